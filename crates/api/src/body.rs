@@ -1,0 +1,171 @@
+//! Request bodies: `application/json`, or `multipart/form-data` / `x-www-form-urlencoded` with a
+//! `data` field holding JSON (plus one part per file field). Either way the handler gets the JSON
+//! value the client meant and the files it sent.
+
+use axum::body::Body as AxumBody;
+use axum::extract::Request;
+use axum::http::header;
+use bytes::Bytes;
+use serde_json::Value;
+use stoa_kernel::{Error, Result};
+
+/// Body limits, configured by the server.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// JSON and form bodies.
+    pub json: usize,
+    /// One uploaded file.
+    pub file: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            json: 2 << 20,
+            file: 20 << 20,
+        }
+    }
+}
+
+/// An uploaded file part.
+#[derive(Debug, Clone)]
+pub struct FilePart {
+    /// The form field (the entity field the file is for).
+    pub field: String,
+    pub file_name: Option<String>,
+    pub content_type: Option<String>,
+    pub bytes: Bytes,
+}
+
+#[derive(Debug)]
+pub struct Body {
+    pub data: Value,
+    pub files: Vec<FilePart>,
+}
+
+async fn read(body: AxumBody, limit: usize) -> Result<Bytes> {
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
+        let mut src: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(s) = src {
+            if s.is::<http_body_util::LengthLimitError>() {
+                return Error::PayloadTooLarge(format!("the body is larger than {limit} bytes"));
+            }
+            src = s.source();
+        }
+        Error::bad_request(format!("could not read the body: {e}"))
+    })
+}
+
+fn parse_json(bytes: &[u8], what: &str) -> Result<Value> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::bad_request(format!(
+            "{what} is empty; send a JSON value"
+        )));
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|e| Error::bad_request(format!("{what} is not valid JSON: {e}")))
+}
+
+/// Reads and parses the body of `req`.
+pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
+    let ct = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let mime = ct.split(';').next().unwrap_or("").trim().to_owned();
+    if let Some(len) = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+    {
+        let cap = if mime == "multipart/form-data" {
+            limits.json + limits.file * 4
+        } else {
+            limits.json
+        };
+        if len > cap {
+            return Err(Error::PayloadTooLarge(format!(
+                "the body is larger than {cap} bytes"
+            )));
+        }
+    }
+    match mime.as_str() {
+        "application/json" | "" => {
+            let bytes = read(req.into_body(), limits.json).await?;
+            Ok(Body {
+                data: parse_json(&bytes, "the body")?,
+                files: Vec::new(),
+            })
+        }
+        "application/x-www-form-urlencoded" => {
+            let bytes = read(req.into_body(), limits.json).await?;
+            let data = form_urlencoded::parse(&bytes)
+                .find(|(k, _)| k == "data")
+                .map(|(_, v)| v.into_owned())
+                .ok_or_else(|| Error::bad_request("the form needs a `data` field holding JSON"))?;
+            Ok(Body {
+                data: parse_json(data.as_bytes(), "the `data` field")?,
+                files: Vec::new(),
+            })
+        }
+        "multipart/form-data" => multipart(req, &ct, limits).await,
+        other => Err(Error::UnsupportedMediaType(format!(
+            "content type '{other}' is not supported; send application/json or multipart/form-data with a `data` field"
+        ))),
+    }
+}
+
+async fn multipart(req: Request, ct: &str, limits: Limits) -> Result<Body> {
+    let boundary = multer::parse_boundary(ct)
+        .map_err(|e| Error::bad_request(format!("malformed multipart body: {e}")))?;
+    let total = limits.json + limits.file * 4;
+    let constraints = multer::Constraints::new().size_limit(
+        multer::SizeLimit::new()
+            .whole_stream(total as u64)
+            .per_field(limits.file.max(limits.json) as u64),
+    );
+    let stream = req.into_body().into_data_stream();
+    let mut mp = multer::Multipart::with_constraints(stream, boundary, constraints);
+    let mut data = None;
+    let mut files = Vec::new();
+    let mp_err = |e: multer::Error| match e {
+        multer::Error::StreamSizeExceeded { .. } | multer::Error::FieldSizeExceeded { .. } => {
+            Error::PayloadTooLarge(format!("a multipart part is over the limit: {e}"))
+        }
+        other => Error::bad_request(format!("malformed multipart body: {other}")),
+    };
+    while let Some(field) = mp.next_field().await.map_err(mp_err)? {
+        let name = field.name().unwrap_or("").to_owned();
+        let file_name = field.file_name().map(str::to_owned);
+        let content_type = field.content_type().map(|m| m.to_string());
+        let bytes = field.bytes().await.map_err(mp_err)?;
+        if name == "data" && file_name.is_none() {
+            if bytes.len() > limits.json {
+                return Err(Error::PayloadTooLarge(format!(
+                    "the `data` field is larger than {} bytes",
+                    limits.json
+                )));
+            }
+            data = Some(parse_json(&bytes, "the `data` field")?);
+        } else if file_name.is_some() {
+            if bytes.len() > limits.file {
+                return Err(Error::PayloadTooLarge(format!(
+                    "file '{name}' is larger than {} bytes",
+                    limits.file
+                )));
+            }
+            files.push(FilePart {
+                field: name,
+                file_name,
+                content_type,
+                bytes,
+            });
+        }
+    }
+    let data = data.ok_or_else(|| {
+        Error::bad_request("the multipart body needs a `data` field holding JSON")
+    })?;
+    Ok(Body { data, files })
+}

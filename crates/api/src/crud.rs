@@ -1,0 +1,216 @@
+//! The generic CRUD routes, registered for every declared entity at `/api/{module}/{route}`.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, patch, post};
+use serde_json::{Map, Value, json};
+use stoa_kernel::model::Entity;
+use stoa_kernel::query::FindQuery;
+use stoa_kernel::value::as_object;
+use stoa_kernel::{Error, Result};
+use stoa_store::Store;
+use uuid::Uuid;
+
+use crate::body::{self, Limits};
+use crate::error::ApiResult;
+use crate::openapi::ops;
+use crate::routes::RouteBook;
+
+/// What every handler needs.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub limits: Limits,
+}
+
+/// `{"data": …}` with a status.
+pub fn data(status: StatusCode, v: impl serde::Serialize) -> Response {
+    (status, axum::Json(json!({ "data": v }))).into_response()
+}
+
+/// Parses a path id; a malformed one is a 400 naming the parameter.
+pub fn parse_id(raw: &str) -> Result<Uuid> {
+    Uuid::parse_str(raw)
+        .map_err(|_| Error::bad_field("id", format!("'{}' is not a valid uuid", truncate(raw))))
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(64).collect()
+}
+
+async fn object(state: &AppState, req: Request) -> Result<Map<String, Value>> {
+    let b = body::parse(req, state.limits).await?;
+    Ok(as_object(&b.data)?.clone())
+}
+
+async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult<Response> {
+    let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
+    let page = state.store.find(&e, &q).await?;
+    let mut res = data(StatusCode::OK, page.rows);
+    if let Some(total) = page.total {
+        if let Ok(v) = HeaderValue::from_str(&total.to_string()) {
+            res.headers_mut().insert("x-total-count", v);
+        }
+    }
+    Ok(res)
+}
+
+async fn get_one(state: AppState, e: Arc<Entity>, id: String) -> ApiResult<Response> {
+    let row = state.store.get(&e, parse_id(&id)?).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
+    let input = object(&state, req).await?;
+    let row = state.store.create(&e, &input).await?;
+    Ok(data(StatusCode::CREATED, row))
+}
+
+async fn update(state: AppState, e: Arc<Entity>, id: String, req: Request) -> ApiResult<Response> {
+    let id = parse_id(&id)?;
+    let input = object(&state, req).await?;
+    let row = state.store.update(&e, id, &input).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn remove(state: AppState, e: Arc<Entity>, id: String) -> ApiResult<Response> {
+    let row = state.store.delete(&e, parse_id(&id)?).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn find_or_create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
+    let input = object(&state, req).await?;
+    let (row, created) = state.store.find_or_create(&e, &input).await?;
+    Ok(data(
+        if created {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        },
+        row,
+    ))
+}
+
+/// Bulk bodies: `[{"data": {...}}, …]` for create, `[{"id": "…", "data": {...}}, …]` for update.
+fn bulk_items(v: &Value) -> Result<&Vec<Value>> {
+    v.as_array().ok_or_else(|| {
+        Error::bad_request("a bulk body must be a JSON array of {\"data\": {…}} items")
+    })
+}
+
+fn item_data<'a>(item: &'a Value, n: usize) -> Result<&'a Map<String, Value>> {
+    item.get("data")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Error::bad_field(&format!("[{n}].data"), "must be an object"))
+}
+
+async fn bulk_create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
+    let b = body::parse(req, state.limits).await?;
+    let items = bulk_items(&b.data)?;
+    let inputs: Vec<Map<String, Value>> = items
+        .iter()
+        .enumerate()
+        .map(|(n, i)| item_data(i, n).cloned())
+        .collect::<Result<_>>()?;
+    let rows = state.store.bulk_create(&e, &inputs).await?;
+    Ok(data(StatusCode::CREATED, rows))
+}
+
+async fn bulk_update(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
+    let b = body::parse(req, state.limits).await?;
+    let items = bulk_items(&b.data)?;
+    let mut inputs = Vec::with_capacity(items.len());
+    for (n, item) in items.iter().enumerate() {
+        let id = item
+            .get("id")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::bad_field(&format!("[{n}].id"), "id is required"))?;
+        let id = parse_id(id).map_err(|x| x.with_field_prefix(&format!("[{n}].")))?;
+        inputs.push((id, item_data(item, n)?.clone()));
+    }
+    let rows = state.store.bulk_update(&e, &inputs).await?;
+    Ok(data(StatusCode::OK, rows))
+}
+
+/// Registers the generic routes of `e`.
+pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<AppState> {
+    let base = format!("/api/{}/{}", e.module, e.route);
+    let item = format!("{base}/{{id}}");
+    let mut book = book;
+    let x = e.clone();
+    book = book.add(
+        "GET",
+        &base,
+        get(move |State(s): State<AppState>, RawQuery(q): RawQuery| find(s, x.clone(), q)),
+        ops::find(&e),
+    );
+    let x = e.clone();
+    book = book.add(
+        "GET",
+        &item,
+        get(move |State(s): State<AppState>, Path(id): Path<String>| get_one(s, x.clone(), id)),
+        ops::get(&e),
+    );
+    if e.ops.create {
+        let x = e.clone();
+        book = book.add(
+            "POST",
+            &base,
+            post(move |State(s): State<AppState>, req: Request| create(s, x.clone(), req)),
+            ops::create(&e),
+        );
+    }
+    if e.ops.update {
+        let x = e.clone();
+        book = book.add(
+            "PATCH",
+            &item,
+            patch(
+                move |State(s): State<AppState>, Path(id): Path<String>, req: Request| {
+                    update(s, x.clone(), id, req)
+                },
+            ),
+            ops::update(&e),
+        );
+    }
+    if e.ops.delete {
+        let x = e.clone();
+        book = book.add(
+            "DELETE",
+            &item,
+            delete(move |State(s): State<AppState>, Path(id): Path<String>| {
+                remove(s, x.clone(), id)
+            }),
+            ops::delete(&e),
+        );
+    }
+    if e.ops.find_or_create {
+        let x = e.clone();
+        book = book.add(
+            "POST",
+            &format!("{base}/find-or-create"),
+            post(move |State(s): State<AppState>, req: Request| find_or_create(s, x.clone(), req)),
+            ops::find_or_create(&e),
+        );
+    }
+    if e.ops.bulk {
+        let x = e.clone();
+        book = book.add(
+            "POST",
+            &format!("{base}/bulk"),
+            post(move |State(s): State<AppState>, req: Request| bulk_create(s, x.clone(), req)),
+            ops::bulk_create(&e),
+        );
+        let x = e.clone();
+        book = book.add(
+            "PATCH",
+            &format!("{base}/bulk"),
+            patch(move |State(s): State<AppState>, req: Request| bulk_update(s, x.clone(), req)),
+            ops::bulk_update(&e),
+        );
+    }
+    book
+}

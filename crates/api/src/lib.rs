@@ -1,0 +1,86 @@
+//! Generic HTTP: the `{data}` envelope, error mapping, body parsing, the generic CRUD routes for
+//! every declared entity, `/api/meta`, OpenAPI and the API reference page.
+#![forbid(unsafe_code)]
+
+pub mod body;
+pub mod crud;
+pub mod docs;
+pub mod error;
+pub mod meta;
+pub mod openapi;
+pub mod routes;
+
+use std::sync::{Arc, OnceLock};
+
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde_json::json;
+
+pub use crud::AppState;
+pub use error::{ApiError, ApiResult};
+pub use routes::RouteBook;
+
+/// The generic API for every entity in the registry, plus `/api/meta` and the docs page.
+pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
+    let reg = state.store.registry.clone();
+    let mut book = RouteBook::new();
+    for e in reg.entities() {
+        book = crud::entity_routes(book, e.clone());
+    }
+    let meta = Arc::new(meta::meta(&reg));
+    let meta_doc = openapi::operation(
+        None,
+        "meta".into(),
+        "Every entity: fields, kinds, defaults, variants, references and admin hints".into(),
+        vec![],
+        None,
+        [(
+            "200".to_owned(),
+            openapi::ok("The registry", json!({"type": "object"})),
+        )]
+        .into_iter()
+        .collect(),
+    );
+    book = book.add(
+        "GET",
+        "/api/meta",
+        get(move || {
+            let m = meta.clone();
+            async move { crud::data(StatusCode::OK, &*m) }
+        }),
+        meta_doc,
+    );
+    let html = |id: &str, summary: &str| json!({"operationId": id, "summary": summary, "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}});
+    book.add("GET", "/api/docs", get(docs::index_redirect), json!({"operationId": "docsRedirect", "summary": "Redirects to /api/docs/", "responses": {"308": {"description": "Redirect"}}}))
+        .add("GET", "/api/docs/", get(docs::index), html("docs", "API reference (Swagger UI)"))
+        .add("GET", "/api/docs/{file}", get(docs::asset), html("docsAsset", "API reference assets"))
+}
+
+/// Adds `GET /api/openapi.json`, describing every route in `book` (itself included).
+pub fn with_openapi<S: Clone + Send + Sync + 'static>(
+    book: RouteBook<S>,
+    registry: &stoa_kernel::registry::Registry,
+) -> RouteBook<S> {
+    let doc: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let d = doc.clone();
+    let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
+    let book = book.add(
+        "GET",
+        "/api/openapi.json",
+        get(move || {
+            let d = d.clone();
+            async move {
+                (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    d.get().cloned().unwrap_or_default(),
+                )
+                    .into_response()
+            }
+        }),
+        op,
+    );
+    let document = openapi::document(registry, book.operations(), env!("CARGO_PKG_VERSION"));
+    let _ = doc.set(document.to_string());
+    book
+}

@@ -1,0 +1,632 @@
+//! The entity model: one declaration per entity drives storage, validation, the API, OpenAPI,
+//! `/api/meta` and the admin.
+//!
+//! ```
+//! use stoa_kernel::model::*;
+//! let button = model("website-builder", "button", "buttons")
+//!     .content()
+//!     .field(translations("title"))
+//!     .field(text("url"))
+//!     .variants(&["default", "primary"])
+//!     .build();
+//! assert_eq!(button.table, "website_builder_button");
+//! assert!(button.field("slug").is_some_and(|f| f.unique));
+//! ```
+
+use serde::Serialize;
+
+/// Languages content is written in. Keys of translation maps must look like a language tag.
+pub const LANGUAGES: &[&str] = &["en", "ru"];
+
+/// The TipTap document an empty rich-text value holds.
+pub const EMPTY_DOC: &str = r#"{"type":"doc","content":[{"type":"paragraph"}]}"#;
+
+/// How a field is stored, validated and shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Uuid,
+    Text,
+    Int,
+    Bool,
+    /// Exact number, serialised as a string.
+    Decimal,
+    Timestamp,
+    /// `{"en": "...", "ru": "..."}`
+    Translations,
+    /// `{"en": <TipTap doc>, "ru": <TipTap doc>}`
+    RichText,
+    Json,
+    /// Text restricted to `Field::values`.
+    Enum,
+    /// Foreign key (uuid) to `Field::target`.
+    Reference,
+}
+
+impl Kind {
+    /// Kinds stored as a JSON document (jsonb on PostgreSQL).
+    pub fn is_json(self) -> bool {
+        matches!(self, Kind::Translations | Kind::RichText | Kind::Json)
+    }
+}
+
+/// A default applied on create when the field is absent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", content = "value", rename_all = "camelCase")]
+pub enum DefaultValue {
+    None,
+    Text(&'static str),
+    Int(i64),
+    Bool(bool),
+    /// A JSON literal (e.g. `{}` for translation maps).
+    Json(&'static str),
+    /// The empty TipTap document in every language.
+    EmptyDoc,
+    /// Current time.
+    Now,
+    /// A fresh uuid v7.
+    NewId,
+    /// Three random words joined by `-` (`far-salmon-cod`).
+    RandomSlug,
+    /// Three random words joined by spaces (`far salmon cod`).
+    RandomTitle,
+}
+
+/// A format rule on top of the kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Format {
+    None,
+    /// Lower-case letters, digits, `-` and `_`.
+    Slug,
+    Email,
+}
+
+/// What happens to a referencing row when the referenced row is deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OnDelete {
+    Cascade,
+    SetNull,
+    Restrict,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Field {
+    /// Wire name (camelCase).
+    pub name: &'static str,
+    /// Column name (snake_case).
+    pub column: String,
+    pub kind: Kind,
+    /// NOT NULL, and (unless defaulted) must be given on create.
+    pub required: bool,
+    pub default: DefaultValue,
+    pub unique: bool,
+    /// Never serialised, never filterable, never written through the generic API.
+    pub secret: bool,
+    /// Set by the server only (`id`, `createdAt`, `updatedAt`); ignored in bodies.
+    pub server_owned: bool,
+    /// Allowed values for `Kind::Enum`.
+    pub values: Vec<&'static str>,
+    /// `module.entity` for `Kind::Reference`.
+    pub target: Option<&'static str>,
+    pub on_delete: OnDelete,
+    pub format: Format,
+    /// Maximum length in characters for text kinds.
+    pub max_len: Option<usize>,
+    /// Admin hint: shown as a list column.
+    pub list: bool,
+    /// Admin hint: included in the admin's free-text search.
+    pub searchable: bool,
+}
+
+/// Which generic operations an entity exposes.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ops {
+    pub create: bool,
+    pub update: bool,
+    pub delete: bool,
+    pub find_or_create: bool,
+    pub bulk: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EntityKind {
+    Model,
+    Relation,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entity {
+    pub module: &'static str,
+    /// Singular kebab-case name for models (`buttons-array`), the relation's name for relations.
+    pub name: &'static str,
+    /// Route segment under `/api/{module}/`.
+    pub route: &'static str,
+    pub table: String,
+    pub kind: EntityKind,
+    pub fields: Vec<Field>,
+    /// Allowed values of `variant`.
+    pub variants: Vec<&'static str>,
+    /// Admin hint: the field that names a record.
+    pub title_field: Option<&'static str>,
+    pub ops: Ops,
+}
+
+impl Entity {
+    /// `module.name`, the key references use.
+    pub fn key(&self) -> String {
+        format!("{}.{}", self.module, self.name)
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    pub fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// Fields a response carries (everything but secrets).
+    pub fn public_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| !f.secret)
+    }
+
+    pub fn has_field(&self, name: &str) -> bool {
+        self.field(name).is_some()
+    }
+
+    /// The two references of a relation, in declaration order.
+    pub fn relation_ends(&self) -> Vec<&Field> {
+        self.fields
+            .iter()
+            .filter(|f| f.kind == Kind::Reference)
+            .collect()
+    }
+}
+
+/// `buttonsArrayId` → `buttons_array_id`.
+pub fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c == '-' {
+            out.push('_');
+        } else if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `buttons-array` → `buttonsArray`.
+pub fn camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut up = false;
+    for c in name.chars() {
+        if c == '-' || c == '_' {
+            up = true;
+        } else if up {
+            out.push(c.to_ascii_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn base(name: &'static str, kind: Kind) -> Field {
+    Field {
+        name,
+        column: snake(name),
+        kind,
+        required: false,
+        default: DefaultValue::None,
+        unique: false,
+        secret: false,
+        server_owned: false,
+        values: Vec::new(),
+        target: None,
+        on_delete: OnDelete::Cascade,
+        format: Format::None,
+        max_len: None,
+        list: false,
+        searchable: false,
+    }
+}
+
+pub fn text(name: &'static str) -> Field {
+    base(name, Kind::Text)
+}
+pub fn int(name: &'static str) -> Field {
+    base(name, Kind::Int)
+}
+pub fn boolean(name: &'static str) -> Field {
+    base(name, Kind::Bool)
+}
+pub fn decimal(name: &'static str) -> Field {
+    base(name, Kind::Decimal)
+}
+pub fn timestamp(name: &'static str) -> Field {
+    base(name, Kind::Timestamp)
+}
+pub fn uuid(name: &'static str) -> Field {
+    base(name, Kind::Uuid)
+}
+pub fn json(name: &'static str) -> Field {
+    base(name, Kind::Json)
+}
+/// A translation map, required with default `{}`.
+pub fn translations(name: &'static str) -> Field {
+    Field {
+        required: true,
+        default: DefaultValue::Json("{}"),
+        ..base(name, Kind::Translations)
+    }
+}
+/// A per-language rich-text document, defaulting to the empty document.
+pub fn rich_text(name: &'static str) -> Field {
+    Field {
+        required: true,
+        default: DefaultValue::EmptyDoc,
+        ..base(name, Kind::RichText)
+    }
+}
+pub fn enumeration(name: &'static str, values: &[&'static str]) -> Field {
+    Field {
+        values: values.to_vec(),
+        ..base(name, Kind::Enum)
+    }
+}
+/// A required foreign key to `target` (`module.entity`), cascading on delete.
+pub fn reference(name: &'static str, target: &'static str) -> Field {
+    Field {
+        required: true,
+        target: Some(target),
+        ..base(name, Kind::Reference)
+    }
+}
+
+impl Field {
+    pub fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+    pub fn optional(mut self) -> Self {
+        self.required = false;
+        self
+    }
+    pub fn unique(mut self) -> Self {
+        self.unique = true;
+        self
+    }
+    pub fn secret(mut self) -> Self {
+        self.secret = true;
+        self
+    }
+    pub fn default_text(mut self, v: &'static str) -> Self {
+        self.default = DefaultValue::Text(v);
+        self
+    }
+    pub fn default_int(mut self, v: i64) -> Self {
+        self.default = DefaultValue::Int(v);
+        self
+    }
+    pub fn default_bool(mut self, v: bool) -> Self {
+        self.default = DefaultValue::Bool(v);
+        self
+    }
+    pub fn default_now(mut self) -> Self {
+        self.default = DefaultValue::Now;
+        self
+    }
+    pub fn default_json(mut self, v: &'static str) -> Self {
+        self.default = DefaultValue::Json(v);
+        self
+    }
+    pub fn slug(mut self) -> Self {
+        self.format = Format::Slug;
+        self
+    }
+    pub fn email(mut self) -> Self {
+        self.format = Format::Email;
+        self
+    }
+    pub fn max_len(mut self, n: usize) -> Self {
+        self.max_len = Some(n);
+        self
+    }
+    pub fn list(mut self) -> Self {
+        self.list = true;
+        self
+    }
+    pub fn searchable(mut self) -> Self {
+        self.searchable = true;
+        self
+    }
+    /// A reference without a database foreign key (the target may live elsewhere).
+    pub fn no_fk(mut self) -> Self {
+        self.kind = Kind::Uuid;
+        self.target = None;
+        self
+    }
+    pub fn on_delete(mut self, on_delete: OnDelete) -> Self {
+        self.on_delete = on_delete;
+        self
+    }
+    /// Column name override (for names `snake` would get wrong).
+    pub fn column(mut self, column: &str) -> Self {
+        self.column = column.to_owned();
+        self
+    }
+
+    /// Whether the generic API may filter and sort on this field.
+    pub fn filterable(&self) -> bool {
+        !self.secret
+    }
+
+    /// Whether a create body may omit this field.
+    pub fn has_default(&self) -> bool {
+        !matches!(self.default, DefaultValue::None)
+    }
+}
+
+/// Builds an [`Entity`]; see [`model`] and [`relation`].
+pub struct EntityBuilder {
+    entity: Entity,
+}
+
+fn common(
+    module: &'static str,
+    name: &'static str,
+    route: &'static str,
+    kind: EntityKind,
+) -> Entity {
+    let id = Field {
+        required: true,
+        server_owned: true,
+        default: DefaultValue::NewId,
+        ..base("id", Kind::Uuid)
+    };
+    let created = Field {
+        required: true,
+        server_owned: true,
+        default: DefaultValue::Now,
+        ..base("createdAt", Kind::Timestamp)
+    };
+    let updated = Field {
+        required: true,
+        server_owned: true,
+        default: DefaultValue::Now,
+        ..base("updatedAt", Kind::Timestamp)
+    };
+    let variant = Field {
+        required: true,
+        default: DefaultValue::Text("default"),
+        list: true,
+        max_len: Some(200),
+        ..base("variant", Kind::Enum)
+    };
+    Entity {
+        module,
+        name,
+        route,
+        table: format!("{}_{}", snake(module), snake(name)),
+        kind,
+        fields: vec![id, created, updated, variant],
+        variants: vec!["default"],
+        title_field: None,
+        ops: Ops {
+            create: true,
+            update: true,
+            delete: true,
+            find_or_create: true,
+            bulk: true,
+        },
+    }
+}
+
+/// A model: `id`, `createdAt`, `updatedAt`, `variant` and whatever `.field()` adds.
+pub fn model(module: &'static str, name: &'static str, route: &'static str) -> EntityBuilder {
+    EntityBuilder {
+        entity: common(module, name, route, EntityKind::Model),
+    }
+}
+
+/// A relation between two entities: the common columns plus `orderIndex`, `className` and the two
+/// references `left` and `right` (`(fieldName, "module.entity")`), both cascading on delete.
+pub fn relation(
+    module: &'static str,
+    name: &'static str,
+    left: (&'static str, &'static str),
+    right: (&'static str, &'static str),
+) -> EntityBuilder {
+    let mut entity = common(module, name, name, EntityKind::Relation);
+    entity
+        .fields
+        .push(int("orderIndex").required().default_int(0).list());
+    entity.fields.push(text("className").max_len(1000));
+    entity.fields.push(reference(left.0, left.1).list());
+    entity.fields.push(reference(right.0, right.1).list());
+    EntityBuilder { entity }
+}
+
+impl EntityBuilder {
+    /// The content columns most models carry: `adminTitle` and `slug` (generated when absent)
+    /// and `className`.
+    pub fn content(self) -> Self {
+        self.admin_title()
+            .field(slug_field())
+            .field(text("className").max_len(1000))
+    }
+
+    /// `adminTitle`, required, three random words when absent, the admin's title field.
+    pub fn admin_title(mut self) -> Self {
+        self.entity.fields.push(Field {
+            required: true,
+            default: DefaultValue::RandomTitle,
+            list: true,
+            searchable: true,
+            max_len: Some(500),
+            ..base("adminTitle", Kind::Text)
+        });
+        self.entity.title_field = Some("adminTitle");
+        self
+    }
+
+    /// Translatable `title` (a list column), `subtitle` and `description`; `rich` makes the
+    /// description a rich-text document.
+    pub fn tsd(self, rich: bool) -> Self {
+        let description = if rich {
+            rich_text("description")
+        } else {
+            translations("description")
+        };
+        self.field(translations("title").list())
+            .field(translations("subtitle"))
+            .field(description)
+    }
+
+    pub fn field(mut self, field: Field) -> Self {
+        if let Some(existing) = self.entity.fields.iter_mut().find(|f| f.name == field.name) {
+            *existing = field;
+        } else {
+            self.entity.fields.push(field);
+        }
+        self
+    }
+
+    pub fn variants(mut self, variants: &[&'static str]) -> Self {
+        self.entity.variants = variants.to_vec();
+        self
+    }
+
+    pub fn title(mut self, field: &'static str) -> Self {
+        self.entity.title_field = Some(field);
+        self
+    }
+
+    pub fn no_bulk(mut self) -> Self {
+        self.entity.ops.bulk = false;
+        self
+    }
+
+    pub fn no_find_or_create(mut self) -> Self {
+        self.entity.ops.find_or_create = false;
+        self
+    }
+
+    /// Read-only through the generic API (writes happen in the module's services).
+    pub fn read_only(mut self) -> Self {
+        self.entity.ops = Ops {
+            create: false,
+            update: false,
+            delete: false,
+            find_or_create: false,
+            bulk: false,
+        };
+        self
+    }
+
+    pub fn build(mut self) -> Entity {
+        let variants = self.entity.variants.clone();
+        if let Some(v) = self.entity.fields.iter_mut().find(|f| f.name == "variant") {
+            v.values = variants;
+        }
+        self.entity
+    }
+}
+
+/// `slug`: required, unique, slug-formatted, generated when absent.
+pub fn slug_field() -> Field {
+    Field {
+        required: true,
+        unique: true,
+        default: DefaultValue::RandomSlug,
+        format: Format::Slug,
+        list: true,
+        searchable: true,
+        max_len: Some(200),
+        ..base("slug", Kind::Text)
+    }
+}
+
+/// A relation with one real reference and a polymorphic second end (declared by the caller).
+pub fn relation_one(
+    module: &'static str,
+    name: &'static str,
+    left: (&'static str, &'static str),
+) -> EntityBuilder {
+    let mut entity = common(module, name, name, EntityKind::Relation);
+    entity
+        .fields
+        .push(int("orderIndex").required().default_int(0).list());
+    entity.fields.push(text("className").max_len(1000));
+    entity.fields.push(reference(left.0, left.1).list());
+    EntityBuilder { entity }
+}
+
+/// Every module's declarations, as a module crate exposes them.
+pub struct Module {
+    pub name: &'static str,
+    pub entities: Vec<Entity>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_and_camel_round_trip_wire_names() {
+        assert_eq!(
+            snake("fileStorageModuleFileId"),
+            "file_storage_module_file_id"
+        );
+        assert_eq!(snake("website-builder"), "website_builder");
+        assert_eq!(camel("buttons-array"), "buttonsArray");
+        assert_eq!(snake(&camel("attribute-key")), "attribute_key");
+    }
+
+    #[test]
+    fn a_relation_has_order_index_class_name_and_two_cascading_references() {
+        let r = relation(
+            "host",
+            "pages-to-widgets",
+            ("pageId", "host.page"),
+            ("widgetId", "host.widget"),
+        )
+        .build();
+        assert_eq!(r.route, "pages-to-widgets");
+        assert_eq!(r.table, "host_pages_to_widgets");
+        let ends = r.relation_ends();
+        assert_eq!(ends.len(), 2);
+        assert!(
+            ends.iter()
+                .all(|f| f.on_delete == OnDelete::Cascade && f.required)
+        );
+        assert!(
+            r.field("orderIndex")
+                .is_some_and(|f| f.default == DefaultValue::Int(0))
+        );
+    }
+
+    #[test]
+    fn variants_are_copied_onto_the_variant_field() {
+        let e = model("blog", "widget", "widgets")
+            .variants(&["default", "x"])
+            .build();
+        assert_eq!(
+            e.field("variant").map(|f| f.values.clone()),
+            Some(vec!["default", "x"])
+        );
+    }
+}

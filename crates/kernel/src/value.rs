@@ -1,0 +1,426 @@
+//! Parse, don't validate: JSON input becomes typed [`Val`]s checked against the declaration.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use uuid::Uuid;
+
+use crate::error::{Error, FieldErrors, Result};
+use crate::model::{DefaultValue, EMPTY_DOC, Entity, Field, Format, Kind, LANGUAGES};
+use crate::words;
+
+/// A typed value, ready to bind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Null,
+    Text(String),
+    Int(i64),
+    Bool(bool),
+    Decimal(Decimal),
+    Timestamp(OffsetDateTime),
+    Uuid(Uuid),
+    Json(Value),
+}
+
+/// Longest text value accepted, in bytes, when the field sets no `max_len`.
+pub const MAX_TEXT: usize = 1 << 20;
+
+/// Formats a timestamp the way the wire and SQLite hold it: RFC 3339, UTC, microseconds.
+pub fn format_timestamp(t: OffsetDateTime) -> String {
+    let t = t.to_offset(time::UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.microsecond()
+    )
+}
+
+/// Current time truncated to microseconds (what both databases keep).
+pub fn now() -> OffsetDateTime {
+    let t = OffsetDateTime::now_utc();
+    t.replace_nanosecond(t.microsecond() * 1000).unwrap_or(t)
+}
+
+pub fn parse_timestamp(s: &str) -> Option<OffsetDateTime> {
+    if let Ok(t) = OffsetDateTime::parse(s, &Rfc3339) {
+        return Some(
+            t.replace_nanosecond(t.microsecond() * 1000)
+                .unwrap_or(t)
+                .to_offset(time::UtcOffset::UTC),
+        );
+    }
+    // Date only: midnight UTC.
+    let fmt = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(s, &fmt)
+        .ok()
+        .map(|d| d.midnight().assume_utc())
+}
+
+fn is_language_key(k: &str) -> bool {
+    let mut parts = k.splitn(2, '-');
+    let lang = parts.next().unwrap_or("");
+    (2..=3).contains(&lang.len())
+        && lang.chars().all(|c| c.is_ascii_lowercase())
+        && parts.next().is_none_or(|r| {
+            (2..=8).contains(&r.len()) && r.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
+fn empty_doc() -> Value {
+    serde_json::from_str(EMPTY_DOC).unwrap_or(Value::Null)
+}
+
+/// A plain string becomes a document with one paragraph holding it.
+fn text_doc(s: &str) -> Value {
+    if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
+        if v.get("type").and_then(Value::as_str) == Some("doc") {
+            return v;
+        }
+    }
+    if s.is_empty() {
+        return empty_doc();
+    }
+    serde_json::json!({"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": s}]}]})
+}
+
+/// The value a default produces.
+pub fn default_val(field: &Field) -> Option<Val> {
+    Some(match &field.default {
+        DefaultValue::None => return None,
+        DefaultValue::Text(s) if field.kind == Kind::Decimal => {
+            Val::Decimal(Decimal::from_str(s).unwrap_or_default())
+        }
+        DefaultValue::Text(s) => Val::Text((*s).to_owned()),
+        DefaultValue::Int(i) => Val::Int(*i),
+        DefaultValue::Bool(b) => Val::Bool(*b),
+        DefaultValue::Json(s) => Val::Json(serde_json::from_str(s).unwrap_or(Value::Null)),
+        DefaultValue::EmptyDoc => Val::Json(Value::Object(
+            LANGUAGES
+                .iter()
+                .map(|l| ((*l).to_owned(), empty_doc()))
+                .collect(),
+        )),
+        DefaultValue::Now => Val::Timestamp(now()),
+        DefaultValue::NewId => Val::Uuid(Uuid::now_v7()),
+        DefaultValue::RandomSlug => Val::Text(words::random_slug()),
+        DefaultValue::RandomTitle => Val::Text(words::random_title()),
+    })
+}
+
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Uuid | Kind::Reference => "a uuid",
+        Kind::Text | Kind::Enum => "a string",
+        Kind::Int => "an integer",
+        Kind::Bool => "a boolean",
+        Kind::Decimal => "a decimal number (as a string)",
+        Kind::Timestamp => "an RFC 3339 timestamp",
+        Kind::Translations => "an object of language → text",
+        Kind::RichText => "an object of language → rich-text document",
+        Kind::Json => "JSON",
+    }
+}
+
+/// Coerces one input value for `field`. `Err` holds a message for the field.
+pub fn coerce(field: &Field, v: &Value) -> std::result::Result<Val, String> {
+    if v.is_null() {
+        return if field.required {
+            Err("is required".into())
+        } else {
+            Ok(Val::Null)
+        };
+    }
+    let wrong = || format!("must be {}", kind_name(field.kind));
+    match field.kind {
+        Kind::Uuid | Kind::Reference => {
+            let s = v.as_str().ok_or_else(wrong)?;
+            Uuid::parse_str(s).map(Val::Uuid).map_err(|_| wrong())
+        }
+        Kind::Text | Kind::Enum => {
+            let s = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) if field.kind == Kind::Text => n.to_string(),
+                _ => return Err(wrong()),
+            };
+            check_text(field, &s)?;
+            Ok(Val::Text(s))
+        }
+        Kind::Int => {
+            let n = match v {
+                Value::Number(n) => n.as_i64(),
+                Value::String(s) => s.trim().parse::<i64>().ok(),
+                _ => None,
+            };
+            n.map(Val::Int).ok_or_else(wrong)
+        }
+        Kind::Bool => match v {
+            Value::Bool(b) => Ok(Val::Bool(*b)),
+            Value::String(s) if s == "true" => Ok(Val::Bool(true)),
+            Value::String(s) if s == "false" => Ok(Val::Bool(false)),
+            _ => Err(wrong()),
+        },
+        Kind::Decimal => {
+            let s = match v {
+                Value::String(s) => s.trim().to_owned(),
+                Value::Number(n) => n.to_string(),
+                _ => return Err(wrong()),
+            };
+            Decimal::from_str(&s)
+                .or_else(|_| Decimal::from_scientific(&s))
+                .map(Val::Decimal)
+                .map_err(|_| wrong())
+        }
+        Kind::Timestamp => {
+            let s = v.as_str().ok_or_else(wrong)?;
+            parse_timestamp(s).map(Val::Timestamp).ok_or_else(wrong)
+        }
+        Kind::Translations => {
+            let obj = v.as_object().ok_or_else(wrong)?;
+            for (k, t) in obj {
+                if !is_language_key(k) {
+                    return Err(format!("'{k}' is not a language code"));
+                }
+                match t {
+                    Value::String(s) if s.len() <= MAX_TEXT => {}
+                    Value::Null => {}
+                    _ => return Err(format!("{k} must be a string")),
+                }
+            }
+            Ok(Val::Json(v.clone()))
+        }
+        Kind::RichText => {
+            let obj = v.as_object().ok_or_else(wrong)?;
+            let mut out = Map::new();
+            for (k, d) in obj {
+                if !is_language_key(k) {
+                    return Err(format!("'{k}' is not a language code"));
+                }
+                let doc = match d {
+                    Value::String(s) => text_doc(s),
+                    Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("doc") => {
+                        d.clone()
+                    }
+                    _ => return Err(format!("{k} must be a rich-text document or a string")),
+                };
+                out.insert(k.clone(), doc);
+            }
+            Ok(Val::Json(Value::Object(out)))
+        }
+        Kind::Json => Ok(Val::Json(v.clone())),
+    }
+}
+
+fn check_text(field: &Field, s: &str) -> std::result::Result<(), String> {
+    let max = field.max_len.unwrap_or(MAX_TEXT);
+    if s.chars().count() > max {
+        return Err(format!("must be at most {max} characters"));
+    }
+    if field.kind == Kind::Enum && !field.values.iter().any(|v| *v == s) {
+        return Err(format!("'{s}' is not one of: {}", field.values.join(", ")));
+    }
+    if s.contains('\0') {
+        return Err("must not contain NUL characters".into());
+    }
+    match field.format {
+        Format::Slug => {
+            if s.is_empty()
+                || !s
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+            {
+                return Err("must be lower-case letters, digits, '-' or '_'".into());
+            }
+        }
+        Format::Email => {
+            let ok = s
+                .split_once('@')
+                .is_some_and(|(a, d)| !a.is_empty() && d.contains('.') && !d.starts_with('.'));
+            if !ok || s.chars().any(char::is_whitespace) {
+                return Err("must be an email address".into());
+            }
+        }
+        Format::None => {}
+    }
+    if field.required && s.is_empty() && matches!(field.format, Format::Slug) {
+        return Err("must not be empty".into());
+    }
+    Ok(())
+}
+
+/// The checked values for an insert: every non-server-owned field sent, defaults for the rest,
+/// server-owned fields set here. Unknown keys are ignored. Secret fields are never taken from input.
+pub fn prepare_create(entity: &Entity, input: &Map<String, Value>) -> Result<Vec<(usize, Val)>> {
+    let mut out = Vec::with_capacity(entity.fields.len());
+    let mut errors = FieldErrors::new();
+    for (i, f) in entity.fields.iter().enumerate() {
+        let given = if f.server_owned || f.secret {
+            None
+        } else {
+            input.get(f.name)
+        };
+        let val = match given {
+            Some(v) if !(v.is_null() && f.has_default()) => match coerce(f, v) {
+                Ok(v) => Some(v),
+                Err(m) => {
+                    errors.entry(f.name.to_owned()).or_default().push(m);
+                    continue;
+                }
+            },
+            _ => default_val(f),
+        };
+        match val {
+            Some(v) => out.push((i, v)),
+            None if f.required && !f.secret => {
+                errors
+                    .entry(f.name.to_owned())
+                    .or_default()
+                    .push("is required".to_owned());
+            }
+            None => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(Error::invalid_fields(errors))
+    }
+}
+
+/// The checked values for an update: only the keys sent, plus `updatedAt`.
+pub fn prepare_patch(entity: &Entity, input: &Map<String, Value>) -> Result<Vec<(usize, Val)>> {
+    let mut out = Vec::new();
+    let mut errors = FieldErrors::new();
+    for (i, f) in entity.fields.iter().enumerate() {
+        if f.name == "updatedAt" {
+            out.push((i, Val::Timestamp(now())));
+            continue;
+        }
+        if f.server_owned || f.secret {
+            continue;
+        }
+        if let Some(v) = input.get(f.name) {
+            match coerce(f, v) {
+                Ok(v) => out.push((i, v)),
+                Err(m) => {
+                    errors.entry(f.name.to_owned()).or_default().push(m);
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(Error::invalid_fields(errors))
+    }
+}
+
+/// Reads a JSON object or fails with a 422 naming what was expected.
+pub fn as_object(v: &Value) -> Result<&Map<String, Value>> {
+    v.as_object().ok_or_else(|| Error::Invalid {
+        message: "the body must be a JSON object".into(),
+        fields: FieldErrors::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::*;
+    use serde_json::json;
+
+    fn page() -> Entity {
+        model("host", "page", "pages")
+            .admin_title()
+            .field(text("title").required().default_text("Page"))
+            .field(text("url").required().unique().default_text("/"))
+            .field(translations("subtitle"))
+            .field(int("width"))
+            .field(text("secret").secret())
+            .build()
+    }
+
+    #[test]
+    fn create_fills_defaults_and_ignores_server_owned_and_secret_keys() {
+        let e = page();
+        let id = "00000000-0000-0000-0000-000000000001";
+        let vals = prepare_create(
+            &e,
+            json!({"id": id, "secret": "x", "width": "12"})
+                .as_object()
+                .unwrap_or(&Map::new()),
+        )
+        .unwrap_or_default();
+        let get = |n: &str| {
+            vals.iter()
+                .find(|(i, _)| e.fields[*i].name == n)
+                .map(|(_, v)| v.clone())
+        };
+        assert_ne!(
+            get("id"),
+            Some(Val::Uuid(Uuid::parse_str(id).unwrap_or_default()))
+        );
+        assert_eq!(get("title"), Some(Val::Text("Page".into())));
+        assert_eq!(get("subtitle"), Some(Val::Json(json!({}))));
+        assert_eq!(get("width"), Some(Val::Int(12)));
+        assert_eq!(get("secret"), None);
+        assert!(matches!(get("adminTitle"), Some(Val::Text(t)) if t.split(' ').count() == 3));
+    }
+
+    #[test]
+    fn a_bad_variant_and_a_bad_type_are_named() {
+        let e = page();
+        let err = prepare_create(
+            &e,
+            json!({"variant": "nope", "width": "wide"})
+                .as_object()
+                .unwrap_or(&Map::new()),
+        );
+        let Err(Error::Invalid { fields, .. }) = err else {
+            panic!("expected 422")
+        };
+        assert!(fields.contains_key("variant"));
+        assert!(fields.contains_key("width"));
+    }
+
+    #[test]
+    fn patch_touches_only_sent_keys() {
+        let e = page();
+        let vals = prepare_patch(
+            &e,
+            json!({"title": "New"}).as_object().unwrap_or(&Map::new()),
+        )
+        .unwrap_or_default();
+        let names: Vec<_> = vals.iter().map(|(i, _)| e.fields[*i].name).collect();
+        assert_eq!(names, vec!["updatedAt", "title"]);
+    }
+
+    #[test]
+    fn rich_text_accepts_documents_and_wraps_plain_strings() {
+        let f = rich_text("description");
+        let v = coerce(
+            &f,
+            &json!({"en": "hello", "ru": {"type": "doc", "content": []}}),
+        )
+        .unwrap_or(Val::Null);
+        let Val::Json(v) = v else { panic!() };
+        assert_eq!(v["en"]["content"][0]["content"][0]["text"], "hello");
+        assert_eq!(v["ru"]["type"], "doc");
+        assert!(coerce(&f, &json!({"en": 5})).is_err());
+    }
+
+    #[test]
+    fn timestamps_keep_microseconds_in_utc() {
+        let t = parse_timestamp("2024-05-01T10:00:00.1234567+02:00")
+            .unwrap_or(OffsetDateTime::UNIX_EPOCH);
+        assert_eq!(format_timestamp(t), "2024-05-01T08:00:00.123456Z");
+        assert!(parse_timestamp("yesterday").is_none());
+    }
+}

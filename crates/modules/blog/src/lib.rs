@@ -1,0 +1,90 @@
+//! blog: articles, categories and their widgets.
+#![forbid(unsafe_code)]
+
+use stoa_kernel::model::*;
+
+const M: &str = "blog";
+
+pub fn module() -> Module {
+    Module {
+        name: M,
+        entities: vec![
+            model(M, "article", "articles")
+                .content()
+                .tsd(true)
+                .variants(&[
+                    "default",
+                    "overview-default",
+                    "overview-with-private-content-default",
+                ])
+                .build(),
+            model(M, "category", "categories")
+                .content()
+                .tsd(true)
+                .build(),
+            model(M, "widget", "widgets")
+                .content()
+                .tsd(false)
+                .variants(&[
+                    "default",
+                    "article-list-default",
+                    "article-overview-default",
+                    "article-overview-with-private-content-default",
+                    "article-overview-ecommerce-module-product-list-default",
+                    "category-overview-default",
+                    "category-list-button-default",
+                    "category-list-default",
+                ])
+                .build(),
+            relation(
+                M,
+                "articles-to-ecommerce-module-products",
+                ("articleId", "blog.article"),
+                ("ecommerceModuleProductId", "ecommerce.product"),
+            )
+            .build(),
+            relation(
+                M,
+                "articles-to-file-storage-module-files",
+                ("articleId", "blog.article"),
+                ("fileStorageModuleFileId", "file-storage.file"),
+            )
+            .build(),
+            relation(
+                M,
+                "articles-to-website-builder-module-widgets",
+                ("articleId", "blog.article"),
+                ("websiteBuilderModuleWidgetId", "website-builder.widget"),
+            )
+            .build(),
+            relation(
+                M,
+                "categories-to-articles",
+                ("categoryId", "blog.category"),
+                ("articleId", "blog.article"),
+            )
+            .build(),
+            relation(
+                M,
+                "categories-to-website-builder-module-widgets",
+                ("categoryId", "blog.category"),
+                ("websiteBuilderModuleWidgetId", "website-builder.widget"),
+            )
+            .build(),
+            relation(
+                M,
+                "widgets-to-articles",
+                ("widgetId", "blog.widget"),
+                ("articleId", "blog.article"),
+            )
+            .build(),
+            relation(
+                M,
+                "widgets-to-categories",
+                ("widgetId", "blog.widget"),
+                ("categoryId", "blog.category"),
+            )
+            .build(),
+        ],
+    }
+}

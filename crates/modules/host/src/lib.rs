@@ -1,0 +1,135 @@
+//! host: pages, layouts, metadata and the host widgets that place other modules' widgets on pages.
+#![forbid(unsafe_code)]
+
+use stoa_kernel::model::*;
+
+const M: &str = "host";
+
+/// Modules a host widget may point into.
+pub const EXTERNAL_MODULES: &[&str] = &[
+    "agent",
+    "analytic",
+    "billing",
+    "blog",
+    "broadcast",
+    "crm",
+    "ecommerce",
+    "file-storage",
+    "notification",
+    "rbac",
+    "social",
+    "startup",
+    "website-builder",
+];
+
+pub fn module() -> Module {
+    let t = |n: &'static str| text(n).max_len(2000);
+    Module {
+        name: M,
+        entities: vec![
+            model(M, "layout", "layouts")
+                .content()
+                .field(text("title").max_len(500).list())
+                .build(),
+            model(M, "metadata", "metadata")
+                .field(text("title").required().max_len(500).list().searchable())
+                .field(t("description"))
+                .field(t("keywords"))
+                .field(t("author"))
+                .field(t("viewport"))
+                .field(t("opengraphTitle"))
+                .field(t("opengraphDescription"))
+                .field(t("opengraphUrl"))
+                .field(t("opengraphType"))
+                .field(t("opengraphSiteName"))
+                .field(t("opengraphLocale"))
+                .field(t("twitterCard"))
+                .field(t("twitterSite"))
+                .field(t("twitterCreator"))
+                .field(t("twitterTitle"))
+                .field(t("twitterDescription"))
+                .field(t("twitterUrl"))
+                .field(t("twitterDomain"))
+                .field(t("twitterAppCountry"))
+                .title("title")
+                .variants(&["default", "primary"])
+                .build(),
+            model(M, "page", "pages")
+                .admin_title()
+                .field(
+                    text("title")
+                        .required()
+                        .default_text("Page")
+                        .max_len(500)
+                        .list()
+                        .searchable(),
+                )
+                .field(
+                    text("url")
+                        .required()
+                        .unique()
+                        .default_text("/")
+                        .max_len(2000)
+                        .list()
+                        .searchable(),
+                )
+                .field(
+                    text("description")
+                        .default_text("Description")
+                        .max_len(2000),
+                )
+                .field(text("className").max_len(1000))
+                .field(
+                    enumeration("language", LANGUAGES)
+                        .required()
+                        .default_text("en"),
+                )
+                .build(),
+            model(M, "widget", "widgets").content().tsd(false).build(),
+            relation(
+                M,
+                "layouts-to-widgets",
+                ("layoutId", "host.layout"),
+                ("widgetId", "host.widget"),
+            )
+            .variants(&["default", "additional"])
+            .build(),
+            relation(
+                M,
+                "pages-to-layouts",
+                ("pageId", "host.page"),
+                ("layoutId", "host.layout"),
+            )
+            .variants(&["default", "additional"])
+            .build(),
+            relation(
+                M,
+                "pages-to-metadata",
+                ("pageId", "host.page"),
+                ("metadataId", "host.metadata"),
+            )
+            .build(),
+            relation(
+                M,
+                "pages-to-widgets",
+                ("pageId", "host.page"),
+                ("widgetId", "host.widget"),
+            )
+            .build(),
+            relation_one(
+                M,
+                "widgets-to-external-widgets",
+                ("widgetId", "host.widget"),
+            )
+            .field(
+                enumeration("externalModule", EXTERNAL_MODULES)
+                    .required()
+                    .default_text("website-builder")
+                    .list(),
+            )
+            .field(uuid("externalWidgetId").required().list())
+            .variants(&["default", "for-planet-default"])
+            .build(),
+        ],
+    }
+}

@@ -1,0 +1,80 @@
+//! notification: topics, templates and the notifications sent through them.
+#![forbid(unsafe_code)]
+
+use stoa_kernel::model::*;
+
+const M: &str = "notification";
+
+pub fn module() -> Module {
+    Module {
+        name: M,
+        entities: vec![
+            model(M, "notification", "notifications")
+                .field(
+                    enumeration("status", &["new", "sent", "read", "failed"])
+                        .required()
+                        .default_text("new")
+                        .list(),
+                )
+                .field(
+                    enumeration("method", &["email"])
+                        .required()
+                        .default_text("email")
+                        .list(),
+                )
+                .field(text("title").max_len(1000).list().searchable())
+                .field(json("data"))
+                .field(text("reciever").required().max_len(320).list().searchable())
+                .field(json("attachments"))
+                .field(timestamp("sendAfter").required().default_now())
+                .title("title")
+                .build(),
+            model(M, "template", "templates")
+                .admin_title()
+                .field(slug_field())
+                .field(text("title").max_len(1000))
+                .variants(&[
+                    "default",
+                    "generate-email-ecommerce-order-status-changed-default",
+                    "generate-telegram-ecommerce-order-status-changed-default",
+                    "generate-telegram-ecommerce-order-status-changed-admin",
+                    "reset-password",
+                    "generate-email-agent-result-admin",
+                    "generate-email-crm-form-request-created-admin",
+                    "generate-telegram-crm-form-request-created-admin",
+                    "for-planet-order-receipt",
+                ])
+                .build(),
+            model(M, "topic", "topics")
+                .admin_title()
+                .field(slug_field())
+                .field(text("title").required().max_len(500).searchable())
+                .field(
+                    enumeration("type", &["info", "security", "error"])
+                        .required()
+                        .default_text("info")
+                        .list(),
+                )
+                .build(),
+            model(M, "widget", "widgets")
+                .admin_title()
+                .field(slug_field())
+                .tsd(false)
+                .build(),
+            relation(
+                M,
+                "notifications-to-templates",
+                ("notificationId", "notification.notification"),
+                ("templateId", "notification.template"),
+            )
+            .build(),
+            relation(
+                M,
+                "topics-to-notifications",
+                ("topicId", "notification.topic"),
+                ("notificationId", "notification.notification"),
+            )
+            .build(),
+        ],
+    }
+}

@@ -1,0 +1,123 @@
+//! social: profiles, chats, messages and profile attributes.
+#![forbid(unsafe_code)]
+
+use stoa_kernel::model::*;
+
+const M: &str = "social";
+
+pub fn module() -> Module {
+    let r = |name: &'static str,
+             l: (&'static str, &'static str),
+             rr: (&'static str, &'static str)| relation(M, name, l, rr);
+    Module {
+        name: M,
+        entities: vec![
+            model(M, "attribute", "attributes")
+                .field(decimal("number").list())
+                .field(boolean("boolean"))
+                .field(timestamp("date"))
+                .field(timestamp("datetime"))
+                .field(translations("string").list())
+                .build(),
+            model(M, "attribute-key", "attribute-keys")
+                .content()
+                .field(
+                    enumeration("type", &["feature"])
+                        .required()
+                        .default_text("feature"),
+                )
+                .field(
+                    enumeration(
+                        "field",
+                        &["string", "number", "boolean", "date", "datetime"],
+                    )
+                    .required()
+                    .default_text("string"),
+                )
+                .field(translations("title").list())
+                .field(translations("prefix"))
+                .field(translations("suffix"))
+                .build(),
+            model(M, "chat", "chats")
+                .content()
+                .field(text("title").max_len(500).list())
+                .field(text("description").max_len(10_000))
+                .field(text("sourceSystemId").max_len(200))
+                .variants(&["default", "telegram"])
+                .build(),
+            model(M, "message", "messages")
+                .field(text("className").max_len(1000))
+                .field(text("title").max_len(500))
+                .field(text("subtitle").max_len(500))
+                .field(text("description").max_len(100_000).list().searchable())
+                .field(text("sourceSystemId").max_len(200))
+                .title("description")
+                .build(),
+            model(M, "profile", "profiles")
+                .content()
+                .tsd(true)
+                .variants(&["default", "artificial-intelligence"])
+                .build(),
+            model(M, "widget", "widgets")
+                .content()
+                .tsd(false)
+                .variants(&["default", "chat-list-default", "profile-overview-default"])
+                .build(),
+            r(
+                "attribute-keys-to-attributes",
+                ("attributeKeyId", "social.attribute-key"),
+                ("attributeId", "social.attribute"),
+            )
+            .build(),
+            r(
+                "chats-to-messages",
+                ("chatId", "social.chat"),
+                ("messageId", "social.message"),
+            )
+            .build(),
+            r(
+                "messages-to-file-storage-module-files",
+                ("messageId", "social.message"),
+                ("fileStorageModuleFileId", "file-storage.file"),
+            )
+            .build(),
+            r(
+                "profiles-to-attributes",
+                ("profileId", "social.profile"),
+                ("attributeId", "social.attribute"),
+            )
+            .build(),
+            r(
+                "profiles-to-chats",
+                ("profileId", "social.profile"),
+                ("chatId", "social.chat"),
+            )
+            .build(),
+            r(
+                "profiles-to-ecommerce-module-products",
+                ("profileId", "social.profile"),
+                ("ecommerceModuleProductId", "ecommerce.product"),
+            )
+            .build(),
+            r(
+                "profiles-to-file-storage-module-files",
+                ("profileId", "social.profile"),
+                ("fileStorageModuleFileId", "file-storage.file"),
+            )
+            .build(),
+            r(
+                "profiles-to-messages",
+                ("profileId", "social.profile"),
+                ("messageId", "social.message"),
+            )
+            .field(boolean("isRead").required().default_bool(false).list())
+            .build(),
+            r(
+                "profiles-to-website-builder-module-widgets",
+                ("profileId", "social.profile"),
+                ("websiteBuilderModuleWidgetId", "website-builder.widget"),
+            )
+            .build(),
+        ],
+    }
+}

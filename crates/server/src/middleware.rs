@@ -1,0 +1,160 @@
+//! Cross-cutting layers: request ids, one log line per request, security headers, panics and
+//! timeouts turned into JSON errors, and a JSON body for every error the router itself makes.
+
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use stoa_api::error::{REQUEST_ID, error_response};
+use stoa_kernel::Error;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::timeout::TimeoutLayer;
+
+const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+const MAX_URI: usize = 8 * 1024;
+
+pub fn wrap(router: Router, timeout: Duration) -> Router {
+    router
+        .fallback(|| async { not_found_route() })
+        .layer(middleware::from_fn(json_errors))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            timeout,
+        ))
+        .layer(CatchPanicLayer::custom(|_| {
+            tracing::error!(request_id = %stoa_api::error::request_id(), "handler panicked");
+            error_response(&Error::internal("panic"))
+        }))
+        .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn(request_context))
+}
+
+fn not_found_route() -> Response {
+    error_response(&Error::NotFound {
+        message: "no such route".into(),
+        code: "route_not_found",
+    })
+}
+
+fn valid_request_id(v: &str) -> bool {
+    !v.is_empty()
+        && v.len() <= 64
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Assigns the request id (a sane incoming `x-request-id` is kept), scopes it for the handler,
+/// echoes it, and logs one line per request.
+async fn request_context(req: Request, next: Next) -> Response {
+    let rid = req
+        .headers()
+        .get(&X_REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| valid_request_id(v))
+        .map(str::to_owned)
+        .unwrap_or_else(|| uuid::Uuid::now_v7().simple().to_string());
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let started = Instant::now();
+    let mut res = if req.uri().to_string().len() > MAX_URI {
+        let err = Error::Http {
+            status: 414,
+            code: "uri_too_long",
+            message: format!("the URL is longer than {MAX_URI} bytes"),
+        };
+        REQUEST_ID
+            .scope(rid.clone(), async { error_response(&err) })
+            .await
+    } else {
+        REQUEST_ID.scope(rid.clone(), next.run(req)).await
+    };
+    if let Ok(v) = HeaderValue::from_str(&rid) {
+        res.headers_mut().insert(X_REQUEST_ID, v);
+    }
+    let status = res.status().as_u16();
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    // The path is logged as a field, so input cannot forge a log line.
+    if status >= 500 {
+        tracing::warn!(request_id = %rid, %method, path = %path, status, ms, "request");
+    } else {
+        tracing::info!(request_id = %rid, %method, path = %path, status, ms, "request");
+    }
+    res
+}
+
+async fn security_headers(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    let set = |h: &mut axum::http::HeaderMap, k: HeaderName, v: &'static str| {
+        h.entry(k).or_insert(HeaderValue::from_static(v));
+    };
+    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(
+        h,
+        header::REFERRER_POLICY,
+        "strict-origin-when-cross-origin",
+    );
+    set(h, header::X_FRAME_OPTIONS, "DENY");
+    set(
+        h,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    );
+    res
+}
+
+/// Errors produced below the handlers (unknown method, timeouts, extractor rejections) come out
+/// as plain text; give them the same JSON body as every other error.
+async fn json_errors(req: Request, next: Next) -> Response {
+    let res = next.run(req).await;
+    let status = res.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return res;
+    }
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let text = axum::body::to_bytes(body, 4096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let err = match status {
+        StatusCode::METHOD_NOT_ALLOWED => Error::Http {
+            status: 405,
+            code: "method_not_allowed",
+            message: "method not allowed on this route".into(),
+        },
+        StatusCode::PAYLOAD_TOO_LARGE => Error::PayloadTooLarge("the body is too large".into()),
+        StatusCode::SERVICE_UNAVAILABLE => Error::Unavailable("the request took too long".into()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Error::UnsupportedMediaType(text),
+        s if s.is_server_error() => Error::internal(text),
+        _ => Error::Http {
+            status: status.as_u16(),
+            code: "bad_request",
+            message: if text.is_empty() {
+                status
+                    .canonical_reason()
+                    .unwrap_or("bad request")
+                    .to_owned()
+            } else {
+                text
+            },
+        },
+    };
+    let mut out = error_response(&err);
+    for (k, v) in parts.headers.iter() {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            out.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    out
+}

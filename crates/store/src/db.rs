@@ -1,0 +1,250 @@
+//! The database handle: SQLite (a one-connection writer pool that serialises writes, plus a reader
+//! pool) or PostgreSQL (one pool). Picked from the URL scheme.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::pool::PoolConnection;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{
+    Connection, PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, SqlitePool, Transaction,
+};
+use stoa_kernel::{Error, Result};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone, Debug)]
+pub struct DbOptions {
+    pub url: String,
+    /// Reader connections (SQLite) or pool size (PostgreSQL).
+    pub max_connections: u32,
+    pub acquire_timeout: Duration,
+}
+
+impl DbOptions {
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            max_connections: 16,
+            acquire_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite { read: SqlitePool, write: SqlitePool },
+    Postgres(PgPool),
+}
+
+/// A connection from either backend, for reads.
+pub enum Conn {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+/// A write transaction on either backend.
+pub enum Tx {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+/// A borrowed connection (pool connection or transaction) that queries run on.
+pub enum Exec<'a> {
+    Sqlite(&'a mut SqliteConnection),
+    Postgres(&'a mut PgConnection),
+}
+
+impl Exec<'_> {
+    pub fn backend(&self) -> Backend {
+        match self {
+            Exec::Sqlite(_) => Backend::Sqlite,
+            Exec::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Reborrow for a nested call.
+    pub fn reborrow(&mut self) -> Exec<'_> {
+        match self {
+            Exec::Sqlite(c) => Exec::Sqlite(c),
+            Exec::Postgres(c) => Exec::Postgres(c),
+        }
+    }
+}
+
+impl Conn {
+    pub fn exec(&mut self) -> Exec<'_> {
+        match self {
+            Conn::Sqlite(c) => Exec::Sqlite(c),
+            Conn::Postgres(c) => Exec::Postgres(c),
+        }
+    }
+}
+
+impl Tx {
+    pub fn exec(&mut self) -> Exec<'_> {
+        match self {
+            Tx::Sqlite(t) => Exec::Sqlite(t),
+            Tx::Postgres(t) => Exec::Postgres(t),
+        }
+    }
+
+    pub async fn commit(self) -> Result<()> {
+        match self {
+            Tx::Sqlite(t) => t.commit().await,
+            Tx::Postgres(t) => t.commit().await,
+        }
+        .map_err(pool_err)
+    }
+}
+
+pub(crate) fn pool_err(e: sqlx::Error) -> Error {
+    match e {
+        sqlx::Error::PoolTimedOut => Error::Unavailable("the database is busy; try again".into()),
+        sqlx::Error::PoolClosed => Error::Unavailable("the server is shutting down".into()),
+        sqlx::Error::Io(_) => Error::Unavailable("the database is unreachable".into()),
+        other => Error::internal(other),
+    }
+}
+
+/// Is this URL a PostgreSQL URL?
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+impl Db {
+    /// Connects, creating the SQLite file (and its folder) when needed, and checks the durability
+    /// settings QUALITY.md asks for.
+    pub async fn connect(opts: &DbOptions) -> Result<Self, String> {
+        if is_postgres(&opts.url) {
+            let o =
+                PgConnectOptions::from_str(&opts.url).map_err(|e| format!("DATABASE_URL: {e}"))?;
+            let pool = PgPoolOptions::new()
+                .max_connections(opts.max_connections)
+                .acquire_timeout(opts.acquire_timeout)
+                .connect_with(o)
+                .await
+                .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+            return Ok(Db::Postgres(pool));
+        }
+        let path = opts
+            .url
+            .strip_prefix("sqlite://")
+            .or_else(|| opts.url.strip_prefix("sqlite:"))
+            .unwrap_or(&opts.url);
+        let path = path.split('?').next().unwrap_or(path);
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+        }
+        let base = SqliteConnectOptions::new()
+            .filename(path)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10))
+            .synchronous(SqliteSynchronous::Full)
+            .pragma("case_sensitive_like", "ON")
+            .statement_cache_capacity(512);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(opts.acquire_timeout)
+            .connect_with(
+                base.clone()
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal),
+            )
+            .await
+            .map_err(|e| format!("cannot open SQLite database {path}: {e}"))?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(opts.max_connections.max(2))
+            .acquire_timeout(opts.acquire_timeout)
+            .connect_with(base.read_only(true))
+            .await
+            .map_err(|e| format!("cannot open SQLite database {path}: {e}"))?;
+        let db = Db::Sqlite { read, write };
+        db.assert_durability().await?;
+        Ok(db)
+    }
+
+    async fn assert_durability(&self) -> Result<(), String> {
+        let Db::Sqlite { write, .. } = self else {
+            return Ok(());
+        };
+        let q = |p: &'static str| async move {
+            sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(format!(
+                "SELECT CAST(({p}) AS TEXT)"
+            )))
+            .fetch_one(write)
+            .await
+            .map_err(|e| e.to_string())
+        };
+        let journal = q("SELECT journal_mode FROM pragma_journal_mode").await?;
+        let sync = q("SELECT synchronous FROM pragma_synchronous").await?;
+        let fk = q("SELECT foreign_keys FROM pragma_foreign_keys").await?;
+        let busy = q("SELECT timeout FROM pragma_busy_timeout").await?;
+        let ok = journal.eq_ignore_ascii_case("wal")
+            && sync == "2"
+            && fk == "1"
+            && busy.parse::<u64>().unwrap_or(0) >= 5000;
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "SQLite durability settings not in effect: journal_mode={journal} synchronous={sync} foreign_keys={fk} busy_timeout={busy}"
+            ))
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite { .. } => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// A connection for reads.
+    pub async fn read(&self) -> Result<Conn> {
+        match self {
+            Db::Sqlite { read, .. } => read.acquire().await.map(Conn::Sqlite),
+            Db::Postgres(p) => p.acquire().await.map(Conn::Postgres),
+        }
+        .map_err(pool_err)
+    }
+
+    /// A write transaction. On SQLite writes are serialised through one connection, so writers
+    /// queue here instead of failing with "database is locked".
+    pub async fn begin(&self) -> Result<Tx> {
+        match self {
+            Db::Sqlite { write, .. } => write.begin().await.map(Tx::Sqlite),
+            Db::Postgres(p) => p.begin().await.map(Tx::Postgres),
+        }
+        .map_err(pool_err)
+    }
+
+    /// Is the database reachable?
+    pub async fn ping(&self) -> bool {
+        let Ok(mut c) = self.read().await else {
+            return false;
+        };
+        match c.exec() {
+            Exec::Sqlite(c) => c.ping().await.is_ok(),
+            Exec::Postgres(c) => c.ping().await.is_ok(),
+        }
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Db::Sqlite { read, write } => {
+                read.close().await;
+                write.close().await;
+            }
+            Db::Postgres(p) => p.close().await,
+        }
+    }
+}

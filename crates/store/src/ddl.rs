@@ -1,0 +1,373 @@
+//! Tables and indexes generated from the declarations, and the migrator that brings a database up
+//! to them. The migrator is additive: it creates missing tables, columns and indexes, records what
+//! it ran in `stoa_migrations`, and never drops anything on its own.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use stoa_kernel::model::{DefaultValue, Entity, EntityKind, Field, Kind, OnDelete};
+use stoa_kernel::registry::Registry;
+use stoa_kernel::{Error, Result};
+
+use crate::db::{Backend, Db, Exec, pool_err};
+
+const MAX_IDENT: usize = 63;
+
+/// An identifier no longer than PostgreSQL's 63 bytes: long names keep a prefix and a hash.
+pub fn ident(name: &str) -> String {
+    if name.len() <= MAX_IDENT {
+        return name.to_owned();
+    }
+    let hash = Sha256::digest(name.as_bytes());
+    let tag: String = hash.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    format!("{}_{tag}", &name[..MAX_IDENT - 9])
+}
+
+pub fn q(ident: &str) -> String {
+    format!("\"{}\"", ident.replace('"', "\"\""))
+}
+
+/// Name of the unique index on `table.column`.
+pub fn unique_index(table: &str, column: &str) -> String {
+    ident(&format!("ux_{table}_{column}"))
+}
+
+fn sql_type(kind: Kind, b: Backend) -> &'static str {
+    match (kind, b) {
+        (Kind::Uuid | Kind::Reference, Backend::Postgres) => "UUID",
+        (Kind::Int, Backend::Postgres) => "BIGINT",
+        (Kind::Int, Backend::Sqlite) => "INTEGER",
+        (Kind::Bool, Backend::Postgres) => "BOOLEAN",
+        (Kind::Bool, Backend::Sqlite) => "INTEGER",
+        (Kind::Decimal, Backend::Postgres) => "NUMERIC",
+        (Kind::Timestamp, Backend::Postgres) => "TIMESTAMPTZ",
+        (Kind::Translations | Kind::RichText | Kind::Json, Backend::Postgres) => "JSONB",
+        _ => "TEXT",
+    }
+}
+
+fn literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// A database-level default, so that columns added later fill existing rows.
+fn sql_default(f: &Field, b: Backend) -> Option<String> {
+    Some(match (&f.default, b) {
+        (DefaultValue::Text(s), _) => literal(s),
+        (DefaultValue::Int(i), _) => i.to_string(),
+        (DefaultValue::Bool(v), Backend::Postgres) => v.to_string(),
+        (DefaultValue::Bool(v), Backend::Sqlite) => (*v as i32).to_string(),
+        (DefaultValue::Json(s), Backend::Postgres) => format!("{}::jsonb", literal(s)),
+        (DefaultValue::Json(s), Backend::Sqlite) => literal(s),
+        (DefaultValue::EmptyDoc, _) => {
+            let v = stoa_kernel::value::default_val(f)
+                .and_then(|v| {
+                    if let stoa_kernel::value::Val::Json(j) = v {
+                        Some(j.to_string())
+                    } else {
+                        None
+                    }
+                })
+                .unwrap_or_else(|| "{}".into());
+            if b == Backend::Postgres {
+                format!("{}::jsonb", literal(&v))
+            } else {
+                literal(&v)
+            }
+        }
+        (DefaultValue::Now, Backend::Postgres) => "now()".into(),
+        (DefaultValue::Now, Backend::Sqlite) => "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))".into(),
+        _ => return None,
+    })
+}
+
+fn column_def(e: &Entity, f: &Field, reg: &Registry, b: Backend, for_alter: bool) -> String {
+    let mut s = format!("{} {}", q(&f.column), sql_type(f.kind, b));
+    if f.name == "id" {
+        s.push_str(" PRIMARY KEY");
+        return s;
+    }
+    let default = sql_default(f, b);
+    // A NOT NULL column added to an existing table needs a default to fill old rows.
+    if f.required && (!for_alter || default.is_some()) {
+        s.push_str(" NOT NULL");
+    }
+    if let Some(d) = default {
+        s.push_str(" DEFAULT ");
+        s.push_str(&d);
+    }
+    if let (Kind::Reference, Some(t)) = (f.kind, f.target) {
+        if let Some(target) = reg.by_key(t) {
+            let action = match f.on_delete {
+                OnDelete::Cascade => "CASCADE",
+                OnDelete::SetNull => "SET NULL",
+                OnDelete::Restrict => "RESTRICT",
+            };
+            let fk = ident(&format!("fk_{}_{}", e.table, f.column));
+            if b == Backend::Postgres && !for_alter {
+                s.push_str(&format!(" CONSTRAINT {}", q(&fk)));
+            }
+            s.push_str(&format!(
+                " REFERENCES {}({}) ON DELETE {action}",
+                q(&target.table),
+                q("id")
+            ));
+        }
+    }
+    s
+}
+
+/// Indexes for an entity: (name, unique, columns).
+fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
+    let mut out = Vec::new();
+    for f in &e.fields {
+        if f.unique {
+            out.push((
+                unique_index(&e.table, &f.column),
+                true,
+                vec![f.column.clone()],
+            ));
+        }
+        if f.kind == Kind::Reference
+            || (e.kind == EntityKind::Relation && f.kind == Kind::Uuid && f.name != "id")
+        {
+            if e.kind == EntityKind::Relation {
+                out.push((
+                    ident(&format!("ix_{}_{}_order", e.table, f.column)),
+                    false,
+                    vec![f.column.clone(), "order_index".into()],
+                ));
+            } else {
+                out.push((
+                    ident(&format!("ix_{}_{}", e.table, f.column)),
+                    false,
+                    vec![f.column.clone()],
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn create_index(e: &Entity, (name, unique, cols): &(String, bool, Vec<String>)) -> String {
+    let cols: Vec<String> = cols.iter().map(|c| q(c)).collect();
+    format!(
+        "CREATE {}INDEX IF NOT EXISTS {} ON {} ({})",
+        if *unique { "UNIQUE " } else { "" },
+        q(name),
+        q(&e.table),
+        cols.join(", ")
+    )
+}
+
+/// What exists in the database now.
+#[derive(Default)]
+struct Existing {
+    columns: HashMap<String, HashSet<String>>,
+    indexes: HashSet<String>,
+}
+
+async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
+    let mut ex = Existing::default();
+    match exec {
+        Exec::Sqlite(c) => {
+            let rows = sqlx::query(
+                "SELECT m.name AS t, p.name AS c FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .map_err(pool_err)?;
+            for r in rows {
+                ex.columns
+                    .entry(r.get::<String, _>("t"))
+                    .or_default()
+                    .insert(r.get("c"));
+            }
+            let rows = sqlx::query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND name IS NOT NULL",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .map_err(pool_err)?;
+            ex.indexes = rows.iter().map(|r| r.get::<String, _>("name")).collect();
+        }
+        Exec::Postgres(c) => {
+            let rows = sqlx::query(
+                "SELECT table_name::text AS t, column_name::text AS c FROM information_schema.columns WHERE table_schema = current_schema()",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .map_err(pool_err)?;
+            for r in rows {
+                ex.columns
+                    .entry(r.get::<String, _>("t"))
+                    .or_default()
+                    .insert(r.get("c"));
+            }
+            let rows = sqlx::query(
+                "SELECT indexname::text AS n FROM pg_indexes WHERE schemaname = current_schema()",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .map_err(pool_err)?;
+            ex.indexes = rows.iter().map(|r| r.get::<String, _>("n")).collect();
+        }
+    }
+    Ok(ex)
+}
+
+fn migrations_table(b: Backend) -> String {
+    let id = if b == Backend::Postgres {
+        "BIGSERIAL PRIMARY KEY"
+    } else {
+        "INTEGER PRIMARY KEY AUTOINCREMENT"
+    };
+    format!(
+        "CREATE TABLE IF NOT EXISTS stoa_migrations (id {id}, checksum TEXT NOT NULL, statements TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+}
+
+/// The statements that bring the database to the declared schema, in order.
+async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
+    let b = exec.backend();
+    let ex = existing(exec).await?;
+    let mut out = Vec::new();
+    let mut warnings = BTreeSet::new();
+    for e in reg.creation_order() {
+        match ex.columns.get(&e.table) {
+            None => {
+                let cols: Vec<String> = e
+                    .fields
+                    .iter()
+                    .map(|f| format!("  {}", column_def(&e, f, reg, b, false)))
+                    .collect();
+                out.push(format!(
+                    "CREATE TABLE {} (\n{}\n)",
+                    q(&e.table),
+                    cols.join(",\n")
+                ));
+            }
+            Some(have) => {
+                for f in &e.fields {
+                    if !have.contains(&f.column) {
+                        out.push(format!(
+                            "ALTER TABLE {} ADD COLUMN {}",
+                            q(&e.table),
+                            column_def(&e, f, reg, b, true)
+                        ));
+                    }
+                }
+                let declared: HashSet<&str> = e.fields.iter().map(|f| f.column.as_str()).collect();
+                for c in have {
+                    if !declared.contains(c.as_str()) {
+                        warnings.insert(format!(
+                            "-- {}.{} is no longer declared; left in place",
+                            e.table, c
+                        ));
+                    }
+                }
+            }
+        }
+        for ix in indexes(&e) {
+            if !ex.indexes.contains(&ix.0) {
+                out.push(create_index(&e, &ix));
+            }
+        }
+    }
+    out.extend(warnings);
+    Ok(out)
+}
+
+/// Prints what `migrate` would run, without running it.
+pub async fn plan(db: &Db, reg: &Registry) -> Result<Vec<String>> {
+    let mut conn = db.read().await?;
+    let mut exec = conn.exec();
+    let mut out = vec![migrations_table(db.backend())];
+    out.extend(plan_on(&mut exec, reg).await?);
+    Ok(out)
+}
+
+/// Applies the plan in one transaction (serialised across instances on PostgreSQL by an
+/// advisory lock) and records it. Returns the statements run.
+pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
+    let mut tx = db.begin().await?;
+    let mut exec = tx.exec();
+    let b = exec.backend();
+    if b == Backend::Postgres {
+        run(&mut exec, "SELECT pg_advisory_xact_lock(5470616)").await?;
+    }
+    run(&mut exec, &migrations_table(b)).await?;
+    let stmts: Vec<String> = plan_on(&mut exec, reg)
+        .await?
+        .into_iter()
+        .filter(|s| !s.starts_with("--"))
+        .collect();
+    if stmts.is_empty() {
+        drop(exec);
+        tx.commit().await?;
+        return Ok(stmts);
+    }
+    for s in &stmts {
+        run(&mut exec, s)
+            .await
+            .map_err(|e| Error::internal(format!("migration failed on `{s}`: {e}")))?;
+    }
+    let all = stmts.join(";\n");
+    let checksum: String = Sha256::digest(all.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let now = stoa_kernel::value::format_timestamp(stoa_kernel::value::now());
+    let sql = match b {
+        Backend::Postgres => {
+            "INSERT INTO stoa_migrations (checksum, statements, applied_at) VALUES ($1, $2, $3)"
+        }
+        Backend::Sqlite => {
+            "INSERT INTO stoa_migrations (checksum, statements, applied_at) VALUES (?, ?, ?)"
+        }
+    };
+    match &mut exec {
+        Exec::Sqlite(c) => sqlx::query(sql)
+            .bind(&checksum)
+            .bind(&all)
+            .bind(&now)
+            .execute(&mut **c)
+            .await
+            .map(|_| ()),
+        Exec::Postgres(c) => sqlx::query(sql)
+            .bind(&checksum)
+            .bind(&all)
+            .bind(&now)
+            .execute(&mut **c)
+            .await
+            .map(|_| ()),
+    }
+    .map_err(pool_err)?;
+    drop(exec);
+    tx.commit().await?;
+    Ok(stmts)
+}
+
+async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
+    let sql = sqlx::AssertSqlSafe(sql.to_owned());
+    match exec {
+        Exec::Sqlite(c) => sqlx::raw_sql(sql).execute(&mut **c).await.map(|_| ()),
+        Exec::Postgres(c) => sqlx::raw_sql(sql).execute(&mut **c).await.map(|_| ()),
+    }
+    .map_err(|e| Error::internal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_identifiers_are_shortened_uniquely() {
+        let a = ident(&format!("ix_{}_a", "x".repeat(80)));
+        let b = ident(&format!("ix_{}_b", "x".repeat(80)));
+        assert!(a.len() <= 63 && b.len() <= 63);
+        assert_ne!(a, b);
+        assert_eq!(ident("short"), "short");
+    }
+}

@@ -1,0 +1,12 @@
+//! Storage: the database handle (SQLite or PostgreSQL), DDL and migrations generated from the
+//! declarations, the generic repository and the generic entity service.
+#![forbid(unsafe_code)]
+
+pub mod db;
+pub mod ddl;
+pub mod repo;
+pub mod service;
+
+pub use db::{Backend, Db, DbOptions, Exec};
+pub use repo::Record;
+pub use service::{Page, Store};

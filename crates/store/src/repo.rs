@@ -1,0 +1,505 @@
+//! The generic repository: SQL for any declared entity, built with sea-query for the connected
+//! dialect, every value bound as a parameter. Rows come back as JSON objects in wire shape
+//! (camelCase keys, decimals and timestamps as strings, secrets never selected).
+
+use rust_decimal::prelude::ToPrimitive;
+use sea_query::extension::postgres::PgExpr;
+use sea_query::{
+    Alias, Condition, Expr, ExprTrait, LikeExpr, Order as SqOrder, PostgresQueryBuilder, Query,
+    SelectStatement, SqliteQueryBuilder, Value,
+};
+use sea_query_sqlx::{SqlxBinder, SqlxValues};
+use serde_json::{Map, Value as Json};
+use sqlx::Row;
+use sqlx::postgres::PgRow;
+use sqlx::sqlite::SqliteRow;
+use stoa_kernel::model::{Entity, Field, Kind};
+use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op};
+use stoa_kernel::value::{Val, format_timestamp};
+use stoa_kernel::{Error, Result};
+use uuid::Uuid;
+
+use crate::db::{Backend, Exec, pool_err};
+use crate::ddl::{q, unique_index};
+
+pub type Record = Map<String, Json>;
+
+fn col(name: &str) -> Expr {
+    Expr::col(Alias::new(name))
+}
+
+/// Binds a typed value for a column of `kind` on `backend` (NULLs are typed, so PostgreSQL
+/// accepts them).
+pub fn to_value(kind: Kind, v: &Val, b: Backend) -> Value {
+    let pg = b == Backend::Postgres;
+    match (v, kind) {
+        (Val::Null, Kind::Int) => Value::BigInt(None),
+        (Val::Null, Kind::Bool) => Value::Bool(None),
+        (Val::Null, Kind::Uuid | Kind::Reference) if pg => Value::Uuid(None),
+        (Val::Null, Kind::Timestamp) if pg => Value::TimeDateTimeWithTimeZone(None),
+        (Val::Null, Kind::Decimal) if pg => Value::Decimal(None),
+        (Val::Null, Kind::Translations | Kind::RichText | Kind::Json) if pg => Value::Json(None),
+        (Val::Null, _) => Value::String(None),
+        (Val::Text(s), _) => Value::String(Some(s.clone())),
+        (Val::Int(i), _) => Value::BigInt(Some(*i)),
+        (Val::Bool(x), _) => Value::Bool(Some(*x)),
+        (Val::Decimal(d), _) if pg => Value::Decimal(Some(*d)),
+        (Val::Decimal(d), _) => Value::String(Some(d.normalize().to_string())),
+        (Val::Timestamp(t), _) if pg => Value::TimeDateTimeWithTimeZone(Some(*t)),
+        (Val::Timestamp(t), _) => Value::String(Some(format_timestamp(*t))),
+        (Val::Uuid(u), _) if pg => Value::Uuid(Some(*u)),
+        (Val::Uuid(u), _) => Value::String(Some(u.to_string())),
+        (Val::Json(j), _) if pg => Value::Json(Some(Box::new(j.clone()))),
+        (Val::Json(j), _) => Value::String(Some(j.to_string())),
+    }
+}
+
+fn build<S: SqlxBinder>(stmt: &S, b: Backend) -> (String, SqlxValues) {
+    match b {
+        Backend::Sqlite => stmt.build_sqlx(SqliteQueryBuilder),
+        Backend::Postgres => stmt.build_sqlx(PostgresQueryBuilder),
+    }
+}
+
+/// sea-query substitutes `$n` in custom expressions only for PostgreSQL and `?` only for SQLite
+/// (other placeholders are silently dropped), so templates are written with `$1…$9` in order and
+/// rewritten here for SQLite.
+fn tpl(template: &str, b: Backend) -> String {
+    if b == Backend::Postgres {
+        return template.to_owned();
+    }
+    let mut out = String::with_capacity(template.len());
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            chars.next();
+            out.push('?');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The column expression a filter or order addresses.
+fn target(e: &Entity, field: usize, path: &Option<String>, b: Backend) -> Expr {
+    let f = &e.fields[field];
+    match path {
+        Some(p) => {
+            Expr::cust_with_values(tpl(&format!("({} ->> $1)", q(&f.column)), b), [p.clone()])
+        }
+        None if f.kind == Kind::Decimal && b == Backend::Sqlite => {
+            Expr::cust(format!("CAST({} AS REAL)", q(&f.column)))
+        }
+        None => col(&f.column),
+    }
+}
+
+fn filter_val(e: &Entity, f: &Filter, v: &Val, b: Backend) -> Value {
+    let field = &e.fields[f.field];
+    if f.path.is_some() {
+        return to_value(Kind::Text, v, b);
+    }
+    match (v, field.kind, b) {
+        (Val::Decimal(d), Kind::Decimal, Backend::Sqlite) => Value::Double(d.to_f64()),
+        _ => to_value(field.kind, v, b),
+    }
+}
+
+fn ilike(target: Expr, pattern: String, b: Backend, negate: bool) -> Expr {
+    match b {
+        Backend::Postgres if negate => target.not_ilike(LikeExpr::new(pattern)),
+        Backend::Postgres => target.ilike(LikeExpr::new(pattern)),
+        Backend::Sqlite => {
+            let sql = if negate {
+                "lower($1) NOT LIKE lower($2)"
+            } else {
+                "lower($1) LIKE lower($2)"
+            };
+            Expr::cust_with_exprs(tpl(sql, b), [target, Expr::val(pattern)])
+        }
+    }
+}
+
+fn filter_expr(e: &Entity, f: &Filter, b: Backend) -> Expr {
+    let t = target(e, f.field, &f.path, b);
+    let one = |v: &FilterValue| match v {
+        FilterValue::One(v) => filter_val(e, f, v, b),
+        _ => Value::String(None),
+    };
+    let pattern = || match &f.value {
+        FilterValue::One(Val::Text(s)) => s.clone(),
+        _ => String::new(),
+    };
+    match f.op {
+        Op::Eq => t.eq(one(&f.value)),
+        Op::Ne => t.ne(one(&f.value)),
+        Op::Gt => t.gt(one(&f.value)),
+        Op::Gte => t.gte(one(&f.value)),
+        Op::Lt => t.lt(one(&f.value)),
+        Op::Lte => t.lte(one(&f.value)),
+        Op::Like => t.like(LikeExpr::new(pattern())),
+        Op::NotLike => t.not_like(LikeExpr::new(pattern())),
+        Op::Ilike => ilike(t, pattern(), b, false),
+        Op::NotIlike => ilike(t, pattern(), b, true),
+        Op::InArray | Op::NotInArray => {
+            let vals: Vec<Value> = match &f.value {
+                FilterValue::Many(vs) => vs.iter().map(|v| filter_val(e, f, v, b)).collect(),
+                _ => Vec::new(),
+            };
+            match (f.op, vals.is_empty()) {
+                (Op::InArray, true) => Expr::cust("1 = 0"),
+                (_, true) => Expr::cust("1 = 1"),
+                (Op::InArray, false) => t.is_in(vals),
+                _ => t.is_not_in(vals),
+            }
+        }
+        Op::IsNull => t.is_null(),
+        Op::IsNotNull => t.is_not_null(),
+    }
+}
+
+fn conditions(e: &Entity, query: &FindQuery, b: Backend) -> Condition {
+    let mut all = Condition::all();
+    for f in &query.filters {
+        all = all.add(filter_expr(e, f, b));
+    }
+    if let Some(term) = &query.search {
+        let mut any = Condition::any();
+        let pattern = format!("%{term}%");
+        for f in e.public_fields().filter(|f| f.searchable) {
+            any = any.add(ilike(col(&f.column), pattern.clone(), b, false));
+        }
+        if let Ok(id) = Uuid::parse_str(term) {
+            any = any.add(col("id").eq(to_value(Kind::Uuid, &Val::Uuid(id), b)));
+        }
+        all = all.add(any);
+    }
+    all
+}
+
+fn select_columns(e: &Entity) -> Vec<&Field> {
+    e.public_fields().collect()
+}
+
+fn base_select(e: &Entity) -> SelectStatement {
+    let mut s = Query::select();
+    s.from(Alias::new(e.table.as_str()));
+    for f in select_columns(e) {
+        s.column(Alias::new(f.column.as_str()));
+    }
+    s
+}
+
+fn returning(e: &Entity) -> sea_query::ReturningClause {
+    Query::returning().columns(
+        select_columns(e)
+            .into_iter()
+            .map(|f| Alias::new(f.column.as_str())),
+    )
+}
+
+fn decode_sqlite(e: &Entity, row: &SqliteRow) -> Result<Record> {
+    let mut out = Map::with_capacity(e.fields.len());
+    for (i, f) in select_columns(e).into_iter().enumerate() {
+        let v = match f.kind {
+            Kind::Int => row
+                .try_get::<Option<i64>, _>(i)
+                .map(|v| v.map_or(Json::Null, Json::from)),
+            Kind::Bool => row
+                .try_get::<Option<bool>, _>(i)
+                .map(|v| v.map_or(Json::Null, Json::Bool)),
+            Kind::Translations | Kind::RichText | Kind::Json => {
+                row.try_get::<Option<String>, _>(i).map(|v| {
+                    v.map_or(Json::Null, |s| {
+                        serde_json::from_str(&s).unwrap_or(Json::String(s))
+                    })
+                })
+            }
+            _ => row
+                .try_get::<Option<String>, _>(i)
+                .map(|v| v.map_or(Json::Null, Json::String)),
+        }
+        .map_err(|err| Error::internal(format!("decode {}.{}: {err}", e.table, f.column)))?;
+        out.insert(f.name.to_owned(), v);
+    }
+    Ok(out)
+}
+
+fn decode_pg(e: &Entity, row: &PgRow) -> Result<Record> {
+    let mut out = Map::with_capacity(e.fields.len());
+    for (i, f) in select_columns(e).into_iter().enumerate() {
+        let v = match f.kind {
+            Kind::Int => row
+                .try_get::<Option<i64>, _>(i)
+                .map(|v| v.map_or(Json::Null, Json::from)),
+            Kind::Bool => row
+                .try_get::<Option<bool>, _>(i)
+                .map(|v| v.map_or(Json::Null, Json::Bool)),
+            Kind::Uuid | Kind::Reference => row
+                .try_get::<Option<Uuid>, _>(i)
+                .map(|v| v.map_or(Json::Null, |u| Json::String(u.to_string()))),
+            Kind::Decimal => row
+                .try_get::<Option<rust_decimal::Decimal>, _>(i)
+                .map(|v| v.map_or(Json::Null, |d| Json::String(d.normalize().to_string()))),
+            Kind::Timestamp => row
+                .try_get::<Option<time::OffsetDateTime>, _>(i)
+                .map(|v| v.map_or(Json::Null, |t| Json::String(format_timestamp(t)))),
+            Kind::Translations | Kind::RichText | Kind::Json => row
+                .try_get::<Option<Json>, _>(i)
+                .map(|v| v.unwrap_or(Json::Null)),
+            Kind::Text | Kind::Enum => row
+                .try_get::<Option<String>, _>(i)
+                .map(|v| v.map_or(Json::Null, Json::String)),
+        }
+        .map_err(|err| Error::internal(format!("decode {}.{}: {err}", e.table, f.column)))?;
+        out.insert(f.name.to_owned(), v);
+    }
+    Ok(out)
+}
+
+/// Maps a database error on `e` to a client error where the database refused bad input.
+pub fn db_error(e: &Entity, err: sqlx::Error) -> Error {
+    if let sqlx::Error::Database(d) = &err {
+        let field_of_column =
+            |column: &str| e.fields.iter().find(|f| f.column == column).map(|f| f.name);
+        if d.is_unique_violation() {
+            let by_constraint = d.constraint().and_then(|c| {
+                e.fields
+                    .iter()
+                    .find(|f| unique_index(&e.table, &f.column) == c)
+            });
+            let by_message = d
+                .message()
+                .rsplit_once('.')
+                .and_then(|(_, c)| field_of_column(c.trim()));
+            let field = by_constraint.map(|f| f.name).or(by_message).unwrap_or("id");
+            return Error::conflict_field(field, "already taken");
+        }
+        if d.is_foreign_key_violation() {
+            let field = d
+                .constraint()
+                .and_then(|c| {
+                    e.fields
+                        .iter()
+                        .find(|f| crate::ddl::ident(&format!("fk_{}_{}", e.table, f.column)) == c)
+                })
+                .map(|f| f.name);
+            return match field {
+                Some(f) => Error::invalid_field(f, "references a record that does not exist"),
+                None => Error::Invalid {
+                    message: "a reference points to a record that does not exist".into(),
+                    fields: Default::default(),
+                },
+            };
+        }
+        if d.is_check_violation() {
+            return Error::Invalid {
+                message: d.message().to_owned(),
+                fields: Default::default(),
+            };
+        }
+        // Not-null: SQLite "NOT NULL constraint failed: t.c", PostgreSQL code 23502.
+        if d.code().as_deref() == Some("23502")
+            || d.message().starts_with("NOT NULL constraint failed")
+        {
+            let column = d
+                .message()
+                .rsplit_once('.')
+                .map(|(_, c)| c.trim().to_owned())
+                .unwrap_or_default();
+            return Error::invalid_field(field_of_column(&column).unwrap_or("body"), "is required");
+        }
+    }
+    pool_err(err)
+}
+
+async fn fetch_all<S: SqlxBinder>(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    stmt: &S,
+) -> Result<Vec<Record>> {
+    let (sql, values) = build(stmt, exec.backend());
+    let sql = sqlx::AssertSqlSafe(sql);
+    match exec {
+        Exec::Sqlite(c) => {
+            let rows = sqlx::query_with(sql, values)
+                .fetch_all(&mut **c)
+                .await
+                .map_err(|x| db_error(e, x))?;
+            rows.iter().map(|r| decode_sqlite(e, r)).collect()
+        }
+        Exec::Postgres(c) => {
+            let rows = sqlx::query_with(sql, values)
+                .fetch_all(&mut **c)
+                .await
+                .map_err(|x| db_error(e, x))?;
+            rows.iter().map(|r| decode_pg(e, r)).collect()
+        }
+    }
+}
+
+async fn fetch_one<S: SqlxBinder>(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    stmt: &S,
+) -> Result<Option<Record>> {
+    Ok(fetch_all(exec, e, stmt).await?.into_iter().next())
+}
+
+/// Rows matching `query`, and the total when asked for.
+pub async fn find(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    query: &FindQuery,
+) -> Result<(Vec<Record>, Option<u64>)> {
+    let b = exec.backend();
+    let mut s = base_select(e);
+    s.cond_where(conditions(e, query, b));
+    for o in &query.order {
+        s.order_by_expr(
+            target(e, o.field, &o.path, b),
+            if o.desc { SqOrder::Desc } else { SqOrder::Asc },
+        );
+    }
+    if query.order.is_empty() && e.has_field("orderIndex") {
+        s.order_by(Alias::new("order_index"), SqOrder::Asc);
+    }
+    // uuid v7 ids are time-ordered: a stable, index-backed tiebreaker.
+    s.order_by(Alias::new("id"), SqOrder::Asc);
+    s.limit(query.limit).offset(query.offset);
+    let rows = fetch_all(exec, e, &s).await?;
+    let total = if query.count {
+        Some(count(exec, e, query).await?)
+    } else {
+        None
+    };
+    Ok((rows, total))
+}
+
+pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {
+    let b = exec.backend();
+    let mut s = Query::select();
+    s.from(Alias::new(e.table.as_str()))
+        .expr(Expr::cust("COUNT(*)"));
+    s.cond_where(conditions(e, query, b));
+    let (sql, values) = build(&s, b);
+    let sql = sqlx::AssertSqlSafe(sql);
+    let n: i64 = match exec {
+        Exec::Sqlite(c) => {
+            sqlx::query_scalar_with(sql, values)
+                .fetch_one(&mut **c)
+                .await
+        }
+        Exec::Postgres(c) => {
+            sqlx::query_scalar_with(sql, values)
+                .fetch_one(&mut **c)
+                .await
+        }
+    }
+    .map_err(|x| db_error(e, x))?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
+fn id_value(id: Uuid, b: Backend) -> Value {
+    to_value(Kind::Uuid, &Val::Uuid(id), b)
+}
+
+pub async fn get(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<Record>> {
+    let b = exec.backend();
+    let mut s = base_select(e);
+    s.and_where(col("id").eq(id_value(id, b)));
+    fetch_one(exec, e, &s).await
+}
+
+/// The first row whose fields equal the given values.
+pub async fn find_eq(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    vals: &[(usize, Val)],
+) -> Result<Option<Record>> {
+    let b = exec.backend();
+    let mut s = base_select(e);
+    for (i, v) in vals {
+        let f = &e.fields[*i];
+        s.and_where(match v {
+            Val::Null => col(&f.column).is_null(),
+            v => col(&f.column).eq(to_value(f.kind, v, b)),
+        });
+    }
+    s.order_by(Alias::new("id"), SqOrder::Asc).limit(1);
+    fetch_one(exec, e, &s).await
+}
+
+/// Does any row have `value` in `field`?
+pub async fn exists(exec: &mut Exec<'_>, e: &Entity, field: usize, value: &Val) -> Result<bool> {
+    Ok(find_eq(exec, e, &[(field, value.clone())]).await?.is_some())
+}
+
+pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> Result<Record> {
+    let b = exec.backend();
+    let mut s = Query::insert();
+    s.into_table(Alias::new(e.table.as_str()));
+    s.columns(
+        vals.iter()
+            .map(|(i, _)| Alias::new(e.fields[*i].column.as_str())),
+    );
+    s.values(
+        vals.iter()
+            .map(|(i, v)| Expr::val(to_value(e.fields[*i].kind, v, b))),
+    )
+    .map_err(Error::internal)?;
+    s.returning(returning(e));
+    fetch_one(exec, e, &s)
+        .await?
+        .ok_or_else(|| Error::internal("insert returned no row"))
+}
+
+pub async fn update(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    id: Uuid,
+    vals: &[(usize, Val)],
+) -> Result<Option<Record>> {
+    let b = exec.backend();
+    let mut s = Query::update();
+    s.table(Alias::new(e.table.as_str()));
+    s.values(vals.iter().map(|(i, v)| {
+        (
+            Alias::new(e.fields[*i].column.as_str()),
+            Expr::val(to_value(e.fields[*i].kind, v, b)),
+        )
+    }));
+    s.and_where(col("id").eq(id_value(id, b)));
+    s.returning(returning(e));
+    fetch_one(exec, e, &s).await
+}
+
+pub async fn delete(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<Record>> {
+    let b = exec.backend();
+    let mut s = Query::delete();
+    s.from_table(Alias::new(e.table.as_str()));
+    s.and_where(col("id").eq(id_value(id, b)));
+    s.returning(returning(e));
+    fetch_one(exec, e, &s).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_paths_bind_their_key_on_both_dialects() {
+        for b in [Backend::Sqlite, Backend::Postgres] {
+            let mut s = Query::select();
+            s.from(Alias::new("t")).column(Alias::new("a"));
+            s.and_where(Expr::cust_with_values(tpl("(\"title\" ->> $1)", b), ["en"]).eq("Hi"));
+            s.and_where(ilike(col("c"), "%x%".into(), b, false));
+            let (sql, values) = build(&s, b);
+            assert_eq!(values.0.0.len(), 3, "{sql}");
+            let has_dollar: bool = sql.as_str().contains("$1");
+            let pg: bool = matches!(b, Backend::Postgres);
+            assert_eq!(has_dollar, pg, "{sql}");
+        }
+    }
+}

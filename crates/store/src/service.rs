@@ -1,0 +1,271 @@
+//! The generic entity service: validated create, update, delete, find-or-create and bulk writes
+//! for any declared entity, each in one transaction. Module services build on these.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value as Json};
+use stoa_kernel::model::{DefaultValue, Entity, Kind};
+use stoa_kernel::query::FindQuery;
+use stoa_kernel::registry::Registry;
+use stoa_kernel::value::{Val, prepare_create, prepare_patch};
+use stoa_kernel::{Error, Result, words};
+use uuid::Uuid;
+
+use crate::db::{Db, Exec};
+use crate::repo::{self, Record};
+
+/// Most items a bulk request may carry.
+pub const MAX_BULK: usize = 100;
+
+#[derive(Clone)]
+pub struct Store {
+    pub db: Db,
+    pub registry: Arc<Registry>,
+}
+
+pub struct Page {
+    pub rows: Vec<Record>,
+    pub total: Option<u64>,
+}
+
+fn missing(e: &Entity, id: Uuid) -> Error {
+    Error::not_found(format!("{} {id} not found", e.key()))
+}
+
+impl Store {
+    pub fn new(db: Db, registry: Arc<Registry>) -> Self {
+        Self { db, registry }
+    }
+
+    pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
+        let mut c = self.db.read().await?;
+        let (rows, total) = repo::find(&mut c.exec(), e, q).await?;
+        Ok(Page { rows, total })
+    }
+
+    pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
+        let mut c = self.db.read().await?;
+        repo::get(&mut c.exec(), e, id)
+            .await?
+            .ok_or_else(|| missing(e, id))
+    }
+
+    pub async fn create(&self, e: &Entity, input: &Map<String, Json>) -> Result<Record> {
+        let mut tx = self.db.begin().await?;
+        let row = self.create_in(&mut tx.exec(), e, input).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Creates inside a caller's transaction.
+    pub async fn create_in(
+        &self,
+        exec: &mut Exec<'_>,
+        e: &Entity,
+        input: &Map<String, Json>,
+    ) -> Result<Record> {
+        let mut vals = prepare_create(e, input)?;
+        self.fresh_generated_slugs(exec, e, input, &mut vals)
+            .await?;
+        match repo::insert(exec, e, &vals).await {
+            Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
+                .explain_missing_reference(exec, e, &vals)
+                .await
+                .unwrap_or(Error::Invalid { message, fields })),
+            other => other,
+        }
+    }
+
+    /// Generated slugs are checked against the table (and regenerated) so a random clash never
+    /// reaches the client as a 409 it did not cause.
+    async fn fresh_generated_slugs(
+        &self,
+        exec: &mut Exec<'_>,
+        e: &Entity,
+        input: &Map<String, Json>,
+        vals: &mut [(usize, Val)],
+    ) -> Result<()> {
+        for (i, v) in vals.iter_mut() {
+            let f = &e.fields[*i];
+            if !(f.unique && f.default == DefaultValue::RandomSlug)
+                || input.get(f.name).is_some_and(|x| !x.is_null())
+            {
+                continue;
+            }
+            let mut attempt = 0;
+            while repo::exists(exec, e, *i, v).await? {
+                attempt += 1;
+                let base = words::random_slug();
+                *v = Val::Text(if attempt < 4 {
+                    base
+                } else {
+                    format!("{base}-{}", rand_suffix())
+                });
+                if attempt > 20 {
+                    return Err(Error::internal("could not generate a unique slug"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// SQLite does not say which foreign key failed: find the reference that points nowhere.
+    async fn explain_missing_reference(
+        &self,
+        exec: &mut Exec<'_>,
+        e: &Entity,
+        vals: &[(usize, Val)],
+    ) -> Option<Error> {
+        for (i, v) in vals {
+            let f = &e.fields[*i];
+            if f.kind != Kind::Reference || *v == Val::Null {
+                continue;
+            }
+            let target = self.registry.by_key(f.target?)?;
+            if let Val::Uuid(id) = v {
+                if repo::get(exec, target, *id).await.ok()?.is_none() {
+                    return Some(Error::invalid_field(
+                        f.name,
+                        format!("no {} with id {id}", target.key()),
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    pub async fn update(&self, e: &Entity, id: Uuid, input: &Map<String, Json>) -> Result<Record> {
+        let mut tx = self.db.begin().await?;
+        let row = self.update_in(&mut tx.exec(), e, id, input).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    pub async fn update_in(
+        &self,
+        exec: &mut Exec<'_>,
+        e: &Entity,
+        id: Uuid,
+        input: &Map<String, Json>,
+    ) -> Result<Record> {
+        let vals = prepare_patch(e, input)?;
+        match repo::update(exec, e, id, &vals).await {
+            Ok(Some(row)) => Ok(row),
+            Ok(None) => Err(missing(e, id)),
+            Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
+                .explain_missing_reference(exec, e, &vals)
+                .await
+                .unwrap_or(Error::Invalid { message, fields })),
+            Err(err) => Err(err),
+        }
+    }
+
+    pub async fn delete(&self, e: &Entity, id: Uuid) -> Result<Record> {
+        let mut tx = self.db.begin().await?;
+        let row = repo::delete(&mut tx.exec(), e, id)
+            .await?
+            .ok_or_else(|| missing(e, id))?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Returns the first row whose scalar fields equal the ones sent, or creates one.
+    /// `true` when created.
+    pub async fn find_or_create(
+        &self,
+        e: &Entity,
+        input: &Map<String, Json>,
+    ) -> Result<(Record, bool)> {
+        let mut keys = Vec::new();
+        for (k, v) in input {
+            let Some(i) = e.field_index(k) else { continue };
+            let f = &e.fields[i];
+            if f.secret || f.server_owned || f.kind.is_json() {
+                continue;
+            }
+            let val =
+                stoa_kernel::value::coerce(f, v).map_err(|m| Error::invalid_field(f.name, m))?;
+            keys.push((i, val));
+        }
+        if keys.is_empty() {
+            return Err(Error::Invalid {
+                message: "find-or-create needs at least one non-JSON field to match on".into(),
+                fields: Default::default(),
+            });
+        }
+        let mut tx = self.db.begin().await?;
+        let mut exec = tx.exec();
+        if let Some(row) = repo::find_eq(&mut exec, e, &keys).await? {
+            drop(exec);
+            tx.commit().await?;
+            return Ok((row, false));
+        }
+        let row = self.create_in(&mut exec, e, input).await?;
+        drop(exec);
+        tx.commit().await?;
+        Ok((row, true))
+    }
+
+    /// Creates every item or none.
+    pub async fn bulk_create(
+        &self,
+        e: &Entity,
+        items: &[Map<String, Json>],
+    ) -> Result<Vec<Record>> {
+        check_bulk(items.len())?;
+        let mut tx = self.db.begin().await?;
+        let mut out = Vec::with_capacity(items.len());
+        {
+            let mut exec = tx.exec();
+            for (n, item) in items.iter().enumerate() {
+                out.push(
+                    self.create_in(&mut exec, e, item)
+                        .await
+                        .map_err(|x| x.with_field_prefix(&format!("[{n}].")))?,
+                );
+            }
+        }
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// Updates every item or none.
+    pub async fn bulk_update(
+        &self,
+        e: &Entity,
+        items: &[(Uuid, Map<String, Json>)],
+    ) -> Result<Vec<Record>> {
+        check_bulk(items.len())?;
+        let mut tx = self.db.begin().await?;
+        let mut out = Vec::with_capacity(items.len());
+        {
+            let mut exec = tx.exec();
+            for (n, (id, item)) in items.iter().enumerate() {
+                out.push(
+                    self.update_in(&mut exec, e, *id, item)
+                        .await
+                        .map_err(|x| x.with_field_prefix(&format!("[{n}].")))?,
+                );
+            }
+        }
+        tx.commit().await?;
+        Ok(out)
+    }
+}
+
+fn check_bulk(n: usize) -> Result<()> {
+    if n == 0 {
+        return Err(Error::bad_request("a bulk request needs at least one item"));
+    }
+    if n > MAX_BULK {
+        return Err(Error::bad_request(format!(
+            "a bulk request takes at most {MAX_BULK} items, got {n}"
+        )));
+    }
+    Ok(())
+}
+
+fn rand_suffix() -> String {
+    let id = Uuid::new_v4().simple().to_string();
+    id[..6].to_owned()
+}
