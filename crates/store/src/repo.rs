@@ -424,6 +424,10 @@ pub async fn find_eq(
         let f = &e.fields[*i];
         s.and_where(match v {
             Val::Null => col(&f.column).is_null(),
+            v if f.kind.is_json() && b == Backend::Sqlite => Expr::cust_with_exprs(
+                tpl("json($1) = json($2)", b),
+                [col(&f.column), Expr::val(to_value(f.kind, v, b))],
+            ),
             v => col(&f.column).eq(to_value(f.kind, v, b)),
         });
     }

@@ -169,7 +169,8 @@ impl Store {
         Ok(row)
     }
 
-    /// Returns the first row whose scalar fields equal the ones sent, or creates one.
+    /// Returns the first row whose fields equal the ones sent (JSON values compared as JSON), or
+    /// creates one.
     /// `true` when created.
     pub async fn find_or_create(
         &self,
@@ -180,7 +181,7 @@ impl Store {
         for (k, v) in input {
             let Some(i) = e.field_index(k) else { continue };
             let f = &e.fields[i];
-            if f.secret || f.server_owned || f.kind.is_json() {
+            if f.secret || f.server_owned {
                 continue;
             }
             let val =
@@ -189,7 +190,7 @@ impl Store {
         }
         if keys.is_empty() {
             return Err(Error::Invalid {
-                message: "find-or-create needs at least one non-JSON field to match on".into(),
+                message: "find-or-create needs at least one field to match on".into(),
                 fields: Default::default(),
             });
         }

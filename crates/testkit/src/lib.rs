@@ -1,1 +1,238 @@
+//! Test harness: `spawn_app()` starts a real `stoa` on a random port over a fresh SQLite file or a
+//! fresh PostgreSQL database; fixtures are generated from the declarations.
+//!
+//! Every integration test is written once and run on both databases with [`dual_test!`]. The
+//! PostgreSQL variant runs when `STOA_TEST_POSTGRES_URL` is set (CI sets it) and says it was
+//! skipped otherwise.
 #![forbid(unsafe_code)]
+
+pub mod fixtures;
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use serde_json::Value;
+use stoa_kernel::registry::Registry;
+use stoa_server::{App, Config};
+use stoa_store::Store;
+use tokio::sync::oneshot;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Db {
+    Sqlite,
+    Postgres,
+}
+
+/// A running server and a client for it.
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub store: Store,
+    pub registry: Arc<Registry>,
+    pub operations: Vec<stoa_api::routes::Operation>,
+    pub db: Db,
+    _dir: Option<TempDir>,
+    _stop: oneshot::Sender<()>,
+}
+
+/// A temporary folder removed on drop.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The server URL for PostgreSQL tests, when configured.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("STOA_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.is_empty())
+}
+
+/// Creates a fresh database on the test PostgreSQL server and returns its URL.
+async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
+    use sqlx::Connection;
+    let name = format!("stoa_t_{}", uuid::Uuid::now_v7().simple());
+    let mut c = sqlx::PgConnection::connect(admin_url)
+        .await
+        .context("connect to STOA_TEST_POSTGRES_URL")?;
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut c)
+        .await?;
+    let _ = c.close().await;
+    let (base, _) = admin_url
+        .rsplit_once('/')
+        .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
+    Ok(format!("{base}/{name}"))
+}
+
+/// Starts a server on `db`. `None` when `db` is PostgreSQL and no test server is configured.
+pub async fn spawn_app(db: Db) -> Option<TestApp> {
+    let mut config = Config::defaults();
+    config.addr = "127.0.0.1:0".into();
+    config.db_max_connections = 8;
+    let mut dir = None;
+    match db {
+        Db::Sqlite => {
+            let path =
+                std::env::temp_dir().join(format!("stoa-test-{}", uuid::Uuid::now_v7().simple()));
+            config.database_url = format!("sqlite://{}/stoa.db", path.display());
+            config.data_dir = path.display().to_string();
+            dir = Some(TempDir(path));
+        }
+        Db::Postgres => {
+            let admin = postgres_url()?;
+            config.database_url = match fresh_postgres(&admin).await {
+                Ok(u) => u,
+                Err(e) => panic!("cannot create a test database: {e:#}"),
+            };
+        }
+    }
+    Some(start(config, db, dir).await)
+}
+
+/// Starts a server with `config` (tests that need other limits use this).
+pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
+    let app: App = match stoa_server::build(&config).await {
+        Ok(a) => a,
+        Err(e) => panic!("the app did not start: {e:#}"),
+    };
+    let store = app.store.clone();
+    let registry = store.registry.clone();
+    let operations = app.operations.clone();
+    let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
+        Ok(l) => l,
+        Err(e) => panic!("bind: {e}"),
+    };
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    let (tx, rx) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let _ = stoa_server::serve(app, listener, async {
+            let _ = rx.await;
+        })
+        .await;
+    });
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client: reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap_or_default(),
+        store,
+        registry,
+        operations,
+        db,
+        _dir: dir,
+        _stop: tx,
+    }
+}
+
+/// A response read whole: status, headers and JSON body (`Null` when the body is not JSON).
+#[derive(Debug)]
+pub struct Res {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Res {
+    /// `body.data`.
+    pub fn data(&self) -> &Value {
+        &self.body["data"]
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
+    let r = match r {
+        Ok(r) => r,
+        Err(e) => panic!("request failed: {e}"),
+    };
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    let text = r.text().await.unwrap_or_default();
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Res {
+        status,
+        headers,
+        body,
+        text,
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn get(&self, path: &str) -> Res {
+        read(self.client.get(self.url(path)).send().await).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Res {
+        read(self.client.post(self.url(path)).json(body).send().await).await
+    }
+
+    pub async fn patch(&self, path: &str, body: &Value) -> Res {
+        read(self.client.patch(self.url(path)).json(body).send().await).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Res {
+        read(self.client.delete(self.url(path)).send().await).await
+    }
+
+    /// Sends `body` as multipart with a `data` field, as the original clients do.
+    pub async fn post_multipart(&self, path: &str, body: &Value) -> Res {
+        let form = reqwest::multipart::Form::new().text("data", body.to_string());
+        read(
+            self.client
+                .post(self.url(path))
+                .multipart(form)
+                .send()
+                .await,
+        )
+        .await
+    }
+
+    /// Any request.
+    pub async fn send(&self, req: reqwest::RequestBuilder) -> Res {
+        read(req.send().await).await
+    }
+
+    /// Creates a record and returns it, failing the test on anything but 201.
+    pub async fn create(&self, path: &str, body: &Value) -> Value {
+        let r = self.post(path, body).await;
+        assert_eq!(r.status, 201, "POST {path} {body}: {}", r.text);
+        r.data().clone()
+    }
+}
+
+/// Runs an `async fn(TestApp)` test on SQLite and on PostgreSQL.
+#[macro_export]
+macro_rules! dual_test {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let app = $crate::spawn_app($crate::Db::Sqlite)
+                    .await
+                    .expect("sqlite app");
+                super::$name(app).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                match $crate::spawn_app($crate::Db::Postgres).await {
+                    Some(app) => super::$name(app).await,
+                    None => eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set"),
+                }
+            }
+        }
+    };
+}

@@ -1,0 +1,255 @@
+//! Bad input gets a clear 4xx naming what to fix — never a 5xx.
+
+use serde_json::{Value, json};
+use stoa_testkit::{TestApp, dual_test};
+
+fn assert_error(r: &stoa_testkit::Res, status: u16, what: &str) {
+    assert_eq!(r.status, status, "{what}: {}", r.text);
+    assert_eq!(r.body["status"], json!(status), "{what}: body status");
+    assert!(
+        r.body["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{what}: no message"
+    );
+    assert!(
+        r.body["requestId"].as_str().is_some_and(|e| !e.is_empty()),
+        "{what}: no request id"
+    );
+}
+
+fn field(r: &stoa_testkit::Res, name: &str) -> bool {
+    r.body["fields"].get(name).is_some()
+}
+
+async fn validation_errors_name_the_field(app: TestApp) {
+    let r = app.post("/api/host/metadata", &json!({})).await;
+    assert_error(&r, 422, "missing required");
+    assert!(field(&r, "title"), "{}", r.text);
+
+    let r = app.post("/api/host/pages-to-widgets", &json!({})).await;
+    assert_error(&r, 422, "missing references");
+    assert!(field(&r, "pageId") && field(&r, "widgetId"), "{}", r.text);
+
+    let r = app
+        .post(
+            "/api/website-builder/buttons",
+            &json!({"variant": "sparkly"}),
+        )
+        .await;
+    assert_error(&r, 422, "unknown variant");
+    assert!(field(&r, "variant"));
+
+    let r = app
+        .post(
+            "/api/analytic/metrics",
+            &json!({"title": "x", "value": "many"}),
+        )
+        .await;
+    assert_error(&r, 422, "wrong type");
+    assert!(field(&r, "value"));
+
+    let r = app
+        .post("/api/blog/articles", &json!({"title": "not a map"}))
+        .await;
+    assert_error(&r, 422, "translations must be a map");
+    assert!(field(&r, "title"));
+
+    let r = app
+        .post("/api/blog/articles", &json!({"slug": "Not A Slug!"}))
+        .await;
+    assert_error(&r, 422, "slug format");
+
+    let r = app.post("/api/blog/articles", &json!([1, 2])).await;
+    assert_error(&r, 422, "body not an object");
+
+    let id = app
+        .create("/api/analytic/metrics", &json!({"title": "x", "value": 1}))
+        .await["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let r = app
+        .patch(
+            &format!("/api/analytic/metrics/{id}"),
+            &json!({"title": null}),
+        )
+        .await;
+    assert_error(&r, 422, "required set to null");
+}
+dual_test!(validation_errors_name_the_field);
+
+async fn unique_violations_are_409_naming_the_field(app: TestApp) {
+    app.create("/api/blog/articles", &json!({"slug": "taken"}))
+        .await;
+    let r = app
+        .post("/api/blog/articles", &json!({"slug": "taken"}))
+        .await;
+    assert_error(&r, 409, "duplicate slug");
+    assert!(field(&r, "slug"), "{}", r.text);
+
+    app.create("/api/host/pages", &json!({"url": "/same"}))
+        .await;
+    let r = app.post("/api/host/pages", &json!({"url": "/same"})).await;
+    assert_error(&r, 409, "duplicate url");
+    assert!(field(&r, "url"), "{}", r.text);
+
+    let other = app.create("/api/blog/articles", &json!({})).await;
+    let r = app
+        .patch(
+            &format!(
+                "/api/blog/articles/{}",
+                other["id"].as_str().unwrap_or_default()
+            ),
+            &json!({"slug": "taken"}),
+        )
+        .await;
+    assert_error(&r, 409, "duplicate slug on patch");
+}
+dual_test!(unique_violations_are_409_naming_the_field);
+
+async fn bad_ids_and_missing_rows(app: TestApp) {
+    for (method, path) in [
+        ("GET", "/api/blog/articles/not-a-uuid"),
+        ("PATCH", "/api/blog/articles/123"),
+        ("DELETE", "/api/blog/articles/%27%3B--"),
+    ] {
+        let req = app
+            .client
+            .request(method.parse().unwrap_or_default(), app.url(path))
+            .json(&json!({}));
+        let r = app.send(req).await;
+        assert!(
+            r.status == 400 || r.status == 404,
+            "{method} {path}: {}",
+            r.text
+        );
+        assert_eq!(r.body["status"], json!(r.status));
+    }
+    let missing = uuid::Uuid::now_v7();
+    assert_error(
+        &app.get(&format!("/api/blog/articles/{missing}")).await,
+        404,
+        "get missing",
+    );
+    assert_error(
+        &app.patch(
+            &format!("/api/blog/articles/{missing}"),
+            &json!({"className": "x"}),
+        )
+        .await,
+        404,
+        "patch missing",
+    );
+    assert_error(
+        &app.delete(&format!("/api/blog/articles/{missing}")).await,
+        404,
+        "delete missing",
+    );
+}
+dual_test!(bad_ids_and_missing_rows);
+
+async fn bad_queries_are_400(app: TestApp) {
+    for q in [
+        "filters[and][0][column]=nope&filters[and][0][method]=eq&filters[and][0][value]=1",
+        "filters[and][0][column]=slug&filters[and][0][method]=regex&filters[and][0][value]=1",
+        "filters[and][0][column]=id&filters[and][0][method]=eq&filters[and][0][value]=1",
+        "filters[or][0][column]=slug&filters[or][0][method]=eq&filters[or][0][value]=1",
+        "orderBy[and][0][column]=nope",
+        "limit=ten",
+        "offset=-5",
+    ] {
+        let r = app.get(&format!("/api/blog/articles?{q}")).await;
+        assert_error(&r, 400, q);
+    }
+    let r = app.get("/api/rbac/identities?filters[and][0][column]=password&filters[and][0][method]=eq&filters[and][0][value]=x").await;
+    assert_error(&r, 400, "secret column");
+    let r = app
+        .get("/api/rbac/identities?orderBy[and][0][column]=salt")
+        .await;
+    assert_error(&r, 400, "order by secret");
+}
+dual_test!(bad_queries_are_400);
+
+async fn malformed_bodies_and_limits(app: TestApp) {
+    let post = |body: &'static str, ct: &'static str| {
+        app.client
+            .post(app.url("/api/blog/articles"))
+            .header("content-type", ct)
+            .body(body)
+    };
+    assert_error(
+        &app.send(post("{not json", "application/json")).await,
+        400,
+        "malformed JSON",
+    );
+    assert_error(
+        &app.send(post("", "application/json")).await,
+        400,
+        "empty JSON",
+    );
+    assert_error(
+        &app.send(post("--x\r\nbroken", "multipart/form-data; boundary=x"))
+            .await,
+        400,
+        "malformed multipart",
+    );
+    assert_error(
+        &app.send(post("data=%7Bnope", "application/x-www-form-urlencoded"))
+            .await,
+        400,
+        "bad form data",
+    );
+    assert_error(&app.send(post("<a/>", "application/xml")).await, 415, "xml");
+    let form = reqwest::multipart::Form::new().text("other", "1");
+    assert_error(
+        &app.send(
+            app.client
+                .post(app.url("/api/blog/articles"))
+                .multipart(form),
+        )
+        .await,
+        400,
+        "multipart without data",
+    );
+    let form = reqwest::multipart::Form::new().text("data", "{oops");
+    assert_error(
+        &app.send(
+            app.client
+                .post(app.url("/api/blog/articles"))
+                .multipart(form),
+        )
+        .await,
+        400,
+        "multipart bad data",
+    );
+
+    let big = format!("{{\"className\": \"{}\"}}", "x".repeat(3 * 1024 * 1024));
+    let r = app
+        .send(
+            app.client
+                .post(app.url("/api/blog/articles"))
+                .header("content-type", "application/json")
+                .body(big),
+        )
+        .await;
+    assert_error(&r, 413, "body over the limit");
+    let r = app
+        .get(&format!("/api/blog/articles?search={}", "x".repeat(10_000)))
+        .await;
+    assert!(r.status == 414 || r.status == 400, "{}", r.status);
+
+    // Nothing above left a row behind.
+    let list = app.get("/api/blog/articles").await;
+    assert_eq!(list.data(), &Value::Array(vec![]));
+}
+dual_test!(malformed_bodies_and_limits);
+
+async fn unknown_routes_and_methods_answer_json(app: TestApp) {
+    let r = app.get("/api/blog/nothing-here").await;
+    assert_error(&r, 404, "unknown route");
+    assert_eq!(r.body["code"], "route_not_found");
+    let r = app
+        .send(app.client.put(app.url("/api/blog/articles")))
+        .await;
+    assert_error(&r, 405, "unknown method");
+}
+dual_test!(unknown_routes_and_methods_answer_json);

@@ -1,0 +1,262 @@
+//! The filter language: every method, JSON paths, typed coercion, ordering and paging.
+
+use serde_json::{Value, json};
+use stoa_testkit::{TestApp, dual_test};
+
+fn enc(s: &str) -> String {
+    form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+/// `filters[and][0][column]=…&…[method]=…&…[value]=…` (an array value gets indices).
+fn filter(column: &str, method: &str, value: &Value) -> String {
+    let mut q = format!(
+        "filters[and][0][column]={}&filters[and][0][method]={method}",
+        enc(column)
+    );
+    match value {
+        Value::Array(vs) => {
+            for (i, v) in vs.iter().enumerate() {
+                q.push_str(&format!(
+                    "&filters[and][0][value][{i}]={}",
+                    enc(v.as_str().unwrap_or_default())
+                ));
+            }
+        }
+        Value::Null => {}
+        v => q.push_str(&format!(
+            "&filters[and][0][value]={}",
+            enc(v.as_str().unwrap_or_default())
+        )),
+    }
+    q
+}
+
+fn titles(r: &stoa_testkit::Res) -> Vec<String> {
+    let mut t: Vec<String> = r
+        .data()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["title"].as_str().map(str::to_owned))
+        .collect();
+    t.sort();
+    t
+}
+
+async fn find(app: &TestApp, route: &str, q: &str) -> stoa_testkit::Res {
+    let r = app.get(&format!("{route}?{q}")).await;
+    assert_eq!(r.status, 200, "{q}: {}", r.text);
+    r
+}
+
+async fn every_filter_method_works(app: TestApp) {
+    for (t, v) in [("a", 1), ("b", 2), ("c", 3), ("Bc", 4)] {
+        app.create("/api/analytic/metrics", &json!({"title": t, "value": v}))
+            .await;
+    }
+    let m = "/api/analytic/metrics";
+    let cases: Vec<(&str, &str, Value, Vec<&str>)> = vec![
+        ("title", "eq", json!("a"), vec!["a"]),
+        ("title", "ne", json!("a"), vec!["Bc", "b", "c"]),
+        ("value", "gt", json!("2"), vec!["Bc", "c"]),
+        ("value", "gte", json!("2"), vec!["Bc", "b", "c"]),
+        ("value", "lt", json!("2"), vec!["a"]),
+        ("value", "lte", json!("2"), vec!["a", "b"]),
+        ("title", "like", json!("c"), vec!["Bc", "c"]),
+        ("title", "like", json!("B%"), vec!["Bc"]),
+        ("title", "ilike", json!("b"), vec!["Bc", "b"]),
+        ("title", "notLike", json!("c"), vec!["a", "b"]),
+        ("title", "notIlike", json!("b"), vec!["a", "c"]),
+        ("title", "inArray", json!(["a", "b"]), vec!["a", "b"]),
+        ("title", "notInArray", json!(["a", "b"]), vec!["Bc", "c"]),
+        ("title", "isNotNull", Value::Null, vec!["Bc", "a", "b", "c"]),
+        ("title", "isNull", Value::Null, vec![]),
+    ];
+    for (col, method, value, expected) in cases {
+        let r = find(&app, m, &filter(col, method, &value)).await;
+        assert_eq!(titles(&r), expected, "{col} {method} {value}");
+    }
+    // inArray with an empty list matches nothing; notInArray with one matches everything.
+    let r = find(
+        &app,
+        m,
+        "filters[and][0][column]=title&filters[and][0][method]=inArray&filters[and][0][value]=",
+    )
+    .await;
+    assert_eq!(titles(&r), Vec::<String>::new());
+    let r = find(
+        &app,
+        m,
+        "filters[and][0][column]=title&filters[and][0][method]=notInArray",
+    )
+    .await;
+    assert_eq!(titles(&r).len(), 4);
+    // Two filters are ANDed.
+    let q = format!(
+        "{}&filters[and][1][column]=value&filters[and][1][method]=lt&filters[and][1][value]=4",
+        filter("title", "ilike", &json!("b"))
+    );
+    assert_eq!(titles(&find(&app, m, &q).await), vec!["b"]);
+}
+dual_test!(every_filter_method_works);
+
+async fn order_offset_limit_and_count(app: TestApp) {
+    for (t, v) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
+        app.create("/api/analytic/metrics", &json!({"title": t, "value": v}))
+            .await;
+    }
+    let r = find(
+        &app,
+        "/api/analytic/metrics",
+        "orderBy[and][0][column]=value&orderBy[and][0][method]=desc&offset=1&limit=2&count=true",
+    )
+    .await;
+    let got: Vec<&str> = r
+        .data()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["title"].as_str())
+        .collect();
+    assert_eq!(got, vec!["c", "b"]);
+    assert_eq!(r.header("x-total-count"), Some("4"));
+    let r = find(
+        &app,
+        "/api/analytic/metrics",
+        "orderBy[and][0][column]=title&orderBy[and][0][method]=asc",
+    )
+    .await;
+    let got: Vec<&str> = r
+        .data()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["title"].as_str())
+        .collect();
+    assert_eq!(got, vec!["a", "b", "c", "d"]);
+    let r = find(&app, "/api/analytic/metrics", "limit=1000000").await;
+    assert_eq!(r.data().as_array().map(Vec::len), Some(4));
+}
+dual_test!(order_offset_limit_and_count);
+
+async fn translation_paths_and_typed_values(app: TestApp) {
+    app.create(
+        "/api/blog/articles",
+        &json!({"title": {"en": "Hello", "ru": "Привет"}}),
+    )
+    .await;
+    app.create("/api/blog/articles", &json!({"title": {"en": "World"}}))
+        .await;
+    let r = find(
+        &app,
+        "/api/blog/articles",
+        &filter("title->>en", "eq", &json!("Hello")),
+    )
+    .await;
+    assert_eq!(r.data().as_array().map(Vec::len), Some(1), "{}", r.text);
+    assert_eq!(r.data()[0]["title"]["ru"], "Привет");
+    let r = find(
+        &app,
+        "/api/blog/articles",
+        &filter("title->>ru", "isNull", &Value::Null),
+    )
+    .await;
+    assert_eq!(r.data()[0]["title"]["en"], "World");
+    let r = find(
+        &app,
+        "/api/blog/articles",
+        &format!(
+            "{}&orderBy[and][0][column]={}&orderBy[and][0][method]=desc",
+            filter("title->>en", "ilike", &json!("O")),
+            enc("title->>en")
+        ),
+    )
+    .await;
+    let got: Vec<&str> = r
+        .data()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a["title"]["en"].as_str())
+        .collect();
+    assert_eq!(got, vec!["World", "Hello"]);
+
+    // Decimals compare as numbers, booleans and timestamps by kind.
+    let attr = "/api/ecommerce/attributes";
+    app.create(
+        attr,
+        &json!({"number": "9", "boolean": true, "date": "2024-01-01T00:00:00Z"}),
+    )
+    .await;
+    app.create(
+        attr,
+        &json!({"number": "10.25", "boolean": false, "date": "2025-06-01T12:00:00Z"}),
+    )
+    .await;
+    app.create(attr, &json!({"boolean": false})).await;
+    let nums = |r: &stoa_testkit::Res| -> Vec<String> {
+        r.data()
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| a["number"].as_str().unwrap_or("null").to_owned())
+            .collect()
+    };
+    assert_eq!(
+        nums(&find(&app, attr, &filter("number", "gt", &json!("9.5"))).await),
+        vec!["10.25"]
+    );
+    assert_eq!(
+        nums(&find(&app, attr, &filter("boolean", "eq", &json!("true"))).await),
+        vec!["9"]
+    );
+    assert_eq!(
+        nums(
+            &find(
+                &app,
+                attr,
+                &filter("date", "gte", &json!("2025-01-01T00:00:00Z"))
+            )
+            .await
+        ),
+        vec!["10.25"]
+    );
+    assert_eq!(
+        nums(&find(&app, attr, &filter("number", "isNull", &Value::Null)).await),
+        vec!["null"]
+    );
+    let id = app.get(attr).await.data()[0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        find(&app, attr, &filter("id", "eq", &json!(id)))
+            .await
+            .data()
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+}
+dual_test!(translation_paths_and_typed_values);
+
+async fn search_matches_searchable_fields(app: TestApp) {
+    app.create(
+        "/api/blog/categories",
+        &json!({"adminTitle": "Trees of the North", "slug": "north"}),
+    )
+    .await;
+    app.create(
+        "/api/blog/categories",
+        &json!({"adminTitle": "Rivers", "slug": "south-trees"}),
+    )
+    .await;
+    app.create(
+        "/api/blog/categories",
+        &json!({"adminTitle": "Deserts", "slug": "dry"}),
+    )
+    .await;
+    let r = find(&app, "/api/blog/categories", "search=TREES&count=true").await;
+    assert_eq!(r.header("x-total-count"), Some("2"), "{}", r.text);
+}
+dual_test!(search_matches_searchable_fields);

@@ -1,0 +1,8 @@
+//! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
+
+mod bad_input;
+mod cascades;
+mod contract;
+mod filters;
+mod openapi;
+mod ops;

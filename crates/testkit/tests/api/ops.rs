@@ -1,0 +1,125 @@
+//! Operations basics: health, readiness, request ids, security headers, meta and the docs page.
+
+use serde_json::json;
+use stoa_testkit::{TestApp, dual_test};
+
+async fn health_ready_and_request_ids(app: TestApp) {
+    let r = app.get("/health").await;
+    assert_eq!((r.status, r.data()["status"].clone()), (200, json!("ok")));
+    let r = app.get("/ready").await;
+    assert_eq!(
+        (r.status, r.data()["status"].clone()),
+        (200, json!("ready"))
+    );
+    assert!(r.header("x-request-id").is_some_and(|v| v.len() >= 16));
+    let r = app
+        .send(
+            app.client
+                .get(app.url("/health"))
+                .header("x-request-id", "trace-me-123"),
+        )
+        .await;
+    assert_eq!(r.header("x-request-id"), Some("trace-me-123"));
+    let r = app
+        .send(
+            app.client
+                .get(app.url("/health"))
+                .header("x-request-id", "bad id <forged>"),
+        )
+        .await;
+    assert_ne!(r.header("x-request-id"), Some("bad id <forged>"));
+    assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+    assert!(
+        r.header("content-security-policy")
+            .is_some_and(|v| v.contains("frame-ancestors"))
+    );
+    assert!(r.header("referrer-policy").is_some());
+    let err = app.get("/api/blog/articles/nope").await;
+    assert_eq!(err.header("x-request-id"), err.body["requestId"].as_str());
+}
+dual_test!(health_ready_and_request_ids);
+
+async fn meta_describes_every_entity(app: TestApp) {
+    let r = app.get("/api/meta").await;
+    assert_eq!(r.status, 200);
+    let entities = r.data()["entities"].as_array().cloned().unwrap_or_default();
+    assert_eq!(entities.len(), app.registry.entities().len());
+    let modules: Vec<&str> = r.data()["modules"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m.as_str())
+        .collect();
+    assert_eq!(modules.len(), 12, "{modules:?}");
+    let button = entities
+        .iter()
+        .find(|e| e["module"] == "website-builder" && e["name"] == "button")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(button["route"], "buttons");
+    assert_eq!(button["variants"].as_array().map(Vec::len), Some(16));
+    let slug = button["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| f["name"] == "slug")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (slug["unique"].clone(), slug["required"].clone()),
+        (json!(true), json!(true))
+    );
+    let page = entities
+        .iter()
+        .find(|e| e["module"] == "host" && e["name"] == "page")
+        .cloned()
+        .unwrap_or_default();
+    let referenced: Vec<&str> = page["referencedBy"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    assert!(
+        referenced.contains(&"pages-to-widgets") && referenced.contains(&"pages-to-layouts"),
+        "{referenced:?}"
+    );
+    let rel = entities
+        .iter()
+        .find(|e| e["name"] == "pages-to-widgets")
+        .cloned()
+        .unwrap_or_default();
+    let target = rel["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| f["name"] == "pageId")
+        .map(|f| f["target"].clone());
+    assert_eq!(target, Some(json!("host.page")));
+}
+dual_test!(meta_describes_every_entity);
+
+async fn the_docs_page_is_served_without_a_cdn(app: TestApp) {
+    let r = app.send(app.client.get(app.url("/api/docs"))).await;
+    assert_eq!(r.status, 200, "the redirect lands on the page");
+    assert!(
+        r.text.contains("swagger-ui"),
+        "{}",
+        &r.text[..r.text.len().min(300)]
+    );
+    assert!(
+        !r.text.contains("https://"),
+        "the page loads something from the internet"
+    );
+    for asset in [
+        "swagger-ui.css",
+        "swagger-ui-bundle.js",
+        "swagger-initializer.js",
+    ] {
+        let a = app.get(&format!("/api/docs/{asset}")).await;
+        assert_eq!(a.status, 200, "{asset}");
+    }
+    let init = app.get("/api/docs/swagger-initializer.js").await;
+    assert!(init.text.contains("/api/openapi.json"));
+}
+dual_test!(the_docs_page_is_served_without_a_cdn);
