@@ -6,7 +6,7 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use stoa_kernel::model::Entity;
 use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::as_object;
@@ -26,9 +26,14 @@ pub struct AppState {
     pub limits: Limits,
 }
 
-/// `{"data": …}` with a status.
+#[derive(serde::Serialize)]
+struct Envelope<T> {
+    data: T,
+}
+
+/// `{"data": …}` with a status, serialised straight from `v` (no intermediate JSON tree).
 pub fn data(status: StatusCode, v: impl serde::Serialize) -> Response {
-    (status, axum::Json(json!({ "data": v }))).into_response()
+    (status, axum::Json(Envelope { data: v })).into_response()
 }
 
 /// Parses a path id; a malformed one is a 400 naming the parameter.
@@ -50,10 +55,10 @@ async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult
     let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
     let page = state.store.find(&e, &q).await?;
     let mut res = data(StatusCode::OK, page.rows);
-    if let Some(total) = page.total {
-        if let Ok(v) = HeaderValue::from_str(&total.to_string()) {
-            res.headers_mut().insert("x-total-count", v);
-        }
+    if let Some(total) = page.total
+        && let Ok(v) = HeaderValue::from_str(&total.to_string())
+    {
+        res.headers_mut().insert("x-total-count", v);
     }
     Ok(res)
 }
@@ -101,7 +106,7 @@ fn bulk_items(v: &Value) -> Result<&Vec<Value>> {
     })
 }
 
-fn item_data<'a>(item: &'a Value, n: usize) -> Result<&'a Map<String, Value>> {
+fn item_data(item: &Value, n: usize) -> Result<&Map<String, Value>> {
     item.get("data")
         .and_then(Value::as_object)
         .ok_or_else(|| Error::bad_field(&format!("[{n}].data"), "must be an object"))

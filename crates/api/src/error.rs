@@ -47,10 +47,10 @@ pub fn error_response(err: &Error) -> Response {
         body["fields"] = json!(fields);
     }
     let mut res = (status, axum::Json(body)).into_response();
-    if let Error::TooManyRequests { retry_after, .. } = err {
-        if let Ok(v) = HeaderValue::from_str(&retry_after.to_string()) {
-            res.headers_mut().insert(header::RETRY_AFTER, v);
-        }
+    if let Error::TooManyRequests { retry_after, .. } = err
+        && let Ok(v) = HeaderValue::from_str(&retry_after.to_string())
+    {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
     }
     res
 }

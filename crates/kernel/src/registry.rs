@@ -60,14 +60,10 @@ impl Registry {
                     if f.values.is_empty() {
                         problems.push(format!("{}.{} has no allowed values", e.key(), f.name));
                     }
-                    if let DefaultValue::Text(d) = f.default {
-                        if !f.values.contains(&d) {
-                            problems.push(format!(
-                                "{}.{} default {d} is not allowed",
-                                e.key(),
-                                f.name
-                            ));
-                        }
+                    if let DefaultValue::Text(d) = f.default
+                        && !f.values.contains(&d)
+                    {
+                        problems.push(format!("{}.{} default {d} is not allowed", e.key(), f.name));
                     }
                 }
             }
@@ -118,10 +114,10 @@ impl Registry {
             }
             done[i] = true;
             for f in &r.entities[i].fields {
-                if let Some(j) = f.target.and_then(|t| r.by_key.get(t)) {
-                    if *j != i {
-                        visit(r, *j, done, out, depth + 1);
-                    }
+                if let Some(j) = f.target.and_then(|t| r.by_key.get(t))
+                    && *j != i
+                {
+                    visit(r, *j, done, out, depth + 1);
                 }
             }
             out.push(r.entities[i].clone());

@@ -80,10 +80,10 @@ fn empty_doc() -> Value {
 
 /// A plain string becomes a document with one paragraph holding it.
 fn text_doc(s: &str) -> Value {
-    if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
-        if v.get("type").and_then(Value::as_str) == Some("doc") {
-            return v;
-        }
+    if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(s)
+        && v.get("type").and_then(Value::as_str) == Some("doc")
+    {
+        return v;
     }
     if s.is_empty() {
         return empty_doc();
@@ -223,7 +223,7 @@ fn check_text(field: &Field, s: &str) -> std::result::Result<(), String> {
     if s.chars().count() > max {
         return Err(format!("must be at most {max} characters"));
     }
-    if field.kind == Kind::Enum && !field.values.iter().any(|v| *v == s) {
+    if field.kind == Kind::Enum && !field.values.contains(&s) {
         return Err(format!("'{s}' is not one of: {}", field.values.join(", ")));
     }
     if s.contains('\0') {

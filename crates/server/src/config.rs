@@ -29,9 +29,9 @@ pub struct Config {
     /// Seconds a request may take before the server answers 503.
     #[arg(long, env = "STOA_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout: u64,
-    /// Database connections (readers on SQLite; the pool on PostgreSQL).
-    #[arg(long, env = "STOA_DB_MAX_CONNECTIONS", default_value_t = 16)]
-    pub db_max_connections: u32,
+    /// Database connections: SQLite readers (default: one per CPU) or the PostgreSQL pool (default 16).
+    #[arg(long, env = "STOA_DB_MAX_CONNECTIONS")]
+    pub db_max_connections: Option<u32>,
 }
 
 impl Config {
@@ -46,7 +46,7 @@ impl Config {
             body_limit: 2 * 1024 * 1024,
             upload_limit: 20 * 1024 * 1024,
             request_timeout: 30,
-            db_max_connections: 16,
+            db_max_connections: None,
         }
     }
 

@@ -12,6 +12,9 @@ use sqlx::{
 };
 use stoa_kernel::{Error, Result};
 
+use crate::sqlite_read::Readers;
+use std::sync::Arc;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -21,8 +24,8 @@ pub enum Backend {
 #[derive(Clone, Debug)]
 pub struct DbOptions {
     pub url: String,
-    /// Reader connections (SQLite) or pool size (PostgreSQL).
-    pub max_connections: u32,
+    /// Reader connections (SQLite; default: one per CPU) or pool size (PostgreSQL; default 16).
+    pub max_connections: Option<u32>,
     pub acquire_timeout: Duration,
 }
 
@@ -30,7 +33,7 @@ impl DbOptions {
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
-            max_connections: 16,
+            max_connections: None,
             acquire_timeout: Duration::from_secs(10),
         }
     }
@@ -38,7 +41,11 @@ impl DbOptions {
 
 #[derive(Clone, Debug)]
 pub enum Db {
-    Sqlite { read: SqlitePool, write: SqlitePool },
+    /// Reads through rusqlite connections (see `sqlite_read`), writes through one sqlx connection.
+    Sqlite {
+        read: Arc<Readers>,
+        write: SqlitePool,
+    },
     Postgres(PgPool),
 }
 
@@ -125,7 +132,7 @@ impl Db {
             let o =
                 PgConnectOptions::from_str(&opts.url).map_err(|e| format!("DATABASE_URL: {e}"))?;
             let pool = PgPoolOptions::new()
-                .max_connections(opts.max_connections)
+                .max_connections(opts.max_connections.unwrap_or(16))
                 .acquire_timeout(opts.acquire_timeout)
                 .connect_with(o)
                 .await
@@ -138,11 +145,11 @@ impl Db {
             .or_else(|| opts.url.strip_prefix("sqlite:"))
             .unwrap_or(&opts.url);
         let path = path.split('?').next().unwrap_or(path);
-        if let Some(dir) = std::path::Path::new(path).parent() {
-            if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            }
+        if let Some(dir) = std::path::Path::new(path).parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let base = SqliteConnectOptions::new()
             .filename(path)
@@ -150,7 +157,9 @@ impl Db {
             .busy_timeout(Duration::from_secs(10))
             .synchronous(SqliteSynchronous::Full)
             .pragma("case_sensitive_like", "ON")
-            .statement_cache_capacity(512);
+            .statement_cache_capacity(512)
+            // Rows cross from SQLite's worker thread in one batch instead of one hand-off per row.
+            .row_buffer_size(1024);
         let write = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(opts.acquire_timeout)
@@ -161,12 +170,10 @@ impl Db {
             )
             .await
             .map_err(|e| format!("cannot open SQLite database {path}: {e}"))?;
-        let read = SqlitePoolOptions::new()
-            .max_connections(opts.max_connections.max(2))
-            .acquire_timeout(opts.acquire_timeout)
-            .connect_with(base.read_only(true))
-            .await
-            .map_err(|e| format!("cannot open SQLite database {path}: {e}"))?;
+        // Reads run on the calling worker thread: more readers than cores buys nothing.
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get() as u32);
+        let readers = opts.max_connections.unwrap_or(cores).max(1) as usize;
+        let read = Arc::new(Readers::new(std::path::PathBuf::from(path), readers));
         let db = Db::Sqlite { read, write };
         db.assert_durability().await?;
         Ok(db)
@@ -208,10 +215,11 @@ impl Db {
         }
     }
 
-    /// A connection for reads.
+    /// A sqlx connection for reads (on SQLite, the writer connection: use it for rare reads such as
+    /// schema introspection; the hot read path is `Store::find`/`get` through the rusqlite readers).
     pub async fn read(&self) -> Result<Conn> {
         match self {
-            Db::Sqlite { read, .. } => read.acquire().await.map(Conn::Sqlite),
+            Db::Sqlite { write, .. } => write.acquire().await.map(Conn::Sqlite),
             Db::Postgres(p) => p.acquire().await.map(Conn::Postgres),
         }
         .map_err(pool_err)
@@ -240,10 +248,7 @@ impl Db {
 
     pub async fn close(&self) {
         match self {
-            Db::Sqlite { read, write } => {
-                read.close().await;
-                write.close().await;
-            }
+            Db::Sqlite { write, .. } => write.close().await,
             Db::Postgres(p) => p.close().await,
         }
     }

@@ -97,23 +97,23 @@ fn column_def(e: &Entity, f: &Field, reg: &Registry, b: Backend, for_alter: bool
         s.push_str(" DEFAULT ");
         s.push_str(&d);
     }
-    if let (Kind::Reference, Some(t)) = (f.kind, f.target) {
-        if let Some(target) = reg.by_key(t) {
-            let action = match f.on_delete {
-                OnDelete::Cascade => "CASCADE",
-                OnDelete::SetNull => "SET NULL",
-                OnDelete::Restrict => "RESTRICT",
-            };
-            let fk = ident(&format!("fk_{}_{}", e.table, f.column));
-            if b == Backend::Postgres && !for_alter {
-                s.push_str(&format!(" CONSTRAINT {}", q(&fk)));
-            }
-            s.push_str(&format!(
-                " REFERENCES {}({}) ON DELETE {action}",
-                q(&target.table),
-                q("id")
-            ));
+    if let (Kind::Reference, Some(t)) = (f.kind, f.target)
+        && let Some(target) = reg.by_key(t)
+    {
+        let action = match f.on_delete {
+            OnDelete::Cascade => "CASCADE",
+            OnDelete::SetNull => "SET NULL",
+            OnDelete::Restrict => "RESTRICT",
+        };
+        let fk = ident(&format!("fk_{}_{}", e.table, f.column));
+        if b == Backend::Postgres && !for_alter {
+            s.push_str(&format!(" CONSTRAINT {}", q(&fk)));
         }
+        s.push_str(&format!(
+            " REFERENCES {}({}) ON DELETE {action}",
+            q(&target.table),
+            q("id")
+        ));
     }
     s
 }
@@ -304,7 +304,6 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
         .filter(|s| !s.starts_with("--"))
         .collect();
     if stmts.is_empty() {
-        drop(exec);
         tx.commit().await?;
         return Ok(stmts);
     }
@@ -344,7 +343,6 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
             .map(|_| ()),
     }
     .map_err(pool_err)?;
-    drop(exec);
     tx.commit().await?;
     Ok(stmts)
 }

@@ -4,9 +4,11 @@
 
 pub mod db;
 pub mod ddl;
+pub mod record;
 pub mod repo;
 pub mod service;
+pub mod sqlite_read;
 
 pub use db::{Backend, Db, DbOptions, Exec};
-pub use repo::Record;
+pub use record::{Cell, Record};
 pub use service::{Page, Store};

@@ -9,7 +9,7 @@ use sea_query::{
     SelectStatement, SqliteQueryBuilder, Value,
 };
 use sea_query_sqlx::{SqlxBinder, SqlxValues};
-use serde_json::{Map, Value as Json};
+use serde_json::value::RawValue;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::db::{Backend, Exec, pool_err};
 use crate::ddl::{q, unique_index};
 
-pub type Record = Map<String, Json>;
+pub use crate::record::{Cell, Record};
 
 fn col(name: &str) -> Expr {
     Expr::col(Alias::new(name))
@@ -178,7 +178,7 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend) -> Condition {
     all
 }
 
-fn select_columns(e: &Entity) -> Vec<&Field> {
+pub(crate) fn select_columns(e: &Entity) -> Vec<&Field> {
     e.public_fields().collect()
 }
 
@@ -199,63 +199,67 @@ fn returning(e: &Entity) -> sea_query::ReturningClause {
     )
 }
 
-fn decode_sqlite(e: &Entity, row: &SqliteRow) -> Result<Record> {
-    let mut out = Map::with_capacity(e.fields.len());
-    for (i, f) in select_columns(e).into_iter().enumerate() {
-        let v = match f.kind {
-            Kind::Int => row
-                .try_get::<Option<i64>, _>(i)
-                .map(|v| v.map_or(Json::Null, Json::from)),
-            Kind::Bool => row
-                .try_get::<Option<bool>, _>(i)
-                .map(|v| v.map_or(Json::Null, Json::Bool)),
-            Kind::Translations | Kind::RichText | Kind::Json => {
-                row.try_get::<Option<String>, _>(i).map(|v| {
-                    v.map_or(Json::Null, |s| {
-                        serde_json::from_str(&s).unwrap_or(Json::String(s))
-                    })
-                })
-            }
-            _ => row
-                .try_get::<Option<String>, _>(i)
-                .map(|v| v.map_or(Json::Null, Json::String)),
-        }
-        .map_err(|err| Error::internal(format!("decode {}.{}: {err}", e.table, f.column)))?;
-        out.insert(f.name.to_owned(), v);
+pub(crate) fn raw(s: String) -> Cell {
+    match RawValue::from_string(s) {
+        Ok(r) => Cell::Json(r),
+        // Only data written around Stoa can get here; show it rather than fail the read.
+        Err(_) => Cell::Null,
     }
-    Ok(out)
 }
 
-fn decode_pg(e: &Entity, row: &PgRow) -> Result<Record> {
-    let mut out = Map::with_capacity(e.fields.len());
-    for (i, f) in select_columns(e).into_iter().enumerate() {
+fn decode_sqlite(e: &Entity, cols: &[&Field], row: &SqliteRow) -> Result<Record> {
+    let mut out = Vec::with_capacity(cols.len());
+    for (i, f) in cols.iter().enumerate() {
         let v = match f.kind {
             Kind::Int => row
                 .try_get::<Option<i64>, _>(i)
-                .map(|v| v.map_or(Json::Null, Json::from)),
+                .map(|v| v.map_or(Cell::Null, Cell::Int)),
             Kind::Bool => row
                 .try_get::<Option<bool>, _>(i)
-                .map(|v| v.map_or(Json::Null, Json::Bool)),
-            Kind::Uuid | Kind::Reference => row
-                .try_get::<Option<Uuid>, _>(i)
-                .map(|v| v.map_or(Json::Null, |u| Json::String(u.to_string()))),
-            Kind::Decimal => row
-                .try_get::<Option<rust_decimal::Decimal>, _>(i)
-                .map(|v| v.map_or(Json::Null, |d| Json::String(d.normalize().to_string()))),
-            Kind::Timestamp => row
-                .try_get::<Option<time::OffsetDateTime>, _>(i)
-                .map(|v| v.map_or(Json::Null, |t| Json::String(format_timestamp(t)))),
+                .map(|v| v.map_or(Cell::Null, Cell::Bool)),
             Kind::Translations | Kind::RichText | Kind::Json => row
-                .try_get::<Option<Json>, _>(i)
-                .map(|v| v.unwrap_or(Json::Null)),
-            Kind::Text | Kind::Enum => row
                 .try_get::<Option<String>, _>(i)
-                .map(|v| v.map_or(Json::Null, Json::String)),
+                .map(|v| v.map_or(Cell::Null, raw)),
+            _ => row
+                .try_get::<Option<String>, _>(i)
+                .map(|v| v.map_or(Cell::Null, Cell::Text)),
         }
         .map_err(|err| Error::internal(format!("decode {}.{}: {err}", e.table, f.column)))?;
-        out.insert(f.name.to_owned(), v);
+        out.push((f.name, v));
     }
-    Ok(out)
+    Ok(Record(out))
+}
+
+fn decode_pg(e: &Entity, cols: &[&Field], row: &PgRow) -> Result<Record> {
+    let mut out = Vec::with_capacity(cols.len());
+    for (i, f) in cols.iter().enumerate() {
+        let v = match f.kind {
+            Kind::Int => row
+                .try_get::<Option<i64>, _>(i)
+                .map(|v| v.map_or(Cell::Null, Cell::Int)),
+            Kind::Bool => row
+                .try_get::<Option<bool>, _>(i)
+                .map(|v| v.map_or(Cell::Null, Cell::Bool)),
+            Kind::Uuid | Kind::Reference => row
+                .try_get::<Option<Uuid>, _>(i)
+                .map(|v| v.map_or(Cell::Null, |u| Cell::Text(u.to_string()))),
+            Kind::Decimal => row
+                .try_get::<Option<rust_decimal::Decimal>, _>(i)
+                .map(|v| v.map_or(Cell::Null, |d| Cell::Text(d.normalize().to_string()))),
+            Kind::Timestamp => row
+                .try_get::<Option<time::OffsetDateTime>, _>(i)
+                .map(|v| v.map_or(Cell::Null, |t| Cell::Text(format_timestamp(t)))),
+            Kind::Translations | Kind::RichText | Kind::Json => row
+                .try_get::<Option<sqlx::types::Json<Box<RawValue>>>, _>(i)
+                .map(|v| v.map_or(Cell::Null, |j| Cell::Json(j.0))),
+            Kind::Text | Kind::Enum => row
+                .try_get::<Option<String>, _>(i)
+                .map(|v| v.map_or(Cell::Null, Cell::Text)),
+        }
+        .map_err(|err| Error::internal(format!("decode {}.{}: {err}", e.table, f.column)))?;
+        out.push((f.name, v));
+    }
+    Ok(Record(out))
 }
 
 /// Maps a database error on `e` to a client error where the database refused bad input.
@@ -321,20 +325,21 @@ async fn fetch_all<S: SqlxBinder>(
 ) -> Result<Vec<Record>> {
     let (sql, values) = build(stmt, exec.backend());
     let sql = sqlx::AssertSqlSafe(sql);
+    let cols = select_columns(e);
     match exec {
         Exec::Sqlite(c) => {
             let rows = sqlx::query_with(sql, values)
                 .fetch_all(&mut **c)
                 .await
                 .map_err(|x| db_error(e, x))?;
-            rows.iter().map(|r| decode_sqlite(e, r)).collect()
+            rows.iter().map(|r| decode_sqlite(e, &cols, r)).collect()
         }
         Exec::Postgres(c) => {
             let rows = sqlx::query_with(sql, values)
                 .fetch_all(&mut **c)
                 .await
                 .map_err(|x| db_error(e, x))?;
-            rows.iter().map(|r| decode_pg(e, r)).collect()
+            rows.iter().map(|r| decode_pg(e, &cols, r)).collect()
         }
     }
 }
@@ -347,13 +352,8 @@ async fn fetch_one<S: SqlxBinder>(
     Ok(fetch_all(exec, e, stmt).await?.into_iter().next())
 }
 
-/// Rows matching `query`, and the total when asked for.
-pub async fn find(
-    exec: &mut Exec<'_>,
-    e: &Entity,
-    query: &FindQuery,
-) -> Result<(Vec<Record>, Option<u64>)> {
-    let b = exec.backend();
+/// The select for `query` on `e`.
+pub fn find_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectStatement {
     let mut s = base_select(e);
     s.cond_where(conditions(e, query, b));
     for o in &query.order {
@@ -368,6 +368,37 @@ pub async fn find(
     // uuid v7 ids are time-ordered: a stable, index-backed tiebreaker.
     s.order_by(Alias::new("id"), SqOrder::Asc);
     s.limit(query.limit).offset(query.offset);
+    s
+}
+
+/// `SELECT COUNT(*)` for `query` on `e`.
+pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectStatement {
+    let mut s = Query::select();
+    s.from(Alias::new(e.table.as_str()))
+        .expr(Expr::cust("COUNT(*)"));
+    s.cond_where(conditions(e, query, b));
+    s
+}
+
+/// The select of one record by id.
+pub fn get_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
+    let mut s = base_select(e);
+    s.and_where(col("id").eq(id_value(id, b)));
+    s
+}
+
+/// Builds SQL and values for `b`.
+pub fn sql<S: SqlxBinder>(stmt: &S, b: Backend) -> (String, SqlxValues) {
+    build(stmt, b)
+}
+
+/// Rows matching `query`, and the total when asked for.
+pub async fn find(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    query: &FindQuery,
+) -> Result<(Vec<Record>, Option<u64>)> {
+    let s = find_statement(e, query, exec.backend());
     let rows = fetch_all(exec, e, &s).await?;
     let total = if query.count {
         Some(count(exec, e, query).await?)
@@ -379,11 +410,7 @@ pub async fn find(
 
 pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {
     let b = exec.backend();
-    let mut s = Query::select();
-    s.from(Alias::new(e.table.as_str()))
-        .expr(Expr::cust("COUNT(*)"));
-    s.cond_where(conditions(e, query, b));
-    let (sql, values) = build(&s, b);
+    let (sql, values) = build(&count_statement(e, query, b), b);
     let sql = sqlx::AssertSqlSafe(sql);
     let n: i64 = match exec {
         Exec::Sqlite(c) => {
@@ -406,9 +433,7 @@ fn id_value(id: Uuid, b: Backend) -> Value {
 }
 
 pub async fn get(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<Record>> {
-    let b = exec.backend();
-    let mut s = base_select(e);
-    s.and_where(col("id").eq(id_value(id, b)));
+    let s = get_statement(e, id, exec.backend());
     fetch_one(exec, e, &s).await
 }
 

@@ -11,7 +11,7 @@ use stoa_kernel::value::{Val, prepare_create, prepare_patch};
 use stoa_kernel::{Error, Result, words};
 use uuid::Uuid;
 
-use crate::db::{Db, Exec};
+use crate::db::{Backend, Db, Exec};
 use crate::repo::{self, Record};
 
 /// Most items a bulk request may carry.
@@ -38,12 +38,41 @@ impl Store {
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
+        if let Db::Sqlite { read, .. } = &self.db {
+            let (sql, values) = repo::sql(
+                &repo::find_statement(e, q, Backend::Sqlite),
+                Backend::Sqlite,
+            );
+            let rows = read.records(e, &sql, &values).await?;
+            let total = if q.count {
+                let (sql, values) = repo::sql(
+                    &repo::count_statement(e, q, Backend::Sqlite),
+                    Backend::Sqlite,
+                );
+                Some(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0))
+            } else {
+                None
+            };
+            return Ok(Page { rows, total });
+        }
         let mut c = self.db.read().await?;
         let (rows, total) = repo::find(&mut c.exec(), e, q).await?;
         Ok(Page { rows, total })
     }
 
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
+        if let Db::Sqlite { read, .. } = &self.db {
+            let (sql, values) = repo::sql(
+                &repo::get_statement(e, id, Backend::Sqlite),
+                Backend::Sqlite,
+            );
+            return read
+                .records(e, &sql, &values)
+                .await?
+                .into_iter()
+                .next()
+                .ok_or_else(|| missing(e, id));
+        }
         let mut c = self.db.read().await?;
         repo::get(&mut c.exec(), e, id)
             .await?
@@ -122,13 +151,13 @@ impl Store {
                 continue;
             }
             let target = self.registry.by_key(f.target?)?;
-            if let Val::Uuid(id) = v {
-                if repo::get(exec, target, *id).await.ok()?.is_none() {
-                    return Some(Error::invalid_field(
-                        f.name,
-                        format!("no {} with id {id}", target.key()),
-                    ));
-                }
+            if let Val::Uuid(id) = v
+                && repo::get(exec, target, *id).await.ok()?.is_none()
+            {
+                return Some(Error::invalid_field(
+                    f.name,
+                    format!("no {} with id {id}", target.key()),
+                ));
             }
         }
         None
@@ -197,12 +226,10 @@ impl Store {
         let mut tx = self.db.begin().await?;
         let mut exec = tx.exec();
         if let Some(row) = repo::find_eq(&mut exec, e, &keys).await? {
-            drop(exec);
             tx.commit().await?;
             return Ok((row, false));
         }
         let row = self.create_in(&mut exec, e, input).await?;
-        drop(exec);
         tx.commit().await?;
         Ok((row, true))
     }

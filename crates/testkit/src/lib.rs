@@ -32,7 +32,39 @@ pub struct TestApp {
     pub operations: Vec<stoa_api::routes::Operation>,
     pub db: Db,
     _dir: Option<TempDir>,
-    _stop: oneshot::Sender<()>,
+    stop: Option<oneshot::Sender<()>>,
+    /// (admin URL, database name) of a PostgreSQL test database to drop afterwards.
+    pg: Option<(String, String)>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some((admin, name)) = self.pg.take() {
+            // A thread of its own: Drop may run inside the test's runtime.
+            let _ = std::thread::spawn(move || {
+                let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    return;
+                };
+                rt.block_on(async move {
+                    use sqlx::Connection;
+                    if let Ok(mut c) = sqlx::PgConnection::connect(&admin).await {
+                        let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                        )))
+                        .execute(&mut c)
+                        .await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
 }
 
 /// A temporary folder removed on drop.
@@ -72,8 +104,9 @@ async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
 pub async fn spawn_app(db: Db) -> Option<TestApp> {
     let mut config = Config::defaults();
     config.addr = "127.0.0.1:0".into();
-    config.db_max_connections = 8;
+    config.db_max_connections = Some(4);
     let mut dir = None;
+    let mut pg = None;
     match db {
         Db::Sqlite => {
             let path =
@@ -88,9 +121,18 @@ pub async fn spawn_app(db: Db) -> Option<TestApp> {
                 Ok(u) => u,
                 Err(e) => panic!("cannot create a test database: {e:#}"),
             };
+            let name = config
+                .database_url
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            pg = Some((admin, name));
         }
     }
-    Some(start(config, db, dir).await)
+    let mut app = start(config, db, dir).await;
+    app.pg = pg;
+    Some(app)
 }
 
 /// Starts a server with `config` (tests that need other limits use this).
@@ -125,7 +167,8 @@ pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
         operations,
         db,
         _dir: dir,
-        _stop: tx,
+        stop: Some(tx),
+        pg: None,
     }
 }
 
