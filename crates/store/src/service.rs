@@ -43,7 +43,7 @@ impl Store {
                 &repo::find_statement(e, q, Backend::Sqlite),
                 Backend::Sqlite,
             );
-            let rows = read.records(e, &sql, &values).await?;
+            let rows = read.records(e, &sql, &values, false).await?;
             let total = if q.count {
                 let (sql, values) = repo::sql(
                     &repo::count_statement(e, q, Backend::Sqlite),
@@ -67,7 +67,7 @@ impl Store {
                 Backend::Sqlite,
             );
             return read
-                .records(e, &sql, &values)
+                .records(e, &sql, &values, true)
                 .await?
                 .into_iter()
                 .next()

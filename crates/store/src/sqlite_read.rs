@@ -105,7 +105,9 @@ impl Readers {
         }
     }
 
-    async fn with<R>(&self, f: impl FnOnce(&Connection) -> Result<R>) -> Result<R> {
+    /// `inline`: the query is a bounded point lookup (primary key), cheaper to run on the worker
+    /// than to hand the worker's other tasks away.
+    async fn with<R>(&self, inline: bool, f: impl FnOnce(&Connection) -> Result<R>) -> Result<R> {
         let _permit = self
             .permits
             .acquire()
@@ -116,15 +118,25 @@ impl Readers {
             Some(c) => c,
             None => open(&self.path)?,
         };
-        let out = blocking(|| f(&conn));
+        let out = if inline {
+            f(&conn)
+        } else {
+            blocking(|| f(&conn))
+        };
         self.idle.lock().map_err(err)?.push(conn);
         out
     }
 
-    /// The records a select returns.
-    pub async fn records(&self, e: &Entity, sql: &str, values: &SqlxValues) -> Result<Vec<Record>> {
+    /// The records a select returns. `point`: a primary-key lookup (see [`Self::with`]).
+    pub async fn records(
+        &self,
+        e: &Entity,
+        sql: &str,
+        values: &SqlxValues,
+        point: bool,
+    ) -> Result<Vec<Record>> {
         let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
-        self.with(|c| {
+        self.with(point, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
             let mut rows = stmt
                 .query(rusqlite::params_from_iter(params.iter()))
@@ -142,7 +154,7 @@ impl Readers {
     /// The single integer a select returns (counts).
     pub async fn scalar(&self, sql: &str, values: &SqlxValues) -> Result<i64> {
         let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
-        self.with(|c| {
+        self.with(false, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
             stmt.query_row(rusqlite::params_from_iter(params.iter()), |r| {
                 r.get::<_, i64>(0)
@@ -153,7 +165,7 @@ impl Readers {
     }
 
     pub async fn ping(&self) -> bool {
-        self.with(|c| c.execute_batch("SELECT 1").map_err(err))
+        self.with(true, |c| c.execute_batch("SELECT 1").map_err(err))
             .await
             .is_ok()
     }
