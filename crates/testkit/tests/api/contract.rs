@@ -309,3 +309,28 @@ async fn bulk_is_all_or_nothing(app: TestApp) {
     assert_eq!(r.status, 400, "{}", r.text);
 }
 dual_test!(bulk_is_all_or_nothing);
+
+async fn concurrent_writers_all_succeed(app: TestApp) {
+    let app = std::sync::Arc::new(app);
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let r = app
+                .post(
+                    "/api/analytic/metrics",
+                    &json!({"title": format!("m{i}"), "value": i}),
+                )
+                .await;
+            let list = app.get("/api/analytic/metrics?limit=5").await;
+            (r.status, list.status)
+        }));
+    }
+    for t in tasks {
+        let (w, r) = t.await.unwrap_or((0, 0));
+        assert_eq!((w, r), (201, 200), "a concurrent write or read failed");
+    }
+    let r = app.get("/api/analytic/metrics?count=true&limit=1").await;
+    assert_eq!(r.header("x-total-count"), Some("40"));
+}
+dual_test!(concurrent_writers_all_succeed);

@@ -123,3 +123,66 @@ async fn the_docs_page_is_served_without_a_cdn(app: TestApp) {
     assert!(init.text.contains("/api/openapi.json"));
 }
 dual_test!(the_docs_page_is_served_without_a_cdn);
+
+async fn migrations_are_recorded_and_idempotent(app: TestApp) {
+    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .unwrap_or_else(|e| panic!("plan: {e}"));
+    let pending: Vec<&String> = plan
+        .iter()
+        .filter(|s| !s.contains("stoa_migrations"))
+        .collect();
+    assert!(
+        pending.is_empty(),
+        "a migrated database still plans: {pending:?}"
+    );
+    let again = stoa_store::ddl::migrate(&app.store.db, &app.registry)
+        .await
+        .unwrap_or_else(|e| panic!("migrate: {e}"));
+    assert!(again.is_empty(), "a second migrate ran {again:?}");
+    let mut c = app.store.db.read().await.unwrap_or_else(|e| panic!("{e}"));
+    let n: i64 = match c.exec() {
+        stoa_store::Exec::Sqlite(c) => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM stoa_migrations")
+                .fetch_one(&mut *c)
+                .await
+        }
+        stoa_store::Exec::Postgres(c) => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM stoa_migrations")
+                .fetch_one(&mut *c)
+                .await
+        }
+    }
+    .unwrap_or(-1);
+    assert_eq!(n, 1, "one recorded migration for a fresh database");
+}
+dual_test!(migrations_are_recorded_and_idempotent);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_runs_with_the_durability_settings() {
+    let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
+        .await
+        .expect("app");
+    let mut c = app.store.db.read().await.unwrap_or_else(|e| panic!("{e}"));
+    let stoa_store::Exec::Sqlite(c) = c.exec() else {
+        panic!("not sqlite")
+    };
+    let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&mut *c)
+        .await
+        .unwrap_or_default();
+    let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+        .fetch_one(&mut *c)
+        .await
+        .unwrap_or(-1);
+    let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+        .fetch_one(&mut *c)
+        .await
+        .unwrap_or(-1);
+    let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+        .fetch_one(&mut *c)
+        .await
+        .unwrap_or(-1);
+    assert_eq!((journal.as_str(), sync, fk), ("wal", 2, 1));
+    assert!(busy >= 5000, "busy_timeout {busy}");
+}
