@@ -260,3 +260,25 @@ async fn search_matches_searchable_fields(app: TestApp) {
     assert_eq!(r.header("x-total-count"), Some("2"), "{}", r.text);
 }
 dual_test!(search_matches_searchable_fields);
+
+async fn a_huge_limit_is_capped_at_1000(app: TestApp) {
+    for b in 0..11 {
+        let items: Vec<Value> = (0..100)
+            .map(|i| json!({"data": {"title": format!("m{b}-{i}"), "value": i}}))
+            .collect();
+        let r = app
+            .post("/api/analytic/metrics/bulk", &Value::Array(items))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let r = find(&app, "/api/analytic/metrics", "limit=1000000&count=true").await;
+    assert_eq!(r.data().as_array().map(Vec::len), Some(1000));
+    assert_eq!(r.header("x-total-count"), Some("1100"));
+    let r = find(&app, "/api/analytic/metrics", "").await;
+    assert_eq!(
+        r.data().as_array().map(Vec::len),
+        Some(100),
+        "default page size"
+    );
+}
+dual_test!(a_huge_limit_is_capped_at_1000);

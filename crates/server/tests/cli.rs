@@ -1,0 +1,146 @@
+//! The `stoa` binary: `config` redacts secrets, `migrate --plan` prints DDL and runs nothing,
+//! `serve` answers and stops cleanly on SIGTERM.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn stoa() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_stoa"))
+}
+
+fn temp_db() -> (std::path::PathBuf, String) {
+    let dir =
+        std::env::temp_dir().join(format!("stoa-cli-{}-{}", std::process::id(), rand_suffix()));
+    let url = format!("sqlite://{}/stoa.db", dir.display());
+    (dir, url)
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+}
+
+fn http_get(port: u16, path: &str) -> Option<String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    Some(out)
+}
+
+#[test]
+fn config_redacts_the_database_password() {
+    let out = stoa()
+        .arg("config")
+        .env("DATABASE_URL", "postgres://app:s3cret@db:5432/stoa")
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("postgres://app:***@db:5432/stoa"), "{text}");
+    assert!(!text.contains("s3cret"));
+}
+
+#[test]
+fn migrate_plan_prints_ddl_and_changes_nothing() {
+    let (dir, url) = temp_db();
+    let out = stoa()
+        .args(["migrate", "--plan"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plan = String::from_utf8_lossy(&out.stdout);
+    assert!(plan.contains("CREATE TABLE \"blog_article\""), "{plan}");
+    assert!(plan.contains("ON DELETE CASCADE"));
+    // Nothing ran: planning again still plans every table.
+    let again = stoa()
+        .args(["migrate", "--plan"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .expect("run");
+    assert_eq!(String::from_utf8_lossy(&again.stdout), plan);
+    // migrate applies it; afterwards the plan is empty.
+    let applied = stoa()
+        .arg("migrate")
+        .env("DATABASE_URL", &url)
+        .output()
+        .expect("run");
+    assert!(applied.status.success());
+    let after = stoa()
+        .args(["migrate", "--plan"])
+        .env("DATABASE_URL", &url)
+        .output()
+        .expect("run");
+    let after = String::from_utf8_lossy(&after.stdout);
+    assert!(!after.contains("CREATE TABLE \"blog_article\""), "{after}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn serve_answers_and_stops_on_sigterm() {
+    let (dir, url) = temp_db();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("port");
+    let mut child = stoa()
+        .arg("serve")
+        .env("DATABASE_URL", &url)
+        .env("STOA_ADDR", format!("127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let started = Instant::now();
+    let mut health = None;
+    while started.elapsed() < Duration::from_secs(30) {
+        if let Some(r) = http_get(port, "/health") {
+            health = Some(r);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let health = health.expect("the server never answered");
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(health.to_ascii_lowercase().contains("x-request-id"));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(code) = child.try_wait().expect("wait") {
+            break code;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still running 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(code.success(), "exit {code:?}");
+    let mut logs = String::new();
+    let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut logs));
+    let first = logs.lines().next().unwrap_or("");
+    assert!(
+        serde_json::from_str::<serde_json::Value>(first).is_ok(),
+        "logs are not JSON lines: {first}"
+    );
+    assert!(logs.contains("stoa stopped"), "{logs}");
+    let _ = std::fs::remove_dir_all(dir);
+}
