@@ -12,8 +12,11 @@ pub enum Cell {
     Int(i64),
     /// Text, and everything the wire carries as a string (uuids, decimals, timestamps).
     Text(String),
-    /// A JSON document, as text.
+    /// A JSON document, as validated text.
     Json(Box<RawValue>),
+    /// A JSON document as stored by Stoa in SQLite (written by serde_json; not re-parsed on the
+    /// read path). Validated when serialised through serde; copied as is by [`Record::write_json`].
+    JsonText(String),
 }
 
 impl Cell {
@@ -25,6 +28,7 @@ impl Cell {
             Cell::Int(i) => Value::from(*i),
             Cell::Text(s) => Value::String(s.clone()),
             Cell::Json(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
+            Cell::JsonText(t) => serde_json::from_str(t).unwrap_or(Value::Null),
         }
     }
 
@@ -44,6 +48,10 @@ impl Serialize for Cell {
             Cell::Int(i) => s.serialize_i64(*i),
             Cell::Text(t) => s.serialize_str(t),
             Cell::Json(r) => r.serialize(s),
+            Cell::JsonText(t) => match RawValue::from_string(t.clone()) {
+                Ok(r) => r.serialize(s),
+                Err(_) => s.serialize_none(),
+            },
         }
     }
 }
@@ -75,6 +83,45 @@ impl Record {
     }
 }
 
+/// Does `t` look like a JSON object or array we wrote? (A cheap guard, not a parse: only Stoa
+/// writes these columns, through serde_json.)
+fn looks_like_json_document(t: &str) -> bool {
+    let t = t.trim();
+    (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'))
+}
+
+impl Record {
+    /// Appends the record as a JSON object to `out`: strings escaped by serde_json, JSON columns
+    /// copied verbatim. The fast path for list and get responses.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        for (n, (k, v)) in self.0.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            let _ = serde_json::to_writer(&mut *out, k);
+            out.push(b':');
+            match v {
+                Cell::Null => out.extend_from_slice(b"null"),
+                Cell::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+                Cell::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+                Cell::Text(t) => {
+                    let _ = serde_json::to_writer(&mut *out, t);
+                }
+                Cell::Json(r) => out.extend_from_slice(r.get().as_bytes()),
+                Cell::JsonText(t) if looks_like_json_document(t) => {
+                    out.extend_from_slice(t.as_bytes())
+                }
+                Cell::JsonText(t) => {
+                    let v: Value = serde_json::from_str(t).unwrap_or(Value::Null);
+                    let _ = serde_json::to_writer(&mut *out, &v);
+                }
+            }
+        }
+        out.push(b'}');
+    }
+}
+
 impl Serialize for Record {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
@@ -82,5 +129,32 @@ impl Serialize for Record {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_writer_and_serde_agree() {
+        let r = Record(vec![
+            ("id", Cell::Text("a\"b".into())),
+            ("n", Cell::Int(-3)),
+            ("ok", Cell::Bool(true)),
+            ("none", Cell::Null),
+            (
+                "title",
+                Cell::JsonText(r#"{"en":"Hi \"x\"","ru":"Привет"}"#.into()),
+            ),
+            ("bad", Cell::JsonText("not json".into())),
+        ]);
+        let mut fast = Vec::new();
+        r.write_json(&mut fast);
+        let fast: Value = serde_json::from_slice(&fast).unwrap_or(Value::Null);
+        let slow = serde_json::to_value(&r).unwrap_or(Value::Null);
+        assert_eq!(fast, slow);
+        assert_eq!(fast["title"]["ru"], "Привет");
+        assert_eq!(fast["bad"], Value::Null);
     }
 }

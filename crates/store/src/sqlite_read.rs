@@ -19,7 +19,7 @@ use stoa_kernel::{Error, Result};
 use tokio::sync::Semaphore;
 
 use crate::record::{Cell, Record};
-use crate::repo::{raw, select_columns};
+use crate::repo::select_columns;
 
 pub struct Readers {
     path: PathBuf,
@@ -68,6 +68,14 @@ fn bind(v: &Value) -> Result<SqlValue> {
     })
 }
 
+/// Text from SQLite: the fast validating conversion, lossy only when the bytes are not UTF-8.
+fn text(t: &[u8]) -> String {
+    match std::str::from_utf8(t) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(t).into_owned(),
+    }
+}
+
 fn decode(cols: &[&Field], row: &rusqlite::Row<'_>) -> Result<Record> {
     let mut out = Vec::with_capacity(cols.len());
     for (i, f) in cols.iter().enumerate() {
@@ -78,8 +86,8 @@ fn decode(cols: &[&Field], row: &rusqlite::Row<'_>) -> Result<Record> {
             (ValueRef::Integer(n), Kind::Int) => Cell::Int(n),
             (ValueRef::Integer(n), _) => Cell::Text(n.to_string()),
             (ValueRef::Real(x), _) => Cell::Text(x.to_string()),
-            (ValueRef::Text(t), k) if k.is_json() => raw(String::from_utf8_lossy(t).into_owned()),
-            (ValueRef::Text(t), _) => Cell::Text(String::from_utf8_lossy(t).into_owned()),
+            (ValueRef::Text(t), k) if k.is_json() => Cell::JsonText(text(t)),
+            (ValueRef::Text(t), _) => Cell::Text(text(t)),
             (ValueRef::Blob(_), _) => Cell::Null,
         };
         out.push((f.name, cell));
