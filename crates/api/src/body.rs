@@ -86,6 +86,11 @@ pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
             limits.json
         };
         if len > cap {
+            // Read and drop a moderately oversized body so the client finishes sending and reads
+            // the 413 (closing with unread data makes clients see a broken pipe instead).
+            if len <= cap.saturating_mul(4) {
+                let _ = axum::body::to_bytes(req.into_body(), len).await;
+            }
             return Err(Error::PayloadTooLarge(format!(
                 "the body is larger than {cap} bytes"
             )));

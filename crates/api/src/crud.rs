@@ -36,27 +36,11 @@ pub fn data(status: StatusCode, v: impl serde::Serialize) -> Response {
     (status, axum::Json(Envelope { data: v })).into_response()
 }
 
-/// `{"data": [records]}` or `{"data": record}` written straight into the response buffer.
-fn records_response(status: StatusCode, rows: &[stoa_store::Record], one: bool) -> Response {
-    let mut out = Vec::with_capacity(64 + rows.len() * 512);
-    out.extend_from_slice(b"{\"data\":");
-    if !one {
-        out.push(b'[');
-    }
-    for (i, r) in rows.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        r.write_json(&mut out);
-    }
-    if !one {
-        out.push(b']');
-    }
-    out.push(b'}');
+fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
     (
         status,
         [(axum::http::header::CONTENT_TYPE, "application/json")],
-        out,
+        body,
     )
         .into_response()
 }
@@ -78,9 +62,9 @@ async fn object(state: &AppState, req: Request) -> Result<Map<String, Value>> {
 
 async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult<Response> {
     let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
-    let page = state.store.find(&e, &q).await?;
-    let mut res = records_response(StatusCode::OK, &page.rows, false);
-    if let Some(total) = page.total
+    let (body, total) = state.store.find_json(&e, &q).await?;
+    let mut res = json_bytes(StatusCode::OK, body);
+    if let Some(total) = total
         && let Ok(v) = HeaderValue::from_str(&total.to_string())
     {
         res.headers_mut().insert("x-total-count", v);
@@ -89,12 +73,8 @@ async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult
 }
 
 async fn get_one(state: AppState, e: Arc<Entity>, id: String) -> ApiResult<Response> {
-    let row = state.store.get(&e, parse_id(&id)?).await?;
-    Ok(records_response(
-        StatusCode::OK,
-        std::slice::from_ref(&row),
-        true,
-    ))
+    let body = state.store.get_json(&e, parse_id(&id)?).await?;
+    Ok(json_bytes(StatusCode::OK, body))
 }
 
 async fn create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {

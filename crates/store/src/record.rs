@@ -10,6 +10,7 @@ pub enum Cell {
     Null,
     Bool(bool),
     Int(i64),
+    Float(f64),
     /// Text, and everything the wire carries as a string (uuids, decimals, timestamps).
     Text(String),
     /// A JSON document, as validated text.
@@ -19,13 +20,91 @@ pub enum Cell {
     JsonText(String),
 }
 
+/// A cell borrowed from a database row or a [`Cell`]: what [`CellRef::write_json`] writes.
+#[derive(Clone, Copy, Debug)]
+pub enum CellRef<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(&'a str),
+    /// Validated JSON text.
+    Json(&'a str),
+    /// JSON text as Stoa stored it (see [`Cell::JsonText`]).
+    JsonText(&'a str),
+}
+
+impl CellRef<'_> {
+    /// Appends the cell as JSON: strings escaped by serde_json, JSON documents copied verbatim.
+    pub fn write_json(self, out: &mut Vec<u8>) {
+        match self {
+            CellRef::Null => out.extend_from_slice(b"null"),
+            CellRef::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+            CellRef::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+            CellRef::Float(x) => {
+                let _ = serde_json::to_writer(&mut *out, &x);
+            }
+            CellRef::Text(t) => {
+                let _ = serde_json::to_writer(&mut *out, t);
+            }
+            CellRef::Json(t) => out.extend_from_slice(t.as_bytes()),
+            CellRef::JsonText(t) if looks_like_json_document(t) => {
+                out.extend_from_slice(t.as_bytes())
+            }
+            CellRef::JsonText(t) => {
+                let v: Value = serde_json::from_str(t).unwrap_or(Value::Null);
+                let _ = serde_json::to_writer(&mut *out, &v);
+            }
+        }
+    }
+
+    pub fn to_owned(self) -> Cell {
+        match self {
+            CellRef::Null => Cell::Null,
+            CellRef::Bool(b) => Cell::Bool(b),
+            CellRef::Int(i) => Cell::Int(i),
+            CellRef::Float(x) => Cell::Float(x),
+            CellRef::Text(t) => Cell::Text(t.to_owned()),
+            CellRef::Json(t) => RawValue::from_string(t.to_owned()).map_or(Cell::Null, Cell::Json),
+            CellRef::JsonText(t) => Cell::JsonText(t.to_owned()),
+        }
+    }
+}
+
+/// Appends `{"name":value,…}` for `cells` to `out`.
+pub fn write_object<'a>(out: &mut Vec<u8>, cells: impl Iterator<Item = (&'a str, CellRef<'a>)>) {
+    out.push(b'{');
+    for (n, (k, v)) in cells.enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, k);
+        out.push(b':');
+        v.write_json(out);
+    }
+    out.push(b'}');
+}
+
 impl Cell {
+    pub fn as_ref(&self) -> CellRef<'_> {
+        match self {
+            Cell::Null => CellRef::Null,
+            Cell::Bool(b) => CellRef::Bool(*b),
+            Cell::Int(i) => CellRef::Int(*i),
+            Cell::Float(x) => CellRef::Float(*x),
+            Cell::Text(t) => CellRef::Text(t),
+            Cell::Json(r) => CellRef::Json(r.get()),
+            Cell::JsonText(t) => CellRef::JsonText(t),
+        }
+    }
+
     /// The JSON value of this cell.
     pub fn to_value(&self) -> Value {
         match self {
             Cell::Null => Value::Null,
             Cell::Bool(b) => Value::Bool(*b),
             Cell::Int(i) => Value::from(*i),
+            Cell::Float(x) => Value::from(*x),
             Cell::Text(s) => Value::String(s.clone()),
             Cell::Json(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
             Cell::JsonText(t) => serde_json::from_str(t).unwrap_or(Value::Null),
@@ -46,6 +125,7 @@ impl Serialize for Cell {
             Cell::Null => s.serialize_none(),
             Cell::Bool(b) => s.serialize_bool(*b),
             Cell::Int(i) => s.serialize_i64(*i),
+            Cell::Float(x) => s.serialize_f64(*x),
             Cell::Text(t) => s.serialize_str(t),
             Cell::Json(r) => r.serialize(s),
             Cell::JsonText(t) => match RawValue::from_string(t.clone()) {
@@ -91,34 +171,9 @@ fn looks_like_json_document(t: &str) -> bool {
 }
 
 impl Record {
-    /// Appends the record as a JSON object to `out`: strings escaped by serde_json, JSON columns
-    /// copied verbatim. The fast path for list and get responses.
+    /// Appends the record as a JSON object to `out` (the fast path for responses).
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        out.push(b'{');
-        for (n, (k, v)) in self.0.iter().enumerate() {
-            if n > 0 {
-                out.push(b',');
-            }
-            let _ = serde_json::to_writer(&mut *out, k);
-            out.push(b':');
-            match v {
-                Cell::Null => out.extend_from_slice(b"null"),
-                Cell::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-                Cell::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
-                Cell::Text(t) => {
-                    let _ = serde_json::to_writer(&mut *out, t);
-                }
-                Cell::Json(r) => out.extend_from_slice(r.get().as_bytes()),
-                Cell::JsonText(t) if looks_like_json_document(t) => {
-                    out.extend_from_slice(t.as_bytes())
-                }
-                Cell::JsonText(t) => {
-                    let v: Value = serde_json::from_str(t).unwrap_or(Value::Null);
-                    let _ = serde_json::to_writer(&mut *out, &v);
-                }
-            }
-        }
-        out.push(b'}');
+        write_object(out, self.0.iter().map(|(k, v)| (*k, v.as_ref())));
     }
 }
 

@@ -60,6 +60,58 @@ impl Store {
         Ok(Page { rows, total })
     }
 
+    /// `{"data":[…]}` for `q`, written straight into a buffer, and the total when asked for.
+    pub async fn find_json(&self, e: &Entity, q: &FindQuery) -> Result<(Vec<u8>, Option<u64>)> {
+        let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
+        out.extend_from_slice(b"{\"data\":[");
+        if let Db::Sqlite { read, .. } = &self.db {
+            let (sql, values) = repo::sql(
+                &repo::find_statement(e, q, Backend::Sqlite),
+                Backend::Sqlite,
+            );
+            read.write_json(e, &sql, &values, false, &mut out).await?;
+            out.extend_from_slice(b"]}");
+            let total = if q.count {
+                let (sql, values) = repo::sql(
+                    &repo::count_statement(e, q, Backend::Sqlite),
+                    Backend::Sqlite,
+                );
+                Some(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0))
+            } else {
+                None
+            };
+            return Ok((out, total));
+        }
+        let page = self.find(e, q).await?;
+        for (i, r) in page.rows.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            r.write_json(&mut out);
+        }
+        out.extend_from_slice(b"]}");
+        Ok((out, page.total))
+    }
+
+    /// `{"data":{…}}` for one record, written straight into a buffer.
+    pub async fn get_json(&self, e: &Entity, id: Uuid) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(1024);
+        out.extend_from_slice(b"{\"data\":");
+        if let Db::Sqlite { read, .. } = &self.db {
+            let (sql, values) = repo::sql(
+                &repo::get_statement(e, id, Backend::Sqlite),
+                Backend::Sqlite,
+            );
+            if read.write_json(e, &sql, &values, true, &mut out).await? == 0 {
+                return Err(missing(e, id));
+            }
+        } else {
+            self.get(e, id).await?.write_json(&mut out);
+        }
+        out.push(b'}');
+        Ok(out)
+    }
+
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(

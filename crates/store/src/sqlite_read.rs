@@ -18,7 +18,7 @@ use stoa_kernel::model::{Entity, Field, Kind};
 use stoa_kernel::{Error, Result};
 use tokio::sync::Semaphore;
 
-use crate::record::{Cell, Record};
+use crate::record::{CellRef, Record, write_object};
 use crate::repo::select_columns;
 
 pub struct Readers {
@@ -68,29 +68,28 @@ fn bind(v: &Value) -> Result<SqlValue> {
     })
 }
 
-/// Text from SQLite: the fast validating conversion, lossy only when the bytes are not UTF-8.
-fn text(t: &[u8]) -> String {
-    match std::str::from_utf8(t) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(t).into_owned(),
-    }
+/// Text from SQLite; bytes that are not UTF-8 (never written by Stoa) read as null.
+fn text(t: &[u8]) -> Option<&str> {
+    std::str::from_utf8(t).ok()
+}
+
+/// Column `i` of `row` as the wire value of field `f`.
+fn cell<'r>(row: &'r rusqlite::Row<'_>, i: usize, f: &Field) -> Result<CellRef<'r>> {
+    Ok(match (row.get_ref(i).map_err(err)?, f.kind) {
+        (ValueRef::Null, _) => CellRef::Null,
+        (ValueRef::Integer(n), Kind::Bool) => CellRef::Bool(n != 0),
+        (ValueRef::Integer(n), _) => CellRef::Int(n),
+        (ValueRef::Real(x), _) => CellRef::Float(x),
+        (ValueRef::Text(t), k) if k.is_json() => text(t).map_or(CellRef::Null, CellRef::JsonText),
+        (ValueRef::Text(t), _) => text(t).map_or(CellRef::Null, CellRef::Text),
+        (ValueRef::Blob(_), _) => CellRef::Null,
+    })
 }
 
 fn decode(cols: &[&Field], row: &rusqlite::Row<'_>) -> Result<Record> {
     let mut out = Vec::with_capacity(cols.len());
     for (i, f) in cols.iter().enumerate() {
-        let v = row.get_ref(i).map_err(err)?;
-        let cell = match (v, f.kind) {
-            (ValueRef::Null, _) => Cell::Null,
-            (ValueRef::Integer(n), Kind::Bool) => Cell::Bool(n != 0),
-            (ValueRef::Integer(n), Kind::Int) => Cell::Int(n),
-            (ValueRef::Integer(n), _) => Cell::Text(n.to_string()),
-            (ValueRef::Real(x), _) => Cell::Text(x.to_string()),
-            (ValueRef::Text(t), k) if k.is_json() => Cell::JsonText(text(t)),
-            (ValueRef::Text(t), _) => Cell::Text(text(t)),
-            (ValueRef::Blob(_), _) => Cell::Null,
-        };
-        out.push((f.name, cell));
+        out.push((f.name, cell(row, i, f)?.to_owned()));
     }
     Ok(Record(out))
 }
@@ -155,6 +154,41 @@ impl Readers {
                 out.push(decode(&cols, row)?);
             }
             Ok(out)
+        })
+        .await
+    }
+
+    /// Appends every row as a JSON object (comma-separated) to `out`; returns the row count. The
+    /// response fast path: no per-cell allocation.
+    pub async fn write_json(
+        &self,
+        e: &Entity,
+        sql: &str,
+        values: &SqlxValues,
+        point: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<usize> {
+        let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
+        self.with(point, |c| {
+            let mut stmt = c.prepare_cached(sql).map_err(err)?;
+            let mut rows = stmt
+                .query(rusqlite::params_from_iter(params.iter()))
+                .map_err(err)?;
+            let cols = select_columns(e);
+            let mut n = 0;
+            while let Some(row) = rows.next().map_err(err)? {
+                if n > 0 {
+                    out.push(b',');
+                }
+                let cells = cols
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| cell(row, i, f).map(|c| (f.name, c)))
+                    .collect::<Result<Vec<_>>>()?;
+                write_object(out, cells.into_iter());
+                n += 1;
+            }
+            Ok(n)
         })
         .await
     }

@@ -195,7 +195,7 @@ impl Res {
 async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
     let r = match r {
         Ok(r) => r,
-        Err(e) => panic!("request failed: {e}"),
+        Err(e) => panic!("request failed: {e:?}"),
     };
     let status = r.status().as_u16();
     let headers = r.headers().clone();
