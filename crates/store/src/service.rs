@@ -45,11 +45,7 @@ impl Store {
             );
             let rows = read.records(e, &sql, &values, false).await?;
             let total = if q.count {
-                let (sql, values) = repo::sql(
-                    &repo::count_statement(e, q, Backend::Sqlite),
-                    Backend::Sqlite,
-                );
-                Some(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0))
+                Some(sqlite_count(read, e, q).await?)
             } else {
                 None
             };
@@ -72,11 +68,7 @@ impl Store {
             read.write_json(e, &sql, &values, false, &mut out).await?;
             out.extend_from_slice(b"]}");
             let total = if q.count {
-                let (sql, values) = repo::sql(
-                    &repo::count_statement(e, q, Backend::Sqlite),
-                    Backend::Sqlite,
-                );
-                Some(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0))
+                Some(sqlite_count(read, e, q).await?)
             } else {
                 None
             };
@@ -331,6 +323,18 @@ impl Store {
         tx.commit().await?;
         Ok(out)
     }
+}
+
+async fn sqlite_count(
+    read: &crate::sqlite_read::Readers,
+    e: &Entity,
+    q: &FindQuery,
+) -> Result<u64> {
+    let (sql, values) = repo::sql(
+        &repo::count_statement(e, q, Backend::Sqlite),
+        Backend::Sqlite,
+    );
+    Ok(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0))
 }
 
 fn check_bulk(n: usize) -> Result<()> {

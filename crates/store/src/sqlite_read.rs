@@ -134,14 +134,16 @@ impl Readers {
         out
     }
 
-    /// The records a select returns. `point`: a primary-key lookup (see [`Self::with`]).
-    pub async fn records(
+    /// Runs a select and hands each row, with the entity's public columns, to `each`.
+    /// `point`: a primary-key lookup (see [`Self::with`]).
+    async fn each_row(
         &self,
         e: &Entity,
         sql: &str,
         values: &SqlxValues,
         point: bool,
-    ) -> Result<Vec<Record>> {
+        mut each: impl FnMut(&[&Field], &rusqlite::Row<'_>) -> Result<()>,
+    ) -> Result<usize> {
         let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
         self.with(point, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
@@ -149,13 +151,31 @@ impl Readers {
                 .query(rusqlite::params_from_iter(params.iter()))
                 .map_err(err)?;
             let cols = select_columns(e);
-            let mut out = Vec::new();
+            let mut n = 0;
             while let Some(row) = rows.next().map_err(err)? {
-                out.push(decode(&cols, row)?);
+                each(&cols, row)?;
+                n += 1;
             }
-            Ok(out)
+            Ok(n)
         })
         .await
+    }
+
+    /// The records a select returns.
+    pub async fn records(
+        &self,
+        e: &Entity,
+        sql: &str,
+        values: &SqlxValues,
+        point: bool,
+    ) -> Result<Vec<Record>> {
+        let mut out = Vec::new();
+        self.each_row(e, sql, values, point, |cols, row| {
+            out.push(decode(cols, row)?);
+            Ok(())
+        })
+        .await?;
+        Ok(out)
     }
 
     /// Appends every row as a JSON object (comma-separated) to `out`; returns the row count. The
@@ -168,27 +188,18 @@ impl Readers {
         point: bool,
         out: &mut Vec<u8>,
     ) -> Result<usize> {
-        let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
-        self.with(point, |c| {
-            let mut stmt = c.prepare_cached(sql).map_err(err)?;
-            let mut rows = stmt
-                .query(rusqlite::params_from_iter(params.iter()))
-                .map_err(err)?;
-            let cols = select_columns(e);
-            let mut n = 0;
-            while let Some(row) = rows.next().map_err(err)? {
-                if n > 0 {
-                    out.push(b',');
-                }
-                let cells = cols
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| cell(row, i, f).map(|c| (f.name, c)))
-                    .collect::<Result<Vec<_>>>()?;
-                write_object(out, cells.into_iter());
-                n += 1;
+        self.each_row(e, sql, values, point, |cols, row| {
+            // Rows after the first follow a '}'; the first follows '[' or ':'.
+            if out.last() == Some(&b'}') {
+                out.push(b',');
             }
-            Ok(n)
+            let cells = cols
+                .iter()
+                .enumerate()
+                .map(|(i, f)| cell(row, i, f).map(|c| (f.name, c)))
+                .collect::<Result<Vec<_>>>()?;
+            write_object(out, cells.into_iter());
+            Ok(())
         })
         .await
     }
