@@ -1,7 +1,12 @@
 //! OpenAPI 3.1: schemas generated from the declarations, operations from the route book.
 
 use serde_json::{Map, Value, json};
-use stoa_kernel::model::{Entity, Field, Kind};
+use stoa_kernel::model::{Entity, Field, Format, Kind};
+
+/// What `Format::Slug` accepts (kernel `value::check_text`).
+const SLUG_PATTERN: &str = "^[a-z0-9_-]+$";
+/// What a translation map key must look like (kernel `value::is_language_key`).
+const LANGUAGE_PATTERN: &str = "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$";
 use stoa_kernel::query::{MAX_LIMIT, Op};
 use stoa_kernel::registry::Registry;
 
@@ -34,6 +39,14 @@ fn field_schema(f: &Field) -> Value {
             let mut s = json!({"type": "string"});
             if let Some(m) = f.max_len {
                 s["maxLength"] = json!(m);
+            }
+            match f.format {
+                Format::Slug => {
+                    s["pattern"] = json!(SLUG_PATTERN);
+                    s["minLength"] = json!(1);
+                }
+                Format::Email => s["format"] = json!("email"),
+                Format::None => {}
             }
             s
         }
@@ -349,11 +362,11 @@ pub fn document(registry: &Registry, operations: &[Operation], version: &str) ->
     );
     schemas.insert(
         "Translations".into(),
-        json!({"type": "object", "description": "Text per language code", "additionalProperties": {"type": ["string", "null"]}, "examples": [{"en": "Hello", "ru": "Привет"}]}),
+        json!({"type": "object", "description": "Text per language code", "propertyNames": {"pattern": LANGUAGE_PATTERN}, "additionalProperties": {"type": ["string", "null"]}, "examples": [{"en": "Hello", "ru": "Привет"}]}),
     );
     schemas.insert(
         "RichText".into(),
-        json!({"type": "object", "description": "A TipTap document per language code",
+        json!({"type": "object", "description": "A TipTap document per language code", "propertyNames": {"pattern": LANGUAGE_PATTERN},
             "additionalProperties": {"type": "object", "properties": {"type": {"const": "doc"}, "content": {"type": "array"}}, "required": ["type"]}}),
     );
     for e in registry.entities() {

@@ -49,6 +49,33 @@ async fn the_document_is_valid_openapi_3_1(app: TestApp) {
             "dangling $ref {r}"
         );
     }
+    // The formats the API enforces are stated, so generated clients validate the same way.
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(
+        schemas["BlogArticleCreate"]["properties"]["slug"]["pattern"],
+        "^[a-z0-9_-]+$"
+    );
+    assert_eq!(
+        schemas["RbacIdentityCreate"]["properties"]["email"]["type"],
+        json!(["string", "null"])
+    );
+    assert_eq!(
+        schemas["RbacIdentityCreate"]["properties"]["email"]["format"],
+        "email"
+    );
+    assert!(schemas["Translations"]["propertyNames"]["pattern"].is_string());
+    assert!(
+        schemas["RbacIdentity"]["properties"]
+            .get("password")
+            .is_none(),
+        "a secret in the schema"
+    );
+    assert_eq!(
+        schemas["WebsiteBuilderButtonCreate"]["properties"]["variant"]["enum"]
+            .as_array()
+            .map(Vec::len),
+        Some(16)
+    );
     // Every schema of every entity is there.
     assert!(
         doc["components"]["schemas"]
