@@ -54,7 +54,11 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     let html = |id: &str, summary: &str| json!({"operationId": id, "summary": summary, "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}});
     book.add("GET", "/api/docs", get(docs::index_redirect), json!({"operationId": "docsRedirect", "summary": "Redirects to /api/docs/", "responses": {"308": {"description": "Redirect"}}}))
         .add("GET", "/api/docs/", get(docs::index), html("docs", "API reference (Swagger UI)"))
-        .add("GET", "/api/docs/{file}", get(docs::asset), html("docsAsset", "API reference assets"))
+        .add("GET", "/api/docs/{file}", get(docs::asset), {
+            let mut op = html("docsAsset", "API reference assets");
+            op["parameters"] = json!([{"name": "file", "in": "path", "required": true, "schema": {"type": "string"}}]);
+            op
+        })
 }
 
 /// Adds `GET /api/openapi.json`, describing every route in `book` (itself included).

@@ -106,6 +106,23 @@ async fn the_document_lists_exactly_the_routes_served(app: TestApp) {
         .map(|o| (o.method.to_owned(), o.path.clone()))
         .collect();
     assert_eq!(documented, registered);
+    // Every `{param}` of every path is declared as a path parameter of its operation.
+    for (path, ops) in doc["paths"].as_object().into_iter().flatten() {
+        let params: Vec<&str> = path
+            .split('/')
+            .filter_map(|seg| seg.strip_prefix('{')?.strip_suffix('}'))
+            .collect();
+        for (method, op) in ops.as_object().into_iter().flatten() {
+            for p in &params {
+                let declared = op["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|x| x["in"] == "path" && x["name"] == *p);
+                assert!(declared, "{method} {path}: path parameter {p} not declared");
+            }
+        }
+    }
     // Every documented operation reaches a handler (not the router's 404/405).
     let id = uuid::Uuid::now_v7().to_string();
     for (method, path) in &documented {
