@@ -249,9 +249,6 @@ fn check_text(field: &Field, s: &str) -> std::result::Result<(), String> {
         }
         Format::None => {}
     }
-    if field.required && s.is_empty() && matches!(field.format, Format::Slug) {
-        return Err("must not be empty".into());
-    }
     Ok(())
 }
 

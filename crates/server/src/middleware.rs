@@ -59,7 +59,9 @@ async fn request_context(req: Request, next: Next) -> Response {
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let started = Instant::now();
-    let mut res = if req.uri().to_string().len() > MAX_URI {
+    // Path plus query, measured without formatting the URI on every request.
+    let uri_len = req.uri().path().len() + req.uri().query().map_or(0, |q| q.len() + 1);
+    let mut res = if uri_len > MAX_URI {
         let err = Error::Http {
             status: 414,
             code: "uri_too_long",

@@ -98,19 +98,6 @@ impl Cell {
         }
     }
 
-    /// The JSON value of this cell.
-    pub fn to_value(&self) -> Value {
-        match self {
-            Cell::Null => Value::Null,
-            Cell::Bool(b) => Value::Bool(*b),
-            Cell::Int(i) => Value::from(*i),
-            Cell::Float(x) => Value::from(*x),
-            Cell::Text(s) => Value::String(s.clone()),
-            Cell::Json(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
-            Cell::JsonText(t) => serde_json::from_str(t).unwrap_or(Value::Null),
-        }
-    }
-
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Cell::Text(s) => Some(s),
@@ -150,16 +137,6 @@ impl Record {
         self.get("id")
             .and_then(Cell::as_str)
             .and_then(|s| uuid::Uuid::parse_str(s).ok())
-    }
-
-    /// The record as a JSON object.
-    pub fn to_value(&self) -> Value {
-        Value::Object(
-            self.0
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.to_value()))
-                .collect(),
-        )
     }
 }
 
