@@ -16,6 +16,15 @@ fn assert_error(r: &stoa_testkit::Res, status: u16, what: &str) {
     );
 }
 
+async fn post_form(app: &TestApp, form: reqwest::multipart::Form) -> stoa_testkit::Res {
+    app.send(
+        app.client
+            .post(app.url("/api/blog/articles"))
+            .multipart(form),
+    )
+    .await
+}
+
 fn field(r: &stoa_testkit::Res, name: &str) -> bool {
     r.body["fields"].get(name).is_some()
 }
@@ -200,27 +209,9 @@ async fn malformed_bodies_and_limits(app: TestApp) {
     );
     assert_error(&app.send(post("<a/>", "application/xml")).await, 415, "xml");
     let form = reqwest::multipart::Form::new().text("other", "1");
-    assert_error(
-        &app.send(
-            app.client
-                .post(app.url("/api/blog/articles"))
-                .multipart(form),
-        )
-        .await,
-        400,
-        "multipart without data",
-    );
+    assert_error(&post_form(&app, form).await, 400, "multipart without data");
     let form = reqwest::multipart::Form::new().text("data", "{oops");
-    assert_error(
-        &app.send(
-            app.client
-                .post(app.url("/api/blog/articles"))
-                .multipart(form),
-        )
-        .await,
-        400,
-        "multipart bad data",
-    );
+    assert_error(&post_form(&app, form).await, 400, "multipart bad data");
 
     let big = format!("{{\"className\": \"{}\"}}", "x".repeat(3 * 1024 * 1024));
     let r = app

@@ -82,36 +82,20 @@ async fn deleting_a_widget_removes_every_relation_pointing_at_it(app: TestApp) {
             .status,
         200
     );
-    assert_eq!(
-        count(
-            &app,
-            "/api/website-builder/widgets-to-sliders",
-            "widgetId",
-            wid
-        )
-        .await,
-        0
-    );
-    assert_eq!(
-        count(
-            &app,
-            "/api/website-builder/widgets-to-features",
-            "widgetId",
-            wid
-        )
-        .await,
-        0
-    );
-    assert_eq!(
-        count(
-            &app,
+    for (route, column) in [
+        ("/api/website-builder/widgets-to-sliders", "widgetId"),
+        ("/api/website-builder/widgets-to-features", "widgetId"),
+        (
             "/api/blog/articles-to-website-builder-module-widgets",
             "websiteBuilderModuleWidgetId",
-            wid
-        )
-        .await,
-        0
-    );
+        ),
+    ] {
+        assert_eq!(
+            count(&app, route, column, wid).await,
+            0,
+            "{route} kept a row for the deleted widget"
+        );
+    }
 }
 dual_test!(deleting_a_widget_removes_every_relation_pointing_at_it);
 

@@ -31,6 +31,16 @@ fn filter(column: &str, method: &str, value: &Value) -> String {
     q
 }
 
+/// `field` of every returned record, in response order.
+fn in_order<'a>(r: &'a stoa_testkit::Res, field: &str) -> Vec<&'a str> {
+    r.data()
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m[field].as_str())
+        .collect()
+}
+
 fn titles(r: &stoa_testkit::Res) -> Vec<String> {
     let mut t: Vec<String> = r
         .data()
@@ -111,13 +121,7 @@ async fn order_offset_limit_and_count(app: TestApp) {
         "orderBy[and][0][column]=value&orderBy[and][0][method]=desc&offset=1&limit=2&count=true",
     )
     .await;
-    let got: Vec<&str> = r
-        .data()
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["title"].as_str())
-        .collect();
+    let got = in_order(&r, "title");
     assert_eq!(got, vec!["c", "b"]);
     assert_eq!(r.header("x-total-count"), Some("4"));
     let r = find(
@@ -126,13 +130,7 @@ async fn order_offset_limit_and_count(app: TestApp) {
         "orderBy[and][0][column]=title&orderBy[and][0][method]=asc",
     )
     .await;
-    let got: Vec<&str> = r
-        .data()
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["title"].as_str())
-        .collect();
+    let got = in_order(&r, "title");
     assert_eq!(got, vec!["a", "b", "c", "d"]);
     let r = find(&app, "/api/analytic/metrics", "limit=1000000").await;
     assert_eq!(r.data().as_array().map(Vec::len), Some(4));
