@@ -155,6 +155,9 @@ pub struct Entity {
     /// Admin hint: the field that names a record.
     pub title_field: Option<&'static str>,
     pub ops: Ops,
+    /// Not readable by visitors: the default permissions grant no public read (accounts, orders,
+    /// payments, messages, notifications). Relations touching a private entity are private too.
+    pub private: bool,
 }
 
 impl Entity {
@@ -425,6 +428,7 @@ fn common(
         fields: vec![id, created, updated, variant],
         variants: vec!["default"],
         title_field: None,
+        private: false,
         ops: Ops {
             create: true,
             update: true,
@@ -512,6 +516,12 @@ impl EntityBuilder {
 
     pub fn title(mut self, field: &'static str) -> Self {
         self.entity.title_field = Some(field);
+        self
+    }
+
+    /// See [`Entity::private`].
+    pub fn private(mut self) -> Self {
+        self.entity.private = true;
         self
     }
 

@@ -32,6 +32,39 @@ pub struct Config {
     /// Database connections: SQLite readers (default: one per CPU) or the PostgreSQL pool (default 16).
     #[arg(long, env = "STOA_DB_MAX_CONNECTIONS")]
     pub db_max_connections: Option<u32>,
+    /// The site's public origin (`https://shop.example.com`): Sign-In with Ethereum domain, reset
+    /// links, same-origin checks, and `Secure` cookies when https. Default: `http://` + STOA_ADDR.
+    #[arg(long, env = "STOA_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// HS256 key for access tokens (≥ 32 bytes). Default: generated once into
+    /// `STOA_DATA_DIR/jwt-secret`. Set it explicitly when several instances serve one database.
+    #[arg(long, env = "STOA_JWT_SECRET")]
+    pub jwt_secret: Option<String>,
+    /// Access-token lifetime in seconds.
+    #[arg(long, env = "STOA_ACCESS_TOKEN_TTL", default_value_t = 900)]
+    pub access_token_ttl: i64,
+    /// Refresh-token lifetime in seconds (renewed on each use).
+    #[arg(long, env = "STOA_REFRESH_TOKEN_TTL", default_value_t = 30 * 24 * 3600)]
+    pub refresh_token_ttl: i64,
+    /// Enables `X-RBAC-SECRET-KEY` for trusted server-to-server calls (≥ 32 characters).
+    #[arg(long, env = "STOA_SECRET_KEY")]
+    pub secret_key: Option<String>,
+    /// SMTP server for mail (`smtp://user:pass@host:587?tls=required`, `smtps://…`). Unset: mail
+    /// stays in the outbox and is printed to the log.
+    #[arg(long, env = "STOA_SMTP_URL")]
+    pub smtp_url: Option<String>,
+    /// The From address of outgoing mail.
+    #[arg(long, env = "STOA_MAIL_FROM", default_value = "Stoa <no-reply@localhost>")]
+    pub mail_from: String,
+    /// Credential requests (sign-in, registration, reset, wallet) one IP may make per window.
+    #[arg(long, env = "STOA_AUTH_RATE_BURST", default_value_t = 10)]
+    pub auth_rate_burst: u32,
+    /// The window of STOA_AUTH_RATE_BURST, in seconds.
+    #[arg(long, env = "STOA_AUTH_RATE_WINDOW", default_value_t = 60)]
+    pub auth_rate_window: u64,
+    /// Credential attempts per account per hour.
+    #[arg(long, env = "STOA_AUTH_ACCOUNT_RATE", default_value_t = 100)]
+    pub auth_account_rate: u32,
 }
 
 impl Config {
@@ -47,13 +80,40 @@ impl Config {
             upload_limit: 20 * 1024 * 1024,
             request_timeout: 30,
             db_max_connections: None,
+            public_url: None,
+            jwt_secret: None,
+            access_token_ttl: 900,
+            refresh_token_ttl: 30 * 24 * 3600,
+            secret_key: None,
+            smtp_url: None,
+            mail_from: "Stoa <no-reply@localhost>".into(),
+            auth_rate_burst: 10,
+            auth_rate_window: 60,
+            auth_account_rate: 100,
         }
+    }
+
+    /// The public origin, without a trailing slash.
+    pub fn public_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.addr))
+            .trim_end_matches('/')
+            .to_owned()
     }
 
     /// The configuration as JSON with secrets (database password) redacted.
     pub fn redacted(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(self).unwrap_or_default();
         v["database_url"] = serde_json::Value::String(redact_url(&self.database_url));
+        for k in ["jwt_secret", "secret_key"] {
+            if !v[k].is_null() {
+                v[k] = serde_json::Value::String("***".into());
+            }
+        }
+        if let Some(u) = &self.smtp_url {
+            v["smtp_url"] = serde_json::Value::String(redact_url(u));
+        }
         v
     }
 }

@@ -15,6 +15,7 @@ use serde_json::json;
 use stoa_api::body::Limits;
 use stoa_api::{AppState, RouteBook};
 use stoa_kernel::registry::Registry;
+use stoa_rbac::{Auth, AuthConfig};
 use stoa_store::{Db, DbOptions, Store};
 use tokio::net::TcpListener;
 
@@ -45,8 +46,9 @@ pub async fn connect(config: &Config) -> anyhow::Result<Db> {
     Db::connect(&opts).await.map_err(anyhow::Error::msg)
 }
 
-/// The whole route book: health, readiness, the generic API, meta, docs and OpenAPI.
-pub fn routes(state: &AppState) -> RouteBook<AppState> {
+/// The whole route book: health, readiness, the generic API, the account endpoints, meta, docs
+/// and OpenAPI.
+pub fn routes(state: &AppState, auth: Arc<Auth>) -> RouteBook<AppState> {
     let ok = |id: &str, summary: &str| {
         json!({"operationId": id, "summary": summary, "responses": {
             "200": {"description": "OK", "content": {"application/json": {}}},
@@ -76,7 +78,8 @@ pub fn routes(state: &AppState) -> RouteBook<AppState> {
             ),
             ok("ready", "Readiness: the database answers"),
         )
-        .merge(stoa_api::api_routes(state));
+        .merge(stoa_api::api_routes(state))
+        .merge(stoa_rbac::http::routes(auth));
     stoa_api::with_openapi(book, &state.store.registry)
 }
 
@@ -84,11 +87,12 @@ pub fn routes(state: &AppState) -> RouteBook<AppState> {
 pub struct App {
     pub router: Router,
     pub store: Store,
+    pub auth: Arc<Auth>,
     pub operations: Vec<stoa_api::routes::Operation>,
 }
 
-/// Connects, migrates and assembles the application.
-pub async fn build(config: &Config) -> anyhow::Result<App> {
+/// Connects, migrates and applies the default data seeds.
+pub async fn prepare(config: &Config) -> anyhow::Result<Store> {
     let registry = Arc::new(registry().map_err(anyhow::Error::msg)?);
     let db = connect(config).await?;
     let applied = stoa_store::ddl::migrate(&db, &registry)
@@ -98,6 +102,72 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
         tracing::info!(statements = applied.len(), "database migrated");
     }
     let store = Store::new(db, registry);
+    stoa_notification::mail::seed(&store)
+        .await
+        .map_err(|e| anyhow::anyhow!("seeding notifications failed: {e}"))?;
+    stoa_rbac::seed::seed(&store)
+        .await
+        .map_err(|e| anyhow::anyhow!("seeding roles and permissions failed: {e}"))?;
+    Ok(store)
+}
+
+/// The JWT key: configured, or generated once into the data folder (owner-only permissions).
+fn jwt_secret(config: &Config) -> anyhow::Result<Vec<u8>> {
+    if let Some(s) = &config.jwt_secret {
+        anyhow::ensure!(s.len() >= 32, "STOA_JWT_SECRET must be at least 32 bytes");
+        return Ok(s.as_bytes().to_vec());
+    }
+    let path = std::path::Path::new(&config.data_dir).join("jwt-secret");
+    if let Ok(s) = std::fs::read_to_string(&path) {
+        let s = s.trim().to_owned();
+        anyhow::ensure!(s.len() >= 32, "{} holds a key shorter than 32 bytes", path.display());
+        return Ok(s.into_bytes());
+    }
+    std::fs::create_dir_all(&config.data_dir)?;
+    let key: String = (0..2)
+        .map(|_| uuid::Uuid::new_v4().simple().to_string())
+        .collect();
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    std::io::Write::write_all(&mut opts.open(&path)?, key.as_bytes())?;
+    tracing::info!(path = %path.display(), "generated a JWT key");
+    Ok(key.into_bytes())
+}
+
+/// The account service for `store` under `config`.
+pub fn auth(config: &Config, store: &Store) -> anyhow::Result<Arc<Auth>> {
+    if let Some(k) = &config.secret_key {
+        anyhow::ensure!(k.len() >= 32, "STOA_SECRET_KEY must be at least 32 characters");
+    }
+    let mailer = stoa_notification::mail::Mailer::new(
+        store.clone(),
+        &stoa_notification::mail::MailConfig {
+            smtp_url: config.smtp_url.clone(),
+            from: config.mail_from.clone(),
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut cfg = AuthConfig::new(jwt_secret(config)?, config.public_url());
+    cfg.access_ttl = config.access_token_ttl.max(1);
+    cfg.refresh_ttl = config.refresh_token_ttl.max(1);
+    cfg.secret_key = config.secret_key.clone().filter(|k| !k.is_empty());
+    cfg.rates = stoa_rbac::limits::RateConfig {
+        ip_burst: config.auth_rate_burst.max(1),
+        ip_window: Duration::from_secs(config.auth_rate_window.max(1)),
+        account_per_hour: config.auth_account_rate.max(1),
+    };
+    cfg.hash_concurrency = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
+    Ok(Arc::new(
+        Auth::new(store.clone(), cfg, mailer).map_err(|e| anyhow::anyhow!("{e}"))?,
+    ))
+}
+
+/// Connects, migrates and assembles the application.
+pub async fn build(config: &Config) -> anyhow::Result<App> {
+    let store = prepare(config).await?;
+    let auth = auth(config, &store)?;
     let state = AppState {
         store: store.clone(),
         limits: Limits {
@@ -105,14 +175,26 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
             file: config.upload_limit,
         },
     };
-    let (router, operations) = routes(&state).into_parts();
-    let router = middleware::wrap(
-        router.with_state(state),
-        Duration::from_secs(config.request_timeout),
-    );
+    let (router, operations) = routes(&state, auth.clone()).into_parts();
+    let router = router
+        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            auth.clone(),
+            stoa_rbac::http::authorize,
+        ));
+    let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
+    let pruner = auth.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(600));
+        loop {
+            tick.tick().await;
+            pruner.limits.prune();
+        }
+    });
     Ok(App {
         router,
         store,
+        auth,
         operations,
     })
 }

@@ -36,6 +36,36 @@ enum Command {
     },
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Manage administrators.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an account with the admin role. The password is read from stdin with
+    /// `--password-stdin`; otherwise one is generated and printed once.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+fn generated_password() -> String {
+    // 26 characters from two v4 uuids (122 random bits each), grouped for reading aloud.
+    let raw: String = (0..2)
+        .map(|_| uuid::Uuid::new_v4().simple().to_string())
+        .collect();
+    raw.as_bytes()
+        .chunks(6)
+        .take(4)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 fn init_logs(config: &Config) {
@@ -84,6 +114,30 @@ async fn main() -> anyhow::Result<()> {
                 eprintln!("applied {} statements", stmts.len());
             }
             db.close().await;
+        }
+        Command::Admin {
+            command: AdminCommand::Create { email, password_stdin },
+        } => {
+            init_logs(&config);
+            let (password, generated) = if password_stdin {
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line)?;
+                (line.trim_end_matches(['\r', '\n']).to_owned(), false)
+            } else {
+                (generated_password(), true)
+            };
+            let store = stoa_server::prepare(&config).await?;
+            let auth = stoa_server::auth(&config, &store)?;
+            let id = auth
+                .create_admin(&email, &password)
+                .await
+                .map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+            println!("created admin {email} (subject {id})");
+            if generated {
+                println!("password: {password}");
+                println!("(shown once: store it now)");
+            }
+            store.db.close().await;
         }
         Command::Serve => {
             init_logs(&config);

@@ -6,6 +6,7 @@ pub mod db;
 pub mod ddl;
 pub mod record;
 pub mod repo;
+pub mod seed;
 pub mod service;
 pub mod sqlite_read;
 

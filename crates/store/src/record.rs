@@ -134,9 +134,45 @@ impl Record {
 
     /// The record's id.
     pub fn id(&self) -> Option<uuid::Uuid> {
-        self.get("id")
-            .and_then(Cell::as_str)
-            .and_then(|s| uuid::Uuid::parse_str(s).ok())
+        self.uuid("id")
+    }
+
+    /// A text (or uuid, decimal, timestamp) field; `None` when absent or NULL.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.get(name).and_then(Cell::as_str)
+    }
+
+    pub fn uuid(&self, name: &str) -> Option<uuid::Uuid> {
+        self.text(name).and_then(|s| uuid::Uuid::parse_str(s).ok())
+    }
+
+    pub fn int(&self, name: &str) -> Option<i64> {
+        match self.get(name) {
+            Some(Cell::Int(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn bool(&self, name: &str) -> Option<bool> {
+        match self.get(name) {
+            Some(Cell::Bool(b)) => Some(*b),
+            Some(Cell::Int(i)) => Some(*i != 0),
+            _ => None,
+        }
+    }
+
+    /// A JSON field, parsed.
+    pub fn json(&self, name: &str) -> Option<Value> {
+        match self.get(name)? {
+            Cell::Json(r) => serde_json::from_str(r.get()).ok(),
+            Cell::JsonText(t) => serde_json::from_str(t).ok(),
+            _ => None,
+        }
+    }
+
+    /// The record as a JSON object.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 

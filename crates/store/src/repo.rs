@@ -513,6 +513,172 @@ pub async fn delete(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<
     fetch_one(exec, e, &s).await
 }
 
+/// Text columns of one row, secrets included: for trusted module code only (never a response).
+pub async fn read_text(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    id: Uuid,
+    fields: &[&str],
+) -> Result<Option<Vec<Option<String>>>> {
+    let b = exec.backend();
+    let mut s = Query::select();
+    s.from(Alias::new(e.table.as_str()));
+    for name in fields {
+        let f = e
+            .field(name)
+            .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))?;
+        s.column(Alias::new(f.column.as_str()));
+    }
+    s.and_where(col("id").eq(id_value(id, b)));
+    let (sql, values) = build(&s, b);
+    let sql = sqlx::AssertSqlSafe(sql);
+    match exec {
+        Exec::Sqlite(c) => {
+            let row = sqlx::query_with(sql, values)
+                .fetch_optional(&mut **c)
+                .await
+                .map_err(|x| db_error(e, x))?;
+            row.map(|r| {
+                (0..fields.len())
+                    .map(|i| r.try_get::<Option<String>, _>(i).map_err(Error::internal))
+                    .collect()
+            })
+            .transpose()
+        }
+        Exec::Postgres(c) => {
+            let row = sqlx::query_with(sql, values)
+                .fetch_optional(&mut **c)
+                .await
+                .map_err(|x| db_error(e, x))?;
+            row.map(|r| {
+                (0..fields.len())
+                    .map(|i| r.try_get::<Option<String>, _>(i).map_err(Error::internal))
+                    .collect()
+            })
+            .transpose()
+        }
+    }
+}
+
+/// Every row whose fields equal the given values (at most `limit`), in id order. Trusted code may
+/// match on secret columns; the rows returned never carry them.
+pub async fn find_all_eq(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    vals: &[(usize, Val)],
+    limit: u64,
+) -> Result<Vec<Record>> {
+    let b = exec.backend();
+    let mut s = base_select(e);
+    for (i, v) in vals {
+        let f = &e.fields[*i];
+        s.and_where(match v {
+            Val::Null => col(&f.column).is_null(),
+            v => col(&f.column).eq(to_value(f.kind, v, b)),
+        });
+    }
+    s.order_by(Alias::new("id"), SqOrder::Asc).limit(limit);
+    fetch_all(exec, e, &s).await
+}
+
+/// Sets any fields (secrets included) of one row, but only while every `expect` field still holds
+/// its value (`Val::Null` means IS NULL): a compare-and-set for state changes that must happen
+/// once. `None` when the row is missing or no longer matches.
+pub async fn update_if(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    id: Uuid,
+    vals: &[(usize, Val)],
+    expect: &[(usize, Val)],
+) -> Result<Option<Record>> {
+    let b = exec.backend();
+    let mut s = Query::update();
+    s.table(Alias::new(e.table.as_str()));
+    s.values(vals.iter().map(|(i, v)| {
+        (
+            Alias::new(e.fields[*i].column.as_str()),
+            Expr::val(to_value(e.fields[*i].kind, v, b)),
+        )
+    }));
+    s.and_where(col("id").eq(id_value(id, b)));
+    for (i, v) in expect {
+        let f = &e.fields[*i];
+        s.and_where(match v {
+            Val::Null => col(&f.column).is_null(),
+            v => col(&f.column).eq(to_value(f.kind, v, b)),
+        });
+    }
+    s.returning(returning(e));
+    fetch_one(exec, e, &s).await
+}
+
+/// Sets fields on every row whose `field` equals `value`; returns how many rows changed.
+pub async fn update_where(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    vals: &[(usize, Val)],
+    filter: &[(usize, Val)],
+) -> Result<u64> {
+    let b = exec.backend();
+    let mut s = Query::update();
+    s.table(Alias::new(e.table.as_str()));
+    s.values(vals.iter().map(|(i, v)| {
+        (
+            Alias::new(e.fields[*i].column.as_str()),
+            Expr::val(to_value(e.fields[*i].kind, v, b)),
+        )
+    }));
+    for (i, v) in filter {
+        let f = &e.fields[*i];
+        s.and_where(match v {
+            Val::Null => col(&f.column).is_null(),
+            v => col(&f.column).eq(to_value(f.kind, v, b)),
+        });
+    }
+    let (sql, values) = build(&s, b);
+    let sql = sqlx::AssertSqlSafe(sql);
+    let n = match exec {
+        Exec::Sqlite(c) => sqlx::query_with(sql, values)
+            .execute(&mut **c)
+            .await
+            .map(|r| r.rows_affected()),
+        Exec::Postgres(c) => sqlx::query_with(sql, values)
+            .execute(&mut **c)
+            .await
+            .map(|r| r.rows_affected()),
+    }
+    .map_err(|x| db_error(e, x))?;
+    Ok(n)
+}
+
+/// Deletes every row whose fields equal the given values; returns how many went.
+pub async fn delete_where(exec: &mut Exec<'_>, e: &Entity, filter: &[(usize, Val)]) -> Result<u64> {
+    let b = exec.backend();
+    let mut s = Query::delete();
+    s.from_table(Alias::new(e.table.as_str()));
+    for (i, v) in filter {
+        let f = &e.fields[*i];
+        s.and_where(match v {
+            Val::Null => col(&f.column).is_null(),
+            v => col(&f.column).eq(to_value(f.kind, v, b)),
+        });
+    }
+    let (sql, values) = build(&s, b);
+    let sql = sqlx::AssertSqlSafe(sql);
+    let n = match exec {
+        Exec::Sqlite(c) => sqlx::query_with(sql, values)
+            .execute(&mut **c)
+            .await
+            .map(|r| r.rows_affected()),
+        Exec::Postgres(c) => sqlx::query_with(sql, values)
+            .execute(&mut **c)
+            .await
+            .map(|r| r.rows_affected()),
+    }
+    .map_err(|x| db_error(e, x))?;
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,13 @@
 //! The generic entity service: validated create, update, delete, find-or-create and bulk writes
 //! for any declared entity, each in one transaction. Module services build on these.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value as Json};
 use stoa_kernel::model::{DefaultValue, Entity, Kind};
-use stoa_kernel::query::FindQuery;
+use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op};
 use stoa_kernel::registry::Registry;
 use stoa_kernel::value::{Val, prepare_create, prepare_patch};
 use stoa_kernel::{Error, Result, words};
@@ -21,7 +23,14 @@ pub const MAX_BULK: usize = 100;
 pub struct Store {
     pub db: Db,
     pub registry: Arc<Registry>,
+    versions: Arc<Versions>,
 }
+
+/// A change counter per entity, bumped after every committed write through the store: caches
+/// built from a table (permissions, roles) compare versions instead of polling the database.
+/// Counters are per process; a multi-instance deployment also bounds cache age (see rbac).
+#[derive(Default)]
+struct Versions(HashMap<String, AtomicU64>);
 
 pub struct Page {
     pub rows: Vec<Record>,
@@ -34,7 +43,64 @@ fn missing(e: &Entity, id: Uuid) -> Error {
 
 impl Store {
     pub fn new(db: Db, registry: Arc<Registry>) -> Self {
-        Self { db, registry }
+        let versions = Versions(
+            registry
+                .entities()
+                .iter()
+                .map(|e| (e.key(), AtomicU64::new(0)))
+                .collect(),
+        );
+        Self {
+            db,
+            registry,
+            versions: Arc::new(versions),
+        }
+    }
+
+    /// The change counter of `key` (`module.entity`).
+    pub fn version(&self, key: &str) -> u64 {
+        self.versions
+            .0
+            .get(key)
+            .map_or(0, |v| v.load(Ordering::Acquire))
+    }
+
+    /// Records that `e` changed: call after committing a write made with the `_in` functions.
+    pub fn touch(&self, e: &Entity) {
+        if let Some(v) = self.versions.0.get(&e.key()) {
+            v.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Rows of `e` whose fields equal the given values (`Val::Null` matches NULL), at most
+    /// `limit`, through the read path. Secret fields cannot be matched here (see `repo`).
+    pub async fn find_by(&self, e: &Entity, eq: &[(&str, Val)], limit: u64) -> Result<Vec<Record>> {
+        let mut q = FindQuery::all();
+        q.limit = limit;
+        for (name, v) in eq {
+            let field = e
+                .field_index(name)
+                .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))?;
+            q.filters.push(Filter {
+                field,
+                path: None,
+                op: if *v == Val::Null { Op::IsNull } else { Op::Eq },
+                value: if *v == Val::Null {
+                    FilterValue::None
+                } else {
+                    FilterValue::One(v.clone())
+                },
+            });
+        }
+        Ok(self.find(e, &q).await?.rows)
+    }
+
+    /// The entity `module.entity`, which must be declared.
+    pub fn entity(&self, key: &str) -> Result<Arc<Entity>> {
+        self.registry
+            .by_key(key)
+            .cloned()
+            .ok_or_else(|| Error::internal(format!("entity {key} is not declared")))
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
@@ -127,6 +193,7 @@ impl Store {
         let mut tx = self.db.begin().await?;
         let row = self.create_in(&mut tx.exec(), e, input).await?;
         tx.commit().await?;
+        self.touch(e);
         Ok(row)
     }
 
@@ -211,6 +278,7 @@ impl Store {
         let mut tx = self.db.begin().await?;
         let row = self.update_in(&mut tx.exec(), e, id, input).await?;
         tx.commit().await?;
+        self.touch(e);
         Ok(row)
     }
 
@@ -239,6 +307,8 @@ impl Store {
             .await?
             .ok_or_else(|| missing(e, id))?;
         tx.commit().await?;
+        self.touch(e);
+        self.touch_referencing(e);
         Ok(row)
     }
 
@@ -275,6 +345,7 @@ impl Store {
         }
         let row = self.create_in(&mut exec, e, input).await?;
         tx.commit().await?;
+        self.touch(e);
         Ok((row, true))
     }
 
@@ -298,6 +369,7 @@ impl Store {
             }
         }
         tx.commit().await?;
+        self.touch(e);
         Ok(out)
     }
 
@@ -321,7 +393,17 @@ impl Store {
             }
         }
         tx.commit().await?;
+        self.touch(e);
         Ok(out)
+    }
+}
+
+impl Store {
+    /// A delete cascades: the relations pointing at `e` changed too.
+    pub fn touch_referencing(&self, e: &Entity) {
+        for (r, _) in self.registry.referencing(&e.key()) {
+            self.touch(&r);
+        }
     }
 }
 

@@ -7,6 +7,9 @@
 #![forbid(unsafe_code)]
 
 pub mod fixtures;
+pub mod secrets;
+pub mod smtp;
+pub mod users;
 
 use std::sync::Arc;
 
@@ -26,7 +29,11 @@ pub enum Db {
 /// A running server and a client for it.
 pub struct TestApp {
     pub base: String,
+    /// A client that sends the secret key: it acts as an admin (the generic suites use it).
     pub client: reqwest::Client,
+    /// A client with no credentials.
+    pub plain: reqwest::Client,
+    pub secret_key: String,
     pub store: Store,
     pub registry: Arc<Registry>,
     pub operations: Vec<stoa_api::routes::Operation>,
@@ -102,9 +109,7 @@ async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
 
 /// Starts a server on `db`. `None` when `db` is PostgreSQL and no test server is configured.
 pub async fn spawn_app(db: Db) -> Option<TestApp> {
-    let mut config = Config::defaults();
-    config.addr = "127.0.0.1:0".into();
-    config.db_max_connections = Some(4);
+    let mut config = test_config();
     let mut dir = None;
     let mut pg = None;
     match db {
@@ -135,8 +140,40 @@ pub async fn spawn_app(db: Db) -> Option<TestApp> {
     Some(app)
 }
 
+/// The configuration tests start from: a secret key for the admin client and rate limits high
+/// enough for suites that sign in many times (the rate-limit test sets its own).
+pub fn test_config() -> Config {
+    let mut config = Config::defaults();
+    config.addr = "127.0.0.1:0".into();
+    config.db_max_connections = Some(4);
+    config.secret_key = Some(format!(
+        "test-secret-{}",
+        uuid::Uuid::new_v4().simple()
+    ));
+    config.auth_rate_burst = 100_000;
+    config.auth_account_rate = 100_000;
+    config
+}
+
+/// A fresh SQLite configuration in its own temporary folder (for tests with their own config).
+pub fn sqlite_config() -> (Config, TempDir) {
+    let mut config = test_config();
+    let path = std::env::temp_dir().join(format!("stoa-test-{}", uuid::Uuid::now_v7().simple()));
+    config.database_url = format!("sqlite://{}/stoa.db", path.display());
+    config.data_dir = path.display().to_string();
+    (config, TempDir(path))
+}
+
 /// Starts a server with `config` (tests that need other limits use this).
-pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
+pub async fn start(mut config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
+    let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
+        Ok(l) => l,
+        Err(e) => panic!("bind: {e}"),
+    };
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    if config.public_url.is_none() {
+        config.public_url = Some(format!("http://127.0.0.1:{port}"));
+    }
     let app: App = match stoa_server::build(&config).await {
         Ok(a) => a,
         Err(e) => panic!("the app did not start: {e:#}"),
@@ -144,11 +181,11 @@ pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
     let store = app.store.clone();
     let registry = store.registry.clone();
     let operations = app.operations.clone();
-    let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
-        Ok(l) => l,
-        Err(e) => panic!("bind: {e}"),
-    };
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    let secret_key = config.secret_key.clone().unwrap_or_default();
+    let mut admin_headers = reqwest::header::HeaderMap::new();
+    if let Ok(v) = reqwest::header::HeaderValue::from_str(&secret_key) {
+        admin_headers.insert("x-rbac-secret-key", v);
+    }
     let (tx, rx) = oneshot::channel::<()>();
     tokio::spawn(async move {
         let _ = stoa_server::serve(app, listener, async {
@@ -160,8 +197,14 @@ pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
         base: format!("http://127.0.0.1:{port}"),
         client: reqwest::Client::builder()
             .no_proxy()
+            .default_headers(admin_headers)
             .build()
             .unwrap_or_default(),
+        plain: reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap_or_default(),
+        secret_key,
         store,
         registry,
         operations,
@@ -192,15 +235,17 @@ impl Res {
     }
 }
 
-async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
+pub(crate) async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
     let r = match r {
         Ok(r) => r,
         Err(e) => panic!("request failed: {e:?}"),
     };
     let status = r.status().as_u16();
     let headers = r.headers().clone();
+    let path = r.url().path().to_owned();
     let text = r.text().await.unwrap_or_default();
     let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    secrets::assert_none(&path, &body, &text);
     Res {
         status,
         headers,

@@ -13,6 +13,7 @@ pub fn module() -> Module {
                 .field(text("title").required().max_len(500).list().searchable())
                 .field(int("value").required().list())
                 .title("title")
+                .private()
                 .build(),
             model(M, "widget", "widgets").content().tsd(false).build(),
         ],

@@ -48,6 +48,7 @@ pub fn module() -> Module {
                         .default_text("dummy")
                         .list(),
                 )
+                .private()
                 .build(),
             model(M, "payment-intent", "payment-intents")
                 .field(decimal("amount").required().default_text("0").list())
@@ -76,6 +77,7 @@ pub fn module() -> Module {
                         .default_text("one_off")
                         .list(),
                 )
+                .private()
                 .build(),
             model(M, "widget", "widgets")
                 .admin_title()

@@ -33,6 +33,7 @@ pub fn module() -> Module {
                 .build(),
             model(M, "request", "requests")
                 .field(json("payload").required().default_json("{}"))
+                .private()
                 .build(),
             model(M, "widget", "widgets")
                 .content()

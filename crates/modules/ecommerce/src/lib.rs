@@ -68,6 +68,7 @@ pub fn module() -> Module {
                 )
                 .field(text("receipt").required().default_text("").max_len(2000))
                 .field(text("comment").max_len(10_000))
+                .private()
                 .build(),
             model(M, "product", "products")
                 .content()

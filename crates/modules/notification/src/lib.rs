@@ -1,6 +1,8 @@
 //! notification: topics, templates and the notifications sent through them.
 #![forbid(unsafe_code)]
 
+pub mod mail;
+
 use stoa_kernel::model::*;
 
 const M: &str = "notification";
@@ -26,13 +28,19 @@ pub fn module() -> Module {
                 .field(json("data"))
                 .field(text("reciever").required().max_len(320).list().searchable())
                 .field(json("attachments"))
+                .field(text("language").max_len(10))
+                .field(text("error").max_len(2000))
+                .field(text("secretData").secret())
                 .field(timestamp("sendAfter").required().default_now())
                 .title("title")
+                .private()
                 .build(),
             model(M, "template", "templates")
                 .admin_title()
                 .field(slug_field())
                 .field(text("title").max_len(1000))
+                .field(translations("subject"))
+                .field(translations("body"))
                 .variants(&[
                     "default",
                     "generate-email-ecommerce-order-status-changed-default",
@@ -44,6 +52,7 @@ pub fn module() -> Module {
                     "generate-telegram-crm-form-request-created-admin",
                     "for-planet-order-receipt",
                 ])
+                .private()
                 .build(),
             model(M, "topic", "topics")
                 .admin_title()
@@ -55,6 +64,7 @@ pub fn module() -> Module {
                         .default_text("info")
                         .list(),
                 )
+                .private()
                 .build(),
             model(M, "widget", "widgets")
                 .admin_title()

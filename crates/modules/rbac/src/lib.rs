@@ -1,6 +1,17 @@
 //! rbac: subjects, identities, roles, permissions (route rules as data) and sessions.
 #![forbid(unsafe_code)]
 
+pub mod http;
+pub mod limits;
+pub mod password;
+pub mod policy;
+pub mod seed;
+pub mod service;
+pub mod siwe_login;
+pub mod tokens;
+
+pub use service::{Auth, AuthConfig};
+
 use stoa_kernel::model::*;
 
 const M: &str = "rbac";
@@ -40,6 +51,7 @@ pub fn module() -> Module {
                         .searchable(),
                 )
                 .title("path")
+                .private()
                 .build(),
             model(M, "identity", "identities")
                 .field(text("email").email().max_len(320).list().searchable())
@@ -53,7 +65,11 @@ pub fn module() -> Module {
                 .field(text("password").secret())
                 .field(text("salt").secret())
                 .field(text("code").secret())
+                .field(timestamp("resetExpiresAt"))
+                .field(int("resetAttempts").required().default_int(0))
+                .field(text("login").unique().max_len(400))
                 .title("email")
+                .private()
                 .build(),
             model(M, "role", "roles")
                 .field(
@@ -74,8 +90,16 @@ pub fn module() -> Module {
                 .title("title")
                 .build(),
             model(M, "session", "sessions")
+                .field(reference("subjectId", "rbac.subject").list())
                 .field(timestamp("expiresAt").required().list())
+                .field(timestamp("revokedAt").list())
+                .field(timestamp("lastUsedAt").list())
+                .field(text("userAgent").max_len(500).list())
+                .field(text("ip").max_len(64).list())
                 .field(json("options").required().default_json("{}"))
+                .field(text("tokenHash").secret())
+                .field(text("spentHashes").secret())
+                .private()
                 .build(),
             model(M, "subject", "subjects")
                 .field(slug_field())

@@ -44,6 +44,7 @@ pub fn module() -> Module {
                 .field(text("description").max_len(10_000))
                 .field(text("sourceSystemId").max_len(200))
                 .variants(&["default", "telegram"])
+                .private()
                 .build(),
             model(M, "message", "messages")
                 .field(text("className").max_len(1000))
@@ -52,6 +53,7 @@ pub fn module() -> Module {
                 .field(text("description").max_len(100_000).list().searchable())
                 .field(text("sourceSystemId").max_len(200))
                 .title("description")
+                .private()
                 .build(),
             model(M, "profile", "profiles")
                 .content()

@@ -1,0 +1,35 @@
+//! Who is calling: set on every request by the authorization middleware (rbac) and read by
+//! handlers through `Extension<Caller>`.
+
+use uuid::Uuid;
+
+/// How the caller proved who they are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Via {
+    #[default]
+    Nothing,
+    /// `Authorization: Bearer <access JWT>`.
+    Bearer,
+    /// The `rbac.subject.jwt` cookie.
+    Cookie,
+    /// `X-RBAC-SECRET-KEY` (trusted server-to-server call).
+    SecretKey,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    /// The signed-in subject.
+    pub subject: Option<Uuid>,
+    /// The session (refresh-token family) the access token belongs to.
+    pub session: Option<Uuid>,
+    /// Holds a role linked to the root permission, or called with the secret key.
+    pub admin: bool,
+    pub via: Via,
+}
+
+impl Caller {
+    /// May act on `/api/rbac/subjects/{subject}/…`?
+    pub fn owns(&self, subject: Uuid) -> bool {
+        self.admin || self.subject == Some(subject)
+    }
+}

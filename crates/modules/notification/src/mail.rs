@@ -1,0 +1,294 @@
+//! The email channel: notifications are written to the outbox (`notification.notification`),
+//! rendered from their template in the recipient's language and delivered by SMTP when
+//! `STOA_SMTP_URL` is set. Without SMTP (development) they stay in the outbox and are printed to
+//! the log.
+
+use std::time::Duration;
+
+use lettre::message::Mailbox;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use serde_json::{Map, Value, json};
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Record, Store, repo};
+use uuid::Uuid;
+
+/// Where mail goes.
+#[derive(Clone, Debug, Default)]
+pub struct MailConfig {
+    /// `smtp://host:port` (plain or STARTTLS with `?tls=required`), `smtps://host:port` (TLS);
+    /// credentials as `smtp://user:pass@host`. `None`: keep mail in the outbox and log it.
+    pub smtp_url: Option<String>,
+    /// The From address.
+    pub from: String,
+}
+
+/// One email to queue.
+pub struct Email<'a> {
+    pub topic: &'a str,
+    pub template_variant: &'a str,
+    pub to: &'a str,
+    /// `en`, `ru`…; the template falls back to `en`, then to any language it has.
+    pub language: &'a str,
+    /// Template data kept with the notification (readable by admins).
+    pub data: Value,
+    /// Template data that must never be served (reset links): stored in a secret column.
+    pub secret: Value,
+}
+
+#[derive(Clone)]
+pub struct Mailer {
+    store: Store,
+    transport: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    from: Mailbox,
+}
+
+impl Mailer {
+    pub fn new(store: Store, config: &MailConfig) -> Result<Self> {
+        let from: Mailbox = config
+            .from
+            .parse()
+            .map_err(|e| Error::bad_request(format!("STOA_MAIL_FROM is not an address: {e}")))?;
+        let transport = match &config.smtp_url {
+            Some(url) if !url.is_empty() => Some(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| Error::bad_request(format!("STOA_SMTP_URL is not usable: {e}")))?
+                    .timeout(Some(Duration::from_secs(15)))
+                    .build(),
+            ),
+            _ => None,
+        };
+        Ok(Self {
+            store,
+            transport,
+            from,
+        })
+    }
+
+    /// Writes the notification (linked to its topic and template) in one transaction and hands it
+    /// to delivery in the background. Returns the notification id.
+    pub async fn queue(&self, email: Email<'_>) -> Result<Uuid> {
+        let s = &self.store;
+        let topic = one(s, "notification.topic", "slug", email.topic).await?;
+        let template = one(s, "notification.template", "variant", email.template_variant).await?;
+        let (topic_id, template_id) = (id(&topic)?, id(&template)?);
+        let subject = pick(&template.json("subject"), email.language)
+            .or_else(|| template.text("title").map(str::to_owned))
+            .unwrap_or_else(|| "Notification".to_owned());
+        let n = s.entity("notification.notification")?;
+        let mut input = Map::new();
+        input.insert("status".into(), json!("new"));
+        input.insert("method".into(), json!("email"));
+        input.insert("title".into(), json!(subject));
+        input.insert("reciever".into(), json!(email.to));
+        input.insert("language".into(), json!(email.language));
+        input.insert("data".into(), email.data);
+        let mut tx = s.db.begin().await?;
+        let row = {
+            let mut exec = tx.exec();
+            let row = s.create_in(&mut exec, &n, &input).await?;
+            let nid = id(&row)?;
+            let secret = n
+                .field_index("secretData")
+                .ok_or_else(|| Error::internal("notification.secretData is not declared"))?;
+            repo::update_if(
+                &mut exec,
+                &n,
+                nid,
+                &[(secret, Val::Text(email.secret.to_string()))],
+                &[],
+            )
+            .await?;
+            let link = |l: &str, lv: Uuid, r: &str, rv: Uuid| {
+                let mut m = Map::new();
+                m.insert(l.into(), json!(lv));
+                m.insert(r.into(), json!(rv));
+                m
+            };
+            s.create_in(
+                &mut exec,
+                &*s.entity("notification.notifications-to-templates")?,
+                &link("notificationId", nid, "templateId", template_id),
+            )
+            .await?;
+            s.create_in(
+                &mut exec,
+                &*s.entity("notification.topics-to-notifications")?,
+                &link("topicId", topic_id, "notificationId", nid),
+            )
+            .await?;
+            row
+        };
+        tx.commit().await?;
+        s.touch(&n);
+        let nid = id(&row)?;
+        let me = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = me.deliver(nid).await {
+                tracing::warn!(notification = %nid, error = %e, "email not delivered; it stays in the outbox");
+            }
+        });
+        Ok(nid)
+    }
+
+    /// Renders and sends one queued notification, marking it `sent`. Without SMTP it is logged
+    /// and left `new` in the outbox.
+    pub async fn deliver(&self, nid: Uuid) -> Result<()> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let row = s.get(&n, nid).await?;
+        if row.text("status") != Some("new") {
+            return Ok(());
+        }
+        let links = s
+            .find_by(
+                &*s.entity("notification.notifications-to-templates")?,
+                &[("notificationId", Val::Uuid(nid))],
+                1,
+            )
+            .await?;
+        let template_id = links
+            .first()
+            .and_then(|l| l.uuid("templateId"))
+            .ok_or_else(|| Error::internal("notification has no template"))?;
+        let template = s
+            .get(&*s.entity("notification.template")?, template_id)
+            .await?;
+        let secret = {
+            let mut c = s.db.read().await?;
+            repo::read_text(&mut c.exec(), &n, nid, &["secretData"])
+                .await?
+                .and_then(|v| v.into_iter().next().flatten())
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .unwrap_or(Value::Null)
+        };
+        let mut data = row.json("data").unwrap_or_else(|| json!({}));
+        if let (Some(d), Value::Object(sec)) = (data.as_object_mut(), secret) {
+            d.extend(sec);
+        }
+        let language = row.text("language").unwrap_or("en").to_owned();
+        let body_src = pick(&template.json("body"), &language).unwrap_or_default();
+        let body = render(&body_src, &data)?;
+        let subject = row.text("title").unwrap_or("Notification").to_owned();
+        let to = row.text("reciever").unwrap_or_default().to_owned();
+        let Some(transport) = &self.transport else {
+            tracing::info!(notification = %nid, %to, %subject, body = %body,
+                "email kept in the outbox: STOA_SMTP_URL is not set (development)");
+            return Ok(());
+        };
+        let to_box: Mailbox = to
+            .parse()
+            .map_err(|e| Error::invalid_field("reciever", format!("not an address: {e}")))?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to_box)
+            .subject(subject)
+            .body(body)
+            .map_err(|e| Error::internal(format!("building the email: {e}")))?;
+        match transport.send(message).await {
+            Ok(_) => {
+                let mut input = Map::new();
+                input.insert("status".into(), json!("sent"));
+                input.insert("error".into(), Value::Null);
+                s.update(&n, nid, &input).await?;
+                tracing::info!(notification = %nid, "email sent");
+                Ok(())
+            }
+            Err(e) => {
+                let mut input = Map::new();
+                let msg: String = e.to_string().chars().take(1000).collect();
+                input.insert("error".into(), json!(msg));
+                let _ = s.update(&n, nid, &input).await;
+                Err(Error::Unavailable(format!("the mail server refused the email: {e}")))
+            }
+        }
+    }
+
+    /// Is an SMTP server configured?
+    pub fn delivers(&self) -> bool {
+        self.transport.is_some()
+    }
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailer")
+            .field("smtp", &self.transport.is_some())
+            .finish()
+    }
+}
+
+async fn one(s: &Store, entity: &str, field: &str, value: &str) -> Result<Record> {
+    let e = s.entity(entity)?;
+    s.find_by(&e, &[(field, Val::Text(value.to_owned()))], 1)
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::not_found(format!("no {entity} with {field} '{value}'")))
+}
+
+fn id(r: &Record) -> Result<Uuid> {
+    r.id().ok_or_else(|| Error::internal("row without id"))
+}
+
+/// The text for `language` from a translation map, else English, else any.
+fn pick(map: &Option<Value>, language: &str) -> Option<String> {
+    let m = map.as_ref()?.as_object()?;
+    let get = |k: &str| m.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    get(language)
+        .or_else(|| get("en"))
+        .or_else(|| m.values().find_map(Value::as_str))
+        .map(str::to_owned)
+}
+
+/// Renders a template body (`{{ rbac.resetUrl }}` placeholders) with `data`.
+pub fn render(source: &str, data: &Value) -> Result<String> {
+    let mut env = minijinja::Environment::new();
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
+    env.render_str(source, data)
+        .map_err(|e| Error::invalid_field("body", format!("the template does not render: {e}")))
+}
+
+/// Default topics and the reset-password template (English and Russian).
+pub async fn seed(store: &Store) -> Result<()> {
+    const NAME: &str = "notification.defaults.v1";
+    if stoa_store::seed::applied(&store.db, NAME).await? {
+        return Ok(());
+    }
+    let topic = store.entity("notification.topic")?;
+    let template = store.entity("notification.template")?;
+    let mut tx = store.db.begin().await?;
+    {
+        let mut exec = tx.exec();
+        for (slug, title, kind) in [
+            ("information", "Information", "info"),
+            ("security", "Security", "security"),
+        ] {
+            let input = json!({"slug": slug, "title": title, "type": kind, "adminTitle": title});
+            if let Some(m) = input.as_object() {
+                store.create_in(&mut exec, &topic, m).await?;
+            }
+        }
+        let reset = json!({
+            "slug": "reset-password",
+            "adminTitle": "Password reset",
+            "variant": "reset-password",
+            "title": "Password reset",
+            "subject": {"en": "Reset your password", "ru": "Сброс пароля"},
+            "body": {
+                "en": "Someone asked to reset the password of your account.\n\nTo choose a new password, open this link within 15 minutes:\n{{ resetUrl }}\n\nIf it was not you, ignore this email: your password stays the same.\n",
+                "ru": "Кто-то запросил сброс пароля вашей учётной записи.\n\nЧтобы задать новый пароль, откройте ссылку в течение 15 минут:\n{{ resetUrl }}\n\nЕсли это были не вы, просто проигнорируйте письмо: пароль останется прежним.\n"
+            }
+        });
+        if let Some(m) = reset.as_object() {
+            store.create_in(&mut exec, &template, m).await?;
+        }
+        stoa_store::seed::mark(&mut exec, NAME).await?;
+    }
+    tx.commit().await?;
+    store.touch(&topic);
+    store.touch(&template);
+    tracing::info!(seed = NAME, "seeded notification topics and templates");
+    Ok(())
+}
+

@@ -1,0 +1,611 @@
+//! The account endpoints, the subject-scoped identity routes, and the one middleware that decides
+//! every request: credentials → caller → permission table → ownership → CSRF.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::connect_info::ConnectInfo;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, patch, post};
+use cookie::{Cookie, SameSite};
+use serde_json::{Map, Value, json};
+use stoa_api::auth::{Caller, Via};
+use stoa_api::crud::{data, parse_id};
+use stoa_api::error::error_response;
+use stoa_api::openapi::{errors, ok, operation, request_body};
+use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_kernel::query::parse_qs;
+use stoa_kernel::{Error, Result};
+use uuid::Uuid;
+
+use crate::policy::Verdict;
+use crate::service::{Auth, Ctx, Tokens, str_field};
+
+pub const JWT_COOKIE: &str = "rbac.subject.jwt";
+pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
+const SECRET_HEADER: &str = "x-rbac-secret-key";
+const AUTH: &str = "/api/rbac/subjects/authentication";
+
+fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| Cookie::split_parse(v.to_owned()))
+        .filter_map(|c| c.ok())
+        .find(|c| c.name() == name)
+        .map(|c| c.value().to_owned())
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = v.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(token.trim())
+}
+
+fn ctx(headers: &HeaderMap, ip: Option<SocketAddr>) -> Ctx {
+    let language = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split([',', ';', '-']).next())
+        .map(|l| l.trim().to_ascii_lowercase())
+        .filter(|l| l == "ru" || l == "en")
+        .unwrap_or_else(|| "en".to_owned());
+    Ctx {
+        ip: ip.map_or_else(|| "unknown".to_owned(), |a| a.ip().to_string()),
+        user_agent: headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        language,
+    }
+}
+
+fn peer(req: &Request) -> Option<SocketAddr> {
+    req.extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0)
+}
+
+fn caller(req: &Request) -> Caller {
+    req.extensions().get::<Caller>().cloned().unwrap_or_default()
+}
+
+/// The JSON body as an object; an empty body is `{}`.
+async fn body(state: &AppState, req: Request) -> Result<Map<String, Value>> {
+    let empty = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .is_some_and(|v| v.as_bytes() == b"0")
+        || (req.headers().get(header::CONTENT_TYPE).is_none()
+            && req.headers().get(header::TRANSFER_ENCODING).is_none()
+            && req.headers().get(header::CONTENT_LENGTH).is_none());
+    if empty {
+        return Ok(Map::new());
+    }
+    let b = stoa_api::body::parse(req, state.limits).await?;
+    match b.data {
+        Value::Object(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        _ => Err(Error::bad_request("the body must be a JSON object")),
+    }
+}
+
+fn secure(auth: &Auth, headers: &HeaderMap) -> bool {
+    auth.cfg.https()
+        || headers
+            .get("x-forwarded-proto")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"))
+}
+
+fn set_cookie(res: &mut Response, name: &str, value: &str, max_age: i64, secure: bool) {
+    let c = Cookie::build((name.to_owned(), value.to_owned()))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .secure(secure)
+        .max_age(cookie::time::Duration::seconds(max_age))
+        .build();
+    if let Ok(v) = HeaderValue::from_str(&c.to_string()) {
+        res.headers_mut().append(header::SET_COOKIE, v);
+    }
+}
+
+fn token_response(auth: &Auth, headers: &HeaderMap, t: &Tokens, status: StatusCode) -> Response {
+    let mut res = data(status, t);
+    let s = secure(auth, headers);
+    set_cookie(&mut res, JWT_COOKIE, &t.jwt, auth.cfg.access_ttl, s);
+    set_cookie(&mut res, REFRESH_COOKIE, &t.refresh, auth.cfg.refresh_ttl, s);
+    res
+}
+
+fn cleared(auth: &Auth, headers: &HeaderMap, mut res: Response) -> Response {
+    let s = secure(auth, headers);
+    set_cookie(&mut res, JWT_COOKIE, "", 0, s);
+    set_cookie(&mut res, REFRESH_COOKIE, "", 0, s);
+    res
+}
+
+fn ok_true(status: StatusCode) -> Response {
+    data(status, json!({"ok": true}))
+}
+
+fn roles_from(body: &Map<String, Value>) -> Result<Vec<String>> {
+    match body.get("roles") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|r| match r {
+                Value::String(s) => Ok(s.clone()),
+                Value::Object(o) => o
+                    .get("slug")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .ok_or_else(|| Error::invalid_field("roles", "each role needs a slug")),
+                _ => Err(Error::invalid_field("roles", "must be a list of role slugs")),
+            })
+            .collect(),
+        Some(_) => Err(Error::invalid_field("roles", "must be a list of role slugs")),
+    }
+}
+
+// ---- handlers ------------------------------------------------------------------------------
+
+async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
+    let c = caller(&req);
+    let Some(subject) = c.subject else {
+        return Ok(data(StatusCode::OK, Value::Null));
+    };
+    let row = auth.store.get(auth.subject_entity(), subject).await?;
+    let mut v = row.to_json();
+    let role_e = auth.store.entity("rbac.role")?;
+    let mut roles = Vec::new();
+    for r in auth.roles_of(subject).await?.iter() {
+        if let Ok(r) = auth.store.get(&role_e, *r).await {
+            roles.push(r.to_json());
+        }
+    }
+    v["roles"] = json!(roles);
+    v["identities"] = json!(auth.identities(subject).await?);
+    v["admin"] = json!(c.admin);
+    Ok(data(StatusCode::OK, v))
+}
+
+async fn is_authorized(auth: Arc<Auth>, req: Request, q: Option<String>) -> ApiResult<Response> {
+    let c = caller(&req);
+    let qs = parse_qs(q.as_deref().unwrap_or(""))?;
+    let action = qs.get("action");
+    let route = action
+        .and_then(|a| a.get("route"))
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| Error::bad_field("action[route]", "is required"))?;
+    let method = action
+        .and_then(|a| a.get("method"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("GET")
+        .to_ascii_uppercase();
+    let path = route.split('?').next().unwrap_or(route);
+    decide(&auth, &c, &method, path).await?;
+    Ok(ok_true(StatusCode::OK))
+}
+
+async fn init_get(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
+    me(auth, req).await
+}
+
+async fn init_post(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
+    let h = req.headers().clone();
+    let t = auth.anonymous(&ctx(&h, peer(&req))).await?;
+    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+}
+
+async fn refresh(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let h = req.headers().clone();
+    let b = body(&s, req).await?;
+    let token = match b.get("refresh") {
+        Some(Value::String(t)) => t.clone(),
+        Some(_) => return Err(Error::invalid_field("refresh", "must be a string").into()),
+        None => cookie_value(&h, REFRESH_COOKIE)
+            .ok_or_else(|| Error::Unauthorized("no refresh token: send {\"refresh\": …} or the cookie".into()))?,
+    };
+    match auth.refresh(&token).await {
+        Ok(t) => Ok(token_response(&auth, &h, &t, StatusCode::CREATED)),
+        Err(e) => Ok(cleared(&auth, &h, error_response(&e))),
+    }
+}
+
+async fn logout(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let c = caller(&req);
+    let h = req.headers().clone();
+    let b = body(&s, req).await.unwrap_or_default();
+    if let Some(sid) = c.session {
+        auth.revoke(sid).await?;
+    }
+    let token = b
+        .get("refresh")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| cookie_value(&h, REFRESH_COOKIE));
+    if let Some(sid) = token.as_deref().and_then(crate::tokens::refresh_session)
+        && Some(sid) != c.session
+    {
+        // Only the holder of the token may end its session: the rotation check proves it.
+        if let Ok(t) = auth.refresh(token.as_deref().unwrap_or_default()).await {
+            auth.revoke(t.session).await?;
+        }
+    }
+    Ok(cleared(&auth, &h, ok_true(StatusCode::OK)))
+}
+
+async fn login(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let (h, ip) = (req.headers().clone(), peer(&req));
+    let b = body(&s, req).await?;
+    let t = auth
+        .login(str_field(&b, "login")?, str_field(&b, "password")?, &ctx(&h, ip))
+        .await?;
+    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+}
+
+async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let (h, ip) = (req.headers().clone(), peer(&req));
+    let b = body(&s, req).await?;
+    let roles = roles_from(&b)?;
+    let t = auth
+        .register(str_field(&b, "login")?, str_field(&b, "password")?, &roles, &ctx(&h, ip))
+        .await?;
+    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+}
+
+async fn forgot(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let (h, ip) = (req.headers().clone(), peer(&req));
+    let b = body(&s, req).await?;
+    auth.forgot_password(str_field(&b, "email")?, &ctx(&h, ip)).await?;
+    Ok(ok_true(StatusCode::CREATED))
+}
+
+async fn reset(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let (h, ip) = (req.headers().clone(), peer(&req));
+    let b = body(&s, req).await?;
+    auth.reset_password(
+        str_field(&b, "code")?,
+        str_field(&b, "password")?,
+        str_field(&b, "passwordConfirmation")?,
+        &ctx(&h, ip),
+    )
+    .await?;
+    Ok(ok_true(StatusCode::CREATED))
+}
+
+async fn nonce(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
+    let v = auth.wallet_nonce(&ctx(req.headers(), peer(&req)))?;
+    Ok(data(StatusCode::CREATED, v))
+}
+
+async fn wallet(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let (h, ip) = (req.headers().clone(), peer(&req));
+    let b = body(&s, req).await?;
+    let t = auth
+        .wallet_login(
+            str_field(&b, "message")?,
+            str_field(&b, "signature")?,
+            str_field(&b, "address")?,
+            &ctx(&h, ip),
+        )
+        .await?;
+    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+}
+
+fn owner(c: &Caller, id: &str) -> Result<Uuid> {
+    let id = parse_id(id)?;
+    if c.owns(id) {
+        Ok(id)
+    } else if c.subject.is_none() {
+        Err(Error::Unauthorized("sign in to do this".into()))
+    } else {
+        Err(Error::Forbidden("only the account's owner may do this".into()))
+    }
+}
+
+async fn list_identities(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
+    let subject = owner(&caller(&req), &id)?;
+    Ok(data(StatusCode::OK, auth.identities(subject).await?))
+}
+
+async fn add_identity(auth: Arc<Auth>, s: AppState, id: String, req: Request) -> ApiResult<Response> {
+    let subject = owner(&caller(&req), &id)?;
+    let (h, ip) = (req.headers().clone(), peer(&req));
+    let b = body(&s, req).await?;
+    let row = auth.add_identity(subject, &b, &ctx(&h, ip)).await?;
+    Ok(data(StatusCode::CREATED, row))
+}
+
+async fn patch_identity(auth: Arc<Auth>, s: AppState, (id, identity): (String, String), req: Request) -> ApiResult<Response> {
+    let c = caller(&req);
+    let subject = owner(&c, &id)?;
+    let identity = parse_id(&identity)?;
+    let b = body(&s, req).await?;
+    let row = auth.update_identity(subject, identity, c.session, &b).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn delete_identity(auth: Arc<Auth>, (id, identity): (String, String), req: Request) -> ApiResult<Response> {
+    let subject = owner(&caller(&req), &id)?;
+    let row = auth.delete_identity(subject, parse_id(&identity)?).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn admin_email_identity(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    if !caller(&req).admin {
+        return Err(Error::Forbidden("only an admin may create identities here".into()).into());
+    }
+    let b = body(&s, req).await?;
+    Ok(data(StatusCode::CREATED, auth.admin_email_identity(&b).await?))
+}
+
+async fn change_password(auth: Arc<Auth>, s: AppState, id: String, req: Request) -> ApiResult<Response> {
+    let c = caller(&req);
+    let identity = parse_id(&id)?;
+    let subject = auth.identity_subject(identity).await?;
+    if !c.owns(subject) {
+        return Err(Error::not_found(format!("rbac.identity {identity} not found")).into());
+    }
+    let mut b = body(&s, req).await?;
+    if !b.contains_key("newPassword") {
+        return Err(Error::invalid_field("newPassword", "is required").into());
+    }
+    b.remove("email");
+    let keep = if c.subject == Some(subject) { c.session } else { None };
+    let row = auth.update_identity(subject, identity, keep, &b).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+// ---- routes --------------------------------------------------------------------------------
+
+fn obj_schema(props: &[(&str, Value)], required: &[&str]) -> Value {
+    let p: Map<String, Value> = props.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect();
+    json!({"type": "object", "properties": p, "required": required})
+}
+
+fn string() -> Value {
+    json!({"type": "string"})
+}
+
+fn path_params(names: &[&str]) -> Vec<Value> {
+    names
+        .iter()
+        .map(|n| json!({"name": n, "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}))
+        .collect()
+}
+
+fn op(id: &str, summary: &str, params: &[&str], body: Option<Value>, status: u16, result: Value, errs: &[u16]) -> Value {
+    let mut responses = errors(errs);
+    responses.insert(status.to_string(), ok(summary, result));
+    let mut o = operation(None, id.to_owned(), summary.to_owned(), path_params(params), body.map(request_body), responses);
+    o["tags"] = json!(["rbac"]);
+    o
+}
+
+fn tokens_schema() -> Value {
+    obj_schema(&[("jwt", string()), ("refresh", string())], &["jwt", "refresh"])
+}
+
+fn ok_schema() -> Value {
+    obj_schema(&[("ok", json!({"type": "boolean"}))], &["ok"])
+}
+
+/// The account endpoints and subject-scoped identity routes.
+pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
+    let a = || auth.clone();
+    let creds = || obj_schema(&[("login", json!({"type": "string", "format": "email"})), ("password", json!({"type": "string", "minLength": 8, "maxLength": 128}))], &["login", "password"]);
+    let identity = json!({"$ref": "#/components/schemas/RbacIdentity"});
+    let mut b = RouteBook::new();
+    let x = a();
+    b = b.add("GET", &format!("{AUTH}/init"), get(move |req: Request| init_get(x.clone(), req)),
+        op("authInit", "The current subject, or null (creates nothing)", &[], None, 200, json!({}), &[401]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/init"), post(move |req: Request| init_post(x.clone(), req)),
+        op("authInitAnonymous", "Starts an anonymous session (a subject with no identity)", &[], None, 201, tokens_schema(), &[429]));
+    let x = a();
+    b = b.add("GET", &format!("{AUTH}/me"), get(move |req: Request| me(x.clone(), req)),
+        op("authMe", "The signed-in subject with roles and identities, or null", &[], None, 200, json!({}), &[401]));
+    let x = a();
+    b = b.add("GET", &format!("{AUTH}/is-authorized"), get(move |RawQuery(q): RawQuery, req: Request| is_authorized(x.clone(), req, q)),
+        {
+            let mut o = op("authIsAuthorized", "May the caller call action[method] action[route]?", &[], None, 200, ok_schema(), &[400, 401, 403]);
+            o["parameters"] = json!([
+                {"name": "action[route]", "in": "query", "required": true, "schema": {"type": "string"}},
+                {"name": "action[method]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["GET", "POST", "PATCH", "DELETE"]}},
+                {"name": "action[type]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["HTTP"]}}
+            ]);
+            o
+        });
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/refresh"), post(move |State(s): State<AppState>, req: Request| refresh(x.clone(), s, req)),
+        op("authRefresh", "Rotates the refresh token (body or cookie) and issues a new pair", &[], Some(obj_schema(&[("refresh", string())], &[])), 201, tokens_schema(), &[400, 401]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/logout"), post(move |State(s): State<AppState>, req: Request| logout(x.clone(), s, req)),
+        op("authLogout", "Ends the session and clears the cookies", &[], None, 200, ok_schema(), &[403]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/email-and-password/authentication"), post(move |State(s): State<AppState>, req: Request| login(x.clone(), s, req)),
+        op("authLogin", "Signs in with email and password", &[], Some(creds()), 201, tokens_schema(), &[400, 401, 422, 429]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/email-and-password/registration"), post(move |State(s): State<AppState>, req: Request| register(x.clone(), s, req)),
+        op("authRegister", "Creates an account with the roles open to registration", &[], Some({
+            let mut c = creds();
+            c["properties"]["roles"] = json!({"type": "array", "items": {"type": "string"}});
+            c
+        }), 201, tokens_schema(), &[400, 403, 409, 422, 429]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/email-and-password/forgot-password"), post(move |State(s): State<AppState>, req: Request| forgot(x.clone(), s, req)),
+        op("authForgotPassword", "Mails a reset link when the account exists (same answer either way)", &[], Some(obj_schema(&[("email", json!({"type": "string", "format": "email"}))], &["email"])), 201, ok_schema(), &[400, 422, 429]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/email-and-password/reset-password"), post(move |State(s): State<AppState>, req: Request| reset(x.clone(), s, req)),
+        op("authResetPassword", "Sets a new password with a reset code; every session ends", &[], Some(obj_schema(&[("code", string()), ("password", string()), ("passwordConfirmation", string())], &["code", "password", "passwordConfirmation"])), 201, ok_schema(), &[400, 422, 429]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/ethereum-virtual-machine/nonce"), post(move |req: Request| nonce(x.clone(), req)),
+        op("authWalletNonce", "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry", &[], None, 201, json!({"type": "object"}), &[429]));
+    let x = a();
+    b = b.add("POST", &format!("{AUTH}/ethereum-virtual-machine"), post(move |State(s): State<AppState>, req: Request| wallet(x.clone(), s, req)),
+        op("authWallet", "Signs in with an EIP-4361 message signed by the wallet", &[], Some(obj_schema(&[("message", string()), ("signature", string()), ("address", string())], &["message", "signature", "address"])), 201, tokens_schema(), &[400, 401, 409, 429]));
+    let base = "/api/rbac/subjects/{id}/identities";
+    let x = a();
+    b = b.add("GET", base, get(move |Path(id): Path<String>, req: Request| list_identities(x.clone(), id, req)),
+        op("subjectIdentities", "The subject's identities", &["id"], None, 200, json!({"type": "array", "items": identity}), &[400, 401, 403]));
+    let x = a();
+    b = b.add("POST", base, post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| add_identity(x.clone(), s, id, req)),
+        op("subjectAddIdentity", "Adds an email identity ({provider: email_and_password, email, password}) or links a wallet ({provider: ethereum_virtual_machine, message, signature, address})", &["id"], Some(json!({"type": "object", "properties": {"provider": {"type": "string", "enum": ["email_and_password", "ethereum_virtual_machine"]}}, "required": ["provider"]})), 201, identity.clone(), &[400, 401, 403, 409, 422, 429]));
+    let item = "/api/rbac/subjects/{id}/identities/{identityId}";
+    let x = a();
+    b = b.add("PATCH", item, patch(move |State(s): State<AppState>, Path(p): Path<(String, String)>, req: Request| patch_identity(x.clone(), s, p, req)),
+        op("subjectUpdateIdentity", "Changes the password ({password, newPassword}) or the email ({email, password})", &["id", "identityId"], Some(json!({"type": "object"})), 200, identity.clone(), &[400, 401, 403, 404, 409, 422]));
+    let x = a();
+    b = b.add("DELETE", item, delete(move |Path(p): Path<(String, String)>, req: Request| delete_identity(x.clone(), p, req)),
+        op("subjectDeleteIdentity", "Deletes an identity (never the last one)", &["id", "identityId"], None, 200, identity.clone(), &[400, 401, 403, 404, 409]));
+    let x = a();
+    b = b.add("POST", "/api/rbac/identities/email-and-password", post(move |State(s): State<AppState>, req: Request| admin_email_identity(x.clone(), s, req)),
+        op("identityCreateEmailAndPassword", "Admin: creates an email-and-password identity (for subjectId, or a new subject)", &[], Some(obj_schema(&[("email", string()), ("password", string()), ("subjectId", json!({"type": "string", "format": "uuid"}))], &["email", "password"])), 201, identity.clone(), &[400, 401, 403, 409, 422]));
+    let x = a();
+    b = b.add("PATCH", "/api/rbac/identities/{id}/change-password", patch(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| change_password(x.clone(), s, id, req)),
+        op("identityChangePassword", "Changes the password of one of the caller's identities (current password required)", &["id"], Some(obj_schema(&[("password", string()), ("newPassword", string())], &["password", "newPassword"])), 200, identity, &[400, 401, 403, 404, 422]));
+    b
+}
+
+// ---- the middleware ------------------------------------------------------------------------
+
+/// `{id}` of `/api/rbac/subjects/{id}/…` (a subject-scoped route).
+fn scoped_subject(path: &str) -> Option<Uuid> {
+    let rest = path.strip_prefix("/api/rbac/subjects/")?;
+    let (id, tail) = rest.split_once('/')?;
+    if tail.is_empty() {
+        return None;
+    }
+    Uuid::try_parse(id).ok()
+}
+
+/// The verdict for `caller` on `method path`: Ok, or the 401/403 to answer.
+async fn decide(auth: &Auth, c: &Caller, method: &str, path: &str) -> Result<()> {
+    let deny = |why: &str| {
+        tracing::info!(event = "authz_denied", method, path = %path.chars().take(200).collect::<String>(), subject = ?c.subject, reason = why, "request denied");
+        if c.subject.is_none() {
+            Error::Unauthorized("sign in to do this".into())
+        } else {
+            Error::Forbidden("you do not have access to this resource".into())
+        }
+    };
+    if !c.admin {
+        let roles = match c.subject {
+            Some(s) => auth.roles_of(s).await?,
+            None => Arc::new(Vec::new()),
+        };
+        if auth.policy.table().await?.decide(method, path, &roles) == Verdict::Deny {
+            return Err(deny("no permission"));
+        }
+    }
+    if let Some(owner) = scoped_subject(path)
+        && !c.owns(owner)
+    {
+        return Err(deny("not the owner"));
+    }
+    Ok(())
+}
+
+fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
+    let origin = headers
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| headers.get(header::REFERER).and_then(|v| v.to_str().ok()));
+    let Some(origin) = origin else {
+        return false;
+    };
+    let authority = |u: &str| -> String {
+        let rest = u.split_once("://").map_or(u, |(_, r)| r);
+        rest.split('/').next().unwrap_or("").to_ascii_lowercase()
+    };
+    let o = authority(origin);
+    !o.is_empty()
+        && (o == auth.cfg.domain().to_ascii_lowercase()
+            || headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .is_some_and(|h| h.eq_ignore_ascii_case(&o)))
+}
+
+/// Establishes the caller and enforces the permission table, ownership and CSRF on every request.
+pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Next) -> Response {
+    let mut c = Caller::default();
+    let headers = req.headers();
+    let has_session_cookie = cookie_value(headers, JWT_COOKIE).is_some() || cookie_value(headers, REFRESH_COOKIE).is_some();
+    if let Some(k) = headers.get(SECRET_HEADER) {
+        match auth.secret_key_ok(k.to_str().unwrap_or("")) {
+            Some(true) => {
+                c.admin = true;
+                c.via = Via::SecretKey;
+            }
+            Some(false) => {
+                tracing::warn!(event = "secret_key_rejected", "wrong X-RBAC-SECRET-KEY");
+                return error_response(&Error::Unauthorized("the secret key is wrong".into()));
+            }
+            None => {}
+        }
+    }
+    if c.via == Via::Nothing {
+        if let Some(t) = bearer(headers) {
+            match auth.verify_access(t).await {
+                Some((s, sid)) => {
+                    c.subject = Some(s);
+                    c.session = Some(sid);
+                    c.via = Via::Bearer;
+                }
+                None => {
+                    return error_response(&Error::Unauthorized(
+                        "the access token is invalid or expired; refresh it or sign in again".into(),
+                    ));
+                }
+            }
+        } else if let Some(t) = cookie_value(headers, JWT_COOKIE)
+            && let Some((s, sid)) = auth.verify_access(&t).await
+        {
+            c.subject = Some(s);
+            c.session = Some(sid);
+            c.via = Via::Cookie;
+        }
+    }
+    let method = req.method().clone();
+    let unsafe_method = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
+    if unsafe_method
+        && has_session_cookie
+        && !matches!(c.via, Via::Bearer | Via::SecretKey)
+        && !same_origin(&auth, req.headers())
+    {
+        tracing::info!(event = "csrf_rejected", method = %method, "cookie-authenticated write from another origin");
+        return error_response(&Error::Forbidden(
+            "a cookie-authenticated write must come from this site (Origin header)".into(),
+        ));
+    }
+    if let Some(s) = c.subject
+        && !c.admin
+    {
+        match auth.roles_of(s).await {
+            Ok(roles) => match auth.policy.table().await {
+                Ok(t) => c.admin = roles.iter().any(|r| t.is_admin_role(*r)),
+                Err(e) => return error_response(&e),
+            },
+            Err(e) => return error_response(&e),
+        }
+    }
+    let path = req.uri().path().to_owned();
+    if let Err(e) = decide(&auth, &c, method.as_str(), &path).await {
+        return error_response(&e);
+    }
+    let credentialed = c.via != Via::Nothing || path.starts_with("/api/rbac/");
+    req.extensions_mut().insert(c);
+    let mut res = next.run(req).await;
+    if credentialed {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    res.into_response()
+}

@@ -1,0 +1,150 @@
+//! Passwords: length and common-password rules, argon2id hashing (m = 19 MiB, t = 2, p = 1) on
+//! the blocking pool behind a concurrency cap, and a dummy verification for unknown accounts so
+//! both answers take the same time.
+
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use rand::RngCore;
+use stoa_kernel::{Error, Result};
+use tokio::sync::Semaphore;
+
+pub const MIN_LEN: usize = 8;
+pub const MAX_LEN: usize = 128;
+
+static COMMON: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("../data/common-passwords.txt")
+        .lines()
+        .filter(|l| l.chars().count() >= MIN_LEN)
+        .collect()
+});
+
+fn argon() -> Result<Argon2<'static>> {
+    let params = Params::new(19 * 1024, 2, 1, None).map_err(Error::internal)?;
+    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+}
+
+/// Checks a new password: 8–128 characters, not one of the 10 000 most common. `field` names
+/// the body field in the error.
+pub fn check_new(field: &str, password: &str) -> Result<()> {
+    let n = password.chars().count();
+    if n > MAX_LEN {
+        return Err(Error::bad_field(
+            field,
+            format!("must be at most {MAX_LEN} characters"),
+        ));
+    }
+    if n < MIN_LEN {
+        return Err(Error::invalid_field(
+            field,
+            format!("must be at least {MIN_LEN} characters"),
+        ));
+    }
+    if COMMON.contains(password) || COMMON.contains(password.to_lowercase().as_str()) {
+        return Err(Error::invalid_field(
+            field,
+            "is one of the most common passwords; choose another",
+        ));
+    }
+    Ok(())
+}
+
+/// Rejects over-long input before any hashing (a login attempt with a 1 MB password must cost
+/// nothing).
+pub fn check_len(field: &str, password: &str) -> Result<()> {
+    if password.len() > MAX_LEN * 4 || password.chars().count() > MAX_LEN {
+        return Err(Error::bad_field(
+            field,
+            format!("must be at most {MAX_LEN} characters"),
+        ));
+    }
+    Ok(())
+}
+
+/// The hashing pool: a cap on concurrent hashes so a burst of logins cannot starve the server.
+#[derive(Clone)]
+pub struct Hasher {
+    slots: Arc<Semaphore>,
+    dummy: Arc<String>,
+}
+
+impl Hasher {
+    pub fn new(concurrency: usize) -> Result<Self> {
+        let dummy = hash_now("stoa-dummy-password-for-timing")?;
+        Ok(Self {
+            slots: Arc::new(Semaphore::new(concurrency.max(1))),
+            dummy: Arc::new(dummy),
+        })
+    }
+
+    async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+        let permit = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            self.slots.clone().acquire_owned(),
+        )
+        .await
+        .map_err(|_| Error::TooManyRequests {
+            message: "the server is busy checking passwords; try again in a moment".into(),
+            retry_after: 2,
+        })?
+        .map_err(Error::internal)?;
+        let out = tokio::task::spawn_blocking(f).await.map_err(Error::internal)?;
+        drop(permit);
+        out
+    }
+
+    pub async fn hash(&self, password: &str) -> Result<String> {
+        let p = password.to_owned();
+        self.run(move || hash_now(&p)).await
+    }
+
+    /// Verifies against `stored`; with `None` (unknown account) verifies against a dummy hash
+    /// and answers `false`, taking the same time.
+    pub async fn verify(&self, password: &str, stored: Option<String>) -> Result<bool> {
+        let p = password.to_owned();
+        let known = stored.is_some();
+        let h = stored.unwrap_or_else(|| (*self.dummy).clone());
+        let ok = self
+            .run(move || {
+                let parsed = PasswordHash::new(&h).map_err(Error::internal)?;
+                Ok(argon()?.verify_password(p.as_bytes(), &parsed).is_ok())
+            })
+            .await?;
+        Ok(ok && known)
+    }
+}
+
+fn hash_now(password: &str) -> Result<String> {
+    let mut salt = [0u8; 16];
+    rand::rng().fill_bytes(&mut salt);
+    let salt = SaltString::encode_b64(&salt).map_err(Error::internal)?;
+    Ok(argon()?
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(Error::internal)?
+        .to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules() {
+        assert!(check_new("p", "short").is_err());
+        assert!(check_new("p", "password1").is_err(), "common");
+        assert!(check_new("p", &"x".repeat(129)).is_err());
+        assert!(check_new("p", "correct horse battery").is_ok());
+    }
+
+    #[tokio::test]
+    async fn hashes_verify_and_carry_the_parameters() {
+        let h = Hasher::new(2).unwrap();
+        let stored = h.hash("correct horse battery").await.unwrap();
+        assert!(stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{stored}");
+        assert!(h.verify("correct horse battery", Some(stored.clone())).await.unwrap());
+        assert!(!h.verify("Correct horse battery", Some(stored)).await.unwrap());
+        assert!(!h.verify("correct horse battery", None).await.unwrap());
+    }
+}

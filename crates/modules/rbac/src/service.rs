@@ -1,0 +1,933 @@
+//! Accounts and sessions: registration, sign-in (password or wallet), refresh-token rotation with
+//! reuse detection, logout, password reset and change, identities, and the per-request check of
+//! who is calling.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use stoa_kernel::model::Entity;
+use stoa_kernel::value::{Val, format_timestamp, now, parse_timestamp};
+use stoa_kernel::{Error, Result};
+use stoa_notification::mail::{Email, Mailer};
+use stoa_store::{Exec, Record, Store, repo};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::limits::{Limits, RateConfig};
+use crate::password::{self, Hasher};
+use crate::policy::Policy;
+use crate::siwe_login::{self, Nonces};
+use crate::tokens::{self, Jwt};
+
+pub const EMAIL: &str = "email_and_password";
+pub const WALLET: &str = "ethereum_virtual_machine";
+const RESET_TTL: Duration = Duration::from_secs(15 * 60);
+const RESET_ATTEMPTS: i64 = 5;
+const SPENT_KEPT: usize = 50;
+
+#[derive(Clone, Debug)]
+pub struct AuthConfig {
+    pub jwt_secret: Vec<u8>,
+    /// Access-token lifetime in seconds (default 15 min).
+    pub access_ttl: i64,
+    /// Refresh-token lifetime in seconds, renewed on each rotation (default 30 days).
+    pub refresh_ttl: i64,
+    /// `X-RBAC-SECRET-KEY` value; `None` disables the header.
+    pub secret_key: Option<String>,
+    /// The site's public origin (`https://example.com`), for SIWE, reset links and CSRF checks.
+    pub public_url: String,
+    pub rates: RateConfig,
+    pub hash_concurrency: usize,
+    /// Longest a cached permission table is trusted when another instance may have changed it.
+    pub policy_max_age: Duration,
+}
+
+impl AuthConfig {
+    pub fn new(jwt_secret: Vec<u8>, public_url: impl Into<String>) -> Self {
+        Self {
+            jwt_secret,
+            access_ttl: 15 * 60,
+            refresh_ttl: 30 * 24 * 3600,
+            secret_key: None,
+            public_url: public_url.into().trim_end_matches('/').to_owned(),
+            rates: RateConfig::default(),
+            hash_concurrency: 4,
+            policy_max_age: Duration::from_secs(30),
+        }
+    }
+
+    /// `host[:port]` of the public URL.
+    pub fn domain(&self) -> &str {
+        let rest = self
+            .public_url
+            .split_once("://")
+            .map_or(self.public_url.as_str(), |(_, r)| r);
+        rest.split('/').next().unwrap_or(rest)
+    }
+
+    pub fn https(&self) -> bool {
+        self.public_url.starts_with("https://")
+    }
+}
+
+/// Facts about the request a flow records or rate-limits on.
+#[derive(Clone, Debug, Default)]
+pub struct Ctx {
+    pub ip: String,
+    pub user_agent: Option<String>,
+    pub language: String,
+}
+
+/// A fresh token pair.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tokens {
+    pub jwt: String,
+    pub refresh: String,
+    #[serde(skip)]
+    pub subject: Uuid,
+    #[serde(skip)]
+    pub session: Uuid,
+}
+
+struct Entities {
+    identity: Arc<Entity>,
+    subject: Arc<Entity>,
+    role: Arc<Entity>,
+    session: Arc<Entity>,
+    s2i: Arc<Entity>,
+    s2r: Arc<Entity>,
+}
+
+pub struct Auth {
+    pub store: Store,
+    pub cfg: AuthConfig,
+    pub policy: Policy,
+    pub limits: Limits,
+    pub nonces: Nonces,
+    jwt: Jwt,
+    hasher: Hasher,
+    mailer: Mailer,
+    e: Entities,
+    roles: RwLock<(u64, HashMap<Uuid, Arc<Vec<Uuid>>>)>,
+}
+
+fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn idx(e: &Entity, name: &str) -> Result<usize> {
+    e.field_index(name)
+        .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))
+}
+
+fn row_id(r: &Record) -> Result<Uuid> {
+    r.id().ok_or_else(|| Error::internal("row without id"))
+}
+
+fn ts(r: &Record, name: &str) -> Option<OffsetDateTime> {
+    r.text(name).and_then(parse_timestamp)
+}
+
+/// Trim and lower-case; then the declared email format.
+pub fn normalise_email(field: &str, raw: &str) -> Result<String> {
+    let e = raw.trim().to_lowercase();
+    let ok = e.len() <= 320
+        && e.split_once('@').is_some_and(|(l, d)| {
+            !l.is_empty() && d.contains('.') && !d.starts_with('.') && !d.ends_with('.')
+        })
+        && !e.chars().any(|c| c.is_whitespace() || c.is_control());
+    if ok {
+        Ok(e)
+    } else {
+        Err(Error::invalid_field(field, "must be an email address"))
+    }
+}
+
+fn wrong_credentials() -> Error {
+    Error::Unauthorized("wrong email or password".into())
+}
+
+impl Auth {
+    pub fn new(store: Store, cfg: AuthConfig, mailer: Mailer) -> Result<Self> {
+        let e = Entities {
+            identity: store.entity("rbac.identity")?,
+            subject: store.entity("rbac.subject")?,
+            role: store.entity("rbac.role")?,
+            session: store.entity("rbac.session")?,
+            s2i: store.entity("rbac.subjects-to-identities")?,
+            s2r: store.entity("rbac.subjects-to-roles")?,
+        };
+        Ok(Self {
+            jwt: Jwt::new(&cfg.jwt_secret)?,
+            hasher: Hasher::new(cfg.hash_concurrency)?,
+            policy: Policy::new(store.clone(), cfg.policy_max_age),
+            limits: Limits::new(cfg.rates),
+            nonces: Nonces::default(),
+            roles: RwLock::new((u64::MAX, HashMap::new())),
+            store,
+            cfg,
+            mailer,
+            e,
+        })
+    }
+
+    // ---- who is calling ------------------------------------------------------------------
+
+    /// The subject and session of a valid access token whose session is live.
+    pub async fn verify_access(&self, token: &str) -> Option<(Uuid, Uuid)> {
+        let c = self.jwt.verify(token)?;
+        self.session_live(c.sid, c.sub)
+            .await
+            .ok()
+            .filter(|l| *l)
+            .map(|_| (c.sub, c.sid))
+    }
+
+    async fn session_live(&self, sid: Uuid, subject: Uuid) -> Result<bool> {
+        let row = match self.store.get(&self.e.session, sid).await {
+            Ok(r) => r,
+            Err(Error::NotFound { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        Ok(row.uuid("subjectId") == Some(subject)
+            && row.text("revokedAt").is_none()
+            && ts(&row, "expiresAt").is_some_and(|x| x > now()))
+    }
+
+    /// The caller's role ids (cached until subjects-to-roles changes).
+    pub async fn roles_of(&self, subject: Uuid) -> Result<Arc<Vec<Uuid>>> {
+        let v = self.store.version("rbac.subjects-to-roles");
+        if let Ok(g) = self.roles.read()
+            && g.0 == v
+            && let Some(r) = g.1.get(&subject)
+        {
+            return Ok(r.clone());
+        }
+        let rows = self
+            .store
+            .find_by(&self.e.s2r, &[("subjectId", Val::Uuid(subject))], 1000)
+            .await?;
+        let roles = Arc::new(rows.iter().filter_map(|r| r.uuid("roleId")).collect::<Vec<_>>());
+        if let Ok(mut g) = self.roles.write() {
+            if g.0 != v || g.1.len() > 100_000 {
+                *g = (v, HashMap::new());
+            }
+            g.1.insert(subject, roles.clone());
+        }
+        Ok(roles)
+    }
+
+    /// Constant-time check of the secret key; `None` when the feature is off.
+    pub fn secret_key_ok(&self, presented: &str) -> Option<bool> {
+        self.cfg
+            .secret_key
+            .as_deref()
+            .filter(|k| !k.is_empty())
+            .map(|k| tokens::same(k, presented))
+    }
+
+    // ---- sessions ------------------------------------------------------------------------
+
+    async fn start_session(&self, exec: &mut Exec<'_>, subject: Uuid, ctx: &Ctx) -> Result<(Uuid, String)> {
+        let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
+        let ua: Option<String> = ctx.user_agent.as_ref().map(|u| u.chars().take(500).collect());
+        let row = self
+            .store
+            .create_in(
+                exec,
+                &self.e.session,
+                &obj(json!({
+                    "subjectId": subject,
+                    "expiresAt": format_timestamp(expires),
+                    "lastUsedAt": format_timestamp(now()),
+                    "userAgent": ua,
+                    "ip": ctx.ip.chars().take(64).collect::<String>(),
+                })),
+            )
+            .await?;
+        let sid = row_id(&row)?;
+        let (token, hash) = tokens::new_refresh(sid);
+        repo::update_if(
+            exec,
+            &self.e.session,
+            sid,
+            &[(idx(&self.e.session, "tokenHash")?, Val::Text(hash))],
+            &[],
+        )
+        .await?;
+        Ok((sid, token))
+    }
+
+    fn tokens(&self, subject: Uuid, session: Uuid, refresh: String) -> Result<Tokens> {
+        let (jwt, _) = self.jwt.issue(subject, session, self.cfg.access_ttl)?;
+        Ok(Tokens {
+            jwt,
+            refresh,
+            subject,
+            session,
+        })
+    }
+
+    /// A new session for `subject` in its own transaction.
+    async fn sign_in(&self, subject: Uuid, ctx: &Ctx) -> Result<Tokens> {
+        let mut tx = self.store.db.begin().await?;
+        let (sid, refresh) = self.start_session(&mut tx.exec(), subject, ctx).await?;
+        tx.commit().await?;
+        self.store.touch(&self.e.session);
+        self.tokens(subject, sid, refresh)
+    }
+
+    /// Rotates a refresh token. A spent token revokes its whole session (reuse detection).
+    pub async fn refresh(&self, token: &str) -> Result<Tokens> {
+        let dead = || Error::Unauthorized("the refresh token is invalid or expired; sign in again".into());
+        let sid = tokens::refresh_session(token).ok_or_else(dead)?;
+        let s = &self.e.session;
+        let row = match self.store.get(s, sid).await {
+            Ok(r) => r,
+            Err(Error::NotFound { .. }) => return Err(dead()),
+            Err(e) => return Err(e),
+        };
+        let subject = row.uuid("subjectId").ok_or_else(dead)?;
+        if row.text("revokedAt").is_some() || !ts(&row, "expiresAt").is_some_and(|x| x > now()) {
+            return Err(dead());
+        }
+        let secrets = {
+            let mut c = self.store.db.read().await?;
+            repo::read_text(&mut c.exec(), s, sid, &["tokenHash", "spentHashes"]).await?
+        }
+        .ok_or_else(dead)?;
+        let current = secrets.first().cloned().flatten().unwrap_or_default();
+        let spent = secrets.get(1).cloned().flatten().unwrap_or_default();
+        let presented = tokens::sha256_hex(token);
+        if !tokens::same(&current, &presented) {
+            if spent.split(' ').any(|h| tokens::same(h, &presented)) {
+                tracing::warn!(session = %sid, subject = %subject, "refresh token reused: session revoked");
+                self.revoke(sid).await?;
+            }
+            return Err(dead());
+        }
+        let (new_token, new_hash) = tokens::new_refresh(sid);
+        let mut kept: Vec<&str> = spent.split(' ').filter(|h| !h.is_empty()).collect();
+        kept.push(&presented);
+        let start = kept.len().saturating_sub(SPENT_KEPT);
+        let kept = kept[start..].join(" ");
+        let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
+        let mut tx = self.store.db.begin().await?;
+        let rotated = repo::update_if(
+            &mut tx.exec(),
+            s,
+            sid,
+            &[
+                (idx(s, "tokenHash")?, Val::Text(new_hash)),
+                (idx(s, "spentHashes")?, Val::Text(kept)),
+                (idx(s, "lastUsedAt")?, Val::Timestamp(now())),
+                (idx(s, "expiresAt")?, Val::Timestamp(expires)),
+            ],
+            &[(idx(s, "tokenHash")?, Val::Text(presented)), (idx(s, "revokedAt")?, Val::Null)],
+        )
+        .await?;
+        tx.commit().await?;
+        if rotated.is_none() {
+            // Another request spent this token first: treat as reuse.
+            tracing::warn!(session = %sid, "refresh token used twice at once: session revoked");
+            self.revoke(sid).await?;
+            return Err(dead());
+        }
+        self.store.touch(s);
+        self.tokens(subject, sid, new_token)
+    }
+
+    pub async fn revoke(&self, sid: Uuid) -> Result<()> {
+        let s = &self.e.session;
+        let mut tx = self.store.db.begin().await?;
+        repo::update_where(
+            &mut tx.exec(),
+            s,
+            &[(idx(s, "revokedAt")?, Val::Timestamp(now()))],
+            &[(0, Val::Uuid(sid)), (idx(s, "revokedAt")?, Val::Null)],
+        )
+        .await?;
+        tx.commit().await?;
+        self.store.touch(s);
+        Ok(())
+    }
+
+    /// Revokes every live session of `subject` except `keep`.
+    pub async fn revoke_all(&self, exec: &mut Exec<'_>, subject: Uuid, keep: Option<Uuid>) -> Result<()> {
+        let s = &self.e.session;
+        let live = repo::find_all_eq(
+            exec,
+            s,
+            &[(idx(s, "subjectId")?, Val::Uuid(subject)), (idx(s, "revokedAt")?, Val::Null)],
+            100_000,
+        )
+        .await?;
+        for r in live {
+            let id = row_id(&r)?;
+            if Some(id) != keep {
+                repo::update_if(exec, s, id, &[(idx(s, "revokedAt")?, Val::Timestamp(now()))], &[])
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    // ---- accounts ------------------------------------------------------------------------
+
+    async fn identity_by_login(&self, login: &str) -> Result<Option<Record>> {
+        Ok(self
+            .store
+            .find_by(&self.e.identity, &[("login", Val::Text(login.to_owned()))], 1)
+            .await?
+            .into_iter()
+            .next())
+    }
+
+    async fn subject_of(&self, identity: Uuid) -> Result<Option<Uuid>> {
+        Ok(self
+            .store
+            .find_by(&self.e.s2i, &[("identityId", Val::Uuid(identity))], 1)
+            .await?
+            .first()
+            .and_then(|r| r.uuid("subjectId")))
+    }
+
+    async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
+        let mut c = self.store.db.read().await?;
+        Ok(repo::read_text(&mut c.exec(), &self.e.identity, identity, &[field])
+            .await?
+            .and_then(|v| v.into_iter().next().flatten()))
+    }
+
+    /// The roles a new account gets: those open to registration, narrowed to `requested` slugs.
+    async fn registration_roles(&self, requested: &[String]) -> Result<Vec<Uuid>> {
+        let open = self
+            .store
+            .find_by(&self.e.role, &[("availableOnRegistration", Val::Bool(true))], 1000)
+            .await?;
+        if requested.is_empty() {
+            return open.iter().map(row_id).collect();
+        }
+        let mut out = Vec::new();
+        for slug in requested {
+            let r = open
+                .iter()
+                .find(|r| r.text("slug") == Some(slug.as_str()))
+                .ok_or_else(|| Error::Forbidden(format!("the role '{slug}' cannot be chosen at registration")))?;
+            out.push(row_id(r)?);
+        }
+        Ok(out)
+    }
+
+    async fn create_identity(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        provider: &str,
+        key: &str,
+        hash: Option<String>,
+    ) -> Result<Record> {
+        let mut input = obj(json!({"provider": provider, "login": format!("{provider}:{key}")}));
+        if provider == EMAIL {
+            input.insert("email".into(), json!(key));
+        } else {
+            input.insert("account".into(), json!(key));
+        }
+        let row = self
+            .store
+            .create_in(exec, &self.e.identity, &input)
+            .await
+            .map_err(|e| match e {
+                Error::Conflict { .. } if provider == EMAIL => Error::conflict_field("email", "is already registered"),
+                Error::Conflict { .. } => Error::conflict_field("address", "is already linked to an account"),
+                other => other,
+            })?;
+        let id = row_id(&row)?;
+        if let Some(h) = hash {
+            repo::update_if(exec, &self.e.identity, id, &[(idx(&self.e.identity, "password")?, Val::Text(h))], &[])
+                .await?;
+        }
+        self.store
+            .create_in(exec, &self.e.s2i, &obj(json!({"subjectId": subject, "identityId": id})))
+            .await?;
+        Ok(row)
+    }
+
+    /// A new subject with an identity and the given roles, signed in.
+    async fn new_account(
+        &self,
+        provider: &str,
+        key: &str,
+        hash: Option<String>,
+        roles: &[Uuid],
+        ctx: &Ctx,
+    ) -> Result<Tokens> {
+        let mut tx = self.store.db.begin().await?;
+        let (subject, sid, refresh) = {
+            let mut exec = tx.exec();
+            let subject = row_id(&self.store.create_in(&mut exec, &self.e.subject, &Map::new()).await?)?;
+            self.create_identity(&mut exec, subject, provider, key, hash).await?;
+            for r in roles {
+                self.store
+                    .create_in(&mut exec, &self.e.s2r, &obj(json!({"subjectId": subject, "roleId": r})))
+                    .await?;
+            }
+            let (sid, refresh) = self.start_session(&mut exec, subject, ctx).await?;
+            (subject, sid, refresh)
+        };
+        tx.commit().await?;
+        for e in [&self.e.subject, &self.e.identity, &self.e.s2i, &self.e.s2r, &self.e.session] {
+            self.store.touch(e);
+        }
+        self.tokens(subject, sid, refresh)
+    }
+
+    pub async fn register(&self, login: &str, password: &str, roles: &[String], ctx: &Ctx) -> Result<Tokens> {
+        self.limits.ip(&ctx.ip)?;
+        let email = normalise_email("login", login)?;
+        password::check_new("password", password)?;
+        let roles = self.registration_roles(roles).await?;
+        if self.identity_by_login(&format!("{EMAIL}:{email}")).await?.is_some() {
+            return Err(Error::conflict_field("login", "is already registered; sign in or reset the password"));
+        }
+        let hash = self.hasher.hash(password).await?;
+        let t = self
+            .new_account(EMAIL, &email, Some(hash), &roles, ctx)
+            .await
+            .map_err(|e| match e {
+                Error::Conflict { .. } => Error::conflict_field("login", "is already registered; sign in or reset the password"),
+                other => other,
+            })?;
+        tracing::info!(subject = %t.subject, event = "registration", "account registered");
+        Ok(t)
+    }
+
+    pub async fn login(&self, login: &str, password: &str, ctx: &Ctx) -> Result<Tokens> {
+        self.limits.ip(&ctx.ip)?;
+        password::check_len("password", password)?;
+        let email = login.trim().to_lowercase();
+        if email.is_empty() || email.len() > 320 {
+            return Err(Error::invalid_field("login", "must be an email address"));
+        }
+        self.limits.account(&format!("login:{email}"))?;
+        let identity = self.identity_by_login(&format!("{EMAIL}:{email}")).await?;
+        let stored = match &identity {
+            Some(i) => self.secret_of(row_id(i)?, "password").await?,
+            None => None,
+        };
+        let ok = self.hasher.verify(password, stored).await?;
+        let subject = match (&identity, ok) {
+            (Some(i), true) => self.subject_of(row_id(i)?).await?,
+            _ => None,
+        };
+        let Some(subject) = subject else {
+            tracing::info!(event = "login_failed", "sign-in refused");
+            return Err(wrong_credentials());
+        };
+        let t = self.sign_in(subject, ctx).await?;
+        tracing::info!(subject = %subject, event = "login", "signed in");
+        Ok(t)
+    }
+
+    /// A subject with no identity (a guest cart, for example), signed in.
+    pub async fn anonymous(&self, ctx: &Ctx) -> Result<Tokens> {
+        self.limits.ip(&ctx.ip)?;
+        let mut tx = self.store.db.begin().await?;
+        let (subject, sid, refresh) = {
+            let mut exec = tx.exec();
+            let subject = row_id(&self.store.create_in(&mut exec, &self.e.subject, &Map::new()).await?)?;
+            let (sid, refresh) = self.start_session(&mut exec, subject, ctx).await?;
+            (subject, sid, refresh)
+        };
+        tx.commit().await?;
+        self.store.touch(&self.e.subject);
+        self.store.touch(&self.e.session);
+        self.tokens(subject, sid, refresh)
+    }
+
+    /// Always answers the same; the mail goes out in the background when the account exists.
+    pub async fn forgot_password(self: &Arc<Self>, email: &str, ctx: &Ctx) -> Result<()> {
+        self.limits.ip(&ctx.ip)?;
+        let email = normalise_email("email", email)?;
+        self.limits.account(&format!("forgot:{email}"))?;
+        let me = self.clone();
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            if let Err(e) = me.send_reset(&email, &ctx).await {
+                tracing::warn!(error = %e, "password reset mail not queued");
+            }
+        });
+        Ok(())
+    }
+
+    async fn send_reset(&self, email: &str, ctx: &Ctx) -> Result<()> {
+        let Some(identity) = self.identity_by_login(&format!("{EMAIL}:{email}")).await? else {
+            return Ok(());
+        };
+        let id = row_id(&identity)?;
+        let secret = tokens::random_token();
+        let code = format!("{}.{secret}", id.simple());
+        let i = &self.e.identity;
+        let mut tx = self.store.db.begin().await?;
+        repo::update_if(
+            &mut tx.exec(),
+            i,
+            id,
+            &[
+                (idx(i, "code")?, Val::Text(tokens::sha256_hex(&code))),
+                (idx(i, "resetExpiresAt")?, Val::Timestamp(now() + RESET_TTL)),
+                (idx(i, "resetAttempts")?, Val::Int(0)),
+            ],
+            &[],
+        )
+        .await?;
+        tx.commit().await?;
+        let url = format!(
+            "{}/rbac/subject/authentication/email-and-password/reset-password?code={code}",
+            self.cfg.public_url
+        );
+        self.mailer
+            .queue(Email {
+                topic: "security",
+                template_variant: "reset-password",
+                to: email,
+                language: &ctx.language,
+                data: json!({"rbac": {"identity": {"id": id, "email": email}}}),
+                secret: json!({"resetUrl": url}),
+            })
+            .await?;
+        Ok(())
+    }
+
+    pub async fn reset_password(&self, code: &str, password: &str, confirmation: &str, ctx: &Ctx) -> Result<()> {
+        self.limits.ip(&ctx.ip)?;
+        password::check_len("password", password)?;
+        if password != confirmation {
+            return Err(Error::invalid_field("passwordConfirmation", "does not match the password"));
+        }
+        password::check_new("password", password)?;
+        let bad = || Error::bad_field("code", "the reset code is invalid, used or expired; ask for a new one");
+        let (id, _) = code.split_once('.').ok_or_else(bad)?;
+        let id = Uuid::try_parse(id).map_err(|_| bad())?;
+        self.limits.account(&format!("reset:{id}"))?;
+        let i = &self.e.identity;
+        let row = match self.store.get(i, id).await {
+            Ok(r) => r,
+            Err(Error::NotFound { .. }) => return Err(bad()),
+            Err(e) => return Err(e),
+        };
+        let stored = self.secret_of(id, "code").await?.ok_or_else(bad)?;
+        let attempts = row.int("resetAttempts").unwrap_or(0);
+        if attempts >= RESET_ATTEMPTS || !ts(&row, "resetExpiresAt").is_some_and(|x| x > now()) {
+            return Err(bad());
+        }
+        if !tokens::same(&stored, &tokens::sha256_hex(code)) {
+            let mut tx = self.store.db.begin().await?;
+            repo::update_if(&mut tx.exec(), i, id, &[(idx(i, "resetAttempts")?, Val::Int(attempts + 1))], &[]).await?;
+            tx.commit().await?;
+            return Err(bad());
+        }
+        let hash = self.hasher.hash(password).await?;
+        let subject = self.subject_of(id).await?.ok_or_else(bad)?;
+        let mut tx = self.store.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            let done = repo::update_if(
+                &mut exec,
+                i,
+                id,
+                &[
+                    (idx(i, "password")?, Val::Text(hash)),
+                    (idx(i, "code")?, Val::Null),
+                    (idx(i, "resetExpiresAt")?, Val::Null),
+                    (idx(i, "resetAttempts")?, Val::Int(0)),
+                ],
+                &[(idx(i, "code")?, Val::Text(stored))],
+            )
+            .await?;
+            if done.is_none() {
+                return Err(bad());
+            }
+            self.revoke_all(&mut exec, subject, None).await?;
+        }
+        tx.commit().await?;
+        self.store.touch(i);
+        self.store.touch(&self.e.session);
+        tracing::info!(subject = %subject, event = "password_reset", "password reset; every session revoked");
+        Ok(())
+    }
+
+    // ---- wallet --------------------------------------------------------------------------
+
+    pub fn wallet_nonce(&self, ctx: &Ctx) -> Result<Value> {
+        self.limits.ip(&ctx.ip)?;
+        let nonce = self.nonces.issue()?;
+        let issued = now();
+        Ok(json!({
+            "nonce": nonce,
+            "domain": self.cfg.domain(),
+            "uri": self.cfg.public_url,
+            "chainIds": siwe_login::CHAINS,
+            "version": "1",
+            "issuedAt": format_timestamp(issued),
+            "expiresAt": format_timestamp(issued + siwe_login::NONCE_TTL),
+        }))
+    }
+
+    fn verify_wallet(&self, message: &str, signature: &str, address: &str) -> Result<String> {
+        siwe_login::verify(&self.nonces, self.cfg.domain(), &self.cfg.public_url, message, signature, address)
+    }
+
+    /// Signs in with a wallet, creating the account on first use.
+    pub async fn wallet_login(&self, message: &str, signature: &str, address: &str, ctx: &Ctx) -> Result<Tokens> {
+        self.limits.ip(&ctx.ip)?;
+        self.limits.account(&format!("wallet:{}", address.trim().to_lowercase()))?;
+        let addr = self.verify_wallet(message, signature, address)?;
+        if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
+            && let Some(subject) = self.subject_of(row_id(&i)?).await?
+        {
+            tracing::info!(subject = %subject, event = "login", provider = WALLET, "signed in");
+            return self.sign_in(subject, ctx).await;
+        }
+        let roles = self.registration_roles(&[]).await?;
+        let t = self.new_account(WALLET, &addr, None, &roles, ctx).await?;
+        tracing::info!(subject = %t.subject, event = "registration", provider = WALLET, "account registered");
+        Ok(t)
+    }
+
+    // ---- identities ----------------------------------------------------------------------
+
+    /// The identities linked to `subject`.
+    pub async fn identities(&self, subject: Uuid) -> Result<Vec<Record>> {
+        let links = self
+            .store
+            .find_by(&self.e.s2i, &[("subjectId", Val::Uuid(subject))], 1000)
+            .await?;
+        let mut out = Vec::with_capacity(links.len());
+        for l in links {
+            if let Some(id) = l.uuid("identityId") {
+                match self.store.get(&self.e.identity, id).await {
+                    Ok(r) => out.push(r),
+                    Err(Error::NotFound { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn owned_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+        self.identities(subject)
+            .await?
+            .into_iter()
+            .find(|r| r.id() == Some(identity))
+            .ok_or_else(|| Error::not_found(format!("rbac.identity {identity} not found for this subject")))
+    }
+
+    async fn check_password(&self, identity: Uuid, field: &str, password: &str) -> Result<()> {
+        password::check_len(field, password)?;
+        self.limits.account(&format!("identity:{identity}"))?;
+        let stored = self.secret_of(identity, "password").await?;
+        if self.hasher.verify(password, stored).await? {
+            Ok(())
+        } else {
+            Err(Error::invalid_field(field, "is not the current password"))
+        }
+    }
+
+    /// Adds an email-and-password identity (`{email, password}`) or links a wallet
+    /// (`{message, signature, address}`).
+    pub async fn add_identity(&self, subject: Uuid, body: &Map<String, Value>, ctx: &Ctx) -> Result<Record> {
+        self.limits.ip(&ctx.ip)?;
+        let provider = str_field(body, "provider")?.replace('-', "_");
+        let mut tx;
+        let row = match provider.as_str() {
+            EMAIL => {
+                let email = normalise_email("email", str_field(body, "email")?)?;
+                let pw = str_field(body, "password")?;
+                password::check_new("password", pw)?;
+                if self.identities(subject).await?.iter().any(|r| r.text("provider") == Some(EMAIL)) {
+                    return Err(Error::Conflict {
+                        message: "this account already has an email identity; change its email instead".into(),
+                        fields: Default::default(),
+                    });
+                }
+                let hash = self.hasher.hash(pw).await?;
+                tx = self.store.db.begin().await?;
+                self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash)).await?
+            }
+            WALLET => {
+                let addr = self.verify_wallet(
+                    str_field(body, "message")?,
+                    str_field(body, "signature")?,
+                    str_field(body, "address")?,
+                )?;
+                tx = self.store.db.begin().await?;
+                self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None).await?
+            }
+            "telegram" => {
+                return Err(Error::invalid_field("provider", "telegram identities are not available yet"));
+            }
+            _ => {
+                return Err(Error::invalid_field(
+                    "provider",
+                    "must be email_and_password or ethereum_virtual_machine",
+                ));
+            }
+        };
+        tx.commit().await?;
+        self.store.touch(&self.e.identity);
+        self.store.touch(&self.e.s2i);
+        Ok(row)
+    }
+
+    /// `{password, newPassword}` changes the password (other sessions are revoked);
+    /// `{email, password}` changes the email.
+    pub async fn update_identity(
+        &self,
+        subject: Uuid,
+        identity: Uuid,
+        keep_session: Option<Uuid>,
+        body: &Map<String, Value>,
+    ) -> Result<Record> {
+        let row = self.owned_identity(subject, identity).await?;
+        if row.text("provider") != Some(EMAIL) {
+            return Err(Error::invalid_field("provider", "only email-and-password identities can be changed"));
+        }
+        let i = &self.e.identity;
+        if let Some(new) = body.get("newPassword") {
+            let new = new.as_str().ok_or_else(|| Error::invalid_field("newPassword", "must be a string"))?;
+            password::check_len("newPassword", new)?;
+            self.check_password(identity, "password", str_field(body, "password")?).await?;
+            password::check_new("newPassword", new)?;
+            let hash = self.hasher.hash(new).await?;
+            let mut tx = self.store.db.begin().await?;
+            let out = {
+                let mut exec = tx.exec();
+                let out = repo::update_if(&mut exec, i, identity, &[(idx(i, "password")?, Val::Text(hash))], &[])
+                    .await?
+                    .ok_or_else(|| Error::not_found("identity not found"))?;
+                self.revoke_all(&mut exec, subject, keep_session).await?;
+                out
+            };
+            tx.commit().await?;
+            self.store.touch(i);
+            self.store.touch(&self.e.session);
+            tracing::info!(subject = %subject, event = "password_changed", "password changed; other sessions revoked");
+            return Ok(out);
+        }
+        if let Some(email) = body.get("email") {
+            let email = normalise_email("email", email.as_str().unwrap_or_default())?;
+            self.check_password(identity, "password", str_field(body, "password")?).await?;
+            let mut tx = self.store.db.begin().await?;
+            let out = repo::update_if(
+                &mut tx.exec(),
+                i,
+                identity,
+                &[
+                    (idx(i, "email")?, Val::Text(email.clone())),
+                    (idx(i, "login")?, Val::Text(format!("{EMAIL}:{email}"))),
+                ],
+                &[],
+            )
+            .await
+            .map_err(|e| match e {
+                Error::Conflict { .. } => Error::conflict_field("email", "is already registered"),
+                other => other,
+            })?
+            .ok_or_else(|| Error::not_found("identity not found"))?;
+            tx.commit().await?;
+            self.store.touch(i);
+            return Ok(out);
+        }
+        Err(Error::invalid_field(
+            "body",
+            "send {password, newPassword} to change the password or {email, password} to change the email",
+        ))
+    }
+
+    /// Deletes an identity; the last one cannot go.
+    pub async fn delete_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+        let all = self.identities(subject).await?;
+        let row = all
+            .iter()
+            .find(|r| r.id() == Some(identity))
+            .cloned()
+            .ok_or_else(|| Error::not_found(format!("rbac.identity {identity} not found for this subject")))?;
+        if all.len() <= 1 {
+            return Err(Error::Conflict {
+                message: "this is the account's last identity; add another before deleting it".into(),
+                fields: Default::default(),
+            });
+        }
+        self.store.delete(&self.e.identity, identity).await?;
+        Ok(row)
+    }
+
+    /// Admin: creates an email-and-password identity for an existing subject, or a new subject
+    /// with it (`subjectId` absent).
+    pub async fn admin_email_identity(&self, body: &Map<String, Value>) -> Result<Record> {
+        let email = normalise_email("email", str_field(body, "email")?)?;
+        let pw = str_field(body, "password")?;
+        password::check_new("password", pw)?;
+        let hash = self.hasher.hash(pw).await?;
+        let mut tx = self.store.db.begin().await?;
+        let row = {
+            let mut exec = tx.exec();
+            let subject = match body.get("subjectId").and_then(Value::as_str) {
+                Some(s) => Uuid::try_parse(s).map_err(|_| Error::bad_field("subjectId", "must be a uuid"))?,
+                None => row_id(&self.store.create_in(&mut exec, &self.e.subject, &Map::new()).await?)?,
+            };
+            self.create_identity(&mut exec, subject, EMAIL, &email, Some(hash)).await?
+        };
+        tx.commit().await?;
+        for e in [&self.e.subject, &self.e.identity, &self.e.s2i] {
+            self.store.touch(e);
+        }
+        Ok(row)
+    }
+
+    /// The subject an identity belongs to.
+    pub async fn identity_subject(&self, identity: Uuid) -> Result<Uuid> {
+        self.subject_of(identity)
+            .await?
+            .ok_or_else(|| Error::not_found(format!("rbac.identity {identity} not found")))
+    }
+
+    /// `stoa admin create`: a subject with an email identity and the admin role.
+    pub async fn create_admin(&self, email: &str, password: &str) -> Result<Uuid> {
+        let email = normalise_email("email", email)?;
+        password::check_new("password", password)?;
+        let admin = self
+            .store
+            .find_by(&self.e.role, &[("slug", Val::Text("admin".into()))], 1)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::not_found("the admin role does not exist; run `stoa migrate` first"))?;
+        let hash = self.hasher.hash(password).await?;
+        let t = self
+            .new_account(EMAIL, &email, Some(hash), &[row_id(&admin)?], &Ctx::default())
+            .await?;
+        self.revoke(t.session).await?;
+        Ok(t.subject)
+    }
+
+    pub fn subject_entity(&self) -> &Entity {
+        &self.e.subject
+    }
+}
+
+pub fn str_field<'a>(body: &'a Map<String, Value>, name: &str) -> Result<&'a str> {
+    match body.get(name) {
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(Error::invalid_field(name, "must be a string")),
+        None => Err(Error::invalid_field(name, "is required")),
+    }
+}

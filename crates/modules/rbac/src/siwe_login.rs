@@ -1,0 +1,109 @@
+//! Sign-In with Ethereum (EIP-4361): server-issued single-use nonces (5 min) and the checks of a
+//! signed message — domain, URI, chain (mainnet or Sepolia), time window, nonce, and the
+//! EIP-191 signature recovered and compared to the address.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use siwe::Message;
+use stoa_kernel::{Error, Result};
+use time::OffsetDateTime;
+
+pub const CHAINS: [u64; 2] = [1, 11_155_111];
+pub const NONCE_TTL: Duration = Duration::from_secs(300);
+/// Longest message accepted (a real one is a few hundred bytes).
+pub const MAX_MESSAGE: usize = 4096;
+const MAX_NONCES: usize = 100_000;
+
+#[derive(Default)]
+pub struct Nonces(Mutex<HashMap<String, Instant>>);
+
+impl Nonces {
+    pub fn issue(&self) -> Result<String> {
+        let nonce = siwe::generate_nonce();
+        let mut m = self.0.lock().map_err(|_| Error::internal("nonce store poisoned"))?;
+        if m.len() >= MAX_NONCES {
+            m.retain(|_, at| at.elapsed() < NONCE_TTL);
+            if m.len() >= MAX_NONCES {
+                return Err(Error::TooManyRequests {
+                    message: "too many sign-in attempts in progress; try again shortly".into(),
+                    retry_after: 30,
+                });
+            }
+        }
+        m.insert(nonce.clone(), Instant::now());
+        Ok(nonce)
+    }
+
+    /// Spends `nonce`: true when it was issued here, unused and unexpired.
+    pub fn spend(&self, nonce: &str) -> bool {
+        let Ok(mut m) = self.0.lock() else {
+            return false;
+        };
+        matches!(m.remove(nonce), Some(at) if at.elapsed() < NONCE_TTL)
+    }
+}
+
+fn denied(msg: &str) -> Error {
+    Error::Unauthorized(format!("wallet sign-in refused: {msg}"))
+}
+
+/// Verifies a signed SIWE message for `domain` (host[:port]) and `origin` (scheme://host[:port])
+/// and returns the lower-case `0x…` address.
+pub fn verify(
+    nonces: &Nonces,
+    domain: &str,
+    origin: &str,
+    message: &str,
+    signature: &str,
+    address: &str,
+) -> Result<String> {
+    if message.len() > MAX_MESSAGE {
+        return Err(Error::bad_field(
+            "message",
+            format!("must be at most {MAX_MESSAGE} bytes"),
+        ));
+    }
+    let m = Message::from_str(message)
+        .map_err(|e| Error::bad_field("message", format!("is not an EIP-4361 message: {e}")))?;
+    let sig_hex = signature.trim().trim_start_matches("0x");
+    let sig: [u8; 65] = hex::decode(sig_hex)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| Error::bad_field("signature", "must be 65 bytes of hex"))?;
+    let claimed = address.trim().trim_start_matches("0x").to_ascii_lowercase();
+    let in_message = hex::encode(m.address);
+    if claimed != in_message {
+        return Err(Error::bad_field(
+            "address",
+            "does not match the address in the message",
+        ));
+    }
+    // Spend the nonce first: a replay fails even when everything else is right.
+    if !nonces.spend(&m.nonce) {
+        return Err(denied("the nonce is unknown, used or expired; request a new one"));
+    }
+    if m.domain.as_str() != domain {
+        return Err(denied("the message is for another domain"));
+    }
+    let uri = m.uri.as_str();
+    if !(uri == origin || uri.starts_with(&format!("{origin}/"))) {
+        return Err(denied("the message URI is not this site"));
+    }
+    if !CHAINS.contains(&m.chain_id) {
+        return Err(denied("the chain must be Ethereum mainnet (1) or Sepolia (11155111)"));
+    }
+    let now = OffsetDateTime::now_utc();
+    if !m.valid_at(&now) {
+        return Err(denied("the message has expired or is not valid yet"));
+    }
+    let issued: OffsetDateTime = *m.issued_at.as_ref();
+    if issued > now + Duration::from_secs(60) || issued < now - NONCE_TTL - Duration::from_secs(60) {
+        return Err(denied("the message was not issued just now"));
+    }
+    m.verify_eip191(&sig)
+        .map_err(|_| denied("the signature was not made by this address"))?;
+    Ok(format!("0x{in_message}"))
+}

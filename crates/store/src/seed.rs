@@ -1,0 +1,76 @@
+//! Named, run-once data seeds (default roles and permissions, notification templates…): each is
+//! recorded in `stoa_seeds` in the same transaction as its rows, so it runs once per database
+//! and a later release can add new seeds to an existing deployment.
+
+use stoa_kernel::value::{format_timestamp, now};
+use stoa_kernel::{Error, Result};
+
+use crate::db::{Db, Exec, pool_err};
+
+async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> {
+    let sql = sqlx::AssertSqlSafe(sql.to_owned());
+    let stamp = format_timestamp(now());
+    match exec {
+        Exec::Sqlite(c) => {
+            let mut q = sqlx::query(sql);
+            if let Some(n) = name {
+                q = q.bind(n.to_owned()).bind(stamp);
+            }
+            q.execute(&mut **c).await.map(|r| r.rows_affected())
+        }
+        Exec::Postgres(c) => {
+            let mut q = sqlx::query(sql);
+            if let Some(n) = name {
+                q = q.bind(n.to_owned()).bind(stamp);
+            }
+            q.execute(&mut **c).await.map(|r| r.rows_affected())
+        }
+    }
+    .map_err(pool_err)
+}
+
+/// Has the seed `name` been applied to this database?
+pub async fn applied(db: &Db, name: &str) -> Result<bool> {
+    let mut tx = db.begin().await?;
+    run(
+        &mut tx.exec(),
+        "CREATE TABLE IF NOT EXISTS stoa_seeds (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)",
+        None,
+    )
+    .await?;
+    tx.commit().await?;
+    let mut c = db.read().await?;
+    let n: i64 = match c.exec() {
+        Exec::Sqlite(c) => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM stoa_seeds WHERE name = $1")
+                .bind(name.to_owned())
+                .fetch_one(&mut *c)
+                .await
+        }
+        Exec::Postgres(c) => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM stoa_seeds WHERE name = $1")
+                .bind(name.to_owned())
+                .fetch_one(&mut *c)
+                .await
+        }
+    }
+    .map_err(pool_err)?;
+    Ok(n > 0)
+}
+
+/// Records `name` as applied, inside the seed's own transaction. A concurrent start-up that
+/// already recorded it makes this fail, rolling the duplicate seed back.
+pub async fn mark(exec: &mut Exec<'_>, name: &str) -> Result<()> {
+    let n = run(
+        exec,
+        "INSERT INTO stoa_seeds (name, applied_at) VALUES ($1, $2)",
+        Some(name),
+    )
+    .await
+    .map_err(|e| Error::internal(format!("recording seed {name}: {e}")))?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(Error::internal(format!("seed {name} was not recorded")))
+    }
+}

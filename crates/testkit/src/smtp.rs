@@ -1,0 +1,214 @@
+//! A local SMTP sink speaking enough of RFC 5321 for a real client (lettre): EHLO/HELO, MAIL,
+//! RCPT, DATA, RSET, NOOP, QUIT. Tests point `STOA_SMTP_URL` at it and read what arrived.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+
+#[derive(Clone, Debug)]
+pub struct Mail {
+    pub from: String,
+    pub to: Vec<String>,
+    /// Headers and body as received (dot-unstuffed).
+    pub raw: String,
+}
+
+impl Mail {
+    /// The body with its transfer encoding (quoted-printable or base64) undone.
+    pub fn text(&self) -> String {
+        let (head, body) = self
+            .raw
+            .split_once("\r\n\r\n")
+            .unwrap_or((self.raw.as_str(), ""));
+        let head = head.to_ascii_lowercase();
+        if head.contains("content-transfer-encoding: base64") {
+            let clean: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+            return String::from_utf8_lossy(&b64(&clean)).into_owned();
+        }
+        if head.contains("content-transfer-encoding: quoted-printable") {
+            return qp(body);
+        }
+        body.to_owned()
+    }
+
+    pub fn subject(&self) -> Option<String> {
+        self.raw
+            .lines()
+            .find_map(|l| l.strip_prefix("Subject: ").map(str::to_owned))
+    }
+}
+
+fn qp(s: &str) -> String {
+    let s = s.replace("=\r\n", "");
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'='
+            && i + 2 < b.len()
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn b64(s: &str) -> Vec<u8> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        })
+    };
+    let mut out = Vec::new();
+    for chunk in s.as_bytes().chunks(4) {
+        let vals: Vec<u32> = chunk.iter().filter_map(|c| val(*c)).collect();
+        let mut n = 0u32;
+        for (i, v) in vals.iter().enumerate() {
+            n |= v << (18 - 6 * i);
+        }
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..vals.len().max(1)]);
+    }
+    out
+}
+
+#[derive(Clone, Default)]
+pub struct Sink {
+    pub url: String,
+    mails: Arc<Mutex<Vec<Mail>>>,
+    arrived: Arc<Notify>,
+}
+
+impl Sink {
+    /// Listens on a free local port.
+    pub async fn start() -> Sink {
+        let listener = match TcpListener::bind("127.0.0.1:0").await {
+            Ok(l) => l,
+            Err(e) => panic!("smtp sink bind: {e}"),
+        };
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+        let sink = Sink {
+            url: format!("smtp://127.0.0.1:{port}"),
+            ..Default::default()
+        };
+        let s = sink.clone();
+        tokio::spawn(async move {
+            while let Ok((sock, _)) = listener.accept().await {
+                let s = s.clone();
+                tokio::spawn(async move {
+                    let _ = s.session(sock).await;
+                });
+            }
+        });
+        sink
+    }
+
+    async fn session(&self, sock: tokio::net::TcpStream) -> std::io::Result<()> {
+        let (r, mut w) = sock.into_split();
+        let mut r = BufReader::new(r);
+        w.write_all(b"220 stoa-sink ESMTP\r\n").await?;
+        let (mut from, mut to) = (String::new(), Vec::new());
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if r.read_line(&mut line).await? == 0 {
+                return Ok(());
+            }
+            let cmd = line.trim_end().to_owned();
+            let upper = cmd.to_ascii_uppercase();
+            if upper.starts_with("EHLO") {
+                w.write_all(b"250-stoa-sink\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n").await?;
+            } else if upper.starts_with("HELO") || upper.starts_with("NOOP") {
+                w.write_all(b"250 OK\r\n").await?;
+            } else if upper.starts_with("RSET") {
+                from.clear();
+                to.clear();
+                w.write_all(b"250 OK\r\n").await?;
+            } else if upper.starts_with("MAIL FROM:") {
+                from = addr(&cmd[10..]);
+                w.write_all(b"250 OK\r\n").await?;
+            } else if upper.starts_with("RCPT TO:") {
+                to.push(addr(&cmd[8..]));
+                w.write_all(b"250 OK\r\n").await?;
+            } else if upper == "DATA" {
+                w.write_all(b"354 end with <CRLF>.<CRLF>\r\n").await?;
+                let mut raw = String::new();
+                loop {
+                    line.clear();
+                    if r.read_line(&mut line).await? == 0 {
+                        return Ok(());
+                    }
+                    if line == ".\r\n" || line == ".\n" {
+                        break;
+                    }
+                    let l = line.strip_prefix('.').unwrap_or(&line);
+                    raw.push_str(l);
+                }
+                if let Ok(mut m) = self.mails.lock() {
+                    m.push(Mail {
+                        from: from.clone(),
+                        to: std::mem::take(&mut to),
+                        raw,
+                    });
+                }
+                self.arrived.notify_waiters();
+                w.write_all(b"250 OK queued\r\n").await?;
+            } else if upper.starts_with("QUIT") {
+                w.write_all(b"221 bye\r\n").await?;
+                return Ok(());
+            } else {
+                w.write_all(b"502 not implemented\r\n").await?;
+            }
+        }
+    }
+
+    pub fn mails(&self) -> Vec<Mail> {
+        self.mails.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+
+    /// Waits up to 10 s for a mail to `to`.
+    pub async fn wait_for(&self, to: &str) -> Mail {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(m) = self.mails().into_iter().rev().find(|m| m.to.iter().any(|t| t == to)) {
+                return m;
+            }
+            let wait = self.arrived.notified();
+            if tokio::time::timeout_at(deadline, async {
+                tokio::select! {
+                    _ = wait => {},
+                    _ = tokio::time::sleep(Duration::from_millis(50)) => {},
+                }
+            })
+            .await
+            .is_err()
+            {
+                panic!("no mail to {to} arrived within 10 s");
+            }
+        }
+    }
+}
+
+fn addr(s: &str) -> String {
+    s.trim()
+        .trim_start_matches('<')
+        .split('>')
+        .next()
+        .unwrap_or("")
+        .to_owned()
+}

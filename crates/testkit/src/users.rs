@@ -1,0 +1,133 @@
+//! Signed-in clients for tests: register or sign in an account and call the API as it.
+
+use serde_json::{Value, json};
+
+use crate::{Res, TestApp, read};
+
+pub const PASSWORD: &str = "violet-anchor-7-lantern";
+
+/// A signed-in account.
+#[derive(Clone, Debug)]
+pub struct Account {
+    pub id: String,
+    pub email: String,
+    pub password: String,
+    pub jwt: String,
+    pub refresh: String,
+}
+
+/// Calls the API as an account (bearer token), or anonymously.
+pub struct As<'a> {
+    pub app: &'a TestApp,
+    pub jwt: Option<String>,
+}
+
+impl As<'_> {
+    fn req(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        let r = self.app.plain.request(method, self.app.url(path));
+        match &self.jwt {
+            Some(t) => r.bearer_auth(t),
+            None => r,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Res {
+        read(self.req(reqwest::Method::GET, path).send().await).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Res {
+        read(self.req(reqwest::Method::POST, path).json(body).send().await).await
+    }
+
+    pub async fn patch(&self, path: &str, body: &Value) -> Res {
+        read(self.req(reqwest::Method::PATCH, path).json(body).send().await).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Res {
+        read(self.req(reqwest::Method::DELETE, path).send().await).await
+    }
+
+    /// Any method.
+    pub async fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Res {
+        let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap_or(reqwest::Method::GET);
+        let mut r = self.req(m, path);
+        if let Some(b) = body {
+            r = r.json(b);
+        }
+        read(r.send().await).await
+    }
+}
+
+pub const AUTH: &str = "/api/rbac/subjects/authentication";
+
+impl TestApp {
+    /// No credentials.
+    pub fn anon(&self) -> As<'_> {
+        As { app: self, jwt: None }
+    }
+
+    /// As the holder of `jwt`.
+    pub fn bearer(&self, jwt: &str) -> As<'_> {
+        As {
+            app: self,
+            jwt: Some(jwt.to_owned()),
+        }
+    }
+
+    pub fn as_account(&self, a: &Account) -> As<'_> {
+        self.bearer(&a.jwt)
+    }
+
+    /// Registers `email` with [`PASSWORD`] and returns the signed-in account.
+    pub async fn register(&self, email: &str) -> Account {
+        let r = self
+            .anon()
+            .post(
+                &format!("{AUTH}/email-and-password/registration"),
+                &json!({"login": email, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "registration of {email}: {}", r.text);
+        self.account(email, PASSWORD, &r).await
+    }
+
+    /// Signs in and returns the account.
+    pub async fn login(&self, email: &str, password: &str) -> Account {
+        let r = self
+            .anon()
+            .post(
+                &format!("{AUTH}/email-and-password/authentication"),
+                &json!({"login": email, "password": password}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "sign-in of {email}: {}", r.text);
+        self.account(email, password, &r).await
+    }
+
+    async fn account(&self, email: &str, password: &str, r: &Res) -> Account {
+        let jwt = r.data()["jwt"].as_str().unwrap_or_default().to_owned();
+        let refresh = r.data()["refresh"].as_str().unwrap_or_default().to_owned();
+        let me = self.bearer(&jwt).get(&format!("{AUTH}/me")).await;
+        assert_eq!(me.status, 200, "{}", me.text);
+        Account {
+            id: me.data()["id"].as_str().unwrap_or_default().to_owned(),
+            email: email.to_owned(),
+            password: password.to_owned(),
+            jwt,
+            refresh,
+        }
+    }
+
+    /// Registers an account and gives it the admin role (through the secret key).
+    pub async fn admin_account(&self, email: &str) -> Account {
+        let a = self.register(email).await;
+        let roles = self.get("/api/rbac/roles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=admin").await;
+        let admin = roles.data()[0]["id"].as_str().unwrap_or_default().to_owned();
+        self.create(
+            "/api/rbac/subjects-to-roles",
+            &json!({"subjectId": a.id, "roleId": admin}),
+        )
+        .await;
+        a
+    }
+}
