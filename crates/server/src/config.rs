@@ -54,7 +54,11 @@ pub struct Config {
     #[arg(long, env = "STOA_SMTP_URL")]
     pub smtp_url: Option<String>,
     /// The From address of outgoing mail.
-    #[arg(long, env = "STOA_MAIL_FROM", default_value = "Stoa <no-reply@localhost>")]
+    #[arg(
+        long,
+        env = "STOA_MAIL_FROM",
+        default_value = "Stoa <no-reply@localhost>"
+    )]
     pub mail_from: String,
     /// Credential requests (sign-in, registration, reset, wallet) one IP may make per window.
     #[arg(long, env = "STOA_AUTH_RATE_BURST", default_value_t = 10)]

@@ -120,7 +120,11 @@ fn jwt_secret(config: &Config) -> anyhow::Result<Vec<u8>> {
     let path = std::path::Path::new(&config.data_dir).join("jwt-secret");
     if let Ok(s) = std::fs::read_to_string(&path) {
         let s = s.trim().to_owned();
-        anyhow::ensure!(s.len() >= 32, "{} holds a key shorter than 32 bytes", path.display());
+        anyhow::ensure!(
+            s.len() >= 32,
+            "{} holds a key shorter than 32 bytes",
+            path.display()
+        );
         return Ok(s.into_bytes());
     }
     std::fs::create_dir_all(&config.data_dir)?;
@@ -139,7 +143,10 @@ fn jwt_secret(config: &Config) -> anyhow::Result<Vec<u8>> {
 /// The account service for `store` under `config`.
 pub fn auth(config: &Config, store: &Store) -> anyhow::Result<Arc<Auth>> {
     if let Some(k) = &config.secret_key {
-        anyhow::ensure!(k.len() >= 32, "STOA_SECRET_KEY must be at least 32 characters");
+        anyhow::ensure!(
+            k.len() >= 32,
+            "STOA_SECRET_KEY must be at least 32 characters"
+        );
     }
     let mailer = stoa_notification::mail::Mailer::new(
         store.clone(),

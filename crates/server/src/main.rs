@@ -116,7 +116,11 @@ async fn main() -> anyhow::Result<()> {
             db.close().await;
         }
         Command::Admin {
-            command: AdminCommand::Create { email, password_stdin },
+            command:
+                AdminCommand::Create {
+                    email,
+                    password_stdin,
+                },
         } => {
             init_logs(&config);
             let (password, generated) = if password_stdin {

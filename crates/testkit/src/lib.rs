@@ -34,6 +34,7 @@ pub struct TestApp {
     /// A client with no credentials.
     pub plain: reqwest::Client,
     pub secret_key: String,
+    pub jwt_secret: String,
     pub store: Store,
     pub registry: Arc<Registry>,
     pub operations: Vec<stoa_api::routes::Operation>,
@@ -109,7 +110,13 @@ async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
 
 /// Starts a server on `db`. `None` when `db` is PostgreSQL and no test server is configured.
 pub async fn spawn_app(db: Db) -> Option<TestApp> {
+    spawn_app_with(db, |_| {}).await
+}
+
+/// [`spawn_app`] with a configuration change (an SMTP sink, real rate limits…).
+pub async fn spawn_app_with(db: Db, change: impl FnOnce(&mut Config)) -> Option<TestApp> {
     let mut config = test_config();
+    change(&mut config);
     let mut dir = None;
     let mut pg = None;
     match db {
@@ -146,8 +153,10 @@ pub fn test_config() -> Config {
     let mut config = Config::defaults();
     config.addr = "127.0.0.1:0".into();
     config.db_max_connections = Some(4);
-    config.secret_key = Some(format!(
-        "test-secret-{}",
+    config.secret_key = Some(format!("test-secret-{}", uuid::Uuid::new_v4().simple()));
+    config.jwt_secret = Some(format!(
+        "test-jwt-{}{}",
+        uuid::Uuid::new_v4().simple(),
         uuid::Uuid::new_v4().simple()
     ));
     config.auth_rate_burst = 100_000;
@@ -205,6 +214,7 @@ pub async fn start(mut config: Config, db: Db, dir: Option<TempDir>) -> TestApp 
             .build()
             .unwrap_or_default(),
         secret_key,
+        jwt_secret: config.jwt_secret.clone().unwrap_or_default(),
         store,
         registry,
         operations,

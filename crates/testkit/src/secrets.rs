@@ -34,7 +34,9 @@ fn walk(path: &str, v: &Value, top: bool) {
 pub fn has_refresh_token(s: &str) -> bool {
     let b = s.as_bytes();
     b.windows(76).any(|w| {
-        w[..32].iter().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        w[..32]
+            .iter()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
             && w[32] == b'.'
             && w[33..]
                 .iter()

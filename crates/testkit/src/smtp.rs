@@ -132,7 +132,8 @@ impl Sink {
             let cmd = line.trim_end().to_owned();
             let upper = cmd.to_ascii_uppercase();
             if upper.starts_with("EHLO") {
-                w.write_all(b"250-stoa-sink\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n").await?;
+                w.write_all(b"250-stoa-sink\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n")
+                    .await?;
             } else if upper.starts_with("HELO") || upper.starts_with("NOOP") {
                 w.write_all(b"250 OK\r\n").await?;
             } else if upper.starts_with("RSET") {
@@ -185,7 +186,12 @@ impl Sink {
     pub async fn wait_for(&self, to: &str) -> Mail {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
-            if let Some(m) = self.mails().into_iter().rev().find(|m| m.to.iter().any(|t| t == to)) {
+            if let Some(m) = self
+                .mails()
+                .into_iter()
+                .rev()
+                .find(|m| m.to.iter().any(|t| t == to))
+            {
                 return m;
             }
             let wait = self.arrived.notified();

@@ -36,11 +36,23 @@ impl As<'_> {
     }
 
     pub async fn post(&self, path: &str, body: &Value) -> Res {
-        read(self.req(reqwest::Method::POST, path).json(body).send().await).await
+        read(
+            self.req(reqwest::Method::POST, path)
+                .json(body)
+                .send()
+                .await,
+        )
+        .await
     }
 
     pub async fn patch(&self, path: &str, body: &Value) -> Res {
-        read(self.req(reqwest::Method::PATCH, path).json(body).send().await).await
+        read(
+            self.req(reqwest::Method::PATCH, path)
+                .json(body)
+                .send()
+                .await,
+        )
+        .await
     }
 
     pub async fn delete(&self, path: &str) -> Res {
@@ -63,7 +75,10 @@ pub const AUTH: &str = "/api/rbac/subjects/authentication";
 impl TestApp {
     /// No credentials.
     pub fn anon(&self) -> As<'_> {
-        As { app: self, jwt: None }
+        As {
+            app: self,
+            jwt: None,
+        }
     }
 
     /// As the holder of `jwt`.
@@ -122,12 +137,29 @@ impl TestApp {
     pub async fn admin_account(&self, email: &str) -> Account {
         let a = self.register(email).await;
         let roles = self.get("/api/rbac/roles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=admin").await;
-        let admin = roles.data()[0]["id"].as_str().unwrap_or_default().to_owned();
+        let admin = roles.data()[0]["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         self.create(
             "/api/rbac/subjects-to-roles",
             &json!({"subjectId": a.id, "roleId": admin}),
         )
         .await;
         a
+    }
+}
+
+impl As<'_> {
+    /// POST with an `Accept-Language`.
+    pub async fn send_with_lang(&self, path: &str, body: &Value, lang: &str) -> Res {
+        read(
+            self.req(reqwest::Method::POST, path)
+                .header("accept-language", lang)
+                .json(body)
+                .send()
+                .await,
+        )
+        .await
     }
 }

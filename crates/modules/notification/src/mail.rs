@@ -70,7 +70,13 @@ impl Mailer {
     pub async fn queue(&self, email: Email<'_>) -> Result<Uuid> {
         let s = &self.store;
         let topic = one(s, "notification.topic", "slug", email.topic).await?;
-        let template = one(s, "notification.template", "variant", email.template_variant).await?;
+        let template = one(
+            s,
+            "notification.template",
+            "variant",
+            email.template_variant,
+        )
+        .await?;
         let (topic_id, template_id) = (id(&topic)?, id(&template)?);
         let subject = pick(&template.json("subject"), email.language)
             .or_else(|| template.text("title").map(str::to_owned))
@@ -199,7 +205,9 @@ impl Mailer {
                 let msg: String = e.to_string().chars().take(1000).collect();
                 input.insert("error".into(), json!(msg));
                 let _ = s.update(&n, nid, &input).await;
-                Err(Error::Unavailable(format!("the mail server refused the email: {e}")))
+                Err(Error::Unavailable(format!(
+                    "the mail server refused the email: {e}"
+                )))
             }
         }
     }
@@ -291,4 +299,3 @@ pub async fn seed(store: &Store) -> Result<()> {
     tracing::info!(seed = NAME, "seeded notification topics and templates");
     Ok(())
 }
-

@@ -43,7 +43,9 @@ fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<String> {
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = v.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then_some(token.trim())
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
 }
 
 fn ctx(headers: &HeaderMap, ip: Option<SocketAddr>) -> Ctx {
@@ -71,7 +73,10 @@ fn peer(req: &Request) -> Option<SocketAddr> {
 }
 
 fn caller(req: &Request) -> Caller {
-    req.extensions().get::<Caller>().cloned().unwrap_or_default()
+    req.extensions()
+        .get::<Caller>()
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// The JSON body as an object; an empty body is `{}`.
@@ -118,7 +123,13 @@ fn token_response(auth: &Auth, headers: &HeaderMap, t: &Tokens, status: StatusCo
     let mut res = data(status, t);
     let s = secure(auth, headers);
     set_cookie(&mut res, JWT_COOKIE, &t.jwt, auth.cfg.access_ttl, s);
-    set_cookie(&mut res, REFRESH_COOKIE, &t.refresh, auth.cfg.refresh_ttl, s);
+    set_cookie(
+        &mut res,
+        REFRESH_COOKIE,
+        &t.refresh,
+        auth.cfg.refresh_ttl,
+        s,
+    );
     res
 }
 
@@ -145,10 +156,16 @@ fn roles_from(body: &Map<String, Value>) -> Result<Vec<String>> {
                     .and_then(Value::as_str)
                     .map(str::to_owned)
                     .ok_or_else(|| Error::invalid_field("roles", "each role needs a slug")),
-                _ => Err(Error::invalid_field("roles", "must be a list of role slugs")),
+                _ => Err(Error::invalid_field(
+                    "roles",
+                    "must be a list of role slugs",
+                )),
             })
             .collect(),
-        Some(_) => Err(Error::invalid_field("roles", "must be a list of role slugs")),
+        Some(_) => Err(Error::invalid_field(
+            "roles",
+            "must be a list of role slugs",
+        )),
     }
 }
 
@@ -208,8 +225,9 @@ async fn refresh(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respon
     let token = match b.get("refresh") {
         Some(Value::String(t)) => t.clone(),
         Some(_) => return Err(Error::invalid_field("refresh", "must be a string").into()),
-        None => cookie_value(&h, REFRESH_COOKIE)
-            .ok_or_else(|| Error::Unauthorized("no refresh token: send {\"refresh\": …} or the cookie".into()))?,
+        None => cookie_value(&h, REFRESH_COOKIE).ok_or_else(|| {
+            Error::Unauthorized("no refresh token: send {\"refresh\": …} or the cookie".into())
+        })?,
     };
     match auth.refresh(&token).await {
         Ok(t) => Ok(token_response(&auth, &h, &t, StatusCode::CREATED)),
@@ -244,7 +262,11 @@ async fn login(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response
     let (h, ip) = (req.headers().clone(), peer(&req));
     let b = body(&s, req).await?;
     let t = auth
-        .login(str_field(&b, "login")?, str_field(&b, "password")?, &ctx(&h, ip))
+        .login(
+            str_field(&b, "login")?,
+            str_field(&b, "password")?,
+            &ctx(&h, ip),
+        )
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
@@ -254,7 +276,12 @@ async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respo
     let b = body(&s, req).await?;
     let roles = roles_from(&b)?;
     let t = auth
-        .register(str_field(&b, "login")?, str_field(&b, "password")?, &roles, &ctx(&h, ip))
+        .register(
+            str_field(&b, "login")?,
+            str_field(&b, "password")?,
+            &roles,
+            &ctx(&h, ip),
+        )
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
@@ -262,7 +289,8 @@ async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respo
 async fn forgot(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (h, ip) = (req.headers().clone(), peer(&req));
     let b = body(&s, req).await?;
-    auth.forgot_password(str_field(&b, "email")?, &ctx(&h, ip)).await?;
+    auth.forgot_password(str_field(&b, "email")?, &ctx(&h, ip))
+        .await?;
     Ok(ok_true(StatusCode::CREATED))
 }
 
@@ -305,7 +333,9 @@ fn owner(c: &Caller, id: &str) -> Result<Uuid> {
     } else if c.subject.is_none() {
         Err(Error::Unauthorized("sign in to do this".into()))
     } else {
-        Err(Error::Forbidden("only the account's owner may do this".into()))
+        Err(Error::Forbidden(
+            "only the account's owner may do this".into(),
+        ))
     }
 }
 
@@ -314,7 +344,12 @@ async fn list_identities(auth: Arc<Auth>, id: String, req: Request) -> ApiResult
     Ok(data(StatusCode::OK, auth.identities(subject).await?))
 }
 
-async fn add_identity(auth: Arc<Auth>, s: AppState, id: String, req: Request) -> ApiResult<Response> {
+async fn add_identity(
+    auth: Arc<Auth>,
+    s: AppState,
+    id: String,
+    req: Request,
+) -> ApiResult<Response> {
     let subject = owner(&caller(&req), &id)?;
     let (h, ip) = (req.headers().clone(), peer(&req));
     let b = body(&s, req).await?;
@@ -322,16 +357,27 @@ async fn add_identity(auth: Arc<Auth>, s: AppState, id: String, req: Request) ->
     Ok(data(StatusCode::CREATED, row))
 }
 
-async fn patch_identity(auth: Arc<Auth>, s: AppState, (id, identity): (String, String), req: Request) -> ApiResult<Response> {
+async fn patch_identity(
+    auth: Arc<Auth>,
+    s: AppState,
+    (id, identity): (String, String),
+    req: Request,
+) -> ApiResult<Response> {
     let c = caller(&req);
     let subject = owner(&c, &id)?;
     let identity = parse_id(&identity)?;
     let b = body(&s, req).await?;
-    let row = auth.update_identity(subject, identity, c.session, &b).await?;
+    let row = auth
+        .update_identity(subject, identity, c.session, &b)
+        .await?;
     Ok(data(StatusCode::OK, row))
 }
 
-async fn delete_identity(auth: Arc<Auth>, (id, identity): (String, String), req: Request) -> ApiResult<Response> {
+async fn delete_identity(
+    auth: Arc<Auth>,
+    (id, identity): (String, String),
+    req: Request,
+) -> ApiResult<Response> {
     let subject = owner(&caller(&req), &id)?;
     let row = auth.delete_identity(subject, parse_id(&identity)?).await?;
     Ok(data(StatusCode::OK, row))
@@ -342,10 +388,18 @@ async fn admin_email_identity(auth: Arc<Auth>, s: AppState, req: Request) -> Api
         return Err(Error::Forbidden("only an admin may create identities here".into()).into());
     }
     let b = body(&s, req).await?;
-    Ok(data(StatusCode::CREATED, auth.admin_email_identity(&b).await?))
+    Ok(data(
+        StatusCode::CREATED,
+        auth.admin_email_identity(&b).await?,
+    ))
 }
 
-async fn change_password(auth: Arc<Auth>, s: AppState, id: String, req: Request) -> ApiResult<Response> {
+async fn change_password(
+    auth: Arc<Auth>,
+    s: AppState,
+    id: String,
+    req: Request,
+) -> ApiResult<Response> {
     let c = caller(&req);
     let identity = parse_id(&id)?;
     let subject = auth.identity_subject(identity).await?;
@@ -357,7 +411,11 @@ async fn change_password(auth: Arc<Auth>, s: AppState, id: String, req: Request)
         return Err(Error::invalid_field("newPassword", "is required").into());
     }
     b.remove("email");
-    let keep = if c.subject == Some(subject) { c.session } else { None };
+    let keep = if c.subject == Some(subject) {
+        c.session
+    } else {
+        None
+    };
     let row = auth.update_identity(subject, identity, keep, &b).await?;
     Ok(data(StatusCode::OK, row))
 }
@@ -365,7 +423,10 @@ async fn change_password(auth: Arc<Auth>, s: AppState, id: String, req: Request)
 // ---- routes --------------------------------------------------------------------------------
 
 fn obj_schema(props: &[(&str, Value)], required: &[&str]) -> Value {
-    let p: Map<String, Value> = props.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect();
+    let p: Map<String, Value> = props
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
     json!({"type": "object", "properties": p, "required": required})
 }
 
@@ -380,16 +441,34 @@ fn path_params(names: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-fn op(id: &str, summary: &str, params: &[&str], body: Option<Value>, status: u16, result: Value, errs: &[u16]) -> Value {
+fn op(
+    id: &str,
+    summary: &str,
+    params: &[&str],
+    body: Option<Value>,
+    status: u16,
+    result: Value,
+    errs: &[u16],
+) -> Value {
     let mut responses = errors(errs);
     responses.insert(status.to_string(), ok(summary, result));
-    let mut o = operation(None, id.to_owned(), summary.to_owned(), path_params(params), body.map(request_body), responses);
+    let mut o = operation(
+        None,
+        id.to_owned(),
+        summary.to_owned(),
+        path_params(params),
+        body.map(request_body),
+        responses,
+    );
     o["tags"] = json!(["rbac"]);
     o
 }
 
 fn tokens_schema() -> Value {
-    obj_schema(&[("jwt", string()), ("refresh", string())], &["jwt", "refresh"])
+    obj_schema(
+        &[("jwt", string()), ("refresh", string())],
+        &["jwt", "refresh"],
+    )
 }
 
 fn ok_schema() -> Value {
@@ -399,18 +478,65 @@ fn ok_schema() -> Value {
 /// The account endpoints and subject-scoped identity routes.
 pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     let a = || auth.clone();
-    let creds = || obj_schema(&[("login", json!({"type": "string", "format": "email"})), ("password", json!({"type": "string", "minLength": 8, "maxLength": 128}))], &["login", "password"]);
+    let creds = || {
+        obj_schema(
+            &[
+                ("login", json!({"type": "string", "format": "email"})),
+                (
+                    "password",
+                    json!({"type": "string", "minLength": 8, "maxLength": 128}),
+                ),
+            ],
+            &["login", "password"],
+        )
+    };
     let identity = json!({"$ref": "#/components/schemas/RbacIdentity"});
     let mut b = RouteBook::new();
     let x = a();
-    b = b.add("GET", &format!("{AUTH}/init"), get(move |req: Request| init_get(x.clone(), req)),
-        op("authInit", "The current subject, or null (creates nothing)", &[], None, 200, json!({}), &[401]));
+    b = b.add(
+        "GET",
+        &format!("{AUTH}/init"),
+        get(move |req: Request| init_get(x.clone(), req)),
+        op(
+            "authInit",
+            "The current subject, or null (creates nothing)",
+            &[],
+            None,
+            200,
+            json!({}),
+            &[401],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/init"), post(move |req: Request| init_post(x.clone(), req)),
-        op("authInitAnonymous", "Starts an anonymous session (a subject with no identity)", &[], None, 201, tokens_schema(), &[429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/init"),
+        post(move |req: Request| init_post(x.clone(), req)),
+        op(
+            "authInitAnonymous",
+            "Starts an anonymous session (a subject with no identity)",
+            &[],
+            None,
+            201,
+            tokens_schema(),
+            &[429],
+        ),
+    );
     let x = a();
-    b = b.add("GET", &format!("{AUTH}/me"), get(move |req: Request| me(x.clone(), req)),
-        op("authMe", "The signed-in subject with roles and identities, or null", &[], None, 200, json!({}), &[401]));
+    b = b.add(
+        "GET",
+        &format!("{AUTH}/me"),
+        get(move |req: Request| me(x.clone(), req)),
+        op(
+            "authMe",
+            "The signed-in subject with roles and identities, or null",
+            &[],
+            None,
+            200,
+            json!({}),
+            &[401],
+        ),
+    );
     let x = a();
     b = b.add("GET", &format!("{AUTH}/is-authorized"), get(move |RawQuery(q): RawQuery, req: Request| is_authorized(x.clone(), req, q)),
         {
@@ -423,53 +549,248 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             o
         });
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/refresh"), post(move |State(s): State<AppState>, req: Request| refresh(x.clone(), s, req)),
-        op("authRefresh", "Rotates the refresh token (body or cookie) and issues a new pair", &[], Some(obj_schema(&[("refresh", string())], &[])), 201, tokens_schema(), &[400, 401]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/refresh"),
+        post(move |State(s): State<AppState>, req: Request| refresh(x.clone(), s, req)),
+        op(
+            "authRefresh",
+            "Rotates the refresh token (body or cookie) and issues a new pair",
+            &[],
+            Some(obj_schema(&[("refresh", string())], &[])),
+            201,
+            tokens_schema(),
+            &[400, 401],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/logout"), post(move |State(s): State<AppState>, req: Request| logout(x.clone(), s, req)),
-        op("authLogout", "Ends the session and clears the cookies", &[], None, 200, ok_schema(), &[403]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/logout"),
+        post(move |State(s): State<AppState>, req: Request| logout(x.clone(), s, req)),
+        op(
+            "authLogout",
+            "Ends the session and clears the cookies",
+            &[],
+            None,
+            200,
+            ok_schema(),
+            &[403],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/email-and-password/authentication"), post(move |State(s): State<AppState>, req: Request| login(x.clone(), s, req)),
-        op("authLogin", "Signs in with email and password", &[], Some(creds()), 201, tokens_schema(), &[400, 401, 422, 429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/email-and-password/authentication"),
+        post(move |State(s): State<AppState>, req: Request| login(x.clone(), s, req)),
+        op(
+            "authLogin",
+            "Signs in with email and password",
+            &[],
+            Some(creds()),
+            201,
+            tokens_schema(),
+            &[400, 401, 422, 429],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/email-and-password/registration"), post(move |State(s): State<AppState>, req: Request| register(x.clone(), s, req)),
-        op("authRegister", "Creates an account with the roles open to registration", &[], Some({
-            let mut c = creds();
-            c["properties"]["roles"] = json!({"type": "array", "items": {"type": "string"}});
-            c
-        }), 201, tokens_schema(), &[400, 403, 409, 422, 429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/email-and-password/registration"),
+        post(move |State(s): State<AppState>, req: Request| register(x.clone(), s, req)),
+        op(
+            "authRegister",
+            "Creates an account with the roles open to registration",
+            &[],
+            Some({
+                let mut c = creds();
+                c["properties"]["roles"] = json!({"type": "array", "items": {"type": "string"}});
+                c
+            }),
+            201,
+            tokens_schema(),
+            &[400, 403, 409, 422, 429],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/email-and-password/forgot-password"), post(move |State(s): State<AppState>, req: Request| forgot(x.clone(), s, req)),
-        op("authForgotPassword", "Mails a reset link when the account exists (same answer either way)", &[], Some(obj_schema(&[("email", json!({"type": "string", "format": "email"}))], &["email"])), 201, ok_schema(), &[400, 422, 429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/email-and-password/forgot-password"),
+        post(move |State(s): State<AppState>, req: Request| forgot(x.clone(), s, req)),
+        op(
+            "authForgotPassword",
+            "Mails a reset link when the account exists (same answer either way)",
+            &[],
+            Some(obj_schema(
+                &[("email", json!({"type": "string", "format": "email"}))],
+                &["email"],
+            )),
+            201,
+            ok_schema(),
+            &[400, 422, 429],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/email-and-password/reset-password"), post(move |State(s): State<AppState>, req: Request| reset(x.clone(), s, req)),
-        op("authResetPassword", "Sets a new password with a reset code; every session ends", &[], Some(obj_schema(&[("code", string()), ("password", string()), ("passwordConfirmation", string())], &["code", "password", "passwordConfirmation"])), 201, ok_schema(), &[400, 422, 429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/email-and-password/reset-password"),
+        post(move |State(s): State<AppState>, req: Request| reset(x.clone(), s, req)),
+        op(
+            "authResetPassword",
+            "Sets a new password with a reset code; every session ends",
+            &[],
+            Some(obj_schema(
+                &[
+                    ("code", string()),
+                    ("password", string()),
+                    ("passwordConfirmation", string()),
+                ],
+                &["code", "password", "passwordConfirmation"],
+            )),
+            201,
+            ok_schema(),
+            &[400, 422, 429],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/ethereum-virtual-machine/nonce"), post(move |req: Request| nonce(x.clone(), req)),
-        op("authWalletNonce", "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry", &[], None, 201, json!({"type": "object"}), &[429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/ethereum-virtual-machine/nonce"),
+        post(move |req: Request| nonce(x.clone(), req)),
+        op(
+            "authWalletNonce",
+            "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry",
+            &[],
+            None,
+            201,
+            json!({"type": "object"}),
+            &[429],
+        ),
+    );
     let x = a();
-    b = b.add("POST", &format!("{AUTH}/ethereum-virtual-machine"), post(move |State(s): State<AppState>, req: Request| wallet(x.clone(), s, req)),
-        op("authWallet", "Signs in with an EIP-4361 message signed by the wallet", &[], Some(obj_schema(&[("message", string()), ("signature", string()), ("address", string())], &["message", "signature", "address"])), 201, tokens_schema(), &[400, 401, 409, 429]));
+    b = b.add(
+        "POST",
+        &format!("{AUTH}/ethereum-virtual-machine"),
+        post(move |State(s): State<AppState>, req: Request| wallet(x.clone(), s, req)),
+        op(
+            "authWallet",
+            "Signs in with an EIP-4361 message signed by the wallet",
+            &[],
+            Some(obj_schema(
+                &[
+                    ("message", string()),
+                    ("signature", string()),
+                    ("address", string()),
+                ],
+                &["message", "signature", "address"],
+            )),
+            201,
+            tokens_schema(),
+            &[400, 401, 409, 429],
+        ),
+    );
     let base = "/api/rbac/subjects/{id}/identities";
     let x = a();
-    b = b.add("GET", base, get(move |Path(id): Path<String>, req: Request| list_identities(x.clone(), id, req)),
-        op("subjectIdentities", "The subject's identities", &["id"], None, 200, json!({"type": "array", "items": identity}), &[400, 401, 403]));
+    b = b.add(
+        "GET",
+        base,
+        get(move |Path(id): Path<String>, req: Request| list_identities(x.clone(), id, req)),
+        op(
+            "subjectIdentities",
+            "The subject's identities",
+            &["id"],
+            None,
+            200,
+            json!({"type": "array", "items": identity}),
+            &[400, 401, 403],
+        ),
+    );
     let x = a();
     b = b.add("POST", base, post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| add_identity(x.clone(), s, id, req)),
         op("subjectAddIdentity", "Adds an email identity ({provider: email_and_password, email, password}) or links a wallet ({provider: ethereum_virtual_machine, message, signature, address})", &["id"], Some(json!({"type": "object", "properties": {"provider": {"type": "string", "enum": ["email_and_password", "ethereum_virtual_machine"]}}, "required": ["provider"]})), 201, identity.clone(), &[400, 401, 403, 409, 422, 429]));
     let item = "/api/rbac/subjects/{id}/identities/{identityId}";
     let x = a();
-    b = b.add("PATCH", item, patch(move |State(s): State<AppState>, Path(p): Path<(String, String)>, req: Request| patch_identity(x.clone(), s, p, req)),
-        op("subjectUpdateIdentity", "Changes the password ({password, newPassword}) or the email ({email, password})", &["id", "identityId"], Some(json!({"type": "object"})), 200, identity.clone(), &[400, 401, 403, 404, 409, 422]));
+    b = b.add(
+        "PATCH",
+        item,
+        patch(
+            move |State(s): State<AppState>, Path(p): Path<(String, String)>, req: Request| {
+                patch_identity(x.clone(), s, p, req)
+            },
+        ),
+        op(
+            "subjectUpdateIdentity",
+            "Changes the password ({password, newPassword}) or the email ({email, password})",
+            &["id", "identityId"],
+            Some(json!({"type": "object"})),
+            200,
+            identity.clone(),
+            &[400, 401, 403, 404, 409, 422],
+        ),
+    );
     let x = a();
-    b = b.add("DELETE", item, delete(move |Path(p): Path<(String, String)>, req: Request| delete_identity(x.clone(), p, req)),
-        op("subjectDeleteIdentity", "Deletes an identity (never the last one)", &["id", "identityId"], None, 200, identity.clone(), &[400, 401, 403, 404, 409]));
+    b = b.add(
+        "DELETE",
+        item,
+        delete(move |Path(p): Path<(String, String)>, req: Request| {
+            delete_identity(x.clone(), p, req)
+        }),
+        op(
+            "subjectDeleteIdentity",
+            "Deletes an identity (never the last one)",
+            &["id", "identityId"],
+            None,
+            200,
+            identity.clone(),
+            &[400, 401, 403, 404, 409],
+        ),
+    );
     let x = a();
-    b = b.add("POST", "/api/rbac/identities/email-and-password", post(move |State(s): State<AppState>, req: Request| admin_email_identity(x.clone(), s, req)),
-        op("identityCreateEmailAndPassword", "Admin: creates an email-and-password identity (for subjectId, or a new subject)", &[], Some(obj_schema(&[("email", string()), ("password", string()), ("subjectId", json!({"type": "string", "format": "uuid"}))], &["email", "password"])), 201, identity.clone(), &[400, 401, 403, 409, 422]));
+    b = b.add(
+        "POST",
+        "/api/rbac/identities/email-and-password",
+        post(move |State(s): State<AppState>, req: Request| {
+            admin_email_identity(x.clone(), s, req)
+        }),
+        op(
+            "identityCreateEmailAndPassword",
+            "Admin: creates an email-and-password identity (for subjectId, or a new subject)",
+            &[],
+            Some(obj_schema(
+                &[
+                    ("email", string()),
+                    ("password", string()),
+                    ("subjectId", json!({"type": "string", "format": "uuid"})),
+                ],
+                &["email", "password"],
+            )),
+            201,
+            identity.clone(),
+            &[400, 401, 403, 409, 422],
+        ),
+    );
     let x = a();
-    b = b.add("PATCH", "/api/rbac/identities/{id}/change-password", patch(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| change_password(x.clone(), s, id, req)),
-        op("identityChangePassword", "Changes the password of one of the caller's identities (current password required)", &["id"], Some(obj_schema(&[("password", string()), ("newPassword", string())], &["password", "newPassword"])), 200, identity, &[400, 401, 403, 404, 422]));
+    b = b.add(
+        "PATCH",
+        "/api/rbac/identities/{id}/change-password",
+        patch(
+            move |State(s): State<AppState>, Path(id): Path<String>, req: Request| {
+                change_password(x.clone(), s, id, req)
+            },
+        ),
+        op(
+            "identityChangePassword",
+            "Changes the password of one of the caller's identities (current password required)",
+            &["id"],
+            Some(obj_schema(
+                &[("password", string()), ("newPassword", string())],
+                &["password", "newPassword"],
+            )),
+            200,
+            identity,
+            &[400, 401, 403, 404, 422],
+        ),
+    );
     b
 }
 
@@ -537,7 +858,8 @@ fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
 pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Next) -> Response {
     let mut c = Caller::default();
     let headers = req.headers();
-    let has_session_cookie = cookie_value(headers, JWT_COOKIE).is_some() || cookie_value(headers, REFRESH_COOKIE).is_some();
+    let has_session_cookie = cookie_value(headers, JWT_COOKIE).is_some()
+        || cookie_value(headers, REFRESH_COOKIE).is_some();
     if let Some(k) = headers.get(SECRET_HEADER) {
         match auth.secret_key_ok(k.to_str().unwrap_or("")) {
             Some(true) => {
@@ -561,7 +883,8 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
                 }
                 None => {
                     return error_response(&Error::Unauthorized(
-                        "the access token is invalid or expired; refresh it or sign in again".into(),
+                        "the access token is invalid or expired; refresh it or sign in again"
+                            .into(),
                     ));
                 }
             }

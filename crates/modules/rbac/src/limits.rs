@@ -94,7 +94,9 @@ mod tests {
             l.ip("1.2.3.4").unwrap();
         }
         match l.ip("1.2.3.4") {
-            Err(Error::TooManyRequests { retry_after, .. }) => assert!((1..=6).contains(&retry_after)),
+            Err(Error::TooManyRequests { retry_after, .. }) => {
+                assert!((1..=6).contains(&retry_after))
+            }
             other => panic!("{other:?}"),
         }
         l.ip("5.6.7.8").unwrap();

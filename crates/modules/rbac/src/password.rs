@@ -79,7 +79,10 @@ impl Hasher {
         })
     }
 
-    async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> Result<T> + Send + 'static,
+    ) -> Result<T> {
         let permit = tokio::time::timeout(
             std::time::Duration::from_secs(5),
             self.slots.clone().acquire_owned(),
@@ -90,7 +93,9 @@ impl Hasher {
             retry_after: 2,
         })?
         .map_err(Error::internal)?;
-        let out = tokio::task::spawn_blocking(f).await.map_err(Error::internal)?;
+        let out = tokio::task::spawn_blocking(f)
+            .await
+            .map_err(Error::internal)?;
         drop(permit);
         out
     }
@@ -142,9 +147,20 @@ mod tests {
     async fn hashes_verify_and_carry_the_parameters() {
         let h = Hasher::new(2).unwrap();
         let stored = h.hash("correct horse battery").await.unwrap();
-        assert!(stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{stored}");
-        assert!(h.verify("correct horse battery", Some(stored.clone())).await.unwrap());
-        assert!(!h.verify("Correct horse battery", Some(stored)).await.unwrap());
+        assert!(
+            stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{stored}"
+        );
+        assert!(
+            h.verify("correct horse battery", Some(stored.clone()))
+                .await
+                .unwrap()
+        );
+        assert!(
+            !h.verify("Correct horse battery", Some(stored))
+                .await
+                .unwrap()
+        );
         assert!(!h.verify("correct horse battery", None).await.unwrap());
     }
 }

@@ -57,7 +57,10 @@ fn parse(path: &str) -> Option<Vec<Seg>> {
             .map(|(i, p)| {
                 if p == "*" && i + 1 == n {
                     Seg::Rest
-                } else if p.starts_with('[') && p.ends_with(']') || p.starts_with('{') && p.ends_with('}') || p.starts_with(':') {
+                } else if p.starts_with('[') && p.ends_with(']')
+                    || p.starts_with('{') && p.ends_with('}')
+                    || p.starts_with(':')
+                {
                     Seg::Param
                 } else {
                     Seg::Lit(p.to_ascii_lowercase())
@@ -228,19 +231,42 @@ mod tests {
         let (admin, user) = (id(1), id(2));
         let perms = vec![
             (id(10), "*".into(), "*".into()),
-            (id(11), "GET".into(), "/api/blog/articles/[blog.articles.id]".into()),
-            (id(12), "POST".into(), "/api/rbac/subjects/[rbac.subjects.id]/identities".into()),
+            (
+                id(11),
+                "GET".into(),
+                "/api/blog/articles/[blog.articles.id]".into(),
+            ),
+            (
+                id(12),
+                "POST".into(),
+                "/api/rbac/subjects/[rbac.subjects.id]/identities".into(),
+            ),
             (id(13), "GET".into(), "/assets/*".into()),
         ];
         let links = vec![(admin, id(10)), (user, id(12))];
         let t = Table::build(&perms, &links);
         assert_eq!(t.decide("DELETE", "/api/x", &[admin]), Verdict::Admin);
-        assert_eq!(t.decide("GET", "/api/blog/articles/abc", &[]), Verdict::Allow);
-        assert_eq!(t.decide("HEAD", "/api/BLOG/articles/abc", &[]), Verdict::Allow);
+        assert_eq!(
+            t.decide("GET", "/api/blog/articles/abc", &[]),
+            Verdict::Allow
+        );
+        assert_eq!(
+            t.decide("HEAD", "/api/BLOG/articles/abc", &[]),
+            Verdict::Allow
+        );
         assert_eq!(t.decide("GET", "/api/blog/articles", &[]), Verdict::Deny);
-        assert_eq!(t.decide("GET", "/api/blog/articles/a/b", &[]), Verdict::Deny);
-        assert_eq!(t.decide("POST", "/api/rbac/subjects/s/identities", &[]), Verdict::Deny);
-        assert_eq!(t.decide("POST", "/api/rbac/subjects/s/identities", &[user]), Verdict::Allow);
+        assert_eq!(
+            t.decide("GET", "/api/blog/articles/a/b", &[]),
+            Verdict::Deny
+        );
+        assert_eq!(
+            t.decide("POST", "/api/rbac/subjects/s/identities", &[]),
+            Verdict::Deny
+        );
+        assert_eq!(
+            t.decide("POST", "/api/rbac/subjects/s/identities", &[user]),
+            Verdict::Allow
+        );
         assert_eq!(t.decide("GET", "/assets/a/b.js", &[]), Verdict::Allow);
         assert_eq!(t.decide("GET", "/assets", &[]), Verdict::Allow);
     }

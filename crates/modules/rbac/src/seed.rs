@@ -40,7 +40,14 @@ pub fn publicly_readable(reg: &Registry, e: &Entity) -> bool {
 pub fn public_permissions(reg: &Registry) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut add = |m: &str, p: String| out.push((m.to_owned(), p));
-    for p in ["/health", "/ready", "/api/meta", "/api/openapi.json", "/api/docs", "/api/docs/*"] {
+    for p in [
+        "/health",
+        "/ready",
+        "/api/meta",
+        "/api/openapi.json",
+        "/api/docs",
+        "/api/docs/*",
+    ] {
         add("GET", p.to_owned());
     }
     for e in reg.entities() {
@@ -106,10 +113,19 @@ pub async fn seed(store: &Store) -> Result<()> {
         let mut exec = tx.exec();
         let mut create = async |e: &Entity, v: serde_json::Value| -> Result<uuid::Uuid> {
             let r = store.create_in(&mut exec, e, &obj(v)).await?;
-            r.id().ok_or_else(|| stoa_kernel::Error::internal("row without id"))
+            r.id()
+                .ok_or_else(|| stoa_kernel::Error::internal("row without id"))
         };
-        let admin = create(&role, json!({"title": "Admin", "slug": "admin", "availableOnRegistration": false})).await?;
-        let user = create(&role, json!({"title": "User", "slug": "user", "availableOnRegistration": true})).await?;
+        let admin = create(
+            &role,
+            json!({"title": "Admin", "slug": "admin", "availableOnRegistration": false}),
+        )
+        .await?;
+        let user = create(
+            &role,
+            json!({"title": "User", "slug": "user", "availableOnRegistration": true}),
+        )
+        .await?;
         let root = create(&perm, json!({"method": "*", "path": "*"})).await?;
         create(&link, json!({"roleId": admin, "permissionId": root})).await?;
         for (m, p) in public_permissions(&store.registry) {
@@ -125,6 +141,9 @@ pub async fn seed(store: &Store) -> Result<()> {
     for e in [&role, &perm, &link] {
         store.touch(e);
     }
-    tracing::info!(seed = SEED, "seeded roles admin and user and the default permissions");
+    tracing::info!(
+        seed = SEED,
+        "seeded roles admin and user and the default permissions"
+    );
     Ok(())
 }

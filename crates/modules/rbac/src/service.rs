@@ -213,7 +213,11 @@ impl Auth {
             .store
             .find_by(&self.e.s2r, &[("subjectId", Val::Uuid(subject))], 1000)
             .await?;
-        let roles = Arc::new(rows.iter().filter_map(|r| r.uuid("roleId")).collect::<Vec<_>>());
+        let roles = Arc::new(
+            rows.iter()
+                .filter_map(|r| r.uuid("roleId"))
+                .collect::<Vec<_>>(),
+        );
         if let Ok(mut g) = self.roles.write() {
             if g.0 != v || g.1.len() > 100_000 {
                 *g = (v, HashMap::new());
@@ -234,9 +238,17 @@ impl Auth {
 
     // ---- sessions ------------------------------------------------------------------------
 
-    async fn start_session(&self, exec: &mut Exec<'_>, subject: Uuid, ctx: &Ctx) -> Result<(Uuid, String)> {
+    async fn start_session(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        ctx: &Ctx,
+    ) -> Result<(Uuid, String)> {
         let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
-        let ua: Option<String> = ctx.user_agent.as_ref().map(|u| u.chars().take(500).collect());
+        let ua: Option<String> = ctx
+            .user_agent
+            .as_ref()
+            .map(|u| u.chars().take(500).collect());
         let row = self
             .store
             .create_in(
@@ -285,7 +297,8 @@ impl Auth {
 
     /// Rotates a refresh token. A spent token revokes its whole session (reuse detection).
     pub async fn refresh(&self, token: &str) -> Result<Tokens> {
-        let dead = || Error::Unauthorized("the refresh token is invalid or expired; sign in again".into());
+        let dead =
+            || Error::Unauthorized("the refresh token is invalid or expired; sign in again".into());
         let sid = tokens::refresh_session(token).ok_or_else(dead)?;
         let s = &self.e.session;
         let row = match self.store.get(s, sid).await {
@@ -329,7 +342,10 @@ impl Auth {
                 (idx(s, "lastUsedAt")?, Val::Timestamp(now())),
                 (idx(s, "expiresAt")?, Val::Timestamp(expires)),
             ],
-            &[(idx(s, "tokenHash")?, Val::Text(presented)), (idx(s, "revokedAt")?, Val::Null)],
+            &[
+                (idx(s, "tokenHash")?, Val::Text(presented)),
+                (idx(s, "revokedAt")?, Val::Null),
+            ],
         )
         .await?;
         tx.commit().await?;
@@ -359,20 +375,34 @@ impl Auth {
     }
 
     /// Revokes every live session of `subject` except `keep`.
-    pub async fn revoke_all(&self, exec: &mut Exec<'_>, subject: Uuid, keep: Option<Uuid>) -> Result<()> {
+    pub async fn revoke_all(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        keep: Option<Uuid>,
+    ) -> Result<()> {
         let s = &self.e.session;
         let live = repo::find_all_eq(
             exec,
             s,
-            &[(idx(s, "subjectId")?, Val::Uuid(subject)), (idx(s, "revokedAt")?, Val::Null)],
+            &[
+                (idx(s, "subjectId")?, Val::Uuid(subject)),
+                (idx(s, "revokedAt")?, Val::Null),
+            ],
             100_000,
         )
         .await?;
         for r in live {
             let id = row_id(&r)?;
             if Some(id) != keep {
-                repo::update_if(exec, s, id, &[(idx(s, "revokedAt")?, Val::Timestamp(now()))], &[])
-                    .await?;
+                repo::update_if(
+                    exec,
+                    s,
+                    id,
+                    &[(idx(s, "revokedAt")?, Val::Timestamp(now()))],
+                    &[],
+                )
+                .await?;
             }
         }
         Ok(())
@@ -383,7 +413,11 @@ impl Auth {
     async fn identity_by_login(&self, login: &str) -> Result<Option<Record>> {
         Ok(self
             .store
-            .find_by(&self.e.identity, &[("login", Val::Text(login.to_owned()))], 1)
+            .find_by(
+                &self.e.identity,
+                &[("login", Val::Text(login.to_owned()))],
+                1,
+            )
             .await?
             .into_iter()
             .next())
@@ -400,16 +434,22 @@ impl Auth {
 
     async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
         let mut c = self.store.db.read().await?;
-        Ok(repo::read_text(&mut c.exec(), &self.e.identity, identity, &[field])
-            .await?
-            .and_then(|v| v.into_iter().next().flatten()))
+        Ok(
+            repo::read_text(&mut c.exec(), &self.e.identity, identity, &[field])
+                .await?
+                .and_then(|v| v.into_iter().next().flatten()),
+        )
     }
 
     /// The roles a new account gets: those open to registration, narrowed to `requested` slugs.
     async fn registration_roles(&self, requested: &[String]) -> Result<Vec<Uuid>> {
         let open = self
             .store
-            .find_by(&self.e.role, &[("availableOnRegistration", Val::Bool(true))], 1000)
+            .find_by(
+                &self.e.role,
+                &[("availableOnRegistration", Val::Bool(true))],
+                1000,
+            )
             .await?;
         if requested.is_empty() {
             return open.iter().map(row_id).collect();
@@ -419,7 +459,11 @@ impl Auth {
             let r = open
                 .iter()
                 .find(|r| r.text("slug") == Some(slug.as_str()))
-                .ok_or_else(|| Error::Forbidden(format!("the role '{slug}' cannot be chosen at registration")))?;
+                .ok_or_else(|| {
+                    Error::Forbidden(format!(
+                        "the role '{slug}' cannot be chosen at registration"
+                    ))
+                })?;
             out.push(row_id(r)?);
         }
         Ok(out)
@@ -444,17 +488,31 @@ impl Auth {
             .create_in(exec, &self.e.identity, &input)
             .await
             .map_err(|e| match e {
-                Error::Conflict { .. } if provider == EMAIL => Error::conflict_field("email", "is already registered"),
-                Error::Conflict { .. } => Error::conflict_field("address", "is already linked to an account"),
+                Error::Conflict { .. } if provider == EMAIL => {
+                    Error::conflict_field("email", "is already registered")
+                }
+                Error::Conflict { .. } => {
+                    Error::conflict_field("address", "is already linked to an account")
+                }
                 other => other,
             })?;
         let id = row_id(&row)?;
         if let Some(h) = hash {
-            repo::update_if(exec, &self.e.identity, id, &[(idx(&self.e.identity, "password")?, Val::Text(h))], &[])
-                .await?;
+            repo::update_if(
+                exec,
+                &self.e.identity,
+                id,
+                &[(idx(&self.e.identity, "password")?, Val::Text(h))],
+                &[],
+            )
+            .await?;
         }
         self.store
-            .create_in(exec, &self.e.s2i, &obj(json!({"subjectId": subject, "identityId": id})))
+            .create_in(
+                exec,
+                &self.e.s2i,
+                &obj(json!({"subjectId": subject, "identityId": id})),
+            )
             .await?;
         Ok(row)
     }
@@ -471,37 +529,69 @@ impl Auth {
         let mut tx = self.store.db.begin().await?;
         let (subject, sid, refresh) = {
             let mut exec = tx.exec();
-            let subject = row_id(&self.store.create_in(&mut exec, &self.e.subject, &Map::new()).await?)?;
-            self.create_identity(&mut exec, subject, provider, key, hash).await?;
+            let subject = row_id(
+                &self
+                    .store
+                    .create_in(&mut exec, &self.e.subject, &Map::new())
+                    .await?,
+            )?;
+            self.create_identity(&mut exec, subject, provider, key, hash)
+                .await?;
             for r in roles {
                 self.store
-                    .create_in(&mut exec, &self.e.s2r, &obj(json!({"subjectId": subject, "roleId": r})))
+                    .create_in(
+                        &mut exec,
+                        &self.e.s2r,
+                        &obj(json!({"subjectId": subject, "roleId": r})),
+                    )
                     .await?;
             }
             let (sid, refresh) = self.start_session(&mut exec, subject, ctx).await?;
             (subject, sid, refresh)
         };
         tx.commit().await?;
-        for e in [&self.e.subject, &self.e.identity, &self.e.s2i, &self.e.s2r, &self.e.session] {
+        for e in [
+            &self.e.subject,
+            &self.e.identity,
+            &self.e.s2i,
+            &self.e.s2r,
+            &self.e.session,
+        ] {
             self.store.touch(e);
         }
         self.tokens(subject, sid, refresh)
     }
 
-    pub async fn register(&self, login: &str, password: &str, roles: &[String], ctx: &Ctx) -> Result<Tokens> {
+    pub async fn register(
+        &self,
+        login: &str,
+        password: &str,
+        roles: &[String],
+        ctx: &Ctx,
+    ) -> Result<Tokens> {
         self.limits.ip(&ctx.ip)?;
         let email = normalise_email("login", login)?;
         password::check_new("password", password)?;
         let roles = self.registration_roles(roles).await?;
-        if self.identity_by_login(&format!("{EMAIL}:{email}")).await?.is_some() {
-            return Err(Error::conflict_field("login", "is already registered; sign in or reset the password"));
+        if self
+            .identity_by_login(&format!("{EMAIL}:{email}"))
+            .await?
+            .is_some()
+        {
+            return Err(Error::conflict_field(
+                "login",
+                "is already registered; sign in or reset the password",
+            ));
         }
         let hash = self.hasher.hash(password).await?;
         let t = self
             .new_account(EMAIL, &email, Some(hash), &roles, ctx)
             .await
             .map_err(|e| match e {
-                Error::Conflict { .. } => Error::conflict_field("login", "is already registered; sign in or reset the password"),
+                Error::Conflict { .. } => Error::conflict_field(
+                    "login",
+                    "is already registered; sign in or reset the password",
+                ),
                 other => other,
             })?;
         tracing::info!(subject = %t.subject, event = "registration", "account registered");
@@ -541,7 +631,12 @@ impl Auth {
         let mut tx = self.store.db.begin().await?;
         let (subject, sid, refresh) = {
             let mut exec = tx.exec();
-            let subject = row_id(&self.store.create_in(&mut exec, &self.e.subject, &Map::new()).await?)?;
+            let subject = row_id(
+                &self
+                    .store
+                    .create_in(&mut exec, &self.e.subject, &Map::new())
+                    .await?,
+            )?;
             let (sid, refresh) = self.start_session(&mut exec, subject, ctx).await?;
             (subject, sid, refresh)
         };
@@ -605,14 +700,28 @@ impl Auth {
         Ok(())
     }
 
-    pub async fn reset_password(&self, code: &str, password: &str, confirmation: &str, ctx: &Ctx) -> Result<()> {
+    pub async fn reset_password(
+        &self,
+        code: &str,
+        password: &str,
+        confirmation: &str,
+        ctx: &Ctx,
+    ) -> Result<()> {
         self.limits.ip(&ctx.ip)?;
         password::check_len("password", password)?;
         if password != confirmation {
-            return Err(Error::invalid_field("passwordConfirmation", "does not match the password"));
+            return Err(Error::invalid_field(
+                "passwordConfirmation",
+                "does not match the password",
+            ));
         }
         password::check_new("password", password)?;
-        let bad = || Error::bad_field("code", "the reset code is invalid, used or expired; ask for a new one");
+        let bad = || {
+            Error::bad_field(
+                "code",
+                "the reset code is invalid, used or expired; ask for a new one",
+            )
+        };
         let (id, _) = code.split_once('.').ok_or_else(bad)?;
         let id = Uuid::try_parse(id).map_err(|_| bad())?;
         self.limits.account(&format!("reset:{id}"))?;
@@ -629,7 +738,14 @@ impl Auth {
         }
         if !tokens::same(&stored, &tokens::sha256_hex(code)) {
             let mut tx = self.store.db.begin().await?;
-            repo::update_if(&mut tx.exec(), i, id, &[(idx(i, "resetAttempts")?, Val::Int(attempts + 1))], &[]).await?;
+            repo::update_if(
+                &mut tx.exec(),
+                i,
+                id,
+                &[(idx(i, "resetAttempts")?, Val::Int(attempts + 1))],
+                &[],
+            )
+            .await?;
             tx.commit().await?;
             return Err(bad());
         }
@@ -681,13 +797,27 @@ impl Auth {
     }
 
     fn verify_wallet(&self, message: &str, signature: &str, address: &str) -> Result<String> {
-        siwe_login::verify(&self.nonces, self.cfg.domain(), &self.cfg.public_url, message, signature, address)
+        siwe_login::verify(
+            &self.nonces,
+            self.cfg.domain(),
+            &self.cfg.public_url,
+            message,
+            signature,
+            address,
+        )
     }
 
     /// Signs in with a wallet, creating the account on first use.
-    pub async fn wallet_login(&self, message: &str, signature: &str, address: &str, ctx: &Ctx) -> Result<Tokens> {
+    pub async fn wallet_login(
+        &self,
+        message: &str,
+        signature: &str,
+        address: &str,
+        ctx: &Ctx,
+    ) -> Result<Tokens> {
         self.limits.ip(&ctx.ip)?;
-        self.limits.account(&format!("wallet:{}", address.trim().to_lowercase()))?;
+        self.limits
+            .account(&format!("wallet:{}", address.trim().to_lowercase()))?;
         let addr = self.verify_wallet(message, signature, address)?;
         if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
             && let Some(subject) = self.subject_of(row_id(&i)?).await?
@@ -727,7 +857,11 @@ impl Auth {
             .await?
             .into_iter()
             .find(|r| r.id() == Some(identity))
-            .ok_or_else(|| Error::not_found(format!("rbac.identity {identity} not found for this subject")))
+            .ok_or_else(|| {
+                Error::not_found(format!(
+                    "rbac.identity {identity} not found for this subject"
+                ))
+            })
     }
 
     async fn check_password(&self, identity: Uuid, field: &str, password: &str) -> Result<()> {
@@ -743,7 +877,12 @@ impl Auth {
 
     /// Adds an email-and-password identity (`{email, password}`) or links a wallet
     /// (`{message, signature, address}`).
-    pub async fn add_identity(&self, subject: Uuid, body: &Map<String, Value>, ctx: &Ctx) -> Result<Record> {
+    pub async fn add_identity(
+        &self,
+        subject: Uuid,
+        body: &Map<String, Value>,
+        ctx: &Ctx,
+    ) -> Result<Record> {
         self.limits.ip(&ctx.ip)?;
         let provider = str_field(body, "provider")?.replace('-', "_");
         let mut tx;
@@ -752,15 +891,23 @@ impl Auth {
                 let email = normalise_email("email", str_field(body, "email")?)?;
                 let pw = str_field(body, "password")?;
                 password::check_new("password", pw)?;
-                if self.identities(subject).await?.iter().any(|r| r.text("provider") == Some(EMAIL)) {
+                if self
+                    .identities(subject)
+                    .await?
+                    .iter()
+                    .any(|r| r.text("provider") == Some(EMAIL))
+                {
                     return Err(Error::Conflict {
-                        message: "this account already has an email identity; change its email instead".into(),
+                        message:
+                            "this account already has an email identity; change its email instead"
+                                .into(),
                         fields: Default::default(),
                     });
                 }
                 let hash = self.hasher.hash(pw).await?;
                 tx = self.store.db.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash)).await?
+                self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash))
+                    .await?
             }
             WALLET => {
                 let addr = self.verify_wallet(
@@ -769,10 +916,14 @@ impl Auth {
                     str_field(body, "address")?,
                 )?;
                 tx = self.store.db.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None).await?
+                self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None)
+                    .await?
             }
             "telegram" => {
-                return Err(Error::invalid_field("provider", "telegram identities are not available yet"));
+                return Err(Error::invalid_field(
+                    "provider",
+                    "telegram identities are not available yet",
+                ));
             }
             _ => {
                 return Err(Error::invalid_field(
@@ -798,21 +949,33 @@ impl Auth {
     ) -> Result<Record> {
         let row = self.owned_identity(subject, identity).await?;
         if row.text("provider") != Some(EMAIL) {
-            return Err(Error::invalid_field("provider", "only email-and-password identities can be changed"));
+            return Err(Error::invalid_field(
+                "provider",
+                "only email-and-password identities can be changed",
+            ));
         }
         let i = &self.e.identity;
         if let Some(new) = body.get("newPassword") {
-            let new = new.as_str().ok_or_else(|| Error::invalid_field("newPassword", "must be a string"))?;
+            let new = new
+                .as_str()
+                .ok_or_else(|| Error::invalid_field("newPassword", "must be a string"))?;
             password::check_len("newPassword", new)?;
-            self.check_password(identity, "password", str_field(body, "password")?).await?;
+            self.check_password(identity, "password", str_field(body, "password")?)
+                .await?;
             password::check_new("newPassword", new)?;
             let hash = self.hasher.hash(new).await?;
             let mut tx = self.store.db.begin().await?;
             let out = {
                 let mut exec = tx.exec();
-                let out = repo::update_if(&mut exec, i, identity, &[(idx(i, "password")?, Val::Text(hash))], &[])
-                    .await?
-                    .ok_or_else(|| Error::not_found("identity not found"))?;
+                let out = repo::update_if(
+                    &mut exec,
+                    i,
+                    identity,
+                    &[(idx(i, "password")?, Val::Text(hash))],
+                    &[],
+                )
+                .await?
+                .ok_or_else(|| Error::not_found("identity not found"))?;
                 self.revoke_all(&mut exec, subject, keep_session).await?;
                 out
             };
@@ -824,7 +987,8 @@ impl Auth {
         }
         if let Some(email) = body.get("email") {
             let email = normalise_email("email", email.as_str().unwrap_or_default())?;
-            self.check_password(identity, "password", str_field(body, "password")?).await?;
+            self.check_password(identity, "password", str_field(body, "password")?)
+                .await?;
             let mut tx = self.store.db.begin().await?;
             let out = repo::update_if(
                 &mut tx.exec(),
@@ -859,10 +1023,15 @@ impl Auth {
             .iter()
             .find(|r| r.id() == Some(identity))
             .cloned()
-            .ok_or_else(|| Error::not_found(format!("rbac.identity {identity} not found for this subject")))?;
+            .ok_or_else(|| {
+                Error::not_found(format!(
+                    "rbac.identity {identity} not found for this subject"
+                ))
+            })?;
         if all.len() <= 1 {
             return Err(Error::Conflict {
-                message: "this is the account's last identity; add another before deleting it".into(),
+                message: "this is the account's last identity; add another before deleting it"
+                    .into(),
                 fields: Default::default(),
             });
         }
@@ -881,10 +1050,17 @@ impl Auth {
         let row = {
             let mut exec = tx.exec();
             let subject = match body.get("subjectId").and_then(Value::as_str) {
-                Some(s) => Uuid::try_parse(s).map_err(|_| Error::bad_field("subjectId", "must be a uuid"))?,
-                None => row_id(&self.store.create_in(&mut exec, &self.e.subject, &Map::new()).await?)?,
+                Some(s) => Uuid::try_parse(s)
+                    .map_err(|_| Error::bad_field("subjectId", "must be a uuid"))?,
+                None => row_id(
+                    &self
+                        .store
+                        .create_in(&mut exec, &self.e.subject, &Map::new())
+                        .await?,
+                )?,
             };
-            self.create_identity(&mut exec, subject, EMAIL, &email, Some(hash)).await?
+            self.create_identity(&mut exec, subject, EMAIL, &email, Some(hash))
+                .await?
         };
         tx.commit().await?;
         for e in [&self.e.subject, &self.e.identity, &self.e.s2i] {
@@ -910,10 +1086,18 @@ impl Auth {
             .await?
             .into_iter()
             .next()
-            .ok_or_else(|| Error::not_found("the admin role does not exist; run `stoa migrate` first"))?;
+            .ok_or_else(|| {
+                Error::not_found("the admin role does not exist; run `stoa migrate` first")
+            })?;
         let hash = self.hasher.hash(password).await?;
         let t = self
-            .new_account(EMAIL, &email, Some(hash), &[row_id(&admin)?], &Ctx::default())
+            .new_account(
+                EMAIL,
+                &email,
+                Some(hash),
+                &[row_id(&admin)?],
+                &Ctx::default(),
+            )
             .await?;
         self.revoke(t.session).await?;
         Ok(t.subject)

@@ -23,7 +23,10 @@ pub struct Nonces(Mutex<HashMap<String, Instant>>);
 impl Nonces {
     pub fn issue(&self) -> Result<String> {
         let nonce = siwe::generate_nonce();
-        let mut m = self.0.lock().map_err(|_| Error::internal("nonce store poisoned"))?;
+        let mut m = self
+            .0
+            .lock()
+            .map_err(|_| Error::internal("nonce store poisoned"))?;
         if m.len() >= MAX_NONCES {
             m.retain(|_, at| at.elapsed() < NONCE_TTL);
             if m.len() >= MAX_NONCES {
@@ -83,7 +86,9 @@ pub fn verify(
     }
     // Spend the nonce first: a replay fails even when everything else is right.
     if !nonces.spend(&m.nonce) {
-        return Err(denied("the nonce is unknown, used or expired; request a new one"));
+        return Err(denied(
+            "the nonce is unknown, used or expired; request a new one",
+        ));
     }
     if m.domain.as_str() != domain {
         return Err(denied("the message is for another domain"));
@@ -93,14 +98,17 @@ pub fn verify(
         return Err(denied("the message URI is not this site"));
     }
     if !CHAINS.contains(&m.chain_id) {
-        return Err(denied("the chain must be Ethereum mainnet (1) or Sepolia (11155111)"));
+        return Err(denied(
+            "the chain must be Ethereum mainnet (1) or Sepolia (11155111)",
+        ));
     }
     let now = OffsetDateTime::now_utc();
     if !m.valid_at(&now) {
         return Err(denied("the message has expired or is not valid yet"));
     }
     let issued: OffsetDateTime = *m.issued_at.as_ref();
-    if issued > now + Duration::from_secs(60) || issued < now - NONCE_TTL - Duration::from_secs(60) {
+    if issued > now + Duration::from_secs(60) || issued < now - NONCE_TTL - Duration::from_secs(60)
+    {
         return Err(denied("the message was not issued just now"));
     }
     m.verify_eip191(&sig)

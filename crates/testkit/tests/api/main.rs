@@ -1,5 +1,6 @@
 //! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
 
+mod auth;
 mod bad_input;
 mod cascades;
 mod contract;
