@@ -1,6 +1,7 @@
 //! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
 
 mod auth;
+mod authz;
 mod bad_input;
 mod cascades;
 mod contract;
