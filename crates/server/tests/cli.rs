@@ -100,6 +100,7 @@ fn serve_answers_and_stops_on_sigterm() {
     let mut child = stoa()
         .arg("serve")
         .env("DATABASE_URL", &url)
+        .env("STOA_DATA_DIR", &dir)
         .env("STOA_ADDR", format!("127.0.0.1:{port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -143,4 +144,51 @@ fn serve_answers_and_stops_on_sigterm() {
     );
     assert!(logs.contains("stoa stopped"), "{logs}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn admin_create_prints_a_generated_password_once_and_refuses_duplicates() {
+    let (dir, url) = temp_db();
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = stoa()
+            .args(args)
+            .env("DATABASE_URL", &url)
+            .env("STOA_DATA_DIR", &dir)
+            .env("STOA_LOG", "error")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let _ = child
+            .stdin
+            .take()
+            .map(|mut i| i.write_all(stdin.as_bytes()));
+        child.wait_with_output().expect("output")
+    };
+    let out = run(&["admin", "create", "--email", "Root@Example.com"], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("created admin Root@Example.com"), "{stdout}");
+    let password = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("password: "))
+        .expect("a generated password");
+    assert!(password.len() >= 20, "{password}");
+    let again = run(&["admin", "create", "--email", "root@example.com"], "");
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already registered"));
+    let weak = run(
+        &["admin", "create", "--email", "b@example.com", "--password-stdin"],
+        "short\n",
+    );
+    assert!(!weak.status.success());
+    let given = run(
+        &["admin", "create", "--email", "c@example.com", "--password-stdin"],
+        "a-long-enough-passphrase\n",
+    );
+    let stdout = String::from_utf8_lossy(&given.stdout);
+    assert!(given.status.success(), "{stdout}");
+    assert!(!stdout.contains("password:"), "a given password is not echoed");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -29,7 +29,7 @@ pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
 const SECRET_HEADER: &str = "x-rbac-secret-key";
 const AUTH: &str = "/api/rbac/subjects/authentication";
 
-fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<String> {
+fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()

@@ -144,12 +144,15 @@ impl Table {
     }
 }
 
+/// A built table, the versions it was built from, and when.
+type Cached = (Arc<Table>, [u64; 2], Instant);
+
 /// The table, rebuilt when the permission, link or role tables change (and at least every
 /// `max_age`, which bounds staleness when another instance made the change).
 pub struct Policy {
     store: Store,
     max_age: Duration,
-    cached: RwLock<Option<(Arc<Table>, [u64; 2], Instant)>>,
+    cached: RwLock<Option<Cached>>,
 }
 
 const KEYS: [&str; 2] = ["rbac.permission", "rbac.roles-to-permissions"];

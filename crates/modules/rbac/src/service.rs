@@ -101,6 +101,9 @@ struct Entities {
     s2r: Arc<Entity>,
 }
 
+/// Role ids per subject, valid for one version of subjects-to-roles.
+type RolesCache = (u64, HashMap<Uuid, Arc<Vec<Uuid>>>);
+
 pub struct Auth {
     pub store: Store,
     pub cfg: AuthConfig,
@@ -111,7 +114,7 @@ pub struct Auth {
     hasher: Hasher,
     mailer: Mailer,
     e: Entities,
-    roles: RwLock<(u64, HashMap<Uuid, Arc<Vec<Uuid>>>)>,
+    roles: RwLock<RolesCache>,
 }
 
 fn obj(v: Value) -> Map<String, Value> {
@@ -307,7 +310,7 @@ impl Auth {
             Err(e) => return Err(e),
         };
         let subject = row.uuid("subjectId").ok_or_else(dead)?;
-        if row.text("revokedAt").is_some() || !ts(&row, "expiresAt").is_some_and(|x| x > now()) {
+        if row.text("revokedAt").is_some() || ts(&row, "expiresAt").is_none_or(|x| x <= now()) {
             return Err(dead());
         }
         let secrets = {
@@ -733,7 +736,7 @@ impl Auth {
         };
         let stored = self.secret_of(id, "code").await?.ok_or_else(bad)?;
         let attempts = row.int("resetAttempts").unwrap_or(0);
-        if attempts >= RESET_ATTEMPTS || !ts(&row, "resetExpiresAt").is_some_and(|x| x > now()) {
+        if attempts >= RESET_ATTEMPTS || ts(&row, "resetExpiresAt").is_none_or(|x| x <= now()) {
             return Err(bad());
         }
         if !tokens::same(&stored, &tokens::sha256_hex(code)) {

@@ -21,7 +21,10 @@ fn class(status: u16, what: &str) -> &'static str {
 
 /// The concrete path for an operation: subject-scoped routes name user A.
 fn concrete(path: &str, a: &str) -> String {
-    let mut out = path.replace("/api/rbac/subjects/{id}/", &format!("/api/rbac/subjects/{a}/"));
+    let mut out = path.replace(
+        "/api/rbac/subjects/{id}/",
+        &format!("/api/rbac/subjects/{a}/"),
+    );
     for p in ["{id}", "{identityId}"] {
         out = out.replace(p, "01900000-0000-7000-8000-000000000000");
     }
@@ -53,7 +56,10 @@ async fn matrix(app: TestApp) {
         let url = concrete(path, &a.id);
         let b_ = body(method, path);
         let mut row = ["", "", "", ""];
-        for (i, who) in [None, Some(&a), Some(&b), Some(&admin)].into_iter().enumerate() {
+        for (i, who) in [None, Some(&a), Some(&b), Some(&admin)]
+            .into_iter()
+            .enumerate()
+        {
             let client = match who {
                 Some(acc) => app.as_account(acc),
                 None => app.anon(),
@@ -63,9 +69,13 @@ async fn matrix(app: TestApp) {
         }
         got.insert((method.clone(), path.clone()), row);
     }
-    let rendered: String = std::iter::once("# method\tpath\tanonymous\tuser\tanother-user\tadmin\n".to_owned())
-        .chain(got.iter().map(|((m, p), r)| format!("{m}\t{p}\t{}\n", r.join("\t"))))
-        .collect();
+    let rendered: String =
+        std::iter::once("# method\tpath\tanonymous\tuser\tanother-user\tadmin\n".to_owned())
+            .chain(
+                got.iter()
+                    .map(|((m, p), r)| format!("{m}\t{p}\t{}\n", r.join("\t"))),
+            )
+            .collect();
     if std::env::var("STOA_UPDATE_AUTHZ_MATRIX").is_ok_and(|v| v == "1") {
         std::fs::write(MATRIX, &rendered).unwrap();
         return;
@@ -76,7 +86,10 @@ async fn matrix(app: TestApp) {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            ((f[0].to_owned(), f[1].to_owned()), f[2..].iter().map(|s| (*s).to_owned()).collect())
+            (
+                (f[0].to_owned(), f[1].to_owned()),
+                f[2..].iter().map(|s| (*s).to_owned()).collect(),
+            )
         })
         .collect();
     let mut mismatches = Vec::new();
@@ -92,20 +105,36 @@ async fn matrix(app: TestApp) {
             mismatches.push(format!("{} {}: in the table but not a route", k.0, k.1));
         }
     }
-    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
     // Sanity: the table says what we mean.
     let cell = |m: &str, p: &str| want[&(m.to_owned(), p.to_owned())].clone();
     assert_eq!(cell("GET", "/api/blog/articles"), ["ok", "ok", "ok", "ok"]);
-    assert_eq!(cell("POST", "/api/blog/articles"), ["401", "403", "403", "ok"]);
-    assert_eq!(cell("GET", "/api/rbac/identities"), ["401", "403", "403", "ok"]);
-    assert_eq!(cell("GET", "/api/rbac/subjects/{id}/identities"), ["401", "ok", "403", "ok"]);
+    assert_eq!(
+        cell("POST", "/api/blog/articles"),
+        ["401", "403", "403", "ok"]
+    );
+    assert_eq!(
+        cell("GET", "/api/rbac/identities"),
+        ["401", "403", "403", "ok"]
+    );
+    assert_eq!(
+        cell("GET", "/api/rbac/subjects/{id}/identities"),
+        ["401", "ok", "403", "ok"]
+    );
 }
 dual_test!(matrix);
 
 async fn idor(app: TestApp) {
     let a = app.register("idor-a@example.com").await;
     let b = app.register("idor-b@example.com").await;
-    let before = app.get(&format!("/api/rbac/subjects/{}/identities", b.id)).await;
+    let before = app
+        .get(&format!("/api/rbac/subjects/{}/identities", b.id))
+        .await;
     let b_identity = before.data()[0]["id"].as_str().unwrap().to_owned();
     let scoped: Vec<(String, String)> = app
         .operations
@@ -120,17 +149,29 @@ async fn idor(app: TestApp) {
             .replace("{identityId}", &b_identity);
         let body = json!({"provider": "email_and_password", "email": "x@example.com", "password": "another-pass-123", "newPassword": "another-pass-456"});
         let r = app.as_account(&a).call(&method, &url, Some(&body)).await;
-        assert!(r.status == 403 || r.status == 404, "{method} {url} as A: {} {}", r.status, r.text);
+        assert!(
+            r.status == 403 || r.status == 404,
+            "{method} {url} as A: {} {}",
+            r.status,
+            r.text
+        );
     }
-    let after = app.get(&format!("/api/rbac/subjects/{}/identities", b.id)).await;
+    let after = app
+        .get(&format!("/api/rbac/subjects/{}/identities", b.id))
+        .await;
     assert_eq!(before.body, after.body, "B's identities changed");
-    app.login("idor-b@example.com", stoa_testkit::users::PASSWORD).await;
+    app.login("idor-b@example.com", stoa_testkit::users::PASSWORD)
+        .await;
     // Nor through the identity route.
     let r = app
         .as_account(&a)
-        .patch(&format!("/api/rbac/identities/{b_identity}/change-password"), &json!({"password": stoa_testkit::users::PASSWORD, "newPassword": "another-pass-456"}))
+        .patch(
+            &format!("/api/rbac/identities/{b_identity}/change-password"),
+            &json!({"password": stoa_testkit::users::PASSWORD, "newPassword": "another-pass-456"}),
+        )
         .await;
     assert!(r.status == 403 || r.status == 404, "{}", r.text);
-    app.login("idor-b@example.com", stoa_testkit::users::PASSWORD).await;
+    app.login("idor-b@example.com", stoa_testkit::users::PASSWORD)
+        .await;
 }
 dual_test!(idor);

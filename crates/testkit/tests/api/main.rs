@@ -1,4 +1,5 @@
 //! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Tests fail by panicking.
 
 mod auth;
 mod authz;
