@@ -36,10 +36,13 @@ wait_ready() {
   echo "server did not become ready" >&2; exit 1
 }
 
+# Writes need credentials: the seed uses a per-run server-to-server secret key.
+KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
+
 seed() {
   # 10 bulk requests of 100 articles each.
   for b in $(seq 0 9); do
-    python3 - "$b" <<'PY' | curl -fs -o /dev/null -X POST "$base/api/blog/articles/bulk" -H 'content-type: application/json' --data-binary @-
+    python3 - "$b" <<'PY' | curl -fs -o /dev/null -X POST "$base/api/blog/articles/bulk" -H "x-rbac-secret-key: $KEY" -H 'content-type: application/json' --data-binary @-
 import json, sys
 b = int(sys.argv[1])
 items = [{"data": {"slug": f"article-{b*100+i}", "title": {"en": f"Article {b*100+i}", "ru": f"Статья {b*100+i}"},
@@ -55,7 +58,7 @@ run() {
   local backend=$1 url=$2
   local stamp; stamp=$(date -u +%Y%m%dT%H%M%SZ)
   local file="$OUT/api-$backend-$stamp.txt"
-  DATABASE_URL="$url" STOA_ADDR="127.0.0.1:$PORT" STOA_LOG=warn "$BIN" serve >"$OUT/server-$backend.log" 2>&1 &
+  DATABASE_URL="$url" STOA_ADDR="127.0.0.1:$PORT" STOA_LOG=warn STOA_SECRET_KEY="$KEY" STOA_DATA_DIR="$OUT" "$BIN" serve >"$OUT/server-$backend.log" 2>&1 &
   pid=$!
   wait_ready
   seed

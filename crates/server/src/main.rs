@@ -110,10 +110,13 @@ async fn main() -> anyhow::Result<()> {
                     break;
                 }
             }
+            db.close().await;
             if !plan {
                 eprintln!("applied {} statements", stmts.len());
+                // Default roles, permissions and templates, once per database.
+                let store = stoa_server::prepare(&config).await?;
+                store.db.close().await;
             }
-            db.close().await;
         }
         Command::Admin {
             command:

@@ -574,6 +574,7 @@ impl Auth {
     ) -> Result<Tokens> {
         self.limits.ip(&ctx.ip)?;
         let email = normalise_email("login", login)?;
+        self.limits.account(&format!("register:{email}"))?;
         password::check_new("password", password)?;
         let roles = self.registration_roles(roles).await?;
         if self
