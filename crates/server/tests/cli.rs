@@ -168,8 +168,15 @@ fn admin_create_prints_a_generated_password_once_and_refuses_duplicates() {
     };
     let out = run(&["admin", "create", "--email", "Root@Example.com"], "");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("created admin Root@Example.com"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("created admin Root@Example.com"),
+        "{stdout}"
+    );
     let password = stdout
         .lines()
         .find_map(|l| l.strip_prefix("password: "))
@@ -179,16 +186,31 @@ fn admin_create_prints_a_generated_password_once_and_refuses_duplicates() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already registered"));
     let weak = run(
-        &["admin", "create", "--email", "b@example.com", "--password-stdin"],
+        &[
+            "admin",
+            "create",
+            "--email",
+            "b@example.com",
+            "--password-stdin",
+        ],
         "short\n",
     );
     assert!(!weak.status.success());
     let given = run(
-        &["admin", "create", "--email", "c@example.com", "--password-stdin"],
+        &[
+            "admin",
+            "create",
+            "--email",
+            "c@example.com",
+            "--password-stdin",
+        ],
         "a-long-enough-passphrase\n",
     );
     let stdout = String::from_utf8_lossy(&given.stdout);
     assert!(given.status.success(), "{stdout}");
-    assert!(!stdout.contains("password:"), "a given password is not echoed");
+    assert!(
+        !stdout.contains("password:"),
+        "a given password is not echoed"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
