@@ -612,6 +612,23 @@ pub async fn update_if(
     fetch_one(exec, e, &s).await
 }
 
+/// Runs a statement that returns no rows; answers how many rows it changed.
+async fn execute<S: SqlxBinder>(exec: &mut Exec<'_>, e: &Entity, stmt: &S) -> Result<u64> {
+    let (sql, values) = build(stmt, exec.backend());
+    let sql = sqlx::AssertSqlSafe(sql);
+    match exec {
+        Exec::Sqlite(c) => sqlx::query_with(sql, values)
+            .execute(&mut **c)
+            .await
+            .map(|r| r.rows_affected()),
+        Exec::Postgres(c) => sqlx::query_with(sql, values)
+            .execute(&mut **c)
+            .await
+            .map(|r| r.rows_affected()),
+    }
+    .map_err(|x| db_error(e, x))
+}
+
 /// Sets fields on every row whose `field` equals `value`; returns how many rows changed.
 pub async fn update_where(
     exec: &mut Exec<'_>,
@@ -635,20 +652,7 @@ pub async fn update_where(
             v => col(&f.column).eq(to_value(f.kind, v, b)),
         });
     }
-    let (sql, values) = build(&s, b);
-    let sql = sqlx::AssertSqlSafe(sql);
-    let n = match exec {
-        Exec::Sqlite(c) => sqlx::query_with(sql, values)
-            .execute(&mut **c)
-            .await
-            .map(|r| r.rows_affected()),
-        Exec::Postgres(c) => sqlx::query_with(sql, values)
-            .execute(&mut **c)
-            .await
-            .map(|r| r.rows_affected()),
-    }
-    .map_err(|x| db_error(e, x))?;
-    Ok(n)
+    execute(exec, e, &s).await
 }
 
 /// Deletes every row whose fields equal the given values; returns how many went.
@@ -663,20 +667,7 @@ pub async fn delete_where(exec: &mut Exec<'_>, e: &Entity, filter: &[(usize, Val
             v => col(&f.column).eq(to_value(f.kind, v, b)),
         });
     }
-    let (sql, values) = build(&s, b);
-    let sql = sqlx::AssertSqlSafe(sql);
-    let n = match exec {
-        Exec::Sqlite(c) => sqlx::query_with(sql, values)
-            .execute(&mut **c)
-            .await
-            .map(|r| r.rows_affected()),
-        Exec::Postgres(c) => sqlx::query_with(sql, values)
-            .execute(&mut **c)
-            .await
-            .map(|r| r.rows_affected()),
-    }
-    .map_err(|x| db_error(e, x))?;
-    Ok(n)
+    execute(exec, e, &s).await
 }
 
 #[cfg(test)]
