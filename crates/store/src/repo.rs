@@ -443,21 +443,35 @@ pub async fn find_eq(
     e: &Entity,
     vals: &[(usize, Val)],
 ) -> Result<Option<Record>> {
-    let b = exec.backend();
-    let mut s = base_select(e);
-    for (i, v) in vals {
+    Ok(find_all_eq(exec, e, vals, 1).await?.into_iter().next())
+}
+
+/// `field = value` for each pair (`Val::Null`: IS NULL; JSON compared as JSON on SQLite).
+fn equal_to(e: &Entity, vals: &[(usize, Val)], b: Backend) -> Condition {
+    vals.iter().fold(Condition::all(), |c, (i, v)| {
         let f = &e.fields[*i];
-        s.and_where(match v {
+        c.add(match v {
             Val::Null => col(&f.column).is_null(),
             v if f.kind.is_json() && b == Backend::Sqlite => Expr::cust_with_exprs(
                 tpl("json($1) = json($2)", b),
                 [col(&f.column), Expr::val(to_value(f.kind, v, b))],
             ),
             v => col(&f.column).eq(to_value(f.kind, v, b)),
-        });
-    }
-    s.order_by(Alias::new("id"), SqOrder::Asc).limit(1);
-    fetch_one(exec, e, &s).await
+        })
+    })
+}
+
+/// `SET column = value, …` for `vals`.
+fn assignments(e: &Entity, vals: &[(usize, Val)], b: Backend) -> Vec<(Alias, Expr)> {
+    vals.iter()
+        .map(|(i, v)| {
+            let f = &e.fields[*i];
+            (
+                Alias::new(f.column.as_str()),
+                Expr::val(to_value(f.kind, v, b)),
+            )
+        })
+        .collect()
 }
 
 /// Does any row have `value` in `field`?
@@ -490,18 +504,7 @@ pub async fn update(
     id: Uuid,
     vals: &[(usize, Val)],
 ) -> Result<Option<Record>> {
-    let b = exec.backend();
-    let mut s = Query::update();
-    s.table(Alias::new(e.table.as_str()));
-    s.values(vals.iter().map(|(i, v)| {
-        (
-            Alias::new(e.fields[*i].column.as_str()),
-            Expr::val(to_value(e.fields[*i].kind, v, b)),
-        )
-    }));
-    s.and_where(col("id").eq(id_value(id, b)));
-    s.returning(returning(e));
-    fetch_one(exec, e, &s).await
+    update_if(exec, e, id, vals, &[]).await
 }
 
 pub async fn delete(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<Record>> {
@@ -568,15 +571,8 @@ pub async fn find_all_eq(
     vals: &[(usize, Val)],
     limit: u64,
 ) -> Result<Vec<Record>> {
-    let b = exec.backend();
     let mut s = base_select(e);
-    for (i, v) in vals {
-        let f = &e.fields[*i];
-        s.and_where(match v {
-            Val::Null => col(&f.column).is_null(),
-            v => col(&f.column).eq(to_value(f.kind, v, b)),
-        });
-    }
+    s.cond_where(equal_to(e, vals, exec.backend()));
     s.order_by(Alias::new("id"), SqOrder::Asc).limit(limit);
     fetch_all(exec, e, &s).await
 }
@@ -594,20 +590,9 @@ pub async fn update_if(
     let b = exec.backend();
     let mut s = Query::update();
     s.table(Alias::new(e.table.as_str()));
-    s.values(vals.iter().map(|(i, v)| {
-        (
-            Alias::new(e.fields[*i].column.as_str()),
-            Expr::val(to_value(e.fields[*i].kind, v, b)),
-        )
-    }));
+    s.values(assignments(e, vals, b));
     s.and_where(col("id").eq(id_value(id, b)));
-    for (i, v) in expect {
-        let f = &e.fields[*i];
-        s.and_where(match v {
-            Val::Null => col(&f.column).is_null(),
-            v => col(&f.column).eq(to_value(f.kind, v, b)),
-        });
-    }
+    s.cond_where(equal_to(e, expect, b));
     s.returning(returning(e));
     fetch_one(exec, e, &s).await
 }
@@ -629,43 +614,22 @@ async fn execute<S: SqlxBinder>(exec: &mut Exec<'_>, e: &Entity, stmt: &S) -> Re
     .map_err(|x| db_error(e, x))
 }
 
-/// Sets fields on every row whose `field` equals `value`; returns how many rows changed.
+/// Sets fields on every row matching `filter` (see [`update_if`]), except the row `except`;
+/// returns how many rows changed.
 pub async fn update_where(
     exec: &mut Exec<'_>,
     e: &Entity,
     vals: &[(usize, Val)],
     filter: &[(usize, Val)],
+    except: Option<Uuid>,
 ) -> Result<u64> {
     let b = exec.backend();
     let mut s = Query::update();
     s.table(Alias::new(e.table.as_str()));
-    s.values(vals.iter().map(|(i, v)| {
-        (
-            Alias::new(e.fields[*i].column.as_str()),
-            Expr::val(to_value(e.fields[*i].kind, v, b)),
-        )
-    }));
-    for (i, v) in filter {
-        let f = &e.fields[*i];
-        s.and_where(match v {
-            Val::Null => col(&f.column).is_null(),
-            v => col(&f.column).eq(to_value(f.kind, v, b)),
-        });
-    }
-    execute(exec, e, &s).await
-}
-
-/// Deletes every row whose fields equal the given values; returns how many went.
-pub async fn delete_where(exec: &mut Exec<'_>, e: &Entity, filter: &[(usize, Val)]) -> Result<u64> {
-    let b = exec.backend();
-    let mut s = Query::delete();
-    s.from_table(Alias::new(e.table.as_str()));
-    for (i, v) in filter {
-        let f = &e.fields[*i];
-        s.and_where(match v {
-            Val::Null => col(&f.column).is_null(),
-            v => col(&f.column).eq(to_value(f.kind, v, b)),
-        });
+    s.values(assignments(e, vals, b));
+    s.cond_where(equal_to(e, filter, b));
+    if let Some(id) = except {
+        s.and_where(col("id").ne(id_value(id, b)));
     }
     execute(exec, e, &s).await
 }

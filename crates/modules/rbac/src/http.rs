@@ -29,15 +29,19 @@ pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
 const SECRET_HEADER: &str = "x-rbac-secret-key";
 const AUTH: &str = "/api/rbac/subjects/authentication";
 
-fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+/// Every `(name, value)` of the request's `Cookie` headers.
+fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (String, String)> + '_ {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| Cookie::split_parse(v.to_owned()))
         .filter_map(|c| c.ok())
-        .find(|c| c.name() == name)
-        .map(|c| c.value().to_owned())
+        .map(|c| (c.name().to_owned(), c.value().to_owned()))
+}
+
+fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    cookies(headers).find(|(n, _)| n == name).map(|(_, v)| v)
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -192,7 +196,7 @@ async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
 }
 
 async fn is_authorized(auth: Arc<Auth>, req: Request, q: Option<String>) -> ApiResult<Response> {
-    let c = caller(&req);
+    let mut c = caller(&req);
     let qs = parse_qs(q.as_deref().unwrap_or(""))?;
     let action = qs.get("action");
     let route = action
@@ -205,7 +209,7 @@ async fn is_authorized(auth: Arc<Auth>, req: Request, q: Option<String>) -> ApiR
         .unwrap_or("GET")
         .to_ascii_uppercase();
     let path = route.split('?').next().unwrap_or(route);
-    decide(&auth, &c, &method, path).await?;
+    decide(&auth, &mut c, &method, path).await?;
     Ok(ok_true(StatusCode::OK))
 }
 
@@ -807,10 +811,12 @@ fn scoped_subject(path: &str) -> Option<Uuid> {
 }
 
 /// The verdict for `caller` on `method path`: Ok, or the 401/403 to answer.
-async fn decide(auth: &Auth, c: &Caller, method: &str, path: &str) -> Result<()> {
+/// Marks `c` admin when one of its roles holds the root permission.
+async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str) -> Result<()> {
+    let subject = c.subject;
     let deny = |why: &str| {
-        tracing::info!(event = "authz_denied", method, path = %path.chars().take(200).collect::<String>(), subject = ?c.subject, reason = why, "request denied");
-        if c.subject.is_none() {
+        tracing::info!(event = "authz_denied", method, path = %path.chars().take(200).collect::<String>(), subject = ?subject, reason = why, "request denied");
+        if subject.is_none() {
             Error::Unauthorized("sign in to do this".into())
         } else {
             Error::Forbidden("you do not have access to this resource".into())
@@ -821,8 +827,10 @@ async fn decide(auth: &Auth, c: &Caller, method: &str, path: &str) -> Result<()>
             Some(s) => auth.roles_of(s).await?,
             None => Arc::new(Vec::new()),
         };
-        if auth.policy.table().await?.decide(method, path, &roles) == Verdict::Deny {
-            return Err(deny("no permission"));
+        match auth.policy.table().await?.decide(method, path, &roles) {
+            Verdict::Admin => c.admin = true,
+            Verdict::Allow => {}
+            Verdict::Deny => return Err(deny("no permission")),
         }
     }
     if let Some(owner) = scoped_subject(path)
@@ -858,8 +866,15 @@ fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
 pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Next) -> Response {
     let mut c = Caller::default();
     let headers = req.headers();
-    let has_session_cookie = cookie_value(headers, JWT_COOKIE).is_some()
-        || cookie_value(headers, REFRESH_COOKIE).is_some();
+    // One pass over the cookies: the access token, and whether any session cookie came.
+    let mut has_session_cookie = false;
+    let mut jwt_cookie = None;
+    for (name, value) in cookies(headers) {
+        has_session_cookie |= name == JWT_COOKIE || name == REFRESH_COOKIE;
+        if name == JWT_COOKIE {
+            jwt_cookie = Some(value);
+        }
+    }
     if let Some(k) = headers.get(SECRET_HEADER) {
         match auth.secret_key_ok(k.to_str().unwrap_or("")) {
             Some(true) => {
@@ -888,7 +903,7 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
                     ));
                 }
             }
-        } else if let Some(t) = cookie_value(headers, JWT_COOKIE)
+        } else if let Some(t) = jwt_cookie
             && let Some((s, sid)) = auth.verify_access(&t).await
         {
             c.subject = Some(s);
@@ -908,19 +923,8 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
             "a cookie-authenticated write must come from this site (Origin header)".into(),
         ));
     }
-    if let Some(s) = c.subject
-        && !c.admin
-    {
-        match auth.roles_of(s).await {
-            Ok(roles) => match auth.policy.table().await {
-                Ok(t) => c.admin = roles.iter().any(|r| t.is_admin_role(*r)),
-                Err(e) => return error_response(&e),
-            },
-            Err(e) => return error_response(&e),
-        }
-    }
     let path = req.uri().path().to_owned();
-    if let Err(e) = decide(&auth, &c, method.as_str(), &path).await {
+    if let Err(e) = decide(&auth, &mut c, method.as_str(), &path).await {
         return error_response(&e);
     }
     let credentialed = c.via != Via::Nothing || path.starts_with("/api/rbac/");

@@ -137,11 +137,6 @@ impl Table {
         }
         Verdict::Deny
     }
-
-    /// Role ids that hold the root permission.
-    pub fn is_admin_role(&self, role: Uuid) -> bool {
-        self.root_roles.contains(&role)
-    }
 }
 
 /// A built table, the versions it was built from, and when.

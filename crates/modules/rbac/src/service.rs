@@ -370,6 +370,7 @@ impl Auth {
             s,
             &[(idx(s, "revokedAt")?, Val::Timestamp(now()))],
             &[(0, Val::Uuid(sid)), (idx(s, "revokedAt")?, Val::Null)],
+            None,
         )
         .await?;
         tx.commit().await?;
@@ -385,29 +386,17 @@ impl Auth {
         keep: Option<Uuid>,
     ) -> Result<()> {
         let s = &self.e.session;
-        let live = repo::find_all_eq(
+        repo::update_where(
             exec,
             s,
+            &[(idx(s, "revokedAt")?, Val::Timestamp(now()))],
             &[
                 (idx(s, "subjectId")?, Val::Uuid(subject)),
                 (idx(s, "revokedAt")?, Val::Null),
             ],
-            100_000,
+            keep,
         )
         .await?;
-        for r in live {
-            let id = row_id(&r)?;
-            if Some(id) != keep {
-                repo::update_if(
-                    exec,
-                    s,
-                    id,
-                    &[(idx(s, "revokedAt")?, Val::Timestamp(now()))],
-                    &[],
-                )
-                .await?;
-            }
-        }
         Ok(())
     }
 
@@ -520,12 +509,11 @@ impl Auth {
         Ok(row)
     }
 
-    /// A new subject with an identity and the given roles, signed in.
+    /// A new subject with an identity (`(provider, key, password hash)`; none for an anonymous
+    /// subject) and the given roles, signed in.
     async fn new_account(
         &self,
-        provider: &str,
-        key: &str,
-        hash: Option<String>,
+        identity: Option<(&str, &str, Option<String>)>,
         roles: &[Uuid],
         ctx: &Ctx,
     ) -> Result<Tokens> {
@@ -538,8 +526,10 @@ impl Auth {
                     .create_in(&mut exec, &self.e.subject, &Map::new())
                     .await?,
             )?;
-            self.create_identity(&mut exec, subject, provider, key, hash)
-                .await?;
+            if let Some((provider, key, hash)) = identity {
+                self.create_identity(&mut exec, subject, provider, key, hash)
+                    .await?;
+            }
             for r in roles {
                 self.store
                     .create_in(
@@ -589,7 +579,7 @@ impl Auth {
         }
         let hash = self.hasher.hash(password).await?;
         let t = self
-            .new_account(EMAIL, &email, Some(hash), &roles, ctx)
+            .new_account(Some((EMAIL, &email, Some(hash))), &roles, ctx)
             .await
             .map_err(|e| match e {
                 Error::Conflict { .. } => Error::conflict_field(
@@ -632,22 +622,7 @@ impl Auth {
     /// A subject with no identity (a guest cart, for example), signed in.
     pub async fn anonymous(&self, ctx: &Ctx) -> Result<Tokens> {
         self.limits.ip(&ctx.ip)?;
-        let mut tx = self.store.db.begin().await?;
-        let (subject, sid, refresh) = {
-            let mut exec = tx.exec();
-            let subject = row_id(
-                &self
-                    .store
-                    .create_in(&mut exec, &self.e.subject, &Map::new())
-                    .await?,
-            )?;
-            let (sid, refresh) = self.start_session(&mut exec, subject, ctx).await?;
-            (subject, sid, refresh)
-        };
-        tx.commit().await?;
-        self.store.touch(&self.e.subject);
-        self.store.touch(&self.e.session);
-        self.tokens(subject, sid, refresh)
+        self.new_account(None, &[], ctx).await
     }
 
     /// Always answers the same; the mail goes out in the background when the account exists.
@@ -830,7 +805,9 @@ impl Auth {
             return self.sign_in(subject, ctx).await;
         }
         let roles = self.registration_roles(&[]).await?;
-        let t = self.new_account(WALLET, &addr, None, &roles, ctx).await?;
+        let t = self
+            .new_account(Some((WALLET, &addr, None)), &roles, ctx)
+            .await?;
         tracing::info!(subject = %t.subject, event = "registration", provider = WALLET, "account registered");
         Ok(t)
     }
@@ -1096,9 +1073,7 @@ impl Auth {
         let hash = self.hasher.hash(password).await?;
         let t = self
             .new_account(
-                EMAIL,
-                &email,
-                Some(hash),
+                Some((EMAIL, &email, Some(hash))),
                 &[row_id(&admin)?],
                 &Ctx::default(),
             )

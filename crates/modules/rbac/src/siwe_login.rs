@@ -17,18 +17,33 @@ pub const NONCE_TTL: Duration = Duration::from_secs(300);
 pub const MAX_MESSAGE: usize = 4096;
 const MAX_NONCES: usize = 100_000;
 
-#[derive(Default)]
-pub struct Nonces(Mutex<HashMap<String, Instant>>);
+pub struct Nonces {
+    issued: Mutex<HashMap<String, Instant>>,
+    ttl: Duration,
+}
+
+impl Default for Nonces {
+    fn default() -> Self {
+        Self::with_ttl(NONCE_TTL)
+    }
+}
 
 impl Nonces {
+    pub fn with_ttl(ttl: Duration) -> Self {
+        Self {
+            issued: Mutex::new(HashMap::new()),
+            ttl,
+        }
+    }
+
     pub fn issue(&self) -> Result<String> {
         let nonce = siwe::generate_nonce();
         let mut m = self
-            .0
+            .issued
             .lock()
             .map_err(|_| Error::internal("nonce store poisoned"))?;
         if m.len() >= MAX_NONCES {
-            m.retain(|_, at| at.elapsed() < NONCE_TTL);
+            m.retain(|_, at| at.elapsed() < self.ttl);
             if m.len() >= MAX_NONCES {
                 return Err(Error::TooManyRequests {
                     message: "too many sign-in attempts in progress; try again shortly".into(),
@@ -42,10 +57,10 @@ impl Nonces {
 
     /// Spends `nonce`: true when it was issued here, unused and unexpired.
     pub fn spend(&self, nonce: &str) -> bool {
-        let Ok(mut m) = self.0.lock() else {
+        let Ok(mut m) = self.issued.lock() else {
             return false;
         };
-        matches!(m.remove(nonce), Some(at) if at.elapsed() < NONCE_TTL)
+        matches!(m.remove(nonce), Some(at) if at.elapsed() < self.ttl)
     }
 }
 
@@ -114,4 +129,23 @@ pub fn verify(
     m.verify_eip191(&sig)
         .map_err(|_| denied("the signature was not made by this address"))?;
     Ok(format!("0x{in_message}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonces_are_single_use_and_expire() {
+        let n = Nonces::default();
+        let a = n.issue().unwrap();
+        assert!(a.len() >= 8 && a.chars().all(|c| c.is_ascii_alphanumeric()));
+        assert!(n.spend(&a));
+        assert!(!n.spend(&a), "single use");
+        assert!(!n.spend("never-issued"));
+        let short = Nonces::with_ttl(Duration::from_millis(5));
+        let b = short.issue().unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!short.spend(&b), "expired");
+    }
 }

@@ -175,3 +175,59 @@ async fn idor(app: TestApp) {
         .await;
 }
 dual_test!(idor);
+
+/// Permission rows take effect as soon as they change (the cached table is rebuilt).
+async fn permission_changes_apply_at_once(app: TestApp) {
+    let find = |m: &str, path: &str| {
+        format!(
+            "/api/rbac/permissions?filters[and][0][column]=method&filters[and][0][method]=eq&filters[and][0][value]={m}&filters[and][1][column]=path&filters[and][1][method]=eq&filters[and][1][value]={path}"
+        )
+    };
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
+    let rows = app.get(&find("GET", "/api/blog/articles")).await;
+    let id = rows.data()[0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        app.delete(&format!("/api/rbac/permissions/{id}"))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        app.anon().get("/api/blog/articles").await.status,
+        401,
+        "public read withdrawn"
+    );
+    // A permission linked to the user role opens a write to users only.
+    let user = app.register("perm-user@example.com").await;
+    let u = app.as_account(&user);
+    assert_eq!(u.post("/api/blog/categories", &json!({})).await.status, 403);
+    let p = app
+        .create(
+            "/api/rbac/permissions",
+            &json!({"method": "POST", "path": "/api/blog/categories"}),
+        )
+        .await;
+    assert_eq!(
+        app.anon()
+            .post("/api/blog/categories", &json!({}))
+            .await
+            .status,
+        201,
+        "no role: public"
+    );
+    let roles = app.get("/api/rbac/roles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=user").await;
+    app.create(
+        "/api/rbac/roles-to-permissions",
+        &json!({"roleId": roles.data()[0]["id"], "permissionId": p["id"]}),
+    )
+    .await;
+    assert_eq!(
+        app.anon()
+            .post("/api/blog/categories", &json!({}))
+            .await
+            .status,
+        401
+    );
+    assert_eq!(u.post("/api/blog/categories", &json!({})).await.status, 201);
+}
+dual_test!(permission_changes_apply_at_once);
