@@ -32,6 +32,9 @@ pub struct Config {
     /// Database connections: SQLite readers (default: one per CPU) or the PostgreSQL pool (default 16).
     #[arg(long, env = "STOA_DB_MAX_CONNECTIONS")]
     pub db_max_connections: Option<u32>,
+    /// Folder of the built web UI (`npm --prefix web run build`).
+    #[arg(long, env = "STOA_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: String,
     /// The site's public origin (`https://shop.example.com`): Sign-In with Ethereum domain, reset
     /// links, same-origin checks, and `Secure` cookies when https. Default: `http://` + STOA_ADDR.
     #[arg(long, env = "STOA_PUBLIC_URL")]
@@ -84,6 +87,7 @@ impl Config {
             upload_limit: 20 * 1024 * 1024,
             request_timeout: 30,
             db_max_connections: None,
+            web_dir: "web/dist".into(),
             public_url: None,
             jwt_secret: None,
             access_token_ttl: 900,

@@ -3,6 +3,7 @@
 
 pub mod config;
 mod middleware;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -188,7 +189,8 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
         .layer(axum::middleware::from_fn_with_state(
             auth.clone(),
             stoa_rbac::http::authorize,
-        ));
+        ))
+        .merge(web::routes(&config.web_dir));
     let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
     let pruner = auth.clone();
     tokio::spawn(async move {

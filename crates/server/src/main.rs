@@ -36,6 +36,8 @@ enum Command {
     },
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Print the OpenAPI document (built on a throw-away database; touches nothing).
+    Openapi,
     /// Manage administrators.
     Admin {
         #[command(subcommand)]
@@ -90,6 +92,25 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve) {
+        Command::Openapi => {
+            let mut config = config;
+            let dir = std::env::temp_dir().join(format!("stoa-openapi-{}", std::process::id()));
+            std::fs::create_dir_all(&dir)?;
+            config.database_url = format!("sqlite://{}", dir.join("stoa.db").display());
+            config.data_dir = dir.display().to_string();
+            config.jwt_secret = Some("x".repeat(32));
+            let app = stoa_server::build(&config).await?;
+            let store = app.store.clone();
+            let res = tower::ServiceExt::oneshot(
+                app.router,
+                axum::http::Request::get("/api/openapi.json").body(axum::body::Body::empty())?,
+            )
+            .await?;
+            let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await?;
+            store.db.close().await;
+            let _ = std::fs::remove_dir_all(&dir);
+            std::io::stdout().lock().write_all(&bytes)?;
+        }
         Command::Config => {
             println!("{}", serde_json::to_string_pretty(&config.redacted())?);
         }

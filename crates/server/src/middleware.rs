@@ -18,7 +18,6 @@ const MAX_URI: usize = 8 * 1024;
 
 pub fn wrap(router: Router, timeout: Duration) -> Router {
     router
-        .fallback(|| async { not_found_route() })
         .layer(middleware::from_fn(json_errors))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -32,7 +31,8 @@ pub fn wrap(router: Router, timeout: Duration) -> Router {
         .layer(middleware::from_fn(request_context))
 }
 
-fn not_found_route() -> Response {
+/// The JSON 404 for a route nobody serves.
+pub(crate) fn not_found_route() -> Response {
     error_response(&Error::NotFound {
         message: "no such route".into(),
         code: "route_not_found",

@@ -1,0 +1,231 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import { z } from "zod";
+import { applyServerErrors } from "@/lib/form-errors";
+import { useFormStatus } from "@/lib/form-status";
+import { Button } from "@/ui/button";
+import { Badge } from "@/ui/card";
+import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
+import { Dropdown, DropdownContent, DropdownItem, DropdownLabel, DropdownSeparator, DropdownTrigger } from "@/ui/dropdown";
+import { Input, Label } from "@/ui/input";
+import { AuthCard, FieldError } from "./auth-card";
+import { AUTH_PATH, LoginForm, useLink } from "./forms";
+import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, type Subject, useLogout, useMe } from "./session";
+
+const WalletButton = lazy(() => import("./wallet"));
+
+export function Wallet({ onSignedIn }: { onSignedIn?: () => void }) {
+  return (
+    <Suspense fallback={<Button variant="outline" className="w-full" disabled>…</Button>}>
+      <WalletButton onSignedIn={onSignedIn} />
+    </Suspense>
+  );
+}
+
+/** Login and Password form, or the Ethereum wallet, separated by 'Or continue with'. */
+export function SelectMethodScreen() {
+  const { t } = useTranslation();
+  const [method, setMethod] = useState<"password" | "evm">("password");
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  return (
+    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
+      <fieldset className="mb-6 grid grid-cols-2 gap-1 rounded-md bg-muted p-1">
+        <legend className="sr-only">{t("login.title")}</legend>
+        {(["password", "evm"] as const).map((m) => (
+          <label
+            key={m}
+            className={`cursor-pointer rounded px-2 py-1.5 text-center text-xs font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-neutral-900 ${method === m ? "bg-white shadow-sm" : "text-neutral-700"}`}
+          >
+            <input type="radio" name="method" value={m} className="sr-only" checked={method === m} onChange={() => setMethod(m)} />
+            {m === "password" ? t("login.methodPassword") : t("login.methodEvm")}
+          </label>
+        ))}
+      </fieldset>
+      {method === "password" ? <LoginForm /> : null}
+      <div className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        {t("login.or")}
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      {method === "password" ? (
+        <Button variant="outline" className="w-full" onClick={() => setMethod("evm")}>
+          {t("login.methodEvm")}
+        </Button>
+      ) : (
+        <div className="grid gap-3">
+          <Wallet onSignedIn={() => void navigate(safeRedirect(params.get("redirect"), "/"))} />
+          <Button variant="outline" className="w-full" onClick={() => setMethod("password")}>
+            {t("login.methodPassword")}
+          </Button>
+        </div>
+      )}
+    </AuthCard>
+  );
+}
+
+/** Logs out at once and goes to '/'. */
+export function LogoutScreen() {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    logout.mutate(undefined, { onSettled: () => void navigate("/", { replace: true }) });
+  }, [logout, navigate]);
+  return null;
+}
+
+export function AccountMenu() {
+  const { t } = useTranslation();
+  const link = useLink();
+  const me = useMe();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  if (me.isPending) return <span className="h-9 w-20" aria-hidden />;
+  const s = me.data;
+  if (!s) {
+    return (
+      <Button variant="outline" onClick={() => void navigate(link(`${AUTH_PATH}/select-method`))}>
+        {t("account.login")}
+      </Button>
+    );
+  }
+  return (
+    <Dropdown>
+      <DropdownTrigger asChild>
+        <Button variant="outline" data-testid="account-menu">
+          {displayName(s)}
+        </Button>
+      </DropdownTrigger>
+      <DropdownContent>
+        <DropdownLabel className="px-2 py-1.5 text-sm font-medium">{displayName(s)}</DropdownLabel>
+        <div className="flex flex-wrap gap-1 px-2 pb-2" aria-label={t("account.roles")}>
+          {s.roles.map((r) => (
+            <Badge key={r.id}>{r.slug}</Badge>
+          ))}
+        </div>
+        <DropdownSeparator />
+        <DropdownItem onSelect={() => void navigate(link("/rbac/subjects/settings"))}>{t("account.settings")}</DropdownItem>
+        {s.admin ? <DropdownItem onSelect={() => void navigate("/admin")}>{t("account.admin")}</DropdownItem> : null}
+        <DropdownItem onSelect={() => logout.mutate(undefined, { onSettled: () => void navigate("/") })}>{t("account.logout")}</DropdownItem>
+      </DropdownContent>
+    </Dropdown>
+  );
+}
+
+function ChangePasswordDialog({ subject, identity }: { subject: Subject; identity: Identity }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const { status, run } = useFormStatus();
+  const schema = z.object({ password: z.string().min(8, "At least 8 characters"), newPassword: z.string().min(8, "At least 8 characters") });
+  const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { password: "", newPassword: "" } });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await run(() => changePassword(subject.id, identity.id, values));
+      toast.success(t("account.updated"));
+      form.reset();
+      setOpen(false);
+    } catch (e) {
+      applyServerErrors(e, form.setError, ["password", "newPassword"]);
+    }
+  });
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm">
+          {t("account.changePassword")}
+        </Button>
+      </DialogTrigger>
+      <DialogContent title={t("account.changePassword")} description={t("account.changePasswordDescription")} className="max-w-md">
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <div className="grid gap-1.5">
+            <Label htmlFor="cp-current">{t("account.currentPassword")}</Label>
+            <Input id="cp-current" type="password" autoComplete="current-password" {...form.register("password")} />
+            <FieldError id="cp-current-error" message={errors.password?.message} />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="cp-new">{t("account.newPassword")}</Label>
+            <Input id="cp-new" type="password" autoComplete="new-password" {...form.register("newPassword")} />
+            <FieldError id="cp-new-error" message={errors.newPassword?.message} />
+          </div>
+          <FieldError id="cp-error" message={errors.root?.server?.message} />
+          <Button type="submit" disabled={status === "pending"}>
+            {status === "pending" ? t("account.updating") : t("account.update")}
+          </Button>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The identities of the signed-in subject, each with its badge and actions. */
+export function SettingsScreen() {
+  const { t } = useTranslation();
+  const link = useLink();
+  const me = useMe();
+  const qc = useQueryClient();
+  const [error, setError] = useState<string>();
+  if (me.isPending) return null;
+  const s = me.data;
+  if (!s) {
+    return (
+      <AuthCard title={t("account.settings")}>
+        <p className="text-sm">
+          {t("account.notSignedIn")}{" "}
+          <Link className="underline" to={link(`${AUTH_PATH}/select-method`)}>
+            {t("account.login")}
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+  async function remove(i: Identity) {
+    setError(undefined);
+    try {
+      await deleteIdentity(s!.id, i.id);
+      toast.success(t("account.deleted"));
+      await qc.invalidateQueries({ queryKey: meKey });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-2xl font-semibold">{t("account.settings")}</h1>
+      <h2 className="mt-6 text-lg font-medium">{t("account.identities")}</h2>
+      {s.identities.length === 0 ? (
+        <div className="mt-4 max-w-sm">
+          <Wallet />
+        </div>
+      ) : null}
+      <ul className="mt-4 grid gap-3">
+        {s.identities.map((i) => {
+          const evm = i.provider === "ethereum_virtual_machine";
+          return (
+            <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-border p-4" data-testid="identity">
+              <Badge>{evm ? "EVM" : "Email"}</Badge>
+              <span className="flex-1 break-all text-sm">{evm ? i.account : i.email}</span>
+              {!evm ? <ChangePasswordDialog subject={s} identity={i} /> : null}
+              <Button variant="destructive" size="sm" onClick={() => void remove(i)}>
+                {t("account.delete")}
+              </Button>
+            </li>
+          );
+        })}
+      </ul>
+      {error ? (
+        <p role="alert" className="mt-3 text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

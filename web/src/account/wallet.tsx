@@ -1,0 +1,116 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { createSiweMessage } from "viem/siwe";
+import { type EIP1193RequestFn, getAddress } from "viem";
+import { createConfig, custom, injected, useConnect, useConnection, useDisconnect, useSignMessage, WagmiProvider } from "wagmi";
+import { mainnet, sepolia } from "wagmi/chains";
+import { request } from "@/api/http";
+import { shortAddress } from "@/lib/link";
+import { Button } from "@/ui/button";
+import { AUTH } from "./session";
+
+interface Nonce {
+  nonce: string;
+  domain: string;
+  uri: string;
+  chainIds: number[];
+  version: "1";
+  issuedAt: string;
+  expiresAt: string;
+}
+
+type Injected = { request: EIP1193RequestFn };
+
+// Reads go through the user's own wallet: the app never calls a third-party RPC endpoint.
+const viaWallet = custom({
+  request: (args: Parameters<EIP1193RequestFn>[0]) => {
+    const eth = (globalThis as { ethereum?: Injected }).ethereum;
+    if (!eth) throw new Error("no injected wallet");
+    return eth.request(args);
+  },
+});
+
+const cache: { config?: ReturnType<typeof makeConfig> } = {};
+/** One wagmi config per page, made on first use (never while rendering on a server). */
+function getConfig() {
+  cache.config ??= makeConfig();
+  return cache.config;
+}
+function makeConfig() {
+  return createConfig({
+    chains: [mainnet, sepolia],
+    connectors: [injected()],
+    multiInjectedProviderDiscovery: false,
+    transports: { [mainnet.id]: viaWallet, [sepolia.id]: viaWallet },
+    ssr: true,
+  });
+}
+
+function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const connection = useConnection();
+  const { mutateAsync: connect } = useConnect();
+  const { mutateAsync: disconnect } = useDisconnect();
+  const { mutateAsync: sign } = useSignMessage();
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState(false);
+
+  async function signIn() {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      if (!(globalThis as { ethereum?: unknown }).ethereum) throw new Error(t("wallet.noWallet"));
+      const connector = getConfig().connectors[0];
+      if (!connector) throw new Error(t("wallet.noWallet"));
+      const conn =
+        connection.status === "connected"
+          ? { address: connection.address, chainId: connection.chainId }
+          : await connect({ connector }).then((c) => ({ address: c.accounts[0], chainId: c.chainId }));
+      const address = getAddress(conn.address ?? "");
+      const n = await request<Nonce>("POST", `${AUTH}/ethereum-virtual-machine/nonce`, { noRefresh: true });
+      const chainId = n.chainIds.includes(conn.chainId) ? conn.chainId : (n.chainIds[0] ?? 1);
+      const message = createSiweMessage({
+        address,
+        chainId,
+        domain: n.domain,
+        nonce: n.nonce,
+        uri: n.uri,
+        version: "1",
+        issuedAt: new Date(n.issuedAt),
+        expirationTime: new Date(n.expiresAt),
+        statement: "Sign in to Stoa",
+      });
+      const signature = await sign({ message, account: address });
+      await request("POST", `${AUTH}/ethereum-virtual-machine`, { body: { message, signature, address }, noRefresh: true });
+      await qc.invalidateQueries();
+      onSignedIn?.();
+    } catch (e) {
+      await disconnect({}).catch(() => undefined);
+      toast.error(t("wallet.failed"), { description: e instanceof Error ? e.message.split("\n")[0] : undefined });
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  }
+
+  const address = connection.status === "connected" ? connection.address : undefined;
+  return (
+    <Button variant="outline" className="w-full" onClick={() => void signIn()} disabled={busy} data-testid="wallet-button">
+      {address ? shortAddress(address) : t("wallet.connect")}
+    </Button>
+  );
+}
+
+/** 'Connect Wallet': connects the injected wallet and signs in with an EIP-4361 message. */
+export default function WalletButton(props: { onSignedIn?: () => void }) {
+  const [config] = useState(getConfig);
+  return (
+    <WagmiProvider config={config} reconnectOnMount={false}>
+      <WalletInner {...props} />
+    </WagmiProvider>
+  );
+}

@@ -1,0 +1,106 @@
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, NavLink, useParams } from "react-router";
+import { useMeta } from "@/api/meta";
+import { AccountMenu } from "@/account/screens";
+import { useMe } from "@/account/session";
+import { DEFAULT_LANGUAGE } from "@/i18n";
+import { Button } from "@/ui/button";
+import { Input } from "@/ui/input";
+import { EntityTable } from "./table";
+
+function NotAuthorized() {
+  const { t } = useTranslation();
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4">
+      <h1 className="text-2xl font-semibold">{t("admin.notAuthorized")}</h1>
+      <Link className="underline" to={`/${DEFAULT_LANGUAGE}/rbac/subject/authentication/select-method?redirect=/admin`}>
+        {t("account.login")}
+      </Link>
+    </main>
+  );
+}
+
+/** The back office: a side list of every module's entities and a generic table for the chosen one. */
+export default function AdminApp() {
+  const { t, i18n } = useTranslation();
+  const me = useMe();
+  const meta = useMeta();
+  const { module, entity } = useParams();
+  const [filter, setFilter] = useState("");
+  const [sideHidden, setSideHidden] = useState(false);
+  const lang = i18n.language;
+  const groups = useMemo(() => {
+    const m = meta.data;
+    if (!m) return [];
+    const f = filter.trim().toLowerCase();
+    return m.modules
+      .map((mod) => ({
+        module: mod,
+        entities: m.entities
+          .filter((e) => e.module === mod && (!f || `${e.module}.${e.name}`.includes(f)))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      }))
+      .filter((g) => g.entities.length);
+  }, [meta.data, filter]);
+  if (me.isPending) return null;
+  if (!me.data?.admin) return <NotAuthorized />;
+  if (!meta.data) return null;
+  const current = meta.data.entities.find((e) => e.module === module && e.name === entity);
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="flex items-center gap-3 border-b border-border px-4 py-2">
+        <Link to="/admin" className="font-semibold">
+          Stoa · {t("admin.title")}
+        </Link>
+        <Button size="sm" variant="outline" onClick={() => setSideHidden((h) => !h)} aria-expanded={!sideHidden} aria-controls="admin-models">
+          {sideHidden ? t("admin.show") : t("admin.hide")} {t("admin.models").toLowerCase()}
+        </Button>
+        <div className="ml-auto flex items-center gap-2">
+          <select aria-label="Language" className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => void i18n.changeLanguage(e.target.value)}>
+            {meta.data.languages.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+          <Link to="/" className="text-sm underline-offset-4 hover:underline">
+            {t("admin.openSite")}
+          </Link>
+          <AccountMenu />
+        </div>
+      </header>
+      <div className="flex min-h-0 flex-1">
+        {sideHidden ? null : (
+          <nav id="admin-models" aria-label={t("admin.models")} className="w-72 shrink-0 overflow-y-auto border-r border-border p-3">
+            <Input type="search" placeholder={t("admin.filterModels")} aria-label={t("admin.filterModels")} value={filter} onChange={(e) => setFilter(e.target.value)} />
+            {groups.map((g) => (
+              <div key={g.module} className="mt-4">
+                <h2 className="px-2 text-xs font-semibold uppercase tracking-wide text-neutral-600">{g.module}</h2>
+                <ul className="mt-1">
+                  {g.entities.map((e) => (
+                    <li key={e.name}>
+                      <NavLink
+                        to={`/admin/${e.module}/${e.name}`}
+                        className={({ isActive }) => `block rounded px-2 py-1 text-sm hover:bg-muted ${isActive ? "bg-muted font-medium" : ""}`}
+                      >
+                        {e.name}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </nav>
+        )}
+        <main className="min-w-0 flex-1 p-6">
+          {current ? (
+            <EntityTable key={`${current.module}.${current.name}`} entity={current} meta={meta.data} lang={lang} />
+          ) : (
+            <p className="text-sm text-muted-foreground">{t("admin.models")}: {meta.data.entities.length}</p>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { entityClient, keys, useEntitySave } from "@/api/entities";
+import { type EntityMeta, entityKey, findEntity, type Meta } from "@/api/meta";
+import { applyServerErrors } from "@/lib/form-errors";
+import { type FormStatus, useFormStatus } from "@/lib/form-status";
+import { cn } from "@/lib/utils";
+import { Button } from "@/ui/button";
+import { Dialog, DialogContent } from "@/ui/dialog";
+import { Label } from "@/ui/input";
+import { editableFields, entitySchema, initialValues, payload, recordValues, type Values } from "./schema";
+import { EntityTable } from "./table";
+import { FieldWidget } from "./widgets";
+
+export function StatusButton({ status, idle }: { status: FormStatus; idle: string }) {
+  const { t } = useTranslation();
+  const label = status === "pending" ? t("admin.loading") : status === "success" ? t("admin.saved") : status === "error" ? t("admin.failed") : idle;
+  return (
+    <Button
+      type="submit"
+      data-status={status}
+      disabled={status === "pending"}
+      variant={status === "success" ? "success" : status === "error" ? "destructive" : "default"}
+      className={cn("min-w-28")}
+    >
+      {label}
+    </Button>
+  );
+}
+
+export function humanName(e: Pick<EntityMeta, "name">): string {
+  return e.name.replace(/-/g, " ");
+}
+
+interface FormProps {
+  entity: EntityMeta;
+  meta: Meta;
+  lang: string;
+  id: string | null;
+  fixed?: Values;
+  onSaved?: (id: string) => void;
+}
+
+/** The create/update form of any entity, with the sub-tables of everything that points at it. */
+export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: FormProps) {
+  const { t } = useTranslation();
+  const client = entityClient(entity);
+  const save = useEntitySave(entity);
+  const { status, run } = useFormStatus();
+  const record = useQuery({ queryKey: id ? keys.one(entity.path, id) : ["new"], queryFn: () => client.one(id!), enabled: !!id });
+  const schema = useMemo(() => entitySchema(entity), [entity]);
+  const [start] = useState(() => initialValues(entity, meta.languages, fixed));
+  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: id ? undefined : start });
+  useEffect(() => {
+    if (record.data) form.reset(recordValues(entity, record.data, meta.languages));
+  }, [record.data, entity, meta.languages, form]);
+  const fields = editableFields(entity);
+  const firstError =
+    form.formState.errors.root?.server?.message ??
+    Object.entries(form.formState.errors)
+      .filter(([k]) => k !== "root")
+      .map(([k, v]) => `${k} ${(v as { message?: string })?.message ?? ""}`)[0];
+  const submit = form.handleSubmit(
+    async (values) => {
+      try {
+        const saved = await run(() => save.mutateAsync({ id: id ?? undefined, body: payload(entity, values) }));
+        if (saved) onSaved?.(saved.id);
+      } catch (e) {
+        applyServerErrors(
+          e,
+          form.setError,
+          fields.map((f) => f.name),
+        );
+      }
+    },
+    () => void run(() => Promise.reject(new Error("invalid"))).catch(() => undefined),
+  );
+  if (id && record.isPending) return <p className="text-sm">{t("admin.loading")}</p>;
+  return (
+    <div className="grid gap-6">
+      <form onSubmit={submit} className="grid gap-4" noValidate aria-label={id ? t("admin.update", { name: humanName(entity) }) : t("admin.create", { name: humanName(entity) })}>
+        {fields.map((f) => {
+          const fid = `field-${entity.module}-${entity.name}-${f.name}`;
+          const locked = f.name in fixed;
+          const err = form.formState.errors[f.name]?.message as string | undefined;
+          return (
+            <div key={f.name} className="grid gap-1.5" data-field={f.name}>
+              <Label htmlFor={fid}>
+                {f.name}
+                {f.required ? <span aria-hidden className="text-destructive"> *</span> : null}
+              </Label>
+              <Controller
+                control={form.control}
+                name={f.name}
+                render={({ field }) => (
+                  <FieldWidget
+                    id={fid}
+                    entityKey={entityKey(entity)}
+                    field={f}
+                    value={field.value}
+                    onChange={field.onChange}
+                    meta={meta}
+                    lang={lang}
+                    disabled={locked}
+                    invalid={!!err}
+                  />
+                )}
+              />
+              {err ? <p className="text-sm text-destructive">{err}</p> : null}
+            </div>
+          );
+        })}
+        <div className="sticky bottom-0 flex items-center gap-3 border-t border-border bg-white pt-3">
+          <StatusButton status={status} idle={id ? t("admin.update", { name: "" }).trim() : t("admin.create", { name: "" }).trim()} />
+          {firstError && status !== "pending" ? (
+            <p role="alert" className="text-sm text-destructive" data-testid="form-error">
+              {firstError}
+            </p>
+          ) : null}
+        </div>
+      </form>
+      {id
+        ? entity.referencedBy.map((r) => {
+            const sub = findEntity(meta, `${r.module}.${r.name}`);
+            if (!sub) return null;
+            return (
+              <section key={`${r.module}.${r.name}.${r.field}`} aria-label={`${sub.module}.${sub.name}`} className="rounded-lg border border-border p-3">
+                <EntityTable entity={sub} meta={meta} lang={lang} fixed={{ field: r.field, value: id }} compact />
+              </section>
+            );
+          })
+        : null}
+    </div>
+  );
+}
+
+export function EntityFormDialog({
+  open,
+  onOpenChange,
+  ...props
+}: Omit<FormProps, "onSaved"> & { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const { t } = useTranslation();
+  // Mounted per edit (the table keys it), so the first id is the right one.
+  const [id, setId] = useState(props.id);
+  const title = id ? t("admin.update", { name: humanName(props.entity) }) : t("admin.create", { name: humanName(props.entity) });
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title={title} className="w-[min(56rem,calc(100vw-2rem))]">
+        {open ? <EntityForm key={props.id ?? "new"} {...props} id={id} onSaved={(saved) => setId(saved)} /> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,241 @@
+import { useDeferredValue, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { entityClient, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
+import { ApiError } from "@/api/http";
+import { type EntityMeta, type FieldMeta, findEntity, type Meta } from "@/api/meta";
+import { Button } from "@/ui/button";
+import { ConfirmDialog } from "@/ui/dialog";
+import { Input } from "@/ui/input";
+import { EntityFormDialog, humanName } from "./form";
+import { rowTitle } from "./schema";
+
+export const PAGE_SIZE = 20;
+
+function cell(f: FieldMeta | undefined, v: unknown, lang: string): string {
+  if (v === null || v === undefined) return "";
+  if (f?.kind === "translations" && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return String(o[lang] ?? Object.values(o).find((x) => x) ?? "");
+  }
+  if (typeof v === "object") return JSON.stringify(v).slice(0, 80);
+  if (f?.kind === "reference" || f?.kind === "uuid") return String(v).slice(0, 8);
+  return String(v);
+}
+
+/** The columns of a table: id, then the declared list columns (a sub-table skips the fixed one). */
+export function columnsOf(e: EntityMeta, fixedField?: string): FieldMeta[] {
+  const byName = new Map(e.fields.map((f) => [f.name, f]));
+  const names = e.listColumns.length ? e.listColumns : e.fields.filter((f) => f.kind === "reference").map((f) => f.name);
+  const cols = names.filter((n) => n !== fixedField && n !== "id").map((n) => byName.get(n)).filter((f): f is FieldMeta => !!f);
+  const order = byName.get("orderIndex");
+  if (fixedField && order && !cols.includes(order)) cols.push(order);
+  return cols.slice(0, 6);
+}
+
+function ReferenceCell({ meta, field, value, lang }: { meta: Meta; field: FieldMeta; value: unknown; lang: string }) {
+  // Shows the id; the title is one click away in the edit form (no N+1 requests per page).
+  const target = field.target ? findEntity(meta, field.target) : undefined;
+  return <span title={`${target ? `${target.module}.${target.name}` : ""} ${String(value ?? "")}`}>{cell(field, value, lang)}</span>;
+}
+
+interface TableProps {
+  entity: EntityMeta;
+  meta: Meta;
+  lang: string;
+  fixed?: { field: string; value: string };
+  compact?: boolean;
+}
+
+/** Any entity as a table: search, sort, server-side paging, add, edit, delete, reorder. */
+export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) {
+  const { t } = useTranslation();
+  const [hidden, setHidden] = useState(false);
+  const [search, setSearch] = useState("");
+  const deferredSearch = useDeferredValue(search);
+  const [sort, setSort] = useState<ListParams["sort"]>(null);
+  const [page, setPage] = useState(0);
+  const [editing, setEditing] = useState<{ id: string | null } | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const params: ListParams = {
+    search: deferredSearch,
+    sort,
+    page,
+    size: PAGE_SIZE,
+    filters: fixed ? { [fixed.field]: fixed.value } : undefined,
+  };
+  const list = useEntityList(entity, params, !hidden);
+  const remove = useEntityDelete(entity);
+  const columns = columnsOf(entity, fixed?.field);
+  const rows = list.data?.data ?? [];
+  const total = list.data?.total ?? null;
+  const pages = total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const reorderable = !!fixed && entity.fields.some((f) => f.name === "orderIndex") && entity.ops.update;
+  const name = `${entity.module}.${entity.name}`;
+
+  async function move(index: number, by: -1 | 1) {
+    const target = index + by;
+    if (target < 0 || target >= rows.length) return;
+    const order = rows.map((r) => r.id);
+    [order[index], order[target]] = [order[target]!, order[index]!];
+    const c = entityClient(entity);
+    try {
+      for (const [i, id] of order.entries()) {
+        const r = rows.find((x) => x.id === id);
+        const want = page * PAGE_SIZE + i;
+        if (r && r.orderIndex !== want) await c.update(id, { orderIndex: want });
+      }
+      await list.refetch();
+    } catch (e) {
+      toast.error(e instanceof ApiError ? e.first : String(e));
+    }
+  }
+
+  function toggleSort(f: string) {
+    setPage(0);
+    setSort((s) => (s?.field !== f ? { field: f, desc: false } : s.desc ? null : { field: f, desc: true }));
+  }
+
+  return (
+    <div className="grid gap-3" data-entity={name}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className={compact ? "text-base font-semibold" : "text-xl font-semibold"}>{name}</h2>
+        <span className="text-sm text-muted-foreground" data-testid="total">
+          {total !== null ? (list.data && list.data.total !== null ? t("admin.rows", { count: total }) : "") : ""}
+        </span>
+        <div className="ml-auto flex gap-2">
+          {entity.ops.create ? (
+            <Button size="sm" onClick={() => setEditing({ id: null })} aria-label={`${t("admin.addNew")} ${name}`}>
+              {t("admin.addNew")}
+            </Button>
+          ) : null}
+          <Button size="sm" variant="outline" onClick={() => setHidden((h) => !h)} aria-expanded={!hidden} aria-label={`${hidden ? t("admin.show") : t("admin.hide")} ${name}`}>
+            {hidden ? t("admin.show") : t("admin.hide")}
+          </Button>
+        </div>
+      </div>
+      {hidden ? null : (
+        <>
+          <Input
+            type="search"
+            placeholder={t("admin.search")}
+            aria-label={`${t("admin.search")} ${name}`}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(0);
+            }}
+            className="max-w-sm"
+          />
+          <div className="overflow-x-auto rounded-md border border-border">
+            <table className="w-full text-sm">
+              <thead className="bg-muted text-left">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    id
+                  </th>
+                  {columns.map((c) => (
+                    <th key={c.name} scope="col" className="px-3 py-2 font-medium" aria-sort={sort?.field === c.name ? (sort.desc ? "descending" : "ascending") : "none"}>
+                      {c.kind === "translations" || c.kind === "json" || c.kind === "rich_text" ? (
+                        c.name
+                      ) : (
+                        <button type="button" className="cursor-pointer hover:underline" onClick={() => toggleSort(c.name)}>
+                          {c.name}
+                          {sort?.field === c.name ? (sort.desc ? " ↓" : " ↑") : ""}
+                        </button>
+                      )}
+                    </th>
+                  ))}
+                  <th scope="col" className="px-3 py-2">
+                    <span className="sr-only">actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, i) => (
+                  <tr key={r.id} className="border-t border-border" data-row={r.id}>
+                    <td className="px-3 py-2 font-mono text-xs" title={r.id}>
+                      {r.id.slice(0, 8)}
+                    </td>
+                    {columns.map((c) => (
+                      <td key={c.name} className="max-w-64 truncate px-3 py-2">
+                        {c.kind === "reference" ? <ReferenceCell meta={meta} field={c} value={r[c.name]} lang={lang} /> : cell(c, r[c.name], lang)}
+                      </td>
+                    ))}
+                    <td className="px-3 py-2">
+                      <div className="flex justify-end gap-1">
+                        {reorderable ? (
+                          <>
+                            <Button size="sm" variant="ghost" aria-label={`${t("admin.up")} ${rowTitle(entity, r, lang)}`} disabled={i === 0} onClick={() => void move(i, -1)}>
+                              ↑
+                            </Button>
+                            <Button size="sm" variant="ghost" aria-label={`${t("admin.down")} ${rowTitle(entity, r, lang)}`} disabled={i === rows.length - 1} onClick={() => void move(i, 1)}>
+                              ↓
+                            </Button>
+                          </>
+                        ) : null}
+                        {entity.ops.update ? (
+                          <Button size="sm" variant="outline" onClick={() => setEditing({ id: r.id })}>
+                            {t("admin.edit")}
+                          </Button>
+                        ) : null}
+                        {entity.ops.delete ? (
+                          <Button size="sm" variant="destructive" onClick={() => setDeleting(r)}>
+                            {t("admin.delete")}
+                          </Button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.isSuccess && rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-muted-foreground">{t("admin.noFound")}</p> : null}
+            {list.isError ? (
+              <p role="alert" className="px-3 py-6 text-center text-sm text-destructive">
+                {list.error instanceof ApiError ? list.error.first : String(list.error)}
+              </p>
+            ) : null}
+          </div>
+          <nav className="flex items-center gap-2 text-sm" aria-label={`${name} pages`}>
+            <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+              {t("admin.previous")}
+            </Button>
+            <span>{pages !== null ? t("admin.pageOf", { page: page + 1, pages }) : page + 1}</span>
+            <Button size="sm" variant="outline" disabled={pages !== null ? page + 1 >= pages : rows.length < PAGE_SIZE} onClick={() => setPage((p) => p + 1)}>
+              {t("admin.next")}
+            </Button>
+          </nav>
+        </>
+      )}
+      {editing ? (
+        <EntityFormDialog
+          key={editing.id ?? "new"}
+          open
+          onOpenChange={(o) => (o ? undefined : setEditing(null))}
+          entity={entity}
+          meta={meta}
+          lang={lang}
+          id={editing.id}
+          fixed={fixed ? { [fixed.field]: fixed.value } : undefined}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(o) => (o ? undefined : setDeleting(null))}
+        title={t("admin.deleteQuestion")}
+        cancel={t("admin.cancel")}
+        confirm={t("admin.delete")}
+        onConfirm={() => {
+          const r = deleting;
+          setDeleting(null);
+          if (r)
+            remove.mutate(r.id, {
+              onError: (e) => toast.error(e instanceof ApiError ? e.first : String(e)),
+            });
+        }}
+      />
+      <span className="sr-only">{humanName(entity)}</span>
+    </div>
+  );
+}

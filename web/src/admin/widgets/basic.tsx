@@ -1,0 +1,117 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Input, Select, Textarea } from "@/ui/input";
+import type { WidgetProps } from "./types";
+
+export function TextWidget({ id, field, value, onChange, disabled, invalid }: WidgetProps) {
+  const long = (field.maxLength ?? 0) > 1000;
+  const common = {
+    id,
+    disabled,
+    "aria-invalid": invalid || undefined,
+    value: typeof value === "string" ? value : "",
+    maxLength: field.maxLength ?? undefined,
+  };
+  if (long && field.name !== "url" && field.name !== "file") {
+    return <Textarea {...common} className="min-h-16 font-sans" rows={2} onChange={(e) => onChange(e.target.value)} />;
+  }
+  return <Input {...common} type={field.format === "email" ? "email" : "text"} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** Parses a number input: empty stays empty (null), anything else becomes a number. */
+export function parseNumber(raw: string): number | null {
+  if (raw.trim() === "") return null;
+  const n = Number(raw);
+  return Number.isNaN(n) ? null : n;
+}
+
+export function NumberWidget({ id, field, value, onChange, disabled, invalid }: WidgetProps & { min?: number; max?: number; step?: number }) {
+  const decimal = field.kind === "decimal";
+  return (
+    <Input
+      id={id}
+      type="number"
+      inputMode={decimal ? "decimal" : "numeric"}
+      step={decimal ? "any" : 1}
+      disabled={disabled}
+      aria-invalid={invalid || undefined}
+      value={value === null || value === undefined ? "" : String(value)}
+      onChange={(e) => {
+        const n = parseNumber(e.target.value);
+        onChange(decimal && n !== null ? e.target.value.trim() : n);
+      }}
+    />
+  );
+}
+
+export function BooleanWidget({ id, value, onChange, disabled }: WidgetProps) {
+  return (
+    <input
+      id={id}
+      type="checkbox"
+      className="h-5 w-5 accent-neutral-900"
+      disabled={disabled}
+      checked={value === true}
+      onChange={(e) => onChange(e.target.checked)}
+    />
+  );
+}
+
+export function EnumWidget({ id, field, value, onChange, disabled, invalid }: WidgetProps) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      id={id}
+      disabled={disabled}
+      aria-invalid={invalid || undefined}
+      value={typeof value === "string" ? value : ""}
+      onChange={(e) => onChange(e.target.value === "" ? null : e.target.value)}
+    >
+      {!field.required ? <option value="">{t("admin.none")}</option> : null}
+      {(field.values ?? []).map((v) => (
+        <option key={v} value={v}>
+          {v}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+export function JsonWidget({ id, value, onChange, disabled }: WidgetProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(() => JSON.stringify(value ?? null, null, 2));
+  const [bad, setBad] = useState(false);
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    // The value changed from outside (a record loaded): show it, unless it is what was typed.
+    setShown(value);
+    let typed: unknown = undefined;
+    try {
+      typed = JSON.parse(text);
+    } catch {
+      typed = undefined;
+    }
+    if (JSON.stringify(typed) !== JSON.stringify(value ?? null)) setText(JSON.stringify(value ?? null, null, 2));
+  }
+  return (
+    <div className="grid gap-1">
+      <Textarea
+        id={id}
+        disabled={disabled}
+        aria-invalid={bad || undefined}
+        value={text}
+        spellCheck={false}
+        onChange={(e) => {
+          setText(e.target.value);
+          try {
+            onChange(JSON.parse(e.target.value));
+            setBad(false);
+          } catch {
+            setBad(true);
+          }
+        }}
+      />
+      {bad ? <p className="text-sm text-destructive">{t("admin.invalidJson")}</p> : null}
+    </div>
+  );
+}

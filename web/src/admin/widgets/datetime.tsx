@@ -1,0 +1,107 @@
+import dayjs from "dayjs";
+import customParseFormat from "dayjs/plugin/customParseFormat";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Input, Select } from "@/ui/input";
+import type { WidgetProps } from "./types";
+
+dayjs.extend(customParseFormat);
+
+export const DATE_FORMAT = "DD.MM.YYYY HH:mm";
+export const MINUTE_STEP = 5;
+
+/** Strictly parses `DD.MM.YYYY HH:mm` (hours 0–23); anything else is null. */
+export function parseDateTime(text: string): Date | null {
+  const d = dayjs(text.trim(), DATE_FORMAT, true);
+  return d.isValid() ? d.toDate() : null;
+}
+
+export function formatDateTime(value: unknown): string {
+  if (typeof value !== "string" || !value) return "";
+  const d = dayjs(value);
+  return d.isValid() ? d.format(DATE_FORMAT) : "";
+}
+
+/** Rounds to the 5-minute grid of the picker. */
+export function snapMinutes(d: Date): Date {
+  const out = new Date(d);
+  out.setMinutes(Math.round(out.getMinutes() / MINUTE_STEP) * MINUTE_STEP, 0, 0);
+  return out;
+}
+
+export function DateTimeWidget({ id, value, onChange, disabled, field }: WidgetProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(() => formatDateTime(value));
+  const [bad, setBad] = useState(false);
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    if (parseDateTime(text)?.toISOString() !== value) setText(formatDateTime(value));
+  }
+  const current = typeof value === "string" && value ? dayjs(value) : null;
+  function commit(d: Date | null) {
+    onChange(d ? d.toISOString() : null);
+  }
+  function setPart(hours: number | null, minutes: number | null) {
+    const base = current ?? dayjs().startOf("day");
+    const d = base
+      .hour(hours ?? base.hour())
+      .minute(minutes ?? base.minute())
+      .second(0)
+      .millisecond(0);
+    setText(d.format(DATE_FORMAT));
+    setBad(false);
+    commit(d.toDate());
+  }
+  return (
+    <div className="grid gap-1">
+      <div className="flex gap-2">
+        <Input
+          id={id}
+          placeholder={DATE_FORMAT}
+          disabled={disabled}
+          aria-invalid={bad || undefined}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim() === "") {
+              setBad(false);
+              commit(null);
+              return;
+            }
+            const d = parseDateTime(e.target.value);
+            setBad(d === null);
+            if (d) commit(d);
+          }}
+        />
+        <Select aria-label={`${field.name} hours`} className="w-20" disabled={disabled} value={current ? current.hour() : ""} onChange={(e) => setPart(Number(e.target.value), null)}>
+          <option value="" disabled>
+            HH
+          </option>
+          {Array.from({ length: 24 }, (_, h) => (
+            <option key={h} value={h}>
+              {String(h).padStart(2, "0")}
+            </option>
+          ))}
+        </Select>
+        <Select
+          aria-label={`${field.name} minutes`}
+          className="w-20"
+          disabled={disabled}
+          value={current ? Math.floor(current.minute() / MINUTE_STEP) * MINUTE_STEP : ""}
+          onChange={(e) => setPart(null, Number(e.target.value))}
+        >
+          <option value="" disabled>
+            mm
+          </option>
+          {Array.from({ length: 60 / MINUTE_STEP }, (_, i) => i * MINUTE_STEP).map((m) => (
+            <option key={m} value={m}>
+              {String(m).padStart(2, "0")}
+            </option>
+          ))}
+        </Select>
+      </div>
+      {bad ? <p className="text-sm text-destructive">{t("admin.invalidDate")}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { BooleanWidget, EnumWidget, JsonWidget, NumberWidget, TextWidget } from "./basic";
+import { DateTimeWidget } from "./datetime";
+import { FileWidget } from "./file";
+import { ReferenceWidget } from "./reference";
+import { RichTextWidget } from "./rich-text";
+import { TranslationsWidget } from "./translations";
+import type { WidgetMap, WidgetProps } from "./types";
+
+/** Field kind → widget. Exhaustive: a new kind without a widget does not compile. */
+export const widgets: WidgetMap = {
+  uuid: ReferenceWidget,
+  text: TextWidget,
+  int: NumberWidget,
+  decimal: NumberWidget,
+  bool: BooleanWidget,
+  timestamp: DateTimeWidget,
+  translations: TranslationsWidget,
+  rich_text: RichTextWidget,
+  json: JsonWidget,
+  enum: EnumWidget,
+  reference: ReferenceWidget,
+};
+
+/** The widget for a field: files get the file widget, everything else goes by kind. */
+export function FieldWidget(props: WidgetProps & { entityKey: string; onFile?: (f: File | null) => void }) {
+  const { entityKey, onFile, ...rest } = props;
+  if (entityKey === "file-storage.file" && rest.field.name === "file") return <FileWidget {...rest} onFile={onFile} />;
+  if (rest.field.kind === "uuid" && !rest.field.target) return <TextWidget {...rest} />;
+  const W = widgets[rest.field.kind];
+  return <W {...rest} />;
+}
+
+export type { WidgetProps };

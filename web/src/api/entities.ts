@@ -1,0 +1,76 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { request, requestPage, type Query } from "./http";
+import type { EntityMeta } from "./meta";
+
+export type Row = Record<string, unknown> & { id: string };
+
+export interface ListParams {
+  search?: string;
+  sort?: { field: string; desc: boolean } | null;
+  page: number;
+  size: number;
+  filters?: Record<string, string>;
+}
+
+/** Query keys: one factory, so invalidation after a write reaches every list of the entity. */
+export const keys = {
+  all: (path: string) => ["entity", path] as const,
+  list: (path: string, p: ListParams) => ["entity", path, "list", p] as const,
+  one: (path: string, id: string) => ["entity", path, "one", id] as const,
+};
+
+/** The query string of the generic list route for `p`. */
+export function listQuery(p: ListParams): Query {
+  const q: Query = { limit: p.size, offset: p.page * p.size, count: true };
+  if (p.search?.trim()) q.search = p.search.trim();
+  if (p.sort) {
+    q["orderBy[and][0][column]"] = p.sort.field;
+    q["orderBy[and][0][method]"] = p.sort.desc ? "desc" : "asc";
+  }
+  Object.entries(p.filters ?? {}).forEach(([field, value], i) => {
+    q[`filters[and][${i}][column]`] = field;
+    q[`filters[and][${i}][method]`] = "eq";
+    q[`filters[and][${i}][value]`] = value;
+  });
+  return q;
+}
+
+/** The data-provider contract for one entity: list, one, create, update, delete. */
+export function entityClient(e: Pick<EntityMeta, "path">) {
+  return {
+    list: (p: ListParams, signal?: AbortSignal) => requestPage<Row[]>("GET", e.path, { query: listQuery(p), signal }),
+    one: (id: string) => request<Row>("GET", `${e.path}/${id}`),
+    create: (body: Record<string, unknown>) => request<Row>("POST", e.path, { body }),
+    update: (id: string, body: Record<string, unknown>) => request<Row>("PATCH", `${e.path}/${id}`, { body }),
+    remove: (id: string) => request<Row>("DELETE", `${e.path}/${id}`),
+  };
+}
+
+export function useEntityList(e: EntityMeta, p: ListParams, enabled = true) {
+  const c = entityClient(e);
+  return useQuery({
+    queryKey: keys.list(e.path, p),
+    queryFn: ({ signal }) => c.list(p, signal),
+    placeholderData: (prev) => prev,
+    enabled,
+  });
+}
+
+export function useEntitySave(e: EntityMeta) {
+  const qc = useQueryClient();
+  const c = entityClient(e);
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: string; body: Record<string, unknown> }) =>
+      id ? c.update(id, body) : c.create(body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.all(e.path) }),
+  });
+}
+
+export function useEntityDelete(e: EntityMeta) {
+  const qc = useQueryClient();
+  const c = entityClient(e);
+  return useMutation({
+    mutationFn: (id: string) => c.remove(id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.all(e.path) }),
+  });
+}

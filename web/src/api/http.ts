@@ -1,0 +1,116 @@
+/** A failed API call: the server's status, code, message and per-field messages. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string[]>;
+  constructor(status: number, code: string, message: string, fields: Record<string, string[]> = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+  /** The first message to show: a field's when there is one, otherwise the error's. */
+  get first(): string {
+    for (const [field, messages] of Object.entries(this.fields)) {
+      if (messages[0]) return `${field} ${messages[0]}`;
+    }
+    return this.message;
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Do not try to refresh the session on 401 (the refresh call itself, sign-in forms). */
+  noRefresh?: boolean;
+}
+
+export interface Page<T> {
+  data: T;
+  total: number | null;
+}
+
+const REFRESH = "/api/rbac/subjects/authentication/refresh";
+let refreshing: Promise<boolean> | null = null;
+let onSessionLost: () => void = () => {};
+
+/** What to do when the session cannot be refreshed (the app sends the user to `/`). */
+export function setSessionLostHandler(handler: () => void): void {
+  onSessionLost = handler;
+}
+
+function url(path: string, query?: Query): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== "") qs.set(k, String(v));
+  }
+  const s = qs.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+async function send(method: string, path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) {
+    body = opts.body;
+  } else if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  return fetch(url(path, opts.query), { method, headers, body, credentials: "same-origin", signal: opts.signal });
+}
+
+/** Asks for new tokens once, however many calls failed with 401 at the same time. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= send("POST", REFRESH, {})
+    .then((r) => r.ok)
+    .catch(() => false)
+    .finally(() => {
+      setTimeout(() => {
+        refreshing = null;
+      }, 0);
+    });
+  return refreshing;
+}
+
+async function parse(res: Response): Promise<{ data: unknown; total: number | null }> {
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const e = (json ?? {}) as { code?: string; error?: string; fields?: Record<string, string[]> };
+    throw new ApiError(res.status, e.code ?? "error", e.error ?? res.statusText ?? "Request failed", e.fields ?? {});
+  }
+  const total = res.headers.get("x-total-count");
+  const data = json && typeof json === "object" && "data" in json ? (json as { data: unknown }).data : json;
+  return { data, total: total === null ? null : Number(total) };
+}
+
+/**
+ * Calls the API and unwraps the `{data}` envelope. On 401 it refreshes the session once and
+ * retries; when that fails too, the session-lost handler runs and the 401 is thrown.
+ */
+export async function requestPage<T>(method: string, path: string, opts: RequestOptions = {}): Promise<Page<T>> {
+  let res = await send(method, path, opts);
+  if (res.status === 401 && !opts.noRefresh) {
+    if (await refreshSession()) {
+      res = await send(method, path, opts);
+    } else {
+      onSessionLost();
+    }
+  }
+  const out = await parse(res);
+  return { data: out.data as T, total: out.total };
+}
+
+export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  return (await requestPage<T>(method, path, opts)).data;
+}

@@ -1,0 +1,23 @@
+import i18next from "i18next";
+import { initReactI18next } from "react-i18next";
+import { en } from "./en";
+import { ru } from "./ru";
+
+export const LANGUAGES = ["ru", "en"] as const;
+export type Language = (typeof LANGUAGES)[number];
+/** The site's default language (the demo is Russian-first). */
+export const DEFAULT_LANGUAGE: Language = "ru";
+
+export function isLanguage(s: string | undefined): s is Language {
+  return (LANGUAGES as readonly string[]).includes(s ?? "");
+}
+
+void i18next.use(initReactI18next).init({
+  resources: { en: { translation: en }, ru: { translation: ru } },
+  lng: "en",
+  fallbackLng: "en",
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+export default i18next;
