@@ -98,19 +98,22 @@ export function AccountMenu() {
     );
   }
   return (
-    <Dropdown>
+    <Dropdown modal={false}>
       <DropdownTrigger asChild>
         <Button variant="outline" data-testid="account-menu">
           {displayName(s)}
         </Button>
       </DropdownTrigger>
       <DropdownContent>
-        <DropdownLabel className="px-2 py-1.5 text-sm font-medium">{displayName(s)}</DropdownLabel>
-        <div className="flex flex-wrap gap-1 px-2 pb-2" aria-label={t("account.roles")}>
-          {s.roles.map((r) => (
-            <Badge key={r.id}>{r.slug}</Badge>
-          ))}
-        </div>
+        <DropdownLabel className="grid gap-1 px-2 py-1.5 text-sm font-medium">
+          <span className="break-all">{displayName(s)}</span>
+          <span className="flex flex-wrap gap-1">
+            <span className="sr-only">{t("account.roles")}:</span>
+            {s.roles.map((r) => (
+              <Badge key={r.id}>{r.slug}</Badge>
+            ))}
+          </span>
+        </DropdownLabel>
         <DropdownSeparator />
         <DropdownItem onSelect={() => void navigate(link("/rbac/subjects/settings"))}>{t("account.settings")}</DropdownItem>
         {s.admin ? <DropdownItem onSelect={() => void navigate("/admin")}>{t("account.admin")}</DropdownItem> : null}

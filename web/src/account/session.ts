@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { request } from "@/api/http";
+import type { paths } from "@/api/schema";
+
+/** The JSON body of a POST route, from the generated OpenAPI types. */
+type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { "application/json": infer B } } } } ? B : never;
+type LoginBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/authentication">;
+type RegistrationBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/registration">;
+type ForgotBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/forgot-password">;
+type ResetBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/reset-password">;
 
 export const AUTH = "/api/rbac/subjects/authentication";
 
@@ -48,21 +56,21 @@ export interface Credentials {
 }
 
 export function signIn(c: Credentials) {
-  return request<unknown>("POST", `${AUTH}/email-and-password/authentication`, { body: c, noRefresh: true });
+  const body: LoginBody = { login: c.email, password: c.password };
+  return request<unknown>("POST", `${AUTH}/email-and-password/authentication`, { body, noRefresh: true });
 }
 
 export function register(c: Credentials) {
-  return request<unknown>("POST", `${AUTH}/email-and-password/registration`, {
-    body: { ...c, roles: ["user"] },
-    noRefresh: true,
-  });
+  const body: RegistrationBody = { login: c.email, password: c.password, roles: ["user"] };
+  return request<unknown>("POST", `${AUTH}/email-and-password/registration`, { body, noRefresh: true });
 }
 
 export function forgotPassword(email: string) {
-  return request<unknown>("POST", `${AUTH}/email-and-password/forgot-password`, { body: { email }, noRefresh: true });
+  const body: ForgotBody = { email };
+  return request<unknown>("POST", `${AUTH}/email-and-password/forgot-password`, { body, noRefresh: true });
 }
 
-export function resetPassword(body: { code: string; password: string; passwordConfirmation: string }) {
+export function resetPassword(body: ResetBody) {
   return request<unknown>("POST", `${AUTH}/email-and-password/reset-password`, { body, noRefresh: true });
 }
 

@@ -48,7 +48,7 @@ export default function AdminApp() {
   if (!meta.data) return null;
   const current = meta.data.entities.find((e) => e.module === module && e.name === entity);
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="flex h-screen flex-col">
       <header className="flex items-center gap-3 border-b border-border px-4 py-2">
         <Link to="/admin" className="font-semibold">
           Stoa · {t("admin.title")}
@@ -93,7 +93,7 @@ export default function AdminApp() {
             ))}
           </nav>
         )}
-        <main className="min-w-0 flex-1 p-6">
+        <main className="min-w-0 flex-1 overflow-y-auto p-6">
           {current ? (
             <EntityTable key={`${current.module}.${current.name}`} entity={current} meta={meta.data} lang={lang} />
           ) : (

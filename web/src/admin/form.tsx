@@ -88,10 +88,14 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
           const err = form.formState.errors[f.name]?.message as string | undefined;
           return (
             <div key={f.name} className="grid gap-1.5" data-field={f.name}>
-              <Label htmlFor={fid}>
-                {f.name}
-                {f.required ? <span aria-hidden className="text-destructive"> *</span> : null}
-              </Label>
+              <div className="flex gap-1">
+                <Label htmlFor={fid}>{f.name}</Label>
+                {f.required ? (
+                  <span aria-hidden className="text-sm text-destructive">
+                    *
+                  </span>
+                ) : null}
+              </div>
               <Controller
                 control={form.control}
                 name={f.name}

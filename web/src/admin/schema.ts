@@ -23,17 +23,36 @@ export function editableFields(e: EntityMeta): FieldMeta[] {
   return e.fields.filter((f) => !f.serverOwned && f.name !== "id");
 }
 
-function defaultOf(f: FieldMeta, languages: readonly string[]): unknown {
+const EMPTY_DOC = { type: "doc", content: [{ type: "paragraph" }] };
+
+function defaultOf(f: FieldMeta, languages: readonly string[], words: [string, string, string]): unknown {
   const d = f.default;
-  if (d && "value" in d && d.value !== undefined) {
-    if (f.kind === "translations" && typeof d.value === "object" && d.value !== null) return { ...d.value };
-    return d.value;
+  switch (d?.type) {
+    case "text":
+    case "int":
+    case "bool":
+      return d.value;
+    case "json":
+      try {
+        return JSON.parse(String(d.value));
+      } catch {
+        return null;
+      }
+    case "emptyDoc":
+      return Object.fromEntries(languages.map((l) => [l, EMPTY_DOC]));
+    case "now":
+      return new Date().toISOString();
+    case "randomSlug":
+      return words.join("-");
+    case "randomTitle":
+      return words.join(" ");
+    default:
+      break;
   }
   switch (f.kind) {
     case "bool":
       return false;
     case "translations":
-      return Object.fromEntries(languages.map((l) => [l, ""]));
     case "rich_text":
       return {};
     case "enum":
@@ -48,9 +67,9 @@ export function initialValues(e: EntityMeta, languages: readonly string[], fixed
   const words = randomWords();
   const out: Values = {};
   for (const f of editableFields(e)) {
-    out[f.name] = defaultOf(f, languages);
-    if (f.name === "slug") out[f.name] = words.join("-");
-    if (f.name === "adminTitle") out[f.name] = words.join(" ");
+    out[f.name] = defaultOf(f, languages, words);
+    if (f.name === "slug" && !out[f.name]) out[f.name] = words.join("-");
+    if (f.name === "adminTitle" && !out[f.name]) out[f.name] = words.join(" ");
     if (f.name === "variant" && e.variants.length && !out[f.name]) out[f.name] = e.variants.includes("default") ? "default" : e.variants[0];
   }
   return { ...out, ...fixed };
@@ -61,7 +80,7 @@ export function recordValues(e: EntityMeta, row: Values, languages: readonly str
   const out: Values = {};
   for (const f of editableFields(e)) {
     const v = row[f.name];
-    out[f.name] = v === undefined ? defaultOf(f, languages) : v;
+    out[f.name] = v === undefined ? defaultOf(f, languages, randomWords()) : v;
   }
   return out;
 }

@@ -13,7 +13,9 @@ export function applyServerErrors<T extends FieldValues>(
   const message = error instanceof ApiError ? error.first : error instanceof Error ? error.message : String(error);
   if (error instanceof ApiError) {
     for (const [field, messages] of Object.entries(error.fields)) {
-      const root = field.split(".")[0] ?? field;
+      const name = field.split(".")[0] ?? field;
+      // The account endpoints call the email `login`.
+      const root = name === "login" && known.includes("email") ? "email" : name;
       if (known.includes(root) && messages[0]) {
         setError(root as Path<T>, { type: "server", message: messages[0] });
       }

@@ -1,0 +1,151 @@
+// The admin back office, driven through a real browser against a real server.
+import { ADMIN, expect, screen, watchedContext } from "./harness.mjs";
+
+const AUTH = "/en/rbac/subject/authentication";
+
+async function signIn(page, { email, password }, redirect = "/admin") {
+  await page.goto(`${AUTH}/select-method?redirect=${encodeURIComponent(redirect)}`);
+  const form = page.getByRole("form", { name: "Login" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByRole("button", { name: "Login" }).click();
+}
+
+/** Submits the form of `dialog` and waits for its status (the dialog may be retitled on create). */
+async function submitAndWait(dialog, label) {
+  await dialog.locator("form button[type=submit]").first().click();
+  await dialog.page().getByRole("dialog").last().locator(`form button[data-status=${label}]`).first().waitFor();
+}
+
+export const adminSpecs = [
+  [
+    "an anonymous visitor sees 'Not authorized' at /admin, and the admin signs in",
+    async (stack, s) => {
+      s.w = await watchedContext(stack);
+      const { page } = s.w;
+      await page.goto("/admin");
+      await page.getByRole("heading", { name: "Not authorized" }).waitFor();
+      await screen(page, "admin-not-authorized");
+      await signIn(page, ADMIN);
+      await page.getByRole("navigation", { name: "Models" }).waitFor();
+      await page.getByTestId("account-menu").waitFor();
+      await screen(page, "admin-home");
+    },
+  ],
+  [
+    "the admin creates a widget with an en and a ru title",
+    async (_stack, s) => {
+      const { page } = s.w;
+      await page.getByRole("link", { name: "widget" }).nth(0).waitFor();
+      await page.goto("/admin/host/widget");
+      await page.getByRole("button", { name: "Add new host.widget" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create widget" });
+      await dialog.waitFor();
+      await dialog.getByLabel("slug", { exact: true }).fill("e2e-widget");
+      await dialog.getByLabel("adminTitle", { exact: true }).fill("E2E widget admin");
+      await dialog.getByLabel("title (en)", { exact: true }).fill("Plant a tree");
+      await dialog.getByRole("tablist", { name: "title", exact: true }).getByRole("tab", { name: "ru" }).click();
+      await dialog.getByLabel("title (ru)", { exact: true }).fill("Посади дерево");
+      await screen(page, "admin-create-widget");
+      await submitAndWait(dialog, "success");
+      await page.getByRole("dialog", { name: "Update widget" }).waitFor();
+      await screen(page, "admin-widget-saved");
+      await page.keyboard.press("Escape");
+      const row = page.locator("tr", { hasText: "e2e-widget" });
+      await row.waitFor();
+      const stored = await page.evaluate(async () => {
+        const r = await fetch("/api/host/widgets?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=e2e-widget");
+        return (await r.json()).data[0];
+      });
+      expect(stored?.title?.en === "Plant a tree" && stored?.title?.ru === "Посади дерево", `titles stored as ${JSON.stringify(stored?.title)}`);
+      await screen(page, "admin-widgets-table");
+    },
+  ],
+  [
+    "the admin creates a page and attaches the widget through the page's widgets sub-table",
+    async (_stack, s) => {
+      const { page } = s.w;
+      await page.goto("/admin/host/page");
+      await page.getByRole("button", { name: "Add new host.page" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create page" });
+      await dialog.getByLabel("title", { exact: true }).fill("E2E page");
+      await dialog.getByLabel("url", { exact: true }).fill("/e2e");
+      await submitAndWait(dialog, "success");
+      const update = page.getByRole("dialog", { name: "Update page" });
+      await update.waitFor();
+      for (const sub of ["host.pages-to-layouts", "host.pages-to-metadata", "host.pages-to-widgets"]) {
+        await update.getByRole("region", { name: sub }).waitFor();
+      }
+      const widgets = update.getByRole("region", { name: "host.pages-to-widgets" });
+      await widgets.getByRole("button", { name: "Add new host.pages-to-widgets" }).click();
+      const rel = page.getByRole("dialog", { name: "Create pages to widgets" });
+      await rel.waitFor();
+      expect(await rel.getByLabel("pageId", { exact: true }).isDisabled(), "the page of the relation is fixed");
+      await rel.getByLabel("widgetId", { exact: true }).click();
+      await page.getByLabel("Search host.widget").fill("e2e");
+      await page.getByRole("button", { name: /E2E widget admin/ }).click();
+      await screen(page, "admin-attach-widget");
+      await submitAndWait(rel, "success");
+      await page.keyboard.press("Escape");
+      await rel.waitFor({ state: "detached" });
+      await widgets.locator("tbody tr").first().waitFor();
+      expect((await widgets.locator("tbody tr").count()) === 1, "one widget attached");
+      await screen(page, "admin-page-with-widget");
+      await page.keyboard.press("Escape");
+    },
+  ],
+  [
+    "the admin edits and searches for the widget, sees the 409 message on a duplicate slug, and deletes it",
+    async (_stack, s) => {
+      const { page } = s.w;
+      await page.goto("/admin/host/widget");
+      await page.getByLabel("Search host.widget").fill("e2e-widget");
+      const row = page.locator("tr", { hasText: "e2e-widget" });
+      await row.getByRole("button", { name: "Edit" }).click();
+      const dialog = page.getByRole("dialog", { name: "Update widget" });
+      await dialog.getByLabel("title (en)", { exact: true }).fill("Plant two trees");
+      await submitAndWait(dialog, "success");
+      await page.keyboard.press("Escape");
+      await page.locator("tr", { hasText: "Plant two trees" }).waitFor();
+      await page.getByLabel("Search host.widget").fill("no-such-widget-anywhere");
+      await page.getByText("No found items.").waitFor();
+      await screen(page, "admin-search-empty");
+      await page.getByLabel("Search host.widget").fill("e2e");
+
+      s.w.expectStatus(409);
+      await page.getByRole("button", { name: "Add new host.widget" }).click();
+      const create = page.getByRole("dialog", { name: "Create widget" });
+      await create.getByLabel("slug", { exact: true }).fill("e2e-widget");
+      await submitAndWait(create, "error");
+      const message = await create.getByTestId("form-error").textContent();
+      expect(/slug/.test(message ?? ""), `the form shows the slug conflict, got '${message}'`);
+      await screen(page, "admin-duplicate-slug");
+      await page.keyboard.press("Escape");
+      s.w.clearExpected();
+
+      await page.locator("tr", { hasText: "e2e-widget" }).getByRole("button", { name: "Delete" }).click();
+      const confirm = page.getByRole("alertdialog", { name: "Delete?" });
+      await confirm.waitFor();
+      await screen(page, "admin-delete-confirm");
+      await confirm.getByRole("button", { name: "Delete" }).click();
+      await page.locator("tr", { hasText: "e2e-widget" }).waitFor({ state: "detached" });
+      await page.getByText("No found items.").waitFor();
+    },
+  ],
+  [
+    "a signed-in user without the admin role sees 'Not authorized'",
+    async (stack, s) => {
+      const w = await watchedContext(stack);
+      s.user = w;
+      const { page } = w;
+      await page.goto(`${AUTH}/email-and-password/registration`);
+      await page.getByLabel("Email").fill("visitor@e2e.test");
+      await page.getByLabel("Password").fill("a long enough password");
+      await page.getByRole("button", { name: "Create an account" }).click();
+      await page.getByTestId("account-menu").waitFor();
+      await page.goto("/admin");
+      await page.getByRole("heading", { name: "Not authorized" }).waitFor();
+      await screen(page, "admin-not-authorized-user");
+    },
+  ],
+];

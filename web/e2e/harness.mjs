@@ -1,0 +1,137 @@
+// Starts a real `stoa` on a fresh SQLite database and a real Chromium, and gives each spec a page
+// that records console errors, non-loopback requests, axe-core violations and screenshots.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startSmtpSink } from "./smtp-sink.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+export const webDir = join(here, "..");
+const repo = join(webDir, "..");
+export const artifacts = join(here, "artifacts");
+const AXE = readFileSync(join(webDir, "node_modules/axe-core/axe.min.js"), "utf8");
+
+export const ADMIN = { email: "admin@e2e.test", password: "correct horse battery staple" };
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startStack() {
+  const bin = process.env.STOA_BIN ?? join(repo, "target/debug/stoa");
+  const dir = mkdtempSync(join(tmpdir(), "stoa-e2e-"));
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(artifacts, { recursive: true });
+  const smtp = await startSmtpSink();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    DATABASE_URL: `sqlite://${dir}/stoa.db`,
+    STOA_DATA_DIR: dir,
+    STOA_ADDR: `127.0.0.1:${port}`,
+    STOA_PUBLIC_URL: base,
+    STOA_WEB_DIR: join(webDir, "dist"),
+    STOA_SMTP_URL: smtp.url,
+    STOA_MAIL_FROM: "Stoa <no-reply@e2e.test>",
+    STOA_AUTH_RATE_BURST: "1000",
+    STOA_LOG: "warn",
+  };
+  const created = spawnSync(bin, ["admin", "create", "--email", ADMIN.email, "--password-stdin"], { env, input: `${ADMIN.password}\n` });
+  if (created.status !== 0) throw new Error(`stoa admin create failed: ${created.stderr}`);
+  const server = spawn(bin, ["serve"], { env, stdio: ["ignore", "inherit", "pipe"] });
+  let serverLog = "";
+  server.stderr.on("data", (d) => {
+    serverLog += d;
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/ready`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 200) throw new Error(`stoa did not start:\n${serverLog}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage"],
+  });
+  return {
+    base,
+    smtp,
+    browser,
+    serverLog: () => serverLog,
+    async stop() {
+      await browser.close();
+      server.kill("SIGTERM");
+      await smtp.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser context whose pages are watched for console errors, outside requests and a11y. */
+export async function watchedContext(stack, { viewport = { width: 1280, height: 900 }, init } = {}) {
+  const context = await stack.browser.newContext({ viewport, baseURL: stack.base });
+  context.setDefaultTimeout(10000);
+  const problems = [];
+  const allowed = new Set();
+  if (init) await init(context);
+  context.on("request", (req) => {
+    const u = new URL(req.url());
+    if (!["127.0.0.1", "localhost"].includes(u.hostname) && !["data:", "blob:"].includes(u.protocol)) {
+      problems.push(`request to a non-loopback host: ${req.url()}`);
+    }
+  });
+  const watch = (page) => {
+    page.on("console", (msg) => {
+      if (msg.type() !== "error") return;
+      const text = msg.text();
+      const status = /status of (\d{3})/.exec(text)?.[1];
+      if (status && allowed.has(Number(status))) return;
+      problems.push(`console error on ${page.url()}: ${text}`);
+    });
+    page.on("pageerror", (e) => problems.push(`uncaught error on ${page.url()}: ${e.message}`));
+  };
+  context.on("page", watch);
+  const page = await context.newPage();
+  return {
+    context,
+    page,
+    problems,
+    /** HTTP statuses the next steps expect (their console lines are not errors). */
+    expectStatus: (...s) => s.forEach((x) => allowed.add(x)),
+    clearExpected: () => allowed.clear(),
+  };
+}
+
+let shot = 0;
+/** Screenshot plus axe-core: any serious or critical violation fails the step. */
+export async function screen(page, name) {
+  shot += 1;
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  });
+  if (result.length) throw new Error(`axe-core on ${name}:\n  ${result.join("\n  ")}`);
+}
+
+export function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}

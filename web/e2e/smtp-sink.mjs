@@ -1,0 +1,91 @@
+// A local SMTP server that keeps every message it receives (RFC 5321, no TLS, no auth), so the
+// end-to-end run can read the mail the platform sends.
+import net from "node:net";
+
+export async function startSmtpSink() {
+  const mails = [];
+  const waiters = [];
+  const server = net.createServer((socket) => {
+    socket.setEncoding("utf8");
+    let buffer = "";
+    let inData = false;
+    let data = [];
+    let from = "";
+    let to = [];
+    const reply = (line) => socket.write(`${line}\r\n`);
+    reply("220 sink.local ESMTP ready");
+    socket.on("data", (chunk) => {
+      buffer += chunk;
+      let i;
+      while ((i = buffer.indexOf("\r\n")) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (inData) {
+          if (line === ".") {
+            inData = false;
+            const mail = { from, to, raw: data.join("\r\n") };
+            mails.push(mail);
+            for (const w of waiters.splice(0)) w();
+            reply("250 OK queued");
+            data = [];
+          } else {
+            data.push(line.startsWith("..") ? line.slice(1) : line);
+          }
+          continue;
+        }
+        const cmd = line.slice(0, 4).toUpperCase();
+        if (cmd === "EHLO") reply("250-sink.local\r\n250-8BITMIME\r\n250 SMTPUTF8");
+        else if (cmd === "HELO") reply("250 sink.local");
+        else if (cmd === "MAIL") {
+          from = line.slice(10).replace(/[<>]/g, "").trim();
+          to = [];
+          reply("250 OK");
+        } else if (cmd === "RCPT") {
+          to.push(line.slice(8).replace(/[<>]/g, "").trim());
+          reply("250 OK");
+        } else if (cmd === "DATA") {
+          inData = true;
+          reply("354 End data with <CR><LF>.<CR><LF>");
+        } else if (cmd === "QUIT") {
+          reply("221 Bye");
+          socket.end();
+        } else if (cmd === "RSET" || cmd === "NOOP") reply("250 OK");
+        else reply("502 Command not implemented");
+      }
+    });
+    socket.on("error", () => {});
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    /** The first mail to `to`, waiting up to `ms`. */
+    async waitFor(to, ms = 15000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const m = mails.find((x) => x.to.includes(to));
+        if (m) return m;
+        if (Date.now() > end) throw new Error(`no mail to ${to} within ${ms} ms`);
+        await new Promise((r) => {
+          waiters.push(r);
+          setTimeout(r, 200);
+        });
+      }
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+/** The decoded text of a mail (quoted-printable and base64 bodies handled). */
+export function mailText(raw) {
+  const [head, ...rest] = raw.split("\r\n\r\n");
+  let body = rest.join("\r\n\r\n");
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
+    body = body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    body = Buffer.from(body, "latin1").toString("utf8");
+  } else if (/content-transfer-encoding:\s*base64/i.test(head)) {
+    body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  }
+  return body;
+}
