@@ -108,7 +108,7 @@ export const accountSpecs = [
       const account = privateKeyToAccount(WALLET_KEY);
       const w = await watchedContext(stack, {
         init: async (context) => {
-          await context.exposeBinding("__e2eSign", async (_src, message) => account.signMessage({ message: { raw: message } }));
+          await context.exposeBinding("e2eSign", async (_src, message) => account.signMessage({ message: { raw: message } }));
           await context.addInitScript((address) => {
             const listeners = {};
             window.ethereum = {
@@ -123,7 +123,7 @@ export const accountSpecs = [
                   case "net_version":
                     return "1";
                   case "personal_sign":
-                    return window.__e2eSign(params[0]);
+                    return window.e2eSign(params[0]);
                   case "wallet_requestPermissions":
                   case "wallet_getPermissions":
                     return [{ parentCapability: "eth_accounts" }];

@@ -12,6 +12,3 @@ export const queryClientOptions: QueryClientConfig = {
     },
   },
 };
-
-/** At most this many queries run at once (SPEC §9); the rest wait their turn. */
-export const MAX_CONCURRENT_QUERIES = 5;

@@ -35,6 +35,25 @@ export interface Page<T> {
 }
 
 const REFRESH = "/api/rbac/subjects/authentication/refresh";
+
+/** At most this many reads are in flight at once (SPEC §9); the rest queue in order. */
+export const MAX_CONCURRENT_READS = 5;
+let reading = 0;
+const waiting: (() => void)[] = [];
+
+/** Runs `work` once fewer than MAX_CONCURRENT_READS reads are in flight. */
+export async function limited<T>(work: () => Promise<T>): Promise<T> {
+  // A finishing read hands its slot straight to the next in line, so none can jump the queue.
+  if (reading >= MAX_CONCURRENT_READS) await new Promise<void>((r) => waiting.push(r));
+  else reading += 1;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else reading -= 1;
+  }
+}
 let refreshing: Promise<boolean> | null = null;
 let onSessionLost: () => void = () => {};
 
@@ -70,9 +89,7 @@ export function refreshSession(): Promise<boolean> {
     .then((r) => r.ok)
     .catch(() => false)
     .finally(() => {
-      setTimeout(() => {
-        refreshing = null;
-      }, 0);
+      refreshing = null;
     });
   return refreshing;
 }
@@ -99,6 +116,10 @@ async function parse(res: Response): Promise<{ data: unknown; total: number | nu
  * retries; when that fails too, the session-lost handler runs and the 401 is thrown.
  */
 export async function requestPage<T>(method: string, path: string, opts: RequestOptions = {}): Promise<Page<T>> {
+  return method === "GET" ? limited(() => call<T>(method, path, opts)) : call<T>(method, path, opts);
+}
+
+async function call<T>(method: string, path: string, opts: RequestOptions): Promise<Page<T>> {
   let res = await send(method, path, opts);
   if (res.status === 401 && !opts.noRefresh) {
     if (await refreshSession()) {

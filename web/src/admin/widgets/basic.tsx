@@ -25,14 +25,16 @@ export function parseNumber(raw: string): number | null {
   return Number.isNaN(n) ? null : n;
 }
 
-export function NumberWidget({ id, field, value, onChange, disabled, invalid }: WidgetProps & { min?: number; max?: number; step?: number }) {
+export function NumberWidget({ id, field, value, onChange, disabled, invalid, min, max, step }: WidgetProps & { min?: number; max?: number; step?: number }) {
   const decimal = field.kind === "decimal";
   return (
     <Input
       id={id}
       type="number"
       inputMode={decimal ? "decimal" : "numeric"}
-      step={decimal ? "any" : 1}
+      min={min}
+      max={max}
+      step={step ?? (decimal ? "any" : 1)}
       disabled={disabled}
       aria-invalid={invalid || undefined}
       value={value === null || value === undefined ? "" : String(value)}

@@ -1,0 +1,212 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useState } from "react";
+import type { FieldKind, FieldMeta, Meta } from "@/api/meta";
+import { BooleanWidget, EnumWidget, JsonWidget, NumberWidget, parseNumber, TextWidget } from "./basic";
+import { DateTimeWidget, parseDateTime } from "./datetime";
+import { FilePreview, FileWidget } from "./file";
+import { FieldWidget, widgets } from "./index";
+import { ReferenceWidget } from "./reference";
+import { RichTextWidget } from "./rich-text";
+import { TranslationsWidget } from "./translations";
+import type { Widget, WidgetProps } from "./types";
+
+const meta: Meta = {
+  languages: ["en", "ru"],
+  modules: ["blog"],
+  entities: [
+    {
+      module: "blog",
+      name: "category",
+      route: "categories",
+      path: "/api/blog/categories",
+      kind: "model",
+      table: "blog_category",
+      titleField: "adminTitle",
+      listColumns: ["adminTitle"],
+      variants: [],
+      ops: { create: true, update: true, delete: true, findOrCreate: false, bulk: false },
+      fields: [],
+      referencedBy: [],
+    },
+  ],
+};
+
+function field(kind: FieldKind, extra: Partial<FieldMeta> = {}): FieldMeta {
+  return {
+    name: "f",
+    kind,
+    required: false,
+    default: null,
+    unique: false,
+    serverOwned: false,
+    values: null,
+    target: null,
+    format: "none",
+    maxLength: null,
+    list: false,
+    searchable: false,
+    ...extra,
+  };
+}
+
+/** Renders a widget holding its own value, and reports every change. */
+function harness(W: Widget, f: FieldMeta, initial: unknown, extra: Partial<WidgetProps> = {}) {
+  const changes: unknown[] = [];
+  function Host() {
+    const [v, setV] = useState<unknown>(initial);
+    return (
+      <>
+        <label htmlFor="w">{f.name}</label>
+        {W({ id: "w", field: f, value: v, meta, lang: "en", onChange: (x) => (changes.push(x), setV(x)), ...extra })}
+        <output data-testid="value">{JSON.stringify(v ?? null)}</output>
+      </>
+    );
+  }
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <Host />
+    </QueryClientProvider>,
+  );
+  return { changes, value: () => JSON.parse(screen.getByTestId("value").textContent ?? "null") as unknown };
+}
+
+describe("field widgets", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("every field kind has a widget", () => {
+    const kinds: FieldKind[] = ["uuid", "text", "int", "decimal", "bool", "timestamp", "translations", "rich_text", "json", "enum", "reference"];
+    for (const k of kinds) expect(typeof widgets[k]).toBe("function");
+  });
+
+  it("text edits the string and honours the maximum length", async () => {
+    const h = harness(TextWidget, field("text", { maxLength: 5 }), "");
+    await userEvent.type(screen.getByLabelText("f"), "abcdefgh");
+    expect(h.value()).toBe("abcde");
+  });
+
+  it("number keeps empty as empty and passes min, max and step", async () => {
+    expect(parseNumber("")).toBeNull();
+    expect(parseNumber(" 42 ")).toBe(42);
+    const h = harness((p) => NumberWidget({ ...p, min: 1, max: 9, step: 2 }), field("int"), 3);
+    const input = screen.getByLabelText("f");
+    expect(input).toHaveAttribute("min", "1");
+    expect(input).toHaveAttribute("max", "9");
+    expect(input).toHaveAttribute("step", "2");
+    await userEvent.clear(input);
+    expect(h.value()).toBeNull();
+    await userEvent.type(input, "7");
+    expect(h.value()).toBe(7);
+  });
+
+  it("boolean toggles", async () => {
+    const h = harness(BooleanWidget, field("bool"), false);
+    await userEvent.click(screen.getByLabelText("f"));
+    expect(h.value()).toBe(true);
+  });
+
+  it("enum offers exactly the declared values (and None when optional)", async () => {
+    const h = harness(EnumWidget, field("enum", { values: ["default", "primary"] }), null);
+    const options = screen.getAllByRole("option").map((o) => o.textContent);
+    expect(options).toEqual(["None", "default", "primary"]);
+    await userEvent.selectOptions(screen.getByLabelText("f"), "primary");
+    expect(h.value()).toBe("primary");
+  });
+
+  it("translations has a tab per language and edits each language", async () => {
+    const h = harness(TranslationsWidget, field("translations"), { en: "Tree" });
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["en", "ru"]);
+    await userEvent.type(screen.getByLabelText("f (en)"), "s");
+    await userEvent.click(screen.getByRole("tab", { name: "ru" }));
+    await userEvent.type(screen.getByLabelText("f (ru)"), "Дерево");
+    expect(h.value()).toEqual({ en: "Trees", ru: "Дерево" });
+  });
+
+  it("rich text shows the stored TipTap document of each language", async () => {
+    const doc = (text: string) => ({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
+    harness(RichTextWidget, field("rich_text"), { en: doc("Hello world"), ru: doc("Привет") });
+    await waitFor(() => expect(screen.getByLabelText("f (en)")).toHaveTextContent("Hello world"));
+    await userEvent.click(screen.getByRole("tab", { name: "ru" }));
+    await waitFor(() => expect(screen.getByLabelText("f (ru)")).toHaveTextContent("Привет"));
+  });
+
+  it("date-time parses DD.MM.YYYY HH:mm strictly", () => {
+    expect(parseDateTime("05.03.2026 14:35")?.getMonth()).toBe(2);
+    for (const bad of ["31.02.2026 10:00", "5.3.2026 14:35", "05.03.2026 24:00", "2026-03-05 14:35", "05.03.2026 14:35:00", ""]) {
+      expect(parseDateTime(bad)).toBeNull();
+    }
+  });
+
+  it("date-time offers hours 0–23 and minutes in 5-minute steps, and rejects bad text", async () => {
+    const h = harness(DateTimeWidget, field("timestamp"), null);
+    const hours = screen.getByLabelText("f hours");
+    const minutes = screen.getByLabelText("f minutes");
+    const opts = (el: HTMLElement) => [...el.querySelectorAll("option")].filter((o) => !o.disabled).map((o) => o.textContent);
+    expect(opts(hours)).toHaveLength(24);
+    expect(opts(hours)[0]).toBe("00");
+    expect(opts(hours)[23]).toBe("23");
+    expect(opts(minutes)).toEqual(["00", "05", "10", "15", "20", "25", "30", "35", "40", "45", "50", "55"]);
+    const input = screen.getByLabelText("f");
+    await userEvent.type(input, "99.99.2026 10:00");
+    expect(screen.getByText("Use DD.MM.YYYY HH:mm")).toBeInTheDocument();
+    expect(h.value()).toBeNull();
+    await userEvent.clear(input);
+    await userEvent.type(input, "05.03.2026 14:35");
+    const stored = new Date(h.value() as string);
+    expect([stored.getDate(), stored.getMonth(), stored.getHours(), stored.getMinutes()]).toEqual([5, 2, 14, 35]);
+    await userEvent.selectOptions(minutes, "50");
+    expect(new Date(h.value() as string).getMinutes()).toBe(50);
+    expect(input).toHaveValue("05.03.2026 14:50");
+  });
+
+  it("file preview picks image or video by mime type", () => {
+    const { rerender } = render(<FilePreview src="/files/a.bin" mimeType="video/mp4" />);
+    expect(screen.getByTestId("file-preview-video")).toBeInTheDocument();
+    rerender(<FilePreview src="/files/a.bin" mimeType="image/png" />);
+    expect(screen.getByTestId("file-preview-image")).toBeInTheDocument();
+    rerender(<FilePreview src="/files/clip.webm" />);
+    expect(screen.getByTestId("file-preview-video")).toBeInTheDocument();
+  });
+
+  it("file widget previews a picked file at once", async () => {
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:local", revokeObjectURL: () => undefined }));
+    const picked: (File | null)[] = [];
+    harness((p) => FileWidget({ ...p, onFile: (f) => picked.push(f) }), field("text", { name: "file" }), "");
+    await userEvent.upload(screen.getByLabelText("File"), new File(["x"], "clip.mp4", { type: "video/mp4" }));
+    expect(screen.getByTestId("file-preview-video")).toHaveAttribute("src", "blob:local");
+    expect(picked[0]?.name).toBe("clip.mp4");
+  });
+
+  it("json keeps the last valid value and says when the text is not JSON", () => {
+    const h = harness(JsonWidget, field("json"), { a: 1 });
+    const area = screen.getByLabelText("f");
+    fireEvent.change(area, { target: { value: '{"a": 2' } });
+    expect(screen.getByText("Not valid JSON")).toBeInTheDocument();
+    expect(h.value()).toEqual({ a: 1 });
+    fireEvent.change(area, { target: { value: '{"a": 2}' } });
+    expect(h.value()).toEqual({ a: 2 });
+  });
+
+  it("reference searches the target entity on the server and stores the chosen id", async () => {
+    const seen: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        seen.push(url);
+        return new Response(JSON.stringify({ data: [{ id: "0191e6a4-0000-7000-8000-000000000001", adminTitle: "Trees" }] }), { status: 200 });
+      }),
+    );
+    const h = harness(ReferenceWidget, field("reference", { target: "blog.category" }), null);
+    await userEvent.click(screen.getByLabelText("f"));
+    await userEvent.type(screen.getByLabelText("Search blog.category"), "tr");
+    await waitFor(() => expect(seen.some((u) => u.startsWith("/api/blog/categories?") && u.includes("search=tr"))).toBe(true));
+    await userEvent.click(await screen.findByRole("button", { name: /Trees/ }));
+    expect(h.value()).toBe("0191e6a4-0000-7000-8000-000000000001");
+  });
+
+  it("files of file-storage get the file widget, other text fields the text widget", () => {
+    render(<FieldWidget entityKey="file-storage.file" id="x" field={field("text", { name: "file" })} value="" onChange={() => {}} meta={meta} lang="en" />);
+    expect(screen.getByLabelText("File")).toBeInTheDocument();
+  });
+});
