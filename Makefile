@@ -2,15 +2,19 @@
 CARGO ?= cargo
 STOA_ADDR ?= 127.0.0.1:8080
 
-.PHONY: run build release test lint test-rust tools bench clean-test-dbs help
+NPM ?= npm
+WEB_STAMP := web/node_modules/.installed
+
+.PHONY: run build release web web-deps test lint test-rust test-web chromium tools bench clean-test-dbs help
 
 help:
 	@echo "make run   - release build, serve on SQLite (./data/stoa.db) at http://$(STOA_ADDR)"
-	@echo "make test  - every suite: fmt, clippy, unit + integration tests (SQLite, and PostgreSQL when STOA_TEST_POSTGRES_URL is set)"
+	@echo "make test  - every suite: fmt, clippy, unit + integration tests (SQLite, and PostgreSQL when STOA_TEST_POSTGRES_URL is set),"
+	@echo "             web: API types current, tsc, oxlint, Vitest, build, Playwright end-to-end in Chromium"
 	@echo "make bench - load benchmarks (see docs/benchmarks.md)"
 
-run: release
-	STOA_ADDR=$(STOA_ADDR) ./target/release/stoa serve
+run: release web
+	STOA_ADDR=$(STOA_ADDR) STOA_WEB_DIR=web/dist ./target/release/stoa serve
 
 release:
 	$(CARGO) build --release -p stoa-server
@@ -18,7 +22,35 @@ release:
 build:
 	$(CARGO) build --workspace
 
-test: lint test-rust
+test: lint test-rust test-web
+
+# npm packages, installed from the lockfile when it changes.
+$(WEB_STAMP): web/package.json web/package-lock.json
+	# `npm install` (not `ci`): npm 11 leaves other platforms' optional binaries out of the lockfile, and
+	# `ci` then refuses it. Versions are pinned exactly in package.json.
+	cd web && $(NPM) install --no-audit --no-fund
+	@touch $@
+
+web-deps: $(WEB_STAMP)
+
+web: web-deps
+	cd web && $(NPM) run build
+
+# Debian's Chromium for the end-to-end suite.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
+
+test-web: web-deps chromium
+	$(CARGO) build -p stoa-server --bin stoa
+	cd web && STOA_BIN=../target/debug/stoa $(NPM) run api:check
+	cd web && $(NPM) run typecheck
+	cd web && $(NPM) run lint
+	cd web && $(NPM) test
+	cd web && $(NPM) run build
+	cd web && STOA_BIN=../target/debug/stoa $(NPM) run e2e
 
 lint:
 	$(CARGO) fmt --all -- --check

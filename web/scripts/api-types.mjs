@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
-const bin = process.env.STOA_BIN ?? `${here}/../target/debug/stoa`;
+const bin = process.env.STOA_BIN ? new URL(process.env.STOA_BIN, `file://${process.cwd()}/`).pathname : `${here}/../target/debug/stoa`;
 const out = `${here}/src/api/schema.d.ts`;
 const doc = JSON.parse(
   execFileSync(bin, ["openapi"], { maxBuffer: 256 * 1024 * 1024, env: { ...process.env, STOA_LOG: "warn" } }).toString(),

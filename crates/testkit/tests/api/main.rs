@@ -9,3 +9,4 @@ mod contract;
 mod filters;
 mod openapi;
 mod ops;
+mod web;
