@@ -68,6 +68,11 @@ async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult
         && let Ok(v) = HeaderValue::from_str(&total.to_string())
     {
         res.headers_mut().insert("x-total-count", v);
+        let exact = stoa_store::repo::count_is_exact(state.store.db.backend(), &q, total);
+        res.headers_mut().insert(
+            "x-total-count-exact",
+            HeaderValue::from_static(if exact { "true" } else { "false" }),
+        );
     }
     Ok(res)
 }

@@ -161,11 +161,94 @@ fn create_index(e: &Entity, (name, unique, cols): &(String, bool, Vec<String>)) 
     )
 }
 
+/// The text columns `search` looks in, when the entity has any.
+pub fn search_columns(e: &Entity) -> Vec<&str> {
+    e.public_fields()
+        .filter(|f| f.searchable && matches!(f.kind, Kind::Text | Kind::Enum))
+        .map(|f| f.column.as_str())
+        .collect()
+}
+
+/// SQLite: the FTS5 trigram index that answers `search` on `e` (see [`search_index`]).
+pub fn search_table(e: &Entity) -> String {
+    ident(&format!("{}_search", e.table))
+}
+
+/// Statements for the index behind `search`, so a contains-search stays fast at millions of rows.
+/// SQLite: an external-content FTS5 table with the trigram tokenizer (substring matching, case
+/// folded), kept in step by triggers and filled once. PostgreSQL: a pg_trgm GIN index per column,
+/// which `ILIKE '%term%'` uses.
+fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
+    let cols = search_columns(e);
+    if cols.is_empty() {
+        return Vec::new();
+    }
+    let t = q(&e.table);
+    match b {
+        Backend::Sqlite => {
+            let fts = search_table(e);
+            if ex.columns.contains_key(&fts) {
+                return Vec::new();
+            }
+            let f = q(&fts);
+            let list = cols.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
+            let new = cols
+                .iter()
+                .map(|c| format!("new.{}", q(c)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let old = cols
+                .iter()
+                .map(|c| format!("old.{}", q(c)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let trigger = |suffix: &str| q(&ident(&format!("{}_{suffix}", fts)));
+            vec![
+                format!(
+                    "CREATE VIRTUAL TABLE {f} USING fts5({list}, content={t}, content_rowid='rowid', tokenize='trigram')"
+                ),
+                format!(
+                    "CREATE TRIGGER {} AFTER INSERT ON {t} BEGIN INSERT INTO {f}(rowid, {list}) VALUES (new.rowid, {new}); END",
+                    trigger("ai")
+                ),
+                format!(
+                    "CREATE TRIGGER {} AFTER DELETE ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); END",
+                    trigger("ad")
+                ),
+                format!(
+                    "CREATE TRIGGER {} AFTER UPDATE ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); INSERT INTO {f}(rowid, {list}) VALUES (new.rowid, {new}); END",
+                    trigger("au")
+                ),
+                format!("INSERT INTO {f}({f}) VALUES ('rebuild')"),
+            ]
+        }
+        Backend::Postgres => {
+            if !ex.trigram {
+                return Vec::new();
+            }
+            cols.iter()
+                .map(|c| (ident(&format!("ix_{}_{}_trgm", e.table, c)), c))
+                .filter(|(name, _)| !ex.indexes.contains(name))
+                .map(|(name, c)| {
+                    format!(
+                        "CREATE INDEX IF NOT EXISTS {} ON {t} USING gin ({} gin_trgm_ops)",
+                        q(&name),
+                        q(c)
+                    )
+                })
+                .collect()
+        }
+    }
+}
+
 /// What exists in the database now.
 #[derive(Default)]
 struct Existing {
     columns: HashMap<String, HashSet<String>>,
     indexes: HashSet<String>,
+    /// PostgreSQL: pg_trgm is installed or can be.
+    trigram: bool,
+    trigram_installed: bool,
 }
 
 async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
@@ -212,6 +295,14 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
             .await
             .map_err(pool_err)?;
             ex.indexes = rows.iter().map(|r| r.get::<String, _>("n")).collect();
+            let row = sqlx::query(
+                "SELECT (SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm') AS available, (SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm') AS installed",
+            )
+            .fetch_one(&mut **c)
+            .await
+            .map_err(pool_err)?;
+            ex.trigram_installed = row.get::<i64, _>("installed") > 0;
+            ex.trigram = ex.trigram_installed || row.get::<i64, _>("available") > 0;
         }
     }
     Ok(ex)
@@ -234,6 +325,7 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
     let ex = existing(exec).await?;
     let mut out = Vec::new();
     let mut warnings = BTreeSet::new();
+    let mut trigram_added = false;
     for e in reg.creation_order() {
         match ex.columns.get(&e.table) {
             None => {
@@ -274,6 +366,13 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
                 out.push(create_index(&e, &ix));
             }
         }
+        let search = search_index(&e, b, &ex);
+        if b == Backend::Postgres && !search.is_empty() && !ex.trigram_installed && !trigram_added {
+            // Trusted since PostgreSQL 13: the database owner may create it.
+            out.push("CREATE EXTENSION IF NOT EXISTS pg_trgm".into());
+            trigram_added = true;
+        }
+        out.extend(search);
     }
     out.extend(warnings);
     Ok(out)

@@ -167,7 +167,25 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend) -> Condition {
     if let Some(term) = &query.search {
         let mut any = Condition::any();
         let pattern = format!("%{term}%");
+        let indexed = crate::ddl::search_columns(e);
+        // SQLite answers through the FTS5 trigram index, which needs three characters to match;
+        // PostgreSQL's pg_trgm index serves the ILIKE below directly.
+        let fts = b == Backend::Sqlite && term.chars().count() >= 3 && !indexed.is_empty();
+        if fts {
+            let sql = format!(
+                "rowid IN (SELECT rowid FROM {} WHERE {} MATCH ?)",
+                crate::ddl::q(&crate::ddl::search_table(e)),
+                crate::ddl::q(&crate::ddl::search_table(e)),
+            );
+            any = any.add(Expr::cust_with_values(
+                sql,
+                [format!("\"{}\"", term.replace('"', "\"\""))],
+            ));
+        }
         for f in e.public_fields().filter(|f| f.searchable) {
+            if fts && indexed.contains(&f.column.as_str()) {
+                continue;
+            }
             any = any.add(ilike(col(&f.column), pattern.clone(), b, false));
         }
         if let Ok(id) = Uuid::parse_str(term) {
@@ -371,12 +389,42 @@ pub fn find_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectStatem
     s
 }
 
-/// `SELECT COUNT(*)` for `query` on `e`.
+/// Counts of filtered or searched lists stop here: past it the admin shows "10 000+", and a count
+/// never scans more than this many matches.
+pub const COUNT_CAP: u64 = 10_000;
+/// PostgreSQL: an unfiltered table at least this large is counted from the planner's estimate.
+pub const ESTIMATE_FROM: u64 = 100_000;
+
+fn narrowed(query: &FindQuery) -> bool {
+    !query.filters.is_empty() || query.search.is_some()
+}
+
+/// Whether a count `n` from [`count`] is exact: capped counts of narrowed lists and PostgreSQL's
+/// estimates of big tables are not.
+pub fn count_is_exact(b: Backend, query: &FindQuery, n: u64) -> bool {
+    if narrowed(query) {
+        n <= COUNT_CAP
+    } else {
+        b == Backend::Sqlite || n < ESTIMATE_FROM
+    }
+}
+
+/// `SELECT COUNT(*)` for `query` on `e`; narrowed lists count at most `COUNT_CAP + 1` matches.
 pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectStatement {
     let mut s = Query::select();
-    s.from(Alias::new(e.table.as_str()))
-        .expr(Expr::cust("COUNT(*)"));
-    s.cond_where(conditions(e, query, b));
+    if narrowed(query) {
+        let mut inner = Query::select();
+        inner
+            .from(Alias::new(e.table.as_str()))
+            .expr(Expr::cust("1"))
+            .cond_where(conditions(e, query, b))
+            .limit(COUNT_CAP + 1);
+        s.expr(Expr::cust("COUNT(*)"))
+            .from_subquery(inner, Alias::new("capped"));
+    } else {
+        s.from(Alias::new(e.table.as_str()))
+            .expr(Expr::cust("COUNT(*)"));
+    }
     s
 }
 
@@ -410,6 +458,23 @@ pub async fn find(
 
 pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {
     let b = exec.backend();
+    if b == Backend::Postgres
+        && !narrowed(query)
+        && let Exec::Postgres(c) = exec
+    {
+        // reltuples is kept by autovacuum/ANALYZE; -1 means never analysed.
+        let estimate: Option<f32> =
+            sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)")
+                .bind(crate::ddl::q(&e.table))
+                .fetch_optional(&mut **c)
+                .await
+                .map_err(|x| db_error(e, x))?;
+        if let Some(n) = estimate
+            && n >= ESTIMATE_FROM as f32
+        {
+            return Ok(n as u64);
+        }
+    }
     let (sql, values) = build(&count_statement(e, query, b), b);
     let sql = sqlx::AssertSqlSafe(sql);
     let n: i64 = match exec {

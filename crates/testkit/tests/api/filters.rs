@@ -256,6 +256,43 @@ async fn search_matches_searchable_fields(app: TestApp) {
     .await;
     let r = find(&app, "/api/blog/categories", "search=TREES&count=true").await;
     assert_eq!(r.header("x-total-count"), Some("2"), "{}", r.text);
+    assert_eq!(r.header("x-total-count-exact"), Some("true"));
+
+    // The search index follows updates and deletes.
+    let dry = find(&app, "/api/blog/categories", "search=dry")
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.patch(
+        &format!("/api/blog/categories/{dry}"),
+        &json!({"adminTitle": "Desert trees"}),
+    )
+    .await;
+    let r = find(&app, "/api/blog/categories", "search=trees&count=true").await;
+    assert_eq!(r.header("x-total-count"), Some("3"), "{}", r.text);
+    app.delete(&format!("/api/blog/categories/{dry}")).await;
+    let r = find(&app, "/api/blog/categories", "search=trees&count=true").await;
+    assert_eq!(r.header("x-total-count"), Some("2"), "{}", r.text);
+    let r = find(&app, "/api/blog/categories", "search=Desert&count=true").await;
+    assert_eq!(r.header("x-total-count"), Some("0"), "{}", r.text);
+
+    // Short terms, and terms that mean something to a query language, are plain substrings.
+    let r = find(&app, "/api/blog/categories", "search=RI&count=true").await;
+    assert_eq!(r.header("x-total-count"), Some("1"), "{}", r.text);
+    for odd in [
+        "%22tree",
+        "tre%22%22s",
+        "north%20OR%20dry",
+        "*",
+        "NEAR(a%20b)",
+    ] {
+        let r = find(&app, "/api/blog/categories", &format!("search={odd}")).await;
+        assert_eq!(r.status, 200, "{odd}: {}", r.text);
+    }
+    let r = find(&app, "/api/blog/categories", "search=of%20the%20north").await;
+    assert_eq!(r.data().as_array().map(Vec::len), Some(1), "{}", r.text);
 }
 dual_test!(search_matches_searchable_fields);
 
