@@ -11,6 +11,8 @@ import { EntityFormDialog, humanName } from "./form";
 import { rowTitle } from "./schema";
 
 export const PAGE_SIZE = 20;
+/** The server counts narrowed lists up to this many matches (and answers one more when there are more). */
+export const COUNT_CAP = 10_000;
 
 function cell(f: FieldMeta | undefined, v: unknown, lang: string): string {
   if (v === null || v === undefined) return "";
@@ -69,7 +71,11 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const columns = columnsOf(entity, fixed?.field);
   const rows = list.data?.data ?? [];
   const total = list.data?.total ?? null;
-  const pages = total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const exact = list.data?.exact ?? true;
+  // A capped or estimated count cannot say where the last page is: paging goes on while pages are full.
+  const pages = total === null || !exact ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const capped = !exact && total === COUNT_CAP + 1;
+  const formatted = total === null ? "" : new Intl.NumberFormat(lang).format(capped ? COUNT_CAP : total);
   const reorderable = !!fixed && entity.fields.some((f) => f.name === "orderIndex") && entity.ops.update;
   const name = `${entity.module}.${entity.name}`;
 
@@ -101,7 +107,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
       <div className="flex flex-wrap items-center gap-2">
         <h2 className={compact ? "text-base font-semibold" : "text-xl font-semibold"}>{name}</h2>
         <span className="text-sm text-muted-foreground" data-testid="total">
-          {total !== null ? (list.data && list.data.total !== null ? t("admin.rows", { count: total }) : "") : ""}
+          {total === null ? "" : exact ? t("admin.rows", { formatted }) : capped ? t("admin.capped", { formatted }) : t("admin.about", { formatted })}
         </span>
         <div className="ml-auto flex gap-2">
           {entity.ops.create ? (
@@ -201,7 +207,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
             <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
               {t("admin.previous")}
             </Button>
-            <span>{pages !== null ? t("admin.pageOf", { page: page + 1, pages }) : page + 1}</span>
+            <span>{pages !== null ? t("admin.pageOf", { page: page + 1, pages }) : t("admin.page", { page: page + 1 })}</span>
             <Button size="sm" variant="outline" disabled={pages !== null ? page + 1 >= pages : rows.length < PAGE_SIZE} onClick={() => setPage((p) => p + 1)}>
               {t("admin.next")}
             </Button>

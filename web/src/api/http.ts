@@ -32,6 +32,8 @@ export interface RequestOptions {
 export interface Page<T> {
   data: T;
   total: number | null;
+  /** False when the server capped the count (narrowed lists) or estimated it (huge tables). */
+  exact: boolean;
 }
 
 const REFRESH = "/api/rbac/subjects/authentication/refresh";
@@ -94,7 +96,7 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-async function parse(res: Response): Promise<{ data: unknown; total: number | null }> {
+async function parse(res: Response): Promise<Page<unknown>> {
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -108,7 +110,7 @@ async function parse(res: Response): Promise<{ data: unknown; total: number | nu
   }
   const total = res.headers.get("x-total-count");
   const data = json && typeof json === "object" && "data" in json ? (json as { data: unknown }).data : json;
-  return { data, total: total === null ? null : Number(total) };
+  return { data, total: total === null ? null : Number(total), exact: res.headers.get("x-total-count-exact") !== "false" };
 }
 
 /**
@@ -129,7 +131,7 @@ async function call<T>(method: string, path: string, opts: RequestOptions): Prom
     }
   }
   const out = await parse(res);
-  return { data: out.data as T, total: out.total };
+  return { ...out, data: out.data as T };
 }
 
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
