@@ -159,7 +159,70 @@ fn filter_expr(e: &Entity, f: &Filter, b: Backend) -> Expr {
     }
 }
 
-fn conditions(e: &Entity, query: &FindQuery, b: Backend) -> Condition {
+/// How an indexed search joins the list (SQLite): a set of matching rowids, or a probe of the
+/// index per row in list order. A set is cheap when few rows match; a probe when many do, because
+/// the list then fills its page after a few rows instead of fetching and sorting every match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchPlan {
+    Set,
+    Probe,
+}
+
+/// Above this many matches a probe beats a set (1 M rows, a 20-row page: docs/benchmarks.md).
+pub const PROBE_FROM: u64 = 2_000;
+
+/// Whether `query`'s search can use the SQLite FTS5 index of `e` (trigrams need 3 characters).
+fn uses_fts(e: &Entity, query: &FindQuery, b: Backend) -> bool {
+    b == Backend::Sqlite
+        && query
+            .search
+            .as_ref()
+            .is_some_and(|t| t.chars().count() >= 3)
+        && !crate::ddl::search_columns(e).is_empty()
+}
+
+fn fts_phrase(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
+/// SQLite: `SELECT COUNT(*)` of the search's index matches, capped like every narrowed count;
+/// `None` when the search does not use the index.
+pub fn search_matches_statement(e: &Entity, query: &FindQuery) -> Option<(String, SqlxValues)> {
+    if !uses_fts(e, query, Backend::Sqlite) {
+        return None;
+    }
+    let fts = crate::ddl::q(&crate::ddl::search_table(e));
+    let sql = format!(
+        "SELECT COUNT(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT {})",
+        COUNT_CAP + 1
+    );
+    let term = query.search.as_deref().unwrap_or_default();
+    Some((
+        sql,
+        SqlxValues(sea_query::Values(vec![fts_phrase(term).into()])),
+    ))
+}
+
+/// Whether every searchable field of `e` is in its search index (so an indexed search looks
+/// nowhere else).
+pub fn search_is_index_only(e: &Entity) -> bool {
+    let indexed = crate::ddl::search_columns(e);
+    e.public_fields()
+        .filter(|f| f.searchable)
+        .all(|f| indexed.contains(&f.column.as_str()))
+}
+
+/// Whether the search is the only thing narrowing `query` (so its index count is the list's).
+pub fn only_search(query: &FindQuery) -> bool {
+    // A term that is an id also matches the record with that id, which the index does not know.
+    query.filters.is_empty()
+        && query
+            .search
+            .as_deref()
+            .is_some_and(|t| Uuid::parse_str(t).is_err())
+}
+
+fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Condition {
     let mut all = Condition::all();
     for f in &query.filters {
         all = all.add(filter_expr(e, f, b));
@@ -170,17 +233,17 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend) -> Condition {
         let indexed = crate::ddl::search_columns(e);
         // SQLite answers through the FTS5 trigram index, which needs three characters to match;
         // PostgreSQL's pg_trgm index serves the ILIKE below directly.
-        let fts = b == Backend::Sqlite && term.chars().count() >= 3 && !indexed.is_empty();
+        let fts = uses_fts(e, query, b);
         if fts {
-            let sql = format!(
-                "rowid IN (SELECT rowid FROM {} WHERE {} MATCH ?)",
-                crate::ddl::q(&crate::ddl::search_table(e)),
-                crate::ddl::q(&crate::ddl::search_table(e)),
-            );
-            any = any.add(Expr::cust_with_values(
-                sql,
-                [format!("\"{}\"", term.replace('"', "\"\""))],
-            ));
+            let f = crate::ddl::q(&crate::ddl::search_table(e));
+            let sql = match plan {
+                SearchPlan::Set => format!("rowid IN (SELECT rowid FROM {f} WHERE {f} MATCH ?)"),
+                SearchPlan::Probe => format!(
+                    "EXISTS (SELECT 1 FROM {f} WHERE {f} MATCH ? AND {f}.rowid = {}.rowid)",
+                    crate::ddl::q(&e.table)
+                ),
+            };
+            any = any.add(Expr::cust_with_values(sql, [fts_phrase(term)]));
         }
         for f in e.public_fields().filter(|f| f.searchable) {
             if fts && indexed.contains(&f.column.as_str()) {
@@ -372,8 +435,18 @@ async fn fetch_one<S: SqlxBinder>(
 
 /// The select for `query` on `e`.
 pub fn find_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectStatement {
+    find_statement_with(e, query, b, SearchPlan::Set)
+}
+
+/// [`find_statement`] with the given search plan.
+pub fn find_statement_with(
+    e: &Entity,
+    query: &FindQuery,
+    b: Backend,
+    plan: SearchPlan,
+) -> SelectStatement {
     let mut s = base_select(e);
-    s.cond_where(conditions(e, query, b));
+    s.cond_where(conditions(e, query, b, plan));
     for o in &query.order {
         s.order_by_expr(
             target(e, o.field, &o.path, b),
@@ -417,7 +490,7 @@ pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectState
         inner
             .from(Alias::new(e.table.as_str()))
             .expr(Expr::cust("1"))
-            .cond_where(conditions(e, query, b))
+            .cond_where(conditions(e, query, b, SearchPlan::Set))
             .limit(COUNT_CAP + 1);
         s.expr(Expr::cust("COUNT(*)"))
             .from_subquery(inner, Alias::new("capped"));

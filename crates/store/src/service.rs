@@ -105,16 +105,9 @@ impl Store {
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
         if let Db::Sqlite { read, .. } = &self.db {
-            let (sql, values) = repo::sql(
-                &repo::find_statement(e, q, Backend::Sqlite),
-                Backend::Sqlite,
-            );
+            let (sql, values, matches) = sqlite_find(read, e, q).await?;
             let rows = read.records(e, &sql, &values, false).await?;
-            let total = if q.count {
-                Some(sqlite_count(read, e, q).await?)
-            } else {
-                None
-            };
+            let total = sqlite_total(read, e, q, matches).await?;
             return Ok(Page { rows, total });
         }
         let mut c = self.db.read().await?;
@@ -127,17 +120,10 @@ impl Store {
         let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
         out.extend_from_slice(b"{\"data\":[");
         if let Db::Sqlite { read, .. } = &self.db {
-            let (sql, values) = repo::sql(
-                &repo::find_statement(e, q, Backend::Sqlite),
-                Backend::Sqlite,
-            );
+            let (sql, values, matches) = sqlite_find(read, e, q).await?;
             read.write_json(e, &sql, &values, false, &mut out).await?;
             out.extend_from_slice(b"]}");
-            let total = if q.count {
-                Some(sqlite_count(read, e, q).await?)
-            } else {
-                None
-            };
+            let total = sqlite_total(read, e, q, matches).await?;
             return Ok((out, total));
         }
         let page = self.find(e, q).await?;
@@ -404,6 +390,46 @@ impl Store {
         for (r, _) in self.registry.referencing(&e.key()) {
             self.touch(&r);
         }
+    }
+}
+
+/// The list statement for `q` on SQLite, choosing the search plan from the index's match count
+/// (returned too, so the total need not be counted twice).
+async fn sqlite_find(
+    read: &crate::sqlite_read::Readers,
+    e: &Entity,
+    q: &FindQuery,
+) -> Result<(String, sea_query_sqlx::SqlxValues, Option<u64>)> {
+    let matches = match repo::search_matches_statement(e, q) {
+        Some((sql, values)) => Some(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0)),
+        None => None,
+    };
+    let plan = if matches.is_some_and(|m| m > repo::PROBE_FROM) {
+        repo::SearchPlan::Probe
+    } else {
+        repo::SearchPlan::Set
+    };
+    let (sql, values) = repo::sql(
+        &repo::find_statement_with(e, q, Backend::Sqlite, plan),
+        Backend::Sqlite,
+    );
+    Ok((sql, values, matches))
+}
+
+async fn sqlite_total(
+    read: &crate::sqlite_read::Readers,
+    e: &Entity,
+    q: &FindQuery,
+    matches: Option<u64>,
+) -> Result<Option<u64>> {
+    if !q.count {
+        return Ok(None);
+    }
+    match matches {
+        // Only the indexed search narrows the list (no short-term LIKE fields besides it): its
+        // index count is the list's.
+        Some(m) if repo::only_search(q) && repo::search_is_index_only(e) => Ok(Some(m)),
+        _ => Ok(Some(sqlite_count(read, e, q).await?)),
     }
 }
 

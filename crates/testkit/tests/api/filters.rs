@@ -317,3 +317,69 @@ async fn a_huge_limit_is_capped_at_1000(app: TestApp) {
     );
 }
 dual_test!(a_huge_limit_is_capped_at_1000);
+
+async fn a_common_search_term_pages_in_list_order(app: TestApp) {
+    // More matches than PROBE_FROM: SQLite walks the list order and probes the index per row.
+    for chunk in 0..22 {
+        let items: Vec<_> = (0..100)
+            .map(|i| {
+                let n = chunk * 100 + i;
+                let title = if n % 10 == 9 {
+                    format!("Rock {n}")
+                } else {
+                    format!("Tree {n}")
+                };
+                json!({"data": {"adminTitle": title, "slug": format!("c-{n:05}")}})
+            })
+            .collect();
+        let r = app
+            .post(
+                "/api/blog/categories/bulk",
+                &serde_json::Value::Array(items),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let r = find(
+        &app,
+        "/api/blog/categories",
+        "search=tree&count=true&limit=20",
+    )
+    .await;
+    assert_eq!(r.header("x-total-count"), Some("1980"), "{}", r.text);
+    let slugs: Vec<String> = r
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["slug"].as_str().unwrap().to_owned())
+        .collect();
+    let expected: Vec<String> = (0..22)
+        .filter(|n| n % 10 != 9)
+        .take(20)
+        .map(|n| format!("c-{n:05}"))
+        .collect();
+    assert_eq!(slugs, expected);
+    let r = find(
+        &app,
+        "/api/blog/categories",
+        "search=tree&limit=3&offset=1&orderBy[and][0][column]=slug&orderBy[and][0][method]=desc",
+    )
+    .await;
+    let slugs: Vec<&str> = r
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["slug"].as_str().unwrap())
+        .collect();
+    assert_eq!(slugs, ["c-02197", "c-02196", "c-02195"]);
+    let r = find(
+        &app,
+        "/api/blog/categories",
+        "search=rock&count=true&limit=5",
+    )
+    .await;
+    assert_eq!(r.header("x-total-count"), Some("220"), "{}", r.text);
+}
+dual_test!(a_common_search_term_pages_in_list_order);
