@@ -40,8 +40,8 @@ def seed_postgres(url, n):
     sql = f"""
     INSERT INTO blog_article (id, admin_title, slug, title)
     SELECT gen_random_uuid(), t, replace(t, ' ', '-'), jsonb_build_object('en', 'Article ' || i, 'ru', 'Статья ' || i)
-    FROM (SELECT i, ({words})[1 + (i * 7919) % 36] || ' ' || ({words})[1 + (i * 104729) % 36] || ' ' || ({words})[1 + (i * 1299709) % 36] || ' ' || i AS t
-          FROM generate_series(1, {n}) AS i) s;
+    FROM (SELECT i, ({words})[1 + floor(random() * 36)::int] || ' ' || ({words})[1 + floor(random() * 36)::int] || ' ' || ({words})[1 + floor(random() * 36)::int] || ' ' || i AS t
+          FROM generate_series(1::bigint, {n}) AS i) s;
     ANALYZE blog_article;"""
     t = time.time()
     subprocess.run(["psql", url, "-qc", sql], check=True)
@@ -54,7 +54,7 @@ SCENARIOS = [
     ("list, page 25 000 (offset 500 000)", "limit=20&offset=500000"),
     ("list sorted by slug (unique index)", "limit=20&count=true&orderBy[and][0][column]=slug&orderBy[and][0][method]=desc"),
     ("search, common word + count", "limit=20&count=true&search=fox"),
-    ("search, rare text + count", "limit=20&count=true&search=otter-123456"),
+    ("search, rare text + count", "limit=20&count=true&search=123456"),
     ("search, no match + count", "limit=20&count=true&search=nosuchthing"),
     ("search, 2 characters + count", "limit=20&count=true&search=ox"),
     ("list sorted by adminTitle (no index)", "limit=20&orderBy[and][0][column]=adminTitle&orderBy[and][0][method]=asc"),

@@ -129,6 +129,22 @@ fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
                 vec![f.column.clone()],
             ));
         }
+        // The admin sorts its tables by their list columns: keep that an index walk at any size.
+        if f.list
+            && !f.unique
+            && !f.secret
+            && f.name != "orderIndex"
+            && matches!(
+                f.kind,
+                Kind::Text | Kind::Int | Kind::Enum | Kind::Timestamp | Kind::Decimal | Kind::Bool
+            )
+        {
+            out.push((
+                ident(&format!("ix_{}_{}_list", e.table, f.column)),
+                false,
+                vec![f.column.clone(), "id".into()],
+            ));
+        }
         if f.kind == Kind::Reference
             || (e.kind == EntityKind::Relation && f.kind == Kind::Uuid && f.name != "id")
         {

@@ -245,11 +245,20 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
             };
             any = any.add(Expr::cust_with_values(sql, [fts_phrase(term)]));
         }
+        // Under 3 characters a trigram index cannot narrow anything, yet PostgreSQL's planner may
+        // still walk the whole GIN index; an expression it cannot index keeps it on a scan that
+        // stops at the page's rows.
+        let short = term.chars().count() < 3;
         for f in e.public_fields().filter(|f| f.searchable) {
             if fts && indexed.contains(&f.column.as_str()) {
                 continue;
             }
-            any = any.add(ilike(col(&f.column), pattern.clone(), b, false));
+            let target = if b == Backend::Postgres && short {
+                Expr::cust_with_exprs("($1 || '')", [col(&f.column)])
+            } else {
+                col(&f.column)
+            };
+            any = any.add(ilike(target, pattern.clone(), b, false));
         }
         if let Ok(id) = Uuid::parse_str(term) {
             any = any.add(col("id").eq(to_value(Kind::Uuid, &Val::Uuid(id), b)));
