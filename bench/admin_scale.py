@@ -39,7 +39,8 @@ def seed_postgres(url, n):
     words = "ARRAY[" + ",".join(f"'{w}'" for w in WORDS) + "]"
     sql = f"""
     INSERT INTO blog_article (id, admin_title, slug, title)
-    SELECT gen_random_uuid(), t, replace(t, ' ', '-'), jsonb_build_object('en', 'Article ' || i, 'ru', 'Статья ' || i)
+    SELECT (lpad(to_hex(floor(extract(epoch FROM now()) * 1000)::bigint - {n} + i), 12, '0') || '7' || substr(md5(i::text), 1, 3) || '8' || substr(md5(i::text), 4, 15))::uuid, t, replace(t, ' ', '-'), jsonb_build_object('en', 'Article ' || i, 'ru', 'Статья ' || i)
+    -- ids shaped like the server's uuid v7 (time-ordered), so the primary key order is insertion order
     FROM (SELECT i, ({words})[1 + floor(random() * 36)::int] || ' ' || ({words})[1 + floor(random() * 36)::int] || ' ' || ({words})[1 + floor(random() * 36)::int] || ' ' || i AS t
           FROM generate_series(1::bigint, {n}) AS i) s;
     ANALYZE blog_article;"""

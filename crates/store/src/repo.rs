@@ -169,7 +169,8 @@ pub enum SearchPlan {
 }
 
 /// Above this many matches a probe beats a set (1 M rows, a 20-row page: docs/benchmarks.md).
-pub const PROBE_FROM: u64 = 2_000;
+/// Equal to the search count's cap, so the capped index count decides.
+pub const PROBE_FROM: u64 = SEARCH_COUNT_CAP;
 
 /// Whether `query`'s search can use the SQLite FTS5 index of `e` (trigrams need 3 characters).
 fn uses_fts(e: &Entity, query: &FindQuery, b: Backend) -> bool {
@@ -194,7 +195,7 @@ pub fn search_matches_statement(e: &Entity, query: &FindQuery) -> Option<(String
     let fts = crate::ddl::q(&crate::ddl::search_table(e));
     let sql = format!(
         "SELECT COUNT(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT {})",
-        COUNT_CAP + 1
+        count_cap(query) + 1
     );
     let term = query.search.as_deref().unwrap_or_default();
     Some((
@@ -471,9 +472,21 @@ pub fn find_statement_with(
     s
 }
 
-/// Counts of filtered or searched lists stop here: past it the admin shows "10 000+", and a count
-/// never scans more than this many matches.
+/// Counts of filtered lists stop here: past it the admin shows "10 000+", and a count never
+/// scans more than this many matches.
 pub const COUNT_CAP: u64 = 10_000;
+/// Counts of searched lists stop earlier: a substring match costs more per row, and "1 000+"
+/// says enough about a search (at 1 M rows: 16 ms instead of 244 ms on PostgreSQL).
+pub const SEARCH_COUNT_CAP: u64 = 1_000;
+
+/// Where the count of `query` stops.
+pub fn count_cap(query: &FindQuery) -> u64 {
+    if query.search.is_some() {
+        SEARCH_COUNT_CAP
+    } else {
+        COUNT_CAP
+    }
+}
 /// PostgreSQL: an unfiltered table at least this large is counted from the planner's estimate.
 pub const ESTIMATE_FROM: u64 = 100_000;
 
@@ -485,13 +498,13 @@ fn narrowed(query: &FindQuery) -> bool {
 /// estimates of big tables are not.
 pub fn count_is_exact(b: Backend, query: &FindQuery, n: u64) -> bool {
     if narrowed(query) {
-        n <= COUNT_CAP
+        n <= count_cap(query)
     } else {
         b == Backend::Sqlite || n < ESTIMATE_FROM
     }
 }
 
-/// `SELECT COUNT(*)` for `query` on `e`; narrowed lists count at most `COUNT_CAP + 1` matches.
+/// `SELECT COUNT(*)` for `query` on `e`; narrowed lists count at most [`count_cap`] + 1 matches.
 pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectStatement {
     let mut s = Query::select();
     if narrowed(query) {
@@ -500,7 +513,7 @@ pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectState
             .from(Alias::new(e.table.as_str()))
             .expr(Expr::cust("1"))
             .cond_where(conditions(e, query, b, SearchPlan::Set))
-            .limit(COUNT_CAP + 1);
+            .limit(count_cap(query) + 1);
         s.expr(Expr::cust("COUNT(*)"))
             .from_subquery(inner, Alias::new("capped"));
     } else {

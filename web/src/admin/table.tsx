@@ -11,8 +11,6 @@ import { EntityFormDialog, humanName } from "./form";
 import { rowTitle } from "./schema";
 
 export const PAGE_SIZE = 20;
-/** The server counts narrowed lists up to this many matches (and answers one more when there are more). */
-export const COUNT_CAP = 10_000;
 
 function cell(f: FieldMeta | undefined, v: unknown, lang: string): string {
   if (v === null || v === undefined) return "";
@@ -74,8 +72,9 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const exact = list.data?.exact ?? true;
   // A capped or estimated count cannot say where the last page is: paging goes on while pages are full.
   const pages = total === null || !exact ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const capped = !exact && total === COUNT_CAP + 1;
-  const formatted = total === null ? "" : new Intl.NumberFormat(lang).format(capped ? COUNT_CAP : total);
+  // A narrowed list's count stops one past its cap ("1 000+"); a whole table's may be an estimate.
+  const capped = !exact && (!!params.search?.trim() || !!fixed);
+  const formatted = total === null ? "" : new Intl.NumberFormat(lang).format(capped ? total - 1 : total);
   const reorderable = !!fixed && entity.fields.some((f) => f.name === "orderIndex") && entity.ops.update;
   const name = `${entity.module}.${entity.name}`;
 
