@@ -82,7 +82,7 @@ export const adminSpecs = [
       await rel.waitFor();
       expect(await rel.getByLabel("pageId", { exact: true }).isDisabled(), "the page of the relation is fixed");
       await rel.getByLabel("widgetId", { exact: true }).click();
-      await page.getByLabel("Search host.widget").fill("e2e");
+      await page.getByLabel("Search host.widget").fill("e2e-widget");
       await page.getByRole("button", { name: /E2E widget admin/ }).click();
       await screen(page, "admin-attach-widget");
       await submitAndWait(rel, "success");
@@ -90,6 +90,31 @@ export const adminSpecs = [
       await rel.waitFor({ state: "detached" });
       await widgets.locator("tbody tr").first().waitFor();
       expect((await widgets.locator("tbody tr").count()) === 1, "one widget attached");
+
+      // A second widget, made through the API, attached after the first and then moved up.
+      const second = await page.evaluate(async () => {
+        const r = await fetch("/api/host/widgets", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ slug: "e2e-second", adminTitle: "E2E second" }) });
+        return (await r.json()).data.id;
+      });
+      await widgets.getByRole("button", { name: "Add new host.pages-to-widgets" }).click();
+      const rel2 = page.getByRole("dialog", { name: "Create pages to widgets" });
+      await rel2.getByLabel("orderIndex", { exact: true }).fill("1");
+      await rel2.getByLabel("widgetId", { exact: true }).click();
+      await page.getByLabel("Search host.widget").fill("e2e-second");
+      await page.getByRole("button", { name: /E2E second/ }).click();
+      await submitAndWait(rel2, "success");
+      await page.keyboard.press("Escape");
+      await rel2.waitFor({ state: "detached" });
+      await widgets.locator("tbody tr").nth(1).waitFor();
+      const rows = widgets.locator("tbody tr");
+      expect((await rows.nth(1).textContent()).includes(second.slice(0, 8)), "the second widget is listed second");
+      await rows.nth(1).getByRole("button", { name: /^Move up/ }).click();
+      await widgets.locator("tbody tr").first().filter({ hasText: second.slice(0, 8) }).waitFor();
+      const order = await page.evaluate(async (w) => {
+        const r = await fetch(`/api/host/pages-to-widgets?filters[and][0][column]=widgetId&filters[and][0][method]=eq&filters[and][0][value]=${w}`);
+        return (await r.json()).data[0].orderIndex;
+      }, second);
+      expect(order === 0, `the moved widget's orderIndex is 0, got ${order}`);
       await screen(page, "admin-page-with-widget");
       await page.keyboard.press("Escape");
     },
@@ -110,7 +135,7 @@ export const adminSpecs = [
       await page.getByLabel("Search host.widget").fill("no-such-widget-anywhere");
       await page.getByText("No found items.").waitFor();
       await screen(page, "admin-search-empty");
-      await page.getByLabel("Search host.widget").fill("e2e");
+      await page.getByLabel("Search host.widget").fill("e2e-widget");
 
       s.w.expectStatus(409);
       await page.getByRole("button", { name: "Add new host.widget" }).click();
