@@ -58,7 +58,7 @@ SCENARIOS = [
     ("search, rare text + count", "limit=20&count=true&search=123456"),
     ("search, no match + count", "limit=20&count=true&search=nosuchthing"),
     ("search, 2 characters + count", "limit=20&count=true&search=ox"),
-    ("list sorted by adminTitle (no index)", "limit=20&orderBy[and][0][column]=adminTitle&orderBy[and][0][method]=asc"),
+    ("list sorted by adminTitle (list-column index)", "limit=20&orderBy[and][0][column]=adminTitle&orderBy[and][0][method]=asc"),
 ]
 
 
