@@ -79,6 +79,7 @@ pub fn routes(state: &AppState, auth: Arc<Auth>) -> RouteBook<AppState> {
             ),
             ok("ready", "Readiness: the database answers"),
         )
+        .merge(stoa_host::http::routes())
         .merge(stoa_api::api_routes(state))
         .merge(stoa_rbac::http::routes(auth));
     stoa_api::with_openapi(book, &state.store.registry)

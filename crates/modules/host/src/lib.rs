@@ -1,6 +1,9 @@
 //! host: pages, layouts, metadata and the host widgets that place other modules' widgets on pages.
 #![forbid(unsafe_code)]
 
+pub mod http;
+pub mod pages;
+
 use stoa_kernel::model::*;
 
 const M: &str = "host";

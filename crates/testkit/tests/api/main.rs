@@ -7,6 +7,7 @@ mod bad_input;
 mod cascades;
 mod contract;
 mod filters;
+mod host_pages;
 mod openapi;
 mod ops;
 mod web;

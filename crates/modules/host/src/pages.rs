@@ -1,0 +1,282 @@
+//! Page URLs: which page a URL shows, every page's URL, and the value of one template segment.
+//!
+//! A page's `url` is a template: static segments, `[module.route.field]` segments that name one
+//! record by a field (`/blog/articles/[blog.articles.slug]`), and `[module.route:pagination:N]`
+//! segments (`""`, `2` … `ceil(count / N)`). A URL is resolved by matching it against each
+//! template and looking up the one record each dynamic segment names — never by expanding every
+//! record into every URL.
+
+use stoa_kernel::model::{Entity, Kind};
+use stoa_kernel::query::FindQuery;
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Record, Store};
+
+/// Longest URL looked up.
+pub const MAX_URL: usize = 2000;
+
+/// One segment of a page URL template.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Segment<'a> {
+    Static(&'a str),
+    Record {
+        module: &'a str,
+        route: &'a str,
+        field: &'a str,
+    },
+    Pagination {
+        module: &'a str,
+        route: &'a str,
+        per_page: u64,
+    },
+}
+
+/// The segments of a path (`/a/b/` → `["a", "b"]`, `/` → `[]`).
+pub fn segments(path: &str) -> Vec<&str> {
+    path.split('/').filter(|s| !s.is_empty()).collect()
+}
+
+/// Parses one template segment.
+pub fn parse_segment(s: &str) -> Segment<'_> {
+    let Some(inner) = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')) else {
+        return Segment::Static(s);
+    };
+    if let Some((target, per)) = inner.split_once(":pagination:")
+        && let Some((module, route)) = target.split_once('.')
+        && let Ok(per_page) = per.parse::<u64>()
+        && per_page > 0
+    {
+        return Segment::Pagination {
+            module,
+            route,
+            per_page,
+        };
+    }
+    let mut parts = inner.splitn(3, '.');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(module), Some(route), Some(field)) if !field.is_empty() => Segment::Record {
+            module,
+            route,
+            field,
+        },
+        _ => Segment::Static(s),
+    }
+}
+
+/// The path of a requested URL: no query or fragment, `index` → `/`.
+pub fn normalise(url: &str) -> Result<String> {
+    if url.len() > MAX_URL {
+        return Err(Error::bad_field(
+            "url",
+            format!("must be at most {MAX_URL} characters"),
+        ));
+    }
+    let path = url.split(['?', '#']).next().unwrap_or_default().trim();
+    let path = if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("/{path}")
+    };
+    Ok(if path == "/index" {
+        "/".to_owned()
+    } else {
+        path
+    })
+}
+
+fn entity_by_route<'s>(store: &'s Store, module: &str, route: &str) -> Option<&'s Entity> {
+    store
+        .registry
+        .entities()
+        .iter()
+        .map(|e| e.as_ref())
+        .find(|e| e.module == module && (e.route == route || e.name == route))
+}
+
+fn typed(e: &Entity, field: &str, raw: &str) -> Option<Val> {
+    match e.field(field)?.kind {
+        Kind::Text | Kind::Enum => Some(Val::Text(raw.to_owned())),
+        Kind::Uuid | Kind::Reference => uuid::Uuid::parse_str(raw).ok().map(Val::Uuid),
+        Kind::Int => raw.parse().ok().map(Val::Int),
+        _ => None,
+    }
+}
+
+/// Whether `value` (one URL segment) fits template segment `t`.
+async fn fits(store: &Store, t: &Segment<'_>, value: Option<&str>) -> Result<bool> {
+    match (t, value) {
+        (Segment::Static(s), Some(v)) => Ok(*s == v),
+        (
+            Segment::Record {
+                module,
+                route,
+                field,
+            },
+            Some(v),
+        ) => {
+            let Some(e) = entity_by_route(store, module, route) else {
+                return Ok(false);
+            };
+            let Some(val) = typed(e, field, v) else {
+                return Ok(false);
+            };
+            Ok(!store.find_by(e, &[(field, val)], 1).await?.is_empty())
+        }
+        (Segment::Pagination { .. }, None) => Ok(true),
+        (
+            Segment::Pagination {
+                module,
+                route,
+                per_page,
+            },
+            Some(v),
+        ) => {
+            let Ok(page) = v.parse::<u64>() else {
+                return Ok(false);
+            };
+            if page < 2 {
+                return Ok(false);
+            }
+            let Some(e) = entity_by_route(store, module, route) else {
+                return Ok(false);
+            };
+            let mut q = FindQuery::all();
+            q.limit = 0;
+            q.count = true;
+            let total = store.find(e, &q).await?.total.unwrap_or(0);
+            Ok(page <= total.div_ceil(*per_page))
+        }
+        (_, None) => Ok(false),
+    }
+}
+
+/// Whether `url` (segments) is one of the URLs of `template`.
+async fn matches(store: &Store, template: &str, url: &[&str]) -> Result<bool> {
+    let t: Vec<Segment> = segments(template).into_iter().map(parse_segment).collect();
+    let paginated = t.iter().any(|s| matches!(s, Segment::Pagination { .. }));
+    if !(t.len() == url.len() || (paginated && t.len() == url.len() + 1)) {
+        return Ok(false);
+    }
+    // Cheap checks first: every static segment, then one lookup per dynamic one.
+    let mut pairs = Vec::with_capacity(t.len());
+    let mut i = 0;
+    for seg in &t {
+        let v = if matches!(seg, Segment::Pagination { .. }) && t.len() > url.len() {
+            None
+        } else {
+            let v = url.get(i).copied();
+            i += 1;
+            v
+        };
+        if let Segment::Static(s) = seg
+            && v != Some(*s)
+        {
+            return Ok(false);
+        }
+        pairs.push((seg, v));
+    }
+    for (seg, v) in pairs {
+        if !matches!(seg, Segment::Static(_)) && !fits(store, seg, v).await? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Every page, in a stable order (static templates before dynamic ones, then by id).
+pub async fn all_pages(store: &Store) -> Result<Vec<Record>> {
+    let e = store.entity("host.page")?;
+    let mut out = Vec::new();
+    let mut q = FindQuery::all();
+    q.limit = stoa_kernel::query::MAX_LIMIT;
+    loop {
+        let page = store.find(&e, &q).await?;
+        let n = page.rows.len() as u64;
+        out.extend(page.rows);
+        if n < q.limit {
+            break;
+        }
+        q.offset += q.limit;
+    }
+    out.sort_by_key(|p| p.text("url").unwrap_or_default().contains('['));
+    Ok(out)
+}
+
+/// The page `url` shows.
+pub async fn find_by_url(store: &Store, url: &str) -> Result<Record> {
+    let path = normalise(url)?;
+    let wanted = segments(&path);
+    for page in all_pages(store).await? {
+        let template = page.text("url").unwrap_or_default();
+        if matches(store, template, &wanted).await? {
+            return Ok(page);
+        }
+    }
+    Err(Error::not_found(format!("Page with url {path} not found")))
+}
+
+/// The part of `url` at the template segment containing `segment` (`blog.articles.slug`);
+/// pagination defaults to `"1"`. `None` when the page or the segment is not there.
+pub async fn segment_value(store: &Store, url: &str, segment: &str) -> Result<Option<String>> {
+    let page = match find_by_url(store, url).await {
+        Ok(p) => p,
+        Err(Error::NotFound { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let template = page.text("url").unwrap_or_default();
+    let t = segments(template);
+    let path = normalise(url)?;
+    let u = segments(&path);
+    let Some(at) = t.iter().position(|s| s.contains(segment)) else {
+        return Ok(None);
+    };
+    if matches!(parse_segment(t[at]), Segment::Pagination { .. }) {
+        return Ok(Some(if u.len() < t.len() {
+            "1".to_owned()
+        } else {
+            u.get(at).map_or("1".to_owned(), |s| (*s).to_owned())
+        }));
+    }
+    Ok(u.get(at).map(|s| (*s).to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_segments_parse() {
+        assert_eq!(parse_segment("blog"), Segment::Static("blog"));
+        assert_eq!(
+            parse_segment("[blog.articles.slug]"),
+            Segment::Record {
+                module: "blog",
+                route: "articles",
+                field: "slug"
+            }
+        );
+        assert_eq!(
+            parse_segment("[blog.articles:pagination:10]"),
+            Segment::Pagination {
+                module: "blog",
+                route: "articles",
+                per_page: 10
+            }
+        );
+        assert_eq!(parse_segment("[broken]"), Segment::Static("[broken]"));
+        assert_eq!(
+            parse_segment("[blog.articles:pagination:0]"),
+            Segment::Static("[blog.articles:pagination:0]")
+        );
+    }
+
+    #[test]
+    fn urls_normalise() {
+        assert_eq!(normalise("/blog?x=1#top").unwrap(), "/blog");
+        assert_eq!(normalise("index").unwrap(), "/");
+        assert_eq!(normalise("").unwrap(), "/");
+        assert_eq!(segments("/a/b/"), ["a", "b"]);
+        assert!(segments("/").is_empty());
+        assert!(normalise(&"a".repeat(MAX_URL + 1)).is_err());
+    }
+}

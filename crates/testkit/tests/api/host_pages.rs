@@ -1,0 +1,120 @@
+//! Page URLs: resolving a URL to its page through templates, listing URLs, reading a segment.
+
+use serde_json::{Value, json};
+use stoa_testkit::{Res, TestApp, dual_test};
+
+fn enc(url: &str) -> String {
+    url.replace('/', "%2F").replace('?', "%3F")
+}
+
+async fn find(app: &TestApp, url: &str) -> Res {
+    app.anon()
+        .get(&format!("/api/host/pages/find-by-url?url={}", enc(url)))
+        .await
+}
+
+async fn seg(app: &TestApp, url: &str, s: &str) -> Value {
+    app.anon()
+        .get(&format!(
+            "/api/host/pages/url-segment-value?url={}&segment={s}",
+            enc(url)
+        ))
+        .await
+        .data()
+        .clone()
+}
+
+fn title(r: &Res) -> Option<String> {
+    r.data()["title"].as_str().map(str::to_owned)
+}
+
+async fn a_url_resolves_to_its_page_through_templates(app: TestApp) {
+    for (title, url) in [
+        ("Home", "/"),
+        ("Blog", "/blog"),
+        ("Article", "/blog/articles/[blog.articles.slug]"),
+        ("Articles", "/blog/all/[blog.articles:pagination:2]"),
+        ("Not found", "/404"),
+    ] {
+        app.create("/api/host/pages", &json!({"title": title, "url": url}))
+            .await;
+    }
+    for slug in ["plant-a-tree", "water-it", "wait"] {
+        app.create("/api/blog/articles", &json!({"slug": slug}))
+            .await;
+    }
+    let visitor = app.anon();
+
+    assert_eq!(title(&find(&app, "/").await).as_deref(), Some("Home"));
+    assert_eq!(title(&find(&app, "index").await).as_deref(), Some("Home"));
+    assert_eq!(
+        title(&find(&app, "/blog?utm=x").await).as_deref(),
+        Some("Blog")
+    );
+    assert_eq!(
+        title(&find(&app, "/blog/articles/water-it").await).as_deref(),
+        Some("Article")
+    );
+    let missing = find(&app, "/blog/articles/no-such-article").await;
+    assert_eq!(missing.status, 404, "{}", missing.text);
+    assert!(
+        missing.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not found")
+    );
+    // 3 articles at 2 per page: "", "2" exist, "3" does not.
+    assert_eq!(
+        title(&find(&app, "/blog/all").await).as_deref(),
+        Some("Articles")
+    );
+    assert_eq!(
+        title(&find(&app, "/blog/all/2").await).as_deref(),
+        Some("Articles")
+    );
+    assert_eq!(find(&app, "/blog/all/3").await.status, 404);
+    assert_eq!(find(&app, "/blog/all/one").await.status, 404);
+    assert_eq!(find(&app, "/nowhere/at/all").await.status, 404);
+    assert_eq!(visitor.get("/api/host/pages/find-by-url").await.status, 400);
+
+    let urls = visitor.get("/api/host/pages/urls").await;
+    assert_eq!(urls.status, 200);
+    let mut got: Vec<&str> = urls.data()["urls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["url"].as_str().unwrap())
+        .collect();
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        [
+            "/",
+            "/404",
+            "/blog",
+            "/blog/all/[blog.articles:pagination:2]",
+            "/blog/articles/[blog.articles.slug]"
+        ]
+    );
+
+    assert_eq!(
+        seg(&app, "/blog/articles/plant-a-tree", "blog.articles.slug").await,
+        json!("plant-a-tree")
+    );
+    assert_eq!(seg(&app, "/blog/all", "blog.articles").await, json!("1"));
+    assert_eq!(seg(&app, "/blog/all/2", "blog.articles").await, json!("2"));
+    assert_eq!(
+        seg(
+            &app,
+            "/blog/articles/plant-a-tree",
+            "ecommerce.products.slug"
+        )
+        .await,
+        json!(null)
+    );
+    assert_eq!(
+        seg(&app, "/nowhere", "blog.articles.slug").await,
+        json!(null)
+    );
+}
+dual_test!(a_url_resolves_to_its_page_through_templates);
