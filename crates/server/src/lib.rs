@@ -191,7 +191,11 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
             auth.clone(),
             stoa_rbac::http::authorize,
         ))
-        .merge(web::routes(&config.web_dir));
+        .merge(web::routes(
+            &config.web_dir,
+            store.clone(),
+            config.public_url(),
+        ));
     let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
     let pruner = auth.clone();
     tokio::spawn(async move {

@@ -10,13 +10,53 @@ use axum::extract::{Path as UrlPath, Request};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use stoa_store::Store;
 
 /// Routes for the UI built into `dir`. Not behind authorization: everything here is public
 /// static content; the data it shows comes from `/api/`, which is.
-pub fn routes(dir: &str) -> Router {
+pub fn routes(dir: &str, store: Store, public_url: String) -> Router {
     let dir = Arc::new(PathBuf::from(dir));
     let assets = dir.clone();
+    let base = Arc::new(public_url);
+    let robots_base = base.clone();
     Router::new()
+        .route(
+            "/robots.txt",
+            get(move || {
+                let base = robots_base.clone();
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                        format!(
+                            "User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\nSitemap: {}/sitemap.xml\n",
+                            base.trim_end_matches('/')
+                        ),
+                    )
+                        .into_response()
+                }
+            }),
+        )
+        .route(
+            "/sitemap.xml",
+            get(move || {
+                let (store, base) = (store.clone(), base.clone());
+                async move {
+                    match stoa_host::pages::sitemap_xml(&store, &base, stoa_kernel::model::LANGUAGES)
+                        .await
+                    {
+                        Ok(xml) => (
+                            [
+                                (header::CONTENT_TYPE, "application/xml; charset=utf-8"),
+                                (header::CACHE_CONTROL, "public, max-age=300"),
+                            ],
+                            xml,
+                        )
+                            .into_response(),
+                        Err(e) => stoa_api::error::error_response(&e),
+                    }
+                }
+            }),
+        )
         .route(
             "/assets/{file}",
             get(move |UrlPath(file): UrlPath<String>| {

@@ -240,6 +240,139 @@ pub async fn segment_value(store: &Store, url: &str, segment: &str) -> Result<Op
     Ok(u.get(at).map(|s| (*s).to_owned()))
 }
 
+/// The sitemap protocol's limit of URLs per file.
+pub const MAX_SITEMAP_URLS: usize = 50_000;
+
+/// Every value of `field` in `e`, in id order, up to `cap`.
+async fn field_values(store: &Store, e: &Entity, field: &str, cap: usize) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut q = FindQuery::all();
+    q.limit = stoa_kernel::query::MAX_LIMIT;
+    loop {
+        let page = store.find(e, &q).await?;
+        let n = page.rows.len() as u64;
+        out.extend(page.rows.iter().filter_map(|r| match r.get(field) {
+            Some(stoa_store::Cell::Text(s)) => Some(s.clone()),
+            Some(stoa_store::Cell::Int(i)) => Some(i.to_string()),
+            _ => None,
+        }));
+        if n < q.limit || out.len() >= cap {
+            break;
+        }
+        q.offset += q.limit;
+    }
+    out.truncate(cap);
+    Ok(out)
+}
+
+/// Every concrete URL of every page (templates expanded: one URL per record, per page of a
+/// paginated list), at most [`MAX_SITEMAP_URLS`]. This is for the sitemap; resolving one URL never
+/// expands anything.
+pub async fn concrete_urls(store: &Store) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for page in all_pages(store).await? {
+        let template = page.text("url").unwrap_or_default().to_owned();
+        let mut urls: Vec<String> = vec![String::new()];
+        for seg in segments(&template).into_iter().map(parse_segment) {
+            let room = MAX_SITEMAP_URLS.saturating_sub(out.len()).max(1);
+            let options: Vec<String> = match seg {
+                Segment::Static(s) => vec![s.to_owned()],
+                Segment::Record {
+                    module,
+                    route,
+                    field,
+                } => match entity_by_route(store, module, route) {
+                    Some(e) if e.has_field(field) => field_values(store, e, field, room).await?,
+                    _ => Vec::new(),
+                },
+                Segment::Pagination {
+                    module,
+                    route,
+                    per_page,
+                } => {
+                    let total = match entity_by_route(store, module, route) {
+                        Some(e) => {
+                            let mut q = FindQuery::all();
+                            q.limit = 0;
+                            q.count = true;
+                            store.find(e, &q).await?.total.unwrap_or(0)
+                        }
+                        None => 0,
+                    };
+                    let pages = total.div_ceil(per_page).max(1);
+                    std::iter::once(String::new())
+                        .chain((2..=pages).map(|p| p.to_string()))
+                        .collect()
+                }
+            };
+            let mut next = Vec::with_capacity(urls.len() * options.len().max(1));
+            'outer: for u in &urls {
+                for o in &options {
+                    if next.len() >= room {
+                        break 'outer;
+                    }
+                    next.push(if o.is_empty() {
+                        u.clone()
+                    } else {
+                        format!("{u}/{o}")
+                    });
+                }
+            }
+            urls = next;
+        }
+        out.extend(
+            urls.into_iter()
+                .map(|u| if u.is_empty() { "/".to_owned() } else { u }),
+        );
+        if out.len() >= MAX_SITEMAP_URLS {
+            out.truncate(MAX_SITEMAP_URLS);
+            break;
+        }
+    }
+    out.dedup();
+    Ok(out)
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+}
+
+/// `/sitemap.xml`: every concrete URL in every language, with hreflang alternates.
+pub async fn sitemap_xml(store: &Store, base: &str, languages: &[&str]) -> Result<String> {
+    let base = base.trim_end_matches('/');
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    let urls = concrete_urls(store).await?;
+    let per_lang = (MAX_SITEMAP_URLS / languages.len().max(1)).max(1);
+    for url in urls.iter().take(per_lang) {
+        let path = if url == "/" {
+            String::new()
+        } else {
+            url.clone()
+        };
+        for lang in languages {
+            out.push_str(&format!(
+                "  <url><loc>{}</loc>",
+                xml_escape(&format!("{base}/{lang}{path}"))
+            ));
+            for alt in languages {
+                out.push_str(&format!(
+                    "<xhtml:link rel=\"alternate\" hreflang=\"{alt}\" href=\"{}\"/>",
+                    xml_escape(&format!("{base}/{alt}{path}"))
+                ));
+            }
+            out.push_str("</url>\n");
+        }
+    }
+    out.push_str("</urlset>\n");
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

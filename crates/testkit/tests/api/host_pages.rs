@@ -118,3 +118,55 @@ async fn a_url_resolves_to_its_page_through_templates(app: TestApp) {
     );
 }
 dual_test!(a_url_resolves_to_its_page_through_templates);
+
+async fn the_sitemap_lists_every_concrete_url_in_every_language(app: TestApp) {
+    for url in [
+        "/",
+        "/blog/articles/[blog.articles.slug]",
+        "/blog/all/[blog.articles:pagination:2]",
+    ] {
+        app.create("/api/host/pages", &json!({"title": "P", "url": url}))
+            .await;
+    }
+    for slug in ["plant-a-tree", "water-it", "wait"] {
+        app.create("/api/blog/articles", &json!({"slug": slug}))
+            .await;
+    }
+    let r = app.anon().get("/sitemap.xml").await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.header("content-type")
+            .unwrap()
+            .starts_with("application/xml")
+    );
+    let base = app.base.trim_end_matches('/');
+    for lang in ["en", "ru"] {
+        for path in [
+            "",
+            "/blog/articles/plant-a-tree",
+            "/blog/articles/water-it",
+            "/blog/articles/wait",
+            "/blog/all",
+            "/blog/all/2",
+        ] {
+            let loc = format!("<loc>{base}/{lang}{path}</loc>");
+            assert!(r.text.contains(&loc), "{loc} missing from\n{}", r.text);
+        }
+        assert!(
+            !r.text
+                .contains(&format!("<loc>{base}/{lang}/blog/all/3</loc>"))
+        );
+    }
+    assert!(r.text.contains("hreflang=\"ru\""));
+    assert!(!r.text.contains("[blog"), "templates are expanded");
+
+    let robots = app.anon().get("/robots.txt").await;
+    assert_eq!(robots.status, 200);
+    assert!(
+        robots
+            .text
+            .contains(&format!("Sitemap: {base}/sitemap.xml"))
+    );
+    assert!(robots.text.contains("Disallow: /admin"));
+}
+dual_test!(the_sitemap_lists_every_concrete_url_in_every_language);
