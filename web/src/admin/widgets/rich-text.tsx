@@ -1,7 +1,7 @@
 import { EditorContent, useEditor } from "@tiptap/react";
 import { StarterKit } from "@tiptap/starter-kit";
 import type { JSONContent } from "@tiptap/react";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/ui/tabs";
+import { LanguageTabs } from "./language-tabs";
 import type { WidgetProps } from "./types";
 
 const EMPTY: JSONContent = { type: "doc", content: [{ type: "paragraph" }] };
@@ -29,27 +29,17 @@ function Editor({ id, doc, onChange, label, disabled }: { id: string; doc: JSONC
 /** Tiptap per language; the value is `{en: <doc>, ru: <doc>}` (TipTap JSON). */
 export function RichTextWidget({ id, value, onChange, meta, field, disabled }: WidgetProps) {
   const v = (value && typeof value === "object" ? value : {}) as Record<string, JSONContent>;
-  const langs = meta.languages;
   return (
-    <Tabs defaultValue={langs[0]}>
-      <TabsList aria-label={field.name}>
-        {langs.map((l) => (
-          <TabsTrigger key={l} value={l}>
-            {l}
-          </TabsTrigger>
-        ))}
-      </TabsList>
-      {langs.map((l) => (
-        <TabsContent key={l} value={l} className="mt-2">
-          <Editor
-            id={l === langs[0] ? id : `${id}-${l}`}
-            label={`${field.name} (${l})`}
-            doc={v[l]}
-            disabled={disabled}
-            onChange={(d) => onChange({ ...v, [l]: d })}
-          />
-        </TabsContent>
-      ))}
-    </Tabs>
+    <LanguageTabs name={field.name} languages={meta.languages}>
+      {(l, first) => (
+        <Editor
+          id={first ? id : `${id}-${l}`}
+          label={`${field.name} (${l})`}
+          doc={v[l]}
+          disabled={disabled}
+          onChange={(d) => onChange({ ...v, [l]: d })}
+        />
+      )}
+    </LanguageTabs>
   );
 }
