@@ -1,6 +1,6 @@
 // Accounts end to end: registration, sessions, password change and reset by mail, wallet sign-in.
 import { mailText } from "./smtp-sink.mjs";
-import { expect, screen, watchedContext } from "./harness.mjs";
+import { expect, screen, signIn, watchedContext } from "./harness.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
 const EMAIL = "walker@e2e.test";
@@ -11,11 +11,7 @@ const THIRD = "third password 789";
 const WALLET_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
 async function login(page, email, password) {
-  await page.goto(`${AUTH}/select-method`);
-  const form = page.getByRole("form", { name: "Login" });
-  await form.getByLabel("Email").fill(email);
-  await form.getByLabel("Password", { exact: true }).fill(password);
-  await form.getByRole("button", { name: "Login" }).click();
+  await signIn(page, { email, password });
   await page.getByTestId("account-menu").waitFor();
 }
 

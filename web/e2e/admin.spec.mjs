@@ -1,15 +1,7 @@
 // The admin back office, driven through a real browser against a real server.
-import { ADMIN, expect, screen, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
-
-async function signIn(page, { email, password }, redirect = "/admin") {
-  await page.goto(`${AUTH}/select-method?redirect=${encodeURIComponent(redirect)}`);
-  const form = page.getByRole("form", { name: "Login" });
-  await form.getByLabel("Email").fill(email);
-  await form.getByLabel("Password", { exact: true }).fill(password);
-  await form.getByRole("button", { name: "Login" }).click();
-}
 
 /** Submits the form of `dialog` and waits for its status (the dialog may be retitled on create). */
 async function submitAndWait(dialog, label) {
@@ -26,7 +18,7 @@ export const adminSpecs = [
       await page.goto("/admin");
       await page.getByRole("heading", { name: "Not authorized" }).waitFor();
       await screen(page, "admin-not-authorized");
-      await signIn(page, ADMIN);
+      await signIn(page, ADMIN, "/admin");
       await page.getByRole("navigation", { name: "Models" }).waitFor();
       await page.getByTestId("account-menu").waitFor();
       await screen(page, "admin-home");

@@ -132,6 +132,16 @@ export async function screen(page, name) {
   if (result.length) throw new Error(`axe-core on ${name}:\n  ${result.join("\n  ")}`);
 }
 
+/** Signs in through the login form; `redirect` is where the form sends the browser after. */
+export async function signIn(page, { email, password }, redirect) {
+  const q = redirect ? `?redirect=${encodeURIComponent(redirect)}` : "";
+  await page.goto(`/en/rbac/subject/authentication/select-method${q}`);
+  const form = page.getByRole("form", { name: "Login" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByRole("button", { name: "Login" }).click();
+}
+
 export function expect(cond, message) {
   if (!cond) throw new Error(message);
 }

@@ -46,7 +46,7 @@ fn field_schema(f: &Field) -> Value {
                     s["minLength"] = json!(1);
                 }
                 Format::Email => s["format"] = json!("email"),
-                Format::None => {}
+                Format::None | Format::File => {}
             }
             s
         }
@@ -182,6 +182,49 @@ pub fn operation(
         op["requestBody"] = b;
     }
     op
+}
+
+/// The operation of a hand-written route: its parameters, optional JSON body, success status and
+/// schema (in the `{data}` envelope), error statuses, and tag.
+#[allow(clippy::too_many_arguments)]
+pub fn custom(
+    tag: &str,
+    id: &str,
+    summary: &str,
+    params: Vec<Value>,
+    body: Option<Value>,
+    status: u16,
+    result: Value,
+    errs: &[u16],
+) -> Value {
+    let mut responses = errors(errs);
+    responses.insert(status.to_string(), ok(summary, result));
+    let mut o = operation(
+        None,
+        id.to_owned(),
+        summary.to_owned(),
+        params,
+        body.map(request_body),
+        responses,
+    );
+    o["tags"] = json!([tag]);
+    o
+}
+
+/// Required uuid path parameters.
+pub fn path_params(names: &[&str]) -> Vec<Value> {
+    names
+        .iter()
+        .map(|n| json!({"name": n, "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}))
+        .collect()
+}
+
+/// Required string query parameters.
+pub fn query_params(names: &[&str]) -> Vec<Value> {
+    names
+        .iter()
+        .map(|n| json!({"name": n, "in": "query", "required": true, "schema": {"type": "string"}}))
+        .collect()
 }
 
 fn id_param() -> Value {

@@ -80,6 +80,8 @@ pub enum Format {
     /// Lower-case letters, digits, `-` and `_`.
     Slug,
     Email,
+    /// The location of a stored file (the admin shows a file picker with a preview).
+    File,
 }
 
 /// What happens to a referencing row when the referenced row is deleted.
@@ -342,6 +344,10 @@ impl Field {
     }
     pub fn email(mut self) -> Self {
         self.format = Format::Email;
+        self
+    }
+    pub fn file(mut self) -> Self {
+        self.format = Format::File;
         self
     }
     pub fn max_len(mut self, n: usize) -> Self {

@@ -247,7 +247,7 @@ fn check_text(field: &Field, s: &str) -> std::result::Result<(), String> {
                 return Err("must be an email address".into());
             }
         }
-        Format::None => {}
+        Format::None | Format::File => {}
     }
     Ok(())
 }

@@ -103,6 +103,32 @@ impl Store {
             .ok_or_else(|| Error::internal(format!("entity {key} is not declared")))
     }
 
+    /// Every row of `e` in list order, page by page, at most `cap` of them.
+    pub async fn all(&self, e: &Entity, cap: usize) -> Result<Vec<Record>> {
+        let mut out = Vec::new();
+        let mut q = FindQuery::all();
+        q.limit = stoa_kernel::query::MAX_LIMIT;
+        while out.len() < cap {
+            let rows = self.find(e, &q).await?.rows;
+            let n = rows.len() as u64;
+            out.extend(rows);
+            if n < q.limit {
+                break;
+            }
+            q.offset += q.limit;
+        }
+        out.truncate(cap);
+        Ok(out)
+    }
+
+    /// How many rows `e` holds (an estimate for big PostgreSQL tables, see `repo::count`).
+    pub async fn count(&self, e: &Entity) -> Result<u64> {
+        let mut q = FindQuery::all();
+        q.limit = 0;
+        q.count = true;
+        Ok(self.find(e, &q).await?.total.unwrap_or(0))
+    }
+
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values, matches) = sqlite_find(read, e, q).await?;

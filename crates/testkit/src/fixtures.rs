@@ -24,6 +24,7 @@ pub fn random_value(f: &Field) -> Value {
             Format::Email => json!(format!("u{}@example.com", token())),
             Format::Slug => json!(format!("s-{}", token())),
             Format::None => json!(format!("t-{}", token())),
+            Format::File => json!(format!("/files/{}.png", token())),
         },
         Kind::Enum => json!(f.values.first().copied().unwrap_or("default")),
         Kind::Int => json!(rand_int()),

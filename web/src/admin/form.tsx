@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { entityClient, keys, useEntitySave } from "@/api/entities";
-import { type EntityMeta, entityKey, findEntity, type Meta } from "@/api/meta";
+import { type EntityMeta, findEntity, type Meta } from "@/api/meta";
 import { applyServerErrors } from "@/lib/form-errors";
 import { type FormStatus, useFormStatus } from "@/lib/form-status";
 import { cn } from "@/lib/utils";
@@ -102,7 +102,6 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
                 render={({ field }) => (
                   <FieldWidget
                     id={fid}
-                    entityKey={entityKey(entity)}
                     field={f}
                     value={field.value}
                     onChange={field.onChange}

@@ -62,15 +62,13 @@ function defaultOf(f: FieldMeta, languages: readonly string[], words: [string, s
   }
 }
 
-/** The values a new record's form starts with (slug and adminTitle prefilled). */
+/** The values a new record's form starts with: the declared defaults (slug and adminTitle get
+ * the same three random words, as the server would make them). */
 export function initialValues(e: EntityMeta, languages: readonly string[], fixed: Values = {}): Values {
   const words = randomWords();
   const out: Values = {};
   for (const f of editableFields(e)) {
     out[f.name] = defaultOf(f, languages, words);
-    if (f.name === "slug" && !out[f.name]) out[f.name] = words.join("-");
-    if (f.name === "adminTitle" && !out[f.name]) out[f.name] = words.join(" ");
-    if (f.name === "variant" && e.variants.length && !out[f.name]) out[f.name] = e.variants.includes("default") ? "default" : e.variants[0];
   }
   return { ...out, ...fixed };
 }

@@ -23,7 +23,7 @@ export interface FieldMeta {
   serverOwned: boolean;
   values: string[] | null;
   target: string | null;
-  format: "none" | "slug" | "email";
+  format: "none" | "slug" | "email" | "file";
   maxLength: number | null;
   list: boolean;
   searchable: boolean;

@@ -11,7 +11,14 @@ pub fn module() -> Module {
         entities: vec![
             model(M, "file", "files")
                 .admin_title()
-                .field(text("file").required().max_len(4000).list().searchable())
+                .field(
+                    text("file")
+                        .required()
+                        .max_len(4000)
+                        .list()
+                        .searchable()
+                        .file(),
+                )
                 .field(text("containerClassName").max_len(1000))
                 .field(text("className").max_len(1000))
                 .field(int("width"))

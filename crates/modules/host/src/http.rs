@@ -6,7 +6,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use serde_json::{Value, json};
-use stoa_api::openapi::{errors, ok, operation};
+use stoa_api::openapi::{custom, query_params};
 use stoa_api::{ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
 
@@ -19,15 +19,16 @@ fn param<'a>(q: &'a HashMap<String, String>, name: &str) -> Result<&'a str, Erro
 }
 
 fn op(id: &str, summary: &str, params: &[&str], result: Value, errs: &[u16]) -> Value {
-    let mut responses = errors(errs);
-    responses.insert("200".into(), ok(summary, result));
-    let params = params
-        .iter()
-        .map(|p| json!({"name": p, "in": "query", "required": true, "schema": {"type": "string"}}))
-        .collect();
-    let mut o = operation(None, id.into(), summary.into(), params, None, responses);
-    o["tags"] = json!(["host"]);
-    o
+    custom(
+        "host",
+        id,
+        summary,
+        query_params(params),
+        None,
+        200,
+        result,
+        errs,
+    )
 }
 
 pub fn routes() -> RouteBook<AppState> {

@@ -7,7 +7,6 @@
 //! record into every URL.
 
 use stoa_kernel::model::{Entity, Kind};
-use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::Val;
 use stoa_kernel::{Error, Result};
 use stoa_store::{Record, Store};
@@ -140,11 +139,7 @@ async fn fits(store: &Store, t: &Segment<'_>, value: Option<&str>) -> Result<boo
             let Some(e) = entity_by_route(store, module, route) else {
                 return Ok(false);
             };
-            let mut q = FindQuery::all();
-            q.limit = 0;
-            q.count = true;
-            let total = store.find(e, &q).await?.total.unwrap_or(0);
-            Ok(page <= total.div_ceil(*per_page))
+            Ok(page <= store.count(e).await?.div_ceil(*per_page))
         }
         (_, None) => Ok(false),
     }
@@ -185,19 +180,7 @@ async fn matches(store: &Store, template: &str, url: &[&str]) -> Result<bool> {
 
 /// Every page, in a stable order (static templates before dynamic ones, then by id).
 pub async fn all_pages(store: &Store) -> Result<Vec<Record>> {
-    let e = store.entity("host.page")?;
-    let mut out = Vec::new();
-    let mut q = FindQuery::all();
-    q.limit = stoa_kernel::query::MAX_LIMIT;
-    loop {
-        let page = store.find(&e, &q).await?;
-        let n = page.rows.len() as u64;
-        out.extend(page.rows);
-        if n < q.limit {
-            break;
-        }
-        q.offset += q.limit;
-    }
+    let mut out = store.all(&*store.entity("host.page")?, usize::MAX).await?;
     out.sort_by_key(|p| p.text("url").unwrap_or_default().contains('['));
     Ok(out)
 }
@@ -243,26 +226,18 @@ pub async fn segment_value(store: &Store, url: &str, segment: &str) -> Result<Op
 /// The sitemap protocol's limit of URLs per file.
 pub const MAX_SITEMAP_URLS: usize = 50_000;
 
-/// Every value of `field` in `e`, in id order, up to `cap`.
+/// Every value of `field` in `e`, in list order, up to `cap`.
 async fn field_values(store: &Store, e: &Entity, field: &str, cap: usize) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut q = FindQuery::all();
-    q.limit = stoa_kernel::query::MAX_LIMIT;
-    loop {
-        let page = store.find(e, &q).await?;
-        let n = page.rows.len() as u64;
-        out.extend(page.rows.iter().filter_map(|r| match r.get(field) {
+    Ok(store
+        .all(e, cap)
+        .await?
+        .iter()
+        .filter_map(|r| match r.get(field) {
             Some(stoa_store::Cell::Text(s)) => Some(s.clone()),
             Some(stoa_store::Cell::Int(i)) => Some(i.to_string()),
             _ => None,
-        }));
-        if n < q.limit || out.len() >= cap {
-            break;
-        }
-        q.offset += q.limit;
-    }
-    out.truncate(cap);
-    Ok(out)
+        })
+        .collect())
 }
 
 /// Every concrete URL of every page (templates expanded: one URL per record, per page of a
@@ -291,12 +266,7 @@ pub async fn concrete_urls(store: &Store) -> Result<Vec<String>> {
                     per_page,
                 } => {
                     let total = match entity_by_route(store, module, route) {
-                        Some(e) => {
-                            let mut q = FindQuery::all();
-                            q.limit = 0;
-                            q.count = true;
-                            store.find(e, &q).await?.total.unwrap_or(0)
-                        }
+                        Some(e) => store.count(e).await?,
                         None => 0,
                     };
                     let pages = total.div_ceil(per_page).max(1);

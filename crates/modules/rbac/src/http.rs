@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use stoa_api::auth::{Caller, Via};
 use stoa_api::crud::{data, parse_id};
 use stoa_api::error::error_response;
-use stoa_api::openapi::{errors, ok, operation, request_body};
+use stoa_api::openapi::{custom, path_params};
 use stoa_api::{ApiResult, AppState, RouteBook};
 use stoa_kernel::query::parse_qs;
 use stoa_kernel::{Error, Result};
@@ -438,13 +438,6 @@ fn string() -> Value {
     json!({"type": "string"})
 }
 
-fn path_params(names: &[&str]) -> Vec<Value> {
-    names
-        .iter()
-        .map(|n| json!({"name": n, "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}))
-        .collect()
-}
-
 fn op(
     id: &str,
     summary: &str,
@@ -454,18 +447,16 @@ fn op(
     result: Value,
     errs: &[u16],
 ) -> Value {
-    let mut responses = errors(errs);
-    responses.insert(status.to_string(), ok(summary, result));
-    let mut o = operation(
-        None,
-        id.to_owned(),
-        summary.to_owned(),
+    custom(
+        "rbac",
+        id,
+        summary,
         path_params(params),
-        body.map(request_body),
-        responses,
-    );
-    o["tags"] = json!(["rbac"]);
-    o
+        body,
+        status,
+        result,
+        errs,
+    )
 }
 
 fn tokens_schema() -> Value {

@@ -8,7 +8,6 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use stoa_kernel::Result;
-use stoa_kernel::query::FindQuery;
 use stoa_store::Store;
 use uuid::Uuid;
 
@@ -200,20 +199,9 @@ impl Policy {
     }
 }
 
-/// Every row of `e`, page by page.
+/// Every row of `e`.
 pub async fn all(store: &Store, e: &stoa_kernel::model::Entity) -> Result<Vec<stoa_store::Record>> {
-    let mut out = Vec::new();
-    let mut q = FindQuery::all();
-    q.limit = 1000;
-    loop {
-        let page = store.find(e, &q).await?.rows;
-        let n = page.len();
-        out.extend(page);
-        if n < 1000 {
-            return Ok(out);
-        }
-        q.offset += 1000;
-    }
+    store.all(e, usize::MAX).await
 }
 
 #[cfg(test)]

@@ -21,10 +21,10 @@ export const widgets: WidgetMap = {
   reference: ReferenceWidget,
 };
 
-/** The widget for a field: files get the file widget, everything else goes by kind. */
-export function FieldWidget(props: WidgetProps & { entityKey: string; onFile?: (f: File | null) => void }) {
-  const { entityKey, onFile, ...rest } = props;
-  if (entityKey === "file-storage.file" && rest.field.name === "file") return <FileWidget {...rest} onFile={onFile} />;
+/** The widget for a field: fields declared as files get the file widget, the rest go by kind. */
+export function FieldWidget(props: WidgetProps & { onFile?: (f: File | null) => void }) {
+  const { onFile, ...rest } = props;
+  if (rest.field.format === "file") return <FileWidget {...rest} onFile={onFile} />;
   if (rest.field.kind === "uuid" && !rest.field.target) return <TextWidget {...rest} />;
   const W = widgets[rest.field.kind];
   return <W {...rest} />;

@@ -205,8 +205,11 @@ describe("field widgets", () => {
     expect(h.value()).toBe("0191e6a4-0000-7000-8000-000000000001");
   });
 
-  it("files of file-storage get the file widget, other text fields the text widget", () => {
-    render(<FieldWidget entityKey="file-storage.file" id="x" field={field("text", { name: "file" })} value="" onChange={() => {}} meta={meta} lang="en" />);
+  it("fields declared as files get the file widget, other text fields the text widget", () => {
+    const { unmount } = render(<FieldWidget id="x" field={field("text", { name: "file", format: "file" })} value="" onChange={() => {}} meta={meta} lang="en" />);
     expect(screen.getByLabelText("File")).toBeInTheDocument();
+    unmount();
+    render(<FieldWidget id="x" field={field("text", { name: "file" })} value="" onChange={() => {}} meta={meta} lang="en" />);
+    expect(screen.queryByLabelText("File")).toBeNull();
   });
 });
