@@ -69,6 +69,9 @@ pub struct Config {
     /// The window of STOA_AUTH_RATE_BURST, in seconds.
     #[arg(long, env = "STOA_AUTH_RATE_WINDOW", default_value_t = 60)]
     pub auth_rate_window: u64,
+    /// The site's default language: paths without a language redirect to it.
+    #[arg(long, env = "STOA_DEFAULT_LANGUAGE", default_value = "ru")]
+    pub default_language: String,
     /// Credential attempts per account per hour.
     #[arg(long, env = "STOA_AUTH_ACCOUNT_RATE", default_value_t = 100)]
     pub auth_account_rate: u32,
@@ -98,6 +101,7 @@ impl Config {
             auth_rate_burst: 10,
             auth_rate_window: 60,
             auth_account_rate: 100,
+            default_language: "ru".into(),
         }
     }
 

@@ -49,7 +49,11 @@ pub async fn connect(config: &Config) -> anyhow::Result<Db> {
 
 /// The whole route book: health, readiness, the generic API, the account endpoints, meta, docs
 /// and OpenAPI.
-pub fn routes(state: &AppState, auth: Arc<Auth>) -> RouteBook<AppState> {
+pub fn routes(
+    state: &AppState,
+    auth: Arc<Auth>,
+    bundles: Arc<stoa_site::cache::Bundles>,
+) -> RouteBook<AppState> {
     let ok = |id: &str, summary: &str| {
         json!({"operationId": id, "summary": summary, "responses": {
             "200": {"description": "OK", "content": {"application/json": {}}},
@@ -80,6 +84,9 @@ pub fn routes(state: &AppState, auth: Arc<Auth>) -> RouteBook<AppState> {
             ok("ready", "Readiness: the database answers"),
         )
         .merge(stoa_host::http::routes())
+        .merge(stoa_site::http::routes(bundles))
+        .merge(stoa_crm::http::routes())
+        .merge(stoa_ecommerce::http::routes())
         .merge(stoa_api::api_routes(state))
         .merge(stoa_rbac::http::routes(auth));
     stoa_api::with_openapi(book, &state.store.registry)
@@ -173,6 +180,30 @@ pub fn auth(config: &Config, store: &Store) -> anyhow::Result<Arc<Auth>> {
     ))
 }
 
+/// The configured default language, which must be one of the site's languages.
+pub fn default_language(config: &Config) -> anyhow::Result<&'static str> {
+    stoa_kernel::model::LANGUAGES
+        .iter()
+        .copied()
+        .find(|l| *l == config.default_language)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "STOA_DEFAULT_LANGUAGE must be one of {}",
+                stoa_kernel::model::LANGUAGES.join(", ")
+            )
+        })
+}
+
+/// Loads the demo site into the configured database (once) and its images into the data folder.
+pub async fn seed_demo(config: &Config) -> anyhow::Result<usize> {
+    let store = prepare(config).await?;
+    let n = stoa_site::demo::seed(&store, std::path::Path::new(&config.data_dir))
+        .await
+        .map_err(|e| anyhow::anyhow!("loading the demo site failed: {e}"))?;
+    store.db.close().await;
+    Ok(n)
+}
+
 /// Connects, migrates and assembles the application.
 pub async fn build(config: &Config) -> anyhow::Result<App> {
     let store = prepare(config).await?;
@@ -184,18 +215,21 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
             file: config.upload_limit,
         },
     };
-    let (router, operations) = routes(&state, auth.clone()).into_parts();
+    let bundles = stoa_site::cache::Bundles::new(store.clone());
+    let (router, operations) = routes(&state, auth.clone(), bundles.clone()).into_parts();
     let router = router
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(
             auth.clone(),
             stoa_rbac::http::authorize,
         ))
-        .merge(web::routes(
-            &config.web_dir,
-            store.clone(),
-            config.public_url(),
-        ));
+        .merge(web::routes(web::Site {
+            dir: config.web_dir.clone().into(),
+            files: std::path::Path::new(&config.data_dir).join("files"),
+            bundles,
+            public_url: config.public_url(),
+            default_language: default_language(config)?,
+        }));
     let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
     let pruner = auth.clone();
     tokio::spawn(async move {

@@ -36,6 +36,11 @@ enum Command {
     },
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Load seed data. `--demo`: the 'for planet' demo site (once per database).
+    Seed {
+        #[arg(long)]
+        demo: bool,
+    },
     /// Print the OpenAPI document (built on a throw-away database; touches nothing).
     Openapi,
     /// Manage administrators.
@@ -110,6 +115,21 @@ async fn main() -> anyhow::Result<()> {
             store.db.close().await;
             let _ = std::fs::remove_dir_all(&dir);
             std::io::stdout().lock().write_all(&bytes)?;
+        }
+        Command::Seed { demo } => {
+            init_logs(&config);
+            if demo {
+                let n = stoa_server::seed_demo(&config).await?;
+                if n == 0 {
+                    println!("the demo site is already loaded");
+                } else {
+                    println!("loaded the demo site ({n} rows)");
+                }
+            } else {
+                let store = stoa_server::prepare(&config).await?;
+                store.db.close().await;
+                println!("default roles, permissions and templates are in place");
+            }
         }
         Command::Config => {
             println!("{}", serde_json::to_string_pretty(&config.redacted())?);

@@ -1,5 +1,8 @@
-//! The built web UI (`web/dist`): hashed assets under `/assets/` with immutable caching, and the
-//! single-page shell for every other GET outside `/api/`.
+//! The public site and the built web UI (`web/dist`): hashed assets under `/assets/` with
+//! immutable caching, stored files under `/files/`, `/sitemap.xml`, `/robots.txt`, and for every
+//! other GET outside `/api/` the page shell — for a public page with the page's `<head>` (title,
+//! description, Open Graph, Twitter, canonical, hreflang) and its bundle embedded, so the first
+//! render needs no API call. Paths without a language redirect to the default language.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,22 +11,45 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path as UrlPath, Request};
 use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use stoa_store::Store;
+use stoa_kernel::model::LANGUAGES;
+use stoa_site::cache::Bundles;
+use stoa_site::head::{self, Place};
 
-/// Routes for the UI built into `dir`. Not behind authorization: everything here is public
-/// static content; the data it shows comes from `/api/`, which is.
-pub fn routes(dir: &str, store: Store, public_url: String) -> Router {
-    let dir = Arc::new(PathBuf::from(dir));
-    let assets = dir.clone();
-    let base = Arc::new(public_url);
-    let robots_base = base.clone();
+/// What the site's routes need.
+#[derive(Clone)]
+pub struct Site {
+    /// The built UI.
+    pub dir: PathBuf,
+    /// `STOA_DATA_DIR/files`: stored files.
+    pub files: PathBuf,
+    pub bundles: Arc<Bundles>,
+    pub public_url: String,
+    pub default_language: &'static str,
+}
+
+/// Paths the client renders by itself when no page claims them (account screens work on an
+/// empty database). Kept in step with `web/src/site/builtin.tsx`.
+const BUILT_IN: &[&str] = &[
+    "/rbac/subject/authentication/select-method",
+    "/rbac/subject/authentication/email-and-password/registration",
+    "/rbac/subject/authentication/email-and-password/forgot-password",
+    "/rbac/subject/authentication/email-and-password/reset-password",
+    "/rbac/subject/authentication/logout",
+    "/rbac/subjects/settings",
+];
+
+/// Routes for the site. Not behind authorization: everything here is public; the data it shows
+/// comes from public reads only.
+pub fn routes(site: Site) -> Router {
+    let site = Arc::new(site);
+    let (s1, s2, s3, s4) = (site.clone(), site.clone(), site.clone(), site.clone());
     Router::new()
         .route(
             "/robots.txt",
             get(move || {
-                let base = robots_base.clone();
+                let base = s1.public_url.clone();
                 async move {
                     (
                         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -39,9 +65,9 @@ pub fn routes(dir: &str, store: Store, public_url: String) -> Router {
         .route(
             "/sitemap.xml",
             get(move || {
-                let (store, base) = (store.clone(), base.clone());
+                let s = s2.clone();
                 async move {
-                    match stoa_host::pages::sitemap_xml(&store, &base, stoa_kernel::model::LANGUAGES)
+                    match stoa_host::pages::sitemap_xml(s.bundles.store(), &s.public_url, LANGUAGES)
                         .await
                     {
                         Ok(xml) => (
@@ -60,13 +86,20 @@ pub fn routes(dir: &str, store: Store, public_url: String) -> Router {
         .route(
             "/assets/{file}",
             get(move |UrlPath(file): UrlPath<String>| {
-                let dir = assets.clone();
-                async move { asset(&dir.join("assets"), &file).await }
+                let dir = s3.dir.join("assets");
+                async move { asset(&dir, &file).await }
+            }),
+        )
+        .route(
+            "/files/{*path}",
+            get(move |UrlPath(path): UrlPath<String>| {
+                let root = s4.files.clone();
+                async move { stored_file(&root, &path).await }
             }),
         )
         .fallback(move |req: Request| {
-            let dir = dir.clone();
-            async move { shell(&dir, req).await }
+            let s = site.clone();
+            async move { page(&s, req).await }
         })
 }
 
@@ -114,25 +147,134 @@ async fn asset(dir: &Path, file: &str) -> Response {
 
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Stoa</title></head><body><main><h1>The web UI is not built</h1><p>Run <code>make web</code> (or <code>npm --prefix web run build</code>) and reload. The API is at <a href=\"/api/docs/\">/api/docs/</a>.</p></main></body></html>";
 
-async fn shell(dir: &Path, req: Request) -> Response {
-    let path = req.uri().path();
-    let is_page = matches!(*req.method(), Method::GET | Method::HEAD)
-        && !path.starts_with("/api/")
-        && path != "/api"
-        && !path.starts_with("/assets/");
-    if !is_page {
+/// A stored file. Names are checked segment by segment (no `..`, no hidden files), so nothing
+/// outside the root is read. Stored files are never run as documents on our origin: `nosniff`
+/// and a sandboxing CSP (an SVG opened directly cannot script).
+async fn stored_file(root: &Path, path: &str) -> Response {
+    let ok = !path.is_empty()
+        && path.split('/').all(|seg| {
+            !seg.is_empty()
+                && !seg.starts_with('.')
+                && seg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_')
+        });
+    if !ok {
         return not_found();
     }
-    let html = tokio::fs::read(dir.join("index.html"))
-        .await
-        .unwrap_or_else(|_| NOT_BUILT.as_bytes().to_vec());
-    let mut res = Response::new(Body::from(html));
+    match tokio::fs::read(root.join(path)).await {
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, content_type(path)),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+                (header::CONTENT_SECURITY_POLICY, "sandbox"),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(_) => not_found(),
+    }
+}
+
+fn html(status: StatusCode, body: String) -> Response {
+    let mut res = Response::new(Body::from(body));
     let h = res.headers_mut();
     h.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    *res.status_mut() = StatusCode::OK;
+    *res.status_mut() = status;
     res
+}
+
+async fn shell_text(dir: &Path) -> String {
+    tokio::fs::read_to_string(dir.join("index.html"))
+        .await
+        .unwrap_or_else(|_| NOT_BUILT.to_owned())
+}
+
+/// `/ru/blog` → `Some(("ru", "/blog"))`; `/ru` → `Some(("ru", "/"))`.
+fn split_language(path: &str) -> Option<(&'static str, &str)> {
+    let rest = path.strip_prefix('/')?;
+    let (first, tail) = rest.split_once('/').map_or((rest, ""), |(a, b)| (a, b));
+    let lang = LANGUAGES.iter().find(|l| **l == first)?;
+    let tail = path
+        .get(1 + first.len()..)
+        .filter(|_| !tail.is_empty())
+        .unwrap_or("/");
+    Some((lang, tail))
+}
+
+async fn page(site: &Site, req: Request) -> Response {
+    let path = req.uri().path().to_owned();
+    let is_page = matches!(*req.method(), Method::GET | Method::HEAD)
+        && !path.starts_with("/api/")
+        && path != "/api"
+        && !path.starts_with("/assets/")
+        && !path.starts_with("/files/")
+        && path != "/favicon.ico"
+        && !path.starts_with("/.well-known/");
+    if !is_page {
+        return not_found();
+    }
+    let shell = shell_text(&site.dir).await;
+    if path == "/admin" || path.starts_with("/admin/") {
+        return html(StatusCode::OK, shell);
+    }
+    let Some((lang, rest)) = split_language(&path) else {
+        let query = req
+            .uri()
+            .query()
+            .map(|q| format!("?{q}"))
+            .unwrap_or_default();
+        let target = if path == "/" {
+            format!("/{}{query}", site.default_language)
+        } else {
+            format!("/{}{path}{query}", site.default_language)
+        };
+        return Redirect::temporary(&target).into_response();
+    };
+    let place = Place {
+        base: &site.public_url,
+        lang,
+        path: rest,
+        languages: LANGUAGES,
+        default_language: site.default_language,
+    };
+    let (status, bundle) = match site.bundles.get(rest).await {
+        Ok(Some(b)) => (StatusCode::OK, Some(b)),
+        Ok(None) => {
+            let known = BUILT_IN.contains(&rest.trim_end_matches('/'));
+            let fallback = if known {
+                None
+            } else {
+                site.bundles.get("/404").await.ok().flatten()
+            };
+            (
+                if known {
+                    StatusCode::OK
+                } else {
+                    StatusCode::NOT_FOUND
+                },
+                fallback,
+            )
+        }
+        Err(stoa_kernel::Error::BadRequest { .. }) => (StatusCode::BAD_REQUEST, None),
+        Err(e) => {
+            tracing::error!(error = %e, path = %path, "building a page bundle failed");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                site.bundles.get("/500").await.ok().flatten(),
+            )
+        }
+    };
+    let meta = bundle
+        .as_ref()
+        .map(|b| b["meta"].clone())
+        .unwrap_or_else(|| serde_json::json!({"title": "Stoa"}));
+    let tags = head::tags(&meta, &place);
+    let boot = head::boot(&place, status.as_u16(), bundle.as_deref());
+    html(status, head::inject(&shell, lang, &tags, &boot))
 }

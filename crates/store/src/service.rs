@@ -95,6 +95,53 @@ impl Store {
         Ok(self.find(e, &q).await?.rows)
     }
 
+    /// Rows of `e` whose `field` is one of `values` (relations in `orderIndex` order, models in
+    /// list order), at most `limit` in all. One query per 500 values: callers batch a whole
+    /// level of a tree into one call instead of one query per parent.
+    pub async fn find_in(
+        &self,
+        e: &Entity,
+        field: &str,
+        values: &[Val],
+        limit: usize,
+    ) -> Result<Vec<Record>> {
+        let index = e
+            .field_index(field)
+            .ok_or_else(|| Error::internal(format!("{} has no field {field}", e.key())))?;
+        let mut out = Vec::new();
+        for chunk in values.chunks(500) {
+            if out.len() >= limit {
+                break;
+            }
+            let mut q = FindQuery::all();
+            q.limit = stoa_kernel::query::MAX_LIMIT;
+            q.filters.push(Filter {
+                field: index,
+                path: None,
+                op: Op::InArray,
+                value: FilterValue::Many(chunk.to_vec()),
+            });
+            if let Some(order) = e.field_index("orderIndex") {
+                q.order.push(stoa_kernel::query::Order {
+                    field: order,
+                    path: None,
+                    desc: false,
+                });
+            }
+            while out.len() < limit {
+                let rows = self.find(e, &q).await?.rows;
+                let n = rows.len() as u64;
+                out.extend(rows);
+                if n < q.limit {
+                    break;
+                }
+                q.offset += q.limit;
+            }
+        }
+        out.truncate(limit);
+        Ok(out)
+    }
+
     /// The entity `module.entity`, which must be declared.
     pub fn entity(&self, key: &str) -> Result<Arc<Entity>> {
         self.registry

@@ -1,6 +1,9 @@
 //! crm: forms, their inputs and the requests visitors submit.
 #![forbid(unsafe_code)]
 
+pub mod http;
+pub mod requests;
+
 use stoa_kernel::model::*;
 
 const M: &str = "crm";

@@ -1,6 +1,9 @@
 //! ecommerce: stores, products, categories, attributes (prices are attributes), orders.
 #![forbid(unsafe_code)]
 
+pub mod http;
+pub mod prices;
+
 use stoa_kernel::model::*;
 
 const M: &str = "ecommerce";

@@ -75,6 +75,11 @@ pub fn public_permissions(reg: &Registry) -> Vec<(String, String)> {
         add("POST", format!("{a}/{p}"));
     }
     add("POST", "/api/crm/forms/[crm.forms.id]/requests".to_owned());
+    add(
+        "GET",
+        "/api/ecommerce/orders/paid-orders-to-products-quantity".to_owned(),
+    );
+    add("GET", "/api/revalidation/revalidate".to_owned());
     for p in PAYMENT_PROVIDERS {
         add("POST", format!("/api/billing/payment-intents/{p}/webhook"));
     }
@@ -100,9 +105,51 @@ pub fn user_permissions() -> Vec<(String, String)> {
     .collect()
 }
 
+/// Public permissions added after a database was first seeded: each release's new public routes
+/// are granted once (seed `rbac.public.v2`), without re-adding any an admin removed before.
+pub const PUBLIC_SYNC: &str = "rbac.public.v2";
+
+async fn sync_public(store: &Store) -> Result<()> {
+    if stoa_store::seed::applied(&store.db, PUBLIC_SYNC).await? {
+        return Ok(());
+    }
+    let perm = store.entity("rbac.permission")?;
+    let have: std::collections::HashSet<(String, String)> = store
+        .all(&perm, usize::MAX)
+        .await?
+        .iter()
+        .map(|p| {
+            (
+                p.text("method").unwrap_or_default().to_owned(),
+                p.text("path").unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let mut tx = store.db.begin().await?;
+    {
+        let mut exec = tx.exec();
+        for (m, p) in public_permissions(&store.registry) {
+            if !have.contains(&(m.clone(), p.clone())) {
+                let v = json!({"method": m, "path": p});
+                store
+                    .create_in(
+                        &mut exec,
+                        &perm,
+                        v.as_object().unwrap_or(&Default::default()),
+                    )
+                    .await?;
+            }
+        }
+        stoa_store::seed::mark(&mut exec, PUBLIC_SYNC).await?;
+    }
+    tx.commit().await?;
+    store.touch(&perm);
+    Ok(())
+}
+
 pub async fn seed(store: &Store) -> Result<()> {
     if stoa_store::seed::applied(&store.db, SEED).await? {
-        return Ok(());
+        return sync_public(store).await;
     }
     let role = store.entity("rbac.role")?;
     let perm = store.entity("rbac.permission")?;
@@ -140,6 +187,11 @@ pub async fn seed(store: &Store) -> Result<()> {
     tx.commit().await?;
     for e in [&role, &perm, &link] {
         store.touch(e);
+    }
+    {
+        let mut tx = store.db.begin().await?;
+        stoa_store::seed::mark(&mut tx.exec(), PUBLIC_SYNC).await?;
+        tx.commit().await?;
     }
     tracing::info!(
         seed = SEED,

@@ -1,0 +1,179 @@
+//! Prices: an attribute linked to a product, to the attribute key of type `price` and to one
+//! billing currency (one such attribute per currency). Totals are computed here, never taken
+//! from a client.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+use stoa_kernel::Result;
+use stoa_kernel::value::Val;
+use stoa_store::{Cell, Store};
+use uuid::Uuid;
+
+/// One price of a product.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Price {
+    /// Decimal string, exact (`"199"`, `"2.50"`).
+    pub amount: String,
+    pub currency: Currency,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Currency {
+    pub id: Uuid,
+    pub slug: String,
+    pub symbol: String,
+    pub title: String,
+    pub is_default: bool,
+}
+
+const CAP: usize = 10_000;
+
+fn uuids(rows: &[stoa_store::Record], field: &str) -> Vec<Val> {
+    let set: HashSet<Uuid> = rows.iter().filter_map(|r| r.uuid(field)).collect();
+    set.into_iter().map(Val::Uuid).collect()
+}
+
+/// The prices of each product in `products` (products without a price are absent).
+pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Price>>> {
+    let mut out: HashMap<Uuid, Vec<Price>> = HashMap::new();
+    if products.is_empty() {
+        return Ok(out);
+    }
+    let keys = store
+        .find_by(
+            &*store.entity("ecommerce.attribute-key")?,
+            &[("type", Val::Text("price".into()))],
+            100,
+        )
+        .await?;
+    if keys.is_empty() {
+        return Ok(out);
+    }
+    let ids: Vec<Val> = products.iter().copied().map(Val::Uuid).collect();
+    let p2a = store
+        .find_in(
+            &*store.entity("ecommerce.products-to-attributes")?,
+            "productId",
+            &ids,
+            CAP,
+        )
+        .await?;
+    let attr_ids = uuids(&p2a, "attributeId");
+    let key_ids: HashSet<Uuid> = keys.iter().filter_map(|k| k.id()).collect();
+    let priced: HashSet<Uuid> = store
+        .find_in(
+            &*store.entity("ecommerce.attribute-keys-to-attributes")?,
+            "attributeId",
+            &attr_ids,
+            CAP,
+        )
+        .await?
+        .iter()
+        .filter(|l| {
+            l.uuid("attributeKeyId")
+                .is_some_and(|k| key_ids.contains(&k))
+        })
+        .filter_map(|l| l.uuid("attributeId"))
+        .collect();
+    let priced_vals: Vec<Val> = priced.iter().copied().map(Val::Uuid).collect();
+    let attrs: HashMap<Uuid, String> = store
+        .find_in(
+            &*store.entity("ecommerce.attribute")?,
+            "id",
+            &priced_vals,
+            CAP,
+        )
+        .await?
+        .iter()
+        .filter_map(|a| {
+            let amount = match a.get("number")? {
+                Cell::Text(s) => s.clone(),
+                Cell::Float(f) => f.to_string(),
+                Cell::Int(i) => i.to_string(),
+                _ => return None,
+            };
+            Some((a.id()?, amount))
+        })
+        .collect();
+    let a2c = store
+        .find_in(
+            &*store.entity("ecommerce.attributes-to-billing-module-currencies")?,
+            "attributeId",
+            &priced_vals,
+            CAP,
+        )
+        .await?;
+    let currencies: HashMap<Uuid, Currency> = store
+        .find_in(
+            &*store.entity("billing.currency")?,
+            "id",
+            &uuids(&a2c, "billingModuleCurrencyId"),
+            CAP,
+        )
+        .await?
+        .iter()
+        .filter_map(|c| {
+            Some((
+                c.id()?,
+                Currency {
+                    id: c.id()?,
+                    slug: c.text("slug").unwrap_or_default().to_owned(),
+                    symbol: c.text("symbol").unwrap_or_default().to_owned(),
+                    title: c.text("title").unwrap_or_default().to_owned(),
+                    is_default: c.bool("isDefault").unwrap_or(false),
+                },
+            ))
+        })
+        .collect();
+    let currency_of: HashMap<Uuid, Uuid> = a2c
+        .iter()
+        .filter_map(|l| Some((l.uuid("attributeId")?, l.uuid("billingModuleCurrencyId")?)))
+        .collect();
+    for link in &p2a {
+        let (Some(product), Some(attr)) = (link.uuid("productId"), link.uuid("attributeId")) else {
+            continue;
+        };
+        let (Some(amount), Some(currency)) = (
+            attrs.get(&attr),
+            currency_of.get(&attr).and_then(|c| currencies.get(c)),
+        ) else {
+            continue;
+        };
+        out.entry(product).or_default().push(Price {
+            amount: amount.clone(),
+            currency: currency.clone(),
+        });
+    }
+    Ok(out)
+}
+
+/// Order statuses that mean the order was paid.
+pub const PAID: &[&str] = &["approving", "packaging", "delivering", "delivered"];
+
+/// The quantity of products in paid orders (optionally of one product).
+pub async fn paid_quantity(store: &Store, product: Option<Uuid>) -> Result<i64> {
+    let orders = store.entity("ecommerce.order")?;
+    let statuses: Vec<Val> = PAID.iter().map(|s| Val::Text((*s).into())).collect();
+    let paid: Vec<Val> = store
+        .find_in(&orders, "status", &statuses, usize::MAX)
+        .await?
+        .iter()
+        .filter_map(|o| o.id().map(Val::Uuid))
+        .collect();
+    let lines = store
+        .find_in(
+            &*store.entity("ecommerce.orders-to-products")?,
+            "orderId",
+            &paid,
+            usize::MAX,
+        )
+        .await?;
+    Ok(lines
+        .iter()
+        .filter(|l| product.is_none_or(|p| l.uuid("productId") == Some(p)))
+        .map(|l| l.int("quantity").unwrap_or(0))
+        .sum())
+}

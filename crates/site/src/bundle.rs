@@ -1,0 +1,546 @@
+//! A page bundle: the page a URL shows with every record its renderer needs — layouts, host
+//! widgets, each host widget's module widgets and their trees (buttons arrays, buttons, features,
+//! sliders, slides, files…), the lists and the record an overview shows, product prices, and the
+//! page's metadata over the site defaults. One read builds it; the server embeds it in the HTML so
+//! the first render makes no API call, and client navigation fetches it in one request.
+//!
+//! Shape: every record carries `_entity` (`module.name`). Relations below a record are under
+//! `_rel[<relation name>]` as the relation rows (variant, orderIndex…) each with the linked record
+//! in `_to`, in `orderIndex` order. List widgets get `_list`, overview widgets `_record`, products
+//! `_prices`.
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use stoa_kernel::model::{Entity, EntityKind};
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Record, Store};
+use uuid::Uuid;
+
+type Node = Map<String, Value>;
+
+/// Depth of relation trees below a module widget.
+const DEPTH: u8 = 6;
+/// Most records one bundle holds; past it, trees are cut (and the cut is logged).
+const MAX_RECORDS: usize = 3_000;
+/// Most rows of one relation below one level.
+const MAX_LINKS: usize = 1_000;
+/// Items a list widget shows when nothing is linked to it.
+const LIST_CAP: usize = 100;
+
+/// List widgets: `(module, variant prefix, entity route, the relation that picks items)`. With
+/// nothing linked, the widget lists every record.
+const LISTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "blog",
+        "category-list",
+        "categories",
+        "widgets-to-categories",
+    ),
+    ("blog", "article-list", "articles", "widgets-to-articles"),
+    (
+        "ecommerce",
+        "category-list",
+        "categories",
+        "widgets-to-categories",
+    ),
+    (
+        "ecommerce",
+        "product-list",
+        "products",
+        "widgets-to-products",
+    ),
+    (
+        "ecommerce",
+        "for-planet-products-list-block",
+        "products",
+        "widgets-to-products",
+    ),
+    ("ecommerce", "store-list", "stores", "widgets-to-stores"),
+    ("rbac", "subject-list", "subjects", ""),
+];
+
+/// Overview widgets: `(module, variant prefix, entity route)`; the record is the one whose slug
+/// is the URL's `[module.route.slug]` segment.
+const OVERVIEWS: &[(&str, &str, &str)] = &[
+    ("blog", "category-overview", "categories"),
+    ("blog", "article-overview", "articles"),
+    ("ecommerce", "category-overview", "categories"),
+    ("ecommerce", "product-overview", "products"),
+    ("ecommerce", "store-overview", "stores"),
+    ("rbac", "subject-overview", "subjects"),
+    ("social", "profile-overview", "profiles"),
+];
+
+struct Ctx<'a> {
+    store: &'a Store,
+    records: usize,
+    cut: bool,
+}
+
+fn node(e: &Entity, r: &Record) -> Node {
+    let mut n = match r.to_json() {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    n.insert("_entity".into(), Value::String(e.key()));
+    n
+}
+
+fn id_of(n: &Node) -> Option<Uuid> {
+    n.get("id")
+        .and_then(Value::as_str)
+        .and_then(|s| Uuid::parse_str(s).ok())
+}
+
+fn readable(store: &Store, e: &Entity) -> bool {
+    stoa_rbac::seed::publicly_readable(&store.registry, e)
+}
+
+/// Relations that hang below `e`: their first reference points at `e`, their second at a record
+/// visitors may read. Host relations are composed by the page itself.
+type Child = (Arc<Entity>, &'static str, &'static str, Arc<Entity>);
+
+fn child_relations(store: &Store, e: &Entity) -> Vec<Child> {
+    let key = e.key();
+    let mut out = Vec::new();
+    for r in store.registry.entities() {
+        if r.kind != EntityKind::Relation || r.module == "host" || !readable(store, r) {
+            continue;
+        }
+        let ends = r.relation_ends();
+        let (Some(left), Some(right)) = (ends.first(), ends.get(1)) else {
+            continue;
+        };
+        if left.target != Some(key.as_str()) {
+            continue;
+        }
+        let Some(target) = right.target.and_then(|t| store.registry.by_key(t)) else {
+            continue;
+        };
+        if target.key() == "rbac.subject" || !readable(store, target) {
+            continue;
+        }
+        out.push((r.clone(), left.name, right.name, target.clone()));
+    }
+    out
+}
+
+async fn by_ids(store: &Store, e: &Entity, ids: &[Uuid]) -> Result<HashMap<Uuid, Record>> {
+    let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+    Ok(store
+        .find_in(e, "id", &vals, ids.len())
+        .await?
+        .into_iter()
+        .filter_map(|r| Some((r.id()?, r)))
+        .collect())
+}
+
+/// Attaches each node's relation trees, one query per relation and level for all nodes at once.
+fn expand<'a>(
+    ctx: &'a mut Ctx<'_>,
+    e: &'a Entity,
+    nodes: &'a mut [Node],
+    depth: u8,
+) -> Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>> {
+    Box::pin(async move {
+        if depth == 0 || nodes.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<Val> = nodes.iter().filter_map(id_of).map(Val::Uuid).collect();
+        for (rel, left, right, target) in child_relations(ctx.store, e) {
+            if ctx.records >= MAX_RECORDS {
+                ctx.cut = true;
+                break;
+            }
+            let links = ctx.store.find_in(&rel, left, &ids, MAX_LINKS).await?;
+            if links.is_empty() {
+                continue;
+            }
+            let wanted: Vec<Uuid> = {
+                let set: HashSet<Uuid> = links.iter().filter_map(|l| l.uuid(right)).collect();
+                set.into_iter().collect()
+            };
+            let found = by_ids(ctx.store, &target, &wanted).await?;
+            let mut children: Vec<Node> = wanted
+                .iter()
+                .filter_map(|id| found.get(id))
+                .map(|r| node(&target, r))
+                .collect();
+            ctx.records += links.len() + children.len();
+            expand(ctx, &target, &mut children, depth - 1).await?;
+            let children: HashMap<Uuid, Node> = children
+                .into_iter()
+                .filter_map(|n| Some((id_of(&n)?, n)))
+                .collect();
+            for n in nodes.iter_mut() {
+                let Some(id) = id_of(n) else { continue };
+                let list: Vec<Value> = links
+                    .iter()
+                    .filter(|l| l.uuid(left) == Some(id))
+                    .filter_map(|l| {
+                        let child = children.get(&l.uuid(right)?)?;
+                        let mut link = node(&rel, l);
+                        link.insert("_to".into(), Value::Object(child.clone()));
+                        Some(Value::Object(link))
+                    })
+                    .collect();
+                if list.is_empty() {
+                    continue;
+                }
+                let rels = n.entry("_rel").or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(m) = rels {
+                    m.insert(rel.name.to_owned(), Value::Array(list));
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The records linked below `n` through `relation`, in order.
+fn linked(n: &Node, relation: &str) -> Vec<Value> {
+    n.get("_rel")
+        .and_then(|r| r.get(relation))
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(|x| x.get("_to").cloned()).collect())
+        .unwrap_or_default()
+}
+
+/// `_list` and `_record` of module widgets whose variant lists or overviews records.
+async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str) -> Result<()> {
+    let variant = n
+        .get("variant")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    for (m, prefix, route, link) in LISTS {
+        if *m != module || !variant.starts_with(prefix) {
+            continue;
+        }
+        let picked = if link.is_empty() {
+            Vec::new()
+        } else {
+            linked(n, link)
+        };
+        let list = if picked.is_empty() {
+            let Some(e) = ctx.store.registry.by_route(m, route).cloned() else {
+                break;
+            };
+            if !readable(ctx.store, &e) {
+                break;
+            }
+            let mut nodes: Vec<Node> = ctx
+                .store
+                .all(&e, LIST_CAP)
+                .await?
+                .iter()
+                .map(|r| node(&e, r))
+                .collect();
+            ctx.records += nodes.len();
+            expand(ctx, &e, &mut nodes, 2).await?;
+            nodes.into_iter().map(Value::Object).collect()
+        } else {
+            picked
+        };
+        n.insert("_list".into(), Value::Array(list));
+        break;
+    }
+    for (m, prefix, route) in OVERVIEWS {
+        if *m != module || !variant.starts_with(prefix) {
+            continue;
+        }
+        let Some(e) = ctx.store.registry.by_route(m, route).cloned() else {
+            break;
+        };
+        let segment = format!("{m}.{route}.slug");
+        let record = match stoa_host::pages::segment_value(ctx.store, url, &segment).await? {
+            Some(slug) if readable(ctx.store, &e) => ctx
+                .store
+                .find_by(&e, &[("slug", Val::Text(slug))], 1)
+                .await?
+                .into_iter()
+                .next(),
+            _ => None,
+        };
+        let value = match record {
+            Some(r) => {
+                let mut nodes = vec![node(&e, &r)];
+                ctx.records += 1;
+                expand(ctx, &e, &mut nodes, 4).await?;
+                nodes.pop().map_or(Value::Null, Value::Object)
+            }
+            None => Value::Null,
+        };
+        n.insert("_record".into(), value);
+        break;
+    }
+    Ok(())
+}
+
+/// The ids of every product node in `v`, at any depth.
+fn product_ids(v: &Value, out: &mut HashSet<Uuid>) {
+    match v {
+        Value::Object(m) => {
+            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
+                && let Some(id) = id_of(m)
+            {
+                out.insert(id);
+            }
+            m.values().for_each(|x| product_ids(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| product_ids(x, out)),
+        _ => {}
+    }
+}
+
+fn attach_prices(v: &mut Value, prices: &HashMap<Uuid, Value>) {
+    match v {
+        Value::Object(m) => {
+            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
+                && let Some(p) = id_of(m).and_then(|id| prices.get(&id))
+            {
+                m.insert("_prices".into(), p.clone());
+            }
+            m.values_mut().for_each(|x| attach_prices(x, prices));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| attach_prices(x, prices)),
+        _ => {}
+    }
+}
+
+/// Metadata columns merged from the site defaults (variant `primary`) and the page's own.
+const META_FIELDS: &[&str] = &[
+    "title",
+    "description",
+    "keywords",
+    "author",
+    "viewport",
+    "opengraphTitle",
+    "opengraphDescription",
+    "opengraphUrl",
+    "opengraphType",
+    "opengraphSiteName",
+    "opengraphLocale",
+    "twitterCard",
+    "twitterSite",
+    "twitterCreator",
+    "twitterTitle",
+    "twitterDescription",
+    "twitterUrl",
+    "twitterDomain",
+    "twitterAppCountry",
+];
+
+async fn metadata(store: &Store, page: &Record) -> Result<Value> {
+    let meta = store.entity("host.metadata")?;
+    let defaults = store
+        .find_by(&meta, &[("variant", Val::Text("primary".into()))], 1)
+        .await?;
+    let links = store
+        .find_in(
+            &*store.entity("host.pages-to-metadata")?,
+            "pageId",
+            &[Val::Uuid(page.id().unwrap_or_default())],
+            1,
+        )
+        .await?;
+    let own = match links.first().and_then(|l| l.uuid("metadataId")) {
+        Some(id) => store.get(&meta, id).await.ok(),
+        None => None,
+    };
+    let mut out = Map::new();
+    for f in META_FIELDS {
+        let pick = own
+            .as_ref()
+            .and_then(|r| r.text(f))
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| {
+                defaults
+                    .first()
+                    .and_then(|r| r.text(f))
+                    .filter(|s| !s.trim().is_empty())
+            });
+        if let Some(v) = pick {
+            out.insert((*f).to_owned(), Value::String(v.to_owned()));
+        }
+    }
+    if !out.contains_key("title") {
+        out.insert(
+            "title".into(),
+            Value::String(page.text("title").unwrap_or("Stoa").to_owned()),
+        );
+    }
+    if !out.contains_key("description")
+        && let Some(d) = page.text("description").filter(|d| !d.is_empty())
+    {
+        out.insert("description".into(), Value::String(d.to_owned()));
+    }
+    Ok(Value::Object(out))
+}
+
+/// Host widgets by id, each with its module widgets under `_externals`
+/// (`[{module, variant, widget}]`).
+async fn host_widgets(ctx: &mut Ctx<'_>, ids: &[Uuid], url: &str) -> Result<HashMap<Uuid, Value>> {
+    let store = ctx.store;
+    let hw = store.entity("host.widget")?;
+    let rows = by_ids(store, &hw, ids).await?;
+    let ext = store
+        .find_in(
+            &*store.entity("host.widgets-to-external-widgets")?,
+            "widgetId",
+            &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
+            MAX_LINKS,
+        )
+        .await?;
+    // Module widgets, one query per module.
+    let mut by_module: HashMap<String, Vec<Uuid>> = HashMap::new();
+    for l in &ext {
+        if let (Some(m), Some(id)) = (l.text("externalModule"), l.uuid("externalWidgetId")) {
+            by_module.entry(m.to_owned()).or_default().push(id);
+        }
+    }
+    let mut widgets: HashMap<(String, Uuid), Node> = HashMap::new();
+    for (module, wanted) in by_module {
+        let Some(e) = store.registry.by_route(&module, "widgets").cloned() else {
+            continue;
+        };
+        if !readable(store, &e) {
+            continue;
+        }
+        let found = by_ids(store, &e, &wanted).await?;
+        let mut nodes: Vec<Node> = found.values().map(|r| node(&e, r)).collect();
+        ctx.records += nodes.len();
+        expand(ctx, &e, &mut nodes, DEPTH).await?;
+        for mut n in nodes {
+            widget_extras(ctx, &module, &mut n, url).await?;
+            if let Some(id) = id_of(&n) {
+                widgets.insert((module.clone(), id), n);
+            }
+        }
+    }
+    let link_entity = store.entity("host.widgets-to-external-widgets")?;
+    let mut out = HashMap::new();
+    for (id, r) in rows {
+        let mut n = node(&hw, &r);
+        let externals: Vec<Value> = ext
+            .iter()
+            .filter(|l| l.uuid("widgetId") == Some(id))
+            .filter_map(|l| {
+                let module = l.text("externalModule")?.to_owned();
+                let w = widgets.get(&(module.clone(), l.uuid("externalWidgetId")?))?;
+                let mut link = node(&link_entity, l);
+                link.insert("module".into(), Value::String(module));
+                link.insert("widget".into(), Value::Object(w.clone()));
+                Some(Value::Object(link))
+            })
+            .collect();
+        n.insert("_externals".into(), Value::Array(externals));
+        out.insert(id, Value::Object(n));
+    }
+    Ok(out)
+}
+
+/// The bundle of the page `url` shows (404 when no page does).
+pub async fn build(store: &Store, url: &str) -> Result<Value> {
+    let path = stoa_host::pages::normalise(url)?;
+    let page = stoa_host::pages::find_by_url(store, &path).await?;
+    let pid = page
+        .id()
+        .ok_or_else(|| Error::internal("page without id"))?;
+    let mut ctx = Ctx {
+        store,
+        records: 0,
+        cut: false,
+    };
+    let p2l = store
+        .find_in(
+            &*store.entity("host.pages-to-layouts")?,
+            "pageId",
+            &[Val::Uuid(pid)],
+            50,
+        )
+        .await?;
+    let layout_ids: Vec<Uuid> = p2l
+        .iter()
+        .filter(|l| l.text("variant") == Some("default"))
+        .filter_map(|l| l.uuid("layoutId"))
+        .collect();
+    let layout_e = store.entity("host.layout")?;
+    let layouts = by_ids(store, &layout_e, &layout_ids).await?;
+    let l2w = store
+        .find_in(
+            &*store.entity("host.layouts-to-widgets")?,
+            "layoutId",
+            &layout_ids
+                .iter()
+                .copied()
+                .map(Val::Uuid)
+                .collect::<Vec<_>>(),
+            MAX_LINKS,
+        )
+        .await?;
+    let p2w = store
+        .find_in(
+            &*store.entity("host.pages-to-widgets")?,
+            "pageId",
+            &[Val::Uuid(pid)],
+            MAX_LINKS,
+        )
+        .await?;
+    let mut wanted: Vec<Uuid> = l2w
+        .iter()
+        .chain(p2w.iter())
+        .filter_map(|l| l.uuid("widgetId"))
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    let widgets = host_widgets(&mut ctx, &wanted, &path).await?;
+    let pick = |links: &mut dyn Iterator<Item = &Record>| -> Vec<Value> {
+        links
+            .filter_map(|l| widgets.get(&l.uuid("widgetId")?).cloned())
+            .collect()
+    };
+    let layouts: Vec<Value> = layout_ids
+        .iter()
+        .filter_map(|id| {
+            let r = layouts.get(id)?;
+            let mut n = node(&layout_e, r);
+            let mine = |variant: &str| {
+                pick(&mut l2w.iter().filter(|l| {
+                    l.uuid("layoutId") == Some(*id) && l.text("variant") == Some(variant)
+                }))
+            };
+            n.insert("_before".into(), Value::Array(mine("default")));
+            n.insert("_after".into(), Value::Array(mine("additional")));
+            Some(Value::Object(n))
+        })
+        .collect();
+    let content = pick(&mut p2w.iter());
+    let mut out = json!({
+        "page": node(&*store.entity("host.page")?, &page),
+        "url": path,
+        "meta": metadata(store, &page).await?,
+        "layouts": layouts,
+        "widgets": content,
+    });
+    let mut ids = HashSet::new();
+    product_ids(&out, &mut ids);
+    if !ids.is_empty() {
+        let ids: Vec<Uuid> = ids.into_iter().collect();
+        let prices: HashMap<Uuid, Value> = stoa_ecommerce::prices::of(store, &ids)
+            .await?
+            .into_iter()
+            .map(|(k, v)| (k, serde_json::to_value(v).unwrap_or(Value::Null)))
+            .collect();
+        attach_prices(&mut out, &prices);
+    }
+    if ctx.cut {
+        tracing::warn!(url = %path, records = ctx.records, "page bundle cut at its record limit");
+    }
+    Ok(out)
+}

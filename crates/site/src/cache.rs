@@ -1,0 +1,92 @@
+//! Page bundles cached per URL. An entry is good while no entity changed since it was built (the
+//! store's change counters) and for at most [`TTL`] (other instances' writes are not counted
+//! here). Revalidation clears everything.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use stoa_kernel::{Error, Result};
+use stoa_store::Store;
+
+/// Longest an entry is trusted without a local change.
+pub const TTL: Duration = Duration::from_secs(30);
+/// Most URLs kept; past it the cache starts over.
+pub const CAPACITY: usize = 2_000;
+
+struct Entry {
+    stamp: u64,
+    at: Instant,
+    /// `None`: no page has this URL.
+    bundle: Option<Arc<Value>>,
+}
+
+pub struct Bundles {
+    store: Store,
+    map: Mutex<HashMap<String, Entry>>,
+}
+
+impl Bundles {
+    pub fn new(store: Store) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            map: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The sum of every entity's change counter: it moves whenever anything is written.
+    fn stamp(&self) -> u64 {
+        self.store
+            .registry
+            .entities()
+            .iter()
+            .map(|e| self.store.version(&e.key()))
+            .fold(0u64, u64::wrapping_add)
+    }
+
+    /// The bundle of the page `url` shows, or `None` when no page does.
+    pub async fn get(&self, url: &str) -> Result<Option<Arc<Value>>> {
+        let key = stoa_host::pages::normalise(url)?;
+        let stamp = self.stamp();
+        if let Ok(map) = self.map.lock()
+            && let Some(e) = map.get(&key)
+            && e.stamp == stamp
+            && e.at.elapsed() < TTL
+        {
+            return Ok(e.bundle.clone());
+        }
+        let bundle = match crate::bundle::build(&self.store, &key).await {
+            Ok(b) => Some(Arc::new(b)),
+            Err(Error::NotFound { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        if let Ok(mut map) = self.map.lock() {
+            if map.len() >= CAPACITY {
+                map.clear();
+            }
+            map.insert(
+                key,
+                Entry {
+                    stamp,
+                    at: Instant::now(),
+                    bundle: bundle.clone(),
+                },
+            );
+        }
+        Ok(bundle)
+    }
+
+    /// Forgets every cached bundle; returns how many there were.
+    pub fn clear(&self) -> usize {
+        self.map.lock().map_or(0, |mut m| {
+            let n = m.len();
+            m.clear();
+            n
+        })
+    }
+}

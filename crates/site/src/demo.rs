@@ -1,0 +1,322 @@
+//! The demo site ('for planet', SPEC §1): `stoa seed --demo`. The content is one JSON document
+//! (`demo/site.json`) of nested records; its images ship in `demo/files` and are copied into the
+//! data folder's `files/demo/`.
+//!
+//! Format: a list of records, each `{"$entity": "module.name", …fields}`. Inside a record:
+//! - a key naming a relation whose first end is this record's entity holds the linked records
+//!   (`"widgets-to-features": [{…feature…}]`), created in order (`orderIndex`), each item's
+//!   `"$rel"` adding fields to the relation row (`{"variant": "additional"}`);
+//! - `"$id": "name"` names a record, `{"$ref": "name"}` in a list links that record instead of
+//!   creating one, and `"^relation-name": ["name", …]` links named records on the relation's
+//!   first end to this one;
+//! - on a host widget, `"$external": [{"module": "blog", …module widget…}]` creates the module's
+//!   widget and the host widget's link to it;
+//! - `"$file": "tree.svg"` on a file record fills its path, size, type and extension.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+
+use serde_json::{Map, Value, json};
+use stoa_kernel::model::EntityKind;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Exec, Store};
+use uuid::Uuid;
+
+/// The seed's name in `stoa_seeds`: it loads once per database.
+pub const SEED: &str = "demo.for-planet.v1";
+
+const SITE: &str = include_str!("../demo/site.json");
+
+/// The demo's images: `(name, bytes, width, height)`.
+pub const FILES: &[(&str, &[u8], i64, i64)] = &[
+    (
+        "logo.svg",
+        include_bytes!("../demo/files/logo.svg"),
+        160,
+        40,
+    ),
+    (
+        "hero.svg",
+        include_bytes!("../demo/files/hero.svg"),
+        1200,
+        800,
+    ),
+    (
+        "seedling.svg",
+        include_bytes!("../demo/files/seedling.svg"),
+        400,
+        400,
+    ),
+    (
+        "forest.svg",
+        include_bytes!("../demo/files/forest.svg"),
+        800,
+        600,
+    ),
+    (
+        "planting.svg",
+        include_bytes!("../demo/files/planting.svg"),
+        800,
+        600,
+    ),
+    (
+        "river.svg",
+        include_bytes!("../demo/files/river.svg"),
+        800,
+        600,
+    ),
+    (
+        "map.svg",
+        include_bytes!("../demo/files/map.svg"),
+        1000,
+        560,
+    ),
+    ("qr.svg", include_bytes!("../demo/files/qr.svg"), 290, 290),
+    (
+        "person-1.svg",
+        include_bytes!("../demo/files/person-1.svg"),
+        300,
+        300,
+    ),
+    (
+        "person-2.svg",
+        include_bytes!("../demo/files/person-2.svg"),
+        300,
+        300,
+    ),
+    (
+        "person-3.svg",
+        include_bytes!("../demo/files/person-3.svg"),
+        300,
+        300,
+    ),
+    (
+        "tree.svg",
+        include_bytes!("../demo/files/tree.svg"),
+        600,
+        600,
+    ),
+    (
+        "video.svg",
+        include_bytes!("../demo/files/video.svg"),
+        640,
+        360,
+    ),
+];
+
+/// Where the demo's images are served from.
+pub const FILES_URL: &str = "/files/demo";
+
+struct Loader<'s> {
+    store: &'s Store,
+    refs: HashMap<String, Uuid>,
+    created: usize,
+}
+
+fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+impl Loader<'_> {
+    fn file_fields(&self, name: &str, out: &mut Map<String, Value>) -> Result<()> {
+        let (_, bytes, w, h) = FILES
+            .iter()
+            .find(|f| f.0 == name)
+            .ok_or_else(|| Error::internal(format!("demo file {name} is not shipped")))?;
+        let ext = name.rsplit('.').next().unwrap_or_default();
+        out.insert("file".into(), json!(format!("{FILES_URL}/{name}")));
+        out.insert("size".into(), json!(bytes.len()));
+        out.insert("width".into(), json!(w));
+        out.insert("height".into(), json!(h));
+        out.insert("extension".into(), json!(ext));
+        out.insert(
+            "mimeType".into(),
+            json!(if ext == "svg" {
+                "image/svg+xml"
+            } else {
+                "image/png"
+            }),
+        );
+        out.entry("adminTitle").or_insert_with(|| json!(name));
+        Ok(())
+    }
+
+    fn load<'a>(
+        &'a mut self,
+        exec: &'a mut Exec<'_>,
+        key: &'a str,
+        input: &'a Map<String, Value>,
+    ) -> Pin<Box<dyn Future<Output = Result<Uuid>> + Send + 'a>> {
+        Box::pin(async move {
+            if let Some(name) = input.get("$ref").and_then(Value::as_str) {
+                return self.refs.get(name).copied().ok_or_else(|| {
+                    Error::internal(format!("demo: {name} is used before it is made"))
+                });
+            }
+            let store = self.store;
+            let e = store.entity(key)?;
+            let relations: Vec<_> = store
+                .registry
+                .entities()
+                .iter()
+                .filter(|r| r.kind == EntityKind::Relation)
+                .cloned()
+                .collect();
+            let mut own = Map::new();
+            let mut children: Vec<(&str, &Vec<Value>)> = Vec::new();
+            for (k, v) in input {
+                if k.starts_with('$') || k.starts_with('^') {
+                    continue;
+                }
+                let is_child = relations.iter().any(|r| {
+                    r.name == k.as_str()
+                        && r.relation_ends().first().and_then(|f| f.target) == Some(key)
+                });
+                match (is_child, v) {
+                    (true, Value::Array(items)) => children.push((k.as_str(), items)),
+                    (true, _) => {
+                        return Err(Error::internal(format!("demo: {key}.{k} must be a list")));
+                    }
+                    (false, _) => {
+                        own.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            if let Some(name) = input.get("$file").and_then(Value::as_str) {
+                self.file_fields(name, &mut own)?;
+            }
+            let row = store.create_in(exec, &e, &own).await.map_err(|err| {
+                Error::internal(format!(
+                    "demo: creating {key} {}: {err}",
+                    Value::Object(own.clone())
+                ))
+            })?;
+            let id = row.id().ok_or_else(|| Error::internal("row without id"))?;
+            self.created += 1;
+            if let Some(name) = input.get("$id").and_then(Value::as_str) {
+                self.refs.insert(name.to_owned(), id);
+            }
+            for (rel_name, items) in children {
+                let rel = relations
+                    .iter()
+                    .find(|r| {
+                        r.name == rel_name
+                            && r.relation_ends().first().and_then(|f| f.target) == Some(key)
+                    })
+                    .cloned()
+                    .ok_or_else(|| Error::internal("relation vanished"))?;
+                let ends = rel.relation_ends();
+                let (left, right) = (ends[0], ends[1]);
+                let target = right
+                    .target
+                    .ok_or_else(|| Error::internal("relation end without target"))?;
+                for (i, item) in items.iter().enumerate() {
+                    let item = item.as_object().cloned().unwrap_or_default();
+                    let child = self.load(exec, target, &item).await?;
+                    let mut link = obj(json!({left.name: id, right.name: child, "orderIndex": i}));
+                    if let Some(Value::Object(extra)) = item.get("$rel") {
+                        link.extend(extra.clone());
+                    }
+                    store.create_in(exec, &rel, &link).await?;
+                    self.created += 1;
+                }
+            }
+            for (k, v) in input.iter().filter(|(k, _)| k.starts_with('^')) {
+                let rel = store
+                    .registry
+                    .entities()
+                    .iter()
+                    .find(|r| r.kind == EntityKind::Relation && r.name == &k[1..])
+                    .cloned()
+                    .ok_or_else(|| Error::internal(format!("demo: no relation {k}")))?;
+                let ends = rel.relation_ends();
+                for name in v.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                    let other =
+                        self.refs.get(name).copied().ok_or_else(|| {
+                            Error::internal(format!("demo: {name} is not made yet"))
+                        })?;
+                    store
+                        .create_in(
+                            exec,
+                            &rel,
+                            &obj(json!({ends[0].name: other, ends[1].name: id})),
+                        )
+                        .await?;
+                    self.created += 1;
+                }
+            }
+            if let Some(Value::Array(ext)) = input.get("$external") {
+                let link = store.entity("host.widgets-to-external-widgets")?;
+                for (i, w) in ext.iter().enumerate() {
+                    let mut w = w.as_object().cloned().unwrap_or_default();
+                    let module = w
+                        .remove("module")
+                        .and_then(|m| m.as_str().map(str::to_owned))
+                        .ok_or_else(|| Error::internal("demo: $external needs a module"))?;
+                    let wkey = format!("{module}.widget");
+                    let wid = self.load(exec, &wkey, &w).await?;
+                    let mut l = obj(
+                        json!({"widgetId": id, "externalModule": module, "externalWidgetId": wid, "orderIndex": i}),
+                    );
+                    if let Some(Value::Object(extra)) = w.get("$rel") {
+                        l.extend(extra.clone());
+                    }
+                    store.create_in(exec, &link, &l).await?;
+                    self.created += 1;
+                }
+            }
+            Ok(id)
+        })
+    }
+}
+
+/// Writes the demo images into `data_dir/files/demo`.
+pub fn write_files(data_dir: &Path) -> std::io::Result<()> {
+    let dir = data_dir.join("files").join("demo");
+    std::fs::create_dir_all(&dir)?;
+    for (name, bytes, _, _) in FILES {
+        std::fs::write(dir.join(name), bytes)?;
+    }
+    Ok(())
+}
+
+/// Loads the demo site once per database (and its images into `data_dir` every time, so a
+/// moved data folder heals). Returns the number of rows written, 0 when it was already there.
+pub async fn seed(store: &Store, data_dir: &Path) -> Result<usize> {
+    write_files(data_dir).map_err(|e| Error::internal(format!("writing the demo images: {e}")))?;
+    if stoa_store::seed::applied(&store.db, SEED).await? {
+        return Ok(0);
+    }
+    let doc: Value =
+        serde_json::from_str(SITE).map_err(|e| Error::internal(format!("demo/site.json: {e}")))?;
+    let mut loader = Loader {
+        store,
+        refs: HashMap::new(),
+        created: 0,
+    };
+    let mut tx = store.db.begin().await?;
+    {
+        let mut exec = tx.exec();
+        for r in doc["records"].as_array().into_iter().flatten() {
+            let r = r.as_object().cloned().unwrap_or_default();
+            let key = r
+                .get("$entity")
+                .and_then(Value::as_str)
+                .ok_or_else(|| Error::internal("demo: a record without $entity"))?
+                .to_owned();
+            loader.load(&mut exec, &key, &r).await?;
+        }
+        stoa_store::seed::mark(&mut exec, SEED).await?;
+    }
+    tx.commit().await?;
+    for e in store.registry.entities() {
+        store.touch(e);
+    }
+    tracing::info!(seed = SEED, rows = loader.created, "loaded the demo site");
+    Ok(loader.created)
+}

@@ -1,0 +1,250 @@
+//! The HTML of a public page before any JavaScript runs: `<head>` tags from the page's metadata
+//! (title, description, keywords, Open Graph, Twitter, canonical URL, hreflang alternates) and the
+//! page bundle embedded as JSON for the first render.
+
+use serde_json::{Value, json};
+
+/// Where a page is and which languages the site has.
+pub struct Place<'a> {
+    /// Public origin, `https://example.com`.
+    pub base: &'a str,
+    pub lang: &'a str,
+    /// The page path without the language (`/`, `/blog`).
+    pub path: &'a str,
+    pub languages: &'a [&'a str],
+    pub default_language: &'a str,
+}
+
+impl Place<'_> {
+    fn url(&self, lang: &str) -> String {
+        let base = self.base.trim_end_matches('/');
+        if self.path == "/" {
+            format!("{base}/{lang}")
+        } else {
+            format!("{base}/{lang}{}", self.path)
+        }
+    }
+}
+
+/// Escapes text for an HTML attribute or element.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON safe inside `<script type="application/json">`: no `</script>`, no `<!--`, no line
+/// separators that would end a JavaScript string.
+pub fn script_json(v: &Value) -> String {
+    let s = v.to_string();
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn meta_name(out: &mut String, name: &str, content: Option<&str>) {
+    if let Some(c) = content.filter(|c| !c.trim().is_empty()) {
+        out.push_str(&format!(
+            "<meta name=\"{}\" content=\"{}\">",
+            escape(name),
+            escape(c)
+        ));
+    }
+}
+
+fn meta_property(out: &mut String, property: &str, content: Option<&str>) {
+    if let Some(c) = content.filter(|c| !c.trim().is_empty()) {
+        out.push_str(&format!(
+            "<meta property=\"{}\" content=\"{}\">",
+            escape(property),
+            escape(c)
+        ));
+    }
+}
+
+fn locale(lang: &str) -> &str {
+    match lang {
+        "ru" => "ru_RU",
+        "en" => "en_US",
+        other => other,
+    }
+}
+
+/// The `<head>` tags of a page whose merged metadata is `meta`.
+pub fn tags(meta: &Value, place: &Place<'_>) -> String {
+    let get = |k: &str| meta.get(k).and_then(Value::as_str);
+    let title = get("title").unwrap_or("Stoa");
+    let description = get("description");
+    let canonical = place.url(place.lang);
+    let mut out = format!("<title>{}</title>", escape(title));
+    meta_name(&mut out, "description", description);
+    meta_name(&mut out, "keywords", get("keywords"));
+    meta_name(&mut out, "author", get("author"));
+    out.push_str(&format!(
+        "<link rel=\"canonical\" href=\"{}\">",
+        escape(&canonical)
+    ));
+    for l in place.languages {
+        out.push_str(&format!(
+            "<link rel=\"alternate\" hreflang=\"{l}\" href=\"{}\">",
+            escape(&place.url(l))
+        ));
+    }
+    out.push_str(&format!(
+        "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\">",
+        escape(&place.url(place.default_language))
+    ));
+    meta_property(&mut out, "og:title", get("opengraphTitle").or(Some(title)));
+    meta_property(
+        &mut out,
+        "og:description",
+        get("opengraphDescription").or(description),
+    );
+    meta_property(
+        &mut out,
+        "og:url",
+        get("opengraphUrl").or(Some(canonical.as_str())),
+    );
+    meta_property(
+        &mut out,
+        "og:type",
+        get("opengraphType").or(Some("website")),
+    );
+    meta_property(&mut out, "og:site_name", get("opengraphSiteName"));
+    meta_property(
+        &mut out,
+        "og:locale",
+        get("opengraphLocale").or(Some(locale(place.lang))),
+    );
+    for l in place.languages.iter().filter(|l| **l != place.lang) {
+        meta_property(&mut out, "og:locale:alternate", Some(locale(l)));
+    }
+    meta_name(
+        &mut out,
+        "twitter:card",
+        get("twitterCard").or(Some("summary_large_image")),
+    );
+    meta_name(&mut out, "twitter:site", get("twitterSite"));
+    meta_name(&mut out, "twitter:creator", get("twitterCreator"));
+    meta_name(
+        &mut out,
+        "twitter:title",
+        get("twitterTitle")
+            .or(get("opengraphTitle"))
+            .or(Some(title)),
+    );
+    meta_name(
+        &mut out,
+        "twitter:description",
+        get("twitterDescription")
+            .or(get("opengraphDescription"))
+            .or(description),
+    );
+    meta_name(&mut out, "twitter:url", get("twitterUrl"));
+    meta_name(&mut out, "twitter:domain", get("twitterDomain"));
+    meta_name(&mut out, "twitter:app:country", get("twitterAppCountry"));
+    out
+}
+
+/// What the client reads before its first render (`<script id="stoa-page">`).
+pub fn boot(place: &Place<'_>, status: u16, bundle: Option<&Value>) -> Value {
+    json!({
+        "site": {"languages": place.languages, "defaultLanguage": place.default_language},
+        "lang": place.lang,
+        "url": place.path,
+        "status": status,
+        "bundle": bundle,
+    })
+}
+
+/// `shell` (the built index.html) with the language, head tags and boot data put in.
+pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value) -> String {
+    let mut html = shell.replacen(
+        "<html lang=\"en\">",
+        &format!("<html lang=\"{}\">", escape(lang)),
+        1,
+    );
+    // The shell's own placeholder title gives way to the page's.
+    if let (Some(a), Some(b)) = (html.find("<title>"), html.find("</title>"))
+        && a < b
+    {
+        html.replace_range(a..b + "</title>".len(), "");
+    }
+    if let Some(at) = html.find("</head>") {
+        html.insert_str(at, head);
+    }
+    let script = format!(
+        "<script id=\"stoa-page\" type=\"application/json\">{}</script>",
+        script_json(boot)
+    );
+    match html.find("<div id=\"root\">") {
+        Some(at) => html.insert_str(at, &script),
+        None => html.push_str(&script),
+    }
+    html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_json_cannot_close_the_script() {
+        let s = script_json(&json!({"x": "</script><script>alert(1)</script>\u{2028}"}));
+        assert!(!s.contains("</script"));
+        assert!(!s.contains('\u{2028}'));
+        let back: Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["x"], "</script><script>alert(1)</script>\u{2028}");
+    }
+
+    #[test]
+    fn tags_escape_and_fall_back() {
+        let place = Place {
+            base: "https://x.org/",
+            lang: "en",
+            path: "/blog",
+            languages: &["ru", "en"],
+            default_language: "ru",
+        };
+        let t = tags(
+            &json!({"title": "A \"quoted\" <title>", "description": "D"}),
+            &place,
+        );
+        assert!(t.contains("<title>A &quot;quoted&quot; &lt;title&gt;</title>"));
+        assert!(t.contains("<link rel=\"canonical\" href=\"https://x.org/en/blog\">"));
+        assert!(t.contains("hreflang=\"ru\" href=\"https://x.org/ru/blog\""));
+        assert!(t.contains("hreflang=\"x-default\" href=\"https://x.org/ru/blog\""));
+        assert!(t.contains("<meta property=\"og:description\" content=\"D\">"));
+        assert!(t.contains("<meta property=\"og:locale\" content=\"en_US\">"));
+    }
+
+    #[test]
+    fn inject_replaces_the_title_and_sets_the_language() {
+        let shell = "<!doctype html><html lang=\"en\"><head><title>Stoa</title></head><body><div id=\"root\"></div></body></html>";
+        let html = inject(shell, "ru", "<title>Т</title>", &json!({"a": 1}));
+        assert!(html.contains("<html lang=\"ru\">"));
+        assert_eq!(html.matches("<title>").count(), 1);
+        assert!(html.contains("<title>Т</title></head>"));
+        assert!(html.contains(
+            "<script id=\"stoa-page\" type=\"application/json\">{\"a\":1}</script><div id=\"root\">"
+        ));
+    }
+}

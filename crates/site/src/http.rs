@@ -1,0 +1,103 @@
+//! `GET /api/host/pages/bundle?url=` and `/api/revalidation/revalidate` (GET: a no-op that
+//! answers 200, as the error screen calls it; POST, admins only: clears the page caches).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::Query;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use stoa_api::openapi::{custom, query_params};
+use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_kernel::Error;
+
+use crate::cache::Bundles;
+
+pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
+    let b = bundles.clone();
+    RouteBook::new()
+        .add(
+            "GET",
+            "/api/host/pages/bundle",
+            get(move |Query(q): Query<HashMap<String, String>>| {
+                let b = b.clone();
+                async move {
+                    let url = q
+                        .get("url")
+                        .ok_or_else(|| Error::bad_field("url", "is required"))?;
+                    match b.get(url).await? {
+                        Some(bundle) => ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, &*bundle)),
+                        None => Err(Error::not_found(format!(
+                            "Page with url {} not found",
+                            stoa_host::pages::normalise(url)?
+                        ))
+                        .into()),
+                    }
+                }
+            }),
+            custom(
+                "host",
+                "hostPageBundle",
+                "The page a URL shows with every record its widgets render (layouts, module widgets and their trees, lists, the overview record, prices, metadata)",
+                query_params(&["url"]),
+                None,
+                200,
+                json!({"type": "object", "properties": {
+                    "page": {"$ref": "#/components/schemas/HostPage"},
+                    "url": {"type": "string"},
+                    "meta": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "layouts": {"type": "array", "items": {"type": "object"}},
+                    "widgets": {"type": "array", "items": {"type": "object"}}
+                }, "required": ["page", "url", "meta", "layouts", "widgets"]}),
+                &[400, 404],
+            ),
+        )
+        .add(
+            "GET",
+            "/api/revalidation/revalidate",
+            get(|| async {
+                stoa_api::crud::data(StatusCode::OK, json!({"revalidated": false}))
+            }),
+            custom(
+                "host",
+                "revalidateCheck",
+                "Answers 200 and changes nothing (pages revalidate themselves when data changes; clearing is the admin POST)",
+                vec![],
+                None,
+                200,
+                json!({"type": "object", "properties": {"revalidated": {"type": "boolean"}}}),
+                &[],
+            ),
+        )
+        .add(
+            "POST",
+            "/api/revalidation/revalidate",
+            post(move || {
+                let b = bundles.clone();
+                async move {
+                    let cleared = b.clear();
+                    tracing::info!(cleared, "page caches cleared");
+                    stoa_api::crud::data(
+                        StatusCode::OK,
+                        json!({"revalidated": true, "cleared": cleared}),
+                    )
+                }
+            }),
+            custom(
+                "host",
+                "revalidate",
+                "Clears the rendered-page caches (admins)",
+                vec![],
+                None,
+                200,
+                json!({"type": "object", "properties": {"revalidated": {"type": "boolean"}, "cleared": {"type": "integer"}}}),
+                &[401, 403],
+            ),
+        )
+}
+
+/// The bundle's value at `pointer` as text, for callers building HTML.
+pub fn text_at<'a>(v: &'a Value, pointer: &str) -> Option<&'a str> {
+    v.pointer(pointer).and_then(Value::as_str)
+}
