@@ -7,12 +7,12 @@ import { useTranslation } from "react-i18next";
 import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation, useParams } from "react-router";
 import { Toaster } from "sonner";
 import { setSessionLostHandler } from "./api/http";
-import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./account/forms";
-import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./account/screens";
 import { meKey } from "./account/session";
 import { DEFAULT_LANGUAGE, isLanguage } from "./i18n";
 import { queryClientOptions } from "./query";
-import { HomePlaceholder, SiteShell } from "./site/shell";
+import { RegistryContext } from "./lib/registry";
+import { registry } from "./modules";
+import { SitePage } from "./site/page";
 
 const AdminApp = lazy(() => import("./admin/admin-app"));
 const queryClient = new QueryClient(queryClientOptions);
@@ -30,7 +30,6 @@ function Language() {
   return <Outlet />;
 }
 
-const AUTH = "rbac/subject/authentication";
 const router = createBrowserRouter([
   {
     path: "/admin/:module?/:entity?",
@@ -44,19 +43,8 @@ const router = createBrowserRouter([
     path: "/:lang?",
     element: <Language />,
     children: [
-      {
-        element: <SiteShell />,
-        children: [
-          { index: true, element: <HomePlaceholder /> },
-          { path: `${AUTH}/select-method`, element: <SelectMethodScreen /> },
-          { path: `${AUTH}/email-and-password/registration`, element: <RegistrationScreen /> },
-          { path: `${AUTH}/email-and-password/forgot-password`, element: <ForgotPasswordScreen /> },
-          { path: `${AUTH}/email-and-password/reset-password`, element: <ResetPasswordScreen /> },
-          { path: `${AUTH}/logout`, element: <LogoutScreen /> },
-          { path: "rbac/subjects/settings", element: <SettingsScreen /> },
-          { path: "*", element: <HomePlaceholder /> },
-        ],
-      },
+      { index: true, element: <SitePage /> },
+      { path: "*", element: <SitePage /> },
     ],
   },
 ]);
@@ -72,7 +60,9 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <RegistryContext value={registry}>
+          <RouterProvider router={router} />
+        </RegistryContext>
         <Toaster richColors closeButton position="top-right" />
       </QueryClientProvider>
     </StrictMode>,

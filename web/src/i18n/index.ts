@@ -2,15 +2,17 @@ import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { en } from "./en";
 import { ru } from "./ru";
+import { boot } from "@/lib/boot";
 
 export const LANGUAGES = ["ru", "en"] as const;
 export type Language = (typeof LANGUAGES)[number];
-/** The site's default language (the demo is Russian-first). */
-export const DEFAULT_LANGUAGE: Language = "ru";
 
 export function isLanguage(s: string | undefined): s is Language {
   return (LANGUAGES as readonly string[]).includes(s ?? "");
 }
+
+/** The site's default language (server configuration; the demo is Russian-first). */
+export const DEFAULT_LANGUAGE: Language = isLanguage(boot?.site.defaultLanguage) ? boot.site.defaultLanguage : "ru";
 
 void i18next.use(initReactI18next).init({
   resources: { en: { translation: en }, ru: { translation: ru } },

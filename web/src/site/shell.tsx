@@ -1,13 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { Link, Outlet, useParams } from "react-router";
+import type { ReactNode } from "react";
+import { Link, useParams } from "react-router";
 import { AccountMenu } from "@/account/screens";
 import { useLink } from "@/account/forms";
 import { LANGUAGES } from "@/i18n";
 
-/** The public frame: logo (home), language switch and the account menu. The page renderer fills it. */
 const YEAR = new Date().getFullYear();
 
-export function SiteShell() {
+/** The frame of screens on a site that has no pages yet (an empty database). */
+export function SiteShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const link = useLink();
   const { lang } = useParams();
@@ -29,19 +30,11 @@ export function SiteShell() {
         </div>
       </header>
       <main className="flex-1">
-        <Outlet />
+        {children}
       </main>
       <footer className="border-t border-border py-6 text-center text-sm text-neutral-600">
         © {YEAR} Stoa · {t("common.home")}
       </footer>
     </div>
-  );
-}
-
-export function HomePlaceholder() {
-  return (
-    <section className="mx-auto max-w-7xl px-4 py-16">
-      <h1 className="text-3xl font-semibold">Stoa</h1>
-    </section>
   );
 }

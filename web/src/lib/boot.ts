@@ -1,0 +1,23 @@
+import type { Bundle } from "@/lib/content";
+
+/** What the server put in the page (`<script id="stoa-page">`): read once, before the first render. */
+export interface Boot {
+  site: { languages: string[]; defaultLanguage: string };
+  lang: string;
+  url: string;
+  status: number;
+  bundle: Bundle | null;
+}
+
+function read(): Boot | null {
+  if (typeof document === "undefined") return null;
+  const el = document.getElementById("stoa-page");
+  if (!el?.textContent) return null;
+  try {
+    return JSON.parse(el.textContent) as Boot;
+  } catch {
+    return null;
+  }
+}
+
+export const boot: Boot | null = read();

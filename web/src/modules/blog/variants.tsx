@@ -1,0 +1,141 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { linked, tr, type Rec } from "@/lib/content";
+import { localize } from "@/lib/link";
+import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";
+import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
+
+const L = ["ru", "en"];
+const articleUrl = (a: Rec, lang: string) => localize(`/blog/articles/${a.slug}`, lang, L);
+const categoryUrl = (c: Rec, lang: string) => localize(`/blog/categories/${c.slug}`, lang, L);
+
+function Empty() {
+  const { t } = useTranslation();
+  return <p className="text-neutral-600">{t("site.noItems")}</p>;
+}
+
+function CategoryList({ data, lang }: VariantProps) {
+  const { t } = useTranslation();
+  const items = data._list ?? [];
+  return (
+    <Block data={data} lang={lang}>
+      {items.length ? null : <Empty />}
+      <ListGrid>
+        {items.map((c) => (
+          <Card key={c.id} data={c} lang={lang}>
+            <Link to={categoryUrl(c, lang)} className="mt-4 inline-flex w-fit rounded-full bg-emerald-800 px-5 py-2 text-sm font-semibold text-white hover:bg-emerald-700" aria-label={`${t("site.more")}: ${tr(c.title, lang)}`}>
+              {t("site.more")}
+            </Link>
+          </Card>
+        ))}
+      </ListGrid>
+    </Block>
+  );
+}
+
+function CategoryButtons({ data, lang }: VariantProps) {
+  return (
+    <Block data={data} lang={lang}>
+      <div className="flex flex-wrap gap-2">
+        {(data._list ?? []).map((c) => (
+          <Link key={c.id} to={categoryUrl(c, lang)} className="rounded-full border border-emerald-800 px-4 py-1.5 text-sm font-medium text-emerald-900 hover:bg-emerald-50">
+            {tr(c.title, lang)}
+          </Link>
+        ))}
+      </div>
+    </Block>
+  );
+}
+
+function ArticleCards({ items, lang }: { items: Rec[]; lang: string }) {
+  if (!items.length) return <Empty />;
+  return (
+    <ListGrid>
+      {items.map((a) => (
+        <Card key={a.id} data={a} lang={lang} to={articleUrl(a, lang)} />
+      ))}
+    </ListGrid>
+  );
+}
+
+function ArticleList({ data, lang }: VariantProps) {
+  return (
+    <Block data={data} lang={lang}>
+      <ArticleCards items={data._list ?? []} lang={lang} />
+    </Block>
+  );
+}
+
+function CategoryOverview({ data, lang, url }: VariantProps) {
+  const { t } = useTranslation();
+  const c = data._record;
+  if (!c) return null;
+  return (
+    <Block data={{ ...data, title: c.title }} lang={lang}>
+      {tr(c.subtitle, lang) ? <p className="-mt-4 mb-4 text-lg text-neutral-600">{tr(c.subtitle, lang)}</p> : null}
+      <Body data={c} lang={lang} />
+      <h3 className="mb-4 mt-8 text-xl font-semibold">{t("site.articles")}</h3>
+      <ArticleCards items={linked(c, "categories-to-articles")} lang={lang} />
+      <RenderWidgets record={c} relation="categories-to-website-builder-module-widgets" lang={lang} url={url} />
+    </Block>
+  );
+}
+
+function RenderWidgets({ record, relation, lang, url }: { record: Rec; relation: string; lang: string; url: string }) {
+  return (
+    <>
+      {linked(record, relation).map((w) => (
+        <RenderVariant key={w.id} module="website-builder" data={w} lang={lang} url={url} />
+      ))}
+    </>
+  );
+}
+
+/** An article: its cover, title, subtitle, body and the website-builder widgets it embeds. */
+export function ArticleView({ article, lang, url }: { article: Rec; lang: string; url: string }) {
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
+      <h1 className="text-4xl font-bold tracking-tight">{tr(article.title, lang)}</h1>
+      {tr(article.subtitle, lang) ? <p className="mt-3 text-xl text-neutral-600">{tr(article.subtitle, lang)}</p> : null}
+      <Cover data={article} className="mt-8 rounded-2xl" />
+      <Body data={article} lang={lang} />
+      <RenderWidgets record={article} relation="articles-to-website-builder-module-widgets" lang={lang} url={url} />
+    </article>
+  );
+}
+
+function ArticleOverview({ data, lang, url }: VariantProps) {
+  const a = data._record;
+  if (!a) return null;
+  return <ArticleView article={a} lang={lang} url={url} />;
+}
+
+function ArticleProducts({ data, lang }: VariantProps) {
+  const products = linked(data._record, "articles-to-ecommerce-module-products");
+  if (!products.length) return null;
+  return (
+    <Block data={data} lang={lang}>
+      <ListGrid>
+        {products.map((p) => (
+          <Card key={p.id} data={p} lang={lang} to={localize(`/ecommerce/products/${p.slug}`, lang, L)}>
+            <Prices data={p} lang={lang} className="mt-3" />
+          </Card>
+        ))}
+      </ListGrid>
+    </Block>
+  );
+}
+
+export const variants: ModuleVariants = {
+  "category-list-default": CategoryList,
+  "category-list-button-default": CategoryButtons,
+  "category-overview-default": CategoryOverview,
+  "article-list-default": ArticleList,
+  "article-overview-default": ArticleOverview,
+  // A pass-through wrapper in the spec: private content is gated by the article's own page.
+  "article-overview-with-private-content-default": ArticleOverview,
+  "article-overview-ecommerce-module-product-list-default": ArticleProducts,
+  "article:default": ({ data, lang }) => <Card data={data} lang={lang} to={articleUrl(data, lang)} />,
+  "article:overview-default": ({ data, lang, url }) => <ArticleView article={data} lang={lang} url={url} />,
+  "article:overview-with-private-content-default": ({ data, lang, url }) => <ArticleView article={data} lang={lang} url={url} />,
+};

@@ -1,0 +1,98 @@
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { ApiError, request } from "@/api/http";
+import { linked, tr, type Rec } from "@/lib/content";
+import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { cn } from "@/lib/utils";
+import { Block } from "../shared";
+
+type Values = Record<string, string>;
+
+function kindOf(input: Rec): "textarea" | "number" | "text" {
+  const v = input.variant ?? "default";
+  if (v === "textarea-default" || input.type === "textarea") return "textarea";
+  if (v === "number-default" || input.type === "number") return "number";
+  return "text";
+}
+
+/** A public CRM form: its inputs (text, textarea, number) in order; submit stores a request. */
+export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
+  const { t } = useTranslation();
+  const inputs = linked(form, "forms-to-inputs");
+  const { register, handleSubmit, reset, setError, formState } = useForm<Values>();
+  const [done, setDone] = useState(false);
+  const submit = handleSubmit(async (values) => {
+    try {
+      await request("POST", `/api/crm/forms/${form.id}/requests`, { body: values });
+      toast.success(t("site.submitted"));
+      setDone(true);
+      reset();
+    } catch (e) {
+      if (e instanceof ApiError) {
+        for (const [field, messages] of Object.entries(e.fields)) setError(field, { message: messages[0] });
+        toast.error(e.first);
+      } else toast.error(String(e));
+    }
+  });
+  return (
+    <form id={form.slug} onSubmit={(e) => void submit(e)} noValidate className="grid max-w-2xl scroll-mt-20 gap-4" data-testid="crm-form">
+      {tr(form.title, lang) ? <h3 className="text-2xl font-semibold">{tr(form.title, lang)}</h3> : null}
+      {tr(form.subtitle, lang) ? <p className="-mt-2 text-neutral-600">{tr(form.subtitle, lang)}</p> : null}
+      {inputs.map((input) => {
+        const name = input.slug ?? input.id;
+        const id = `crm-${form.id}-${name}`;
+        const label = tr(input.label, lang) || tr(input.title, lang) || name;
+        const kind = kindOf(input);
+        const required = Boolean(input.isRequired);
+        const error = formState.errors[name]?.message;
+        const common = {
+          id,
+          placeholder: tr(input.placeholder, lang),
+          "aria-invalid": error ? true : undefined,
+          "aria-describedby": error ? `${id}-error` : undefined,
+          className: cn("w-full rounded-xl border border-neutral-300 px-4 py-3 text-base focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/30", input.className as string | undefined),
+          ...register(name, { required: required ? t("site.required") : false }),
+        };
+        return (
+          <div key={input.id} className="grid gap-1.5">
+            <label htmlFor={id} className="text-sm font-medium">
+              {label}
+              {required ? <span aria-hidden className="text-red-700"> *</span> : null}
+            </label>
+            {kind === "textarea" ? <textarea rows={5} {...common} /> : <input type={kind === "number" ? "number" : input.type === "email" ? "email" : "text"} {...common} />}
+            {error ? (
+              <p id={`${id}-error`} className="text-sm text-red-700">
+                {error}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+      <button type="submit" disabled={formState.isSubmitting} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
+        {formState.isSubmitting ? t("site.sending") : t("site.submit")}
+      </button>
+      {done ? (
+        <output className="text-emerald-800">{t("site.submitted")}</output>
+      ) : null}
+    </form>
+  );
+}
+
+function Forms({ data, lang }: VariantProps) {
+  return (
+    <Block data={data} lang={lang}>
+      <div className="grid gap-10">
+        {linked(data, "widgets-to-forms").map((f) => (
+          <CrmForm key={f.id} form={f} lang={lang} />
+        ))}
+      </div>
+    </Block>
+  );
+}
+
+export const variants: ModuleVariants = {
+  default: Forms,
+  "form-list-default": Forms,
+};

@@ -1,0 +1,101 @@
+import { useTranslation } from "react-i18next";
+import { linked, tr, type Rec } from "@/lib/content";
+import { localize } from "@/lib/link";
+import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";
+import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
+import { TreeDonation } from "./donation";
+
+const L = ["ru", "en"];
+const link = (kind: string, r: Rec, lang: string) => localize(`/ecommerce/${kind}/${r.slug}`, lang, L);
+
+function Products({ items, lang }: { items: Rec[]; lang: string }) {
+  const { t } = useTranslation();
+  if (!items.length) return <p className="text-neutral-600">{t("site.noItems")}</p>;
+  return (
+    <ListGrid>
+      {items.map((p) => (
+        <Card key={p.id} data={p} lang={lang} to={link("products", p, lang)}>
+          <Prices data={p} lang={lang} className="mt-3" />
+        </Card>
+      ))}
+    </ListGrid>
+  );
+}
+
+function ProductList({ data, lang }: VariantProps) {
+  return (
+    <Block data={data} lang={lang}>
+      <Products items={data._list ?? []} lang={lang} />
+    </Block>
+  );
+}
+
+function Simple({ kind, data, lang }: VariantProps & { kind: string }) {
+  return (
+    <Block data={data} lang={lang}>
+      <ListGrid>
+        {(data._list ?? []).map((r) => (
+          <Card key={r.id} data={r} lang={lang} to={link(kind, r, lang)} />
+        ))}
+      </ListGrid>
+    </Block>
+  );
+}
+
+export function ProductView({ product, lang, url }: { product: Rec; lang: string; url: string }) {
+  return (
+    <article className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-2 lg:px-8">
+      <Cover data={product} className="rounded-3xl" />
+      <div>
+        <h1 className="text-4xl font-bold tracking-tight">{tr(product.title, lang)}</h1>
+        {tr(product.shortDescription, lang) ? <p className="mt-3 text-lg text-neutral-600">{tr(product.shortDescription, lang)}</p> : null}
+        <Prices data={product} lang={lang} className="mt-6 text-3xl" />
+        <Body data={product} lang={lang} />
+        {linked(product, "products-to-website-builder-module-widgets").map((w) => (
+          <RenderVariant key={w.id} module="website-builder" data={w} lang={lang} url={url} />
+        ))}
+      </div>
+    </article>
+  );
+}
+
+function ProductOverview({ data, lang, url }: VariantProps) {
+  return data._record ? <ProductView product={data._record} lang={lang} url={url} /> : null;
+}
+
+function Overview({ data, lang, relation }: VariantProps & { relation: string }) {
+  const r = data._record;
+  if (!r) return null;
+  return (
+    <Block data={{ ...data, title: r.title }} lang={lang}>
+      <Body data={r} lang={lang} />
+      <div className="mt-8">
+        <Products items={linked(r, relation)} lang={lang} />
+      </div>
+    </Block>
+  );
+}
+
+function Donation({ data, lang }: VariantProps) {
+  const products = data._list ?? [];
+  return (
+    <section id={data.anchor || undefined} className="scroll-mt-20 bg-emerald-950 px-4 pb-16 pt-4" data-variant={data.variant}>
+      {products.map((p) => (
+        <TreeDonation key={p.id} product={p} lang={lang} />
+      ))}
+    </section>
+  );
+}
+
+export const variants: ModuleVariants = {
+  default: ProductList,
+  "product-list-default": ProductList,
+  "product-overview-default": ProductOverview,
+  "category-list-default": (p) => <Simple {...p} kind="categories" />,
+  "category-overview-default": (p) => <Overview {...p} relation="categories-to-products" />,
+  "store-list-default": (p) => <Simple {...p} kind="stores" />,
+  "store-overview-default": (p) => <Overview {...p} relation="stores-to-products" />,
+  // Orders are a signed-in visitor's own: the cart issue renders them.
+  "order-list-default": () => null,
+  "for-planet-products-list-block-default": Donation,
+};

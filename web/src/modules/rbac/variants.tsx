@@ -1,0 +1,46 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
+import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
+import { localize } from "@/lib/link";
+import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { Block, ListGrid } from "../shared";
+
+function SubjectList({ data, lang }: VariantProps) {
+  const { t } = useTranslation();
+  return (
+    <Block data={data} lang={lang}>
+      <ListGrid>
+        {(data._list ?? []).map((s) => (
+          <article key={s.id} className="flex items-center justify-between rounded-2xl border border-neutral-200 p-5">
+            <span className="font-medium">{String(s.slug)}</span>
+            <Link to={localize(`/rbac/subjects/${s.slug}`, lang, ["ru", "en"])} className="text-emerald-800 underline-offset-4 hover:underline">
+              {t("site.viewProfile")}
+            </Link>
+          </article>
+        ))}
+      </ListGrid>
+    </Block>
+  );
+}
+
+function SubjectOverview({ data, lang }: VariantProps) {
+  const s = data._record;
+  if (!s) return null;
+  return (
+    <Block data={data} lang={lang}>
+      <h1 className="text-3xl font-bold">{String(s.slug)}</h1>
+    </Block>
+  );
+}
+
+export const variants: ModuleVariants = {
+  "subject-authentication-select-method-default": SelectMethodScreen,
+  "subject-authentication-email-and-password-registration-form-default": RegistrationScreen,
+  "subject-authentication-email-and-password-forgot-password-form-default": ForgotPasswordScreen,
+  "subject-authentication-email-and-password-reset-password-form-default": ResetPasswordScreen,
+  "subject-authentication-logout-action-default": LogoutScreen,
+  "subject-identity-settings-default": SettingsScreen,
+  "subject-overview-default": SubjectOverview,
+  "subject-list-default": SubjectList,
+};

@@ -1,0 +1,60 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { fileUrl, filesOf, formatPrice, tr, type Rec } from "@/lib/content";
+import { RichText, richOf } from "@/lib/rich-text";
+import { cn } from "@/lib/utils";
+
+/** Public content frame of module widgets: the widget's anchor as id, max width 7xl. */
+export function Block({ data, lang, children, className }: { data: Rec; lang: string; children: ReactNode; className?: string }) {
+  const title = tr(data.title, lang);
+  return (
+    <section id={data.anchor || undefined} className={cn("mx-auto max-w-7xl scroll-mt-20 px-4 py-12 sm:px-6 lg:px-8", data.className, className)} data-variant={data.variant}>
+      {title ? <h2 className="mb-6 text-3xl font-bold tracking-tight">{title}</h2> : null}
+      {children}
+    </section>
+  );
+}
+
+/** Widget lists: two columns. */
+export function ListGrid({ children }: { children: ReactNode }) {
+  return <div className="grid gap-6 md:grid-cols-2">{children}</div>;
+}
+
+export function Cover({ data, className }: { data: Rec; className?: string }) {
+  const f = filesOf(data)[0];
+  if (!f) return null;
+  const src = fileUrl(f);
+  // oxlint-disable-next-line jsx-a11y/media-has-caption -- stored videos have no caption track yet
+  if (typeof f.mimeType === "string" && f.mimeType.startsWith("video/")) return <video src={src} controls className={className} />;
+  return <img src={src} alt={typeof f.alt === "string" ? f.alt : ""} loading="lazy" className={cn("h-auto w-full object-cover", className)} width={f.width as number | undefined} height={f.height as number | undefined} />;
+}
+
+export function Card({ data, lang, to, children }: { data: Rec; lang: string; to?: string; children?: ReactNode }) {
+  const title = tr(data.title, lang) || String(data.slug ?? "");
+  return (
+    <article className="flex flex-col overflow-hidden rounded-2xl border border-neutral-200 bg-white">
+      <Cover data={data} className="aspect-[16/9]" />
+      <div className="flex flex-1 flex-col p-5">
+        <h3 className="text-xl font-semibold">{to ? <Link to={to} className="hover:underline">{title}</Link> : title}</h3>
+        {tr(data.subtitle ?? data.shortDescription, lang) ? <p className="mt-1 text-neutral-600">{tr(data.subtitle ?? data.shortDescription, lang)}</p> : null}
+        {children}
+      </div>
+    </article>
+  );
+}
+
+export function Prices({ data, lang, className }: { data: Rec; lang: string; className?: string }) {
+  const prices = data._prices ?? [];
+  if (!prices.length) return null;
+  return (
+    <p className={cn("flex flex-wrap gap-3 text-lg font-semibold text-emerald-900", className)} data-testid="prices">
+      {prices.map((p) => (
+        <span key={p.currency.id}>{formatPrice(p, lang)}</span>
+      ))}
+    </p>
+  );
+}
+
+export function Body({ data, lang, field = "description" }: { data: Rec; lang: string; field?: string }) {
+  return <RichText value={richOf(data[field], lang)} className="prose mt-4 max-w-3xl space-y-3 text-lg" />;
+}

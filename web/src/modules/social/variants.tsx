@@ -1,0 +1,30 @@
+import { tr } from "@/lib/content";
+import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { Block, Body, Cover } from "../shared";
+
+function ProfileOverview({ data, lang }: VariantProps) {
+  const p = data._record;
+  if (!p) return null;
+  return (
+    <Block data={{ ...data, title: p.title }} lang={lang}>
+      <Cover data={p} className="h-32 w-32 rounded-full" />
+      {tr(p.subtitle, lang) ? <p className="mt-2 text-lg text-neutral-600">{tr(p.subtitle, lang)}</p> : null}
+      <Body data={p} lang={lang} />
+    </Block>
+  );
+}
+
+function Default({ data, lang }: VariantProps) {
+  return (
+    <Block data={data} lang={lang}>
+      <Body data={data} lang={lang} />
+    </Block>
+  );
+}
+
+export const variants: ModuleVariants = {
+  default: Default,
+  "profile-overview-default": ProfileOverview,
+  // Chats belong to a signed-in visitor: the community issue renders them.
+  "chat-list-default": () => null,
+};

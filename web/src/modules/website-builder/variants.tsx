@@ -1,0 +1,410 @@
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router";
+import { request } from "@/api/http";
+import { filesOf, linked, tr, type Rec } from "@/lib/content";
+import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { RichText, richOf } from "@/lib/rich-text";
+import { cn } from "@/lib/utils";
+import { AccountMenu } from "@/account/screens";
+import { Feature, Features } from "./features";
+import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
+
+const LANGS = ["ru", "en"];
+/** The copyright year, fixed when the bundle loads. */
+const YEAR = new Date().getFullYear();
+
+function Description({ data, lang, className }: { data: Rec; lang: string; className?: string }) {
+  return <RichText value={richOf(data.description, lang)} className={cn("mt-4 max-w-3xl space-y-3 text-lg opacity-90", className)} />;
+}
+
+function Sliders({ data, lang }: { data: Rec; lang: string }) {
+  return (
+    <>
+      {linked(data, "widgets-to-sliders").map((s) => (
+        <Slider key={s.id} data={s} lang={lang} />
+      ))}
+    </>
+  );
+}
+
+function Logo({ data, lang }: { data: Rec; lang: string }) {
+  const logo = linked(data, "widgets-to-logotypes")[0];
+  if (!logo) return <span className="text-lg font-bold">{tr(data.title, lang)}</span>;
+  const title = tr(logo.title, lang);
+  return (
+    <SmartLink to={logo.url ?? "/"} lang={lang} className="flex items-center gap-2" label={title}>
+      <Img file={filesOf(logo)[0]} className="h-9 w-auto" alt="" />
+    </SmartLink>
+  );
+}
+
+function LanguageSwitch({ lang, light }: { lang: string; light?: boolean }) {
+  const { t } = useTranslation();
+  const { pathname, hash } = useLocation();
+  const rest = pathname.replace(/^\/[a-z]{2}(?=\/|$)/, "");
+  return (
+    <nav aria-label={t("site.language")} className="flex gap-1 text-sm">
+      {LANGS.map((l) => (
+        <Link key={l} to={`/${l}${rest}${hash}`} aria-current={l === lang ? "true" : undefined} className={cn("rounded px-2 py-1 font-medium", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-70 hover:opacity-100")}>
+          {l.toUpperCase()}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** Navbar: links inline from the lg breakpoint, a toggled menu below it that closes on navigation. */
+function Navbar({ data, lang }: VariantProps) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  // The menu is open for the location it was opened at: any navigation closes it.
+  const here = `${location.pathname}${location.hash}`;
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === here;
+  const main = linked(data, "widgets-to-buttons-arrays", "default");
+  const extra = linked(data, "widgets-to-buttons-arrays", "additional");
+  return (
+    <header className={cn("sticky top-0 z-40 border-b border-emerald-100 bg-white/95 backdrop-blur", data.className)} data-variant={data.variant}>
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6 lg:px-8">
+        <Logo data={data} lang={lang} />
+        <nav aria-label={tr(data.title, lang) || "Main"} className="hidden flex-1 items-center gap-4 lg:flex">
+          {main.map((b) => (
+            <ButtonsArray key={b.id} data={b} lang={lang} />
+          ))}
+        </nav>
+        <div className="ml-auto hidden items-center gap-4 lg:flex">
+          <LanguageSwitch lang={lang} />
+          <AccountMenu />
+          {extra.map((b) => (
+            <ButtonsArray key={b.id} data={b} lang={lang} />
+          ))}
+        </div>
+        <button type="button" data-testid="menu-toggle" aria-expanded={open} aria-controls="site-menu" onClick={() => setOpenAt(open ? null : here)} className="ml-auto inline-flex h-10 w-10 items-center justify-center rounded-md text-2xl text-emerald-950 hover:bg-emerald-50 lg:hidden">
+          <span aria-hidden>{open ? "×" : "☰"}</span>
+          <span className="sr-only">{open ? t("site.closeMenu") : t("site.menu")}</span>
+        </button>
+      </div>
+      {open ? (
+        <div id="site-menu" data-testid="mobile-menu" className="border-t border-emerald-100 bg-white px-4 pb-6 pt-2 lg:hidden">
+          <nav aria-label={t("site.menu")} className="flex flex-col gap-2">
+            {main.map((b) => (
+              <ButtonsArray key={b.id} data={b} lang={lang} className="flex-col items-start" />
+            ))}
+          </nav>
+          <div className="mt-4 flex flex-wrap items-center gap-4">
+            <LanguageSwitch lang={lang} />
+            {extra.map((b) => (
+              <ButtonsArray key={b.id} data={b} lang={lang} />
+            ))}
+          </div>
+        </div>
+      ) : null}
+    </header>
+  );
+}
+
+/** Footer: a 12-column grid — the brand over 3 columns, then 3 columns of links — and the copyright. */
+function Footer({ data, lang }: VariantProps) {
+  const { t } = useTranslation();
+  const columns = linked(data, "widgets-to-buttons-arrays").slice(0, 3);
+  return (
+    <footer className={cn("bg-emerald-950 text-neutral-200", data.className)} data-variant={data.variant}>
+      <div className="mx-auto grid max-w-7xl grid-cols-12 gap-8 px-4 py-14 sm:px-6 lg:px-8">
+        <div className="col-span-12 lg:col-span-3">
+          <p className="text-xl font-bold text-white">{tr(data.title, lang)}</p>
+          <Description data={data} lang={lang} className="mt-3 text-sm text-neutral-300" />
+        </div>
+        {columns.map((c) => (
+          <div key={c.id} className="col-span-12 sm:col-span-4 lg:col-span-3">
+            <ButtonsArray data={c} lang={lang} />
+          </div>
+        ))}
+      </div>
+      <div className="border-t border-white/10">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-6 text-sm text-neutral-300 sm:px-6 lg:px-8">
+          <p data-testid="copyright">
+            © {YEAR} {t("site.rights")}
+          </p>
+          <LanguageSwitch lang={lang} light />
+        </div>
+      </div>
+    </footer>
+  );
+}
+
+function Content({ data, lang }: VariantProps) {
+  return (
+    <Section data={data}>
+      <Heading data={data} lang={lang} />
+      <Description data={data} lang={lang} />
+      <div className="mt-8 grid gap-6 md:grid-cols-2">
+        <Features data={data} lang={lang} />
+      </div>
+      <Sliders data={data} lang={lang} />
+      <ButtonsArrays data={data} lang={lang} className="mt-8" />
+    </Section>
+  );
+}
+
+function HeadingBlock({ data, lang, url }: VariantProps) {
+  const image = filesOf(data)[0];
+  return (
+    <Section data={data} className="grid items-center gap-10 py-20 lg:grid-cols-2">
+      <div>
+        <Heading data={data} lang={lang} as={url === "/" ? "h1" : "h1"} />
+        <Description data={data} lang={lang} />
+        <ButtonsArrays data={data} lang={lang} className="mt-8" />
+      </div>
+      {image ? <Img file={image} className="w-full rounded-3xl object-cover shadow-lg" /> : null}
+    </Section>
+  );
+}
+
+/** Progress toward a million trees: paid quantity + 66 713 of 1 000 000, animated over 2 s. */
+export function ProgressBar({ lang }: { lang: string }) {
+  const { t } = useTranslation();
+  const q = useQuery({
+    queryKey: ["paid-orders-to-products-quantity"],
+    queryFn: () => request<number>("GET", "/api/ecommerce/orders/paid-orders-to-products-quantity"),
+  });
+  const GOAL = 1_000_000;
+  const count = (q.data ?? 0) + 66_713;
+  const pct = Math.min(100, (count / GOAL) * 100);
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    const id = requestAnimationFrame(() => setShown(pct));
+    return () => cancelAnimationFrame(id);
+  }, [pct]);
+  const fmt = new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US");
+  return (
+    <div className="mt-8">
+      <div className="flex items-end justify-between gap-4">
+        <p className="text-4xl font-bold text-emerald-900" data-testid="progress-count">
+          {fmt.format(count)} <span className="text-base font-medium text-emerald-800">{t("site.planted")}</span>
+        </p>
+        <p className="text-sm text-neutral-600">
+          {t("site.goal")}: {fmt.format(GOAL)}
+        </p>
+      </div>
+      <progress className="sr-only" aria-label={t("site.planted")} max={GOAL} value={count} />
+      <div aria-hidden className="mt-3 h-4 overflow-hidden rounded-full bg-emerald-100">
+        <div data-testid="progress-fill" className="h-full rounded-full bg-emerald-700 transition-[width] duration-[2000ms] ease-out" style={{ width: `${shown}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function Target({ data, lang }: VariantProps) {
+  return (
+    <Section data={data} tone="tint">
+      <Heading data={data} lang={lang} />
+      <ProgressBar lang={lang} />
+      <div className="mt-6 grid gap-4 md:grid-cols-2">
+        <Features data={data} lang={lang} />
+      </div>
+    </Section>
+  );
+}
+
+function Grid({ data, lang, cols = "md:grid-cols-3", tone }: VariantProps & { cols?: string; tone?: "tint" | "dark" }) {
+  return (
+    <Section data={data} tone={tone}>
+      <Heading data={data} lang={lang} />
+      <Description data={data} lang={lang} />
+      <div className={cn("mt-10 grid gap-6", cols)}>
+        <Features data={data} lang={lang} />
+      </div>
+      <ButtonsArrays data={data} lang={lang} className="mt-8" />
+    </Section>
+  );
+}
+
+/** Fixed spots of the up to 7 headline cards on large screens (percent of the board). */
+const SPOTS = [
+  "lg:left-[2%] lg:top-[4%]",
+  "lg:left-[36%] lg:top-[0%]",
+  "lg:left-[68%] lg:top-[6%]",
+  "lg:left-[10%] lg:top-[38%]",
+  "lg:left-[46%] lg:top-[34%]",
+  "lg:left-[2%] lg:top-[70%]",
+  "lg:left-[60%] lg:top-[68%]",
+];
+
+function Headlines({ data, lang }: VariantProps) {
+  const items = linked(data, "widgets-to-features").slice(0, 7);
+  return (
+    <Section data={data} tone="tint">
+      <Heading data={data} lang={lang} />
+      <div className="relative mt-10 grid gap-4 sm:grid-cols-2 lg:block lg:h-[34rem]">
+        {items.map((f, i) => (
+          <div key={f.id} data-index={i} className={cn("lg:absolute lg:w-[30%]", SPOTS[i])}>
+            <Feature data={f} lang={lang} index={i} />
+          </div>
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+function GalleryAndText({ data, lang, inversed }: VariantProps & { inversed: boolean }) {
+  const hasSlider = linked(data, "widgets-to-sliders").length > 0;
+  return (
+    <Section data={data} className="grid items-center gap-10 lg:grid-cols-2">
+      <div className={cn(inversed && "lg:order-2")}>
+        <Heading data={data} lang={lang} />
+        <Description data={data} lang={lang} />
+        <ButtonsArrays data={data} lang={lang} className="mt-6" />
+      </div>
+      <div className={cn("grid gap-4", inversed && "lg:order-1")}>
+        {hasSlider ? <Sliders data={data} lang={lang} /> : null}
+        <div className="grid grid-cols-2 gap-4">
+          <Features data={data} lang={lang} />
+        </div>
+      </div>
+    </Section>
+  );
+}
+
+function CreateSubscription({ data, lang }: VariantProps) {
+  return (
+    <Section data={data} tone="dark" className="pb-4 text-center [&_p]:mx-auto">
+      <Heading data={data} lang={lang} className="text-white" />
+      <Description data={data} lang={lang} className="mx-auto" />
+      <div className="mt-6 grid gap-4 md:grid-cols-3">
+        <Features data={data} lang={lang} />
+      </div>
+    </Section>
+  );
+}
+
+function TimelineBlock({ data, lang }: VariantProps) {
+  return (
+    <Section data={data}>
+      <Heading data={data} lang={lang} />
+      <ol className="mt-10 max-w-2xl">
+        <Features data={data} lang={lang} />
+      </ol>
+    </Section>
+  );
+}
+
+/** Three video players, loaded only when asked for (no third-party request before a click). */
+function Videos({ data, lang }: VariantProps) {
+  const { t } = useTranslation();
+  const videos = linked(data, "widgets-to-buttons-arrays").flatMap((b) => linked(b, "buttons-arrays-to-buttons")).slice(0, 3);
+  const poster = filesOf(data)[0];
+  const [playing, setPlaying] = useState<string | null>(null);
+  return (
+    <Section data={data} tone="tint">
+      <Heading data={data} lang={lang} />
+      <div className="mt-10 grid gap-6 md:grid-cols-3">
+        {videos.map((v) => (
+          <figure key={v.id} className="overflow-hidden rounded-2xl bg-black">
+            {playing === v.id && v.url ? (
+              // The player is cross-origin, so scripts + same-origin cannot reach our page.
+              // oxlint-disable-next-line react/iframe-missing-sandbox
+              <iframe sandbox="allow-scripts allow-same-origin allow-presentation allow-popups" src={`${v.url}?autoplay=1`} title={tr(v.title, lang)} className="aspect-video w-full" allow="autoplay; encrypted-media; picture-in-picture" allowFullScreen />
+            ) : (
+              <button type="button" onClick={() => setPlaying(v.id)} className="block w-full" aria-label={t("site.play", { title: tr(v.title, lang) })}>
+                <Img file={poster} className="aspect-video w-full object-cover" alt="" />
+              </button>
+            )}
+            <figcaption className="bg-white p-3 text-sm font-medium">{tr(v.title, lang)}</figcaption>
+          </figure>
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+function MapBlock({ data, lang }: VariantProps) {
+  return (
+    <Section data={data} className="grid gap-10 lg:grid-cols-3">
+      <div className="lg:col-span-2">
+        <Heading data={data} lang={lang} />
+        <Img file={filesOf(data)[0]} className="mt-8 w-full rounded-3xl" />
+      </div>
+      <div className="self-end">
+        <Features data={data} lang={lang} />
+      </div>
+    </Section>
+  );
+}
+
+function Requisites({ data, lang }: VariantProps) {
+  return (
+    <Section data={data}>
+      <Heading data={data} lang={lang} />
+      <dl className="mt-8 max-w-3xl">
+        <Features data={data} lang={lang} />
+      </dl>
+    </Section>
+  );
+}
+
+function QrBlock({ data, lang }: VariantProps) {
+  return (
+    <Section data={data} tone="tint" className="flex flex-col items-center text-center">
+      <Heading data={data} lang={lang} />
+      <div className="mt-8">
+        <Features data={data} lang={lang} />
+      </div>
+    </Section>
+  );
+}
+
+function FaqBlock({ data, lang }: VariantProps) {
+  return (
+    <Section data={data}>
+      <Heading data={data} lang={lang} />
+      <div className="mt-8 grid gap-3">
+        <Features data={data} lang={lang} />
+      </div>
+    </Section>
+  );
+}
+
+function Default({ data, lang }: VariantProps) {
+  const buttons = linked(data, "widgets-to-buttons-arrays").flatMap((b) => linked(b, "buttons-arrays-to-buttons"));
+  return (
+    <Section data={data}>
+      <Heading data={data} lang={lang} />
+      <Description data={data} lang={lang} />
+      <div className="mt-6 grid gap-6 md:grid-cols-2">
+        <Features data={data} lang={lang} />
+      </div>
+      <div className="mt-6 flex flex-wrap gap-3">
+        {buttons.map((b) => (
+          <Btn key={b.id} data={b} lang={lang} />
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+export const variants: ModuleVariants = {
+  default: Default,
+  "content-default": Content,
+  "content-for-planet-default": Content,
+  "navbar-default": Navbar,
+  "navbar-for-planet-default": Navbar,
+  "footer-default": Footer,
+  "footer-for-planet-default": Footer,
+  "content-block-for-planet-heading": HeadingBlock,
+  "content-block-for-planet-target": Target,
+  "content-block-for-planet-how-it-works": (p) => <Grid {...p} />,
+  "content-block-for-planet-headlines": Headlines,
+  "content-block-for-planet-gallery-and-text": (p) => <GalleryAndText {...p} inversed={false} />,
+  "content-block-for-planet-gallery-and-text-inversed": (p) => <GalleryAndText {...p} inversed />,
+  "content-block-for-planet-create-subscription": CreateSubscription,
+  "content-block-for-planet-timeline": TimelineBlock,
+  "content-block-for-planet-tiers": (p) => <Grid {...p} tone="tint" />,
+  "content-block-for-planet-celebrities": (p) => <Grid {...p} />,
+  "content-block-for-planet-videos": Videos,
+  "content-block-for-planet-map": MapBlock,
+  "content-block-for-planet-requisites": Requisites,
+  "content-block-for-planet-qr-code": QrBlock,
+  "content-block-for-planet-faq": FaqBlock,
+};

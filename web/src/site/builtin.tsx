@@ -1,0 +1,22 @@
+import type { ReactElement } from "react";
+import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
+import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
+
+const AUTH = "/rbac/subject/authentication";
+
+/**
+ * Screens the site shows when no page claims their URL, so accounts work on an empty database.
+ * Kept in step with `BUILT_IN` in crates/server/src/web.rs.
+ */
+const SCREENS: Record<string, ReactElement> = {
+  [`${AUTH}/select-method`]: <SelectMethodScreen />,
+  [`${AUTH}/email-and-password/registration`]: <RegistrationScreen />,
+  [`${AUTH}/email-and-password/forgot-password`]: <ForgotPasswordScreen />,
+  [`${AUTH}/email-and-password/reset-password`]: <ResetPasswordScreen />,
+  [`${AUTH}/logout`]: <LogoutScreen />,
+  "/rbac/subjects/settings": <SettingsScreen />,
+};
+
+export function builtInScreen(url: string): ReactElement | undefined {
+  return SCREENS[url];
+}

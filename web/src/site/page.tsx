@@ -1,0 +1,163 @@
+import { useQuery } from "@tanstack/react-query";
+import { Component, type ReactNode, useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useParams } from "react-router";
+import { ApiError, request } from "@/api/http";
+import type { Bundle, HostWidget } from "@/lib/content";
+import { RenderVariant } from "@/lib/registry";
+import { boot } from "@/lib/boot";
+import { builtInScreen } from "./builtin";
+import { ErrorFallback, WidgetBoundary } from "./errors";
+import { SiteShell } from "./shell";
+
+export const bundleKey = (url: string) => ["page-bundle", url] as const;
+
+async function fetchBundle(url: string): Promise<Bundle | null> {
+  try {
+    return await request<Bundle>("GET", "/api/host/pages/bundle", { query: { url } });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+/** The bundle of `url`: the server's embedded one on first load, then fetched per navigation. */
+export function usePageBundle(url: string) {
+  const embedded = boot && boot.url === url && boot.status === 200 ? boot.bundle : undefined;
+  return useQuery({
+    queryKey: bundleKey(url),
+    queryFn: () => fetchBundle(url),
+    initialData: embedded ?? undefined,
+    retry: false,
+  });
+}
+
+/** The page path of the current location, without the language. */
+export function usePagePath(): string {
+  const { lang = "" } = useParams();
+  const { pathname } = useLocation();
+  const rest = pathname.slice(lang.length + 1);
+  return rest === "" ? "/" : rest.replace(/\/+$/, "") || "/";
+}
+
+function HostWidgets({ widgets, lang, url }: { widgets: HostWidget[]; lang: string; url: string }) {
+  return (
+    <>
+      {widgets.map((w) =>
+        w._externals.map((e) => (
+          <WidgetBoundary key={`${w.id}-${e.id}`} name={`${e.module}:${e.widget.variant}`}>
+            <RenderVariant module={e.module} data={e.widget} lang={lang} url={url} />
+          </WidgetBoundary>
+        )),
+      )}
+    </>
+  );
+}
+
+/** A page: each layout's default widgets, the page's widgets, then each layout's additional ones. */
+export function PageView({ bundle, lang, children }: { bundle: Bundle; lang: string; children?: ReactNode }) {
+  const url = bundle.url;
+  const content = (
+    <>
+      <HostWidgets widgets={bundle.widgets} lang={lang} url={url} />
+      {children}
+    </>
+  );
+  return (
+    <div className="flex min-h-screen flex-col" data-page={bundle.page.id}>
+      {bundle.layouts.length === 0 ? <main className="flex-1">{content}</main> : null}
+      {bundle.layouts.reduceRight<ReactNode>(
+        (inner, layout) => (
+          <div key={layout.id} className={layout.className ?? "flex min-h-screen flex-col"}>
+            <HostWidgets widgets={layout._before} lang={lang} url={url} />
+            <main className="flex-1">{inner}</main>
+            <HostWidgets widgets={layout._after} lang={lang} url={url} />
+          </div>
+        ),
+        content,
+      )}
+    </div>
+  );
+}
+
+function useDocumentHead(bundle: Bundle | null | undefined, fallbackTitle: string) {
+  useEffect(() => {
+    document.title = bundle?.meta.title ?? fallbackTitle;
+  }, [bundle, fallbackTitle]);
+}
+
+/** The layout of the home page around a screen that has no page of its own. */
+function Framed({ lang, children }: { lang: string; children: ReactNode }) {
+  const home = usePageBundle("/");
+  if (home.data) {
+    const frame: Bundle = { ...home.data, widgets: [], url: home.data.url };
+    return (
+      <PageView bundle={frame} lang={lang}>
+        {children}
+      </PageView>
+    );
+  }
+  return <SiteShell>{children}</SiteShell>;
+}
+
+/** Looks up the page with url `/500` and shows it; otherwise the fallback with Reload. */
+function ErrorScreen({ lang, message }: { lang: string; message?: string }) {
+  const page = usePageBundle("/500");
+  if (page.data) return <PageView bundle={page.data} lang={lang} />;
+  if (page.isPending) return null;
+  return <ErrorFallback message={message} />;
+}
+
+class PageBoundary extends Component<{ lang: string; children: ReactNode }, { error: Error | null }> {
+  state: { error: Error | null } = { error: null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  render() {
+    if (this.state.error) return <ErrorScreen lang={this.props.lang} message={this.state.error.message} />;
+    return this.props.children;
+  }
+}
+
+function NotFound({ lang }: { lang: string }) {
+  const { t } = useTranslation();
+  const page = usePageBundle("/404");
+  useDocumentHead(page.data, t("site.notFound"));
+  if (page.data) return <PageView bundle={page.data} lang={lang} />;
+  if (page.isPending) return null;
+  return (
+    <section className="mx-auto max-w-7xl px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">{t("site.notFound")}</h1>
+    </section>
+  );
+}
+
+function Resolved({ url, lang }: { url: string; lang: string }) {
+  const { t } = useTranslation();
+  const q = usePageBundle(url);
+  useDocumentHead(q.data, t("site.notFound"));
+  if (q.isError) throw q.error;
+  if (q.isPending) return <div aria-busy="true" className="min-h-screen" />;
+  if (q.data) return <PageView bundle={q.data} lang={lang} />;
+  const screen = builtInScreen(url);
+  if (screen) return <Framed lang={lang}>{screen}</Framed>;
+  return <NotFound lang={lang} />;
+}
+
+/** The public site's route: URL → page → layouts → widgets → module widgets → variants. */
+export function SitePage() {
+  const { lang = "ru" } = useParams();
+  const url = usePagePath();
+  const { pathname, hash } = useLocation();
+  // Scroll to the anchor, or to the top of a new page.
+  const target = hash ? decodeURIComponent(hash.slice(1)) : `top:${pathname}`;
+  useEffect(() => {
+    if (target.startsWith("top:")) window.scrollTo(0, 0);
+    else document.getElementById(target)?.scrollIntoView();
+  }, [target]);
+  return (
+    <PageBoundary lang={lang}>
+      <Resolved url={url} lang={lang} />
+    </PageBoundary>
+  );
+}
