@@ -43,6 +43,8 @@ export const adminSpecs = [
       await page.getByRole("dialog", { name: "Update widget" }).waitFor();
       await screen(page, "admin-widget-saved");
       await page.keyboard.press("Escape");
+      // The demo site has many widgets: find ours through the table's search.
+      await page.getByRole("searchbox", { name: "Search host.widget" }).fill("e2e-widget");
       const row = page.locator("tr", { hasText: "e2e-widget" });
       await row.waitFor();
       const stored = await page.evaluate(async () => {

@@ -47,6 +47,9 @@ export async function startStack() {
     STOA_AUTH_RATE_BURST: "1000",
     STOA_LOG: "warn",
   };
+  // The suites run on the demo site ('for planet'), as `make run` serves it.
+  const seeded = spawnSync(bin, ["seed", "--demo"], { env });
+  if (seeded.status !== 0) throw new Error(`stoa seed --demo failed: ${seeded.stderr}`);
   const created = spawnSync(bin, ["admin", "create", "--email", ADMIN.email, "--password-stdin"], { env, input: `${ADMIN.password}\n` });
   if (created.status !== 0) throw new Error(`stoa admin create failed: ${created.stderr}`);
   const server = spawn(bin, ["serve"], { env, stdio: ["ignore", "inherit", "pipe"] });

@@ -120,7 +120,8 @@ async fn json_errors(req: Request, next: Next) -> Response {
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/html"));
+    // JSON errors are ours already; HTML ones are site pages answered with their status.
     if is_json {
         return res;
     }

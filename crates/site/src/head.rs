@@ -183,14 +183,23 @@ pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value) -> String {
         1,
     );
     // The shell's own placeholder title gives way to the page's.
+    let mut title_at = None;
     if let (Some(a), Some(b)) = (html.find("<title>"), html.find("</title>"))
         && a < b
     {
         html.replace_range(a..b + "</title>".len(), "");
+        title_at = Some(a);
     }
-    if let Some(at) = html.find("</head>") {
-        html.insert_str(at, head);
-    }
+    let at = html
+        .find("</head>")
+        .or(title_at)
+        .or_else(|| {
+            html.find('>')
+                .filter(|_| html.starts_with("<!"))
+                .map(|i| i + 1)
+        })
+        .unwrap_or(0);
+    html.insert_str(at, head);
     let script = format!(
         "<script id=\"stoa-page\" type=\"application/json\">{}</script>",
         script_json(boot)

@@ -26,31 +26,27 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                     let url = q
                         .get("url")
                         .ok_or_else(|| Error::bad_field("url", "is required"))?;
-                    match b.get(url).await? {
-                        Some(bundle) => ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, &*bundle)),
-                        None => Err(Error::not_found(format!(
-                            "Page with url {} not found",
-                            stoa_host::pages::normalise(url)?
-                        ))
-                        .into()),
-                    }
+                    // No page is an answer, not an error: the site then shows a built-in screen
+                    // or its not-found page (find-by-url is the call that answers 404).
+                    let bundle = b.get(url).await?;
+                    ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, bundle.as_deref()))
                 }
             }),
             custom(
                 "host",
                 "hostPageBundle",
-                "The page a URL shows with every record its widgets render (layouts, module widgets and their trees, lists, the overview record, prices, metadata)",
+                "The page a URL shows with every record its widgets render (layouts, module widgets and their trees, lists, the overview record, prices, metadata); null when no page has the URL",
                 query_params(&["url"]),
                 None,
                 200,
-                json!({"type": "object", "properties": {
+                json!({"type": ["object", "null"], "properties": {
                     "page": {"$ref": "#/components/schemas/HostPage"},
                     "url": {"type": "string"},
                     "meta": {"type": "object", "additionalProperties": {"type": "string"}},
                     "layouts": {"type": "array", "items": {"type": "object"}},
                     "widgets": {"type": "array", "items": {"type": "object"}}
                 }, "required": ["page", "url", "meta", "layouts", "widgets"]}),
-                &[400, 404],
+                &[400],
             ),
         )
         .add(
@@ -66,7 +62,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 vec![],
                 None,
                 200,
-                json!({"type": "object", "properties": {"revalidated": {"type": "boolean"}}}),
+                json!({"type": ["object", "null"], "properties": {"revalidated": {"type": "boolean"}}}),
                 &[],
             ),
         )
@@ -91,7 +87,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 vec![],
                 None,
                 200,
-                json!({"type": "object", "properties": {"revalidated": {"type": "boolean"}, "cleared": {"type": "integer"}}}),
+                json!({"type": ["object", "null"], "properties": {"revalidated": {"type": "boolean"}, "cleared": {"type": "integer"}}}),
                 &[401, 403],
             ),
         )

@@ -211,6 +211,7 @@ pub async fn start(mut config: Config, db: Db, dir: Option<TempDir>) -> TestApp 
             .unwrap_or_default(),
         plain: reqwest::Client::builder()
             .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_default(),
         secret_key,

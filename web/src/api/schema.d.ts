@@ -1477,6 +1477,23 @@ export interface paths {
         patch: operations["updateCrmForm"];
         trace?: never;
     };
+    "/api/crm/forms/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit a form: the values keyed by each input's slug (required inputs must be filled, number inputs take numbers) */
+        post: operations["crmFormRequestCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crm/forms/bulk": {
         parameters: {
             query?: never;
@@ -2781,6 +2798,23 @@ export interface paths {
         put?: never;
         /** Find ecommerce.order by the values sent, or create it */
         post: operations["findOrCreateEcommerceOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/orders/paid-orders-to-products-quantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many products paid orders hold (optionally of one product): the campaign counter */
+        get: operations["ecommerceOrdersPaidQuantity"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4424,6 +4458,23 @@ export interface paths {
         head?: never;
         /** Update up to 100 host.page in one transaction */
         patch: operations["bulkUpdateHostPage"];
+        trace?: never;
+    };
+    "/api/host/pages/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page a URL shows with every record its widgets render (layouts, module widgets and their trees, lists, the overview record, prices, metadata); null when no page has the URL */
+        get: operations["hostPageBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/host/pages/find-by-url": {
@@ -6580,6 +6631,24 @@ export interface paths {
         put?: never;
         /** Find rbac.widget by the values sent, or create it */
         post: operations["findOrCreateRbacWidget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/revalidation/revalidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Answers 200 and changes nothing (pages revalidate themselves when data changes; clearing is the admin POST) */
+        get: operations["revalidateCheck"];
+        put?: never;
+        /** Clears the rendered-page caches (admins) */
+        post: operations["revalidate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -25557,6 +25626,87 @@ export interface operations {
             };
         };
     };
+    crmFormRequestCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string | number | boolean | null;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Submit a form: the values keyed by each input's slug (required inputs must be filled, number inputs take numbers) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmRequest"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     bulkCreateCrmForm: {
         parameters: {
             query?: never;
@@ -35334,6 +35484,39 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ecommerceOrdersPaidQuantity: {
+        parameters: {
+            query?: {
+                productId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many products paid orders hold (optionally of one product): the campaign counter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: number;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48057,6 +48240,47 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostPageBundle: {
+        parameters: {
+            query: {
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page a URL shows with every record its widgets render (layouts, module widgets and their trees, lists, the overview record, prices, metadata); null when no page has the URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            layouts: Record<string, never>[];
+                            meta: {
+                                [key: string]: string;
+                            };
+                            page: components["schemas"]["HostPage"];
+                            url: string;
+                            widgets: Record<string, never>[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -63313,6 +63537,73 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revalidateCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Answers 200 and changes nothing (pages revalidate themselves when data changes; clearing is the admin POST) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            revalidated?: boolean;
+                        } | null;
+                    };
+                };
+            };
+        };
+    };
+    revalidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Clears the rendered-page caches (admins) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cleared?: number;
+                            revalidated?: boolean;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

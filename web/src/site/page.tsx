@@ -126,9 +126,11 @@ function NotFound({ lang }: { lang: string }) {
   if (page.data) return <PageView bundle={page.data} lang={lang} />;
   if (page.isPending) return null;
   return (
-    <section className="mx-auto max-w-7xl px-4 py-24 text-center">
-      <h1 className="text-2xl font-semibold">{t("site.notFound")}</h1>
-    </section>
+    <Framed lang={lang}>
+      <section className="mx-auto max-w-7xl px-4 py-24 text-center">
+        <h1 className="text-2xl font-semibold">{t("site.notFound")}</h1>
+      </section>
+    </Framed>
   );
 }
 

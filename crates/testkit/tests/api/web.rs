@@ -45,17 +45,42 @@ async fn assets_are_immutable_and_pages_get_the_shell(db: Db) {
     let css = visitor.get("/assets/index-AbC123.css").await;
     assert!(css.header("content-type").unwrap().starts_with("text/css"));
 
-    for path in [
-        "/",
-        "/admin",
-        "/admin/host/page",
-        "/ru/rbac/subjects/settings",
-    ] {
+    for path in ["/admin", "/admin/host/page"] {
         let page = visitor.get(path).await;
         assert_eq!(page.status, 200, "{path}");
         assert!(page.text.contains("<title>shell</title>"), "{path}");
         assert_eq!(page.header("cache-control"), Some("no-cache"), "{path}");
         assert!(page.header("content-security-policy").is_some(), "{path}");
+    }
+    // A built-in screen with no page of its own: the shell with its head and boot data.
+    let page = visitor.get("/ru/rbac/subjects/settings").await;
+    assert_eq!(page.status, 200);
+    assert!(page.text.contains("<title>Stoa</title>"));
+    assert!(
+        page.text
+            .contains("<script id=\"stoa-page\" type=\"application/json\">")
+    );
+    assert!(page.text.contains("hreflang=\"en\""));
+    assert_eq!(page.header("cache-control"), Some("no-cache"));
+    // No page at all: 404, still the shell (the client shows the not-found screen).
+    let missing = visitor.get("/en/no/such/page").await;
+    assert_eq!(missing.status, 404);
+    assert!(missing.text.contains("\"status\":404,\"bundle\":null"));
+    assert!(
+        missing
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    // Paths without a language go to the default one, keeping the query.
+    for (path, to) in [("/", "/ru"), ("/blog?x=1", "/ru/blog?x=1")] {
+        let r = visitor.get(path).await;
+        assert_eq!(r.status, 307, "{path}");
+        assert_eq!(r.header("location"), Some(to), "{path}");
+    }
+    // Stored files: only names inside the root.
+    for path in ["/files/..%2Fstoa.db", "/files/.hidden", "/files/none.svg"] {
+        assert_eq!(visitor.get(path).await.status, 404, "{path}");
     }
 
     for path in [

@@ -68,8 +68,8 @@ function HowItWorks({ data, lang, index = 0 }: FeatureProps) {
 function Requisite({ data, lang }: FeatureProps) {
   return (
     <div className={cn("flex flex-col gap-1 border-b border-emerald-100 py-3 sm:flex-row sm:justify-between", data.className)}>
-      <dt className="text-sm text-neutral-600">{tr(data.title, lang)}</dt>
-      <dd className="font-mono text-base font-medium">{tr(data.subtitle, lang)}</dd>
+      <p className="text-sm text-neutral-600">{tr(data.title, lang)}</p>
+      <p className="font-mono text-base font-medium">{tr(data.subtitle, lang)}</p>
       <Body data={data} lang={lang} className="text-sm sm:hidden" />
     </div>
   );
@@ -97,7 +97,7 @@ function Timeline({ data, lang, index = 0 }: FeatureProps) {
     return () => io.disconnect();
   }, []);
   return (
-    <li ref={ref} data-active={active} className={cn("relative pb-10 pl-12 transition-opacity duration-500", active ? "opacity-100" : "opacity-40", data.className)}>
+    <li ref={ref} data-active={active} className={cn("relative pb-10 pl-12", data.className)}>
       <span aria-hidden className={cn("absolute left-[15px] top-8 h-full border-l-2", index === 2 ? "border-dashed border-emerald-400" : "border-solid border-emerald-700")} />
       <span aria-hidden className={cn("absolute left-0 top-0 inline-flex h-8 w-8 items-center justify-center rounded-full text-sm font-bold", active ? "bg-emerald-700 text-white" : "bg-emerald-100 text-emerald-900")}>
         {index + 1}

@@ -337,9 +337,9 @@ function Requisites({ data, lang }: VariantProps) {
   return (
     <Section data={data}>
       <Heading data={data} lang={lang} />
-      <dl className="mt-8 max-w-3xl">
+      <div className="mt-8 max-w-3xl">
         <Features data={data} lang={lang} />
-      </dl>
+      </div>
     </Section>
   );
 }
