@@ -13,7 +13,9 @@ help:
 	@echo "             web: API types current, tsc, oxlint, Vitest, build, Playwright end-to-end in Chromium"
 	@echo "make bench - load benchmarks (see docs/benchmarks.md)"
 
+# The demo site ('for planet') is loaded on first start; later starts keep what is there.
 run: release web
+	./target/release/stoa seed --demo
 	STOA_ADDR=$(STOA_ADDR) STOA_WEB_DIR=web/dist ./target/release/stoa serve
 
 release:
