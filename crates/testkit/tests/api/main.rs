@@ -10,4 +10,5 @@ mod filters;
 mod host_pages;
 mod openapi;
 mod ops;
+mod site;
 mod web;
