@@ -66,6 +66,23 @@ export const siteSpecs = [
       expect(bundleCalls.length === 0, `the first render makes no bundle request (${bundleCalls.join(", ")})`);
       await seesAll(page, HOME_RU);
       await page.getByTestId("progress-count").getByText(/66\s713/).waitFor();
+      // (0 paid + 66 713) of 1 000 000, as a width that animates up to 6.6713 %.
+      await page.waitForFunction(() => parseFloat(document.querySelector("[data-testid=progress-fill]")?.style.width ?? "0") > 6.6);
+      const width = await page.getByTestId("progress-fill").evaluate((e) => parseFloat(e.style.width));
+      expect(Math.abs(width - 6.6713) < 0.001, `progress width ${width}%`);
+      // Timeline steps light up once they scroll into view; the third has a dashed line.
+      const steps = page.locator("#timeline li");
+      expect((await steps.count()) === 5, "five timeline steps");
+      expect((await page.locator('#timeline li[data-active="true"]').count()) === 0, "steps below the fold start dark");
+      await steps.nth(2).scrollIntoViewIfNeeded();
+      await page.locator('#timeline li[data-active="true"]').nth(2).waitFor();
+      expect((await steps.nth(2).locator(".border-dashed").count()) === 1, "step 3 has a dashed line");
+      expect((await steps.nth(1).locator(".border-dashed").count()) === 0, "step 2 has a solid line");
+      // Headlines: 7 cards placed at fixed, distinct spots on a large screen.
+      const cards = page.locator('[data-variant="content-block-for-planet-headlines"] [data-index]');
+      expect((await cards.count()) === 7, "seven headline cards");
+      const spots = await cards.evaluateAll((els) => els.map((e) => `${getComputedStyle(e).position} ${e.offsetLeft},${e.offsetTop}`));
+      expect(spots.every((p) => p.startsWith("absolute")) && new Set(spots).size === 7, `fixed spots: ${spots}`);
       await page.getByTestId("total").getByText("199 ₽").waitFor();
       await screen(page, "site-home-ru-desktop");
       await page.goto("/en/");

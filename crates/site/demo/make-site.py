@@ -5,8 +5,6 @@ import json, os
 
 def T(ru, en): return {"ru": ru, "en": en}
 def f(name, alt_ru, alt_en=None): return {"$file": name, "alt": alt_en or alt_ru}
-def files(*fs): return [dict(x) for x in fs]
-def button(title, url, variant="default", **kw): return {"$entity": None, "title": title, "url": url, "variant": variant, **kw}
 def btn(ru, en, url, variant="default", **kw):
     d = {"title": T(ru, en), "url": url, "variant": variant}; d.update(kw); return d
 def ba(variant, buttons, title=None, rel=None, **kw):

@@ -32,54 +32,41 @@ const MAX_LINKS: usize = 1_000;
 /// Items a list widget shows when nothing is linked to it.
 const LIST_CAP: usize = 100;
 
-/// List widgets: `(module, variant prefix, entity route, the relation that picks items)`. With
-/// nothing linked, the widget lists every record.
-const LISTS: &[(&str, &str, &str, &str)] = &[
-    (
-        "blog",
-        "category-list",
-        "categories",
-        "widgets-to-categories",
-    ),
-    ("blog", "article-list", "articles", "widgets-to-articles"),
-    (
-        "ecommerce",
-        "category-list",
-        "categories",
-        "widgets-to-categories",
-    ),
-    (
-        "ecommerce",
-        "product-list",
-        "products",
-        "widgets-to-products",
-    ),
-    (
-        "ecommerce",
-        "for-planet-products-list-block",
-        "products",
-        "widgets-to-products",
-    ),
-    ("ecommerce", "store-list", "stores", "widgets-to-stores"),
-    ("rbac", "subject-list", "subjects", ""),
-];
-
-/// Overview widgets: `(module, variant prefix, entity route)`; the record is the one whose slug
-/// is the URL's `[module.route.slug]` segment.
-const OVERVIEWS: &[(&str, &str, &str)] = &[
-    ("blog", "category-overview", "categories"),
-    ("blog", "article-overview", "articles"),
-    ("ecommerce", "category-overview", "categories"),
-    ("ecommerce", "product-overview", "products"),
-    ("ecommerce", "store-overview", "stores"),
-    ("rbac", "subject-overview", "subjects"),
-    ("social", "profile-overview", "profiles"),
-];
+/// The record a list or overview widget is about, read from the declarations: a widget of module
+/// `m` whose variant starts with `<entity name>-list` lists that entity of `m`
+/// (`category-list-default` → `blog.category`), `<entity name>-overview` shows one record of it.
+fn widget_subject(store: &Store, module: &str, variant: &str, kind: &str) -> Option<Arc<Entity>> {
+    store
+        .registry
+        .entities()
+        .iter()
+        .filter(|e| e.module == module && e.kind == EntityKind::Model && e.name != "widget")
+        .filter(|e| {
+            variant
+                .strip_prefix(e.name)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|rest| rest.starts_with(kind))
+        })
+        .max_by_key(|e| e.name.len())
+        .cloned()
+}
 
 struct Ctx<'a> {
     store: &'a Store,
     records: usize,
     cut: bool,
+    /// Child relations per entity key, worked out once per bundle.
+    children: HashMap<String, Arc<Vec<Child>>>,
+}
+
+impl Ctx<'_> {
+    fn children(&mut self, e: &Entity) -> Arc<Vec<Child>> {
+        let store = self.store;
+        self.children
+            .entry(e.key())
+            .or_insert_with(|| Arc::new(child_relations(store, e)))
+            .clone()
+    }
 }
 
 fn node(e: &Entity, r: &Record) -> Node {
@@ -152,7 +139,7 @@ fn expand<'a>(
             return Ok(());
         }
         let ids: Vec<Val> = nodes.iter().filter_map(id_of).map(Val::Uuid).collect();
-        for (rel, left, right, target) in child_relations(ctx.store, e) {
+        for (rel, left, right, target) in ctx.children(e).iter().cloned() {
             if ctx.records >= MAX_RECORDS {
                 ctx.cut = true;
                 break;
@@ -211,29 +198,27 @@ fn linked(n: &Node, relation: &str) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// `_list` and `_record` of module widgets whose variant lists or overviews records.
+/// `_list` and `_record` of module widgets whose variant lists or overviews records (see
+/// [`widget_subject`]). A list holds the records linked to the widget, or every record when none
+/// are.
 async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str) -> Result<()> {
     let variant = n
         .get("variant")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    for (m, prefix, route, link) in LISTS {
-        if *m != module || !variant.starts_with(prefix) {
-            continue;
-        }
-        let picked = if link.is_empty() {
-            Vec::new()
-        } else {
-            linked(n, link)
-        };
+    let widget_key = format!("{module}.widget");
+    if let Some(e) =
+        widget_subject(ctx.store, module, &variant, "list").filter(|e| readable(ctx.store, e))
+    {
+        let key = e.key();
+        let picked: Vec<Value> = ctx
+            .children(&*ctx.store.entity(&widget_key)?)
+            .iter()
+            .filter(|(_, _, _, target)| target.key() == key)
+            .flat_map(|(rel, ..)| linked(n, rel.name))
+            .collect();
         let list = if picked.is_empty() {
-            let Some(e) = ctx.store.registry.by_route(m, route).cloned() else {
-                break;
-            };
-            if !readable(ctx.store, &e) {
-                break;
-            }
             let mut nodes: Vec<Node> = ctx
                 .store
                 .all(&e, LIST_CAP)
@@ -248,16 +233,9 @@ async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str)
             picked
         };
         n.insert("_list".into(), Value::Array(list));
-        break;
     }
-    for (m, prefix, route) in OVERVIEWS {
-        if *m != module || !variant.starts_with(prefix) {
-            continue;
-        }
-        let Some(e) = ctx.store.registry.by_route(m, route).cloned() else {
-            break;
-        };
-        let segment = format!("{m}.{route}.slug");
+    if let Some(e) = widget_subject(ctx.store, module, &variant, "overview") {
+        let segment = format!("{module}.{}.slug", e.route);
         let record = match stoa_host::pages::segment_value(ctx.store, url, &segment).await? {
             Some(slug) if readable(ctx.store, &e) => ctx
                 .store
@@ -277,7 +255,6 @@ async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str)
             None => Value::Null,
         };
         n.insert("_record".into(), value);
-        break;
     }
     Ok(())
 }
@@ -456,6 +433,7 @@ pub async fn build(store: &Store, url: &str) -> Result<Value> {
         store,
         records: 0,
         cut: false,
+        children: HashMap::new(),
     };
     let p2l = store
         .find_in(

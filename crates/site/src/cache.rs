@@ -39,20 +39,10 @@ impl Bundles {
         &self.store
     }
 
-    /// The sum of every entity's change counter: it moves whenever anything is written.
-    fn stamp(&self) -> u64 {
-        self.store
-            .registry
-            .entities()
-            .iter()
-            .map(|e| self.store.version(&e.key()))
-            .fold(0u64, u64::wrapping_add)
-    }
-
     /// The bundle of the page `url` shows, or `None` when no page does.
     pub async fn get(&self, url: &str) -> Result<Option<Arc<Value>>> {
         let key = stoa_host::pages::normalise(url)?;
-        let stamp = self.stamp();
+        let stamp = self.store.any_version();
         if let Ok(map) = self.map.lock()
             && let Some(e) = map.get(&key)
             && e.stamp == stamp

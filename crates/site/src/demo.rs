@@ -17,9 +17,10 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use stoa_kernel::model::EntityKind;
+use stoa_kernel::model::{Entity, EntityKind};
 use stoa_kernel::{Error, Result};
 use stoa_store::{Exec, Store};
 use uuid::Uuid;
@@ -160,29 +161,18 @@ impl Loader<'_> {
             }
             let store = self.store;
             let e = store.entity(key)?;
-            let relations: Vec<_> = store
-                .registry
-                .entities()
-                .iter()
-                .filter(|r| r.kind == EntityKind::Relation)
-                .cloned()
-                .collect();
             let mut own = Map::new();
-            let mut children: Vec<(&str, &Vec<Value>)> = Vec::new();
+            let mut children: Vec<(Arc<Entity>, &Vec<Value>)> = Vec::new();
             for (k, v) in input {
                 if k.starts_with('$') || k.starts_with('^') {
                     continue;
                 }
-                let is_child = relations.iter().any(|r| {
-                    r.name == k.as_str()
-                        && r.relation_ends().first().and_then(|f| f.target) == Some(key)
-                });
-                match (is_child, v) {
-                    (true, Value::Array(items)) => children.push((k.as_str(), items)),
-                    (true, _) => {
+                match (relation_at(store, k, 0, key), v) {
+                    (Some(rel), Value::Array(items)) => children.push((rel, items)),
+                    (Some(_), _) => {
                         return Err(Error::internal(format!("demo: {key}.{k} must be a list")));
                     }
-                    (false, _) => {
+                    (None, _) => {
                         own.insert(k.clone(), v.clone());
                     }
                 }
@@ -201,15 +191,7 @@ impl Loader<'_> {
             if let Some(name) = input.get("$id").and_then(Value::as_str) {
                 self.refs.insert(name.to_owned(), id);
             }
-            for (rel_name, items) in children {
-                let rel = relations
-                    .iter()
-                    .find(|r| {
-                        r.name == rel_name
-                            && r.relation_ends().first().and_then(|f| f.target) == Some(key)
-                    })
-                    .cloned()
-                    .ok_or_else(|| Error::internal("relation vanished"))?;
+            for (rel, items) in children {
                 let ends = rel.relation_ends();
                 let (left, right) = (ends[0], ends[1]);
                 let target = right
@@ -227,12 +209,7 @@ impl Loader<'_> {
                 }
             }
             for (k, v) in input.iter().filter(|(k, _)| k.starts_with('^')) {
-                let rel = store
-                    .registry
-                    .entities()
-                    .iter()
-                    .find(|r| r.kind == EntityKind::Relation && r.name == &k[1..])
-                    .cloned()
+                let rel = relation_at(store, &k[1..], 1, key)
                     .ok_or_else(|| Error::internal(format!("demo: no relation {k}")))?;
                 let ends = rel.relation_ends();
                 for name in v.as_array().into_iter().flatten().filter_map(Value::as_str) {
@@ -273,6 +250,21 @@ impl Loader<'_> {
             Ok(id)
         })
     }
+}
+
+/// The relation called `name` whose end number `end` (0: first, 1: second) is the entity `key`.
+/// Names repeat across modules (`attribute-keys-to-attributes`), so the end decides.
+fn relation_at(store: &Store, name: &str, end: usize, key: &str) -> Option<Arc<Entity>> {
+    store
+        .registry
+        .entities()
+        .iter()
+        .find(|r| {
+            r.kind == EntityKind::Relation
+                && r.name == name
+                && r.relation_ends().get(end).and_then(|f| f.target) == Some(key)
+        })
+        .cloned()
 }
 
 /// Writes the demo images into `data_dir/files/demo`.

@@ -60,21 +60,13 @@ pub fn script_json(v: &Value) -> String {
     out
 }
 
-fn meta_name(out: &mut String, name: &str, content: Option<&str>) {
+/// `<meta {attr}="{key}" content="…">` when there is content (`name` for most, `property` for
+/// Open Graph).
+fn meta_tag(out: &mut String, attr: &str, key: &str, content: Option<&str>) {
     if let Some(c) = content.filter(|c| !c.trim().is_empty()) {
         out.push_str(&format!(
-            "<meta name=\"{}\" content=\"{}\">",
-            escape(name),
-            escape(c)
-        ));
-    }
-}
-
-fn meta_property(out: &mut String, property: &str, content: Option<&str>) {
-    if let Some(c) = content.filter(|c| !c.trim().is_empty()) {
-        out.push_str(&format!(
-            "<meta property=\"{}\" content=\"{}\">",
-            escape(property),
+            "<meta {attr}=\"{}\" content=\"{}\">",
+            escape(key),
             escape(c)
         ));
     }
@@ -95,9 +87,9 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
     let description = get("description");
     let canonical = place.url(place.lang);
     let mut out = format!("<title>{}</title>", escape(title));
-    meta_name(&mut out, "description", description);
-    meta_name(&mut out, "keywords", get("keywords"));
-    meta_name(&mut out, "author", get("author"));
+    meta_tag(&mut out, "name", "description", description);
+    meta_tag(&mut out, "name", "keywords", get("keywords"));
+    meta_tag(&mut out, "name", "author", get("author"));
     out.push_str(&format!(
         "<link rel=\"canonical\" href=\"{}\">",
         escape(&canonical)
@@ -112,55 +104,77 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
         "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\">",
         escape(&place.url(place.default_language))
     ));
-    meta_property(&mut out, "og:title", get("opengraphTitle").or(Some(title)));
-    meta_property(
+    meta_tag(
         &mut out,
+        "property",
+        "og:title",
+        get("opengraphTitle").or(Some(title)),
+    );
+    meta_tag(
+        &mut out,
+        "property",
         "og:description",
         get("opengraphDescription").or(description),
     );
-    meta_property(
+    meta_tag(
         &mut out,
+        "property",
         "og:url",
         get("opengraphUrl").or(Some(canonical.as_str())),
     );
-    meta_property(
+    meta_tag(
         &mut out,
+        "property",
         "og:type",
         get("opengraphType").or(Some("website")),
     );
-    meta_property(&mut out, "og:site_name", get("opengraphSiteName"));
-    meta_property(
+    meta_tag(
         &mut out,
+        "property",
+        "og:site_name",
+        get("opengraphSiteName"),
+    );
+    meta_tag(
+        &mut out,
+        "property",
         "og:locale",
         get("opengraphLocale").or(Some(locale(place.lang))),
     );
     for l in place.languages.iter().filter(|l| **l != place.lang) {
-        meta_property(&mut out, "og:locale:alternate", Some(locale(l)));
+        meta_tag(&mut out, "property", "og:locale:alternate", Some(locale(l)));
     }
-    meta_name(
+    meta_tag(
         &mut out,
+        "name",
         "twitter:card",
         get("twitterCard").or(Some("summary_large_image")),
     );
-    meta_name(&mut out, "twitter:site", get("twitterSite"));
-    meta_name(&mut out, "twitter:creator", get("twitterCreator"));
-    meta_name(
+    meta_tag(&mut out, "name", "twitter:site", get("twitterSite"));
+    meta_tag(&mut out, "name", "twitter:creator", get("twitterCreator"));
+    meta_tag(
         &mut out,
+        "name",
         "twitter:title",
         get("twitterTitle")
             .or(get("opengraphTitle"))
             .or(Some(title)),
     );
-    meta_name(
+    meta_tag(
         &mut out,
+        "name",
         "twitter:description",
         get("twitterDescription")
             .or(get("opengraphDescription"))
             .or(description),
     );
-    meta_name(&mut out, "twitter:url", get("twitterUrl"));
-    meta_name(&mut out, "twitter:domain", get("twitterDomain"));
-    meta_name(&mut out, "twitter:app:country", get("twitterAppCountry"));
+    meta_tag(&mut out, "name", "twitter:url", get("twitterUrl"));
+    meta_tag(&mut out, "name", "twitter:domain", get("twitterDomain"));
+    meta_tag(
+        &mut out,
+        "name",
+        "twitter:app:country",
+        get("twitterAppCountry"),
+    );
     out
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::extract::Query;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+use serde_json::json;
 use stoa_api::openapi::{custom, query_params};
 use stoa_api::{ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
@@ -91,9 +91,4 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 &[401, 403],
             ),
         )
-}
-
-/// The bundle's value at `pointer` as text, for callers building HTML.
-pub fn text_at<'a>(v: &'a Value, pointer: &str) -> Option<&'a str> {
-    v.pointer(pointer).and_then(Value::as_str)
 }

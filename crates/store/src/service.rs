@@ -30,7 +30,11 @@ pub struct Store {
 /// built from a table (permissions, roles) compare versions instead of polling the database.
 /// Counters are per process; a multi-instance deployment also bounds cache age (see rbac).
 #[derive(Default)]
-struct Versions(HashMap<String, AtomicU64>);
+struct Versions {
+    each: HashMap<String, AtomicU64>,
+    /// Bumped with every entity's counter: "has anything changed?" in one load.
+    any: AtomicU64,
+}
 
 pub struct Page {
     pub rows: Vec<Record>,
@@ -43,13 +47,14 @@ fn missing(e: &Entity, id: Uuid) -> Error {
 
 impl Store {
     pub fn new(db: Db, registry: Arc<Registry>) -> Self {
-        let versions = Versions(
-            registry
+        let versions = Versions {
+            each: registry
                 .entities()
                 .iter()
                 .map(|e| (e.key(), AtomicU64::new(0)))
                 .collect(),
-        );
+            any: AtomicU64::new(0),
+        };
         Self {
             db,
             registry,
@@ -60,16 +65,22 @@ impl Store {
     /// The change counter of `key` (`module.entity`).
     pub fn version(&self, key: &str) -> u64 {
         self.versions
-            .0
+            .each
             .get(key)
             .map_or(0, |v| v.load(Ordering::Acquire))
     }
 
+    /// A counter that moves whenever any entity changes (caches built from many tables).
+    pub fn any_version(&self) -> u64 {
+        self.versions.any.load(Ordering::Acquire)
+    }
+
     /// Records that `e` changed: call after committing a write made with the `_in` functions.
     pub fn touch(&self, e: &Entity) {
-        if let Some(v) = self.versions.0.get(&e.key()) {
+        if let Some(v) = self.versions.each.get(&e.key()) {
             v.fetch_add(1, Ordering::AcqRel);
         }
+        self.versions.any.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Rows of `e` whose fields equal the given values (`Val::Null` matches NULL), at most
@@ -114,7 +125,6 @@ impl Store {
                 break;
             }
             let mut q = FindQuery::all();
-            q.limit = stoa_kernel::query::MAX_LIMIT;
             q.filters.push(Filter {
                 field: index,
                 path: None,
@@ -128,18 +138,31 @@ impl Store {
                     desc: false,
                 });
             }
-            while out.len() < limit {
-                let rows = self.find(e, &q).await?.rows;
-                let n = rows.len() as u64;
-                out.extend(rows);
-                if n < q.limit {
-                    break;
-                }
-                q.offset += q.limit;
-            }
+            self.pages(e, q, limit, &mut out).await?;
         }
         out.truncate(limit);
         Ok(out)
+    }
+
+    /// Appends the rows of `q` to `out`, page by page, until `out` holds `cap` or `q` runs out.
+    async fn pages(
+        &self,
+        e: &Entity,
+        mut q: FindQuery,
+        cap: usize,
+        out: &mut Vec<Record>,
+    ) -> Result<()> {
+        q.limit = stoa_kernel::query::MAX_LIMIT;
+        while out.len() < cap {
+            let rows = self.find(e, &q).await?.rows;
+            let n = rows.len() as u64;
+            out.extend(rows);
+            if n < q.limit {
+                break;
+            }
+            q.offset += q.limit;
+        }
+        Ok(())
     }
 
     /// The entity `module.entity`, which must be declared.
@@ -153,17 +176,7 @@ impl Store {
     /// Every row of `e` in list order, page by page, at most `cap` of them.
     pub async fn all(&self, e: &Entity, cap: usize) -> Result<Vec<Record>> {
         let mut out = Vec::new();
-        let mut q = FindQuery::all();
-        q.limit = stoa_kernel::query::MAX_LIMIT;
-        while out.len() < cap {
-            let rows = self.find(e, &q).await?.rows;
-            let n = rows.len() as u64;
-            out.extend(rows);
-            if n < q.limit {
-                break;
-            }
-            q.offset += q.limit;
-        }
+        self.pages(e, FindQuery::all(), cap, &mut out).await?;
         out.truncate(cap);
         Ok(out)
     }

@@ -5,9 +5,8 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { z } from "zod";
-import { localize } from "@/lib/link";
+import { siteLink } from "@/lib/link";
 import { applyServerErrors } from "@/lib/form-errors";
-import { LANGUAGES } from "@/i18n";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { AuthCard, FieldError } from "./auth-card";
@@ -22,7 +21,7 @@ export const AUTH_PATH = "/rbac/subject/authentication";
 
 export function useLink() {
   const { lang = "ru" } = useParams();
-  return (target: string) => localize(target, lang, LANGUAGES);
+  return (target: string) => siteLink(target, lang);
 }
 
 function TextField({

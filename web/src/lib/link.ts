@@ -1,3 +1,5 @@
+import { LANGUAGES } from "@/i18n";
+
 /**
  * The link rule of the spec: a target containing a colon (`mailto:`, `https://…`) or equal to a
  * language root stays as it is; an empty target becomes `/`; anything else gets the language
@@ -16,4 +18,9 @@ export function localize(target: string | null | undefined, lang: string, langua
 /** Shortens a wallet address to its first 6 and last 4 characters. */
 export function shortAddress(address: string): string {
   return address.length <= 10 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
+/** `localize` with the site's languages: the link a page in `lang` gives for `target`. */
+export function siteLink(target: string | null | undefined, lang: string): string {
+  return localize(target, lang, LANGUAGES);
 }

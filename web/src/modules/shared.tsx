@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { fileUrl, filesOf, formatPrice, tr, type Rec } from "@/lib/content";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
+import { Media } from "@/ui/media";
 
 /** Public content frame of module widgets: the widget's anchor as id, max width 7xl. */
 export function Block({ data, lang, children, className }: { data: Rec; lang: string; children: ReactNode; className?: string }) {
@@ -20,13 +21,25 @@ export function ListGrid({ children }: { children: ReactNode }) {
   return <div className="grid gap-6 md:grid-cols-2">{children}</div>;
 }
 
+/** A stored file record as an image or a video. */
+export function StoredFile({ file, className, alt, testId }: { file: Rec | undefined; className?: string; alt?: string; testId?: string }) {
+  if (!file) return null;
+  return (
+    <Media
+      src={fileUrl(file)}
+      mimeType={typeof file.mimeType === "string" ? file.mimeType : null}
+      alt={alt ?? (typeof file.alt === "string" ? file.alt : "")}
+      width={typeof file.width === "number" ? file.width : undefined}
+      height={typeof file.height === "number" ? file.height : undefined}
+      className={cn(typeof file.className === "string" ? file.className : undefined, className)}
+      testId={testId}
+    />
+  );
+}
+
+/** The first file linked to a record. */
 export function Cover({ data, className }: { data: Rec; className?: string }) {
-  const f = filesOf(data)[0];
-  if (!f) return null;
-  const src = fileUrl(f);
-  // oxlint-disable-next-line jsx-a11y/media-has-caption -- stored videos have no caption track yet
-  if (typeof f.mimeType === "string" && f.mimeType.startsWith("video/")) return <video src={src} controls className={className} />;
-  return <img src={src} alt={typeof f.alt === "string" ? f.alt : ""} loading="lazy" className={cn("h-auto w-full object-cover", className)} width={f.width as number | undefined} height={f.height as number | undefined} />;
+  return <StoredFile file={filesOf(data)[0]} className={cn("w-full object-cover", className)} />;
 }
 
 export function Card({ data, lang, to, children }: { data: Rec; lang: string; to?: string; children?: ReactNode }) {

@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { request } from "@/api/http";
 import { Button } from "@/ui/button";
 
 /** A render failure inside one widget: a dashed red box with the message; the page goes on. */
@@ -27,7 +28,7 @@ export class WidgetBoundary extends Component<{ children: ReactNode; name?: stri
 export function ErrorFallback({ message }: { message?: string }) {
   const { t } = useTranslation();
   const reload = async () => {
-    await fetch("/api/revalidation/revalidate?path=/&type=layout", { credentials: "same-origin" }).catch(() => undefined);
+    await request("GET", "/api/revalidation/revalidate", { query: { path: "/", type: "layout" } }).catch(() => undefined);
     window.location.reload();
   };
   return (

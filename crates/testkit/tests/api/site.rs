@@ -62,6 +62,31 @@ async fn a_page_bundle_holds_everything_its_widgets_render(app: TestApp) {
         record["_rel"]["articles-to-ecommerce-module-products"][0]["_to"]["slug"],
         "tree"
     );
+    // A list widget with nothing linked lists every record of its entity.
+    let blog = visitor.get("/api/host/pages/bundle?url=/blog").await;
+    let lists: Vec<&Value> = blog.data()["widgets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| &w["_externals"][0]["widget"])
+        .filter(|w| w.get("_list").is_some())
+        .collect();
+    let slugs = |w: &Value| -> Vec<String> {
+        let mut v: Vec<String> = w["_list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["slug"].as_str().unwrap().to_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(lists.len(), 2, "categories and articles");
+    assert_eq!(slugs(lists[0]), ["news", "science"]);
+    assert_eq!(
+        slugs(lists[1]),
+        ["first-report", "how-we-plant", "why-forests"]
+    );
     let missing = visitor.get("/api/host/pages/bundle?url=/nowhere").await;
     assert_eq!(missing.status, 200);
     assert!(missing.data().is_null());
@@ -138,3 +163,49 @@ async fn a_form_request_is_checked_against_the_inputs(app: TestApp) {
     );
 }
 dual_test!(a_form_request_is_checked_against_the_inputs);
+
+async fn the_campaign_counter_sums_products_of_paid_orders(app: TestApp) {
+    seeded(&app).await;
+    let visitor = app.anon();
+    let counter = "/api/ecommerce/orders/paid-orders-to-products-quantity";
+    let product = |slug: &str| {
+        format!(
+            "/api/ecommerce/products?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]={slug}"
+        )
+    };
+    let tree = visitor.get(&product("tree")).await.data()[0]["id"].clone();
+    let grove = visitor.get(&product("grove")).await.data()[0]["id"].clone();
+    assert_eq!(visitor.get(counter).await.data(), &json!(0));
+    for (status, item, quantity) in [
+        ("approving", &tree, 3),
+        ("delivered", &tree, 2),
+        ("delivering", &grove, 4),
+        ("new", &tree, 5),
+        ("paying", &tree, 6),
+        ("canceled", &tree, 7),
+    ] {
+        let order = app
+            .create("/api/ecommerce/orders", &json!({"status": status}))
+            .await;
+        app.create(
+            "/api/ecommerce/orders-to-products",
+            &json!({"orderId": order["id"], "productId": item, "quantity": quantity}),
+        )
+        .await;
+    }
+    assert_eq!(
+        visitor.get(counter).await.data(),
+        &json!(9),
+        "paid orders only"
+    );
+    let of_tree = format!("{counter}?productId={}", tree.as_str().unwrap());
+    assert_eq!(visitor.get(&of_tree).await.data(), &json!(5));
+    assert_eq!(
+        visitor
+            .get(&format!("{counter}?productId=nope"))
+            .await
+            .status,
+        400
+    );
+}
+dual_test!(the_campaign_counter_sums_products_of_paid_orders);

@@ -1,20 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Input } from "@/ui/input";
+import { Media } from "@/ui/media";
 import type { WidgetProps } from "./types";
-
-const VIDEO = /\.(mp4|webm|ogg|mov)(\?|$)/i;
 
 /** Image or video, chosen by mime type (or, without one, by the file's extension). */
 export function FilePreview({ src, mimeType, alt = "" }: { src: string; mimeType?: string | null; alt?: string }) {
-  if (!src) return null;
-  const video = mimeType ? mimeType.startsWith("video/") : VIDEO.test(src);
-  if (video) {
-    return <video src={src} controls className="max-h-48 rounded-md border border-border" data-testid="file-preview-video">
-        <track kind="captions" />
-      </video>;
-  }
-  return <img src={src} alt={alt} className="max-h-48 rounded-md border border-border object-contain" data-testid="file-preview-image" />;
+  return <Media src={src} mimeType={mimeType} alt={alt} testId="file-preview" className="max-h-48 rounded-md border border-border object-contain" />;
 }
 
 /**

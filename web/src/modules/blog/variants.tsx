@@ -1,13 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { linked, tr, type Rec } from "@/lib/content";
-import { localize } from "@/lib/link";
+import { siteLink } from "@/lib/link";
 import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
 
-const L = ["ru", "en"];
-const articleUrl = (a: Rec, lang: string) => localize(`/blog/articles/${a.slug}`, lang, L);
-const categoryUrl = (c: Rec, lang: string) => localize(`/blog/categories/${c.slug}`, lang, L);
+const articleUrl = (a: Rec, lang: string) => siteLink(`/blog/articles/${a.slug}`, lang);
+const categoryUrl = (c: Rec, lang: string) => siteLink(`/blog/categories/${c.slug}`, lang);
 
 function Empty() {
   const { t } = useTranslation();
@@ -117,7 +116,7 @@ function ArticleProducts({ data, lang }: VariantProps) {
     <Block data={data} lang={lang}>
       <ListGrid>
         {products.map((p) => (
-          <Card key={p.id} data={p} lang={lang} to={localize(`/ecommerce/products/${p.slug}`, lang, L)}>
+          <Card key={p.id} data={p} lang={lang} to={siteLink(`/ecommerce/products/${p.slug}`, lang)}>
             <Prices data={p} lang={lang} className="mt-3" />
           </Card>
         ))}

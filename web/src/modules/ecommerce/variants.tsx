@@ -1,12 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { linked, tr, type Rec } from "@/lib/content";
-import { localize } from "@/lib/link";
+import { siteLink } from "@/lib/link";
 import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
 import { TreeDonation } from "./donation";
 
-const L = ["ru", "en"];
-const link = (kind: string, r: Rec, lang: string) => localize(`/ecommerce/${kind}/${r.slug}`, lang, L);
+const link = (kind: string, r: Rec, lang: string) => siteLink(`/ecommerce/${kind}/${r.slug}`, lang);
 
 function Products({ items, lang }: { items: Rec[]; lang: string }) {
   const { t } = useTranslation();
@@ -77,7 +76,7 @@ function Overview({ data, lang, relation }: VariantProps & { relation: string })
 }
 
 function Donation({ data, lang }: VariantProps) {
-  const products = data._list ?? [];
+  const products = linked(data, "widgets-to-products");
   return (
     <section id={data.anchor || undefined} className="scroll-mt-20 bg-emerald-950 px-4 pb-16 pt-4" data-variant={data.variant}>
       {products.map((p) => (

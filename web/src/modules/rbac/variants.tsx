@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
-import { localize } from "@/lib/link";
+import { siteLink } from "@/lib/link";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { Block, ListGrid } from "../shared";
 
@@ -14,7 +14,7 @@ function SubjectList({ data, lang }: VariantProps) {
         {(data._list ?? []).map((s) => (
           <article key={s.id} className="flex items-center justify-between rounded-2xl border border-neutral-200 p-5">
             <span className="font-medium">{String(s.slug)}</span>
-            <Link to={localize(`/rbac/subjects/${s.slug}`, lang, ["ru", "en"])} className="text-emerald-800 underline-offset-4 hover:underline">
+            <Link to={siteLink(`/rbac/subjects/${s.slug}`, lang)} className="text-emerald-800 underline-offset-4 hover:underline">
               {t("site.viewProfile")}
             </Link>
           </article>

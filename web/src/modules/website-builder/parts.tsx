@@ -2,11 +2,10 @@ import { cva } from "class-variance-authority";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { fileUrl, filesOf, linked, tr, type Rec } from "@/lib/content";
-import { localize } from "@/lib/link";
+import { filesOf, linked, tr, type Rec } from "@/lib/content";
+import { StoredFile } from "../shared";
+import { siteLink } from "@/lib/link";
 import { cn } from "@/lib/utils";
-
-const LANGS = ["ru", "en"];
 
 /** Every button variant of the spec: the seed's seven, `children`, and the eight for-planet ones. */
 export const buttonStyles = cva(
@@ -39,7 +38,7 @@ type ButtonVariant = NonNullable<Parameters<typeof buttonStyles>[0]>["variant"];
 
 /** A link that stays in the app for our paths and leaves it for others (link rule of SPEC §2). */
 export function SmartLink({ to, lang, className, children, label }: { to: string; lang: string; className?: string; children: ReactNode; label?: string }) {
-  const href = localize(to, lang, LANGS);
+  const href = siteLink(to, lang);
   if (href.includes(":")) {
     const external = /^https?:/i.test(href);
     return (
@@ -55,26 +54,8 @@ export function SmartLink({ to, lang, className, children, label }: { to: string
   );
 }
 
-export function Img({ file, className, alt }: { file: Rec | undefined; className?: string; alt?: string }) {
-  if (!file) return null;
-  const src = fileUrl(file);
-  if (!src) return null;
-  if (typeof file.mimeType === "string" && file.mimeType.startsWith("video/")) {
-    // Stored videos have no caption track yet (file storage issue).
-    // oxlint-disable-next-line jsx-a11y/media-has-caption
-    return <video src={src} className={className} controls preload="metadata" />;
-  }
-  return (
-    <img
-      src={src}
-      alt={alt ?? (typeof file.alt === "string" ? file.alt : "")}
-      width={typeof file.width === "number" ? file.width : undefined}
-      height={typeof file.height === "number" ? file.height : undefined}
-      loading="lazy"
-      className={cn("h-auto max-w-full", file.className as string | undefined, className)}
-    />
-  );
-}
+/** A file record as an image or video (see `StoredFile`). */
+export const Img = StoredFile;
 
 export function Btn({ data, lang, className }: { data: Rec; lang: string; className?: string }) {
   const variant = (data.variant ?? "default") as ButtonVariant;

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { request } from "@/api/http";
+import { LANGUAGES } from "@/i18n";
 import { filesOf, linked, tr, type Rec } from "@/lib/content";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { RichText, richOf } from "@/lib/rich-text";
@@ -11,7 +12,6 @@ import { AccountMenu } from "@/account/screens";
 import { Feature, Features } from "./features";
 import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
 
-const LANGS = ["ru", "en"];
 /** The copyright year, fixed when the bundle loads. */
 const YEAR = new Date().getFullYear();
 
@@ -46,7 +46,7 @@ function LanguageSwitch({ lang, light }: { lang: string; light?: boolean }) {
   const rest = pathname.replace(/^\/[a-z]{2}(?=\/|$)/, "");
   return (
     <nav aria-label={t("site.language")} className="flex gap-1 text-sm">
-      {LANGS.map((l) => (
+      {LANGUAGES.map((l) => (
         <Link key={l} to={`/${l}${rest}${hash}`} aria-current={l === lang ? "true" : undefined} className={cn("rounded px-2 py-1 font-medium", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-70 hover:opacity-100")}>
           {l.toUpperCase()}
         </Link>
@@ -148,12 +148,12 @@ function Content({ data, lang }: VariantProps) {
   );
 }
 
-function HeadingBlock({ data, lang, url }: VariantProps) {
+function HeadingBlock({ data, lang }: VariantProps) {
   const image = filesOf(data)[0];
   return (
     <Section data={data} className="grid items-center gap-10 py-20 lg:grid-cols-2">
       <div>
-        <Heading data={data} lang={lang} as={url === "/" ? "h1" : "h1"} />
+        <Heading data={data} lang={lang} as="h1" />
         <Description data={data} lang={lang} />
         <ButtonsArrays data={data} lang={lang} className="mt-8" />
       </div>
