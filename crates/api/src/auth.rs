@@ -33,3 +33,13 @@ impl Caller {
         self.admin || self.subject == Some(subject)
     }
 }
+
+/// Creating administrators from the command line (`stoa admin create`), provided by the module
+/// that owns accounts, so the server does not name it.
+pub trait AccountAdmin: Send + Sync {
+    fn create_admin<'a>(
+        &'a self,
+        email: &'a str,
+        password: &'a str,
+    ) -> crate::module::BoxFuture<'a, stoa_kernel::Result<Uuid>>;
+}

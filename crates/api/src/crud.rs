@@ -17,7 +17,7 @@ use uuid::Uuid;
 use crate::body::{self, Limits};
 use crate::error::ApiResult;
 use crate::openapi::ops;
-use crate::routes::RouteBook;
+use crate::routes::{Access, RouteBook};
 
 /// What every handler needs.
 #[derive(Clone)]
@@ -155,12 +155,23 @@ async fn bulk_update(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult
 }
 
 /// Registers the generic routes of `e`.
-pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<AppState> {
+/// Reads are public when the registry says visitors may read the entity; writes are for admins.
+pub fn entity_routes(
+    book: RouteBook<AppState>,
+    e: Arc<Entity>,
+    registry: &stoa_kernel::registry::Registry,
+) -> RouteBook<AppState> {
+    let read = if registry.publicly_readable(&e) {
+        Access::Public
+    } else {
+        Access::Admin
+    };
     let base = format!("/api/{}/{}", e.module, e.route);
     let item = format!("{base}/{{id}}");
     let mut book = book;
     let x = e.clone();
     book = book.add(
+        read,
         "GET",
         &base,
         get(move |State(s): State<AppState>, RawQuery(q): RawQuery| find(s, x.clone(), q)),
@@ -168,6 +179,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
     );
     let x = e.clone();
     book = book.add(
+        read,
         "GET",
         &item,
         get(move |State(s): State<AppState>, Path(id): Path<String>| get_one(s, x.clone(), id)),
@@ -176,6 +188,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
     if e.ops.create {
         let x = e.clone();
         book = book.add(
+            Access::Admin,
             "POST",
             &base,
             post(move |State(s): State<AppState>, req: Request| create(s, x.clone(), req)),
@@ -185,6 +198,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
     if e.ops.update {
         let x = e.clone();
         book = book.add(
+            Access::Admin,
             "PATCH",
             &item,
             patch(
@@ -198,6 +212,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
     if e.ops.delete {
         let x = e.clone();
         book = book.add(
+            Access::Admin,
             "DELETE",
             &item,
             delete(move |State(s): State<AppState>, Path(id): Path<String>| {
@@ -209,6 +224,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
     if e.ops.find_or_create {
         let x = e.clone();
         book = book.add(
+            Access::Admin,
             "POST",
             &format!("{base}/find-or-create"),
             post(move |State(s): State<AppState>, req: Request| find_or_create(s, x.clone(), req)),
@@ -218,6 +234,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
     if e.ops.bulk {
         let x = e.clone();
         book = book.add(
+            Access::Admin,
             "POST",
             &format!("{base}/bulk"),
             post(move |State(s): State<AppState>, req: Request| bulk_create(s, x.clone(), req)),
@@ -225,6 +242,7 @@ pub fn entity_routes(book: RouteBook<AppState>, e: Arc<Entity>) -> RouteBook<App
         );
         let x = e.clone();
         book = book.add(
+            Access::Admin,
             "PATCH",
             &format!("{base}/bulk"),
             patch(move |State(s): State<AppState>, req: Request| bulk_update(s, x.clone(), req)),

@@ -4,10 +4,13 @@
 
 pub mod auth;
 pub mod body;
+pub mod config;
 pub mod crud;
 pub mod docs;
 pub mod error;
+pub mod jobs;
 pub mod meta;
+pub mod module;
 pub mod openapi;
 pub mod routes;
 
@@ -20,14 +23,14 @@ use serde_json::json;
 
 pub use crud::AppState;
 pub use error::{ApiError, ApiResult};
-pub use routes::RouteBook;
+pub use routes::{Access, RouteBook};
 
 /// The generic API for every entity in the registry, plus `/api/meta` and the docs page.
 pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     let reg = state.store.registry.clone();
     let mut book = RouteBook::new();
     for e in reg.entities() {
-        book = crud::entity_routes(book, e.clone());
+        book = crud::entity_routes(book, e.clone(), &reg);
     }
     let meta = Arc::new(meta::meta(&reg));
     let meta_doc = openapi::operation(
@@ -44,6 +47,7 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         .collect(),
     );
     book = book.add(
+        Access::Public,
         "GET",
         "/api/meta",
         get(move || {
@@ -53,9 +57,9 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         meta_doc,
     );
     let html = |id: &str, summary: &str| json!({"operationId": id, "summary": summary, "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}});
-    book.add("GET", "/api/docs", get(docs::index_redirect), json!({"operationId": "docsRedirect", "summary": "Redirects to /api/docs/", "responses": {"308": {"description": "Redirect"}}}))
-        .add("GET", "/api/docs/", get(docs::index), html("docs", "API reference (Swagger UI)"))
-        .add("GET", "/api/docs/{file}", get(docs::asset), {
+    book.add(Access::Public, "GET", "/api/docs", get(docs::index_redirect), json!({"operationId": "docsRedirect", "summary": "Redirects to /api/docs/", "responses": {"308": {"description": "Redirect"}}}))
+        .add(Access::Public, "GET", "/api/docs/", get(docs::index), html("docs", "API reference (Swagger UI)"))
+        .add(Access::Public, "GET", "/api/docs/{file}", get(docs::asset), {
             let mut op = html("docsAsset", "API reference assets");
             op["parameters"] = json!([{"name": "file", "in": "path", "required": true, "schema": {"type": "string"}}]);
             op
@@ -71,6 +75,7 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
     let d = doc.clone();
     let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
     let book = book.add(
+        Access::Public,
         "GET",
         "/api/openapi.json",
         get(move || {

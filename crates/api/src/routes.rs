@@ -1,16 +1,45 @@
 //! The route book: every route is registered here with its OpenAPI operation, so the router and
 //! the OpenAPI document cannot drift apart.
 //!
+//! Each route also states who may call it by default ([`Access`]); rbac turns those into the
+//! default permission rows, which stay data an admin can change.
+//!
 //! ```
 //! use axum::routing::get;
-//! use stoa_api::routes::RouteBook;
-//! let book: RouteBook<()> = RouteBook::new().add("GET", "/health", get(|| async { "ok" }), serde_json::json!({"summary": "Liveness"}));
+//! use stoa_api::routes::{Access, RouteBook};
+//! let book: RouteBook<()> = RouteBook::new().add(Access::Public, "GET", "/health", get(|| async { "ok" }), serde_json::json!({"summary": "Liveness"}));
 //! assert_eq!(book.operations()[0].path, "/health");
+//! assert_eq!(book.operations()[0].access, Access::Public);
 //! ```
 
 use axum::Router;
 use axum::routing::MethodRouter;
 use serde_json::Value;
+
+/// Who may call a route before an admin changes the permissions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Anyone, signed in or not.
+    Public,
+    /// Any signed-in subject (the `user` role).
+    SignedIn,
+    /// The subject named in the path (`/api/rbac/subjects/{id}/…`), or the owner of the record the
+    /// route acts on; the `user` role holds it and the handler or middleware checks ownership.
+    Owner,
+    /// Administrators only (no default permission row: the root permission covers it).
+    Admin,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Public => "public",
+            Access::SignedIn => "signed-in",
+            Access::Owner => "owner",
+            Access::Admin => "admin",
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Operation {
@@ -20,6 +49,8 @@ pub struct Operation {
     pub path: String,
     /// The OpenAPI operation object.
     pub doc: Value,
+    /// Who may call it by default.
+    pub access: Access,
 }
 
 pub struct RouteBook<S = ()> {
@@ -41,9 +72,11 @@ impl<S: Clone + Send + Sync + 'static> RouteBook<S> {
         }
     }
 
-    /// Registers `handler` for `method path` and records its OpenAPI operation.
+    /// Registers `handler` for `method path` with its default access, and records its OpenAPI
+    /// operation.
     pub fn add(
         mut self,
+        access: Access,
         method: &'static str,
         path: &str,
         handler: MethodRouter<S>,
@@ -53,7 +86,14 @@ impl<S: Clone + Send + Sync + 'static> RouteBook<S> {
         self.ops.push(Operation {
             method,
             path: path.to_owned(),
-            doc,
+            doc: {
+                let mut doc = doc;
+                if let Some(o) = doc.as_object_mut() {
+                    o.insert("x-access".into(), Value::String(access.as_str().into()));
+                }
+                doc
+            },
+            access,
         });
         self
     }

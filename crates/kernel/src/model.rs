@@ -592,6 +592,7 @@ pub fn relation_one(
 }
 
 /// Every module's declarations, as a module crate exposes them.
+#[derive(Clone, Debug)]
 pub struct Module {
     pub name: &'static str,
     pub entities: Vec<Entity>,

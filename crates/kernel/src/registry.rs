@@ -141,4 +141,17 @@ impl Registry {
             })
             .collect()
     }
+
+    /// Is `e` readable by visitors? Private entities, and relations touching a private entity or a
+    /// subject, are not.
+    pub fn publicly_readable(&self, e: &Entity) -> bool {
+        if e.private {
+            return false;
+        }
+        e.fields
+            .iter()
+            .filter(|f| f.kind == Kind::Reference)
+            .filter_map(|f| f.target)
+            .all(|t| t != "rbac.subject" && self.by_key(t).is_none_or(|x| !x.private))
+    }
 }

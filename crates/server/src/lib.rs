@@ -1,7 +1,8 @@
 //! The `stoa` server: configuration, the module registry, middleware, and start-up.
 #![forbid(unsafe_code)]
 
-pub mod config;
+pub use stoa_api::config;
+mod head;
 mod middleware;
 pub mod web;
 
@@ -14,17 +15,18 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use serde_json::json;
 use stoa_api::body::Limits;
-use stoa_api::{AppState, RouteBook};
+use stoa_api::module::{Context, ModuleDef, Modules};
+use stoa_api::{Access, AppState, RouteBook};
 use stoa_kernel::registry::Registry;
-use stoa_rbac::{Auth, AuthConfig};
 use stoa_store::{Db, DbOptions, Store};
 use tokio::net::TcpListener;
 
 pub use config::Config;
 
-/// Every module's declarations, in dependency order.
-pub fn registry() -> Result<Registry, String> {
-    Registry::new(vec![
+/// Every module, in dependency order (a module may use the services of those before it). Adding
+/// a module is its folder plus one line here.
+pub fn modules() -> Vec<ModuleDef> {
+    vec![
         stoa_file_storage::module(),
         stoa_notification::module(),
         stoa_analytic::module(),
@@ -37,7 +39,19 @@ pub fn registry() -> Result<Registry, String> {
         stoa_ecommerce::module(),
         stoa_social::module(),
         stoa_startup::module(),
-    ])
+    ]
+}
+
+/// The platform's own declarations (the job queue) followed by `modules`.
+fn with_platform(modules: Vec<ModuleDef>) -> Modules {
+    let mut list = vec![ModuleDef::new(stoa_store::jobs::module())];
+    list.extend(modules);
+    Modules::new(list)
+}
+
+/// Every declaration of the default modules.
+pub fn registry() -> Result<Registry, String> {
+    with_platform(modules()).registry()
 }
 
 /// Connects to the configured database.
@@ -47,13 +61,12 @@ pub async fn connect(config: &Config) -> anyhow::Result<Db> {
     Db::connect(&opts).await.map_err(anyhow::Error::msg)
 }
 
-/// The whole route book: health, readiness, the generic API, the account endpoints, meta, docs
-/// and OpenAPI.
-pub fn routes(
+/// Health, readiness, the generic API, every module's routes, meta, docs and OpenAPI.
+fn routes(
     state: &AppState,
-    auth: Arc<Auth>,
-    bundles: Arc<stoa_site::cache::Bundles>,
-) -> RouteBook<AppState> {
+    modules: &Modules,
+    ctx: &Context,
+) -> anyhow::Result<RouteBook<AppState>> {
     let ok = |id: &str, summary: &str| {
         json!({"operationId": id, "summary": summary, "responses": {
             "200": {"description": "OK", "content": {"application/json": {}}},
@@ -62,12 +75,14 @@ pub fn routes(
     };
     let book = RouteBook::new()
         .add(
+            Access::Public,
             "GET",
             "/health",
             get(|| async { stoa_api::crud::data(StatusCode::OK, json!({"status": "ok"})) }),
             ok("health", "Liveness"),
         )
         .add(
+            Access::Public,
             "GET",
             "/ready",
             get(
@@ -83,26 +98,26 @@ pub fn routes(
             ),
             ok("ready", "Readiness: the database answers"),
         )
-        .merge(stoa_host::http::routes())
-        .merge(stoa_site::http::routes(bundles))
-        .merge(stoa_crm::http::routes())
-        .merge(stoa_ecommerce::http::routes())
-        .merge(stoa_api::api_routes(state))
-        .merge(stoa_rbac::http::routes(auth));
-    stoa_api::with_openapi(book, &state.store.registry)
+        .merge(modules.routes(ctx).map_err(anyhow::Error::msg)?)
+        .merge(stoa_api::api_routes(state));
+    Ok(stoa_api::with_openapi(book, &state.store.registry))
 }
 
-/// Everything a running server holds.
-pub struct App {
-    pub router: Router,
+/// A started platform before it serves: the store, the modules and their context (services,
+/// the route book's operations) and the API router (not yet wrapped).
+pub struct Platform {
     pub store: Store,
-    pub auth: Arc<Auth>,
-    pub operations: Vec<stoa_api::routes::Operation>,
+    pub modules: Modules,
+    pub ctx: Arc<Context>,
+    api: Router<AppState>,
+    state: AppState,
 }
 
-/// Connects, migrates and applies the default data seeds.
-pub async fn prepare(config: &Config) -> anyhow::Result<Store> {
-    let registry = Arc::new(registry().map_err(anyhow::Error::msg)?);
+/// Connects, migrates, starts every module's services, builds the route book and runs the seeds.
+pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Result<Platform> {
+    let modules = with_platform(modules);
+    let registry = Arc::new(modules.registry().map_err(anyhow::Error::msg)?);
+    modules.jobs().map_err(anyhow::Error::msg)?;
     let db = connect(config).await?;
     let applied = stoa_store::ddl::migrate(&db, &registry)
         .await
@@ -110,74 +125,46 @@ pub async fn prepare(config: &Config) -> anyhow::Result<Store> {
     if !applied.is_empty() {
         tracing::info!(statements = applied.len(), "database migrated");
     }
+    stoa_store::jobs::prepare(&db)
+        .await
+        .map_err(|e| anyhow::anyhow!("preparing the job queue failed: {e}"))?;
     let store = Store::new(db, registry);
-    stoa_notification::mail::seed(&store)
-        .await
-        .map_err(|e| anyhow::anyhow!("seeding notifications failed: {e}"))?;
-    stoa_rbac::seed::seed(&store)
-        .await
-        .map_err(|e| anyhow::anyhow!("seeding roles and permissions failed: {e}"))?;
-    Ok(store)
-}
-
-/// The JWT key: configured, or generated once into the data folder (owner-only permissions).
-fn jwt_secret(config: &Config) -> anyhow::Result<Vec<u8>> {
-    if let Some(s) = &config.jwt_secret {
-        anyhow::ensure!(s.len() >= 32, "STOA_JWT_SECRET must be at least 32 bytes");
-        return Ok(s.as_bytes().to_vec());
-    }
-    let path = std::path::Path::new(&config.data_dir).join("jwt-secret");
-    if let Ok(s) = std::fs::read_to_string(&path) {
-        let s = s.trim().to_owned();
-        anyhow::ensure!(
-            s.len() >= 32,
-            "{} holds a key shorter than 32 bytes",
-            path.display()
-        );
-        return Ok(s.into_bytes());
-    }
-    std::fs::create_dir_all(&config.data_dir)?;
-    let key: String = (0..2)
-        .map(|_| uuid::Uuid::new_v4().simple().to_string())
-        .collect();
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    std::io::Write::write_all(&mut opts.open(&path)?, key.as_bytes())?;
-    tracing::info!(path = %path.display(), "generated a JWT key");
-    Ok(key.into_bytes())
-}
-
-/// The account service for `store` under `config`.
-pub fn auth(config: &Config, store: &Store) -> anyhow::Result<Arc<Auth>> {
-    if let Some(k) = &config.secret_key {
-        anyhow::ensure!(
-            k.len() >= 32,
-            "STOA_SECRET_KEY must be at least 32 characters"
-        );
-    }
-    let mailer = stoa_notification::mail::Mailer::new(
-        store.clone(),
-        &stoa_notification::mail::MailConfig {
-            smtp_url: config.smtp_url.clone(),
-            from: config.mail_from.clone(),
+    let mut ctx = Context::new(store.clone(), Arc::new(config.clone()));
+    modules.setup(&mut ctx).map_err(anyhow::Error::msg)?;
+    let state = AppState {
+        store: store.clone(),
+        limits: Limits {
+            json: config.body_limit,
+            file: config.upload_limit,
         },
-    )
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut cfg = AuthConfig::new(jwt_secret(config)?, config.public_url());
-    cfg.access_ttl = config.access_token_ttl.max(1);
-    cfg.refresh_ttl = config.refresh_token_ttl.max(1);
-    cfg.secret_key = config.secret_key.clone().filter(|k| !k.is_empty());
-    cfg.rates = stoa_rbac::limits::RateConfig {
-        ip_burst: config.auth_rate_burst.max(1),
-        ip_window: Duration::from_secs(config.auth_rate_window.max(1)),
-        account_per_hour: config.auth_account_rate.max(1),
     };
-    cfg.hash_concurrency = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
-    Ok(Arc::new(
-        Auth::new(store.clone(), cfg, mailer).map_err(|e| anyhow::anyhow!("{e}"))?,
-    ))
+    let (api, operations) = routes(&state, &modules, &ctx)?.into_parts();
+    ctx.set_operations(operations);
+    modules
+        .seed(&ctx)
+        .await
+        .map_err(|e| anyhow::anyhow!("seeding failed: {e}"))?;
+    Ok(Platform {
+        store,
+        modules,
+        ctx: Arc::new(ctx),
+        api,
+        state,
+    })
+}
+
+/// [`prepare_with`] the default modules.
+pub async fn prepare(config: &Config) -> anyhow::Result<Platform> {
+    prepare_with(config, modules()).await
+}
+
+/// Everything a running server holds.
+pub struct App {
+    pub router: Router,
+    pub store: Store,
+    pub ctx: Arc<Context>,
+    pub operations: Vec<stoa_api::routes::Operation>,
+    jobs: Option<stoa_api::jobs::Runner>,
 }
 
 /// The configured default language, which must be one of the site's languages.
@@ -196,55 +183,79 @@ pub fn default_language(config: &Config) -> anyhow::Result<&'static str> {
 
 /// Loads the demo site into the configured database (once) and its images into the data folder.
 pub async fn seed_demo(config: &Config) -> anyhow::Result<usize> {
-    let store = prepare(config).await?;
-    let n = stoa_site::demo::seed(&store, std::path::Path::new(&config.data_dir))
+    let p = prepare(config).await?;
+    let n = stoa_site::demo::seed(&p.store, std::path::Path::new(&config.data_dir))
         .await
         .map_err(|e| anyhow::anyhow!("loading the demo site failed: {e}"))?;
-    store.db.close().await;
+    p.store.db.close().await;
     Ok(n)
 }
 
-/// Connects, migrates and assembles the application.
+/// Creates an administrator through the module that owns accounts.
+pub async fn create_admin(
+    config: &Config,
+    email: &str,
+    password: &str,
+) -> anyhow::Result<uuid::Uuid> {
+    let p = prepare(config).await?;
+    let admin = p
+        .ctx
+        .need::<dyn stoa_api::auth::AccountAdmin>()
+        .map_err(anyhow::Error::msg)?;
+    let id = admin
+        .create_admin(email, password)
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.public_message()));
+    p.store.db.close().await;
+    id
+}
+
+/// Connects, migrates and assembles the application with the default modules.
 pub async fn build(config: &Config) -> anyhow::Result<App> {
-    let store = prepare(config).await?;
-    let auth = auth(config, &store)?;
-    let state = AppState {
-        store: store.clone(),
-        limits: Limits {
-            json: config.body_limit,
-            file: config.upload_limit,
-        },
-    };
-    let bundles = stoa_site::cache::Bundles::new(store.clone());
-    let (router, operations) = routes(&state, auth.clone(), bundles.clone()).into_parts();
-    let router = router
-        .with_state(state)
-        .layer(axum::middleware::from_fn_with_state(
-            auth.clone(),
-            stoa_rbac::http::authorize,
-        ))
-        .merge(web::routes(web::Site {
-            dir: config.web_dir.clone().into(),
-            files: std::path::Path::new(&config.data_dir).join("files"),
-            bundles,
-            public_url: config.public_url(),
-            default_language: default_language(config)?,
-        }));
+    build_with(config, modules()).await
+}
+
+/// Connects, migrates and assembles the application with `modules`.
+pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Result<App> {
+    let p = prepare_with(config, modules).await?;
+    let operations = p.ctx.operations().to_vec();
+    let api = p
+        .modules
+        .layer(&p.ctx, p.api.with_state(p.state))
+        .map_err(anyhow::Error::msg)?;
+    let site = p.modules.site(&p.ctx).map_err(anyhow::Error::msg)?;
+    let pages = p
+        .ctx
+        .need::<dyn stoa_api::module::Pages>()
+        .map_err(anyhow::Error::msg)?;
+    let router = api.merge(site).merge(web::routes(web::Site {
+        dir: config.web_dir.clone().into(),
+        files: std::path::Path::new(&config.data_dir).join("files"),
+        pages,
+        public_url: config.public_url(),
+        default_language: default_language(config)?,
+    }));
     let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
-    let pruner = auth.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(600));
-        loop {
-            tick.tick().await;
-            pruner.limits.prune();
-        }
-    });
+    let runner = stoa_api::jobs::Runner::new(
+        p.ctx.clone(),
+        p.modules.jobs().map_err(anyhow::Error::msg)?,
+        p.modules.schedules(),
+    );
     Ok(App {
         router,
-        store,
-        auth,
+        store: p.store,
+        ctx: p.ctx,
         operations,
+        jobs: Some(runner),
     })
+}
+
+impl App {
+    /// The job runner, for a caller that runs it itself (tests tick it by hand); `serve` then
+    /// runs none.
+    pub fn take_jobs(&mut self) -> Option<stoa_api::jobs::Runner> {
+        self.jobs.take()
+    }
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves, then drains requests and closes the
@@ -256,6 +267,12 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "stoa listening");
+    let (stop_jobs, jobs_stopped) = tokio::sync::oneshot::channel::<()>();
+    let runner = app.jobs.map(|r| {
+        tokio::spawn(r.run(async move {
+            let _ = jobs_stopped.await;
+        }))
+    });
     axum::serve(
         listener,
         app.router
@@ -263,6 +280,10 @@ pub async fn serve(
     )
     .with_graceful_shutdown(shutdown)
     .await?;
+    let _ = stop_jobs.send(());
+    if let Some(r) = runner {
+        let _ = r.await;
+    }
     app.store.db.close().await;
     tracing::info!("stoa stopped");
     Ok(())

@@ -126,8 +126,8 @@ async fn main() -> anyhow::Result<()> {
                     println!("loaded the demo site ({n} rows)");
                 }
             } else {
-                let store = stoa_server::prepare(&config).await?;
-                store.db.close().await;
+                let p = stoa_server::prepare(&config).await?;
+                p.store.db.close().await;
                 println!("default roles, permissions and templates are in place");
             }
         }
@@ -155,8 +155,8 @@ async fn main() -> anyhow::Result<()> {
             if !plan {
                 eprintln!("applied {} statements", stmts.len());
                 // Default roles, permissions and templates, once per database.
-                let store = stoa_server::prepare(&config).await?;
-                store.db.close().await;
+                let p = stoa_server::prepare(&config).await?;
+                p.store.db.close().await;
             }
         }
         Command::Admin {
@@ -174,18 +174,12 @@ async fn main() -> anyhow::Result<()> {
             } else {
                 (generated_password(), true)
             };
-            let store = stoa_server::prepare(&config).await?;
-            let auth = stoa_server::auth(&config, &store)?;
-            let id = auth
-                .create_admin(&email, &password)
-                .await
-                .map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+            let id = stoa_server::create_admin(&config, &email, &password).await?;
             println!("created admin {email} (subject {id})");
             if generated {
                 println!("password: {password}");
                 println!("(shown once: store it now)");
             }
-            store.db.close().await;
         }
         Command::Serve => {
             init_logs(&config);

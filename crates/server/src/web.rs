@@ -13,9 +13,10 @@ use axum::extract::{Path as UrlPath, Request};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
+use stoa_api::module::Pages;
 use stoa_kernel::model::LANGUAGES;
-use stoa_site::cache::Bundles;
-use stoa_site::head::{self, Place};
+
+use crate::head::{self, Place};
 
 /// What the site's routes need.
 #[derive(Clone)]
@@ -24,7 +25,8 @@ pub struct Site {
     pub dir: PathBuf,
     /// `STOA_DATA_DIR/files`: stored files.
     pub files: PathBuf,
-    pub bundles: Arc<Bundles>,
+    /// The pages (host composes them).
+    pub pages: Arc<dyn Pages>,
     pub public_url: String,
     pub default_language: &'static str,
 }
@@ -67,7 +69,7 @@ pub fn routes(site: Site) -> Router {
             get(move || {
                 let s = s2.clone();
                 async move {
-                    match stoa_host::pages::sitemap_xml(s.bundles.store(), &s.public_url, LANGUAGES)
+                    match s.pages.sitemap(&s.public_url, LANGUAGES)
                         .await
                     {
                         Ok(xml) => (
@@ -243,14 +245,14 @@ async fn page(site: &Site, req: Request) -> Response {
         languages: LANGUAGES,
         default_language: site.default_language,
     };
-    let (status, bundle) = match site.bundles.get(rest).await {
+    let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
         Ok(None) => {
             let known = BUILT_IN.contains(&rest.trim_end_matches('/'));
             let fallback = if known {
                 None
             } else {
-                site.bundles.get("/404").await.ok().flatten()
+                site.pages.bundle("/404").await.ok().flatten()
             };
             (
                 if known {
@@ -266,7 +268,7 @@ async fn page(site: &Site, req: Request) -> Response {
             tracing::error!(error = %e, path = %path, "building a page bundle failed");
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                site.bundles.get("/500").await.ok().flatten(),
+                site.pages.bundle("/500").await.ok().flatten(),
             )
         }
     };

@@ -4,6 +4,7 @@
 
 pub mod db;
 pub mod ddl;
+pub mod jobs;
 pub mod record;
 pub mod repo;
 pub mod seed;

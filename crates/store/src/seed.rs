@@ -74,3 +74,33 @@ pub async fn mark(exec: &mut Exec<'_>, name: &str) -> Result<()> {
         Err(Error::internal(format!("seed {name} was not recorded")))
     }
 }
+
+/// The names of every applied seed starting with `prefix`.
+pub async fn applied_with_prefix(
+    db: &Db,
+    prefix: &str,
+) -> Result<std::collections::HashSet<String>> {
+    // Creates the table when missing.
+    applied(db, prefix).await?;
+    let mut c = db.read().await?;
+    let pattern = format!("{}%", prefix.replace(['%', '_'], ""));
+    let names: Vec<String> = match c.exec() {
+        Exec::Sqlite(c) => {
+            sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
+                .bind(pattern)
+                .fetch_all(&mut *c)
+                .await
+        }
+        Exec::Postgres(c) => {
+            sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
+                .bind(pattern)
+                .fetch_all(&mut *c)
+                .await
+        }
+    }
+    .map_err(pool_err)?;
+    Ok(names
+        .into_iter()
+        .filter(|n| n.starts_with(prefix))
+        .collect())
+}

@@ -38,6 +38,10 @@ pub struct TestApp {
     pub store: Store,
     pub registry: Arc<Registry>,
     pub operations: Vec<stoa_api::routes::Operation>,
+    /// The modules' context (services, configuration).
+    pub ctx: Arc<stoa_api::module::Context>,
+    /// The job runner, when the test ticks it ([`spawn_app_modules`]).
+    pub jobs: Option<stoa_api::jobs::Runner>,
     pub db: Db,
     _dir: Option<TempDir>,
     stop: Option<oneshot::Sender<()>>,
@@ -115,6 +119,22 @@ pub async fn spawn_app(db: Db) -> Option<TestApp> {
 
 /// [`spawn_app`] with a configuration change (an SMTP sink, real rate limits…).
 pub async fn spawn_app_with(db: Db, change: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    spawn(db, change, None).await
+}
+
+/// A server with the default modules plus `extra`. Its job runner does not run by itself: the
+/// test ticks `app.jobs` when it wants jobs run.
+pub async fn spawn_app_modules(db: Db, extra: Vec<stoa_api::module::ModuleDef>) -> Option<TestApp> {
+    let mut modules = stoa_server::modules();
+    modules.extend(extra);
+    spawn(db, |_| {}, Some(modules)).await
+}
+
+async fn spawn(
+    db: Db,
+    change: impl FnOnce(&mut Config),
+    modules: Option<Vec<stoa_api::module::ModuleDef>>,
+) -> Option<TestApp> {
     let mut config = test_config();
     change(&mut config);
     let mut dir = None;
@@ -142,7 +162,7 @@ pub async fn spawn_app_with(db: Db, change: impl FnOnce(&mut Config)) -> Option<
             pg = Some((admin, name));
         }
     }
-    let mut app = start(config, db, dir).await;
+    let mut app = start_with(config, db, dir, modules).await;
     app.pg = pg;
     Some(app)
 }
@@ -174,7 +194,16 @@ pub fn sqlite_config() -> (Config, TempDir) {
 }
 
 /// Starts a server with `config` (tests that need other limits use this).
-pub async fn start(mut config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
+pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
+    start_with(config, db, dir, None).await
+}
+
+async fn start_with(
+    mut config: Config,
+    db: Db,
+    dir: Option<TempDir>,
+    modules: Option<Vec<stoa_api::module::ModuleDef>>,
+) -> TestApp {
     let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
         Ok(l) => l,
         Err(e) => panic!("bind: {e}"),
@@ -183,10 +212,17 @@ pub async fn start(mut config: Config, db: Db, dir: Option<TempDir>) -> TestApp 
     if config.public_url.is_none() {
         config.public_url = Some(format!("http://127.0.0.1:{port}"));
     }
-    let app: App = match stoa_server::build(&config).await {
+    let manual_jobs = modules.is_some();
+    let built = match modules {
+        Some(m) => stoa_server::build_with(&config, m).await,
+        None => stoa_server::build(&config).await,
+    };
+    let mut app: App = match built {
         Ok(a) => a,
         Err(e) => panic!("the app did not start: {e:#}"),
     };
+    let jobs = if manual_jobs { app.take_jobs() } else { None };
+    let ctx = app.ctx.clone();
     let store = app.store.clone();
     let registry = store.registry.clone();
     let operations = app.operations.clone();
@@ -219,6 +255,8 @@ pub async fn start(mut config: Config, db: Db, dir: Option<TempDir>) -> TestApp 
         store,
         registry,
         operations,
+        ctx,
+        jobs,
         db,
         _dir: dir,
         stop: Some(tx),

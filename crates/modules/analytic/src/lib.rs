@@ -5,7 +5,8 @@ use stoa_kernel::model::*;
 
 const M: &str = "analytic";
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     Module {
         name: M,
         entities: vec![
@@ -18,4 +19,9 @@ pub fn module() -> Module {
             model(M, "widget", "widgets").content().tsd(false).build(),
         ],
     }
+}
+
+/// The module: its declarations (no custom behaviour yet).
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
 }

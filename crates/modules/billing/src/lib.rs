@@ -16,7 +16,8 @@ pub const PROVIDERS: &[&str] = &[
     "0xprocessing",
 ];
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     Module {
         name: M,
         entities: vec![
@@ -100,4 +101,9 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: its declarations (no custom behaviour yet).
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
 }

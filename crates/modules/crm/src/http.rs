@@ -5,13 +5,14 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use serde_json::json;
 use stoa_api::openapi::{custom, path_params};
-use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::value::as_object;
 
 use crate::requests;
 
 pub fn routes() -> RouteBook<AppState> {
     RouteBook::new().add(
+        Access::Public,
         "POST",
         "/api/crm/forms/{id}/requests",
         post(

@@ -8,7 +8,8 @@ use stoa_kernel::model::*;
 
 const M: &str = "crm";
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     Module {
         name: M,
         entities: vec![
@@ -66,4 +67,9 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: declarations and the public form submission.
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations()).routes(|_| Ok(http::routes()))
 }

@@ -7,12 +7,13 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use serde_json::json;
 use stoa_api::openapi::custom;
-use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
 
 use crate::prices;
 
 pub fn routes() -> RouteBook<AppState> {
     RouteBook::new().add(
+        Access::Public,
         "GET",
         "/api/ecommerce/orders/paid-orders-to-products-quantity",
         get(

@@ -18,7 +18,8 @@ pub const ORDER_STATUSES: &[&str] = &[
     "canceled",
 ];
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     let r = |name: &'static str,
              l: (&'static str, &'static str),
              rr: (&'static str, &'static str)| relation(M, name, l, rr);
@@ -235,4 +236,11 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: declarations, the paid-orders counter, and product prices in page bundles.
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
+        .routes(|_| Ok(http::routes()))
+        .bundle_part(prices::BundlePrices)
 }

@@ -177,3 +177,75 @@ pub async fn paid_quantity(store: &Store, product: Option<Uuid>) -> Result<i64> 
         .map(|l| l.int("quantity").unwrap_or(0))
         .sum())
 }
+
+/// The ids of every product node (`_entity: ecommerce.product`) in `v`, at any depth.
+fn product_ids(v: &serde_json::Value, out: &mut HashSet<Uuid>) {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
+                && let Some(id) = m
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .and_then(|s| Uuid::parse_str(s).ok())
+            {
+                out.insert(id);
+            }
+            m.values().for_each(|x| product_ids(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| product_ids(x, out)),
+        _ => {}
+    }
+}
+
+fn attach(v: &mut serde_json::Value, prices: &HashMap<Uuid, serde_json::Value>) {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
+                && let Some(p) = m
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .and_then(|s| Uuid::parse_str(s).ok())
+                    .and_then(|id| prices.get(&id))
+            {
+                m.insert("_prices".into(), p.clone());
+            }
+            m.values_mut().for_each(|x| attach(x, prices));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| attach(x, prices)),
+        _ => {}
+    }
+}
+
+/// Page bundles: every product carries its prices under `_prices`, read in one batch.
+pub struct BundlePrices;
+
+impl stoa_api::module::BundlePart for BundlePrices {
+    fn contribute<'a>(
+        &'a self,
+        store: &'a Store,
+        bundle: &'a mut serde_json::Value,
+    ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let mut ids = HashSet::new();
+            product_ids(bundle, &mut ids);
+            if ids.is_empty() {
+                return Ok(());
+            }
+            let ids: Vec<Uuid> = ids.into_iter().collect();
+            let prices: HashMap<Uuid, serde_json::Value> = of(store, &ids)
+                .await?
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        k,
+                        serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+                    )
+                })
+                .collect();
+            attach(bundle, &prices);
+            Ok(())
+        })
+    }
+}

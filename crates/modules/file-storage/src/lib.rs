@@ -5,7 +5,8 @@ use stoa_kernel::model::*;
 
 const M: &str = "file-storage";
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     Module {
         name: M,
         entities: vec![
@@ -51,4 +52,9 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: its declarations (no custom behaviour yet).
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
 }

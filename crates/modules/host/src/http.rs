@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use serde_json::{Value, json};
 use stoa_api::openapi::{custom, query_params};
-use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
 
 use crate::pages;
@@ -34,6 +34,7 @@ fn op(id: &str, summary: &str, params: &[&str], result: Value, errs: &[u16]) -> 
 pub fn routes() -> RouteBook<AppState> {
     RouteBook::new()
         .add(
+            Access::Public,
             "GET",
             "/api/host/pages/find-by-url",
             get(
@@ -51,6 +52,7 @@ pub fn routes() -> RouteBook<AppState> {
             ),
         )
         .add(
+            Access::Public,
             "GET",
             "/api/host/pages/urls",
             get(|State(s): State<AppState>| async move {
@@ -70,6 +72,7 @@ pub fn routes() -> RouteBook<AppState> {
             ),
         )
         .add(
+            Access::Public,
             "GET",
             "/api/host/pages/url-segment-value",
             get(

@@ -1,6 +1,9 @@
 //! host: pages, layouts, metadata and the host widgets that place other modules' widgets on pages.
 #![forbid(unsafe_code)]
 
+pub mod bundle;
+pub mod bundle_http;
+pub mod cache;
 pub mod http;
 pub mod pages;
 
@@ -25,7 +28,8 @@ pub const EXTERNAL_MODULES: &[&str] = &[
     "website-builder",
 ];
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     let t = |n: &'static str| text(n).max_len(2000);
     Module {
         name: M,
@@ -135,4 +139,18 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: declarations, page lookup by URL, and page composition — page bundles (cached,
+/// with other modules' [`stoa_api::module::BundlePart`]s) served to the site as
+/// [`stoa_api::module::Pages`].
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let bundles = cache::Bundles::new(ctx.store.clone(), ctx.bundle_parts().to_vec());
+            ctx.provide::<dyn stoa_api::module::Pages>(bundles.clone());
+            ctx.provide(bundles);
+            Ok(())
+        })
+        .routes(|ctx| Ok(http::routes().merge(bundle_http::routes(ctx.need::<cache::Bundles>()?))))
 }

@@ -7,7 +7,8 @@ use stoa_kernel::model::*;
 
 const M: &str = "notification";
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     Module {
         name: M,
         entities: vec![
@@ -87,4 +88,22 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: declarations, the mailer (a service for other modules) and the mail templates.
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let mailer = mail::Mailer::new(
+                ctx.store.clone(),
+                &mail::MailConfig {
+                    smtp_url: ctx.config.smtp_url.clone(),
+                    from: ctx.config.mail_from.clone(),
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            ctx.provide(std::sync::Arc::new(mailer));
+            Ok(())
+        })
+        .seed(|ctx| Box::pin(mail::seed(&ctx.store)))
 }

@@ -16,7 +16,7 @@ use stoa_api::auth::{Caller, Via};
 use stoa_api::crud::{data, parse_id};
 use stoa_api::error::error_response;
 use stoa_api::openapi::{custom, path_params};
-use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::query::parse_qs;
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
@@ -489,6 +489,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     let mut b = RouteBook::new();
     let x = a();
     b = b.add(
+        Access::Public,
         "GET",
         &format!("{AUTH}/init"),
         get(move |req: Request| init_get(x.clone(), req)),
@@ -504,6 +505,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/init"),
         post(move |req: Request| init_post(x.clone(), req)),
@@ -519,6 +521,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "GET",
         &format!("{AUTH}/me"),
         get(move |req: Request| me(x.clone(), req)),
@@ -533,7 +536,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
         ),
     );
     let x = a();
-    b = b.add("GET", &format!("{AUTH}/is-authorized"), get(move |RawQuery(q): RawQuery, req: Request| is_authorized(x.clone(), req, q)),
+    b = b.add(Access::Public, "GET", &format!("{AUTH}/is-authorized"), get(move |RawQuery(q): RawQuery, req: Request| is_authorized(x.clone(), req, q)),
         {
             let mut o = op("authIsAuthorized", "May the caller call action[method] action[route]?", &[], None, 200, ok_schema(), &[400, 401, 403]);
             o["parameters"] = json!([
@@ -545,6 +548,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
         });
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/refresh"),
         post(move |State(s): State<AppState>, req: Request| refresh(x.clone(), s, req)),
@@ -560,6 +564,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/logout"),
         post(move |State(s): State<AppState>, req: Request| logout(x.clone(), s, req)),
@@ -575,6 +580,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/email-and-password/authentication"),
         post(move |State(s): State<AppState>, req: Request| login(x.clone(), s, req)),
@@ -590,6 +596,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/email-and-password/registration"),
         post(move |State(s): State<AppState>, req: Request| register(x.clone(), s, req)),
@@ -609,6 +616,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/email-and-password/forgot-password"),
         post(move |State(s): State<AppState>, req: Request| forgot(x.clone(), s, req)),
@@ -627,6 +635,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/email-and-password/reset-password"),
         post(move |State(s): State<AppState>, req: Request| reset(x.clone(), s, req)),
@@ -649,6 +658,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/ethereum-virtual-machine/nonce"),
         post(move |req: Request| nonce(x.clone(), req)),
@@ -664,6 +674,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Public,
         "POST",
         &format!("{AUTH}/ethereum-virtual-machine"),
         post(move |State(s): State<AppState>, req: Request| wallet(x.clone(), s, req)),
@@ -687,6 +698,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     let base = "/api/rbac/subjects/{id}/identities";
     let x = a();
     b = b.add(
+        Access::Owner,
         "GET",
         base,
         get(move |Path(id): Path<String>, req: Request| list_identities(x.clone(), id, req)),
@@ -701,11 +713,12 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
         ),
     );
     let x = a();
-    b = b.add("POST", base, post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| add_identity(x.clone(), s, id, req)),
+    b = b.add(Access::Owner, "POST", base, post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| add_identity(x.clone(), s, id, req)),
         op("subjectAddIdentity", "Adds an email identity ({provider: email_and_password, email, password}) or links a wallet ({provider: ethereum_virtual_machine, message, signature, address})", &["id"], Some(json!({"type": "object", "properties": {"provider": {"type": "string", "enum": ["email_and_password", "ethereum_virtual_machine"]}}, "required": ["provider"]})), 201, identity.clone(), &[400, 401, 403, 409, 422, 429]));
     let item = "/api/rbac/subjects/{id}/identities/{identityId}";
     let x = a();
     b = b.add(
+        Access::Owner,
         "PATCH",
         item,
         patch(
@@ -725,6 +738,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Owner,
         "DELETE",
         item,
         delete(move |Path(p): Path<(String, String)>, req: Request| {
@@ -742,6 +756,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Admin,
         "POST",
         "/api/rbac/identities/email-and-password",
         post(move |State(s): State<AppState>, req: Request| {
@@ -766,6 +781,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(
+        Access::Owner,
         "PATCH",
         "/api/rbac/identities/{id}/change-password",
         patch(

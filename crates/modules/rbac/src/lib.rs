@@ -23,7 +23,8 @@ pub const IDENTITY_PROVIDERS: &[&str] = &[
     "telegram",
 ];
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     let s = |name: &'static str, right: (&'static str, &'static str)| {
         relation(M, name, ("subjectId", "rbac.subject"), right)
     };
@@ -173,4 +174,104 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The JWT key: configured, or generated once into the data folder (owner-only permissions).
+fn jwt_secret(config: &stoa_api::config::Config) -> Result<Vec<u8>, String> {
+    if let Some(s) = &config.jwt_secret {
+        if s.len() < 32 {
+            return Err("STOA_JWT_SECRET must be at least 32 bytes".into());
+        }
+        return Ok(s.as_bytes().to_vec());
+    }
+    let path = std::path::Path::new(&config.data_dir).join("jwt-secret");
+    if let Ok(s) = std::fs::read_to_string(&path) {
+        let s = s.trim().to_owned();
+        if s.len() < 32 {
+            return Err(format!(
+                "{} holds a key shorter than 32 bytes",
+                path.display()
+            ));
+        }
+        return Ok(s.into_bytes());
+    }
+    let io = |e: std::io::Error| format!("writing {}: {e}", path.display());
+    std::fs::create_dir_all(&config.data_dir).map_err(io)?;
+    let key: String = (0..2)
+        .map(|_| uuid::Uuid::new_v4().simple().to_string())
+        .collect();
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    std::io::Write::write_all(&mut opts.open(&path).map_err(io)?, key.as_bytes()).map_err(io)?;
+    tracing::info!(path = %path.display(), "generated a JWT key");
+    Ok(key.into_bytes())
+}
+
+/// The account service for `ctx`'s configuration and store.
+fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
+    let config = &ctx.config;
+    if let Some(k) = &config.secret_key
+        && k.len() < 32
+    {
+        return Err("STOA_SECRET_KEY must be at least 32 characters".into());
+    }
+    let mailer = ctx.need::<stoa_notification::mail::Mailer>()?;
+    let mut cfg = AuthConfig::new(jwt_secret(config)?, config.public_url());
+    cfg.access_ttl = config.access_token_ttl.max(1);
+    cfg.refresh_ttl = config.refresh_token_ttl.max(1);
+    cfg.secret_key = config.secret_key.clone().filter(|k| !k.is_empty());
+    cfg.rates = limits::RateConfig {
+        ip_burst: config.auth_rate_burst.max(1),
+        ip_window: std::time::Duration::from_secs(config.auth_rate_window.max(1)),
+        account_per_hour: config.auth_account_rate.max(1),
+    };
+    cfg.hash_concurrency = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
+    Auth::new(ctx.store.clone(), cfg, (*mailer).clone()).map_err(|e| e.to_string())
+}
+
+impl stoa_api::auth::AccountAdmin for Auth {
+    fn create_admin<'a>(
+        &'a self,
+        email: &'a str,
+        password: &'a str,
+    ) -> stoa_api::module::BoxFuture<'a, stoa_kernel::Result<uuid::Uuid>> {
+        Box::pin(Auth::create_admin(self, email, password))
+    }
+}
+
+/// The module: declarations, the account service, the account routes, the authorization layer
+/// around every API route, and the default roles and permissions (derived from the route book).
+pub fn module() -> stoa_api::module::ModuleDef {
+    use std::sync::Arc;
+    stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let auth = Arc::new(start(ctx)?);
+            // Rate-limit buckets of idle callers are dropped every 10 minutes.
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                let pruner = Arc::downgrade(&auth);
+                rt.spawn(async move {
+                    let mut tick = tokio::time::interval(std::time::Duration::from_secs(600));
+                    loop {
+                        tick.tick().await;
+                        match pruner.upgrade() {
+                            Some(a) => a.limits.prune(),
+                            None => return,
+                        }
+                    }
+                });
+            }
+            ctx.provide::<dyn stoa_api::auth::AccountAdmin>(auth.clone());
+            ctx.provide(auth);
+            Ok(())
+        })
+        .routes(|ctx| Ok(http::routes(ctx.need::<Auth>()?)))
+        .layer(|ctx, router| {
+            Ok(router.layer(axum::middleware::from_fn_with_state(
+                ctx.need::<Auth>()?,
+                http::authorize,
+            )))
+        })
+        .seed(|ctx| Box::pin(seed::seed(&ctx.store, ctx.operations())))
 }

@@ -1,201 +1,234 @@
-//! The default roles and permissions, written once per database (seed `rbac.defaults.v1`):
-//! roles `admin` (holding the root permission) and `user` (open to registration); public reads
-//! of every entity that is not private; the account endpoints; the public CRM form and payment
-//! webhooks; and the owner routes of the `user` role. No accounts are created.
+//! The default roles and permissions. Roles `admin` (holding the root permission) and `user`
+//! (open to registration) are written once per database (seed `rbac.defaults.v1`). Permissions
+//! come from the route book: every operation states its default access, and each default grant
+//! is written once and recorded (`rbac.grant <METHOD> <path>` in `stoa_seeds`), so a route added
+//! by a later release is granted on the next start while a grant an admin removed stays removed.
+//! rbac names no other module's route. No accounts are created.
+
+use std::collections::HashSet;
 
 use serde_json::json;
+use stoa_api::routes::{Access, Operation};
 use stoa_kernel::Result;
-use stoa_kernel::model::{Entity, Kind};
-use stoa_kernel::registry::Registry;
+use stoa_kernel::model::Entity;
+use stoa_kernel::value::Val;
 use stoa_store::Store;
 
 pub const SEED: &str = "rbac.defaults.v1";
+const GRANT: &str = "rbac.grant ";
 
-/// Payment providers whose webhooks are public (their signatures are checked by billing).
-pub const PAYMENT_PROVIDERS: &[&str] = &[
-    "stripe",
-    "0xprocessing",
-    "cloudpayments",
-    "payselection",
-    "payselection-international",
-    "tiptoppay",
-    "paykeeper",
-    "dummy",
-];
-
-/// Is `e` readable by visitors? Private entities, and relations touching a private entity or a
-/// subject, are not.
-pub fn publicly_readable(reg: &Registry, e: &Entity) -> bool {
-    if e.private {
-        return false;
-    }
-    e.fields
-        .iter()
-        .filter(|f| f.kind == Kind::Reference)
-        .filter_map(|f| f.target)
-        .all(|t| t != "rbac.subject" && reg.by_key(t).is_none_or(|x| !x.private))
-}
-
-/// `(method, path)` of every public permission.
-pub fn public_permissions(reg: &Registry) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let mut add = |m: &str, p: String| out.push((m.to_owned(), p));
-    for p in [
-        "/health",
-        "/ready",
-        "/api/meta",
-        "/api/openapi.json",
-        "/api/docs",
-        "/api/docs/*",
-    ] {
-        add("GET", p.to_owned());
-    }
-    for e in reg.entities() {
-        if publicly_readable(reg, e) {
-            let base = format!("/api/{}/{}", e.module, e.route);
-            add("GET", base.clone());
-            add("GET", format!("{base}/[{}.{}.id]", e.module, e.route));
-        }
-    }
-    let a = "/api/rbac/subjects/authentication";
-    for p in ["init", "me", "is-authorized"] {
-        add("GET", format!("{a}/{p}"));
-    }
-    for p in [
-        "init",
-        "refresh",
-        "logout",
-        "email-and-password/authentication",
-        "email-and-password/registration",
-        "email-and-password/forgot-password",
-        "email-and-password/reset-password",
-        "ethereum-virtual-machine",
-        "ethereum-virtual-machine/nonce",
-    ] {
-        add("POST", format!("{a}/{p}"));
-    }
-    add("POST", "/api/crm/forms/[crm.forms.id]/requests".to_owned());
-    add(
-        "GET",
-        "/api/ecommerce/orders/paid-orders-to-products-quantity".to_owned(),
-    );
-    add("GET", "/api/revalidation/revalidate".to_owned());
-    for p in PAYMENT_PROVIDERS {
-        add("POST", format!("/api/billing/payment-intents/{p}/webhook"));
-    }
-    out
-}
-
-/// `(method, path)` granted to the `user` role: the caller's own account routes (ownership of
-/// `[rbac.subjects.id]` is enforced for every subject-scoped route).
-pub fn user_permissions() -> Vec<(String, String)> {
-    let s = "/api/rbac/subjects/[rbac.subjects.id]";
-    [
-        ("GET", format!("{s}/identities")),
-        ("POST", format!("{s}/identities")),
-        ("PATCH", format!("{s}/identities/[rbac.identities.id]")),
-        ("DELETE", format!("{s}/identities/[rbac.identities.id]")),
-        (
-            "PATCH",
-            "/api/rbac/identities/[rbac.identities.id]/change-password".to_owned(),
-        ),
-    ]
-    .into_iter()
-    .map(|(m, p)| (m.to_owned(), p))
-    .collect()
-}
-
-/// Public permissions added after a database was first seeded: each release's new public routes
-/// are granted once (seed `rbac.public.v2`), without re-adding any an admin removed before.
-pub const PUBLIC_SYNC: &str = "rbac.public.v2";
-
-async fn sync_public(store: &Store) -> Result<()> {
-    if stoa_store::seed::applied(&store.db, PUBLIC_SYNC).await? {
-        return Ok(());
-    }
-    let perm = store.entity("rbac.permission")?;
-    let have: std::collections::HashSet<(String, String)> = store
-        .all(&perm, usize::MAX)
-        .await?
-        .iter()
-        .map(|p| {
-            (
-                p.text("method").unwrap_or_default().to_owned(),
-                p.text("path").unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let mut tx = store.db.begin().await?;
-    {
-        let mut exec = tx.exec();
-        for (m, p) in public_permissions(&store.registry) {
-            if !have.contains(&(m.clone(), p.clone())) {
-                let v = json!({"method": m, "path": p});
-                store
-                    .create_in(
-                        &mut exec,
-                        &perm,
-                        v.as_object().unwrap_or(&Default::default()),
-                    )
-                    .await?;
+/// A route path in the permission table's shape: `/api/blog/articles/{id}` →
+/// `/api/blog/articles/[blog.articles.id]` (a dynamic segment names what it identifies).
+pub fn permission_path(path: &str) -> String {
+    let segs: Vec<&str> = path.split('/').collect();
+    let module = if segs.get(1) == Some(&"api") {
+        segs.get(2).copied().unwrap_or("")
+    } else {
+        ""
+    };
+    let mut prev = "";
+    let mut out = Vec::with_capacity(segs.len());
+    for s in &segs {
+        match s.strip_prefix('{').and_then(|x| x.strip_suffix('}')) {
+            Some(p) => {
+                let p = p.trim_start_matches('*');
+                let field = if p.len() > 2 && p.ends_with("Id") {
+                    "id"
+                } else {
+                    p
+                };
+                out.push(format!("[{module}.{prev}.{field}]"));
+            }
+            None => {
+                prev = s;
+                out.push((*s).to_owned());
             }
         }
-        stoa_store::seed::mark(&mut exec, PUBLIC_SYNC).await?;
     }
-    tx.commit().await?;
-    store.touch(&perm);
-    Ok(())
+    out.join("/")
 }
 
-pub async fn seed(store: &Store) -> Result<()> {
+/// Two templates match the same requests when they agree on every literal segment.
+fn shape(path: &str) -> String {
+    path.trim_matches('/')
+        .split('/')
+        .map(|s| {
+            if s.starts_with('[') || s.starts_with('{') || s.starts_with(':') {
+                "·".to_owned()
+            } else {
+                s.to_ascii_lowercase()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// `(method, permission path, access)` of every operation that needs a permission row (admin
+/// routes need none: the root permission covers them).
+pub fn defaults(ops: &[Operation]) -> Vec<(String, String, Access)> {
+    let mut seen = HashSet::new();
+    ops.iter()
+        .filter(|o| o.access != Access::Admin)
+        .map(|o| (o.method.to_owned(), permission_path(&o.path), o.access))
+        .filter(|(m, p, _)| seen.insert((m.clone(), shape(p))))
+        .collect()
+}
+
+fn obj(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+async fn create(
+    store: &Store,
+    exec: &mut stoa_store::Exec<'_>,
+    e: &Entity,
+    v: serde_json::Value,
+) -> Result<uuid::Uuid> {
+    store
+        .create_in(exec, e, &obj(v))
+        .await?
+        .id()
+        .ok_or_else(|| stoa_kernel::Error::internal("row without id"))
+}
+
+/// Roles `admin` and `user` and the root permission, once per database.
+async fn roles(store: &Store) -> Result<()> {
     if stoa_store::seed::applied(&store.db, SEED).await? {
-        return sync_public(store).await;
+        return Ok(());
     }
     let role = store.entity("rbac.role")?;
     let perm = store.entity("rbac.permission")?;
     let link = store.entity("rbac.roles-to-permissions")?;
-    let obj = |v: serde_json::Value| v.as_object().cloned().unwrap_or_default();
     let mut tx = store.db.begin().await?;
     {
         let mut exec = tx.exec();
-        let mut create = async |e: &Entity, v: serde_json::Value| -> Result<uuid::Uuid> {
-            let r = store.create_in(&mut exec, e, &obj(v)).await?;
-            r.id()
-                .ok_or_else(|| stoa_kernel::Error::internal("row without id"))
-        };
         let admin = create(
+            store,
+            &mut exec,
             &role,
             json!({"title": "Admin", "slug": "admin", "availableOnRegistration": false}),
         )
         .await?;
-        let user = create(
+        create(
+            store,
+            &mut exec,
             &role,
             json!({"title": "User", "slug": "user", "availableOnRegistration": true}),
         )
         .await?;
-        let root = create(&perm, json!({"method": "*", "path": "*"})).await?;
-        create(&link, json!({"roleId": admin, "permissionId": root})).await?;
-        for (m, p) in public_permissions(&store.registry) {
-            create(&perm, json!({"method": m, "path": p})).await?;
-        }
-        for (m, p) in user_permissions() {
-            let id = create(&perm, json!({"method": m, "path": p})).await?;
-            create(&link, json!({"roleId": user, "permissionId": id})).await?;
-        }
+        let root = create(store, &mut exec, &perm, json!({"method": "*", "path": "*"})).await?;
+        create(
+            store,
+            &mut exec,
+            &link,
+            json!({"roleId": admin, "permissionId": root}),
+        )
+        .await?;
         stoa_store::seed::mark(&mut exec, SEED).await?;
     }
     tx.commit().await?;
     for e in [&role, &perm, &link] {
         store.touch(e);
     }
-    {
-        let mut tx = store.db.begin().await?;
-        stoa_store::seed::mark(&mut tx.exec(), PUBLIC_SYNC).await?;
-        tx.commit().await?;
-    }
-    tracing::info!(
-        seed = SEED,
-        "seeded roles admin and user and the default permissions"
-    );
+    tracing::info!(seed = SEED, "seeded roles admin and user");
     Ok(())
+}
+
+/// Grants every default of `ops` not granted before: public routes get a permission with no
+/// role, signed-in and owner routes one linked to the `user` role. One transaction.
+async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
+    let done = stoa_store::seed::applied_with_prefix(&store.db, GRANT).await?;
+    let todo: Vec<(String, String, Access)> = defaults(ops)
+        .into_iter()
+        .filter(|(m, p, _)| !done.contains(&format!("{GRANT}{m} {}", shape(p))))
+        .collect();
+    if todo.is_empty() {
+        return Ok(0);
+    }
+    let perm = store.entity("rbac.permission")?;
+    let link = store.entity("rbac.roles-to-permissions")?;
+    let role = store.entity("rbac.role")?;
+    // Rows that already exist (written by an earlier release, or by an admin) are kept as they are.
+    let have: HashSet<(String, String)> = store
+        .all(&perm, usize::MAX)
+        .await?
+        .iter()
+        .map(|p| {
+            (
+                p.text("method").unwrap_or_default().to_ascii_uppercase(),
+                shape(p.text("path").unwrap_or_default()),
+            )
+        })
+        .collect();
+    let user = store
+        .find_by(&role, &[("slug", Val::Text("user".into()))], 1)
+        .await?
+        .first()
+        .and_then(|r| r.id());
+    let mut tx = store.db.begin().await?;
+    let mut written = 0;
+    {
+        let mut exec = tx.exec();
+        for (m, p, access) in &todo {
+            if !have.contains(&(m.clone(), shape(p))) {
+                let id = create(store, &mut exec, &perm, json!({"method": m, "path": p})).await?;
+                if matches!(access, Access::SignedIn | Access::Owner)
+                    && let Some(user) = user
+                {
+                    create(
+                        store,
+                        &mut exec,
+                        &link,
+                        json!({"roleId": user, "permissionId": id}),
+                    )
+                    .await?;
+                }
+                written += 1;
+            }
+            stoa_store::seed::mark(&mut exec, &format!("{GRANT}{m} {}", shape(p))).await?;
+        }
+    }
+    tx.commit().await?;
+    store.touch(&perm);
+    store.touch(&link);
+    if written > 0 {
+        tracing::info!(
+            permissions = written,
+            "granted the default permissions of new routes"
+        );
+    }
+    Ok(written)
+}
+
+/// Roles once, then the default grant of every route not granted before.
+pub async fn seed(store: &Store, ops: &[Operation]) -> Result<()> {
+    roles(store).await?;
+    grants(store, ops).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn route_paths_become_permission_templates() {
+        assert_eq!(
+            permission_path("/api/blog/articles/{id}"),
+            "/api/blog/articles/[blog.articles.id]"
+        );
+        assert_eq!(
+            permission_path("/api/rbac/subjects/{id}/identities/{identityId}"),
+            "/api/rbac/subjects/[rbac.subjects.id]/identities/[rbac.identities.id]"
+        );
+        assert_eq!(permission_path("/health"), "/health");
+        assert_eq!(
+            shape("/api/blog/articles/[blog.articles.id]"),
+            shape("/api/blog/articles/{id}")
+        );
+        assert_ne!(
+            shape("/api/blog/articles"),
+            shape("/api/blog/articles/{id}")
+        );
+    }
 }

@@ -5,7 +5,8 @@ use stoa_kernel::model::*;
 
 const M: &str = "social";
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     let r = |name: &'static str,
              l: (&'static str, &'static str),
              rr: (&'static str, &'static str)| relation(M, name, l, rr);
@@ -122,4 +123,9 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: its declarations (no custom behaviour yet).
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
 }

@@ -5,9 +5,15 @@ use stoa_kernel::model::*;
 
 const M: &str = "startup";
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     Module {
         name: M,
         entities: vec![model(M, "widget", "widgets").content().tsd(false).build()],
     }
+}
+
+/// The module: its declarations (no custom behaviour yet).
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
 }

@@ -66,7 +66,8 @@ pub const FEATURE_VARIANTS: &[&str] = &[
     "for-planet-black-card",
 ];
 
-pub fn module() -> Module {
+/// The entities and relations this module declares.
+pub fn declarations() -> Module {
     let to_file = |name: &'static str, left: (&'static str, &'static str)| {
         relation(M, name, left, ("fileStorageModuleFileId", FILE)).build()
     };
@@ -194,4 +195,9 @@ pub fn module() -> Module {
             .build(),
         ],
     }
+}
+
+/// The module: its declarations (no custom behaviour yet).
+pub fn module() -> stoa_api::module::ModuleDef {
+    stoa_api::module::ModuleDef::new(declarations())
 }

@@ -8,6 +8,7 @@ mod cascades;
 mod contract;
 mod filters;
 mod host_pages;
+mod modules;
 mod openapi;
 mod ops;
 mod site;

@@ -24,13 +24,15 @@ struct Entry {
 
 pub struct Bundles {
     store: Store,
+    parts: Vec<Arc<dyn stoa_api::module::BundlePart>>,
     map: Mutex<HashMap<String, Entry>>,
 }
 
 impl Bundles {
-    pub fn new(store: Store) -> Arc<Self> {
+    pub fn new(store: Store, parts: Vec<Arc<dyn stoa_api::module::BundlePart>>) -> Arc<Self> {
         Arc::new(Self {
             store,
+            parts,
             map: Mutex::new(HashMap::new()),
         })
     }
@@ -41,7 +43,7 @@ impl Bundles {
 
     /// The bundle of the page `url` shows, or `None` when no page does.
     pub async fn get(&self, url: &str) -> Result<Option<Arc<Value>>> {
-        let key = stoa_host::pages::normalise(url)?;
+        let key = crate::pages::normalise(url)?;
         let stamp = self.store.any_version();
         if let Ok(map) = self.map.lock()
             && let Some(e) = map.get(&key)
@@ -50,7 +52,7 @@ impl Bundles {
         {
             return Ok(e.bundle.clone());
         }
-        let bundle = match crate::bundle::build(&self.store, &key).await {
+        let bundle = match crate::bundle::build(&self.store, &key, &self.parts).await {
             Ok(b) => Some(Arc::new(b)),
             Err(Error::NotFound { .. }) => None,
             Err(e) => return Err(e),
@@ -78,5 +80,26 @@ impl Bundles {
             m.clear();
             n
         })
+    }
+}
+
+impl stoa_api::module::Pages for Bundles {
+    fn bundle<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> stoa_api::module::BoxFuture<'a, Result<Option<Arc<Value>>>> {
+        Box::pin(self.get(url))
+    }
+
+    fn sitemap<'a>(
+        &'a self,
+        public_url: &'a str,
+        languages: &'a [&'a str],
+    ) -> stoa_api::module::BoxFuture<'a, Result<String>> {
+        Box::pin(crate::pages::sitemap_xml(
+            &self.store,
+            public_url,
+            languages,
+        ))
     }
 }

@@ -6,8 +6,8 @@
 //!
 //! Shape: every record carries `_entity` (`module.name`). Relations below a record are under
 //! `_rel[<relation name>]` as the relation rows (variant, orderIndex…) each with the linked record
-//! in `_to`, in `orderIndex` order. List widgets get `_list`, overview widgets `_record`, products
-//! `_prices`.
+//! in `_to`, in `orderIndex` order. List widgets get `_list`, overview widgets `_record`; other modules
+//! add theirs (ecommerce: `_prices` on products).
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -85,7 +85,7 @@ fn id_of(n: &Node) -> Option<Uuid> {
 }
 
 fn readable(store: &Store, e: &Entity) -> bool {
-    stoa_rbac::seed::publicly_readable(&store.registry, e)
+    store.registry.publicly_readable(e)
 }
 
 /// Relations that hang below `e`: their first reference points at `e`, their second at a record
@@ -236,7 +236,7 @@ async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str)
     }
     if let Some(e) = widget_subject(ctx.store, module, &variant, "overview") {
         let segment = format!("{module}.{}.slug", e.route);
-        let record = match stoa_host::pages::segment_value(ctx.store, url, &segment).await? {
+        let record = match crate::pages::segment_value(ctx.store, url, &segment).await? {
             Some(slug) if readable(ctx.store, &e) => ctx
                 .store
                 .find_by(&e, &[("slug", Val::Text(slug))], 1)
@@ -257,37 +257,6 @@ async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str)
         n.insert("_record".into(), value);
     }
     Ok(())
-}
-
-/// The ids of every product node in `v`, at any depth.
-fn product_ids(v: &Value, out: &mut HashSet<Uuid>) {
-    match v {
-        Value::Object(m) => {
-            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
-                && let Some(id) = id_of(m)
-            {
-                out.insert(id);
-            }
-            m.values().for_each(|x| product_ids(x, out));
-        }
-        Value::Array(a) => a.iter().for_each(|x| product_ids(x, out)),
-        _ => {}
-    }
-}
-
-fn attach_prices(v: &mut Value, prices: &HashMap<Uuid, Value>) {
-    match v {
-        Value::Object(m) => {
-            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
-                && let Some(p) = id_of(m).and_then(|id| prices.get(&id))
-            {
-                m.insert("_prices".into(), p.clone());
-            }
-            m.values_mut().for_each(|x| attach_prices(x, prices));
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| attach_prices(x, prices)),
-        _ => {}
-    }
 }
 
 /// Metadata columns merged from the site defaults (variant `primary`) and the page's own.
@@ -423,9 +392,14 @@ async fn host_widgets(ctx: &mut Ctx<'_>, ids: &[Uuid], url: &str) -> Result<Hash
 }
 
 /// The bundle of the page `url` shows (404 when no page does).
-pub async fn build(store: &Store, url: &str) -> Result<Value> {
-    let path = stoa_host::pages::normalise(url)?;
-    let page = stoa_host::pages::find_by_url(store, &path).await?;
+/// `parts` add what other modules' records need (see [`stoa_api::module::BundlePart`]).
+pub async fn build(
+    store: &Store,
+    url: &str,
+    parts: &[Arc<dyn stoa_api::module::BundlePart>],
+) -> Result<Value> {
+    let path = crate::pages::normalise(url)?;
+    let page = crate::pages::find_by_url(store, &path).await?;
     let pid = page
         .id()
         .ok_or_else(|| Error::internal("page without id"))?;
@@ -506,16 +480,8 @@ pub async fn build(store: &Store, url: &str) -> Result<Value> {
         "layouts": layouts,
         "widgets": content,
     });
-    let mut ids = HashSet::new();
-    product_ids(&out, &mut ids);
-    if !ids.is_empty() {
-        let ids: Vec<Uuid> = ids.into_iter().collect();
-        let prices: HashMap<Uuid, Value> = stoa_ecommerce::prices::of(store, &ids)
-            .await?
-            .into_iter()
-            .map(|(k, v)| (k, serde_json::to_value(v).unwrap_or(Value::Null)))
-            .collect();
-        attach_prices(&mut out, &prices);
+    for part in parts {
+        part.contribute(store, &mut out).await?;
     }
     if ctx.cut {
         tracing::warn!(url = %path, records = ctx.records, "page bundle cut at its record limit");

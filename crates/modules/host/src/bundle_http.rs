@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use serde_json::json;
 use stoa_api::openapi::{custom, query_params};
-use stoa_api::{ApiResult, AppState, RouteBook};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
 
 use crate::cache::Bundles;
@@ -18,6 +18,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
     let b = bundles.clone();
     RouteBook::new()
         .add(
+            Access::Public,
             "GET",
             "/api/host/pages/bundle",
             get(move |Query(q): Query<HashMap<String, String>>| {
@@ -50,6 +51,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
             ),
         )
         .add(
+            Access::Public,
             "GET",
             "/api/revalidation/revalidate",
             get(|| async {
@@ -67,6 +69,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
             ),
         )
         .add(
+            Access::Admin,
             "POST",
             "/api/revalidation/revalidate",
             post(move || {

@@ -1,0 +1,155 @@
+//! The job runner: enqueues scheduled jobs when their period starts, claims due jobs, runs each
+//! under its timeout, and records the outcome — done, queued again after a backoff, or dead after
+//! its last attempt. A panicking job counts as a failed attempt.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::FutureExt;
+use stoa_kernel::Result;
+use stoa_kernel::value::now;
+use stoa_store::jobs::{self, Claimed, NewJob};
+
+use crate::module::{Context, JobDef, Schedule};
+
+/// Runs the jobs of every module.
+pub struct Runner {
+    ctx: Arc<Context>,
+    jobs: HashMap<&'static str, JobDef>,
+    schedules: Vec<Schedule>,
+    /// Jobs run at once per tick.
+    pub concurrency: usize,
+    /// Pause between ticks when nothing was due.
+    pub poll: Duration,
+}
+
+/// What one tick did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tick {
+    pub ran: usize,
+    pub failed: usize,
+}
+
+impl Runner {
+    pub fn new(
+        ctx: Arc<Context>,
+        jobs: HashMap<&'static str, JobDef>,
+        schedules: Vec<Schedule>,
+    ) -> Self {
+        Self {
+            ctx,
+            jobs,
+            schedules,
+            concurrency: 4,
+            poll: Duration::from_secs(1),
+        }
+    }
+
+    /// Enqueues each schedule's job for the current period (once across all instances).
+    pub async fn enqueue_schedules(&self) -> Result<()> {
+        let t = now();
+        let secs = t.unix_timestamp();
+        for s in &self.schedules {
+            let every = s.every.as_secs().max(1) as i64;
+            let slot = secs.div_euclid(every);
+            let start = time::OffsetDateTime::from_unix_timestamp(slot * every).unwrap_or(t);
+            let job = NewJob::now(s.job, s.payload.clone())
+                .at(start)
+                .dedupe(format!("schedule:{}:{slot}", s.job));
+            jobs::enqueue_now(&self.ctx.store.db, &job).await?;
+        }
+        Ok(())
+    }
+
+    /// One pass: schedules, then up to `concurrency` due jobs, run concurrently.
+    pub async fn tick(&self) -> Result<Tick> {
+        self.enqueue_schedules().await?;
+        let names: Vec<&str> = self.jobs.keys().copied().collect();
+        let lease = self
+            .jobs
+            .values()
+            .map(|j| j.timeout)
+            .max()
+            .unwrap_or(Duration::from_secs(60))
+            + Duration::from_secs(30);
+        let claimed = jobs::claim(&self.ctx.store.db, &names, self.concurrency, lease).await?;
+        let outcomes =
+            futures::future::join_all(claimed.into_iter().map(|job| self.run_one(job))).await;
+        let mut tick = Tick::default();
+        for ok in outcomes {
+            tick.ran += 1;
+            if !ok? {
+                tick.failed += 1;
+            }
+        }
+        Ok(tick)
+    }
+
+    /// Runs one claimed job and records its outcome; `Ok(false)` when the attempt failed.
+    async fn run_one(&self, job: Claimed) -> Result<bool> {
+        let db = &self.ctx.store.db;
+        let Some(def) = self.jobs.get(job.name.as_str()) else {
+            jobs::retry_or_bury(db, &job, "no module declares this job", None).await?;
+            return Ok(false);
+        };
+        let run = (def.run)(self.ctx.clone(), job.payload.clone());
+        let outcome = tokio::time::timeout(
+            def.timeout,
+            std::panic::AssertUnwindSafe(run).catch_unwind(),
+        )
+        .await;
+        let error = match outcome {
+            Ok(Ok(Ok(()))) => None,
+            Ok(Ok(Err(e))) => Some(e),
+            Ok(Err(_)) => Some("the job panicked".to_owned()),
+            Err(_) => Some(format!("timed out after {} s", def.timeout.as_secs())),
+        };
+        match error {
+            None => {
+                if !jobs::finish(db, &job).await? {
+                    tracing::warn!(job = %job.name, id = %job.id, "job finished after losing its lease");
+                }
+                tracing::info!(job = %job.name, id = %job.id, attempt = job.attempts, "job done");
+                Ok(true)
+            }
+            Some(e) => {
+                let retry = (job.attempts < def.max_attempts)
+                    .then(|| now() + def.delay_after(job.attempts));
+                if retry.is_none() {
+                    tracing::error!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job dead after its last attempt");
+                } else {
+                    tracing::warn!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job failed; will retry");
+                }
+                jobs::retry_or_bury(db, &job, &e, retry).await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Ticks until `stop` resolves. Errors (a database gone for a moment) are logged and retried.
+    pub async fn run(self, stop: impl std::future::Future<Output = ()> + Send) {
+        if self.jobs.is_empty() {
+            stop.await;
+            return;
+        }
+        if let Err(e) = jobs::prepare(&self.ctx.store.db).await {
+            tracing::error!(error = %e, "preparing the job queue failed");
+        }
+        tokio::pin!(stop);
+        loop {
+            let busy = match self.tick().await {
+                Ok(t) => t.ran == self.concurrency,
+                Err(e) => {
+                    tracing::error!(error = %e, "job runner tick failed");
+                    false
+                }
+            };
+            let pause = if busy { Duration::ZERO } else { self.poll };
+            tokio::select! {
+                _ = &mut stop => return,
+                _ = tokio::time::sleep(pause) => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! The module contract: one value per module carries everything about it — its declarations, the
+//! services it starts, its routes (each with its OpenAPI operation and default access), its seeds,
+//! its background jobs and schedules, and its contributions to the page bundle. The server holds
+//! one list of these and iterates it; adding a module is a folder plus one line in that list.
+//!
+//! Start-up runs in phases, in list order (a module may use the services of modules before it):
+//! 1. `setup`: build services from the configuration and put them in the [`Context`];
+//! 2. `routes`: every module's route book, merged (the generic API comes from the declarations);
+//! 3. `seeds`: run-once data, with the finished route book visible ([`Context::operations`]);
+//! 4. jobs run on the queue, schedules enqueue them when due (see [`crate::jobs`]).
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use serde_json::Value;
+use stoa_kernel::Result;
+use stoa_store::Store;
+
+use crate::config::Config;
+use crate::crud::AppState;
+use crate::routes::{Operation, RouteBook};
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What every phase sees: the store, the configuration, the services modules started, and (from
+/// the seeds on) the operations of the whole route book.
+pub struct Context {
+    pub store: Store,
+    pub config: Arc<Config>,
+    services: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+    operations: Vec<Operation>,
+    bundle_parts: Vec<Arc<dyn BundlePart>>,
+}
+
+impl Context {
+    pub fn new(store: Store, config: Arc<Config>) -> Self {
+        Self {
+            store,
+            config,
+            services: HashMap::new(),
+            operations: Vec::new(),
+            bundle_parts: Vec::new(),
+        }
+    }
+
+    /// Makes `service` available to later modules (one per type; a second replaces the first).
+    pub fn provide<T: ?Sized + Send + Sync + 'static>(&mut self, service: Arc<T>) {
+        self.services.insert(TypeId::of::<T>(), Arc::new(service));
+    }
+
+    /// The service of type `T`, when a module provided one.
+    pub fn get<T: ?Sized + Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.services
+            .get(&TypeId::of::<T>())
+            .and_then(|s| s.downcast_ref::<Arc<T>>())
+            .cloned()
+    }
+
+    /// The service of type `T`, or an error naming it (a module listed before its provider).
+    pub fn need<T: ?Sized + Send + Sync + 'static>(&self) -> std::result::Result<Arc<T>, String> {
+        self.get::<T>().ok_or_else(|| {
+            format!(
+                "no module provides {}; is it listed after the module that needs it?",
+                std::any::type_name::<T>()
+            )
+        })
+    }
+
+    /// Every operation of the assembled route book (empty until the routes are built).
+    pub fn operations(&self) -> &[Operation] {
+        &self.operations
+    }
+
+    pub fn set_operations(&mut self, ops: Vec<Operation>) {
+        self.operations = ops;
+    }
+
+    /// Every module's contribution to page bundles, in module order.
+    pub fn bundle_parts(&self) -> &[Arc<dyn BundlePart>] {
+        &self.bundle_parts
+    }
+}
+
+/// A module's contribution to the page bundle: host builds the page (page → layouts → widgets →
+/// module widgets → records), then hands the whole bundle to each part, which may add what its
+/// records need (ecommerce: product prices).
+pub trait BundlePart: Send + Sync {
+    fn contribute<'a>(
+        &'a self,
+        store: &'a Store,
+        bundle: &'a mut Value,
+    ) -> BoxFuture<'a, Result<()>>;
+}
+
+/// The public pages, as the site needs them (provided by host).
+pub trait Pages: Send + Sync {
+    /// The bundle of the page `url` shows, or `None` when no page does.
+    fn bundle<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
+    /// `/sitemap.xml` for the site at `public_url` in `languages`.
+    fn sitemap<'a>(
+        &'a self,
+        public_url: &'a str,
+        languages: &'a [&'a str],
+    ) -> BoxFuture<'a, Result<String>>;
+}
+
+type SetupFn = Box<dyn Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync>;
+type RoutesFn =
+    Box<dyn Fn(&Context) -> std::result::Result<RouteBook<AppState>, String> + Send + Sync>;
+type SeedFn = Box<dyn for<'a> Fn(&'a Context) -> BoxFuture<'a, Result<()>> + Send + Sync>;
+type LayerFn = Box<dyn Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync>;
+type SiteFn = Box<dyn Fn(&Context) -> std::result::Result<Router, String> + Send + Sync>;
+/// What a job runs: the context and the job's payload; an `Err` is retried.
+pub type JobFn = Arc<
+    dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, std::result::Result<(), String>>
+        + Send
+        + Sync,
+>;
+
+/// A kind of background work a module runs from the queue.
+#[derive(Clone)]
+pub struct JobDef {
+    /// `module.job`, unique across modules.
+    pub name: &'static str,
+    /// Attempts before the job is marked dead.
+    pub max_attempts: u32,
+    /// Delay before attempt n+1: `backoff * 2^(n-1)`, capped at `max_backoff`.
+    pub backoff: Duration,
+    pub max_backoff: Duration,
+    /// Longest one attempt may take; past it the attempt counts as failed.
+    pub timeout: Duration,
+    pub run: JobFn,
+}
+
+impl JobDef {
+    /// A job with 5 attempts, 10 s base backoff (capped at 1 h) and a 5 min timeout.
+    pub fn new<F, Fut>(name: &'static str, run: F) -> Self
+    where
+        F: Fn(Arc<Context>, Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = std::result::Result<(), String>> + Send + 'static,
+    {
+        Self {
+            name,
+            max_attempts: 5,
+            backoff: Duration::from_secs(10),
+            max_backoff: Duration::from_secs(3600),
+            timeout: Duration::from_secs(300),
+            run: Arc::new(move |ctx, payload| Box::pin(run(ctx, payload))),
+        }
+    }
+
+    pub fn attempts(mut self, n: u32) -> Self {
+        self.max_attempts = n.max(1);
+        self
+    }
+
+    pub fn backoff(mut self, base: Duration, max: Duration) -> Self {
+        self.backoff = base;
+        self.max_backoff = max.max(base);
+        self
+    }
+
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = t;
+        self
+    }
+
+    /// The delay after `attempts` failed attempts.
+    pub fn delay_after(&self, attempts: u32) -> Duration {
+        let factor = 2u32.saturating_pow(attempts.saturating_sub(1).min(20));
+        self.backoff.saturating_mul(factor).min(self.max_backoff)
+    }
+}
+
+/// Enqueue `job` every `every` (one run per period across all instances).
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub job: &'static str,
+    pub every: Duration,
+    pub payload: Value,
+}
+
+/// Everything about one module.
+pub struct ModuleDef {
+    pub declarations: stoa_kernel::model::Module,
+    setup: Vec<SetupFn>,
+    routes: Vec<RoutesFn>,
+    seeds: Vec<SeedFn>,
+    layers: Vec<LayerFn>,
+    site: Vec<SiteFn>,
+    pub jobs: Vec<JobDef>,
+    pub schedules: Vec<Schedule>,
+    pub bundle_parts: Vec<Arc<dyn BundlePart>>,
+}
+
+impl ModuleDef {
+    pub fn new(declarations: stoa_kernel::model::Module) -> Self {
+        Self {
+            declarations,
+            setup: Vec::new(),
+            routes: Vec::new(),
+            seeds: Vec::new(),
+            layers: Vec::new(),
+            site: Vec::new(),
+            jobs: Vec::new(),
+            schedules: Vec::new(),
+            bundle_parts: Vec::new(),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.declarations.name
+    }
+
+    /// Starts services (phase 1).
+    pub fn setup(
+        mut self,
+        f: impl Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        self.setup.push(Box::new(f));
+        self
+    }
+
+    /// Custom routes (phase 2).
+    pub fn routes(
+        mut self,
+        f: impl Fn(&Context) -> std::result::Result<RouteBook<AppState>, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.routes.push(Box::new(f));
+        self
+    }
+
+    /// A run-once data seed (phase 3); it records itself (see `stoa_store::seed`).
+    pub fn seed(
+        mut self,
+        f: impl for<'a> Fn(&'a Context) -> BoxFuture<'a, Result<()>> + Send + Sync + 'static,
+    ) -> Self {
+        self.seeds.push(Box::new(f));
+        self
+    }
+
+    /// Wraps the API router (authorization is rbac's layer).
+    pub fn layer(
+        mut self,
+        f: impl Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.layers.push(Box::new(f));
+        self
+    }
+
+    /// Routes outside `/api` and outside authorization (public pages, sitemaps).
+    pub fn site(
+        mut self,
+        f: impl Fn(&Context) -> std::result::Result<Router, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.site.push(Box::new(f));
+        self
+    }
+
+    pub fn job(mut self, job: JobDef) -> Self {
+        self.jobs.push(job);
+        self
+    }
+
+    pub fn schedule(mut self, job: &'static str, every: Duration, payload: Value) -> Self {
+        self.schedules.push(Schedule {
+            job,
+            every,
+            payload,
+        });
+        self
+    }
+
+    pub fn bundle_part(mut self, part: impl BundlePart + 'static) -> Self {
+        self.bundle_parts.push(Arc::new(part));
+        self
+    }
+}
+
+/// The modules of a running platform, in dependency order.
+pub struct Modules {
+    pub list: Vec<ModuleDef>,
+}
+
+impl Modules {
+    pub fn new(list: Vec<ModuleDef>) -> Self {
+        Self { list }
+    }
+
+    /// The registry of every module's declarations.
+    pub fn registry(&self) -> std::result::Result<stoa_kernel::registry::Registry, String> {
+        stoa_kernel::registry::Registry::new(
+            self.list.iter().map(|m| m.declarations.clone()).collect(),
+        )
+    }
+
+    /// Every job, checked for unique names.
+    pub fn jobs(&self) -> std::result::Result<HashMap<&'static str, JobDef>, String> {
+        let mut out = HashMap::new();
+        for m in &self.list {
+            for j in &m.jobs {
+                if !j.name.starts_with(&format!("{}.", m.name())) {
+                    return Err(format!(
+                        "job {} of module {} must be named {}.<job>",
+                        j.name,
+                        m.name(),
+                        m.name()
+                    ));
+                }
+                if out.insert(j.name, j.clone()).is_some() {
+                    return Err(format!("job {} declared twice", j.name));
+                }
+            }
+        }
+        for m in &self.list {
+            for s in &m.schedules {
+                if !out.contains_key(s.job) {
+                    return Err(format!("schedule of {} names an unknown job", s.job));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn schedules(&self) -> Vec<Schedule> {
+        self.list
+            .iter()
+            .flat_map(|m| m.schedules.iter().cloned())
+            .collect()
+    }
+
+    /// Phase 1: every module's services, in order.
+    pub fn setup(&self, ctx: &mut Context) -> std::result::Result<(), String> {
+        ctx.bundle_parts = self
+            .list
+            .iter()
+            .flat_map(|m| m.bundle_parts.iter().cloned())
+            .collect();
+        for m in &self.list {
+            for f in &m.setup {
+                f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase 2: every module's custom routes.
+    pub fn routes(&self, ctx: &Context) -> std::result::Result<RouteBook<AppState>, String> {
+        let mut book = RouteBook::new();
+        for m in &self.list {
+            for f in &m.routes {
+                book = book.merge(f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?);
+            }
+        }
+        Ok(book)
+    }
+
+    /// Phase 3: every module's seeds.
+    pub async fn seed(&self, ctx: &Context) -> Result<()> {
+        for m in &self.list {
+            for f in &m.seeds {
+                f(ctx).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The API router wrapped by every module's layers (first listed is innermost).
+    pub fn layer(&self, ctx: &Context, mut router: Router) -> std::result::Result<Router, String> {
+        for m in &self.list {
+            for f in &m.layers {
+                router = f(ctx, router).map_err(|e| format!("module {}: {e}", m.name()))?;
+            }
+        }
+        Ok(router)
+    }
+
+    /// Every module's site routes, merged.
+    pub fn site(&self, ctx: &Context) -> std::result::Result<Router, String> {
+        let mut router = Router::new();
+        for m in &self.list {
+            for f in &m.site {
+                router = router.merge(f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?);
+            }
+        }
+        Ok(router)
+    }
+}
