@@ -49,6 +49,7 @@ test-web: web-deps chromium
 	$(CARGO) build -p stoa-server --bin stoa
 	cd web && STOA_BIN=../target/debug/stoa $(NPM) run api:check
 	cd web && $(NPM) run typecheck
+	cd web && $(NPM) run kind:check
 	cd web && $(NPM) run lint
 	cd web && $(NPM) test
 	cd web && $(NPM) run build

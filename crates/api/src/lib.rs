@@ -41,7 +41,7 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         None,
         [(
             "200".to_owned(),
-            openapi::ok("The registry", json!({"type": "object"})),
+            openapi::ok("The registry", json!({"$ref": "#/components/schemas/Meta"})),
         )]
         .into_iter()
         .collect(),

@@ -61,3 +61,67 @@ pub fn meta(reg: &Registry) -> Value {
         "entities": reg.entities().iter().map(|e| entity(reg, e)).collect::<Vec<_>>(),
     })
 }
+
+/// The OpenAPI schemas of `/api/meta`: `Meta`, `MetaEntity`, `MetaField`. Field kinds and formats
+/// are listed from the kernel, so the web's generated types change when one is added.
+pub fn schemas() -> serde_json::Map<String, Value> {
+    use stoa_kernel::model::{Format, Kind};
+    let names = |v: Vec<Value>| Value::Array(v);
+    let kinds = names(Kind::ALL.iter().map(|k| json!(k)).collect());
+    let formats = names(Format::ALL.iter().map(|f| json!(f)).collect());
+    let s = |t: &str| json!({"type": t});
+    let nullable = |t: &str| json!({"type": [t, "null"]});
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "MetaField".into(),
+        json!({"type": "object", "properties": {
+            "name": s("string"),
+            "kind": {"type": "string", "enum": kinds},
+            "required": s("boolean"),
+            "default": {"oneOf": [
+                {"type": "object", "properties": {"type": s("string"), "value": {}}, "required": ["type"]},
+                {"type": "null"}
+            ]},
+            "unique": s("boolean"),
+            "serverOwned": s("boolean"),
+            "values": {"type": ["array", "null"], "items": {"type": "string"}},
+            "target": nullable("string"),
+            "format": {"type": "string", "enum": formats},
+            "maxLength": nullable("integer"),
+            "list": s("boolean"),
+            "searchable": s("boolean")
+        }, "required": ["name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable"]}),
+    );
+    out.insert(
+        "MetaEntity".into(),
+        json!({"type": "object", "properties": {
+            "module": s("string"),
+            "name": s("string"),
+            "route": s("string"),
+            "path": s("string"),
+            "kind": {"type": "string", "enum": ["model", "relation"]},
+            "table": s("string"),
+            "titleField": nullable("string"),
+            "listColumns": strings,
+            "variants": strings,
+            "ops": {"type": "object", "properties": {
+                "create": s("boolean"), "update": s("boolean"), "delete": s("boolean"),
+                "findOrCreate": s("boolean"), "bulk": s("boolean")
+            }, "required": ["create", "update", "delete", "findOrCreate", "bulk"]},
+            "fields": {"type": "array", "items": {"$ref": "#/components/schemas/MetaField"}},
+            "referencedBy": {"type": "array", "items": {"type": "object", "properties": {
+                "module": s("string"), "name": s("string"), "route": s("string"), "field": s("string")
+            }, "required": ["module", "name", "route", "field"]}}
+        }, "required": ["module", "name", "route", "path", "kind", "table", "titleField", "listColumns", "variants", "ops", "fields", "referencedBy"]}),
+    );
+    out.insert(
+        "Meta".into(),
+        json!({"type": "object", "properties": {
+            "languages": strings,
+            "modules": strings,
+            "entities": {"type": "array", "items": {"$ref": "#/components/schemas/MetaEntity"}}
+        }, "required": ["languages", "modules", "entities"]}),
+    );
+    out
+}

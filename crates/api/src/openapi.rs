@@ -412,6 +412,7 @@ pub fn document(registry: &Registry, operations: &[Operation], version: &str) ->
         json!({"type": "object", "description": "A TipTap document per language code", "propertyNames": {"pattern": LANGUAGE_PATTERN},
             "additionalProperties": {"type": "object", "properties": {"type": {"const": "doc"}, "content": {"type": "array"}}, "required": ["type"]}}),
     );
+    schemas.extend(crate::meta::schemas());
     for e in registry.entities() {
         entity_schemas(e, &mut schemas);
     }

@@ -72,6 +72,41 @@ pub enum DefaultValue {
     RandomTitle,
 }
 
+impl Kind {
+    /// Every kind (the `/api/meta` schema lists them; the web's `tsc` then demands a widget for
+    /// each). [`Kind::index`] fails to compile when a kind is added and not listed here.
+    pub const ALL: [Kind; 11] = [
+        Kind::Uuid,
+        Kind::Text,
+        Kind::Int,
+        Kind::Bool,
+        Kind::Decimal,
+        Kind::Timestamp,
+        Kind::Translations,
+        Kind::RichText,
+        Kind::Json,
+        Kind::Enum,
+        Kind::Reference,
+    ];
+
+    /// The position of `self` in [`Kind::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Kind::Uuid => 0,
+            Kind::Text => 1,
+            Kind::Int => 2,
+            Kind::Bool => 3,
+            Kind::Decimal => 4,
+            Kind::Timestamp => 5,
+            Kind::Translations => 6,
+            Kind::RichText => 7,
+            Kind::Json => 8,
+            Kind::Enum => 9,
+            Kind::Reference => 10,
+        }
+    }
+}
+
 /// A format rule on top of the kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -82,6 +117,10 @@ pub enum Format {
     Email,
     /// The location of a stored file (the admin shows a file picker with a preview).
     File,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [Format::None, Format::Slug, Format::Email, Format::File];
 }
 
 /// What happens to a referencing row when the referenced row is deleted.

@@ -1,54 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { request } from "./http";
+import type { components } from "./schema";
 
-export type FieldKind =
-  | "uuid"
-  | "text"
-  | "int"
-  | "bool"
-  | "decimal"
-  | "timestamp"
-  | "translations"
-  | "rich_text"
-  | "json"
-  | "enum"
-  | "reference";
-
-export interface FieldMeta {
-  name: string;
-  kind: FieldKind;
-  required: boolean;
-  default: { type: string; value?: unknown } | null;
-  unique: boolean;
-  serverOwned: boolean;
-  values: string[] | null;
-  target: string | null;
-  format: "none" | "slug" | "email" | "file";
-  maxLength: number | null;
-  list: boolean;
-  searchable: boolean;
-}
-
-export interface EntityMeta {
-  module: string;
-  name: string;
-  route: string;
-  path: string;
-  kind: "model" | "relation";
-  table: string;
-  titleField: string | null;
-  listColumns: string[];
-  variants: string[];
-  ops: { create: boolean; update: boolean; delete: boolean; findOrCreate: boolean; bulk: boolean };
-  fields: FieldMeta[];
-  referencedBy: { module: string; name: string; route: string; field: string }[];
-}
-
-export interface Meta {
-  languages: string[];
-  modules: string[];
-  entities: EntityMeta[];
-}
+// The shapes of `/api/meta`, generated from the server's OpenAPI schemas (`npm run api:types`):
+// a field kind added in Rust changes `FieldKind`, and every exhaustive switch over it stops
+// compiling until the admin handles the new kind (`scripts/kind-check.mjs` proves it).
+export type Meta = components["schemas"]["Meta"];
+export type EntityMeta = components["schemas"]["MetaEntity"];
+export type FieldMeta = components["schemas"]["MetaField"];
+export type FieldKind = FieldMeta["kind"];
 
 export const entityKey = (e: Pick<EntityMeta, "module" | "name">): string => `${e.module}.${e.name}`;
 

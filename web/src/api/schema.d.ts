@@ -5155,6 +5155,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find platform.job */
+        get: operations["findPlatformJob"];
+        put?: never;
+        /** Create platform.job */
+        post: operations["createPlatformJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one platform.job */
+        get: operations["getPlatformJob"];
+        put?: never;
+        post?: never;
+        /** Delete platform.job */
+        delete: operations["deletePlatformJob"];
+        options?: never;
+        head?: never;
+        /** Update platform.job (only the keys sent change) */
+        patch: operations["updatePlatformJob"];
+        trace?: never;
+    };
+    "/api/platform/jobs/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 100 platform.job in one transaction */
+        post: operations["bulkCreatePlatformJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update up to 100 platform.job in one transaction */
+        patch: operations["bulkUpdatePlatformJob"];
+        trace?: never;
+    };
+    "/api/platform/jobs/find-or-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Find platform.job by the values sent, or create it */
+        post: operations["findOrCreatePlatformJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/identities": {
         parameters: {
             query?: never;
@@ -11841,6 +11913,56 @@ export interface components {
             /** Format: uuid */
             widgetId?: string;
         };
+        Meta: {
+            entities: components["schemas"]["MetaEntity"][];
+            languages: string[];
+            modules: string[];
+        };
+        MetaEntity: {
+            fields: components["schemas"]["MetaField"][];
+            /** @enum {string} */
+            kind: "model" | "relation";
+            listColumns: string[];
+            module: string;
+            name: string;
+            ops: {
+                bulk: boolean;
+                create: boolean;
+                delete: boolean;
+                findOrCreate: boolean;
+                update: boolean;
+            };
+            path: string;
+            referencedBy: {
+                field: string;
+                module: string;
+                name: string;
+                route: string;
+            }[];
+            route: string;
+            table: string;
+            titleField: string | null;
+            variants: string[];
+        };
+        MetaField: {
+            default: {
+                type: string;
+                value?: unknown;
+            } | null;
+            /** @enum {string} */
+            format: "none" | "slug" | "email" | "file";
+            /** @enum {string} */
+            kind: "uuid" | "text" | "int" | "bool" | "decimal" | "timestamp" | "translations" | "rich_text" | "json" | "enum" | "reference";
+            list: boolean;
+            maxLength: number | null;
+            name: string;
+            required: boolean;
+            searchable: boolean;
+            serverOwned: boolean;
+            target: string | null;
+            unique: boolean;
+            values: string[] | null;
+        };
         /** @description notification.notification (notification_notification) */
         NotificationNotification: {
             attachments: unknown;
@@ -12075,6 +12197,64 @@ export interface components {
             slug?: string;
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
+            /** @enum {string} */
+            variant?: "default";
+        };
+        /** @description platform.job (platform_job) */
+        PlatformJob: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            dedupeKey: string | null;
+            /** Format: uuid */
+            id: string;
+            lastError: string | null;
+            lockedBy: string | null;
+            /** Format: date-time */
+            lockedUntil: string | null;
+            name: string;
+            payload: unknown;
+            /** Format: date-time */
+            runAt: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "dead";
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "default";
+        };
+        PlatformJobCreate: {
+            /** Format: int64 */
+            attempts?: number;
+            dedupeKey?: string | null;
+            lastError?: string | null;
+            lockedBy?: string | null;
+            /** Format: date-time */
+            lockedUntil?: string | null;
+            name: string;
+            payload?: unknown;
+            /** Format: date-time */
+            runAt?: string;
+            /** @enum {string} */
+            status?: "queued" | "running" | "done" | "dead";
+            /** @enum {string} */
+            variant?: "default";
+        };
+        PlatformJobPatch: {
+            /** Format: int64 */
+            attempts?: number;
+            dedupeKey?: string | null;
+            lastError?: string | null;
+            lockedBy?: string | null;
+            /** Format: date-time */
+            lockedUntil?: string | null;
+            name?: string;
+            payload?: unknown;
+            /** Format: date-time */
+            runAt?: string;
+            /** @enum {string} */
+            status?: "queued" | "running" | "done" | "dead";
             /** @enum {string} */
             variant?: "default";
         };
@@ -49610,7 +49790,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: components["schemas"]["Meta"];
                     };
                 };
             };
@@ -52974,6 +53154,563 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+        };
+    };
+    findPlatformJob: {
+        parameters: {
+            query?: {
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, name, payload, status, attempts, runAt, lockedUntil, lockedBy, lastError, dedupeKey. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                filters?: Record<string, never>;
+                limit?: number;
+                offset?: number;
+                /** @description orderBy[and][i][column] and orderBy[and][i][method] (asc|desc) */
+                orderBy?: Record<string, never>;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformJobCreate"];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformJobPatch"];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkCreatePlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["PlatformJobCreate"];
+                }[];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created, in order */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkUpdatePlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["PlatformJobPatch"];
+                    /** Format: uuid */
+                    id: string;
+                }[];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findOrCreatePlatformJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformJobCreate"];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An existing record matched */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformJob"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
