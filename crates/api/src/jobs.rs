@@ -3,7 +3,7 @@
 //! its last attempt. A panicking job counts as a failed attempt.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::FutureExt;
@@ -18,6 +18,8 @@ pub struct Runner {
     ctx: Arc<Context>,
     jobs: HashMap<&'static str, JobDef>,
     schedules: Vec<Schedule>,
+    /// The period each schedule was last enqueued for (so a tick writes only when one starts).
+    enqueued: Mutex<HashMap<&'static str, i64>>,
     /// Jobs run at once per tick.
     pub concurrency: usize,
     /// Pause between ticks when nothing was due.
@@ -41,23 +43,36 @@ impl Runner {
             ctx,
             jobs,
             schedules,
+            enqueued: Mutex::new(HashMap::new()),
             concurrency: 4,
             poll: Duration::from_secs(1),
         }
     }
 
-    /// Enqueues each schedule's job for the current period (once across all instances).
+    /// Enqueues each schedule's job when its period starts (once across all instances: the
+    /// dedupe key names the period).
     pub async fn enqueue_schedules(&self) -> Result<()> {
         let t = now();
         let secs = t.unix_timestamp();
         for s in &self.schedules {
             let every = s.every.as_secs().max(1) as i64;
             let slot = secs.div_euclid(every);
+            let seen = self
+                .enqueued
+                .lock()
+                .map(|m| m.get(s.job) == Some(&slot))
+                .unwrap_or(false);
+            if seen {
+                continue;
+            }
             let start = time::OffsetDateTime::from_unix_timestamp(slot * every).unwrap_or(t);
             let job = NewJob::now(s.job, s.payload.clone())
                 .at(start)
                 .dedupe(format!("schedule:{}:{slot}", s.job));
             jobs::enqueue_now(&self.ctx.store.db, &job).await?;
+            if let Ok(mut m) = self.enqueued.lock() {
+                m.insert(s.job, slot);
+            }
         }
         Ok(())
     }
@@ -132,9 +147,6 @@ impl Runner {
         if self.jobs.is_empty() {
             stop.await;
             return;
-        }
-        if let Err(e) = jobs::prepare(&self.ctx.store.db).await {
-            tracing::error!(error = %e, "preparing the job queue failed");
         }
         tokio::pin!(stop);
         loop {

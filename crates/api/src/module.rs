@@ -114,7 +114,6 @@ type RoutesFn =
     Box<dyn Fn(&Context) -> std::result::Result<RouteBook<AppState>, String> + Send + Sync>;
 type SeedFn = Box<dyn for<'a> Fn(&'a Context) -> BoxFuture<'a, Result<()>> + Send + Sync>;
 type LayerFn = Box<dyn Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync>;
-type SiteFn = Box<dyn Fn(&Context) -> std::result::Result<Router, String> + Send + Sync>;
 /// What a job runs: the context and the job's payload; an `Err` is retried.
 pub type JobFn = Arc<
     dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, std::result::Result<(), String>>
@@ -192,7 +191,6 @@ pub struct ModuleDef {
     routes: Vec<RoutesFn>,
     seeds: Vec<SeedFn>,
     layers: Vec<LayerFn>,
-    site: Vec<SiteFn>,
     pub jobs: Vec<JobDef>,
     pub schedules: Vec<Schedule>,
     pub bundle_parts: Vec<Arc<dyn BundlePart>>,
@@ -206,7 +204,6 @@ impl ModuleDef {
             routes: Vec::new(),
             seeds: Vec::new(),
             layers: Vec::new(),
-            site: Vec::new(),
             jobs: Vec::new(),
             schedules: Vec::new(),
             bundle_parts: Vec::new(),
@@ -250,15 +247,6 @@ impl ModuleDef {
         f: impl Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync + 'static,
     ) -> Self {
         self.layers.push(Box::new(f));
-        self
-    }
-
-    /// Routes outside `/api` and outside authorization (public pages, sitemaps).
-    pub fn site(
-        mut self,
-        f: impl Fn(&Context) -> std::result::Result<Router, String> + Send + Sync + 'static,
-    ) -> Self {
-        self.site.push(Box::new(f));
         self
     }
 
@@ -375,17 +363,6 @@ impl Modules {
         for m in &self.list {
             for f in &m.layers {
                 router = f(ctx, router).map_err(|e| format!("module {}: {e}", m.name()))?;
-            }
-        }
-        Ok(router)
-    }
-
-    /// Every module's site routes, merged.
-    pub fn site(&self, ctx: &Context) -> std::result::Result<Router, String> {
-        let mut router = Router::new();
-        for m in &self.list {
-            for f in &m.site {
-                router = router.merge(f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?);
             }
         }
         Ok(router)

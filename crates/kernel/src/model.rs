@@ -199,6 +199,11 @@ pub struct Entity {
     /// Not readable by visitors: the default permissions grant no public read (accounts, orders,
     /// payments, messages, notifications). Relations touching a private entity are private too.
     pub private: bool,
+    /// Readable itself, but links to it are not (which subject holds which identity, role or
+    /// order is personal): relations referencing it are private, and page bundles do not follow
+    /// them.
+    #[serde(skip)]
+    pub private_links: bool,
 }
 
 impl Entity {
@@ -474,6 +479,7 @@ fn common(
         variants: vec!["default"],
         title_field: None,
         private: false,
+        private_links: false,
         ops: Ops {
             create: true,
             update: true,
@@ -567,6 +573,12 @@ impl EntityBuilder {
     /// See [`Entity::private`].
     pub fn private(mut self) -> Self {
         self.entity.private = true;
+        self
+    }
+
+    /// Links to this entity are private (see [`Entity::private_links`]).
+    pub fn private_links(mut self) -> Self {
+        self.entity.private_links = true;
         self
     }
 

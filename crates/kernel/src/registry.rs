@@ -142,8 +142,8 @@ impl Registry {
             .collect()
     }
 
-    /// Is `e` readable by visitors? Private entities, and relations touching a private entity or a
-    /// subject, are not.
+    /// Is `e` readable by visitors? Private entities, and entities referencing a private one or
+    /// one whose links are private, are not.
     pub fn publicly_readable(&self, e: &Entity) -> bool {
         if e.private {
             return false;
@@ -152,6 +152,9 @@ impl Registry {
             .iter()
             .filter(|f| f.kind == Kind::Reference)
             .filter_map(|f| f.target)
-            .all(|t| t != "rbac.subject" && self.by_key(t).is_none_or(|x| !x.private))
+            .all(|t| {
+                self.by_key(t)
+                    .is_none_or(|x| !x.private && !x.private_links)
+            })
     }
 }

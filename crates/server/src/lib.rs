@@ -109,6 +109,8 @@ pub struct Platform {
     pub store: Store,
     pub modules: Modules,
     pub ctx: Arc<Context>,
+    /// Every module's jobs, by name.
+    pub jobs: std::collections::HashMap<&'static str, stoa_api::module::JobDef>,
     api: Router<AppState>,
     state: AppState,
 }
@@ -117,7 +119,7 @@ pub struct Platform {
 pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Result<Platform> {
     let modules = with_platform(modules);
     let registry = Arc::new(modules.registry().map_err(anyhow::Error::msg)?);
-    modules.jobs().map_err(anyhow::Error::msg)?;
+    let jobs = modules.jobs().map_err(anyhow::Error::msg)?;
     let db = connect(config).await?;
     let applied = stoa_store::ddl::migrate(&db, &registry)
         .await
@@ -148,6 +150,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         store,
         modules,
         ctx: Arc::new(ctx),
+        jobs,
         api,
         state,
     })
@@ -223,12 +226,11 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         .modules
         .layer(&p.ctx, p.api.with_state(p.state))
         .map_err(anyhow::Error::msg)?;
-    let site = p.modules.site(&p.ctx).map_err(anyhow::Error::msg)?;
     let pages = p
         .ctx
         .need::<dyn stoa_api::module::Pages>()
         .map_err(anyhow::Error::msg)?;
-    let router = api.merge(site).merge(web::routes(web::Site {
+    let router = api.merge(web::routes(web::Site {
         dir: config.web_dir.clone().into(),
         files: std::path::Path::new(&config.data_dir).join("files"),
         pages,
@@ -236,11 +238,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         default_language: default_language(config)?,
     }));
     let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
-    let runner = stoa_api::jobs::Runner::new(
-        p.ctx.clone(),
-        p.modules.jobs().map_err(anyhow::Error::msg)?,
-        p.modules.schedules(),
-    );
+    let runner = stoa_api::jobs::Runner::new(p.ctx.clone(), p.jobs, p.modules.schedules());
     Ok(App {
         router,
         store: p.store,

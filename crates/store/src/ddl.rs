@@ -462,7 +462,7 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
     Ok(stmts)
 }
 
-async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
+pub(crate) async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
     let sql = sqlx::AssertSqlSafe(sql.to_owned());
     match exec {
         Exec::Sqlite(c) => sqlx::raw_sql(sql).execute(&mut **c).await.map(|_| ()),

@@ -10,15 +10,20 @@
 //!
 //! See ADR 0009 for why this is not an external crate.
 
+use std::sync::LazyLock;
+
+use sea_query::{
+    Alias, Condition, Expr, ExprTrait, LockBehavior, LockType, OnConflict, Order, Query,
+};
 use serde_json::Value;
-use sqlx::Row;
 use stoa_kernel::model::{Entity, Module, enumeration, int, json, model, text, timestamp};
-use stoa_kernel::value::{format_timestamp, now};
+use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::db::{Db, Exec, pool_err};
+use crate::db::{Backend, Db, Exec};
+use crate::repo::{assignments, col, execute, fetch_all, returning, to_value};
 
 /// The declarations of the platform's own tables.
 pub fn module() -> Module {
@@ -29,6 +34,10 @@ pub fn module() -> Module {
 }
 
 pub const TABLE: &str = "platform_job";
+
+/// The declaration, built once: every statement below is built from it through the repository,
+/// so values bind and rows decode the way they do for every other entity.
+static JOB: LazyLock<Entity> = LazyLock::new(entity);
 
 /// `platform.job`: one row per piece of background work.
 pub fn entity() -> Entity {
@@ -96,23 +105,25 @@ pub struct Claimed {
     pub token: String,
 }
 
-macro_rules! on {
-    ($exec:expr, |$c:ident, $pg:ident| $body:expr) => {
-        match $exec {
-            Exec::Sqlite($c) => {
-                let $pg = false;
-                $body
-            }
-            Exec::Postgres($c) => {
-                let $pg = true;
-                $body
-            }
-        }
-    };
+/// `(field index, value)` pairs of the job entity.
+fn vals(pairs: &[(&str, Val)]) -> Vec<(usize, Val)> {
+    pairs
+        .iter()
+        .filter_map(|(name, v)| Some((JOB.field_index(name)?, v.clone())))
+        .collect()
+}
+
+/// A value of the job field `name` bound for `b`.
+fn val(name: &str, v: Val, b: Backend) -> sea_query::Value {
+    let kind = JOB
+        .field(name)
+        .map_or(stoa_kernel::model::Kind::Text, |f| f.kind);
+    to_value(kind, &v, b)
 }
 
 /// Writes `job` on `exec` (inside the caller's transaction). `None` when a job with the same
-/// dedupe key exists.
+/// dedupe key exists (`ON CONFLICT DO NOTHING`: a conflict must not abort the caller's
+/// transaction, as a failed insert would on PostgreSQL).
 pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> {
     if job.name.is_empty() || job.name.len() > 200 {
         return Err(Error::bad_field(
@@ -121,40 +132,40 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
         ));
     }
     let id = Uuid::now_v7();
-    let stamp = now();
-    let sql = format!(
-        "INSERT INTO {TABLE} (id, created_at, updated_at, variant, name, payload, status, attempts, run_at, dedupe_key) \
-         VALUES ($1, $2, $3, 'default', $4, $5, 'queued', 0, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING"
+    let t = now();
+    let row = vals(&[
+        ("id", Val::Uuid(id)),
+        ("createdAt", Val::Timestamp(t)),
+        ("updatedAt", Val::Timestamp(t)),
+        ("variant", Val::Text("default".into())),
+        ("name", Val::Text(job.name.clone())),
+        ("payload", Val::Json(job.payload.clone())),
+        ("status", Val::Text("queued".into())),
+        ("attempts", Val::Int(0)),
+        ("runAt", Val::Timestamp(job.run_at)),
+        (
+            "dedupeKey",
+            job.dedupe_key.clone().map_or(Val::Null, Val::Text),
+        ),
+    ]);
+    let b = exec.backend();
+    let mut s = Query::insert();
+    s.into_table(Alias::new(TABLE));
+    s.columns(
+        row.iter()
+            .map(|(i, _)| Alias::new(JOB.fields[*i].column.as_str())),
     );
-    let sql = sqlx::AssertSqlSafe(sql);
-    let n = on!(exec, |c, pg| {
-        if pg {
-            sqlx::query(sql)
-                .bind(id)
-                .bind(stamp)
-                .bind(stamp)
-                .bind(&job.name)
-                .bind(&job.payload)
-                .bind(job.run_at)
-                .bind(job.dedupe_key.as_deref())
-                .execute(&mut **c)
-                .await
-                .map(|r| r.rows_affected())
-        } else {
-            sqlx::query(sql)
-                .bind(id.to_string())
-                .bind(format_timestamp(stamp))
-                .bind(format_timestamp(stamp))
-                .bind(&job.name)
-                .bind(job.payload.to_string())
-                .bind(format_timestamp(job.run_at))
-                .bind(job.dedupe_key.as_deref())
-                .execute(&mut **c)
-                .await
-                .map(|r| r.rows_affected())
-        }
-    })
-    .map_err(pool_err)?;
+    s.values(
+        row.iter()
+            .map(|(i, v)| Expr::val(to_value(JOB.fields[*i].kind, v, b))),
+    )
+    .map_err(Error::internal)?;
+    s.on_conflict(
+        OnConflict::column(Alias::new("dedupe_key"))
+            .do_nothing()
+            .to_owned(),
+    );
+    let n = execute(exec, &JOB, &s).await?;
     Ok((n == 1).then_some(id))
 }
 
@@ -168,19 +179,20 @@ pub async fn enqueue_now(db: &Db, job: &NewJob) -> Result<Option<Uuid>> {
 
 /// The partial index that keeps claiming cheap however many finished jobs the table holds.
 pub async fn prepare(db: &Db) -> Result<()> {
-    let sql = format!(
-        "CREATE INDEX IF NOT EXISTS ix_{TABLE}_due ON {TABLE} (run_at) WHERE status IN ('queued', 'running')"
-    );
     let mut tx = db.begin().await?;
-    on!(tx.exec(), |c, _pg| sqlx::query(sqlx::AssertSqlSafe(sql))
-        .execute(&mut *c)
-        .await
-        .map(|r| r.rows_affected()))
-    .map_err(pool_err)?;
+    crate::ddl::run(
+        &mut tx.exec(),
+        &format!(
+            "CREATE INDEX IF NOT EXISTS ix_{TABLE}_due ON {TABLE} (run_at) WHERE status IN ('queued', 'running')"
+        ),
+    )
+    .await?;
     tx.commit().await
 }
 
-/// Claims up to `limit` due jobs among `names` for `lease` (the longest an attempt may run).
+/// Claims up to `limit` due jobs among `names` for `lease` (the longest an attempt may run):
+/// one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING …` (SQLite has no row
+/// locks and needs none: its writes are serialised).
 pub async fn claim(
     db: &Db,
     names: &[&str],
@@ -190,126 +202,81 @@ pub async fn claim(
     if names.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
+    let b = db.backend();
     let t = now();
-    let until = t + lease;
     let token = Uuid::new_v4().simple().to_string();
-    let placeholders: Vec<String> = (0..names.len()).map(|i| format!("${}", i + 5)).collect();
-    let lock = if db.backend() == crate::Backend::Postgres {
-        " FOR UPDATE SKIP LOCKED"
-    } else {
-        ""
-    };
-    let sql = format!(
-        "UPDATE {TABLE} SET status = 'running', attempts = attempts + 1, locked_until = $1, locked_by = $2, updated_at = $3 \
-         WHERE id IN (SELECT id FROM {TABLE} WHERE status IN ('queued', 'running') AND run_at <= $3 \
-         AND (status = 'queued' OR locked_until IS NULL OR locked_until <= $3) AND name IN ({}) \
-         ORDER BY run_at LIMIT $4{lock}) \
-         RETURNING id, name, payload, attempts",
-        placeholders.join(", ")
-    );
-    let sql = sqlx::AssertSqlSafe(sql);
+    let at = |v: OffsetDateTime| val("runAt", Val::Timestamp(v), b);
+    let mut due = Query::select();
+    due.column(Alias::new("id"))
+        .from(Alias::new(TABLE))
+        .and_where(col("status").is_in(["queued", "running"]))
+        .and_where(col("run_at").lte(at(t)))
+        .cond_where(
+            Condition::any()
+                .add(col("status").eq("queued"))
+                .add(col("locked_until").is_null())
+                .add(col("locked_until").lte(at(t))),
+        )
+        .and_where(col("name").is_in(names.iter().copied()))
+        .order_by(Alias::new("run_at"), Order::Asc)
+        .limit(limit as u64)
+        .lock_with_behavior(LockType::Update, LockBehavior::SkipLocked);
+    let mut s = Query::update();
+    s.table(Alias::new(TABLE))
+        .values(assignments(
+            &JOB,
+            &vals(&[
+                ("status", Val::Text("running".into())),
+                ("lockedUntil", Val::Timestamp(t + lease)),
+                ("lockedBy", Val::Text(token.clone())),
+                ("updatedAt", Val::Timestamp(t)),
+            ]),
+            b,
+        ))
+        .value(Alias::new("attempts"), col("attempts").add(1))
+        .and_where(col("id").in_subquery(due))
+        .returning(returning(&JOB));
     let mut tx = db.begin().await?;
-    let rows: Vec<Claimed> = on!(tx.exec(), |c, pg| {
-        if pg {
-            let mut q = sqlx::query(sql)
-                .bind(until)
-                .bind(&token)
-                .bind(t)
-                .bind(limit as i64);
-            for n in names {
-                q = q.bind(*n);
-            }
-            q.fetch_all(&mut *c).await.map(|rows| {
-                rows.iter()
-                    .filter_map(|r| {
-                        Some(Claimed {
-                            id: r.try_get::<Uuid, _>("id").ok()?,
-                            name: r.try_get("name").ok()?,
-                            payload: r.try_get("payload").ok()?,
-                            attempts: r.try_get::<i64, _>("attempts").ok()? as u32,
-                            token: token.clone(),
-                        })
-                    })
-                    .collect()
-            })
-        } else {
-            let mut q = sqlx::query(sql)
-                .bind(format_timestamp(until))
-                .bind(&token)
-                .bind(format_timestamp(t))
-                .bind(limit as i64);
-            for n in names {
-                q = q.bind(*n);
-            }
-            q.fetch_all(&mut *c).await.map(|rows| {
-                rows.iter()
-                    .filter_map(|r| {
-                        Some(Claimed {
-                            id: Uuid::parse_str(&r.try_get::<String, _>("id").ok()?).ok()?,
-                            name: r.try_get("name").ok()?,
-                            payload: serde_json::from_str(&r.try_get::<String, _>("payload").ok()?)
-                                .unwrap_or(Value::Null),
-                            attempts: r.try_get::<i64, _>("attempts").ok()? as u32,
-                            token: token.clone(),
-                        })
-                    })
-                    .collect()
-            })
-        }
-    })
-    .map_err(pool_err)?;
+    let rows = fetch_all(&mut tx.exec(), &JOB, &s).await?;
     tx.commit().await?;
-    Ok(rows)
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            Some(Claimed {
+                id: r.id()?,
+                name: r.text("name")?.to_owned(),
+                payload: r.json("payload").unwrap_or(Value::Null),
+                attempts: u32::try_from(r.int("attempts")?).ok()?,
+                token: token.clone(),
+            })
+        })
+        .collect())
 }
 
-async fn settle(
-    db: &Db,
-    job: &Claimed,
-    status: &str,
-    run_at: Option<OffsetDateTime>,
-    error: Option<&str>,
-) -> Result<bool> {
-    let t = now();
-    let error: Option<String> = error.map(|e| e.chars().take(4000).collect());
-    let sql = format!(
-        "UPDATE {TABLE} SET status = $1, run_at = COALESCE($2, run_at), last_error = COALESCE($3, last_error), \
-         locked_until = NULL, locked_by = NULL, updated_at = $4 WHERE id = $5 AND locked_by = $6"
-    );
-    let sql = sqlx::AssertSqlSafe(sql);
+/// Settles a claimed job, only while it is still held under the caller's lease token.
+async fn settle(db: &Db, job: &Claimed, changes: &[(&str, Val)]) -> Result<bool> {
+    let mut set = vec![
+        ("lockedUntil", Val::Null),
+        ("lockedBy", Val::Null),
+        ("updatedAt", Val::Timestamp(now())),
+    ];
+    set.extend(changes.iter().cloned());
     let mut tx = db.begin().await?;
-    let n = on!(tx.exec(), |c, pg| {
-        if pg {
-            sqlx::query(sql)
-                .bind(status)
-                .bind(run_at)
-                .bind(error)
-                .bind(t)
-                .bind(job.id)
-                .bind(&job.token)
-                .execute(&mut *c)
-                .await
-                .map(|r| r.rows_affected())
-        } else {
-            sqlx::query(sql)
-                .bind(status)
-                .bind(run_at.map(format_timestamp))
-                .bind(error)
-                .bind(format_timestamp(t))
-                .bind(job.id.to_string())
-                .bind(&job.token)
-                .execute(&mut *c)
-                .await
-                .map(|r| r.rows_affected())
-        }
-    })
-    .map_err(pool_err)?;
+    let row = crate::repo::update_if(
+        &mut tx.exec(),
+        &JOB,
+        job.id,
+        &vals(&set),
+        &vals(&[("lockedBy", Val::Text(job.token.clone()))]),
+    )
+    .await?;
     tx.commit().await?;
-    Ok(n == 1)
+    Ok(row.is_some())
 }
 
 /// Marks a claimed job done. `false` when the lease was lost (another worker took it over).
 pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
-    settle(db, job, "done", None, None).await
+    settle(db, job, &[("status", Val::Text("done".into()))]).await
 }
 
 /// A failed attempt: queued again at `retry_at`, or dead when `retry_at` is `None`.
@@ -319,34 +286,40 @@ pub async fn retry_or_bury(
     error: &str,
     retry_at: Option<OffsetDateTime>,
 ) -> Result<bool> {
+    let error = Val::Text(error.chars().take(4000).collect());
     match retry_at {
-        Some(t) => settle(db, job, "queued", Some(t), Some(error)).await,
-        None => settle(db, job, "dead", None, Some(error)).await,
+        Some(t) => {
+            settle(
+                db,
+                job,
+                &[
+                    ("status", Val::Text("queued".into())),
+                    ("runAt", Val::Timestamp(t)),
+                    ("lastError", error),
+                ],
+            )
+            .await
+        }
+        None => {
+            settle(
+                db,
+                job,
+                &[("status", Val::Text("dead".into())), ("lastError", error)],
+            )
+            .await
+        }
     }
 }
 
 /// Deletes finished jobs last updated before `before` (dead ones stay for an admin to see).
 pub async fn prune(db: &Db, before: OffsetDateTime) -> Result<u64> {
-    let sql = sqlx::AssertSqlSafe(format!(
-        "DELETE FROM {TABLE} WHERE status = 'done' AND updated_at < $1"
-    ));
+    let b = db.backend();
+    let mut s = Query::delete();
+    s.from_table(Alias::new(TABLE))
+        .and_where(col("status").eq("done"))
+        .and_where(col("updated_at").lt(val("updatedAt", Val::Timestamp(before), b)));
     let mut tx = db.begin().await?;
-    let n = on!(tx.exec(), |c, pg| {
-        if pg {
-            sqlx::query(sql)
-                .bind(before)
-                .execute(&mut *c)
-                .await
-                .map(|r| r.rows_affected())
-        } else {
-            sqlx::query(sql)
-                .bind(format_timestamp(before))
-                .execute(&mut *c)
-                .await
-                .map(|r| r.rows_affected())
-        }
-    })
-    .map_err(pool_err)?;
+    let n = execute(&mut tx.exec(), &JOB, &s).await?;
     tx.commit().await?;
     Ok(n)
 }

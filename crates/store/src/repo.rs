@@ -24,7 +24,7 @@ use crate::ddl::{q, unique_index};
 
 pub use crate::record::{Cell, Record};
 
-fn col(name: &str) -> Expr {
+pub(crate) fn col(name: &str) -> Expr {
     Expr::col(Alias::new(name))
 }
 
@@ -282,7 +282,7 @@ fn base_select(e: &Entity) -> SelectStatement {
     s
 }
 
-fn returning(e: &Entity) -> sea_query::ReturningClause {
+pub(crate) fn returning(e: &Entity) -> sea_query::ReturningClause {
     Query::returning().columns(
         select_columns(e)
             .into_iter()
@@ -409,7 +409,7 @@ pub fn db_error(e: &Entity, err: sqlx::Error) -> Error {
     pool_err(err)
 }
 
-async fn fetch_all<S: SqlxBinder>(
+pub(crate) async fn fetch_all<S: SqlxBinder>(
     exec: &mut Exec<'_>,
     e: &Entity,
     stmt: &S,
@@ -622,7 +622,7 @@ fn equal_to(e: &Entity, vals: &[(usize, Val)], b: Backend) -> Condition {
 }
 
 /// `SET column = value, …` for `vals`.
-fn assignments(e: &Entity, vals: &[(usize, Val)], b: Backend) -> Vec<(Alias, Expr)> {
+pub(crate) fn assignments(e: &Entity, vals: &[(usize, Val)], b: Backend) -> Vec<(Alias, Expr)> {
     vals.iter()
         .map(|(i, v)| {
             let f = &e.fields[*i];
@@ -758,7 +758,11 @@ pub async fn update_if(
 }
 
 /// Runs a statement that returns no rows; answers how many rows it changed.
-async fn execute<S: SqlxBinder>(exec: &mut Exec<'_>, e: &Entity, stmt: &S) -> Result<u64> {
+pub(crate) async fn execute<S: SqlxBinder>(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    stmt: &S,
+) -> Result<u64> {
     let (sql, values) = build(stmt, exec.backend());
     let sql = sqlx::AssertSqlSafe(sql);
     match exec {

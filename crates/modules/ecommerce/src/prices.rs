@@ -178,8 +178,12 @@ pub async fn paid_quantity(store: &Store, product: Option<Uuid>) -> Result<i64> 
         .sum())
 }
 
-/// The ids of every product node (`_entity: ecommerce.product`) in `v`, at any depth.
-fn product_ids(v: &serde_json::Value, out: &mut HashSet<Uuid>) {
+/// Calls `f` with every product node (`_entity: ecommerce.product`) in `v` and its id, at any
+/// depth.
+fn each_product(
+    v: &mut serde_json::Value,
+    f: &mut impl FnMut(Uuid, &mut serde_json::Map<String, serde_json::Value>),
+) {
     use serde_json::Value;
     match v {
         Value::Object(m) => {
@@ -189,31 +193,11 @@ fn product_ids(v: &serde_json::Value, out: &mut HashSet<Uuid>) {
                     .and_then(Value::as_str)
                     .and_then(|s| Uuid::parse_str(s).ok())
             {
-                out.insert(id);
+                f(id, m);
             }
-            m.values().for_each(|x| product_ids(x, out));
+            m.values_mut().for_each(|x| each_product(x, f));
         }
-        Value::Array(a) => a.iter().for_each(|x| product_ids(x, out)),
-        _ => {}
-    }
-}
-
-fn attach(v: &mut serde_json::Value, prices: &HashMap<Uuid, serde_json::Value>) {
-    use serde_json::Value;
-    match v {
-        Value::Object(m) => {
-            if m.get("_entity").and_then(Value::as_str) == Some("ecommerce.product")
-                && let Some(p) = m
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .and_then(|s| Uuid::parse_str(s).ok())
-                    .and_then(|id| prices.get(&id))
-            {
-                m.insert("_prices".into(), p.clone());
-            }
-            m.values_mut().for_each(|x| attach(x, prices));
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| attach(x, prices)),
+        Value::Array(a) => a.iter_mut().for_each(|x| each_product(x, f)),
         _ => {}
     }
 }
@@ -229,7 +213,9 @@ impl stoa_api::module::BundlePart for BundlePrices {
     ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             let mut ids = HashSet::new();
-            product_ids(bundle, &mut ids);
+            each_product(bundle, &mut |id, _| {
+                ids.insert(id);
+            });
             if ids.is_empty() {
                 return Ok(());
             }
@@ -244,7 +230,11 @@ impl stoa_api::module::BundlePart for BundlePrices {
                     )
                 })
                 .collect();
-            attach(bundle, &prices);
+            each_product(bundle, &mut |id, m| {
+                if let Some(p) = prices.get(&id) {
+                    m.insert("_prices".into(), p.clone());
+                }
+            });
             Ok(())
         })
     }

@@ -109,7 +109,7 @@ fn child_relations(store: &Store, e: &Entity) -> Vec<Child> {
         let Some(target) = right.target.and_then(|t| store.registry.by_key(t)) else {
             continue;
         };
-        if target.key() == "rbac.subject" || !readable(store, target) {
+        if target.private_links || !readable(store, target) {
             continue;
         }
         out.push((r.clone(), left.name, right.name, target.clone()));

@@ -105,6 +105,7 @@ pub fn declarations() -> Module {
             model(M, "subject", "subjects")
                 .field(slug_field())
                 .title("slug")
+                .private_links()
                 .build(),
             model(M, "widget", "widgets")
                 .content()

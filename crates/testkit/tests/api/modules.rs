@@ -130,8 +130,28 @@ async fn module_contract(mut app: TestApp) {
     // Its /api/meta entry.
     let meta = app.get("/api/meta").await;
     assert!(
-        meta.text.contains("\"example\"") && meta.text.contains("notes"),
-        "meta lists the example module"
+        meta.data()["modules"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("example")),
+        "{}",
+        meta.data()["modules"]
+    );
+    let note = meta.data()["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["module"] == "example" && e["name"] == "note")
+        .cloned()
+        .expect("meta describes example.note");
+    assert_eq!(note["path"], "/api/example/notes");
+    assert!(
+        note["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["name"] == "body" && f["kind"] == "text"),
+        "{note}"
     );
     // Its job runs from the queue.
     jobs::enqueue_now(
@@ -330,6 +350,36 @@ async fn queue(app: TestApp, log: Arc<Log>) {
     assert_eq!(row["lastError"], "always broken");
     assert_eq!(log.count("broken"), 3);
 
+    // A lease that ran out (a worker that died) lets another worker take the job over; the first
+    // worker can then no longer settle it.
+    let id = jobs::enqueue_now(db, &NewJob::now("queue.once", json!({"key": "lease"})))
+        .await
+        .unwrap()
+        .unwrap();
+    let lost = jobs::claim(db, &["queue.once"], 1, Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(lost.len(), 1);
+    assert_eq!(lost[0].id, id);
+    let held = jobs::claim(db, &["queue.once"], 1, Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert_eq!(held.len(), 1, "the expired lease is claimable again");
+    assert_eq!((held[0].id, held[0].attempts), (id, 2));
+    assert!(
+        jobs::claim(db, &["queue.once"], 1, Duration::from_secs(60))
+            .await
+            .unwrap()
+            .is_empty(),
+        "a job under a live lease is not claimed twice"
+    );
+    assert!(
+        !jobs::finish(db, &lost[0]).await.unwrap(),
+        "the old lease cannot settle the job"
+    );
+    assert!(jobs::finish(db, &held[0]).await.unwrap());
+    assert_eq!(job_row(&app, id).await["status"], "done");
+
     // A dedupe key admits one job.
     let first = jobs::enqueue_now(
         db,
@@ -394,4 +444,74 @@ async fn queue_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn queue_postgres() {
     queue_on(Db::Postgres).await;
+}
+
+/// A schedule enqueues its job once per period, however many runners (instances) tick.
+async fn schedules(mut app: TestApp, log: Arc<Log>) {
+    let first = app.jobs.take().expect("the test runs the jobs");
+    let m = sched_module(log.clone());
+    let modules = stoa_api::module::Modules::new(vec![m]);
+    let second = Runner::new(
+        app.ctx.clone(),
+        modules.jobs().unwrap(),
+        modules.schedules(),
+    );
+    for _ in 0..3 {
+        let (a, b) = tokio::join!(first.tick(), second.tick());
+        a.unwrap();
+        b.unwrap();
+    }
+    assert_eq!(log.count("hourly"), 1, "one run this period");
+    let r = app
+        .get("/api/platform/jobs?filters[and][0][column]=name&filters[and][0][method]=eq&filters[and][0][value]=sched.hourly")
+        .await;
+    let rows = r.data().as_array().unwrap().clone();
+    assert_eq!(rows.len(), 1, "{}", r.text);
+    assert!(
+        rows[0]["dedupeKey"]
+            .as_str()
+            .unwrap()
+            .starts_with("schedule:sched.hourly:"),
+        "{}",
+        rows[0]
+    );
+    assert_eq!(rows[0]["status"], "done");
+}
+
+/// `sched.hourly` runs every hour and records each run.
+fn sched_module(log: Arc<Log>) -> ModuleDef {
+    ModuleDef::new(Module {
+        name: "sched",
+        entities: vec![],
+    })
+    .job(JobDef::new("sched.hourly", move |_, _| {
+        let log = log.clone();
+        async move {
+            log.runs
+                .lock()
+                .unwrap()
+                .push(("hourly".to_owned(), Instant::now()));
+            Ok(())
+        }
+    }))
+    .schedule("sched.hourly", Duration::from_secs(3600), json!({}))
+}
+
+async fn schedules_on(db: Db) {
+    let log = Arc::new(Log::default());
+    if let Some(app) = spawn_app_modules(db, vec![sched_module(log.clone())]).await {
+        schedules(app, log).await;
+    } else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schedules_sqlite() {
+    schedules_on(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schedules_postgres() {
+    schedules_on(Db::Postgres).await;
 }
