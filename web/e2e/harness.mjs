@@ -46,6 +46,7 @@ export async function startStack() {
     STOA_MAIL_FROM: "Stoa <no-reply@e2e.test>",
     STOA_AUTH_RATE_BURST: "1000",
     STOA_LOG: "warn",
+    STOA_DUMMY_WEBHOOK_DELAY: "1",
   };
   // The suites run on the demo site ('for planet'), as `make run` serves it.
   const seeded = spawnSync(bin, ["seed", "--demo"], { env });

@@ -110,6 +110,53 @@ export const siteSpecs = [
     },
   ],
   [
+    "a visitor pays for 3 trees with the dummy provider, lands on the success page, and the progress bar grows by 3",
+    async (stack) => {
+      const w = await watchedContext(stack);
+      const { page } = w;
+      await page.goto("/ru/#donate");
+      const d = page.getByTestId("tree-donation");
+      await d.getByTestId("amounts-desktop").getByRole("button", { name: "3", exact: true }).click();
+      await d.getByTestId("total").getByText("597 ₽").waitFor();
+      await d.getByRole("button", { name: "Оплатить" }).click();
+      await page.waitForURL((u) => u.pathname === "/ru/ecommerce/checkout/success");
+      await page.getByTestId("checkout-return").getByText("Спасибо!").waitFor();
+      await page.locator('[data-testid=order-status][data-status="approving"]').waitFor({ timeout: 15000 });
+      await screen(page, "checkout-success-ru");
+      await page.goto("/ru/");
+      await page.getByTestId("progress-count").getByText(/66\s716/).waitFor();
+      expect(w.problems.length === 0, w.problems.join("\n"));
+      await w.context.close();
+    },
+  ],
+  [
+    "a visitor adds the tree from its product page, sees the badge, changes the quantity, checks out and finds the order in My orders",
+    async (stack) => {
+      const w = await watchedContext(stack);
+      const { page } = w;
+      await page.goto("/en/ecommerce/products/tree");
+      await page.getByTestId("add-to-cart").first().click();
+      await page.getByTestId("cart-badge").getByText("1").waitFor();
+      await page.getByTestId("cart-button").first().click();
+      const sheet = page.getByRole("dialog", { name: "Cart" });
+      await sheet.waitFor();
+      await sheet.getByRole("button", { name: "More trees" }).click();
+      await page.getByText("Updated successfully").waitFor();
+      await page.getByTestId("cart-badge").getByText("2").waitFor();
+      await sheet.getByTestId("cart-totals").getByText("398 ₽").waitFor();
+      await screen(page, "cart-sheet-en");
+      await sheet.getByTestId("checkout-email").fill("visitor@example.com");
+      await sheet.getByRole("button", { name: "Checkout" }).click();
+      await page.waitForURL((u) => u.pathname === "/en/ecommerce/checkout/success");
+      await page.locator('[data-testid=order-status][data-status="approving"]').waitFor({ timeout: 15000 });
+      await page.goto("/en/ecommerce/orders");
+      await page.getByTestId("my-orders").getByTestId("order-card").first().waitFor();
+      expect((await page.getByTestId("my-orders").locator('[data-status="approving"]').count()) >= 1, "the paid order is in My orders");
+      expect(w.problems.length === 0, w.problems.join("\n"));
+      await w.context.close();
+    },
+  ],
+  [
     "at a mobile width the menu toggles and closes after a navigation; mobile screenshots",
     async (stack, s) => {
       s.mobile = await watchedContext(stack, { viewport: { width: 390, height: 844 } });

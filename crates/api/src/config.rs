@@ -75,6 +75,18 @@ pub struct Config {
     /// Credential attempts per account per hour.
     #[arg(long, env = "STOA_AUTH_ACCOUNT_RATE", default_value_t = 100)]
     pub auth_account_rate: u32,
+    /// Payment providers buyers may choose, comma-separated, in the order offered.
+    #[arg(long, env = "STOA_PAYMENT_PROVIDERS", default_value = "dummy")]
+    pub payment_providers: String,
+    /// Seconds after checkout the dummy provider reports the payment (its own webhook).
+    #[arg(long, env = "STOA_DUMMY_WEBHOOK_DELAY", default_value_t = 10)]
+    pub dummy_webhook_delay: u64,
+    /// Seconds an order may wait in `paying` before it is canceled.
+    #[arg(long, env = "STOA_PAYMENT_TIMEOUT", default_value_t = 24 * 3600)]
+    pub payment_timeout: u64,
+    /// Hours an abandoned cart (an order never checked out) is kept.
+    #[arg(long, env = "STOA_CART_RETENTION_HOURS", default_value_t = 24)]
+    pub cart_retention_hours: u64,
 }
 
 impl Config {
@@ -102,6 +114,10 @@ impl Config {
             auth_rate_window: 60,
             auth_account_rate: 100,
             default_language: "ru".into(),
+            payment_providers: "dummy".into(),
+            dummy_webhook_delay: 10,
+            payment_timeout: 24 * 3600,
+            cart_retention_hours: 24,
         }
     }
 

@@ -88,10 +88,22 @@ async fn create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Resp
     Ok(data(StatusCode::CREATED, row))
 }
 
+/// Who makes a write, for guards that record it (`subject:<id>`, `secret-key`, `anonymous`).
+pub fn actor_of(req: &Request) -> String {
+    match req.extensions().get::<crate::auth::Caller>() {
+        Some(c) if c.via == crate::auth::Via::SecretKey => "secret-key".to_owned(),
+        Some(crate::auth::Caller {
+            subject: Some(s), ..
+        }) => format!("subject:{s}"),
+        _ => "anonymous".to_owned(),
+    }
+}
+
 async fn update(state: AppState, e: Arc<Entity>, id: String, req: Request) -> ApiResult<Response> {
     let id = parse_id(&id)?;
+    let actor = actor_of(&req);
     let input = object(&state, req).await?;
-    let row = state.store.update(&e, id, &input).await?;
+    let row = stoa_store::guard::acting(actor, state.store.update(&e, id, &input)).await?;
     Ok(data(StatusCode::OK, row))
 }
 
@@ -139,6 +151,7 @@ async fn bulk_create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult
 }
 
 async fn bulk_update(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
+    let actor = actor_of(&req);
     let b = body::parse(req, state.limits).await?;
     let items = bulk_items(&b.data)?;
     let mut inputs = Vec::with_capacity(items.len());
@@ -150,7 +163,7 @@ async fn bulk_update(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult
         let id = parse_id(id).map_err(|x| x.with_field_prefix(&format!("[{n}].")))?;
         inputs.push((id, item_data(item, n)?.clone()));
     }
-    let rows = state.store.bulk_update(&e, &inputs).await?;
+    let rows = stoa_store::guard::acting(actor, state.store.bulk_update(&e, &inputs)).await?;
     Ok(data(StatusCode::OK, rows))
 }
 

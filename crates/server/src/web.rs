@@ -40,6 +40,9 @@ const BUILT_IN: &[&str] = &[
     "/rbac/subject/authentication/email-and-password/reset-password",
     "/rbac/subject/authentication/logout",
     "/rbac/subjects/settings",
+    "/ecommerce/checkout/success",
+    "/ecommerce/checkout/cancel",
+    "/ecommerce/orders",
 ];
 
 /// Routes for the site. Not behind authorization: everything here is public; the data it shows

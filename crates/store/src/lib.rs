@@ -4,6 +4,7 @@
 
 pub mod db;
 pub mod ddl;
+pub mod guard;
 pub mod jobs;
 pub mod record;
 pub mod repo;

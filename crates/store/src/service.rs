@@ -24,6 +24,7 @@ pub struct Store {
     pub db: Db,
     pub registry: Arc<Registry>,
     versions: Arc<Versions>,
+    guards: Arc<crate::guard::Guards>,
 }
 
 /// A change counter per entity, bumped after every committed write through the store: caches
@@ -59,6 +60,7 @@ impl Store {
             db,
             registry,
             versions: Arc::new(versions),
+            guards: Arc::default(),
         }
     }
 
@@ -73,6 +75,23 @@ impl Store {
     /// A counter that moves whenever any entity changes (caches built from many tables).
     pub fn any_version(&self) -> u64 {
         self.versions.any.load(Ordering::Acquire)
+    }
+
+    /// Puts every update of `entity` (generic PATCH and bulk update included) through `guard`.
+    pub fn guard(&self, entity: &str, guard: Arc<dyn crate::guard::UpdateGuard>) {
+        self.guards.set(entity, guard);
+    }
+
+    /// After a committed update of `e`: `e` and what its guard writes changed.
+    fn touch_updated(&self, e: &Entity) {
+        self.touch(e);
+        if let Some(g) = self.guards.get(&e.key()) {
+            for k in g.writes() {
+                if let Ok(w) = self.entity(k) {
+                    self.touch(&w);
+                }
+            }
+        }
     }
 
     /// Records that `e` changed: call after committing a write made with the `_in` functions.
@@ -350,7 +369,7 @@ impl Store {
         let mut tx = self.db.begin().await?;
         let row = self.update_in(&mut tx.exec(), e, id, input).await?;
         tx.commit().await?;
-        self.touch(e);
+        self.touch_updated(e);
         Ok(row)
     }
 
@@ -362,7 +381,43 @@ impl Store {
         input: &Map<String, Json>,
     ) -> Result<Record> {
         let vals = prepare_patch(e, input)?;
-        match repo::update(exec, e, id, &vals).await {
+        let mut expect = Vec::new();
+        let mut writes = Vec::new();
+        if let Some(g) = self.guards.get(&e.key()) {
+            let old = repo::get(exec, e, id)
+                .await?
+                .ok_or_else(|| missing(e, id))?;
+            writes = g.check(&old, input, &crate::guard::actor())?;
+            for name in g.fields() {
+                if let Some(i) = e.field_index(name) {
+                    expect.push((
+                        i,
+                        old.text(name)
+                            .map_or(Val::Null, |t| Val::Text(t.to_owned())),
+                    ));
+                }
+            }
+        }
+        let written = if expect.is_empty() {
+            repo::update(exec, e, id, &vals).await
+        } else {
+            match repo::update_if(exec, e, id, &vals, &expect).await {
+                Ok(None) => {
+                    return Err(Error::Conflict {
+                        message: format!(
+                            "{} {id} changed while this update was checked; reload it and try again",
+                            e.key()
+                        ),
+                        fields: Default::default(),
+                    });
+                }
+                other => other,
+            }
+        };
+        for (key, input) in &writes {
+            self.create_in(exec, &*self.entity(key)?, input).await?;
+        }
+        match written {
             Ok(Some(row)) => Ok(row),
             Ok(None) => Err(missing(e, id)),
             Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
@@ -465,7 +520,7 @@ impl Store {
             }
         }
         tx.commit().await?;
-        self.touch(e);
+        self.touch_updated(e);
         Ok(out)
     }
 }

@@ -130,6 +130,12 @@ pub async fn spawn_app_modules(db: Db, extra: Vec<stoa_api::module::ModuleDef>) 
     spawn(db, |_| {}, Some(modules)).await
 }
 
+/// A server with every module and a configuration change, whose job runner the test ticks
+/// ([`TestApp::drain_jobs`]) instead of running by itself.
+pub async fn spawn_app_manual(db: Db, change: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    spawn(db, change, Some(stoa_server::modules())).await
+}
+
 async fn spawn(
     db: Db,
     change: impl FnOnce(&mut Config),
@@ -304,6 +310,22 @@ pub(crate) async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
 }
 
 impl TestApp {
+    /// Runs due jobs until none is due (at most 50 rounds); the number of jobs run.
+    pub async fn drain_jobs(&self) -> usize {
+        let Some(r) = &self.jobs else {
+            panic!("drain_jobs needs an app started with manual jobs")
+        };
+        let mut ran = 0;
+        for _ in 0..50 {
+            match r.tick().await {
+                Ok(t) if t.ran == 0 => return ran,
+                Ok(t) => ran += t.ran,
+                Err(e) => panic!("job tick: {e}"),
+            }
+        }
+        ran
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

@@ -116,6 +116,7 @@ export function AccountMenu() {
         </DropdownLabel>
         <DropdownSeparator />
         <DropdownItem onSelect={() => void navigate(link("/rbac/subjects/settings"))}>{t("account.settings")}</DropdownItem>
+        <DropdownItem onSelect={() => void navigate(link("/ecommerce/orders"))}>{t("commerce.myOrders")}</DropdownItem>
         {s.admin ? <DropdownItem onSelect={() => void navigate("/admin")}>{t("account.admin")}</DropdownItem> : null}
         <DropdownItem onSelect={() => logout.mutate(undefined, { onSettled: () => void navigate("/") })}>{t("account.logout")}</DropdownItem>
       </DropdownContent>

@@ -469,6 +469,23 @@ export interface paths {
         patch: operations["updateBillingPaymentIntent"];
         trace?: never;
     };
+    "/api/billing/payment-intents/{id}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job */
+        post: operations["billingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/billing/payment-intents/bulk": {
         parameters: {
             query?: never;
@@ -498,6 +515,74 @@ export interface paths {
         put?: never;
         /** Find billing.payment-intent by the values sent, or create it */
         post: operations["findOrCreateBillingPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment providers buyers may choose, in the order offered */
+        get: operations["billingProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find billing.webhook */
+        get: operations["findBillingWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one billing.webhook */
+        get: operations["getBillingWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Admin: processes an inbox entry again (an invoice already paid stays paid once) */
+        post: operations["billingWebhookReplay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2372,6 +2457,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ecommerce/order-status-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find ecommerce.order-status-change */
+        get: operations["findEcommerceOrderStatusChange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/order-status-changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one ecommerce.order-status-change */
+        get: operations["getEcommerceOrderStatusChange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ecommerce/orders": {
         parameters: {
             query?: never;
@@ -2643,6 +2762,23 @@ export interface paths {
         patch: operations["updateEcommerceOrdersToProducts"];
         trace?: never;
     };
+    "/api/ecommerce/orders-to-products/{id}/total": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A line's total in every currency its product is priced in */
+        get: operations["ecommerceLineTotal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ecommerce/orders-to-products/bulk": {
         parameters: {
             query?: never;
@@ -2769,6 +2905,74 @@ export interface paths {
         patch: operations["updateEcommerceOrder"];
         trace?: never;
     };
+    "/api/ecommerce/orders/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a paid order on, cancels one past the payment timeout, delivers a lapsed subscription */
+        post: operations["ecommerceOrderCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/orders/{id}/checkout-attributes/{currencyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Amount, product type and interval of an order in a currency */
+        get: operations["ecommerceOrderCheckoutAttributes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/orders/{id}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order with lines, totals, intents, invoices, status history and the statuses it may move to */
+        get: operations["ecommerceOrderDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/orders/{id}/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Admin correction to any status, with a reason (recorded) */
+        post: operations["ecommerceOrderOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ecommerce/orders/bulk": {
         parameters: {
             query?: never;
@@ -2785,6 +2989,23 @@ export interface paths {
         head?: never;
         /** Update up to 100 ecommerce.order in one transaction */
         patch: operations["bulkUpdateEcommerceOrder"];
+        trace?: never;
+    };
+    "/api/ecommerce/orders/clear-old-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes abandoned carts (never checked out) older than the retention */
+        post: operations["ecommerceClearOldOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/ecommerce/orders/find-or-create": {
@@ -2813,6 +3034,23 @@ export interface paths {
         };
         /** How many products paid orders hold (optionally of one product): the campaign counter */
         get: operations["ecommerceOrdersPaidQuantity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/orders/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Paid orders and revenue per currency per day (?days=30) */
+        get: operations["ecommerceOrderStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6378,6 +6616,128 @@ export interface paths {
         patch: operations["updateRbacSubject"];
         trace?: never;
     };
+    "/api/rbac/subjects/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grants the roles of products in delivering orders, revokes those of paying and delivered ones */
+        post: operations["subjectCheckRoles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/ecommerce-module/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The subject's orders: ?type=cart (default), history or all */
+        get: operations["subjectOrders"];
+        put?: never;
+        /** Adds a product to the cart (a line already holding it grows) */
+        post: operations["subjectAddToCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/ecommerce-module/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the subject's orders, with its status history */
+        get: operations["subjectOrder"];
+        put?: never;
+        post?: never;
+        /** Deletes an order still in the cart */
+        delete: operations["subjectDeleteOrder"];
+        options?: never;
+        head?: never;
+        /** Sets line quantities of an order still in the cart */
+        patch: operations["subjectUpdateOrder"];
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/ecommerce-module/orders/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks out cart orders (all open ones when ecommerceModule.orders is absent) with a provider; answers the invoices to pay */
+        post: operations["subjectCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/ecommerce-module/orders/quantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many products the open cart holds (the cart badge) */
+        get: operations["subjectCartQuantity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/ecommerce-module/orders/total": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open cart's totals per currency, with its orders */
+        get: operations["subjectCartTotal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/ecommerce-module/products/{productId}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buys one product now: a new order of it, checked out at once */
+        post: operations["subjectBuyNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/{id}/identities": {
         parameters: {
             query?: never;
@@ -9628,6 +9988,67 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description billing.webhook (billing_webhook) */
+        BillingWebhook: {
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            dedupeKey: string;
+            eventKey: string;
+            headers: unknown;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            invoiceId: string | null;
+            /** Format: date-time */
+            processedAt: string | null;
+            /** @enum {string} */
+            provider: "dummy" | "stripe" | "cloudpayments" | "tiptoppay" | "payselection" | "payselection-international" | "paykeeper" | "0xprocessing";
+            result: string | null;
+            /** @enum {string} */
+            status: "received" | "processed" | "ignored" | "rejected" | "failed";
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "default";
+            verified: boolean | null;
+        };
+        BillingWebhookCreate: {
+            body: string;
+            dedupeKey: string;
+            eventKey: string;
+            headers?: unknown;
+            /** Format: uuid */
+            invoiceId?: string | null;
+            /** Format: date-time */
+            processedAt?: string | null;
+            /** @enum {string} */
+            provider: "dummy" | "stripe" | "cloudpayments" | "tiptoppay" | "payselection" | "payselection-international" | "paykeeper" | "0xprocessing";
+            result?: string | null;
+            /** @enum {string} */
+            status?: "received" | "processed" | "ignored" | "rejected" | "failed";
+            /** @enum {string} */
+            variant?: "default";
+            verified?: boolean | null;
+        };
+        BillingWebhookPatch: {
+            body?: string;
+            dedupeKey?: string;
+            eventKey?: string;
+            headers?: unknown;
+            /** Format: uuid */
+            invoiceId?: string | null;
+            /** Format: date-time */
+            processedAt?: string | null;
+            /** @enum {string} */
+            provider?: "dummy" | "stripe" | "cloudpayments" | "tiptoppay" | "payselection" | "payselection-international" | "paykeeper" | "0xprocessing";
+            result?: string | null;
+            /** @enum {string} */
+            status?: "received" | "processed" | "ignored" | "rejected" | "failed";
+            /** @enum {string} */
+            variant?: "default";
+            verified?: boolean | null;
+        };
         /** @description billing.widget (billing_widget) */
         BillingWidget: {
             adminTitle: string;
@@ -10615,8 +11036,10 @@ export interface components {
             comment: string | null;
             /** Format: date-time */
             createdAt: string;
+            email: string | null;
             /** Format: uuid */
             id: string;
+            language: string | null;
             receipt: string;
             /** @enum {string} */
             status: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
@@ -10629,6 +11052,8 @@ export interface components {
         };
         EcommerceOrderCreate: {
             comment?: string | null;
+            email?: string | null;
+            language?: string | null;
             receipt?: string;
             /** @enum {string} */
             status?: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
@@ -10639,11 +11064,59 @@ export interface components {
         };
         EcommerceOrderPatch: {
             comment?: string | null;
+            email?: string | null;
+            language?: string | null;
             receipt?: string;
             /** @enum {string} */
             status?: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
             /** @enum {string} */
             type?: "cart" | "history";
+            /** @enum {string} */
+            variant?: "default";
+        };
+        /** @description ecommerce.order-status-change (ecommerce_order_status_change) */
+        EcommerceOrderStatusChange: {
+            actor: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            from: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            orderId: string;
+            override: boolean;
+            reason: string | null;
+            /** @enum {string} */
+            to: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "default";
+        };
+        EcommerceOrderStatusChangeCreate: {
+            actor: string;
+            /** @enum {string} */
+            from: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+            /** Format: uuid */
+            orderId: string;
+            override?: boolean;
+            reason?: string | null;
+            /** @enum {string} */
+            to: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+            /** @enum {string} */
+            variant?: "default";
+        };
+        EcommerceOrderStatusChangePatch: {
+            actor?: string;
+            /** @enum {string} */
+            from?: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+            /** Format: uuid */
+            orderId?: string;
+            override?: boolean;
+            reason?: string | null;
+            /** @enum {string} */
+            to?: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
             /** @enum {string} */
             variant?: "default";
         };
@@ -12072,7 +12545,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -12081,7 +12554,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
         };
         NotificationTemplatePatch: {
             adminTitle?: string;
@@ -12090,7 +12563,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
         };
         /** @description notification.topic (notification_topic) */
         NotificationTopic: {
@@ -18008,6 +18481,59 @@ export interface operations {
             };
         };
     };
+    billingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the provider: dummy, stripe, cloudpayments… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     bulkCreateBillingPaymentIntent: {
         parameters: {
             query?: never;
@@ -18256,6 +18782,181 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    billingProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment providers buyers may choose, in the order offered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
+            };
+        };
+    };
+    findBillingWebhook: {
+        parameters: {
+            query?: {
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, provider, eventKey, dedupeKey, body, headers, status, verified, invoiceId, result, processedAt. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                filters?: Record<string, never>;
+                limit?: number;
+                offset?: number;
+                /** @description orderBy[and][i][column] and orderBy[and][i][method] (asc|desc) */
+                orderBy?: Record<string, never>;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingWebhook"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBillingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingWebhook"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    billingWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Admin: processes an inbox entry again (an invoice already paid stays paid once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingWebhook"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32331,12 +33032,105 @@ export interface operations {
             };
         };
     };
+    findEcommerceOrderStatusChange: {
+        parameters: {
+            query?: {
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, orderId, from, to, actor, reason, override. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                filters?: Record<string, never>;
+                limit?: number;
+                offset?: number;
+                /** @description orderBy[and][i][column] and orderBy[and][i][method] (asc|desc) */
+                orderBy?: Record<string, never>;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EcommerceOrderStatusChange"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEcommerceOrderStatusChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EcommerceOrderStatusChange"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     findEcommerceOrder: {
         parameters: {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, status, type, receipt, comment. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, status, type, receipt, comment, email, language. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -34430,6 +35224,66 @@ export interface operations {
             };
         };
     };
+    ecommerceLineTotal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A line's total in every currency its product is priced in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     bulkCreateEcommerceOrdersToProducts: {
         parameters: {
             query?: never;
@@ -35416,6 +36270,298 @@ export interface operations {
             };
         };
     };
+    ecommerceOrderCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Moves a paid order on, cancels one past the payment timeout, delivers a lapsed subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ecommerceOrderCheckoutAttributes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                currencyId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Amount, product type and interval of an order in a currency */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ecommerceOrderDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An order with lines, totals, intents, invoices, status history and the statuses it may move to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ecommerceOrderOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    /** @enum {string} */
+                    status: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Admin correction to any status, with a reason (recorded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     bulkCreateEcommerceOrder: {
         parameters: {
             query?: never;
@@ -35585,6 +36731,46 @@ export interface operations {
             };
         };
     };
+    ecommerceClearOldOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deletes abandoned carts (never checked out) older than the retention */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     findOrCreateEcommerceOrder: {
         parameters: {
             query?: never;
@@ -35697,6 +36883,55 @@ export interface operations {
             };
             /** @description Malformed request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ecommerceOrderStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid orders and revenue per currency per day (?days=30) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -62525,6 +63760,757 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectCheckRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Grants the roles of products in delivering orders, revokes those of paying and delivered ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subject's orders: ?type=cart (default), history or all */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectAddToCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    billingModule?: Record<string, never>;
+                    /** Format: uuid */
+                    productId: string;
+                    quantity?: number;
+                    /** Format: uuid */
+                    storeId?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Adds a product to the cart (a line already holding it grows) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the subject's orders, with its status history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectDeleteOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deletes an order still in the cart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectUpdateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ordersToProducts: {
+                        /** Format: uuid */
+                        id: string;
+                        quantity: number;
+                    }[];
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sets line quantities of an order still in the cart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                    ecommerceModule?: Record<string, never>;
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    language?: "en" | "ru";
+                    provider: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Checks out cart orders (all open ones when ecommerceModule.orders is absent) with a provider; answers the invoices to pay */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            billingModule?: {
+                                invoices?: Record<string, never>[];
+                            };
+                            ecommerceModule?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectCartQuantity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many products the open cart holds (the cart badge) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: number;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectCartTotal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open cart's totals per currency, with its orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectBuyNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    billingModule?: Record<string, never>;
+                    comment?: string;
+                    /** Format: email */
+                    email?: string;
+                    language?: string;
+                    provider: string;
+                    quantity?: number;
+                    /** Format: uuid */
+                    storeId?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Buys one product now: a new order of it, checked out at once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            billingModule?: {
+                                invoices?: Record<string, never>[];
+                            };
+                            ecommerceModule?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

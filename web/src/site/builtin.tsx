@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
+import { CheckoutReturnScreen, MyOrdersScreen } from "@/commerce/cart";
 
 const AUTH = "/rbac/subject/authentication";
 
@@ -15,6 +16,9 @@ const SCREENS: Record<string, ReactElement> = {
   [`${AUTH}/email-and-password/reset-password`]: <ResetPasswordScreen />,
   [`${AUTH}/logout`]: <LogoutScreen />,
   "/rbac/subjects/settings": <SettingsScreen />,
+  "/ecommerce/checkout/success": <CheckoutReturnScreen />,
+  "/ecommerce/checkout/cancel": <CheckoutReturnScreen canceled />,
+  "/ecommerce/orders": <MyOrdersScreen />,
 };
 
 export function builtInScreen(url: string): ReactElement | undefined {

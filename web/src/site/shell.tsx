@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { AccountMenu } from "@/account/screens";
+import { CartButton } from "@/commerce/cart";
 import { useLink } from "@/account/forms";
 import { LANGUAGES } from "@/i18n";
 
@@ -26,6 +27,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
               </Link>
             ))}
           </nav>
+          <CartButton />
           <AccountMenu />
         </div>
       </header>

@@ -1,5 +1,9 @@
-//! billing: currencies, payment intents and invoices.
+//! billing: currencies, payment intents and invoices, the webhook inbox and the providers.
 #![forbid(unsafe_code)]
+
+pub mod http;
+pub mod provider;
+pub mod service;
 
 use stoa_kernel::model::*;
 
@@ -80,6 +84,29 @@ pub fn declarations() -> Module {
                 )
                 .private()
                 .build(),
+            model(M, "webhook", "webhooks")
+                .field(enumeration("provider", PROVIDERS).required().list())
+                .field(text("eventKey").required().max_len(300).list().searchable())
+                .field(text("dedupeKey").required().unique().max_len(400))
+                .field(text("body").required().max_len(service::MAX_WEBHOOK_BODY))
+                .field(json("headers"))
+                .field(
+                    enumeration(
+                        "status",
+                        &["received", "processed", "ignored", "rejected", "failed"],
+                    )
+                    .required()
+                    .default_text("received")
+                    .list(),
+                )
+                .field(boolean("verified").list())
+                .field(uuid("invoiceId").list())
+                .field(text("result").max_len(2000).list())
+                .field(timestamp("processedAt").list())
+                .title("eventKey")
+                .private()
+                .read_only()
+                .build(),
             model(M, "widget", "widgets")
                 .admin_title()
                 .field(slug_field())
@@ -103,7 +130,38 @@ pub fn declarations() -> Module {
     }
 }
 
-/// The module: its declarations (no custom behaviour yet).
+/// The module: declarations, the billing service (intents, invoices, providers, the webhook
+/// inbox), its routes and jobs.
 pub fn module() -> stoa_api::module::ModuleDef {
+    use std::sync::Arc;
+    use stoa_api::module::JobDef;
     stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let billing = service::Billing::new(ctx.store.clone(), &ctx.config)?;
+            ctx.provide(Arc::new(billing));
+            Ok(())
+        })
+        .routes(|ctx| Ok(http::routes(ctx.need::<service::Billing>()?)))
+        .job(
+            JobDef::new(service::JOB_WEBHOOK, |ctx, payload| async move {
+                let b = ctx.need::<service::Billing>()?;
+                b.process_job(&payload).await.map_err(|e| e.to_string())
+            })
+            .attempts(8)
+            .backoff(
+                std::time::Duration::from_secs(5),
+                std::time::Duration::from_secs(600),
+            ),
+        )
+        .job(
+            JobDef::new(service::JOB_DUMMY_PAY, |ctx, payload| async move {
+                let b = ctx.need::<service::Billing>()?;
+                b.dummy_pay(&payload).await.map_err(|e| e.to_string())
+            })
+            .attempts(5)
+            .backoff(
+                std::time::Duration::from_secs(2),
+                std::time::Duration::from_secs(60),
+            ),
+        )
 }

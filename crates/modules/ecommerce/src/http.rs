@@ -1,40 +1,562 @@
-//! Public ecommerce reads that are not generic: the paid-orders counter.
+//! Ecommerce routes: the paid-orders counter, a subject's cart and orders
+//! (`/api/rbac/subjects/{id}/ecommerce-module/…`, the subject's own only), checkout, and the
+//! order actions of admins and of the platform (check, override, clear-old-orders, stats).
+//! One table below lists them all; each row is (access, method, path, handler, description).
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
-use axum::extract::{Query, State};
-use axum::http::StatusCode;
-use axum::routing::get;
-use serde_json::json;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::Response;
+use axum::routing::{MethodRouter, on};
+use serde_json::{Map, Value, json};
+use stoa_api::auth::Caller;
+use stoa_api::crud::{data, parse_id};
 use stoa_api::openapi::custom;
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_kernel::{Error, Result};
+use uuid::Uuid;
 
+use crate::orders::Commerce;
 use crate::prices;
 
-pub fn routes() -> RouteBook<AppState> {
-    RouteBook::new().add(
-        Access::Public,
-        "GET",
-        "/api/ecommerce/orders/paid-orders-to-products-quantity",
-        get(
-            |State(s): State<AppState>, Query(q): Query<HashMap<String, String>>| async move {
-                let product = match q.get("productId").filter(|p| !p.is_empty()) {
-                    Some(p) => Some(stoa_api::crud::parse_id(p)?),
-                    None => None,
+/// What a handler gets: the caller, the path parameters, the query and the JSON body.
+pub struct Call {
+    pub caller: Caller,
+    pub actor: String,
+    pub params: HashMap<String, String>,
+    pub query: HashMap<String, String>,
+    pub body: Map<String, Value>,
+}
+
+impl Call {
+    fn id(&self, name: &str) -> Result<Uuid> {
+        parse_id(self.params.get(name).map_or("", String::as_str))
+            .map_err(|_| Error::bad_field(name, "must be a uuid"))
+    }
+
+    /// The subject in the path, which must be the caller (or an admin).
+    fn subject(&self) -> Result<Uuid> {
+        let id = self.id("id")?;
+        if self.caller.owns(id) {
+            Ok(id)
+        } else if self.caller.subject.is_none() {
+            Err(Error::Unauthorized("sign in to do this".into()))
+        } else {
+            Err(Error::Forbidden(
+                "only the account's owner may do this".into(),
+            ))
+        }
+    }
+}
+
+type Fut = Pin<Box<dyn Future<Output = Result<Response>> + Send>>;
+type Handler = fn(Arc<Commerce>, Call) -> Fut;
+
+async fn read_body(state: &AppState, req: Request) -> Result<Map<String, Value>> {
+    let h = req.headers();
+    let empty = h
+        .get(header::CONTENT_LENGTH)
+        .is_some_and(|v| v.as_bytes() == b"0")
+        || (h.get(header::CONTENT_TYPE).is_none()
+            && h.get(header::TRANSFER_ENCODING).is_none()
+            && h.get(header::CONTENT_LENGTH).is_none());
+    if empty {
+        return Ok(Map::new());
+    }
+    match stoa_api::body::parse(req, state.limits).await?.data {
+        Value::Object(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        _ => Err(Error::bad_request("the body must be a JSON object")),
+    }
+}
+
+fn route(c: Arc<Commerce>, method: &'static str, f: Handler) -> MethodRouter<AppState> {
+    let filter = axum::routing::MethodFilter::try_from(
+        axum::http::Method::from_bytes(method.as_bytes()).unwrap_or(axum::http::Method::GET),
+    )
+    .unwrap_or(axum::routing::MethodFilter::GET);
+    on(
+        filter,
+        move |State(s): State<AppState>,
+              Path(params): Path<HashMap<String, String>>,
+              Query(query): Query<HashMap<String, String>>,
+              req: Request| {
+            let c = c.clone();
+            async move {
+                let caller = req
+                    .extensions()
+                    .get::<Caller>()
+                    .cloned()
+                    .unwrap_or_default();
+                let actor = stoa_api::crud::actor_of(&req);
+                let body = read_body(&s, req).await?;
+                let call = Call {
+                    caller,
+                    actor,
+                    params,
+                    query,
+                    body,
                 };
-                let n = prices::paid_quantity(&s.store, product).await?;
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, n))
-            },
-        ),
-        custom(
-            "ecommerce",
+                ApiResult::Ok(f(c, call).await?)
+            }
+        },
+    )
+}
+
+fn ok(v: impl serde::Serialize) -> Result<Response> {
+    Ok(data(StatusCode::OK, v))
+}
+
+fn created(v: impl serde::Serialize) -> Result<Response> {
+    Ok(data(StatusCode::CREATED, v))
+}
+
+/// The ids of `ecommerceModule.orders: [{id}]`.
+fn order_ids(body: &Map<String, Value>) -> Result<Option<Vec<Uuid>>> {
+    let Some(list) = body.get("ecommerceModule").and_then(|m| m.get("orders")) else {
+        return Ok(None);
+    };
+    let list = list
+        .as_array()
+        .ok_or_else(|| Error::invalid_field("ecommerceModule.orders", "must be a list of {id}"))?;
+    list.iter()
+        .enumerate()
+        .map(|(n, o)| {
+            o.get("id")
+                .or(Some(o))
+                .and_then(Value::as_str)
+                .and_then(|s| Uuid::parse_str(s).ok())
+                .ok_or_else(|| {
+                    Error::invalid_field(
+                        &format!("ecommerceModule.orders[{n}].id"),
+                        "must be an order id",
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+fn paid_counter(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let product = match x.query.get("productId").filter(|p| !p.is_empty()) {
+            Some(p) => Some(parse_id(p)?),
+            None => None,
+        };
+        ok(prices::paid_quantity(&c.store, product).await?)
+    })
+}
+
+fn list(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let which = x.query.get("type").map_or("cart", String::as_str);
+        if !matches!(which, "cart" | "history" | "all") {
+            return Err(Error::bad_field("type", "must be cart, history or all"));
+        }
+        ok(c.list(x.subject()?, which).await?)
+    })
+}
+
+fn add(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let s = x.subject()?;
+        let order = c.add(s, &x.body, false, None).await?;
+        created(c.one(s, order).await?)
+    })
+}
+
+fn quantity(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.quantity(x.subject()?).await?) })
+}
+
+fn totals(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.totals(x.subject()?).await?) })
+}
+
+fn one(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.one(x.subject()?, x.id("orderId")?).await?) })
+}
+
+fn update(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.update_lines(x.subject()?, x.id("orderId")?, &x.body)
+            .await?)
+    })
+}
+
+fn remove(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.remove(x.subject()?, x.id("orderId")?).await?) })
+}
+
+fn checkout(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let s = x.subject()?;
+        let ids = match order_ids(&x.body)? {
+            Some(ids) => ids,
+            None => c
+                .orders_of(s, "cart")
+                .await?
+                .iter()
+                .filter(|o| o.text("status") == Some("new"))
+                .filter_map(|o| o.id())
+                .collect(),
+        };
+        created(c.checkout(s, ids, &x.body, &x.actor).await?)
+    })
+}
+
+fn buy_now(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let s = x.subject()?;
+        let product = x.id("productId")?;
+        // Everything the checkout checks is checked before the order exists.
+        let provider = x
+            .body
+            .get("provider")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        c.billing().provider(provider)?;
+        let order = c.add(s, &x.body, true, Some(product)).await?;
+        match c.checkout(s, vec![order], &x.body, &x.actor).await {
+            Ok(r) => created(r),
+            Err(e) => {
+                let _ = c.remove(s, order).await;
+                Err(e)
+            }
+        }
+    })
+}
+
+fn check(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(json!({"ok": true, "status": c.check(x.id("id")?).await?})) })
+}
+
+fn override_status(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.override_status(x.id("id")?, &x.body, &x.actor).await?) })
+}
+
+fn admin_view(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.admin_view(x.id("id")?).await?) })
+}
+
+fn clear_old(c: Arc<Commerce>, _x: Call) -> Fut {
+    Box::pin(async move { ok(json!({"ok": true, "removed": c.clear_old().await?})) })
+}
+
+fn stats(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let days = match x.query.get("days") {
+            Some(d) => d
+                .parse::<i64>()
+                .ok()
+                .filter(|d| (1..=366).contains(d))
+                .ok_or_else(|| Error::bad_field("days", "must be 1 to 366"))?,
+            None => 30,
+        };
+        ok(c.stats(days).await?)
+    })
+}
+
+fn checkout_attributes(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.checkout_attributes(x.id("id")?, x.id("currencyId")?)
+            .await?)
+    })
+}
+
+fn line_total(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.line_total(x.id("id")?).await?) })
+}
+
+fn subject_check(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let (added, removed) = c.check_subject(x.id("id")?).await?;
+        ok(json!({"ok": true, "granted": added, "revoked": removed}))
+    })
+}
+
+const SUBJECT: &str = "/api/rbac/subjects/{id}/ecommerce-module";
+
+fn uuid_param(name: &str) -> Value {
+    json!({"name": name, "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}})
+}
+
+pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
+    let order = json!({"type": "object", "description": "an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal"});
+    let orders = json!({"type": "array", "items": order});
+    let checkout_result = json!({"type": "object", "properties": {"billingModule": {"type": "object", "properties": {"invoices": {"type": "array", "items": {"type": "object"}}}}, "ecommerceModule": {"type": "object"}}});
+    let add_body = json!({"type": "object", "properties": {"productId": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": {"type": "object"}}, "required": ["productId"]});
+    let checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}, "ecommerceModule": {"type": "object"}}, "required": ["provider"]});
+    let buy_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "quantity": {"type": "integer", "minimum": 1}, "comment": {"type": "string"}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": {"type": "object"}, "language": {"type": "string"}}, "required": ["provider"]});
+    let lines_body = json!({"type": "object", "properties": {"ordersToProducts": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1}}, "required": ["id", "quantity"]}}}, "required": ["ordersToProducts"]});
+    let override_body = json!({"type": "object", "properties": {"status": {"type": "string", "enum": crate::ORDER_STATUSES}, "reason": {"type": "string", "minLength": 3}}, "required": ["status", "reason"]});
+    let okv = json!({"type": "object"});
+    #[allow(clippy::type_complexity)]
+    let table: Vec<(
+        Access,
+        &'static str,
+        String,
+        Handler,
+        &str,
+        &str,
+        Vec<&str>,
+        Option<Value>,
+        u16,
+        Value,
+        &[u16],
+    )> = vec![
+        (
+            Access::Public,
+            "GET",
+            "/api/ecommerce/orders/paid-orders-to-products-quantity".into(),
+            paid_counter,
             "ecommerceOrdersPaidQuantity",
             "How many products paid orders hold (optionally of one product): the campaign counter",
-            vec![json!({"name": "productId", "in": "query", "required": false, "schema": {"type": "string", "format": "uuid"}})],
+            vec![],
             None,
             200,
             json!({"type": "integer"}),
             &[400],
         ),
-    )
+        (
+            Access::Owner,
+            "GET",
+            format!("{SUBJECT}/orders"),
+            list,
+            "subjectOrders",
+            "The subject's orders: ?type=cart (default), history or all",
+            vec!["id"],
+            None,
+            200,
+            orders.clone(),
+            &[400, 401, 403],
+        ),
+        (
+            Access::Owner,
+            "POST",
+            format!("{SUBJECT}/orders"),
+            add,
+            "subjectAddToCart",
+            "Adds a product to the cart (a line already holding it grows)",
+            vec!["id"],
+            Some(add_body),
+            201,
+            order.clone(),
+            &[400, 401, 403, 404, 422],
+        ),
+        (
+            Access::Owner,
+            "GET",
+            format!("{SUBJECT}/orders/quantity"),
+            quantity,
+            "subjectCartQuantity",
+            "How many products the open cart holds (the cart badge)",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "integer"}),
+            &[400, 401, 403],
+        ),
+        (
+            Access::Owner,
+            "GET",
+            format!("{SUBJECT}/orders/total"),
+            totals,
+            "subjectCartTotal",
+            "The open cart's totals per currency, with its orders",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "array", "items": {"type": "object"}}),
+            &[400, 401, 403],
+        ),
+        (
+            Access::Owner,
+            "POST",
+            format!("{SUBJECT}/orders/checkout"),
+            checkout,
+            "subjectCheckout",
+            "Checks out cart orders (all open ones when ecommerceModule.orders is absent) with a provider; answers the invoices to pay",
+            vec!["id"],
+            Some(checkout_body),
+            201,
+            checkout_result.clone(),
+            &[400, 401, 403, 404, 409, 422, 503],
+        ),
+        (
+            Access::Owner,
+            "GET",
+            format!("{SUBJECT}/orders/{{orderId}}"),
+            one,
+            "subjectOrder",
+            "One of the subject's orders, with its status history",
+            vec!["id", "orderId"],
+            None,
+            200,
+            order.clone(),
+            &[400, 401, 403, 404],
+        ),
+        (
+            Access::Owner,
+            "PATCH",
+            format!("{SUBJECT}/orders/{{orderId}}"),
+            update,
+            "subjectUpdateOrder",
+            "Sets line quantities of an order still in the cart",
+            vec!["id", "orderId"],
+            Some(lines_body),
+            200,
+            order.clone(),
+            &[400, 401, 403, 404, 409, 422],
+        ),
+        (
+            Access::Owner,
+            "DELETE",
+            format!("{SUBJECT}/orders/{{orderId}}"),
+            remove,
+            "subjectDeleteOrder",
+            "Deletes an order still in the cart",
+            vec!["id", "orderId"],
+            None,
+            200,
+            okv.clone(),
+            &[400, 401, 403, 404, 409],
+        ),
+        (
+            Access::Owner,
+            "POST",
+            format!("{SUBJECT}/products/{{productId}}/checkout"),
+            buy_now,
+            "subjectBuyNow",
+            "Buys one product now: a new order of it, checked out at once",
+            vec!["id", "productId"],
+            Some(buy_body),
+            201,
+            checkout_result,
+            &[400, 401, 403, 404, 409, 422, 503],
+        ),
+        (
+            Access::Admin,
+            "POST",
+            "/api/rbac/subjects/{id}/check".into(),
+            subject_check,
+            "subjectCheckRoles",
+            "Grants the roles of products in delivering orders, revokes those of paying and delivered ones",
+            vec!["id"],
+            None,
+            200,
+            okv.clone(),
+            &[400, 401, 403, 404],
+        ),
+        (
+            Access::Admin,
+            "GET",
+            "/api/ecommerce/orders/stats".into(),
+            stats,
+            "ecommerceOrderStats",
+            "Paid orders and revenue per currency per day (?days=30)",
+            vec![],
+            None,
+            200,
+            okv.clone(),
+            &[400, 401, 403],
+        ),
+        (
+            Access::Admin,
+            "POST",
+            "/api/ecommerce/orders/clear-old-orders".into(),
+            clear_old,
+            "ecommerceClearOldOrders",
+            "Deletes abandoned carts (never checked out) older than the retention",
+            vec![],
+            None,
+            200,
+            okv.clone(),
+            &[401, 403],
+        ),
+        (
+            Access::Admin,
+            "GET",
+            "/api/ecommerce/orders/{id}/details".into(),
+            admin_view,
+            "ecommerceOrderDetails",
+            "An order with lines, totals, intents, invoices, status history and the statuses it may move to",
+            vec!["id"],
+            None,
+            200,
+            order,
+            &[400, 401, 403, 404],
+        ),
+        (
+            Access::Admin,
+            "POST",
+            "/api/ecommerce/orders/{id}/check".into(),
+            check,
+            "ecommerceOrderCheck",
+            "Moves a paid order on, cancels one past the payment timeout, delivers a lapsed subscription",
+            vec!["id"],
+            None,
+            200,
+            okv.clone(),
+            &[400, 401, 403, 404, 409],
+        ),
+        (
+            Access::Admin,
+            "POST",
+            "/api/ecommerce/orders/{id}/override".into(),
+            override_status,
+            "ecommerceOrderOverride",
+            "Admin correction to any status, with a reason (recorded)",
+            vec!["id"],
+            Some(override_body),
+            200,
+            okv.clone(),
+            &[400, 401, 403, 404, 409, 422],
+        ),
+        (
+            Access::Admin,
+            "GET",
+            "/api/ecommerce/orders/{id}/checkout-attributes/{currencyId}".into(),
+            checkout_attributes,
+            "ecommerceOrderCheckoutAttributes",
+            "Amount, product type and interval of an order in a currency",
+            vec!["id", "currencyId"],
+            None,
+            200,
+            okv.clone(),
+            &[400, 401, 403, 404, 422],
+        ),
+        (
+            Access::Admin,
+            "GET",
+            "/api/ecommerce/orders-to-products/{id}/total".into(),
+            line_total,
+            "ecommerceLineTotal",
+            "A line's total in every currency its product is priced in",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "array", "items": {"type": "object"}}),
+            &[400, 401, 403, 404],
+        ),
+    ];
+    let mut book = RouteBook::new();
+    for (access, method, path, f, id, summary, params, body, status, result, errs) in table {
+        let mut ps: Vec<Value> = params.iter().map(|p| uuid_param(p)).collect();
+        if path.ends_with("paid-orders-to-products-quantity") {
+            ps.push(json!({"name": "productId", "in": "query", "required": false, "schema": {"type": "string", "format": "uuid"}}));
+        }
+        book = book.add(
+            access,
+            method,
+            &path,
+            route(c.clone(), method, f),
+            custom("ecommerce", id, summary, ps, body, status, result, errs),
+        );
+    }
+    book
 }

@@ -2,7 +2,10 @@
 #![forbid(unsafe_code)]
 
 pub mod http;
+pub mod mail;
+pub mod orders;
 pub mod prices;
+pub mod status;
 
 use stoa_kernel::model::*;
 
@@ -72,7 +75,20 @@ pub fn declarations() -> Module {
                 )
                 .field(text("receipt").required().default_text("").max_len(2000))
                 .field(text("comment").max_len(10_000))
+                .field(text("email").max_len(320).list().searchable())
+                .field(text("language").max_len(10))
                 .private()
+                .build(),
+            model(M, "order-status-change", "order-status-changes")
+                .field(reference("orderId", "ecommerce.order").list())
+                .field(enumeration("from", ORDER_STATUSES).required().list())
+                .field(enumeration("to", ORDER_STATUSES).required().list())
+                .field(text("actor").required().max_len(200).list())
+                .field(text("reason").max_len(2000).list())
+                .field(boolean("override").required().default_bool(false).list())
+                .title("to")
+                .private()
+                .read_only()
                 .build(),
             model(M, "product", "products")
                 .content()
@@ -238,9 +254,109 @@ pub fn declarations() -> Module {
     }
 }
 
-/// The module: declarations, the paid-orders counter, and product prices in page bundles.
+/// The module: declarations, carts, checkout and the order lifecycle (routes, the status guard
+/// on generic order edits, jobs and schedules), order emails, and prices in page bundles.
 pub fn module() -> stoa_api::module::ModuleDef {
+    use std::sync::Arc;
+    use std::time::Duration;
+    use stoa_api::module::JobDef;
+
+    fn commerce(ctx: &stoa_api::module::Context) -> Result<Arc<orders::Commerce>, String> {
+        ctx.need::<orders::Commerce>()
+    }
+    fn order_of(p: &serde_json::Value, key: &str) -> Result<uuid::Uuid, String> {
+        p.get(key)
+            .and_then(|v| v.as_str())
+            .and_then(|s| uuid::Uuid::parse_str(s).ok())
+            .ok_or_else(|| format!("the job needs '{key}'"))
+    }
     stoa_api::module::ModuleDef::new(declarations())
-        .routes(|_| Ok(http::routes()))
+        .setup(|ctx| {
+            let c = Arc::new(orders::Commerce::new(ctx)?);
+            ctx.store
+                .guard("ecommerce.order", Arc::new(status::OrderGuard));
+            ctx.need::<stoa_billing::service::Billing>()?
+                .on_paid(orders::JOB_PAID);
+            ctx.provide(c);
+            Ok(())
+        })
+        .routes(|ctx| Ok(http::routes(commerce(ctx)?)))
+        .seed(|ctx| {
+            Box::pin(async move {
+                let mailer = ctx
+                    .need::<stoa_notification::mail::Mailer>()
+                    .map_err(stoa_kernel::Error::internal)?;
+                mailer
+                    .ensure_templates("ecommerce.templates.v1", &mail::templates())
+                    .await
+            })
+        })
+        .job(JobDef::new(orders::JOB_PAID, |ctx, p| async move {
+            let ids: Vec<uuid::Uuid> = p
+                .get("intents")
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|x| x.as_str()?.parse().ok()).collect())
+                .unwrap_or_default();
+            commerce(&ctx)?
+                .intents_paid(&ids)
+                .await
+                .map_err(|e| e.to_string())
+        }))
+        .job(JobDef::new(orders::JOB_TIMEOUT, |ctx, p| async move {
+            match commerce(&ctx)?.check(order_of(&p, "order")?).await {
+                Ok(_)
+                | Err(stoa_kernel::Error::Conflict { .. })
+                | Err(stoa_kernel::Error::NotFound { .. }) => Ok(()),
+                Err(e) => Err(e.to_string()),
+            }
+        }))
+        .job(
+            JobDef::new(orders::JOB_NOTIFY, |ctx, p| async move {
+                let from = p
+                    .get("from")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_owned();
+                let to = p
+                    .get("to")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_owned();
+                commerce(&ctx)?
+                    .notify(order_of(&p, "order")?, &from, &to)
+                    .await
+                    .map_err(|e| e.to_string())
+            })
+            .attempts(3),
+        )
+        .job(JobDef::new(
+            orders::JOB_SUBJECT_CHECK,
+            |ctx, p| async move {
+                commerce(&ctx)?
+                    .check_order_subject(order_of(&p, "order")?)
+                    .await
+                    .map_err(|e| e.to_string())
+            },
+        ))
+        .job(JobDef::new(orders::JOB_CLEAR, |ctx, _| async move {
+            commerce(&ctx)?
+                .clear_old()
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }))
+        .job(JobDef::new(orders::JOB_SWEEP, |ctx, _| async move {
+            commerce(&ctx)?.sweep().await.map_err(|e| e.to_string())
+        }))
+        .schedule(
+            orders::JOB_CLEAR,
+            Duration::from_secs(3600),
+            serde_json::json!({}),
+        )
+        .schedule(
+            orders::JOB_SWEEP,
+            Duration::from_secs(300),
+            serde_json::json!({}),
+        )
         .bundle_part(prices::BundlePrices)
 }

@@ -239,3 +239,77 @@ impl stoa_api::module::BundlePart for BundlePrices {
         })
     }
 }
+
+/// The subscription interval of each product in `products` that has one: an attribute linked to
+/// the attribute key of type `interval`, its value in `string` (`{"en": "month"}`).
+pub async fn intervals(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, String>> {
+    let mut out = HashMap::new();
+    if products.is_empty() {
+        return Ok(out);
+    }
+    let keys = store
+        .find_by(
+            &*store.entity("ecommerce.attribute-key")?,
+            &[("type", Val::Text("interval".into()))],
+            100,
+        )
+        .await?;
+    if keys.is_empty() {
+        return Ok(out);
+    }
+    let key_ids: HashSet<Uuid> = keys.iter().filter_map(|k| k.id()).collect();
+    let ids: Vec<Val> = products.iter().copied().map(Val::Uuid).collect();
+    let p2a = store
+        .find_in(
+            &*store.entity("ecommerce.products-to-attributes")?,
+            "productId",
+            &ids,
+            CAP,
+        )
+        .await?;
+    let attr_ids = uuids(&p2a, "attributeId");
+    let keyed: HashSet<Uuid> = store
+        .find_in(
+            &*store.entity("ecommerce.attribute-keys-to-attributes")?,
+            "attributeId",
+            &attr_ids,
+            CAP,
+        )
+        .await?
+        .iter()
+        .filter(|l| {
+            l.uuid("attributeKeyId")
+                .is_some_and(|k| key_ids.contains(&k))
+        })
+        .filter_map(|l| l.uuid("attributeId"))
+        .collect();
+    let vals: Vec<Val> = keyed.iter().copied().map(Val::Uuid).collect();
+    let values: HashMap<Uuid, String> = store
+        .find_in(&*store.entity("ecommerce.attribute")?, "id", &vals, CAP)
+        .await?
+        .iter()
+        .filter_map(|a| {
+            let m = a.json("string")?;
+            let v = m
+                .get("en")
+                .and_then(|v| v.as_str())
+                .or_else(|| m.as_object()?.values().find_map(|v| v.as_str()))?
+                .trim()
+                .to_lowercase();
+            matches!(
+                v.as_str(),
+                "minute" | "hour" | "day" | "week" | "month" | "year"
+            )
+            .then(|| (a.id(), v))
+            .and_then(|(id, v)| Some((id?, v)))
+        })
+        .collect();
+    for l in &p2a {
+        if let (Some(p), Some(a)) = (l.uuid("productId"), l.uuid("attributeId"))
+            && let Some(v) = values.get(&a)
+        {
+            out.insert(p, v.clone());
+        }
+    }
+    Ok(out)
+}

@@ -45,6 +45,7 @@ pub fn declarations() -> Module {
                 .variants(&[
                     "default",
                     "generate-email-ecommerce-order-status-changed-default",
+                    "generate-email-ecommerce-order-status-changed-admin",
                     "generate-telegram-ecommerce-order-status-changed-default",
                     "generate-telegram-ecommerce-order-status-changed-admin",
                     "reset-password",

@@ -81,6 +81,7 @@ impl Mailer {
         let subject = pick(&template.json("subject"), email.language)
             .or_else(|| template.text("title").map(str::to_owned))
             .unwrap_or_else(|| "Notification".to_owned());
+        let subject = render(&subject, &email.data).unwrap_or(subject);
         let n = s.entity("notification.notification")?;
         let mut input = Map::new();
         input.insert("status".into(), json!("new"));
@@ -255,6 +256,31 @@ pub fn render(source: &str, data: &Value) -> Result<String> {
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
     env.render_str(source, data)
         .map_err(|e| Error::invalid_field("body", format!("the template does not render: {e}")))
+}
+
+impl Mailer {
+    /// Writes `templates` (notification.template inputs) once per database, as seed `name`:
+    /// other modules seed their mail templates through this.
+    pub async fn ensure_templates(&self, name: &str, templates: &[Value]) -> Result<()> {
+        let store = &self.store;
+        if stoa_store::seed::applied(&store.db, name).await? {
+            return Ok(());
+        }
+        let template = store.entity("notification.template")?;
+        let mut tx = store.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            for t in templates {
+                if let Some(m) = t.as_object() {
+                    store.create_in(&mut exec, &template, m).await?;
+                }
+            }
+            stoa_store::seed::mark(&mut exec, name).await?;
+        }
+        tx.commit().await?;
+        store.touch(&template);
+        Ok(())
+    }
 }
 
 /// Default topics and the reset-password template (English and Russian).

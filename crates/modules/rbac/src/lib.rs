@@ -8,6 +8,7 @@ pub mod policy;
 pub mod seed;
 pub mod service;
 pub mod siwe_login;
+pub mod subjects;
 pub mod tokens;
 
 pub use service::{Auth, AuthConfig};
@@ -263,6 +264,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     }
                 });
             }
+            ctx.provide(Arc::new(subjects::Subjects::new(ctx.store.clone())));
             ctx.provide::<dyn stoa_api::auth::AccountAdmin>(auth.clone());
             ctx.provide(auth);
             Ok(())

@@ -15,6 +15,9 @@ use stoa_kernel::value::Val;
 use stoa_store::Store;
 
 pub const SEED: &str = "rbac.defaults.v1";
+/// The `guest` role: held by anonymous subjects (a visitor's cart before any sign-in).
+pub const GUEST_SEED: &str = "rbac.guest.v1";
+pub const GUEST: &str = "guest";
 const GRANT: &str = "rbac.grant ";
 
 /// A route path in the permission table's shape: `/api/blog/articles/{id}` →
@@ -134,8 +137,33 @@ async fn roles(store: &Store) -> Result<()> {
     Ok(())
 }
 
+/// The `guest` role, once per database (databases seeded before it existed get it too).
+async fn guest_role(store: &Store) -> Result<()> {
+    if stoa_store::seed::applied(&store.db, GUEST_SEED).await? {
+        return Ok(());
+    }
+    let role = store.entity("rbac.role")?;
+    let mut tx = store.db.begin().await?;
+    {
+        let mut exec = tx.exec();
+        create(
+            store,
+            &mut exec,
+            &role,
+            json!({"title": "Guest", "slug": GUEST, "availableOnRegistration": false}),
+        )
+        .await?;
+        stoa_store::seed::mark(&mut exec, GUEST_SEED).await?;
+    }
+    tx.commit().await?;
+    store.touch(&role);
+    Ok(())
+}
+
 /// Grants every default of `ops` not granted before: public routes get a permission with no
-/// role, signed-in and owner routes one linked to the `user` role. One transaction.
+/// role, signed-in routes one linked to the `user` role, owner routes one linked to `user` and
+/// `guest` (the handler or the middleware checks that the caller owns what it touches). One
+/// transaction.
 async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
     let done = stoa_store::seed::applied_with_prefix(&store.db, GRANT).await?;
     let todo: Vec<(String, String, Access)> = defaults(ops)
@@ -165,6 +193,11 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
         .await?
         .first()
         .and_then(|r| r.id());
+    let guest = store
+        .find_by(&role, &[("slug", Val::Text(GUEST.into()))], 1)
+        .await?
+        .first()
+        .and_then(|r| r.id());
     let mut tx = store.db.begin().await?;
     let mut written = 0;
     {
@@ -180,6 +213,17 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
                         &mut exec,
                         &link,
                         json!({"roleId": user, "permissionId": id}),
+                    )
+                    .await?;
+                }
+                if *access == Access::Owner
+                    && let Some(guest) = guest
+                {
+                    create(
+                        store,
+                        &mut exec,
+                        &link,
+                        json!({"roleId": guest, "permissionId": id}),
                     )
                     .await?;
                 }
@@ -203,6 +247,7 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
 /// Roles once, then the default grant of every route not granted before.
 pub async fn seed(store: &Store, ops: &[Operation]) -> Result<()> {
     roles(store).await?;
+    guest_role(store).await?;
     grants(store, ops).await?;
     Ok(())
 }

@@ -161,7 +161,8 @@ async fn module_contract(mut app: TestApp) {
     .await
     .unwrap();
     let t = runner.tick().await.unwrap();
-    assert_eq!((t.ran, t.failed), (1, 0));
+    // The platform's own schedules (ecommerce's sweeps) start with the first tick too.
+    assert!(t.ran >= 1 && t.failed == 0, "{t:?}");
     let r = anon
         .call(
             "GET",

@@ -1,6 +1,10 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
+import { ApiError } from "@/api/http";
+import { useMe } from "@/account/session";
+import { buyNow, ensureSubject, paymentTarget, useProviders } from "@/commerce/api";
 import { linked, tr, type Rec } from "@/lib/content";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
@@ -35,6 +39,13 @@ function Copy({ text }: { text: string }) {
   );
 }
 
+/** The provider for a bank choice: a Russian bank pays in roubles (CloudPayments), a foreign one
+ * through TipTopPay; whatever is enabled, in that preference, else the first enabled one. */
+export function providerFor(bank: "ru" | "foreign", allowed: string[]): string | undefined {
+  const prefer = bank === "ru" ? ["cloudpayments", "paykeeper", "payselection"] : ["tiptoppay", "stripe", "payselection-international"];
+  return prefer.find((p) => allowed.includes(p)) ?? allowed[0];
+}
+
 /** The tree donation: bank choice, quick amounts, a stepper with minimum 1, the running total. */
 export function TreeDonation({ product, lang }: { product: Rec; lang: string }) {
   const { t } = useTranslation();
@@ -48,6 +59,29 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
   const total = price ? Number(price.amount) * n : 0;
   const step = (d: number) => setQty((q) => (d < 0 && (q === "" || q <= 1) ? q : Math.max(1, (q === "" ? 0 : q) + d)));
   const details = linked(product, "products-to-website-builder-module-widgets");
+  const qc = useQueryClient();
+  const me = useMe();
+  const providers = useProviders();
+  const [email, setEmail] = useState("");
+  const pay = useMutation({
+    mutationFn: async () => {
+      const provider = providerFor(bank, providers.data ?? []);
+      if (!provider) throw new Error(t("commerce.payFailed"));
+      const subject = await ensureSubject(qc, me.data);
+      return buyNow(subject, product.id, {
+        provider,
+        quantity: qty === "" ? 1 : qty,
+        email: email.trim() || undefined,
+        language: lang,
+        ...(price ? { billingModule: { currency: { id: price.currency.id } } } : {}),
+      });
+    },
+    onSuccess: (r) => {
+      const target = paymentTarget(r);
+      if (target) window.location.assign(target);
+    },
+    onError: (e) => toast.error(e instanceof ApiError ? `${t("commerce.payFailed")}: ${e.message}` : t("commerce.payFailed")),
+  });
   const requisites = details.flatMap((w) => linked(w, "widgets-to-features"));
   const amountButton = (a: number) => (
     <button key={a} type="button" onClick={() => setQty(a)} aria-pressed={qty === a} className={cn("rounded-full border px-4 py-2 text-sm font-semibold", qty === a ? "border-lime-300 bg-lime-300 text-emerald-950" : "border-white/40 text-white hover:bg-white/10")}>
@@ -107,8 +141,14 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
               </span>
             </p>
           </div>
-          <button type="button" data-testid="pay" className="mt-6 h-14 w-full rounded-full bg-emerald-800 text-lg font-semibold text-white hover:bg-emerald-700">
-            {t("site.pay")}
+          <div className="mt-6">
+            <label htmlFor={`${id}-email`} className="text-sm font-semibold">
+              {t("commerce.emailOptional")}
+            </label>
+            <input id={`${id}-email`} data-testid="donation-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} className="mt-1 h-11 w-full rounded-xl border border-neutral-300 px-3" />
+          </div>
+          <button type="button" data-testid="pay" disabled={pay.isPending} onClick={() => pay.mutate()} className="mt-6 h-14 w-full rounded-full bg-emerald-800 text-lg font-semibold text-white hover:bg-emerald-700 disabled:opacity-70">
+            {pay.isPending ? t("commerce.loadingPay") : t("site.pay")}
           </button>
         </div>
       ) : (

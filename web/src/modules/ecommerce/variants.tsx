@@ -3,6 +3,7 @@ import { linked, tr, type Rec } from "@/lib/content";
 import { siteLink } from "@/lib/link";
 import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
+import { AddToCart } from "@/commerce/cart";
 import { TreeDonation } from "./donation";
 
 const link = (kind: string, r: Rec, lang: string) => siteLink(`/ecommerce/${kind}/${r.slug}`, lang);
@@ -15,6 +16,7 @@ function Products({ items, lang }: { items: Rec[]; lang: string }) {
       {items.map((p) => (
         <Card key={p.id} data={p} lang={lang} to={link("products", p, lang)}>
           <Prices data={p} lang={lang} className="mt-3" />
+          {p._prices?.length ? <AddToCart productId={p.id} className="mt-3" /> : null}
         </Card>
       ))}
     </ListGrid>
@@ -49,6 +51,7 @@ export function ProductView({ product, lang, url }: { product: Rec; lang: string
         <h1 className="text-4xl font-bold tracking-tight">{tr(product.title, lang)}</h1>
         {tr(product.shortDescription, lang) ? <p className="mt-3 text-lg text-neutral-600">{tr(product.shortDescription, lang)}</p> : null}
         <Prices data={product} lang={lang} className="mt-6 text-3xl" />
+        {product._prices?.length ? <AddToCart productId={product.id} className="mt-6" /> : null}
         <Body data={product} lang={lang} />
         {linked(product, "products-to-website-builder-module-widgets").map((w) => (
           <RenderVariant key={w.id} module="website-builder" data={w} lang={lang} url={url} />

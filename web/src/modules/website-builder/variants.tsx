@@ -9,6 +9,7 @@ import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
 import { AccountMenu } from "@/account/screens";
+import { CartButton } from "@/commerce/cart";
 import { Feature, Features } from "./features";
 import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
 
@@ -76,6 +77,7 @@ function Navbar({ data, lang }: VariantProps) {
         </nav>
         <div className="ml-auto hidden items-center gap-4 lg:flex">
           <LanguageSwitch lang={lang} />
+          <CartButton />
           <AccountMenu />
           {extra.map((b) => (
             <ButtonsArray key={b.id} data={b} lang={lang} />
@@ -95,6 +97,7 @@ function Navbar({ data, lang }: VariantProps) {
           </nav>
           <div className="mt-4 flex flex-wrap items-center gap-4">
             <LanguageSwitch lang={lang} />
+            <CartButton />
             {extra.map((b) => (
               <ButtonsArray key={b.id} data={b} lang={lang} />
             ))}

@@ -1,0 +1,95 @@
+//! Billing routes: the providers buyers may choose, provider webhooks (into the inbox), invoices
+//! for an intent (admin) and replaying an inbox entry (admin).
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+use stoa_api::crud::{data, parse_id};
+use stoa_api::openapi::{custom, path_params};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_kernel::Error;
+
+use crate::service::{Billing, MAX_WEBHOOK_BODY};
+
+fn header_pairs(h: &HeaderMap) -> Vec<(String, String)> {
+    h.iter()
+        .filter_map(|(k, v)| Some((k.as_str().to_ascii_lowercase(), v.to_str().ok()?.to_owned())))
+        .collect()
+}
+
+async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<Response> {
+    let headers = header_pairs(req.headers());
+    let body: Bytes = axum::body::to_bytes(req.into_body(), MAX_WEBHOOK_BODY)
+        .await
+        .map_err(|_| Error::PayloadTooLarge("webhook body too large".into()))?;
+    b.receive(&provider, headers, &body).await?;
+    Ok((StatusCode::OK, axum::Json(b.ack(&provider))).into_response())
+}
+
+async fn replay(b: Arc<Billing>, id: String) -> ApiResult<Response> {
+    let row = b.replay(parse_id(&id)?).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
+    let b = billing.clone();
+    let b2 = billing.clone();
+    let b3 = billing;
+    RouteBook::new()
+        .add(
+            Access::Public,
+            "GET",
+            "/api/billing/providers",
+            get(move || {
+                let b = b.clone();
+                async move { data(StatusCode::OK, b.allowed()) }
+            }),
+            custom(
+                "billing",
+                "billingProviders",
+                "The payment providers buyers may choose, in the order offered",
+                vec![],
+                None,
+                200,
+                json!({"type": "array", "items": {"type": "string"}}),
+                &[],
+            ),
+        )
+        .add(
+            Access::Public,
+            "POST",
+            "/api/billing/payment-intents/{id}/webhook",
+            post(move |Path(provider): Path<String>, req: Request| webhook(b2.clone(), provider, req)),
+            custom(
+                "billing",
+                "billingWebhook",
+                "A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job",
+                vec![json!({"name": "id", "in": "path", "required": true, "description": "the provider: dummy, stripe, cloudpayments…", "schema": {"type": "string"}})],
+                Some(json!({"type": "object"})),
+                200,
+                json!({"type": "object"}),
+                &[404, 413],
+            ),
+        )
+        .add(
+            Access::Admin,
+            "POST",
+            "/api/billing/webhooks/{id}/replay",
+            post(move |Path(id): Path<String>, State(_s): State<AppState>| replay(b3.clone(), id)),
+            custom(
+                "billing",
+                "billingWebhookReplay",
+                "Admin: processes an inbox entry again (an invoice already paid stays paid once)",
+                path_params(&["id"]),
+                None,
+                200,
+                json!({"$ref": "#/components/schemas/BillingWebhook"}),
+                &[400, 401, 403, 404],
+            ),
+        )
+}

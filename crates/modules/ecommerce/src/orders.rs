@@ -1,0 +1,1675 @@
+//! Carts, checkout and the order lifecycle. Money is computed here only, from the price
+//! attributes, with exact decimals; amounts a client sends are never read. A subject sees and
+//! changes only its own orders (rbac's subject service says which those are).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::str::FromStr;
+use std::sync::Arc;
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value, json};
+use stoa_billing::provider::NewPayment;
+use stoa_billing::service::Billing;
+use stoa_kernel::model::Entity;
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+use stoa_notification::mail::{Email, Mailer};
+use stoa_rbac::subjects::Subjects;
+use stoa_store::jobs::{NewJob, enqueue};
+use stoa_store::{Exec, Record, Store, repo};
+use uuid::Uuid;
+
+use crate::prices::{self, Price};
+use crate::status::{self, By};
+
+pub const JOB_PAID: &str = "ecommerce.intents-paid";
+pub const JOB_TIMEOUT: &str = "ecommerce.order-timeout";
+pub const JOB_NOTIFY: &str = "ecommerce.order-notify";
+pub const JOB_SUBJECT_CHECK: &str = "ecommerce.subject-check";
+pub const JOB_CLEAR: &str = "ecommerce.clear-old-orders";
+pub const JOB_SWEEP: &str = "ecommerce.sweep";
+
+/// Largest quantity of one line.
+pub const MAX_QUANTITY: i64 = 10_000;
+/// Most orders one checkout may pay.
+pub const MAX_CHECKOUT_ORDERS: usize = 100;
+/// Orders one sweep looks at.
+const SWEEP: u64 = 500;
+
+pub const BUYER_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-default";
+pub const ADMIN_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-admin";
+
+fn obj(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+fn id_of(r: &Record) -> Result<Uuid> {
+    r.id().ok_or_else(|| Error::internal("row without id"))
+}
+
+fn now() -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+}
+
+fn parse_time(s: &str) -> Option<time::OffsetDateTime> {
+    time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
+}
+
+/// A quantity: a whole number from 1 to [`MAX_QUANTITY`] (a JSON number or a string of digits).
+pub fn quantity(field: &str, v: Option<&Value>) -> Result<i64> {
+    let bad = || {
+        Error::invalid_field(
+            field,
+            format!("must be a whole number from 1 to {MAX_QUANTITY}"),
+        )
+    };
+    let n = match v {
+        None | Some(Value::Null) => return Ok(1),
+        Some(Value::Number(n)) => n.as_i64().ok_or_else(bad)?,
+        Some(Value::String(s))
+            if !s.is_empty() && s.len() < 12 && s.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            s.parse::<i64>().map_err(|_| bad())?
+        }
+        _ => return Err(bad()),
+    };
+    if (1..=MAX_QUANTITY).contains(&n) {
+        Ok(n)
+    } else {
+        Err(bad())
+    }
+}
+
+fn uuid_field(body: &Map<String, Value>, path: &[&str], name: &str) -> Result<Option<Uuid>> {
+    let mut v = Some(&Value::Object(body.clone()));
+    for p in path {
+        v = v.and_then(|x| x.get(*p));
+    }
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) => Uuid::parse_str(s)
+            .map(Some)
+            .map_err(|_| Error::invalid_field(name, "must be a uuid")),
+        Some(_) => Err(Error::invalid_field(name, "must be a uuid")),
+    }
+}
+
+/// The currency an add-to-cart names: `billingModule.currency.id` (DOMAIN) or
+/// `billingModuleCurrencyId`.
+fn currency_field(body: &Map<String, Value>) -> Result<Option<Uuid>> {
+    match uuid_field(
+        body,
+        &["billingModule", "currency", "id"],
+        "billingModule.currency.id",
+    )? {
+        Some(c) => Ok(Some(c)),
+        None => uuid_field(
+            body,
+            &["billingModuleCurrencyId"],
+            "billingModuleCurrencyId",
+        ),
+    }
+}
+
+/// Adds `months` calendar months (the day is clamped to the month's length).
+fn add_months(t: time::OffsetDateTime, months: i32) -> time::OffsetDateTime {
+    let total = t.year() * 12 + i32::from(u8::from(t.month())) - 1 + months;
+    let (y, m) = (total.div_euclid(12), (total.rem_euclid(12) + 1) as u8);
+    let month = time::Month::try_from(m).unwrap_or(time::Month::January);
+    let last = month.length(y);
+    let day = t.day().min(last);
+    time::Date::from_calendar_date(y, month, day)
+        .map(|d| t.replace_date(d))
+        .unwrap_or(t)
+}
+
+/// The end of a subscription period that started at `start`.
+pub fn period_end(start: time::OffsetDateTime, interval: &str) -> Option<time::OffsetDateTime> {
+    Some(match interval {
+        "minute" => start + time::Duration::minutes(1),
+        "hour" => start + time::Duration::hours(1),
+        "day" => start + time::Duration::hours(24),
+        "week" => start + time::Duration::days(7),
+        "month" => add_months(start, 1),
+        "year" => add_months(start, 12),
+        _ => return None,
+    })
+}
+
+/// What a checkout returns.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checkout {
+    pub billing_module: Value,
+    pub ecommerce_module: Value,
+}
+
+struct Entities {
+    order: Arc<Entity>,
+    line: Arc<Entity>,
+    o2c: Arc<Entity>,
+    o2i: Arc<Entity>,
+    s2o: Arc<Entity>,
+    s2p: Arc<Entity>,
+    store: Arc<Entity>,
+    product: Arc<Entity>,
+    change: Arc<Entity>,
+}
+
+pub struct Commerce {
+    pub store: Store,
+    e: Entities,
+    billing: Arc<Billing>,
+    subjects: Arc<Subjects>,
+    mailer: Arc<Mailer>,
+    public_url: String,
+    default_language: String,
+    timeout: time::Duration,
+    retention: time::Duration,
+}
+
+/// One order with everything a cart, a checkout and an email show.
+struct Loaded {
+    orders: Vec<Record>,
+    lines: Vec<Record>,
+    products: HashMap<Uuid, Record>,
+    prices: HashMap<Uuid, Vec<Price>>,
+    currency_of: HashMap<Uuid, Uuid>,
+    intervals: HashMap<Uuid, String>,
+}
+
+impl Loaded {
+    fn lines_of(&self, order: Uuid) -> impl Iterator<Item = &Record> {
+        self.lines
+            .iter()
+            .filter(move |l| l.uuid("orderId") == Some(order))
+    }
+
+    fn price(&self, product: Uuid, currency: Uuid) -> Option<Decimal> {
+        self.prices
+            .get(&product)?
+            .iter()
+            .find(|p| p.currency.id == currency)
+            .and_then(|p| Decimal::from_str(&p.amount).ok())
+    }
+
+    fn currency(&self, id: Uuid) -> Option<&prices::Currency> {
+        self.prices
+            .values()
+            .flatten()
+            .map(|p| &p.currency)
+            .find(|c| c.id == id)
+    }
+
+    /// (amount, type, interval) of an order in its currency (DOMAIN's checkout-attributes).
+    fn checkout_attributes(
+        &self,
+        order: Uuid,
+        currency: Uuid,
+    ) -> Result<(Decimal, String, Option<String>)> {
+        let mut amount = Decimal::ZERO;
+        let mut kind: Option<String> = None;
+        let mut interval: Option<String> = None;
+        let mut any = false;
+        for l in self.lines_of(order) {
+            any = true;
+            let p = l.uuid("productId").unwrap_or_default();
+            let product = self.products.get(&p).ok_or_else(|| {
+                Error::invalid_field("productId", format!("product {p} no longer exists"))
+            })?;
+            let price = self.price(p, currency).ok_or_else(|| {
+                let cur = self
+                    .currency(currency)
+                    .map_or_else(|| currency.to_string(), |c| c.slug.clone());
+                Error::invalid_field(
+                    "billingModuleCurrencyId",
+                    format!(
+                        "the product '{}' has no price in {cur}",
+                        product.text("slug").unwrap_or_default()
+                    ),
+                )
+            })?;
+            amount += price * Decimal::from(l.int("quantity").unwrap_or(1));
+            let t = product.text("type").unwrap_or("one_off").to_owned();
+            match &kind {
+                Some(k) if *k != t => {
+                    return Err(Error::invalid_field(
+                        "ecommerceModule.orders",
+                        "Order has multiple product types",
+                    ));
+                }
+                _ => kind = Some(t),
+            }
+            if let Some(i) = self.intervals.get(&p) {
+                interval = Some(i.clone());
+            }
+        }
+        if !any {
+            return Err(Error::invalid_field(
+                "ecommerceModule.orders",
+                format!("order {order} has no products"),
+            ));
+        }
+        Ok((amount, kind.unwrap_or_else(|| "one_off".into()), interval))
+    }
+}
+
+fn currency_json(c: &prices::Currency) -> Value {
+    json!({"id": c.id, "slug": c.slug, "symbol": c.symbol, "title": c.title, "isDefault": c.is_default})
+}
+
+impl Commerce {
+    pub fn new(ctx: &stoa_api::module::Context) -> std::result::Result<Self, String> {
+        let s = &ctx.store;
+        let e = |k: &str| s.entity(k).map_err(|e| e.to_string());
+        Ok(Self {
+            store: s.clone(),
+            e: Entities {
+                order: e("ecommerce.order")?,
+                line: e("ecommerce.orders-to-products")?,
+                o2c: e("ecommerce.orders-to-billing-module-currencies")?,
+                o2i: e("ecommerce.orders-to-billing-module-payment-intents")?,
+                s2o: e("ecommerce.stores-to-orders")?,
+                s2p: e("ecommerce.stores-to-products")?,
+                store: e("ecommerce.store")?,
+                product: e("ecommerce.product")?,
+                change: e("ecommerce.order-status-change")?,
+            },
+            billing: ctx.need::<Billing>()?,
+            subjects: ctx.need::<Subjects>()?,
+            mailer: ctx.need::<Mailer>()?,
+            public_url: ctx.config.public_url(),
+            default_language: ctx.config.default_language.clone(),
+            timeout: time::Duration::seconds(
+                ctx.config.payment_timeout.min(10 * 365 * 86400) as i64
+            ),
+            retention: time::Duration::hours(
+                ctx.config.cart_retention_hours.min(10 * 365 * 24) as i64
+            ),
+        })
+    }
+
+    pub fn billing(&self) -> &Billing {
+        &self.billing
+    }
+
+    fn touch(&self, keys: &[&Arc<Entity>]) {
+        for e in keys {
+            self.store.touch(e);
+        }
+    }
+
+    async fn load(&self, orders: Vec<Record>) -> Result<Loaded> {
+        let ids: Vec<Val> = orders
+            .iter()
+            .filter_map(|o| o.id())
+            .map(Val::Uuid)
+            .collect();
+        let lines = self
+            .store
+            .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
+            .await?;
+        let product_ids: Vec<Uuid> = lines
+            .iter()
+            .filter_map(|l| l.uuid("productId"))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        let pvals: Vec<Val> = product_ids.iter().copied().map(Val::Uuid).collect();
+        let products: HashMap<Uuid, Record> = self
+            .store
+            .find_in(&self.e.product, "id", &pvals, pvals.len() + 1)
+            .await?
+            .into_iter()
+            .filter_map(|p| Some((p.id()?, p)))
+            .collect();
+        let prices = prices::of(&self.store, &product_ids).await?;
+        let intervals = prices::intervals(&self.store, &product_ids).await?;
+        let currency_of = self
+            .store
+            .find_in(&self.e.o2c, "orderId", &ids, ids.len() * 2 + 1)
+            .await?
+            .iter()
+            .filter_map(|l| Some((l.uuid("orderId")?, l.uuid("billingModuleCurrencyId")?)))
+            .collect();
+        Ok(Loaded {
+            orders,
+            lines,
+            products,
+            prices,
+            currency_of,
+            intervals,
+        })
+    }
+
+    /// The JSON of one loaded order: its lines with products and per-currency totals, its
+    /// currency and its total in that currency.
+    fn view(&self, l: &Loaded, order: &Record) -> Value {
+        let oid = order.id().unwrap_or_default();
+        let mut v = order.to_json();
+        let mut totals: BTreeMap<Uuid, Decimal> = BTreeMap::new();
+        let lines: Vec<Value> = l
+            .lines_of(oid)
+            .map(|line| {
+                let pid = line.uuid("productId").unwrap_or_default();
+                let q = Decimal::from(line.int("quantity").unwrap_or(1));
+                let product = l.products.get(&pid).map(|p| {
+                    json!({"id": pid, "slug": p.text("slug"), "title": p.json("title"), "type": p.text("type"), "adminTitle": p.text("adminTitle")})
+                });
+                let line_totals: Vec<Value> = l
+                    .prices
+                    .get(&pid)
+                    .map(|ps| {
+                        ps.iter()
+                            .filter_map(|p| {
+                                let amount = Decimal::from_str(&p.amount).ok()? * q;
+                                *totals.entry(p.currency.id).or_default() += amount;
+                                Some(json!({"total": amount.normalize().to_string(), "billingModuleCurrency": currency_json(&p.currency)}))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut lv = line.to_json();
+                lv["product"] = product.unwrap_or(Value::Null);
+                lv["total"] = Value::Array(line_totals);
+                lv
+            })
+            .collect();
+        v["ordersToProducts"] = Value::Array(lines);
+        let currency = l.currency_of.get(&oid).copied();
+        v["billingModuleCurrency"] = currency
+            .and_then(|c| l.currency(c))
+            .map_or(Value::Null, currency_json);
+        v["total"] = Value::Array(
+            totals
+                .iter()
+                .filter_map(|(c, t)| Some(json!({"total": t.normalize().to_string(), "billingModuleCurrency": currency_json(l.currency(*c)?)})))
+                .collect(),
+        );
+        v["checkoutTotal"] = match currency.and_then(|c| l.checkout_attributes(oid, c).ok()) {
+            Some((a, _, _)) => json!(a.normalize().to_string()),
+            None => Value::Null,
+        };
+        v
+    }
+
+    /// The subject's orders, newest first: `cart` (default: cart-type), `history`, or `all`.
+    pub async fn orders_of(&self, subject: Uuid, which: &str) -> Result<Vec<Record>> {
+        let ids: Vec<Val> = self
+            .subjects
+            .order_ids(subject)
+            .await?
+            .into_iter()
+            .map(Val::Uuid)
+            .collect();
+        let mut rows = self
+            .store
+            .find_in(&self.e.order, "id", &ids, ids.len() + 1)
+            .await?;
+        rows.retain(|o| match which {
+            "all" => true,
+            "history" => o.text("type") == Some("history"),
+            _ => o.text("type") == Some("cart"),
+        });
+        rows.sort_by(|a, b| b.text("createdAt").cmp(&a.text("createdAt")));
+        Ok(rows)
+    }
+
+    pub async fn list(&self, subject: Uuid, which: &str) -> Result<Vec<Value>> {
+        let rows = self.orders_of(subject, which).await?;
+        let loaded = self.load(rows).await?;
+        Ok(loaded
+            .orders
+            .iter()
+            .map(|o| self.view(&loaded, o))
+            .collect())
+    }
+
+    /// One of the subject's orders (404 when it is someone else's) with its status history.
+    pub async fn one(&self, subject: Uuid, order: Uuid) -> Result<Value> {
+        let row = self.owned(subject, order).await?;
+        let loaded = self.load(vec![row]).await?;
+        let mut v = self.view(&loaded, &loaded.orders[0]);
+        v["statusChanges"] = json!(self.history(order).await?);
+        Ok(v)
+    }
+
+    pub async fn history(&self, order: Uuid) -> Result<Vec<Value>> {
+        let mut rows = self
+            .store
+            .find_by(&self.e.change, &[("orderId", Val::Uuid(order))], 200)
+            .await?;
+        rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+        Ok(rows.iter().map(Record::to_json).collect())
+    }
+
+    /// An order `subject` owns, or 404 (someone else's order is indistinguishable from none).
+    pub async fn owned(&self, subject: Uuid, order: Uuid) -> Result<Record> {
+        let owners = self.subjects.order_owners(&[order]).await?;
+        if !owners.iter().any(|(o, s)| *o == order && *s == subject) {
+            return Err(Error::not_found(format!("order {order} not found")));
+        }
+        self.store.get(&self.e.order, order).await
+    }
+
+    /// Σ quantity over the subject's cart orders still open (`new`): the cart badge.
+    pub async fn quantity(&self, subject: Uuid) -> Result<i64> {
+        let rows: Vec<Record> = self
+            .orders_of(subject, "cart")
+            .await?
+            .into_iter()
+            .filter(|o| o.text("status") == Some("new"))
+            .collect();
+        let ids: Vec<Val> = rows.iter().filter_map(|o| o.id()).map(Val::Uuid).collect();
+        Ok(self
+            .store
+            .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
+            .await?
+            .iter()
+            .map(|l| l.int("quantity").unwrap_or(0))
+            .sum())
+    }
+
+    /// Totals of the open cart per currency (each order counted in its own currency).
+    pub async fn totals(&self, subject: Uuid) -> Result<Vec<Value>> {
+        let rows: Vec<Record> = self
+            .orders_of(subject, "cart")
+            .await?
+            .into_iter()
+            .filter(|o| o.text("status") == Some("new"))
+            .collect();
+        let loaded = self.load(rows).await?;
+        let mut groups: BTreeMap<Uuid, (Decimal, Vec<Value>)> = BTreeMap::new();
+        for o in &loaded.orders {
+            let oid = id_of(o)?;
+            let Some(c) = loaded.currency_of.get(&oid).copied() else {
+                continue;
+            };
+            let Ok((amount, _, _)) = loaded.checkout_attributes(oid, c) else {
+                continue;
+            };
+            let g = groups.entry(c).or_default();
+            g.0 += amount;
+            g.1.push(self.view(&loaded, o));
+        }
+        Ok(groups
+            .into_iter()
+            .filter_map(|(c, (t, orders))| {
+                Some(json!({"billingModuleCurrency": currency_json(loaded.currency(c)?), "total": t.normalize().to_string(), "orders": orders}))
+            })
+            .collect())
+    }
+
+    /// The store an order goes to: the one named, or the only one.
+    async fn pick_store(&self, named: Option<Uuid>, product: Uuid) -> Result<Option<Uuid>> {
+        if let Some(s) = named {
+            if self
+                .store
+                .find_by(&self.e.store, &[("id", Val::Uuid(s))], 1)
+                .await?
+                .is_empty()
+            {
+                return Err(Error::invalid_field("storeId", format!("no store {s}")));
+            }
+            return Ok(Some(s));
+        }
+        let selling = self
+            .store
+            .find_by(&self.e.s2p, &[("productId", Val::Uuid(product))], 3)
+            .await?;
+        let stores: HashSet<Uuid> = selling.iter().filter_map(|l| l.uuid("storeId")).collect();
+        match stores.len() {
+            0 => Ok(None),
+            1 => Ok(stores.into_iter().next()),
+            _ => Err(Error::invalid_field(
+                "storeId",
+                "several stores sell this product; choose one",
+            )),
+        }
+    }
+
+    /// The currency to charge `product` in: the one named (it must have a price in it), else the
+    /// default currency if priced in it, else the first it is priced in.
+    fn pick_currency(&self, prices: &[Price], named: Option<Uuid>) -> Result<Uuid> {
+        if let Some(c) = named {
+            return prices
+                .iter()
+                .find(|p| p.currency.id == c)
+                .map(|p| p.currency.id)
+                .ok_or_else(|| {
+                    Error::invalid_field(
+                        "billingModule.currency.id",
+                        "the product has no price in this currency",
+                    )
+                });
+        }
+        prices
+            .iter()
+            .find(|p| p.currency.is_default)
+            .or_else(|| prices.first())
+            .map(|p| p.currency.id)
+            .ok_or_else(|| {
+                Error::invalid_field(
+                    "productId",
+                    "the product has no price, so it cannot be bought",
+                )
+            })
+    }
+
+    /// Adds a product to the subject's cart: a line already holding it (same currency, order
+    /// still open) grows; otherwise a new cart order with one line. `fresh` always makes a new
+    /// order (buy now). Returns the order id.
+    pub async fn add(
+        &self,
+        subject: Uuid,
+        body: &Map<String, Value>,
+        fresh: bool,
+        product: Option<Uuid>,
+    ) -> Result<Uuid> {
+        let product = match product {
+            Some(p) => p,
+            None => uuid_field(body, &["productId"], "productId")?
+                .ok_or_else(|| Error::invalid_field("productId", "is required"))?,
+        };
+        let qty = quantity("quantity", body.get("quantity"))?;
+        if self
+            .store
+            .find_by(&self.e.product, &[("id", Val::Uuid(product))], 1)
+            .await?
+            .is_empty()
+        {
+            return Err(Error::invalid_field(
+                "productId",
+                format!("no product {product}"),
+            ));
+        }
+        let price_list = prices::of(&self.store, &[product])
+            .await?
+            .remove(&product)
+            .unwrap_or_default();
+        let currency = self.pick_currency(&price_list, currency_field(body)?)?;
+        let store = self
+            .pick_store(uuid_field(body, &["storeId"], "storeId")?, product)
+            .await?;
+        let comment = match body.get("comment") {
+            Some(Value::String(s)) if s.chars().count() > 10_000 => {
+                return Err(Error::invalid_field(
+                    "comment",
+                    "is longer than 10000 characters",
+                ));
+            }
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+            _ => None,
+        };
+        if !self.subjects.exists(subject).await? {
+            return Err(Error::not_found(format!("subject {subject} not found")));
+        }
+        if !fresh {
+            let open: Vec<Record> = self
+                .orders_of(subject, "cart")
+                .await?
+                .into_iter()
+                .filter(|o| o.text("status") == Some("new"))
+                .collect();
+            let loaded = self.load(open).await?;
+            for o in &loaded.orders {
+                let oid = id_of(o)?;
+                if loaded.currency_of.get(&oid) != Some(&currency) {
+                    continue;
+                }
+                if let Some(line) = loaded
+                    .lines_of(oid)
+                    .find(|l| l.uuid("productId") == Some(product))
+                {
+                    let q = (line.int("quantity").unwrap_or(0) + qty).min(MAX_QUANTITY);
+                    let mut tx = self.store.db.begin().await?;
+                    let mut exec = tx.exec();
+                    let idx = self.e.line.field_index("quantity").unwrap_or(0);
+                    repo::update_if(
+                        &mut exec,
+                        &self.e.line,
+                        id_of(line)?,
+                        &[(idx, Val::Int(q))],
+                        &[],
+                    )
+                    .await?;
+                    let st = self.e.order.field_index("status").unwrap_or(0);
+                    // The order must still be open when the line grows.
+                    let still = repo::update_if(
+                        &mut exec,
+                        &self.e.order,
+                        oid,
+                        &[(st, Val::Text("new".into()))],
+                        &[(st, Val::Text("new".into()))],
+                    )
+                    .await?;
+                    if still.is_none() {
+                        drop(exec);
+                        drop(tx);
+                        break;
+                    }
+                    drop(exec);
+                    tx.commit().await?;
+                    self.touch(&[&self.e.line, &self.e.order]);
+                    return Ok(oid);
+                }
+            }
+        }
+        let mut tx = self.store.db.begin().await?;
+        let oid = {
+            let mut exec = tx.exec();
+            let oid = id_of(
+                &self
+                    .store
+                    .create_in(
+                        &mut exec,
+                        &self.e.order,
+                        &obj(json!({"status": "new", "type": "cart", "comment": comment})),
+                    )
+                    .await?,
+            )?;
+            self.store
+                .create_in(
+                    &mut exec,
+                    &self.e.line,
+                    &obj(json!({"orderId": oid, "productId": product, "quantity": qty})),
+                )
+                .await?;
+            self.store
+                .create_in(
+                    &mut exec,
+                    &self.e.o2c,
+                    &obj(json!({"orderId": oid, "billingModuleCurrencyId": currency})),
+                )
+                .await?;
+            if let Some(s) = store {
+                self.store
+                    .create_in(
+                        &mut exec,
+                        &self.e.s2o,
+                        &obj(json!({"storeId": s, "orderId": oid})),
+                    )
+                    .await?;
+            }
+            self.subjects.link_order(&mut exec, subject, oid).await?;
+            oid
+        };
+        tx.commit().await?;
+        self.touch(&[&self.e.order, &self.e.line, &self.e.o2c, &self.e.s2o]);
+        self.subjects.touch_orders();
+        Ok(oid)
+    }
+
+    /// Sets line quantities of an open order (`ordersToProducts: [{id, quantity}]`); lines of
+    /// other orders are ignored.
+    pub async fn update_lines(
+        &self,
+        subject: Uuid,
+        order: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        let row = self.owned(subject, order).await?;
+        let items = body
+            .get("ordersToProducts")
+            .and_then(Value::as_array)
+            .ok_or_else(|| {
+                Error::invalid_field("ordersToProducts", "must be a list of {id, quantity}")
+            })?;
+        if items.len() > 100 {
+            return Err(Error::invalid_field(
+                "ordersToProducts",
+                "at most 100 lines at once",
+            ));
+        }
+        let mut changes = Vec::new();
+        for (n, it) in items.iter().enumerate() {
+            let id = it
+                .get("id")
+                .and_then(Value::as_str)
+                .and_then(|s| Uuid::parse_str(s).ok())
+                .ok_or_else(|| {
+                    Error::invalid_field(&format!("ordersToProducts[{n}].id"), "must be a line id")
+                })?;
+            changes.push((
+                id,
+                quantity(
+                    &format!("ordersToProducts[{n}].quantity"),
+                    it.get("quantity"),
+                )?,
+            ));
+        }
+        if row.text("status") != Some("new") {
+            return Err(Error::conflict_field(
+                "status",
+                "only an order still in the cart (status new) can be changed",
+            ));
+        }
+        let lines: HashSet<Uuid> = self
+            .store
+            .find_by(&self.e.line, &[("orderId", Val::Uuid(order))], 100)
+            .await?
+            .iter()
+            .filter_map(|l| l.id())
+            .collect();
+        let mut tx = self.store.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            let st = self.e.order.field_index("status").unwrap_or(0);
+            if repo::update_if(
+                &mut exec,
+                &self.e.order,
+                order,
+                &[(st, Val::Text("new".into()))],
+                &[(st, Val::Text("new".into()))],
+            )
+            .await?
+            .is_none()
+            {
+                return Err(Error::conflict_field(
+                    "status",
+                    "the order left the cart meanwhile",
+                ));
+            }
+            let q = self.e.line.field_index("quantity").unwrap_or(0);
+            for (id, n) in changes.iter().filter(|(id, _)| lines.contains(id)) {
+                repo::update_if(&mut exec, &self.e.line, *id, &[(q, Val::Int(*n))], &[]).await?;
+            }
+        }
+        tx.commit().await?;
+        self.touch(&[&self.e.line, &self.e.order]);
+        self.one(subject, order).await
+    }
+
+    /// Deletes an open order of the subject (its lines and links cascade).
+    pub async fn remove(&self, subject: Uuid, order: Uuid) -> Result<Record> {
+        let row = self.owned(subject, order).await?;
+        if row.text("status") != Some("new") {
+            return Err(Error::conflict_field(
+                "status",
+                "only an order still in the cart (status new) can be deleted",
+            ));
+        }
+        let mut tx = self.store.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            let st = self.e.order.field_index("status").unwrap_or(0);
+            // Compare-and-delete: the order must still be new.
+            if repo::update_if(
+                &mut exec,
+                &self.e.order,
+                order,
+                &[(st, Val::Text("new".into()))],
+                &[(st, Val::Text("new".into()))],
+            )
+            .await?
+            .is_none()
+            {
+                return Err(Error::conflict_field(
+                    "status",
+                    "the order left the cart meanwhile",
+                ));
+            }
+            repo::delete(&mut exec, &self.e.order, order).await?;
+        }
+        tx.commit().await?;
+        self.store.touch(&self.e.order);
+        self.store.touch_referencing(&self.e.order);
+        Ok(row)
+    }
+
+    /// Moves one order to `to` inside the caller's transaction: checks the status table (unless
+    /// overriding), compares-and-sets the status, records the change and enqueues its emails and
+    /// role check.
+    #[allow(clippy::too_many_arguments)]
+    async fn transition_in(
+        &self,
+        exec: &mut Exec<'_>,
+        order: &Record,
+        to: &str,
+        by: By,
+        actor: &str,
+        reason: Option<&str>,
+        overridden: bool,
+    ) -> Result<Record> {
+        let oid = id_of(order)?;
+        let from = order.text("status").unwrap_or("new").to_owned();
+        if !overridden && !status::allowed(&from, to, by) {
+            return Err(Error::conflict_field(
+                "status",
+                format!("an order in '{from}' cannot move to '{to}'"),
+            ));
+        }
+        let st = self.e.order.field_index("status").unwrap_or(0);
+        let ty = self.e.order.field_index("type").unwrap_or(0);
+        let mut set = vec![(st, Val::Text(to.into()))];
+        if status::settles(to) {
+            set.push((ty, Val::Text("history".into())));
+        } else if to == "new" {
+            set.push((ty, Val::Text("cart".into())));
+        }
+        let row = repo::update_if(
+            exec,
+            &self.e.order,
+            oid,
+            &set,
+            &[(st, Val::Text(from.clone()))],
+        )
+        .await?
+        .ok_or_else(|| Error::conflict_field("status", "the order changed meanwhile; reload it"))?;
+        self.store
+            .create_in(
+                exec,
+                &self.e.change,
+                &status::history(&oid.to_string(), &from, to, actor, reason, overridden),
+            )
+            .await?;
+        enqueue(
+            exec,
+            &NewJob::now(JOB_NOTIFY, json!({"order": oid, "from": from, "to": to})),
+        )
+        .await?;
+        enqueue(exec, &NewJob::now(JOB_SUBJECT_CHECK, json!({"order": oid}))).await?;
+        Ok(row)
+    }
+
+    /// One transition in its own transaction.
+    pub async fn transition(
+        &self,
+        order: Uuid,
+        to: &str,
+        by: By,
+        actor: &str,
+        reason: Option<&str>,
+        overridden: bool,
+    ) -> Result<Record> {
+        let row = self.store.get(&self.e.order, order).await?;
+        let mut tx = self.store.db.begin().await?;
+        let out = self
+            .transition_in(&mut tx.exec(), &row, to, by, actor, reason, overridden)
+            .await?;
+        tx.commit().await?;
+        self.touch(&[&self.e.order, &self.e.change]);
+        Ok(out)
+    }
+
+    /// Admin correction: any status, with a reason, recorded as an override.
+    pub async fn override_status(
+        &self,
+        order: Uuid,
+        body: &Map<String, Value>,
+        actor: &str,
+    ) -> Result<Value> {
+        let to = body
+            .get("status")
+            .and_then(Value::as_str)
+            .filter(|s| crate::ORDER_STATUSES.contains(s))
+            .ok_or_else(|| {
+                Error::invalid_field(
+                    "status",
+                    format!("must be one of {}", crate::ORDER_STATUSES.join(", ")),
+                )
+            })?;
+        let reason = body
+            .get("reason")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|r| r.chars().count() >= 3)
+            .ok_or_else(|| {
+                Error::invalid_field(
+                    "reason",
+                    "say why the order is corrected (at least 3 characters)",
+                )
+            })?;
+        if reason.chars().count() > 2000 {
+            return Err(Error::invalid_field("reason", "at most 2000 characters"));
+        }
+        let row = self.store.get(&self.e.order, order).await?;
+        if row.text("status") == Some(to) {
+            return Err(Error::conflict_field(
+                "status",
+                format!("the order is already '{to}'"),
+            ));
+        }
+        let out = self
+            .transition(order, to, By::Admin, actor, Some(reason), true)
+            .await?;
+        Ok(out.to_json())
+    }
+
+    /// Checkout of the subject's open orders with a provider: intents per (currency, type,
+    /// interval), one invoice per intent, orders to `paying`. Returns the invoices.
+    pub async fn checkout(
+        &self,
+        subject: Uuid,
+        orders: Vec<Uuid>,
+        body: &Map<String, Value>,
+        actor: &str,
+    ) -> Result<Checkout> {
+        let provider = body
+            .get("provider")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                Error::invalid_field("provider", "Invalid provider: choose a payment provider")
+            })?;
+        let adapter = self.billing.provider(provider)?;
+        let email = match body
+            .get("email")
+            .and_then(Value::as_str)
+            .filter(|e| !e.trim().is_empty())
+        {
+            Some(e) => Some(stoa_rbac::service::normalise_email("email", e)?),
+            None if adapter.needs_email() => {
+                return Err(Error::invalid_field(
+                    "email",
+                    "is required to send the invoice",
+                ));
+            }
+            None => None,
+        };
+        let language = body
+            .get("language")
+            .and_then(Value::as_str)
+            .filter(|l| matches!(*l, "en" | "ru"))
+            .unwrap_or(&self.default_language)
+            .to_owned();
+        if orders.is_empty() {
+            return Err(Error::invalid_field(
+                "ecommerceModule.orders",
+                "choose at least one order",
+            ));
+        }
+        if orders.len() > MAX_CHECKOUT_ORDERS {
+            return Err(Error::invalid_field(
+                "ecommerceModule.orders",
+                format!("at most {MAX_CHECKOUT_ORDERS} orders at once"),
+            ));
+        }
+        let mut rows = Vec::new();
+        for o in &orders {
+            let row = self.owned(subject, *o).await?;
+            if row.text("status") != Some("new") || row.text("type") != Some("cart") {
+                return Err(Error::conflict_field(
+                    "ecommerceModule.orders",
+                    format!(
+                        "order {o} is not in the cart any more (status {})",
+                        row.text("status").unwrap_or("?")
+                    ),
+                ));
+            }
+            rows.push(row);
+        }
+        let loaded = self.load(rows).await?;
+        // (currency, type, interval) → (amount, orders)
+        let mut groups: BTreeMap<(Uuid, String, Option<String>), (Decimal, Vec<Uuid>)> =
+            BTreeMap::new();
+        for o in &loaded.orders {
+            let oid = id_of(o)?;
+            let c = *loaded.currency_of.get(&oid).ok_or_else(|| {
+                Error::invalid_field(
+                    "billingModuleCurrencyId",
+                    format!("order {oid} has no currency"),
+                )
+            })?;
+            let (amount, kind, interval) = loaded.checkout_attributes(oid, c)?;
+            if amount <= Decimal::ZERO {
+                return Err(Error::invalid_field(
+                    "ecommerceModule.orders",
+                    format!("order {oid} costs nothing; there is nothing to pay"),
+                ));
+            }
+            let g = groups.entry((c, kind, interval)).or_default();
+            g.0 += amount;
+            g.1.push(oid);
+        }
+        let list = orders
+            .iter()
+            .map(Uuid::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let success = format!(
+            "{}/{language}/ecommerce/checkout/success?orders={list}",
+            self.public_url
+        );
+        let cancel = format!(
+            "{}/{language}/ecommerce/checkout/cancel?orders={list}",
+            self.public_url
+        );
+        let mut payments = Vec::new();
+        let mut tx = self.store.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            if let Some(e) = &email {
+                self.subjects.ensure_email(&mut exec, subject, e).await?;
+            }
+            for o in &loaded.orders {
+                let row = self
+                    .transition_in(&mut exec, o, "paying", By::System, actor, None, false)
+                    .await
+                    .map_err(|e| match e {
+                        Error::Conflict { .. } => Error::conflict_field(
+                            "ecommerceModule.orders",
+                            "these orders are already being paid",
+                        ),
+                        other => other,
+                    })?;
+                let oid = id_of(&row)?;
+                let mut lang = Map::new();
+                lang.insert("language".into(), json!(language));
+                if let Some(e) = &email {
+                    lang.insert("email".into(), json!(e));
+                }
+                if let Some(c) = body
+                    .get("comment")
+                    .and_then(Value::as_str)
+                    .filter(|c| !c.trim().is_empty())
+                {
+                    if c.chars().count() > 10_000 {
+                        return Err(Error::invalid_field(
+                            "comment",
+                            "is longer than 10000 characters",
+                        ));
+                    }
+                    lang.insert("comment".into(), json!(c.trim()));
+                }
+                self.store
+                    .update_in(&mut exec, &self.e.order, oid, &lang)
+                    .await?;
+                // Links to intents of an earlier, abandoned checkout are replaced.
+                for l in self
+                    .store
+                    .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 100)
+                    .await?
+                {
+                    repo::delete(&mut exec, &self.e.o2i, id_of(&l)?).await?;
+                }
+                enqueue(
+                    &mut exec,
+                    &NewJob::now(JOB_TIMEOUT, json!({"order": oid}))
+                        .at(now() + self.timeout + time::Duration::seconds(1)),
+                )
+                .await?;
+            }
+            for ((currency, kind, interval), (amount, members)) in &groups {
+                let intent = self
+                    .billing
+                    .create_intent(&mut exec, *amount, *currency, kind, interval.as_deref())
+                    .await?;
+                for oid in members {
+                    self.store
+                        .create_in(
+                            &mut exec,
+                            &self.e.o2i,
+                            &obj(json!({"orderId": oid, "billingModulePaymentIntentId": intent})),
+                        )
+                        .await?;
+                }
+                let invoice = self
+                    .billing
+                    .draft_invoice(&mut exec, &[intent], provider, *amount, &success, &cancel)
+                    .await?;
+                let cur = loaded
+                    .currency(*currency)
+                    .map(|c| c.slug.clone())
+                    .unwrap_or_default();
+                payments.push(NewPayment {
+                    invoice,
+                    intents: vec![intent],
+                    amount: *amount,
+                    currency: cur,
+                    email: email.clone(),
+                    description: format!(
+                        "Orders {}",
+                        members
+                            .iter()
+                            .map(Uuid::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    success_url: success.clone(),
+                    cancel_url: cancel.clone(),
+                    kind: kind.clone(),
+                    interval: interval.clone(),
+                });
+            }
+        }
+        tx.commit().await?;
+        self.touch(&[&self.e.order, &self.e.change, &self.e.o2i]);
+        self.billing.touch();
+        if email.is_some() {
+            self.subjects.touch_identities();
+        }
+        let mut invoices = Vec::new();
+        for p in &payments {
+            let row = self.billing.open_invoice(p, provider).await?;
+            invoices.push(json!({
+                "id": row.id(),
+                "status": row.text("status"),
+                "provider": row.text("provider"),
+                "amount": p.amount.normalize().to_string(),
+                "currency": p.currency,
+                "paymentUrl": row.text("paymentUrl"),
+                "successUrl": row.text("successUrl"),
+                "cancelUrl": row.text("cancelUrl"),
+            }));
+        }
+        tracing::info!(subject = %subject, orders = orders.len(), invoices = invoices.len(), provider, "checkout");
+        Ok(Checkout {
+            billing_module: json!({"invoices": invoices}),
+            ecommerce_module: json!({"orders": orders}),
+        })
+    }
+
+    /// The orders paid by `intents` are checked (job after a webhook).
+    pub async fn intents_paid(&self, intents: &[Uuid]) -> Result<()> {
+        let vals: Vec<Val> = intents.iter().copied().map(Val::Uuid).collect();
+        let links = self
+            .store
+            .find_in(
+                &self.e.o2i,
+                "billingModulePaymentIntentId",
+                &vals,
+                intents.len() * 100 + 1,
+            )
+            .await?;
+        for o in links
+            .iter()
+            .filter_map(|l| l.uuid("orderId"))
+            .collect::<HashSet<_>>()
+        {
+            match self.check(o).await {
+                Ok(_) | Err(Error::Conflict { .. }) | Err(Error::NotFound { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// DOMAIN's order check: a paying order whose intent succeeded moves on (approving, or
+    /// delivering for a subscription); one that waited past the payment timeout is canceled; a
+    /// delivering subscription whose period ended without a new payment is delivered.
+    pub async fn check(&self, order: Uuid) -> Result<String> {
+        let row = self.store.get(&self.e.order, order).await?;
+        let status = row.text("status").unwrap_or_default().to_owned();
+        match status.as_str() {
+            "paying" => {
+                let links = self
+                    .store
+                    .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
+                    .await?;
+                let intent_ids: Vec<Uuid> = links
+                    .iter()
+                    .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+                    .collect();
+                let intents = self.billing.intents(&intent_ids).await?;
+                if intents
+                    .iter()
+                    .any(|i| i.text("status") == Some("succeeded"))
+                {
+                    let subscription = intents
+                        .iter()
+                        .any(|i| i.text("type") == Some("subscription"));
+                    let to = if subscription {
+                        "delivering"
+                    } else {
+                        "approving"
+                    };
+                    self.transition(order, to, By::System, "payment", None, false)
+                        .await?;
+                    return Ok(to.into());
+                }
+                let since = row
+                    .text("updatedAt")
+                    .and_then(parse_time)
+                    .unwrap_or_else(now);
+                if now() - since >= self.timeout {
+                    self.transition(
+                        order,
+                        "canceled",
+                        By::System,
+                        "payment timeout",
+                        None,
+                        false,
+                    )
+                    .await?;
+                    return Ok("canceled".into());
+                }
+                Err(Error::conflict_field(
+                    "status",
+                    "Payment intent is not succeeded",
+                ))
+            }
+            "delivering" => {
+                if self.lapsed(order).await? {
+                    self.transition(
+                        order,
+                        "delivered",
+                        By::System,
+                        "subscription lapsed",
+                        None,
+                        false,
+                    )
+                    .await?;
+                    return Ok("delivered".into());
+                }
+                Ok(status)
+            }
+            _ => Ok(status),
+        }
+    }
+
+    /// Has a delivering subscription order's period ended with no newer payment?
+    async fn lapsed(&self, order: Uuid) -> Result<bool> {
+        let links = self
+            .store
+            .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
+            .await?;
+        let intent_ids: Vec<Uuid> = links
+            .iter()
+            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+            .collect();
+        let intents = self.billing.intents(&intent_ids).await?;
+        let paid = self.billing.paid_at(&intent_ids).await?;
+        for i in intents
+            .iter()
+            .filter(|i| i.text("type") == Some("subscription"))
+        {
+            let (Some(interval), Some(id)) = (i.text("interval"), i.id()) else {
+                continue;
+            };
+            let Some(start) = paid.get(&id).and_then(|s| parse_time(s)) else {
+                continue;
+            };
+            if let Some(end) = period_end(start, interval)
+                && now() >= end
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Deletes cart orders never checked out (no payment intent) older than the retention.
+    pub async fn clear_old(&self) -> Result<u64> {
+        let cutoff = now() - self.retention;
+        let rows = self
+            .store
+            .find_by(
+                &self.e.order,
+                &[
+                    ("status", Val::Text("new".into())),
+                    ("type", Val::Text("cart".into())),
+                ],
+                SWEEP,
+            )
+            .await?;
+        let mut removed = 0;
+        for o in rows {
+            let Some(created) = o.text("createdAt").and_then(parse_time) else {
+                continue;
+            };
+            if created > cutoff {
+                continue;
+            }
+            let oid = id_of(&o)?;
+            if !self
+                .store
+                .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 1)
+                .await?
+                .is_empty()
+            {
+                continue;
+            }
+            let mut tx = self.store.db.begin().await?;
+            let st = self.e.order.field_index("status").unwrap_or(0);
+            let still = repo::update_if(
+                &mut tx.exec(),
+                &self.e.order,
+                oid,
+                &[(st, Val::Text("new".into()))],
+                &[(st, Val::Text("new".into()))],
+            )
+            .await?;
+            if still.is_some() {
+                repo::delete(&mut tx.exec(), &self.e.order, oid).await?;
+                tx.commit().await?;
+                removed += 1;
+            }
+        }
+        if removed > 0 {
+            self.store.touch(&self.e.order);
+            self.store.touch_referencing(&self.e.order);
+            tracing::info!(removed, "cleared abandoned carts");
+        }
+        Ok(removed)
+    }
+
+    /// Cancels paying orders past the timeout and delivers lapsed subscriptions.
+    pub async fn sweep(&self) -> Result<()> {
+        for st in ["paying", "delivering"] {
+            let rows = self
+                .store
+                .find_by(&self.e.order, &[("status", Val::Text(st.into()))], SWEEP)
+                .await?;
+            for o in rows {
+                let id = id_of(&o)?;
+                match self.check(id).await {
+                    Ok(_) | Err(Error::Conflict { .. }) => {}
+                    Err(e) => tracing::warn!(order = %id, error = %e, "order check failed"),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// DOMAIN §5.4: the buyer holds the roles of the products of its delivering orders, and
+    /// loses those of paying and delivered ones.
+    pub async fn check_subject(&self, subject: Uuid) -> Result<(usize, usize)> {
+        let rows = self.orders_of(subject, "all").await?;
+        let loaded = self.load(rows).await?;
+        let mut grant_products = Vec::new();
+        let mut revoke_products = Vec::new();
+        for o in &loaded.orders {
+            let oid = id_of(o)?;
+            let products: Vec<Uuid> = loaded
+                .lines_of(oid)
+                .filter_map(|l| l.uuid("productId"))
+                .collect();
+            match o.text("status") {
+                Some("delivering") => grant_products.extend(products),
+                Some("paying" | "delivered") => revoke_products.extend(products),
+                _ => {}
+            }
+        }
+        let grant = self.subjects.product_roles(&grant_products).await?;
+        let revoke = self.subjects.product_roles(&revoke_products).await?;
+        self.subjects.sync_roles(subject, &grant, &revoke).await
+    }
+
+    pub async fn check_order_subject(&self, order: Uuid) -> Result<()> {
+        for (_, s) in self.subjects.order_owners(&[order]).await? {
+            self.check_subject(s).await?;
+        }
+        Ok(())
+    }
+
+    /// Emails about a status change: the buyer always (in the order's language), the admins when
+    /// an order was paid.
+    pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
+        if to == "paying" || to == "new" {
+            return Ok(());
+        }
+        let Ok(row) = self.store.get(&self.e.order, order).await else {
+            return Ok(());
+        };
+        let loaded = self.load(vec![row]).await?;
+        let view = self.view(&loaded, &loaded.orders[0]);
+        let language = loaded.orders[0]
+            .text("language")
+            .unwrap_or(&self.default_language)
+            .to_owned();
+        let owners = self.subjects.order_owners(&[order]).await?;
+        let mut buyer = Vec::new();
+        for (_, s) in &owners {
+            buyer.extend(self.subjects.emails(*s).await?);
+        }
+        if let Some(e) = loaded.orders[0].text("email") {
+            if !buyer.iter().any(|b| b == e) {
+                buyer.insert(0, e.to_owned());
+            }
+        }
+        let data = |lang: &str| {
+            json!({
+                "order": view,
+                "from": from,
+                "to": to,
+                "status": status_title(to, lang),
+                "siteUrl": self.public_url,
+                "orderUrl": format!("{}/{lang}/ecommerce/orders/{order}", self.public_url),
+            })
+        };
+        if let Some(to_addr) = buyer.first() {
+            self.mailer
+                .queue(Email {
+                    topic: "information",
+                    template_variant: BUYER_TEMPLATE,
+                    to: to_addr,
+                    language: &language,
+                    data: data(&language),
+                    secret: Value::Null,
+                })
+                .await?;
+        }
+        if to == "approving" || to == "delivering" && from == "paying" {
+            for a in self.subjects.admin_emails().await? {
+                self.mailer
+                    .queue(Email {
+                        topic: "information",
+                        template_variant: ADMIN_TEMPLATE,
+                        to: &a,
+                        language: &self.default_language,
+                        data: data(&self.default_language),
+                        secret: Value::Null,
+                    })
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Paid orders and revenue per currency per day over the last `days` days (admin dashboard).
+    pub async fn stats(&self, days: i64) -> Result<Value> {
+        let since = now() - time::Duration::days(days);
+        let changes = self
+            .store
+            .find_by(
+                &self.e.change,
+                &[("from", Val::Text("paying".into()))],
+                100_000,
+            )
+            .await?;
+        let paid: Vec<(Uuid, String)> = changes
+            .iter()
+            .filter(|c| matches!(c.text("to"), Some("approving" | "delivering")))
+            .filter_map(|c| {
+                let at = c.text("createdAt")?;
+                (parse_time(at)? >= since)
+                    .then(|| Some((c.uuid("orderId")?, at[..10].to_owned())))?
+            })
+            .collect();
+        let ids: Vec<Val> = paid.iter().map(|(o, _)| Val::Uuid(*o)).collect();
+        let orders = self
+            .store
+            .find_in(&self.e.order, "id", &ids, ids.len() + 1)
+            .await?;
+        let loaded = self.load(orders).await?;
+        let mut by_day: BTreeMap<(String, String), (i64, Decimal)> = BTreeMap::new();
+        let mut currencies: BTreeMap<String, Value> = BTreeMap::new();
+        for (oid, day) in &paid {
+            let Some(c) = loaded.currency_of.get(oid).copied() else {
+                continue;
+            };
+            let Ok((amount, _, _)) = loaded.checkout_attributes(*oid, c) else {
+                continue;
+            };
+            let Some(cur) = loaded.currency(c) else {
+                continue;
+            };
+            currencies.insert(cur.slug.clone(), currency_json(cur));
+            let e = by_day.entry((day.clone(), cur.slug.clone())).or_default();
+            e.0 += 1;
+            e.1 += amount;
+        }
+        let days_out: Vec<Value> = by_day
+            .into_iter()
+            .map(|((day, cur), (n, sum))| json!({"day": day, "currency": cur, "orders": n, "revenue": sum.normalize().to_string()}))
+            .collect();
+        Ok(json!({"days": days_out, "currencies": currencies.into_values().collect::<Vec<_>>()}))
+    }
+
+    /// DOMAIN's checkout-attributes of an order in a currency.
+    pub async fn checkout_attributes(&self, order: Uuid, currency: Uuid) -> Result<Value> {
+        let row = self.store.get(&self.e.order, order).await?;
+        let loaded = self.load(vec![row]).await?;
+        let (amount, kind, interval) = loaded.checkout_attributes(order, currency)?;
+        Ok(json!({"amount": amount.normalize().to_string(), "type": kind, "interval": interval}))
+    }
+
+    /// An order's view for admins (lines, totals, intents, invoices, history, next statuses).
+    pub async fn admin_view(&self, order: Uuid) -> Result<Value> {
+        let row = self.store.get(&self.e.order, order).await?;
+        let loaded = self.load(vec![row]).await?;
+        let mut v = self.view(&loaded, &loaded.orders[0]);
+        let links = self
+            .store
+            .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
+            .await?;
+        let intent_ids: Vec<Uuid> = links
+            .iter()
+            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+            .collect();
+        v["paymentIntents"] = json!(
+            self.billing
+                .intents(&intent_ids)
+                .await?
+                .iter()
+                .map(Record::to_json)
+                .collect::<Vec<_>>()
+        );
+        v["invoices"] = json!(
+            self.billing
+                .invoices_of(&intent_ids)
+                .await?
+                .iter()
+                .map(Record::to_json)
+                .collect::<Vec<_>>()
+        );
+        v["statusChanges"] = json!(self.history(order).await?);
+        v["nextStatuses"] = json!(status::admin_next(
+            loaded.orders[0].text("status").unwrap_or("new")
+        ));
+        Ok(v)
+    }
+
+    /// Line totals (every currency the product is priced in).
+    pub async fn line_total(&self, line: Uuid) -> Result<Value> {
+        let l = self.store.get(&self.e.line, line).await?;
+        let order = l
+            .uuid("orderId")
+            .ok_or_else(|| Error::internal("line without order"))?;
+        let v = self.view(
+            &self
+                .load(vec![self.store.get(&self.e.order, order).await?])
+                .await?,
+            &self.store.get(&self.e.order, order).await?,
+        );
+        Ok(v["ordersToProducts"]
+            .as_array()
+            .and_then(|a| a.iter().find(|x| x["id"] == json!(line)))
+            .map_or(Value::Array(vec![]), |x| x["total"].clone()))
+    }
+}
+
+/// A status in words, for emails.
+pub fn status_title(status: &str, lang: &str) -> &'static str {
+    let ru = lang == "ru";
+    match status {
+        "new" => {
+            if ru {
+                "в корзине"
+            } else {
+                "in the cart"
+            }
+        }
+        "paying" => {
+            if ru {
+                "ожидает оплаты"
+            } else {
+                "awaiting payment"
+            }
+        }
+        "approving" => {
+            if ru {
+                "оплачен, проверяется"
+            } else {
+                "paid, being approved"
+            }
+        }
+        "packaging" => {
+            if ru {
+                "собирается"
+            } else {
+                "being packed"
+            }
+        }
+        "delivering" => {
+            if ru {
+                "доставляется"
+            } else {
+                "on its way"
+            }
+        }
+        "delivered" => {
+            if ru {
+                "доставлен"
+            } else {
+                "delivered"
+            }
+        }
+        "canceled" => {
+            if ru {
+                "отменён"
+            } else {
+                "canceled"
+            }
+        }
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantities() {
+        for ok in [json!(1), json!(10_000), json!("7")] {
+            assert!(quantity("q", Some(&ok)).is_ok(), "{ok}");
+        }
+        assert_eq!(quantity("q", None).ok(), Some(1));
+        for bad in [
+            json!(0),
+            json!(-1),
+            json!(1.5),
+            json!("abc"),
+            json!(1_000_000_000_000_i64),
+            json!("1e3"),
+            json!(true),
+            json!([1]),
+        ] {
+            assert!(quantity("q", Some(&bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn periods() {
+        let t = time::macros::datetime!(2026-01-31 10:00 UTC);
+        assert_eq!(
+            period_end(t, "day"),
+            Some(time::macros::datetime!(2026-02-01 10:00 UTC))
+        );
+        assert_eq!(
+            period_end(t, "month"),
+            Some(time::macros::datetime!(2026-02-28 10:00 UTC))
+        );
+        assert_eq!(
+            period_end(t, "year"),
+            Some(time::macros::datetime!(2027-01-31 10:00 UTC))
+        );
+        assert_eq!(
+            period_end(t, "week"),
+            Some(time::macros::datetime!(2026-02-07 10:00 UTC))
+        );
+        assert_eq!(period_end(t, "fortnight"), None);
+    }
+}

@@ -1,0 +1,267 @@
+//! What other modules may ask about subjects: which orders a subject owns, its email addresses,
+//! the administrators' addresses, and roles granted by purchased products. Ecommerce calls these
+//! instead of reading rbac's tables.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value, json};
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Exec, Store};
+use uuid::Uuid;
+
+/// Most orders one subject's listing reads.
+pub const MAX_ORDERS: usize = 1000;
+
+#[derive(Clone)]
+pub struct Subjects {
+    store: Store,
+}
+
+fn obj(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+fn ids(rows: &[stoa_store::Record], field: &str) -> Vec<Uuid> {
+    rows.iter().filter_map(|r| r.uuid(field)).collect()
+}
+
+impl Subjects {
+    pub fn new(store: Store) -> Self {
+        Self { store }
+    }
+
+    /// Does the subject exist?
+    pub async fn exists(&self, subject: Uuid) -> Result<bool> {
+        let e = self.store.entity("rbac.subject")?;
+        Ok(!self
+            .store
+            .find_by(&e, &[("id", Val::Uuid(subject))], 1)
+            .await?
+            .is_empty())
+    }
+
+    /// Records that `subject` owns `order` (inside the caller's transaction).
+    pub async fn link_order(&self, exec: &mut Exec<'_>, subject: Uuid, order: Uuid) -> Result<()> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-ecommerce-module-orders")?;
+        self.store
+            .create_in(
+                exec,
+                &e,
+                &obj(json!({"subjectId": subject, "ecommerceModuleOrderId": order})),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Call after committing [`Subjects::link_order`] writes.
+    pub fn touch_orders(&self) {
+        if let Ok(e) = self
+            .store
+            .entity("rbac.subjects-to-ecommerce-module-orders")
+        {
+            self.store.touch(&e);
+        }
+    }
+
+    /// The ids of the orders `subject` owns (newest links last), at most [`MAX_ORDERS`].
+    pub async fn order_ids(&self, subject: Uuid) -> Result<Vec<Uuid>> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-ecommerce-module-orders")?;
+        let rows = self
+            .store
+            .find_by(&e, &[("subjectId", Val::Uuid(subject))], MAX_ORDERS as u64)
+            .await?;
+        Ok(ids(&rows, "ecommerceModuleOrderId"))
+    }
+
+    /// The subject owning each of `orders` (orders without an owner are absent).
+    pub async fn order_owners(&self, orders: &[Uuid]) -> Result<Vec<(Uuid, Uuid)>> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-ecommerce-module-orders")?;
+        let vals: Vec<Val> = orders.iter().copied().map(Val::Uuid).collect();
+        Ok(self
+            .store
+            .find_in(&e, "ecommerceModuleOrderId", &vals, orders.len().max(1) * 4)
+            .await?
+            .iter()
+            .filter_map(|r| Some((r.uuid("ecommerceModuleOrderId")?, r.uuid("subjectId")?)))
+            .collect())
+    }
+
+    /// Makes sure `subject` has an identity with `email` (checkout by a guest: "deanonymise").
+    /// The identity is provider `email`: an address to write to, not a way to sign in.
+    pub async fn ensure_email(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        email: &str,
+    ) -> Result<bool> {
+        if self.emails(subject).await?.iter().any(|e| e == email) {
+            return Ok(false);
+        }
+        let identity = self.store.entity("rbac.identity")?;
+        let row = self
+            .store
+            .create_in(
+                exec,
+                &identity,
+                &obj(json!({"provider": "email", "email": email})),
+            )
+            .await?;
+        let id = row
+            .id()
+            .ok_or_else(|| Error::internal("identity without id"))?;
+        self.store
+            .create_in(
+                exec,
+                &*self.store.entity("rbac.subjects-to-identities")?,
+                &obj(json!({"subjectId": subject, "identityId": id})),
+            )
+            .await?;
+        Ok(true)
+    }
+
+    /// Call after committing [`Subjects::ensure_email`] writes that created an identity.
+    pub fn touch_identities(&self) {
+        for k in ["rbac.identity", "rbac.subjects-to-identities"] {
+            if let Ok(e) = self.store.entity(k) {
+                self.store.touch(&e);
+            }
+        }
+    }
+
+    /// The email addresses of `subject`'s identities (lower-case, distinct).
+    pub async fn emails(&self, subject: Uuid) -> Result<Vec<String>> {
+        let links = self
+            .store
+            .find_by(
+                &*self.store.entity("rbac.subjects-to-identities")?,
+                &[("subjectId", Val::Uuid(subject))],
+                100,
+            )
+            .await?;
+        self.emails_of_identities(&ids(&links, "identityId")).await
+    }
+
+    async fn emails_of_identities(&self, identities: &[Uuid]) -> Result<Vec<String>> {
+        let vals: Vec<Val> = identities.iter().copied().map(Val::Uuid).collect();
+        let rows = self
+            .store
+            .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, 1000)
+            .await?;
+        let mut seen = HashSet::new();
+        Ok(rows
+            .iter()
+            .filter_map(|r| r.text("email"))
+            .filter(|e| !e.is_empty())
+            .map(str::to_lowercase)
+            .filter(|e| seen.insert(e.clone()))
+            .collect())
+    }
+
+    /// The addresses of every subject holding the `admin` role (at most 100 admins).
+    pub async fn admin_emails(&self) -> Result<Vec<String>> {
+        let role = self
+            .store
+            .find_by(
+                &*self.store.entity("rbac.role")?,
+                &[("slug", Val::Text("admin".into()))],
+                1,
+            )
+            .await?;
+        let Some(admin) = role.first().and_then(|r| r.id()) else {
+            return Ok(Vec::new());
+        };
+        let holders = self
+            .store
+            .find_by(
+                &*self.store.entity("rbac.subjects-to-roles")?,
+                &[("roleId", Val::Uuid(admin))],
+                100,
+            )
+            .await?;
+        let subjects: Vec<Val> = ids(&holders, "subjectId")
+            .into_iter()
+            .map(Val::Uuid)
+            .collect();
+        let links = self
+            .store
+            .find_in(
+                &*self.store.entity("rbac.subjects-to-identities")?,
+                "subjectId",
+                &subjects,
+                1000,
+            )
+            .await?;
+        self.emails_of_identities(&ids(&links, "identityId")).await
+    }
+
+    /// The roles linked to any of `products` (`roles-to-ecommerce-module-products`).
+    pub async fn product_roles(&self, products: &[Uuid]) -> Result<HashSet<Uuid>> {
+        let vals: Vec<Val> = products.iter().copied().map(Val::Uuid).collect();
+        Ok(self
+            .store
+            .find_in(
+                &*self
+                    .store
+                    .entity("rbac.roles-to-ecommerce-module-products")?,
+                "ecommerceModuleProductId",
+                &vals,
+                1000,
+            )
+            .await?
+            .iter()
+            .filter_map(|r| r.uuid("roleId"))
+            .collect())
+    }
+
+    /// Adds the roles in `grant` that `subject` lacks and removes those in `revoke` (a role in
+    /// both is kept). Returns (added, removed).
+    pub async fn sync_roles(
+        &self,
+        subject: Uuid,
+        grant: &HashSet<Uuid>,
+        revoke: &HashSet<Uuid>,
+    ) -> Result<(usize, usize)> {
+        let s2r = self.store.entity("rbac.subjects-to-roles")?;
+        let have = self
+            .store
+            .find_by(&s2r, &[("subjectId", Val::Uuid(subject))], 1000)
+            .await?;
+        let held: HashSet<Uuid> = have.iter().filter_map(|r| r.uuid("roleId")).collect();
+        let mut tx = self.store.db.begin().await?;
+        let (mut added, mut removed) = (0, 0);
+        {
+            let mut exec = tx.exec();
+            for r in grant.difference(&held) {
+                self.store
+                    .create_in(
+                        &mut exec,
+                        &s2r,
+                        &obj(json!({"subjectId": subject, "roleId": r})),
+                    )
+                    .await?;
+                added += 1;
+            }
+            for link in &have {
+                let (Some(id), Some(role)) = (link.id(), link.uuid("roleId")) else {
+                    continue;
+                };
+                if revoke.contains(&role) && !grant.contains(&role) {
+                    stoa_store::repo::delete(&mut exec, &s2r, id).await?;
+                    removed += 1;
+                }
+            }
+        }
+        tx.commit().await?;
+        if added + removed > 0 {
+            self.store.touch(&s2r);
+        }
+        Ok((added, removed))
+    }
+}

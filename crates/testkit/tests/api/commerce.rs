@@ -1,0 +1,736 @@
+//! Commerce end to end on SQLite and PostgreSQL: carts, money computed on the server, checkout
+//! with the dummy provider, the webhook inbox (exactly once), the order state machine (service,
+//! generic PATCH, bulk update, override) and the emails, against a real SMTP sink.
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+use stoa_testkit::smtp::Sink;
+use stoa_testkit::{Db, TestApp, spawn_app_manual};
+
+const AUTH: &str = "/api/rbac/subjects/authentication";
+
+macro_rules! on_both {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(stoa_testkit::Db::Sqlite).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if stoa_testkit::postgres_url().is_none() {
+                    eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+                    return;
+                }
+                super::$name(stoa_testkit::Db::Postgres).await;
+            }
+        }
+    };
+}
+
+struct Catalog {
+    tree: String,
+    grove: String,
+    unpriced: String,
+    kzt: String,
+}
+
+async fn app(db: Db, sink: Option<&Sink>, delay: u64, timeout: u64) -> TestApp {
+    let url = sink.map(|s| s.url.clone());
+    spawn_app_manual(db, move |c| {
+        c.smtp_url = url;
+        c.dummy_webhook_delay = delay;
+        c.payment_timeout = timeout;
+    })
+    .await
+    .expect("app")
+}
+
+async fn catalog(app: &TestApp) -> Catalog {
+    let rub = app
+        .create(
+            "/api/billing/currencies",
+            &json!({"slug": "rub", "symbol": "₽", "title": "Рубль", "isDefault": true}),
+        )
+        .await;
+    let kzt = app
+        .create(
+            "/api/billing/currencies",
+            &json!({"slug": "kzt", "symbol": "₸", "title": "Тенге"}),
+        )
+        .await;
+    let key = app
+        .create(
+            "/api/ecommerce/attribute-keys",
+            &json!({"slug": "price", "type": "price", "field": "number"}),
+        )
+        .await;
+    let store = app
+        .create("/api/ecommerce/stores", &json!({"slug": "shop"}))
+        .await;
+    let mut ids = Vec::new();
+    for (slug, prices) in [
+        ("tree", vec![("199", &rub), ("995", &kzt)]),
+        ("grove", vec![("1990.50", &rub)]),
+        ("unpriced", vec![]),
+    ] {
+        let p = app
+            .create(
+                "/api/ecommerce/products",
+                &json!({"slug": slug, "title": {"en": slug, "ru": slug}}),
+            )
+            .await;
+        app.create(
+            "/api/ecommerce/stores-to-products",
+            &json!({"storeId": store["id"], "productId": p["id"], "sku": slug}),
+        )
+        .await;
+        for (amount, cur) in prices {
+            let a = app
+                .create("/api/ecommerce/attributes", &json!({"number": amount}))
+                .await;
+            app.create(
+                "/api/ecommerce/products-to-attributes",
+                &json!({"productId": p["id"], "attributeId": a["id"]}),
+            )
+            .await;
+            app.create(
+                "/api/ecommerce/attribute-keys-to-attributes",
+                &json!({"attributeKeyId": key["id"], "attributeId": a["id"]}),
+            )
+            .await;
+            app.create(
+                "/api/ecommerce/attributes-to-billing-module-currencies",
+                &json!({"attributeId": a["id"], "billingModuleCurrencyId": cur["id"]}),
+            )
+            .await;
+        }
+        ids.push(p["id"].as_str().unwrap().to_owned());
+    }
+    Catalog {
+        tree: ids[0].clone(),
+        grove: ids[1].clone(),
+        unpriced: ids[2].clone(),
+        kzt: kzt["id"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// An anonymous visitor: its subject id and token.
+async fn guest(app: &TestApp) -> (String, String) {
+    let r = app.anon().post(&format!("{AUTH}/init"), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let jwt = r.data()["jwt"].as_str().unwrap().to_owned();
+    let me = app.bearer(&jwt).get(&format!("{AUTH}/me")).await;
+    (me.data()["id"].as_str().unwrap().to_owned(), jwt)
+}
+
+fn orders(s: &str) -> String {
+    format!("/api/rbac/subjects/{s}/ecommerce-module/orders")
+}
+
+async fn order_row(app: &TestApp, id: &str) -> Value {
+    app.get(&format!("/api/ecommerce/orders/{id}"))
+        .await
+        .data()
+        .clone()
+}
+
+async fn cart(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 2}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let first = r.data()["id"].as_str().unwrap().to_owned();
+    assert_eq!(r.data()["checkoutTotal"], json!("398"));
+    // The same product again: the line grows, no second order.
+    let r = me
+        .post(
+            &orders(&s),
+            &json!({"productId": c.tree, "quantity": 3, "amount": "1", "price": "1"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.data()["id"].as_str(), Some(first.as_str()));
+    assert_eq!(r.data()["ordersToProducts"][0]["quantity"], json!(5));
+    assert_eq!(
+        r.data()["checkoutTotal"],
+        json!("995"),
+        "client prices are ignored"
+    );
+    assert_eq!(
+        me.get(&format!("{}/quantity", orders(&s))).await.data(),
+        &json!(5)
+    );
+    // In another currency: a second order.
+    let r = me
+        .post(
+            &orders(&s),
+            &json!({"productId": c.tree, "billingModule": {"currency": {"id": c.kzt}}}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let second = r.data()["id"].as_str().unwrap().to_owned();
+    assert_ne!(second, first);
+    let g = me
+        .post(&orders(&s), &json!({"productId": c.grove, "quantity": 2}))
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let totals = me.get(&format!("{}/total", orders(&s))).await;
+    assert_eq!(totals.status, 200, "{}", totals.text);
+    let by: Vec<(String, String)> = totals
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["billingModuleCurrency"]["slug"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+                t["total"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(by.contains(&("rub".into(), "4976".into())), "{by:?}"); // 5 × 199 + 2 × 1990.50
+    assert!(by.contains(&("kzt".into(), "995".into())), "{by:?}");
+    assert_eq!(
+        me.get(&orders(&s)).await.data().as_array().unwrap().len(),
+        3
+    );
+    // Quantities.
+    let line = me.get(&format!("{}/{first}", orders(&s))).await.data()["ordersToProducts"][0]["id"]
+        .clone();
+    let r = me
+        .patch(
+            &format!("{}/{first}", orders(&s)),
+            &json!({"ordersToProducts": [{"id": line, "quantity": 1}]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["checkoutTotal"], json!("199"));
+    for bad in [
+        json!(0),
+        json!(-1),
+        json!(1.5),
+        json!("abc"),
+        json!(1_000_000_000_000_i64),
+    ] {
+        let r = me
+            .patch(
+                &format!("{}/{first}", orders(&s)),
+                &json!({"ordersToProducts": [{"id": line, "quantity": bad}]}),
+            )
+            .await;
+        assert_eq!(r.status, 422, "{bad}: {}", r.text);
+        assert!(r.text.contains("quantity"), "{}", r.text);
+        let r = me
+            .post(&orders(&s), &json!({"productId": c.tree, "quantity": bad}))
+            .await;
+        assert_eq!(r.status, 422, "{bad}: {}", r.text);
+    }
+    // Unknown product, no price, price in no such currency.
+    let r = me
+        .post(&orders(&s), &json!({"productId": uuid::Uuid::new_v4()}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.unpriced}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("productId"), "{}", r.text);
+    let r = me
+        .post(
+            &orders(&s),
+            &json!({"productId": c.grove, "billingModule": {"currency": {"id": c.kzt}}}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    // Someone else: nothing of this cart, read or write.
+    let (other, other_jwt) = guest(&app).await;
+    let them = app.bearer(&other_jwt);
+    for path in [
+        orders(&s),
+        format!("{}/quantity", orders(&s)),
+        format!("{}/total", orders(&s)),
+        format!("{}/{first}", orders(&s)),
+    ] {
+        let r = them.get(&path).await;
+        assert!(r.status == 403 || r.status == 404, "{path}: {}", r.status);
+    }
+    let r = them
+        .patch(
+            &format!("{}/{first}", orders(&s)),
+            &json!({"ordersToProducts": [{"id": line, "quantity": 9}]}),
+        )
+        .await;
+    assert!(r.status == 403 || r.status == 404, "{}", r.status);
+    let r = them.delete(&format!("{}/{first}", orders(&s))).await;
+    assert!(r.status == 403 || r.status == 404, "{}", r.status);
+    let r = them
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert!(r.status == 403 || r.status == 404, "{}", r.status);
+    // Their own path with my order: 404.
+    let r = them.get(&format!("{}/{first}", orders(&other))).await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = them.delete(&format!("{}/{first}", orders(&other))).await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = app.anon().get(&orders(&s)).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    // Delete.
+    let r = me.delete(&format!("{}/{second}", orders(&s))).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        me.get(&orders(&s)).await.data().as_array().unwrap().len(),
+        2
+    );
+}
+on_both!(cart);
+
+async fn checkout(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, Some(&sink), 0, 3600).await;
+    let c = catalog(&app).await;
+    app.admin_account("boss@example.com").await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let counter = "/api/ecommerce/orders/paid-orders-to-products-quantity";
+    let before = app.anon().get(counter).await.data().as_i64().unwrap();
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 3}))
+        .await;
+    let order = r.data()["id"].as_str().unwrap().to_owned();
+    // Bad checkouts change nothing.
+    for (body, field) in [
+        (
+            json!({"provider": "stripe", "email": "b@example.com"}),
+            "provider",
+        ),
+        (
+            json!({"provider": "dummy", "email": "not-an-email"}),
+            "email",
+        ),
+        (
+            json!({"provider": "dummy", "ecommerceModule": {"orders": [{"id": "x"}]}}),
+            "ecommerceModule.orders[0].id",
+        ),
+    ] {
+        let r = me.post(&format!("{}/checkout", orders(&s)), &body).await;
+        assert_eq!(r.status, 422, "{body}: {}", r.text);
+        assert!(r.text.contains(field), "{}", r.text);
+    }
+    assert_eq!(order_row(&app, &order).await["status"], json!("new"));
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy", "email": "Buyer@Example.com", "amount": "1", "language": "en", "ecommerceModule": {"orders": [{"id": order}]}}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let invoices = r.data()["billingModule"]["invoices"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(invoices.len(), 1);
+    assert_eq!(
+        invoices[0]["amount"],
+        json!("597"),
+        "computed on the server"
+    );
+    assert_eq!(invoices[0]["status"], json!("open"));
+    assert!(
+        invoices[0]["paymentUrl"]
+            .as_str()
+            .unwrap()
+            .contains("/en/ecommerce/checkout/success?orders="),
+        "{}",
+        invoices[0]
+    );
+    assert!(
+        invoices[0].get("providerId").is_none(),
+        "the dummy proof is not served to the buyer"
+    );
+    let o = order_row(&app, &order).await;
+    assert_eq!(
+        (o["status"].as_str(), o["type"].as_str()),
+        (Some("paying"), Some("cart"))
+    );
+    // A second checkout of the same orders is refused.
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy", "ecommerceModule": {"orders": [{"id": order}]}}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    app.drain_jobs().await;
+    let o = order_row(&app, &order).await;
+    assert_eq!(
+        (o["status"].as_str(), o["type"].as_str()),
+        (Some("approving"), Some("history")),
+        "{o}"
+    );
+    let mine = me.get(&format!("{}/{order}", orders(&s))).await;
+    let steps: Vec<(String, String)> = mine.data()["statusChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["from"].as_str().unwrap().to_owned(),
+                h["to"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("new".into(), "paying".into()),
+            ("paying".into(), "approving".into())
+        ]
+    );
+    assert_eq!(
+        app.anon().get(counter).await.data().as_i64().unwrap(),
+        before + 3
+    );
+    let buyer = sink.wait_for("buyer@example.com").await;
+    assert!(buyer.text().contains("× 3: 597 ₽"), "{}", buyer.text());
+    assert!(
+        buyer.subject().unwrap_or_default().contains(&order),
+        "{:?}",
+        buyer.subject()
+    );
+    let admin = sink.wait_for("boss@example.com").await;
+    assert!(
+        admin.text().contains("buyer@example.com"),
+        "{}",
+        admin.text()
+    );
+    // The inbox holds the webhook, processed once.
+    let inbox = app.get("/api/billing/webhooks").await;
+    let rows = inbox.data().as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{}", inbox.text);
+    assert_eq!(rows[0]["status"], json!("processed"));
+    // Buy now: one product, one new order, checked out at once.
+    let r = me
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                c.grove
+            ),
+            &json!({"provider": "dummy", "quantity": 2, "email": "buyer@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        r.data()["billingModule"]["invoices"][0]["amount"],
+        json!("3981")
+    );
+    let r = me
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                c.grove
+            ),
+            &json!({"provider": "nope", "quantity": 2}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert_eq!(
+        me.get(&orders(&s)).await.data().as_array().unwrap().len(),
+        1,
+        "the refused buy-now left no order"
+    );
+}
+on_both!(checkout);
+
+async fn webhooks_apply_once(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, Some(&sink), 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let order = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 2}))
+        .await
+        .data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy", "email": "once@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let invoice = r.data()["billingModule"]["invoices"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let token = app
+        .get(&format!("/api/billing/invoices/{invoice}"))
+        .await
+        .data()["providerId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hook = "/api/billing/payment-intents/dummy/webhook";
+    // Forged: the wrong proof is rejected and changes nothing.
+    let r = app
+        .anon()
+        .post(hook, &json!({"data": {"id": invoice, "token": "guess"}}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    app.drain_jobs().await;
+    assert_eq!(order_row(&app, &order).await["status"], json!("paying"));
+    // The real one, twice in a row and 20 times at once.
+    let body = json!({"data": {"id": invoice, "token": token, "status": "paid"}});
+    let _ = app.anon().post(hook, &body).await;
+    let _ = app.anon().post(hook, &body).await;
+    let anon = app.anon();
+    let all = futures::future::join_all((0..20).map(|_| anon.post(hook, &body))).await;
+    assert!(
+        all.iter().all(|r| r.status == 200),
+        "{:?}",
+        all.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    app.drain_jobs().await;
+    let o = order_row(&app, &order).await;
+    assert_eq!(o["status"], json!("approving"));
+    let changes = app.get(&format!("/api/ecommerce/order-status-changes?filters[and][0][column]=orderId&filters[and][0][method]=eq&filters[and][0][value]={order}")).await;
+    assert_eq!(
+        changes.data().as_array().unwrap().len(),
+        2,
+        "{}",
+        changes.text
+    );
+    let inbox = app.get("/api/billing/webhooks").await;
+    let statuses: Vec<&str> = inbox
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == "processed").count(),
+        1,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == "rejected").count(),
+        1,
+        "{statuses:?}"
+    );
+    sink.wait_for("once@example.com").await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let to_buyer = sink
+        .mails()
+        .iter()
+        .filter(|m| m.to.iter().any(|t| t == "once@example.com"))
+        .count();
+    assert_eq!(to_buyer, 1, "one set of emails");
+    // An admin replay pays nothing twice.
+    let id = inbox
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["status"] == json!("processed"))
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app
+        .post(&format!("/api/billing/webhooks/{id}/replay"), &json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    app.drain_jobs().await;
+    let again = app.get(&format!("/api/billing/webhooks/{id}")).await;
+    assert_eq!(again.data()["status"], json!("ignored"), "{}", again.text);
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    // Webhooks of a provider that is not enabled: 404.
+    let r = app
+        .anon()
+        .post("/api/billing/payment-intents/stripe/webhook", &json!({}))
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+}
+on_both!(webhooks_apply_once);
+
+async fn concurrent_checkouts(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    me.post(&orders(&s), &json!({"productId": c.tree, "quantity": 4}))
+        .await;
+    me.post(&orders(&s), &json!({"productId": c.grove})).await;
+    let path = format!("{}/checkout", orders(&s));
+    let body = json!({"provider": "dummy"});
+    let (a, b) = tokio::join!(me.post(&path, &body), me.post(&path, &body));
+    let mut codes = [a.status, b.status];
+    codes.sort_unstable();
+    assert_eq!(codes, [201, 409], "{} / {}", a.text, b.text);
+    let intents = app.get("/api/billing/payment-intents").await;
+    assert_eq!(
+        intents.data().as_array().unwrap().len(),
+        1,
+        "one set: {}",
+        intents.text
+    );
+    let invoices = app.get("/api/billing/invoices").await;
+    assert_eq!(
+        invoices.data().as_array().unwrap().len(),
+        1,
+        "{}",
+        invoices.text
+    );
+    assert_eq!(invoices.data()[0]["amount"], json!("2786.5"));
+}
+on_both!(concurrent_checkouts);
+
+async fn state_machine(db: Db) {
+    let app = app(db, None, 3600, 1).await;
+    let c = catalog(&app).await;
+    // Admin edits: only approving → packaging → delivering → delivered.
+    let o = app
+        .create(
+            "/api/ecommerce/orders",
+            &json!({"status": "approving", "type": "history"}),
+        )
+        .await;
+    let id = o["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/ecommerce/orders/{id}");
+    for to in ["packaging", "delivering", "delivered"] {
+        let r = app.patch(&path, &json!({"status": to})).await;
+        assert_eq!(r.status, 200, "{to}: {}", r.text);
+    }
+    for back in ["approving", "new", "paying", "canceled"] {
+        let r = app.patch(&path, &json!({"status": back})).await;
+        assert_eq!(r.status, 409, "{back}: {}", r.text);
+        assert!(r.text.contains("override"), "{}", r.text);
+    }
+    let r = app
+        .send(
+            app.client
+                .patch(app.url("/api/ecommerce/orders/bulk"))
+                .json(&json!([{"id": id, "data": {"status": "approving"}}])),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    // Every pair: the generic PATCH allows exactly the admin rows of the table.
+    let all = [
+        "new",
+        "paying",
+        "approving",
+        "packaging",
+        "delivering",
+        "delivered",
+        "canceled",
+    ];
+    let mut allowed = HashSet::new();
+    for from in all {
+        for to in all.iter().filter(|t| **t != from) {
+            let o = app
+                .create("/api/ecommerce/orders", &json!({"status": from}))
+                .await;
+            let r = app
+                .patch(
+                    &format!("/api/ecommerce/orders/{}", o["id"].as_str().unwrap()),
+                    &json!({"status": to}),
+                )
+                .await;
+            assert!(
+                r.status == 200 || r.status == 409,
+                "{from}>{to}: {}",
+                r.text
+            );
+            if r.status == 200 {
+                allowed.insert(format!("{from}>{to}"));
+            }
+        }
+    }
+    let expected: HashSet<String> = [
+        "approving>packaging",
+        "packaging>delivering",
+        "delivering>delivered",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(allowed, expected);
+    // Other fields still edit freely.
+    let r = app
+        .patch(&path, &json!({"comment": "left at the door"}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Override: a reason is required; it is recorded.
+    let r = app
+        .post(&format!("{path}/override"), &json!({"status": "packaging"}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = app
+        .post(
+            &format!("{path}/override"),
+            &json!({"status": "packaging", "reason": "delivered to the wrong address"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let details = app.get(&format!("{path}/details")).await;
+    assert_eq!(details.status, 200, "{}", details.text);
+    let changes = details.data()["statusChanges"].as_array().unwrap();
+    assert_eq!(changes.len(), 4, "{}", details.text);
+    let last = changes.last().unwrap();
+    assert_eq!(
+        (
+            last["from"].as_str(),
+            last["to"].as_str(),
+            last["override"].as_bool()
+        ),
+        (Some("delivered"), Some("packaging"), Some(true))
+    );
+    assert_eq!(last["reason"], json!("delivered to the wrong address"));
+    assert!(
+        last["actor"].as_str().unwrap().starts_with("secret-key"),
+        "{last}"
+    );
+    assert_eq!(details.data()["nextStatuses"], json!(["delivering"]));
+    // Payment timeout: a paying order left too long is canceled by the sweep.
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let order = me
+        .post(&orders(&s), &json!({"productId": c.tree}))
+        .await
+        .data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    app.drain_jobs().await;
+    let o = order_row(&app, &order).await;
+    assert_eq!(
+        (o["status"].as_str(), o["type"].as_str()),
+        (Some("canceled"), Some("history")),
+        "{o}"
+    );
+}
+on_both!(state_machine);
