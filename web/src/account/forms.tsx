@@ -10,7 +10,7 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { AuthCard, FieldError } from "./auth-card";
-import { forgotPassword, meKey, register, resetPassword, safeRedirect, signIn } from "./session";
+import { forgotPassword, meKey, register, resetPassword, safeRedirect, signIn, sessionChanged } from "./session";
 
 const email = z.string().trim().email("Enter a valid email");
 const password = z.string().min(8, "At least 8 characters");
@@ -50,7 +50,7 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
   const submit = form.handleSubmit(async (values) => {
     try {
       await signIn(values);
-      await qc.invalidateQueries();
+      await sessionChanged(qc);
       onDone?.();
       void navigate(safeRedirect(params.get("redirect"), "/"));
     } catch (e) {
@@ -94,7 +94,7 @@ export function RegistrationScreen() {
   const submit = form.handleSubmit(async (values) => {
     try {
       await register(values);
-      await qc.invalidateQueries();
+      await sessionChanged(qc);
       void navigate("/");
     } catch (e) {
       applyServerErrors(e, form.setError, ["email", "password"]);

@@ -45,9 +45,19 @@ export function useLogout() {
     mutationFn: () => request<unknown>("POST", `${AUTH}/logout`, { noRefresh: true }),
     onSettled: () => {
       qc.setQueryData(meKey, null);
-      void qc.invalidateQueries();
+      void sessionChanged(qc);
     },
   });
+}
+
+/**
+ * After sign-in or sign-out: data of the previous subject (its cart, its orders) is dropped, not
+ * refetched — its queries are still mounted with the old id until the next render and would
+ * answer 401/403 — and everything else is refetched.
+ */
+export function sessionChanged(qc: ReturnType<typeof useQueryClient>) {
+  qc.removeQueries({ queryKey: ["commerce"] });
+  return qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== "commerce" });
 }
 
 export interface Credentials {

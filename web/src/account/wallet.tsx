@@ -9,7 +9,7 @@ import { mainnet, sepolia } from "wagmi/chains";
 import { request } from "@/api/http";
 import { shortAddress } from "@/lib/link";
 import { Button } from "@/ui/button";
-import { AUTH } from "./session";
+import { AUTH, sessionChanged } from "./session";
 
 interface Nonce {
   nonce: string;
@@ -86,7 +86,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
       });
       const signature = await sign({ message, account: address });
       await request("POST", `${AUTH}/ethereum-virtual-machine`, { body: { message, signature, address }, noRefresh: true });
-      await qc.invalidateQueries();
+      await sessionChanged(qc);
       onSignedIn?.();
     } catch (e) {
       await disconnect({}).catch(() => undefined);
