@@ -75,7 +75,10 @@ pub fn declarations() -> Module {
                     .default_text("requires_payment_method")
                     .list(),
                 )
-                .field(enumeration("interval", &["day", "week", "month", "year"]))
+                .field(enumeration(
+                    "interval",
+                    &["minute", "hour", "day", "week", "month", "year"],
+                ))
                 .field(
                     enumeration("type", &["one_off", "subscription"])
                         .required()

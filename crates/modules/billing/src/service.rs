@@ -136,6 +136,12 @@ impl Billing {
                 allowed.push(p.to_owned());
             }
         }
+        if allowed.iter().any(|p| p == "dummy") {
+            tracing::warn!(
+                "the dummy payment provider is enabled: every checkout is paid without money. \
+                 Set STOA_PAYMENT_PROVIDERS to real providers in production"
+            );
+        }
         let e = |k: &str| store.entity(k).map_err(|e| e.to_string());
         let entities = Entities {
             intent: e("billing.payment-intent")?,

@@ -137,6 +137,9 @@ pub fn period_end(start: time::OffsetDateTime, interval: &str) -> Option<time::O
     })
 }
 
+/// Orders sharing one payment intent: (currency, product type, interval).
+type IntentKey = (Uuid, String, Option<String>);
+
 /// What a checkout returns.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -230,7 +233,10 @@ impl Loaded {
                     ),
                 )
             })?;
-            amount += price * Decimal::from(l.int("quantity").unwrap_or(1));
+            amount = price
+                .checked_mul(Decimal::from(l.int("quantity").unwrap_or(1)))
+                .and_then(|x| amount.checked_add(x))
+                .ok_or_else(|| Error::invalid_field("quantity", "the total is too large"))?;
             let t = product.text("type").unwrap_or("one_off").to_owned();
             match &kind {
                 Some(k) if *k != t => {
@@ -363,8 +369,9 @@ impl Commerce {
                     .map(|ps| {
                         ps.iter()
                             .filter_map(|p| {
-                                let amount = Decimal::from_str(&p.amount).ok()? * q;
-                                *totals.entry(p.currency.id).or_default() += amount;
+                                let amount = Decimal::from_str(&p.amount).ok()?.checked_mul(q)?;
+                                let t = totals.entry(p.currency.id).or_default();
+                                *t = t.checked_add(amount)?;
                                 Some(json!({"total": amount.normalize().to_string(), "billingModuleCurrency": currency_json(&p.currency)}))
                             })
                             .collect()
@@ -431,7 +438,15 @@ impl Commerce {
         let row = self.owned(subject, order).await?;
         let loaded = self.load(vec![row]).await?;
         let mut v = self.view(&loaded, &loaded.orders[0]);
-        v["statusChanges"] = json!(self.history(order).await?);
+        // The buyer sees when and to what; who changed it and why stay with the admins.
+        let mut h = self.history(order).await?;
+        for c in &mut h {
+            if let Some(m) = c.as_object_mut() {
+                m.remove("actor");
+                m.remove("reason");
+            }
+        }
+        v["statusChanges"] = json!(h);
         Ok(v)
     }
 
@@ -490,7 +505,7 @@ impl Commerce {
                 continue;
             };
             let g = groups.entry(c).or_default();
-            g.0 += amount;
+            g.0 = g.0.checked_add(amount).unwrap_or(g.0);
             g.1.push(self.view(&loaded, o));
         }
         Ok(groups
@@ -625,17 +640,9 @@ impl Commerce {
                     let q = (line.int("quantity").unwrap_or(0) + qty).min(MAX_QUANTITY);
                     let mut tx = self.store.db.begin().await?;
                     let mut exec = tx.exec();
-                    let idx = self.e.line.field_index("quantity").unwrap_or(0);
-                    repo::update_if(
-                        &mut exec,
-                        &self.e.line,
-                        id_of(line)?,
-                        &[(idx, Val::Int(q))],
-                        &[],
-                    )
-                    .await?;
                     let st = self.e.order.field_index("status").unwrap_or(0);
-                    // The order must still be open when the line grows.
+                    // The order must still be open (compare-and-set first: a checkout that has
+                    // moved it on makes this a new order instead).
                     let still = repo::update_if(
                         &mut exec,
                         &self.e.order,
@@ -645,11 +652,18 @@ impl Commerce {
                     )
                     .await?;
                     if still.is_none() {
-                        drop(exec);
                         drop(tx);
                         break;
                     }
-                    drop(exec);
+                    let idx = self.e.line.field_index("quantity").unwrap_or(0);
+                    repo::update_if(
+                        &mut exec,
+                        &self.e.line,
+                        id_of(line)?,
+                        &[(idx, Val::Int(q))],
+                        &[],
+                    )
+                    .await?;
                     tx.commit().await?;
                     self.touch(&[&self.e.line, &self.e.order]);
                     return Ok(oid);
@@ -1000,28 +1014,8 @@ impl Commerce {
             rows.push(row);
         }
         let loaded = self.load(rows).await?;
-        // (currency, type, interval) → (amount, orders)
-        let mut groups: BTreeMap<(Uuid, String, Option<String>), (Decimal, Vec<Uuid>)> =
-            BTreeMap::new();
-        for o in &loaded.orders {
-            let oid = id_of(o)?;
-            let c = *loaded.currency_of.get(&oid).ok_or_else(|| {
-                Error::invalid_field(
-                    "billingModuleCurrencyId",
-                    format!("order {oid} has no currency"),
-                )
-            })?;
-            let (amount, kind, interval) = loaded.checkout_attributes(oid, c)?;
-            if amount <= Decimal::ZERO {
-                return Err(Error::invalid_field(
-                    "ecommerceModule.orders",
-                    format!("order {oid} costs nothing; there is nothing to pay"),
-                ));
-            }
-            let g = groups.entry((c, kind, interval)).or_default();
-            g.0 += amount;
-            g.1.push(oid);
-        }
+        // Checked before anything changes, so bad input changes nothing…
+        group_orders(&loaded)?;
         let list = orders
             .iter()
             .map(Uuid::to_string)
@@ -1090,6 +1084,10 @@ impl Commerce {
                 )
                 .await?;
             }
+            // …and computed again once the orders are `paying`: a quantity change that committed
+            // before is charged, one that comes after fails its own `status = new` check.
+            let loaded = self.load(loaded.orders.clone()).await?;
+            let groups = group_orders(&loaded)?;
             for ((currency, kind, interval), (amount, members)) in &groups {
                 let intent = self
                     .billing
@@ -1413,10 +1411,10 @@ impl Commerce {
         for (_, s) in &owners {
             buyer.extend(self.subjects.emails(*s).await?);
         }
-        if let Some(e) = loaded.orders[0].text("email") {
-            if !buyer.iter().any(|b| b == e) {
-                buyer.insert(0, e.to_owned());
-            }
+        if let Some(e) = loaded.orders[0].text("email")
+            && !buyer.iter().any(|b| b == e)
+        {
+            buyer.insert(0, e.to_owned());
         }
         let data = |lang: &str| {
             json!({
@@ -1568,6 +1566,33 @@ impl Commerce {
             .and_then(|a| a.iter().find(|x| x["id"] == json!(line)))
             .map_or(Value::Array(vec![]), |x| x["total"].clone()))
     }
+}
+
+/// Orders grouped into payment intents: (currency, type, interval) → (amount, orders).
+fn group_orders(loaded: &Loaded) -> Result<BTreeMap<IntentKey, (Decimal, Vec<Uuid>)>> {
+    let mut groups: BTreeMap<IntentKey, (Decimal, Vec<Uuid>)> = BTreeMap::new();
+    for o in &loaded.orders {
+        let oid = id_of(o)?;
+        let c = *loaded.currency_of.get(&oid).ok_or_else(|| {
+            Error::invalid_field(
+                "billingModuleCurrencyId",
+                format!("order {oid} has no currency"),
+            )
+        })?;
+        let (amount, kind, interval) = loaded.checkout_attributes(oid, c)?;
+        if amount <= Decimal::ZERO {
+            return Err(Error::invalid_field(
+                "ecommerceModule.orders",
+                format!("order {oid} costs nothing; there is nothing to pay"),
+            ));
+        }
+        let g = groups.entry((c, kind, interval)).or_default();
+        g.0 = g.0.checked_add(amount).ok_or_else(|| {
+            Error::invalid_field("ecommerceModule.orders", "the total is too large")
+        })?;
+        g.1.push(oid);
+    }
+    Ok(groups)
 }
 
 /// A status in words, for emails.

@@ -578,7 +578,16 @@ async fn concurrent_checkouts(db: Db) {
         .await;
     me.post(&orders(&s), &json!({"productId": c.grove})).await;
     let path = format!("{}/checkout", orders(&s));
-    let body = json!({"provider": "dummy"});
+    let open: Vec<Value> = me
+        .get(&orders(&s))
+        .await
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| json!({"id": o["id"]}))
+        .collect();
+    let body = json!({"provider": "dummy", "ecommerceModule": {"orders": open}});
     let (a, b) = tokio::join!(me.post(&path, &body), me.post(&path, &body));
     let mut codes = [a.status, b.status];
     codes.sort_unstable();
