@@ -9874,7 +9874,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string|null} */
-            interval: "day" | "week" | "month" | "year" | null;
+            interval: "minute" | "hour" | "day" | "week" | "month" | "year" | null;
             /** @enum {string} */
             status: "processing" | "requires_action" | "requires_capture" | "requires_confirmation" | "requires_payment_method" | "succeeded" | "canceled" | "failed";
             /** @enum {string} */
@@ -9888,7 +9888,7 @@ export interface components {
             /** Format: decimal */
             amount?: string;
             /** @enum {string|null} */
-            interval?: "day" | "week" | "month" | "year" | null;
+            interval?: "minute" | "hour" | "day" | "week" | "month" | "year" | null;
             /** @enum {string} */
             status?: "processing" | "requires_action" | "requires_capture" | "requires_confirmation" | "requires_payment_method" | "succeeded" | "canceled" | "failed";
             /** @enum {string} */
@@ -9900,7 +9900,7 @@ export interface components {
             /** Format: decimal */
             amount?: string;
             /** @enum {string|null} */
-            interval?: "day" | "week" | "month" | "year" | null;
+            interval?: "minute" | "hour" | "day" | "week" | "month" | "year" | null;
             /** @enum {string} */
             status?: "processing" | "requires_action" | "requires_capture" | "requires_confirmation" | "requires_payment_method" | "succeeded" | "canceled" | "failed";
             /** @enum {string} */
