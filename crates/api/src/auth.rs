@@ -32,6 +32,21 @@ impl Caller {
     pub fn owns(&self, subject: Uuid) -> bool {
         self.admin || self.subject == Some(subject)
     }
+
+    /// `subject` when the caller may act for it: 401 when not signed in, 403 for someone else.
+    pub fn acting_for(&self, subject: Uuid) -> stoa_kernel::Result<Uuid> {
+        if self.owns(subject) {
+            Ok(subject)
+        } else if self.subject.is_none() {
+            Err(stoa_kernel::Error::Unauthorized(
+                "sign in to do this".into(),
+            ))
+        } else {
+            Err(stoa_kernel::Error::Forbidden(
+                "only the account's owner may do this".into(),
+            ))
+        }
+    }
 }
 
 /// Creating administrators from the command line (`stoa admin create`), provided by the module

@@ -66,6 +66,29 @@ fn parse_json(bytes: &[u8], what: &str) -> Result<Value> {
         .map_err(|e| Error::bad_request(format!("{what} is not valid JSON: {e}")))
 }
 
+/// The body of `req` as a JSON object; no body at all (or `null`) is `{}` — for routes whose
+/// body is optional.
+pub async fn object_or_empty(
+    req: Request,
+    limits: Limits,
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let h = req.headers();
+    let empty = h
+        .get(header::CONTENT_LENGTH)
+        .is_some_and(|v| v.as_bytes() == b"0")
+        || (h.get(header::CONTENT_TYPE).is_none()
+            && h.get(header::TRANSFER_ENCODING).is_none()
+            && h.get(header::CONTENT_LENGTH).is_none());
+    if empty {
+        return Ok(serde_json::Map::new());
+    }
+    match parse(req, limits).await?.data {
+        serde_json::Value::Object(m) => Ok(m),
+        serde_json::Value::Null => Ok(serde_json::Map::new()),
+        _ => Err(Error::bad_request("the body must be a JSON object")),
+    }
+}
+
 /// Reads and parses the body of `req`.
 pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
     let ct = req

@@ -14,6 +14,15 @@ use stoa_store::jobs::{self, Claimed, NewJob};
 use crate::module::{Context, JobDef, Schedule};
 
 /// Runs the jobs of every module.
+/// A uuid argument of a job's payload (`{"order": "…"}`); a clear error when it is missing.
+pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> Result<uuid::Uuid> {
+    payload
+        .get(key)
+        .and_then(serde_json::Value::as_str)
+        .and_then(|s| uuid::Uuid::parse_str(s).ok())
+        .ok_or_else(|| stoa_kernel::Error::bad_field(key, "the job's payload needs this uuid"))
+}
+
 pub struct Runner {
     ctx: Arc<Context>,
     jobs: HashMap<&'static str, JobDef>,

@@ -320,6 +320,15 @@ pub fn prepare_patch(entity: &Entity, input: &Map<String, Value>) -> Result<Vec<
 }
 
 /// Reads a JSON object or fails with a 422 naming what was expected.
+/// The fields of a `json!({...})` object literal, as the store's inputs take them (anything but
+/// an object gives no fields).
+pub fn fields(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
 pub fn as_object(v: &Value) -> Result<&Map<String, Value>> {
     v.as_object().ok_or_else(|| Error::Invalid {
         message: "the body must be a JSON object".into(),

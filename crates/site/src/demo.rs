@@ -116,13 +116,6 @@ struct Loader<'s> {
     created: usize,
 }
 
-fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
-
 impl Loader<'_> {
     fn file_fields(&self, name: &str, out: &mut Map<String, Value>) -> Result<()> {
         let (_, bytes, w, h) = FILES
@@ -200,7 +193,9 @@ impl Loader<'_> {
                 for (i, item) in items.iter().enumerate() {
                     let item = item.as_object().cloned().unwrap_or_default();
                     let child = self.load(exec, target, &item).await?;
-                    let mut link = obj(json!({left.name: id, right.name: child, "orderIndex": i}));
+                    let mut link = stoa_kernel::value::fields(
+                        json!({left.name: id, right.name: child, "orderIndex": i}),
+                    );
                     if let Some(Value::Object(extra)) = item.get("$rel") {
                         link.extend(extra.clone());
                     }
@@ -221,7 +216,9 @@ impl Loader<'_> {
                         .create_in(
                             exec,
                             &rel,
-                            &obj(json!({ends[0].name: other, ends[1].name: id})),
+                            &stoa_kernel::value::fields(
+                                json!({ends[0].name: other, ends[1].name: id}),
+                            ),
                         )
                         .await?;
                     self.created += 1;
@@ -237,7 +234,7 @@ impl Loader<'_> {
                         .ok_or_else(|| Error::internal("demo: $external needs a module"))?;
                     let wkey = format!("{module}.widget");
                     let wid = self.load(exec, &wkey, &w).await?;
-                    let mut l = obj(
+                    let mut l = stoa_kernel::value::fields(
                         json!({"widgetId": id, "externalModule": module, "externalWidgetId": wid, "orderIndex": i}),
                     );
                     if let Some(Value::Object(extra)) = w.get("$rel") {

@@ -29,17 +29,23 @@ pub fn actor() -> String {
         .unwrap_or_else(|_| "system".to_owned())
 }
 
-/// Rows a guard asks to create with the update: `(entity key, input)`.
-pub type Writes = Vec<(String, Map<String, Json>)>;
+/// What a guard asks to happen with the update, in its transaction: rows to create
+/// (`(entity key, input)`) and jobs to enqueue.
+#[derive(Default, Debug)]
+pub struct Effects {
+    pub rows: Vec<(String, Map<String, Json>)>,
+    pub jobs: Vec<crate::jobs::NewJob>,
+}
 
 pub trait UpdateGuard: Send + Sync {
     /// Text fields whose current value must still hold when the update is written.
     fn fields(&self) -> &[&'static str];
-    /// The entities [`UpdateGuard::check`] may write (their caches are invalidated on commit).
+    /// The entities [`UpdateGuard::check`] may create rows of (their caches are invalidated on
+    /// commit).
     fn writes(&self) -> &[&'static str];
     /// `old` is the row before the change, `input` the fields sent. An error refuses the update
-    /// (a 409 naming the field, usually); otherwise the rows to create in the same transaction.
-    fn check(&self, old: &Record, input: &Map<String, Json>, actor: &str) -> Result<Writes>;
+    /// (a 409 naming the field, usually); otherwise what to write with it.
+    fn check(&self, old: &Record, input: &Map<String, Json>, actor: &str) -> Result<Effects>;
 }
 
 /// The guards of a store, by entity key.

@@ -137,6 +137,23 @@ impl Record {
         self.uuid("id")
     }
 
+    /// The id of a row read back from the database (always present; an internal error if not).
+    pub fn must_id(&self) -> stoa_kernel::Result<uuid::Uuid> {
+        self.id()
+            .ok_or_else(|| stoa_kernel::Error::internal("a row without an id"))
+    }
+
+    /// A decimal field, exact (stored as text on SQLite, numeric on PostgreSQL).
+    pub fn decimal(&self, name: &str) -> Option<rust_decimal::Decimal> {
+        use std::str::FromStr;
+        match self.get(name)? {
+            Cell::Text(s) => rust_decimal::Decimal::from_str(s).ok(),
+            Cell::Int(i) => Some(rust_decimal::Decimal::from(*i)),
+            Cell::Float(f) => rust_decimal::Decimal::from_str(&f.to_string()).ok(),
+            _ => None,
+        }
+    }
+
     /// A text (or uuid, decimal, timestamp) field; `None` when absent or NULL.
     pub fn text(&self, name: &str) -> Option<&str> {
         self.get(name).and_then(Cell::as_str)

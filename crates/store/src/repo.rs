@@ -757,6 +757,27 @@ pub async fn update_if(
     fetch_one(exec, e, &s).await
 }
 
+/// [`update_if`] with fields named: sets `set` on row `id` if every field in `expect` still holds
+/// its value (compare-and-set); `None` when it does not (or the row is gone).
+pub async fn set_if(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    id: Uuid,
+    set: &[(&str, Val)],
+    expect: &[(&str, Val)],
+) -> Result<Option<Record>> {
+    let named = |v: &[(&str, Val)]| -> Result<Vec<(usize, Val)>> {
+        v.iter()
+            .map(|(n, x)| {
+                e.field_index(n)
+                    .map(|i| (i, x.clone()))
+                    .ok_or_else(|| Error::internal(format!("{} has no field {n}", e.key())))
+            })
+            .collect()
+    };
+    update_if(exec, e, id, &named(set)?, &named(expect)?).await
+}
+
 /// Runs a statement that returns no rows; answers how many rows it changed.
 pub(crate) async fn execute<S: SqlxBinder>(
     exec: &mut Exec<'_>,

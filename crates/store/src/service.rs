@@ -382,12 +382,12 @@ impl Store {
     ) -> Result<Record> {
         let vals = prepare_patch(e, input)?;
         let mut expect = Vec::new();
-        let mut writes = Vec::new();
+        let mut effects = crate::guard::Effects::default();
         if let Some(g) = self.guards.get(&e.key()) {
             let old = repo::get(exec, e, id)
                 .await?
                 .ok_or_else(|| missing(e, id))?;
-            writes = g.check(&old, input, &crate::guard::actor())?;
+            effects = g.check(&old, input, &crate::guard::actor())?;
             for name in g.fields() {
                 if let Some(i) = e.field_index(name) {
                     expect.push((
@@ -414,8 +414,11 @@ impl Store {
                 other => other,
             }
         };
-        for (key, input) in &writes {
+        for (key, input) in &effects.rows {
             self.create_in(exec, &*self.entity(key)?, input).await?;
+        }
+        for job in &effects.jobs {
+            crate::jobs::enqueue(exec, job).await?;
         }
         match written {
             Ok(Some(row)) => Ok(row),

@@ -1,13 +1,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { request } from "@/api/http";
+import { formatPrice, type Price } from "@/lib/content";
 import { AUTH, meKey, useMe, type Subject } from "@/account/session";
 
-export interface Currency {
-  id: string;
-  slug: string;
-  symbol: string;
-  title: string;
-}
+/** A currency as the server sends it with prices and orders. */
+export type Currency = Price["currency"];
 
 export interface Line {
   id: string;
@@ -110,13 +107,20 @@ export function useProviders() {
   return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => request<string[]>("GET", "/api/billing/providers") });
 }
 
-/** The open cart of the visitor (empty without a session). */
+/** The open cart in one currency: its orders and their total (computed by the server). */
+export interface CartGroup {
+  billingModuleCurrency: Currency;
+  total: string;
+  orders: Order[];
+}
+
+/** The visitor's open cart, per currency (empty without a session). */
 export function useCart() {
   const me = useMe();
   const id = me.data?.id;
   return useQuery({
     queryKey: [...cartKey, id],
-    queryFn: () => listOrders(id as string, "cart"),
+    queryFn: () => request<CartGroup[]>("GET", `${base(id as string)}/orders/total`),
     enabled: !!id,
   });
 }
@@ -126,10 +130,7 @@ export function paymentTarget(r: CheckoutResult): string | null {
   return r.billingModule.invoices[0]?.paymentUrl || null;
 }
 
-/** The amount of a decimal string in a language, with the currency symbol. */
+/** An amount in a currency, as prices are shown everywhere ("—" when unknown). */
 export function money(amount: string | null | undefined, currency: Currency | null | undefined, lang: string): string {
-  if (amount == null) return "—";
-  const n = Number(amount);
-  const fmt = new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US", { maximumFractionDigits: 2 });
-  return `${fmt.format(n)}${currency ? ` ${currency.symbol}` : ""}`;
+  return amount == null || !currency ? "—" : formatPrice({ amount, currency }, lang);
 }

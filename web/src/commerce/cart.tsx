@@ -217,17 +217,10 @@ export function CartButton() {
   const { lang = "ru" } = useParams();
   const me = useMe();
   const cart = useCart();
-  const open = (cart.data ?? []).filter((o) => o.status === "new");
+  const groups = cart.data ?? [];
+  const open = groups.flatMap((g) => g.orders);
   const count = open.reduce((n, o) => n + o.ordersToProducts.reduce((m, l) => m + l.quantity, 0), 0);
   if (!me.data?.id) return null;
-  const totals = new Map<string, { sum: number; order: Order }>();
-  for (const o of open) {
-    const c = o.billingModuleCurrency;
-    if (!c) continue;
-    const e = totals.get(c.id) ?? { sum: 0, order: o };
-    e.sum += Number(o.checkoutTotal ?? 0);
-    totals.set(c.id, e);
-  }
   return (
     <Dialog>
       <DialogTrigger asChild>
@@ -250,9 +243,9 @@ export function CartButton() {
             ))}
             <div className="rounded-xl bg-emerald-50 p-3" data-testid="cart-totals">
               <p className="text-sm font-semibold">{t("site.total")}</p>
-              {[...totals.values()].map(({ sum, order }) => (
-                <p key={order.billingModuleCurrency?.id} className="text-lg font-bold">
-                  {money(String(sum), order.billingModuleCurrency, lang)}
+              {groups.map((g) => (
+                <p key={g.billingModuleCurrency.id} className="text-lg font-bold">
+                  {money(g.total, g.billingModuleCurrency, lang)}
                 </p>
               ))}
             </div>

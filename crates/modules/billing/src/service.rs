@@ -6,17 +6,16 @@
 //! succeed. A crash between receipt and effect loses nothing: the job runs after restart.
 
 use std::collections::{HashMap, HashSet};
-use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 use stoa_kernel::model::Entity;
-use stoa_kernel::value::{Val, format_timestamp};
+use stoa_kernel::value::{Val, fields, now};
 use stoa_kernel::{Error, Result};
 use stoa_store::jobs::{NewJob, enqueue};
-use stoa_store::{Cell, Exec, Record, Store, repo};
+use stoa_store::{Exec, Record, Store, repo};
 use uuid::Uuid;
 
 use crate::provider::{Created, Dummy, Event, Incoming, NewPayment, Provider};
@@ -27,50 +26,6 @@ pub const JOB_DUMMY_PAY: &str = "billing.dummy-pay";
 pub const MAX_WEBHOOK_BODY: usize = 256 * 1024;
 /// Headers kept with an inbox entry (never cookies or credentials).
 const KEPT_HEADERS: usize = 40;
-
-/// Reads a decimal column (stored as text on SQLite, numeric on PostgreSQL).
-pub fn decimal(r: &Record, field: &str) -> Decimal {
-    match r.get(field) {
-        Some(Cell::Text(s)) => Decimal::from_str(s).unwrap_or_default(),
-        Some(Cell::Int(i)) => Decimal::from(*i),
-        Some(Cell::Float(f)) => Decimal::from_str(&f.to_string()).unwrap_or_default(),
-        _ => Decimal::ZERO,
-    }
-}
-
-fn obj(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
-}
-
-fn id_of(r: &Record) -> Result<Uuid> {
-    r.id().ok_or_else(|| Error::internal("row without id"))
-}
-
-fn now() -> time::OffsetDateTime {
-    time::OffsetDateTime::now_utc()
-}
-
-/// Field values by name, as the repository's `(index, value)` pairs.
-fn pairs(e: &Entity, v: &[(&str, Val)]) -> Result<Vec<(usize, Val)>> {
-    v.iter()
-        .map(|(n, x)| {
-            e.field_index(n)
-                .map(|i| (i, x.clone()))
-                .ok_or_else(|| Error::internal(format!("{} has no field {n}", e.key())))
-        })
-        .collect()
-}
-
-/// Sets fields of one row if the expected values still hold.
-async fn set_if(
-    exec: &mut Exec<'_>,
-    e: &Entity,
-    id: Uuid,
-    set: &[(&str, Val)],
-    expect: &[(&str, Val)],
-) -> Result<Option<Record>> {
-    repo::update_if(exec, e, id, &pairs(e, set)?, &pairs(e, expect)?).await
-}
 
 /// What happened to a webhook.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -192,16 +147,6 @@ impl Billing {
             .ok_or_else(|| Error::invalid_field("provider", "Invalid provider"))
     }
 
-    /// A currency row by id (404 naming the field when absent).
-    pub async fn currency(&self, id: Uuid) -> Result<Record> {
-        self.store
-            .find_by(&self.e.currency, &[("id", Val::Uuid(id))], 1)
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::invalid_field("currency", format!("no currency {id}")))
-    }
-
     /// Creates an intent for `amount` in `currency` (inside the caller's transaction).
     pub async fn create_intent(
         &self,
@@ -216,15 +161,15 @@ impl Billing {
             .create_in(
                 exec,
                 &self.e.intent,
-                &obj(json!({"amount": amount.normalize().to_string(), "type": kind, "interval": interval})),
+                &fields(json!({"amount": amount.normalize().to_string(), "type": kind, "interval": interval})),
             )
             .await?;
-        let id = id_of(&row)?;
+        let id = Record::must_id(&row)?;
         self.store
             .create_in(
                 exec,
                 &self.e.i2c,
-                &obj(json!({"paymentIntentId": id, "currencyId": currency})),
+                &fields(json!({"paymentIntentId": id, "currencyId": currency})),
             )
             .await?;
         Ok(id)
@@ -246,7 +191,7 @@ impl Billing {
             .create_in(
                 exec,
                 &self.e.invoice,
-                &obj(json!({
+                &fields(json!({
                     "status": "draft",
                     "provider": provider,
                     "amount": amount.normalize().to_string(),
@@ -255,13 +200,13 @@ impl Billing {
                 })),
             )
             .await?;
-        let id = id_of(&row)?;
+        let id = Record::must_id(&row)?;
         for i in intents {
             self.store
                 .create_in(
                     exec,
                     &self.e.i2i,
-                    &obj(json!({"paymentIntentId": i, "invoiceId": id})),
+                    &fields(json!({"paymentIntentId": i, "invoiceId": id})),
                 )
                 .await?;
         }
@@ -286,7 +231,7 @@ impl Billing {
             Ok(c) => c,
             Err(e) => {
                 let mut tx = self.store.db.begin().await?;
-                set_if(
+                repo::set_if(
                     &mut tx.exec(),
                     &self.e.invoice,
                     p.invoice,
@@ -305,7 +250,7 @@ impl Billing {
         let mut tx = self.store.db.begin().await?;
         let row = {
             let mut exec = tx.exec();
-            let row = set_if(
+            let row = repo::set_if(
                 &mut exec,
                 &self.e.invoice,
                 p.invoice,
@@ -344,8 +289,8 @@ impl Billing {
             .await
     }
 
-    /// The invoices of `intents`, oldest first.
-    pub async fn invoices_of(&self, intents: &[Uuid]) -> Result<Vec<Record>> {
+    /// The intent ↔ invoice links of `intents` and the invoices they name.
+    async fn invoice_links(&self, intents: &[Uuid]) -> Result<(Vec<Record>, Vec<Record>)> {
         let vals: Vec<Val> = intents.iter().copied().map(Val::Uuid).collect();
         let links = self
             .store
@@ -363,16 +308,22 @@ impl Billing {
             .into_iter()
             .map(Val::Uuid)
             .collect();
-        let mut rows = self
+        let invoices = self
             .store
             .find_in(&self.e.invoice, "id", &ids, ids.len().max(1))
             .await?;
+        Ok((links, invoices))
+    }
+
+    /// The invoices of `intents`, oldest first.
+    pub async fn invoices_of(&self, intents: &[Uuid]) -> Result<Vec<Record>> {
+        let (_, mut rows) = self.invoice_links(intents).await?;
         rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
         Ok(rows)
     }
 
     /// Writes a webhook to the inbox with the job that applies it. A second copy of the same
-    /// event (same provider and event key) is recognised and not applied again.
+    /// body is recognised and not stored again.
     pub async fn receive(
         &self,
         provider: &str,
@@ -419,40 +370,30 @@ impl Billing {
         let mut tx = self.store.db.begin().await?;
         let id = {
             let mut exec = tx.exec();
-            if repo::exists(
-                &mut exec,
-                &self.e.webhook,
-                self.e.webhook.field_index("dedupeKey").unwrap_or(0),
-                &Val::Text(dedupe.clone()),
-            )
-            .await?
-            {
-                None
-            } else {
-                let row = self
-                    .store
-                    .create_in(
-                        &mut exec,
-                        &self.e.webhook,
-                        &obj(json!({
-                            "provider": provider,
-                            "eventKey": key,
-                            "dedupeKey": dedupe,
-                            "body": text,
-                            "headers": headers_json,
-                        })),
-                    )
-                    .await;
-                match row {
-                    Ok(row) => {
-                        let id = id_of(&row)?;
-                        enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
-                        Some(id)
-                    }
-                    // A concurrent copy won the insert.
-                    Err(Error::Conflict { .. }) => None,
-                    Err(e) => return Err(e),
+            // The dedupe key is unique: a copy already stored (or being stored concurrently)
+            // makes the insert a conflict.
+            let row = self
+                .store
+                .create_in(
+                    &mut exec,
+                    &self.e.webhook,
+                    &fields(json!({
+                        "provider": provider,
+                        "eventKey": key,
+                        "dedupeKey": dedupe,
+                        "body": text,
+                        "headers": headers_json,
+                    })),
+                )
+                .await;
+            match row {
+                Ok(row) => {
+                    let id = Record::must_id(&row)?;
+                    enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
+                    Some(id)
                 }
+                Err(Error::Conflict { .. }) => None,
+                Err(e) => return Err(e),
             }
         };
         if id.is_none() {
@@ -479,11 +420,7 @@ impl Billing {
     }
 
     pub async fn process_job(&self, payload: &Value) -> Result<()> {
-        let id = payload
-            .get("id")
-            .and_then(Value::as_str)
-            .and_then(|s| Uuid::parse_str(s).ok())
-            .ok_or_else(|| Error::bad_field("id", "the job needs the inbox entry id"))?;
+        let id = stoa_api::jobs::uuid_arg(payload, "id")?;
         let outcome = self.process(id).await?;
         tracing::info!(inbox = %id, outcome = ?outcome, "webhook processed");
         Ok(())
@@ -491,7 +428,7 @@ impl Billing {
 
     async fn finish(&self, id: Uuid, status: &str, verified: bool, result: &str) -> Result<bool> {
         let mut tx = self.store.db.begin().await?;
-        let done = set_if(
+        let done = repo::set_if(
             &mut tx.exec(),
             &self.e.webhook,
             id,
@@ -606,7 +543,7 @@ impl Billing {
                 .await?;
             return Ok(Outcome::Rejected("no such invoice".into()));
         };
-        let invoice_id = id_of(&invoice)?;
+        let invoice_id = Record::must_id(&invoice)?;
         if let Some(t) = &event.token {
             let expected = invoice.text("providerId").unwrap_or_default();
             let same: bool =
@@ -629,7 +566,7 @@ impl Billing {
                 .await?;
             return Ok(Outcome::Ignored("not a payment".into()));
         }
-        let due = decimal(&invoice, "amount");
+        let due = invoice.decimal("amount").unwrap_or_default();
         let paid = event.amount.unwrap_or(due);
         if paid < due {
             let why = format!("paid {paid}, but the invoice is for {due}");
@@ -663,7 +600,7 @@ impl Billing {
         let succeeded = {
             let mut exec = tx.exec();
             // The inbox entry is claimed first: a concurrent run of the same entry stops here.
-            let claimed = set_if(
+            let claimed = repo::set_if(
                 &mut exec,
                 &self.e.webhook,
                 id,
@@ -681,7 +618,7 @@ impl Billing {
             }
             let mut opened = None;
             for from in ["open", "draft", "failed"] {
-                opened = set_if(
+                opened = repo::set_if(
                     &mut exec,
                     &self.e.invoice,
                     invoice_id,
@@ -694,7 +631,7 @@ impl Billing {
                 }
             }
             if opened.is_none() {
-                set_if(
+                repo::set_if(
                     &mut exec,
                     &self.e.webhook,
                     id,
@@ -716,12 +653,12 @@ impl Billing {
                 if matches!(status, "succeeded" | "canceled") {
                     continue;
                 }
-                let amount = decimal(it, "amount");
+                let amount = it.decimal("amount").unwrap_or_default();
                 if amount > left {
                     continue;
                 }
-                let iid = id_of(it)?;
-                if set_if(
+                let iid = Record::must_id(it)?;
+                if repo::set_if(
                     &mut exec,
                     &self.e.intent,
                     iid,
@@ -735,7 +672,7 @@ impl Billing {
                     succeeded.push(iid);
                 }
             }
-            set_if(
+            repo::set_if(
                 &mut exec,
                 &self.e.webhook,
                 id,
@@ -774,7 +711,7 @@ impl Billing {
         let mut tx = self.store.db.begin().await?;
         let row = {
             let mut exec = tx.exec();
-            let row = set_if(
+            let row = repo::set_if(
                 &mut exec,
                 &self.e.webhook,
                 id,
@@ -796,55 +733,25 @@ impl Billing {
 
     /// The dummy provider's own webhook, run as a job after the configured delay.
     pub async fn dummy_pay(&self, payload: &Value) -> Result<()> {
-        let invoice = payload
-            .get("invoice")
-            .and_then(Value::as_str)
-            .and_then(|s| Uuid::parse_str(s).ok())
-            .ok_or_else(|| Error::bad_field("invoice", "the job needs the invoice id"))?;
+        let invoice = stoa_api::jobs::uuid_arg(payload, "invoice")?;
         let row = self.store.get(&self.e.invoice, invoice).await?;
         let token = row.text("providerId").unwrap_or_default();
         let body = json!({"data": {"id": invoice, "token": token, "status": "paid"}}).to_string();
-        let r = self
-            .receive(
-                "dummy",
-                vec![("content-type".into(), "application/json".into())],
-                body.as_bytes(),
-            )
-            .await?;
-        if let Some(id) = r.id {
-            // Applied at once; the queued job finds it processed.
-            self.process(id).await?;
-        }
+        // Through the inbox like any provider's webhook; its job applies it.
+        self.receive(
+            "dummy",
+            vec![("content-type".into(), "application/json".into())],
+            body.as_bytes(),
+        )
+        .await?;
         Ok(())
     }
 
     /// The date each of `ids` was paid (the newest paid invoice's `updatedAt`): for subscription
     /// lapse. Intents without a paid invoice are absent.
     pub async fn paid_at(&self, intents: &[Uuid]) -> Result<HashMap<Uuid, String>> {
-        let vals: Vec<Val> = intents.iter().copied().map(Val::Uuid).collect();
-        let links = self
-            .store
-            .find_in(
-                &self.e.i2i,
-                "paymentIntentId",
-                &vals,
-                intents.len().max(1) * 20,
-            )
-            .await?;
-        let invoice_ids: Vec<Val> = links
-            .iter()
-            .filter_map(|l| l.uuid("invoiceId"))
-            .map(Val::Uuid)
-            .collect();
-        let paid: HashMap<Uuid, String> = self
-            .store
-            .find_in(
-                &self.e.invoice,
-                "id",
-                &invoice_ids,
-                invoice_ids.len().max(1),
-            )
-            .await?
+        let (links, invoices) = self.invoice_links(intents).await?;
+        let paid: HashMap<Uuid, String> = invoices
             .iter()
             .filter(|i| i.text("status") == Some("paid"))
             .filter_map(|i| Some((i.id()?, i.text("updatedAt")?.to_owned())))
@@ -871,9 +778,4 @@ fn hex_digest(body: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// `time` → the wire's timestamp text.
-pub fn stamp(t: time::OffsetDateTime) -> String {
-    format_timestamp(t)
 }

@@ -9,13 +9,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, Request, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{MethodRouter, on};
 use serde_json::{Map, Value, json};
 use stoa_api::auth::Caller;
 use stoa_api::crud::{data, parse_id};
-use stoa_api::openapi::custom;
+use stoa_api::openapi::{custom, path_params};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
@@ -40,39 +40,12 @@ impl Call {
 
     /// The subject in the path, which must be the caller (or an admin).
     fn subject(&self) -> Result<Uuid> {
-        let id = self.id("id")?;
-        if self.caller.owns(id) {
-            Ok(id)
-        } else if self.caller.subject.is_none() {
-            Err(Error::Unauthorized("sign in to do this".into()))
-        } else {
-            Err(Error::Forbidden(
-                "only the account's owner may do this".into(),
-            ))
-        }
+        self.caller.acting_for(self.id("id")?)
     }
 }
 
 type Fut = Pin<Box<dyn Future<Output = Result<Response>> + Send>>;
 type Handler = fn(Arc<Commerce>, Call) -> Fut;
-
-async fn read_body(state: &AppState, req: Request) -> Result<Map<String, Value>> {
-    let h = req.headers();
-    let empty = h
-        .get(header::CONTENT_LENGTH)
-        .is_some_and(|v| v.as_bytes() == b"0")
-        || (h.get(header::CONTENT_TYPE).is_none()
-            && h.get(header::TRANSFER_ENCODING).is_none()
-            && h.get(header::CONTENT_LENGTH).is_none());
-    if empty {
-        return Ok(Map::new());
-    }
-    match stoa_api::body::parse(req, state.limits).await?.data {
-        Value::Object(m) => Ok(m),
-        Value::Null => Ok(Map::new()),
-        _ => Err(Error::bad_request("the body must be a JSON object")),
-    }
-}
 
 fn route(c: Arc<Commerce>, method: &'static str, f: Handler) -> MethodRouter<AppState> {
     let filter = axum::routing::MethodFilter::try_from(
@@ -93,7 +66,7 @@ fn route(c: Arc<Commerce>, method: &'static str, f: Handler) -> MethodRouter<App
                     .cloned()
                     .unwrap_or_default();
                 let actor = stoa_api::crud::actor_of(&req);
-                let body = read_body(&s, req).await?;
+                let body = stoa_api::body::object_or_empty(req, s.limits).await?;
                 let call = Call {
                     caller,
                     actor,
@@ -198,10 +171,9 @@ fn checkout(c: Arc<Commerce>, x: Call) -> Fut {
         let ids = match order_ids(&x.body)? {
             Some(ids) => ids,
             None => c
-                .orders_of(s, "cart")
+                .open_orders(s)
                 .await?
                 .iter()
-                .filter(|o| o.text("status") == Some("new"))
                 .filter_map(|o| o.id())
                 .collect(),
         };
@@ -280,10 +252,6 @@ fn subject_check(c: Arc<Commerce>, x: Call) -> Fut {
 }
 
 const SUBJECT: &str = "/api/rbac/subjects/{id}/ecommerce-module";
-
-fn uuid_param(name: &str) -> Value {
-    json!({"name": name, "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}})
-}
 
 pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     let order = json!({"type": "object", "description": "an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal"});
@@ -546,7 +514,7 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     ];
     let mut book = RouteBook::new();
     for (access, method, path, f, id, summary, params, body, status, result, errs) in table {
-        let mut ps: Vec<Value> = params.iter().map(|p| uuid_param(p)).collect();
+        let mut ps = path_params(&params);
         if path.ends_with("paid-orders-to-products-quantity") {
             ps.push(json!({"name": "productId", "in": "query", "required": false, "schema": {"type": "string", "format": "uuid"}}));
         }

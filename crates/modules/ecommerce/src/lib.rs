@@ -265,10 +265,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         ctx.need::<orders::Commerce>()
     }
     fn order_of(p: &serde_json::Value, key: &str) -> Result<uuid::Uuid, String> {
-        p.get(key)
-            .and_then(|v| v.as_str())
-            .and_then(|s| uuid::Uuid::parse_str(s).ok())
-            .ok_or_else(|| format!("the job needs '{key}'"))
+        stoa_api::jobs::uuid_arg(p, key).map_err(|e| e.to_string())
     }
     stoa_api::module::ModuleDef::new(declarations())
         .setup(|ctx| {

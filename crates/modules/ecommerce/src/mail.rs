@@ -2,11 +2,18 @@
 
 use serde_json::{Value, json};
 
-const LINES_EN: &str = "{% for l in order.ordersToProducts %}- {{ l.product.title.en or l.product.title.ru or l.product.slug }} × {{ l.quantity }}{% for t in l.total %}{% if order.billingModuleCurrency and t.billingModuleCurrency.id == order.billingModuleCurrency.id %}: {{ t.total }} {{ t.billingModuleCurrency.symbol }}{% endif %}{% endfor %}\n{% endfor %}";
-const LINES_RU: &str = "{% for l in order.ordersToProducts %}- {{ l.product.title.ru or l.product.title.en or l.product.slug }} × {{ l.quantity }}{% for t in l.total %}{% if order.billingModuleCurrency and t.billingModuleCurrency.id == order.billingModuleCurrency.id %}: {{ t.total }} {{ t.billingModuleCurrency.symbol }}{% endif %}{% endfor %}\n{% endfor %}";
+/// The order's lines, titled in `first` (else `second`, else the slug), each with its total in
+/// the order's currency.
+fn lines(first: &str, second: &str) -> String {
+    format!(
+        "{{% for l in order.ordersToProducts %}}- {{{{ l.product.title.{first} or l.product.title.{second} or l.product.slug }}}} × {{{{ l.quantity }}}}{{% for t in l.total %}}{{% if order.billingModuleCurrency and t.billingModuleCurrency.id == order.billingModuleCurrency.id %}}: {{{{ t.total }}}} {{{{ t.billingModuleCurrency.symbol }}}}{{% endif %}}{{% endfor %}}
+{{% endfor %}}"
+    )
+}
 
 /// The buyer's and the admins' templates, in English and Russian.
 pub fn templates() -> Vec<Value> {
+    let (en, ru) = (lines("en", "ru"), lines("ru", "en"));
     vec![
         json!({
             "slug": "order-status-changed",
@@ -15,8 +22,8 @@ pub fn templates() -> Vec<Value> {
             "title": "Order status changed",
             "subject": {"en": "Order #{{ order.id }}: {{ status }}", "ru": "Заказ #{{ order.id }}: {{ status }}"},
             "body": {
-                "en": format!("Hello!\n\nYour order #{{{{ order.id }}}} is now {{{{ status }}}}.\n\n{LINES_EN}\nTotal: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\n\nThe order: {{{{ orderUrl }}}}\n"),
-                "ru": format!("Здравствуйте!\n\nСтатус заказа #{{{{ order.id }}}}: {{{{ status }}}}.\n\n{LINES_RU}\nИтого: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\n\nЗаказ: {{{{ orderUrl }}}}\n"),
+                "en": format!("Hello!\n\nYour order #{{{{ order.id }}}} is now {{{{ status }}}}.\n\n{en}\nTotal: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\n\nThe order: {{{{ orderUrl }}}}\n"),
+                "ru": format!("Здравствуйте!\n\nСтатус заказа #{{{{ order.id }}}}: {{{{ status }}}}.\n\n{ru}\nИтого: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\n\nЗаказ: {{{{ orderUrl }}}}\n"),
             }
         }),
         json!({
@@ -26,8 +33,8 @@ pub fn templates() -> Vec<Value> {
             "title": "Order paid",
             "subject": {"en": "New paid order #{{ order.id }}", "ru": "Новый оплаченный заказ #{{ order.id }}"},
             "body": {
-                "en": format!("Order #{{{{ order.id }}}} was paid and is now {{{{ status }}}}.\n\n{LINES_EN}\nTotal: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\nBuyer: {{{{ order.email }}}}\n{{% if order.comment %}}Comment: {{{{ order.comment }}}}\n{{% endif %}}"),
-                "ru": format!("Заказ #{{{{ order.id }}}} оплачен, статус: {{{{ status }}}}.\n\n{LINES_RU}\nИтого: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\nПокупатель: {{{{ order.email }}}}\n{{% if order.comment %}}Комментарий: {{{{ order.comment }}}}\n{{% endif %}}"),
+                "en": format!("Order #{{{{ order.id }}}} was paid and is now {{{{ status }}}}.\n\n{en}\nTotal: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\nBuyer: {{{{ order.email }}}}\n{{% if order.comment %}}Comment: {{{{ order.comment }}}}\n{{% endif %}}"),
+                "ru": format!("Заказ #{{{{ order.id }}}} оплачен, статус: {{{{ status }}}}.\n\n{ru}\nИтого: {{{{ order.checkoutTotal }}}} {{{{ order.billingModuleCurrency.symbol }}}}\nПокупатель: {{{{ order.email }}}}\n{{% if order.comment %}}Комментарий: {{{{ order.comment }}}}\n{{% endif %}}"),
             }
         }),
     ]

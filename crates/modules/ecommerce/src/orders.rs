@@ -3,7 +3,6 @@
 //! changes only its own orders (rbac's subject service says which those are).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::str::FromStr;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -11,7 +10,7 @@ use serde_json::{Map, Value, json};
 use stoa_billing::provider::NewPayment;
 use stoa_billing::service::Billing;
 use stoa_kernel::model::Entity;
-use stoa_kernel::value::Val;
+use stoa_kernel::value::{Val, fields, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
 use stoa_rbac::subjects::Subjects;
@@ -38,22 +37,6 @@ const SWEEP: u64 = 500;
 
 pub const BUYER_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-default";
 pub const ADMIN_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-admin";
-
-fn obj(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
-}
-
-fn id_of(r: &Record) -> Result<Uuid> {
-    r.id().ok_or_else(|| Error::internal("row without id"))
-}
-
-fn now() -> time::OffsetDateTime {
-    time::OffsetDateTime::now_utc()
-}
-
-fn parse_time(s: &str) -> Option<time::OffsetDateTime> {
-    time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
-}
 
 /// A quantity: a whole number from 1 to [`MAX_QUANTITY`] (a JSON number or a string of digits).
 pub fn quantity(field: &str, v: Option<&Value>) -> Result<i64> {
@@ -194,7 +177,7 @@ impl Loaded {
             .get(&product)?
             .iter()
             .find(|p| p.currency.id == currency)
-            .and_then(|p| Decimal::from_str(&p.amount).ok())
+            .map(|p| p.amount)
     }
 
     fn currency(&self, id: Uuid) -> Option<&prices::Currency> {
@@ -369,7 +352,7 @@ impl Commerce {
                     .map(|ps| {
                         ps.iter()
                             .filter_map(|p| {
-                                let amount = Decimal::from_str(&p.amount).ok()?.checked_mul(q)?;
+                                let amount = p.amount.checked_mul(q)?;
                                 let t = totals.entry(p.currency.id).or_default();
                                 *t = t.checked_add(amount)?;
                                 Some(json!({"total": amount.normalize().to_string(), "billingModuleCurrency": currency_json(&p.currency)}))
@@ -423,6 +406,13 @@ impl Commerce {
         Ok(rows)
     }
 
+    /// The subject's cart orders still open (`new`): what the cart shows and a checkout pays.
+    pub async fn open_orders(&self, subject: Uuid) -> Result<Vec<Record>> {
+        let mut rows = self.orders_of(subject, "cart").await?;
+        rows.retain(|o| o.text("status") == Some("new"));
+        Ok(rows)
+    }
+
     pub async fn list(&self, subject: Uuid, which: &str) -> Result<Vec<Value>> {
         let rows = self.orders_of(subject, which).await?;
         let loaded = self.load(rows).await?;
@@ -470,12 +460,7 @@ impl Commerce {
 
     /// Σ quantity over the subject's cart orders still open (`new`): the cart badge.
     pub async fn quantity(&self, subject: Uuid) -> Result<i64> {
-        let rows: Vec<Record> = self
-            .orders_of(subject, "cart")
-            .await?
-            .into_iter()
-            .filter(|o| o.text("status") == Some("new"))
-            .collect();
+        let rows: Vec<Record> = self.open_orders(subject).await?;
         let ids: Vec<Val> = rows.iter().filter_map(|o| o.id()).map(Val::Uuid).collect();
         Ok(self
             .store
@@ -488,16 +473,11 @@ impl Commerce {
 
     /// Totals of the open cart per currency (each order counted in its own currency).
     pub async fn totals(&self, subject: Uuid) -> Result<Vec<Value>> {
-        let rows: Vec<Record> = self
-            .orders_of(subject, "cart")
-            .await?
-            .into_iter()
-            .filter(|o| o.text("status") == Some("new"))
-            .collect();
+        let rows: Vec<Record> = self.open_orders(subject).await?;
         let loaded = self.load(rows).await?;
         let mut groups: BTreeMap<Uuid, (Decimal, Vec<Value>)> = BTreeMap::new();
         for o in &loaded.orders {
-            let oid = id_of(o)?;
+            let oid = Record::must_id(o)?;
             let Some(c) = loaded.currency_of.get(&oid).copied() else {
                 continue;
             };
@@ -621,15 +601,10 @@ impl Commerce {
             return Err(Error::not_found(format!("subject {subject} not found")));
         }
         if !fresh {
-            let open: Vec<Record> = self
-                .orders_of(subject, "cart")
-                .await?
-                .into_iter()
-                .filter(|o| o.text("status") == Some("new"))
-                .collect();
+            let open: Vec<Record> = self.open_orders(subject).await?;
             let loaded = self.load(open).await?;
             for o in &loaded.orders {
-                let oid = id_of(o)?;
+                let oid = Record::must_id(o)?;
                 if loaded.currency_of.get(&oid) != Some(&currency) {
                     continue;
                 }
@@ -640,27 +615,18 @@ impl Commerce {
                     let q = (line.int("quantity").unwrap_or(0) + qty).min(MAX_QUANTITY);
                     let mut tx = self.store.db.begin().await?;
                     let mut exec = tx.exec();
-                    let st = self.e.order.field_index("status").unwrap_or(0);
                     // The order must still be open (compare-and-set first: a checkout that has
                     // moved it on makes this a new order instead).
-                    let still = repo::update_if(
-                        &mut exec,
-                        &self.e.order,
-                        oid,
-                        &[(st, Val::Text("new".into()))],
-                        &[(st, Val::Text("new".into()))],
-                    )
-                    .await?;
-                    if still.is_none() {
+                    let still = self.lock_open(&mut exec, oid).await?;
+                    if !still {
                         drop(tx);
                         break;
                     }
-                    let idx = self.e.line.field_index("quantity").unwrap_or(0);
-                    repo::update_if(
+                    repo::set_if(
                         &mut exec,
                         &self.e.line,
-                        id_of(line)?,
-                        &[(idx, Val::Int(q))],
+                        Record::must_id(line)?,
+                        &[("quantity", Val::Int(q))],
                         &[],
                     )
                     .await?;
@@ -673,13 +639,13 @@ impl Commerce {
         let mut tx = self.store.db.begin().await?;
         let oid = {
             let mut exec = tx.exec();
-            let oid = id_of(
+            let oid = Record::must_id(
                 &self
                     .store
                     .create_in(
                         &mut exec,
                         &self.e.order,
-                        &obj(json!({"status": "new", "type": "cart", "comment": comment})),
+                        &fields(json!({"status": "new", "type": "cart", "comment": comment})),
                     )
                     .await?,
             )?;
@@ -687,14 +653,14 @@ impl Commerce {
                 .create_in(
                     &mut exec,
                     &self.e.line,
-                    &obj(json!({"orderId": oid, "productId": product, "quantity": qty})),
+                    &fields(json!({"orderId": oid, "productId": product, "quantity": qty})),
                 )
                 .await?;
             self.store
                 .create_in(
                     &mut exec,
                     &self.e.o2c,
-                    &obj(json!({"orderId": oid, "billingModuleCurrencyId": currency})),
+                    &fields(json!({"orderId": oid, "billingModuleCurrencyId": currency})),
                 )
                 .await?;
             if let Some(s) = store {
@@ -702,7 +668,7 @@ impl Commerce {
                     .create_in(
                         &mut exec,
                         &self.e.s2o,
-                        &obj(json!({"storeId": s, "orderId": oid})),
+                        &fields(json!({"storeId": s, "orderId": oid})),
                     )
                     .await?;
             }
@@ -769,25 +735,21 @@ impl Commerce {
         let mut tx = self.store.db.begin().await?;
         {
             let mut exec = tx.exec();
-            let st = self.e.order.field_index("status").unwrap_or(0);
-            if repo::update_if(
-                &mut exec,
-                &self.e.order,
-                order,
-                &[(st, Val::Text("new".into()))],
-                &[(st, Val::Text("new".into()))],
-            )
-            .await?
-            .is_none()
-            {
+            if !self.lock_open(&mut exec, order).await? {
                 return Err(Error::conflict_field(
                     "status",
                     "the order left the cart meanwhile",
                 ));
             }
-            let q = self.e.line.field_index("quantity").unwrap_or(0);
             for (id, n) in changes.iter().filter(|(id, _)| lines.contains(id)) {
-                repo::update_if(&mut exec, &self.e.line, *id, &[(q, Val::Int(*n))], &[]).await?;
+                repo::set_if(
+                    &mut exec,
+                    &self.e.line,
+                    *id,
+                    &[("quantity", Val::Int(*n))],
+                    &[],
+                )
+                .await?;
             }
         }
         tx.commit().await?;
@@ -807,18 +769,8 @@ impl Commerce {
         let mut tx = self.store.db.begin().await?;
         {
             let mut exec = tx.exec();
-            let st = self.e.order.field_index("status").unwrap_or(0);
             // Compare-and-delete: the order must still be new.
-            if repo::update_if(
-                &mut exec,
-                &self.e.order,
-                order,
-                &[(st, Val::Text("new".into()))],
-                &[(st, Val::Text("new".into()))],
-            )
-            .await?
-            .is_none()
-            {
+            if !self.lock_open(&mut exec, order).await? {
                 return Err(Error::conflict_field(
                     "status",
                     "the order left the cart meanwhile",
@@ -830,6 +782,16 @@ impl Commerce {
         self.store.touch(&self.e.order);
         self.store.touch_referencing(&self.e.order);
         Ok(row)
+    }
+
+    /// Locks an order that must still be in the cart for the rest of the caller's transaction
+    /// (a compare-and-set of `status = new` onto itself): `false` when it has left the cart, so a
+    /// concurrent checkout and a cart edit cannot both pass.
+    async fn lock_open(&self, exec: &mut Exec<'_>, order: Uuid) -> Result<bool> {
+        let open = [("status", Val::Text("new".into()))];
+        Ok(repo::set_if(exec, &self.e.order, order, &open, &open)
+            .await?
+            .is_some())
     }
 
     /// Moves one order to `to` inside the caller's transaction: checks the status table (unless
@@ -846,7 +808,7 @@ impl Commerce {
         reason: Option<&str>,
         overridden: bool,
     ) -> Result<Record> {
-        let oid = id_of(order)?;
+        let oid = Record::must_id(order)?;
         let from = order.text("status").unwrap_or("new").to_owned();
         if !overridden && !status::allowed(&from, to, by) {
             return Err(Error::conflict_field(
@@ -854,36 +816,28 @@ impl Commerce {
                 format!("an order in '{from}' cannot move to '{to}'"),
             ));
         }
-        let st = self.e.order.field_index("status").unwrap_or(0);
-        let ty = self.e.order.field_index("type").unwrap_or(0);
-        let mut set = vec![(st, Val::Text(to.into()))];
+        let mut set = vec![("status", Val::Text(to.into()))];
         if status::settles(to) {
-            set.push((ty, Val::Text("history".into())));
+            set.push(("type", Val::Text("history".into())));
         } else if to == "new" {
-            set.push((ty, Val::Text("cart".into())));
+            set.push(("type", Val::Text("cart".into())));
         }
-        let row = repo::update_if(
+        let row = repo::set_if(
             exec,
             &self.e.order,
             oid,
             &set,
-            &[(st, Val::Text(from.clone()))],
+            &[("status", Val::Text(from.clone()))],
         )
         .await?
         .ok_or_else(|| Error::conflict_field("status", "the order changed meanwhile; reload it"))?;
-        self.store
-            .create_in(
-                exec,
-                &self.e.change,
-                &status::history(&oid.to_string(), &from, to, actor, reason, overridden),
-            )
-            .await?;
-        enqueue(
-            exec,
-            &NewJob::now(JOB_NOTIFY, json!({"order": oid, "from": from, "to": to})),
-        )
-        .await?;
-        enqueue(exec, &NewJob::now(JOB_SUBJECT_CHECK, json!({"order": oid}))).await?;
+        let effects = status::effects(&oid.to_string(), &from, to, actor, reason, overridden);
+        for (_, row) in &effects.rows {
+            self.store.create_in(exec, &self.e.change, row).await?;
+        }
+        for job in &effects.jobs {
+            enqueue(exec, job).await?;
+        }
         Ok(row)
     }
 
@@ -1047,7 +1001,7 @@ impl Commerce {
                         ),
                         other => other,
                     })?;
-                let oid = id_of(&row)?;
+                let oid = Record::must_id(&row)?;
                 let mut lang = Map::new();
                 lang.insert("language".into(), json!(language));
                 if let Some(e) = &email {
@@ -1075,7 +1029,7 @@ impl Commerce {
                     .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 100)
                     .await?
                 {
-                    repo::delete(&mut exec, &self.e.o2i, id_of(&l)?).await?;
+                    repo::delete(&mut exec, &self.e.o2i, Record::must_id(&l)?).await?;
                 }
                 enqueue(
                     &mut exec,
@@ -1098,7 +1052,9 @@ impl Commerce {
                         .create_in(
                             &mut exec,
                             &self.e.o2i,
-                            &obj(json!({"orderId": oid, "billingModulePaymentIntentId": intent})),
+                            &fields(
+                                json!({"orderId": oid, "billingModulePaymentIntentId": intent}),
+                            ),
                         )
                         .await?;
                 }
@@ -1218,7 +1174,7 @@ impl Commerce {
                 }
                 let since = row
                     .text("updatedAt")
-                    .and_then(parse_time)
+                    .and_then(parse_timestamp)
                     .unwrap_or_else(now);
                 if now() - since >= self.timeout {
                     self.transition(
@@ -1275,7 +1231,7 @@ impl Commerce {
             let (Some(interval), Some(id)) = (i.text("interval"), i.id()) else {
                 continue;
             };
-            let Some(start) = paid.get(&id).and_then(|s| parse_time(s)) else {
+            let Some(start) = paid.get(&id).and_then(|s| parse_timestamp(s)) else {
                 continue;
             };
             if let Some(end) = period_end(start, interval)
@@ -1303,13 +1259,13 @@ impl Commerce {
             .await?;
         let mut removed = 0;
         for o in rows {
-            let Some(created) = o.text("createdAt").and_then(parse_time) else {
+            let Some(created) = o.text("createdAt").and_then(parse_timestamp) else {
                 continue;
             };
             if created > cutoff {
                 continue;
             }
-            let oid = id_of(&o)?;
+            let oid = Record::must_id(&o)?;
             if !self
                 .store
                 .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 1)
@@ -1319,16 +1275,8 @@ impl Commerce {
                 continue;
             }
             let mut tx = self.store.db.begin().await?;
-            let st = self.e.order.field_index("status").unwrap_or(0);
-            let still = repo::update_if(
-                &mut tx.exec(),
-                &self.e.order,
-                oid,
-                &[(st, Val::Text("new".into()))],
-                &[(st, Val::Text("new".into()))],
-            )
-            .await?;
-            if still.is_some() {
+            let still = self.lock_open(&mut tx.exec(), oid).await?;
+            if still {
                 repo::delete(&mut tx.exec(), &self.e.order, oid).await?;
                 tx.commit().await?;
                 removed += 1;
@@ -1350,7 +1298,7 @@ impl Commerce {
                 .find_by(&self.e.order, &[("status", Val::Text(st.into()))], SWEEP)
                 .await?;
             for o in rows {
-                let id = id_of(&o)?;
+                let id = Record::must_id(&o)?;
                 match self.check(id).await {
                     Ok(_) | Err(Error::Conflict { .. }) => {}
                     Err(e) => tracing::warn!(order = %id, error = %e, "order check failed"),
@@ -1368,7 +1316,7 @@ impl Commerce {
         let mut grant_products = Vec::new();
         let mut revoke_products = Vec::new();
         for o in &loaded.orders {
-            let oid = id_of(o)?;
+            let oid = Record::must_id(o)?;
             let products: Vec<Uuid> = loaded
                 .lines_of(oid)
                 .filter_map(|l| l.uuid("productId"))
@@ -1471,7 +1419,7 @@ impl Commerce {
             .filter(|c| matches!(c.text("to"), Some("approving" | "delivering")))
             .filter_map(|c| {
                 let at = c.text("createdAt")?;
-                (parse_time(at)? >= since)
+                (parse_timestamp(at)? >= since)
                     .then(|| Some((c.uuid("orderId")?, at[..10].to_owned())))?
             })
             .collect();
@@ -1555,12 +1503,10 @@ impl Commerce {
         let order = l
             .uuid("orderId")
             .ok_or_else(|| Error::internal("line without order"))?;
-        let v = self.view(
-            &self
-                .load(vec![self.store.get(&self.e.order, order).await?])
-                .await?,
-            &self.store.get(&self.e.order, order).await?,
-        );
+        let loaded = self
+            .load(vec![self.store.get(&self.e.order, order).await?])
+            .await?;
+        let v = self.view(&loaded, &loaded.orders[0]);
         Ok(v["ordersToProducts"]
             .as_array()
             .and_then(|a| a.iter().find(|x| x["id"] == json!(line)))
@@ -1572,7 +1518,7 @@ impl Commerce {
 fn group_orders(loaded: &Loaded) -> Result<BTreeMap<IntentKey, (Decimal, Vec<Uuid>)>> {
     let mut groups: BTreeMap<IntentKey, (Decimal, Vec<Uuid>)> = BTreeMap::new();
     for o in &loaded.orders {
-        let oid = id_of(o)?;
+        let oid = Record::must_id(o)?;
         let c = *loaded.currency_of.get(&oid).ok_or_else(|| {
             Error::invalid_field(
                 "billingModuleCurrencyId",

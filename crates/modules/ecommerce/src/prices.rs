@@ -4,18 +4,19 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rust_decimal::Decimal;
 use serde::Serialize;
 use stoa_kernel::Result;
 use stoa_kernel::value::Val;
-use stoa_store::{Cell, Store};
+use stoa_store::{Record, Store};
 use uuid::Uuid;
 
 /// One price of a product.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Price {
-    /// Decimal string, exact (`"199"`, `"2.50"`).
-    pub amount: String,
+    /// Exact; serialised as a decimal string (`"199"`, `"2.50"`).
+    pub amount: Decimal,
     pub currency: Currency,
 }
 
@@ -36,21 +37,26 @@ fn uuids(rows: &[stoa_store::Record], field: &str) -> Vec<Val> {
     set.into_iter().map(Val::Uuid).collect()
 }
 
-/// The prices of each product in `products` (products without a price are absent).
-pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Price>>> {
-    let mut out: HashMap<Uuid, Vec<Price>> = HashMap::new();
+/// The attributes of `products` linked to an attribute key of type `kind` (`price`,
+/// `interval`): the product ↔ attribute links and the attribute rows. The one walk prices and
+/// intervals share.
+async fn keyed_attributes(
+    store: &Store,
+    products: &[Uuid],
+    kind: &str,
+) -> Result<(Vec<Record>, Vec<Record>)> {
     if products.is_empty() {
-        return Ok(out);
+        return Ok((Vec::new(), Vec::new()));
     }
     let keys = store
         .find_by(
             &*store.entity("ecommerce.attribute-key")?,
-            &[("type", Val::Text("price".into()))],
+            &[("type", Val::Text(kind.into()))],
             100,
         )
         .await?;
     if keys.is_empty() {
-        return Ok(out);
+        return Ok((Vec::new(), Vec::new()));
     }
     let ids: Vec<Val> = products.iter().copied().map(Val::Uuid).collect();
     let p2a = store
@@ -61,13 +67,12 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
             CAP,
         )
         .await?;
-    let attr_ids = uuids(&p2a, "attributeId");
     let key_ids: HashSet<Uuid> = keys.iter().filter_map(|k| k.id()).collect();
-    let priced: HashSet<Uuid> = store
+    let keyed: Vec<Val> = store
         .find_in(
             &*store.entity("ecommerce.attribute-keys-to-attributes")?,
             "attributeId",
-            &attr_ids,
+            &uuids(&p2a, "attributeId"),
             CAP,
         )
         .await?
@@ -77,27 +82,28 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
                 .is_some_and(|k| key_ids.contains(&k))
         })
         .filter_map(|l| l.uuid("attributeId"))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .map(Val::Uuid)
         .collect();
-    let priced_vals: Vec<Val> = priced.iter().copied().map(Val::Uuid).collect();
-    let attrs: HashMap<Uuid, String> = store
-        .find_in(
-            &*store.entity("ecommerce.attribute")?,
-            "id",
-            &priced_vals,
-            CAP,
-        )
-        .await?
+    let attrs = store
+        .find_in(&*store.entity("ecommerce.attribute")?, "id", &keyed, CAP)
+        .await?;
+    Ok((p2a, attrs))
+}
+
+/// The prices of each product in `products` (products without a price are absent).
+pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Price>>> {
+    let mut out: HashMap<Uuid, Vec<Price>> = HashMap::new();
+    let (p2a, rows) = keyed_attributes(store, products, "price").await?;
+    if rows.is_empty() {
+        return Ok(out);
+    }
+    let attrs: HashMap<Uuid, Decimal> = rows
         .iter()
-        .filter_map(|a| {
-            let amount = match a.get("number")? {
-                Cell::Text(s) => s.clone(),
-                Cell::Float(f) => f.to_string(),
-                Cell::Int(i) => i.to_string(),
-                _ => return None,
-            };
-            Some((a.id()?, amount))
-        })
+        .filter_map(|a| Some((a.id()?, a.decimal("number")?)))
         .collect();
+    let priced_vals: Vec<Val> = attrs.keys().copied().map(Val::Uuid).collect();
     let a2c = store
         .find_in(
             &*store.entity("ecommerce.attributes-to-billing-module-currencies")?,
@@ -143,7 +149,7 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
             continue;
         };
         out.entry(product).or_default().push(Price {
-            amount: amount.clone(),
+            amount: *amount,
             currency: currency.clone(),
         });
     }
@@ -244,49 +250,8 @@ impl stoa_api::module::BundlePart for BundlePrices {
 /// the attribute key of type `interval`, its value in `string` (`{"en": "month"}`).
 pub async fn intervals(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, String>> {
     let mut out = HashMap::new();
-    if products.is_empty() {
-        return Ok(out);
-    }
-    let keys = store
-        .find_by(
-            &*store.entity("ecommerce.attribute-key")?,
-            &[("type", Val::Text("interval".into()))],
-            100,
-        )
-        .await?;
-    if keys.is_empty() {
-        return Ok(out);
-    }
-    let key_ids: HashSet<Uuid> = keys.iter().filter_map(|k| k.id()).collect();
-    let ids: Vec<Val> = products.iter().copied().map(Val::Uuid).collect();
-    let p2a = store
-        .find_in(
-            &*store.entity("ecommerce.products-to-attributes")?,
-            "productId",
-            &ids,
-            CAP,
-        )
-        .await?;
-    let attr_ids = uuids(&p2a, "attributeId");
-    let keyed: HashSet<Uuid> = store
-        .find_in(
-            &*store.entity("ecommerce.attribute-keys-to-attributes")?,
-            "attributeId",
-            &attr_ids,
-            CAP,
-        )
-        .await?
-        .iter()
-        .filter(|l| {
-            l.uuid("attributeKeyId")
-                .is_some_and(|k| key_ids.contains(&k))
-        })
-        .filter_map(|l| l.uuid("attributeId"))
-        .collect();
-    let vals: Vec<Val> = keyed.iter().copied().map(Val::Uuid).collect();
-    let values: HashMap<Uuid, String> = store
-        .find_in(&*store.entity("ecommerce.attribute")?, "id", &vals, CAP)
-        .await?
+    let (p2a, rows) = keyed_attributes(store, products, "interval").await?;
+    let values: HashMap<Uuid, String> = rows
         .iter()
         .filter_map(|a| {
             let m = a.json("string")?;

@@ -3,9 +3,11 @@
 //! recorded as an `ecommerce.order-status-change` row: from, to, who or what, when, why.
 
 use serde_json::{Map, Value, json};
+use stoa_kernel::value::fields;
 use stoa_kernel::{Error, Result};
 use stoa_store::Record;
-use stoa_store::guard::{UpdateGuard, Writes};
+use stoa_store::guard::{Effects, UpdateGuard};
+use stoa_store::jobs::NewJob;
 
 /// Who may make a change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,47 +55,31 @@ pub fn settles(to: &str) -> bool {
     )
 }
 
-/// The history row of one change.
-pub fn history(
+/// What one status change writes with it: its history row, the job that mails the buyer and the
+/// admins, and the job that re-checks the buyer's product roles. The service's transitions and
+/// the guard on generic edits both use this.
+pub fn effects(
     order: &str,
     from: &str,
     to: &str,
     actor: &str,
     reason: Option<&str>,
     overridden: bool,
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("orderId".into(), json!(order));
-    m.insert("from".into(), json!(from));
-    m.insert("to".into(), json!(to));
-    m.insert(
-        "actor".into(),
-        json!(actor.chars().take(200).collect::<String>()),
-    );
-    if let Some(r) = reason {
-        m.insert("reason".into(), json!(r));
+) -> Effects {
+    let actor: String = actor.chars().take(200).collect();
+    let row = fields(json!({
+        "orderId": order, "from": from, "to": to, "actor": actor, "reason": reason, "override": overridden,
+    }));
+    Effects {
+        rows: vec![("ecommerce.order-status-change".into(), row)],
+        jobs: vec![
+            NewJob::now(
+                crate::orders::JOB_NOTIFY,
+                json!({"order": order, "from": from, "to": to}),
+            ),
+            NewJob::now(crate::orders::JOB_SUBJECT_CHECK, json!({"order": order})),
+        ],
     }
-    m.insert("override".into(), json!(overridden));
-    m
-}
-
-/// The job row that mails the buyer and the admins about a change (written with it).
-pub fn notify_job(order: &str, from: &str, to: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("name".into(), json!(crate::orders::JOB_NOTIFY));
-    m.insert(
-        "payload".into(),
-        json!({"order": order, "from": from, "to": to}),
-    );
-    m
-}
-
-/// The job row that grants or revokes the buyer's product roles after a change.
-pub fn roles_job(order: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("name".into(), json!(crate::orders::JOB_SUBJECT_CHECK));
-    m.insert("payload".into(), json!({"order": order}));
-    m
 }
 
 /// Generic updates of `ecommerce.order` (admin PATCH, bulk update): a status change must be one
@@ -106,16 +92,16 @@ impl UpdateGuard for OrderGuard {
     }
 
     fn writes(&self) -> &[&'static str] {
-        &["ecommerce.order-status-change", "platform.job"]
+        &["ecommerce.order-status-change"]
     }
 
-    fn check(&self, old: &Record, input: &Map<String, Value>, actor: &str) -> Result<Writes> {
+    fn check(&self, old: &Record, input: &Map<String, Value>, actor: &str) -> Result<Effects> {
         let from = old.text("status").unwrap_or("new");
         let Some(to) = input.get("status").and_then(Value::as_str) else {
-            return Ok(Vec::new());
+            return Ok(Effects::default());
         };
         if to == from {
-            return Ok(Vec::new());
+            return Ok(Effects::default());
         }
         if !allowed(from, to, By::Admin) {
             let next = admin_next(from);
@@ -134,14 +120,7 @@ impl UpdateGuard for OrderGuard {
             ));
         }
         let id = old.id().map(|i| i.to_string()).unwrap_or_default();
-        Ok(vec![
-            (
-                "ecommerce.order-status-change".into(),
-                history(&id, from, to, actor, None, false),
-            ),
-            ("platform.job".into(), notify_job(&id, from, to)),
-            ("platform.job".into(), roles_job(&id)),
-        ])
+        Ok(effects(&id, from, to, actor, None, false))
     }
 }
 
@@ -149,15 +128,7 @@ impl UpdateGuard for OrderGuard {
 mod tests {
     use super::*;
 
-    const ALL: &[&str] = &[
-        "new",
-        "paying",
-        "approving",
-        "packaging",
-        "delivering",
-        "delivered",
-        "canceled",
-    ];
+    use crate::ORDER_STATUSES as ALL;
 
     #[test]
     fn only_the_status_table() {

@@ -77,7 +77,7 @@ impl Mailer {
             email.template_variant,
         )
         .await?;
-        let (topic_id, template_id) = (id(&topic)?, id(&template)?);
+        let (topic_id, template_id) = (Record::must_id(&topic)?, Record::must_id(&template)?);
         let subject = pick(&template.json("subject"), email.language)
             .or_else(|| template.text("title").map(str::to_owned))
             .unwrap_or_else(|| "Notification".to_owned());
@@ -94,7 +94,7 @@ impl Mailer {
         let row = {
             let mut exec = tx.exec();
             let row = s.create_in(&mut exec, &n, &input).await?;
-            let nid = id(&row)?;
+            let nid = Record::must_id(&row)?;
             let secret = n
                 .field_index("secretData")
                 .ok_or_else(|| Error::internal("notification.secretData is not declared"))?;
@@ -128,7 +128,7 @@ impl Mailer {
         };
         tx.commit().await?;
         s.touch(&n);
-        let nid = id(&row)?;
+        let nid = Record::must_id(&row)?;
         let me = self.clone();
         tokio::spawn(async move {
             if let Err(e) = me.deliver(nid).await {
@@ -234,10 +234,6 @@ async fn one(s: &Store, entity: &str, field: &str, value: &str) -> Result<Record
         .into_iter()
         .next()
         .ok_or_else(|| Error::not_found(format!("no {entity} with {field} '{value}'")))
-}
-
-fn id(r: &Record) -> Result<Uuid> {
-    r.id().ok_or_else(|| Error::internal("row without id"))
 }
 
 /// The text for `language` from a translation map, else English, else any.

@@ -85,22 +85,7 @@ fn caller(req: &Request) -> Caller {
 
 /// The JSON body as an object; an empty body is `{}`.
 async fn body(state: &AppState, req: Request) -> Result<Map<String, Value>> {
-    let empty = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .is_some_and(|v| v.as_bytes() == b"0")
-        || (req.headers().get(header::CONTENT_TYPE).is_none()
-            && req.headers().get(header::TRANSFER_ENCODING).is_none()
-            && req.headers().get(header::CONTENT_LENGTH).is_none());
-    if empty {
-        return Ok(Map::new());
-    }
-    let b = stoa_api::body::parse(req, state.limits).await?;
-    match b.data {
-        Value::Object(m) => Ok(m),
-        Value::Null => Ok(Map::new()),
-        _ => Err(Error::bad_request("the body must be a JSON object")),
-    }
+    stoa_api::body::object_or_empty(req, state.limits).await
 }
 
 fn secure(auth: &Auth, headers: &HeaderMap) -> bool {
@@ -331,16 +316,7 @@ async fn wallet(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respons
 }
 
 fn owner(c: &Caller, id: &str) -> Result<Uuid> {
-    let id = parse_id(id)?;
-    if c.owns(id) {
-        Ok(id)
-    } else if c.subject.is_none() {
-        Err(Error::Unauthorized("sign in to do this".into()))
-    } else {
-        Err(Error::Forbidden(
-            "only the account's owner may do this".into(),
-        ))
-    }
+    c.acting_for(parse_id(id)?)
 }
 
 async fn list_identities(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {

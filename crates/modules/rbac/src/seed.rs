@@ -11,7 +11,7 @@ use serde_json::json;
 use stoa_api::routes::{Access, Operation};
 use stoa_kernel::Result;
 use stoa_kernel::model::Entity;
-use stoa_kernel::value::Val;
+use stoa_kernel::value::{Val, fields};
 use stoa_store::Store;
 
 pub const SEED: &str = "rbac.defaults.v1";
@@ -77,10 +77,6 @@ pub fn defaults(ops: &[Operation]) -> Vec<(String, String, Access)> {
         .collect()
 }
 
-fn obj(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
-    v.as_object().cloned().unwrap_or_default()
-}
-
 async fn create(
     store: &Store,
     exec: &mut stoa_store::Exec<'_>,
@@ -88,7 +84,7 @@ async fn create(
     v: serde_json::Value,
 ) -> Result<uuid::Uuid> {
     store
-        .create_in(exec, e, &obj(v))
+        .create_in(exec, e, &fields(v))
         .await?
         .id()
         .ok_or_else(|| stoa_kernel::Error::internal("row without id"))
@@ -205,25 +201,17 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
         for (m, p, access) in &todo {
             if !have.contains(&(m.clone(), shape(p))) {
                 let id = create(store, &mut exec, &perm, json!({"method": m, "path": p})).await?;
-                if matches!(access, Access::SignedIn | Access::Owner)
-                    && let Some(user) = user
-                {
+                let holders = match access {
+                    Access::SignedIn => vec![user],
+                    Access::Owner => vec![user, guest],
+                    Access::Public | Access::Admin => Vec::new(),
+                };
+                for role in holders.into_iter().flatten() {
                     create(
                         store,
                         &mut exec,
                         &link,
-                        json!({"roleId": user, "permissionId": id}),
-                    )
-                    .await?;
-                }
-                if *access == Access::Owner
-                    && let Some(guest) = guest
-                {
-                    create(
-                        store,
-                        &mut exec,
-                        &link,
-                        json!({"roleId": guest, "permissionId": id}),
+                        json!({"roleId": role, "permissionId": id}),
                     )
                     .await?;
                 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use stoa_kernel::model::Entity;
-use stoa_kernel::value::{Val, format_timestamp, now, parse_timestamp};
+use stoa_kernel::value::{Val, fields, format_timestamp, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
 use stoa_store::{Exec, Record, Store, repo};
@@ -117,20 +117,9 @@ pub struct Auth {
     roles: RwLock<RolesCache>,
 }
 
-fn obj(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
-
 fn idx(e: &Entity, name: &str) -> Result<usize> {
     e.field_index(name)
         .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))
-}
-
-fn row_id(r: &Record) -> Result<Uuid> {
-    r.id().ok_or_else(|| Error::internal("row without id"))
 }
 
 fn ts(r: &Record, name: &str) -> Option<OffsetDateTime> {
@@ -257,7 +246,7 @@ impl Auth {
             .create_in(
                 exec,
                 &self.e.session,
-                &obj(json!({
+                &fields(json!({
                     "subjectId": subject,
                     "expiresAt": format_timestamp(expires),
                     "lastUsedAt": format_timestamp(now()),
@@ -266,7 +255,7 @@ impl Auth {
                 })),
             )
             .await?;
-        let sid = row_id(&row)?;
+        let sid = Record::must_id(&row)?;
         let (token, hash) = tokens::new_refresh(sid);
         repo::update_if(
             exec,
@@ -444,7 +433,7 @@ impl Auth {
             )
             .await?;
         if requested.is_empty() {
-            return open.iter().map(row_id).collect();
+            return open.iter().map(Record::must_id).collect();
         }
         let mut out = Vec::new();
         for slug in requested {
@@ -456,7 +445,7 @@ impl Auth {
                         "the role '{slug}' cannot be chosen at registration"
                     ))
                 })?;
-            out.push(row_id(r)?);
+            out.push(Record::must_id(r)?);
         }
         Ok(out)
     }
@@ -469,7 +458,7 @@ impl Auth {
         key: &str,
         hash: Option<String>,
     ) -> Result<Record> {
-        let mut input = obj(json!({"provider": provider, "login": format!("{provider}:{key}")}));
+        let mut input = fields(json!({"provider": provider, "login": format!("{provider}:{key}")}));
         if provider == EMAIL {
             input.insert("email".into(), json!(key));
         } else {
@@ -488,7 +477,7 @@ impl Auth {
                 }
                 other => other,
             })?;
-        let id = row_id(&row)?;
+        let id = Record::must_id(&row)?;
         if let Some(h) = hash {
             repo::update_if(
                 exec,
@@ -503,7 +492,7 @@ impl Auth {
             .create_in(
                 exec,
                 &self.e.s2i,
-                &obj(json!({"subjectId": subject, "identityId": id})),
+                &fields(json!({"subjectId": subject, "identityId": id})),
             )
             .await?;
         Ok(row)
@@ -520,7 +509,7 @@ impl Auth {
         let mut tx = self.store.db.begin().await?;
         let (subject, sid, refresh) = {
             let mut exec = tx.exec();
-            let subject = row_id(
+            let subject = Record::must_id(
                 &self
                     .store
                     .create_in(&mut exec, &self.e.subject, &Map::new())
@@ -535,7 +524,7 @@ impl Auth {
                     .create_in(
                         &mut exec,
                         &self.e.s2r,
-                        &obj(json!({"subjectId": subject, "roleId": r})),
+                        &fields(json!({"subjectId": subject, "roleId": r})),
                     )
                     .await?;
             }
@@ -602,12 +591,12 @@ impl Auth {
         self.limits.account(&format!("login:{email}"))?;
         let identity = self.identity_by_login(&format!("{EMAIL}:{email}")).await?;
         let stored = match &identity {
-            Some(i) => self.secret_of(row_id(i)?, "password").await?,
+            Some(i) => self.secret_of(Record::must_id(i)?, "password").await?,
             None => None,
         };
         let ok = self.hasher.verify(password, stored).await?;
         let subject = match (&identity, ok) {
-            (Some(i), true) => self.subject_of(row_id(i)?).await?,
+            (Some(i), true) => self.subject_of(Record::must_id(i)?).await?,
             _ => None,
         };
         let Some(subject) = subject else {
@@ -653,7 +642,7 @@ impl Auth {
         let Some(identity) = self.identity_by_login(&format!("{EMAIL}:{email}")).await? else {
             return Ok(());
         };
-        let id = row_id(&identity)?;
+        let id = Record::must_id(&identity)?;
         let secret = tokens::random_token();
         let code = format!("{}.{secret}", id.simple());
         let i = &self.e.identity;
@@ -808,7 +797,7 @@ impl Auth {
             .account(&format!("wallet:{}", address.trim().to_lowercase()))?;
         let addr = self.verify_wallet(message, signature, address)?;
         if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
-            && let Some(subject) = self.subject_of(row_id(&i)?).await?
+            && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
         {
             tracing::info!(subject = %subject, event = "login", provider = WALLET, "signed in");
             return self.sign_in(subject, ctx).await;
@@ -1042,7 +1031,7 @@ impl Auth {
             let subject = match body.get("subjectId").and_then(Value::as_str) {
                 Some(s) => Uuid::try_parse(s)
                     .map_err(|_| Error::bad_field("subjectId", "must be a uuid"))?,
-                None => row_id(
+                None => Record::must_id(
                     &self
                         .store
                         .create_in(&mut exec, &self.e.subject, &Map::new())
@@ -1083,7 +1072,7 @@ impl Auth {
         let t = self
             .new_account(
                 Some((EMAIL, &email, Some(hash))),
-                &[row_id(&admin)?],
+                &[Record::must_id(&admin)?],
                 &Ctx::default(),
             )
             .await?;

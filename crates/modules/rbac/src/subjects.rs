@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use serde_json::{Map, Value, json};
-use stoa_kernel::value::Val;
+use serde_json::json;
+use stoa_kernel::value::{Val, fields};
 use stoa_kernel::{Error, Result};
 use stoa_store::{Exec, Store};
 use uuid::Uuid;
@@ -16,10 +16,6 @@ pub const MAX_ORDERS: usize = 1000;
 #[derive(Clone)]
 pub struct Subjects {
     store: Store,
-}
-
-fn obj(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
 }
 
 fn ids(rows: &[stoa_store::Record], field: &str) -> Vec<Uuid> {
@@ -50,7 +46,7 @@ impl Subjects {
             .create_in(
                 exec,
                 &e,
-                &obj(json!({"subjectId": subject, "ecommerceModuleOrderId": order})),
+                &fields(json!({"subjectId": subject, "ecommerceModuleOrderId": order})),
             )
             .await?;
         Ok(())
@@ -110,7 +106,7 @@ impl Subjects {
             .create_in(
                 exec,
                 &identity,
-                &obj(json!({"provider": "email", "email": email})),
+                &fields(json!({"provider": "email", "email": email})),
             )
             .await?;
         let id = row
@@ -120,7 +116,7 @@ impl Subjects {
             .create_in(
                 exec,
                 &*self.store.entity("rbac.subjects-to-identities")?,
-                &obj(json!({"subjectId": subject, "identityId": id})),
+                &fields(json!({"subjectId": subject, "identityId": id})),
             )
             .await?;
         Ok(true)
@@ -243,7 +239,7 @@ impl Subjects {
                     .create_in(
                         &mut exec,
                         &s2r,
-                        &obj(json!({"subjectId": subject, "roleId": r})),
+                        &fields(json!({"subjectId": subject, "roleId": r})),
                     )
                     .await?;
                 added += 1;

@@ -35,6 +35,8 @@ struct Catalog {
     grove: String,
     unpriced: String,
     kzt: String,
+    rub: Value,
+    price_key: Value,
 }
 
 async fn app(db: Db, sink: Option<&Sink>, delay: u64, timeout: u64) -> TestApp {
@@ -88,22 +90,12 @@ async fn catalog(app: &TestApp) -> Catalog {
         )
         .await;
         for (amount, cur) in prices {
-            let a = app
-                .create("/api/ecommerce/attributes", &json!({"number": amount}))
-                .await;
-            app.create(
-                "/api/ecommerce/products-to-attributes",
-                &json!({"productId": p["id"], "attributeId": a["id"]}),
-            )
-            .await;
-            app.create(
-                "/api/ecommerce/attribute-keys-to-attributes",
-                &json!({"attributeKeyId": key["id"], "attributeId": a["id"]}),
-            )
-            .await;
-            app.create(
-                "/api/ecommerce/attributes-to-billing-module-currencies",
-                &json!({"attributeId": a["id"], "billingModuleCurrencyId": cur["id"]}),
+            attribute(
+                app,
+                &p["id"],
+                &key["id"],
+                json!({"number": amount}),
+                Some(&cur["id"]),
             )
             .await;
         }
@@ -114,6 +106,36 @@ async fn catalog(app: &TestApp) -> Catalog {
         grove: ids[1].clone(),
         unpriced: ids[2].clone(),
         kzt: kzt["id"].as_str().unwrap().to_owned(),
+        rub: rub["id"].clone(),
+        price_key: key["id"].clone(),
+    }
+}
+
+/// An attribute of `product` under attribute key `key` (a price when `currency` is given).
+async fn attribute(
+    app: &TestApp,
+    product: &Value,
+    key: &Value,
+    body: Value,
+    currency: Option<&Value>,
+) {
+    let a = app.create("/api/ecommerce/attributes", &body).await;
+    app.create(
+        "/api/ecommerce/products-to-attributes",
+        &json!({"productId": product, "attributeId": a["id"]}),
+    )
+    .await;
+    app.create(
+        "/api/ecommerce/attribute-keys-to-attributes",
+        &json!({"attributeKeyId": key, "attributeId": a["id"]}),
+    )
+    .await;
+    if let Some(c) = currency {
+        app.create(
+            "/api/ecommerce/attributes-to-billing-module-currencies",
+            &json!({"attributeId": a["id"], "billingModuleCurrencyId": c}),
+        )
+        .await;
     }
 }
 
@@ -743,3 +765,164 @@ async fn state_machine(db: Db) {
     );
 }
 on_both!(state_machine);
+
+async fn holds(app: &TestApp, subject: &str, role: &Value) -> bool {
+    let path = format!(
+        "/api/rbac/subjects-to-roles?filters[and][0][column]=subjectId&filters[and][0][method]=eq&filters[and][0][value]={subject}"
+    );
+    app.get(&path)
+        .await
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| &l["roleId"] == role)
+}
+
+/// DOMAIN §5.4 and the admin's order reads: a subscription's role is granted while it is
+/// delivering and revoked once delivered; checkout-attributes, stats and clear-old-orders.
+async fn subscriptions_and_housekeeping(db: Db) {
+    // Abandoned carts are kept 0 hours here.
+    let app = spawn_app_manual(db, |c| {
+        c.dummy_webhook_delay = 0;
+        c.cart_retention_hours = 0;
+    })
+    .await
+    .expect("app");
+    let c = catalog(&app).await;
+    let rub = c.rub.clone();
+    let interval_key = app
+        .create(
+            "/api/ecommerce/attribute-keys",
+            &json!({"slug": "interval", "type": "interval", "field": "string"}),
+        )
+        .await;
+    let club = app
+        .create(
+            "/api/ecommerce/products",
+            &json!({"slug": "club", "type": "subscription", "title": {"en": "Club"}}),
+        )
+        .await;
+    attribute(
+        &app,
+        &club["id"],
+        &c.price_key,
+        json!({"number": "500"}),
+        Some(&rub),
+    )
+    .await;
+    attribute(
+        &app,
+        &club["id"],
+        &interval_key["id"],
+        json!({"string": {"en": "month", "ru": "месяц"}}),
+        None,
+    )
+    .await;
+    let role = app
+        .create(
+            "/api/rbac/roles",
+            &json!({"title": "Club member", "slug": "club-member"}),
+        )
+        .await;
+    app.create(
+        "/api/rbac/roles-to-ecommerce-module-products",
+        &json!({"roleId": role["id"], "ecommerceModuleProductId": club["id"]}),
+    )
+    .await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let r = me
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                club["id"].as_str().unwrap()
+            ),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let order = r.data()["ecommerceModule"]["orders"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        !holds(&app, &s, &role["id"]).await,
+        "no role before the payment"
+    );
+    app.drain_jobs().await;
+    let o = order_row(&app, &order).await;
+    assert_eq!(
+        o["status"],
+        json!("delivering"),
+        "a subscription is delivered from the payment on"
+    );
+    assert!(
+        holds(&app, &s, &role["id"]).await,
+        "the product's role is granted"
+    );
+    let attrs = app
+        .get(&format!(
+            "/api/ecommerce/orders/{order}/checkout-attributes/{}",
+            rub.as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(
+        attrs.data(),
+        &json!({"amount": "500", "type": "subscription", "interval": "month"}),
+        "{}",
+        attrs.text
+    );
+    let intents = app.get("/api/billing/payment-intents").await;
+    assert_eq!(intents.data()[0]["interval"], json!("month"));
+    let stats = app.get("/api/ecommerce/orders/stats?days=30").await;
+    assert_eq!(stats.status, 200, "{}", stats.text);
+    assert_eq!(
+        stats.data()["days"].as_array().unwrap().len(),
+        1,
+        "{}",
+        stats.text
+    );
+    assert_eq!(stats.data()["days"][0]["currency"], json!("rub"));
+    assert_eq!(stats.data()["days"][0]["orders"], json!(1));
+    assert_eq!(stats.data()["days"][0]["revenue"], json!("500"));
+    assert_eq!(
+        app.get("/api/ecommerce/orders/stats?days=0").await.status,
+        400
+    );
+    // Delivered: the role goes.
+    let r = app
+        .patch(
+            &format!("/api/ecommerce/orders/{order}"),
+            &json!({"status": "delivered"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    app.drain_jobs().await;
+    assert!(
+        !holds(&app, &s, &role["id"]).await,
+        "the role is revoked once delivered"
+    );
+    // An abandoned cart is cleared; paid orders stay.
+    let tree = c.tree.clone();
+    let cart_order = me
+        .post(&orders(&s), &json!({"productId": tree}))
+        .await
+        .data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app
+        .post("/api/ecommerce/orders/clear-old-orders", &json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["removed"], json!(1), "{}", r.text);
+    assert_eq!(
+        app.get(&format!("/api/ecommerce/orders/{cart_order}"))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(order_row(&app, &order).await["status"], json!("delivered"));
+}
+on_both!(subscriptions_and_housekeeping);

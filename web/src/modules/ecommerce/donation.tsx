@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
 import { buyNow, ensureSubject, paymentTarget, useProviders } from "@/commerce/api";
-import { linked, tr, type Rec } from "@/lib/content";
+import { formatPrice, linked, tr, type Rec } from "@/lib/content";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
 
@@ -55,7 +55,6 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
   const prices = product._prices ?? [];
   const price = prices.find((p) => p.currency.slug === "rub") ?? prices.find((p) => p.currency.isDefault) ?? prices[0];
   const n = qty === "" ? 0 : qty;
-  const fmt = new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US", { maximumFractionDigits: 2 });
   const total = price ? Number(price.amount) * n : 0;
   const step = (d: number) => setQty((q) => (d < 0 && (q === "" || q <= 1) ? q : Math.max(1, (q === "" ? 0 : q) + d)));
   const details = linked(product, "products-to-website-builder-module-widgets");
@@ -137,7 +136,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
             <p className="ml-auto text-right">
               <span className="block text-sm text-neutral-600">{t("site.total")}</span>
               <span className="text-3xl font-bold" data-testid="total">
-                {price ? `${fmt.format(total)} ${price.currency.symbol}` : "—"}
+                {price ? formatPrice({ amount: String(total), currency: price.currency }, lang) : "—"}
               </span>
             </p>
           </div>
