@@ -152,6 +152,52 @@ export const adminSpecs = [
     },
   ],
   [
+    "the admin sees paid orders on the dashboard, moves an order approving → packaging → delivering → delivered, cannot move it back, and replays a webhook",
+    async (_stack, s) => {
+      const { page } = s.w;
+      // The site specs paid for trees with the dummy provider: the dashboard counts them.
+      await page.goto("/admin");
+      const card = page.getByTestId("sales-card");
+      await card.getByTestId("sales-summary-rub").getByText(/paid orders?$/).waitFor();
+      await screen(page, "admin-dashboard-sales");
+      await page.goto("/admin/ecommerce/order");
+      await page.getByRole("heading", { name: "Orders" }).waitFor();
+      await page.getByRole("button", { name: "Paid", exact: true }).click();
+      const table = page.getByTestId("orders-table");
+      await table.locator('[data-status="approving"]').first().waitFor();
+      expect((await table.locator("[data-status]:not([data-status=approving])").count()) === 0, "the filter shows paid orders only");
+      await table.getByTestId("order-open").first().click();
+      const details = page.getByTestId("order-details");
+      await details.locator('[data-status="approving"]').waitFor();
+      await details.getByTestId("order-invoice").first().getByText(/paid/).waitFor();
+      await screen(page, "admin-order-details");
+      for (const next of ["packaging", "delivering", "delivered"]) {
+        await details.getByTestId(`order-move-${next}`).click();
+        await details.locator(`[data-status="${next}"]`).first().waitFor();
+      }
+      await details.getByText("This status is final; only a correction can change it.").waitFor();
+      expect((await details.locator("[data-testid^=order-move-]").count()) === 0, "no way forward or back is offered");
+      const history = details.getByTestId("order-history");
+      for (const step of ["Paid → Packing", "Packing → On its way", "On its way → Delivered"]) await history.getByText(step).waitFor();
+      await screen(page, "admin-order-delivered");
+      // Back is refused by the server too, not only hidden.
+      const id = (await page.getByRole("dialog").getByRole("heading").first().textContent()).replace(/^Order #/, "");
+      // (Through the context's request API: a 409 in the page would count as a console error.)
+      const back = (await page.request.patch(`/api/ecommerce/orders/${id}`, { data: { status: "approving" }, headers: { origin: new URL(page.url()).origin } })).status();
+      expect(back === 409, `moving a delivered order back answers 409, got ${back}`);
+      await page.keyboard.press("Escape");
+      // The inbox: the dummy provider's webhooks, processed; a replay does not pay twice.
+      await page.goto("/admin/billing/webhook");
+      const inbox = page.getByTestId("inbox-table");
+      await inbox.getByTestId("inbox-status").getByText("Processed").first().waitFor();
+      await inbox.getByTestId("inbox-open").first().click();
+      await page.getByTestId("inbox-replay").click();
+      await page.getByText("Queued to be processed again").waitFor();
+      await screen(page, "admin-inbox");
+      await page.keyboard.press("Escape");
+    },
+  ],
+  [
     "a signed-in user without the admin role sees 'Not authorized'",
     async (stack, s) => {
       const w = await watchedContext(stack);

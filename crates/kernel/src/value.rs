@@ -240,16 +240,35 @@ fn check_text(field: &Field, s: &str) -> std::result::Result<(), String> {
             }
         }
         Format::Email => {
-            let ok = s
-                .split_once('@')
-                .is_some_and(|(a, d)| !a.is_empty() && d.contains('.') && !d.starts_with('.'));
-            if !ok || s.chars().any(char::is_whitespace) {
+            if !is_email(s) {
                 return Err("must be an email address".into());
             }
         }
         Format::None | Format::File => {}
     }
     Ok(())
+}
+
+/// Is `s` shaped like an email address (local part, '@', a dotted domain, no spaces)?
+pub fn is_email(s: &str) -> bool {
+    s.len() <= 320
+        && s.split_once('@').is_some_and(|(l, d)| {
+            !l.is_empty() && d.contains('.') && !d.starts_with('.') && !d.ends_with('.')
+        })
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+/// An email address trimmed and lower-cased, or 422 naming `field`.
+pub fn normalise_email(field: &str, raw: &str) -> crate::Result<String> {
+    let e = raw.trim().to_lowercase();
+    if is_email(&e) {
+        Ok(e)
+    } else {
+        Err(crate::Error::invalid_field(
+            field,
+            "must be an email address",
+        ))
+    }
 }
 
 /// The checked values for an insert: every non-server-owned field sent, defaults for the rest,

@@ -1,5 +1,5 @@
 //! Update guards: a module may refuse, or add rows to, generic updates of its own entities (the
-//! order status machine is one). The guard runs inside the update's transaction against the row
+//! order status machine is one), and refuse creates and deletes that would bypass its rules. The guard runs inside the update's transaction against the row
 //! as it is, and the update is written only if the guarded fields still hold the values the guard
 //! saw (compare-and-set), so two concurrent edits cannot both pass a check made for one state.
 
@@ -46,6 +46,14 @@ pub trait UpdateGuard: Send + Sync {
     /// `old` is the row before the change, `input` the fields sent. An error refuses the update
     /// (a 409 naming the field, usually); otherwise what to write with it.
     fn check(&self, old: &Record, input: &Map<String, Json>, actor: &str) -> Result<Effects>;
+    /// A create of the entity (generic POST, bulk and the module's own): an error refuses it.
+    fn check_create(&self, _input: &Map<String, Json>) -> Result<()> {
+        Ok(())
+    }
+    /// A delete of `old` (generic DELETE and the module's own through the store): an error refuses it.
+    fn check_delete(&self, _old: &Record) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// The guards of a store, by entity key.

@@ -676,6 +676,23 @@ pub async fn delete(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<
     fetch_one(exec, e, &s).await
 }
 
+/// Deletes row `id` if every field in `expect` still holds its value; `None` when it does not
+/// (or the row is gone).
+pub async fn delete_if(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    id: Uuid,
+    expect: &[(usize, Val)],
+) -> Result<Option<Record>> {
+    let b = exec.backend();
+    let mut s = Query::delete();
+    s.from_table(Alias::new(e.table.as_str()));
+    s.and_where(col("id").eq(id_value(id, b)));
+    s.cond_where(equal_to(e, expect, b));
+    s.returning(returning(e));
+    fetch_one(exec, e, &s).await
+}
+
 /// Text columns of one row, secrets included: for trusted module code only (never a response).
 pub async fn read_text(
     exec: &mut Exec<'_>,

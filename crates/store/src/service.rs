@@ -42,6 +42,29 @@ pub struct Page {
     pub total: Option<u64>,
 }
 
+/// The guarded fields of `old` as a compare-and-set condition.
+fn held(g: &dyn crate::guard::UpdateGuard, e: &Entity, old: &Record) -> Vec<(usize, Val)> {
+    g.fields()
+        .iter()
+        .filter_map(|name| {
+            let v = old
+                .text(name)
+                .map_or(Val::Null, |t| Val::Text(t.to_owned()));
+            Some((e.field_index(name)?, v))
+        })
+        .collect()
+}
+
+fn changed(e: &Entity, id: Uuid) -> Error {
+    Error::Conflict {
+        message: format!(
+            "{} {id} changed while this change was checked; reload it and try again",
+            e.key()
+        ),
+        fields: Default::default(),
+    }
+}
+
 fn missing(e: &Entity, id: Uuid) -> Error {
     Error::not_found(format!("{} {id} not found", e.key()))
 }
@@ -295,6 +318,9 @@ impl Store {
         e: &Entity,
         input: &Map<String, Json>,
     ) -> Result<Record> {
+        if let Some(g) = self.guards.get(&e.key()) {
+            g.check_create(input)?;
+        }
         let mut vals = prepare_create(e, input)?;
         self.fresh_generated_slugs(exec, e, input, &mut vals)
             .await?;
@@ -388,29 +414,13 @@ impl Store {
                 .await?
                 .ok_or_else(|| missing(e, id))?;
             effects = g.check(&old, input, &crate::guard::actor())?;
-            for name in g.fields() {
-                if let Some(i) = e.field_index(name) {
-                    expect.push((
-                        i,
-                        old.text(name)
-                            .map_or(Val::Null, |t| Val::Text(t.to_owned())),
-                    ));
-                }
-            }
+            expect = held(&*g, e, &old);
         }
         let written = if expect.is_empty() {
             repo::update(exec, e, id, &vals).await
         } else {
             match repo::update_if(exec, e, id, &vals, &expect).await {
-                Ok(None) => {
-                    return Err(Error::Conflict {
-                        message: format!(
-                            "{} {id} changed while this update was checked; reload it and try again",
-                            e.key()
-                        ),
-                        fields: Default::default(),
-                    });
-                }
+                Ok(None) => return Err(changed(e, id)),
                 other => other,
             }
         };
@@ -431,8 +441,24 @@ impl Store {
         }
     }
 
+    /// Deletes row `id`; a guarded entity's guard may refuse, and the delete happens only if the
+    /// guarded fields still hold what the guard saw.
     pub async fn delete(&self, e: &Entity, id: Uuid) -> Result<Record> {
         let mut tx = self.db.begin().await?;
+        if let Some(g) = self.guards.get(&e.key()) {
+            // The row as it is, then a delete only if the guarded fields still hold (as updates do).
+            let old = repo::get(&mut tx.exec(), e, id)
+                .await?
+                .ok_or_else(|| missing(e, id))?;
+            g.check_delete(&old)?;
+            let row = repo::delete_if(&mut tx.exec(), e, id, &held(&*g, e, &old))
+                .await?
+                .ok_or_else(|| changed(e, id))?;
+            tx.commit().await?;
+            self.touch(e);
+            self.touch_referencing(e);
+            return Ok(row);
+        }
         let row = repo::delete(&mut tx.exec(), e, id)
             .await?
             .ok_or_else(|| missing(e, id))?;

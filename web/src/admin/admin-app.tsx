@@ -1,13 +1,14 @@
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useParams } from "react-router";
-import { useMeta } from "@/api/meta";
+import { type EntityMeta, type Meta, useMeta } from "@/api/meta";
 import { AccountMenu } from "@/account/screens";
 import { useMe } from "@/account/session";
 import { DEFAULT_LANGUAGE } from "@/i18n";
 import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";
 import { EntityTable } from "./table";
+import { dashboardCards, entityViews } from "./views";
 
 function NotAuthorized() {
   const { t } = useTranslation();
@@ -21,6 +22,23 @@ function NotAuthorized() {
   );
 }
 
+/** An entity's own screen when its module gives one (with a switch to the generic table), else the table. */
+function CurrentEntity({ entity, meta, lang, raw, setRaw }: { entity: EntityMeta; meta: Meta; lang: string; raw: boolean; setRaw: (r: boolean) => void }) {
+  const { t } = useTranslation();
+  const View = entityViews[`${entity.module}.${entity.name}`];
+  if (!View) return <EntityTable entity={entity} meta={meta} lang={lang} />;
+  return (
+    <>
+      <div className="mb-4 flex justify-end">
+        <Button size="sm" variant="outline" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+          {raw ? t("admin.customView") : t("admin.tableView")}
+        </Button>
+      </div>
+      {raw ? <EntityTable entity={entity} meta={meta} lang={lang} /> : <View lang={lang} />}
+    </>
+  );
+}
+
 /** The back office: a side list of every module's entities and a generic table for the chosen one. */
 export default function AdminApp() {
   const { t, i18n } = useTranslation();
@@ -29,6 +47,7 @@ export default function AdminApp() {
   const { module, entity } = useParams();
   const [filter, setFilter] = useState("");
   const [sideHidden, setSideHidden] = useState(false);
+  const [raw, setRaw] = useState(false);
   const lang = i18n.language;
   const groups = useMemo(() => {
     const m = meta.data;
@@ -95,9 +114,16 @@ export default function AdminApp() {
         )}
         <main className="min-w-0 flex-1 overflow-y-auto p-6">
           {current ? (
-            <EntityTable key={`${current.module}.${current.name}`} entity={current} meta={meta.data} lang={lang} />
+            <CurrentEntity key={`${current.module}.${current.name}`} entity={current} meta={meta.data} lang={lang} raw={raw} setRaw={setRaw} />
           ) : (
-            <p className="text-sm text-muted-foreground">{t("admin.models")}: {meta.data.entities.length}</p>
+            <div className="space-y-6">
+              {dashboardCards.map(({ key, Card }) => (
+                <Card key={key} lang={lang} />
+              ))}
+              <p className="text-sm text-muted-foreground">
+                {t("admin.models")}: {meta.data.entities.length}
+              </p>
+            </div>
           )}
         </main>
       </div>

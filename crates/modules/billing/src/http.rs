@@ -31,6 +31,18 @@ async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<R
     Ok((StatusCode::OK, axum::Json(b.ack(&provider))).into_response())
 }
 
+async fn invoice(
+    b: Arc<Billing>,
+    id: String,
+    provider: String,
+    req: Request,
+    limits: stoa_api::body::Limits,
+) -> ApiResult<Response> {
+    let body = stoa_api::body::object_or_empty(req, limits).await?;
+    let row = b.invoice_for(parse_id(&id)?, &provider, &body).await?;
+    Ok(data(StatusCode::CREATED, row))
+}
+
 async fn replay(b: Arc<Billing>, id: String) -> ApiResult<Response> {
     let row = b.replay(parse_id(&id)?).await?;
     Ok(data(StatusCode::OK, row))
@@ -39,7 +51,8 @@ async fn replay(b: Arc<Billing>, id: String) -> ApiResult<Response> {
 pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
     let b = billing.clone();
     let b2 = billing.clone();
-    let b3 = billing;
+    let b3 = billing.clone();
+    let b4 = billing;
     RouteBook::new()
         .add(
             Access::Public,
@@ -74,6 +87,29 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
                 200,
                 json!({"type": "object"}),
                 &[404, 413],
+            ),
+        )
+        .add(
+            Access::Admin,
+            "POST",
+            "/api/billing/payment-intents/{id}/{provider}",
+            post(
+                move |Path((id, provider)): Path<(String, String)>,
+                      State(s): State<AppState>,
+                      req: Request| invoice(b4.clone(), id, provider, req, s.limits),
+            ),
+            custom(
+                "billing",
+                "billingIntentInvoice",
+                "Admin: a new invoice for a payment intent with a provider (after a provider failed to start the payment); refused while another invoice of the intent is open or paid",
+                vec![
+                    json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}),
+                    json!({"name": "provider", "in": "path", "required": true, "description": "an allowed provider", "schema": {"type": "string"}}),
+                ],
+                Some(json!({"type": "object", "properties": {"metadata": {"type": "object", "properties": {"email": {"type": "string", "format": "email"}}}}})),
+                201,
+                json!({"$ref": "#/components/schemas/BillingInvoice"}),
+                &[400, 401, 403, 404, 409, 422, 503],
             ),
         )
         .add(

@@ -1,6 +1,7 @@
 //! billing: currencies, payment intents and invoices, the webhook inbox and the providers.
 #![forbid(unsafe_code)]
 
+pub mod guards;
 pub mod http;
 pub mod provider;
 pub mod service;
@@ -141,6 +142,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
         .setup(|ctx| {
             let billing = service::Billing::new(ctx.store.clone(), &ctx.config)?;
+            ctx.store
+                .guard("billing.invoice", Arc::new(guards::INVOICE));
+            ctx.store
+                .guard("billing.payment-intent", Arc::new(guards::INTENT));
             ctx.provide(Arc::new(billing));
             Ok(())
         })

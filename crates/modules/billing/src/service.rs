@@ -61,6 +61,7 @@ pub struct Billing {
     providers: HashMap<&'static str, Arc<dyn Provider>>,
     allowed: Vec<String>,
     dummy_delay: Duration,
+    public_url: String,
     /// Jobs to enqueue (payload `{"intents": [...]}`) when intents succeed.
     listeners: RwLock<Vec<&'static str>>,
 }
@@ -112,6 +113,7 @@ impl Billing {
             providers,
             allowed,
             dummy_delay: Duration::from_secs(config.dummy_webhook_delay),
+            public_url: config.public_url(),
             listeners: RwLock::new(Vec::new()),
         })
     }
@@ -279,6 +281,100 @@ impl Billing {
         tx.commit().await?;
         self.store.touch(&self.e.invoice);
         Ok(row)
+    }
+
+    /// Admin: a new invoice for intent `id` with `provider` (DOMAIN's `POST
+    /// /api/billing/payment-intents/:id/:provider`), e.g. after a provider failed to start the
+    /// payment. Refused while the intent is settled or another of its invoices is open or paid,
+    /// so one intent is never charged twice. Return URLs are the intent's earlier ones, never
+    /// the caller's (no open redirect).
+    pub async fn invoice_for(
+        &self,
+        id: Uuid,
+        provider: &str,
+        body: &serde_json::Map<String, Value>,
+    ) -> Result<Record> {
+        let adapter = self.provider(provider)?;
+        let intent = self.store.get(&self.e.intent, id).await?;
+        let status = intent.text("status").unwrap_or("requires_payment_method");
+        if matches!(status, "succeeded" | "canceled") {
+            return Err(Error::conflict_field(
+                "status",
+                format!("the payment intent is already {status}"),
+            ));
+        }
+        let email = body
+            .get("metadata")
+            .and_then(|m| m.get("email"))
+            .or_else(|| body.get("email"))
+            .and_then(Value::as_str)
+            .filter(|e| !e.trim().is_empty())
+            .map(|e| stoa_kernel::value::normalise_email("metadata.email", e))
+            .transpose()?;
+        if email.is_none() && adapter.needs_email() {
+            return Err(Error::invalid_field(
+                "metadata.email",
+                format!("is required by the provider '{provider}'"),
+            ));
+        }
+        let earlier = self.invoices_of(&[id]).await?;
+        if let Some(busy) = earlier
+            .iter()
+            .find(|i| matches!(i.text("status"), Some("open" | "paid" | "draft")))
+        {
+            return Err(Error::conflict_field(
+                "invoice",
+                format!(
+                    "invoice {} of this intent is {}; a second one could charge twice",
+                    busy.id().unwrap_or_default(),
+                    busy.text("status").unwrap_or("?")
+                ),
+            ));
+        }
+        let link = self
+            .store
+            .find_by(&self.e.i2c, &[("paymentIntentId", Val::Uuid(id))], 1)
+            .await?;
+        let currency = match link.first().and_then(|l| l.uuid("currencyId")) {
+            Some(c) => self.store.get(&self.e.currency, c).await?,
+            None => {
+                return Err(Error::conflict_field(
+                    "currencyId",
+                    "the payment intent has no currency",
+                ));
+            }
+        };
+        let amount = intent
+            .decimal("amount")
+            .ok_or_else(|| Error::conflict_field("amount", "the payment intent has no amount"))?;
+        let last = earlier.last();
+        let url = |k: &str| {
+            last.and_then(|i| i.text(k))
+                .map_or_else(|| format!("{}/", self.public_url), str::to_owned)
+        };
+        let (success, cancel) = (url("successUrl"), url("cancelUrl"));
+        let mut tx = self.store.db.begin().await?;
+        let invoice = self
+            .draft_invoice(&mut tx.exec(), &[id], provider, amount, &success, &cancel)
+            .await?;
+        tx.commit().await?;
+        self.touch();
+        self.open_invoice(
+            &NewPayment {
+                invoice,
+                intents: vec![id],
+                amount,
+                currency: currency.text("slug").unwrap_or_default().to_owned(),
+                email,
+                description: format!("Payment intent {id}"),
+                success_url: success,
+                cancel_url: cancel,
+                kind: intent.text("type").unwrap_or("one_off").to_owned(),
+                interval: intent.text("interval").map(str::to_owned),
+            },
+            provider,
+        )
+        .await
     }
 
     /// The intents' rows.

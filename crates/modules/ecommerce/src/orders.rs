@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use stoa_billing::provider::NewPayment;
 use stoa_billing::service::Billing;
 use stoa_kernel::model::Entity;
+use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, fields, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
@@ -34,6 +35,10 @@ pub const MAX_QUANTITY: i64 = 10_000;
 pub const MAX_CHECKOUT_ORDERS: usize = 100;
 /// Orders one sweep looks at.
 const SWEEP: u64 = 500;
+/// The history's reason when a provider failed to start the payment and the orders went back.
+pub const PAYMENT_NOT_STARTED: &str = "the payment provider did not start the payment";
+/// The most payments one dashboard window reads (a month of 1 000 paid orders a day fits).
+const STATS_CAP: u64 = 50_000;
 
 pub const BUYER_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-default";
 pub const ADMIN_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-admin";
@@ -1066,25 +1071,28 @@ impl Commerce {
                     .currency(*currency)
                     .map(|c| c.slug.clone())
                     .unwrap_or_default();
-                payments.push(NewPayment {
-                    invoice,
-                    intents: vec![intent],
-                    amount: *amount,
-                    currency: cur,
-                    email: email.clone(),
-                    description: format!(
-                        "Orders {}",
-                        members
-                            .iter()
-                            .map(Uuid::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    success_url: success.clone(),
-                    cancel_url: cancel.clone(),
-                    kind: kind.clone(),
-                    interval: interval.clone(),
-                });
+                payments.push((
+                    members.clone(),
+                    NewPayment {
+                        invoice,
+                        intents: vec![intent],
+                        amount: *amount,
+                        currency: cur,
+                        email: email.clone(),
+                        description: format!(
+                            "Orders {}",
+                            members
+                                .iter()
+                                .map(Uuid::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        success_url: success.clone(),
+                        cancel_url: cancel.clone(),
+                        kind: kind.clone(),
+                        interval: interval.clone(),
+                    },
+                ));
             }
         }
         tx.commit().await?;
@@ -1094,8 +1102,28 @@ impl Commerce {
             self.subjects.touch_identities();
         }
         let mut invoices = Vec::new();
-        for p in &payments {
-            let row = self.billing.open_invoice(p, provider).await?;
+        let mut failure = None;
+        for (members, p) in &payments {
+            let row = match self.billing.open_invoice(p, provider).await {
+                Ok(row) => row,
+                Err(e) => {
+                    // The payment never started: these orders go back to the cart, to be paid
+                    // again with this or another provider.
+                    for oid in members {
+                        self.transition(
+                            *oid,
+                            "new",
+                            By::System,
+                            actor,
+                            Some(PAYMENT_NOT_STARTED),
+                            false,
+                        )
+                        .await?;
+                    }
+                    failure = Some(e);
+                    continue;
+                }
+            };
             invoices.push(json!({
                 "id": row.id(),
                 "status": row.text("status"),
@@ -1106,6 +1134,14 @@ impl Commerce {
                 "successUrl": row.text("successUrl"),
                 "cancelUrl": row.text("cancelUrl"),
             }));
+        }
+        if let (Some(e), true) = (failure, invoices.is_empty()) {
+            return Err(match e {
+                Error::Unavailable(m) => Error::Unavailable(format!(
+                    "{m}; nothing was charged and the cart is as it was"
+                )),
+                other => other,
+            });
         }
         tracing::info!(subject = %subject, orders = orders.len(), invoices = invoices.len(), provider, "checkout");
         Ok(Checkout {
@@ -1406,14 +1442,27 @@ impl Commerce {
     /// Paid orders and revenue per currency per day over the last `days` days (admin dashboard).
     pub async fn stats(&self, days: i64) -> Result<Value> {
         let since = now() - time::Duration::days(days);
-        let changes = self
-            .store
-            .find_by(
-                &self.e.change,
-                &[("from", Val::Text("paying".into()))],
-                100_000,
-            )
-            .await?;
+        let e = &self.e.change;
+        let filter = |name: &str, op: Op, v: Val| -> Result<Filter> {
+            Ok(Filter {
+                field: e
+                    .field_index(name)
+                    .ok_or_else(|| Error::internal(format!("{} has no {name}", e.key())))?,
+                path: None,
+                op,
+                value: FilterValue::One(v),
+            })
+        };
+        // Only the window's payments are read (the payments of one month, not all of history).
+        let q = FindQuery {
+            filters: vec![
+                filter("from", Op::Eq, Val::Text("paying".into()))?,
+                filter("createdAt", Op::Gte, Val::Timestamp(since))?,
+            ],
+            limit: STATS_CAP,
+            ..FindQuery::all()
+        };
+        let changes = self.store.find(e, &q).await?.rows;
         let paid: Vec<(Uuid, String)> = changes
             .iter()
             .filter(|c| matches!(c.text("to"), Some("approving" | "delivering")))
@@ -1446,11 +1495,23 @@ impl Commerce {
             e.0 += 1;
             e.1 += amount;
         }
+        let mut totals: BTreeMap<String, (i64, Decimal)> = BTreeMap::new();
+        for ((_, cur), (n, sum)) in &by_day {
+            let t = totals.entry(cur.clone()).or_default();
+            t.0 += n;
+            t.1 += sum;
+        }
         let days_out: Vec<Value> = by_day
             .into_iter()
             .map(|((day, cur), (n, sum))| json!({"day": day, "currency": cur, "orders": n, "revenue": sum.normalize().to_string()}))
             .collect();
-        Ok(json!({"days": days_out, "currencies": currencies.into_values().collect::<Vec<_>>()}))
+        let totals: Vec<Value> = totals
+            .into_iter()
+            .map(|(cur, (n, sum))| json!({"currency": cur, "orders": n, "revenue": sum.normalize().to_string()}))
+            .collect();
+        Ok(
+            json!({"days": days_out, "totals": totals, "currencies": currencies.into_values().collect::<Vec<_>>()}),
+        )
     }
 
     /// DOMAIN's checkout-attributes of an order in a currency.

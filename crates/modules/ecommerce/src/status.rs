@@ -24,6 +24,8 @@ pub fn allowed(from: &str, to: &str, by: By) -> bool {
         By::System => matches!(
             (from, to),
             ("new", "paying")
+                // Only when the provider did not start the payment (checkout gives the cart back).
+                | ("paying", "new")
                 | ("paying", "approving")
                 | ("paying", "delivering")
                 | ("paying", "canceled")
@@ -122,6 +124,33 @@ impl UpdateGuard for OrderGuard {
         let id = old.id().map(|i| i.to_string()).unwrap_or_default();
         Ok(effects(&id, from, to, actor, None, false))
     }
+
+    /// Orders are born in the cart: any other status is reached by the machine or the override.
+    fn check_create(&self, input: &Map<String, Value>) -> Result<()> {
+        match input.get("status") {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::String(s)) if s == "new" => Ok(()),
+            Some(_) => Err(Error::invalid_field(
+                "status",
+                "a new order starts as 'new'; create it, then use the override action (with a reason) to set another status",
+            )),
+        }
+    }
+
+    /// Money in flight or taken keeps its order: only carts, canceled and delivered orders go.
+    fn check_delete(&self, old: &Record) -> Result<()> {
+        match old.text("status").unwrap_or("new") {
+            s @ ("paying" | "approving" | "packaging" | "delivering") => {
+                Err(Error::conflict_field(
+                    "status",
+                    format!(
+                        "an order in '{s}' has a payment and cannot be deleted; cancel it with the override action first"
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +177,7 @@ mod tests {
             system,
             [
                 "new>paying",
+                "paying>new",
                 "paying>approving",
                 "paying>delivering",
                 "paying>canceled",

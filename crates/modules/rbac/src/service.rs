@@ -126,20 +126,7 @@ fn ts(r: &Record, name: &str) -> Option<OffsetDateTime> {
     r.text(name).and_then(parse_timestamp)
 }
 
-/// Trim and lower-case; then the declared email format.
-pub fn normalise_email(field: &str, raw: &str) -> Result<String> {
-    let e = raw.trim().to_lowercase();
-    let ok = e.len() <= 320
-        && e.split_once('@').is_some_and(|(l, d)| {
-            !l.is_empty() && d.contains('.') && !d.starts_with('.') && !d.ends_with('.')
-        })
-        && !e.chars().any(|c| c.is_whitespace() || c.is_control());
-    if ok {
-        Ok(e)
-    } else {
-        Err(Error::invalid_field(field, "must be an email address"))
-    }
-}
+pub use stoa_kernel::value::normalise_email;
 
 fn wrong_credentials() -> Error {
     Error::Unauthorized("wrong email or password".into())

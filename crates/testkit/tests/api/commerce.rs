@@ -637,13 +637,17 @@ async fn state_machine(db: Db) {
     let c = catalog(&app).await;
     // Admin edits: only approving → packaging → delivering → delivered.
     let o = app
-        .create(
-            "/api/ecommerce/orders",
-            &json!({"status": "approving", "type": "history"}),
-        )
+        .create("/api/ecommerce/orders", &json!({"type": "history"}))
         .await;
     let id = o["id"].as_str().unwrap().to_owned();
     let path = format!("/api/ecommerce/orders/{id}");
+    let r = app
+        .post(
+            &format!("{path}/override"),
+            &json!({"status": "approving", "reason": "paid by bank transfer"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
     for to in ["packaging", "delivering", "delivered"] {
         let r = app.patch(&path, &json!({"status": to})).await;
         assert_eq!(r.status, 200, "{to}: {}", r.text);
@@ -674,9 +678,20 @@ async fn state_machine(db: Db) {
     let mut allowed = HashSet::new();
     for from in all {
         for to in all.iter().filter(|t| **t != from) {
-            let o = app
-                .create("/api/ecommerce/orders", &json!({"status": from}))
-                .await;
+            // Orders are born `new`; the other statuses are reached by the override.
+            let o = app.create("/api/ecommerce/orders", &json!({})).await;
+            if from != "new" {
+                let r = app
+                    .post(
+                        &format!(
+                            "/api/ecommerce/orders/{}/override",
+                            o["id"].as_str().unwrap()
+                        ),
+                        &json!({"status": from, "reason": "test setup"}),
+                    )
+                    .await;
+                assert_eq!(r.status, 200, "{}", r.text);
+            }
             let r = app
                 .patch(
                     &format!("/api/ecommerce/orders/{}", o["id"].as_str().unwrap()),
@@ -722,7 +737,8 @@ async fn state_machine(db: Db) {
     let details = app.get(&format!("{path}/details")).await;
     assert_eq!(details.status, 200, "{}", details.text);
     let changes = details.data()["statusChanges"].as_array().unwrap();
-    assert_eq!(changes.len(), 4, "{}", details.text);
+    // new → approving (override), three admin steps, delivered → packaging (override).
+    assert_eq!(changes.len(), 5, "{}", details.text);
     let last = changes.last().unwrap();
     assert_eq!(
         (
@@ -926,3 +942,163 @@ async fn subscriptions_and_housekeeping(db: Db) {
     assert_eq!(order_row(&app, &order).await["status"], json!("delivered"));
 }
 on_both!(subscriptions_and_housekeeping);
+
+/// Admin's `POST /api/billing/payment-intents/{id}/{provider}`: a new invoice for an intent whose
+/// payment could not start, never a second one while an invoice is open or the intent is paid.
+async fn invoice_for_intent(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let order = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 3}))
+        .await
+        .data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let first = r.data()["billingModule"]["invoices"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let details = app
+        .get(&format!("/api/ecommerce/orders/{order}/details"))
+        .await;
+    let intent = details.data()["paymentIntents"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let path = format!("/api/billing/payment-intents/{intent}/dummy");
+    // Buyers and visitors may not; an open invoice blocks a second one.
+    assert_eq!(me.post(&path, &json!({})).await.status, 403);
+    assert_eq!(app.anon().post(&path, &json!({})).await.status, 401);
+    let r = app.post(&path, &json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(r.text.contains(&first), "{}", r.text);
+    // The first invoice failed (as when the provider did not answer): a new one opens.
+    let r = app
+        .patch(
+            &format!("/api/billing/invoices/{first}"),
+            &json!({"status": "failed"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = app
+        .post(
+            &format!("/api/billing/payment-intents/{intent}/nope"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("provider"), "{}", r.text);
+    let r = app
+        .post(
+            &format!(
+                "/api/billing/payment-intents/{}/dummy",
+                uuid::Uuid::new_v4()
+            ),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = app
+        .post(&path, &json!({"metadata": {"email": "not an email"}}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = app
+        .post(&path, &json!({"metadata": {"email": "Late@Example.com"}}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let second = r.data()["id"].as_str().unwrap().to_owned();
+    assert_ne!(second, first);
+    assert_eq!(r.data()["status"], json!("open"));
+    assert_eq!(r.data()["amount"], json!("597"));
+    assert!(
+        r.data()["successUrl"]
+            .as_str()
+            .unwrap()
+            .contains("/ecommerce/checkout/success"),
+        "{}",
+        r.text
+    );
+    // Paid through the new invoice; then the intent is settled and takes no more invoices.
+    let token = app
+        .get(&format!("/api/billing/invoices/{second}"))
+        .await
+        .data()["providerId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hook = "/api/billing/payment-intents/dummy/webhook";
+    let body = json!({"data": {"id": second, "token": token, "status": "paid"}});
+    assert_eq!(app.anon().post(hook, &body).await.status, 200);
+    app.drain_jobs().await;
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    let r = app.post(&path, &json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    // Generic admin writes cannot pay, unpay or erase money records.
+    let inv = format!("/api/billing/invoices/{second}");
+    for (path, body) in [
+        (inv.as_str(), json!({"status": "open"})),
+        (
+            &format!("/api/billing/invoices/{first}") as &str,
+            json!({"status": "paid"}),
+        ),
+        (
+            &format!("/api/billing/payment-intents/{intent}") as &str,
+            json!({"status": "requires_payment_method"}),
+        ),
+        (
+            &format!("/api/ecommerce/orders/{order}") as &str,
+            json!({"status": "paying"}),
+        ),
+    ] {
+        let r = app.patch(path, &body).await;
+        assert_eq!(r.status, 409, "{path} {body}: {}", r.text);
+        let r = app.delete(path).await;
+        assert!(
+            r.status == 409 || path.contains(&first),
+            "{path}: {}",
+            r.text
+        );
+    }
+    assert_eq!(
+        app.get(&inv).await.data()["status"],
+        json!("paid"),
+        "still paid"
+    );
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    for (path, body) in [
+        (
+            "/api/billing/invoices",
+            json!({"status": "paid", "amount": "1"}),
+        ),
+        (
+            "/api/billing/payment-intents",
+            json!({"status": "succeeded", "amount": "1"}),
+        ),
+        ("/api/ecommerce/orders", json!({"status": "approving"})),
+    ] {
+        let r = app.post(path, &body).await;
+        assert_eq!(r.status, 422, "{path}: {}", r.text);
+        assert!(r.text.contains("status"), "{}", r.text);
+    }
+    // A cart goes; so does a failed invoice.
+    let cart = app.create("/api/ecommerce/orders", &json!({})).await;
+    let r = app
+        .delete(&format!(
+            "/api/ecommerce/orders/{}",
+            cart["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
+on_both!(invoice_for_intent);

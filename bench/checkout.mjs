@@ -1,0 +1,356 @@
+#!/usr/bin/env node
+// The checkout client of bench/checkout.sh and bench/kill-checkout.sh: plain Node 20 (global
+// fetch, keep-alive), no packages. Each of CLIENTS workers repeats one buyer's checkout:
+// POST …/authentication/init (a new anonymous subject) → add the product to the cart → checkout
+// with the dummy provider. The dummy provider pays by its own webhook (a delayed job) through the
+// webhook inbox; another job applies it and the order goes paying → approving.
+//
+//   node bench/checkout.mjs setup    # the catalogue (currency, price key, store, product, price);
+//                                    # prints the product id
+//   node bench/checkout.mjs bench    # load for DURATION s (or COUNT checkouts), then waits until
+//                                    # every acknowledged order is approving, audits, prints one
+//                                    # markdown table row (and the JSON summary to RESULT)
+//   node bench/checkout.mjs kill     # load that survives the server being killed and restarted;
+//                                    # every acknowledged checkout is appended to ACKS at once; after
+//                                    # each, the invoice's webhook is also posted directly 2-3 times
+//                                    # (identical copies, some concurrently, and a copy with other bytes)
+//   node bench/checkout.mjs verify   # after the kill: waits up to DRAIN_TIMEOUT s for the inbox and
+//                                    # the job queue to drain, prints PASS/FAIL lines, exit 1 on FAIL
+//
+// Environment: BASE (http://127.0.0.1:18092), KEY (the server's STOA_SECRET_KEY: admin reads and the
+// setup), PRODUCT (from setup), CLIENTS (32), DURATION (s, 20), COUNT (checkouts in all; replaces
+// DURATION), PAY_TIMEOUT (s the bench waits for the payments, 120), ACKS (file of acknowledged
+// checkouts), DRAIN_TIMEOUT (s, 400), RESTARTED_AT (ms epoch of the restart, for the report),
+// LABEL (first column of the row), RESULT (file for the JSON summary).
+import { appendFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+const env = process.env;
+const BASE = (env.BASE || 'http://127.0.0.1:18092').replace(/\/$/, '');
+const KEY = env.KEY || '';
+const CLIENTS = Number(env.CLIENTS || 32);
+const DURATION = Number(env.DURATION || 20);
+const COUNT = env.COUNT ? Number(env.COUNT) : null;
+const PAY_TIMEOUT = Number(env.PAY_TIMEOUT || 120);
+const DRAIN_TIMEOUT = Number(env.DRAIN_TIMEOUT || 400);
+const AUTH = '/api/rbac/subjects/authentication';
+const HOOK = '/api/billing/payment-intents/dummy/webhook';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const log = (...a) => console.error(`[checkout ${new Date().toISOString().slice(11, 23)}]`, ...a);
+
+/** One request: {status, data, headers, ms}; status 0 when the connection failed or timed out. */
+async function call(method, path, { body, jwt, admin, timeout = 60_000 } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (jwt) headers.authorization = `Bearer ${jwt}`;
+  if (admin) headers['x-rbac-secret-key'] = KEY;
+  const t = performance.now();
+  try {
+    const r = await fetch(BASE + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeout),
+    });
+    const text = await r.text();
+    let json = null;
+    try { json = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: r.status, data: json?.data, text, headers: r.headers, ms: performance.now() - t };
+  } catch (e) {
+    return { status: 0, text: String(e?.cause?.code || e?.cause?.message || e?.name || e), ms: performance.now() - t };
+  }
+}
+
+const admin = (method, path, body) => call(method, path, { body, admin: true });
+
+async function create(path, body) {
+  const r = await admin('POST', path, body);
+  if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${r.text}`);
+  return r.data;
+}
+
+/** The catalogue of crates/testkit/tests/api/commerce.rs `catalog`: one product "tree" at 199 ₽. */
+async function setup() {
+  const rub = await create('/api/billing/currencies', { slug: 'rub', symbol: '₽', title: 'Рубль', isDefault: true });
+  const key = await create('/api/ecommerce/attribute-keys', { slug: 'price', type: 'price', field: 'number' });
+  const store = await create('/api/ecommerce/stores', { slug: 'shop' });
+  const p = await create('/api/ecommerce/products', { slug: 'tree', title: { en: 'tree', ru: 'дерево' } });
+  await create('/api/ecommerce/stores-to-products', { storeId: store.id, productId: p.id, sku: 'tree' });
+  const a = await create('/api/ecommerce/attributes', { number: '199' });
+  await create('/api/ecommerce/products-to-attributes', { productId: p.id, attributeId: a.id });
+  await create('/api/ecommerce/attribute-keys-to-attributes', { attributeKeyId: key.id, attributeId: a.id });
+  await create('/api/ecommerce/attributes-to-billing-module-currencies', { attributeId: a.id, billingModuleCurrencyId: rub.id });
+  console.log(p.id);
+}
+
+// ---- the load -------------------------------------------------------------------------------
+
+const stats = { acked: 0, errors: {}, latencies: [], webhooks: {}, started: 0, loadEnd: 0 };
+const fail = (what, r) => {
+  const k = `${what} ${r.status || r.text}`;
+  stats.errors[k] = (stats.errors[k] || 0) + 1;
+};
+
+/** The subject id of an access token (its `sub` claim). */
+const subjectOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url')).sub;
+
+/** One buyer: init → add to cart → checkout. The acknowledged checkout, or null. */
+async function buyer(n, product) {
+  const init = await call('POST', `${AUTH}/init`, { body: {} });
+  if (init.status !== 201) return fail('init', init), null;
+  const jwt = init.data.jwt;
+  const orders = `/api/rbac/subjects/${subjectOf(jwt)}/ecommerce-module/orders`;
+  const add = await call('POST', orders, { body: { productId: product, quantity: 1 }, jwt });
+  if (add.status !== 201) return fail('add', add), null;
+  const co = await call('POST', `${orders}/checkout`, { body: { provider: 'dummy', email: `b${n}@example.com` }, jwt });
+  if (co.status !== 201) return fail('checkout', co), null;
+  stats.latencies.push(co.ms);
+  stats.acked++;
+  return {
+    n,
+    orders: co.data.ecommerceModule.orders,
+    invoices: co.data.billingModule.invoices.map((i) => i.id),
+    at: Date.now(),
+  };
+}
+
+/** Posts `body` to the dummy webhook until it gets an answer (the server may be down a while). */
+async function hook(body) {
+  for (let i = 0; i < 100; i++) {
+    const r = await call('POST', HOOK, { body, timeout: 30_000 });
+    if (r.status !== 0) {
+      stats.webhooks[r.status] = (stats.webhooks[r.status] || 0) + 1;
+      return r;
+    }
+    await sleep(200);
+  }
+  stats.webhooks.gaveUp = (stats.webhooks.gaveUp || 0) + 1;
+}
+
+/** The dummy provider's webhook for an invoice, posted directly: 2-3 copies per checkout. The
+ *  first shape has the same bytes as the dummy job's own webhook (so it meets the inbox's unique
+ *  key); the second has other bytes (a new inbox entry, which must change nothing). */
+async function directWebhooks(n, invoice) {
+  let inv;
+  for (let i = 0; i < 100; i++) {
+    inv = await admin('GET', `/api/billing/invoices/${invoice}`);
+    if (inv.status !== 0) break;
+    await sleep(200);
+  }
+  if (inv.status !== 200) return fail('invoice', inv);
+  const token = inv.data.providerId;
+  const same = JSON.stringify({ data: { id: invoice, token, status: 'paid' } });
+  const other = JSON.stringify({ data: { status: 'paid', id: invoice, token } });
+  switch (n % 3) {
+    case 0: // two identical at once, then one with other bytes
+      await Promise.all([hook(same), hook(same)]);
+      await hook(other);
+      break;
+    case 1: // the same twice in a row
+      await hook(same);
+      await hook(same);
+      break;
+    default: // three at once, both shapes
+      await Promise.all([hook(same), hook(other), hook(same)]);
+  }
+}
+
+async function load({ kill }) {
+  const product = env.PRODUCT;
+  if (!product) throw new Error('PRODUCT is not set (node bench/checkout.mjs setup prints it)');
+  const acks = [];
+  let seq = 0;
+  stats.started = Date.now();
+  const deadline = stats.started + DURATION * 1000;
+  const next = () => (COUNT !== null ? (seq < COUNT ? seq++ : null) : Date.now() < deadline ? seq++ : null);
+  const worker = async () => {
+    for (let n = next(); n !== null; n = next()) {
+      const ack = await buyer(n, product);
+      if (ack) {
+        acks.push(ack);
+        if (kill) {
+          // Written before anything else happens: these are the checkouts the client was promised.
+          appendFileSync(env.ACKS, JSON.stringify(ack) + '\n');
+          for (const inv of ack.invoices) await directWebhooks(n, inv);
+        }
+      } else if (kill) {
+        await sleep(100); // the server may be down: do not spin
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, worker));
+  stats.loadEnd = Date.now();
+  return acks;
+}
+
+// ---- reading the outcome through the admin API ------------------------------------------------
+
+function query(filters = [], extra = '') {
+  const parts = [];
+  filters.forEach(([column, method, value], i) => {
+    parts.push(`filters[and][${i}][column]=${encodeURIComponent(column)}`, `filters[and][${i}][method]=${method}`);
+    if (value !== undefined) parts.push(`filters[and][${i}][value]=${encodeURIComponent(value)}`);
+  });
+  return parts.join('&') + extra;
+}
+
+/** Every row of an admin list, 1000 per page in id order. */
+async function all(path, filters = []) {
+  const rows = [];
+  for (let offset = 0; ; offset += 1000) {
+    const r = await admin('GET', `${path}?${query(filters, `&orderBy[and][0][column]=id&orderBy[and][0][method]=asc&limit=1000&offset=${offset}`)}`);
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text}`);
+    rows.push(...r.data);
+    if (r.data.length < 1000) return rows;
+  }
+}
+
+/** The number of rows matching `filters` (exact up to the server's count cap of 10 000). */
+async function count(path, filters = []) {
+  const r = await admin('GET', `${path}?${query(filters, '&limit=1&count=true')}`);
+  if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text}`);
+  return Number(r.headers.get('x-total-count'));
+}
+
+const tally = (xs) => xs.reduce((m, x) => ((m[x] = (m[x] || 0) + 1), m), {});
+
+/** What the database says about the acknowledged checkouts, the inbox and the job queue. */
+async function audit(acks) {
+  const orders = new Map((await all('/api/ecommerce/orders')).map((o) => [o.id, o.status]));
+  const approvals = await all('/api/ecommerce/order-status-changes', [['to', 'eq', 'approving']]);
+  const perOrder = tally(approvals.filter((c) => c.from === 'paying').map((c) => c.orderId));
+  const webhooks = await all('/api/billing/webhooks');
+  const applied = tally(webhooks.filter((w) => w.status === 'processed').map((w) => w.invoiceId));
+  const invoices = await all('/api/billing/invoices');
+  const acked = acks.flatMap((a) => a.orders);
+  const ours = new Set(acked);
+  const lastPaid = approvals.filter((c) => ours.has(c.orderId)).reduce((t, c) => Math.max(t, Date.parse(c.createdAt)), 0);
+  const now = new Date().toISOString();
+  const due = await all('/api/platform/jobs', [['status', 'eq', 'queued'], ['runAt', 'lte', now]]);
+  const running = await all('/api/platform/jobs', [['status', 'eq', 'running']]);
+  const dead = await all('/api/platform/jobs', [['status', 'eq', 'dead']]);
+  return {
+    acked: acked.length,
+    missing: acked.filter((id) => !orders.has(id)),
+    notPaid: acked.filter((id) => orders.get(id) !== 'approving'),
+    // Paying orders no client got a 201 for (a checkout cut short).
+    payingUnacked: [...orders].filter(([id, st]) => st === 'paying' && !ours.has(id)).map(([id]) => id),
+    orderStatuses: tally([...orders.values()]),
+    ordersApprovedTwice: Object.entries(perOrder).filter(([, n]) => n > 1).map(([id]) => id),
+    invoicesPaidTwice: Object.entries(applied).filter(([, n]) => n > 1).map(([id]) => id),
+    invoiceStatuses: tally(invoices.map((i) => i.status)),
+    webhookStatuses: tally(webhooks.map((w) => w.status)),
+    received: webhooks.filter((w) => w.status === 'received').length,
+    jobsDue: due.map((j) => j.name),
+    jobsRunning: running.map((j) => `${j.name} (locked until ${j.lockedUntil})`),
+    jobsDead: dead.map((j) => `${j.name}: ${j.lastError}`),
+    lastPaid,
+  };
+}
+
+const pct = (xs, p) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+async function bench() {
+  const approving = () => count('/api/ecommerce/orders', [['status', 'eq', 'approving']]);
+  const before = await approving(); // 0 on the fresh database of checkout.sh
+  const acks = await load({ kill: false });
+  log(`load done: ${stats.acked} checkouts acknowledged in ${((stats.loadEnd - stats.started) / 1000).toFixed(1)} s; waiting for the payments`);
+  const until = Date.now() + PAY_TIMEOUT * 1000;
+  const acked = acks.reduce((n, a) => n + a.orders.length, 0);
+  for (;;) {
+    const paying = await count('/api/ecommerce/orders', [['status', 'eq', 'paying']]);
+    if (paying === 0 || (await approving()) - before >= acked) break;
+    if (Date.now() > until) { log(`timed out: ${paying} orders still paying`); break; }
+    await sleep(250);
+  }
+  const a = await audit(acks);
+  // The background work behind the payments: jobs by name and status.
+  a.jobs = tally((await all('/api/platform/jobs')).map((j) => `${j.name} ${j.status}`));
+  const paidAfter = (a.lastPaid - stats.started) / 1000;
+  const loadS = (stats.loadEnd - stats.started) / 1000;
+  const errors = Object.values(stats.errors).reduce((x, y) => x + y, 0);
+  const fiveXX = Object.entries(stats.errors).filter(([k]) => / 5\d\d$/.test(k)).reduce((x, [, n]) => x + n, 0);
+  const s = {
+    label: env.LABEL || '',
+    clients: CLIENTS,
+    loadSeconds: loadS,
+    acknowledged: stats.acked,
+    errors: stats.errors,
+    ackedPerSecond: stats.acked / loadS,
+    lastPaidAfterSeconds: paidAfter,
+    paidPerSecond: stats.acked / paidAfter,
+    checkoutP50: pct(stats.latencies, 50),
+    checkoutP99: pct(stats.latencies, 99),
+    lost: a.notPaid.length,
+    doublePaid: a.ordersApprovedTwice.length + a.invoicesPaidTwice.length,
+    ...a,
+  };
+  if (env.RESULT) writeFileSync(env.RESULT, JSON.stringify(s, null, 2));
+  if (errors) log('errors:', JSON.stringify(stats.errors));
+  const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+  console.log(`| ${s.label} | ${CLIENTS} | ${f(loadS)} | ${s.acknowledged} | ${errors}${fiveXX ? ` (${fiveXX} 5xx)` : ''} | ${f(s.ackedPerSecond)} | ${f(s.paidPerSecond)} | ${f(paidAfter)} | ${f(s.checkoutP50)} | ${f(s.checkoutP99)} | ${s.lost} | ${s.doublePaid} |`);
+}
+
+async function kill() {
+  if (!env.ACKS) throw new Error('ACKS is not set');
+  const acks = await load({ kill: true });
+  const summary = { acknowledged: stats.acked, errors: stats.errors, webhookAnswers: stats.webhooks, seconds: (stats.loadEnd - stats.started) / 1000 };
+  log('kill-mode load done:', JSON.stringify(summary));
+  if (env.RESULT) writeFileSync(env.RESULT, JSON.stringify(summary, null, 2));
+  return acks;
+}
+
+async function verify() {
+  const acks = existsSync(env.ACKS) ? readFileSync(env.ACKS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const until = Date.now() + DRAIN_TIMEOUT * 1000;
+  let a;
+  let shown = 0;
+  for (;;) {
+    a = await audit(acks);
+    const settled = a.received === 0 && a.jobsDue.length === 0 && a.jobsRunning.length === 0 && a.notPaid.length === 0;
+    if (settled || Date.now() > until) break;
+    if (Date.now() - shown > 10_000) {
+      shown = Date.now();
+      log(`waiting for the drain: ${a.received} webhooks received, ${a.jobsDue.length} jobs due, ${a.jobsRunning.length} running`
+        + `${a.jobsRunning.length ? ` (${a.jobsRunning[0]})` : ''}, ${a.notPaid.length} acknowledged orders not yet approving`);
+    }
+    await sleep(1000);
+  }
+  const restarted = Number(env.RESTARTED_AT || 0);
+  const drainedAfter = restarted ? ((Date.now() - restarted) / 1000).toFixed(1) : '?';
+  const checks = [
+    ['every acknowledged checkout is in the database', a.missing.length === 0, `${a.acked} acknowledged orders; missing: ${a.missing.slice(0, 5).join(', ') || 'none'}`],
+    ['every acknowledged checkout was paid (approving)', a.notPaid.length === 0, `not approving: ${a.notPaid.length}${a.notPaid.length ? ` e.g. ${a.notPaid[0]}` : ''}`],
+    ['no order paid twice (at most one paying→approving change)', a.ordersApprovedTwice.length === 0, `orders with 2+: ${a.ordersApprovedTwice.slice(0, 5).join(', ') || 'none'}`],
+    ['no invoice paid twice (at most one applied webhook)', a.invoicesPaidTwice.length === 0, `invoices with 2+: ${a.invoicesPaidTwice.slice(0, 5).join(', ') || 'none'}`],
+    ['the inbox is drained (no webhook left received)', a.received === 0, `webhooks by status: ${JSON.stringify(a.webhookStatuses)}`],
+    ['no job due or running left', a.jobsDue.length === 0 && a.jobsRunning.length === 0, `due: ${JSON.stringify(tally(a.jobsDue))}; running: ${a.jobsRunning.slice(0, 3).join('; ') || 'none'}`],
+    ['no dead job', a.jobsDead.length === 0, a.jobsDead.slice(0, 3).join('; ') || 'none'],
+  ];
+  let failed = 0;
+  for (const [what, ok, detail] of checks) {
+    if (!ok) failed++;
+    console.log(`${ok ? 'PASS' : 'FAIL'}  ${what} — ${detail}`);
+  }
+  console.log(`INFO  orders by status: ${JSON.stringify(a.orderStatuses)}; invoices by status: ${JSON.stringify(a.invoiceStatuses)}; settled ${drainedAfter} s after the restart`);
+  if (a.payingUnacked.length) {
+    console.log(`INFO  ${a.payingUnacked.length} order(s) left paying whose checkout no client saw answered (cut by the kill), e.g. ${a.payingUnacked[0]}`);
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+const mode = process.argv[2];
+const modes = { setup, bench, kill, verify };
+if (!modes[mode]) {
+  console.error('usage: node bench/checkout.mjs setup|bench|kill|verify (see the header)');
+  process.exit(2);
+}
+modes[mode]().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});

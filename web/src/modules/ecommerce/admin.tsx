@@ -1,0 +1,377 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { listQuery, type Row } from "@/api/entities";
+import { ApiError, request, requestPage } from "@/api/http";
+import { type Currency, money, type Order, type StatusChange } from "@/commerce/api";
+import { StatusBadge } from "@/commerce/cart";
+import { Button } from "@/ui/button";
+import { Card } from "@/ui/card";
+import { DialogContent, Dialog } from "@/ui/dialog";
+import { Label, Select, Textarea } from "@/ui/input";
+
+/** Every order status, in the order of the lifecycle. */
+export const ORDER_STATUSES = ["new", "paying", "approving", "packaging", "delivering", "delivered", "canceled"] as const;
+const ORDERS = "/api/ecommerce/orders";
+const PAGE = 20;
+
+interface Intent {
+  id: string;
+  amount: string;
+  status: string;
+  type: string;
+  interval?: string | null;
+}
+interface AdminInvoice {
+  id: string;
+  amount: string;
+  status: string;
+  provider: string;
+  paymentUrl?: string | null;
+  createdAt: string;
+}
+interface AdminOrder extends Order {
+  email?: string | null;
+  language?: string | null;
+  total: { total: string; billingModuleCurrency: Currency }[];
+  paymentIntents: Intent[];
+  invoices: AdminInvoice[];
+  statusChanges: (StatusChange & { actor?: string | null })[];
+  nextStatuses: string[];
+}
+
+const detailsKey = (id: string) => ["admin", "order", id] as const;
+
+function failure(e: unknown, fallback: string) {
+  toast.error(e instanceof ApiError ? e.first : fallback);
+}
+
+function when(at: string | null | undefined, lang: string): string {
+  if (!at) return "";
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? at : d.toLocaleString(lang, { dateStyle: "short", timeStyle: "short" });
+}
+
+/** The orders back office: filter by status, open one to see everything about it and move it on. */
+export function OrdersView({ lang }: { lang: string }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState("");
+  const [page, setPage] = useState(0);
+  const [open, setOpen] = useState<string | null>(null);
+  const list = useQuery({
+    queryKey: ["entity", ORDERS, "admin-orders", status, page],
+    queryFn: ({ signal }) =>
+      requestPage<Row[]>("GET", ORDERS, {
+        query: listQuery({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined }),
+        signal,
+      }),
+    placeholderData: (p) => p,
+  });
+  const rows = list.data?.data ?? [];
+  const more = rows.length === PAGE;
+  return (
+    <section aria-labelledby="orders-title">
+      <h1 id="orders-title" className="text-xl font-semibold">
+        {t("orders.title")}
+      </h1>
+      <fieldset className="mt-4 flex flex-wrap gap-2">
+        <legend className="sr-only">{t("orders.filter")}</legend>
+        {["", ...ORDER_STATUSES].map((s) => (
+          <Button
+            key={s || "all"}
+            size="sm"
+            variant={status === s ? "default" : "outline"}
+            aria-pressed={status === s}
+            onClick={() => {
+              setStatus(s);
+              setPage(0);
+            }}
+          >
+            {s ? t(`commerce.status.${s}`) : t("orders.all")}
+          </Button>
+        ))}
+      </fieldset>
+      <table className="mt-4 w-full text-left text-sm" data-testid="orders-table">
+        <thead className="border-b border-border text-xs uppercase tracking-wide text-neutral-600">
+          <tr>
+            <th className="py-2 pr-3">{t("orders.number")}</th>
+            <th className="py-2 pr-3">{t("orders.status")}</th>
+            <th className="py-2 pr-3">{t("orders.email")}</th>
+            <th className="py-2 pr-3">{t("orders.created")}</th>
+            <th className="py-2 pr-3">{t("orders.updated")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className="border-b border-border hover:bg-muted">
+              <td className="py-2 pr-3">
+                <button type="button" className="font-mono underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
+                  {r.id.slice(0, 8)}
+                </button>
+              </td>
+              <td className="py-2 pr-3">
+                <StatusBadge status={String(r.status)} />
+              </td>
+              <td className="py-2 pr-3">{String(r.email ?? "")}</td>
+              <td className="py-2 pr-3">{when(r.createdAt as string, lang)}</td>
+              <td className="py-2 pr-3">{when(r.updatedAt as string, lang)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!list.isPending && rows.length === 0 ? <p className="mt-4 text-sm text-neutral-700">{t("admin.noFound")}</p> : null}
+      <nav aria-label={t("orders.pages")} className="mt-4 flex items-center gap-2">
+        <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+          {t("admin.previous")}
+        </Button>
+        <span className="text-sm">{t("admin.page", { page: page + 1 })}</span>
+        <Button size="sm" variant="outline" disabled={!more} onClick={() => setPage((p) => p + 1)}>
+          {t("admin.next")}
+        </Button>
+      </nav>
+      <Dialog open={!!open} onOpenChange={(o) => !o && setOpen(null)}>
+        {open ? <OrderDetails id={open} lang={lang} /> : null}
+      </Dialog>
+    </section>
+  );
+}
+
+function OrderDetails({ id, lang }: { id: string; lang: string }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const q = useQuery({ queryKey: detailsKey(id), queryFn: () => request<AdminOrder>("GET", `${ORDERS}/${id}/details`) });
+  const done = (msg: string) => {
+    toast.success(msg);
+    void qc.invalidateQueries({ queryKey: detailsKey(id) });
+    void qc.invalidateQueries({ queryKey: ["entity", ORDERS] });
+  };
+  const move = useMutation({
+    mutationFn: (status: string) => request<Row>("PATCH", `${ORDERS}/${id}`, { body: { status } }),
+    onSuccess: () => done(t("orders.moved")),
+    onError: (e) => failure(e, t("admin.failed")),
+  });
+  const o = q.data;
+  return (
+    <DialogContent title={t("commerce.order", { id })} className="w-[min(56rem,calc(100vw-2rem))]">
+      {!o ? (
+        <p>{t("admin.loading")}</p>
+      ) : (
+        <div className="space-y-6 text-sm" data-testid="order-details">
+          <div className="flex flex-wrap items-center gap-3">
+            <StatusBadge status={o.status} />
+            <span>{o.email}</span>
+            <span className="text-neutral-700">{when(o.createdAt, lang)}</span>
+          </div>
+          <div>
+            <h3 className="font-semibold">{t("orders.next")}</h3>
+            {o.nextStatuses.length ? (
+              <div className="mt-2 flex flex-wrap gap-2">
+                {o.nextStatuses.map((s) => (
+                  <Button key={s} size="sm" disabled={move.isPending} onClick={() => move.mutate(s)} data-testid={`order-move-${s}`}>
+                    {t("orders.moveTo", { status: t(`commerce.status.${s}`) })}
+                  </Button>
+                ))}
+              </div>
+            ) : (
+              <p className="mt-1 text-neutral-700">{t("orders.final")}</p>
+            )}
+          </div>
+          <section>
+            <h3 className="font-semibold">{t("orders.lines")}</h3>
+            <table className="mt-2 w-full text-left">
+              <thead className="text-xs text-neutral-600">
+                <tr>
+                  <th className="pr-3">{t("orders.product")}</th>
+                  <th className="pr-3">{t("commerce.quantity")}</th>
+                  <th>{t("orders.lineTotal")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {o.ordersToProducts.map((l) => (
+                  <tr key={l.id}>
+                    <td className="pr-3">{l.product?.adminTitle || l.product?.title?.[lang] || l.product?.slug || l.productId}</td>
+                    <td className="pr-3">{l.quantity}</td>
+                    <td>{l.total.map((x) => money(x.total, x.billingModuleCurrency, lang)).join(" · ")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="mt-2 font-semibold">
+              {t("site.total")}: {o.checkoutTotal ? money(o.checkoutTotal, o.billingModuleCurrency, lang) : o.total.map((x) => money(x.total, x.billingModuleCurrency, lang)).join(" · ") || "—"}
+            </p>
+          </section>
+          <section>
+            <h3 className="font-semibold">{t("orders.intents")}</h3>
+            {o.paymentIntents.length ? (
+              <ul className="mt-1 space-y-1">
+                {o.paymentIntents.map((i) => (
+                  <li key={i.id} data-testid="order-intent">
+                    {money(i.amount, o.billingModuleCurrency, lang)} · {i.type}
+                    {i.interval ? ` / ${i.interval}` : ""} · {i.status}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-neutral-700">—</p>
+            )}
+          </section>
+          <section>
+            <h3 className="font-semibold">{t("orders.invoices")}</h3>
+            {o.invoices.length ? (
+              <ul className="mt-1 space-y-1">
+                {o.invoices.map((i) => (
+                  <li key={i.id} data-testid="order-invoice">
+                    {money(i.amount, o.billingModuleCurrency, lang)} · {i.provider} · {i.status} · {when(i.createdAt, lang)}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-neutral-700">—</p>
+            )}
+          </section>
+          <section>
+            <h3 className="font-semibold">{t("orders.history")}</h3>
+            <ol className="mt-1 space-y-1" data-testid="order-history">
+              {o.statusChanges.map((c) => (
+                <li key={c.id}>
+                  {when(c.createdAt, lang)} · {t(`commerce.status.${c.from}`)} → {t(`commerce.status.${c.to}`)} · {c.actor ?? ""}
+                  {c.override ? ` · ${t("orders.override")}` : ""}
+                  {c.reason ? ` · “${c.reason}”` : ""}
+                </li>
+              ))}
+            </ol>
+          </section>
+          <OverrideForm id={id} current={o.status} onDone={() => done(t("orders.corrected"))} />
+        </div>
+      )}
+    </DialogContent>
+  );
+}
+
+/** The explicit correction: any status, with a reason that goes into the history. */
+function OverrideForm({ id, current, onDone }: { id: string; current: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState("");
+  const [reason, setReason] = useState("");
+  const save = useMutation({
+    mutationFn: () => request<unknown>("POST", `${ORDERS}/${id}/override`, { body: { status, reason } }),
+    onSuccess: () => {
+      setReason("");
+      setStatus("");
+      onDone();
+    },
+    onError: (e) => failure(e, t("admin.failed")),
+  });
+  return (
+    <details className="rounded-lg border border-border p-3">
+      <summary className="cursor-pointer font-semibold">{t("orders.overrideTitle")}</summary>
+      <form
+        className="mt-3 space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <p className="text-neutral-700">{t("orders.overrideHelp")}</p>
+        <div>
+          <Label htmlFor={`override-status-${id}`}>{t("orders.status")}</Label>
+          <Select id={`override-status-${id}`} value={status} onChange={(e) => setStatus(e.target.value)} required>
+            <option value="">{t("admin.selectPlaceholder")}</option>
+            {ORDER_STATUSES.filter((s) => s !== current).map((s) => (
+              <option key={s} value={s}>
+                {t(`commerce.status.${s}`)}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div>
+          <Label htmlFor={`override-reason-${id}`}>{t("orders.reason")}</Label>
+          <Textarea id={`override-reason-${id}`} value={reason} onChange={(e) => setReason(e.target.value)} minLength={3} maxLength={2000} required />
+        </div>
+        <Button type="submit" variant="destructive" disabled={save.isPending}>
+          {t("orders.overrideSubmit")}
+        </Button>
+      </form>
+    </details>
+  );
+}
+
+interface Stats {
+  days: { day: string; currency: string; orders: number; revenue: string }[];
+  totals: { currency: string; orders: number; revenue: string }[];
+  currencies: Currency[];
+}
+
+/** Dashboard card: paid orders and revenue per currency over the last 30 days, as bars per day. */
+export function SalesCard({ lang }: { lang: string }) {
+  const { t } = useTranslation();
+  const q = useQuery({ queryKey: ["admin", "order-stats"], queryFn: () => request<Stats>("GET", `${ORDERS}/stats`, { query: { days: 30 } }) });
+  const days = lastDays(30);
+  return (
+    <Card className="max-w-3xl" data-testid="sales-card">
+      <h2 className="text-lg font-semibold">{t("orders.salesTitle")}</h2>
+      {!q.data ? (
+        <p className="mt-2 text-sm">{q.isError ? t("admin.failed") : t("admin.loading")}</p>
+      ) : q.data.currencies.length === 0 ? (
+        <p className="mt-2 text-sm text-neutral-700">{t("orders.noSales")}</p>
+      ) : (
+        q.data.currencies.map((c) => {
+          const rows = q.data.days.filter((d) => d.currency === c.slug);
+          const byDay = new Map(rows.map((d) => [d.day, d]));
+          const total = q.data.totals.find((x) => x.currency === c.slug);
+          return (
+            <div key={c.id} className="mt-4" data-testid={`sales-${c.slug}`}>
+              <p className="text-sm" data-testid={`sales-summary-${c.slug}`}>
+                <span className="font-semibold">{money(total?.revenue ?? "0", c, lang)}</span> · {t("orders.paidCount", { count: total?.orders ?? 0 })}
+              </p>
+              <Bars
+                label={t("orders.chartLabel", { currency: c.slug.toUpperCase() })}
+                values={days.map((d) => ({ key: d, value: Number(byDay.get(d)?.revenue ?? 0), text: `${d}: ${money(byDay.get(d)?.revenue ?? "0", c, lang)}, ${t("orders.paidCount", { count: byDay.get(d)?.orders ?? 0 })}` }))}
+              />
+            </div>
+          );
+        })
+      )}
+    </Card>
+  );
+}
+
+/** The last `n` days as YYYY-MM-DD (UTC, as the server groups them), oldest first. */
+export function lastDays(n: number, now = Date.now()): string[] {
+  return Array.from({ length: n }, (_, i) => new Date(now - (n - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** A bar per value, scaled to the largest; each bar's title and the hidden list say its figure. */
+function Bars({ label, values }: { label: string; values: { key: string; value: number; text: string }[] }) {
+  const max = Math.max(1, ...values.map((v) => v.value));
+  const w = 12;
+  const h = 80;
+  return (
+    <figure className="mt-2">
+      <svg role="img" aria-label={label} viewBox={`0 0 ${values.length * w} ${h}`} className="h-24 w-full" preserveAspectRatio="none">
+        {values.map((v, i) => {
+          const bh = v.value > 0 ? Math.max(2, (v.value / max) * (h - 2)) : 0;
+          return (
+            <rect key={v.key} x={i * w + 1} y={h - bh} width={w - 2} height={bh} className="fill-emerald-700">
+              <title>{v.text}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <div className="flex justify-between text-xs text-neutral-700" aria-hidden="true">
+        <span>{values[0]?.key}</span>
+        <span>{values[values.length - 1]?.key}</span>
+      </div>
+      <figcaption className="sr-only">
+        <ul>
+          {values
+            .filter((v) => v.value > 0)
+            .map((v) => (
+              <li key={v.key}>{v.text}</li>
+            ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}
