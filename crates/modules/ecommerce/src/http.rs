@@ -244,6 +244,10 @@ fn line_total(c: Arc<Commerce>, x: Call) -> Fut {
     Box::pin(async move { ok(c.line_total(x.id("id")?).await?) })
 }
 
+fn enforce(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.enforce(x.id("id")?, x.id("productId")?, &x.actor).await?) })
+}
+
 fn subject_check(c: Arc<Commerce>, x: Call) -> Fut {
     Box::pin(async move {
         let (added, removed) = c.check_subject(x.id("id")?).await?;
@@ -415,6 +419,19 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             "subjectCheckRoles",
             "Grants the roles of products in delivering orders, revokes those of paying and delivered ones",
             vec!["id"],
+            None,
+            200,
+            okv.clone(),
+            &[400, 401, 403, 404],
+        ),
+        (
+            Access::Admin,
+            "POST",
+            format!("{SUBJECT}/products/{{productId}}/enforce"),
+            enforce,
+            "subjectEnforceProduct",
+            "Delivers the subject's subscription orders of the product whose paid period has ended (their roles are then revoked)",
+            vec!["id", "productId"],
             None,
             200,
             okv.clone(),

@@ -1250,6 +1250,15 @@ impl Commerce {
 
     /// Has a delivering subscription order's period ended with no newer payment?
     async fn lapsed(&self, order: Uuid) -> Result<bool> {
+        Ok(self
+            .paid_until(order)
+            .await?
+            .is_some_and(|end| now() >= end))
+    }
+
+    /// When the subscription an order paid for ends: the latest end over its subscription
+    /// intents' paid periods (`None` for an order that paid no subscription).
+    async fn paid_until(&self, order: Uuid) -> Result<Option<time::OffsetDateTime>> {
         let links = self
             .store
             .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
@@ -1260,23 +1269,70 @@ impl Commerce {
             .collect();
         let intents = self.billing.intents(&intent_ids).await?;
         let paid = self.billing.paid_at(&intent_ids).await?;
-        for i in intents
+        Ok(intents
             .iter()
             .filter(|i| i.text("type") == Some("subscription"))
-        {
-            let (Some(interval), Some(id)) = (i.text("interval"), i.id()) else {
+            .filter_map(|i| {
+                let start = paid.get(&i.id()?).and_then(|s| parse_timestamp(s))?;
+                period_end(start, i.text("interval")?)
+            })
+            .max())
+    }
+
+    /// DOMAIN's product enforce: the subject's subscription orders of `product` whose paid period
+    /// has ended are delivered (canceled ones too); the role check that follows each change
+    /// revokes the product's roles. Orders of one-off purchases are left alone.
+    pub async fn enforce(&self, subject: Uuid, product: Uuid, actor: &str) -> Result<Value> {
+        let ids: Vec<Val> = self
+            .subjects
+            .order_ids(subject)
+            .await?
+            .into_iter()
+            .map(Val::Uuid)
+            .collect();
+        let lines = self
+            .store
+            .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
+            .await?;
+        let of_product: HashSet<Uuid> = lines
+            .iter()
+            .filter(|l| l.uuid("productId") == Some(product))
+            .filter_map(|l| l.uuid("orderId"))
+            .collect();
+        let mut out = Vec::new();
+        for order in of_product {
+            let row = self.store.get(&self.e.order, order).await?;
+            let status = row.text("status").unwrap_or_default().to_owned();
+            if !matches!(
+                status.as_str(),
+                "approving" | "packaging" | "delivering" | "canceled"
+            ) {
                 continue;
-            };
-            let Some(start) = paid.get(&id).and_then(|s| parse_timestamp(s)) else {
-                continue;
-            };
-            if let Some(end) = period_end(start, interval)
-                && now() >= end
-            {
-                return Ok(true);
             }
+            let until = self.paid_until(order).await?;
+            let mut now_status = status.clone();
+            if until.is_some_and(|end| now() >= end)
+                && matches!(status.as_str(), "delivering" | "canceled")
+            {
+                self.transition(
+                    order,
+                    "delivered",
+                    By::System,
+                    actor,
+                    Some("subscription lapsed"),
+                    false,
+                )
+                .await?;
+                now_status = "delivered".into();
+            }
+            out.push(json!({
+                "id": order,
+                "from": status,
+                "status": now_status,
+                "paidUntil": until.map(stoa_kernel::value::format_timestamp),
+            }));
         }
-        Ok(false)
+        Ok(json!({"orders": out}))
     }
 
     /// Deletes cart orders never checked out (no payment intent) older than the retention.

@@ -906,19 +906,82 @@ async fn subscriptions_and_housekeeping(db: Db) {
         app.get("/api/ecommerce/orders/stats?days=0").await.status,
         400
     );
-    // Delivered: the role goes.
-    let r = app
-        .patch(
-            &format!("/api/ecommerce/orders/{order}"),
-            &json!({"status": "delivered"}),
-        )
-        .await;
+    // Enforce (admin only): within the paid month nothing changes…
+    let enforce = format!(
+        "/api/rbac/subjects/{s}/ecommerce-module/products/{}/enforce",
+        club["id"].as_str().unwrap()
+    );
+    assert_eq!(me.post(&enforce, &json!({})).await.status, 403);
+    let r = app.post(&enforce, &json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.data()["orders"][0]["status"],
+        json!("delivering"),
+        "{}",
+        r.text
+    );
+    let until = r.data()["orders"][0]["paidUntil"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let until = stoa_kernel::value::parse_timestamp(&until).unwrap();
+    let days = (until - stoa_kernel::value::now()).whole_days();
+    assert!((27..=31).contains(&days), "a calendar month: {days} days");
+    // …once the month is over (the payment moved 40 days back), the subscription lapses: the
+    // order is delivered and the role goes.
+    let invoice = app.get("/api/billing/invoices").await.data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .parse::<uuid::Uuid>()
+        .unwrap();
+    let e = app.store.entity("billing.invoice").unwrap();
+    let mut tx = app.store.db.begin().await.unwrap();
+    stoa_store::repo::set_if(
+        &mut tx.exec(),
+        &e,
+        invoice,
+        &[(
+            "updatedAt",
+            stoa_kernel::value::Val::Timestamp(
+                stoa_kernel::value::now() - time::Duration::days(40),
+            ),
+        )],
+        &[],
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    tx.commit().await.unwrap();
+    app.store.touch(&e);
+    let r = app.post(&enforce, &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.data()["orders"][0]["from"],
+        json!("delivering"),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        r.data()["orders"][0]["status"],
+        json!("delivered"),
+        "{}",
+        r.text
+    );
     app.drain_jobs().await;
     assert!(
         !holds(&app, &s, &role["id"]).await,
-        "the role is revoked once delivered"
+        "the role is revoked once the subscription lapsed"
     );
+    let history = app
+        .get(&format!("/api/ecommerce/orders/{order}/details"))
+        .await;
+    let last = history.data()["statusChanges"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["reason"], json!("subscription lapsed"), "{last}");
     // An abandoned cart is cleared; paid orders stay.
     let tree = c.tree.clone();
     let cart_order = me
