@@ -87,6 +87,9 @@ pub struct Config {
     /// Hours an abandoned cart (an order never checked out) is kept.
     #[arg(long, env = "STOA_CART_RETENTION_HOURS", default_value_t = 24)]
     pub cart_retention_hours: u64,
+    /// Payment webhooks one client IP may post per minute (each is stored before it is checked).
+    #[arg(long, env = "STOA_WEBHOOK_RATE", default_value_t = 600)]
+    pub webhook_rate: u32,
 }
 
 impl Config {
@@ -118,6 +121,7 @@ impl Config {
             dummy_webhook_delay: 10,
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
+            webhook_rate: 600,
         }
     }
 

@@ -12,6 +12,7 @@ pub mod jobs;
 pub mod meta;
 pub mod module;
 pub mod openapi;
+pub mod rate;
 pub mod routes;
 
 use std::sync::{Arc, OnceLock};

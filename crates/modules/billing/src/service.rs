@@ -62,6 +62,8 @@ pub struct Billing {
     allowed: Vec<String>,
     dummy_delay: Duration,
     public_url: String,
+    /// Webhooks per client IP (each is written before it is verified).
+    webhook_rate: stoa_api::rate::Keyed,
     /// Jobs to enqueue (payload `{"intents": [...]}`) when intents succeed.
     listeners: RwLock<Vec<&'static str>>,
 }
@@ -114,6 +116,11 @@ impl Billing {
             allowed,
             dummy_delay: Duration::from_secs(config.dummy_webhook_delay),
             public_url: config.public_url(),
+            webhook_rate: stoa_api::rate::Keyed::new(
+                config.webhook_rate,
+                Duration::from_secs(60),
+                "webhook ip",
+            ),
             listeners: RwLock::new(Vec::new()),
         })
     }
@@ -416,6 +423,11 @@ impl Billing {
         let (_, mut rows) = self.invoice_links(intents).await?;
         rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
         Ok(rows)
+    }
+
+    /// One webhook from client `ip`: 429 past `STOA_WEBHOOK_RATE` a minute.
+    pub fn limit(&self, ip: &str) -> Result<()> {
+        self.webhook_rate.check(ip)
     }
 
     /// Writes a webhook to the inbox with the job that applies it. A second copy of the same

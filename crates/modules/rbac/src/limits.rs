@@ -2,12 +2,10 @@
 //! hourly budget per account (email, wallet address or identity). Both answer 429 with
 //! `Retry-After` and lift by themselves.
 
-use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use stoa_kernel::{Error, Result};
+use stoa_api::rate::Keyed;
+use stoa_kernel::Result;
 
 #[derive(Clone, Copy, Debug)]
 pub struct RateConfig {
@@ -29,76 +27,31 @@ impl Default for RateConfig {
 }
 
 pub struct Limits {
-    ip: DefaultKeyedRateLimiter<String>,
-    account: DefaultKeyedRateLimiter<String>,
-}
-
-fn quota(burst: u32, window: Duration) -> Quota {
-    let n = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
-    let period = window / n.get();
-    Quota::with_period(period.max(Duration::from_nanos(1)))
-        .unwrap_or_else(|| Quota::per_second(n))
-        .allow_burst(n)
+    ip: Keyed,
+    account: Keyed,
 }
 
 impl Limits {
     pub fn new(c: RateConfig) -> Self {
         Self {
-            ip: RateLimiter::keyed(quota(c.ip_burst, c.ip_window)),
-            account: RateLimiter::keyed(quota(c.account_per_hour, Duration::from_secs(3600))),
-        }
-    }
-
-    fn check(l: &DefaultKeyedRateLimiter<String>, key: &str, what: &str) -> Result<()> {
-        match l.check_key(&key.to_owned()) {
-            Ok(()) => Ok(()),
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(DefaultClock::default().now());
-                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                tracing::warn!(limit = what, retry_after = secs, "rate limit tripped");
-                Err(Error::TooManyRequests {
-                    message: format!("too many attempts; try again in {secs} s"),
-                    retry_after: secs.max(1),
-                })
-            }
+            ip: Keyed::new(c.ip_burst, c.ip_window, "ip"),
+            account: Keyed::new(c.account_per_hour, Duration::from_secs(3600), "account"),
         }
     }
 
     /// One credential request from `ip`.
     pub fn ip(&self, ip: &str) -> Result<()> {
-        Self::check(&self.ip, ip, "ip")
+        self.ip.check(ip)
     }
 
     /// One attempt on `account`.
     pub fn account(&self, account: &str) -> Result<()> {
-        Self::check(&self.account, account, "account")
+        self.account.check(account)
     }
 
     /// Drops idle keys (called now and then so the maps stay small).
     pub fn prune(&self) {
-        self.ip.retain_recent();
-        self.account.retain_recent();
-        self.ip.shrink_to_fit();
-        self.account.shrink_to_fit();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bursts_then_refuses_with_a_retry_after() {
-        let l = Limits::new(RateConfig::default());
-        for _ in 0..10 {
-            l.ip("1.2.3.4").unwrap();
-        }
-        match l.ip("1.2.3.4") {
-            Err(Error::TooManyRequests { retry_after, .. }) => {
-                assert!((1..=6).contains(&retry_after))
-            }
-            other => panic!("{other:?}"),
-        }
-        l.ip("5.6.7.8").unwrap();
+        self.ip.prune();
+        self.account.prune();
     }
 }

@@ -1165,3 +1165,35 @@ async fn invoice_for_intent(db: Db) {
 }
 
 on_both!(invoice_for_intent);
+
+/// The public webhook route is rate limited per client before the body is read or stored.
+async fn webhook_flood(db: Db) {
+    let app = spawn_app_manual(db, |c| c.webhook_rate = 5)
+        .await
+        .expect("app");
+    let hook = "/api/billing/payment-intents/dummy/webhook";
+    let anon = app.anon();
+    for i in 0..5 {
+        let r = anon
+            .post(
+                hook,
+                &json!({"data": {"id": format!("x{i}"), "token": "t"}}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let r = anon
+        .post(hook, &json!({"data": {"id": "x6", "token": "t"}}))
+        .await;
+    assert_eq!(r.status, 429, "{}", r.text);
+    assert!(r.text.contains("try again"), "{}", r.text);
+    let stored = app.get("/api/billing/webhooks?count=true").await;
+    assert_eq!(
+        stored.data().as_array().unwrap().len(),
+        5,
+        "{}",
+        stored.text
+    );
+}
+
+on_both!(webhook_flood);
