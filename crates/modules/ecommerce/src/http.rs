@@ -21,7 +21,6 @@ use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
 use crate::orders::Commerce;
-use crate::prices;
 
 /// What a handler gets: the caller, the path parameters, the query and the JSON body.
 pub struct Call {
@@ -120,7 +119,7 @@ fn paid_counter(c: Arc<Commerce>, x: Call) -> Fut {
             Some(p) => Some(parse_id(p)?),
             None => None,
         };
-        ok(prices::paid_quantity(&c.store, product).await?)
+        ok(c.paid.get(&c.store, product).await?)
     })
 }
 

@@ -150,6 +150,8 @@ struct Entities {
 
 pub struct Commerce {
     pub store: Store,
+    /// The public paid counter's sums.
+    pub paid: prices::PaidCounter,
     e: Entities,
     billing: Arc<Billing>,
     subjects: Arc<Subjects>,
@@ -259,6 +261,7 @@ impl Commerce {
         let e = |k: &str| s.entity(k).map_err(|e| e.to_string());
         Ok(Self {
             store: s.clone(),
+            paid: prices::PaidCounter::default(),
             e: Entities {
                 order: e("ecommerce.order")?,
                 line: e("ecommerce.orders-to-products")?,
