@@ -15,10 +15,12 @@
 # acked/s = acknowledged / load time; paid/s = acknowledged / time from the start until the last
 # acknowledged order went paying → approving (the figure that counts: checkouts completed and paid
 # per second); last paid = that time; p50/p99 = latency of the checkout request alone, at the
-# client; lost = acknowledged but not approving when the wait ended; double-paid = orders with more
+# client, over every answered checkout request (refused ones too); lost = acknowledged but not approving when the wait ended; double-paid = orders with more
 # than one paying → approving change plus invoices with more than one applied webhook.
 # The dummy webhook is delayed STOA_DUMMY_WEBHOOK_DELAY s (0 here); the anonymous-init rate limit is
-# raised so it does not limit the load. Server logs and JSON summaries go to bench/results/.
+# raised so it does not limit the load. Other STOA_* variables in the environment reach the server
+# (e.g. STOA_DB_MAX_CONNECTIONS=64). Server logs and JSON summaries (with the jobs behind the
+# payments, by name and status) go to bench/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

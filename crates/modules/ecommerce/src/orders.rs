@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use stoa_billing::provider::NewPayment;
 use stoa_billing::service::Billing;
 use stoa_kernel::model::Entity;
-use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op};
+use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op, Order as QueryOrder};
 use stoa_kernel::value::{Val, fields, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
@@ -1171,6 +1171,11 @@ impl Commerce {
             .collect::<HashSet<_>>()
         {
             match self.check(o).await {
+                Ok(s) if s == "canceled" => {
+                    // Paid after the timeout canceled it: money taken for a canceled order. An
+                    // admin restores it with the override or refunds it at the provider.
+                    tracing::error!(order = %o, "a payment arrived for a canceled order: restore it (override) or refund it");
+                }
                 Ok(_) | Err(Error::Conflict { .. }) | Err(Error::NotFound { .. }) => {}
                 Err(e) => return Err(e),
             }
@@ -1387,11 +1392,30 @@ impl Commerce {
 
     /// Cancels paying orders past the timeout and delivers lapsed subscriptions.
     pub async fn sweep(&self) -> Result<()> {
+        let e = &self.e.order;
+        let index = |name: &str| {
+            e.field_index(name)
+                .ok_or_else(|| Error::internal(format!("ecommerce.order has no {name}")))
+        };
         for st in ["paying", "delivering"] {
-            let rows = self
-                .store
-                .find_by(&self.e.order, &[("status", Val::Text(st.into()))], SWEEP)
-                .await?;
+            // Oldest first: those are the ones past their timeout or period, so a backlog larger
+            // than one run drains instead of the same newest rows being read every time.
+            let q = FindQuery {
+                filters: vec![Filter {
+                    field: index("status")?,
+                    path: None,
+                    op: Op::Eq,
+                    value: FilterValue::One(Val::Text(st.into())),
+                }],
+                order: vec![QueryOrder {
+                    field: index("updatedAt")?,
+                    path: None,
+                    desc: false,
+                }],
+                limit: SWEEP,
+                ..FindQuery::all()
+            };
+            let rows = self.store.find(e, &q).await?.rows;
             for o in rows {
                 let id = Record::must_id(&o)?;
                 match self.check(id).await {
