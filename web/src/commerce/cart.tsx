@@ -175,7 +175,11 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
         if (target) window.location.assign(target);
       }
     },
-    onError: (e) => toast.error(errorText(e, t("commerce.failed"))),
+    onError: (e) => {
+      // A payment that did not start gives the orders back to the cart: show them as they are.
+      void qc.invalidateQueries({ queryKey: cartKey });
+      toast.error(errorText(e, t("commerce.failed")));
+    },
   });
   if (links) return <PaymentLinks invoices={links} />;
   return (
