@@ -337,7 +337,7 @@ async function verify() {
     if (!ok) failed++;
     console.log(`${ok ? 'PASS' : 'FAIL'}  ${what} — ${detail}`);
   }
-  console.log(`INFO  orders by status: ${JSON.stringify(a.orderStatuses)}; invoices by status: ${JSON.stringify(a.invoiceStatuses)}; settled ${drainedAfter} s after the restart`);
+  console.log(`INFO  orders by status: ${JSON.stringify(a.orderStatuses)}; invoices by status: ${JSON.stringify(a.invoiceStatuses)}; checked ${drainedAfter} s after the (last) restart`);
   if (a.payingUnacked.length) {
     console.log(`INFO  ${a.payingUnacked.length} order(s) left paying whose checkout no client saw answered (cut by the kill), e.g. ${a.payingUnacked[0]}`);
   }

@@ -50,12 +50,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The server's settings for database $1 (the anonymous-init rate limits raised out of the way).
+# The server's settings for database $1 (the anonymous-init and webhook rate limits raised out of
+# the way: every client posts from 127.0.0.1).
 # `env` execs the server, so `$!` of `env … &` is the server itself (what kill must reach).
 server_env() {
   senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG=warn STOA_SECRET_KEY="$KEY"
     STOA_PAYMENT_PROVIDERS=dummy STOA_DUMMY_WEBHOOK_DELAY="$DELAY"
-    STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000)
+    STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000 STOA_WEBHOOK_RATE=1000000)
 }
 
 # Starts the server on $1, logging to $2 (appended), and waits until it is ready.

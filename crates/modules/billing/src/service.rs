@@ -384,6 +384,53 @@ impl Billing {
         .await
     }
 
+    /// When every invoice of `intents` is a draft older than `grace` (or failed) — a checkout
+    /// cut off before the provider was asked — marks the drafts failed and answers true. An
+    /// open or paid invoice, or a recent draft, answers false and changes nothing.
+    pub async fn abandon_drafts(&self, intents: &[Uuid], grace: time::Duration) -> Result<bool> {
+        let invoices = self.invoices_of(intents).await?;
+        let cutoff = now() - grace;
+        let stale = |i: &Record| {
+            i.text("createdAt")
+                .and_then(stoa_kernel::value::parse_timestamp)
+                .is_some_and(|t| t < cutoff)
+        };
+        let drafts: Vec<&Record> = invoices
+            .iter()
+            .filter(|i| i.text("status") == Some("draft"))
+            .collect();
+        if drafts.is_empty()
+            || !drafts.iter().all(|i| stale(i))
+            || invoices
+                .iter()
+                .any(|i| !matches!(i.text("status"), Some("draft" | "failed")))
+        {
+            return Ok(false);
+        }
+        let mut tx = self.store.db.begin().await?;
+        for d in &drafts {
+            let failed = repo::set_if(
+                &mut tx.exec(),
+                &self.e.invoice,
+                Record::must_id(d)?,
+                &[("status", Val::Text("failed".into()))],
+                &[("status", Val::Text("draft".into()))],
+            )
+            .await?;
+            if failed.is_none() {
+                // Opened meanwhile: the payment did start after all.
+                return Ok(false);
+            }
+        }
+        tx.commit().await?;
+        self.touch();
+        tracing::warn!(
+            invoices = drafts.len(),
+            "draft invoices abandoned (the checkout was cut off before the provider was asked)"
+        );
+        Ok(true)
+    }
+
     /// The intents' rows.
     pub async fn intents(&self, ids: &[Uuid]) -> Result<Vec<Record>> {
         let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();

@@ -35,6 +35,9 @@ pub const MAX_QUANTITY: i64 = 10_000;
 pub const MAX_CHECKOUT_ORDERS: usize = 100;
 /// Orders one sweep looks at.
 const SWEEP: u64 = 500;
+/// How long a checkout's invoices may stay drafts (the provider not yet asked) before the sweep
+/// gives the orders back to the cart.
+const DRAFT_GRACE: time::Duration = time::Duration::minutes(2);
 /// The history's reason when a provider failed to start the payment and the orders went back.
 pub const PAYMENT_NOT_STARTED: &str = "the payment provider did not start the payment";
 /// The most payments one dashboard window reads (a month of 1 000 paid orders a day fits).
@@ -295,6 +298,26 @@ impl Commerce {
         for e in keys {
             self.store.touch(e);
         }
+    }
+
+    /// The lines of `orders`, read through a transaction.
+    async fn lines_in(&self, exec: &mut Exec<'_>, orders: &[Uuid]) -> Result<Vec<Record>> {
+        let field = self
+            .e
+            .line
+            .field_index("orderId")
+            .ok_or_else(|| Error::internal("orders-to-products has no orderId"))?;
+        let q = FindQuery {
+            filters: vec![Filter {
+                field,
+                path: None,
+                op: Op::InArray,
+                value: FilterValue::Many(orders.iter().copied().map(Val::Uuid).collect()),
+            }],
+            limit: u64::try_from(orders.len() * 50 + 1).unwrap_or(u64::MAX),
+            ..FindQuery::all()
+        };
+        Ok(repo::find(exec, &self.e.line, &q).await?.0)
     }
 
     async fn load(&self, orders: Vec<Record>) -> Result<Loaded> {
@@ -975,7 +998,7 @@ impl Commerce {
             }
             rows.push(row);
         }
-        let loaded = self.load(rows).await?;
+        let mut loaded = self.load(rows).await?;
         // Checked before anything changes, so bad input changes nothing…
         group_orders(&loaded)?;
         let list = orders
@@ -1031,11 +1054,21 @@ impl Commerce {
                 self.store
                     .update_in(&mut exec, &self.e.order, oid, &lang)
                     .await?;
-                // Links to intents of an earlier, abandoned checkout are replaced.
-                for l in self
-                    .store
-                    .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 100)
-                    .await?
+                // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
+                // the transaction go through it: a second pooled connection per checkout would
+                // let concurrent checkouts exhaust the pool waiting on each other.)
+                let order_field = self
+                    .e
+                    .o2i
+                    .field_index("orderId")
+                    .ok_or_else(|| Error::internal("o2i has no orderId"))?;
+                for l in repo::find_all_eq(
+                    &mut exec,
+                    &self.e.o2i,
+                    &[(order_field, Val::Uuid(oid))],
+                    100,
+                )
+                .await?
                 {
                     repo::delete(&mut exec, &self.e.o2i, Record::must_id(&l)?).await?;
                 }
@@ -1048,7 +1081,7 @@ impl Commerce {
             }
             // …and computed again once the orders are `paying`: a quantity change that committed
             // before is charged, one that comes after fails its own `status = new` check.
-            let loaded = self.load(loaded.orders.clone()).await?;
+            loaded.lines = self.lines_in(&mut exec, &orders).await?;
             let groups = group_orders(&loaded)?;
             for ((currency, kind, interval), (amount, members)) in &groups {
                 let intent = self
@@ -1215,6 +1248,25 @@ impl Commerce {
                     self.transition(order, to, By::System, "payment", None, false)
                         .await?;
                     return Ok(to.into());
+                }
+                // A checkout cut off between its commit and the provider's answer (a crash)
+                // leaves only draft invoices: after a grace period they fail and the orders go
+                // back to the cart, as when the provider refuses.
+                if self
+                    .billing
+                    .abandon_drafts(&intent_ids, DRAFT_GRACE)
+                    .await?
+                {
+                    self.transition(
+                        order,
+                        "new",
+                        By::System,
+                        "payment check",
+                        Some(PAYMENT_NOT_STARTED),
+                        false,
+                    )
+                    .await?;
+                    return Ok("new".into());
                 }
                 let since = row
                     .text("updatedAt")

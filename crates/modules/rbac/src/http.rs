@@ -874,24 +874,30 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     if c.via == Via::Nothing {
         if let Some(t) = bearer(headers) {
             match auth.verify_access(t).await {
-                Some((s, sid)) => {
+                Err(e) => return error_response(&e),
+                Ok(Some((s, sid))) => {
                     c.subject = Some(s);
                     c.session = Some(sid);
                     c.via = Via::Bearer;
                 }
-                None => {
+                Ok(None) => {
                     return error_response(&Error::Unauthorized(
                         "the access token is invalid or expired; refresh it or sign in again"
                             .into(),
                     ));
                 }
             }
-        } else if let Some(t) = jwt_cookie
-            && let Some((s, sid)) = auth.verify_access(&t).await
-        {
-            c.subject = Some(s);
-            c.session = Some(sid);
-            c.via = Via::Cookie;
+        } else if let Some(t) = jwt_cookie {
+            match auth.verify_access(&t).await {
+                Err(e) => return error_response(&e),
+                Ok(Some((s, sid))) => {
+                    c.subject = Some(s);
+                    c.session = Some(sid);
+                    c.via = Via::Cookie;
+                }
+                // A stale cookie reads as signed out (the client refreshes).
+                Ok(None) => {}
+            }
         }
     }
     let method = req.method().clone();

@@ -158,14 +158,17 @@ impl Auth {
 
     // ---- who is calling ------------------------------------------------------------------
 
-    /// The subject and session of a valid access token whose session is live.
-    pub async fn verify_access(&self, token: &str) -> Option<(Uuid, Uuid)> {
-        let c = self.jwt.verify(token)?;
-        self.session_live(c.sid, c.sub)
-            .await
-            .ok()
-            .filter(|l| *l)
-            .map(|_| (c.sub, c.sid))
+    /// The subject and session of a valid access token whose session is live; `None` for a token
+    /// that is not (401). A database that cannot answer is an error (503), not a signed-out
+    /// caller: buyers are not logged out because the server is busy.
+    pub async fn verify_access(&self, token: &str) -> Result<Option<(Uuid, Uuid)>> {
+        let Some(c) = self.jwt.verify(token) else {
+            return Ok(None);
+        };
+        Ok(self
+            .session_live(c.sid, c.sub)
+            .await?
+            .then_some((c.sub, c.sid)))
     }
 
     async fn session_live(&self, sid: Uuid, subject: Uuid) -> Result<bool> {

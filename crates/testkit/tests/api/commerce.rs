@@ -1197,3 +1197,85 @@ async fn webhook_flood(db: Db) {
 }
 
 on_both!(webhook_flood);
+
+/// A checkout cut off between its commit and the provider's answer (a crash) leaves draft
+/// invoices: the order check gives the orders back to the cart after a grace period.
+async fn cut_off_checkout(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let order = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 2}))
+        .await
+        .data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let invoice: uuid::Uuid = r.data()["billingModule"]["invoices"][0]["id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let check = format!("/api/ecommerce/orders/{order}/check");
+    let set = |fields: Vec<(&'static str, stoa_kernel::value::Val)>| {
+        let app = &app;
+        async move {
+            let e = app.store.entity("billing.invoice").unwrap();
+            let mut tx = app.store.db.begin().await.unwrap();
+            stoa_store::repo::set_if(&mut tx.exec(), &e, invoice, &fields, &[])
+                .await
+                .unwrap()
+                .unwrap();
+            tx.commit().await.unwrap();
+            app.store.touch(&e);
+        }
+    };
+    // As the crash left it: a draft, the provider never asked.
+    set(vec![(
+        "status",
+        stoa_kernel::value::Val::Text("draft".into()),
+    )])
+    .await;
+    // Too recent: the checkout may still be asking the provider.
+    let r = app.post(&check, &json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert_eq!(order_row(&app, &order).await["status"], json!("paying"));
+    set(vec![(
+        "createdAt",
+        stoa_kernel::value::Val::Timestamp(stoa_kernel::value::now() - time::Duration::minutes(3)),
+    )])
+    .await;
+    let r = app.post(&check, &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["status"], json!("new"), "{}", r.text);
+    let o = order_row(&app, &order).await;
+    assert_eq!(
+        (o["status"].as_str(), o["type"].as_str()),
+        (Some("new"), Some("cart"))
+    );
+    assert_eq!(
+        app.get(&format!("/api/billing/invoices/{invoice}"))
+            .await
+            .data()["status"],
+        json!("failed")
+    );
+    // The buyer pays again from the cart.
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(order_row(&app, &order).await["status"], json!("paying"));
+}
+
+on_both!(cut_off_checkout);
