@@ -90,6 +90,9 @@ pub struct Config {
     /// Payment webhooks one client IP may post per minute (each is stored before it is checked).
     #[arg(long, env = "STOA_WEBHOOK_RATE", default_value_t = 600)]
     pub webhook_rate: u32,
+    /// Background jobs one server claims and runs at once.
+    #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 16)]
+    pub job_concurrency: usize,
 }
 
 impl Config {
@@ -122,6 +125,7 @@ impl Config {
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
             webhook_rate: 600,
+            job_concurrency: 16,
         }
     }
 

@@ -238,7 +238,8 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         default_language: default_language(config)?,
     }));
     let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
-    let runner = stoa_api::jobs::Runner::new(p.ctx.clone(), p.jobs, p.modules.schedules());
+    let mut runner = stoa_api::jobs::Runner::new(p.ctx.clone(), p.jobs, p.modules.schedules());
+    runner.concurrency = config.job_concurrency.max(1);
     Ok(App {
         router,
         store: p.store,
