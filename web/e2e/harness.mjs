@@ -126,6 +126,11 @@ let shot = 0;
 export async function screen(page, name) {
   shot += 1;
   await page.waitForLoadState("networkidle").catch(() => undefined);
+  // Transitions still running (a toast fading in) would read as low contrast; infinite ones
+  // (spinners) are not waited for.
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity), undefined, { timeout: 3000 })
+    .catch(() => undefined);
   await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
