@@ -247,6 +247,59 @@ impl FindQuery {
         }
     }
 
+    fn field_of(entity: &Entity, name: &str) -> Result<usize> {
+        entity
+            .field_index(name)
+            .ok_or_else(|| Error::internal(format!("{} has no field {name}", entity.key())))
+    }
+
+    /// Adds `name op value` for a field of `entity` named in code (a missing field is our bug).
+    pub fn filter(
+        mut self,
+        entity: &Entity,
+        name: &str,
+        op: Op,
+        value: FilterValue,
+    ) -> Result<Self> {
+        self.filters.push(Filter {
+            field: Self::field_of(entity, name)?,
+            path: None,
+            op,
+            value,
+        });
+        Ok(self)
+    }
+
+    /// `name = value`; `Val::Null` matches NULL.
+    pub fn eq(self, entity: &Entity, name: &str, value: Val) -> Result<Self> {
+        if value == Val::Null {
+            self.filter(entity, name, Op::IsNull, FilterValue::None)
+        } else {
+            self.filter(entity, name, Op::Eq, FilterValue::One(value))
+        }
+    }
+
+    /// `name` is one of `values`.
+    pub fn any_of(self, entity: &Entity, name: &str, values: Vec<Val>) -> Result<Self> {
+        self.filter(entity, name, Op::InArray, FilterValue::Many(values))
+    }
+
+    /// Sorted by `name` (then by what was added before).
+    pub fn sort(mut self, entity: &Entity, name: &str, desc: bool) -> Result<Self> {
+        self.order.push(Order {
+            field: Self::field_of(entity, name)?,
+            path: None,
+            desc,
+        });
+        Ok(self)
+    }
+
+    /// At most `limit` rows.
+    pub fn take(mut self, limit: u64) -> Self {
+        self.limit = limit;
+        self
+    }
+
     /// Parses and checks a raw query string against `entity`.
     pub fn parse(entity: &Entity, raw: &str) -> Result<Self> {
         let qs = parse_qs(raw)?;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value as Json};
 use stoa_kernel::model::{DefaultValue, Entity, Kind};
-use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op};
+use stoa_kernel::query::FindQuery;
 use stoa_kernel::registry::Registry;
 use stoa_kernel::value::{Val, prepare_create, prepare_patch};
 use stoa_kernel::{Error, Result, words};
@@ -128,22 +128,9 @@ impl Store {
     /// Rows of `e` whose fields equal the given values (`Val::Null` matches NULL), at most
     /// `limit`, through the read path. Secret fields cannot be matched here (see `repo`).
     pub async fn find_by(&self, e: &Entity, eq: &[(&str, Val)], limit: u64) -> Result<Vec<Record>> {
-        let mut q = FindQuery::all();
-        q.limit = limit;
+        let mut q = FindQuery::all().take(limit);
         for (name, v) in eq {
-            let field = e
-                .field_index(name)
-                .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))?;
-            q.filters.push(Filter {
-                field,
-                path: None,
-                op: if *v == Val::Null { Op::IsNull } else { Op::Eq },
-                value: if *v == Val::Null {
-                    FilterValue::None
-                } else {
-                    FilterValue::One(v.clone())
-                },
-            });
+            q = q.eq(e, name, v.clone())?;
         }
         Ok(self.find(e, &q).await?.rows)
     }
@@ -158,32 +145,40 @@ impl Store {
         values: &[Val],
         limit: usize,
     ) -> Result<Vec<Record>> {
-        let index = e
-            .field_index(field)
-            .ok_or_else(|| Error::internal(format!("{} has no field {field}", e.key())))?;
         let mut out = Vec::new();
         for chunk in values.chunks(500) {
             if out.len() >= limit {
                 break;
             }
-            let mut q = FindQuery::all();
-            q.filters.push(Filter {
-                field: index,
-                path: None,
-                op: Op::InArray,
-                value: FilterValue::Many(chunk.to_vec()),
-            });
-            if let Some(order) = e.field_index("orderIndex") {
-                q.order.push(stoa_kernel::query::Order {
-                    field: order,
-                    path: None,
-                    desc: false,
-                });
+            let mut q = FindQuery::all().any_of(e, field, chunk.to_vec())?;
+            if e.field_index("orderIndex").is_some() {
+                q = q.sort(e, "orderIndex", false)?;
             }
             self.pages(e, q, limit, &mut out).await?;
         }
         out.truncate(limit);
         Ok(out)
+    }
+
+    /// Follows link entity `link` from `ids` (in its field `from`) to the ids in its field `to`:
+    /// the other side of a relation, distinct, in link order, at most `cap`.
+    pub async fn linked(
+        &self,
+        link: &Entity,
+        from: &str,
+        ids: &[Uuid],
+        to: &str,
+        cap: usize,
+    ) -> Result<Vec<Uuid>> {
+        let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+        let mut seen = std::collections::HashSet::new();
+        Ok(self
+            .find_in(link, from, &vals, cap)
+            .await?
+            .iter()
+            .filter_map(|l| l.uuid(to))
+            .filter(|id| seen.insert(*id))
+            .collect())
     }
 
     /// Appends the rows of `q` to `out`, page by page, until `out` holds `cap` or `q` runs out.

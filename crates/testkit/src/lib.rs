@@ -310,6 +310,29 @@ pub(crate) async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
 }
 
 impl TestApp {
+    /// Writes `fields` of row `id` of `entity` straight to the database, server-owned ones
+    /// included (what time or a crash would have left: an old `updatedAt`, a draft status).
+    pub async fn write_raw(
+        &self,
+        entity: &str,
+        id: uuid::Uuid,
+        fields: &[(&str, stoa_kernel::value::Val)],
+    ) {
+        let written = async {
+            let e = self.store.entity(entity)?;
+            let mut tx = self.store.db.begin().await?;
+            let row = stoa_store::repo::set_if(&mut tx.exec(), &e, id, fields, &[]).await?;
+            tx.commit().await?;
+            self.store.touch(&e);
+            Ok::<_, stoa_kernel::Error>(row.is_some())
+        }
+        .await;
+        assert!(
+            matches!(written, Ok(true)),
+            "writing {entity} {id}: {written:?}"
+        );
+    }
+
     /// Runs due jobs until none is due (at most 50 rounds); the number of jobs run.
     pub async fn drain_jobs(&self) -> usize {
         let Some(r) = &self.jobs else {
@@ -372,22 +395,46 @@ impl TestApp {
     }
 }
 
-/// Runs an `async fn(TestApp)` test on SQLite and on PostgreSQL.
+/// Runs a test on SQLite and on PostgreSQL (skipped, with a line, when PostgreSQL is not set up):
+/// - `dual_test!(name)`: `async fn name(app: TestApp)` on the default modules;
+/// - `dual_test!(name, modules = expr)`: the same on the modules `expr` (see [`spawn_app_modules`]);
+/// - `dual_test!(name, db)`: `async fn name(db: Db)`, for tests that spawn their own app.
 #[macro_export]
 macro_rules! dual_test {
     ($name:ident) => {
+        $crate::dual_test!(@app $name, $crate::spawn_app);
+    };
+    ($name:ident, modules = $modules:expr) => {
+        $crate::dual_test!(@app $name, |db| $crate::spawn_app_modules(db, $modules));
+    };
+    ($name:ident, db) => {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                let app = $crate::spawn_app($crate::Db::Sqlite)
-                    .await
-                    .expect("sqlite app");
+                super::$name($crate::Db::Sqlite).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if $crate::postgres_url().is_none() {
+                    eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+                    return;
+                }
+                super::$name($crate::Db::Postgres).await;
+            }
+        }
+    };
+    (@app $name:ident, $spawn:expr) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let app = ($spawn)($crate::Db::Sqlite).await.expect("sqlite app");
                 super::$name(app).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                match $crate::spawn_app($crate::Db::Postgres).await {
+                match ($spawn)($crate::Db::Postgres).await {
                     Some(app) => super::$name(app).await,
                     None => eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set"),
                 }

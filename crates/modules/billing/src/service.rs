@@ -338,19 +338,14 @@ impl Billing {
                 ),
             ));
         }
-        let link = self
-            .store
-            .find_by(&self.e.i2c, &[("paymentIntentId", Val::Uuid(id))], 1)
-            .await?;
-        let currency = match link.first().and_then(|l| l.uuid("currencyId")) {
-            Some(c) => self.store.get(&self.e.currency, c).await?,
-            None => {
-                return Err(Error::conflict_field(
-                    "currencyId",
-                    "the payment intent has no currency",
-                ));
-            }
-        };
+        let currency = self
+            .currency_slugs(&[id])
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                Error::conflict_field("currencyId", "the payment intent has no currency")
+            })?;
         let amount = intent
             .decimal("amount")
             .ok_or_else(|| Error::conflict_field("amount", "the payment intent has no amount"))?;
@@ -371,7 +366,7 @@ impl Billing {
                 invoice,
                 intents: vec![id],
                 amount,
-                currency: currency.text("slug").unwrap_or_default().to_owned(),
+                currency,
                 email,
                 description: format!("Payment intent {id}"),
                 success_url: success,
@@ -668,19 +663,17 @@ impl Billing {
     }
 
     async fn currency_slugs(&self, intents: &[Uuid]) -> Result<HashSet<String>> {
-        let vals: Vec<Val> = intents.iter().copied().map(Val::Uuid).collect();
-        let links = self
+        let cur: Vec<Val> = self
             .store
-            .find_in(
+            .linked(
                 &self.e.i2c,
                 "paymentIntentId",
-                &vals,
+                intents,
+                "currencyId",
                 intents.len().max(1) * 2,
             )
-            .await?;
-        let cur: Vec<Val> = links
-            .iter()
-            .filter_map(|l| l.uuid("currencyId"))
+            .await?
+            .into_iter()
             .map(Val::Uuid)
             .collect();
         Ok(self
@@ -728,14 +721,16 @@ impl Billing {
             self.finish(id, "rejected", true, &why).await?;
             return Ok(Outcome::Rejected(why));
         }
-        let links = self
+        let intent_ids = self
             .store
-            .find_by(&self.e.i2i, &[("invoiceId", Val::Uuid(invoice_id))], 1000)
+            .linked(
+                &self.e.i2i,
+                "invoiceId",
+                &[invoice_id],
+                "paymentIntentId",
+                1000,
+            )
             .await?;
-        let intent_ids: Vec<Uuid> = links
-            .iter()
-            .filter_map(|l| l.uuid("paymentIntentId"))
-            .collect();
         if let Some(c) = &event.currency {
             let slugs = self.currency_slugs(&intent_ids).await?;
             if !slugs.contains(&c.to_lowercase()) {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use stoa_billing::provider::NewPayment;
 use stoa_billing::service::Billing;
 use stoa_kernel::model::Entity;
-use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op, Order as QueryOrder};
+use stoa_kernel::query::{FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, fields, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
@@ -300,23 +300,28 @@ impl Commerce {
         }
     }
 
+    /// The payment intents an order is linked to (its latest checkout's).
+    async fn intents_of(&self, order: Uuid) -> Result<Vec<Uuid>> {
+        self.store
+            .linked(
+                &self.e.o2i,
+                "orderId",
+                &[order],
+                "billingModulePaymentIntentId",
+                100,
+            )
+            .await
+    }
+
     /// The lines of `orders`, read through a transaction.
     async fn lines_in(&self, exec: &mut Exec<'_>, orders: &[Uuid]) -> Result<Vec<Record>> {
-        let field = self
-            .e
-            .line
-            .field_index("orderId")
-            .ok_or_else(|| Error::internal("orders-to-products has no orderId"))?;
-        let q = FindQuery {
-            filters: vec![Filter {
-                field,
-                path: None,
-                op: Op::InArray,
-                value: FilterValue::Many(orders.iter().copied().map(Val::Uuid).collect()),
-            }],
-            limit: u64::try_from(orders.len() * 50 + 1).unwrap_or(u64::MAX),
-            ..FindQuery::all()
-        };
+        let q = FindQuery::all()
+            .any_of(
+                &self.e.line,
+                "orderId",
+                orders.iter().copied().map(Val::Uuid).collect(),
+            )?
+            .take(u64::try_from(orders.len() * 50 + 1).unwrap_or(u64::MAX));
         Ok(repo::find(exec, &self.e.line, &q).await?.0)
     }
 
@@ -1057,19 +1062,10 @@ impl Commerce {
                 // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
                 // the transaction go through it: a second pooled connection per checkout would
                 // let concurrent checkouts exhaust the pool waiting on each other.)
-                let order_field = self
-                    .e
-                    .o2i
-                    .field_index("orderId")
-                    .ok_or_else(|| Error::internal("o2i has no orderId"))?;
-                for l in repo::find_all_eq(
-                    &mut exec,
-                    &self.e.o2i,
-                    &[(order_field, Val::Uuid(oid))],
-                    100,
-                )
-                .await?
-                {
+                let stale = FindQuery::all()
+                    .eq(&self.e.o2i, "orderId", Val::Uuid(oid))?
+                    .take(100);
+                for l in repo::find(&mut exec, &self.e.o2i, &stale).await?.0 {
                     repo::delete(&mut exec, &self.e.o2i, Record::must_id(&l)?).await?;
                 }
                 enqueue(
@@ -1188,21 +1184,17 @@ impl Commerce {
 
     /// The orders paid by `intents` are checked (job after a webhook).
     pub async fn intents_paid(&self, intents: &[Uuid]) -> Result<()> {
-        let vals: Vec<Val> = intents.iter().copied().map(Val::Uuid).collect();
-        let links = self
+        let orders = self
             .store
-            .find_in(
+            .linked(
                 &self.e.o2i,
                 "billingModulePaymentIntentId",
-                &vals,
+                intents,
+                "orderId",
                 intents.len() * 100 + 1,
             )
             .await?;
-        for o in links
-            .iter()
-            .filter_map(|l| l.uuid("orderId"))
-            .collect::<HashSet<_>>()
-        {
+        for o in orders {
             match self.check(o).await {
                 Ok(s) if s == "canceled" => {
                     // Paid after the timeout canceled it: money taken for a canceled order. An
@@ -1224,14 +1216,7 @@ impl Commerce {
         let status = row.text("status").unwrap_or_default().to_owned();
         match status.as_str() {
             "paying" => {
-                let links = self
-                    .store
-                    .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
-                    .await?;
-                let intent_ids: Vec<Uuid> = links
-                    .iter()
-                    .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
-                    .collect();
+                let intent_ids = self.intents_of(order).await?;
                 let intents = self.billing.intents(&intent_ids).await?;
                 if intents
                     .iter()
@@ -1319,14 +1304,7 @@ impl Commerce {
     /// When the subscription an order paid for ends: the latest end over its subscription
     /// intents' paid periods (`None` for an order that paid no subscription).
     async fn paid_until(&self, order: Uuid) -> Result<Option<time::OffsetDateTime>> {
-        let links = self
-            .store
-            .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
-            .await?;
-        let intent_ids: Vec<Uuid> = links
-            .iter()
-            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
-            .collect();
+        let intent_ids = self.intents_of(order).await?;
         let intents = self.billing.intents(&intent_ids).await?;
         let paid = self.billing.paid_at(&intent_ids).await?;
         Ok(intents
@@ -1445,28 +1423,13 @@ impl Commerce {
     /// Cancels paying orders past the timeout and delivers lapsed subscriptions.
     pub async fn sweep(&self) -> Result<()> {
         let e = &self.e.order;
-        let index = |name: &str| {
-            e.field_index(name)
-                .ok_or_else(|| Error::internal(format!("ecommerce.order has no {name}")))
-        };
         for st in ["paying", "delivering"] {
             // Oldest first: those are the ones past their timeout or period, so a backlog larger
             // than one run drains instead of the same newest rows being read every time.
-            let q = FindQuery {
-                filters: vec![Filter {
-                    field: index("status")?,
-                    path: None,
-                    op: Op::Eq,
-                    value: FilterValue::One(Val::Text(st.into())),
-                }],
-                order: vec![QueryOrder {
-                    field: index("updatedAt")?,
-                    path: None,
-                    desc: false,
-                }],
-                limit: SWEEP,
-                ..FindQuery::all()
-            };
+            let q = FindQuery::all()
+                .eq(e, "status", Val::Text(st.into()))?
+                .sort(e, "updatedAt", false)?
+                .take(SWEEP);
             let rows = self.store.find(e, &q).await?.rows;
             for o in rows {
                 let id = Record::must_id(&o)?;
@@ -1578,25 +1541,16 @@ impl Commerce {
     pub async fn stats(&self, days: i64) -> Result<Value> {
         let since = now() - time::Duration::days(days);
         let e = &self.e.change;
-        let filter = |name: &str, op: Op, v: Val| -> Result<Filter> {
-            Ok(Filter {
-                field: e
-                    .field_index(name)
-                    .ok_or_else(|| Error::internal(format!("{} has no {name}", e.key())))?,
-                path: None,
-                op,
-                value: FilterValue::One(v),
-            })
-        };
         // Only the window's payments are read (the payments of one month, not all of history).
-        let q = FindQuery {
-            filters: vec![
-                filter("from", Op::Eq, Val::Text("paying".into()))?,
-                filter("createdAt", Op::Gte, Val::Timestamp(since))?,
-            ],
-            limit: STATS_CAP,
-            ..FindQuery::all()
-        };
+        let q = FindQuery::all()
+            .eq(e, "from", Val::Text("paying".into()))?
+            .filter(
+                e,
+                "createdAt",
+                Op::Gte,
+                FilterValue::One(Val::Timestamp(since)),
+            )?
+            .take(STATS_CAP);
         let changes = self.store.find(e, &q).await?.rows;
         let paid: Vec<(Uuid, String)> = changes
             .iter()
@@ -1662,14 +1616,7 @@ impl Commerce {
         let row = self.store.get(&self.e.order, order).await?;
         let loaded = self.load(vec![row]).await?;
         let mut v = self.view(&loaded, &loaded.orders[0]);
-        let links = self
-            .store
-            .find_by(&self.e.o2i, &[("orderId", Val::Uuid(order))], 100)
-            .await?;
-        let intent_ids: Vec<Uuid> = links
-            .iter()
-            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
-            .collect();
+        let intent_ids = self.intents_of(order).await?;
         v["paymentIntents"] = json!(
             self.billing
                 .intents(&intent_ids)

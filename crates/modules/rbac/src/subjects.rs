@@ -18,10 +18,6 @@ pub struct Subjects {
     store: Store,
 }
 
-fn ids(rows: &[stoa_store::Record], field: &str) -> Vec<Uuid> {
-    rows.iter().filter_map(|r| r.uuid(field)).collect()
-}
-
 impl Subjects {
     pub fn new(store: Store) -> Self {
         Self { store }
@@ -67,11 +63,15 @@ impl Subjects {
         let e = self
             .store
             .entity("rbac.subjects-to-ecommerce-module-orders")?;
-        let rows = self
-            .store
-            .find_by(&e, &[("subjectId", Val::Uuid(subject))], MAX_ORDERS as u64)
-            .await?;
-        Ok(ids(&rows, "ecommerceModuleOrderId"))
+        self.store
+            .linked(
+                &e,
+                "subjectId",
+                &[subject],
+                "ecommerceModuleOrderId",
+                MAX_ORDERS,
+            )
+            .await
     }
 
     /// The subject owning each of `orders` (orders without an owner are absent).
@@ -133,15 +133,22 @@ impl Subjects {
 
     /// The email addresses of `subject`'s identities (lower-case, distinct).
     pub async fn emails(&self, subject: Uuid) -> Result<Vec<String>> {
-        let links = self
+        self.emails_of_subjects(&[subject], 100).await
+    }
+
+    /// The email addresses of `subjects`' identities (at most `cap` identities).
+    async fn emails_of_subjects(&self, subjects: &[Uuid], cap: usize) -> Result<Vec<String>> {
+        let identities = self
             .store
-            .find_by(
+            .linked(
                 &*self.store.entity("rbac.subjects-to-identities")?,
-                &[("subjectId", Val::Uuid(subject))],
-                100,
+                "subjectId",
+                subjects,
+                "identityId",
+                cap,
             )
             .await?;
-        self.emails_of_identities(&ids(&links, "identityId")).await
+        self.emails_of_identities(&identities).await
     }
 
     async fn emails_of_identities(&self, identities: &[Uuid]) -> Result<Vec<String>> {
@@ -175,44 +182,32 @@ impl Subjects {
         };
         let holders = self
             .store
-            .find_by(
+            .linked(
                 &*self.store.entity("rbac.subjects-to-roles")?,
-                &[("roleId", Val::Uuid(admin))],
+                "roleId",
+                &[admin],
+                "subjectId",
                 100,
             )
             .await?;
-        let subjects: Vec<Val> = ids(&holders, "subjectId")
-            .into_iter()
-            .map(Val::Uuid)
-            .collect();
-        let links = self
-            .store
-            .find_in(
-                &*self.store.entity("rbac.subjects-to-identities")?,
-                "subjectId",
-                &subjects,
-                1000,
-            )
-            .await?;
-        self.emails_of_identities(&ids(&links, "identityId")).await
+        self.emails_of_subjects(&holders, 1000).await
     }
 
     /// The roles linked to any of `products` (`roles-to-ecommerce-module-products`).
     pub async fn product_roles(&self, products: &[Uuid]) -> Result<HashSet<Uuid>> {
-        let vals: Vec<Val> = products.iter().copied().map(Val::Uuid).collect();
         Ok(self
             .store
-            .find_in(
+            .linked(
                 &*self
                     .store
                     .entity("rbac.roles-to-ecommerce-module-products")?,
                 "ecommerceModuleProductId",
-                &vals,
+                products,
+                "roleId",
                 1000,
             )
             .await?
-            .iter()
-            .filter_map(|r| r.uuid("roleId"))
+            .into_iter()
             .collect())
     }
 

@@ -12,30 +12,7 @@ use stoa_api::module::{JobDef, ModuleDef};
 use stoa_api::{Access, RouteBook};
 use stoa_kernel::model::{Module, model, text};
 use stoa_store::jobs::{self, NewJob};
-use stoa_testkit::{Db, TestApp, spawn_app_modules};
-
-/// Runs `$body(app)` on SQLite and on PostgreSQL with `$modules` added.
-macro_rules! with_modules {
-    ($name:ident, $modules:expr) => {
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let app = stoa_testkit::spawn_app_modules(stoa_testkit::Db::Sqlite, $modules)
-                    .await
-                    .expect("sqlite app");
-                super::$name(app).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                match stoa_testkit::spawn_app_modules(stoa_testkit::Db::Postgres, $modules).await {
-                    Some(app) => super::$name(app).await,
-                    None => eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set"),
-                }
-            }
-        }
-    };
-}
+use stoa_testkit::{Db, TestApp, dual_test, spawn_app_modules};
 
 /// The example module: `example.note` (a table and its generic API), `GET /api/example/hello`
 /// (public), and the job `example.write-note` that stores its payload's `body` as a note.
@@ -172,7 +149,7 @@ async fn module_contract(mut app: TestApp) {
         .await;
     assert_eq!(r.data().as_array().map(Vec::len), Some(1), "{}", r.text);
 }
-with_modules!(module_contract, vec![super::example()]);
+dual_test!(module_contract, modules = vec![super::example()]);
 
 /// A second start on the same database grants nothing twice, and a removed grant stays removed.
 async fn grants_are_written_once(app: TestApp) {
@@ -199,7 +176,7 @@ async fn grants_are_written_once(app: TestApp) {
     let r = app.anon().call("GET", "/api/example/hello", None).await;
     assert_eq!(r.status, 401);
 }
-with_modules!(grants_are_written_once, vec![super::example()]);
+dual_test!(grants_are_written_once, modules = vec![super::example()]);
 
 /// Jobs for the queue tests: each records its attempts in a shared log.
 #[derive(Default)]

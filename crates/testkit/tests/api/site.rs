@@ -184,19 +184,7 @@ async fn the_campaign_counter_sums_products_of_paid_orders(app: TestApp) {
         ("paying", &tree, 6),
         ("canceled", &tree, 7),
     ] {
-        let order = app.create("/api/ecommerce/orders", &json!({})).await;
-        if status != "new" {
-            let r = app
-                .post(
-                    &format!(
-                        "/api/ecommerce/orders/{}/override",
-                        order["id"].as_str().unwrap()
-                    ),
-                    &json!({"status": status, "reason": "test setup"}),
-                )
-                .await;
-            assert_eq!(r.status, 200, "{}", r.text);
-        }
+        let order = crate::commerce::order_in(&app, status).await;
         app.create(
             "/api/ecommerce/orders-to-products",
             &json!({"orderId": order["id"], "productId": item, "quantity": quantity}),
