@@ -43,7 +43,7 @@ pub struct Page {
 }
 
 /// The guarded fields of `old` as a compare-and-set condition.
-fn held(g: &dyn crate::guard::UpdateGuard, e: &Entity, old: &Record) -> Vec<(usize, Val)> {
+fn held(g: &dyn crate::guard::WriteGuard, e: &Entity, old: &Record) -> Vec<(usize, Val)> {
     g.fields()
         .iter()
         .filter_map(|name| {
@@ -101,7 +101,7 @@ impl Store {
     }
 
     /// Puts every update of `entity` (generic PATCH and bulk update included) through `guard`.
-    pub fn guard(&self, entity: &str, guard: Arc<dyn crate::guard::UpdateGuard>) {
+    pub fn guard(&self, entity: &str, guard: Arc<dyn crate::guard::WriteGuard>) {
         self.guards.set(entity, guard);
     }
 

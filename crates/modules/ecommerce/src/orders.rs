@@ -1634,9 +1634,8 @@ impl Commerce {
                 .collect::<Vec<_>>()
         );
         v["statusChanges"] = json!(self.history(order).await?);
-        v["nextStatuses"] = json!(status::admin_next(
-            loaded.orders[0].text("status").unwrap_or("new")
-        ));
+        v["nextStatuses"] =
+            json!(status::ADMIN.next(loaded.orders[0].text("status").unwrap_or("new")));
         Ok(v)
     }
 

@@ -3,10 +3,10 @@
 //! recorded as an `ecommerce.order-status-change` row: from, to, who or what, when, why.
 
 use serde_json::{Map, Value, json};
+use stoa_kernel::Result;
 use stoa_kernel::value::fields;
-use stoa_kernel::{Error, Result};
 use stoa_store::Record;
-use stoa_store::guard::{Effects, UpdateGuard};
+use stoa_store::guard::{Effects, StatusRules, WriteGuard};
 use stoa_store::jobs::NewJob;
 
 /// Who may make a change.
@@ -17,6 +17,21 @@ pub enum By {
     /// An administrator editing the order.
     Admin,
 }
+
+/// What an administrator may do to an order through generic writes: DOMAIN §5.2's admin rows
+/// (approving → packaging → delivering → delivered), orders born in the cart, and orders with
+/// money in flight or taken kept. Everything else goes through the override, with a reason.
+pub const ADMIN: StatusRules = StatusRules {
+    what: "an order",
+    moves: &[
+        ("approving", "packaging"),
+        ("packaging", "delivering"),
+        ("delivering", "delivered"),
+    ],
+    born: &["new"],
+    kept: &["paying", "approving", "packaging", "delivering"],
+    hint: "use the override action (with a reason) to correct it",
+};
 
 /// DOMAIN §5.2's status table, and nothing else.
 pub fn allowed(from: &str, to: &str, by: By) -> bool {
@@ -32,20 +47,7 @@ pub fn allowed(from: &str, to: &str, by: By) -> bool {
                 | ("delivering", "delivered")
                 | ("canceled", "delivered")
         ),
-        By::Admin => matches!(
-            (from, to),
-            ("approving", "packaging") | ("packaging", "delivering") | ("delivering", "delivered")
-        ),
-    }
-}
-
-/// Where an administrator may move an order from `from` (the admin UI offers only these).
-pub fn admin_next(from: &str) -> &'static [&'static str] {
-    match from {
-        "approving" => &["packaging"],
-        "packaging" => &["delivering"],
-        "delivering" => &["delivered"],
-        _ => &[],
+        By::Admin => ADMIN.allows(from, to),
     }
 }
 
@@ -88,7 +90,7 @@ pub fn effects(
 /// an admin may make (409 otherwise, pointing at the override action), and is recorded.
 pub struct OrderGuard;
 
-impl UpdateGuard for OrderGuard {
+impl WriteGuard for OrderGuard {
     fn fields(&self) -> &[&'static str] {
         &["status"]
     }
@@ -98,58 +100,21 @@ impl UpdateGuard for OrderGuard {
     }
 
     fn check(&self, old: &Record, input: &Map<String, Value>, actor: &str) -> Result<Effects> {
-        let from = old.text("status").unwrap_or("new");
-        let Some(to) = input.get("status").and_then(Value::as_str) else {
-            return Ok(Effects::default());
-        };
-        if to == from {
-            return Ok(Effects::default());
-        }
-        if !allowed(from, to, By::Admin) {
-            let next = admin_next(from);
-            return Err(Error::conflict_field(
-                "status",
-                if next.is_empty() {
-                    format!(
-                        "an order in '{from}' cannot be moved to '{to}' by an edit; use the override action (with a reason) to correct it"
-                    )
-                } else {
-                    format!(
-                        "an order in '{from}' can only move to {}; use the override action (with a reason) to correct it",
-                        next.join(", ")
-                    )
-                },
-            ));
-        }
-        let id = old.id().map(|i| i.to_string()).unwrap_or_default();
-        Ok(effects(&id, from, to, actor, None, false))
-    }
-
-    /// Orders are born in the cart: any other status is reached by the machine or the override.
-    fn check_create(&self, input: &Map<String, Value>) -> Result<()> {
-        match input.get("status") {
-            None | Some(Value::Null) => Ok(()),
-            Some(Value::String(s)) if s == "new" => Ok(()),
-            Some(_) => Err(Error::invalid_field(
-                "status",
-                "a new order starts as 'new'; create it, then use the override action (with a reason) to set another status",
-            )),
-        }
-    }
-
-    /// Money in flight or taken keeps its order: only carts, canceled and delivered orders go.
-    fn check_delete(&self, old: &Record) -> Result<()> {
-        match old.text("status").unwrap_or("new") {
-            s @ ("paying" | "approving" | "packaging" | "delivering") => {
-                Err(Error::conflict_field(
-                    "status",
-                    format!(
-                        "an order in '{s}' has a payment and cannot be deleted; cancel it with the override action first"
-                    ),
-                ))
+        match ADMIN.check_move(old, input)? {
+            Some((from, to)) => {
+                let id = old.id().map(|i| i.to_string()).unwrap_or_default();
+                Ok(effects(&id, from, to, actor, None, false))
             }
-            _ => Ok(()),
+            None => Ok(Effects::default()),
         }
+    }
+
+    fn check_create(&self, input: &Map<String, Value>) -> Result<()> {
+        ADMIN.check_create(input)
+    }
+
+    fn check_delete(&self, old: &Record) -> Result<()> {
+        ADMIN.check_delete(old)
     }
 }
 
@@ -194,7 +159,7 @@ mod tests {
             ]
         );
         for f in ALL {
-            for t in admin_next(f) {
+            for t in ADMIN.next(f) {
                 assert!(allowed(f, t, By::Admin));
             }
         }
