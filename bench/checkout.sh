@@ -29,42 +29,14 @@ export CLIENTS=${CLIENTS:-32} DURATION=${DURATION:-20} PAY_TIMEOUT=${PAY_TIMEOUT
 [ -n "${COUNT:-}" ] && export COUNT
 DELAY=${STOA_DUMMY_WEBHOOK_DELAY:-0}
 PORT=${PORT:-18092}
-PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
-BIN=${STOA_BIN:-./target/release/stoa}
-OUT=bench/results
-mkdir -p "$OUT"
-[ -x "$BIN" ] || { echo "no $BIN: build it first (cargo build --release -p stoa-server)" >&2; exit 1; }
-node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' || { echo "Node 18+ is needed (global fetch)" >&2; exit 1; }
-
-export BASE="http://127.0.0.1:$PORT"
-# Admin rights for the setup and the audit: a per-run server-to-server secret key.
-export KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
-DIR=$(mktemp -d)
-pid="" db=""
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  [ -n "$db" ] && psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
-  rm -rf "$DIR"
-}
-trap cleanup EXIT
-
-# The server's settings for database $1 (the anonymous-init rate limits raised out of the way).
-# `env` execs the server, so `$!` of `env … &` is the server itself (what kill must reach).
-server_env() {
-  senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG=warn STOA_SECRET_KEY="$KEY"
-    STOA_PAYMENT_PROVIDERS=dummy STOA_DUMMY_WEBHOOK_DELAY="$DELAY"
-    STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000)
-}
+# shellcheck source=bench/checkout-common.sh
+. bench/checkout-common.sh
 
 run() {
   local backend=$1 url=$2 stamp; stamp=$(date -u +%Y%m%dT%H%M%SZ)
   local log="$OUT/checkout-server-$backend.log"
-  server_env "$url"
-  env "${senv[@]}" "$BIN" migrate >"$log" 2>&1
-  env "${senv[@]}" "$BIN" serve >>"$log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 300); do curl -fs "$BASE/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-  curl -fs "$BASE/ready" >/dev/null || { echo "server did not become ready (see $log)" >&2; exit 1; }
+  migrate "$url" "$log"
+  start "$url" "$log"
   PRODUCT=$(node bench/checkout.mjs setup) LABEL=$backend RESULT="$OUT/checkout-$backend-$stamp.json" node bench/checkout.mjs bench
   echo "server RSS after the run ($backend): $(ps -o rss= -p "$pid" | awk '{printf "%.1f MiB", $1/1024}')" >&2
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
@@ -75,12 +47,4 @@ echo "Checkout: $CLIENTS clients, $amount, dummy webhook delay $DELAY s, $(nproc
 echo
 echo "| backend | clients | load s | acknowledged | errors | acked/s | paid/s | last paid after s | checkout p50 ms | p99 ms | lost | double-paid |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-if [ "$BACKENDS" = sqlite ] || [ "$BACKENDS" = both ]; then
-  run sqlite "sqlite://$DIR/stoa.db"
-fi
-if [ "$BACKENDS" = postgres ] || [ "$BACKENDS" = both ]; then
-  db="stoa_bench_checkout_$(date +%s)"
-  psql "$PG_ADMIN" -qc "CREATE DATABASE $db"
-  run postgres "${PG_ADMIN%/*}/$db"
-  psql "$PG_ADMIN" -qc "DROP DATABASE $db WITH (FORCE)"; db=""
-fi
+each_backend run

@@ -32,41 +32,8 @@ KILLS=${KILLS:-1}
 DOWN=${DOWN:-1}
 DELAY=${STOA_DUMMY_WEBHOOK_DELAY:-1}
 PORT=${PORT:-18093}
-PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
-BIN=${STOA_BIN:-./target/release/stoa}
-OUT=bench/results
-mkdir -p "$OUT"
-[ -x "$BIN" ] || { echo "no $BIN: build it first (cargo build --release -p stoa-server)" >&2; exit 1; }
-
-export BASE="http://127.0.0.1:$PORT"
-export KEY="kill-$(date +%s)-$$-0123456789abcdef0123456789"
-DIR=$(mktemp -d)
-pid="" cpid="" db=""
-cleanup() {
-  [ -n "$cpid" ] && kill "$cpid" 2>/dev/null || true
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  [ -n "$db" ] && psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
-  rm -rf "$DIR"
-}
-trap cleanup EXIT
-
-# The server's settings for database $1 (the anonymous-init and webhook rate limits raised out of
-# the way: every client posts from 127.0.0.1).
-# `env` execs the server, so `$!` of `env … &` is the server itself (what kill must reach).
-server_env() {
-  senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG=warn STOA_SECRET_KEY="$KEY"
-    STOA_PAYMENT_PROVIDERS=dummy STOA_DUMMY_WEBHOOK_DELAY="$DELAY"
-    STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000 STOA_WEBHOOK_RATE=1000000)
-}
-
-# Starts the server on $1, logging to $2 (appended), and waits until it is ready.
-start() {
-  server_env "$1"
-  env "${senv[@]}" "$BIN" serve >>"$2" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 300); do curl -fs "$BASE/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  echo "server did not become ready (see $2)" >&2; exit 1
-}
+# shellcheck source=bench/checkout-common.sh
+. bench/checkout-common.sh
 
 failed=0
 run() {
@@ -75,8 +42,7 @@ run() {
   export ACKS="$OUT/kill-checkout-acks-$backend-$stamp.jsonl"
   : >"$ACKS"
   echo "## $backend: $CLIENTS clients for $DURATION s, $KILLS × kill -9 after ${KILL_AFTER} s (down ${DOWN} s), dummy webhook delay $DELAY s"
-  server_env "$url"
-  env "${senv[@]}" "$BIN" migrate >"$log" 2>&1
+  migrate "$url" "$log"
   start "$url" "$log"
   export PRODUCT; PRODUCT=$(node bench/checkout.mjs setup)
   RESULT="$OUT/kill-checkout-client-$backend-$stamp.json" node bench/checkout.mjs kill &
@@ -101,14 +67,6 @@ run() {
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 }
 
-if [ "$BACKENDS" = sqlite ] || [ "$BACKENDS" = both ]; then
-  run sqlite "sqlite://$DIR/stoa.db"
-fi
-if [ "$BACKENDS" = postgres ] || [ "$BACKENDS" = both ]; then
-  db="stoa_bench_kill_$(date +%s)"
-  psql "$PG_ADMIN" -qc "CREATE DATABASE $db"
-  run postgres "${PG_ADMIN%/*}/$db"
-  psql "$PG_ADMIN" -qc "DROP DATABASE $db WITH (FORCE)"; db=""
-fi
+each_backend run
 if [ "$failed" = 0 ]; then echo "kill test: PASS"; else echo "kill test: FAIL"; fi
 exit "$failed"

@@ -2,8 +2,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { listQuery, type Row } from "@/api/entities";
-import { ApiError, request, requestPage } from "@/api/http";
+import { type Row } from "@/api/entities";
+import { ApiError, request } from "@/api/http";
+import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
 import { type Currency, money, type Order, type StatusChange } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
 import { Button } from "@/ui/button";
@@ -14,7 +15,6 @@ import { Label, Select, Textarea } from "@/ui/input";
 /** Every order status, in the order of the lifecycle. */
 export const ORDER_STATUSES = ["new", "paying", "approving", "packaging", "delivering", "delivered", "canceled"] as const;
 const ORDERS = "/api/ecommerce/orders";
-const PAGE = 20;
 
 interface Intent {
   id: string;
@@ -47,93 +47,31 @@ function failure(e: unknown, fallback: string) {
   toast.error(e instanceof ApiError ? e.first : fallback);
 }
 
-function when(at: string | null | undefined, lang: string): string {
-  if (!at) return "";
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? at : d.toLocaleString(lang, { dateStyle: "short", timeStyle: "short" });
-}
-
 /** The orders back office: filter by status, open one to see everything about it and move it on. */
 export function OrdersView({ lang }: { lang: string }) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState("");
-  const [page, setPage] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ["entity", ORDERS, "admin-orders", status, page],
-    queryFn: ({ signal }) =>
-      requestPage<Row[]>("GET", ORDERS, {
-        query: listQuery({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined }),
-        signal,
-      }),
-    placeholderData: (p) => p,
-  });
-  const rows = list.data?.data ?? [];
-  const more = rows.length === PAGE;
+  const columns: Column[] = [
+    {
+      title: t("orders.number"),
+      render: (r) => (
+        <button type="button" className="font-mono underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
+          {r.id.slice(0, 8)}
+        </button>
+      ),
+    },
+    { title: t("orders.status"), render: (r) => <StatusBadge status={String(r.status)} /> },
+    { title: t("orders.email"), render: (r) => String(r.email ?? "") },
+    { title: t("orders.created"), render: (r) => when(r.createdAt, lang) },
+    { title: t("orders.updated"), render: (r) => when(r.updatedAt, lang) },
+  ];
   return (
-    <section aria-labelledby="orders-title">
-      <h1 id="orders-title" className="text-xl font-semibold">
-        {t("orders.title")}
-      </h1>
-      <fieldset className="mt-4 flex flex-wrap gap-2">
-        <legend className="sr-only">{t("orders.filter")}</legend>
-        {["", ...ORDER_STATUSES].map((s) => (
-          <Button
-            key={s || "all"}
-            size="sm"
-            variant={status === s ? "default" : "outline"}
-            aria-pressed={status === s}
-            onClick={() => {
-              setStatus(s);
-              setPage(0);
-            }}
-          >
-            {s ? t(`commerce.status.${s}`) : t("orders.all")}
-          </Button>
-        ))}
-      </fieldset>
-      <table className="mt-4 w-full text-left text-sm" data-testid="orders-table">
-        <thead className="border-b border-border text-xs uppercase tracking-wide text-neutral-600">
-          <tr>
-            <th className="py-2 pr-3">{t("orders.number")}</th>
-            <th className="py-2 pr-3">{t("orders.status")}</th>
-            <th className="py-2 pr-3">{t("orders.email")}</th>
-            <th className="py-2 pr-3">{t("orders.created")}</th>
-            <th className="py-2 pr-3">{t("orders.updated")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className="border-b border-border hover:bg-muted">
-              <td className="py-2 pr-3">
-                <button type="button" className="font-mono underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
-                  {r.id.slice(0, 8)}
-                </button>
-              </td>
-              <td className="py-2 pr-3">
-                <StatusBadge status={String(r.status)} />
-              </td>
-              <td className="py-2 pr-3">{String(r.email ?? "")}</td>
-              <td className="py-2 pr-3">{when(r.createdAt as string, lang)}</td>
-              <td className="py-2 pr-3">{when(r.updatedAt as string, lang)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {!list.isPending && rows.length === 0 ? <p className="mt-4 text-sm text-neutral-700">{t("admin.noFound")}</p> : null}
-      <nav aria-label={t("orders.pages")} className="mt-4 flex items-center gap-2">
-        <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
-          {t("admin.previous")}
-        </Button>
-        <span className="text-sm">{t("admin.page", { page: page + 1 })}</span>
-        <Button size="sm" variant="outline" disabled={!more} onClick={() => setPage((p) => p + 1)}>
-          {t("admin.next")}
-        </Button>
-      </nav>
+    <>
+      <FilteredList path={ORDERS} title={t("orders.title")} statuses={ORDER_STATUSES} statusLabel={(s) => t(`commerce.status.${s}`)} columns={columns} testId="orders-table" />
       <Dialog open={!!open} onOpenChange={(o) => !o && setOpen(null)}>
         {open ? <OrderDetails id={open} lang={lang} /> : null}
       </Dialog>
-    </section>
+    </>
   );
 }
 
@@ -201,35 +139,18 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
               {t("site.total")}: {o.checkoutTotal ? money(o.checkoutTotal, o.billingModuleCurrency, lang) : o.total.map((x) => money(x.total, x.billingModuleCurrency, lang)).join(" · ") || "—"}
             </p>
           </section>
-          <section>
-            <h3 className="font-semibold">{t("orders.intents")}</h3>
-            {o.paymentIntents.length ? (
-              <ul className="mt-1 space-y-1">
-                {o.paymentIntents.map((i) => (
-                  <li key={i.id} data-testid="order-intent">
-                    {money(i.amount, o.billingModuleCurrency, lang)} · {i.type}
-                    {i.interval ? ` / ${i.interval}` : ""} · {i.status}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="text-neutral-700">—</p>
-            )}
-          </section>
-          <section>
-            <h3 className="font-semibold">{t("orders.invoices")}</h3>
-            {o.invoices.length ? (
-              <ul className="mt-1 space-y-1">
-                {o.invoices.map((i) => (
-                  <li key={i.id} data-testid="order-invoice">
-                    {money(i.amount, o.billingModuleCurrency, lang)} · {i.provider} · {i.status} · {when(i.createdAt, lang)}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="text-neutral-700">—</p>
-            )}
-          </section>
+          <RelatedList
+            title={t("orders.intents")}
+            items={o.paymentIntents}
+            testId="order-intent"
+            render={(i) => `${money(i.amount, o.billingModuleCurrency, lang)} · ${i.type}${i.interval ? ` / ${i.interval}` : ""} · ${i.status}`}
+          />
+          <RelatedList
+            title={t("orders.invoices")}
+            items={o.invoices}
+            testId="order-invoice"
+            render={(i) => `${money(i.amount, o.billingModuleCurrency, lang)} · ${i.provider} · ${i.status} · ${when(i.createdAt, lang)}`}
+          />
           <section>
             <h3 className="font-semibold">{t("orders.history")}</h3>
             <ol className="mt-1 space-y-1" data-testid="order-history">

@@ -1,0 +1,61 @@
+# Shared by bench/checkout.sh and bench/kill-checkout.sh (sourced after they set BACKENDS, DELAY
+# and PORT): the release binary, a per-run admin key, a scratch directory, the server's settings,
+# starting it, and running a function once per backend on a fresh database.
+
+PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+BIN=${STOA_BIN:-./target/release/stoa}
+OUT=bench/results
+mkdir -p "$OUT"
+[ -x "$BIN" ] || { echo "no $BIN: build it first (cargo build --release -p stoa-server)" >&2; exit 1; }
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' || { echo "Node 18+ is needed (global fetch)" >&2; exit 1; }
+
+export BASE="http://127.0.0.1:$PORT"
+# Admin rights for the setup and the audit: a per-run server-to-server secret key.
+export KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
+DIR=$(mktemp -d)
+pid="" cpid="" db=""
+cleanup() {
+  [ -n "$cpid" ] && kill "$cpid" 2>/dev/null || true
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  [ -n "$db" ] && psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
+  rm -rf "$DIR"
+}
+trap cleanup EXIT
+
+# The server's settings for database $1: the dummy provider, and the anonymous-init and webhook
+# rate limits raised out of the way (every client posts from 127.0.0.1). `env` execs the server,
+# so `$!` of `env … &` is the server itself (what kill must reach).
+server_env() {
+  senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG=warn STOA_SECRET_KEY="$KEY"
+    STOA_PAYMENT_PROVIDERS=dummy STOA_DUMMY_WEBHOOK_DELAY="$DELAY"
+    STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000 STOA_WEBHOOK_RATE=1000000)
+}
+
+# Migrates database $1 (log $2, truncated).
+migrate() {
+  server_env "$1"
+  env "${senv[@]}" "$BIN" migrate >"$2" 2>&1
+}
+
+# Starts the server on $1, logging to $2 (appended), and waits until it is ready.
+start() {
+  server_env "$1"
+  env "${senv[@]}" "$BIN" serve >>"$2" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 300); do curl -fs "$BASE/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  echo "server did not become ready (see $2)" >&2; exit 1
+}
+
+# Runs `$1 backend url` for each backend BACKENDS names (sqlite, postgres or both), PostgreSQL on
+# a database of its own, dropped afterwards.
+each_backend() {
+  if [ "$BACKENDS" = sqlite ] || [ "$BACKENDS" = both ]; then
+    "$1" sqlite "sqlite://$DIR/stoa.db"
+  fi
+  if [ "$BACKENDS" = postgres ] || [ "$BACKENDS" = both ]; then
+    db="stoa_bench_checkout_$(date +%s)"
+    psql "$PG_ADMIN" -qc "CREATE DATABASE $db"
+    "$1" postgres "${PG_ADMIN%/*}/$db"
+    psql "$PG_ADMIN" -qc "DROP DATABASE $db WITH (FORCE)"; db=""
+  fi
+}

@@ -1,0 +1,135 @@
+import { useQuery } from "@tanstack/react-query";
+import { type ReactNode, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { listQuery, type Row } from "@/api/entities";
+import { requestPage } from "@/api/http";
+import { Button } from "@/ui/button";
+
+const PAGE = 20;
+
+/** A timestamp in the reader's language ("" for none; the raw text when it is not a date). */
+export function when(at: unknown, lang: string): string {
+  if (typeof at !== "string" || !at) return "";
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? at : d.toLocaleString(lang, { dateStyle: "short", timeStyle: "medium" });
+}
+
+export interface Column {
+  title: string;
+  render: (row: Row) => ReactNode;
+  className?: string;
+}
+
+/**
+ * A module's list of an entity in the admin: a title, status filter buttons, newest rows first,
+ * the given columns, and paging (the next page is offered while pages are full).
+ */
+export function FilteredList({
+  path,
+  title,
+  help,
+  statuses,
+  statusLabel,
+  columns,
+  testId,
+}: {
+  path: string;
+  title: string;
+  help?: string;
+  statuses: readonly string[];
+  statusLabel: (status: string) => string;
+  columns: Column[];
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const [status, setStatus] = useState("");
+  const [page, setPage] = useState(0);
+  const list = useQuery({
+    queryKey: ["entity", path, "filtered", status, page],
+    queryFn: ({ signal }) =>
+      requestPage<Row[]>("GET", path, {
+        query: listQuery({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined }),
+        signal,
+      }),
+    placeholderData: (p) => p,
+  });
+  const rows = list.data?.data ?? [];
+  return (
+    <section aria-labelledby={headingId}>
+      <h1 id={headingId} className="text-xl font-semibold">
+        {title}
+      </h1>
+      {help ? <p className="mt-1 text-sm text-neutral-700">{help}</p> : null}
+      <fieldset className="mt-4 flex flex-wrap gap-2">
+        <legend className="sr-only">{t("orders.filter")}</legend>
+        {["", ...statuses].map((s) => (
+          <Button
+            key={s || "all"}
+            size="sm"
+            variant={status === s ? "default" : "outline"}
+            aria-pressed={status === s}
+            onClick={() => {
+              setStatus(s);
+              setPage(0);
+            }}
+          >
+            {s ? statusLabel(s) : t("orders.all")}
+          </Button>
+        ))}
+      </fieldset>
+      <table className="mt-4 w-full text-left text-sm" data-testid={testId}>
+        <thead className="border-b border-border text-xs uppercase tracking-wide text-neutral-600">
+          <tr>
+            {columns.map((c) => (
+              <th key={c.title} className="py-2 pr-3">
+                {c.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className="border-b border-border hover:bg-muted">
+              {columns.map((c) => (
+                <td key={c.title} className={c.className ?? "py-2 pr-3"}>
+                  {c.render(r)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!list.isPending && rows.length === 0 ? <p className="mt-4 text-sm text-neutral-700">{t("admin.noFound")}</p> : null}
+      <nav aria-label={t("orders.pages")} className="mt-4 flex items-center gap-2">
+        <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+          {t("admin.previous")}
+        </Button>
+        <span className="text-sm">{t("admin.page", { page: page + 1 })}</span>
+        <Button size="sm" variant="outline" disabled={rows.length < PAGE} onClick={() => setPage((p) => p + 1)}>
+          {t("admin.next")}
+        </Button>
+      </nav>
+    </section>
+  );
+}
+
+/** A titled list of a record's related rows, or a dash when there are none. */
+export function RelatedList<T extends { id: string }>({ title, items, testId, render }: { title: string; items: T[]; testId?: string; render: (item: T) => ReactNode }) {
+  return (
+    <section>
+      <h3 className="font-semibold">{title}</h3>
+      {items.length ? (
+        <ul className="mt-1 space-y-1">
+          {items.map((i) => (
+            <li key={i.id} data-testid={testId}>
+              {render(i)}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-neutral-700">—</p>
+      )}
+    </section>
+  );
+}
