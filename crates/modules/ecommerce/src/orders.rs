@@ -325,16 +325,18 @@ impl Commerce {
         Ok(repo::find(exec, &self.e.line, &q).await?.0)
     }
 
-    async fn load(&self, orders: Vec<Record>) -> Result<Loaded> {
-        let ids: Vec<Val> = orders
-            .iter()
-            .filter_map(|o| o.id())
-            .map(Val::Uuid)
-            .collect();
-        let lines = self
-            .store
+    /// The lines of `orders` (at most 50 an order).
+    async fn lines_of(&self, orders: &[Uuid]) -> Result<Vec<Record>> {
+        let ids: Vec<Val> = orders.iter().copied().map(Val::Uuid).collect();
+        self.store
             .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
-            .await?;
+            .await
+    }
+
+    async fn load(&self, orders: Vec<Record>) -> Result<Loaded> {
+        let order_ids: Vec<Uuid> = orders.iter().filter_map(Record::id).collect();
+        let ids: Vec<Val> = order_ids.iter().copied().map(Val::Uuid).collect();
+        let lines = self.lines_of(&order_ids).await?;
         let product_ids: Vec<Uuid> = lines
             .iter()
             .filter_map(|l| l.uuid("productId"))
@@ -497,10 +499,9 @@ impl Commerce {
     /// Σ quantity over the subject's cart orders still open (`new`): the cart badge.
     pub async fn quantity(&self, subject: Uuid) -> Result<i64> {
         let rows: Vec<Record> = self.open_orders(subject).await?;
-        let ids: Vec<Val> = rows.iter().filter_map(|o| o.id()).map(Val::Uuid).collect();
+        let ids: Vec<Uuid> = rows.iter().filter_map(Record::id).collect();
         Ok(self
-            .store
-            .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
+            .lines_of(&ids)
             .await?
             .iter()
             .map(|l| l.int("quantity").unwrap_or(0))
@@ -1321,16 +1322,8 @@ impl Commerce {
     /// has ended are delivered (canceled ones too); the role check that follows each change
     /// revokes the product's roles. Orders of one-off purchases are left alone.
     pub async fn enforce(&self, subject: Uuid, product: Uuid, actor: &str) -> Result<Value> {
-        let ids: Vec<Val> = self
-            .subjects
-            .order_ids(subject)
-            .await?
-            .into_iter()
-            .map(Val::Uuid)
-            .collect();
         let lines = self
-            .store
-            .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
+            .lines_of(&self.subjects.order_ids(subject).await?)
             .await?;
         let of_product: HashSet<Uuid> = lines
             .iter()

@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use serde_json::json;
+use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::{Val, fields};
 use stoa_kernel::{Error, Result};
 use stoa_store::{Exec, Store};
@@ -97,10 +98,33 @@ impl Subjects {
         subject: Uuid,
         email: &str,
     ) -> Result<bool> {
-        if self.emails(subject).await?.iter().any(|e| e == email) {
-            return Ok(false);
-        }
+        // Read through the caller's transaction: a pooled read while it holds a connection
+        // would need a second one (concurrent checkouts could exhaust the pool waiting).
         let identity = self.store.entity("rbac.identity")?;
+        let s2i = self.store.entity("rbac.subjects-to-identities")?;
+        let links = FindQuery::all()
+            .eq(&s2i, "subjectId", Val::Uuid(subject))?
+            .take(100);
+        let ids: Vec<Val> = stoa_store::repo::find(exec, &s2i, &links)
+            .await?
+            .0
+            .iter()
+            .filter_map(|l| l.uuid("identityId"))
+            .map(Val::Uuid)
+            .collect();
+        if !ids.is_empty() {
+            let same = FindQuery::all()
+                .any_of(&identity, "id", ids)?
+                .eq(&identity, "email", Val::Text(email.to_owned()))?
+                .take(1);
+            if !stoa_store::repo::find(exec, &identity, &same)
+                .await?
+                .0
+                .is_empty()
+            {
+                return Ok(false);
+            }
+        }
         let row = self
             .store
             .create_in(
@@ -115,7 +139,7 @@ impl Subjects {
         self.store
             .create_in(
                 exec,
-                &*self.store.entity("rbac.subjects-to-identities")?,
+                &s2i,
                 &fields(json!({"subjectId": subject, "identityId": id})),
             )
             .await?;

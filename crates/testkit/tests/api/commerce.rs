@@ -140,6 +140,29 @@ async fn order_row(app: &TestApp, id: &str) -> Value {
         .clone()
 }
 
+/// (email, provider) of `subject`'s identities.
+async fn identities(app: &TestApp, subject: &str) -> Vec<(String, String)> {
+    let links = app
+        .get(&format!(
+            "/api/rbac/subjects-to-identities?filters[and][0][column]=subjectId&filters[and][0][method]=eq&filters[and][0][value]={subject}"
+        ))
+        .await;
+    let mut out = Vec::new();
+    for l in links.data().as_array().unwrap() {
+        let i = app
+            .get(&format!(
+                "/api/rbac/identities/{}",
+                l["identityId"].as_str().unwrap()
+            ))
+            .await;
+        out.push((
+            i.data()["email"].as_str().unwrap_or_default().to_owned(),
+            i.data()["provider"].as_str().unwrap_or_default().to_owned(),
+        ));
+    }
+    out
+}
+
 /// A guest's paid-for-later checkout: `quantity` of `product` added to a new guest's cart and
 /// checked out with `body` (201 asserted).
 struct Bought {
@@ -434,6 +457,11 @@ async fn checkout(db: Db) {
         (o["status"].as_str(), o["type"].as_str()),
         (Some("paying"), Some("cart"))
     );
+    // Deanonymised: the guest's email became an identity of provider `email`…
+    assert_eq!(
+        identities(&app, &s).await,
+        [("buyer@example.com".to_owned(), "email".to_owned())]
+    );
     // A second checkout of the same orders is refused.
     let r = me
         .post(
@@ -520,6 +548,18 @@ async fn checkout(db: Db) {
         1,
         "the refused buy-now left no order"
     );
+    // …once: buying again with the same address (any case) adds none.
+    let r = me
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                c.grove
+            ),
+            &json!({"provider": "dummy", "email": "BUYER@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(identities(&app, &s).await.len(), 1);
 }
 dual_test!(checkout, db);
 
