@@ -75,9 +75,10 @@ pub struct Config {
     /// Credential attempts per account per hour.
     #[arg(long, env = "STOA_AUTH_ACCOUNT_RATE", default_value_t = 100)]
     pub auth_account_rate: u32,
-    /// Payment providers buyers may choose, comma-separated, in the order offered.
-    #[arg(long, env = "STOA_PAYMENT_PROVIDERS", default_value = "dummy")]
-    pub payment_providers: String,
+    /// Payment providers buyers may choose, comma-separated, in the order offered. Unset: every
+    /// provider whose credentials are set, or `dummy` when none are.
+    #[arg(long, env = "STOA_PAYMENT_PROVIDERS")]
+    pub payment_providers: Option<String>,
     /// Seconds after checkout the dummy provider reports the payment (its own webhook).
     #[arg(long, env = "STOA_DUMMY_WEBHOOK_DELAY", default_value_t = 10)]
     pub dummy_webhook_delay: u64,
@@ -93,7 +94,121 @@ pub struct Config {
     /// Background jobs one server claims and runs at once.
     #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 16)]
     pub job_concurrency: usize,
+    /// Payment providers' credentials and addresses.
+    #[command(flatten)]
+    pub providers: ProviderConfig,
 }
+
+/// Each payment provider's credentials and API address (`STOA_<PROVIDER>_*`). A provider is
+/// available once its credentials are set; see docs/payments.md.
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct ProviderConfig {
+    /// Seconds a provider's API may take to answer before the buyer is told to try again.
+    #[arg(long, env = "STOA_PROVIDER_TIMEOUT", default_value_t = 8)]
+    pub provider_timeout: u64,
+    /// Stripe secret API key (`sk_live_…`).
+    #[arg(long, env = "STOA_STRIPE_SECRET_KEY")]
+    pub stripe_secret_key: Option<String>,
+    /// Stripe webhook signing secret (`whsec_…`).
+    #[arg(long, env = "STOA_STRIPE_WEBHOOK_SECRET")]
+    pub stripe_webhook_secret: Option<String>,
+    #[arg(long, env = "STOA_STRIPE_API_URL", default_value = "https://api.stripe.com")]
+    pub stripe_api_url: String,
+    /// CloudPayments Public ID.
+    #[arg(long, env = "STOA_CLOUDPAYMENTS_PUBLIC_ID")]
+    pub cloudpayments_public_id: Option<String>,
+    /// CloudPayments API secret (also signs its notifications).
+    #[arg(long, env = "STOA_CLOUDPAYMENTS_API_SECRET")]
+    pub cloudpayments_api_secret: Option<String>,
+    #[arg(long, env = "STOA_CLOUDPAYMENTS_API_URL", default_value = "https://api.cloudpayments.ru")]
+    pub cloudpayments_api_url: String,
+    /// TipTopPay Public ID.
+    #[arg(long, env = "STOA_TIPTOPPAY_PUBLIC_ID")]
+    pub tiptoppay_public_id: Option<String>,
+    /// TipTopPay API secret.
+    #[arg(long, env = "STOA_TIPTOPPAY_API_SECRET")]
+    pub tiptoppay_api_secret: Option<String>,
+    #[arg(long, env = "STOA_TIPTOPPAY_API_URL", default_value = "https://api.tiptoppay.kz")]
+    pub tiptoppay_api_url: String,
+    /// Payselection (RUB) site id.
+    #[arg(long, env = "STOA_PAYSELECTION_SITE_ID")]
+    pub payselection_site_id: Option<String>,
+    /// Payselection (RUB) secret key: verifies webhooks.
+    #[arg(long, env = "STOA_PAYSELECTION_SECRET_KEY")]
+    pub payselection_secret_key: Option<String>,
+    /// Payselection (RUB) public key: signs requests to the payment form API.
+    #[arg(long, env = "STOA_PAYSELECTION_PUBLIC_KEY")]
+    pub payselection_public_key: Option<String>,
+    #[arg(long, env = "STOA_PAYSELECTION_API_URL", default_value = "https://webform.payselection.com")]
+    pub payselection_api_url: String,
+    /// Payselection International site id.
+    #[arg(long, env = "STOA_PAYSELECTION_INT_SITE_ID")]
+    pub payselection_int_site_id: Option<String>,
+    /// Payselection International secret key.
+    #[arg(long, env = "STOA_PAYSELECTION_INT_SECRET_KEY")]
+    pub payselection_int_secret_key: Option<String>,
+    /// Payselection International public key.
+    #[arg(long, env = "STOA_PAYSELECTION_INT_PUBLIC_KEY")]
+    pub payselection_int_public_key: Option<String>,
+    #[arg(long, env = "STOA_PAYSELECTION_INT_API_URL", default_value = "https://webform.payselection.com")]
+    pub payselection_int_api_url: String,
+    /// PayKeeper server of the shop (`https://shop.server.paykeeper.ru`).
+    #[arg(long, env = "STOA_PAYKEEPER_URL")]
+    pub paykeeper_url: Option<String>,
+    /// PayKeeper API user.
+    #[arg(long, env = "STOA_PAYKEEPER_USER")]
+    pub paykeeper_user: Option<String>,
+    /// PayKeeper API password.
+    #[arg(long, env = "STOA_PAYKEEPER_PASSWORD")]
+    pub paykeeper_password: Option<String>,
+    /// PayKeeper notification secret seed ("секретное слово").
+    #[arg(long, env = "STOA_PAYKEEPER_SECRET")]
+    pub paykeeper_secret: Option<String>,
+    /// 0xProcessing merchant id.
+    #[arg(long, env = "STOA_OXPROCESSING_MERCHANT_ID")]
+    pub oxprocessing_merchant_id: Option<String>,
+    /// 0xProcessing webhook password.
+    #[arg(long, env = "STOA_OXPROCESSING_WEBHOOK_PASSWORD")]
+    pub oxprocessing_webhook_password: Option<String>,
+    #[arg(long, env = "STOA_OXPROCESSING_API_URL", default_value = "https://app.0xprocessing.com")]
+    pub oxprocessing_api_url: String,
+    /// Create 0xProcessing payments in test mode.
+    #[arg(long, env = "STOA_OXPROCESSING_TEST", default_value_t = false)]
+    pub oxprocessing_test: bool,
+}
+
+impl ProviderConfig {
+    /// Every default, no credentials.
+    pub fn defaults() -> Self {
+        Self {
+            provider_timeout: 8,
+            stripe_api_url: "https://api.stripe.com".into(),
+            cloudpayments_api_url: "https://api.cloudpayments.ru".into(),
+            tiptoppay_api_url: "https://api.tiptoppay.kz".into(),
+            payselection_api_url: "https://webform.payselection.com".into(),
+            payselection_int_api_url: "https://webform.payselection.com".into(),
+            oxprocessing_api_url: "https://app.0xprocessing.com".into(),
+            ..Self::default()
+        }
+    }
+}
+
+/// Configuration keys whose values are secrets (`stoa config` prints `***`).
+const SECRET_KEYS: &[&str] = &[
+    "jwt_secret",
+    "secret_key",
+    "stripe_secret_key",
+    "stripe_webhook_secret",
+    "cloudpayments_api_secret",
+    "tiptoppay_api_secret",
+    "payselection_secret_key",
+    "payselection_public_key",
+    "payselection_int_secret_key",
+    "payselection_int_public_key",
+    "paykeeper_password",
+    "paykeeper_secret",
+    "oxprocessing_webhook_password",
+];
 
 impl Config {
     /// A configuration with every default (tests start from this).
@@ -120,12 +235,13 @@ impl Config {
             auth_rate_window: 60,
             auth_account_rate: 100,
             default_language: "ru".into(),
-            payment_providers: "dummy".into(),
+            payment_providers: Some("dummy".into()),
             dummy_webhook_delay: 10,
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
             webhook_rate: 600,
             job_concurrency: 16,
+            providers: ProviderConfig::defaults(),
         }
     }
 
@@ -142,11 +258,15 @@ impl Config {
     pub fn redacted(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(self).unwrap_or_default();
         v["database_url"] = serde_json::Value::String(redact_url(&self.database_url));
-        for k in ["jwt_secret", "secret_key"] {
-            if !v[k].is_null() {
-                v[k] = serde_json::Value::String("***".into());
+        let hide = |obj: &mut serde_json::Value| {
+            for k in SECRET_KEYS {
+                if obj.get(*k).is_some_and(|x| !x.is_null()) {
+                    obj[*k] = serde_json::Value::String("***".into());
+                }
             }
-        }
+        };
+        hide(&mut v);
+        hide(&mut v["providers"]);
         if let Some(u) = &self.smtp_url {
             v["smtp_url"] = serde_json::Value::String(redact_url(u));
         }

@@ -14,6 +14,7 @@ pub mod module;
 pub mod openapi;
 pub mod rate;
 pub mod routes;
+pub mod tls;
 
 use std::sync::{Arc, OnceLock};
 

@@ -94,6 +94,7 @@ fn init_logs(config: &Config) {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    stoa_api::tls::install();
     let cli = Cli::parse();
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve) {

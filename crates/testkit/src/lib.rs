@@ -201,6 +201,7 @@ pub fn sqlite_config() -> (Config, TempDir) {
 
 /// Starts a server with `config` (tests that need other limits use this).
 pub async fn start(config: Config, db: Db, dir: Option<TempDir>) -> TestApp {
+    stoa_api::tls::install();
     start_with(config, db, dir, None).await
 }
 

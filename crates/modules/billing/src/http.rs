@@ -16,6 +16,7 @@ use stoa_api::openapi::{custom, path_params};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
 
+use crate::provider::Ack;
 use crate::service::{Billing, MAX_WEBHOOK_BODY};
 
 fn header_pairs(h: &HeaderMap) -> Vec<(String, String)> {
@@ -35,8 +36,21 @@ async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<R
     let body: Bytes = axum::body::to_bytes(req.into_body(), MAX_WEBHOOK_BODY)
         .await
         .map_err(|_| Error::PayloadTooLarge("webhook body too large".into()))?;
-    b.receive(&provider, headers, &body).await?;
-    Ok((StatusCode::OK, axum::Json(b.ack(&provider))).into_response())
+    let received = b.receive(&provider, headers, &body).await?;
+    Ok(match received.ack {
+        Ack::Json(v) => (StatusCode::OK, axum::Json(v)).into_response(),
+        Ack::Text(t) => (
+            StatusCode::OK,
+            [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            t,
+        )
+            .into_response(),
+    })
+}
+
+async fn check(b: Arc<Billing>, id: String) -> ApiResult<Response> {
+    let row = b.check(parse_id(&id)?).await?;
+    Ok(data(StatusCode::OK, row))
 }
 
 async fn invoice(
@@ -60,7 +74,8 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
     let b = billing.clone();
     let b2 = billing.clone();
     let b3 = billing.clone();
-    let b4 = billing;
+    let b4 = billing.clone();
+    let b5 = billing;
     RouteBook::new()
         .add(
             Access::Public,
@@ -68,16 +83,24 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
             "/api/billing/providers",
             get(move || {
                 let b = b.clone();
-                async move { data(StatusCode::OK, b.allowed()) }
+                async move { data(StatusCode::OK, b.offered()) }
             }),
             custom(
                 "billing",
                 "billingProviders",
-                "The payment providers buyers may choose, in the order offered",
+                "The payment providers buyers may choose, in the order offered, with the currencies each takes (empty: any)",
                 vec![],
                 None,
                 200,
-                json!({"type": "array", "items": {"type": "string"}}),
+                json!({"type": "array", "items": {
+                    "type": "object",
+                    "required": ["provider", "currencies", "statusApi"],
+                    "properties": {
+                        "provider": {"type": "string"},
+                        "currencies": {"type": "array", "items": {"type": "string"}},
+                        "statusApi": {"type": "boolean", "description": "whether open invoices are checked against the provider's status API"}
+                    }
+                }}),
                 &[],
             ),
         )
@@ -94,7 +117,7 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
                 Some(json!({"type": "object"})),
                 200,
                 json!({"type": "object"}),
-                &[404, 413],
+                &[400, 401, 404, 413, 422, 429],
             ),
         )
         .add(
@@ -118,6 +141,22 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
                 201,
                 json!({"$ref": "#/components/schemas/BillingInvoice"}),
                 &[400, 401, 403, 404, 409, 422, 503],
+            ),
+        )
+        .add(
+            Access::Admin,
+            "POST",
+            "/api/billing/payment-intents/{id}/check",
+            post(move |Path(id): Path<String>| check(b5.clone(), id)),
+            custom(
+                "billing",
+                "billingIntentCheck",
+                "Admin: asks the providers' status APIs about the intent's open invoices (Stripe, CloudPayments, TipTopPay, PayKeeper); a payment they report is applied once, like its webhook",
+                path_params(&["id"]),
+                None,
+                200,
+                json!({"$ref": "#/components/schemas/BillingPaymentIntent"}),
+                &[400, 401, 403, 404, 503],
             ),
         )
         .add(

@@ -3,6 +3,7 @@
 
 pub mod guards;
 pub mod http;
+pub mod mail;
 pub mod provider;
 pub mod service;
 
@@ -172,4 +173,40 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 std::time::Duration::from_secs(60),
             ),
         )
+        .job(
+            JobDef::new(service::JOB_CHECK, |ctx, payload| async move {
+                let b = ctx.need::<service::Billing>()?;
+                b.check_job(&payload).await.map_err(|e| e.to_string())
+            })
+            // About a day of asking: 15 min, 30 min, 1 h, then every 2 h.
+            .attempts(14)
+            .backoff(service::CHECK_AFTER, std::time::Duration::from_secs(2 * 3600)),
+        )
+        .job(
+            JobDef::new(service::JOB_ALERT, |ctx, payload| async move {
+                let subjects = ctx.need::<stoa_rbac::subjects::Subjects>()?;
+                let mailer = ctx.need::<stoa_notification::mail::Mailer>()?;
+                mail::alert(
+                    &subjects,
+                    &mailer,
+                    &ctx.config.default_language,
+                    &ctx.config.public_url(),
+                    &payload,
+                )
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+            })
+            .attempts(5),
+        )
+        .seed(|ctx| {
+            Box::pin(async move {
+                let mailer = ctx
+                    .need::<stoa_notification::mail::Mailer>()
+                    .map_err(stoa_kernel::Error::internal)?;
+                mailer
+                    .ensure_templates("billing.templates.v1", &mail::templates())
+                    .await
+            })
+        })
 }

@@ -18,21 +18,46 @@ use stoa_store::jobs::{NewJob, enqueue};
 use stoa_store::{Exec, Record, Store, repo};
 use uuid::Uuid;
 
-use crate::provider::{Created, Dummy, Event, Incoming, NewPayment, Provider};
+use crate::provider::{
+    Ack, Created, Event, Incoming, InvoiceRef, NewPayment, Outcome as Said, Provider,
+};
 
 pub const JOB_WEBHOOK: &str = "billing.webhook";
 pub const JOB_DUMMY_PAY: &str = "billing.dummy-pay";
+/// Asks a provider's status API about an invoice still open after its webhook was expected.
+pub const JOB_CHECK: &str = "billing.check";
+/// Tells the admins about a payment whose amount or currency differs from its invoice.
+pub const JOB_ALERT: &str = "billing.alert";
+/// The admins' email about a payment that does not match its invoice.
+pub const ALERT_TEMPLATE: &str = "billing-payment-mismatch-admin";
+/// The first status check after a payment was started, and the pause between checks.
+pub const CHECK_AFTER: Duration = Duration::from_secs(15 * 60);
+/// Inbox entries written from a status API answer (not a webhook): no provider is named so.
+const STATUS_SOURCE: &str = "status-api";
 /// Largest webhook body kept in the inbox.
 pub const MAX_WEBHOOK_BODY: usize = 256 * 1024;
 /// Headers kept with an inbox entry (never cookies or credentials).
 const KEPT_HEADERS: usize = 40;
 
-/// What happened to a webhook.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What happened to a webhook that was accepted.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Received {
+    /// The inbox entry.
     pub id: Option<Uuid>,
+    /// A copy of an entry already received: recorded, no effect.
     pub duplicate: bool,
+    /// What the provider expects back.
+    pub ack: Ack,
+}
+
+/// What a verified event may do to its invoice.
+enum Verdict {
+    /// Pay this invoice.
+    Apply(Record),
+    /// Nothing to do (another event type, a declined attempt): acknowledged.
+    Ignore(String),
+    /// Refused: the error answered (4xx), and whether the admins are told.
+    Reject(Error, bool),
 }
 
 /// What processing one inbox entry did.
@@ -73,31 +98,48 @@ impl Billing {
         store: Store,
         config: &stoa_api::config::Config,
     ) -> std::result::Result<Self, String> {
-        let mut providers: HashMap<&'static str, Arc<dyn Provider>> = HashMap::new();
-        providers.insert("dummy", Arc::new(Dummy));
-        let mut allowed = Vec::new();
-        for p in config
-            .payment_providers
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            if !providers.contains_key(p) {
-                let mut known: Vec<&str> = providers.keys().copied().collect();
-                known.sort_unstable();
-                return Err(format!(
-                    "STOA_PAYMENT_PROVIDERS: '{p}' is not available here (available: {})",
-                    known.join(", ")
-                ));
+        let public_url = config.public_url();
+        let available = crate::provider::available(&config.providers, &public_url)
+            .map_err(|e| e.to_string())?;
+        let providers: HashMap<&'static str, Arc<dyn Provider>> =
+            available.into_iter().map(|p| (p.name(), p)).collect();
+        let mut allowed: Vec<String> = Vec::new();
+        match config.payment_providers.as_deref().map(str::trim) {
+            Some(list) if !list.is_empty() => {
+                for p in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    if !crate::PROVIDERS.contains(&p) {
+                        return Err(format!(
+                            "STOA_PAYMENT_PROVIDERS: '{p}' is not a payment provider (known: {})",
+                            crate::PROVIDERS.join(", ")
+                        ));
+                    }
+                    if !providers.contains_key(p) {
+                        return Err(format!(
+                            "STOA_PAYMENT_PROVIDERS names '{p}', but its credentials are not set: set {}",
+                            crate::provider::required_settings(p)
+                        ));
+                    }
+                    if !allowed.iter().any(|a| a == p) {
+                        allowed.push(p.to_owned());
+                    }
+                }
             }
-            if !allowed.iter().any(|a| a == p) {
-                allowed.push(p.to_owned());
+            // Unset: every provider with credentials; the dummy one only while there are none.
+            _ => {
+                allowed = crate::PROVIDERS
+                    .iter()
+                    .filter(|p| **p != "dummy" && providers.contains_key(*p))
+                    .map(|p| (*p).to_owned())
+                    .collect();
+                if allowed.is_empty() {
+                    allowed.push("dummy".into());
+                }
             }
         }
         if allowed.iter().any(|p| p == "dummy") {
             tracing::warn!(
                 "the dummy payment provider is enabled: every checkout is paid without money. \
-                 Set STOA_PAYMENT_PROVIDERS to real providers in production"
+                 Set a provider's credentials (docs/payments.md) in production"
             );
         }
         let e = |k: &str| store.entity(k).map_err(|e| e.to_string());
@@ -115,7 +157,7 @@ impl Billing {
             providers,
             allowed,
             dummy_delay: Duration::from_secs(config.dummy_webhook_delay),
-            public_url: config.public_url(),
+            public_url,
             webhook_rate: stoa_api::rate::Keyed::new(
                 config.webhook_rate,
                 Duration::from_secs(60),
@@ -128,6 +170,18 @@ impl Billing {
     /// The providers buyers may choose, in the configured order.
     pub fn allowed(&self) -> &[String] {
         &self.allowed
+    }
+
+    /// The enabled providers with the currencies each takes (empty: any), in the configured
+    /// order: what the checkout offers and the admin shows.
+    pub fn offered(&self) -> Vec<Value> {
+        self.allowed
+            .iter()
+            .filter_map(|name| {
+                let p = self.providers.get(name.as_str())?;
+                Some(json!({"provider": name, "currencies": p.currencies(), "statusApi": p.has_status()}))
+            })
+            .collect()
     }
 
     /// Enqueue job `job` with `{"intents": [ids]}` whenever intents succeed (in the transaction
@@ -251,9 +305,15 @@ impl Billing {
                 tx.commit().await?;
                 self.store.touch(&self.e.invoice);
                 tracing::warn!(invoice = %p.invoice, provider, error = %e, "the provider did not start the payment");
-                return Err(Error::Unavailable(format!(
-                    "the payment provider '{provider}' did not answer; try again in a minute"
-                )));
+                return Err(match e {
+                    // The provider's words (unreachable, refused) or our own 4xx about the
+                    // payment (an interval the provider cannot bill).
+                    Error::Unavailable(_) => e,
+                    e if e.status() < 500 => e,
+                    _ => Error::Unavailable(format!(
+                        "the payment provider '{provider}' did not answer; try again in a minute"
+                    )),
+                });
             }
         };
         let mut tx = self.store.db.begin().await?;
@@ -280,6 +340,16 @@ impl Billing {
                     &NewJob::now(JOB_DUMMY_PAY, json!({"invoice": p.invoice}))
                         .at(at)
                         .dedupe(format!("dummy-pay:{}", p.invoice)),
+                )
+                .await?;
+            } else if adapter.has_status() {
+                // A webhook lost on the way still settles the invoice: its status is asked.
+                let at = now() + time::Duration::try_from(CHECK_AFTER).unwrap_or(time::Duration::ZERO);
+                enqueue(
+                    &mut exec,
+                    &NewJob::now(JOB_CHECK, json!({"invoice": p.invoice}))
+                        .at(at)
+                        .dedupe(format!("check:{}", p.invoice)),
                 )
                 .await?;
             }
@@ -472,8 +542,12 @@ impl Billing {
         self.webhook_rate.check(ip)
     }
 
-    /// Writes a webhook to the inbox with the job that applies it. A second copy of the same
-    /// body is recognised and not stored again.
+    /// Receives a webhook: its signature is verified at once and what it says is checked against
+    /// its invoice (amount, currency). Every webhook is written to the inbox with the verdict —
+    /// a forged, malformed or mismatched one as `rejected` (answered 4xx, never applied), one of
+    /// no use as `ignored` — and an accepted one with the job that applies it exactly once. A
+    /// byte-identical copy of an accepted webhook (a provider's retry) is acknowledged and
+    /// recorded as a copy, with no effect.
     pub async fn receive(
         &self,
         provider: &str,
@@ -489,7 +563,6 @@ impl Billing {
         if body.len() > MAX_WEBHOOK_BODY {
             return Err(Error::PayloadTooLarge("webhook body too large".into()));
         }
-        let text = String::from_utf8_lossy(body).into_owned();
         let kept: Vec<(String, String)> = headers
             .into_iter()
             .filter(|(k, _)| {
@@ -504,9 +577,10 @@ impl Billing {
             headers: &kept,
             body,
         };
+        let ack = adapter.ack(&incoming);
         // The dedupe key holds the body's digest too: a forged webhook naming a real event must
         // not make the real one look like a copy. Exactly-once application rests on the invoice
-        // changing state once; the key only stops retransmissions being stored again.
+        // changing state once; the key only stops retransmissions being applied again.
         let digest = hex_digest(body);
         let key: String = adapter
             .event_key(&incoming)
@@ -514,59 +588,151 @@ impl Billing {
             .chars()
             .take(300)
             .collect();
-        let dedupe = format!("{provider}:{key}:{digest}");
-        let headers_json: Map<String, Value> =
-            kept.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        let entry = Entry {
+            provider,
+            key: &key,
+            dedupe: format!("{provider}:{key}:{digest}"),
+            body,
+            headers: &kept,
+        };
+        let event = match adapter.verify(&incoming, Some(now())) {
+            Ok(e) => e,
+            Err(e) if e.status() >= 500 => return Err(e),
+            Err(e) => {
+                let why = format!("not verified: {}", e.public_message());
+                tracing::warn!(provider, reason = %why, "webhook rejected");
+                self.record(&entry, "rejected", false, &why, None, None)
+                    .await?;
+                return Err(e);
+            }
+        };
+        match self.assess(provider, &event).await? {
+            Verdict::Ignore(why) => {
+                let (id, duplicate) = self
+                    .record(&entry, "ignored", true, &why, None, None)
+                    .await?;
+                Ok(Received { id, duplicate, ack })
+            }
+            Verdict::Reject(e, alert) => {
+                let why = e.public_message();
+                tracing::warn!(provider, reason = %why, "webhook refused");
+                let alert = alert.then(|| json!({"provider": provider, "why": why, "invoice": event.invoice}));
+                self.record(&entry, "rejected", true, &why, None, alert)
+                    .await?;
+                Err(e)
+            }
+            Verdict::Apply(invoice) => {
+                let (id, duplicate) = self
+                    .record(
+                        &entry,
+                        "received",
+                        true,
+                        "verified; being applied",
+                        invoice.id(),
+                        None,
+                    )
+                    .await?;
+                Ok(Received { id, duplicate, ack })
+            }
+        }
+    }
+
+    /// Writes an inbox entry in `status` (with the job that applies it when `received`, and the
+    /// admins' alert when given). A second copy of an accepted entry is written as an `ignored`
+    /// copy; rejected entries never block a later genuine one.
+    async fn record(
+        &self,
+        entry: &Entry<'_>,
+        status: &str,
+        verified: bool,
+        result: &str,
+        invoice: Option<Uuid>,
+        alert: Option<Value>,
+    ) -> Result<(Option<Uuid>, bool)> {
+        let text = String::from_utf8_lossy(entry.body).into_owned();
+        let headers: Map<String, Value> = entry
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        let dedupe = if status == "rejected" {
+            format!("{}:rejected:{}", entry.dedupe, Uuid::new_v4().simple())
+        } else {
+            entry.dedupe.clone()
+        };
+        let row = |status: &str, result: &str, dedupe: &str| {
+            let mut m = fields(json!({
+                "provider": entry.provider,
+                "eventKey": entry.key,
+                "dedupeKey": dedupe,
+                "body": text,
+                "headers": headers,
+                "status": status,
+                "verified": verified,
+                "result": result.chars().take(2000).collect::<String>(),
+                "invoiceId": invoice,
+            }));
+            if status != "received" {
+                m.insert("processedAt".into(), json!(now_text()));
+            }
+            m
+        };
         let mut tx = self.store.db.begin().await?;
-        let id = {
+        let (id, duplicate) = {
             let mut exec = tx.exec();
-            // The dedupe key is unique: a copy already stored (or being stored concurrently)
-            // makes the insert a conflict.
-            let row = self
+            match self
                 .store
-                .create_in(
-                    &mut exec,
-                    &self.e.webhook,
-                    &fields(json!({
-                        "provider": provider,
-                        "eventKey": key,
-                        "dedupeKey": dedupe,
-                        "body": text,
-                        "headers": headers_json,
-                    })),
-                )
-                .await;
-            match row {
-                Ok(row) => {
-                    let id = Record::must_id(&row)?;
-                    enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
-                    Some(id)
+                .create_in(&mut exec, &self.e.webhook, &row(status, result, &dedupe))
+                .await
+            {
+                Ok(r) => {
+                    let id = Record::must_id(&r)?;
+                    if status == "received" {
+                        enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
+                    }
+                    if let Some(mut a) = alert {
+                        a["inbox"] = json!(id);
+                        enqueue(&mut exec, &NewJob::now(JOB_ALERT, a)).await?;
+                    }
+                    (Some(id), false)
                 }
-                Err(Error::Conflict { .. }) => None,
+                // The same webhook is already in the inbox (or being written concurrently).
+                Err(Error::Conflict { .. }) => (None, true),
                 Err(e) => return Err(e),
             }
         };
-        if id.is_none() {
+        if duplicate {
             drop(tx);
-            tracing::info!(provider, event = %key, "duplicate webhook: already in the inbox");
-            return Ok(Received {
-                id: None,
-                duplicate: true,
-            });
+            tracing::info!(provider = entry.provider, event = %entry.key, "duplicate webhook: acknowledged, no effect");
+            let copy = format!("{}:copy:{}", entry.dedupe, Uuid::new_v4().simple());
+            let mut tx = self.store.db.begin().await?;
+            let r = self
+                .store
+                .create_in(
+                    &mut tx.exec(),
+                    &self.e.webhook,
+                    &row(
+                        "ignored",
+                        "a copy of a webhook already received: acknowledged, no effect",
+                        &copy,
+                    ),
+                )
+                .await?;
+            tx.commit().await?;
+            self.store.touch(&self.e.webhook);
+            return Ok((r.id(), true));
         }
         tx.commit().await?;
         self.store.touch(&self.e.webhook);
-        Ok(Received {
-            id,
-            duplicate: false,
-        })
+        Ok((id, false))
     }
 
-    /// The body the provider expects back.
-    pub fn ack(&self, provider: &str) -> Value {
-        self.providers
-            .get(provider)
-            .map_or_else(|| json!({"data": {"ok": true}}), |p| p.ack())
+    /// The body the provider expects back for a webhook it delivered.
+    pub fn ack(&self, provider: &str, headers: &[(String, String)], body: &[u8]) -> Ack {
+        self.providers.get(provider).map_or_else(
+            || Ack::Json(json!({"data": {"ok": true}})),
+            |p| p.ack(&Incoming { headers, body }),
+        )
     }
 
     pub async fn process_job(&self, payload: &Value) -> Result<()> {
@@ -597,69 +763,96 @@ impl Billing {
         Ok(done)
     }
 
-    /// Verifies and applies one inbox entry, once.
+    /// Verifies (the signature again; its timestamp was checked at receipt) and applies one
+    /// inbox entry, once.
     pub async fn process(&self, id: Uuid) -> Result<Outcome> {
         let row = self.store.get(&self.e.webhook, id).await?;
         if row.text("status") != Some("received") {
             return Ok(Outcome::Skipped);
         }
         let provider = row.text("provider").unwrap_or_default().to_owned();
-        let headers: Vec<(String, String)> = row
-            .json("headers")
-            .and_then(|h| h.as_object().cloned())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(k, v)| (k, v.as_str().unwrap_or_default().to_owned()))
-            .collect();
         let body = row.text("body").unwrap_or_default().as_bytes().to_vec();
-        let Some(adapter) = self.providers.get(provider.as_str()).cloned() else {
-            self.finish(id, "rejected", false, "the provider is not enabled")
-                .await?;
-            return Ok(Outcome::Rejected("the provider is not enabled".into()));
-        };
-        let incoming = Incoming {
-            headers: &headers,
-            body: &body,
-        };
-        let event = match adapter.verify(&incoming).await {
-            Ok(e) => e,
-            Err(Error::Unavailable(m)) => return Err(Error::Unavailable(m)),
-            Err(e) => {
-                let why = format!("not verified: {}", e.public_message());
-                self.finish(id, "rejected", false, &why).await?;
-                tracing::warn!(inbox = %id, provider, reason = %why, "webhook rejected");
-                return Ok(Outcome::Rejected(why));
+        let event = if row
+            .text("dedupeKey")
+            .is_some_and(|k| k.starts_with(STATUS_SOURCE))
+        {
+            // Written by our own status check (no provider is named so): the status API's
+            // answer, read over TLS from the provider, is the proof.
+            match serde_json::from_slice::<StatusEntry>(&body) {
+                Ok(s) => s.event(),
+                Err(e) => {
+                    let why = format!("unreadable status entry: {e}");
+                    self.finish(id, "rejected", false, &why).await?;
+                    return Ok(Outcome::Rejected(why));
+                }
+            }
+        } else {
+            let headers: Vec<(String, String)> = row
+                .json("headers")
+                .and_then(|h| h.as_object().cloned())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (k, v.as_str().unwrap_or_default().to_owned()))
+                .collect();
+            let Some(adapter) = self.providers.get(provider.as_str()).cloned() else {
+                self.finish(id, "rejected", false, "the provider is not enabled")
+                    .await?;
+                return Ok(Outcome::Rejected("the provider is not enabled".into()));
+            };
+            let incoming = Incoming {
+                headers: &headers,
+                body: &body,
+            };
+            match adapter.verify(&incoming, None) {
+                Ok(e) => e,
+                Err(e) if e.status() >= 500 => return Err(e),
+                Err(e) => {
+                    let why = format!("not verified: {}", e.public_message());
+                    self.finish(id, "rejected", false, &why).await?;
+                    tracing::warn!(inbox = %id, provider, reason = %why, "webhook rejected");
+                    return Ok(Outcome::Rejected(why));
+                }
             }
         };
-        self.apply(id, &provider, &event).await
+        match self.assess(&provider, &event).await? {
+            Verdict::Ignore(why) => {
+                self.finish(id, "ignored", true, &why).await?;
+                Ok(Outcome::Ignored(why))
+            }
+            Verdict::Reject(e, _) => {
+                let why = e.public_message();
+                self.finish(id, "rejected", true, &why).await?;
+                Ok(Outcome::Rejected(why))
+            }
+            Verdict::Apply(invoice) => self.apply(id, &event, &invoice).await,
+        }
     }
 
     async fn find_invoice(&self, provider: &str, event: &Event) -> Result<Option<Record>> {
-        if let Some(i) = event.invoice {
-            return Ok(self
-                .store
-                .find_by(&self.e.invoice, &[("id", Val::Uuid(i))], 1)
-                .await?
-                .into_iter()
-                .next()
-                .filter(|r| r.text("provider") == Some(provider)));
-        }
-        if let Some(p) = &event.provider_id {
-            return Ok(self
-                .store
-                .find_by(
-                    &self.e.invoice,
-                    &[
-                        ("providerId", Val::Text(p.clone())),
-                        ("provider", Val::Text(provider.into())),
-                    ],
-                    1,
-                )
-                .await?
-                .into_iter()
-                .next());
-        }
-        Ok(None)
+        let by = |k: &str, v: Val| vec![(k.to_owned(), v), ("provider".to_owned(), Val::Text(provider.into()))];
+        let found = if let Some(i) = event.invoice {
+            self.one_invoice(by("id", Val::Uuid(i))).await?
+        } else if let Some(p) = &event.provider_id {
+            self.one_invoice(by("providerId", Val::Text(p.clone()))).await?
+        } else {
+            None
+        };
+        // When the event names both, they must be the same payment (our reference may be
+        // outside what the provider signs).
+        Ok(found.filter(|inv| match (&event.provider_id, inv.text("providerId")) {
+            (Some(said), Some(ours)) if !ours.is_empty() => said == ours,
+            _ => true,
+        }))
+    }
+
+    async fn one_invoice(&self, by: Vec<(String, Val)>) -> Result<Option<Record>> {
+        let pairs: Vec<(&str, Val)> = by.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        Ok(self
+            .store
+            .find_by(&self.e.invoice, &pairs, 1)
+            .await?
+            .into_iter()
+            .next())
     }
 
     async fn currency_slugs(&self, intents: &[Uuid]) -> Result<HashSet<String>> {
@@ -685,63 +878,83 @@ impl Billing {
             .collect())
     }
 
-    async fn apply(&self, id: Uuid, provider: &str, event: &Event) -> Result<Outcome> {
+    /// What a verified event may do: find its invoice, check the proof of providers without a
+    /// signature, and check that the amount and currency paid are the invoice's.
+    async fn assess(&self, provider: &str, event: &Event) -> Result<Verdict> {
+        match &event.outcome {
+            Said::Other(why) => return Ok(Verdict::Ignore(why.clone())),
+            Said::Failed(why) => {
+                return Ok(Verdict::Ignore(format!(
+                    "the provider reports the payment did not go through ({why})"
+                )));
+            }
+            Said::Paid => {}
+        }
         let Some(invoice) = self.find_invoice(provider, event).await? else {
-            self.finish(id, "rejected", false, "no such invoice of this provider")
-                .await?;
-            return Ok(Outcome::Rejected("no such invoice".into()));
+            return Ok(Verdict::Reject(
+                Error::not_found(format!("no invoice of {provider} matches this webhook")),
+                false,
+            ));
         };
-        let invoice_id = Record::must_id(&invoice)?;
         if let Some(t) = &event.token {
             let expected = invoice.text("providerId").unwrap_or_default();
-            let same: bool =
-                subtle::ConstantTimeEq::ct_eq(t.as_bytes(), expected.as_bytes()).into();
-            if !same || expected.is_empty() {
-                self.finish(
-                    id,
-                    "rejected",
+            if !crate::provider::sign::same(t, expected) {
+                return Ok(Verdict::Reject(
+                    Error::Unauthorized("the proof does not match the invoice".into()),
                     false,
-                    "the proof does not match the invoice",
-                )
-                .await?;
-                return Ok(Outcome::Rejected(
-                    "the proof does not match the invoice".into(),
                 ));
             }
         }
-        if !event.paid {
-            self.finish(id, "ignored", true, "the event does not pay the invoice")
-                .await?;
-            return Ok(Outcome::Ignored("not a payment".into()));
-        }
         let due = invoice.decimal("amount").unwrap_or_default();
-        let paid = event.amount.unwrap_or(due);
-        if paid < due {
-            let why = format!("paid {paid}, but the invoice is for {due}");
-            self.finish(id, "rejected", true, &why).await?;
-            return Ok(Outcome::Rejected(why));
+        if let Some(paid) = event.amount
+            && paid.normalize() != due.normalize()
+        {
+            return Ok(Verdict::Reject(
+                Error::invalid_field(
+                    "amount",
+                    format!(
+                        "paid {}, but invoice {} is for {}",
+                        paid.normalize(),
+                        invoice.id().unwrap_or_default(),
+                        due.normalize()
+                    ),
+                ),
+                true,
+            ));
         }
-        let intent_ids = self
-            .store
-            .linked(
-                &self.e.i2i,
-                "invoiceId",
-                &[invoice_id],
-                "paymentIntentId",
-                1000,
-            )
-            .await?;
         if let Some(c) = &event.currency {
-            let slugs = self.currency_slugs(&intent_ids).await?;
+            let intents = self.intents_of_invoice(Record::must_id(&invoice)?).await?;
+            let slugs = self.currency_slugs(&intents).await?;
             if !slugs.contains(&c.to_lowercase()) {
-                let why = format!(
-                    "paid in {c}, but the invoice is in {}",
-                    slugs.into_iter().collect::<Vec<_>>().join(", ")
-                );
-                self.finish(id, "rejected", true, &why).await?;
-                return Ok(Outcome::Rejected(why));
+                let mut slugs: Vec<String> = slugs.into_iter().collect();
+                slugs.sort();
+                return Ok(Verdict::Reject(
+                    Error::invalid_field(
+                        "currency",
+                        format!("paid in {c}, but the invoice is in {}", slugs.join(", ")),
+                    ),
+                    true,
+                ));
             }
         }
+        Ok(Verdict::Apply(invoice))
+    }
+
+    async fn intents_of_invoice(&self, invoice: Uuid) -> Result<Vec<Uuid>> {
+        self.store
+            .linked(&self.e.i2i, "invoiceId", &[invoice], "paymentIntentId", 1000)
+            .await
+    }
+
+    /// Pays `invoice` for inbox entry `id` (a verified, assessed event): the entry is claimed,
+    /// the invoice moves to paid once, and its intents succeed while the amount lasts. A
+    /// subscription's renewal is recorded as a new paid invoice of the same intents.
+    async fn apply(&self, id: Uuid, event: &Event, invoice: &Record) -> Result<Outcome> {
+        let invoice_id = Record::must_id(invoice)?;
+        let intent_ids = self.intents_of_invoice(invoice_id).await?;
+        let paid = event
+            .amount
+            .unwrap_or_else(|| invoice.decimal("amount").unwrap_or_default());
         let mut intents = self.intents(&intent_ids).await?;
         intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
         let listeners: Vec<&'static str> =
@@ -765,6 +978,16 @@ impl Billing {
             .await?;
             if claimed.is_none() {
                 return Ok(Outcome::Skipped);
+            }
+            if let Some(renewal) = &event.renewal {
+                let outcome = self
+                    .renew(&mut exec, id, invoice, renewal, paid, &intent_ids)
+                    .await?;
+                drop(exec);
+                tx.commit().await?;
+                self.touch();
+                self.store.touch(&self.e.webhook);
+                return Ok(outcome);
             }
             let mut opened = None;
             for from in ["open", "draft", "failed"] {
@@ -792,6 +1015,7 @@ impl Billing {
                     &[],
                 )
                 .await?;
+                drop(exec);
                 tx.commit().await?;
                 self.store.touch(&self.e.webhook);
                 return Ok(Outcome::Ignored("already paid".into()));
@@ -854,6 +1078,194 @@ impl Billing {
         }
         tracing::info!(invoice = %invoice_id, intents = succeeded.len(), "invoice paid");
         Ok(Outcome::Paid(succeeded))
+    }
+
+    /// A subscription's later payment: a new paid invoice of the same intents (the newest paid
+    /// invoice is what keeps a subscription's roles), once per provider payment.
+    async fn renew(
+        &self,
+        exec: &mut Exec<'_>,
+        inbox: Uuid,
+        original: &Record,
+        renewal: &str,
+        paid: Decimal,
+        intents: &[Uuid],
+    ) -> Result<Outcome> {
+        let provider = original.text("provider").unwrap_or_default();
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&self.e.invoice, "providerId", Val::Text(renewal.into()))?
+            .eq(&self.e.invoice, "provider", Val::Text(provider.into()))?
+            .take(1);
+        let result = if repo::find(exec, &self.e.invoice, &q).await?.0.is_empty() {
+            let row = self
+                .store
+                .create_in(
+                    exec,
+                    &self.e.invoice,
+                    &fields(json!({
+                        "status": "draft",
+                        "provider": provider,
+                        "providerId": renewal,
+                        "amount": paid.normalize().to_string(),
+                        "successUrl": original.text("successUrl").unwrap_or_default(),
+                        "cancelUrl": original.text("cancelUrl").unwrap_or_default(),
+                    })),
+                )
+                .await?;
+            let new_id = Record::must_id(&row)?;
+            repo::set_if(
+                exec,
+                &self.e.invoice,
+                new_id,
+                &[("status", Val::Text("paid".into()))],
+                &[("status", Val::Text("draft".into()))],
+            )
+            .await?;
+            for i in intents {
+                self.store
+                    .create_in(
+                        exec,
+                        &self.e.i2i,
+                        &fields(json!({"paymentIntentId": i, "invoiceId": new_id})),
+                    )
+                    .await?;
+            }
+            format!("subscription renewed: invoice {new_id} paid")
+        } else {
+            "this renewal was already recorded".to_owned()
+        };
+        repo::set_if(
+            exec,
+            &self.e.webhook,
+            inbox,
+            &[("result", Val::Text(result.clone()))],
+            &[],
+        )
+        .await?;
+        Ok(Outcome::Ignored(result))
+    }
+
+    /// Asks the providers' status APIs about the open invoices of intent `id` (DOMAIN's `POST
+    /// /payment-intents/:id/check`): a payment the provider reports is applied like its webhook
+    /// (through the inbox, once); a payment the provider reports failed fails the invoice.
+    /// Answers the intent as it is afterwards.
+    pub async fn check(&self, id: Uuid) -> Result<Record> {
+        let intent = self.store.get(&self.e.intent, id).await?;
+        if matches!(
+            intent.text("status"),
+            Some("succeeded" | "canceled" | "failed")
+        ) {
+            return Ok(intent);
+        }
+        for invoice in self.invoices_of(&[id]).await? {
+            if invoice.text("status") == Some("open") {
+                self.check_invoice(&invoice).await?;
+            }
+        }
+        self.store.get(&self.e.intent, id).await
+    }
+
+    /// One open invoice against its provider's status API. Answers whether it is settled
+    /// (paid, failed, or nothing more to ask).
+    pub async fn check_invoice(&self, invoice: &Record) -> Result<bool> {
+        let provider = invoice.text("provider").unwrap_or_default().to_owned();
+        let Some(adapter) = self.providers.get(provider.as_str()).cloned() else {
+            return Ok(true);
+        };
+        if !adapter.has_status() || invoice.text("status") != Some("open") {
+            return Ok(true);
+        }
+        let iid = Record::must_id(invoice)?;
+        let currency = self
+            .currency_slugs(&self.intents_of_invoice(iid).await?)
+            .await?
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        let r = InvoiceRef {
+            id: iid,
+            provider_id: invoice.text("providerId").unwrap_or_default().to_owned(),
+            amount: invoice.decimal("amount").unwrap_or_default(),
+            currency,
+            created_at: invoice
+                .text("createdAt")
+                .and_then(stoa_kernel::value::parse_timestamp),
+        };
+        let Some(mut event) = adapter.status(&r).await? else {
+            return Ok(false);
+        };
+        if event.invoice.is_none() {
+            event.invoice = Some(iid);
+        }
+        match &event.outcome {
+            Said::Paid => {
+                let entry = StatusEntry::of(&event);
+                let body = serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
+                let key = format!("status:{iid}");
+                let e = Entry {
+                    provider: &provider,
+                    key: &key,
+                    dedupe: format!("{STATUS_SOURCE}:{provider}:{iid}"),
+                    body: &body,
+                    headers: &[],
+                };
+                match self.assess(&provider, &event).await? {
+                    Verdict::Apply(inv) => {
+                        let (id, duplicate) = self
+                            .record(&e, "received", true, "reported paid by the status API", inv.id(), None)
+                            .await?;
+                        if let (Some(id), false) = (id, duplicate) {
+                            self.apply(id, &event, &inv).await?;
+                        }
+                    }
+                    Verdict::Reject(err, alert) => {
+                        let why = err.public_message();
+                        let alert = alert.then(|| json!({"provider": provider, "why": why, "invoice": iid}));
+                        self.record(&e, "rejected", true, &why, Some(iid), alert).await?;
+                    }
+                    Verdict::Ignore(_) => {}
+                }
+                Ok(true)
+            }
+            Said::Failed(why) => {
+                let mut tx = self.store.db.begin().await?;
+                repo::set_if(
+                    &mut tx.exec(),
+                    &self.e.invoice,
+                    iid,
+                    &[("status", Val::Text("failed".into()))],
+                    &[("status", Val::Text("open".into()))],
+                )
+                .await?;
+                tx.commit().await?;
+                self.store.touch(&self.e.invoice);
+                tracing::info!(invoice = %iid, provider, reason = %why, "the provider reports the payment failed");
+                Ok(true)
+            }
+            Said::Other(_) => Ok(false),
+        }
+    }
+
+    /// The scheduled check of an invoice still open after its webhook was expected: an error
+    /// (retried later by the job queue, with back-off) while the provider has no answer yet.
+    pub async fn check_job(&self, payload: &Value) -> Result<()> {
+        let id = stoa_api::jobs::uuid_arg(payload, "invoice")?;
+        let Some(invoice) = self
+            .store
+            .find_by(&self.e.invoice, &[("id", Val::Uuid(id))], 1)
+            .await?
+            .into_iter()
+            .next()
+        else {
+            return Ok(());
+        };
+        if self.check_invoice(&invoice).await? {
+            Ok(())
+        } else {
+            Err(Error::Unavailable(format!(
+                "invoice {id} is still open at its provider; asking again later"
+            )))
+        }
     }
 
     /// Puts an inbox entry back to `received` and enqueues its job again (admin replay).
@@ -920,6 +1332,45 @@ impl Billing {
         }
         Ok(out)
     }
+}
+
+/// An inbox entry about to be written.
+struct Entry<'a> {
+    provider: &'a str,
+    key: &'a str,
+    dedupe: String,
+    body: &'a [u8],
+    headers: &'a [(String, String)],
+}
+
+/// What a status API said, kept as an inbox entry's body.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusEntry {
+    invoice: Option<Uuid>,
+    provider_id: Option<String>,
+    amount: Option<Decimal>,
+    currency: Option<String>,
+}
+
+impl StatusEntry {
+    fn of(e: &Event) -> Self {
+        Self {
+            invoice: e.invoice,
+            provider_id: e.provider_id.clone(),
+            amount: e.amount,
+            currency: e.currency.clone(),
+        }
+    }
+
+    fn event(self) -> Event {
+        Event::about(self.invoice, self.provider_id, Said::Paid)
+            .paid_amount(self.amount, self.currency.as_deref())
+    }
+}
+
+fn now_text() -> String {
+    stoa_kernel::value::format_timestamp(now())
 }
 
 fn hex_digest(body: &[u8]) -> String {

@@ -53,6 +53,7 @@ pub fn declarations() -> Module {
                     "generate-email-crm-form-request-created-admin",
                     "generate-telegram-crm-form-request-created-admin",
                     "for-planet-order-receipt",
+                    "billing-payment-mismatch-admin",
                 ])
                 .private()
                 .build(),

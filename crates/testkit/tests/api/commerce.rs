@@ -211,6 +211,15 @@ async fn dummy_payment(app: &TestApp, invoice: &str) -> Value {
     json!({"data": {"id": invoice, "token": token, "status": "paid"}})
 }
 
+/// The inbox entries in `status` (at most 100).
+pub(crate) async fn inbox_in(app: &TestApp, status: &str) -> Vec<Value> {
+    let r = app
+        .get(&format!("/api/billing/webhooks?limit=100&filters[and][0][column]=status&filters[and][0][method]=eq&filters[and][0][value]={status}"))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.data().as_array().unwrap().clone()
+}
+
 /// An order created by an admin and moved to `status` by the override (orders are born `new`).
 pub(crate) async fn order_in(app: &TestApp, status: &str) -> Value {
     let o = app.create("/api/ecommerce/orders", &json!({})).await;
@@ -575,12 +584,12 @@ async fn webhooks_apply_once(db: Db) {
     )
     .await;
     let hook = "/api/billing/payment-intents/dummy/webhook";
-    // Forged: the wrong proof is rejected and changes nothing.
+    // Forged: the wrong proof is refused at once (401, kept in the inbox) and changes nothing.
     let r = app
         .anon()
         .post(hook, &json!({"data": {"id": invoice, "token": "guess"}}))
         .await;
-    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.status, 401, "{}", r.text);
     app.drain_jobs().await;
     assert_eq!(order_row(&app, &order).await["status"], json!("paying"));
     // The real one, twice in a row and 20 times at once.
@@ -604,23 +613,14 @@ async fn webhooks_apply_once(db: Db) {
         "{}",
         changes.text
     );
-    let inbox = app.get("/api/billing/webhooks").await;
-    let statuses: Vec<&str> = inbox
-        .data()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        statuses.iter().filter(|s| **s == "processed").count(),
-        1,
-        "{statuses:?}"
-    );
-    assert_eq!(
-        statuses.iter().filter(|s| **s == "rejected").count(),
-        1,
-        "{statuses:?}"
+    // One entry applied, one refused, and each copy recorded as a copy.
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(inbox_in(&app, "rejected").await.len(), 1);
+    let copies = inbox_in(&app, "ignored").await;
+    assert_eq!(copies.len(), 21, "{copies:?}");
+    assert!(
+        copies[0]["result"].as_str().unwrap().contains("copy"),
+        "{copies:?}"
     );
     sink.wait_for("once@example.com").await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -631,13 +631,7 @@ async fn webhooks_apply_once(db: Db) {
         .count();
     assert_eq!(to_buyer, 1, "one set of emails");
     // An admin replay pays nothing twice.
-    let id = inbox
-        .data()
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|w| w["status"] == json!("processed"))
-        .unwrap()["id"]
+    let id = inbox_in(&app, "processed").await[0]["id"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -1193,7 +1187,8 @@ async fn webhook_flood(db: Db) {
                 &json!({"data": {"id": format!("x{i}"), "token": "t"}}),
             )
             .await;
-        assert_eq!(r.status, 200, "{}", r.text);
+        // Malformed (no invoice id): refused, and kept in the inbox.
+        assert_eq!(r.status, 400, "{}", r.text);
     }
     let r = anon
         .post(hook, &json!({"data": {"id": "x6", "token": "t"}}))
