@@ -172,6 +172,9 @@ pub struct ProviderConfig {
     pub oxprocessing_webhook_password: Option<String>,
     #[arg(long, env = "STOA_OXPROCESSING_API_URL", default_value = "https://app.0xprocessing.com")]
     pub oxprocessing_api_url: String,
+    /// The coin and network 0xProcessing payments are made in (`USDT (TRC20)`, `USDT (ERC20)`…).
+    #[arg(long, env = "STOA_OXPROCESSING_CURRENCY", default_value = "USDT (TRC20)")]
+    pub oxprocessing_currency: String,
     /// Create 0xProcessing payments in test mode.
     #[arg(long, env = "STOA_OXPROCESSING_TEST", default_value_t = false)]
     pub oxprocessing_test: bool,
@@ -188,6 +191,7 @@ impl ProviderConfig {
             payselection_api_url: "https://webform.payselection.com".into(),
             payselection_int_api_url: "https://webform.payselection.com".into(),
             oxprocessing_api_url: "https://app.0xprocessing.com".into(),
+            oxprocessing_currency: "USDT (TRC20)".into(),
             ..Self::default()
         }
     }

@@ -102,9 +102,21 @@ export function buyNow(subject: string, product: string, body: CheckoutBody) {
   return request<CheckoutResult>("POST", `${base(subject)}/products/${product}/checkout`, { body });
 }
 
+/** An enabled payment provider and the currencies it takes (empty: any). */
+export interface ProviderOffer {
+  provider: string;
+  currencies: string[];
+  statusApi: boolean;
+}
+
 /** The payment providers the server allows, in its order. */
 export function useProviders() {
-  return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => request<string[]>("GET", "/api/billing/providers") });
+  return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => request<ProviderOffer[]>("GET", "/api/billing/providers"), staleTime: 5 * 60_000 });
+}
+
+/** Does `offer` take payments in `currency` (a slug)? */
+export function accepts(offer: ProviderOffer, currency: string | undefined): boolean {
+  return offer.currencies.length === 0 || (!!currency && offer.currencies.includes(currency.toLowerCase()));
 }
 
 /** The open cart in one currency: its orders and their total (computed by the server). */

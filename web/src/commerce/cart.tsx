@@ -8,6 +8,7 @@ import { useMe } from "@/account/session";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { cn } from "@/lib/utils";
 import {
+  accepts,
   addToCart,
   cartKey,
   checkout,
@@ -164,7 +165,10 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
   const [provider, setProvider] = useState("");
   const [email, setEmail] = useState("");
   const [links, setLinks] = useState<Invoice[] | null>(null);
-  const chosen = provider || providers.data?.[0] || "";
+  // Only the providers that take the cart's currency are offered.
+  const currency = orders[0]?.billingModuleCurrency?.slug;
+  const offered = (providers.data ?? []).filter((p) => accepts(p, currency)).map((p) => p.provider);
+  const chosen = offered.includes(provider) ? provider : (offered[0] ?? "");
   const go = useMutation({
     mutationFn: () => checkout(subject, { provider: chosen, email: email.trim() || undefined, language: lang, ecommerceModule: { orders: orders.map((o) => ({ id: o.id })) } }),
     onSuccess: (r) => {
@@ -195,7 +199,7 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
           {t("commerce.provider")}
         </label>
         <select id={`${id}-p`} data-testid="provider" value={chosen} onChange={(e) => setProvider(e.target.value)} className="mt-1 h-10 w-full rounded-md border border-neutral-300 px-2">
-          {(providers.data ?? []).map((p) => (
+          {offered.map((p) => (
             <option key={p} value={p}>
               {t(`commerce.providers.${p}`, { defaultValue: p })}
             </option>

@@ -172,7 +172,7 @@ export const en = {
       delivered: "Delivered",
       canceled: "Canceled",
     },
-    providers: { dummy: "Test payment", cloudpayments: "CloudPayments", tiptoppay: "TipTopPay", stripe: "Stripe" },
+    providers: { dummy: "Test payment", cloudpayments: "CloudPayments", tiptoppay: "TipTopPay", stripe: "Stripe", payselection: "Payselection", "payselection-international": "Payselection International", paykeeper: "PayKeeper", "0xprocessing": "0xProcessing" },
     loadingPay: "loading...",
     payFailed: "The payment could not be started",
     emailOptional: "Email for the receipt",
@@ -213,6 +213,9 @@ export const en = {
     chartLabel: "Revenue per day in {{currency}}, last 30 days",
   },
   inbox: {
+    enabled: "Enabled payment providers",
+    anyCurrency: "any currency",
+    statusApi: "status checked",
     title: "Payment webhooks",
     help: "Every notification from a payment provider, as it arrived, and what came of it.",
     received: "Received",

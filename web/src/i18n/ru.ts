@@ -174,7 +174,7 @@ export const ru: Strings = {
       delivered: "Доставлен",
       canceled: "Отменён",
     },
-    providers: { dummy: "Тестовая оплата", cloudpayments: "CloudPayments", tiptoppay: "TipTopPay", stripe: "Stripe" },
+    providers: { dummy: "Тестовая оплата", cloudpayments: "CloudPayments", tiptoppay: "TipTopPay", stripe: "Stripe", payselection: "Payselection", "payselection-international": "Payselection International", paykeeper: "PayKeeper", "0xprocessing": "0xProcessing" },
     loadingPay: "загрузка...",
     payFailed: "Не удалось начать оплату",
     emailOptional: "Email для чека",
@@ -214,6 +214,9 @@ export const ru: Strings = {
     chartLabel: "Выручка по дням в {{currency}} за 30 дней",
   },
   inbox: {
+    enabled: "Подключённые платёжные провайдеры",
+    anyCurrency: "любая валюта",
+    statusApi: "статус проверяется",
     title: "Платёжные уведомления",
     help: "Каждое уведомление платёжного провайдера в том виде, в каком оно пришло, и что из него вышло.",
     received: "Получено",

@@ -93,7 +93,7 @@ async fn catalog(app: &TestApp) -> Catalog {
 }
 
 /// An attribute of `product` under attribute key `key` (a price when `currency` is given).
-async fn attribute(
+pub(crate) async fn attribute(
     app: &TestApp,
     product: &Value,
     key: &Value,
@@ -121,7 +121,7 @@ async fn attribute(
 }
 
 /// An anonymous visitor: its subject id and token.
-async fn guest(app: &TestApp) -> (String, String) {
+pub(crate) async fn guest(app: &TestApp) -> (String, String) {
     let r = app.anon().post(&format!("{AUTH}/init"), &json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let jwt = r.data()["jwt"].as_str().unwrap().to_owned();
@@ -129,11 +129,11 @@ async fn guest(app: &TestApp) -> (String, String) {
     (me.data()["id"].as_str().unwrap().to_owned(), jwt)
 }
 
-fn orders(s: &str) -> String {
+pub(crate) fn orders(s: &str) -> String {
     format!("/api/rbac/subjects/{s}/ecommerce-module/orders")
 }
 
-async fn order_row(app: &TestApp, id: &str) -> Value {
+pub(crate) async fn order_row(app: &TestApp, id: &str) -> Value {
     app.get(&format!("/api/ecommerce/orders/{id}"))
         .await
         .data()

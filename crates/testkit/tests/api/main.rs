@@ -12,5 +12,6 @@ mod host_pages;
 mod modules;
 mod openapi;
 mod ops;
+mod providers;
 mod site;
 mod web;

@@ -7,6 +7,7 @@ import { type Column, FilteredList, when } from "@/admin/list";
 import { ApiError, request } from "@/api/http";
 import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
+import { useProviders } from "@/commerce/api";
 
 const INBOX = "/api/billing/webhooks";
 const STATUSES = ["received", "processed", "ignored", "rejected", "failed"] as const;
@@ -18,6 +19,28 @@ function pretty(v: unknown): string {
   } catch {
     return v;
   }
+}
+
+/** Which payment providers buyers are offered, with their currencies (from the server's settings). */
+function EnabledProviders() {
+  const { t } = useTranslation();
+  const providers = useProviders();
+  if (!providers.data) return null;
+  return (
+    <section aria-labelledby="enabled-providers" className="mb-4 rounded-md border p-3 text-sm" data-testid="enabled-providers">
+      <h2 id="enabled-providers" className="font-semibold">
+        {t("inbox.enabled")}
+      </h2>
+      <ul className="mt-1 flex flex-wrap gap-2">
+        {providers.data.map((p) => (
+          <li key={p.provider} className="rounded-full bg-muted px-3 py-1">
+            {t(`commerce.providers.${p.provider}`, { defaultValue: p.provider })} · {p.currencies.length ? p.currencies.map((c) => c.toUpperCase()).join(", ") : t("inbox.anyCurrency")}
+            {p.statusApi ? ` · ${t("inbox.statusApi")}` : ""}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 /** The payment webhook inbox: every delivery as received, what came of it, and a replay action. */
@@ -52,6 +75,7 @@ export function InboxView({ lang }: { lang: string }) {
   ];
   return (
     <>
+      <EnabledProviders />
       <FilteredList path={INBOX} title={t("inbox.title")} help={t("inbox.help")} statuses={STATUSES} statusLabel={(s) => t(`inbox.status.${s}`)} columns={columns} testId="inbox-table" />
       <Dialog open={!!open} onOpenChange={(o) => !o && setOpen(null)}>
         {open ? (
@@ -59,6 +83,8 @@ export function InboxView({ lang }: { lang: string }) {
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="font-semibold">{t("orders.status")}</dt>
               <dd>{status(open)}</dd>
+              <dt className="font-semibold">{t("inbox.verified")}</dt>
+              <dd data-testid="inbox-verified">{open.verified ? t("inbox.yes") : t("inbox.no")}</dd>
               <dt className="font-semibold">{t("inbox.result")}</dt>
               <dd>{String(open.result ?? "")}</dd>
               <dt className="font-semibold">{t("inbox.invoice")}</dt>

@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
-import { buyNow, ensureSubject, paymentTarget, useProviders } from "@/commerce/api";
-import { formatPrice, linked, tr, type Rec } from "@/lib/content";
+import { accepts, buyNow, ensureSubject, paymentTarget, type ProviderOffer, useProviders } from "@/commerce/api";
+import { formatPrice, linked, tr, type Price, type Rec } from "@/lib/content";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
 
@@ -39,11 +39,35 @@ function Copy({ text }: { text: string }) {
   );
 }
 
-/** The provider for a bank choice: a Russian bank pays in roubles (CloudPayments), a foreign one
- * through TipTopPay; whatever is enabled, in that preference, else the first enabled one. */
-export function providerFor(bank: "ru" | "foreign", allowed: string[]): string | undefined {
-  const prefer = bank === "ru" ? ["cloudpayments", "paykeeper", "payselection"] : ["tiptoppay", "stripe", "payselection-international"];
-  return prefer.find((p) => allowed.includes(p)) ?? allowed[0];
+/** Card providers by bank, in preference: a Russian (or Kazakh) bank pays through CloudPayments,
+ * Payselection, PayKeeper or TipTopPay; a foreign one through Stripe or Payselection International. */
+const PREFER: Record<"ru" | "foreign", string[]> = {
+  ru: ["cloudpayments", "payselection", "paykeeper", "tiptoppay"],
+  foreign: ["stripe", "payselection-international", "0xprocessing"],
+};
+
+/** The provider and the product's price to pay with for a bank choice: the first preferred
+ * provider that is enabled and takes one of the product's currencies (roubles first). A Russian bank
+ * falls back to any enabled provider (the dummy one in a demo); a foreign bank without a card
+ * provider has none (its bank details are shown instead). */
+export function paymentFor(bank: "ru" | "foreign", offers: ProviderOffer[], prices: Price[]): { provider: string; price: Price } | undefined {
+  const ordered = [...prices].sort((a, b) => Number(b.currency.slug === "rub") - Number(a.currency.slug === "rub") || Number(b.currency.isDefault) - Number(a.currency.isDefault));
+  const pick = (o: ProviderOffer) => {
+    const price = ordered.find((p) => accepts(o, p.currency.slug));
+    return price ? { provider: o.provider, price } : undefined;
+  };
+  for (const name of PREFER[bank]) {
+    const o = offers.find((x) => x.provider === name);
+    const found = o && pick(o);
+    if (found) return found;
+  }
+  if (bank === "ru") {
+    for (const o of offers) {
+      const found = pick(o);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** The tree donation: bank choice, quick amounts, a stepper with minimum 1, the running total. */
@@ -53,18 +77,19 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
   const [bank, setBank] = useState<"ru" | "foreign">("ru");
   const [qty, setQty] = useState<number | "">(1);
   const prices = product._prices ?? [];
-  const price = prices.find((p) => p.currency.slug === "rub") ?? prices.find((p) => p.currency.isDefault) ?? prices[0];
+  const providers = useProviders();
+  const choice = paymentFor(bank, providers.data ?? [], prices);
+  const price = choice?.price ?? (bank === "ru" ? (prices.find((p) => p.currency.slug === "rub") ?? prices[0]) : undefined);
   const n = qty === "" ? 0 : qty;
   const total = price ? Number(price.amount) * n : 0;
   const step = (d: number) => setQty((q) => (d < 0 && (q === "" || q <= 1) ? q : Math.max(1, (q === "" ? 0 : q) + d)));
   const details = linked(product, "products-to-website-builder-module-widgets");
   const qc = useQueryClient();
   const me = useMe();
-  const providers = useProviders();
   const [email, setEmail] = useState("");
   const pay = useMutation({
     mutationFn: async () => {
-      const provider = providerFor(bank, providers.data ?? []);
+      const provider = choice?.provider;
       if (!provider) throw new Error(t("commerce.payFailed"));
       const subject = await ensureSubject(qc, me.data);
       return buyNow(subject, product.id, {
@@ -107,8 +132,8 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
           ))}
         </div>
       </fieldset>
-      {bank === "ru" ? (
-        <div className="mt-6">
+      {price ? (
+        <div className="mt-6" data-testid={`pay-${bank}`}>
           <fieldset className="rounded-2xl bg-emerald-900 p-4">
             <legend className="sr-only">{t("site.quickAmounts")}</legend>
             <div className="hidden flex-wrap gap-2 md:flex" data-testid="amounts-desktop">
@@ -150,7 +175,8 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
             {pay.isPending ? t("commerce.loadingPay") : t("site.pay")}
           </button>
         </div>
-      ) : (
+      ) : null}
+      {bank === "foreign" ? (
         <div className="mt-6 space-y-4" data-testid="foreign">
           {requisites.map((r) => (
             <div key={r.id} className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-emerald-50 p-4">
@@ -175,7 +201,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
           ))}
           <p className="text-sm text-neutral-600">{t("site.receipt")}</p>
         </div>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 //! 0xProcessing (crypto): a payment form from `Payment` (multipart, amount in USD, paid in
-//! USDT), webhooks proven by `Signature` = md5 of `{PaymentId}:{MerchantId}:{Email}:{Currency}:
+//! the coin and network of `STOA_OXPROCESSING_CURRENCY`), webhooks proven by `Signature` = md5 of `{PaymentId}:{MerchantId}:{Email}:{Currency}:
 //! {webhook password}`. The signature covers neither the amount nor our reference, so the invoice
 //! is found by the signed PaymentId and the amount is checked against it like every provider's.
 
@@ -19,6 +19,7 @@ pub struct OxProcessing {
     api: String,
     merchant: String,
     password: String,
+    currency: String,
     test: bool,
 }
 
@@ -28,6 +29,7 @@ pub fn from_config(c: &ProviderConfig, http: &Http) -> Option<std::sync::Arc<dyn
         api: c.oxprocessing_api_url.trim_end_matches('/').to_owned(),
         merchant: set(&c.oxprocessing_merchant_id)?,
         password: set(&c.oxprocessing_webhook_password)?,
+        currency: c.oxprocessing_currency.clone(),
         test: c.oxprocessing_test,
     }))
 }
@@ -50,7 +52,7 @@ impl Provider for OxProcessing {
             let email = p.email.clone().unwrap_or_default();
             let form = reqwest::multipart::Form::new()
                 .text("MerchantId", self.merchant.clone())
-                .text("Currency", "USDT")
+                .text("Currency", self.currency.clone())
                 .text("AmountUSD", two_places(p.amount))
                 .text("Email", email.clone())
                 .text("ClientId", email)

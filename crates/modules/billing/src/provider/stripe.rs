@@ -65,8 +65,11 @@ fn session_event(s: &Value) -> Event {
     let outcome = match (s["status"].as_str(), s["payment_status"].as_str()) {
         (Some("complete"), Some("paid" | "no_payment_required")) => Outcome::Paid,
         (Some("expired"), _) => Outcome::Failed("the checkout session expired".into()),
-        (_, Some(p)) => Outcome::Failed(format!("the session's payment is {p}")),
-        _ => Outcome::Failed("the session is not paid".into()),
+        (status, payment) => Outcome::Other(format!(
+            "the session is {} and its payment {}",
+            status.unwrap_or("unknown"),
+            payment.unwrap_or("unknown")
+        )),
     };
     Event::about(invoice, s["id"].as_str().map(str::to_owned), outcome)
         .paid_amount(major_units(s.get("amount_total"), &currency), Some(&currency))
@@ -196,7 +199,9 @@ impl Provider for Stripe {
             | "checkout.session.async_payment_failed"
             | "checkout.session.expired" => {
                 let mut e = session_event(obj);
-                if kind == "checkout.session.completed" && e.outcome != Outcome::Paid {
+                if kind == "checkout.session.async_payment_failed" {
+                    e.outcome = Outcome::Failed("the asynchronous payment failed".into());
+                } else if kind == "checkout.session.completed" && e.outcome != Outcome::Paid {
                     // Paid later by an asynchronous method: its own event follows.
                     e.outcome = Outcome::Other("the session completed unpaid; waiting for the asynchronous payment".into());
                 }

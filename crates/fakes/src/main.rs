@@ -1,0 +1,72 @@
+//! `stoa-fakes --kind <name> [--port N] [--webhook-url URL]`: starts one fake provider with the fixed test
+//! credentials (`Creds::test`), prints `listening http://127.0.0.1:PORT` and runs until killed.
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+
+use stoa_fakes::{Creds, Fake, Kind};
+
+const USAGE: &str = "usage: stoa-fakes --kind <stripe|cloudpayments|tiptoppay|payselection|payselection-international|paykeeper|0xprocessing> [--port N] [--webhook-url URL]";
+
+struct Args {
+    kind: Kind,
+    port: u16,
+    webhook_url: Option<String>,
+}
+
+fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let (mut kind, mut port, mut webhook_url) = (None, 0u16, None);
+    while let Some(a) = it.next() {
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        let mut value = |n: &str| inline.clone().or_else(|| it.next()).ok_or_else(|| format!("{n} needs a value"));
+        match name.as_str() {
+            "--kind" => {
+                let v = value("--kind")?;
+                kind = Some(Kind::parse(&v).ok_or_else(|| format!("unknown kind {v:?}"))?);
+            }
+            "--port" => {
+                let v = value("--port")?;
+                port = v.parse().map_err(|_| format!("bad port {v:?}"))?;
+            }
+            "--webhook-url" => webhook_url = Some(value("--webhook-url")?),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(Args { kind: kind.ok_or("--kind is required")?, port, webhook_url })
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> std::process::ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("stoa-fakes: {e}");
+            }
+            eprintln!("{USAGE}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let addr = SocketAddr::from(([127, 0, 0, 1], args.port));
+    let fake = match Fake::start_on(args.kind, Creds::test(args.kind), addr).await {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("stoa-fakes: cannot listen on {addr}: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    if let Some(u) = &args.webhook_url {
+        fake.set_webhook_url(u);
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "listening {}", fake.url);
+    let _ = out.flush();
+    drop(out);
+    let _ = tokio::signal::ctrl_c().await;
+    fake.stop();
+    std::process::ExitCode::SUCCESS
+}
