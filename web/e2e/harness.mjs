@@ -27,6 +27,33 @@ async function freePort() {
   });
 }
 
+/** Starts the `stoa-fakes` binary for one provider: its address and the server settings that point
+ * at it (the fake prints `listening URL`, then `env NAME=VALUE` lines). */
+async function startFake(kind, webhookUrl) {
+  const bin = process.env.STOA_FAKES_BIN ?? join(repo, "target/debug/stoa-fakes");
+  const child = spawn(bin, ["--kind", kind, "--webhook-url", webhookUrl], { stdio: ["ignore", "pipe", "inherit"] });
+  const env = {};
+  let out = "";
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stoa-fakes ${kind} did not start: ${out}`)), 10_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const lines = out.split("\n");
+      const listening = lines.find((l) => l.startsWith("listening "));
+      if (listening && lines.some((l) => l === "ready")) {
+        for (const l of lines.filter((x) => x.startsWith("env "))) {
+          const [k, ...v] = l.slice(4).split("=");
+          env[k] = v.join("=");
+        }
+        clearTimeout(timer);
+        resolve(listening.slice("listening ".length).trim());
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`stoa-fakes ${kind} exited ${code}: ${out}`)));
+  });
+  return { url, env, stop: () => child.kill("SIGTERM") };
+}
+
 export async function startStack() {
   const bin = process.env.STOA_BIN ?? join(repo, "target/debug/stoa");
   const dir = mkdtempSync(join(tmpdir(), "stoa-e2e-"));
@@ -35,7 +62,14 @@ export async function startStack() {
   const smtp = await startSmtpSink();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  // Card payments go through local fakes of CloudPayments (a Russian bank) and Stripe (a foreign
+  // one); the cart keeps the dummy provider, offered first.
+  const fakes = {};
+  for (const kind of ["cloudpayments", "stripe"]) fakes[kind] = await startFake(kind, `${base}/api/billing/payment-intents/${kind}/webhook`);
   const env = {
+    ...fakes.cloudpayments.env,
+    ...fakes.stripe.env,
+    STOA_PAYMENT_PROVIDERS: "dummy,cloudpayments,stripe",
     ...process.env,
     DATABASE_URL: `sqlite://${dir}/stoa.db`,
     STOA_DATA_DIR: dir,
@@ -76,10 +110,12 @@ export async function startStack() {
     base,
     smtp,
     browser,
+    fakes,
     serverLog: () => serverLog,
     async stop() {
       await browser.close();
       server.kill("SIGTERM");
+      for (const f of Object.values(fakes)) f.stop();
       await smtp.close();
       rmSync(dir, { recursive: true, force: true });
     },

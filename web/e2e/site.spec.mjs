@@ -50,6 +50,17 @@ async function seesAll(page, texts) {
   }
 }
 
+/** The trees-planted counter on the page, as a number. */
+async function treesPlanted(page) {
+  const text = await page.getByTestId("progress-count").innerText();
+  return Number(text.replace(/\D/g, ""));
+}
+
+/** A number as the counter prints it, with any kind of space between thousands. */
+function spaced(n) {
+  return new RegExp(`^\\s*${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\\s")}(\\D|$)`);
+}
+
 export const siteSpecs = [
   [
     "the home page shows every block in ru and en, from the server's data",
@@ -110,21 +121,52 @@ export const siteSpecs = [
     },
   ],
   [
-    "a visitor pays for 3 trees with the dummy provider, lands on the success page, and the progress bar grows by 3",
+    "a visitor pays for 3 trees with a Russian bank through CloudPayments (the fake's payment page), lands on the success page, and the progress bar grows by 3",
     async (stack) => {
       const w = await watchedContext(stack);
       const { page } = w;
+      await page.goto("/ru/");
+      const before = await treesPlanted(page);
       await page.goto("/ru/#donate");
       const d = page.getByTestId("tree-donation");
       await d.getByTestId("amounts-desktop").getByRole("button", { name: "3", exact: true }).click();
       await d.getByTestId("total").getByText("597 ₽").waitFor();
+      await d.getByTestId("donation-email").fill("donor@example.com");
       await d.getByRole("button", { name: "Оплатить" }).click();
+      // CloudPayments' hosted page (the fake), then back to the site.
+      await page.waitForURL((u) => u.origin === stack.fakes.cloudpayments.url);
+      await page.getByRole("button", { name: /pay/i }).click();
       await page.waitForURL((u) => u.pathname === "/ru/ecommerce/checkout/success");
       await page.getByTestId("checkout-return").getByText("Спасибо!").waitFor();
       await page.locator('[data-testid=order-status][data-status="approving"]').waitFor({ timeout: 15000 });
       await screen(page, "checkout-success-ru");
       await page.goto("/ru/");
-      await page.getByTestId("progress-count").getByText(/66\s716/).waitFor();
+      await page.getByTestId("progress-count").getByText(spaced(before + 3)).waitFor();
+      expect(w.problems.length === 0, w.problems.join("\n"));
+      await w.context.close();
+    },
+  ],
+  [
+    "a visitor with a foreign bank pays for 2 trees through Stripe Checkout (the fake), lands on the success page, and the progress bar grows by 2",
+    async (stack) => {
+      const w = await watchedContext(stack);
+      const { page } = w;
+      await page.goto("/en/");
+      const before = await treesPlanted(page);
+      await page.goto("/en/#donate");
+      const d = page.getByTestId("tree-donation");
+      await d.getByLabel("Иностранный банк").check();
+      await d.getByTestId("pay-foreign").waitFor();
+      await d.getByTestId("amounts-desktop").getByRole("button", { name: "1", exact: true }).click();
+      await d.getByTestId("plus").click();
+      await d.getByTestId("donation-email").fill("abroad@example.com");
+      await d.getByTestId("pay").click();
+      await page.waitForURL((u) => u.origin === stack.fakes.stripe.url);
+      await page.getByRole("button", { name: /pay/i }).click();
+      await page.waitForURL((u) => u.pathname === "/en/ecommerce/checkout/success");
+      await page.locator('[data-testid=order-status][data-status="approving"]').waitFor({ timeout: 15000 });
+      await page.goto("/en/");
+      await page.getByTestId("progress-count").getByText(spaced(before + 2)).waitFor();
       expect(w.problems.length === 0, w.problems.join("\n"));
       await w.context.close();
     },

@@ -112,7 +112,11 @@ pub struct ProviderConfig {
     /// Stripe webhook signing secret (`whsec_…`).
     #[arg(long, env = "STOA_STRIPE_WEBHOOK_SECRET")]
     pub stripe_webhook_secret: Option<String>,
-    #[arg(long, env = "STOA_STRIPE_API_URL", default_value = "https://api.stripe.com")]
+    #[arg(
+        long,
+        env = "STOA_STRIPE_API_URL",
+        default_value = "https://api.stripe.com"
+    )]
     pub stripe_api_url: String,
     /// CloudPayments Public ID.
     #[arg(long, env = "STOA_CLOUDPAYMENTS_PUBLIC_ID")]
@@ -120,7 +124,11 @@ pub struct ProviderConfig {
     /// CloudPayments API secret (also signs its notifications).
     #[arg(long, env = "STOA_CLOUDPAYMENTS_API_SECRET")]
     pub cloudpayments_api_secret: Option<String>,
-    #[arg(long, env = "STOA_CLOUDPAYMENTS_API_URL", default_value = "https://api.cloudpayments.ru")]
+    #[arg(
+        long,
+        env = "STOA_CLOUDPAYMENTS_API_URL",
+        default_value = "https://api.cloudpayments.ru"
+    )]
     pub cloudpayments_api_url: String,
     /// TipTopPay Public ID.
     #[arg(long, env = "STOA_TIPTOPPAY_PUBLIC_ID")]
@@ -128,7 +136,11 @@ pub struct ProviderConfig {
     /// TipTopPay API secret.
     #[arg(long, env = "STOA_TIPTOPPAY_API_SECRET")]
     pub tiptoppay_api_secret: Option<String>,
-    #[arg(long, env = "STOA_TIPTOPPAY_API_URL", default_value = "https://api.tiptoppay.kz")]
+    #[arg(
+        long,
+        env = "STOA_TIPTOPPAY_API_URL",
+        default_value = "https://api.tiptoppay.kz"
+    )]
     pub tiptoppay_api_url: String,
     /// Payselection (RUB) site id.
     #[arg(long, env = "STOA_PAYSELECTION_SITE_ID")]
@@ -139,7 +151,11 @@ pub struct ProviderConfig {
     /// Payselection (RUB) public key: signs requests to the payment form API.
     #[arg(long, env = "STOA_PAYSELECTION_PUBLIC_KEY")]
     pub payselection_public_key: Option<String>,
-    #[arg(long, env = "STOA_PAYSELECTION_API_URL", default_value = "https://webform.payselection.com")]
+    #[arg(
+        long,
+        env = "STOA_PAYSELECTION_API_URL",
+        default_value = "https://webform.payselection.com"
+    )]
     pub payselection_api_url: String,
     /// Payselection International site id.
     #[arg(long, env = "STOA_PAYSELECTION_INT_SITE_ID")]
@@ -150,7 +166,11 @@ pub struct ProviderConfig {
     /// Payselection International public key.
     #[arg(long, env = "STOA_PAYSELECTION_INT_PUBLIC_KEY")]
     pub payselection_int_public_key: Option<String>,
-    #[arg(long, env = "STOA_PAYSELECTION_INT_API_URL", default_value = "https://webform.payselection.com")]
+    #[arg(
+        long,
+        env = "STOA_PAYSELECTION_INT_API_URL",
+        default_value = "https://webform.payselection.com"
+    )]
     pub payselection_int_api_url: String,
     /// PayKeeper server of the shop (`https://shop.server.paykeeper.ru`).
     #[arg(long, env = "STOA_PAYKEEPER_URL")]
@@ -170,10 +190,18 @@ pub struct ProviderConfig {
     /// 0xProcessing webhook password.
     #[arg(long, env = "STOA_OXPROCESSING_WEBHOOK_PASSWORD")]
     pub oxprocessing_webhook_password: Option<String>,
-    #[arg(long, env = "STOA_OXPROCESSING_API_URL", default_value = "https://app.0xprocessing.com")]
+    #[arg(
+        long,
+        env = "STOA_OXPROCESSING_API_URL",
+        default_value = "https://app.0xprocessing.com"
+    )]
     pub oxprocessing_api_url: String,
     /// The coin and network 0xProcessing payments are made in (`USDT (TRC20)`, `USDT (ERC20)`…).
-    #[arg(long, env = "STOA_OXPROCESSING_CURRENCY", default_value = "USDT (TRC20)")]
+    #[arg(
+        long,
+        env = "STOA_OXPROCESSING_CURRENCY",
+        default_value = "USDT (TRC20)"
+    )]
     pub oxprocessing_currency: String,
     /// Create 0xProcessing payments in test mode.
     #[arg(long, env = "STOA_OXPROCESSING_TEST", default_value_t = false)]

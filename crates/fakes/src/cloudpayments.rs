@@ -7,7 +7,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::util::{self, encode_form, hmac_sha256_b64, random_alnum, random_digits, two_dp, url_decode_body};
+use crate::util::{
+    self, encode_form, hmac_sha256_b64, random_alnum, random_digits, two_dp, url_decode_body,
+};
 use crate::{Effect, Inner, Kind, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
 
 /// ISO currencies CloudPayments lists, with its numeric CurrencyCode.
@@ -35,23 +37,40 @@ const CURRENCIES: [(&str, i64); 20] = [
 ];
 
 fn currency_code(c: &str) -> i64 {
-    CURRENCIES.iter().find(|(k, _)| k.eq_ignore_ascii_case(c)).map(|(_, v)| *v).unwrap_or(-1)
+    CURRENCIES
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(c))
+        .map(|(_, v)| *v)
+        .unwrap_or(-1)
 }
 
 fn default_currency(kind: Kind) -> &'static str {
-    if kind == Kind::TipTopPay { "KZT" } else { "RUB" }
+    if kind == Kind::TipTopPay {
+        "KZT"
+    } else {
+        "RUB"
+    }
 }
 
 fn fail(message: &str) -> Resp {
-    Resp::json(200, &json!({"Model": null, "Success": false, "Message": message}))
+    Resp::json(
+        200,
+        &json!({"Model": null, "Success": false, "Message": message}),
+    )
 }
 
 fn ok(model: Value) -> Resp {
-    Resp::json(200, &json!({"Model": model, "Success": true, "Message": null}))
+    Resp::json(
+        200,
+        &json!({"Model": model, "Success": true, "Message": null}),
+    )
 }
 
 fn server_error() -> Resp {
-    Resp::json(500, &json!({"Model": null, "Success": false, "Message": "Internal server error"}))
+    Resp::json(
+        500,
+        &json!({"Model": null, "Success": false, "Message": "Internal server error"}),
+    )
 }
 
 /// The request's parameters: a JSON object, or form fields as strings.
@@ -66,14 +85,23 @@ fn params(req: &Req, problems: &mut Vec<String>) -> Map<String, Value> {
             }
         }
     } else if ct == "application/x-www-form-urlencoded" {
-        req.form().into_iter().map(|(k, v)| (k, Value::String(v))).collect()
+        req.form()
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect()
     } else if req.body.is_empty() {
         Map::new()
     } else {
-        problems.push(format!("Content-Type must be application/json (got {ct:?})"));
+        problems.push(format!(
+            "Content-Type must be application/json (got {ct:?})"
+        ));
         match req.json() {
             Some(Value::Object(m)) => m,
-            _ => req.form().into_iter().map(|(k, v)| (k, Value::String(v))).collect(),
+            _ => req
+                .form()
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect(),
         }
     }
 }
@@ -88,14 +116,28 @@ fn str_param(p: &Map<String, Value>, k: &str) -> Option<String> {
 
 pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
     let path = req.path.trim_end_matches('/').to_ascii_lowercase();
-    let known = ["/test", "/orders/create", "/payments/find", "/v2/payments/find", "/payments/get", "/payments/list"];
+    let known = [
+        "/test",
+        "/orders/create",
+        "/payments/find",
+        "/v2/payments/find",
+        "/payments/get",
+        "/payments/list",
+    ];
     if req.method != "POST" || !known.contains(&path.as_str()) {
         return crate::unknown_endpoint(req, Resp::text(404, ""));
     }
-    let auth_ok = req.basic().is_some_and(|(u, p)| u == inner.creds.public_id && util::ct_eq(&p, &inner.creds.secret));
+    let auth_ok = req
+        .basic()
+        .is_some_and(|(u, p)| u == inner.creds.public_id && util::ct_eq(&p, &inner.creds.secret));
     if !auth_ok {
         let resp = Resp::text(401, "").with_header("www-authenticate", "Basic realm=\"api\"");
-        return Outcome { resp, auth_ok: false, signature_ok: None, problems: Vec::new() };
+        return Outcome {
+            resp,
+            auth_ok: false,
+            signature_ok: None,
+            problems: Vec::new(),
+        };
     }
     let mut problems = Vec::new();
     let p = params(req, &mut problems);
@@ -103,7 +145,10 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
         server_error()
     } else {
         match path.as_str() {
-            "/test" => Resp::json(200, &json!({"Success": true, "Message": uuid::Uuid::new_v4().to_string()})),
+            "/test" => Resp::json(
+                200,
+                &json!({"Success": true, "Message": uuid::Uuid::new_v4().to_string()}),
+            ),
             "/orders/create" => create(inner, &p, &mut problems),
             "/payments/find" | "/v2/payments/find" => match str_param(&p, "InvoiceId") {
                 Some(inv) => {
@@ -112,7 +157,11 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
                         .recs
                         .iter()
                         .rev()
-                        .find(|r| r.txn.is_some() && r.data.get("InvoiceId").and_then(Value::as_str) == Some(inv.as_str()))
+                        .find(|r| {
+                            r.txn.is_some()
+                                && r.data.get("InvoiceId").and_then(Value::as_str)
+                                    == Some(inv.as_str())
+                        })
                         .cloned();
                     match found {
                         Some(r) => ok(transaction(inner.kind, &r)),
@@ -126,7 +175,12 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
             },
             "/payments/get" => match str_param(&p, "TransactionId") {
                 Some(t) => {
-                    let found = inner.lock().recs.iter().find(|r| r.txn.as_deref() == Some(t.as_str())).cloned();
+                    let found = inner
+                        .lock()
+                        .recs
+                        .iter()
+                        .find(|r| r.txn.as_deref() == Some(t.as_str()))
+                        .cloned();
                     match found {
                         Some(r) => ok(transaction(inner.kind, &r)),
                         None => fail("Not found"),
@@ -142,7 +196,9 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
                     if let Some(tz) = str_param(&p, "TimeZone")
                         && tz != "UTC"
                     {
-                        problems.push(format!("the fake lists by UTC dates only (TimeZone {tz} ignored)"));
+                        problems.push(format!(
+                            "the fake lists by UTC dates only (TimeZone {tz} ignored)"
+                        ));
                     }
                     let list: Vec<Value> = inner
                         .lock()
@@ -160,7 +216,12 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
             },
         }
     };
-    Outcome { resp, auth_ok, signature_ok: None, problems }
+    Outcome {
+        resp,
+        auth_ok,
+        signature_ok: None,
+        problems,
+    }
 }
 
 fn create(inner: &Inner, p: &Map<String, Value>, problems: &mut Vec<String>) -> Resp {
@@ -202,7 +263,9 @@ fn create(inner: &Inner, p: &Map<String, Value>, problems: &mut Vec<String>) -> 
                 problems.push(format!("Currency must be upper-case ISO (got {c})"));
             }
             if currency_code(&c) < 0 {
-                problems.push(format!("Currency {c} is not in the provider's currency list"));
+                problems.push(format!(
+                    "Currency {c} is not in the provider's currency list"
+                ));
                 return fail("Currency is not supported");
             }
             c
@@ -227,7 +290,8 @@ fn create(inner: &Inner, p: &Map<String, Value>, problems: &mut Vec<String>) -> 
     };
     for b in ["RequireConfirmation", "SendEmail", "SendSms", "SendViber"] {
         if let Some(v) = p.get(b)
-            && !v.is_boolean() && !matches!(v.as_str(), Some("true" | "false"))
+            && !v.is_boolean()
+            && !matches!(v.as_str(), Some("true" | "false"))
         {
             problems.push(format!("{b} must be a boolean"));
         }
@@ -354,7 +418,12 @@ fn transaction(kind: Kind, r: &Rec) -> Value {
     })
 }
 
-pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(
+    inner: &Inner,
+    rec: &Rec,
+    tamper: &Tamper,
+    txn: &str,
+) -> (Vec<Outgoing>, Effect) {
     let d = &rec.data;
     let get = |k: &str| d.get(k).and_then(Value::as_str).map(str::to_string);
     let unknown = *tamper == Tamper::UnknownPayment;
@@ -366,9 +435,21 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         Tamper::Currency(c) => c.clone(),
         _ => rec.payment.currency.clone(),
     };
-    let txn = if unknown { format!("9{}", random_digits(9)) } else { txn.to_string() };
-    let invoice_id = if unknown { Some(uuid::Uuid::new_v4().to_string()) } else { get("InvoiceId") };
-    let account_id = if unknown { Some(uuid::Uuid::new_v4().to_string()) } else { get("AccountId") };
+    let txn = if unknown {
+        format!("9{}", random_digits(9))
+    } else {
+        txn.to_string()
+    };
+    let invoice_id = if unknown {
+        Some(uuid::Uuid::new_v4().to_string())
+    } else {
+        get("InvoiceId")
+    };
+    let account_id = if unknown {
+        Some(uuid::Uuid::new_v4().to_string())
+    } else {
+        get("AccountId")
+    };
     let data = match get("JsonData") {
         Some(j) if unknown => Some(match serde_json::from_str::<Value>(&j) {
             Ok(v) => util::randomize_strings(&v).to_string(),
@@ -378,7 +459,11 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         None if unknown => Some(json!({"invoiceId": uuid::Uuid::new_v4().to_string()}).to_string()),
         None => None,
     };
-    let country = if inner.kind == Kind::TipTopPay { "KZ" } else { "RU" };
+    let country = if inner.kind == Kind::TipTopPay {
+        "KZ"
+    } else {
+        "RU"
+    };
     let declined = *tamper == Tamper::Declined;
     let mut f: Vec<(String, String)> = Vec::new();
     let mut push = |k: &str, v: &str| f.push((k.to_string(), v.to_string()));
@@ -433,20 +518,35 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         push("Data", v);
     }
     let body = encode_form(&f);
-    let secret = if *tamper == Tamper::ForgedSignature { "forged-api-secret" } else { inner.creds.secret.as_str() };
+    let secret = if *tamper == Tamper::ForgedSignature {
+        "forged-api-secret"
+    } else {
+        inner.creds.secret.as_str()
+    };
     let content_hmac = hmac_sha256_b64(secret, body.as_bytes());
     let x_content_hmac = hmac_sha256_b64(secret, url_decode_body(&body).as_bytes());
     let sent = if *tamper == Tamper::BodyChangedAfterSigning {
-        let bumped = util::to_minor(&amount, 2).map(|m| util::from_minor(m + 100, 2)).unwrap_or_else(|| "1.00".to_string());
+        let bumped = util::to_minor(&amount, 2)
+            .map(|m| util::from_minor(m + 100, 2))
+            .unwrap_or_else(|| "1.00".to_string());
         let changed: Vec<(String, String)> = f
             .iter()
-            .map(|(k, v)| if k == "Amount" || k == "PaymentAmount" { (k.clone(), bumped.clone()) } else { (k.clone(), v.clone()) })
+            .map(|(k, v)| {
+                if k == "Amount" || k == "PaymentAmount" {
+                    (k.clone(), bumped.clone())
+                } else {
+                    (k.clone(), v.clone())
+                }
+            })
             .collect();
         encode_form(&changed)
     } else {
         body
     };
-    let mut headers = vec![("Content-Type".to_string(), "application/x-www-form-urlencoded; charset=utf-8".to_string())];
+    let mut headers = vec![(
+        "Content-Type".to_string(),
+        "application/x-www-form-urlencoded; charset=utf-8".to_string(),
+    )];
     if *tamper != Tamper::MissingSignature {
         headers.push(("Content-HMAC".to_string(), content_hmac));
         headers.push(("X-Content-HMAC".to_string(), x_content_hmac));
@@ -456,5 +556,11 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         Tamper::Declined => Effect::MarkDeclined,
         _ => Effect::Nothing,
     };
-    (vec![Outgoing { headers, body: sent }], effect)
+    (
+        vec![Outgoing {
+            headers,
+            body: sent,
+        }],
+        effect,
+    )
 }

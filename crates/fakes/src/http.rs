@@ -23,18 +23,28 @@ pub async fn post(url: &str, headers: &[(String, String)], body: &str) -> Result
 }
 
 async fn post_inner(url: &str, headers: &[(String, String)], body: &str) -> Result<Answer, String> {
-    let rest = url.strip_prefix("http://").ok_or_else(|| format!("only http:// URLs are supported: {url}"))?;
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("only http:// URLs are supported: {url}"))?;
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, "/"),
     };
-    let addr = if authority.rsplit_once(':').is_some_and(|(_, p)| p.bytes().all(|b| b.is_ascii_digit())) {
+    let addr = if authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()))
+    {
         authority.to_string()
     } else {
         format!("{authority}:80")
     };
-    let mut stream = TcpStream::connect(&addr).await.map_err(|e| format!("connect {addr}: {e}"))?;
-    let mut req = format!("POST {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    let mut stream = TcpStream::connect(&addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     for (k, v) in headers {
         req.push_str(k);
         req.push_str(": ");
@@ -42,21 +52,37 @@ async fn post_inner(url: &str, headers: &[(String, String)], body: &str) -> Resu
         req.push_str("\r\n");
     }
     req.push_str("\r\n");
-    stream.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
-    stream.write_all(body.as_bytes()).await.map_err(|e| e.to_string())?;
+    stream
+        .write_all(req.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    stream
+        .write_all(body.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
     stream.flush().await.map_err(|e| e.to_string())?;
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.map_err(|e| e.to_string())?;
+    stream
+        .read_to_end(&mut raw)
+        .await
+        .map_err(|e| e.to_string())?;
     parse_response(&raw)
 }
 
 fn parse_response(raw: &[u8]) -> Result<Answer, String> {
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or("malformed HTTP answer")?;
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("malformed HTTP answer")?;
     let head = String::from_utf8_lossy(&raw[..split]);
     let mut body = raw[split + 4..].to_vec();
     let mut lines = head.split("\r\n");
     let status_line = lines.next().unwrap_or("");
-    let status: u16 = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or("malformed status line")?;
+    let status: u16 = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or("malformed status line")?;
     let mut chunked = false;
     let mut length: Option<usize> = None;
     for l in lines {
@@ -76,14 +102,18 @@ fn parse_response(raw: &[u8]) -> Result<Answer, String> {
     } else if let Some(n) = length {
         body.truncate(n);
     }
-    Ok(Answer { status, body: String::from_utf8_lossy(&body).into_owned() })
+    Ok(Answer {
+        status,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
 }
 
 fn dechunk(mut b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     while let Some(eol) = b.windows(2).position(|w| w == b"\r\n") {
         let size_txt = String::from_utf8_lossy(&b[..eol]);
-        let size = usize::from_str_radix(size_txt.split(';').next().unwrap_or("").trim(), 16).unwrap_or(0);
+        let size =
+            usize::from_str_radix(size_txt.split(';').next().unwrap_or("").trim(), 16).unwrap_or(0);
         b = &b[eol + 2..];
         if size == 0 || b.len() < size {
             break;
@@ -100,7 +130,8 @@ mod tests {
 
     #[test]
     fn parses_plain_and_chunked() {
-        let a = parse_response(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok").map(|a| (a.status, a.body));
+        let a = parse_response(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+            .map(|a| (a.status, a.body));
         assert_eq!(a, Ok((200, "ok".to_string())));
         let a = parse_response(b"HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
             .map(|a| (a.status, a.body));

@@ -1,5 +1,6 @@
 //! `stoa-fakes --kind <name> [--port N] [--webhook-url URL]`: starts one fake provider with the fixed test
-//! credentials (`Creds::test`), prints `listening http://127.0.0.1:PORT` and runs until killed.
+//! credentials (`Creds::test`), prints `listening http://127.0.0.1:PORT` as its first line, then one
+//! `env NAME=VALUE` line per server setting (`Creds::env`) and `ready`, and runs until killed.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -21,7 +22,12 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
             _ => (a.clone(), None),
         };
-        let mut value = |n: &str| inline.clone().or_else(|| it.next()).ok_or_else(|| format!("{n} needs a value"));
+        let mut value = |n: &str| {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("{n} needs a value"))
+        };
         match name.as_str() {
             "--kind" => {
                 let v = value("--kind")?;
@@ -36,7 +42,11 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    Ok(Args { kind: kind.ok_or("--kind is required")?, port, webhook_url })
+    Ok(Args {
+        kind: kind.ok_or("--kind is required")?,
+        port,
+        webhook_url,
+    })
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -62,8 +72,14 @@ async fn main() -> std::process::ExitCode {
     if let Some(u) = &args.webhook_url {
         fake.set_webhook_url(u);
     }
+    // First line: the address. Then the server settings that point at this fake (`env NAME=VALUE`) and
+    // `ready` — web/e2e/harness.mjs reads them.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "listening {}", fake.url);
+    for (k, v) in fake.creds.env(args.kind, &fake.url) {
+        let _ = writeln!(out, "env {k}={v}");
+    }
+    let _ = writeln!(out, "ready");
     let _ = out.flush();
     drop(out);
     let _ = tokio::signal::ctrl_c().await;

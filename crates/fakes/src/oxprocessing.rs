@@ -35,8 +35,16 @@ fn error(status: u16, msg: &str) -> Resp {
 }
 
 /// The webhook's `Signature`.
-pub(crate) fn signature(payment_id: &str, merchant_id: &str, email: &str, currency: &str, password: &str) -> String {
-    md5_hex(&format!("{payment_id}:{merchant_id}:{email}:{currency}:{password}"))
+pub(crate) fn signature(
+    payment_id: &str,
+    merchant_id: &str,
+    email: &str,
+    currency: &str,
+    password: &str,
+) -> String {
+    md5_hex(&format!(
+        "{payment_id}:{merchant_id}:{email}:{currency}:{password}"
+    ))
 }
 
 fn is_bool_text(s: &str) -> bool {
@@ -44,22 +52,39 @@ fn is_bool_text(s: &str) -> bool {
 }
 
 pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
-    if req.method != "POST" || !req.path.trim_end_matches('/').eq_ignore_ascii_case("/payment") {
+    if req.method != "POST"
+        || !req
+            .path
+            .trim_end_matches('/')
+            .eq_ignore_ascii_case("/payment")
+    {
         return crate::unknown_endpoint(req, Resp::text(404, "Not Found"));
     }
     let mut problems = Vec::new();
     if req.path.trim_end_matches('/') != "/Payment" {
-        problems.push(format!("path {} differs from the documented /Payment", req.path));
+        problems.push(format!(
+            "path {} differs from the documented /Payment",
+            req.path
+        ));
     }
     let ct = req.content_type();
     let pairs: Vec<(String, String)> = if ct == "application/x-www-form-urlencoded" {
         req.form()
     } else if ct == "multipart/form-data" {
-        util::parse_multipart(req.header("content-type").unwrap_or(""), &req.body).unwrap_or_default()
+        util::parse_multipart(req.header("content-type").unwrap_or(""), &req.body)
+            .unwrap_or_default()
     } else {
         problems.push(format!("Content-Type must be application/x-www-form-urlencoded or multipart/form-data (got {ct:?})"));
         match req.json() {
-            Some(Value::Object(m)) => m.into_iter().map(|(k, v)| (k, util::json_decimal_text(&v).unwrap_or_else(|| v.to_string()))).collect(),
+            Some(Value::Object(m)) => m
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        k,
+                        util::json_decimal_text(&v).unwrap_or_else(|| v.to_string()),
+                    )
+                })
+                .collect(),
             _ => req.form(),
         }
     };
@@ -75,10 +100,21 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
             None => problems.push(format!("unknown field {k}")),
         }
     }
-    let get = |k: &str| fields.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+    let get = |k: &str| {
+        fields
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
     let merchant = get("MerchantId");
     let auth_ok = merchant.as_deref() == Some(inner.creds.public_id.as_str());
-    let out = |resp: Resp, problems: Vec<String>| Outcome { resp, auth_ok, signature_ok: None, problems };
+    let out = |resp: Resp, problems: Vec<String>| Outcome {
+        resp,
+        auth_ok,
+        signature_ok: None,
+        problems,
+    };
     if merchant.is_none() {
         problems.push("MerchantId missing".to_string());
     }
@@ -133,7 +169,10 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
     inner.push_rec(Rec {
         payment: Payment {
             id: id.clone(),
-            amount: amount_usd.clone().or_else(|| amount.clone()).unwrap_or_default(),
+            amount: amount_usd
+                .clone()
+                .or_else(|| amount.clone())
+                .unwrap_or_default(),
             currency: currency.clone(),
             email: Some(email.clone()),
             reference: get("BillingID"),
@@ -158,7 +197,10 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
         }),
     });
     let resp = if get("ReturnUrl").is_some_and(|r| r.eq_ignore_ascii_case("true")) {
-        Resp::json(200, &json!({"redirectUrl": url, "id": id.parse::<i64>().unwrap_or(0)}))
+        Resp::json(
+            200,
+            &json!({"redirectUrl": url, "id": id.parse::<i64>().unwrap_or(0)}),
+        )
     } else {
         Resp::redirect(302, &url)
     };
@@ -166,14 +208,26 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
 }
 
 fn num(s: &str) -> Value {
-    serde_json::from_str::<Value>(s.trim()).ok().filter(Value::is_number).unwrap_or(json!(0))
+    serde_json::from_str::<Value>(s.trim())
+        .ok()
+        .filter(Value::is_number)
+        .unwrap_or(json!(0))
 }
 
-pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, _txn: &str) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(
+    inner: &Inner,
+    rec: &Rec,
+    tamper: &Tamper,
+    _txn: &str,
+) -> (Vec<Outgoing>, Effect) {
     let unknown = *tamper == Tamper::UnknownPayment;
     let d = &rec.data;
     let get = |k: &str| d.get(k).and_then(Value::as_str).map(str::to_string);
-    let payment_id = if unknown { format!("9{}", util::random_digits(8)) } else { rec.payment.id.clone() };
+    let payment_id = if unknown {
+        format!("9{}", util::random_digits(8))
+    } else {
+        rec.payment.id.clone()
+    };
     let currency = match tamper {
         Tamper::Currency(c) => c.clone(),
         _ => rec.payment.currency.clone(),
@@ -182,16 +236,27 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, _txn: &str) -> (
     let (usd, crypto) = match tamper {
         Tamper::Amount(a) => (a.clone(), a.clone()),
         _ => {
-            let usd = get("AmountUSD").or_else(|| get("Amount")).unwrap_or_else(|| rec.payment.amount.clone());
+            let usd = get("AmountUSD")
+                .or_else(|| get("Amount"))
+                .unwrap_or_else(|| rec.payment.amount.clone());
             let crypto = get("Amount").unwrap_or_else(|| usd.clone());
             (usd, crypto)
         }
     };
     let merchant = inner.creds.public_id.clone();
-    let password = if *tamper == Tamper::ForgedSignature { "forged-webhook-password" } else { inner.creds.secret.as_str() };
+    let password = if *tamper == Tamper::ForgedSignature {
+        "forged-webhook-password"
+    } else {
+        inner.creds.secret.as_str()
+    };
     let sig = signature(&payment_id, &merchant, &email, &currency, password);
     let (usd_sent, crypto_sent) = if *tamper == Tamper::BodyChangedAfterSigning {
-        let bump = |s: &str| s.trim().parse::<f64>().map(|x| format!("{}", x + 1.0)).unwrap_or_else(|_| "1".to_string());
+        let bump = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .map(|x| format!("{}", x + 1.0))
+                .unwrap_or_else(|_| "1".to_string())
+        };
         (bump(&usd), bump(&crypto))
     } else {
         (usd, crypto)
@@ -225,5 +290,11 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, _txn: &str) -> (
         Tamper::Declined => Effect::MarkDeclined,
         _ => Effect::Nothing,
     };
-    (vec![Outgoing { headers, body: body.to_string() }], effect)
+    (
+        vec![Outgoing {
+            headers,
+            body: body.to_string(),
+        }],
+        effect,
+    )
 }

@@ -18,7 +18,10 @@ use crate::util::html_escape;
 use crate::{Inner, Kind, PayStatus, Req, Resp, Tamper};
 
 pub(crate) async fn handle(inner: &Arc<Inner>, req: &Req) -> Option<Resp> {
-    let rest = req.path.strip_prefix("/pay/").or_else(|| req.path.strip_prefix("/bill/"))?;
+    let rest = req
+        .path
+        .strip_prefix("/pay/")
+        .or_else(|| req.path.strip_prefix("/bill/"))?;
     let rest = rest.trim_end_matches('/');
     let (id, decline) = match rest.strip_suffix("/decline") {
         Some(id) => (id, true),
@@ -27,25 +30,49 @@ pub(crate) async fn handle(inner: &Arc<Inner>, req: &Req) -> Option<Resp> {
     if id.is_empty() || id.contains('/') {
         return None;
     }
-    let form = if req.method == "POST" { req.form() } else { Vec::new() };
-    let ret = req.query_param("return").or_else(|| form.iter().find(|(k, _)| k == "return").map(|(_, v)| v.clone()));
+    let form = if req.method == "POST" {
+        req.form()
+    } else {
+        Vec::new()
+    };
+    let ret = req.query_param("return").or_else(|| {
+        form.iter()
+            .find(|(k, _)| k == "return")
+            .map(|(_, v)| v.clone())
+    });
     let rec = match inner.find(id) {
         Some(r) => r,
-        None => return Some(html(404, "Payment not found", "<p>There is no payment with this id.</p>")),
+        None => {
+            return Some(html(
+                404,
+                "Payment not found",
+                "<p>There is no payment with this id.</p>",
+            ));
+        }
     };
     match (req.method.as_str(), decline) {
         ("GET", false) => Some(show(inner.kind, &rec, id, ret.as_deref())),
         ("POST", false) => {
-            if rec.status == PayStatus::Open {
+            if rec.status != PayStatus::Paid {
                 let _ = crate::pay(inner, id, &Tamper::None).await;
             }
-            Some(after(success_url(inner.kind, &rec), ret, "Payment complete", "The payment was made."))
+            Some(after(
+                success_url(inner.kind, &rec),
+                ret,
+                "Payment complete",
+                "The payment was made.",
+            ))
         }
         ("POST", true) => {
             if rec.status == PayStatus::Open {
                 let _ = crate::pay(inner, id, &Tamper::Declined).await;
             }
-            Some(after(cancel_url(inner.kind, &rec), ret, "Payment declined", "The payment was declined."))
+            Some(after(
+                cancel_url(inner.kind, &rec),
+                ret,
+                "Payment declined",
+                "The payment was declined.",
+            ))
         }
         _ => Some(Resp::text(405, "method not allowed")),
     }
@@ -55,7 +82,10 @@ fn show(kind: Kind, rec: &crate::Rec, id: &str, ret: Option<&str>) -> Resp {
     let amount = html_escape(&rec.payment.amount);
     let currency = html_escape(&rec.payment.currency);
     let q = match ret {
-        Some(r) => format!("?return={}", form_urlencoded::byte_serialize(r.as_bytes()).collect::<String>()),
+        Some(r) => format!(
+            "?return={}",
+            form_urlencoded::byte_serialize(r.as_bytes()).collect::<String>()
+        ),
         None => String::new(),
     };
     let id_enc: String = form_urlencoded::byte_serialize(id.as_bytes()).collect();
@@ -64,7 +94,7 @@ fn show(kind: Kind, rec: &crate::Rec, id: &str, ret: Option<&str>) -> Resp {
         PayStatus::Paid => "Paid",
         PayStatus::Declined => "Declined",
     };
-    let buttons = if rec.status == PayStatus::Open {
+    let buttons = if rec.status != PayStatus::Paid {
         format!(
             "<form method=\"post\" action=\"/pay/{id_enc}{q}\"><button type=\"submit\">Pay</button></form>\n\
              <form method=\"post\" action=\"/pay/{id_enc}/decline{q}\"><button type=\"submit\">Decline</button></form>"
@@ -76,7 +106,11 @@ fn show(kind: Kind, rec: &crate::Rec, id: &str, ret: Option<&str>) -> Resp {
         "<p>Amount: <strong data-testid=\"amount\">{amount}</strong> <span data-testid=\"currency\">{currency}</span></p>\n\
          <p>Status: <span data-testid=\"status\">{status}</span></p>\n{buttons}"
     );
-    html(200, &format!("{} (fake) — pay {amount} {currency}", kind.title()), &body)
+    html(
+        200,
+        &format!("{} (fake) — pay {amount} {currency}", kind.title()),
+        &body,
+    )
 }
 
 fn after(target: Option<String>, ret: Option<String>, title: &str, text: &str) -> Resp {
@@ -120,10 +154,16 @@ fn cancel_url(kind: Kind, rec: &crate::Rec) -> Option<String> {
     match kind {
         Kind::Stripe => str_at(raw, &["cancel_url"]),
         Kind::CloudPayments | Kind::TipTopPay => str_at(raw, &["FailRedirectUrl"]),
-        Kind::Payselection | Kind::PayselectionInternational => str_at(raw, &["PaymentRequest", "ExtraData", "DeclineUrl"])
-            .or_else(|| str_at(raw, &["PaymentRequest", "ExtraData", "FailUrl"]))
-            .or_else(|| str_at(raw, &["PaymentRequest", "ExtraData", "CancelUrl"])),
+        Kind::Payselection | Kind::PayselectionInternational => {
+            str_at(raw, &["PaymentRequest", "ExtraData", "DeclineUrl"])
+                .or_else(|| str_at(raw, &["PaymentRequest", "ExtraData", "FailUrl"]))
+                .or_else(|| str_at(raw, &["PaymentRequest", "ExtraData", "CancelUrl"]))
+        }
         Kind::PayKeeper => None,
-        Kind::OxProcessing => rec.data.get("CancelUrl").and_then(Value::as_str).map(str::to_string),
+        Kind::OxProcessing => rec
+            .data
+            .get("CancelUrl")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     }
 }

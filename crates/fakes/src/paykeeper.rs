@@ -8,7 +8,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::util::{self, encode_form, md5_hex, two_dp};
-use crate::{Creds, Delivered, Effect, Inner, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
+use crate::{
+    Creds, Delivered, Effect, Inner, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper,
+};
 
 fn fail(msg: &str) -> Resp {
     Resp::json(200, &json!({"result": "fail", "msg": msg}))
@@ -22,17 +24,28 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
         ("GET", "/info/invoice/byid/") => 2,
         _ => return crate::unknown_endpoint(req, Resp::text(404, "Not Found")),
     };
-    let auth_ok = req.basic().is_some_and(|(u, p)| u == inner.creds.public_id && util::ct_eq(&p, &inner.creds.secret));
+    let auth_ok = req
+        .basic()
+        .is_some_and(|(u, p)| u == inner.creds.public_id && util::ct_eq(&p, &inner.creds.secret));
     if !auth_ok {
-        let resp = Resp::text(401, "Unauthorized").with_header("www-authenticate", "Basic realm=\"PayKeeper\"");
-        return Outcome { resp, auth_ok, signature_ok: None, problems: Vec::new() };
+        let resp = Resp::text(401, "Unauthorized")
+            .with_header("www-authenticate", "Basic realm=\"PayKeeper\"");
+        return Outcome {
+            resp,
+            auth_ok,
+            signature_ok: None,
+            problems: Vec::new(),
+        };
     }
     let mut problems = Vec::new();
     if !req.path.ends_with('/') {
         problems.push(format!("{} should end with '/' as documented", req.path));
     }
     let resp = if failing {
-        Resp::json(500, &json!({"result": "fail", "msg": "Internal server error"}))
+        Resp::json(
+            500,
+            &json!({"result": "fail", "msg": "Internal server error"}),
+        )
     } else {
         match route {
             0 => {
@@ -53,15 +66,28 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
             },
         }
     };
-    Outcome { resp, auth_ok, signature_ok: None, problems }
+    Outcome {
+        resp,
+        auth_ok,
+        signature_ok: None,
+        problems,
+    }
 }
 
 fn preview(inner: &Inner, req: &Req, problems: &mut Vec<String>) -> Resp {
     if req.content_type() != "application/x-www-form-urlencoded" {
-        problems.push(format!("Content-Type must be application/x-www-form-urlencoded (got {:?})", req.content_type()));
+        problems.push(format!(
+            "Content-Type must be application/x-www-form-urlencoded (got {:?})",
+            req.content_type()
+        ));
     }
     let form = req.form();
-    let get = |k: &str| form.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).filter(|v| !v.is_empty());
+    let get = |k: &str| {
+        form.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.is_empty())
+    };
     match get("token") {
         None => {
             problems.push("token missing".to_string());
@@ -80,7 +106,9 @@ fn preview(inner: &Inner, req: &Req, problems: &mut Vec<String>) -> Resp {
     match util::to_minor(&amount, 2) {
         Some(m) if m > 0 => {}
         _ => {
-            problems.push(format!("pay_amount must be a positive decimal with at most two decimals (got {amount:?})"));
+            problems.push(format!(
+                "pay_amount must be a positive decimal with at most two decimals (got {amount:?})"
+            ));
             return fail("Неверная сумма счёта");
         }
     }
@@ -90,12 +118,28 @@ fn preview(inner: &Inner, req: &Req, problems: &mut Vec<String>) -> Resp {
         problems.push(format!("client_email malformed ({e})"));
     }
     if let Some(x) = get("expiry") {
-        let ok = x.len() >= 10 && time::Date::parse(&x[..10], time::macros::format_description!("[year]-[month]-[day]")).is_ok();
+        let ok = x.len() >= 10
+            && time::Date::parse(
+                &x[..10],
+                time::macros::format_description!("[year]-[month]-[day]"),
+            )
+            .is_ok();
         if !ok {
             problems.push(format!("expiry must be a date YYYY-MM-DD (got {x:?})"));
         }
     }
-    let known = ["pay_amount", "clientid", "orderid", "service_name", "client_email", "client_phone", "expiry", "token", "cart", "user_result_callback"];
+    let known = [
+        "pay_amount",
+        "clientid",
+        "orderid",
+        "service_name",
+        "client_email",
+        "client_phone",
+        "expiry",
+        "token",
+        "cart",
+        "user_result_callback",
+    ];
     for (k, _) in &form {
         if !known.contains(&k.as_str()) {
             problems.push(format!("unknown field {k}"));
@@ -129,7 +173,10 @@ fn preview(inner: &Inner, req: &Req, problems: &mut Vec<String>) -> Resp {
         }),
     });
     let url = format!("{}/bill/{id}/", inner.base_url);
-    Resp::json(200, &json!({"invoice_id": id, "invoice_url": url, "invoice": format!("Счёт №{id} на сумму {amount} руб. Оплатить: {url}")}))
+    Resp::json(
+        200,
+        &json!({"invoice_id": id, "invoice_url": url, "invoice": format!("Счёт №{id} на сумму {amount} руб. Оплатить: {url}")}),
+    )
 }
 
 fn invoice_json(r: &Rec) -> Value {
@@ -162,25 +209,51 @@ pub(crate) fn expected_answer(id: &str, seed: &str) -> String {
 }
 
 pub(crate) fn answer_ok(creds: &Creds, d: &Delivered) -> bool {
-    let id = util::parse_form(d.sent_body.as_bytes()).into_iter().find(|(k, _)| k == "id").map(|(_, v)| v);
+    let id = util::parse_form(d.sent_body.as_bytes())
+        .into_iter()
+        .find(|(k, _)| k == "id")
+        .map(|(_, v)| v);
     id.is_some_and(|id| d.body.trim() == expected_answer(&id, &creds.extra))
 }
 
-pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(
+    inner: &Inner,
+    rec: &Rec,
+    tamper: &Tamper,
+    txn: &str,
+) -> (Vec<Outgoing>, Effect) {
     let unknown = *tamper == Tamper::UnknownPayment;
     let d = &rec.data;
     let get = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-    let id = if unknown { format!("9{}", util::random_digits(8)) } else { txn.to_string() };
+    let id = if unknown {
+        format!("9{}", util::random_digits(8))
+    } else {
+        txn.to_string()
+    };
     let sum = match tamper {
         Tamper::Amount(a) => two_dp(a),
         _ => two_dp(&rec.payment.amount),
     };
-    let clientid = if unknown { uuid::Uuid::new_v4().to_string() } else { get("clientid") };
-    let orderid = if unknown { uuid::Uuid::new_v4().to_string() } else { get("orderid") };
-    let seed = if *tamper == Tamper::ForgedSignature { "forged-secret-seed" } else { inner.creds.extra.as_str() };
+    let clientid = if unknown {
+        uuid::Uuid::new_v4().to_string()
+    } else {
+        get("clientid")
+    };
+    let orderid = if unknown {
+        uuid::Uuid::new_v4().to_string()
+    } else {
+        get("orderid")
+    };
+    let seed = if *tamper == Tamper::ForgedSignature {
+        "forged-secret-seed"
+    } else {
+        inner.creds.extra.as_str()
+    };
     let k = key(&id, &sum, &clientid, &orderid, seed);
     let sent_sum = if *tamper == Tamper::BodyChangedAfterSigning {
-        util::to_minor(&sum, 2).map(|m| util::from_minor(m + 100, 2)).unwrap_or_else(|| "1.00".to_string())
+        util::to_minor(&sum, 2)
+            .map(|m| util::from_minor(m + 100, 2))
+            .unwrap_or_else(|| "1.00".to_string())
     } else {
         sum
     };
@@ -195,7 +268,10 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
     }
     for (name, v) in [
         ("service_name", get("service_name")),
-        ("client_email", rec.payment.email.clone().unwrap_or_default()),
+        (
+            "client_email",
+            rec.payment.email.clone().unwrap_or_default(),
+        ),
         ("client_phone", get("client_phone")),
         ("ps_id", "1".to_string()),
         ("batch_date", String::new()),
@@ -207,11 +283,22 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
     ] {
         f.push((name.to_string(), v));
     }
-    let headers = vec![("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string())];
+    let headers = vec![(
+        "Content-Type".to_string(),
+        "application/x-www-form-urlencoded".to_string(),
+    )];
     // PayKeeper notifies successful payments only: Declined and Currency (no currency field) post as None does.
     let effect = match tamper {
-        Tamper::None | Tamper::OldTimestamp | Tamper::Declined | Tamper::Currency(_) => Effect::MarkPaid,
+        Tamper::None | Tamper::OldTimestamp | Tamper::Declined | Tamper::Currency(_) => {
+            Effect::MarkPaid
+        }
         _ => Effect::Nothing,
     };
-    (vec![Outgoing { headers, body: encode_form(&f) }], effect)
+    (
+        vec![Outgoing {
+            headers,
+            body: encode_form(&f),
+        }],
+        effect,
+    )
 }

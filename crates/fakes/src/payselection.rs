@@ -26,7 +26,11 @@ fn error(status: u16, code: &str, description: &str) -> Resp {
 
 fn is_amount_text(s: &str) -> bool {
     let (i, f) = s.split_once('.').unwrap_or((s, ""));
-    !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) && f.len() <= 2 && f.bytes().all(|b| b.is_ascii_digit()) && !(s.contains('.') && f.is_empty())
+    !i.is_empty()
+        && i.bytes().all(|b| b.is_ascii_digit())
+        && f.len() <= 2
+        && f.bytes().all(|b| b.is_ascii_digit())
+        && !(s.contains('.') && f.is_empty())
 }
 
 fn sig_matches(key: &str, msg: &str, sig: &str) -> bool {
@@ -39,8 +43,20 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
     let auth_ok = site == inner.creds.public_id;
     match (req.method.as_str(), segs.as_slice()) {
         ("POST", ["webpayments", "paylink_create"]) => paylink_create(inner, req, failing, auth_ok),
-        ("GET", ["orders", id]) => status(inner, req, failing, auth_ok, Lookup::Order((*id).to_string())),
-        ("GET", ["transactions", id]) => status(inner, req, failing, auth_ok, Lookup::Transaction((*id).to_string())),
+        ("GET", ["orders", id]) => status(
+            inner,
+            req,
+            failing,
+            auth_ok,
+            Lookup::Order((*id).to_string()),
+        ),
+        ("GET", ["transactions", id]) => status(
+            inner,
+            req,
+            failing,
+            auth_ok,
+            Lookup::Transaction((*id).to_string()),
+        ),
         _ => crate::unknown_endpoint(req, error(404, "NotFound", "Unknown method")),
     }
 }
@@ -61,12 +77,17 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
     let (site, rid, sig) = request_headers(req, &mut problems);
     let body = req.body_text();
     if req.content_type() != "application/json" {
-        problems.push(format!("Content-Type must be application/json (got {:?})", req.content_type()));
+        problems.push(format!(
+            "Content-Type must be application/json (got {:?})",
+            req.content_type()
+        ));
     }
     if !rid.is_empty() {
         let mut s = inner.lock();
         if s.request_ids.contains(&rid) {
-            problems.push(format!("X-REQUEST-ID {rid} reused (it is the request's idempotency key)"));
+            problems.push(format!(
+                "X-REQUEST-ID {rid} reused (it is the request's idempotency key)"
+            ));
         } else {
             s.request_ids.push(rid.clone());
         }
@@ -83,7 +104,11 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
             line2.extend(util::url_hosts(u));
         }
     }
-    if let Some(extra) = parsed.as_ref().and_then(|v| v.pointer("/PaymentRequest/ExtraData")).and_then(Value::as_object) {
+    if let Some(extra) = parsed
+        .as_ref()
+        .and_then(|v| v.pointer("/PaymentRequest/ExtraData"))
+        .and_then(Value::as_object)
+    {
         for v in extra.values().filter_map(Value::as_str) {
             line2.extend(util::url_hosts(v));
         }
@@ -91,7 +116,11 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
     let signature_ok = if sig.is_empty() {
         false
     } else {
-        let with = |key: &str| line2.iter().any(|l| sig_matches(key, &format!("POST\n{l}\n{site}\n{rid}\n{body}"), &sig));
+        let with = |key: &str| {
+            line2
+                .iter()
+                .any(|l| sig_matches(key, &format!("POST\n{l}\n{site}\n{rid}\n{body}"), &sig))
+        };
         if with(&inner.creds.extra) {
             true
         } else {
@@ -105,39 +134,83 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
             false
         }
     };
-    let out = |resp: Resp, problems: Vec<String>| Outcome { resp, auth_ok, signature_ok: Some(signature_ok), problems };
+    let out = |resp: Resp, problems: Vec<String>| Outcome {
+        resp,
+        auth_ok,
+        signature_ok: Some(signature_ok),
+        problems,
+    };
     if !auth_ok {
         return out(error(401, "Unauthorized", "Unknown X-SITE-ID"), problems);
     }
     if !signature_ok {
-        return out(error(401, "InvalidSignature", "Request signature is invalid"), problems);
+        return out(
+            error(401, "InvalidSignature", "Request signature is invalid"),
+            problems,
+        );
     }
     let Some(Value::Object(root)) = parsed else {
         problems.push("body is not a JSON object".to_string());
-        return out(error(400, "InvalidRequest", "Body must be a JSON object"), problems);
+        return out(
+            error(400, "InvalidRequest", "Body must be a JSON object"),
+            problems,
+        );
     };
     for k in root.keys() {
-        if !["MetaData", "PaymentRequest", "ReceiptData", "CustomerInfo", "RecurringData"].contains(&k.as_str()) {
+        if ![
+            "MetaData",
+            "PaymentRequest",
+            "ReceiptData",
+            "CustomerInfo",
+            "RecurringData",
+        ]
+        .contains(&k.as_str())
+        {
             problems.push(format!("unknown top-level field {k}"));
         }
     }
     let Some(Value::Object(pr)) = root.get("PaymentRequest") else {
         problems.push("PaymentRequest missing".to_string());
-        return out(error(400, "InvalidRequest", "PaymentRequest is required"), problems);
+        return out(
+            error(400, "InvalidRequest", "PaymentRequest is required"),
+            problems,
+        );
     };
     for k in pr.keys() {
-        if !["OrderId", "Amount", "Currency", "Description", "RebillFlag", "ExtraData", "PaymentMethod", "PaymentDetails"].contains(&k.as_str()) {
+        if ![
+            "OrderId",
+            "Amount",
+            "Currency",
+            "Description",
+            "RebillFlag",
+            "ExtraData",
+            "PaymentMethod",
+            "PaymentDetails",
+        ]
+        .contains(&k.as_str())
+        {
             if k == "CustomerInfo" {
-                problems.push("CustomerInfo belongs at the top level of the body, not inside PaymentRequest".to_string());
+                problems.push(
+                    "CustomerInfo belongs at the top level of the body, not inside PaymentRequest"
+                        .to_string(),
+                );
             } else {
                 problems.push(format!("unknown field PaymentRequest.{k}"));
             }
         }
     }
-    let s = |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+    let s = |m: &Map<String, Value>, k: &str| {
+        m.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
     let Some(order_id) = s(pr, "OrderId") else {
         problems.push("PaymentRequest.OrderId missing".to_string());
-        return out(error(400, "InvalidRequest", "PaymentRequest.OrderId is required"), problems);
+        return out(
+            error(400, "InvalidRequest", "PaymentRequest.OrderId is required"),
+            problems,
+        );
     };
     let amount = match pr.get("Amount") {
         Some(Value::String(a)) => {
@@ -152,34 +225,59 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
         }
         _ => {
             problems.push("PaymentRequest.Amount missing".to_string());
-            return out(error(400, "InvalidRequest", "PaymentRequest.Amount is required"), problems);
+            return out(
+                error(400, "InvalidRequest", "PaymentRequest.Amount is required"),
+                problems,
+            );
         }
     };
     let Some(currency) = s(pr, "Currency") else {
         problems.push("PaymentRequest.Currency missing".to_string());
-        return out(error(400, "InvalidRequest", "PaymentRequest.Currency is required"), problems);
+        return out(
+            error(400, "InvalidRequest", "PaymentRequest.Currency is required"),
+            problems,
+        );
     };
     if !util::is_upper_iso_currency(&currency) {
-        problems.push(format!("PaymentRequest.Currency must be upper-case ISO (got {currency})"));
+        problems.push(format!(
+            "PaymentRequest.Currency must be upper-case ISO (got {currency})"
+        ));
     }
     let Some(description) = s(pr, "Description") else {
         problems.push("PaymentRequest.Description missing".to_string());
-        return out(error(400, "InvalidRequest", "PaymentRequest.Description is required"), problems);
+        return out(
+            error(
+                400,
+                "InvalidRequest",
+                "PaymentRequest.Description is required",
+            ),
+            problems,
+        );
     };
     if let Some(rf) = pr.get("RebillFlag")
         && !rf.is_boolean()
     {
         problems.push("PaymentRequest.RebillFlag must be a boolean".to_string());
     }
-    let extra = pr.get("ExtraData").and_then(Value::as_object).cloned().unwrap_or_default();
-    let email = root.get("CustomerInfo").and_then(Value::as_object).and_then(|c| s(c, "Email"));
+    let extra = pr
+        .get("ExtraData")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let email = root
+        .get("CustomerInfo")
+        .and_then(Value::as_object)
+        .and_then(|c| s(c, "Email"));
     if let Some(e) = &email
         && !util::is_email(e)
     {
         problems.push(format!("CustomerInfo.Email malformed ({e})"));
     }
     if failing {
-        return out(error(500, "InternalError", "Internal server error"), problems);
+        return out(
+            error(500, "InternalError", "Internal server error"),
+            problems,
+        );
     }
     let id = uuid::Uuid::new_v4().to_string();
     let url = format!("{}/pay/{id}", inner.base_url);
@@ -219,26 +317,41 @@ fn status(inner: &Inner, req: &Req, failing: bool, auth_ok: bool, what: Lookup) 
     let (site, rid, sig) = request_headers(req, &mut problems);
     let base = format!("GET\n{}\n{site}\n{rid}", req.path);
     let signature_ok = !sig.is_empty()
-        && (sig_matches(&inner.creds.secret, &base, &sig) || sig_matches(&inner.creds.secret, &format!("{base}\n"), &sig));
+        && (sig_matches(&inner.creds.secret, &base, &sig)
+            || sig_matches(&inner.creds.secret, &format!("{base}\n"), &sig));
     if !sig.is_empty() && !signature_ok {
         problems.push("X-REQUEST-SIGNATURE does not verify: expected hex HMAC-SHA256(secret key, \"GET\\n{path}\\n{X-SITE-ID}\\n{X-REQUEST-ID}\")".to_string());
     }
-    let out = |resp: Resp, problems: Vec<String>| Outcome { resp, auth_ok, signature_ok: Some(signature_ok), problems };
+    let out = |resp: Resp, problems: Vec<String>| Outcome {
+        resp,
+        auth_ok,
+        signature_ok: Some(signature_ok),
+        problems,
+    };
     if !auth_ok {
         return out(error(401, "Unauthorized", "Unknown X-SITE-ID"), problems);
     }
     if !signature_ok {
-        return out(error(401, "InvalidSignature", "Request signature is invalid"), problems);
+        return out(
+            error(401, "InvalidSignature", "Request signature is invalid"),
+            problems,
+        );
     }
     if failing {
-        return out(error(500, "InternalError", "Internal server error"), problems);
+        return out(
+            error(500, "InternalError", "Internal server error"),
+            problems,
+        );
     }
     let recs = inner.lock().recs.clone();
     match what {
         Lookup::Order(order) => {
             let list: Vec<Value> = recs
                 .iter()
-                .filter(|r| r.txn.is_some() && r.data.get("OrderId").and_then(Value::as_str) == Some(order.as_str()))
+                .filter(|r| {
+                    r.txn.is_some()
+                        && r.data.get("OrderId").and_then(Value::as_str) == Some(order.as_str())
+                })
                 .map(transaction)
                 .collect();
             if list.is_empty() {
@@ -247,10 +360,15 @@ fn status(inner: &Inner, req: &Req, failing: bool, auth_ok: bool, what: Lookup) 
                 out(Resp::json(200, &Value::Array(list)), problems)
             }
         }
-        Lookup::Transaction(t) => match recs.iter().find(|r| r.txn.as_deref() == Some(t.as_str())) {
-            Some(r) => out(Resp::json(200, &transaction(r)), problems),
-            None => out(error(404, "TransactionNotFound", "Transaction not found"), problems),
-        },
+        Lookup::Transaction(t) => {
+            match recs.iter().find(|r| r.txn.as_deref() == Some(t.as_str())) {
+                Some(r) => out(Resp::json(200, &transaction(r)), problems),
+                None => out(
+                    error(404, "TransactionNotFound", "Transaction not found"),
+                    problems,
+                ),
+            }
+        }
     }
 }
 
@@ -274,7 +392,11 @@ fn transaction(r: &Rec) -> Value {
 /// Where Payselection posts when `set_webhook_url` was not called: the request's `ExtraData.WebhookUrl`.
 pub(crate) fn fallback_webhook_url(inner: &Inner, rec: &Rec) -> Option<String> {
     match inner.kind {
-        Kind::Payselection | Kind::PayselectionInternational => rec.data.get("WebhookUrl").and_then(Value::as_str).map(str::to_string),
+        Kind::Payselection | Kind::PayselectionInternational => rec
+            .data
+            .get("WebhookUrl")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         _ => None,
     }
 }
@@ -284,7 +406,13 @@ pub(crate) fn webhook_signature(secret: &str, url: &str, site_id: &str, body: &s
     hmac_sha256_hex(secret, &format!("POST\n{url}\n{site_id}\n{body}"))
 }
 
-pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str, url: &str) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(
+    inner: &Inner,
+    rec: &Rec,
+    tamper: &Tamper,
+    txn: &str,
+    url: &str,
+) -> (Vec<Outgoing>, Effect) {
     let unknown = *tamper == Tamper::UnknownPayment;
     let declined = *tamper == Tamper::Declined;
     let d = &rec.data;
@@ -299,9 +427,16 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str, url: 
     let order_id = if unknown {
         uuid::Uuid::new_v4().to_string()
     } else {
-        d.get("OrderId").and_then(Value::as_str).unwrap_or("").to_string()
+        d.get("OrderId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
     };
-    let txn = if unknown { format!("PS9{}", util::random_digits(13)) } else { txn.to_string() };
+    let txn = if unknown {
+        format!("PS9{}", util::random_digits(13))
+    } else {
+        txn.to_string()
+    };
     let f = time::macros::format_description!("[day].[month].[year] [hour]:[minute]:[second]");
     let mut body = json!({
         "Event": if declined { "Fail" } else { "Payment" },
@@ -327,11 +462,17 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str, url: 
         body["ErrorMessage"] = json!("Insufficient funds");
     }
     let text = body.to_string();
-    let secret = if *tamper == Tamper::ForgedSignature { "forged-secret-key" } else { inner.creds.secret.as_str() };
+    let secret = if *tamper == Tamper::ForgedSignature {
+        "forged-secret-key"
+    } else {
+        inner.creds.secret.as_str()
+    };
     let sig = webhook_signature(secret, url, &inner.creds.public_id, &text);
     let sent = if *tamper == Tamper::BodyChangedAfterSigning {
         let mut changed = body.clone();
-        let bumped = util::to_minor(&amount, 2).map(|m| util::from_minor(m + 100, 2)).unwrap_or_else(|| "1.00".to_string());
+        let bumped = util::to_minor(&amount, 2)
+            .map(|m| util::from_minor(m + 100, 2))
+            .unwrap_or_else(|| "1.00".to_string());
         changed["Amount"] = json!(bumped);
         changed.to_string()
     } else {
@@ -349,5 +490,11 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str, url: 
         Tamper::Declined => Effect::MarkDeclined,
         _ => Effect::Nothing,
     };
-    (vec![Outgoing { headers, body: sent }], effect)
+    (
+        vec![Outgoing {
+            headers,
+            body: sent,
+        }],
+        effect,
+    )
 }

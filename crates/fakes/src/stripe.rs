@@ -11,8 +11,10 @@ use crate::{Effect, Inner, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp
 
 pub(crate) const API_VERSION: &str = "2024-06-20";
 
-const ZERO_DECIMAL: [&str; 16] =
-    ["bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"];
+const ZERO_DECIMAL: [&str; 16] = [
+    "bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv",
+    "xaf", "xof", "xpf",
+];
 const THREE_DECIMAL: [&str; 5] = ["bhd", "jod", "kwd", "omr", "tnd"];
 
 /// Fraction digits of a currency's minor unit, as Stripe counts them.
@@ -71,22 +73,41 @@ fn err(status: u16, typ: &str, code: Option<&str>, param: Option<&str>, message:
     let mut e = Map::new();
     if let Some(c) = code {
         e.insert("code".into(), json!(c));
-        e.insert("doc_url".into(), json!(format!("https://stripe.com/docs/error-codes/{}", c.replace('_', "-"))));
+        e.insert(
+            "doc_url".into(),
+            json!(format!(
+                "https://stripe.com/docs/error-codes/{}",
+                c.replace('_', "-")
+            )),
+        );
     }
     e.insert("message".into(), json!(message));
     if let Some(p) = param {
         e.insert("param".into(), json!(p));
     }
     e.insert("type".into(), json!(typ));
-    Resp::json(status, &json!({ "error": e })).with_header("request-id", &format!("req_{}", random_alnum(14)))
+    Resp::json(status, &json!({ "error": e }))
+        .with_header("request-id", &format!("req_{}", random_alnum(14)))
 }
 
 fn missing(param: &str) -> Resp {
-    err(400, "invalid_request_error", Some("parameter_missing"), Some(param), &format!("Missing required param: {param}."))
+    err(
+        400,
+        "invalid_request_error",
+        Some("parameter_missing"),
+        Some(param),
+        &format!("Missing required param: {param}."),
+    )
 }
 
 fn invalid(param: &str, message: &str) -> Resp {
-    err(400, "invalid_request_error", Some("parameter_invalid"), Some(param), message)
+    err(
+        400,
+        "invalid_request_error",
+        Some("parameter_invalid"),
+        Some(param),
+        message,
+    )
 }
 
 fn server_error() -> Resp {
@@ -105,9 +126,22 @@ fn auth(inner: &Inner, req: &Req) -> Result<(), Resp> {
         )),
         Some(k) if util::ct_eq(&k, &inner.creds.secret) => Ok(()),
         Some(k) => {
-            let tail: String = k.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
+            let tail: String = k
+                .chars()
+                .rev()
+                .take(4)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
             let prefix: String = k.chars().take(8).collect();
-            Err(err(401, "invalid_request_error", None, None, &format!("Invalid API Key provided: {prefix}****{tail}")))
+            Err(err(
+                401,
+                "invalid_request_error",
+                None,
+                None,
+                &format!("Invalid API Key provided: {prefix}****{tail}"),
+            ))
         }
     }
 }
@@ -119,12 +153,23 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
         ("GET", ["v1", "checkout", "sessions", id]) => Route::Session((*id).to_string()),
         ("GET", ["v1", "events", id]) => Route::Event((*id).to_string()),
         _ => {
-            let msg = format!("Unrecognized request URL ({}: {}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.", req.method, req.path);
-            return crate::unknown_endpoint(req, err(404, "invalid_request_error", None, None, &msg));
+            let msg = format!(
+                "Unrecognized request URL ({}: {}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.",
+                req.method, req.path
+            );
+            return crate::unknown_endpoint(
+                req,
+                err(404, "invalid_request_error", None, None, &msg),
+            );
         }
     };
     if let Err(resp) = auth(inner, req) {
-        return Outcome { resp, auth_ok: false, signature_ok: None, problems: Vec::new() };
+        return Outcome {
+            resp,
+            auth_ok: false,
+            signature_ok: None,
+            problems: Vec::new(),
+        };
     }
     let mut problems = Vec::new();
     let resp = match route {
@@ -135,7 +180,13 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
             } else {
                 match inner.find(&id) {
                     Some(rec) => Resp::json(200, &session_json(inner, &rec, None)),
-                    None => err(404, "invalid_request_error", Some("resource_missing"), Some("session"), &format!("No such checkout.session: '{id}'")),
+                    None => err(
+                        404,
+                        "invalid_request_error",
+                        Some("resource_missing"),
+                        Some("session"),
+                        &format!("No such checkout.session: '{id}'"),
+                    ),
                 }
             }
         }
@@ -143,15 +194,31 @@ pub(crate) fn api(inner: &Inner, req: &Req, failing: bool) -> Outcome {
             if failing {
                 server_error()
             } else {
-                let ev = inner.lock().events.iter().find(|e| e.get("id").and_then(Value::as_str) == Some(id.as_str())).cloned();
+                let ev = inner
+                    .lock()
+                    .events
+                    .iter()
+                    .find(|e| e.get("id").and_then(Value::as_str) == Some(id.as_str()))
+                    .cloned();
                 match ev {
                     Some(e) => Resp::json(200, &e),
-                    None => err(404, "invalid_request_error", Some("resource_missing"), Some("id"), &format!("No such event: '{id}'")),
+                    None => err(
+                        404,
+                        "invalid_request_error",
+                        Some("resource_missing"),
+                        Some("id"),
+                        &format!("No such event: '{id}'"),
+                    ),
                 }
             }
         }
     };
-    Outcome { resp, auth_ok: true, signature_ok: None, problems }
+    Outcome {
+        resp,
+        auth_ok: true,
+        signature_ok: None,
+        problems,
+    }
 }
 
 enum Route {
@@ -162,23 +229,38 @@ enum Route {
 
 fn create(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<String>) -> Resp {
     if req.content_type() != "application/x-www-form-urlencoded" {
-        problems.push(format!("Content-Type must be application/x-www-form-urlencoded (got {:?})", req.content_type()));
+        problems.push(format!(
+            "Content-Type must be application/x-www-form-urlencoded (got {:?})",
+            req.content_type()
+        ));
     }
     let body = req.body_text();
     let idem_key = req.header("idempotency-key").map(str::to_string);
     if let Some(k) = &idem_key {
-        let prior = inner.lock().idempotency.iter().find(|(key, _, _, _)| key == k).cloned();
+        let prior = inner
+            .lock()
+            .idempotency
+            .iter()
+            .find(|(key, _, _, _)| key == k)
+            .cloned();
         if let Some((_, prior_body, status, resp_body)) = prior {
             if prior_body == body {
-                return Resp { status, content_type: "application/json; charset=utf-8", headers: Vec::new(), body: resp_body }
-                    .with_header("idempotent-replayed", "true");
+                return Resp {
+                    status,
+                    content_type: "application/json; charset=utf-8",
+                    headers: Vec::new(),
+                    body: resp_body,
+                }
+                .with_header("idempotent-replayed", "true");
             }
             return err(
                 400,
                 "idempotency_error",
                 None,
                 None,
-                &format!("Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '{k}' if you meant to execute a different request."),
+                &format!(
+                    "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '{k}' if you meant to execute a different request."
+                ),
             );
         }
     }
@@ -186,7 +268,10 @@ fn create(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<String>) -
     if let Some(k) = idem_key
         && resp.status < 500
     {
-        inner.lock().idempotency.push((k, body, resp.status, resp.body.clone()));
+        inner
+            .lock()
+            .idempotency
+            .push((k, body, resp.status, resp.body.clone()));
     }
     resp
 }
@@ -194,11 +279,22 @@ fn create(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<String>) -
 fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<String>) -> Resp {
     let pairs = req.form();
     let raw = nest_form(&pairs);
-    let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    let get = |k: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
     for (k, _) in &pairs {
         let top = k.split('[').next().unwrap_or("");
         if !KNOWN_PARAMS.contains(&top) {
-            return err(400, "invalid_request_error", Some("parameter_unknown"), Some(k), &format!("Received unknown parameter: {k}"));
+            return err(
+                400,
+                "invalid_request_error",
+                Some("parameter_unknown"),
+                Some(k),
+                &format!("Received unknown parameter: {k}"),
+            );
         }
     }
     let mode = match get("mode") {
@@ -206,7 +302,10 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
         None => return missing("mode"),
     };
     if !["payment", "subscription"].contains(&mode.as_str()) {
-        return invalid("mode", &format!("Invalid mode: {mode}. The fake supports `payment` and `subscription`."));
+        return invalid(
+            "mode",
+            &format!("Invalid mode: {mode}. The fake supports `payment` and `subscription`."),
+        );
     }
     let mut items = Vec::new();
     let mut currency: Option<String> = None;
@@ -219,7 +318,13 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
             break;
         }
         if let Some(price) = get(&format!("{p}[price]")) {
-            return err(400, "invalid_request_error", Some("resource_missing"), Some(&format!("{p}[price]")), &format!("No such price: '{price}' (the fake implements `price_data` only)"));
+            return err(
+                400,
+                "invalid_request_error",
+                Some("resource_missing"),
+                Some(&format!("{p}[price]")),
+                &format!("No such price: '{price}' (the fake implements `price_data` only)"),
+            );
         }
         let cur_key = format!("{p}[price_data][currency]");
         let cur = match get(&cur_key) {
@@ -230,7 +335,9 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
             return invalid(&cur_key, &format!("Invalid currency: {cur}."));
         }
         if cur != cur.to_ascii_lowercase() {
-            problems.push(format!("{cur_key} must be a lower-case ISO currency code (got {cur})"));
+            problems.push(format!(
+                "{cur_key} must be a lower-case ISO currency code (got {cur})"
+            ));
         }
         let cur = cur.to_ascii_lowercase();
         if let Some(prev) = &currency
@@ -240,7 +347,10 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
         }
         currency = Some(cur);
         let ua_key = format!("{p}[price_data][unit_amount]");
-        let unit = match (get(&ua_key), get(&format!("{p}[price_data][unit_amount_decimal]"))) {
+        let unit = match (
+            get(&ua_key),
+            get(&format!("{p}[price_data][unit_amount_decimal]")),
+        ) {
             (Some(u), _) => match u.parse::<i64>() {
                 Ok(v) if v >= 0 => v,
                 _ => return invalid(&ua_key, &format!("Invalid integer: {u}")),
@@ -249,7 +359,10 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
                 Ok(v) if v >= 0.0 && v.fract() == 0.0 => v as i64,
                 _ => {
                     problems.push(format!("{p}[price_data][unit_amount_decimal] with a fraction is not supported by the fake"));
-                    return invalid(&format!("{p}[price_data][unit_amount_decimal]"), &format!("Invalid decimal: {d}"));
+                    return invalid(
+                        &format!("{p}[price_data][unit_amount_decimal]"),
+                        &format!("Invalid decimal: {d}"),
+                    );
                 }
             },
             (None, None) => return missing(&ua_key),
@@ -272,9 +385,16 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
         let recurring = match get(&iv_key) {
             Some(iv) => {
                 if !["day", "week", "month", "year"].contains(&iv.as_str()) {
-                    return invalid(&iv_key, &format!("Invalid recurring[interval]: must be one of day, week, month, or year (got {iv})"));
+                    return invalid(
+                        &iv_key,
+                        &format!(
+                            "Invalid recurring[interval]: must be one of day, week, month, or year (got {iv})"
+                        ),
+                    );
                 }
-                let count = get(&format!("{p}[price_data][recurring][interval_count]")).and_then(|c| c.parse::<i64>().ok()).unwrap_or(1);
+                let count = get(&format!("{p}[price_data][recurring][interval_count]"))
+                    .and_then(|c| c.parse::<i64>().ok())
+                    .unwrap_or(1);
                 interval = Some((iv.clone(), count));
                 any_recurring = true;
                 true
@@ -309,16 +429,36 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
         return missing("line_items");
     }
     if mode == "payment" && any_recurring {
-        return invalid("line_items", "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.");
+        return invalid(
+            "line_items",
+            "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.",
+        );
     }
     if mode == "subscription" && !any_recurring {
-        return invalid("line_items", "You must provide at least one recurring price in `subscription` mode when using prices.");
+        return invalid(
+            "line_items",
+            "You must provide at least one recurring price in `subscription` mode when using prices.",
+        );
     }
-    if mode == "payment" && pairs.iter().any(|(k, _)| k.starts_with("subscription_data")) {
-        return invalid("subscription_data", "You can not pass `subscription_data` in `payment` mode.");
+    if mode == "payment"
+        && pairs
+            .iter()
+            .any(|(k, _)| k.starts_with("subscription_data"))
+    {
+        return invalid(
+            "subscription_data",
+            "You can not pass `subscription_data` in `payment` mode.",
+        );
     }
-    if mode == "subscription" && pairs.iter().any(|(k, _)| k.starts_with("payment_intent_data")) {
-        return invalid("payment_intent_data", "You can not pass `payment_intent_data` in `subscription` mode.");
+    if mode == "subscription"
+        && pairs
+            .iter()
+            .any(|(k, _)| k.starts_with("payment_intent_data"))
+    {
+        return invalid(
+            "payment_intent_data",
+            "You can not pass `payment_intent_data` in `subscription` mode.",
+        );
     }
     let email = get("customer_email");
     if let Some(e) = &email
@@ -328,17 +468,25 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
     }
     let client_ref = get("client_reference_id");
     if client_ref.as_ref().is_some_and(|c| c.chars().count() > 200) {
-        return invalid("client_reference_id", "client_reference_id must be at most 200 characters");
+        return invalid(
+            "client_reference_id",
+            "client_reference_id must be at most 200 characters",
+        );
     }
     let metadata = metadata_of(&pairs, "metadata", problems);
     let sub_metadata = metadata_of(&pairs, "subscription_data[metadata]", problems);
-    if let Some(p) = problems.iter().find(|p| p.starts_with("metadata") || p.starts_with("subscription_data")) {
+    if let Some(p) = problems
+        .iter()
+        .find(|p| p.starts_with("metadata") || p.starts_with("subscription_data"))
+    {
         let p = p.clone();
         return invalid("metadata", &p);
     }
     let success_url = get("success_url");
     if success_url.is_none() {
-        problems.push("success_url missing (hosted Checkout redirects there after payment)".to_string());
+        problems.push(
+            "success_url missing (hosted Checkout redirects there after payment)".to_string(),
+        );
     }
     if failing {
         return server_error();
@@ -346,8 +494,11 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
     let currency = currency.unwrap_or_default();
     let id = format!("cs_test_{}", random_alnum(58));
     let created = util::now();
-    let reference = client_ref.clone().or_else(|| (!metadata.is_empty()).then(|| Value::Object(metadata.clone()).to_string()));
-    let sent_currency = get("line_items[0][price_data][currency]").unwrap_or_else(|| currency.clone());
+    let reference = client_ref
+        .clone()
+        .or_else(|| (!metadata.is_empty()).then(|| Value::Object(metadata.clone()).to_string()));
+    let sent_currency =
+        get("line_items[0][price_data][currency]").unwrap_or_else(|| currency.clone());
     let rec = Rec {
         payment: Payment {
             id: id.clone(),
@@ -383,7 +534,11 @@ fn create_inner(inner: &Inner, req: &Req, failing: bool, problems: &mut Vec<Stri
     Resp::json(200, &body)
 }
 
-fn metadata_of(pairs: &[(String, String)], prefix: &str, problems: &mut Vec<String>) -> Map<String, Value> {
+fn metadata_of(
+    pairs: &[(String, String)],
+    prefix: &str,
+    problems: &mut Vec<String>,
+) -> Map<String, Value> {
     let mut m = Map::new();
     let p = format!("{prefix}[");
     for (k, v) in pairs {
@@ -406,7 +561,11 @@ fn metadata_of(pairs: &[(String, String)], prefix: &str, problems: &mut Vec<Stri
 
 /// Ids derived from the session id, so the session, its events and the status API agree.
 fn derived(prefix: &str, session_id: &str) -> String {
-    let tail: String = session_id.trim_start_matches("cs_test_").chars().take(24).collect();
+    let tail: String = session_id
+        .trim_start_matches("cs_test_")
+        .chars()
+        .take(24)
+        .collect();
     format!("{prefix}_{tail}")
 }
 
@@ -475,7 +634,13 @@ fn session_json(inner: &Inner, rec: &Rec, view: Option<View>) -> Value {
     })
 }
 
-fn invoice_json(inner: &Inner, session: &Value, sub_metadata: &Value, interval: &str, count: i64) -> Value {
+fn invoice_json(
+    inner: &Inner,
+    session: &Value,
+    sub_metadata: &Value,
+    interval: &str,
+    count: i64,
+) -> Value {
     let id = session.get("id").and_then(Value::as_str).unwrap_or("");
     let now = util::now().unix_timestamp();
     let secs = match interval {
@@ -550,10 +715,18 @@ fn event(typ: &str, object: Value) -> Value {
 
 /// The `Stripe-Signature` header value for `payload` signed at `t`.
 pub(crate) fn signature_header(secret: &str, t: i64, payload: &str) -> String {
-    format!("t={t},v1={}", hmac_sha256_hex(secret, &format!("{t}.{payload}")))
+    format!(
+        "t={t},v1={}",
+        hmac_sha256_hex(secret, &format!("{t}.{payload}"))
+    )
 }
 
-pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(
+    inner: &Inner,
+    rec: &Rec,
+    tamper: &Tamper,
+    txn: &str,
+) -> (Vec<Outgoing>, Effect) {
     let mut rec = rec.clone();
     rec.txn = Some(txn.to_string());
     let unknown = *tamper == Tamper::UnknownPayment;
@@ -563,7 +736,8 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         let mut d = Value::Object(d);
         d["client_reference_id"] = json!(uuid::Uuid::new_v4().to_string());
         d["metadata"] = util::randomize_strings(d.get("metadata").unwrap_or(&json!({})));
-        d["subscription_metadata"] = util::randomize_strings(d.get("subscription_metadata").unwrap_or(&json!({})));
+        d["subscription_metadata"] =
+            util::randomize_strings(d.get("subscription_metadata").unwrap_or(&json!({})));
         if d.get("amount_total").is_none() {
             d["amount_total"] = json!(10_000);
             d["currency"] = json!("usd");
@@ -573,8 +747,20 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         rec.data = d;
     }
     let declined = *tamper == Tamper::Declined;
-    let mut session = session_json(inner, &rec, Some(if declined { View::Expired } else { View::Complete }));
-    let currency = session.get("currency").and_then(Value::as_str).unwrap_or("usd").to_string();
+    let mut session = session_json(
+        inner,
+        &rec,
+        Some(if declined {
+            View::Expired
+        } else {
+            View::Complete
+        }),
+    );
+    let currency = session
+        .get("currency")
+        .and_then(Value::as_str)
+        .unwrap_or("usd")
+        .to_string();
     match tamper {
         Tamper::Amount(a) => {
             let minor = util::to_minor(a, exponent(&currency)).unwrap_or(0);
@@ -584,25 +770,67 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         Tamper::Currency(c) => session["currency"] = json!(c.to_ascii_lowercase()),
         _ => {}
     }
-    let mut events = vec![event(if declined { "checkout.session.expired" } else { "checkout.session.completed" }, session.clone())];
-    let mode = rec.data.get("mode").and_then(Value::as_str).unwrap_or("payment");
+    let mut events = vec![event(
+        if declined {
+            "checkout.session.expired"
+        } else {
+            "checkout.session.completed"
+        },
+        session.clone(),
+    )];
+    let mode = rec
+        .data
+        .get("mode")
+        .and_then(Value::as_str)
+        .unwrap_or("payment");
     if mode == "subscription" && !declined {
-        let sub_md = rec.data.get("subscription_metadata").cloned().unwrap_or_else(|| json!({}));
-        let interval = rec.data.get("interval").and_then(Value::as_str).unwrap_or("month").to_string();
-        let count = rec.data.get("interval_count").and_then(Value::as_i64).unwrap_or(1);
-        events.push(event("invoice.paid", invoice_json(inner, &session, &sub_md, &interval, count)));
+        let sub_md = rec
+            .data
+            .get("subscription_metadata")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let interval = rec
+            .data
+            .get("interval")
+            .and_then(Value::as_str)
+            .unwrap_or("month")
+            .to_string();
+        let count = rec
+            .data
+            .get("interval_count")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        events.push(event(
+            "invoice.paid",
+            invoice_json(inner, &session, &sub_md, &interval, count),
+        ));
     }
     let now = util::now().unix_timestamp();
-    let t = if *tamper == Tamper::OldTimestamp { now - 600 } else { now };
+    let t = if *tamper == Tamper::OldTimestamp {
+        now - 600
+    } else {
+        now
+    };
     let mut out = Vec::new();
     for ev in events {
         let payload = serde_json::to_string_pretty(&ev).unwrap_or_default();
-        let secret = if *tamper == Tamper::ForgedSignature { "whsec_forged_by_someone_else_0000000000" } else { inner.creds.extra.as_str() };
+        let secret = if *tamper == Tamper::ForgedSignature {
+            "whsec_forged_by_someone_else_0000000000"
+        } else {
+            inner.creds.extra.as_str()
+        };
         let sig = signature_header(secret, t, &payload);
         let sent = if *tamper == Tamper::BodyChangedAfterSigning {
             let mut changed = ev.clone();
             let obj = &mut changed["data"]["object"];
-            for k in ["amount_total", "amount_subtotal", "amount_paid", "amount_due", "total", "subtotal"] {
+            for k in [
+                "amount_total",
+                "amount_subtotal",
+                "amount_paid",
+                "amount_due",
+                "total",
+                "subtotal",
+            ] {
                 if let Some(v) = obj.get(k).and_then(Value::as_i64) {
                     obj[k] = json!(v + 100);
                 }
@@ -612,8 +840,14 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
             payload
         };
         let mut headers = vec![
-            ("Content-Type".to_string(), "application/json; charset=utf-8".to_string()),
-            ("User-Agent".to_string(), "Stripe/1.0 (+https://stripe.com/docs/webhooks)".to_string()),
+            (
+                "Content-Type".to_string(),
+                "application/json; charset=utf-8".to_string(),
+            ),
+            (
+                "User-Agent".to_string(),
+                "Stripe/1.0 (+https://stripe.com/docs/webhooks)".to_string(),
+            ),
             ("Cache-Control".to_string(), "no-cache".to_string()),
         ];
         if *tamper != Tamper::MissingSignature {
@@ -622,7 +856,10 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> (V
         if !matches!(tamper, Tamper::ForgedSignature | Tamper::MissingSignature) {
             inner.lock().events.push(ev);
         }
-        out.push(Outgoing { headers, body: sent });
+        out.push(Outgoing {
+            headers,
+            body: sent,
+        });
     }
     let effect = match tamper {
         Tamper::None => Effect::MarkPaid,

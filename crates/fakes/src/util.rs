@@ -39,17 +39,25 @@ pub fn ct_eq(a: &str, b: &str) -> bool {
 }
 
 pub fn random_alnum(n: usize) -> String {
-    rand::rng().sample_iter(&rand::distr::Alphanumeric).take(n).map(char::from).collect()
+    rand::rng()
+        .sample_iter(&rand::distr::Alphanumeric)
+        .take(n)
+        .map(char::from)
+        .collect()
 }
 
 pub fn random_digits(n: usize) -> String {
     let mut rng = rand::rng();
-    (0..n).map(|_| char::from(b'0' + rng.random_range(0..10u8))).collect()
+    (0..n)
+        .map(|_| char::from(b'0' + rng.random_range(0..10u8)))
+        .collect()
 }
 
 pub fn random_hex(n: usize) -> String {
     let mut rng = rand::rng();
-    (0..n).map(|_| char::from(b"0123456789abcdef"[rng.random_range(0..16usize)])).collect()
+    (0..n)
+        .map(|_| char::from(b"0123456789abcdef"[rng.random_range(0..16usize)]))
+        .collect()
 }
 
 pub fn now() -> OffsetDateTime {
@@ -81,7 +89,10 @@ pub fn to_minor(s: &str, exp: u32) -> Option<i64> {
         Some((i, f)) => (i, f),
         None => (s, ""),
     };
-    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
+    if int.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     if frac.len() > exp as usize {
@@ -130,7 +141,13 @@ pub fn json_decimal_text(v: &Value) -> Option<String> {
 
 pub fn is_email(s: &str) -> bool {
     match s.split_once('@') {
-        Some((l, d)) => !l.is_empty() && d.contains('.') && !d.starts_with('.') && !d.ends_with('.') && !s.contains(char::is_whitespace),
+        Some((l, d)) => {
+            !l.is_empty()
+                && d.contains('.')
+                && !d.starts_with('.')
+                && !d.ends_with('.')
+                && !s.contains(char::is_whitespace)
+        }
         None => false,
     }
 }
@@ -140,7 +157,9 @@ pub fn is_upper_iso_currency(s: &str) -> bool {
 }
 
 pub fn parse_form(body: &[u8]) -> Vec<(String, String)> {
-    form_urlencoded::parse(body).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
+    form_urlencoded::parse(body)
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
 }
 
 pub fn encode_form(pairs: &[(String, String)]) -> String {
@@ -164,7 +183,10 @@ pub fn url_decode_body(body: &str) -> String {
                 i += 1;
             }
             b'%' if i + 2 < bytes.len() => {
-                match (char::from(bytes[i + 1]).to_digit(16), char::from(bytes[i + 2]).to_digit(16)) {
+                match (
+                    char::from(bytes[i + 1]).to_digit(16),
+                    char::from(bytes[i + 2]).to_digit(16),
+                ) {
                     (Some(h), Some(l)) => {
                         out.push(u8::try_from(h * 16 + l).unwrap_or(b'?'));
                         i += 3;
@@ -207,7 +229,10 @@ pub fn parse_multipart(content_type: &str, body: &[u8]) -> Option<Vec<(String, S
             if !lower.starts_with("content-disposition") {
                 return None;
             }
-            let idx = lower.find(" name=\"").map(|i| i + 7).or_else(|| lower.find(";name=\"").map(|i| i + 7))?;
+            let idx = lower
+                .find(" name=\"")
+                .map(|i| i + 7)
+                .or_else(|| lower.find(";name=\"").map(|i| i + 7))?;
             let rest = &l[idx..];
             rest.split('"').next().map(str::to_string)
         })?;
@@ -238,7 +263,9 @@ pub fn nest_form(pairs: &[(String, String)]) -> Value {
                 map.insert(s.clone(), Value::String(v.clone()));
                 break;
             }
-            let entry = map.entry(s.clone()).or_insert_with(|| Value::Object(Map::new()));
+            let entry = map
+                .entry(s.clone())
+                .or_insert_with(|| Value::Object(Map::new()));
             if !entry.is_object() {
                 *entry = Value::Object(Map::new());
             }
@@ -253,8 +280,10 @@ fn arrayify(v: Value) -> Value {
         Value::Object(map) => {
             let all_idx = !map.is_empty() && map.keys().all(|k| k.parse::<usize>().is_ok());
             if all_idx {
-                let mut items: Vec<(usize, Value)> =
-                    map.into_iter().map(|(k, v)| (k.parse::<usize>().unwrap_or(0), arrayify(v))).collect();
+                let mut items: Vec<(usize, Value)> = map
+                    .into_iter()
+                    .map(|(k, v)| (k.parse::<usize>().unwrap_or(0), arrayify(v)))
+                    .collect();
                 items.sort_by_key(|(i, _)| *i);
                 Value::Array(items.into_iter().map(|(_, v)| v).collect())
             } else {
@@ -270,7 +299,11 @@ pub fn randomize_strings(v: &Value) -> Value {
     match v {
         Value::String(_) => Value::String(uuid::Uuid::new_v4().to_string()),
         Value::Array(a) => Value::Array(a.iter().map(randomize_strings).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), randomize_strings(v))).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), randomize_strings(v)))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -300,7 +333,9 @@ pub fn url_hosts(url: &str) -> Vec<String> {
     }
     let mut out = vec![authority.to_string()];
     if let Some((h, p)) = authority.rsplit_once(':')
-        && !h.is_empty() && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
+        && !h.is_empty()
+        && !p.is_empty()
+        && p.bytes().all(|b| b.is_ascii_digit())
     {
         out.push(h.to_string());
     }
@@ -342,14 +377,26 @@ mod tests {
     fn multipart() {
         let body = b"--XX\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--XX\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\nx y\r\n--XX--\r\n";
         let v = parse_multipart("multipart/form-data; boundary=XX", body);
-        assert_eq!(v, Some(vec![("a".into(), "1".into()), ("b".into(), "x y".into())]));
+        assert_eq!(
+            v,
+            Some(vec![("a".into(), "1".into()), ("b".into(), "x y".into())])
+        );
     }
 
     #[test]
     fn decoding_and_hosts() {
-        assert_eq!(url_decode_body("a=1+2&b=%7B%22x%22%3A1%7D"), "a=1 2&b={\"x\":1}");
-        assert_eq!(url_hosts("http://127.0.0.1:4000/api/x"), vec!["127.0.0.1:4000".to_string(), "127.0.0.1".to_string()]);
-        assert_eq!(url_hosts("https://shop.example/x"), vec!["shop.example".to_string()]);
+        assert_eq!(
+            url_decode_body("a=1+2&b=%7B%22x%22%3A1%7D"),
+            "a=1 2&b={\"x\":1}"
+        );
+        assert_eq!(
+            url_hosts("http://127.0.0.1:4000/api/x"),
+            vec!["127.0.0.1:4000".to_string(), "127.0.0.1".to_string()]
+        );
+        assert_eq!(
+            url_hosts("https://shop.example/x"),
+            vec!["shop.example".to_string()]
+        );
         assert_eq!(md5_hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
     }
 }

@@ -26,7 +26,10 @@ fn order(currency: &str) -> Value {
 async fn call(fake: &Fake, path: &str, body: &Value) -> (u16, Value) {
     let r = client()
         .post(format!("{}{path}", fake.url))
-        .header("Authorization", basic(&fake.creds.public_id, &fake.creds.secret))
+        .header(
+            "Authorization",
+            basic(&fake.creds.public_id, &fake.creds.secret),
+        )
         .json(body)
         .send()
         .await
@@ -46,7 +49,9 @@ fn url_decode(s: &str) -> String {
             out.push(b' ');
             i += 1;
         } else if b[i] == b'%' && i + 2 < b.len() {
-            out.push(u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap());
+            out.push(
+                u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap(),
+            );
             i += 3;
         } else {
             out.push(b[i]);
@@ -58,7 +63,8 @@ fn url_decode(s: &str) -> String {
 
 fn hmacs_ok(secret: &str, d: &Delivered) -> (bool, bool) {
     let c = header(&d.sent_headers, "content-hmac").map(|h| h == hmac_b64(secret, &d.sent_body));
-    let x = header(&d.sent_headers, "x-content-hmac").map(|h| h == hmac_b64(secret, &url_decode(&d.sent_body)));
+    let x = header(&d.sent_headers, "x-content-hmac")
+        .map(|h| h == hmac_b64(secret, &url_decode(&d.sent_body)));
     (c.unwrap_or(false), x.unwrap_or(false))
 }
 
@@ -85,7 +91,10 @@ async fn orders_create_answers_the_documented_model() {
         assert!(seen[0].auth_ok);
         assert!(seen[0].problems.is_empty(), "{:?}", seen[0].problems);
         let p = &fake.payments()[0];
-        assert_eq!((p.id.as_str(), p.amount.as_str(), p.currency.as_str()), (id, "199", "RUB"));
+        assert_eq!(
+            (p.id.as_str(), p.amount.as_str(), p.currency.as_str()),
+            (id, "199", "RUB")
+        );
         assert_eq!(p.reference.as_deref(), Some("invoice-7"));
         assert_eq!(p.email.as_deref(), Some("buyer@example.com"));
         assert_eq!(p.success_url.as_deref(), Some("http://shop.test/thanks"));
@@ -95,7 +104,14 @@ async fn orders_create_answers_the_documented_model() {
         let mut no_cur = order("RUB");
         no_cur.as_object_mut().unwrap().remove("Currency");
         let (_, v) = call(&fake, "/orders/create", &no_cur).await;
-        assert_eq!(v["Model"]["Currency"], if kind == Kind::TipTopPay { "KZT" } else { "RUB" });
+        assert_eq!(
+            v["Model"]["Currency"],
+            if kind == Kind::TipTopPay {
+                "KZT"
+            } else {
+                "RUB"
+            }
+        );
     }
 }
 
@@ -104,9 +120,20 @@ async fn basic_auth_is_required() {
     for kind in KINDS {
         let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
         let url = format!("{}/orders/create", fake.url);
-        let r = client().post(&url).json(&order("RUB")).send().await.unwrap();
+        let r = client()
+            .post(&url)
+            .json(&order("RUB"))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), 401);
-        let r = client().post(&url).header("Authorization", basic(&fake.creds.public_id, "wrong")).json(&order("RUB")).send().await.unwrap();
+        let r = client()
+            .post(&url)
+            .header("Authorization", basic(&fake.creds.public_id, "wrong"))
+            .json(&order("RUB"))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), 401);
         assert!(fake.requests().iter().all(|s| !s.auth_ok));
         assert!(fake.payments().is_empty());
@@ -123,7 +150,11 @@ async fn missing_and_malformed_fields() {
         assert_eq!(status, 200);
         assert_eq!(v["Success"], false);
         assert!(v["Message"].as_str().unwrap().contains("Amount"));
-        assert!(fake.requests()[0].problems.contains(&"Amount missing".to_string()));
+        assert!(
+            fake.requests()[0]
+                .problems
+                .contains(&"Amount missing".to_string())
+        );
 
         let mut no_desc = order("RUB");
         no_desc.as_object_mut().unwrap().remove("Description");
@@ -133,7 +164,12 @@ async fn missing_and_malformed_fields() {
         let (_, v) = call(&fake, "/orders/create", &order("rub")).await;
         assert_eq!(v["Success"], true);
         let last = fake.requests().pop().unwrap();
-        assert!(last.problems.contains(&"Currency must be upper-case ISO (got rub)".to_string()), "{:?}", last.problems);
+        assert!(
+            last.problems
+                .contains(&"Currency must be upper-case ISO (got rub)".to_string()),
+            "{:?}",
+            last.problems
+        );
 
         let mut as_string = order("RUB");
         as_string["Amount"] = json!("199.999");
@@ -160,9 +196,16 @@ async fn pay_posts_a_signed_form_notification_that_needs_code_0() {
         assert!(fake.answer_ok(&d));
         let got = rx.last();
         assert_eq!(got.body, d.sent_body);
-        assert!(header(&got.headers, "content-type").unwrap().starts_with("application/x-www-form-urlencoded"));
+        assert!(
+            header(&got.headers, "content-type")
+                .unwrap()
+                .starts_with("application/x-www-form-urlencoded")
+        );
         assert_eq!(hmacs_ok(&fake.creds.secret, &d), (true, true));
-        assert_eq!(header(&got.headers, "content-hmac"), header(&d.sent_headers, "content-hmac"));
+        assert_eq!(
+            header(&got.headers, "content-hmac"),
+            header(&d.sent_headers, "content-hmac")
+        );
         let f = form(&got.body);
         assert_eq!(field(&f, "Amount").as_deref(), Some("199.00"));
         assert_eq!(field(&f, "Currency").as_deref(), Some("RUB"));
@@ -175,15 +218,23 @@ async fn pay_posts_a_signed_form_notification_that_needs_code_0() {
         assert_eq!(field(&f, "OperationType").as_deref(), Some("Payment"));
         assert_eq!(field(&f, "TestMode").as_deref(), Some("1"));
         assert!(field(&f, "TransactionId").unwrap().parse::<i64>().is_ok());
-        assert_eq!(field(&f, "DateTime").unwrap().len(), "2026-01-01 00:00:00".len());
+        assert_eq!(
+            field(&f, "DateTime").unwrap().len(),
+            "2026-01-01 00:00:00".len()
+        );
         let data: Value = serde_json::from_str(&field(&f, "Data").unwrap()).unwrap();
-        assert_eq!(data, json!({"invoiceId": "invoice-7", "email": "buyer@example.com"}));
+        assert_eq!(
+            data,
+            json!({"invoiceId": "invoice-7", "email": "buyer@example.com"})
+        );
 
         // {"data":{"code":0}} (the original system's answer) is not what the provider needs.
         let wrapped = Receiver::start(|_| (200, "{\"data\":{\"code\":0}}".to_string())).await;
         fake.set_webhook_url(&wrapped.url);
         let (_, v) = call(&fake, "/orders/create", &order("RUB")).await;
-        let d = fake.pay(v["Model"]["Id"].as_str().unwrap(), Tamper::None).await;
+        let d = fake
+            .pay(v["Model"]["Id"].as_str().unwrap(), Tamper::None)
+            .await;
         assert_eq!(d.status, 200);
         assert!(!fake.answer_ok(&d));
     }
@@ -203,7 +254,10 @@ async fn status_api_finds_the_paid_transaction() {
         assert_eq!(before["Message"], "Not found");
 
         let d = fake.pay(&id, Tamper::None).await;
-        let txn: i64 = field(&form(&d.sent_body), "TransactionId").unwrap().parse().unwrap();
+        let txn: i64 = field(&form(&d.sent_body), "TransactionId")
+            .unwrap()
+            .parse()
+            .unwrap();
         for path in ["/payments/find", "/v2/payments/find"] {
             let (_, after) = call(&fake, path, &json!({"InvoiceId": "invoice-7"})).await;
             assert_eq!(after["Success"], true);
@@ -277,7 +331,9 @@ async fn every_tamper_produces_what_it_says() {
         assert_eq!(find["Model"]["Status"], "Declined");
 
         let (_, v) = call(&fake, "/orders/create", &order("RUB")).await;
-        let d = fake.pay(v["Model"]["Id"].as_str().unwrap(), Tamper::OldTimestamp).await;
+        let d = fake
+            .pay(v["Model"]["Id"].as_str().unwrap(), Tamper::OldTimestamp)
+            .await;
         assert_eq!(hmacs_ok(&secret, &d), (true, true));
         assert_eq!(f(&d, "Status").as_deref(), Some("Completed"));
         assert_eq!(rx.all().len(), 8);

@@ -38,7 +38,12 @@ async fn create(fake: &Fake, form: &[(&str, &str)]) -> (u16, Value) {
 }
 
 async fn get(fake: &Fake, path: &str) -> (u16, Value) {
-    let r = client().get(format!("{}{path}", fake.url)).bearer_auth(&fake.creds.secret).send().await.unwrap();
+    let r = client()
+        .get(format!("{}{path}", fake.url))
+        .bearer_auth(&fake.creds.secret)
+        .send()
+        .await
+        .unwrap();
     let status = r.status().as_u16();
     (status, r.json().await.unwrap())
 }
@@ -56,16 +61,21 @@ fn verify(secret: &str, header_value: &str, body: &str) -> Option<i64> {
     }
     let t = t?;
     let expected = hmac_hex(secret, &format!("{t}.{body}"));
-    sigs.iter().any(|s| *s == expected).then_some(t)
+    sigs.contains(&expected).then_some(t)
 }
 
 fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
 }
 
 #[tokio::test]
 async fn create_session_answers_the_documented_object() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let (status, s) = create(&fake, &payment_form()).await;
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["object"], "checkout.session");
@@ -109,20 +119,49 @@ async fn create_session_answers_the_documented_object() {
 
 #[tokio::test]
 async fn wrong_or_missing_key_is_401_and_basic_auth_works() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let url = format!("{}/v1/checkout/sessions", fake.url);
-    let r = client().post(&url).form(&payment_form()).send().await.unwrap();
+    let r = client()
+        .post(&url)
+        .form(&payment_form())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 401);
     let v: Value = r.json().await.unwrap();
     assert_eq!(v["error"]["type"], "invalid_request_error");
-    assert!(v["error"]["message"].as_str().unwrap().contains("did not provide an API key"));
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not provide an API key")
+    );
 
-    let r = client().post(&url).bearer_auth("sk_test_wrong0000").form(&payment_form()).send().await.unwrap();
+    let r = client()
+        .post(&url)
+        .bearer_auth("sk_test_wrong0000")
+        .form(&payment_form())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 401);
     let v: Value = r.json().await.unwrap();
-    assert!(v["error"]["message"].as_str().unwrap().starts_with("Invalid API Key provided"));
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid API Key provided")
+    );
 
-    let r = client().post(&url).basic_auth(&fake.creds.secret, Some("")).form(&payment_form()).send().await.unwrap();
+    let r = client()
+        .post(&url)
+        .basic_auth(&fake.creds.secret, Some(""))
+        .form(&payment_form())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
 
     let auth: Vec<bool> = fake.requests().iter().map(|s| s.auth_ok).collect();
@@ -132,8 +171,15 @@ async fn wrong_or_missing_key_is_401_and_basic_auth_works() {
 
 #[tokio::test]
 async fn malformed_requests_are_rejected_or_recorded() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
-    let without = |name: &str| payment_form().into_iter().filter(|(k, _)| *k != name).collect::<Vec<_>>();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
+    let without = |name: &str| {
+        payment_form()
+            .into_iter()
+            .filter(|(k, _)| *k != name)
+            .collect::<Vec<_>>()
+    };
 
     let (status, v) = create(&fake, &without("mode")).await;
     assert_eq!(status, 400);
@@ -146,7 +192,10 @@ async fn malformed_requests_are_rejected_or_recorded() {
 
     let (status, v) = create(&fake, &without("line_items[0][price_data][unit_amount]")).await;
     assert_eq!(status, 400);
-    assert_eq!(v["error"]["param"], "line_items[0][price_data][unit_amount]");
+    assert_eq!(
+        v["error"]["param"],
+        "line_items[0][price_data][unit_amount]"
+    );
 
     let mut upper = payment_form();
     upper[1] = ("line_items[0][price_data][currency]", "USD");
@@ -154,18 +203,34 @@ async fn malformed_requests_are_rejected_or_recorded() {
     assert_eq!(status, 200);
     assert_eq!(v["currency"], "usd");
     let last = fake.requests().pop().unwrap();
-    assert!(last.problems.iter().any(|p| p.contains("lower-case")), "{:?}", last.problems);
+    assert!(
+        last.problems.iter().any(|p| p.contains("lower-case")),
+        "{:?}",
+        last.problems
+    );
 
     let (status, v) = create(&fake, &without("success_url")).await;
     assert_eq!(status, 200);
     assert!(v["success_url"].is_null());
-    assert!(fake.requests().pop().unwrap().problems.iter().any(|p| p.contains("success_url")));
+    assert!(
+        fake.requests()
+            .pop()
+            .unwrap()
+            .problems
+            .iter()
+            .any(|p| p.contains("success_url"))
+    );
 
     let mut sub = payment_form();
     sub[0] = ("mode", "subscription");
     let (status, v) = create(&fake, &sub).await;
     assert_eq!(status, 400);
-    assert!(v["error"]["message"].as_str().unwrap().contains("recurring price"));
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("recurring price")
+    );
 
     let mut unknown = payment_form();
     unknown.push(("amount", "10"));
@@ -178,13 +243,19 @@ async fn malformed_requests_are_rejected_or_recorded() {
     let (status, _) = create(&fake, &bad_email).await;
     assert_eq!(status, 400);
 
-    assert_eq!(fake.payments().len(), 2, "only the accepted sessions are payments");
+    assert_eq!(
+        fake.payments().len(),
+        2,
+        "only the accepted sessions are payments"
+    );
     assert!(fake.requests().iter().all(|s| s.auth_ok));
 }
 
 #[tokio::test]
 async fn pay_posts_a_signed_checkout_session_completed_event() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let rx = Receiver::start(Receiver::ok()).await;
     fake.set_webhook_url(&rx.url);
     let (_, s) = create(&fake, &payment_form()).await;
@@ -199,7 +270,11 @@ async fn pay_posts_a_signed_checkout_session_completed_event() {
     let sig = header(&got.headers, "stripe-signature").unwrap();
     let t = verify(&fake.creds.extra, sig, &got.body).expect("signature verifies");
     assert!((now() - t).abs() < 60);
-    assert!(header(&got.headers, "content-type").unwrap().starts_with("application/json"));
+    assert!(
+        header(&got.headers, "content-type")
+            .unwrap()
+            .starts_with("application/json")
+    );
 
     let ev: Value = serde_json::from_str(&got.body).unwrap();
     assert_eq!(ev["object"], "event");
@@ -235,7 +310,9 @@ async fn pay_posts_a_signed_checkout_session_completed_event() {
 
 #[tokio::test]
 async fn subscription_sessions_also_post_invoice_paid_with_the_subscription_metadata() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let rx = Receiver::start(Receiver::ok()).await;
     fake.set_webhook_url(&rx.url);
     let mut form = payment_form();
@@ -252,7 +329,12 @@ async fn subscription_sessions_also_post_invoice_paid_with_the_subscription_meta
     assert_eq!(got.len(), 2);
     let mut types = Vec::new();
     for g in &got {
-        verify(&fake.creds.extra, header(&g.headers, "stripe-signature").unwrap(), &g.body).expect("each event is signed");
+        verify(
+            &fake.creds.extra,
+            header(&g.headers, "stripe-signature").unwrap(),
+            &g.body,
+        )
+        .expect("each event is signed");
         let ev: Value = serde_json::from_str(&g.body).unwrap();
         types.push(ev["type"].as_str().unwrap().to_string());
     }
@@ -267,20 +349,26 @@ async fn subscription_sessions_also_post_invoice_paid_with_the_subscription_meta
     assert_eq!(io["id"], so["invoice"]);
     assert_eq!(io["amount_paid"], 2100);
     assert_eq!(io["currency"], "usd");
-    assert_eq!(io["subscription_details"]["metadata"]["paymentIntentId"], "intent-sub");
+    assert_eq!(
+        io["subscription_details"]["metadata"]["paymentIntentId"],
+        "intent-sub"
+    );
     assert_eq!(fake.deliveries().len(), 2);
 }
 
 #[tokio::test]
 async fn every_tamper_produces_what_it_says() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let rx = Receiver::start(Receiver::ok()).await;
     fake.set_webhook_url(&rx.url);
     let (_, s) = create(&fake, &payment_form()).await;
     let id = s["id"].as_str().unwrap().to_string();
     let secret = fake.creds.extra.clone();
     let event = |d: &stoa_fakes::Delivered| serde_json::from_str::<Value>(&d.sent_body).unwrap();
-    let sig = |d: &stoa_fakes::Delivered| header(&d.sent_headers, "stripe-signature").map(str::to_string);
+    let sig =
+        |d: &stoa_fakes::Delivered| header(&d.sent_headers, "stripe-signature").map(str::to_string);
 
     let d = fake.pay(&id, Tamper::ForgedSignature).await;
     assert_eq!(d.status, 200);
@@ -313,7 +401,11 @@ async fn every_tamper_produces_what_it_says() {
     assert_ne!(o["id"], id.as_str());
     assert_ne!(o["client_reference_id"], "intent-42");
     assert_ne!(o["metadata"]["paymentIntentId"], "intent-42");
-    let (status, _) = get(&fake, &format!("/v1/checkout/sessions/{}", o["id"].as_str().unwrap())).await;
+    let (status, _) = get(
+        &fake,
+        &format!("/v1/checkout/sessions/{}", o["id"].as_str().unwrap()),
+    )
+    .await;
     assert_eq!(status, 404);
 
     // None of the above changed the session.
@@ -331,13 +423,18 @@ async fn every_tamper_produces_what_it_says() {
     assert_eq!(rx.all().len(), 8);
 
     // Forged events cannot be fetched back; genuine ones can.
-    let forged_id = serde_json::from_str::<Value>(&rx.all()[0].body).unwrap()["id"].as_str().unwrap().to_string();
+    let forged_id = serde_json::from_str::<Value>(&rx.all()[0].body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(get(&fake, &format!("/v1/events/{forged_id}")).await.0, 404);
 }
 
 #[tokio::test]
 async fn failing_and_slow_modes() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     fake.set_mode(Mode::Failing);
     let (status, v) = create(&fake, &payment_form()).await;
     assert_eq!(status, 500);
@@ -360,7 +457,9 @@ async fn failing_and_slow_modes() {
 
 #[tokio::test]
 async fn idempotency_keys_replay_or_conflict() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let send = |form: Vec<(&'static str, &'static str)>| {
         client()
             .post(format!("{}/v1/checkout/sessions", fake.url))
@@ -371,7 +470,12 @@ async fn idempotency_keys_replay_or_conflict() {
     };
     let a: Value = send(payment_form()).await.unwrap().json().await.unwrap();
     let b = send(payment_form()).await.unwrap();
-    assert_eq!(b.headers().get("idempotent-replayed").map(|v| v.to_str().unwrap()), Some("true"));
+    assert_eq!(
+        b.headers()
+            .get("idempotent-replayed")
+            .map(|v| v.to_str().unwrap()),
+        Some("true")
+    );
     let b: Value = b.json().await.unwrap();
     assert_eq!(a["id"], b["id"]);
     let mut other = payment_form();
@@ -385,14 +489,25 @@ async fn idempotency_keys_replay_or_conflict() {
 
 #[tokio::test]
 async fn hosted_page_pays_and_redirects_to_the_success_url() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe)).await.unwrap();
+    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
+        .await
+        .unwrap();
     let rx = Receiver::start(Receiver::ok()).await;
     fake.set_webhook_url(&rx.url);
     let (_, s) = create(&fake, &payment_form()).await;
     let id = s["id"].as_str().unwrap().to_string();
-    let page = client().get(s["url"].as_str().unwrap()).send().await.unwrap();
+    let page = client()
+        .get(s["url"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(page.status(), 200);
-    assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(
+        page.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
     let html = page.text().await.unwrap();
     assert!(html.contains("<html lang=\"en\">"));
     assert!(html.contains("<title>"));
@@ -400,13 +515,32 @@ async fn hosted_page_pays_and_redirects_to_the_success_url() {
     assert!(html.contains("21.00") && html.contains("usd"));
     assert!(fake.requests().len() == 1, "hosted pages are not API calls");
 
-    let r = client().post(format!("{}/pay/{id}", fake.url)).send().await.unwrap();
+    let r = client()
+        .post(format!("{}/pay/{id}", fake.url))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 303);
-    assert_eq!(r.headers()["location"], SUCCESS.replace("{CHECKOUT_SESSION_ID}", &id).as_str());
+    assert_eq!(
+        r.headers()["location"],
+        SUCCESS.replace("{CHECKOUT_SESSION_ID}", &id).as_str()
+    );
     let got = rx.last();
-    verify(&fake.creds.extra, header(&got.headers, "stripe-signature").unwrap(), &got.body).expect("signed");
+    verify(
+        &fake.creds.extra,
+        header(&got.headers, "stripe-signature").unwrap(),
+        &got.body,
+    )
+    .expect("signed");
     let (_, after) = get(&fake, &format!("/v1/checkout/sessions/{id}")).await;
     assert_eq!(after["payment_status"], "paid");
-    let html = client().get(format!("{}/pay/{id}", fake.url)).send().await.unwrap().text().await.unwrap();
+    let html = client()
+        .get(format!("{}/pay/{id}", fake.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(html.contains("Paid") && !html.contains(">Pay</button>"));
 }

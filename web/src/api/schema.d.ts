@@ -486,6 +486,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/payment-intents/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Admin: asks the providers' status APIs about the intent's open invoices (Stripe, CloudPayments, TipTopPay, PayKeeper); a payment they report is applied once, like its webhook */
+        post: operations["billingIntentCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/billing/payment-intents/{id}/webhook": {
         parameters: {
             query?: never;
@@ -545,7 +562,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The payment providers buyers may choose, in the order offered */
+        /** The payment providers buyers may choose, in the order offered, with the currencies each takes (empty: any) */
         get: operations["billingProviders"];
         put?: never;
         post?: never;
@@ -12579,7 +12596,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -12588,7 +12605,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin";
         };
         NotificationTemplatePatch: {
             adminTitle?: string;
@@ -12597,7 +12614,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin";
         };
         /** @description notification.topic (notification_topic) */
         NotificationTopic: {
@@ -18619,6 +18636,75 @@ export interface operations {
             };
         };
     };
+    billingIntentCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Admin: asks the providers' status APIs about the intent's open invoices (Stripe, CloudPayments, TipTopPay, PayKeeper); a payment they report is applied once, like its webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingPaymentIntent"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     billingWebhook: {
         parameters: {
             query?: never;
@@ -18652,6 +18738,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -18663,6 +18767,24 @@ export interface operations {
             };
             /** @description Body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18938,14 +19060,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The payment providers buyers may choose, in the order offered */
+            /** @description The payment providers buyers may choose, in the order offered, with the currencies each takes (empty: any) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: string[];
+                        data: {
+                            currencies: string[];
+                            provider: string;
+                            /** @description whether open invoices are checked against the provider's status API */
+                            statusApi: boolean;
+                        }[];
                     };
                 };
             };

@@ -14,11 +14,17 @@ use sha2::Sha256;
 pub fn client() -> reqwest::Client {
     // The workspace builds reqwest with `rustls-no-provider`: install a provider before building a client.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
 }
 
 pub fn basic(user: &str, pass: &str) -> String {
-    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}")))
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}"))
+    )
 }
 
 pub fn hmac_hex(key: &str, msg: &str) -> String {
@@ -42,7 +48,9 @@ pub fn header<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 pub fn form(body: &str) -> Vec<(String, String)> {
-    form_urlencoded::parse(body.as_bytes()).into_owned().collect()
+    form_urlencoded::parse(body.as_bytes())
+        .into_owned()
+        .collect()
 }
 
 pub fn field(f: &[(String, String)], name: &str) -> Option<String> {
@@ -67,26 +75,36 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    pub async fn start(answer: impl Fn(&Captured) -> (u16, String) + Send + Sync + 'static) -> Receiver {
+    pub async fn start(
+        answer: impl Fn(&Captured) -> (u16, String) + Send + Sync + 'static,
+    ) -> Receiver {
         let got: Arc<Mutex<Vec<Captured>>> = Arc::default();
         let answer: Answer = Arc::new(answer);
         let (g, a) = (got.clone(), answer.clone());
-        let app = axum::Router::new().fallback(move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
-            let (g, a) = (g.clone(), a.clone());
-            async move {
-                let c = Captured {
-                    method: method.to_string(),
-                    path: uri.to_string(),
-                    headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string())).collect(),
-                    body: String::from_utf8_lossy(&body).into_owned(),
-                };
-                let (status, text) = a(&c);
-                g.lock().unwrap().push(c);
-                (StatusCode::from_u16(status).unwrap(), text)
-            }
-        });
+        let app = axum::Router::new().fallback(
+            move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+                let (g, a) = (g.clone(), a.clone());
+                async move {
+                    let c = Captured {
+                        method: method.to_string(),
+                        path: uri.to_string(),
+                        headers: headers
+                            .iter()
+                            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+                            .collect(),
+                        body: String::from_utf8_lossy(&body).into_owned(),
+                    };
+                    let (status, text) = a(&c);
+                    g.lock().unwrap().push(c);
+                    (StatusCode::from_u16(status).unwrap(), text)
+                }
+            },
+        );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/api/billing/payment-intents/provider/webhook", listener.local_addr().unwrap());
+        let url = format!(
+            "http://{}/api/billing/payment-intents/provider/webhook",
+            listener.local_addr().unwrap()
+        );
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });

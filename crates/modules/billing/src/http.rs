@@ -41,7 +41,10 @@ async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<R
         Ack::Json(v) => (StatusCode::OK, axum::Json(v)).into_response(),
         Ack::Text(t) => (
             StatusCode::OK,
-            [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            [(
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8",
+            )],
             t,
         )
             .into_response(),

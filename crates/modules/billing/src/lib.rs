@@ -180,7 +180,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
             })
             // About a day of asking: 15 min, 30 min, 1 h, then every 2 h.
             .attempts(14)
-            .backoff(service::CHECK_AFTER, std::time::Duration::from_secs(2 * 3600)),
+            .backoff(
+                service::CHECK_AFTER,
+                std::time::Duration::from_secs(2 * 3600),
+            ),
         )
         .job(
             JobDef::new(service::JOB_ALERT, |ctx, payload| async move {

@@ -63,10 +63,19 @@ mod tests {
         let data = json!({"provider": "stripe", "why": "paid 1, but invoice x is for 2", "invoice": "x", "inbox": "y", "inboxUrl": "http://h/admin/billing/webhook"});
         for t in templates() {
             for lang in ["en", "ru"] {
-                let body = stoa_notification::mail::render(t["body"][lang].as_str().unwrap_or_default(), &data)
-                    .unwrap_or_default();
-                assert!(body.contains("paid 1, but invoice x is for 2"), "{lang}: {body}");
-                assert!(body.contains("http://h/admin/billing/webhook"), "{lang}: {body}");
+                let body = stoa_notification::mail::render(
+                    t["body"][lang].as_str().unwrap_or_default(),
+                    &data,
+                )
+                .unwrap_or_default();
+                assert!(
+                    body.contains("paid 1, but invoice x is for 2"),
+                    "{lang}: {body}"
+                );
+                assert!(
+                    body.contains("http://h/admin/billing/webhook"),
+                    "{lang}: {body}"
+                );
             }
         }
     }

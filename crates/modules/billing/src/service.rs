@@ -344,7 +344,8 @@ impl Billing {
                 .await?;
             } else if adapter.has_status() {
                 // A webhook lost on the way still settles the invoice: its status is asked.
-                let at = now() + time::Duration::try_from(CHECK_AFTER).unwrap_or(time::Duration::ZERO);
+                let at =
+                    now() + time::Duration::try_from(CHECK_AFTER).unwrap_or(time::Duration::ZERO);
                 enqueue(
                     &mut exec,
                     &NewJob::now(JOB_CHECK, json!({"invoice": p.invoice}))
@@ -616,7 +617,8 @@ impl Billing {
             Verdict::Reject(e, alert) => {
                 let why = e.public_message();
                 tracing::warn!(provider, reason = %why, "webhook refused");
-                let alert = alert.then(|| json!({"provider": provider, "why": why, "invoice": event.invoice}));
+                let alert = alert
+                    .then(|| json!({"provider": provider, "why": why, "invoice": event.invoice}));
                 self.record(&entry, "rejected", true, &why, None, alert)
                     .await?;
                 Err(e)
@@ -829,20 +831,28 @@ impl Billing {
     }
 
     async fn find_invoice(&self, provider: &str, event: &Event) -> Result<Option<Record>> {
-        let by = |k: &str, v: Val| vec![(k.to_owned(), v), ("provider".to_owned(), Val::Text(provider.into()))];
+        let by = |k: &str, v: Val| {
+            vec![
+                (k.to_owned(), v),
+                ("provider".to_owned(), Val::Text(provider.into())),
+            ]
+        };
         let found = if let Some(i) = event.invoice {
             self.one_invoice(by("id", Val::Uuid(i))).await?
         } else if let Some(p) = &event.provider_id {
-            self.one_invoice(by("providerId", Val::Text(p.clone()))).await?
+            self.one_invoice(by("providerId", Val::Text(p.clone())))
+                .await?
         } else {
             None
         };
         // When the event names both, they must be the same payment (our reference may be
         // outside what the provider signs).
-        Ok(found.filter(|inv| match (&event.provider_id, inv.text("providerId")) {
-            (Some(said), Some(ours)) if !ours.is_empty() => said == ours,
-            _ => true,
-        }))
+        Ok(
+            found.filter(|inv| match (&event.provider_id, inv.text("providerId")) {
+                (Some(said), Some(ours)) if !ours.is_empty() => said == ours,
+                _ => true,
+            }),
+        )
     }
 
     async fn one_invoice(&self, by: Vec<(String, Val)>) -> Result<Option<Record>> {
@@ -942,7 +952,13 @@ impl Billing {
 
     async fn intents_of_invoice(&self, invoice: Uuid) -> Result<Vec<Uuid>> {
         self.store
-            .linked(&self.e.i2i, "invoiceId", &[invoice], "paymentIntentId", 1000)
+            .linked(
+                &self.e.i2i,
+                "invoiceId",
+                &[invoice],
+                "paymentIntentId",
+                1000,
+            )
             .await
     }
 
@@ -983,7 +999,6 @@ impl Billing {
                 let outcome = self
                     .renew(&mut exec, id, invoice, renewal, paid, &intent_ids)
                     .await?;
-                drop(exec);
                 tx.commit().await?;
                 self.touch();
                 self.store.touch(&self.e.webhook);
@@ -1015,7 +1030,6 @@ impl Billing {
                     &[],
                 )
                 .await?;
-                drop(exec);
                 tx.commit().await?;
                 self.store.touch(&self.e.webhook);
                 return Ok(Outcome::Ignored("already paid".into()));
@@ -1200,7 +1214,8 @@ impl Billing {
         match &event.outcome {
             Said::Paid => {
                 let entry = StatusEntry::of(&event);
-                let body = serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
+                let body =
+                    serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
                 let key = format!("status:{iid}");
                 let e = Entry {
                     provider: &provider,
@@ -1212,7 +1227,14 @@ impl Billing {
                 match self.assess(&provider, &event).await? {
                     Verdict::Apply(inv) => {
                         let (id, duplicate) = self
-                            .record(&e, "received", true, "reported paid by the status API", inv.id(), None)
+                            .record(
+                                &e,
+                                "received",
+                                true,
+                                "reported paid by the status API",
+                                inv.id(),
+                                None,
+                            )
                             .await?;
                         if let (Some(id), false) = (id, duplicate) {
                             self.apply(id, &event, &inv).await?;
@@ -1220,8 +1242,10 @@ impl Billing {
                     }
                     Verdict::Reject(err, alert) => {
                         let why = err.public_message();
-                        let alert = alert.then(|| json!({"provider": provider, "why": why, "invoice": iid}));
-                        self.record(&e, "rejected", true, &why, Some(iid), alert).await?;
+                        let alert = alert
+                            .then(|| json!({"provider": provider, "why": why, "invoice": iid}));
+                        self.record(&e, "rejected", true, &why, Some(iid), alert)
+                            .await?;
                     }
                     Verdict::Ignore(_) => {}
                 }

@@ -23,12 +23,7 @@ struct Shop {
 
 impl Shop {
     fn currency(&self, slug: &str) -> &str {
-        &self
-            .currencies
-            .iter()
-            .find(|(s, _)| s == slug)
-            .unwrap()
-            .1
+        &self.currencies.iter().find(|(s, _)| s == slug).unwrap().1
     }
 }
 
@@ -179,8 +174,18 @@ async fn provider_flow(db: Db, kind: Kind) {
 
     // Enabled by its credentials alone, with its currencies.
     let offered = app.anon().get("/api/billing/providers").await;
-    assert_eq!(offered.data()[0]["provider"], json!(name), "{}", offered.text);
-    assert_eq!(offered.data().as_array().unwrap().len(), 1, "{}", offered.text);
+    assert_eq!(
+        offered.data()[0]["provider"],
+        json!(name),
+        "{}",
+        offered.text
+    );
+    assert_eq!(
+        offered.data().as_array().unwrap().len(),
+        1,
+        "{}",
+        offered.text
+    );
 
     // Checkout: the create call as the provider documents it.
     let c = checkout(&app, &shop, name, currency).await;
@@ -192,7 +197,11 @@ async fn provider_flow(db: Db, kind: Kind) {
     for s in &seen {
         assert!(s.auth_ok, "{name}: credentials refused: {s:?}");
         assert!(s.problems.is_empty(), "{name}: {:?} in {s:?}", s.problems);
-        assert_ne!(s.signature_ok, Some(false), "{name}: bad request signature {s:?}");
+        assert_ne!(
+            s.signature_ok,
+            Some(false),
+            "{name}: bad request signature {s:?}"
+        );
     }
     let payments = fake.payments();
     assert_eq!(payments.len(), 1);
@@ -202,16 +211,27 @@ async fn provider_flow(db: Db, kind: Kind) {
     assert_eq!(asked.normalize(), due.normalize(), "{name}: {payment:?}");
     assert_eq!(
         due.normalize(),
-        (price_in(currency).parse::<rust_decimal::Decimal>().unwrap() * rust_decimal::Decimal::from(2)).normalize()
+        (price_in(currency).parse::<rust_decimal::Decimal>().unwrap()
+            * rust_decimal::Decimal::from(2))
+        .normalize()
     );
     if kind != Kind::OxProcessing {
         assert_eq!(payment.currency.to_lowercase(), currency, "{payment:?}");
     }
     assert!(
-        payment.reference.as_deref().is_some_and(|r| r.contains(&invoice)),
+        payment
+            .reference
+            .as_deref()
+            .is_some_and(|r| r.contains(&invoice)),
         "{name}: our invoice id is the reference: {payment:?}"
     );
-    assert_eq!(c.invoice["paymentUrl"].as_str().is_some_and(|u| u.starts_with(&fake.url)), true, "{}", c.invoice);
+    assert!(
+        c.invoice["paymentUrl"]
+            .as_str()
+            .is_some_and(|u| u.starts_with(&fake.url)),
+        "{}",
+        c.invoice
+    );
 
     // Bad webhooks: a 4xx each, kept in the inbox with the reason, and no effect.
     let mut bad = vec![
@@ -231,20 +251,39 @@ async fn provider_flow(db: Db, kind: Kind) {
     for (tamper, expected) in bad {
         let d = fake.pay(&payment.id, tamper.clone()).await;
         if expected == 0 {
-            assert!((400..500).contains(&d.status), "{name} {tamper:?}: {} {}", d.status, d.body);
+            assert!(
+                (400..500).contains(&d.status),
+                "{name} {tamper:?}: {} {}",
+                d.status,
+                d.body
+            );
         } else {
             assert_eq!(d.status, expected, "{name} {tamper:?}: {}", d.body);
         }
-        assert!(!fake.answer_ok(&d) || d.status >= 400, "{name} {tamper:?}: {}", d.body);
+        assert!(
+            !fake.answer_ok(&d) || d.status >= 400,
+            "{name} {tamper:?}: {}",
+            d.body
+        );
         rejected += 1;
         let entries = inbox_in(&app, "rejected").await;
-        assert_eq!(entries.len(), rejected, "{name} {tamper:?}: one entry per refusal");
+        assert_eq!(
+            entries.len(),
+            rejected,
+            "{name} {tamper:?}: one entry per refusal"
+        );
         assert!(
-            entries.iter().all(|e| e["result"].as_str().is_some_and(|r| !r.is_empty())),
+            entries
+                .iter()
+                .all(|e| e["result"].as_str().is_some_and(|r| !r.is_empty())),
             "{entries:?}"
         );
         app.drain_jobs().await;
-        assert_eq!(invoice_status(&app, &invoice).await, "open", "{name} {tamper:?}");
+        assert_eq!(
+            invoice_status(&app, &invoice).await,
+            "open",
+            "{name} {tamper:?}"
+        );
         assert_eq!(order_row(&app, &c.order).await["status"], json!("paying"));
     }
     // The admins heard about the amount that did not match.
@@ -273,10 +312,17 @@ async fn provider_flow(db: Db, kind: Kind) {
     // The buyer pays: the signed webhook pays the invoice and the order.
     let d = fake.pay(&payment.id, Tamper::None).await;
     assert_eq!(d.status, 200, "{name}: {}", d.body);
-    assert!(fake.answer_ok(&d), "{name}: the provider would not take our answer {:?}", d.body);
+    assert!(
+        fake.answer_ok(&d),
+        "{name}: the provider would not take our answer {:?}",
+        d.body
+    );
     app.drain_jobs().await;
     assert_eq!(invoice_status(&app, &invoice).await, "paid");
-    assert_eq!(order_row(&app, &c.order).await["status"], json!("approving"));
+    assert_eq!(
+        order_row(&app, &c.order).await["status"],
+        json!("approving")
+    );
     let processed = inbox_in(&app, "processed").await;
     assert_eq!(processed.len(), 1, "{processed:?}");
     assert_eq!(processed[0]["verified"], json!(true));
@@ -289,11 +335,18 @@ async fn provider_flow(db: Db, kind: Kind) {
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
     let copies = inbox_in(&app, "ignored").await;
     assert!(
-        copies.iter().any(|e| e["result"].as_str().unwrap_or_default().contains("copy")),
+        copies
+            .iter()
+            .any(|e| e["result"].as_str().unwrap_or_default().contains("copy")),
         "{copies:?}"
     );
     let changes = app.get(&format!("/api/ecommerce/order-status-changes?filters[and][0][column]=orderId&filters[and][0][method]=eq&filters[and][0][value]={}", c.order)).await;
-    assert_eq!(changes.data().as_array().unwrap().len(), 2, "{}", changes.text);
+    assert_eq!(
+        changes.data().as_array().unwrap().len(),
+        2,
+        "{}",
+        changes.text
+    );
 
     // Nothing answered 5xx, and no secret reached a response.
     let secrets = [fake.creds.secret.as_str(), fake.creds.extra.as_str()];
@@ -316,7 +369,11 @@ async fn provider_flow(db: Db, kind: Kind) {
         let c = checkout(&app, &shop, name, currency).await;
         assert_eq!(c.status, 503, "{name} {mode:?}: {}", c.text);
         assert!(c.text.contains(name), "{}", c.text);
-        assert!(t.elapsed() < Duration::from_secs(5), "{name} {mode:?}: {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{name} {mode:?}: {:?}",
+            t.elapsed()
+        );
         assert_eq!(order_row(&app, &c.order).await["status"], json!("new"));
     }
     fake.set_mode(Mode::Normal);
@@ -325,7 +382,11 @@ async fn provider_flow(db: Db, kind: Kind) {
     let c = checkout(&app, &shop, name, currency).await;
     assert_eq!(c.status, 503, "{name} down: {}", c.text);
     assert_eq!(order_row(&app, &c.order).await["status"], json!("new"));
-    assert!(!c.text.contains(&url), "the provider's address is not shown: {}", c.text);
+    assert!(
+        !c.text.contains(&url),
+        "the provider's address is not shown: {}",
+        c.text
+    );
 }
 
 macro_rules! per_provider {
@@ -377,10 +438,19 @@ async fn status_check(db: Db) {
         assert_eq!(invoice_status(&app, &invoice).await, "open");
         let r = app.post(&check, &json!({})).await;
         assert_eq!(r.status, 200, "{}", r.text);
-        assert_eq!(r.data()["status"], json!("succeeded"), "{}: {}", kind.name(), r.text);
+        assert_eq!(
+            r.data()["status"],
+            json!("succeeded"),
+            "{}: {}",
+            kind.name(),
+            r.text
+        );
         app.drain_jobs().await;
         assert_eq!(invoice_status(&app, &invoice).await, "paid");
-        assert_eq!(order_row(&app, &c.order).await["status"], json!("approving"));
+        assert_eq!(
+            order_row(&app, &c.order).await["status"],
+            json!("approving")
+        );
         // Asked again: still once.
         let r = app.post(&check, &json!({})).await;
         assert_eq!(r.status, 200, "{}", r.text);

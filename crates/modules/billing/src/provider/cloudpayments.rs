@@ -75,7 +75,14 @@ fn event_of(f: &serde_json::Map<String, Value>) -> Event {
     } else if status == "Authorized" {
         Outcome::Other("authorised, not yet charged".into())
     } else {
-        Outcome::Failed(format!("status {}", if status.is_empty() { "unknown" } else { &status }))
+        Outcome::Failed(format!(
+            "status {}",
+            if status.is_empty() {
+                "unknown"
+            } else {
+                &status
+            }
+        ))
     };
     Event::about(invoice, None, outcome).paid_amount(
         decimal_of(f.get("Amount")),

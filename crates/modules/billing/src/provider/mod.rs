@@ -240,7 +240,11 @@ impl Http {
         Ok(v)
     }
 
-    pub async fn text(&self, provider: &str, req: reqwest::RequestBuilder) -> Result<(u16, String)> {
+    pub async fn text(
+        &self,
+        provider: &str,
+        req: reqwest::RequestBuilder,
+    ) -> Result<(u16, String)> {
         let res = req.send().await.map_err(|e| unreachable(provider, &e))?;
         let status = res.status().as_u16();
         let text = res.text().await.map_err(|e| unreachable(provider, &e))?;

@@ -10,8 +10,8 @@ use time::OffsetDateTime;
 
 use super::sign::{md5_hex, same, same_hex};
 use super::{
-    BoxFuture, Created, Event, Http, Incoming, NewPayment, Outcome, Provider, decimal_of,
-    refused, set, text_of, two_places, uuid_of,
+    BoxFuture, Created, Event, Http, Incoming, NewPayment, Outcome, Provider, decimal_of, refused,
+    set, text_of, two_places, uuid_of,
 };
 
 pub struct OxProcessing {
@@ -96,7 +96,9 @@ impl Provider for OxProcessing {
         let get = |k: &str| text_of(f.get(k)).unwrap_or_default();
         let given = get("Signature");
         if given.is_empty() {
-            return Err(Error::bad_request("the 0xProcessing webhook has no Signature"));
+            return Err(Error::bad_request(
+                "the 0xProcessing webhook has no Signature",
+            ));
         }
         let expected = md5_hex(
             format!(
@@ -115,7 +117,12 @@ impl Provider for OxProcessing {
             ));
         }
         let status = get("Status");
+        let test = matches!(get("Test").to_ascii_lowercase().as_str(), "true" | "1");
         let outcome = match status.as_str() {
+            // 0xProcessing: test callbacks are never credited outside test mode.
+            _ if test && !self.test => {
+                Outcome::Other("a test payment, not credited outside test mode".into())
+            }
             "Success" => Outcome::Paid,
             "Canceled" | "Cancelled" | "Expired" => Outcome::Failed(format!("status {status}")),
             other => Outcome::Other(format!("status {other}")),

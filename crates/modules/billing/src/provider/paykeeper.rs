@@ -129,10 +129,8 @@ impl Provider for PayKeeper {
             ));
         }
         // PayKeeper notifies only successful payments, in roubles.
-        Ok(
-            Event::about(uuid_of(f.get("orderid")), None, Outcome::Paid)
-                .paid_amount(decimal_of(f.get("sum")), Some("rub")),
-        )
+        Ok(Event::about(uuid_of(f.get("orderid")), None, Outcome::Paid)
+            .paid_amount(decimal_of(f.get("sum")), Some("rub")))
     }
 
     fn ack(&self, w: &Incoming<'_>) -> Ack {
@@ -141,7 +139,10 @@ impl Provider for PayKeeper {
             .ok()
             .and_then(|f| text_of(f.get("id")))
             .unwrap_or_default();
-        Ack::Text(format!("OK {}", md5_hex(format!("{id}{}", self.secret).as_bytes())))
+        Ack::Text(format!(
+            "OK {}",
+            md5_hex(format!("{id}{}", self.secret).as_bytes())
+        ))
     }
 
     fn status<'a>(&'a self, invoice: &'a InvoiceRef) -> BoxFuture<'a, Result<Option<Event>>> {
@@ -149,10 +150,14 @@ impl Provider for PayKeeper {
             if invoice.provider_id.is_empty() {
                 return Ok(None);
             }
-            let id: String = form_urlencoded::byte_serialize(invoice.provider_id.as_bytes()).collect();
+            let id: String =
+                form_urlencoded::byte_serialize(invoice.provider_id.as_bytes()).collect();
             let v = Self::ok(
                 self.http
-                    .json("paykeeper", self.get(&format!("/info/invoice/byid/?id={id}")))
+                    .json(
+                        "paykeeper",
+                        self.get(&format!("/info/invoice/byid/?id={id}")),
+                    )
                     .await?,
             )?;
             let status = v["status"].as_str().unwrap_or_default();

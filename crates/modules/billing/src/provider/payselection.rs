@@ -149,8 +149,7 @@ impl Provider for Payselection {
                 self.name
             )));
         }
-        let mut signed =
-            format!("POST\n{}\n{}\n", self.webhook_url, self.site_id).into_bytes();
+        let mut signed = format!("POST\n{}\n{}\n", self.webhook_url, self.site_id).into_bytes();
         signed.extend_from_slice(w.body);
         let expected = hex(&hmac_sha256(self.secret_key.as_bytes(), &signed));
         if !same_hex(given, &expected) {
@@ -171,9 +170,11 @@ impl Provider for Payselection {
             )),
             other => Outcome::Other(format!("event {other} is not used")),
         };
-        Ok(Event::about(uuid_of(v.get("OrderId")), None, outcome).paid_amount(
-            decimal_of(v.get("Amount")),
-            text_of(v.get("Currency")).as_deref(),
-        ))
+        Ok(
+            Event::about(uuid_of(v.get("OrderId")), None, outcome).paid_amount(
+                decimal_of(v.get("Amount")),
+                text_of(v.get("Currency")).as_deref(),
+            ),
+        )
     }
 }

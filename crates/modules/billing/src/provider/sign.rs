@@ -39,7 +39,10 @@ pub fn same(a: &str, b: &str) -> bool {
 
 /// Equal hex strings, ignoring case.
 pub fn same_hex(a: &str, b: &str) -> bool {
-    same(&a.trim().to_ascii_lowercase(), &b.trim().to_ascii_lowercase())
+    same(
+        &a.trim().to_ascii_lowercase(),
+        &b.trim().to_ascii_lowercase(),
+    )
 }
 
 #[cfg(test)]

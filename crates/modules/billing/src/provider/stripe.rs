@@ -60,8 +60,8 @@ fn major_units(minor: Option<&Value>, currency: &str) -> Option<Decimal> {
 /// Reads a Checkout Session object.
 fn session_event(s: &Value) -> Event {
     let currency = s["currency"].as_str().unwrap_or_default().to_lowercase();
-    let invoice = uuid_of(s.get("client_reference_id"))
-        .or_else(|| uuid_of(s.pointer("/metadata/invoiceId")));
+    let invoice =
+        uuid_of(s.get("client_reference_id")).or_else(|| uuid_of(s.pointer("/metadata/invoiceId")));
     let outcome = match (s["status"].as_str(), s["payment_status"].as_str()) {
         (Some("complete"), Some("paid" | "no_payment_required")) => Outcome::Paid,
         (Some("expired"), _) => Outcome::Failed("the checkout session expired".into()),
@@ -71,8 +71,10 @@ fn session_event(s: &Value) -> Event {
             payment.unwrap_or("unknown")
         )),
     };
-    Event::about(invoice, s["id"].as_str().map(str::to_owned), outcome)
-        .paid_amount(major_units(s.get("amount_total"), &currency), Some(&currency))
+    Event::about(invoice, s["id"].as_str().map(str::to_owned), outcome).paid_amount(
+        major_units(s.get("amount_total"), &currency),
+        Some(&currency),
+    )
 }
 
 impl Provider for Stripe {
@@ -93,7 +95,15 @@ impl Provider for Stripe {
                 .join(",");
             let subscription = p.kind == "subscription";
             let mut form: Vec<(&str, String)> = vec![
-                ("mode", if subscription { "subscription" } else { "payment" }.into()),
+                (
+                    "mode",
+                    if subscription {
+                        "subscription"
+                    } else {
+                        "payment"
+                    }
+                    .into(),
+                ),
                 ("line_items[0][quantity]", "1".into()),
                 ("line_items[0][price_data][currency]", currency.clone()),
                 ("line_items[0][price_data][unit_amount]", unit),
@@ -123,7 +133,10 @@ impl Provider for Stripe {
                         ));
                     }
                 };
-                form.push(("line_items[0][price_data][recurring][interval]", interval.into()));
+                form.push((
+                    "line_items[0][price_data][recurring][interval]",
+                    interval.into(),
+                ));
                 form.push(("subscription_data[metadata][invoiceId]", invoice.clone()));
                 form.push(("subscription_data[metadata][paymentIntentIds]", intents));
             } else {
@@ -203,7 +216,9 @@ impl Provider for Stripe {
                     e.outcome = Outcome::Failed("the asynchronous payment failed".into());
                 } else if kind == "checkout.session.completed" && e.outcome != Outcome::Paid {
                     // Paid later by an asynchronous method: its own event follows.
-                    e.outcome = Outcome::Other("the session completed unpaid; waiting for the asynchronous payment".into());
+                    e.outcome = Outcome::Other(
+                        "the session completed unpaid; waiting for the asynchronous payment".into(),
+                    );
                 }
                 e
             }
@@ -215,7 +230,9 @@ impl Provider for Stripe {
                     Some("subscription_create") => Event::about(
                         ours,
                         None,
-                        Outcome::Other("the subscription's first invoice: its checkout session pays it".into()),
+                        Outcome::Other(
+                            "the subscription's first invoice: its checkout session pays it".into(),
+                        ),
                     ),
                     _ if ours.is_none() => Event::about(
                         None,
@@ -232,7 +249,11 @@ impl Provider for Stripe {
                     }
                 }
             }
-            other => Event::about(None, None, Outcome::Other(format!("event {other} is not used"))),
+            other => Event::about(
+                None,
+                None,
+                Outcome::Other(format!("event {other} is not used")),
+            ),
         })
     }
 
@@ -278,6 +299,9 @@ mod tests {
         assert_eq!(minor_units(d("199.5"), "rub").ok(), Some(19950));
         assert_eq!(minor_units(d("500"), "jpy").ok(), Some(500));
         assert_eq!(minor_units(d("1.234"), "kwd").ok(), Some(1234));
-        assert_eq!(major_units(Some(&serde_json::json!(19950)), "rub"), Some(d("199.5")));
+        assert_eq!(
+            major_units(Some(&serde_json::json!(19950)), "rub"),
+            Some(d("199.5"))
+        );
     }
 }
