@@ -46,7 +46,7 @@ chromium:
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 test-web: web-deps chromium
-	$(CARGO) build -p stoa-server --bin stoa
+	$(CARGO) build -p stoa-server --bin stoa -p stoa-fakes --bin stoa-fakes
 	cd web && STOA_BIN=../target/debug/stoa $(NPM) run api:check
 	cd web && $(NPM) run typecheck
 	cd web && $(NPM) run kind:check

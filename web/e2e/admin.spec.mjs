@@ -190,7 +190,12 @@ export const adminSpecs = [
       await page.goto("/admin/billing/webhook");
       const inbox = page.getByTestId("inbox-table");
       await inbox.getByTestId("inbox-status").getByText("Processed").first().waitFor();
+      // The enabled providers, with their currencies.
+      const enabled = page.getByTestId("enabled-providers");
+      await enabled.getByText(/CloudPayments · RUB/).waitFor();
+      await enabled.getByText(/Stripe · any currency/).waitFor();
       await inbox.getByTestId("inbox-open").first().click();
+      await page.getByTestId("inbox-verified").getByText("yes").waitFor();
       // (axe before the replay: a toast fading in reads as low contrast.)
       await screen(page, "admin-inbox");
       await page.getByTestId("inbox-replay").click();

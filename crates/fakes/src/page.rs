@@ -127,7 +127,7 @@ fn html(status: u16, title: &str, body: &str) -> Resp {
         content_type: "text/html; charset=utf-8",
         headers: Vec::new(),
         body: format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+            "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">\
              <title>{t}</title></head>\n<body><main>\n<h1>{t}</h1>\n{body}\n</main></body>\n</html>\n"
         ),
     }
