@@ -494,3 +494,145 @@ async fn missing_credentials() {
     };
     assert!(err.contains("not a payment provider"), "{err}");
 }
+
+/// Stripe subscriptions: the checkout opens a subscription-mode session whose subscription
+/// carries our invoice id; the first payment delivers the order; each later `invoice.paid`
+/// (billing_reason `subscription_cycle`) is recorded once as a new paid invoice of the same
+/// intent, which keeps the subscription alive.
+async fn stripe_subscription(db: Db) {
+    let sink = Sink::start().await;
+    let (app, fake, shop) = start(db, Kind::Stripe, &sink).await;
+    let interval = app
+        .create(
+            "/api/ecommerce/attribute-keys",
+            &json!({"slug": "interval", "type": "interval", "field": "string"}),
+        )
+        .await;
+    let price = app
+        .get("/api/ecommerce/attribute-keys?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=price")
+        .await
+        .data()[0]["id"]
+        .clone();
+    let club = app
+        .create(
+            "/api/ecommerce/products",
+            &json!({"slug": "club", "type": "subscription", "title": {"en": "Club"}}),
+        )
+        .await;
+    let usd = json!(shop.currency("usd"));
+    attribute(
+        &app,
+        &club["id"],
+        &price,
+        json!({"number": "7"}),
+        Some(&usd),
+    )
+    .await;
+    attribute(
+        &app,
+        &club["id"],
+        &interval["id"],
+        json!({"string": {"en": "month", "ru": "месяц"}}),
+        None,
+    )
+    .await;
+    let (s, jwt) = guest(&app).await;
+    let r = app
+        .bearer(&jwt)
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                club["id"].as_str().unwrap()
+            ),
+            &json!({"provider": "stripe", "email": "member@example.com", "billingModule": {"currency": {"id": shop.currency("usd")}}}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let order = r.data()["ecommerceModule"]["orders"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let payment = fake.payments()[0].clone();
+    assert_eq!(
+        payment.raw["mode"],
+        json!("subscription"),
+        "{:?}",
+        payment.raw
+    );
+    let d = fake.pay(&payment.id, Tamper::None).await;
+    assert_eq!(d.status, 200, "{}", d.body);
+    app.drain_jobs().await;
+    assert_eq!(order_row(&app, &order).await["status"], json!("delivering"));
+    // Every event the fake sent was acknowledged; the subscription's first invoice is paid by
+    // its session, so it changes nothing.
+    for d in fake.deliveries() {
+        assert_eq!(d.status, 200, "{}", d.body);
+    }
+    let invoices = |app: &TestApp| {
+        let url = app.url("/api/billing/invoices?filters[and][0][column]=status&filters[and][0][method]=eq&filters[and][0][value]=paid");
+        let client = app.client.clone();
+        async move {
+            let r = client.get(url).send().await.unwrap();
+            let v: Value = r.json().await.unwrap();
+            v["data"].as_array().unwrap().len()
+        }
+    };
+    assert_eq!(invoices(&app).await, 1);
+    // A month later Stripe charges again: `invoice.paid` for the cycle, signed.
+    let first = fake
+        .deliveries()
+        .into_iter()
+        .find(|d| d.sent_body.contains("\"invoice.paid\""))
+        .expect("the fake sent invoice.paid");
+    let mut event: Value = serde_json::from_str(&first.sent_body).unwrap();
+    event["id"] = json!("evt_renewal_1");
+    event["data"]["object"]["id"] = json!("in_renewal_1");
+    event["data"]["object"]["billing_reason"] = json!("subscription_cycle");
+    let body = event.to_string();
+    let t = time::OffsetDateTime::now_utc().unix_timestamp();
+    let sig = stripe_signature(&fake.creds.extra, t, &body);
+    let hook = app.url("/api/billing/payment-intents/stripe/webhook");
+    for round in 0..2 {
+        let r = app
+            .plain
+            .post(&hook)
+            .header("content-type", "application/json")
+            .header("stripe-signature", format!("t={t},v1={sig}"))
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200, "round {round}");
+        app.drain_jobs().await;
+        assert_eq!(
+            invoices(&app).await,
+            2,
+            "one renewal invoice, round {round}"
+        );
+    }
+    // A renewal with an amount that is not the subscription's is refused.
+    event["id"] = json!("evt_renewal_2");
+    event["data"]["object"]["id"] = json!("in_renewal_2");
+    event["data"]["object"]["amount_paid"] = json!(100);
+    let body = event.to_string();
+    let sig = stripe_signature(&fake.creds.extra, t, &body);
+    let r = app
+        .plain
+        .post(&hook)
+        .header("stripe-signature", format!("t={t},v1={sig}"))
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 422);
+    assert_eq!(invoices(&app).await, 2);
+}
+stoa_testkit::dual_test!(stripe_subscription, db);
+
+/// Stripe's signature, computed independently of the adapter.
+fn stripe_signature(secret: &str, t: i64, body: &str) -> String {
+    use hmac::Mac;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(format!("{t}.{body}").as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
