@@ -6,7 +6,12 @@ use serde::Serialize;
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct Config {
     /// Database: `sqlite://path` (default) or `postgres://…`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://./data/stoa.db")]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        hide_env_values = true,
+        default_value = "sqlite://./data/stoa.db"
+    )]
     pub database_url: String,
     /// Address to listen on.
     #[arg(long, env = "STOA_ADDR", default_value = "127.0.0.1:8080")]
@@ -41,7 +46,7 @@ pub struct Config {
     pub public_url: Option<String>,
     /// HS256 key for access tokens (≥ 32 bytes). Default: generated once into
     /// `STOA_DATA_DIR/jwt-secret`. Set it explicitly when several instances serve one database.
-    #[arg(long, env = "STOA_JWT_SECRET")]
+    #[arg(long, env = "STOA_JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<String>,
     /// Access-token lifetime in seconds.
     #[arg(long, env = "STOA_ACCESS_TOKEN_TTL", default_value_t = 900)]
@@ -50,11 +55,11 @@ pub struct Config {
     #[arg(long, env = "STOA_REFRESH_TOKEN_TTL", default_value_t = 30 * 24 * 3600)]
     pub refresh_token_ttl: i64,
     /// Enables `X-RBAC-SECRET-KEY` for trusted server-to-server calls (≥ 32 characters).
-    #[arg(long, env = "STOA_SECRET_KEY")]
+    #[arg(long, env = "STOA_SECRET_KEY", hide_env_values = true)]
     pub secret_key: Option<String>,
     /// SMTP server for mail (`smtp://user:pass@host:587?tls=required`, `smtps://…`). Unset: mail
     /// stays in the outbox and is printed to the log.
-    #[arg(long, env = "STOA_SMTP_URL")]
+    #[arg(long, env = "STOA_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
     /// The From address of outgoing mail.
     #[arg(
@@ -107,10 +112,10 @@ pub struct ProviderConfig {
     #[arg(long, env = "STOA_PROVIDER_TIMEOUT", default_value_t = 8)]
     pub provider_timeout: u64,
     /// Stripe secret API key (`sk_live_…`).
-    #[arg(long, env = "STOA_STRIPE_SECRET_KEY")]
+    #[arg(long, env = "STOA_STRIPE_SECRET_KEY", hide_env_values = true)]
     pub stripe_secret_key: Option<String>,
     /// Stripe webhook signing secret (`whsec_…`).
-    #[arg(long, env = "STOA_STRIPE_WEBHOOK_SECRET")]
+    #[arg(long, env = "STOA_STRIPE_WEBHOOK_SECRET", hide_env_values = true)]
     pub stripe_webhook_secret: Option<String>,
     #[arg(
         long,
@@ -122,7 +127,7 @@ pub struct ProviderConfig {
     #[arg(long, env = "STOA_CLOUDPAYMENTS_PUBLIC_ID")]
     pub cloudpayments_public_id: Option<String>,
     /// CloudPayments API secret (also signs its notifications).
-    #[arg(long, env = "STOA_CLOUDPAYMENTS_API_SECRET")]
+    #[arg(long, env = "STOA_CLOUDPAYMENTS_API_SECRET", hide_env_values = true)]
     pub cloudpayments_api_secret: Option<String>,
     #[arg(
         long,
@@ -134,7 +139,7 @@ pub struct ProviderConfig {
     #[arg(long, env = "STOA_TIPTOPPAY_PUBLIC_ID")]
     pub tiptoppay_public_id: Option<String>,
     /// TipTopPay API secret.
-    #[arg(long, env = "STOA_TIPTOPPAY_API_SECRET")]
+    #[arg(long, env = "STOA_TIPTOPPAY_API_SECRET", hide_env_values = true)]
     pub tiptoppay_api_secret: Option<String>,
     #[arg(
         long,
@@ -146,10 +151,10 @@ pub struct ProviderConfig {
     #[arg(long, env = "STOA_PAYSELECTION_SITE_ID")]
     pub payselection_site_id: Option<String>,
     /// Payselection (RUB) secret key: verifies webhooks.
-    #[arg(long, env = "STOA_PAYSELECTION_SECRET_KEY")]
+    #[arg(long, env = "STOA_PAYSELECTION_SECRET_KEY", hide_env_values = true)]
     pub payselection_secret_key: Option<String>,
     /// Payselection (RUB) public key: signs requests to the payment form API.
-    #[arg(long, env = "STOA_PAYSELECTION_PUBLIC_KEY")]
+    #[arg(long, env = "STOA_PAYSELECTION_PUBLIC_KEY", hide_env_values = true)]
     pub payselection_public_key: Option<String>,
     #[arg(
         long,
@@ -161,10 +166,10 @@ pub struct ProviderConfig {
     #[arg(long, env = "STOA_PAYSELECTION_INT_SITE_ID")]
     pub payselection_int_site_id: Option<String>,
     /// Payselection International secret key.
-    #[arg(long, env = "STOA_PAYSELECTION_INT_SECRET_KEY")]
+    #[arg(long, env = "STOA_PAYSELECTION_INT_SECRET_KEY", hide_env_values = true)]
     pub payselection_int_secret_key: Option<String>,
     /// Payselection International public key.
-    #[arg(long, env = "STOA_PAYSELECTION_INT_PUBLIC_KEY")]
+    #[arg(long, env = "STOA_PAYSELECTION_INT_PUBLIC_KEY", hide_env_values = true)]
     pub payselection_int_public_key: Option<String>,
     #[arg(
         long,
@@ -179,16 +184,20 @@ pub struct ProviderConfig {
     #[arg(long, env = "STOA_PAYKEEPER_USER")]
     pub paykeeper_user: Option<String>,
     /// PayKeeper API password.
-    #[arg(long, env = "STOA_PAYKEEPER_PASSWORD")]
+    #[arg(long, env = "STOA_PAYKEEPER_PASSWORD", hide_env_values = true)]
     pub paykeeper_password: Option<String>,
     /// PayKeeper notification secret seed ("секретное слово").
-    #[arg(long, env = "STOA_PAYKEEPER_SECRET")]
+    #[arg(long, env = "STOA_PAYKEEPER_SECRET", hide_env_values = true)]
     pub paykeeper_secret: Option<String>,
     /// 0xProcessing merchant id.
     #[arg(long, env = "STOA_OXPROCESSING_MERCHANT_ID")]
     pub oxprocessing_merchant_id: Option<String>,
     /// 0xProcessing webhook password.
-    #[arg(long, env = "STOA_OXPROCESSING_WEBHOOK_PASSWORD")]
+    #[arg(
+        long,
+        env = "STOA_OXPROCESSING_WEBHOOK_PASSWORD",
+        hide_env_values = true
+    )]
     pub oxprocessing_webhook_password: Option<String>,
     #[arg(
         long,

@@ -36,6 +36,8 @@ pub const CHECK_AFTER: Duration = Duration::from_secs(15 * 60);
 const STATUS_SOURCE: &str = "status-api";
 /// Largest webhook body kept in the inbox.
 pub const MAX_WEBHOOK_BODY: usize = 256 * 1024;
+/// Bytes of an unverified (rejected) webhook's body kept in the inbox.
+const REJECTED_BODY: usize = 2048;
 /// Headers kept with an inbox entry (never cookies or credentials).
 const KEPT_HEADERS: usize = 40;
 
@@ -587,7 +589,7 @@ impl Billing {
             .event_key(&incoming)
             .unwrap_or_else(|| format!("body:{}", &digest[..16]))
             .chars()
-            .take(300)
+            .take(200)
             .collect();
         let entry = Entry {
             provider,
@@ -651,7 +653,16 @@ impl Billing {
         invoice: Option<Uuid>,
         alert: Option<Value>,
     ) -> Result<(Option<Uuid>, bool)> {
-        let text = String::from_utf8_lossy(entry.body).into_owned();
+        let mut text = String::from_utf8_lossy(entry.body).into_owned();
+        if status == "rejected" && !verified && text.len() > REJECTED_BODY {
+            // Unverified junk costs its sender more than it costs the inbox.
+            let cut = (0..=REJECTED_BODY)
+                .rev()
+                .find(|i| text.is_char_boundary(*i))
+                .unwrap_or(0);
+            text.truncate(cut);
+            text.push_str(" …[cut]");
+        }
         let headers: Map<String, Value> = entry
             .headers
             .iter()
@@ -849,7 +860,8 @@ impl Billing {
         // outside what the provider signs).
         Ok(
             found.filter(|inv| match (&event.provider_id, inv.text("providerId")) {
-                (Some(said), Some(ours)) if !ours.is_empty() => said == ours,
+                // An invoice the provider has not named yet is not this payment's (yet).
+                (Some(said), ours) => ours.is_some_and(|o| !o.is_empty() && o == said),
                 _ => true,
             }),
         )
@@ -916,8 +928,17 @@ impl Billing {
             }
         }
         let due = invoice.decimal("amount").unwrap_or_default();
+        // Every real provider states what was paid; a payment that does not is not credited.
+        if event.amount.is_none() && provider != "dummy" {
+            return Ok(Verdict::Reject(
+                Error::bad_request("the payment does not say how much was paid"),
+                false,
+            ));
+        }
+        // Compared at the precision providers charge (cents): a price with more decimals is
+        // charged rounded.
         if let Some(paid) = event.amount
-            && paid.normalize() != due.normalize()
+            && paid.round_dp(2) != due.round_dp(2)
         {
             return Ok(Verdict::Reject(
                 Error::invalid_field(
@@ -1019,13 +1040,31 @@ impl Billing {
                 }
             }
             if opened.is_none() {
+                let status = invoice.text("status").unwrap_or("paid");
+                let why = if status == "paid" {
+                    "the invoice was already paid".to_owned()
+                } else {
+                    // Money arrived for an invoice an admin gave up on: someone must look.
+                    let why = format!(
+                        "a payment arrived for invoice {invoice_id}, which is {status}; nothing was marked paid"
+                    );
+                    enqueue(
+                        &mut exec,
+                        &NewJob::now(
+                            JOB_ALERT,
+                            json!({"provider": invoice.text("provider"), "why": why, "invoice": invoice_id, "inbox": id}),
+                        ),
+                    )
+                    .await?;
+                    why
+                };
                 repo::set_if(
                     &mut exec,
                     &self.e.webhook,
                     id,
                     &[
                         ("status", Val::Text("ignored".into())),
-                        ("result", Val::Text("the invoice was already paid".into())),
+                        ("result", Val::Text(why)),
                     ],
                     &[],
                 )
@@ -1208,9 +1247,8 @@ impl Billing {
         let Some(mut event) = adapter.status(&r).await? else {
             return Ok(false);
         };
-        if event.invoice.is_none() {
-            event.invoice = Some(iid);
-        }
+        // The status API answers about this invoice, whatever it names.
+        event.invoice = Some(iid);
         match &event.outcome {
             Said::Paid => {
                 let entry = StatusEntry::of(&event);

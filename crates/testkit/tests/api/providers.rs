@@ -493,6 +493,15 @@ async fn missing_credentials() {
         Err(e) => format!("{e:#}"),
     };
     assert!(err.contains("not a payment provider"), "{err}");
+    // Half of a provider's credentials stops the server too (never a silent fall back to the
+    // dummy provider).
+    c.payment_providers = None;
+    c.providers.stripe_secret_key = Some("sk_live_x".into());
+    let err = match stoa_server::build(&c).await {
+        Ok(_) => panic!("the server started with half of Stripe's settings"),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(err.contains("STOA_STRIPE_WEBHOOK_SECRET"), "{err}");
 }
 
 /// Stripe subscriptions: the checkout opens a subscription-mode session whose subscription

@@ -128,20 +128,15 @@ impl Provider for CloudPayments {
                 body["AccountId"] = json!(e);
             }
             if p.kind == "subscription" {
-                body["SubscriptionBehavior"] = match p.interval.as_deref() {
-                    Some("week") => json!("CreateWeekly"),
-                    Some("month") => json!("CreateMonthly"),
-                    other => {
-                        return Err(Error::invalid_field(
-                            "interval",
-                            format!(
-                                "{} subscriptions are weekly or monthly, not {}",
-                                self.name,
-                                other.unwrap_or("nothing")
-                            ),
-                        ));
-                    }
-                };
+                // Its recurring charges are not read back as renewals yet: a subscription
+                // would lapse while the buyer is still charged.
+                return Err(Error::invalid_field(
+                    "provider",
+                    format!(
+                        "subscriptions are not taken through {} yet; choose Stripe",
+                        self.name
+                    ),
+                ));
             }
             let v = self
                 .http
@@ -197,7 +192,14 @@ impl Provider for CloudPayments {
                 )
                 .await?;
             match (v["Success"].as_bool(), v["Model"].as_object()) {
-                (Some(true), Some(m)) => Ok(Some(event_of(m))),
+                (Some(true), Some(m)) => {
+                    let mut e = event_of(m);
+                    // A declined attempt: the buyer may still pay on the same page.
+                    if let Outcome::Failed(why) = &e.outcome {
+                        e.outcome = Outcome::Other(format!("the last attempt was {why}"));
+                    }
+                    Ok(Some(e))
+                }
                 _ => Ok(None),
             }
         })

@@ -318,6 +318,63 @@ pub fn available(
     config: &stoa_api::config::ProviderConfig,
     public_url: &str,
 ) -> Result<Vec<Arc<dyn Provider>>> {
+    // Half a provider's credentials is a mistake, not "not configured": it must not quietly
+    // leave the site on the dummy provider.
+    let c = config;
+    for (name, settings) in [
+        (
+            "stripe",
+            vec![&c.stripe_secret_key, &c.stripe_webhook_secret],
+        ),
+        (
+            "cloudpayments",
+            vec![&c.cloudpayments_public_id, &c.cloudpayments_api_secret],
+        ),
+        (
+            "tiptoppay",
+            vec![&c.tiptoppay_public_id, &c.tiptoppay_api_secret],
+        ),
+        (
+            "payselection",
+            vec![
+                &c.payselection_site_id,
+                &c.payselection_secret_key,
+                &c.payselection_public_key,
+            ],
+        ),
+        (
+            "payselection-international",
+            vec![
+                &c.payselection_int_site_id,
+                &c.payselection_int_secret_key,
+                &c.payselection_int_public_key,
+            ],
+        ),
+        (
+            "paykeeper",
+            vec![
+                &c.paykeeper_url,
+                &c.paykeeper_user,
+                &c.paykeeper_password,
+                &c.paykeeper_secret,
+            ],
+        ),
+        (
+            "0xprocessing",
+            vec![
+                &c.oxprocessing_merchant_id,
+                &c.oxprocessing_webhook_password,
+            ],
+        ),
+    ] {
+        let given = settings.iter().filter(|v| set(v).is_some()).count();
+        if given > 0 && given < settings.len() {
+            return Err(Error::bad_request(format!(
+                "only some of {name}'s settings are set: set {}",
+                required_settings(name)
+            )));
+        }
+    }
     let http = Http::new(Duration::from_secs(config.provider_timeout.max(1)))?;
     let mut out: Vec<Arc<dyn Provider>> = vec![Arc::new(Dummy)];
     out.extend(stripe::from_config(config, &http));

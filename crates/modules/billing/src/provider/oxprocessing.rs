@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use super::sign::{md5_hex, same, same_hex};
 use super::{
     BoxFuture, Created, Event, Http, Incoming, NewPayment, Outcome, Provider, decimal_of, refused,
-    set, text_of, two_places, uuid_of,
+    set, text_of, two_places,
 };
 
 pub struct OxProcessing {
@@ -117,7 +117,8 @@ impl Provider for OxProcessing {
             ));
         }
         let status = get("Status");
-        let test = matches!(get("Test").to_ascii_lowercase().as_str(), "true" | "1");
+        let test = f.get("Test").and_then(Value::as_bool).unwrap_or(false)
+            || matches!(get("Test").to_ascii_lowercase().as_str(), "true" | "1");
         let outcome = match status.as_str() {
             // 0xProcessing: test callbacks are never credited outside test mode.
             _ if test && !self.test => {
@@ -127,10 +128,61 @@ impl Provider for OxProcessing {
             "Canceled" | "Cancelled" | "Expired" => Outcome::Failed(format!("status {status}")),
             other => Outcome::Other(format!("status {other}")),
         };
-        let mut e = Event::about(None, Some(get("PaymentId")), outcome)
-            .paid_amount(decimal_of(f.get("AmountUSD")), Some("usd"));
-        // Unsigned: only a cross-check of the invoice the signed PaymentId finds.
-        e.invoice = uuid_of(f.get("BillingID"));
-        Ok(e)
+        // Found by the signed PaymentId only: BillingID is not signed.
+        Ok(Event::about(None, Some(get("PaymentId")), outcome)
+            .paid_amount(decimal_of(f.get("AmountUSD")), Some("usd")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::sign::md5_hex;
+
+    fn adapter() -> OxProcessing {
+        OxProcessing {
+            http: Http::new(std::time::Duration::from_secs(1)).unwrap_or_else(|e| panic!("{e}")),
+            api: String::new(),
+            merchant: "M1".into(),
+            password: "pw".into(),
+            currency: "USDT (TRC20)".into(),
+            test: false,
+        }
+    }
+
+    fn callback(test: Value, status: &str) -> String {
+        let sig = md5_hex(b"77:M1:a@b.c:USDT (TRC20):pw");
+        serde_json::json!({"PaymentId": 77, "MerchantId": "M1", "Email": "a@b.c", "Currency": "USDT (TRC20)",
+            "Status": status, "AmountUSD": 5, "BillingID": "x", "Test": test, "Signature": sig})
+        .to_string()
+    }
+
+    #[test]
+    fn test_callbacks_are_not_credited_and_the_signed_payment_id_finds_the_invoice() {
+        let a = adapter();
+        let body = callback(Value::Bool(false), "Success");
+        let w = Incoming {
+            headers: &[],
+            body: body.as_bytes(),
+        };
+        let e = a.verify(&w, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(e.outcome, Outcome::Paid);
+        assert_eq!(e.provider_id.as_deref(), Some("77"));
+        assert_eq!(e.invoice, None, "BillingID is not signed");
+        for test in [Value::Bool(true), Value::String("true".into())] {
+            let body = callback(test, "Success");
+            let w = Incoming {
+                headers: &[],
+                body: body.as_bytes(),
+            };
+            let e = a.verify(&w, None).unwrap_or_else(|e| panic!("{e}"));
+            assert!(matches!(e.outcome, Outcome::Other(_)), "{e:?}");
+        }
+        let forged = callback(Value::Bool(false), "Success").replace("M1", "M2");
+        let w = Incoming {
+            headers: &[],
+            body: forged.as_bytes(),
+        };
+        assert_eq!(a.verify(&w, None).err().map(|e| e.status()), Some(401));
     }
 }

@@ -112,18 +112,22 @@ impl Provider for PayKeeper {
         if key.is_empty() {
             return Err(Error::bad_request("the PayKeeper notification has no key"));
         }
-        let expected = md5_hex(
-            format!(
-                "{}{}{}{}{}",
-                get("id"),
-                get("sum"),
-                get("clientid"),
-                get("orderid"),
-                self.secret
+        // PayKeeper signs the sum with two decimals; it is hashed as received and, failing
+        // that, formatted so.
+        let key_for = |sum: &str| {
+            md5_hex(
+                format!(
+                    "{}{sum}{}{}{}",
+                    get("id"),
+                    get("clientid"),
+                    get("orderid"),
+                    self.secret
+                )
+                .as_bytes(),
             )
-            .as_bytes(),
-        );
-        if !same_hex(&key, &expected) {
+        };
+        let formatted = decimal_of(f.get("sum")).map(two_places).unwrap_or_default();
+        if !same_hex(&key, &key_for(&get("sum"))) && !same_hex(&key, &key_for(&formatted)) {
             return Err(Error::Unauthorized(
                 "the PayKeeper key does not match the notification".into(),
             ));

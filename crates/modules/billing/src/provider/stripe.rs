@@ -48,8 +48,12 @@ fn exponent(currency: &str) -> u32 {
 
 /// `199.5` rub → `19950`.
 pub fn minor_units(amount: Decimal, currency: &str) -> Result<i64> {
-    let scaled = (amount * Decimal::from(10_i64.pow(exponent(currency)))).round();
-    i64::try_from(scaled).map_err(|_| Error::invalid_field("amount", "is too large for Stripe"))
+    let too_large = || Error::invalid_field("amount", "is too large for Stripe");
+    let scaled = amount
+        .checked_mul(Decimal::from(10_i64.pow(exponent(currency))))
+        .ok_or_else(too_large)?
+        .round();
+    i64::try_from(scaled).map_err(|_| too_large())
 }
 
 fn major_units(minor: Option<&Value>, currency: &str) -> Option<Decimal> {
@@ -222,7 +226,8 @@ impl Provider for Stripe {
                 }
                 e
             }
-            "invoice.paid" | "invoice.payment_succeeded" => {
+            // `invoice.payment_succeeded` accompanies it for the same invoice: one is enough.
+            "invoice.paid" => {
                 let currency = obj["currency"].as_str().unwrap_or_default().to_lowercase();
                 let ours = uuid_of(obj.pointer("/parent/subscription_details/metadata/invoiceId"))
                     .or_else(|| uuid_of(obj.pointer("/subscription_details/metadata/invoiceId")));
