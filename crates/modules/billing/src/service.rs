@@ -1150,39 +1150,27 @@ impl Billing {
             .eq(&self.e.invoice, "provider", Val::Text(provider.into()))?
             .take(1);
         let result = if repo::find(exec, &self.e.invoice, &q).await?.0.is_empty() {
-            let row = self
-                .store
-                .create_in(
+            let new_id = self
+                .draft_invoice(
                     exec,
-                    &self.e.invoice,
-                    &fields(json!({
-                        "status": "draft",
-                        "provider": provider,
-                        "providerId": renewal,
-                        "amount": paid.normalize().to_string(),
-                        "successUrl": original.text("successUrl").unwrap_or_default(),
-                        "cancelUrl": original.text("cancelUrl").unwrap_or_default(),
-                    })),
+                    intents,
+                    provider,
+                    paid,
+                    original.text("successUrl").unwrap_or_default(),
+                    original.text("cancelUrl").unwrap_or_default(),
                 )
                 .await?;
-            let new_id = Record::must_id(&row)?;
             repo::set_if(
                 exec,
                 &self.e.invoice,
                 new_id,
-                &[("status", Val::Text("paid".into()))],
+                &[
+                    ("status", Val::Text("paid".into())),
+                    ("providerId", Val::Text(renewal.into())),
+                ],
                 &[("status", Val::Text("draft".into()))],
             )
             .await?;
-            for i in intents {
-                self.store
-                    .create_in(
-                        exec,
-                        &self.e.i2i,
-                        &fields(json!({"paymentIntentId": i, "invoiceId": new_id})),
-                    )
-                    .await?;
-            }
             format!("subscription renewed: invoice {new_id} paid")
         } else {
             "this renewal was already recorded".to_owned()

@@ -120,6 +120,44 @@ pub(crate) async fn attribute(
     }
 }
 
+/// A monthly subscription product, `club`, for `amount` in `currency` (price key `price_key`).
+pub(crate) async fn monthly(
+    app: &TestApp,
+    price_key: &Value,
+    currency: &Value,
+    amount: &str,
+) -> Value {
+    let interval_key = app
+        .create(
+            "/api/ecommerce/attribute-keys",
+            &json!({"slug": "interval", "type": "interval", "field": "string"}),
+        )
+        .await;
+    let club = app
+        .create(
+            "/api/ecommerce/products",
+            &json!({"slug": "club", "type": "subscription", "title": {"en": "Club"}}),
+        )
+        .await;
+    attribute(
+        app,
+        &club["id"],
+        price_key,
+        json!({"number": amount}),
+        Some(currency),
+    )
+    .await;
+    attribute(
+        app,
+        &club["id"],
+        &interval_key["id"],
+        json!({"string": {"en": "month", "ru": "месяц"}}),
+        None,
+    )
+    .await;
+    club
+}
+
 /// An anonymous visitor: its subject id and token.
 pub(crate) async fn guest(app: &TestApp) -> (String, String) {
     let r = app.anon().post(&format!("{AUTH}/init"), &json!({})).await;
@@ -840,34 +878,7 @@ async fn subscriptions_and_housekeeping(db: Db) {
     .expect("app");
     let c = catalog(&app).await;
     let rub = c.rub.clone();
-    let interval_key = app
-        .create(
-            "/api/ecommerce/attribute-keys",
-            &json!({"slug": "interval", "type": "interval", "field": "string"}),
-        )
-        .await;
-    let club = app
-        .create(
-            "/api/ecommerce/products",
-            &json!({"slug": "club", "type": "subscription", "title": {"en": "Club"}}),
-        )
-        .await;
-    attribute(
-        &app,
-        &club["id"],
-        &c.price_key,
-        json!({"number": "500"}),
-        Some(&rub),
-    )
-    .await;
-    attribute(
-        &app,
-        &club["id"],
-        &interval_key["id"],
-        json!({"string": {"en": "month", "ru": "месяц"}}),
-        None,
-    )
-    .await;
+    let club = monthly(&app, &c.price_key, &rub, "500").await;
     let role = app
         .create(
             "/api/rbac/roles",

@@ -12,7 +12,7 @@ use stoa_fakes::{Creds, Delivered, Fake, Kind, Mode, Tamper};
 use stoa_testkit::smtp::Sink;
 use stoa_testkit::{Db, TestApp, set_provider_env, spawn_app_manual};
 
-use super::commerce::{attribute, guest, inbox_in, order_row, orders};
+use super::commerce::{attribute, guest, inbox_in, monthly, order_row, orders};
 
 const ADMIN_MAIL: &str = "payments-admin@example.com";
 
@@ -511,40 +511,12 @@ async fn missing_credentials() {
 async fn stripe_subscription(db: Db) {
     let sink = Sink::start().await;
     let (app, fake, shop) = start(db, Kind::Stripe, &sink).await;
-    let interval = app
-        .create(
-            "/api/ecommerce/attribute-keys",
-            &json!({"slug": "interval", "type": "interval", "field": "string"}),
-        )
-        .await;
     let price = app
         .get("/api/ecommerce/attribute-keys?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=price")
         .await
         .data()[0]["id"]
         .clone();
-    let club = app
-        .create(
-            "/api/ecommerce/products",
-            &json!({"slug": "club", "type": "subscription", "title": {"en": "Club"}}),
-        )
-        .await;
-    let usd = json!(shop.currency("usd"));
-    attribute(
-        &app,
-        &club["id"],
-        &price,
-        json!({"number": "7"}),
-        Some(&usd),
-    )
-    .await;
-    attribute(
-        &app,
-        &club["id"],
-        &interval["id"],
-        json!({"string": {"en": "month", "ru": "месяц"}}),
-        None,
-    )
-    .await;
+    let club = monthly(&app, &price, &json!(shop.currency("usd")), "7").await;
     let (s, jwt) = guest(&app).await;
     let r = app
         .bearer(&jwt)
