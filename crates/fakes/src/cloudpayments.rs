@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::util::{
     self, encode_form, hmac_sha256_b64, random_alnum, random_digits, two_dp, url_decode_body,
 };
-use crate::{Effect, Inner, Kind, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
+use crate::{Effect, Inner, Kind, Notice, Outcome, PayStatus, Payment, Rec, Req, Resp, Tamper};
 
 /// ISO currencies CloudPayments lists, with its numeric CurrencyCode.
 const CURRENCIES: [(&str, i64); 20] = [
@@ -418,12 +418,7 @@ fn transaction(kind: Kind, r: &Rec) -> Value {
     })
 }
 
-pub(crate) fn notify(
-    inner: &Inner,
-    rec: &Rec,
-    tamper: &Tamper,
-    txn: &str,
-) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> Notice {
     let d = &rec.data;
     let get = |k: &str| d.get(k).and_then(Value::as_str).map(str::to_string);
     let unknown = *tamper == Tamper::UnknownPayment;
@@ -551,16 +546,5 @@ pub(crate) fn notify(
         headers.push(("Content-HMAC".to_string(), content_hmac));
         headers.push(("X-Content-HMAC".to_string(), x_content_hmac));
     }
-    let effect = match tamper {
-        Tamper::None | Tamper::OldTimestamp => Effect::MarkPaid,
-        Tamper::Declined => Effect::MarkDeclined,
-        _ => Effect::Nothing,
-    };
-    (
-        vec![Outgoing {
-            headers,
-            body: sent,
-        }],
-        effect,
-    )
+    crate::single(headers, sent, Effect::of(tamper))
 }

@@ -502,6 +502,26 @@ pub(crate) enum Effect {
     Nothing,
 }
 
+impl Effect {
+    /// The usual effect: the untampered notification (also one sent late) pays, a decline declines, and any
+    /// other tamper leaves the payment as it is.
+    pub(crate) fn of(tamper: &Tamper) -> Effect {
+        match tamper {
+            Tamper::None | Tamper::OldTimestamp => Effect::MarkPaid,
+            Tamper::Declined => Effect::MarkDeclined,
+            _ => Effect::Nothing,
+        }
+    }
+}
+
+/// What a provider's `notify` gives `pay`: the notifications to post and their effect.
+pub(crate) type Notice = (Vec<Outgoing>, Effect);
+
+/// A single notification with `headers` and `body`, and its effect.
+pub(crate) fn single(headers: Vec<(String, String)>, body: String, effect: Effect) -> Notice {
+    (vec![Outgoing { headers, body }], effect)
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The fake
 

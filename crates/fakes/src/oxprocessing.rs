@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::util::{self, md5_hex};
-use crate::{Effect, Inner, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
+use crate::{Effect, Inner, Notice, Outcome, PayStatus, Payment, Rec, Req, Resp, Tamper};
 
 const FIELDS: [&str; 14] = [
     "Amount",
@@ -214,12 +214,7 @@ fn num(s: &str) -> Value {
         .unwrap_or(json!(0))
 }
 
-pub(crate) fn notify(
-    inner: &Inner,
-    rec: &Rec,
-    tamper: &Tamper,
-    _txn: &str,
-) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, _txn: &str) -> Notice {
     let unknown = *tamper == Tamper::UnknownPayment;
     let d = &rec.data;
     let get = |k: &str| d.get(k).and_then(Value::as_str).map(str::to_string);
@@ -285,16 +280,5 @@ pub(crate) fn notify(
         m.remove("Signature");
     }
     let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-    let effect = match tamper {
-        Tamper::None | Tamper::OldTimestamp => Effect::MarkPaid,
-        Tamper::Declined => Effect::MarkDeclined,
-        _ => Effect::Nothing,
-    };
-    (
-        vec![Outgoing {
-            headers,
-            body: body.to_string(),
-        }],
-        effect,
-    )
+    crate::single(headers, body.to_string(), Effect::of(tamper))
 }

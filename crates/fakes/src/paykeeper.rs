@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::util::{self, encode_form, md5_hex, two_dp};
 use crate::{
-    Creds, Delivered, Effect, Inner, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper,
+    Creds, Delivered, Effect, Inner, Notice, Outcome, PayStatus, Payment, Rec, Req, Resp, Tamper,
 };
 
 fn fail(msg: &str) -> Resp {
@@ -216,12 +216,7 @@ pub(crate) fn answer_ok(creds: &Creds, d: &Delivered) -> bool {
     id.is_some_and(|id| d.body.trim() == expected_answer(&id, &creds.extra))
 }
 
-pub(crate) fn notify(
-    inner: &Inner,
-    rec: &Rec,
-    tamper: &Tamper,
-    txn: &str,
-) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> Notice {
     let unknown = *tamper == Tamper::UnknownPayment;
     let d = &rec.data;
     let get = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -294,11 +289,5 @@ pub(crate) fn notify(
         }
         _ => Effect::Nothing,
     };
-    (
-        vec![Outgoing {
-            headers,
-            body: encode_form(&f),
-        }],
-        effect,
-    )
+    crate::single(headers, encode_form(&f), effect)
 }

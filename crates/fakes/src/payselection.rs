@@ -16,7 +16,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::util::{self, hmac_sha256_hex};
-use crate::{Effect, Inner, Kind, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
+use crate::{Effect, Inner, Kind, Notice, Outcome, PayStatus, Payment, Rec, Req, Resp, Tamper};
 
 const PAYLINK_PATH: &str = "/webpayments/paylink_create";
 
@@ -70,6 +70,34 @@ fn request_headers(req: &Req, problems: &mut Vec<String>) -> (String, String, St
         }
     };
     (h("x-site-id"), h("x-request-id"), h("x-request-signature"))
+}
+
+fn outcome(resp: Resp, auth_ok: bool, signature_ok: bool, problems: Vec<String>) -> Outcome {
+    Outcome {
+        resp,
+        auth_ok,
+        signature_ok: Some(signature_ok),
+        problems,
+    }
+}
+
+/// The 401 for an unknown site or, failing that, a bad signature.
+fn rejection(auth_ok: bool, signature_ok: bool) -> Option<Resp> {
+    if !auth_ok {
+        Some(error(401, "Unauthorized", "Unknown X-SITE-ID"))
+    } else if !signature_ok {
+        Some(error(
+            401,
+            "InvalidSignature",
+            "Request signature is invalid",
+        ))
+    } else {
+        None
+    }
+}
+
+fn failed() -> Resp {
+    error(500, "InternalError", "Internal server error")
 }
 
 fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Outcome {
@@ -134,20 +162,9 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
             false
         }
     };
-    let out = |resp: Resp, problems: Vec<String>| Outcome {
-        resp,
-        auth_ok,
-        signature_ok: Some(signature_ok),
-        problems,
-    };
-    if !auth_ok {
-        return out(error(401, "Unauthorized", "Unknown X-SITE-ID"), problems);
-    }
-    if !signature_ok {
-        return out(
-            error(401, "InvalidSignature", "Request signature is invalid"),
-            problems,
-        );
+    let out = |resp: Resp, problems: Vec<String>| outcome(resp, auth_ok, signature_ok, problems);
+    if let Some(resp) = rejection(auth_ok, signature_ok) {
+        return out(resp, problems);
     }
     let Some(Value::Object(root)) = parsed else {
         problems.push("body is not a JSON object".to_string());
@@ -274,10 +291,7 @@ fn paylink_create(inner: &Inner, req: &Req, failing: bool, auth_ok: bool) -> Out
         problems.push(format!("CustomerInfo.Email malformed ({e})"));
     }
     if failing {
-        return out(
-            error(500, "InternalError", "Internal server error"),
-            problems,
-        );
+        return out(failed(), problems);
     }
     let id = uuid::Uuid::new_v4().to_string();
     let url = format!("{}/pay/{id}", inner.base_url);
@@ -322,26 +336,12 @@ fn status(inner: &Inner, req: &Req, failing: bool, auth_ok: bool, what: Lookup) 
     if !sig.is_empty() && !signature_ok {
         problems.push("X-REQUEST-SIGNATURE does not verify: expected hex HMAC-SHA256(secret key, \"GET\\n{path}\\n{X-SITE-ID}\\n{X-REQUEST-ID}\")".to_string());
     }
-    let out = |resp: Resp, problems: Vec<String>| Outcome {
-        resp,
-        auth_ok,
-        signature_ok: Some(signature_ok),
-        problems,
-    };
-    if !auth_ok {
-        return out(error(401, "Unauthorized", "Unknown X-SITE-ID"), problems);
-    }
-    if !signature_ok {
-        return out(
-            error(401, "InvalidSignature", "Request signature is invalid"),
-            problems,
-        );
+    let out = |resp: Resp, problems: Vec<String>| outcome(resp, auth_ok, signature_ok, problems);
+    if let Some(resp) = rejection(auth_ok, signature_ok) {
+        return out(resp, problems);
     }
     if failing {
-        return out(
-            error(500, "InternalError", "Internal server error"),
-            problems,
-        );
+        return out(failed(), problems);
     }
     let recs = inner.lock().recs.clone();
     match what {
@@ -406,13 +406,7 @@ pub(crate) fn webhook_signature(secret: &str, url: &str, site_id: &str, body: &s
     hmac_sha256_hex(secret, &format!("POST\n{url}\n{site_id}\n{body}"))
 }
 
-pub(crate) fn notify(
-    inner: &Inner,
-    rec: &Rec,
-    tamper: &Tamper,
-    txn: &str,
-    url: &str,
-) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str, url: &str) -> Notice {
     let unknown = *tamper == Tamper::UnknownPayment;
     let declined = *tamper == Tamper::Declined;
     let d = &rec.data;
@@ -485,16 +479,5 @@ pub(crate) fn notify(
     if *tamper != Tamper::MissingSignature {
         headers.push(("X-WEBHOOK-SIGNATURE".to_string(), sig));
     }
-    let effect = match tamper {
-        Tamper::None | Tamper::OldTimestamp => Effect::MarkPaid,
-        Tamper::Declined => Effect::MarkDeclined,
-        _ => Effect::Nothing,
-    };
-    (
-        vec![Outgoing {
-            headers,
-            body: sent,
-        }],
-        effect,
-    )
+    crate::single(headers, sent, Effect::of(tamper))
 }

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::util::{self, from_minor, hmac_sha256_hex, nest_form, random_alnum};
-use crate::{Effect, Inner, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
+use crate::{Effect, Inner, Notice, Outcome, Outgoing, PayStatus, Payment, Rec, Req, Resp, Tamper};
 
 pub(crate) const API_VERSION: &str = "2024-06-20";
 
@@ -721,12 +721,7 @@ pub(crate) fn signature_header(secret: &str, t: i64, payload: &str) -> String {
     )
 }
 
-pub(crate) fn notify(
-    inner: &Inner,
-    rec: &Rec,
-    tamper: &Tamper,
-    txn: &str,
-) -> (Vec<Outgoing>, Effect) {
+pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> Notice {
     let mut rec = rec.clone();
     rec.txn = Some(txn.to_string());
     let unknown = *tamper == Tamper::UnknownPayment;

@@ -4,9 +4,12 @@
 
 mod common;
 
-use common::{Receiver, basic, client, field, form, header, hmac_b64};
+use common::{
+    Receiver, basic, basic_request, client, field, form, header, hmac_b64, pay_delivered,
+    send_json_or_null, start, start_with_receiver,
+};
 use serde_json::{Value, json};
-use stoa_fakes::{Creds, Delivered, Fake, Kind, Mode, Tamper};
+use stoa_fakes::{Delivered, Fake, Kind, Mode, Tamper};
 
 const KINDS: [Kind; 2] = [Kind::CloudPayments, Kind::TipTopPay];
 
@@ -24,19 +27,16 @@ fn order(currency: &str) -> Value {
 }
 
 async fn call(fake: &Fake, path: &str, body: &Value) -> (u16, Value) {
-    let r = client()
-        .post(format!("{}{path}", fake.url))
-        .header(
-            "Authorization",
-            basic(&fake.creds.public_id, &fake.creds.secret),
-        )
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    send_json_or_null(basic_request(fake, reqwest::Method::POST, path).json(body)).await
+}
+
+/// A fake whose notifications go to a receiver answering `{"code":0}`, and an order created from
+/// `order("RUB")`: the fake, the receiver and the order's id.
+async fn with_order(kind: Kind) -> (Fake, Receiver, String) {
+    let (fake, rx) = start_with_receiver(kind, |_| (200, "{\"code\":0}".to_string())).await;
+    let (_, v) = call(&fake, "/orders/create", &order("RUB")).await;
+    let id = v["Model"]["Id"].as_str().unwrap().to_string();
+    (fake, rx, id)
 }
 
 /// URL-decodes a form body as a whole (independent of the crate's helper).
@@ -71,7 +71,7 @@ fn hmacs_ok(secret: &str, d: &Delivered) -> (bool, bool) {
 #[tokio::test]
 async fn orders_create_answers_the_documented_model() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
+        let fake = start(kind).await;
         let (status, v) = call(&fake, "/orders/create", &order("RUB")).await;
         assert_eq!(status, 200);
         assert_eq!(v["Success"], true);
@@ -118,7 +118,7 @@ async fn orders_create_answers_the_documented_model() {
 #[tokio::test]
 async fn basic_auth_is_required() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
+        let fake = start(kind).await;
         let url = format!("{}/orders/create", fake.url);
         let r = client()
             .post(&url)
@@ -143,7 +143,7 @@ async fn basic_auth_is_required() {
 #[tokio::test]
 async fn missing_and_malformed_fields() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
+        let fake = start(kind).await;
         let mut no_amount = order("RUB");
         no_amount.as_object_mut().unwrap().remove("Amount");
         let (status, v) = call(&fake, "/orders/create", &no_amount).await;
@@ -185,17 +185,9 @@ async fn missing_and_malformed_fields() {
 #[tokio::test]
 async fn pay_posts_a_signed_form_notification_that_needs_code_0() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
-        let rx = Receiver::start(|_| (200, "{\"code\":0}".to_string())).await;
-        fake.set_webhook_url(&rx.url);
-        let (_, v) = call(&fake, "/orders/create", &order("RUB")).await;
-        let id = v["Model"]["Id"].as_str().unwrap().to_string();
+        let (fake, rx, id) = with_order(kind).await;
 
-        let d = fake.pay(&id, Tamper::None).await;
-        assert_eq!(d.status, 200);
-        assert!(fake.answer_ok(&d));
-        let got = rx.last();
-        assert_eq!(got.body, d.sent_body);
+        let (d, got) = pay_delivered(&fake, &rx, &id).await;
         assert!(
             header(&got.headers, "content-type")
                 .unwrap()
@@ -243,11 +235,7 @@ async fn pay_posts_a_signed_form_notification_that_needs_code_0() {
 #[tokio::test]
 async fn status_api_finds_the_paid_transaction() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
-        let rx = Receiver::start(|_| (200, "{\"code\":0}".to_string())).await;
-        fake.set_webhook_url(&rx.url);
-        let (_, v) = call(&fake, "/orders/create", &order("RUB")).await;
-        let id = v["Model"]["Id"].as_str().unwrap().to_string();
+        let (fake, _rx, id) = with_order(kind).await;
 
         let (_, before) = call(&fake, "/payments/find", &json!({"InvoiceId": "invoice-7"})).await;
         assert_eq!(before["Success"], false);
@@ -283,11 +271,7 @@ async fn status_api_finds_the_paid_transaction() {
 #[tokio::test]
 async fn every_tamper_produces_what_it_says() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
-        let rx = Receiver::start(|_| (200, "{\"code\":0}".to_string())).await;
-        fake.set_webhook_url(&rx.url);
-        let (_, v) = call(&fake, "/orders/create", &order("RUB")).await;
-        let id = v["Model"]["Id"].as_str().unwrap().to_string();
+        let (fake, rx, id) = with_order(kind).await;
         let secret = fake.creds.secret.clone();
         let f = |d: &Delivered, k: &str| field(&form(&d.sent_body), k);
 
@@ -343,7 +327,7 @@ async fn every_tamper_produces_what_it_says() {
 #[tokio::test]
 async fn failing_mode_answers_500_with_the_error_shape() {
     for kind in KINDS {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
+        let fake = start(kind).await;
         fake.set_mode(Mode::Failing);
         let (status, v) = call(&fake, "/orders/create", &order("RUB")).await;
         assert_eq!(status, 500);

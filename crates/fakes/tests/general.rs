@@ -5,8 +5,8 @@ mod common;
 use std::io::{BufRead as _, BufReader};
 use std::process::{Command, Stdio};
 
-use common::{Receiver, client};
-use stoa_fakes::{Creds, Fake, Kind, Tamper};
+use common::{Receiver, client, get_text, post_see_other, start};
+use stoa_fakes::{Creds, Kind, Tamper};
 
 #[test]
 fn kinds_have_stable_names() {
@@ -126,7 +126,7 @@ fn test_credentials_and_env() {
 #[tokio::test]
 async fn every_kind_starts_serves_pages_and_records_unknown_endpoints() {
     for kind in Kind::ALL {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
+        let fake = start(kind).await;
         assert!(fake.url.starts_with("http://127.0.0.1:") && !fake.url.ends_with('/'));
         let r = client()
             .get(format!("{}/no/such/endpoint", fake.url))
@@ -150,9 +150,7 @@ async fn every_kind_starts_serves_pages_and_records_unknown_endpoints() {
 
 #[tokio::test]
 async fn pay_without_payment_or_webhook_url_delivers_nothing() {
-    let fake = Fake::start(Kind::CloudPayments, Creds::test(Kind::CloudPayments))
-        .await
-        .unwrap();
+    let fake = start(Kind::CloudPayments).await;
     let d = fake.pay("never-created", Tamper::None).await;
     assert_eq!(d.status, 0);
     assert!(!fake.answer_ok(&d));
@@ -168,9 +166,7 @@ async fn pay_without_payment_or_webhook_url_delivers_nothing() {
 
 #[tokio::test]
 async fn stop_closes_the_listener() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
+    let fake = start(Kind::Stripe).await;
     let addr = fake.url.trim_start_matches("http://").to_string();
     assert!(tokio::net::TcpStream::connect(&addr).await.is_ok());
     fake.stop();
@@ -256,9 +252,7 @@ fn the_binary_prints_its_address_and_serves() {
 #[tokio::test]
 async fn hosted_page_pays_without_a_webhook_url_and_declines() {
     use serde_json::{Value, json};
-    let fake = Fake::start(Kind::CloudPayments, Creds::test(Kind::CloudPayments))
-        .await
-        .unwrap();
+    let fake = start(Kind::CloudPayments).await;
     let auth = common::basic(&fake.creds.public_id, &fake.creds.secret);
     let create = |invoice: &'static str| {
         client()
@@ -276,17 +270,8 @@ async fn hosted_page_pays_without_a_webhook_url_and_declines() {
     };
     let v: Value = create("inv-a").await.unwrap().json().await.unwrap();
     let id = v["Model"]["Id"].as_str().unwrap().to_string();
-    let html = client()
-        .get(format!(
-            "{}/pay/{id}?return=http%3A%2F%2Fshop.test%2Fr",
-            fake.url
-        ))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = format!("{}/pay/{id}?return=http%3A%2F%2Fshop.test%2Fr", fake.url);
+    let html = get_text(&page).await;
     assert!(
         html.contains(&format!(
             "action=\"/pay/{id}?return=http%3A%2F%2Fshop.test%2Fr\""
@@ -294,29 +279,15 @@ async fn hosted_page_pays_without_a_webhook_url_and_declines() {
         "{html}"
     );
     assert!(html.contains(">Decline</button>"));
-    let r = client()
-        .post(format!(
-            "{}/pay/{id}?return=http%3A%2F%2Fshop.test%2Fr",
-            fake.url
-        ))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    assert_eq!(r.headers()["location"], "http://shop.test/r");
+    assert_eq!(post_see_other(&page).await, "http://shop.test/r");
     let f: Value = find("inv-a").await.unwrap().json().await.unwrap();
     assert_eq!(f["Model"]["Status"], "Completed");
     assert!(fake.deliveries().is_empty(), "nowhere to post");
 
     let v: Value = create("inv-b").await.unwrap().json().await.unwrap();
     let id = v["Model"]["Id"].as_str().unwrap().to_string();
-    let r = client()
-        .post(format!("{}/pay/{id}/decline", fake.url))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    assert_eq!(r.headers()["location"], "http://shop.test/failed");
+    let decline = format!("{}/pay/{id}/decline", fake.url);
+    assert_eq!(post_see_other(&decline).await, "http://shop.test/failed");
     let f: Value = find("inv-b").await.unwrap().json().await.unwrap();
     assert_eq!(f["Model"]["Status"], "Declined");
 }

@@ -2,9 +2,9 @@
 
 mod common;
 
-use common::{Receiver, client, header, md5};
+use common::{Receiver, assert_last_problem_is, client, header, md5, start, start_with_receiver};
 use serde_json::Value;
-use stoa_fakes::{Creds, Delivered, Fake, Kind, Mode, Tamper};
+use stoa_fakes::{Delivered, Fake, Kind, Mode, Tamper};
 
 fn fields(merchant: &str) -> Vec<(String, String)> {
     [
@@ -42,6 +42,14 @@ async fn created_id(fake: &Fake) -> String {
     v["id"].as_i64().unwrap().to_string()
 }
 
+/// A fake whose webhooks go to a receiver answering an empty 200, and a payment created from `fields`:
+/// the fake, the receiver and the payment's id.
+async fn with_payment() -> (Fake, Receiver, String) {
+    let (fake, rx) = start_with_receiver(Kind::OxProcessing, |_| (200, String::new())).await;
+    let id = created_id(&fake).await;
+    (fake, rx, id)
+}
+
 fn sig_ok(fake: &Fake, d: &Delivered) -> bool {
     let b: Value = serde_json::from_str(&d.sent_body).unwrap();
     let s = format!(
@@ -57,9 +65,7 @@ fn sig_ok(fake: &Fake, d: &Delivered) -> bool {
 
 #[tokio::test]
 async fn payment_form_with_return_url_answers_json() {
-    let fake = Fake::start(Kind::OxProcessing, Creds::test(Kind::OxProcessing))
-        .await
-        .unwrap();
+    let fake = start(Kind::OxProcessing).await;
     let r = create(&fake, &fields(&fake.creds.public_id)).await;
     assert_eq!(r.status(), 200);
     let v: Value = r.json().await.unwrap();
@@ -114,9 +120,7 @@ async fn payment_form_with_return_url_answers_json() {
 
 #[tokio::test]
 async fn merchant_id_and_required_fields() {
-    let fake = Fake::start(Kind::OxProcessing, Creds::test(Kind::OxProcessing))
-        .await
-        .unwrap();
+    let fake = start(Kind::OxProcessing).await;
     let r = create(&fake, &fields("0xMR_someone_else")).await;
     assert_eq!(r.status(), 400);
     assert!(!fake.requests()[0].auth_ok);
@@ -126,13 +130,7 @@ async fn merchant_id_and_required_fields() {
         .filter(|(k, _)| k != "Email")
         .collect();
     assert_eq!(create(&fake, &no_email).await.status(), 400);
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .contains(&"Email missing".to_string())
-    );
+    assert_last_problem_is(&fake, "Email missing");
     let no_amount: Vec<_> = fields(&fake.creds.public_id)
         .into_iter()
         .filter(|(k, _)| k != "AmountUSD")
@@ -172,12 +170,7 @@ async fn merchant_id_and_required_fields() {
 
 #[tokio::test]
 async fn webhook_is_json_with_the_md5_signature_and_needs_http_200() {
-    let fake = Fake::start(Kind::OxProcessing, Creds::test(Kind::OxProcessing))
-        .await
-        .unwrap();
-    let rx = Receiver::start(|_| (200, String::new())).await;
-    fake.set_webhook_url(&rx.url);
-    let id = created_id(&fake).await;
+    let (fake, rx, id) = with_payment().await;
     let d = fake.pay(&id, Tamper::None).await;
     assert_eq!(d.status, 200);
     assert!(fake.answer_ok(&d));
@@ -209,12 +202,7 @@ async fn webhook_is_json_with_the_md5_signature_and_needs_http_200() {
 
 #[tokio::test]
 async fn every_tamper_produces_what_it_says() {
-    let fake = Fake::start(Kind::OxProcessing, Creds::test(Kind::OxProcessing))
-        .await
-        .unwrap();
-    let rx = Receiver::start(|_| (200, String::new())).await;
-    fake.set_webhook_url(&rx.url);
-    let id = created_id(&fake).await;
+    let (fake, rx, id) = with_payment().await;
     let b = |d: &Delivered| serde_json::from_str::<Value>(&d.sent_body).unwrap();
 
     let d = fake.pay(&id, Tamper::ForgedSignature).await;
@@ -247,9 +235,7 @@ async fn every_tamper_produces_what_it_says() {
 
 #[tokio::test]
 async fn failing_mode() {
-    let fake = Fake::start(Kind::OxProcessing, Creds::test(Kind::OxProcessing))
-        .await
-        .unwrap();
+    let fake = start(Kind::OxProcessing).await;
     fake.set_mode(Mode::Failing);
     assert_eq!(
         create(&fake, &fields(&fake.creds.public_id)).await.status(),

@@ -2,38 +2,27 @@
 
 mod common;
 
-use common::{Receiver, basic, client, field, form, header, md5};
+use common::{
+    Receiver, assert_last_problem_is, assert_last_problem_mentions, basic, basic_request, client,
+    field, form, get_text, header, md5, pay_delivered, post_see_other, send_json, start,
+};
+use reqwest::Method;
 use serde_json::Value;
-use stoa_fakes::{Creds, Delivered, Fake, Kind, Mode, Tamper};
+use stoa_fakes::{Delivered, Fake, Kind, Mode, Tamper};
+
+const TOKEN: &str = "/info/settings/token/";
 
 async fn token(fake: &Fake) -> String {
-    let r = client()
-        .get(format!("{}/info/settings/token/", fake.url))
-        .header(
-            "Authorization",
-            basic(&fake.creds.public_id, &fake.creds.secret),
-        )
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let v: Value = r.json().await.unwrap();
+    let (status, v) = send_json(basic_request(fake, Method::GET, TOKEN)).await;
+    assert_eq!(status, 200);
     v["token"].as_str().unwrap().to_string()
 }
 
 async fn preview(fake: &Fake, fields: &[(&str, &str)]) -> Value {
-    let r = client()
-        .post(format!("{}/change/invoice/preview/", fake.url))
-        .header(
-            "Authorization",
-            basic(&fake.creds.public_id, &fake.creds.secret),
-        )
-        .form(fields)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
+    let req = basic_request(fake, Method::POST, "/change/invoice/preview/").form(fields);
+    let (status, v) = send_json(req).await;
+    assert_eq!(status, 200);
+    v
 }
 
 async fn invoice(fake: &Fake) -> (String, Value) {
@@ -56,18 +45,8 @@ async fn invoice(fake: &Fake) -> (String, Value) {
 }
 
 async fn byid(fake: &Fake, id: &str) -> Value {
-    client()
-        .get(format!("{}/info/invoice/byid/?id={id}", fake.url))
-        .header(
-            "Authorization",
-            basic(&fake.creds.public_id, &fake.creds.secret),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    let path = format!("/info/invoice/byid/?id={id}");
+    send_json(basic_request(fake, Method::GET, &path)).await.1
 }
 
 /// PayKeeper's answer: `OK md5(id + secret seed)`.
@@ -76,6 +55,14 @@ fn merchant(seed: String) -> impl Fn(&common::Captured) -> (u16, String) + Send 
         let id = field(&form(&c.body), "id").unwrap_or_default();
         (200, format!("OK {}", md5(&format!("{id}{seed}"))))
     }
+}
+
+/// A fake whose notifications go to a merchant answering as PayKeeper needs.
+async fn with_merchant() -> (Fake, Receiver) {
+    let fake = start(Kind::PayKeeper).await;
+    let rx = Receiver::start(merchant(fake.creds.extra.clone())).await;
+    fake.set_webhook_url(&rx.url);
+    (fake, rx)
 }
 
 fn key_ok(seed: &str, d: &Delivered) -> bool {
@@ -93,9 +80,7 @@ fn key_ok(seed: &str, d: &Delivered) -> bool {
 
 #[tokio::test]
 async fn token_then_invoice_preview() {
-    let fake = Fake::start(Kind::PayKeeper, Creds::test(Kind::PayKeeper))
-        .await
-        .unwrap();
+    let fake = start(Kind::PayKeeper).await;
     let (id, v) = invoice(&fake).await;
     assert!(!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()));
     assert_eq!(v["invoice_url"], format!("{}/bill/{id}/", fake.url));
@@ -122,17 +107,15 @@ async fn token_then_invoice_preview() {
 
 #[tokio::test]
 async fn auth_token_and_amount_are_required() {
-    let fake = Fake::start(Kind::PayKeeper, Creds::test(Kind::PayKeeper))
-        .await
-        .unwrap();
+    let fake = start(Kind::PayKeeper).await;
     let r = client()
-        .get(format!("{}/info/settings/token/", fake.url))
+        .get(format!("{}{TOKEN}", fake.url))
         .send()
         .await
         .unwrap();
     assert_eq!(r.status(), 401);
     let r = client()
-        .get(format!("{}/info/settings/token/", fake.url))
+        .get(format!("{}{TOKEN}", fake.url))
         .header("Authorization", basic(&fake.creds.public_id, "wrong"))
         .send()
         .await
@@ -142,26 +125,14 @@ async fn auth_token_and_amount_are_required() {
 
     let v = preview(&fake, &[("pay_amount", "10")]).await;
     assert_eq!(v["result"], "fail");
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .contains(&"token missing".to_string())
-    );
+    assert_last_problem_is(&fake, "token missing");
     let v = preview(&fake, &[("pay_amount", "10"), ("token", "made-up")]).await;
     assert_eq!(v["result"], "fail");
     let t = token(&fake).await;
     let v = preview(&fake, &[("orderid", "x"), ("token", &t)]).await;
     assert_eq!(v["result"], "fail");
     assert!(v["msg"].is_string());
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .contains(&"pay_amount missing".to_string())
-    );
+    assert_last_problem_is(&fake, "pay_amount missing");
     let v = preview(&fake, &[("pay_amount", "10.005"), ("token", &t)]).await;
     assert_eq!(v["result"], "fail");
     let v = preview(
@@ -170,30 +141,15 @@ async fn auth_token_and_amount_are_required() {
     )
     .await;
     assert!(v["invoice_id"].is_string());
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .iter()
-            .any(|p| p.contains("expiry"))
-    );
+    assert_last_problem_mentions(&fake, "expiry");
     assert_eq!(fake.payments().len(), 1);
 }
 
 #[tokio::test]
 async fn notification_is_keyed_and_needs_the_ok_hash_answer() {
-    let fake = Fake::start(Kind::PayKeeper, Creds::test(Kind::PayKeeper))
-        .await
-        .unwrap();
-    let rx = Receiver::start(merchant(fake.creds.extra.clone())).await;
-    fake.set_webhook_url(&rx.url);
+    let (fake, rx) = with_merchant().await;
     let (id, _) = invoice(&fake).await;
-    let d = fake.pay(&id, Tamper::None).await;
-    assert_eq!(d.status, 200);
-    assert!(fake.answer_ok(&d), "answer {:?}", d.body);
-    let got = rx.last();
-    assert_eq!(got.body, d.sent_body);
+    let (d, got) = pay_delivered(&fake, &rx, &id).await;
     assert!(
         header(&got.headers, "content-type")
             .unwrap()
@@ -228,12 +184,8 @@ async fn notification_is_keyed_and_needs_the_ok_hash_answer() {
 
 #[tokio::test]
 async fn every_tamper_produces_what_it_says() {
-    let fake = Fake::start(Kind::PayKeeper, Creds::test(Kind::PayKeeper))
-        .await
-        .unwrap();
+    let (fake, _rx) = with_merchant().await;
     let seed = fake.creds.extra.clone();
-    let rx = Receiver::start(merchant(seed.clone())).await;
-    fake.set_webhook_url(&rx.url);
     let (id, _) = invoice(&fake).await;
     let f = |d: &Delivered, k: &str| field(&form(&d.sent_body), k);
 
@@ -273,46 +225,19 @@ async fn every_tamper_produces_what_it_says() {
 
 #[tokio::test]
 async fn bill_page_and_failing_mode() {
-    let fake = Fake::start(Kind::PayKeeper, Creds::test(Kind::PayKeeper))
-        .await
-        .unwrap();
-    let rx = Receiver::start(merchant(fake.creds.extra.clone())).await;
-    fake.set_webhook_url(&rx.url);
+    let (fake, rx) = with_merchant().await;
     let (id, v) = invoice(&fake).await;
-    let page = client()
-        .get(v["invoice_url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = get_text(v["invoice_url"].as_str().unwrap()).await;
     assert!(page.contains("1990.00") && page.contains("RUB") && page.contains(">Pay</button>"));
     // No success URL in PayKeeper's create call: the page returns to `?return=`.
-    let r = client()
-        .post(format!(
-            "{}/bill/{id}/?return=http%3A%2F%2Fshop.test%2Fback",
-            fake.url
-        ))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    assert_eq!(r.headers()["location"], "http://shop.test/back");
+    let back = "?return=http%3A%2F%2Fshop.test%2Fback";
+    let location = post_see_other(&format!("{}/bill/{id}/{back}", fake.url)).await;
+    assert_eq!(location, "http://shop.test/back");
     assert_eq!(rx.all().len(), 1);
     assert_eq!(byid(&fake, &id).await["status"], "paid");
 
     fake.set_mode(Mode::Failing);
-    let r = client()
-        .get(format!("{}/info/settings/token/", fake.url))
-        .header(
-            "Authorization",
-            basic(&fake.creds.public_id, &fake.creds.secret),
-        )
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 500);
-    let v: Value = r.json().await.unwrap();
+    let (status, v) = send_json(basic_request(&fake, Method::GET, TOKEN)).await;
+    assert_eq!(status, 500);
     assert_eq!(v["result"], "fail");
 }

@@ -2,7 +2,11 @@
 
 mod common;
 
-use common::{Receiver, client, header, hmac_hex};
+use common::{
+    Receiver, assert_last_problem_mentions, client, header, hmac_hex, pay_delivered,
+    send_json_or_null, start, start_with_receiver,
+};
+use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
 use stoa_fakes::{Creds, Delivered, Fake, Kind, Mode, Tamper};
 
@@ -31,22 +35,26 @@ async fn create_signed(
     rid: &str,
 ) -> (u16, Value) {
     let text = body.to_string();
-    let sig = hmac_hex(
-        key,
-        &format!("POST\n{line2}\n{}\n{rid}\n{text}", fake.creds.public_id),
-    );
-    let r = client()
-        .post(format!("{}{PATH}", fake.url))
-        .header("Content-Type", "application/json")
+    let msg = format!("POST\n{line2}\n{}\n{rid}\n{text}", fake.creds.public_id);
+    let req = signed(fake, Method::POST, PATH, rid, hmac_hex(key, &msg));
+    send_json_or_null(req.header("Content-Type", "application/json").body(text)).await
+}
+
+/// A request to `path` carrying the site id, the request id `rid` and the signature `sig`.
+fn signed(fake: &Fake, method: Method, path: &str, rid: &str, sig: String) -> RequestBuilder {
+    client()
+        .request(method, format!("{}{path}", fake.url))
         .header("X-SITE-ID", &fake.creds.public_id)
         .header("X-REQUEST-ID", rid)
         .header("X-REQUEST-SIGNATURE", sig)
-        .body(text)
-        .send()
+}
+
+/// Posts a paylink for `order_id` signed with the public key over `line2`; the status.
+async fn create_over(fake: &Fake, order_id: &str, line2: &str, rid: &str) -> u16 {
+    let body = paylink(order_id, "http://x.test/h");
+    create_signed(fake, &body, &fake.creds.extra, line2, rid)
         .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
+        .0
 }
 
 async fn create(fake: &Fake, body: &Value) -> (u16, Value) {
@@ -57,20 +65,8 @@ async fn create(fake: &Fake, body: &Value) -> (u16, Value) {
 async fn order_status(fake: &Fake, order_id: &str, key: &str) -> (u16, Value) {
     let rid = uuid::Uuid::new_v4().to_string();
     let path = format!("/orders/{order_id}");
-    let sig = hmac_hex(
-        key,
-        &format!("GET\n{path}\n{}\n{rid}", fake.creds.public_id),
-    );
-    let r = client()
-        .get(format!("{}{path}", fake.url))
-        .header("X-SITE-ID", &fake.creds.public_id)
-        .header("X-REQUEST-ID", &rid)
-        .header("X-REQUEST-SIGNATURE", sig)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
+    let msg = format!("GET\n{path}\n{}\n{rid}", fake.creds.public_id);
+    send_json_or_null(signed(fake, Method::GET, &path, &rid, hmac_hex(key, &msg))).await
 }
 
 fn webhook_sig_ok(fake: &Fake, url: &str, d: &Delivered) -> bool {
@@ -84,7 +80,7 @@ fn webhook_sig_ok(fake: &Fake, url: &str, d: &Delivered) -> bool {
 #[tokio::test]
 async fn paylink_create_checks_the_public_key_signature_and_answers_id_and_url() {
     for kind in [Kind::Payselection, Kind::PayselectionInternational] {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
+        let fake = start(kind).await;
         let (status, v) = create(&fake, &paylink("order-1", "http://shop.test/hook")).await;
         assert_eq!(status, 200, "{v}");
         let id = v["Id"].as_str().unwrap();
@@ -102,45 +98,28 @@ async fn paylink_create_checks_the_public_key_signature_and_answers_id_and_url()
 
         // The merchant's site name as the second line is accepted too (Payselection's own modules sign so).
         fake.set_site_name("shop.example");
-        let (status, _) = create_signed(
-            &fake,
-            &paylink("order-2", "http://x.test/h"),
-            &fake.creds.extra,
-            "shop.example",
-            "rid-2",
-        )
-        .await;
-        assert_eq!(status, 200);
+        assert_eq!(
+            create_over(&fake, "order-2", "shop.example", "rid-2").await,
+            200
+        );
         fake.set_webhook_url(
             "http://127.0.0.1:4000/api/billing/payment-intents/payselection/webhook",
         );
-        let (status, _) = create_signed(
-            &fake,
-            &paylink("order-3", "http://x.test/h"),
-            &fake.creds.extra,
-            "127.0.0.1:4000",
-            "rid-3",
-        )
-        .await;
-        assert_eq!(status, 200);
-        let (status, _) = create_signed(
-            &fake,
-            &paylink("order-4", "http://x.test/h"),
-            &fake.creds.extra,
-            "evil.example",
-            "rid-4",
-        )
-        .await;
-        assert_eq!(status, 401);
+        assert_eq!(
+            create_over(&fake, "order-3", "127.0.0.1:4000", "rid-3").await,
+            200
+        );
+        assert_eq!(
+            create_over(&fake, "order-4", "evil.example", "rid-4").await,
+            401
+        );
         assert_eq!(fake.payments().len(), 3);
     }
 }
 
 #[tokio::test]
 async fn wrong_key_site_or_headers_are_rejected() {
-    let fake = Fake::start(Kind::Payselection, Creds::test(Kind::Payselection))
-        .await
-        .unwrap();
+    let fake = start(Kind::Payselection).await;
     let body = paylink("order-1", "http://shop.test/hook");
 
     let (status, v) = create_signed(&fake, &body, &fake.creds.secret, PATH, "r1").await;
@@ -156,14 +135,7 @@ async fn wrong_key_site_or_headers_are_rejected() {
 
     let (status, _) = create_signed(&fake, &body, "not-the-key", PATH, "r2").await;
     assert_eq!(status, 401);
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .iter()
-            .any(|p| p.contains("does not verify"))
-    );
+    assert_last_problem_mentions(&fake, "does not verify");
 
     // The international site's credentials do not work on the RUB site.
     let int = Creds::test(Kind::PayselectionInternational);
@@ -204,9 +176,7 @@ async fn wrong_key_site_or_headers_are_rejected() {
 
 #[tokio::test]
 async fn missing_and_malformed_fields() {
-    let fake = Fake::start(Kind::Payselection, Creds::test(Kind::Payselection))
-        .await
-        .unwrap();
+    let fake = start(Kind::Payselection).await;
     let mut no_amount = paylink("o", "http://shop.test/hook");
     no_amount["PaymentRequest"]
         .as_object_mut()
@@ -250,49 +220,24 @@ async fn missing_and_malformed_fields() {
     );
 
     // X-REQUEST-ID is an idempotency key: reusing it is recorded.
-    let (_, _) = create_signed(
-        &fake,
-        &paylink("o3", "http://h.test/"),
-        &fake.creds.extra,
-        PATH,
-        "same",
-    )
-    .await;
-    let (_, _) = create_signed(
-        &fake,
-        &paylink("o4", "http://h.test/"),
-        &fake.creds.extra,
-        PATH,
-        "same",
-    )
-    .await;
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .iter()
-            .any(|p| p.contains("reused"))
-    );
+    for order_id in ["o3", "o4"] {
+        let body = paylink(order_id, "http://h.test/");
+        create_signed(&fake, &body, &fake.creds.extra, PATH, "same").await;
+    }
+    assert_last_problem_mentions(&fake, "reused");
 }
 
 #[tokio::test]
 async fn pay_posts_a_signed_json_webhook_and_the_status_api_follows() {
     for kind in [Kind::Payselection, Kind::PayselectionInternational] {
-        let fake = Fake::start(kind, Creds::test(kind)).await.unwrap();
-        let rx = Receiver::start(Receiver::ok()).await;
-        fake.set_webhook_url(&rx.url);
+        let (fake, rx) = start_with_receiver(kind, Receiver::ok()).await;
         let (_, v) = create(&fake, &paylink("order-9", "http://elsewhere.test/hook")).await;
         let id = v["Id"].as_str().unwrap().to_string();
 
         let (status, _) = order_status(&fake, "order-9", &fake.creds.secret).await;
         assert_eq!(status, 404);
 
-        let d = fake.pay(&id, Tamper::None).await;
-        assert_eq!(d.status, 200);
-        assert!(fake.answer_ok(&d));
-        let got = rx.last();
-        assert_eq!(got.body, d.sent_body);
+        let (d, got) = pay_delivered(&fake, &rx, &id).await;
         assert_eq!(
             header(&got.headers, "x-site-id"),
             Some(fake.creds.public_id.as_str())
@@ -328,9 +273,7 @@ async fn pay_posts_a_signed_json_webhook_and_the_status_api_follows() {
 
 #[tokio::test]
 async fn without_set_webhook_url_the_request_webhook_url_is_used() {
-    let fake = Fake::start(Kind::Payselection, Creds::test(Kind::Payselection))
-        .await
-        .unwrap();
+    let fake = start(Kind::Payselection).await;
     let rx = Receiver::start(Receiver::ok()).await;
     let (_, v) = create(&fake, &paylink("order-1", &rx.url)).await;
     let d = fake.pay(v["Id"].as_str().unwrap(), Tamper::None).await;
@@ -340,11 +283,7 @@ async fn without_set_webhook_url_the_request_webhook_url_is_used() {
 
 #[tokio::test]
 async fn every_tamper_produces_what_it_says() {
-    let fake = Fake::start(Kind::Payselection, Creds::test(Kind::Payselection))
-        .await
-        .unwrap();
-    let rx = Receiver::start(Receiver::ok()).await;
-    fake.set_webhook_url(&rx.url);
+    let (fake, rx) = start_with_receiver(Kind::Payselection, Receiver::ok()).await;
     let (_, v) = create(&fake, &paylink("order-1", "http://x.test/")).await;
     let id = v["Id"].as_str().unwrap().to_string();
     let body = |d: &Delivered| serde_json::from_str::<Value>(&d.sent_body).unwrap();
@@ -396,9 +335,7 @@ async fn every_tamper_produces_what_it_says() {
 
 #[tokio::test]
 async fn failing_mode() {
-    let fake = Fake::start(Kind::Payselection, Creds::test(Kind::Payselection))
-        .await
-        .unwrap();
+    let fake = start(Kind::Payselection).await;
     fake.set_mode(Mode::Failing);
     let (status, v) = create(&fake, &paylink("o", "http://x.test/")).await;
     assert_eq!(status, 500);

@@ -4,9 +4,12 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Receiver, client, header, hmac_hex};
+use common::{
+    Receiver, assert_last_problem_mentions, client, get_text, header, hmac_hex, pay_delivered,
+    post_see_other, send_json, start, start_with_receiver,
+};
 use serde_json::Value;
-use stoa_fakes::{Creds, Fake, Kind, Mode, Tamper};
+use stoa_fakes::{Fake, Kind, Mode, Tamper};
 
 const SUCCESS: &str = "http://shop.test/checkout/done?session={CHECKOUT_SESSION_ID}";
 
@@ -26,26 +29,41 @@ fn payment_form() -> Vec<(&'static str, &'static str)> {
 }
 
 async fn create(fake: &Fake, form: &[(&str, &str)]) -> (u16, Value) {
-    let r = client()
-        .post(format!("{}/v1/checkout/sessions", fake.url))
-        .bearer_auth(&fake.creds.secret)
-        .form(form)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap())
+    send_json(
+        client()
+            .post(format!("{}/v1/checkout/sessions", fake.url))
+            .bearer_auth(&fake.creds.secret)
+            .form(form),
+    )
+    .await
 }
 
 async fn get(fake: &Fake, path: &str) -> (u16, Value) {
-    let r = client()
-        .get(format!("{}{path}", fake.url))
-        .bearer_auth(&fake.creds.secret)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap())
+    send_json(
+        client()
+            .get(format!("{}{path}", fake.url))
+            .bearer_auth(&fake.creds.secret),
+    )
+    .await
+}
+
+/// A fake whose webhooks go to a receiver answering 200, and a session created from `payment_form()`:
+/// the fake, the receiver, the session and its id.
+async fn with_session() -> (Fake, Receiver, Value, String) {
+    let (fake, rx) = start_with_receiver(Kind::Stripe, Receiver::ok()).await;
+    let (_, s) = create(&fake, &payment_form()).await;
+    let id = s["id"].as_str().unwrap().to_string();
+    (fake, rx, s, id)
+}
+
+/// Checks a captured event's `Stripe-Signature` against the fake's webhook secret.
+fn assert_signed(fake: &Fake, got: &common::Captured, what: &str) -> i64 {
+    verify(
+        &fake.creds.extra,
+        header(&got.headers, "stripe-signature").unwrap(),
+        &got.body,
+    )
+    .expect(what)
 }
 
 /// Verifies a `Stripe-Signature` independently; returns the timestamp when a v1 signature matches.
@@ -73,9 +91,7 @@ fn now() -> i64 {
 
 #[tokio::test]
 async fn create_session_answers_the_documented_object() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
+    let fake = start(Kind::Stripe).await;
     let (status, s) = create(&fake, &payment_form()).await;
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["object"], "checkout.session");
@@ -119,9 +135,7 @@ async fn create_session_answers_the_documented_object() {
 
 #[tokio::test]
 async fn wrong_or_missing_key_is_401_and_basic_auth_works() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
+    let fake = start(Kind::Stripe).await;
     let url = format!("{}/v1/checkout/sessions", fake.url);
     let r = client()
         .post(&url)
@@ -171,9 +185,7 @@ async fn wrong_or_missing_key_is_401_and_basic_auth_works() {
 
 #[tokio::test]
 async fn malformed_requests_are_rejected_or_recorded() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
+    let fake = start(Kind::Stripe).await;
     let without = |name: &str| {
         payment_form()
             .into_iter()
@@ -212,14 +224,7 @@ async fn malformed_requests_are_rejected_or_recorded() {
     let (status, v) = create(&fake, &without("success_url")).await;
     assert_eq!(status, 200);
     assert!(v["success_url"].is_null());
-    assert!(
-        fake.requests()
-            .pop()
-            .unwrap()
-            .problems
-            .iter()
-            .any(|p| p.contains("success_url"))
-    );
+    assert_last_problem_mentions(&fake, "success_url");
 
     let mut sub = payment_form();
     sub[0] = ("mode", "subscription");
@@ -253,22 +258,11 @@ async fn malformed_requests_are_rejected_or_recorded() {
 
 #[tokio::test]
 async fn pay_posts_a_signed_checkout_session_completed_event() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
-    let rx = Receiver::start(Receiver::ok()).await;
-    fake.set_webhook_url(&rx.url);
-    let (_, s) = create(&fake, &payment_form()).await;
-    let id = s["id"].as_str().unwrap().to_string();
+    let (fake, rx, _, id) = with_session().await;
 
-    let d = fake.pay(&id, Tamper::None).await;
-    assert_eq!(d.status, 200);
-    assert!(fake.answer_ok(&d));
-    let got = rx.last();
+    let (_, got) = pay_delivered(&fake, &rx, &id).await;
     assert_eq!(got.method, "POST");
-    assert_eq!(got.body, d.sent_body);
-    let sig = header(&got.headers, "stripe-signature").unwrap();
-    let t = verify(&fake.creds.extra, sig, &got.body).expect("signature verifies");
+    let t = assert_signed(&fake, &got, "signature verifies");
     assert!((now() - t).abs() < 60);
     assert!(
         header(&got.headers, "content-type")
@@ -310,11 +304,7 @@ async fn pay_posts_a_signed_checkout_session_completed_event() {
 
 #[tokio::test]
 async fn subscription_sessions_also_post_invoice_paid_with_the_subscription_metadata() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
-    let rx = Receiver::start(Receiver::ok()).await;
-    fake.set_webhook_url(&rx.url);
+    let (fake, rx) = start_with_receiver(Kind::Stripe, Receiver::ok()).await;
     let mut form = payment_form();
     form[0] = ("mode", "subscription");
     form.push(("line_items[0][price_data][recurring][interval]", "month"));
@@ -329,12 +319,7 @@ async fn subscription_sessions_also_post_invoice_paid_with_the_subscription_meta
     assert_eq!(got.len(), 2);
     let mut types = Vec::new();
     for g in &got {
-        verify(
-            &fake.creds.extra,
-            header(&g.headers, "stripe-signature").unwrap(),
-            &g.body,
-        )
-        .expect("each event is signed");
+        assert_signed(&fake, g, "each event is signed");
         let ev: Value = serde_json::from_str(&g.body).unwrap();
         types.push(ev["type"].as_str().unwrap().to_string());
     }
@@ -358,13 +343,7 @@ async fn subscription_sessions_also_post_invoice_paid_with_the_subscription_meta
 
 #[tokio::test]
 async fn every_tamper_produces_what_it_says() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
-    let rx = Receiver::start(Receiver::ok()).await;
-    fake.set_webhook_url(&rx.url);
-    let (_, s) = create(&fake, &payment_form()).await;
-    let id = s["id"].as_str().unwrap().to_string();
+    let (fake, rx, _, id) = with_session().await;
     let secret = fake.creds.extra.clone();
     let event = |d: &stoa_fakes::Delivered| serde_json::from_str::<Value>(&d.sent_body).unwrap();
     let sig =
@@ -432,9 +411,7 @@ async fn every_tamper_produces_what_it_says() {
 
 #[tokio::test]
 async fn failing_and_slow_modes() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
+    let fake = start(Kind::Stripe).await;
     fake.set_mode(Mode::Failing);
     let (status, v) = create(&fake, &payment_form()).await;
     assert_eq!(status, 500);
@@ -457,9 +434,7 @@ async fn failing_and_slow_modes() {
 
 #[tokio::test]
 async fn idempotency_keys_replay_or_conflict() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
+    let fake = start(Kind::Stripe).await;
     let send = |form: Vec<(&'static str, &'static str)>| {
         client()
             .post(format!("{}/v1/checkout/sessions", fake.url))
@@ -489,13 +464,7 @@ async fn idempotency_keys_replay_or_conflict() {
 
 #[tokio::test]
 async fn hosted_page_pays_and_redirects_to_the_success_url() {
-    let fake = Fake::start(Kind::Stripe, Creds::test(Kind::Stripe))
-        .await
-        .unwrap();
-    let rx = Receiver::start(Receiver::ok()).await;
-    fake.set_webhook_url(&rx.url);
-    let (_, s) = create(&fake, &payment_form()).await;
-    let id = s["id"].as_str().unwrap().to_string();
+    let (fake, rx, s, id) = with_session().await;
     let page = client()
         .get(s["url"].as_str().unwrap())
         .send()
@@ -515,32 +484,12 @@ async fn hosted_page_pays_and_redirects_to_the_success_url() {
     assert!(html.contains("21.00") && html.contains("usd"));
     assert!(fake.requests().len() == 1, "hosted pages are not API calls");
 
-    let r = client()
-        .post(format!("{}/pay/{id}", fake.url))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    assert_eq!(
-        r.headers()["location"],
-        SUCCESS.replace("{CHECKOUT_SESSION_ID}", &id).as_str()
-    );
+    let location = post_see_other(&format!("{}/pay/{id}", fake.url)).await;
+    assert_eq!(location, SUCCESS.replace("{CHECKOUT_SESSION_ID}", &id));
     let got = rx.last();
-    verify(
-        &fake.creds.extra,
-        header(&got.headers, "stripe-signature").unwrap(),
-        &got.body,
-    )
-    .expect("signed");
+    assert_signed(&fake, &got, "signed");
     let (_, after) = get(&fake, &format!("/v1/checkout/sessions/{id}")).await;
     assert_eq!(after["payment_status"], "paid");
-    let html = client()
-        .get(format!("{}/pay/{id}", fake.url))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = get_text(&format!("{}/pay/{id}", fake.url)).await;
     assert!(html.contains("Paid") && !html.contains(">Pay</button>"));
 }

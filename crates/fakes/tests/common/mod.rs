@@ -9,7 +9,9 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
 use md5::Digest as _;
+use serde_json::Value;
 use sha2::Sha256;
+use stoa_fakes::{Creds, Delivered, Fake, Kind, Tamper};
 
 pub fn client() -> reqwest::Client {
     // The workspace builds reqwest with `rustls-no-provider`: install a provider before building a client.
@@ -18,6 +20,93 @@ pub fn client() -> reqwest::Client {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client")
+}
+
+/// Starts `kind`'s fake with its test credentials.
+pub async fn start(kind: Kind) -> Fake {
+    Fake::start(kind, Creds::test(kind)).await.unwrap()
+}
+
+/// Starts `kind`'s fake and a receiver answering with `answer`, set as the fake's webhook URL.
+pub async fn start_with_receiver(
+    kind: Kind,
+    answer: impl Fn(&Captured) -> (u16, String) + Send + Sync + 'static,
+) -> (Fake, Receiver) {
+    let fake = start(kind).await;
+    let rx = Receiver::start(answer).await;
+    fake.set_webhook_url(&rx.url);
+    (fake, rx)
+}
+
+/// A request to `path` on the fake with HTTP Basic auth from its public id and secret.
+pub fn basic_request(fake: &Fake, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+    client()
+        .request(method, format!("{}{path}", fake.url))
+        .header(
+            "Authorization",
+            basic(&fake.creds.public_id, &fake.creds.secret),
+        )
+}
+
+/// Sends `req`: the status and the body as text.
+pub async fn send(req: reqwest::RequestBuilder) -> (u16, String) {
+    let r = req.send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.text().await.unwrap())
+}
+
+/// Sends `req`: the status and the body, which must be JSON.
+pub async fn send_json(req: reqwest::RequestBuilder) -> (u16, Value) {
+    let (status, text) = send(req).await;
+    (status, serde_json::from_str(&text).unwrap())
+}
+
+/// Sends `req`: the status and the body as JSON, `Null` when it is not JSON.
+pub async fn send_json_or_null(req: reqwest::RequestBuilder) -> (u16, Value) {
+    let (status, text) = send(req).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// GETs `url` (no auth) and returns the body as text, whatever the status.
+pub async fn get_text(url: &str) -> String {
+    client()
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// POSTs to `url` (no auth, as the hosted page's form does), asserts a 303 and returns its `Location`.
+pub async fn post_see_other(url: &str) -> String {
+    let r = client().post(url).send().await.unwrap();
+    assert_eq!(r.status(), 303);
+    r.headers()["location"].to_str().unwrap().to_string()
+}
+
+/// Pays `id` untampered, asserts the merchant got it with a 200 the fake takes as delivery, and
+/// returns what was sent and what `rx` captured.
+pub async fn pay_delivered(fake: &Fake, rx: &Receiver, id: &str) -> (Delivered, Captured) {
+    let d = fake.pay(id, Tamper::None).await;
+    assert_eq!(d.status, 200);
+    assert!(fake.answer_ok(&d), "answer {:?}", d.body);
+    let got = rx.last();
+    assert_eq!(got.body, d.sent_body);
+    (d, got)
+}
+
+/// Asserts one of the problems the fake recorded for its last request mentions `needle`.
+pub fn assert_last_problem_mentions(fake: &Fake, needle: &str) {
+    let problems = fake.requests().pop().unwrap().problems;
+    assert!(problems.iter().any(|p| p.contains(needle)), "{problems:?}");
+}
+
+/// Asserts the problems the fake recorded for its last request include `problem` exactly.
+pub fn assert_last_problem_is(fake: &Fake, problem: &str) {
+    let problems = fake.requests().pop().unwrap().problems;
+    assert!(problems.iter().any(|p| p == problem), "{problems:?}");
 }
 
 pub fn basic(user: &str, pass: &str) -> String {
