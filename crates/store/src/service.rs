@@ -181,6 +181,21 @@ impl Store {
             .collect())
     }
 
+    /// Writes one row of link entity `link` joining `a.1` (in field `a.0`) to `b.1` (in `b.0`),
+    /// inside the caller's transaction: the write side of [`Store::linked`].
+    pub async fn link_in(
+        &self,
+        exec: &mut Exec<'_>,
+        link: &Entity,
+        a: (&str, Uuid),
+        b: (&str, Uuid),
+    ) -> Result<Record> {
+        let mut input = Map::new();
+        input.insert(a.0.to_owned(), Json::String(a.1.to_string()));
+        input.insert(b.0.to_owned(), Json::String(b.1.to_string()));
+        self.create_in(exec, link, &input).await
+    }
+
     /// Appends the rows of `q` to `out`, page by page, until `out` holds `cap` or `q` runs out.
     async fn pages(
         &self,

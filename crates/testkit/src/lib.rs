@@ -444,37 +444,25 @@ macro_rules! dual_test {
     };
 }
 
-/// Sets a payment provider's setting by its environment variable's name (`STOA_STRIPE_API_URL`…),
-/// as the server would read it. Answers false for a name it does not know.
-pub fn set_provider_env(c: &mut Config, name: &str, value: &str) -> bool {
-    let p = &mut c.providers;
-    let v = Some(value.to_owned());
-    match name {
-        "STOA_STRIPE_SECRET_KEY" => p.stripe_secret_key = v,
-        "STOA_STRIPE_WEBHOOK_SECRET" => p.stripe_webhook_secret = v,
-        "STOA_STRIPE_API_URL" => p.stripe_api_url = value.to_owned(),
-        "STOA_CLOUDPAYMENTS_PUBLIC_ID" => p.cloudpayments_public_id = v,
-        "STOA_CLOUDPAYMENTS_API_SECRET" => p.cloudpayments_api_secret = v,
-        "STOA_CLOUDPAYMENTS_API_URL" => p.cloudpayments_api_url = value.to_owned(),
-        "STOA_TIPTOPPAY_PUBLIC_ID" => p.tiptoppay_public_id = v,
-        "STOA_TIPTOPPAY_API_SECRET" => p.tiptoppay_api_secret = v,
-        "STOA_TIPTOPPAY_API_URL" => p.tiptoppay_api_url = value.to_owned(),
-        "STOA_PAYSELECTION_SITE_ID" => p.payselection_site_id = v,
-        "STOA_PAYSELECTION_SECRET_KEY" => p.payselection_secret_key = v,
-        "STOA_PAYSELECTION_PUBLIC_KEY" => p.payselection_public_key = v,
-        "STOA_PAYSELECTION_API_URL" => p.payselection_api_url = value.to_owned(),
-        "STOA_PAYSELECTION_INT_SITE_ID" => p.payselection_int_site_id = v,
-        "STOA_PAYSELECTION_INT_SECRET_KEY" => p.payselection_int_secret_key = v,
-        "STOA_PAYSELECTION_INT_PUBLIC_KEY" => p.payselection_int_public_key = v,
-        "STOA_PAYSELECTION_INT_API_URL" => p.payselection_int_api_url = value.to_owned(),
-        "STOA_PAYKEEPER_URL" => p.paykeeper_url = v,
-        "STOA_PAYKEEPER_USER" => p.paykeeper_user = v,
-        "STOA_PAYKEEPER_PASSWORD" => p.paykeeper_password = v,
-        "STOA_PAYKEEPER_SECRET" => p.paykeeper_secret = v,
-        "STOA_OXPROCESSING_MERCHANT_ID" => p.oxprocessing_merchant_id = v,
-        "STOA_OXPROCESSING_WEBHOOK_PASSWORD" => p.oxprocessing_webhook_password = v,
-        "STOA_OXPROCESSING_API_URL" => p.oxprocessing_api_url = value.to_owned(),
-        _ => return false,
+/// Payment provider settings from environment variables (`STOA_STRIPE_API_URL`…), read by the
+/// server's own argument parser (each variable is also the flag `--stripe-api-url`), so the test
+/// sees exactly what the server would. An unknown name fails the test.
+pub fn providers_from_env(pairs: &[(String, String)]) -> stoa_api::config::ProviderConfig {
+    #[derive(clap::Parser)]
+    struct Args {
+        #[command(flatten)]
+        providers: stoa_api::config::ProviderConfig,
     }
-    true
+    let mut args = vec!["stoa".to_owned()];
+    for (name, value) in pairs {
+        let flag = name
+            .trim_start_matches("STOA_")
+            .to_lowercase()
+            .replace('_', "-");
+        args.push(format!("--{flag}={value}"));
+    }
+    match <Args as clap::Parser>::try_parse_from(args) {
+        Ok(a) => a.providers,
+        Err(e) => panic!("provider settings: {e}"),
+    }
 }

@@ -202,14 +202,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
             })
             .attempts(5),
         )
-        .seed(|ctx| {
-            Box::pin(async move {
-                let mailer = ctx
-                    .need::<stoa_notification::mail::Mailer>()
-                    .map_err(stoa_kernel::Error::internal)?;
-                mailer
-                    .ensure_templates("billing.templates.v1", &mail::templates())
-                    .await
-            })
-        })
+        .seed(stoa_notification::mail::templates_seed(
+            "billing.templates.v1",
+            mail::templates,
+        ))
 }

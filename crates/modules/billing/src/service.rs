@@ -231,10 +231,11 @@ impl Billing {
             .await?;
         let id = Record::must_id(&row)?;
         self.store
-            .create_in(
+            .link_in(
                 exec,
                 &self.e.i2c,
-                &fields(json!({"paymentIntentId": id, "currencyId": currency})),
+                ("paymentIntentId", id),
+                ("currencyId", currency),
             )
             .await?;
         Ok(id)
@@ -268,10 +269,11 @@ impl Billing {
         let id = Record::must_id(&row)?;
         for i in intents {
             self.store
-                .create_in(
+                .link_in(
                     exec,
                     &self.e.i2i,
-                    &fields(json!({"paymentIntentId": i, "invoiceId": id})),
+                    ("paymentIntentId", *i),
+                    ("invoiceId", id),
                 )
                 .await?;
         }
@@ -619,8 +621,7 @@ impl Billing {
             Verdict::Reject(e, alert) => {
                 let why = e.public_message();
                 tracing::warn!(provider, reason = %why, "webhook refused");
-                let alert = alert
-                    .then(|| json!({"provider": provider, "why": why, "invoice": event.invoice}));
+                let alert = alert.then(|| alert_of(provider, &why, event.invoice));
                 self.record(&entry, "rejected", true, &why, None, alert)
                     .await?;
                 Err(e)
@@ -740,14 +741,6 @@ impl Billing {
         Ok((id, false))
     }
 
-    /// The body the provider expects back for a webhook it delivered.
-    pub fn ack(&self, provider: &str, headers: &[(String, String)], body: &[u8]) -> Ack {
-        self.providers.get(provider).map_or_else(
-            || Ack::Json(json!({"data": {"ok": true}})),
-            |p| p.ack(&Incoming { headers, body }),
-        )
-    }
-
     pub async fn process_job(&self, payload: &Value) -> Result<()> {
         let id = stoa_api::jobs::uuid_arg(payload, "id")?;
         let outcome = self.process(id).await?;
@@ -842,20 +835,21 @@ impl Billing {
     }
 
     async fn find_invoice(&self, provider: &str, event: &Event) -> Result<Option<Record>> {
-        let by = |k: &str, v: Val| {
-            vec![
-                (k.to_owned(), v),
-                ("provider".to_owned(), Val::Text(provider.into())),
-            ]
+        let (key, value) = match (event.invoice, &event.provider_id) {
+            (Some(i), _) => ("id", Val::Uuid(i)),
+            (None, Some(p)) => ("providerId", Val::Text(p.clone())),
+            (None, None) => return Ok(None),
         };
-        let found = if let Some(i) = event.invoice {
-            self.one_invoice(by("id", Val::Uuid(i))).await?
-        } else if let Some(p) = &event.provider_id {
-            self.one_invoice(by("providerId", Val::Text(p.clone())))
-                .await?
-        } else {
-            None
-        };
+        let found = self
+            .store
+            .find_by(
+                &self.e.invoice,
+                &[(key, value), ("provider", Val::Text(provider.into()))],
+                1,
+            )
+            .await?
+            .into_iter()
+            .next();
         // When the event names both, they must be the same payment (our reference may be
         // outside what the provider signs).
         Ok(
@@ -865,16 +859,6 @@ impl Billing {
                 _ => true,
             }),
         )
-    }
-
-    async fn one_invoice(&self, by: Vec<(String, Val)>) -> Result<Option<Record>> {
-        let pairs: Vec<(&str, Val)> = by.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        Ok(self
-            .store
-            .find_by(&self.e.invoice, &pairs, 1)
-            .await?
-            .into_iter()
-            .next())
     }
 
     async fn currency_slugs(&self, intents: &[Uuid]) -> Result<HashSet<String>> {
@@ -1040,7 +1024,11 @@ impl Billing {
                 }
             }
             if opened.is_none() {
-                let status = invoice.text("status").unwrap_or("paid");
+                // Read before this transaction: open/draft/failed then means paid meanwhile.
+                let status = invoice
+                    .text("status")
+                    .filter(|s| matches!(*s, "void" | "uncollectible"))
+                    .unwrap_or("paid");
                 let why = if status == "paid" {
                     "the invoice was already paid".to_owned()
                 } else {
@@ -1048,14 +1036,13 @@ impl Billing {
                     let why = format!(
                         "a payment arrived for invoice {invoice_id}, which is {status}; nothing was marked paid"
                     );
-                    enqueue(
-                        &mut exec,
-                        &NewJob::now(
-                            JOB_ALERT,
-                            json!({"provider": invoice.text("provider"), "why": why, "invoice": invoice_id, "inbox": id}),
-                        ),
-                    )
-                    .await?;
+                    let mut alert = alert_of(
+                        invoice.text("provider").unwrap_or_default(),
+                        &why,
+                        Some(invoice_id),
+                    );
+                    alert["inbox"] = json!(id);
+                    enqueue(&mut exec, &NewJob::now(JOB_ALERT, alert)).await?;
                     why
                 };
                 repo::set_if(
@@ -1217,20 +1204,9 @@ impl Billing {
             return Ok(true);
         }
         let iid = Record::must_id(invoice)?;
-        let currency = self
-            .currency_slugs(&self.intents_of_invoice(iid).await?)
-            .await?
-            .into_iter()
-            .next()
-            .unwrap_or_default();
         let r = InvoiceRef {
             id: iid,
             provider_id: invoice.text("providerId").unwrap_or_default().to_owned(),
-            amount: invoice.decimal("amount").unwrap_or_default(),
-            currency,
-            created_at: invoice
-                .text("createdAt")
-                .and_then(stoa_kernel::value::parse_timestamp),
         };
         let Some(mut event) = adapter.status(&r).await? else {
             return Ok(false);
@@ -1268,8 +1244,7 @@ impl Billing {
                     }
                     Verdict::Reject(err, alert) => {
                         let why = err.public_message();
-                        let alert = alert
-                            .then(|| json!({"provider": provider, "why": why, "invoice": iid}));
+                        let alert = alert.then(|| alert_of(&provider, &why, Some(iid)));
                         self.record(&e, "rejected", true, &why, Some(iid), alert)
                             .await?;
                     }
@@ -1417,6 +1392,11 @@ impl StatusEntry {
         Event::about(self.invoice, self.provider_id, Said::Paid)
             .paid_amount(self.amount, self.currency.as_deref())
     }
+}
+
+/// The admins' alert job's payload (`inbox` is added once the entry exists).
+fn alert_of(provider: &str, why: &str, invoice: Option<Uuid>) -> Value {
+    json!({"provider": provider, "why": why, "invoice": invoice})
 }
 
 fn now_text() -> String {

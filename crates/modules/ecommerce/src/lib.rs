@@ -278,16 +278,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
             Ok(())
         })
         .routes(|ctx| Ok(http::routes(commerce(ctx)?)))
-        .seed(|ctx| {
-            Box::pin(async move {
-                let mailer = ctx
-                    .need::<stoa_notification::mail::Mailer>()
-                    .map_err(stoa_kernel::Error::internal)?;
-                mailer
-                    .ensure_templates("ecommerce.templates.v1", &mail::templates())
-                    .await
-            })
-        })
+        .seed(stoa_notification::mail::templates_seed(
+            "ecommerce.templates.v1",
+            mail::templates,
+        ))
         .job(JobDef::new(orders::JOB_PAID, |ctx, p| async move {
             let ids: Vec<uuid::Uuid> = p
                 .get("intents")

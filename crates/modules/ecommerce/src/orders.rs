@@ -694,19 +694,16 @@ impl Commerce {
                 )
                 .await?;
             self.store
-                .create_in(
+                .link_in(
                     &mut exec,
                     &self.e.o2c,
-                    &fields(json!({"orderId": oid, "billingModuleCurrencyId": currency})),
+                    ("orderId", oid),
+                    ("billingModuleCurrencyId", currency),
                 )
                 .await?;
             if let Some(s) = store {
                 self.store
-                    .create_in(
-                        &mut exec,
-                        &self.e.s2o,
-                        &fields(json!({"storeId": s, "orderId": oid})),
-                    )
+                    .link_in(&mut exec, &self.e.s2o, ("storeId", s), ("orderId", oid))
                     .await?;
             }
             self.subjects.link_order(&mut exec, subject, oid).await?;
@@ -1087,12 +1084,11 @@ impl Commerce {
                     .await?;
                 for oid in members {
                     self.store
-                        .create_in(
+                        .link_in(
                             &mut exec,
                             &self.e.o2i,
-                            &fields(
-                                json!({"orderId": oid, "billingModulePaymentIntentId": intent}),
-                            ),
+                            ("orderId", *oid),
+                            ("billingModulePaymentIntentId", intent),
                         )
                         .await?;
                 }

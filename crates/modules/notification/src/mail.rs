@@ -279,6 +279,25 @@ impl Mailer {
     }
 }
 
+/// A module's seed that writes its mail templates once (`ModuleDef::seed(templates_seed(…))`):
+/// other modules ship their templates through this.
+pub fn templates_seed(
+    name: &'static str,
+    templates: fn() -> Vec<Value>,
+) -> impl for<'a> Fn(&'a stoa_api::module::Context) -> stoa_api::module::BoxFuture<'a, Result<()>>
++ Send
++ Sync
++ 'static {
+    move |ctx| {
+        Box::pin(async move {
+            ctx.need::<Mailer>()
+                .map_err(Error::internal)?
+                .ensure_templates(name, &templates())
+                .await
+        })
+    }
+}
+
 /// Default topics and the reset-password template (English and Russian).
 pub async fn seed(store: &Store) -> Result<()> {
     const NAME: &str = "notification.defaults.v1";

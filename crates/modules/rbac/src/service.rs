@@ -479,10 +479,11 @@ impl Auth {
             .await?;
         }
         self.store
-            .create_in(
+            .link_in(
                 exec,
                 &self.e.s2i,
-                &fields(json!({"subjectId": subject, "identityId": id})),
+                ("subjectId", subject),
+                ("identityId", id),
             )
             .await?;
         Ok(row)
@@ -511,10 +512,11 @@ impl Auth {
             }
             for r in roles {
                 self.store
-                    .create_in(
+                    .link_in(
                         &mut exec,
                         &self.e.s2r,
-                        &fields(json!({"subjectId": subject, "roleId": r})),
+                        ("subjectId", subject),
+                        ("roleId", *r),
                     )
                     .await?;
             }

@@ -40,10 +40,11 @@ impl Subjects {
             .store
             .entity("rbac.subjects-to-ecommerce-module-orders")?;
         self.store
-            .create_in(
+            .link_in(
                 exec,
                 &e,
-                &fields(json!({"subjectId": subject, "ecommerceModuleOrderId": order})),
+                ("subjectId", subject),
+                ("ecommerceModuleOrderId", order),
             )
             .await?;
         Ok(())
@@ -137,11 +138,7 @@ impl Subjects {
             .id()
             .ok_or_else(|| Error::internal("identity without id"))?;
         self.store
-            .create_in(
-                exec,
-                &s2i,
-                &fields(json!({"subjectId": subject, "identityId": id})),
-            )
+            .link_in(exec, &s2i, ("subjectId", subject), ("identityId", id))
             .await?;
         Ok(true)
     }
@@ -255,11 +252,7 @@ impl Subjects {
             let mut exec = tx.exec();
             for r in grant.difference(&held) {
                 self.store
-                    .create_in(
-                        &mut exec,
-                        &s2r,
-                        &fields(json!({"subjectId": subject, "roleId": r})),
-                    )
+                    .link_in(&mut exec, &s2r, ("subjectId", subject), ("roleId", *r))
                     .await?;
                 added += 1;
             }

@@ -31,25 +31,28 @@ async fn app(db: Db, sink: Option<&Sink>, delay: u64, timeout: u64) -> TestApp {
     .expect("app")
 }
 
+/// A currency (`billing.currency`).
+pub(crate) async fn currency(app: &TestApp, slug: &str, symbol: &str, default: bool) -> Value {
+    app.create(
+        "/api/billing/currencies",
+        &json!({"slug": slug, "symbol": symbol, "title": slug, "isDefault": default}),
+    )
+    .await
+}
+
+/// The attribute key prices are stored under.
+pub(crate) async fn price_key(app: &TestApp) -> Value {
+    app.create(
+        "/api/ecommerce/attribute-keys",
+        &json!({"slug": "price", "type": "price", "field": "number"}),
+    )
+    .await
+}
+
 async fn catalog(app: &TestApp) -> Catalog {
-    let rub = app
-        .create(
-            "/api/billing/currencies",
-            &json!({"slug": "rub", "symbol": "₽", "title": "Рубль", "isDefault": true}),
-        )
-        .await;
-    let kzt = app
-        .create(
-            "/api/billing/currencies",
-            &json!({"slug": "kzt", "symbol": "₸", "title": "Тенге"}),
-        )
-        .await;
-    let key = app
-        .create(
-            "/api/ecommerce/attribute-keys",
-            &json!({"slug": "price", "type": "price", "field": "number"}),
-        )
-        .await;
+    let rub = currency(app, "rub", "₽", true).await;
+    let kzt = currency(app, "kzt", "₸", false).await;
+    let key = price_key(app).await;
     let store = app
         .create("/api/ecommerce/stores", &json!({"slug": "shop"}))
         .await;
@@ -765,17 +768,9 @@ async fn state_machine(db: Db) {
         .await;
     assert_eq!(r.status, 409, "{}", r.text);
     // Every pair: the generic PATCH allows exactly the admin rows of the table.
-    let all = [
-        "new",
-        "paying",
-        "approving",
-        "packaging",
-        "delivering",
-        "delivered",
-        "canceled",
-    ];
+    let all = stoa_ecommerce::ORDER_STATUSES;
     let mut allowed = HashSet::new();
-    for from in all {
+    for &from in all {
         for to in all.iter().filter(|t| **t != from) {
             let o = order_in(&app, from).await;
             let r = app

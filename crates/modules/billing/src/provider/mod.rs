@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
+use stoa_api::config::ProviderConfig;
 use stoa_kernel::{Error, Result};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -51,14 +52,11 @@ pub struct Created {
     pub payment_url: String,
 }
 
-/// An invoice as a status API needs it.
+/// An invoice as a status API needs it: ours and the provider's id.
 #[derive(Clone, Debug)]
 pub struct InvoiceRef {
     pub id: Uuid,
     pub provider_id: String,
-    pub amount: Decimal,
-    pub currency: String,
-    pub created_at: Option<OffsetDateTime>,
 }
 
 /// A webhook as received: lower-case header names and the raw body.
@@ -225,19 +223,18 @@ impl Http {
     /// 503 carrying its message.
     pub async fn json(&self, provider: &str, req: reqwest::RequestBuilder) -> Result<Value> {
         let (status, text) = self.text(provider, req).await?;
-        let v: Value = serde_json::from_str(&text).map_err(|_| {
-            tracing::warn!(provider, status, body = %short(&text), "the provider's answer is not JSON");
-            Error::Unavailable(format!(
-                "the payment provider '{provider}' gave an answer we could not read (HTTP {status}); try again in a minute"
-            ))
-        })?;
         if !(200..300).contains(&status) {
             tracing::warn!(provider, status, body = %short(&text), "the provider refused the request");
             return Err(Error::Unavailable(format!(
                 "the payment provider '{provider}' refused the payment (HTTP {status}); try again later or choose another way to pay"
             )));
         }
-        Ok(v)
+        serde_json::from_str(&text).map_err(|_| {
+            tracing::warn!(provider, status, body = %short(&text), "the provider's answer is not JSON");
+            Error::Unavailable(format!(
+                "the payment provider '{provider}' gave an answer we could not read; try again in a minute"
+            ))
+        })
     }
 
     pub async fn text(
@@ -314,60 +311,11 @@ pub fn uuid_of(v: Option<&Value>) -> Option<Uuid> {
 
 /// Every provider adapter that has its credentials in `config`, by name. The dummy provider is
 /// always available.
-pub fn available(
-    config: &stoa_api::config::ProviderConfig,
-    public_url: &str,
-) -> Result<Vec<Arc<dyn Provider>>> {
+pub fn available(config: &ProviderConfig, public_url: &str) -> Result<Vec<Arc<dyn Provider>>> {
     // Half a provider's credentials is a mistake, not "not configured": it must not quietly
     // leave the site on the dummy provider.
-    let c = config;
-    for (name, settings) in [
-        (
-            "stripe",
-            vec![&c.stripe_secret_key, &c.stripe_webhook_secret],
-        ),
-        (
-            "cloudpayments",
-            vec![&c.cloudpayments_public_id, &c.cloudpayments_api_secret],
-        ),
-        (
-            "tiptoppay",
-            vec![&c.tiptoppay_public_id, &c.tiptoppay_api_secret],
-        ),
-        (
-            "payselection",
-            vec![
-                &c.payselection_site_id,
-                &c.payselection_secret_key,
-                &c.payselection_public_key,
-            ],
-        ),
-        (
-            "payselection-international",
-            vec![
-                &c.payselection_int_site_id,
-                &c.payselection_int_secret_key,
-                &c.payselection_int_public_key,
-            ],
-        ),
-        (
-            "paykeeper",
-            vec![
-                &c.paykeeper_url,
-                &c.paykeeper_user,
-                &c.paykeeper_password,
-                &c.paykeeper_secret,
-            ],
-        ),
-        (
-            "0xprocessing",
-            vec![
-                &c.oxprocessing_merchant_id,
-                &c.oxprocessing_webhook_password,
-            ],
-        ),
-    ] {
-        let given = settings.iter().filter(|v| set(v).is_some()).count();
+    for (name, settings) in credentials(config) {
+        let given = settings.iter().filter(|(_, v)| set(v).is_some()).count();
         if given > 0 && given < settings.len() {
             return Err(Error::bad_request(format!(
                 "only some of {name}'s settings are set: set {}",
@@ -385,24 +333,93 @@ pub fn available(
     Ok(out)
 }
 
-/// The settings each provider needs, for the error naming what is missing.
-pub fn required_settings(provider: &str) -> &'static str {
-    match provider {
-        "stripe" => "STOA_STRIPE_SECRET_KEY and STOA_STRIPE_WEBHOOK_SECRET",
-        "cloudpayments" => "STOA_CLOUDPAYMENTS_PUBLIC_ID and STOA_CLOUDPAYMENTS_API_SECRET",
-        "tiptoppay" => "STOA_TIPTOPPAY_PUBLIC_ID and STOA_TIPTOPPAY_API_SECRET",
-        "payselection" => {
-            "STOA_PAYSELECTION_SITE_ID, STOA_PAYSELECTION_SECRET_KEY and STOA_PAYSELECTION_PUBLIC_KEY"
-        }
-        "payselection-international" => {
-            "STOA_PAYSELECTION_INT_SITE_ID, STOA_PAYSELECTION_INT_SECRET_KEY and STOA_PAYSELECTION_INT_PUBLIC_KEY"
-        }
-        "paykeeper" => {
-            "STOA_PAYKEEPER_URL, STOA_PAYKEEPER_USER, STOA_PAYKEEPER_PASSWORD and STOA_PAYKEEPER_SECRET"
-        }
-        "0xprocessing" => "STOA_OXPROCESSING_MERCHANT_ID and STOA_OXPROCESSING_WEBHOOK_PASSWORD",
-        _ => "nothing",
-    }
+/// Per provider, its credentials: each environment variable with its value.
+type Credentials<'c> = Vec<(&'static str, Vec<(&'static str, &'c Option<String>)>)>;
+
+/// Each provider's credentials: the environment variables and their values in `c`.
+fn credentials(c: &ProviderConfig) -> Credentials<'_> {
+    vec![
+        (
+            "stripe",
+            vec![
+                ("STOA_STRIPE_SECRET_KEY", &c.stripe_secret_key),
+                ("STOA_STRIPE_WEBHOOK_SECRET", &c.stripe_webhook_secret),
+            ],
+        ),
+        (
+            "cloudpayments",
+            vec![
+                ("STOA_CLOUDPAYMENTS_PUBLIC_ID", &c.cloudpayments_public_id),
+                ("STOA_CLOUDPAYMENTS_API_SECRET", &c.cloudpayments_api_secret),
+            ],
+        ),
+        (
+            "tiptoppay",
+            vec![
+                ("STOA_TIPTOPPAY_PUBLIC_ID", &c.tiptoppay_public_id),
+                ("STOA_TIPTOPPAY_API_SECRET", &c.tiptoppay_api_secret),
+            ],
+        ),
+        (
+            "payselection",
+            vec![
+                ("STOA_PAYSELECTION_SITE_ID", &c.payselection_site_id),
+                ("STOA_PAYSELECTION_SECRET_KEY", &c.payselection_secret_key),
+                ("STOA_PAYSELECTION_PUBLIC_KEY", &c.payselection_public_key),
+            ],
+        ),
+        (
+            "payselection-international",
+            vec![
+                ("STOA_PAYSELECTION_INT_SITE_ID", &c.payselection_int_site_id),
+                (
+                    "STOA_PAYSELECTION_INT_SECRET_KEY",
+                    &c.payselection_int_secret_key,
+                ),
+                (
+                    "STOA_PAYSELECTION_INT_PUBLIC_KEY",
+                    &c.payselection_int_public_key,
+                ),
+            ],
+        ),
+        (
+            "paykeeper",
+            vec![
+                ("STOA_PAYKEEPER_URL", &c.paykeeper_url),
+                ("STOA_PAYKEEPER_USER", &c.paykeeper_user),
+                ("STOA_PAYKEEPER_PASSWORD", &c.paykeeper_password),
+                ("STOA_PAYKEEPER_SECRET", &c.paykeeper_secret),
+            ],
+        ),
+        (
+            "0xprocessing",
+            vec![
+                ("STOA_OXPROCESSING_MERCHANT_ID", &c.oxprocessing_merchant_id),
+                (
+                    "STOA_OXPROCESSING_WEBHOOK_PASSWORD",
+                    &c.oxprocessing_webhook_password,
+                ),
+            ],
+        ),
+    ]
+}
+
+/// The settings `provider` needs, for the error naming what is missing.
+pub fn required_settings(provider: &str) -> String {
+    let none = ProviderConfig::default();
+    credentials(&none)
+        .into_iter()
+        .find(|(name, _)| *name == provider)
+        .map_or_else(
+            || "nothing".to_owned(),
+            |(_, settings)| {
+                settings
+                    .iter()
+                    .map(|(env, _)| *env)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        )
 }
 
 /// A setting that is set and not blank.

@@ -81,6 +81,16 @@ fn session_event(s: &Value) -> Event {
     )
 }
 
+impl Stripe {
+    /// A request to Stripe's API, with the secret key.
+    fn call(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.http
+            .client()
+            .request(method, format!("{}{path}", self.api))
+            .bearer_auth(&self.key)
+    }
+}
+
 impl Provider for Stripe {
     fn name(&self) -> &'static str {
         "stripe"
@@ -150,10 +160,7 @@ impl Provider for Stripe {
                 .http
                 .json(
                     "stripe",
-                    self.http
-                        .client()
-                        .post(format!("{}/v1/checkout/sessions", self.api))
-                        .bearer_auth(&self.key)
+                    self.call(reqwest::Method::POST, "/v1/checkout/sessions")
                         // A retried checkout never opens a second session for one invoice.
                         .header("Idempotency-Key", format!("stoa-invoice-{invoice}"))
                         .form(&form),
@@ -271,14 +278,10 @@ impl Provider for Stripe {
                 .http
                 .json(
                     "stripe",
-                    self.http
-                        .client()
-                        .get(format!(
-                            "{}/v1/checkout/sessions/{}",
-                            self.api,
-                            urlencode(&invoice.provider_id)
-                        ))
-                        .bearer_auth(&self.key),
+                    self.call(
+                        reqwest::Method::GET,
+                        &format!("/v1/checkout/sessions/{}", urlencode(&invoice.provider_id)),
+                    ),
                 )
                 .await?;
             Ok(Some(session_event(&v)))
