@@ -5,7 +5,7 @@ STOA_ADDR ?= 127.0.0.1:8080
 NPM ?= npm
 WEB_STAMP := web/node_modules/.installed
 
-.PHONY: run build release web web-deps test lint test-rust test-web chromium tools bench clean-test-dbs help
+.PHONY: run build release web web-deps test lint test-rust test-web chromium s3-server tools bench clean-test-dbs help
 
 help:
 	@echo "make run   - release build, serve on SQLite (./data/stoa.db) at http://$(STOA_ADDR)"
@@ -62,7 +62,13 @@ lint:
 tools:
 	@command -v cargo-nextest >/dev/null 2>&1 || $(CARGO) install cargo-nextest --locked
 
-test-rust: tools
+# moto (PyPI): the local S3-compatible server the file-storage tests start.
+s3-server:
+	@python3 -c "import moto.server, flask" >/dev/null 2>&1 || { \
+	  echo "installing moto[server] (a local S3-compatible server for the file tests)"; \
+	  python3 -m pip install -q --disable-pip-version-check 'moto[server]==5.2.1'; }
+
+test-rust: tools s3-server
 	@if [ -n "$$STOA_TEST_POSTGRES_URL" ]; then echo "integration suites: SQLite and PostgreSQL ($$STOA_TEST_POSTGRES_URL)"; else echo "integration suites: SQLite only (set STOA_TEST_POSTGRES_URL for PostgreSQL)"; fi
 	$(CARGO) nextest run --workspace --no-fail-fast
 	$(CARGO) test --workspace --doc

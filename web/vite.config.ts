@@ -15,7 +15,8 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
   },
   server: {
-    proxy: { "/api": api, "/health": api },
+    // Stored files (and their sizes, `?w=…`) come from the server too.
+    proxy: { "/api": api, "/health": api, "/files": api },
   },
   test: {
     environment: "jsdom",

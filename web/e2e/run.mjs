@@ -3,10 +3,11 @@
 import { accountSpecs, s_problems } from "./account.spec.mjs";
 import { adminSpecs } from "./admin.spec.mjs";
 import { artifacts, startStack } from "./harness.mjs";
+import { mediaSpecs } from "./media.spec.mjs";
 import { siteSpecs } from "./site.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...adminSpecs, ...accountSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...adminSpecs, ...mediaSpecs, ...accountSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;

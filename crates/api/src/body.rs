@@ -89,35 +89,49 @@ pub async fn object_or_empty(
     }
 }
 
-/// Reads and parses the body of `req`.
+/// Reads and parses the body of `req` for a route that takes no file: a multipart body is read
+/// with the JSON limit and a file part is refused when its header arrives, before its bytes.
 pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
+    parse_files(req, limits, &[]).await
+}
+
+/// Reads and parses the body of `req` for a route whose `file_fields` take one file part each
+/// (up to `limits.file` bytes apiece). A file part for any other name is refused before it is
+/// read; without a `data` field a multipart body that carries files means `{}`.
+pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> Result<Body> {
+    // The boundary is case-sensitive (`----WebKitFormBoundaryAbC…`): only the type is compared
+    // case-insensitively, the header itself is kept as sent.
     let ct = req
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
+        .to_owned();
+    let mime = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
         .to_ascii_lowercase();
-    let mime = ct.split(';').next().unwrap_or("").trim().to_owned();
+    let cap = if mime == "multipart/form-data" {
+        multipart_cap(limits, file_fields)
+    } else {
+        limits.json
+    };
     if let Some(len) = req
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+        && len > cap
     {
-        let cap = if mime == "multipart/form-data" {
-            limits.json + limits.file * 4
-        } else {
-            limits.json
-        };
-        if len > cap {
-            // Read and drop a moderately oversized body so the client finishes sending and reads
-            // the 413 (closing with unread data makes clients see a broken pipe instead).
-            if len <= cap.saturating_mul(4) {
-                let _ = axum::body::to_bytes(req.into_body(), len).await;
-            }
-            return Err(Error::PayloadTooLarge(format!(
-                "the body is larger than {cap} bytes"
-            )));
+        // Read and drop a moderately oversized body so the client finishes sending and reads
+        // the 413 (closing with unread data makes clients see a broken pipe instead).
+        if len <= cap.saturating_mul(4) && len <= 8 << 20 {
+            let _ = axum::body::to_bytes(req.into_body(), len).await;
         }
+        return Err(Error::PayloadTooLarge(format!(
+            "the body is larger than {cap} bytes"
+        )));
     }
     match mime.as_str() {
         "application/json" | "" => {
@@ -138,62 +152,110 @@ pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
                 files: Vec::new(),
             })
         }
-        "multipart/form-data" => multipart(req, &ct, limits).await,
+        "multipart/form-data" => multipart(req, &ct, limits, file_fields, cap).await,
         other => Err(Error::UnsupportedMediaType(format!(
             "content type '{other}' is not supported; send application/json or multipart/form-data with a `data` field"
         ))),
     }
 }
 
-async fn multipart(req: Request, ct: &str, limits: Limits) -> Result<Body> {
+/// The largest multipart body a route with `file_fields` takes.
+fn multipart_cap(limits: Limits, file_fields: &[&str]) -> usize {
+    // 64 KiB of headroom for part headers and boundaries.
+    limits
+        .json
+        .saturating_add(limits.file.saturating_mul(file_fields.len()))
+        .saturating_add(64 << 10)
+}
+
+async fn multipart(
+    req: Request,
+    ct: &str,
+    limits: Limits,
+    file_fields: &[&str],
+    cap: usize,
+) -> Result<Body> {
     let boundary = multer::parse_boundary(ct)
         .map_err(|e| Error::bad_request(format!("malformed multipart body: {e}")))?;
-    let total = limits.json + limits.file * 4;
-    let constraints = multer::Constraints::new().size_limit(
-        multer::SizeLimit::new()
-            .whole_stream(total as u64)
-            .per_field(limits.file.max(limits.json) as u64),
-    );
+    let mut size = multer::SizeLimit::new()
+        .whole_stream(cap as u64)
+        .per_field(limits.json as u64);
+    for f in file_fields {
+        size = size.for_field(*f, limits.file as u64);
+    }
+    let constraints = multer::Constraints::new().size_limit(size);
     let stream = req.into_body().into_data_stream();
     let mut mp = multer::Multipart::with_constraints(stream, boundary, constraints);
     let mut data = None;
-    let mut files = Vec::new();
+    let mut files: Vec<FilePart> = Vec::new();
     let mp_err = |e: multer::Error| match e {
-        multer::Error::StreamSizeExceeded { .. } | multer::Error::FieldSizeExceeded { .. } => {
-            Error::PayloadTooLarge(format!("a multipart part is over the limit: {e}"))
+        multer::Error::StreamSizeExceeded { .. } => {
+            Error::PayloadTooLarge(format!("the body is larger than {cap} bytes"))
+        }
+        multer::Error::FieldSizeExceeded { field_name, .. } => {
+            let name = field_name.unwrap_or_default();
+            if file_fields.contains(&name.as_str()) {
+                Error::PayloadTooLarge(format!(
+                    "file '{name}' is larger than {} bytes (STOA_UPLOAD_LIMIT)",
+                    limits.file
+                ))
+            } else {
+                Error::PayloadTooLarge(format!(
+                    "the multipart field '{name}' is larger than {} bytes",
+                    limits.json
+                ))
+            }
         }
         other => Error::bad_request(format!("malformed multipart body: {other}")),
     };
     while let Some(field) = mp.next_field().await.map_err(mp_err)? {
         let name = field.name().unwrap_or("").to_owned();
         let file_name = field.file_name().map(str::to_owned);
-        let content_type = field.content_type().map(|m| m.to_string());
-        let bytes = field.bytes().await.map_err(mp_err)?;
-        if name == "data" && file_name.is_none() {
-            if bytes.len() > limits.json {
-                return Err(Error::PayloadTooLarge(format!(
-                    "the `data` field is larger than {} bytes",
-                    limits.json
-                )));
+        if file_name.is_some() || (name != "data" && file_fields.contains(&name.as_str())) {
+            // Refused on its header: the bytes of a file nobody takes are never buffered.
+            if !file_fields.contains(&name.as_str()) {
+                return Err(if file_fields.is_empty() {
+                    Error::bad_field(
+                        &name,
+                        "this route takes no file; send the fields as JSON (or in a multipart `data` field)",
+                    )
+                } else {
+                    Error::bad_field(
+                        &name,
+                        format!(
+                            "not a file field here; files go in {}",
+                            file_fields.join(", ")
+                        ),
+                    )
+                });
             }
-            data = Some(parse_json(&bytes, "the `data` field")?);
-        } else if file_name.is_some() {
-            if bytes.len() > limits.file {
-                return Err(Error::PayloadTooLarge(format!(
-                    "file '{name}' is larger than {} bytes",
-                    limits.file
-                )));
+            if files.iter().any(|f| f.field == name) {
+                return Err(Error::bad_field(&name, "send one file per field"));
             }
+            let content_type = field.content_type().map(|m| m.to_string());
+            let bytes = field.bytes().await.map_err(mp_err)?;
             files.push(FilePart {
                 field: name,
                 file_name,
                 content_type,
                 bytes,
             });
+        } else if name == "data" {
+            let bytes = field.bytes().await.map_err(mp_err)?;
+            data = Some(parse_json(&bytes, "the `data` field")?);
+        } else {
+            // Other text fields are read (within the JSON limit) and ignored.
+            field.bytes().await.map_err(mp_err)?;
         }
     }
-    let data = data.ok_or_else(|| {
-        Error::bad_request("the multipart body needs a `data` field holding JSON")
-    })?;
+    let data = match data {
+        Some(d) => d,
+        None if !files.is_empty() => Value::Object(serde_json::Map::new()),
+        None => {
+            return Err(Error::bad_request(
+                "the multipart body needs a `data` field holding JSON",
+            ));
+        }
+    };
     Ok(Body { data, files })
 }

@@ -96,12 +96,57 @@ pub struct Config {
     /// Payment webhooks one client IP may post per minute (each is stored before it is checked).
     #[arg(long, env = "STOA_WEBHOOK_RATE", default_value_t = 600)]
     pub webhook_rate: u32,
+    /// Public form submissions (CRM) one client IP may make per minute (429 past it).
+    #[arg(long, env = "STOA_FORM_RATE", default_value_t = 30)]
+    pub form_rate: u32,
     /// Background jobs one server claims and runs at once.
     #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 16)]
     pub job_concurrency: usize,
     /// Payment providers' credentials and addresses.
     #[command(flatten)]
     pub providers: ProviderConfig,
+    /// Where uploads are kept and how images and downloads are bounded.
+    #[command(flatten)]
+    pub files: FileConfig,
+}
+
+/// Stored files (`STOA_FILES`, `STOA_S3_*`), image sizes and create-from-url.
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct FileConfig {
+    /// Where uploads are kept: unset for `STOA_DATA_DIR/files`, or `s3://bucket[/prefix]` for an
+    /// S3-compatible bucket shared by several instances (see the STOA_S3_* settings).
+    #[arg(long, env = "STOA_FILES")]
+    pub files: Option<String>,
+    /// S3 endpoint (`https://s3.eu-central-1.amazonaws.com`, `http://minio:9000`). Unset: AWS.
+    #[arg(long, env = "STOA_S3_ENDPOINT")]
+    pub s3_endpoint: Option<String>,
+    #[arg(long, env = "STOA_S3_REGION", default_value = "us-east-1")]
+    pub s3_region: String,
+    #[arg(long, env = "STOA_S3_ACCESS_KEY_ID")]
+    pub s3_access_key_id: Option<String>,
+    #[arg(long, env = "STOA_S3_SECRET_ACCESS_KEY", hide_env_values = true)]
+    pub s3_secret_access_key: Option<String>,
+    /// Largest image (width × height, in pixels) that is decoded for sizes or accepted at all.
+    #[arg(long, env = "STOA_IMAGE_MAX_PIXELS", default_value_t = 40_000_000)]
+    pub image_max_pixels: u64,
+    /// Addresses create-from-url may reach although they are private (`10.0.0.5:443,[fd00::1]:80`):
+    /// for an internal media server. Everything else private, loopback or link-local is refused.
+    #[arg(long, env = "STOA_FETCH_ALLOW")]
+    pub fetch_allow: Option<String>,
+    /// Seconds one create-from-url download may take.
+    #[arg(long, env = "STOA_FETCH_TIMEOUT", default_value_t = 20)]
+    pub fetch_timeout: u64,
+}
+
+impl FileConfig {
+    pub fn defaults() -> Self {
+        Self {
+            s3_region: "us-east-1".into(),
+            image_max_pixels: 40_000_000,
+            fetch_timeout: 20,
+            ..Self::default()
+        }
+    }
 }
 
 /// Each payment provider's credentials and API address (`STOA_<PROVIDER>_*`). A provider is
@@ -249,6 +294,7 @@ const SECRET_KEYS: &[&str] = &[
     "paykeeper_password",
     "paykeeper_secret",
     "oxprocessing_webhook_password",
+    "s3_secret_access_key",
 ];
 
 impl Config {
@@ -281,8 +327,10 @@ impl Config {
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
             webhook_rate: 600,
+            form_rate: 30,
             job_concurrency: 16,
             providers: ProviderConfig::defaults(),
+            files: FileConfig::defaults(),
         }
     }
 
@@ -308,6 +356,7 @@ impl Config {
         };
         hide(&mut v);
         hide(&mut v["providers"]);
+        hide(&mut v["files"]);
         if let Some(u) = &self.smtp_url {
             v["smtp_url"] = serde_json::Value::String(redact_url(u));
         }

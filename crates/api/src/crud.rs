@@ -24,6 +24,8 @@ use crate::routes::{Access, RouteBook};
 pub struct AppState {
     pub store: Store,
     pub limits: Limits,
+    /// Keeps files sent for `Format::File` fields (none: such parts are refused).
+    pub uploads: Option<Arc<dyn crate::files::Uploads>>,
 }
 
 #[derive(serde::Serialize)]
@@ -55,9 +57,25 @@ fn truncate(s: &str) -> String {
     s.chars().take(64).collect()
 }
 
-async fn object(state: &AppState, req: Request) -> Result<Map<String, Value>> {
-    let b = body::parse(req, state.limits).await?;
-    Ok(as_object(&b.data)?.clone())
+/// The body as an object; each file part of a file field is kept first and its field set to the
+/// stored URL, with what the bytes told (size, type, dimensions) in the fields `e` has.
+async fn object(state: &AppState, e: &Entity, req: Request) -> Result<Map<String, Value>> {
+    let fields = crate::openapi::file_fields(e);
+    let b = body::parse_files(req, state.limits, &fields).await?;
+    let mut input = as_object(&b.data)?.clone();
+    for part in &b.files {
+        let uploads = state.uploads.as_ref().ok_or_else(|| {
+            Error::UnsupportedMediaType("this server keeps no uploaded files".into())
+        })?;
+        let stored = uploads.store(part).await?;
+        input.insert(part.field.clone(), Value::String(stored.url));
+        for (k, v) in stored.meta {
+            if e.field(&k).is_some() {
+                input.insert(k, v);
+            }
+        }
+    }
+    Ok(input)
 }
 
 async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult<Response> {
@@ -83,7 +101,7 @@ async fn get_one(state: AppState, e: Arc<Entity>, id: String) -> ApiResult<Respo
 }
 
 async fn create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
-    let input = object(&state, req).await?;
+    let input = object(&state, &e, req).await?;
     let row = state.store.create(&e, &input).await?;
     Ok(data(StatusCode::CREATED, row))
 }
@@ -102,7 +120,7 @@ pub fn actor_of(req: &Request) -> String {
 async fn update(state: AppState, e: Arc<Entity>, id: String, req: Request) -> ApiResult<Response> {
     let id = parse_id(&id)?;
     let actor = actor_of(&req);
-    let input = object(&state, req).await?;
+    let input = object(&state, &e, req).await?;
     let row = stoa_store::guard::acting(actor, state.store.update(&e, id, &input)).await?;
     Ok(data(StatusCode::OK, row))
 }
@@ -113,7 +131,7 @@ async fn remove(state: AppState, e: Arc<Entity>, id: String) -> ApiResult<Respon
 }
 
 async fn find_or_create(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult<Response> {
-    let input = object(&state, req).await?;
+    let input = object(&state, &e, req).await?;
     let (row, created) = state.store.find_or_create(&e, &input).await?;
     Ok(data(
         if created {

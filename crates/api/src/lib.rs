@@ -8,6 +8,7 @@ pub mod config;
 pub mod crud;
 pub mod docs;
 pub mod error;
+pub mod files;
 pub mod jobs;
 pub mod meta;
 pub mod module;

@@ -114,6 +114,7 @@ type RoutesFn =
     Box<dyn Fn(&Context) -> std::result::Result<RouteBook<AppState>, String> + Send + Sync>;
 type SeedFn = Box<dyn for<'a> Fn(&'a Context) -> BoxFuture<'a, Result<()>> + Send + Sync>;
 type LayerFn = Box<dyn Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync>;
+type SiteFn = Box<dyn Fn(&Context) -> std::result::Result<Router, String> + Send + Sync>;
 /// What a job runs: the context and the job's payload; an `Err` is retried.
 pub type JobFn = Arc<
     dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, std::result::Result<(), String>>
@@ -191,6 +192,7 @@ pub struct ModuleDef {
     routes: Vec<RoutesFn>,
     seeds: Vec<SeedFn>,
     layers: Vec<LayerFn>,
+    site: Vec<SiteFn>,
     pub jobs: Vec<JobDef>,
     pub schedules: Vec<Schedule>,
     pub bundle_parts: Vec<Arc<dyn BundlePart>>,
@@ -204,6 +206,7 @@ impl ModuleDef {
             routes: Vec::new(),
             seeds: Vec::new(),
             layers: Vec::new(),
+            site: Vec::new(),
             jobs: Vec::new(),
             schedules: Vec::new(),
             bundle_parts: Vec::new(),
@@ -247,6 +250,16 @@ impl ModuleDef {
         f: impl Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync + 'static,
     ) -> Self {
         self.layers.push(Box::new(f));
+        self
+    }
+
+    /// Routes outside `/api` (`/files/…`), served beside the site and not behind authorization:
+    /// everything they answer is public.
+    pub fn site(
+        mut self,
+        f: impl Fn(&Context) -> std::result::Result<Router, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.site.push(Box::new(f));
         self
     }
 
@@ -356,6 +369,17 @@ impl Modules {
             }
         }
         Ok(())
+    }
+
+    /// Every module's routes outside `/api`, merged.
+    pub fn site(&self, ctx: &Context) -> std::result::Result<Router, String> {
+        let mut router = Router::new();
+        for m in &self.list {
+            for f in &m.site {
+                router = router.merge(f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?);
+            }
+        }
+        Ok(router)
     }
 
     /// The API router wrapped by every module's layers (first listed is innermost).

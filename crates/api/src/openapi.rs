@@ -118,18 +118,49 @@ fn content(schema: Value) -> Value {
 
 /// A JSON or multipart (`data` field) request body.
 pub fn request_body(schema: Value) -> Value {
+    request_body_with_files(schema, &[])
+}
+
+/// A JSON or multipart request body whose multipart form may carry one file part for each of
+/// `files` (the rest of the body is the JSON in `data`).
+pub fn request_body_with_files(schema: Value, files: &[&str]) -> Value {
+    let mut props = Map::new();
+    props.insert(
+        "data".into(),
+        json!({"type": "string", "description": "The JSON body as a string"}),
+    );
+    for f in files {
+        props.insert(
+            (*f).into(),
+            json!({"type": "string", "format": "binary", "description": "The file (its type is read from the bytes)"}),
+        );
+    }
+    let required: Vec<&str> = if files.is_empty() {
+        vec!["data"]
+    } else {
+        vec![]
+    };
     json!({
         "required": true,
         "content": {
             "application/json": {"schema": schema},
             "multipart/form-data": {"schema": {
                 "type": "object",
-                "properties": {"data": {"type": "string", "description": "The JSON body as a string"}},
-                "additionalProperties": {"type": "string", "format": "binary"},
-                "required": ["data"]
+                "properties": props,
+                "additionalProperties": false,
+                "required": required
             }}
         }
     })
+}
+
+/// The wire names of `e`'s file fields.
+pub fn file_fields(e: &Entity) -> Vec<&'static str> {
+    e.fields
+        .iter()
+        .filter(|f| f.format == Format::File)
+        .map(|f| f.name)
+        .collect()
 }
 
 /// A response with a `{"data": …}` body.
@@ -296,7 +327,10 @@ pub mod ops {
             oid(e, "create"),
             format!("Create {}", e.key()),
             vec![],
-            Some(request_body(sref(&format!("{}Create", schema_name(e))))),
+            Some(request_body_with_files(
+                sref(&format!("{}Create", schema_name(e))),
+                &file_fields(e),
+            )),
             with(r, errors(&[400, 409, 413, 415, 422])),
         )
     }
@@ -309,7 +343,10 @@ pub mod ops {
             oid(e, "update"),
             format!("Update {} (only the keys sent change)", e.key()),
             vec![id_param()],
-            Some(request_body(sref(&format!("{}Patch", schema_name(e))))),
+            Some(request_body_with_files(
+                sref(&format!("{}Patch", schema_name(e))),
+                &file_fields(e),
+            )),
             with(r, errors(&[400, 404, 409, 413, 415, 422])),
         )
     }
@@ -342,7 +379,10 @@ pub mod ops {
             oid(e, "findOrCreate"),
             format!("Find {} by the values sent, or create it", e.key()),
             vec![],
-            Some(request_body(sref(&format!("{}Create", schema_name(e))))),
+            Some(request_body_with_files(
+                sref(&format!("{}Create", schema_name(e))),
+                &file_fields(e),
+            )),
             with(r, errors(&[400, 409, 413, 415, 422])),
         )
     }

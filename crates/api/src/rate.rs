@@ -10,6 +10,14 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use stoa_kernel::{Error, Result};
 
+/// The client address a per-IP limit keys on: the connection's peer (`unknown` without one).
+/// The one place to learn trusted proxies' forwarding headers.
+pub fn client_ip(req: &axum::extract::Request) -> String {
+    req.extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or_else(|| "unknown".to_owned(), |c| c.0.ip().to_string())
+}
+
 /// Checks between two prunes of idle keys.
 const PRUNE_EVERY: u64 = 4096;
 

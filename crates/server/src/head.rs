@@ -26,6 +26,47 @@ impl Place<'_> {
     }
 }
 
+/// The share image of a page: `/files/share/<lang>/<page>.png`, or `None` for a path that
+/// cannot name a stored file. `v` changes with the title, so caches fetch the new image.
+pub fn share_image(place: &Place<'_>, title: &str, site: &str) -> Option<String> {
+    let page = if place.path == "/" {
+        "index"
+    } else {
+        place.path.trim_matches('/')
+    };
+    if !stoa_file_storage::service::safe_key(page) {
+        return None;
+    }
+    let v = stoa_file_storage::service::share_version(place.lang, title, site);
+    Some(format!(
+        "{}/files/share/{}/{page}.png?v={v}",
+        place.base.trim_end_matches('/'),
+        place.lang
+    ))
+}
+
+/// The site's name for share images: the metadata's, else the public origin's host.
+pub fn site_name<'a>(meta: &'a Value, base: &'a str) -> &'a str {
+    meta.get("opengraphSiteName")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            base.split_once("://")
+                .map_or(base, |x| x.1)
+                .trim_end_matches('/')
+        })
+}
+
+/// The title share images show.
+pub fn share_title(meta: &Value) -> &str {
+    let get = |k: &str| {
+        meta.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    get("opengraphTitle").or(get("title")).unwrap_or("Stoa")
+}
+
 /// Escapes text for an HTML attribute or element.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
@@ -134,6 +175,17 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
         "og:site_name",
         get("opengraphSiteName"),
     );
+    let image = get("opengraphImage")
+        .map(str::to_owned)
+        .or_else(|| share_image(place, share_title(meta), site_name(meta, place.base)));
+    if let Some(img) = &image {
+        meta_tag(&mut out, "property", "og:image", Some(img));
+        if get("opengraphImage").is_none() {
+            meta_tag(&mut out, "property", "og:image:width", Some("1200"));
+            meta_tag(&mut out, "property", "og:image:height", Some("630"));
+        }
+        meta_tag(&mut out, "name", "twitter:image", Some(img));
+    }
     meta_tag(
         &mut out,
         "property",

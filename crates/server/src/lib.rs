@@ -139,6 +139,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
             json: config.body_limit,
             file: config.upload_limit,
         },
+        uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
     };
     let (api, operations) = routes(&state, &modules, &ctx)?.into_parts();
     ctx.set_operations(operations);
@@ -190,6 +191,20 @@ pub async fn seed_demo(config: &Config) -> anyhow::Result<usize> {
     let n = stoa_site::demo::seed(&p.store, std::path::Path::new(&config.data_dir))
         .await
         .map_err(|e| anyhow::anyhow!("loading the demo site failed: {e}"))?;
+    // The images go to the configured file storage too (an S3 bucket when one is set).
+    let files = p
+        .ctx
+        .need::<stoa_file_storage::Files>()
+        .map_err(anyhow::Error::msg)?;
+    if files.storage.backend != "disk" {
+        for (name, bytes) in stoa_site::demo::images() {
+            files
+                .storage
+                .put(&format!("demo/{name}"), bytes::Bytes::from_static(bytes))
+                .await
+                .map_err(|e| anyhow::anyhow!("storing the demo images failed: {e}"))?;
+        }
+    }
     p.store.db.close().await;
     Ok(n)
 }
@@ -230,10 +245,14 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         .ctx
         .need::<dyn stoa_api::module::Pages>()
         .map_err(anyhow::Error::msg)?;
-    let router = api.merge(web::routes(web::Site {
+    let site_routes = p.modules.site(&p.ctx).map_err(anyhow::Error::msg)?;
+    let router = api.merge(site_routes).merge(web::routes(web::Site {
         dir: config.web_dir.clone().into(),
-        files: std::path::Path::new(&config.data_dir).join("files"),
         pages,
+        files: p
+            .ctx
+            .need::<stoa_file_storage::Files>()
+            .map_err(anyhow::Error::msg)?,
         public_url: config.public_url(),
         default_language: default_language(config)?,
     }));

@@ -1,5 +1,5 @@
 //! The public site and the built web UI (`web/dist`): hashed assets under `/assets/` with
-//! immutable caching, stored files under `/files/`, `/sitemap.xml`, `/robots.txt`, and for every
+//! immutable caching, `/sitemap.xml`, `/robots.txt`, and for every
 //! other GET outside `/api/` the page shell — for a public page with the page's `<head>` (title,
 //! description, Open Graph, Twitter, canonical, hreflang) and its bundle embedded, so the first
 //! render needs no API call. Paths without a language redirect to the default language.
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path as UrlPath, Request};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use stoa_api::module::Pages;
@@ -23,10 +23,10 @@ use crate::head::{self, Place};
 pub struct Site {
     /// The built UI.
     pub dir: PathBuf,
-    /// `STOA_DATA_DIR/files`: stored files.
-    pub files: PathBuf,
     /// The pages (host composes them).
     pub pages: Arc<dyn Pages>,
+    /// Stored files (share images are kept there).
+    pub files: Arc<stoa_file_storage::Files>,
     pub public_url: String,
     pub default_language: &'static str,
 }
@@ -96,11 +96,13 @@ pub fn routes(site: Site) -> Router {
             }),
         )
         .route(
-            "/files/{*path}",
-            get(move |UrlPath(path): UrlPath<String>| {
-                let root = s4.files.clone();
-                async move { stored_file(&root, &path).await }
-            }),
+            "/files/share/{lang}/{*page}",
+            get(
+                move |UrlPath((lang, page)): UrlPath<(String, String)>, headers: HeaderMap| {
+                    let s = s4.clone();
+                    async move { share(&s, &lang, &page, &headers).await }
+                },
+            ),
         )
         .fallback(move |req: Request| {
             let s = site.clone();
@@ -116,6 +118,7 @@ fn content_type(file: &str) -> &'static str {
         "png" => "image/png",
         "jpg" | "jpeg" => "image/jpeg",
         "webp" => "image/webp",
+        "ico" => "image/x-icon",
         "woff2" => "font/woff2",
         "woff" => "font/woff",
         "json" | "map" => "application/json",
@@ -152,34 +155,28 @@ async fn asset(dir: &Path, file: &str) -> Response {
 
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Stoa</title></head><body><main><h1>The web UI is not built</h1><p>Run <code>make web</code> (or <code>npm --prefix web run build</code>) and reload. The API is at <a href=\"/api/docs/\">/api/docs/</a>.</p></main></body></html>";
 
-/// A stored file. Names are checked segment by segment (no `..`, no hidden files), so nothing
-/// outside the root is read. Stored files are never run as documents on our origin: `nosniff`
-/// and a sandboxing CSP (an SVG opened directly cannot script).
-async fn stored_file(root: &Path, path: &str) -> Response {
-    let ok = !path.is_empty()
-        && path.split('/').all(|seg| {
-            !seg.is_empty()
-                && !seg.starts_with('.')
-                && seg
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_')
-        });
-    if !ok {
+/// `/files/share/<lang>/<page>.png`: the page's share image, made from its title once.
+async fn share(site: &Site, lang: &str, page: &str, headers: &HeaderMap) -> Response {
+    let Some(lang) = LANGUAGES.iter().copied().find(|l| *l == lang) else {
         return not_found();
-    }
-    match tokio::fs::read(root.join(path)).await {
-        Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, content_type(path)),
-                (header::CACHE_CONTROL, "public, max-age=3600"),
-                (header::CONTENT_SECURITY_POLICY, "sandbox"),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            ],
-            bytes,
-        )
-            .into_response(),
-        Err(_) => not_found(),
-    }
+    };
+    let Some(stem) = page.strip_suffix(".png") else {
+        return not_found();
+    };
+    let url = if stem == "index" {
+        "/".to_owned()
+    } else {
+        format!("/{stem}")
+    };
+    let bundle = match site.pages.bundle(&url).await {
+        Ok(Some(b)) => b,
+        Ok(None) | Err(stoa_kernel::Error::BadRequest { .. }) => return not_found(),
+        Err(e) => return stoa_api::error::error_response(&e),
+    };
+    let meta = &bundle["meta"];
+    let title = head::share_title(meta);
+    let name = head::site_name(meta, &site.public_url);
+    site.files.share(lang, title, name, headers).await
 }
 
 fn html(status: StatusCode, body: String) -> Response {

@@ -264,6 +264,13 @@ fn relation_at(store: &Store, name: &str, end: usize, key: &str) -> Option<Arc<E
         .cloned()
 }
 
+/// The demo images: (name, bytes); they are served as `/files/demo/<name>`.
+pub fn images() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    FILES
+        .iter()
+        .map(|(name, bytes, _, _)| (*name, *bytes as &'static [u8]))
+}
+
 /// Writes the demo images into `data_dir/files/demo`.
 pub fn write_files(data_dir: &Path) -> std::io::Result<()> {
     let dir = data_dir.join("files").join("demo");

@@ -143,15 +143,14 @@ async fn spawn(
 ) -> Option<TestApp> {
     let mut config = test_config();
     change(&mut config);
-    let mut dir = None;
     let mut pg = None;
+    // Every test keeps its data (SQLite file, stored files) in its own temporary folder.
+    let path = std::env::temp_dir().join(format!("stoa-test-{}", uuid::Uuid::now_v7().simple()));
+    config.data_dir = path.display().to_string();
+    let dir = Some(TempDir(path.clone()));
     match db {
         Db::Sqlite => {
-            let path =
-                std::env::temp_dir().join(format!("stoa-test-{}", uuid::Uuid::now_v7().simple()));
             config.database_url = format!("sqlite://{}/stoa.db", path.display());
-            config.data_dir = path.display().to_string();
-            dir = Some(TempDir(path));
         }
         Db::Postgres => {
             let admin = postgres_url()?;

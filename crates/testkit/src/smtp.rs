@@ -16,22 +16,73 @@ pub struct Mail {
     pub raw: String,
 }
 
+/// A MIME entity's body with its transfer encoding (quoted-printable or base64) undone.
+fn decode(head: &str, body: &str) -> Vec<u8> {
+    let head = head.to_ascii_lowercase();
+    if head.contains("content-transfer-encoding: base64") {
+        let clean: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+        return b64(&clean);
+    }
+    if head.contains("content-transfer-encoding: quoted-printable") {
+        return qp(body).into_bytes();
+    }
+    body.as_bytes().to_vec()
+}
+
+/// One part of a multipart mail: its headers (as received) and decoded body.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub head: String,
+    pub body: Vec<u8>,
+}
+
 impl Mail {
-    /// The body with its transfer encoding (quoted-printable or base64) undone.
+    /// The text: the body, or the first text/plain part of a multipart mail, decoded.
     pub fn text(&self) -> String {
+        if let Some(p) = self.parts().into_iter().find(|p| {
+            p.head
+                .to_ascii_lowercase()
+                .contains("content-type: text/plain")
+        }) {
+            return String::from_utf8_lossy(&p.body).into_owned();
+        }
         let (head, body) = self
             .raw
             .split_once("\r\n\r\n")
             .unwrap_or((self.raw.as_str(), ""));
-        let head = head.to_ascii_lowercase();
-        if head.contains("content-transfer-encoding: base64") {
-            let clean: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-            return String::from_utf8_lossy(&b64(&clean)).into_owned();
-        }
-        if head.contains("content-transfer-encoding: quoted-printable") {
-            return qp(body);
-        }
-        body.to_owned()
+        String::from_utf8_lossy(&decode(head, body)).into_owned()
+    }
+
+    /// The parts of a multipart mail (empty for a single-part one).
+    pub fn parts(&self) -> Vec<Part> {
+        let (head, body) = self
+            .raw
+            .split_once("\r\n\r\n")
+            .unwrap_or((self.raw.as_str(), ""));
+        let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+        let Some(boundary) = unfolded
+            .split("boundary=")
+            .nth(1)
+            .map(|b| b.trim_start_matches('"'))
+            .and_then(|b| b.split(['"', ';', '\r', '\n']).next())
+            .filter(|b| !b.is_empty())
+        else {
+            return Vec::new();
+        };
+        let delim = format!("--{boundary}");
+        body.split(&delim)
+            .skip(1)
+            .filter(|p| !p.starts_with("--"))
+            .filter_map(|p| {
+                let p = p.trim_start_matches("\r\n");
+                let (h, b) = p.split_once("\r\n\r\n")?;
+                let b = b.strip_suffix("\r\n").unwrap_or(b);
+                Some(Part {
+                    head: h.to_owned(),
+                    body: decode(h, b),
+                })
+            })
+            .collect()
     }
 
     pub fn subject(&self) -> Option<String> {
@@ -41,6 +92,7 @@ impl Mail {
     }
 }
 
+/// Undoes quoted-printable.
 fn qp(s: &str) -> String {
     let s = s.replace("=\r\n", "");
     let b = s.as_bytes();

@@ -4,7 +4,9 @@ import { useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { entityClient, keys, useEntitySave } from "@/api/entities";
+import { ApiError } from "@/api/http";
 import { type EntityMeta, findEntity, type Meta } from "@/api/meta";
+import type { UploadProgress } from "@/api/upload";
 import { applyServerErrors } from "@/lib/form-errors";
 import { type FormStatus, useFormStatus } from "@/lib/form-status";
 import { cn } from "@/lib/utils";
@@ -14,6 +16,7 @@ import { Label } from "@/ui/input";
 import { editableFields, entitySchema, initialValues, payload, recordValues, type Values } from "./schema";
 import { EntityTable } from "./table";
 import { FieldWidget } from "./widgets";
+import { uploadMessage } from "./widgets/file";
 
 export function StatusButton({ status, idle }: { status: FormStatus; idle: string }) {
   const { t } = useTranslation();
@@ -58,6 +61,18 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
     if (record.data) form.reset(recordValues(entity, record.data, meta.languages));
   }, [record.data, entity, meta.languages, form]);
   const fields = editableFields(entity);
+  // Files picked in file fields, sent with the next save (as multipart) and dropped once saved.
+  const [files, setFiles] = useState<Record<string, File>>({});
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const pickFile = (name: string, f: File | null) => {
+    form.clearErrors(name);
+    setFiles((all) => {
+      const next = { ...all };
+      if (f) next[name] = f;
+      else delete next[name];
+      return next;
+    });
+  };
   const firstError =
     form.formState.errors.root?.server?.message ??
     Object.entries(form.formState.errors)
@@ -65,15 +80,36 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
       .map(([k, v]) => `${k} ${(v as { message?: string })?.message ?? ""}`)[0];
   const submit = form.handleSubmit(
     async (values) => {
+      const sending = Object.keys(files);
       try {
-        const saved = await run(() => save.mutateAsync({ id: id ?? undefined, body: payload(entity, values) }));
+        const saved = await run(() =>
+          save.mutateAsync({
+            id: id ?? undefined,
+            body: payload(entity, values),
+            files,
+            onProgress: sending.length ? setProgress : undefined,
+          }),
+        );
+        if (saved && sending.length) {
+          // The server put the stored files' URLs (and what it learnt of them) in the record.
+          setFiles({});
+          form.reset(recordValues(entity, saved, meta.languages));
+        }
         if (saved) onSaved?.(saved.id);
       } catch (e) {
-        applyServerErrors(
+        const message = applyServerErrors(
           e,
           form.setError,
           fields.map((f) => f.name),
         );
+        // Too large, a refused type or a dropped connection: said in words, at the file's field too.
+        if (sending.length && e instanceof ApiError && [0, 413, 415].includes(e.status)) {
+          const said = uploadMessage(e, t);
+          for (const name of sending) form.setError(name, { type: "server", message: said });
+          if (said !== message) form.setError("root.server", { type: "server", message: said });
+        }
+      } finally {
+        setProgress(null);
       }
     },
     () => void run(() => Promise.reject(new Error("invalid"))).catch(() => undefined),
@@ -109,6 +145,9 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
                     lang={lang}
                     disabled={locked}
                     invalid={!!err}
+                    file={files[f.name] ?? null}
+                    onFile={(file) => pickFile(f.name, file)}
+                    progress={files[f.name] ? progress : null}
                   />
                 )}
               />

@@ -12,6 +12,22 @@ import { rowTitle } from "./schema";
 
 export const PAGE_SIZE = 20;
 
+/** Previous / "page n of m" / next. Without a known page count, `more` says whether a next page may exist. */
+export function Pager({ label, page, pages, more, onPage }: { label: string; page: number; pages: number | null; more: boolean; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="flex items-center gap-2 text-sm" aria-label={label}>
+      <Button size="sm" variant="outline" disabled={page === 0} onClick={() => onPage(Math.max(0, page - 1))}>
+        {t("admin.previous")}
+      </Button>
+      <span>{pages !== null ? t("admin.pageOf", { page: page + 1, pages }) : t("admin.page", { page: page + 1 })}</span>
+      <Button size="sm" variant="outline" disabled={pages !== null ? page + 1 >= pages : !more} onClick={() => onPage(page + 1)}>
+        {t("admin.next")}
+      </Button>
+    </nav>
+  );
+}
+
 function cell(f: FieldMeta | undefined, v: unknown, lang: string): string {
   if (v === null || v === undefined) return "";
   if (f?.kind === "translations" && typeof v === "object") {
@@ -202,15 +218,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
               </p>
             ) : null}
           </div>
-          <nav className="flex items-center gap-2 text-sm" aria-label={`${name} pages`}>
-            <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
-              {t("admin.previous")}
-            </Button>
-            <span>{pages !== null ? t("admin.pageOf", { page: page + 1, pages }) : t("admin.page", { page: page + 1 })}</span>
-            <Button size="sm" variant="outline" disabled={pages !== null ? page + 1 >= pages : rows.length < PAGE_SIZE} onClick={() => setPage((p) => p + 1)}>
-              {t("admin.next")}
-            </Button>
-          </nav>
+          <Pager label={`${name} pages`} page={page} pages={pages} more={rows.length >= PAGE_SIZE} onPage={setPage} />
         </>
       )}
       {editing ? (

@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import { InboxView } from "@/modules/billing/admin";
 import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
+import { MediaLibrary } from "@/modules/file-storage/admin";
 
 export interface ViewProps {
   lang: string;
@@ -10,6 +11,7 @@ export interface ViewProps {
 export const entityViews: Record<string, ComponentType<ViewProps>> = {
   "ecommerce.order": OrdersView,
   "billing.webhook": InboxView,
+  "file-storage.file": MediaLibrary,
 };
 
 /** Cards of the admin's start page. */

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { request, requestPage, type Query } from "./http";
 import type { EntityMeta } from "./meta";
+import { multipartBody, upload, type UploadProgress } from "./upload";
 
 export type Row = Record<string, unknown> & { id: string };
 
@@ -35,13 +36,25 @@ export function listQuery(p: ListParams): Query {
   return q;
 }
 
+/** Files to send with a create or update (by field name), and who hears how far the upload got. */
+export interface SaveFiles {
+  files?: Record<string, File>;
+  onProgress?: (p: UploadProgress) => void;
+}
+
+/** Sends `body` as JSON, or, with files, as multipart (`data` JSON plus a part per file field). */
+function write(method: "POST" | "PATCH", path: string, body: Record<string, unknown>, { files, onProgress }: SaveFiles = {}): Promise<Row> {
+  if (files && Object.keys(files).length) return upload<Row>(method, path, multipartBody(body, files), { onProgress });
+  return request<Row>(method, path, { body });
+}
+
 /** The data-provider contract for one entity: list, one, create, update, delete. */
 export function entityClient(e: Pick<EntityMeta, "path">) {
   return {
     list: (p: ListParams, signal?: AbortSignal) => requestPage<Row[]>("GET", e.path, { query: listQuery(p), signal }),
     one: (id: string) => request<Row>("GET", `${e.path}/${id}`),
-    create: (body: Record<string, unknown>) => request<Row>("POST", e.path, { body }),
-    update: (id: string, body: Record<string, unknown>) => request<Row>("PATCH", `${e.path}/${id}`, { body }),
+    create: (body: Record<string, unknown>, files?: SaveFiles) => write("POST", e.path, body, files),
+    update: (id: string, body: Record<string, unknown>, files?: SaveFiles) => write("PATCH", `${e.path}/${id}`, body, files),
     remove: (id: string) => request<Row>("DELETE", `${e.path}/${id}`),
   };
 }
@@ -60,9 +73,13 @@ export function useEntitySave(e: EntityMeta) {
   const qc = useQueryClient();
   const c = entityClient(e);
   return useMutation({
-    mutationFn: ({ id, body }: { id?: string; body: Record<string, unknown> }) =>
-      id ? c.update(id, body) : c.create(body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.all(e.path) }),
+    mutationFn: ({ id, body, files, onProgress }: { id?: string; body: Record<string, unknown> } & SaveFiles) =>
+      id ? c.update(id, body, { files, onProgress }) : c.create(body, { files, onProgress }),
+    onSuccess: (row) => {
+      // The saved row is the record as it is now (a stored file's new URL): shown before the refetch.
+      if (row?.id) qc.setQueryData(keys.one(e.path, row.id), row);
+      return qc.invalidateQueries({ queryKey: keys.all(e.path) });
+    },
   });
 }
 

@@ -96,21 +96,33 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-async function parse(res: Response): Promise<Page<unknown>> {
-  const text = await res.text();
+/**
+ * A response body's `data` (or the whole JSON when there is no envelope). A status outside
+ * 200–299 throws the server's error (`{status, code, error, fields?}`) as an ApiError.
+ */
+export function unwrap(status: number, statusText: string, text: string): unknown {
   let json: unknown = null;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {
     json = null;
   }
-  if (!res.ok) {
+  if (status < 200 || status > 299) {
     const e = (json ?? {}) as { code?: string; error?: string; fields?: Record<string, string[]> };
-    throw new ApiError(res.status, e.code ?? "error", e.error ?? res.statusText ?? "Request failed", e.fields ?? {});
+    throw new ApiError(status, e.code ?? "error", e.error || statusText || "Request failed", e.fields ?? {});
   }
+  return json && typeof json === "object" && "data" in json ? (json as { data: unknown }).data : json;
+}
+
+async function parse(res: Response): Promise<Page<unknown>> {
+  const data = unwrap(res.status, res.statusText, await res.text());
   const total = res.headers.get("x-total-count");
-  const data = json && typeof json === "object" && "data" in json ? (json as { data: unknown }).data : json;
   return { data, total: total === null ? null : Number(total), exact: res.headers.get("x-total-count-exact") !== "false" };
+}
+
+/** Runs the session-lost handler (for callers that send their own requests, like uploads). */
+export function sessionLost(): void {
+  onSessionLost();
 }
 
 /**

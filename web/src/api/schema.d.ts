@@ -4084,6 +4084,23 @@ export interface paths {
         patch: operations["bulkUpdateFileStorageFile"];
         trace?: never;
     };
+    "/api/file-storage/files/create-from-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch a file from a public http(s) URL (private, loopback and metadata addresses are refused; at most 3 redirects) and keep it as a file */
+        post: operations["fileStorageFileCreateFromUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/file-storage/files/find-or-create": {
         parameters: {
             query?: never;
@@ -4095,6 +4112,23 @@ export interface paths {
         put?: never;
         /** Find file-storage.file by the values sent, or create it */
         post: operations["findOrCreateFileStorageFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/file-storage/files/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a file template (order receipt, share image) to a PNG and keep it as a file */
+        post: operations["fileStorageFileGenerate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11930,6 +11964,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             mimeType: string | null;
+            originalName: string | null;
             /** Format: int64 */
             size: number | null;
             /** Format: date-time */
@@ -11949,6 +11984,7 @@ export interface components {
             /** Format: int64 */
             height?: number | null;
             mimeType?: string | null;
+            originalName?: string | null;
             /** Format: int64 */
             size?: number | null;
             /** @enum {string} */
@@ -11966,6 +12002,7 @@ export interface components {
             /** Format: int64 */
             height?: number | null;
             mimeType?: string | null;
+            originalName?: string | null;
             /** Format: int64 */
             size?: number | null;
             /** @enum {string} */
@@ -14954,8 +14991,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15117,8 +15152,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15205,8 +15238,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15286,8 +15317,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15372,8 +15401,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15511,8 +15538,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15674,8 +15699,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15762,8 +15785,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15843,8 +15864,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -15929,8 +15948,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16068,8 +16085,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16231,8 +16246,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16319,8 +16332,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16400,8 +16411,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16486,8 +16495,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16625,8 +16632,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16788,8 +16793,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16876,8 +16879,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -16957,8 +16958,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17043,8 +17042,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17182,8 +17179,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17310,8 +17305,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17473,8 +17466,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17561,8 +17552,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17642,8 +17631,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17728,8 +17715,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -17867,8 +17852,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18030,8 +18013,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18118,8 +18099,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18199,8 +18178,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18285,8 +18262,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18459,8 +18434,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18554,8 +18527,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18721,8 +18692,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18809,8 +18778,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18890,8 +18857,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -18976,8 +18941,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19295,8 +19258,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19458,8 +19419,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19546,8 +19505,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19627,8 +19584,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19713,8 +19668,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19852,8 +19805,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -19980,8 +19931,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20143,8 +20092,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20231,8 +20178,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20312,8 +20257,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20398,8 +20341,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20537,8 +20478,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20700,8 +20639,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20788,8 +20725,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20869,8 +20804,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -20955,8 +20888,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21094,8 +21025,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21257,8 +21186,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21345,8 +21272,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21426,8 +21351,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21512,8 +21435,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21686,8 +21607,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21774,8 +21693,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21855,8 +21772,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -21941,8 +21856,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22080,8 +21993,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22208,8 +22119,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22371,8 +22280,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22459,8 +22366,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22540,8 +22445,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22626,8 +22529,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22765,8 +22666,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -22928,8 +22827,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23016,8 +22913,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23097,8 +22992,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23183,8 +23076,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23357,8 +23248,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23445,8 +23334,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23526,8 +23413,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23612,8 +23497,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23751,8 +23634,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -23879,8 +23760,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24042,8 +23921,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24130,8 +24007,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24211,8 +24086,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24297,8 +24170,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24436,8 +24307,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24599,8 +24468,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24687,8 +24554,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24768,8 +24633,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -24854,8 +24717,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25028,8 +24889,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25116,8 +24975,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25197,8 +25054,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25283,8 +25138,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25422,8 +25275,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25550,8 +25401,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25713,8 +25562,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25801,8 +25648,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25882,8 +25727,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -25968,8 +25811,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26107,8 +25948,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26270,8 +26109,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26358,8 +26195,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26439,8 +26274,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26525,8 +26358,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26699,8 +26530,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26789,8 +26618,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26851,6 +26678,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     bulkCreateCrmForm: {
@@ -26868,8 +26704,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -26949,8 +26783,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27035,8 +26867,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27174,8 +27004,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27337,8 +27165,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27425,8 +27251,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27506,8 +27330,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27592,8 +27414,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27731,8 +27551,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27894,8 +27712,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -27982,8 +27798,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28063,8 +27877,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28149,8 +27961,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28288,8 +28098,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28416,8 +28224,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28579,8 +28385,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28667,8 +28471,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28748,8 +28550,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -28834,8 +28634,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29008,8 +28806,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29096,8 +28892,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29177,8 +28971,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29263,8 +29055,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29462,8 +29252,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29590,8 +29378,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29753,8 +29539,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29841,8 +29625,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -29922,8 +29704,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30008,8 +29788,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30182,8 +29960,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30270,8 +30046,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30351,8 +30125,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30437,8 +30209,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30576,8 +30346,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30704,8 +30472,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30867,8 +30633,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -30955,8 +30719,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31036,8 +30798,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31122,8 +30882,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31296,8 +31054,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31384,8 +31140,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31465,8 +31219,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31551,8 +31303,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31690,8 +31440,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31818,8 +31566,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -31981,8 +31727,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32069,8 +31813,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32150,8 +31892,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32236,8 +31976,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32375,8 +32113,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32538,8 +32274,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32626,8 +32360,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32707,8 +32439,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32793,8 +32523,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -32967,8 +32695,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33055,8 +32781,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33136,8 +32860,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33222,8 +32944,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33454,8 +33174,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33582,8 +33300,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33745,8 +33461,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33833,8 +33547,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -33914,8 +33626,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34000,8 +33710,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34139,8 +33847,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34302,8 +34008,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34390,8 +34094,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34471,8 +34173,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34557,8 +34257,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34696,8 +34394,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34859,8 +34555,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -34947,8 +34641,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35028,8 +34720,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35114,8 +34804,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35253,8 +34941,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35416,8 +35102,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35564,8 +35248,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35645,8 +35327,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35731,8 +35411,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -35870,8 +35548,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36033,8 +35709,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36121,8 +35795,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36202,8 +35874,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36288,8 +35958,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36462,8 +36130,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36754,8 +36420,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36842,8 +36506,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -36923,8 +36585,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37049,8 +36709,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37270,8 +36928,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37398,8 +37054,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37561,8 +37215,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37649,8 +37301,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37730,8 +37380,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37816,8 +37464,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -37955,8 +37601,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38118,8 +37762,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38206,8 +37848,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38287,8 +37927,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38373,8 +38011,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38512,8 +38148,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38675,8 +38309,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38763,8 +38395,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38844,8 +38474,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -38930,8 +38558,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39104,8 +38730,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39192,8 +38816,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39273,8 +38895,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39359,8 +38979,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39498,8 +39116,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39626,8 +39242,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39789,8 +39403,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39877,8 +39489,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -39958,8 +39568,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40044,8 +39652,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40183,8 +39789,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40346,8 +39950,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40434,8 +40036,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40515,8 +40115,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40601,8 +40199,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40740,8 +40336,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -40868,8 +40462,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41031,8 +40623,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41119,8 +40709,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41200,8 +40788,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41286,8 +40872,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41460,8 +41044,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41548,8 +41130,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41629,8 +41209,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41715,8 +41293,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41889,8 +41465,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -41977,8 +41551,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42058,8 +41630,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42144,8 +41714,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42283,8 +41851,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42411,8 +41977,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42574,8 +42138,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42662,8 +42224,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42743,8 +42303,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42829,8 +42387,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -42968,8 +42524,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43131,8 +42685,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43219,8 +42771,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43300,8 +42850,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43386,8 +42934,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43525,8 +43071,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43688,8 +43232,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43776,8 +43318,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43857,8 +43397,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -43943,8 +43481,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44117,8 +43653,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44205,8 +43739,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44286,8 +43818,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44372,8 +43902,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44452,7 +43980,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, adminTitle, file, containerClassName, className, width, height, alt, size, extension, mimeType. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, adminTitle, file, containerClassName, className, width, height, alt, size, extension, mimeType, originalName. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -44510,9 +44038,12 @@ export interface operations {
                 "application/json": components["schemas"]["FileStorageFileCreate"];
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
-                    data: string;
-                } & {
-                    [key: string]: string;
+                    data?: string;
+                    /**
+                     * Format: binary
+                     * @description The file (its type is read from the bytes)
+                     */
+                    file?: string;
                 };
             };
         };
@@ -44673,9 +44204,12 @@ export interface operations {
                 "application/json": components["schemas"]["FileStorageFilePatch"];
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
-                    data: string;
-                } & {
-                    [key: string]: string;
+                    data?: string;
+                    /**
+                     * Format: binary
+                     * @description The file (its type is read from the bytes)
+                     */
+                    file?: string;
                 };
             };
         };
@@ -44762,8 +44296,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44843,8 +44375,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -44916,6 +44446,105 @@ export interface operations {
             };
         };
     };
+    fileStorageFileCreateFromUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    alt?: string;
+                    /** Format: uri */
+                    url: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Fetch a file from a public http(s) URL (private, loopback and metadata addresses are refused; at most 3 redirects) and keep it as a file */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileStorageFile"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     findOrCreateFileStorageFile: {
         parameters: {
             query?: never;
@@ -44928,9 +44557,12 @@ export interface operations {
                 "application/json": components["schemas"]["FileStorageFileCreate"];
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
-                    data: string;
-                } & {
-                    [key: string]: string;
+                    data?: string;
+                    /**
+                     * Format: binary
+                     * @description The file (its type is read from the bytes)
+                     */
+                    file?: string;
                 };
             };
         };
@@ -44968,6 +44600,99 @@ export interface operations {
             };
             /** @description Conflicts with existing data */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fileStorageFileGenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    height?: number;
+                    /** @enum {string} */
+                    language?: "en" | "ru";
+                    /** @enum {string} */
+                    variant: "generate-template-ecommerce-order-receipt-default" | "generate-template-ecommerce-order-receipt-for-planet-default" | "generate-template-opengraph-image-default";
+                    width?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Render a file template (order receipt, share image) to a PNG and keep it as a file */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileStorageFile"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45068,8 +44793,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45196,8 +44919,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45359,8 +45080,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45447,8 +45166,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45528,8 +45245,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45614,8 +45329,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45788,8 +45501,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45876,8 +45587,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -45957,8 +45666,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46043,8 +45750,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46182,8 +45887,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46310,8 +46013,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46473,8 +46174,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46561,8 +46260,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46642,8 +46339,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46728,8 +46423,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46902,8 +46595,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -46990,8 +46681,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47071,8 +46760,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47157,8 +46844,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47296,8 +46981,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47459,8 +47142,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47547,8 +47228,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47628,8 +47307,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47714,8 +47391,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47853,8 +47528,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -47981,8 +47654,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48144,8 +47815,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48232,8 +47901,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48313,8 +47980,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48399,8 +48064,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48538,8 +48201,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48701,8 +48362,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48789,8 +48448,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48870,8 +48527,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -48956,8 +48611,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49095,8 +48748,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49258,8 +48909,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49346,8 +48995,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49427,8 +49074,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49513,8 +49158,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49687,8 +49330,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49775,8 +49416,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -49856,8 +49495,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50025,8 +49662,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50224,8 +49859,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50352,8 +49985,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50515,8 +50146,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50603,8 +50232,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50684,8 +50311,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50770,8 +50395,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -50944,8 +50567,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51032,8 +50653,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51113,8 +50732,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51199,8 +50816,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51360,8 +50975,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51488,8 +51101,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51651,8 +51262,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51739,8 +51348,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51820,8 +51427,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -51906,8 +51511,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52080,8 +51683,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52168,8 +51769,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52249,8 +51848,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52335,8 +51932,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52474,8 +52069,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52637,8 +52230,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52725,8 +52316,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52806,8 +52395,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -52892,8 +52479,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53031,8 +52616,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53159,8 +52742,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53322,8 +52903,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53410,8 +52989,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53491,8 +53068,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53577,8 +53152,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53751,8 +53324,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53839,8 +53410,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -53920,8 +53489,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54006,8 +53573,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54145,8 +53710,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54308,8 +53871,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54396,8 +53957,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54477,8 +54036,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54563,8 +54120,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54722,8 +54277,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54885,8 +54438,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -54973,8 +54524,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55054,8 +54603,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55140,8 +54687,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55279,8 +54824,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55442,8 +54985,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55533,8 +55074,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55612,8 +55151,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55693,8 +55230,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55784,8 +55319,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -55861,8 +55394,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56000,8 +55531,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56163,8 +55692,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56251,8 +55778,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56332,8 +55857,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56418,8 +55941,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56557,8 +56078,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56685,8 +56204,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56848,8 +56365,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -56936,8 +56451,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57017,8 +56530,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57103,8 +56614,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57242,8 +56751,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57405,8 +56912,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57493,8 +56998,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57574,8 +57077,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57660,8 +57161,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57834,8 +57333,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -57922,8 +57419,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58003,8 +57498,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58089,8 +57582,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58228,8 +57719,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58391,8 +57880,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58479,8 +57966,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58560,8 +58045,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58646,8 +58129,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58785,8 +58266,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -58913,8 +58392,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59076,8 +58553,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59164,8 +58639,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59245,8 +58718,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59331,8 +58802,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59470,8 +58939,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59633,8 +59100,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59721,8 +59186,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59802,8 +59265,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -59888,8 +59349,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60027,8 +59486,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60190,8 +59647,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60278,8 +59733,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60359,8 +59812,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60445,8 +59896,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60584,8 +60033,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60747,8 +60194,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60835,8 +60280,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -60916,8 +60359,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61002,8 +60443,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61141,8 +60580,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61304,8 +60741,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61392,8 +60827,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61473,8 +60906,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61559,8 +60990,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61698,8 +61127,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61861,8 +61288,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -61949,8 +61374,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62030,8 +61453,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62116,8 +61537,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62255,8 +61674,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62418,8 +61835,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62506,8 +61921,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62587,8 +62000,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62673,8 +62084,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62812,8 +62221,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -62975,8 +62382,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63063,8 +62468,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63144,8 +62547,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63230,8 +62631,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63369,8 +62768,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63532,8 +62929,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63620,8 +63015,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63701,8 +63094,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63787,8 +63178,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -63961,8 +63350,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -64167,8 +63554,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -64386,8 +63771,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -64483,8 +63866,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -64698,8 +64079,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -64915,8 +64294,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65074,8 +64451,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65164,8 +64539,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65238,8 +64611,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65304,8 +64675,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65388,8 +64757,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65453,8 +64820,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65741,8 +65106,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65796,8 +65159,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65877,8 +65238,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -65963,8 +65322,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66102,8 +65459,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66265,8 +65620,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66353,8 +65706,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66434,8 +65785,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66520,8 +65869,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66726,8 +66073,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -66854,8 +66199,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67017,8 +66360,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67105,8 +66446,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67186,8 +66525,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67272,8 +66609,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67446,8 +66781,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67534,8 +66867,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67615,8 +66946,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67701,8 +67030,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -67840,8 +67167,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68003,8 +67328,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68091,8 +67414,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68172,8 +67493,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68258,8 +67577,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68397,8 +67714,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68525,8 +67840,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68688,8 +68001,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68776,8 +68087,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68857,8 +68166,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -68943,8 +68250,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69117,8 +68422,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69205,8 +68508,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69286,8 +68587,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69372,8 +68671,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69511,8 +68808,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69639,8 +68934,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69802,8 +69095,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69890,8 +69181,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -69971,8 +69260,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70057,8 +69344,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70231,8 +69516,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70319,8 +69602,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70400,8 +69681,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70486,8 +69765,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70625,8 +69902,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70753,8 +70028,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -70916,8 +70189,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71004,8 +70275,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71085,8 +70354,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71171,8 +70438,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71310,8 +70575,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71473,8 +70736,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71561,8 +70822,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71642,8 +70901,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71728,8 +70985,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -71867,8 +71122,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72030,8 +71283,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72118,8 +71369,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72199,8 +71448,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72285,8 +71532,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72424,8 +71669,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72587,8 +71830,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72675,8 +71916,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72756,8 +71995,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72842,8 +72079,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -72981,8 +72216,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73144,8 +72377,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73232,8 +72463,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73313,8 +72542,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73399,8 +72626,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73538,8 +72763,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73701,8 +72924,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73789,8 +73010,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73870,8 +73089,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -73956,8 +73173,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74130,8 +73345,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74218,8 +73431,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74299,8 +73510,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74385,8 +73594,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74524,8 +73731,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74687,8 +73892,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74775,8 +73978,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74856,8 +74057,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -74942,8 +74141,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75081,8 +74278,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75244,8 +74439,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75332,8 +74525,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75413,8 +74604,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75499,8 +74688,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75638,8 +74825,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75766,8 +74951,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -75894,8 +75077,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76057,8 +75238,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76145,8 +75324,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76226,8 +75403,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76312,8 +75487,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76486,8 +75659,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76574,8 +75745,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76655,8 +75824,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76741,8 +75908,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -76880,8 +76045,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77043,8 +76206,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77131,8 +76292,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77212,8 +76371,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77298,8 +76455,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77472,8 +76627,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77560,8 +76713,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77641,8 +76792,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77727,8 +76876,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77866,8 +77013,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -77994,8 +77139,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78157,8 +77300,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78245,8 +77386,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78326,8 +77465,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78412,8 +77549,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78551,8 +77686,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78714,8 +77847,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78802,8 +77933,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78883,8 +78012,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -78969,8 +78096,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79143,8 +78268,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79231,8 +78354,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79312,8 +78433,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79398,8 +78517,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79537,8 +78654,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79665,8 +78780,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79828,8 +78941,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79916,8 +79027,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -79997,8 +79106,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80083,8 +79190,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80257,8 +79362,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80345,8 +79448,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80426,8 +79527,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80512,8 +79611,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80651,8 +79748,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80779,8 +79874,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -80942,8 +80035,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81030,8 +80121,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81111,8 +80200,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81197,8 +80284,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81371,8 +80456,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81459,8 +80542,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81540,8 +80621,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81626,8 +80705,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81765,8 +80842,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -81893,8 +80968,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82056,8 +81129,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82144,8 +81215,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82225,8 +81294,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82311,8 +81378,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82450,8 +81515,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82613,8 +81676,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82701,8 +81762,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82782,8 +81841,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -82868,8 +81925,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83042,8 +82097,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83130,8 +82183,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83211,8 +82262,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83297,8 +82346,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83436,8 +82483,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83564,8 +82609,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83727,8 +82770,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83815,8 +82856,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83896,8 +82935,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -83982,8 +83019,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84121,8 +83156,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84284,8 +83317,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84372,8 +83403,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84453,8 +83482,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84539,8 +83566,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84678,8 +83703,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84841,8 +83864,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -84929,8 +83950,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85010,8 +84029,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85096,8 +84113,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85235,8 +84250,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85398,8 +84411,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85486,8 +84497,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85567,8 +84576,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85653,8 +84660,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85792,8 +84797,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -85955,8 +84958,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86043,8 +85044,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86124,8 +85123,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86210,8 +85207,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86384,8 +85379,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86472,8 +85465,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86553,8 +85544,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };
@@ -86639,8 +85628,6 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
                     data: string;
-                } & {
-                    [key: string]: string;
                 };
             };
         };

@@ -86,3 +86,30 @@ export function formatPrice(p: Price, lang: string): string {
   const amount = Number.isFinite(n) ? new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US", { maximumFractionDigits: 2 }).format(n) : p.amount;
   return `${amount} ${p.currency.symbol}`;
 }
+
+const IMAGE_FILE = /\.(png|jpe?g|webp|gif|avif|svg)(\?|$)/i;
+
+/** True for a file record that is shown as an image (by its type, else by its URL). */
+function isImageFile(r: Rec): boolean {
+  const url = fileUrl(r);
+  if (!url || (r._entity !== undefined && r._entity !== "file-storage.file")) return false;
+  return typeof r.mimeType === "string" && r.mimeType ? r.mimeType.startsWith("image/") : IMAGE_FILE.test(url);
+}
+
+/** Whether `r` or anything below it (linked records, a list's items, an overview's record) is an image file. */
+export function hasImage(r: Rec | null | undefined, depth = 0): boolean {
+  if (!r || typeof r !== "object" || depth > 8) return false;
+  if (isImageFile(r)) return true;
+  const below: (Rec | null | undefined)[] = [...Object.values(r._rel ?? {}).flatMap((links) => links.map((l) => l._to)), ...(r._list ?? []), r._record];
+  return below.some((x) => hasImage(x, depth + 1));
+}
+
+/** The key (`widget-external`) of the first of `widgets` that shows an image, or null. */
+export function firstImageBlock(widgets: HostWidget[]): string | null {
+  for (const w of widgets) {
+    for (const e of w._externals) {
+      if (hasImage(e.widget)) return `${w.id}-${e.id}`;
+    }
+  }
+  return null;
+}

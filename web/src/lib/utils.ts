@@ -5,3 +5,9 @@ import { twMerge } from "tailwind-merge";
 export function cn(...inputs: ClassValue[]): string {
   return twMerge(clsx(inputs));
 }
+
+/** A file size for people: `512 B`, `12.3 kB`, `4.5 MB` in the reader's language. */
+export function formatBytes(bytes: number, lang: string): string {
+  const [unit, value] = bytes >= 1_000_000 ? (["megabyte", bytes / 1_000_000] as const) : bytes >= 1_000 ? (["kilobyte", bytes / 1_000] as const) : (["byte", bytes] as const);
+  return new Intl.NumberFormat(lang, { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 1 }).format(value);
+}

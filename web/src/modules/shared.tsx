@@ -21,8 +21,19 @@ export function ListGrid({ children }: { children: ReactNode }) {
   return <div className="grid gap-6 md:grid-cols-2">{children}</div>;
 }
 
+interface StoredFileProps {
+  file: Rec | undefined;
+  className?: string;
+  alt?: string;
+  testId?: string;
+  /** How wide the image is shown, for its `srcset` (see `Media`). */
+  sizes?: string;
+  /** Load at once, first (the page's first image); otherwise the page's first block decides. */
+  priority?: boolean;
+}
+
 /** A stored file record as an image or a video. */
-export function StoredFile({ file, className, alt, testId }: { file: Rec | undefined; className?: string; alt?: string; testId?: string }) {
+export function StoredFile({ file, className, alt, testId, sizes, priority }: StoredFileProps) {
   if (!file) return null;
   return (
     <Media
@@ -31,6 +42,8 @@ export function StoredFile({ file, className, alt, testId }: { file: Rec | undef
       alt={alt ?? (typeof file.alt === "string" ? file.alt : "")}
       width={typeof file.width === "number" ? file.width : undefined}
       height={typeof file.height === "number" ? file.height : undefined}
+      sizes={sizes}
+      priority={priority}
       className={cn(typeof file.className === "string" ? file.className : undefined, className)}
       testId={testId}
     />
@@ -38,15 +51,15 @@ export function StoredFile({ file, className, alt, testId }: { file: Rec | undef
 }
 
 /** The first file linked to a record. */
-export function Cover({ data, className }: { data: Rec; className?: string }) {
-  return <StoredFile file={filesOf(data)[0]} className={cn("w-full object-cover", className)} />;
+export function Cover({ data, className, sizes }: { data: Rec; className?: string; sizes?: string }) {
+  return <StoredFile file={filesOf(data)[0]} className={cn("w-full object-cover", className)} sizes={sizes} />;
 }
 
 export function Card({ data, lang, to, children }: { data: Rec; lang: string; to?: string; children?: ReactNode }) {
   const title = tr(data.title, lang) || String(data.slug ?? "");
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl border border-neutral-200 bg-white">
-      <Cover data={data} className="aspect-[16/9]" />
+      <Cover data={data} className="aspect-[16/9]" sizes="(min-width: 768px) 50vw, 100vw" />
       <div className="flex flex-1 flex-col p-5">
         <h3 className="text-xl font-semibold">{to ? <Link to={to} className="hover:underline">{title}</Link> : title}</h3>
         {tr(data.subtitle ?? data.shortDescription, lang) ? <p className="mt-1 text-neutral-600">{tr(data.subtitle ?? data.shortDescription, lang)}</p> : null}

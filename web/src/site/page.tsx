@@ -3,9 +3,10 @@ import { Component, type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useParams } from "react-router";
 import { ApiError, request } from "@/api/http";
-import type { Bundle, HostWidget } from "@/lib/content";
+import { type Bundle, firstImageBlock, type HostWidget } from "@/lib/content";
 import { RenderVariant } from "@/lib/registry";
 import { boot } from "@/lib/boot";
+import { MediaPriority } from "@/ui/media";
 import { builtInScreen } from "./builtin";
 import { ErrorFallback, WidgetBoundary } from "./errors";
 import { SiteShell } from "./shell";
@@ -40,41 +41,54 @@ export function usePagePath(): string {
   return rest === "" ? "/" : rest.replace(/\/+$/, "") || "/";
 }
 
-function HostWidgets({ widgets, lang, url }: { widgets: HostWidget[]; lang: string; url: string }) {
+/** Host widgets in order; the one keyed `first` (the page's first image-bearing block) loads its images first. */
+function HostWidgets({ widgets, lang, url, first }: { widgets: HostWidget[]; lang: string; url: string; first?: string | null }) {
   return (
     <>
       {widgets.map((w) =>
-        w._externals.map((e) => (
-          <WidgetBoundary key={`${w.id}-${e.id}`} name={`${e.module}:${e.widget.variant}`}>
-            <RenderVariant module={e.module} data={e.widget} lang={lang} url={url} />
-          </WidgetBoundary>
-        )),
+        w._externals.map((e) => {
+          const key = `${w.id}-${e.id}`;
+          return (
+            <WidgetBoundary key={key} name={`${e.module}:${e.widget.variant}`}>
+              <MediaPriority.Provider value={key === first}>
+                <RenderVariant module={e.module} data={e.widget} lang={lang} url={url} />
+              </MediaPriority.Provider>
+            </WidgetBoundary>
+          );
+        }),
       )}
     </>
   );
 }
 
-/** A page: each layout's default widgets, the page's widgets, then each layout's additional ones. */
+/**
+ * A page: each layout's default widgets, the page's widgets, then each layout's additional ones.
+ * The first of the page's own widgets that shows an image (the hero) loads it eagerly; the
+ * header's logo is eager by itself; every other image is lazy.
+ */
 export function PageView({ bundle, lang, children }: { bundle: Bundle; lang: string; children?: ReactNode }) {
   const url = bundle.url;
   const content = (
     <>
-      <HostWidgets widgets={bundle.widgets} lang={lang} url={url} />
+      <HostWidgets widgets={bundle.widgets} lang={lang} url={url} first={firstImageBlock(bundle.widgets)} />
       {children}
     </>
   );
   return (
     <div className="flex min-h-screen flex-col" data-page={bundle.page.id}>
-      {bundle.layouts.length === 0 ? <main className="flex-1">{content}</main> : null}
-      {bundle.layouts.reduceRight<ReactNode>(
-        (inner, layout) => (
-          <div key={layout.id} className={layout.className ?? "flex min-h-screen flex-col"}>
-            <HostWidgets widgets={layout._before} lang={lang} url={url} />
-            <main className="flex-1">{inner}</main>
-            <HostWidgets widgets={layout._after} lang={lang} url={url} />
-          </div>
-        ),
-        content,
+      {bundle.layouts.length === 0 ? (
+        <main className="flex-1">{content}</main>
+      ) : (
+        bundle.layouts.reduceRight<ReactNode>(
+          (inner, layout) => (
+            <div key={layout.id} className={layout.className ?? "flex min-h-screen flex-col"}>
+              <HostWidgets widgets={layout._before} lang={lang} url={url} />
+              <main className="flex-1">{inner}</main>
+              <HostWidgets widgets={layout._after} lang={lang} url={url} />
+            </div>
+          ),
+          content,
+        )
       )}
     </div>
   );

@@ -1,11 +1,9 @@
 //! Billing routes: the providers buyers may choose, provider webhooks (into the inbox), invoices
 //! for an intent (admin) and replaying an inbox entry (admin).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::connect_info::ConnectInfo;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -27,11 +25,7 @@ fn header_pairs(h: &HeaderMap) -> Vec<(String, String)> {
 
 async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<Response> {
     // Before the body is read: a flood costs neither memory nor inbox rows.
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "unknown".to_owned(), |c| c.0.ip().to_string());
-    b.limit(&ip)?;
+    b.limit(&stoa_api::rate::client_ip(&req))?;
     let headers = header_pairs(req.headers());
     let body: Bytes = axum::body::to_bytes(req.into_body(), MAX_WEBHOOK_BODY)
         .await

@@ -48,6 +48,7 @@ pub async fn alert(
                 language,
                 data: data.clone(),
                 secret: Value::Null,
+                attachments: Vec::new(),
             })
             .await?;
     }

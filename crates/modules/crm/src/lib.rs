@@ -71,5 +71,13 @@ pub fn declarations() -> Module {
 
 /// The module: declarations and the public form submission.
 pub fn module() -> stoa_api::module::ModuleDef {
-    stoa_api::module::ModuleDef::new(declarations()).routes(|_| Ok(http::routes()))
+    stoa_api::module::ModuleDef::new(declarations()).routes(|ctx| {
+        Ok(http::routes(std::sync::Arc::new(
+            stoa_api::rate::Keyed::new(
+                ctx.config.form_rate.max(1),
+                std::time::Duration::from_secs(60),
+                "ip",
+            ),
+        )))
+    })
 }

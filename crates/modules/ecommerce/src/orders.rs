@@ -159,6 +159,7 @@ pub struct Commerce {
     billing: Arc<Billing>,
     subjects: Arc<Subjects>,
     mailer: Arc<Mailer>,
+    files: Arc<stoa_file_storage::Files>,
     public_url: String,
     default_language: String,
     timeout: time::Duration,
@@ -279,6 +280,7 @@ impl Commerce {
             billing: ctx.need::<Billing>()?,
             subjects: ctx.need::<Subjects>()?,
             mailer: ctx.need::<Mailer>()?,
+            files: ctx.need::<stoa_file_storage::Files>()?,
             public_url: ctx.config.public_url(),
             default_language: ctx.config.default_language.clone(),
             timeout: time::Duration::seconds(
@@ -1497,6 +1499,19 @@ impl Commerce {
                 "orderUrl": format!("{}/{lang}/ecommerce/orders/{order}", self.public_url),
             })
         };
+        // A paid order gets its receipt, attached to the buyer's email.
+        let paid = from == "paying" && (to == "approving" || to == "delivering");
+        let attachments = if paid {
+            match self.receipt(order, &view, &language).await {
+                Ok(url) => vec![url],
+                Err(e) => {
+                    tracing::error!(%order, error = %e, "the receipt could not be made; the email goes without it");
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
         if let Some(to_addr) = buyer.first() {
             self.mailer
                 .queue(Email {
@@ -1506,6 +1521,7 @@ impl Commerce {
                     language: &language,
                     data: data(&language),
                     secret: Value::Null,
+                    attachments,
                 })
                 .await?;
         }
@@ -1519,11 +1535,79 @@ impl Commerce {
                         language: &self.default_language,
                         data: data(&self.default_language),
                         secret: Value::Null,
+                        attachments: Vec::new(),
                     })
                     .await?;
             }
         }
         Ok(())
+    }
+
+    /// The order's receipt (`orders-to-file-storage-module-files`, variant `receipt-default`):
+    /// rendered from the order once, in its language, with the site's receipt template (the
+    /// 'for planet' one when the site has it), and linked to the order. Returns its URL.
+    pub async fn receipt(&self, order: Uuid, view: &Value, language: &str) -> Result<String> {
+        use stoa_file_storage::render::{RECEIPT, RECEIPT_FOR_PLANET, template_of};
+        let link = self
+            .store
+            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let existing = self
+            .store
+            .find_by(
+                &link,
+                &[
+                    ("orderId", Val::Uuid(order)),
+                    ("variant", Val::Text("receipt-default".into())),
+                ],
+                1,
+            )
+            .await?;
+        if let Some(fid) = existing
+            .first()
+            .and_then(|r| r.uuid("fileStorageModuleFileId"))
+            && let Some(url) = self.files.url_of(fid).await?
+        {
+            return Ok(url);
+        }
+        let variant = if self.files.has_template(RECEIPT_FOR_PLANET).await? {
+            RECEIPT_FOR_PLANET
+        } else {
+            RECEIPT
+        };
+        let site = self
+            .public_url
+            .split_once("://")
+            .map_or(self.public_url.as_str(), |x| x.1);
+        let paid_at = now()
+            .format(&time::macros::format_description!(
+                "[year]-[month]-[day] [hour]:[minute] UTC"
+            ))
+            .unwrap_or_default();
+        let data = json!({"language": language, "site": {"name": site}, "paidAt": paid_at,
+            "ecommerce": {"order": view}});
+        let alt = if language == "ru" {
+            format!("Квитанция к заказу {order}")
+        } else {
+            format!("Receipt for order {order}")
+        };
+        let mut fields = Map::new();
+        fields.insert("alt".into(), json!(alt));
+        let t = template_of(variant)?;
+        let row = self
+            .files
+            .generate(variant, (t.width, t.height), data, &fields)
+            .await?;
+        let mut input = Map::new();
+        input.insert("orderId".into(), json!(order));
+        input.insert(
+            "fileStorageModuleFileId".into(),
+            json!(Record::must_id(&row)?),
+        );
+        input.insert("variant".into(), json!("receipt-default"));
+        self.store.create(&link, &input).await?;
+        row.text("file")
+            .map(str::to_owned)
+            .ok_or_else(|| Error::internal("a generated file without a URL"))
     }
 
     /// Paid orders and revenue per currency per day over the last `days` days (admin dashboard).

@@ -1,7 +1,21 @@
-//! file-storage: stored files and file widgets.
+//! file-storage: stored files and file widgets. Uploads are kept content-addressed on disk or
+//! in an S3-compatible bucket, served under `/files/` (ETag, ranges, sizes on demand), fetched
+//! from URLs without server-side request forgery, and file templates render to images.
 #![forbid(unsafe_code)]
 
+pub mod fetch;
+mod http;
+pub mod render;
+pub mod service;
+pub mod sizes;
+pub mod sniff;
+pub mod storage;
+
+use std::sync::Arc;
+
 use stoa_kernel::model::*;
+
+pub use service::Files;
 
 const M: &str = "file-storage";
 
@@ -28,6 +42,7 @@ pub fn declarations() -> Module {
                 .field(int("size"))
                 .field(text("extension").max_len(32))
                 .field(text("mimeType").max_len(255).list())
+                .field(text("originalName").max_len(255))
                 .variants(&[
                     "default",
                     "generate-template-opengraph-image-default",
@@ -54,7 +69,39 @@ pub fn declarations() -> Module {
     }
 }
 
-/// The module: its declarations (no custom behaviour yet).
+/// The module: the file service (uploads for the generic API, reads for mail), `/files/…`,
+/// create-from-url, generate, and a daily sweep of stored objects no row uses.
 pub fn module() -> stoa_api::module::ModuleDef {
-    stoa_api::module::ModuleDef::new(declarations())
+    use stoa_api::module::{JobDef, ModuleDef};
+    ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let root = std::path::Path::new(&ctx.config.data_dir).join("files");
+            let storage = storage::Storage::from_config(&ctx.config.files, &root)?;
+            let files = Arc::new(Files::new(storage, ctx.store.clone(), &ctx.config)?);
+            ctx.provide::<dyn stoa_api::files::Uploads>(files.clone());
+            ctx.provide::<dyn stoa_api::files::FileReader>(files.clone());
+            ctx.provide(files);
+            Ok(())
+        })
+        .routes(|ctx| Ok(http::routes(ctx.need::<Files>()?)))
+        .site(|ctx| Ok(http::site(ctx.need::<Files>()?)))
+        .job(
+            JobDef::new("file-storage.sweep", |ctx, _| async move {
+                let files = ctx.need::<Files>()?;
+                let gone = files
+                    .sweep(std::time::Duration::from_secs(3600))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if gone > 0 {
+                    tracing::info!(files = gone, "stored files no row uses were deleted");
+                }
+                Ok(())
+            })
+            .attempts(3),
+        )
+        .schedule(
+            "file-storage.sweep",
+            std::time::Duration::from_secs(24 * 3600),
+            serde_json::Value::Null,
+        )
 }

@@ -104,6 +104,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 },
             )
             .map_err(|e| e.to_string())?;
+            let mailer = match ctx.get::<dyn stoa_api::files::FileReader>() {
+                Some(files) => mailer.with_files(files),
+                None => mailer,
+            };
             ctx.provide(std::sync::Arc::new(mailer));
             Ok(())
         })

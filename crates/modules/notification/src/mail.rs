@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use lettre::message::Mailbox;
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde_json::{Map, Value, json};
 use stoa_kernel::value::Val;
@@ -34,6 +35,8 @@ pub struct Email<'a> {
     pub data: Value,
     /// Template data that must never be served (reset links): stored in a secret column.
     pub secret: Value,
+    /// Stored files (`/files/…` URLs) sent along (a receipt).
+    pub attachments: Vec<String>,
 }
 
 #[derive(Clone)]
@@ -41,6 +44,8 @@ pub struct Mailer {
     store: Store,
     transport: Option<AsyncSmtpTransport<Tokio1Executor>>,
     from: Mailbox,
+    /// Reads attachments (file-storage).
+    files: Option<std::sync::Arc<dyn stoa_api::files::FileReader>>,
 }
 
 impl Mailer {
@@ -62,7 +67,14 @@ impl Mailer {
             store,
             transport,
             from,
+            files: None,
         })
+    }
+
+    /// Attachments are read through `files`.
+    pub fn with_files(mut self, files: std::sync::Arc<dyn stoa_api::files::FileReader>) -> Self {
+        self.files = Some(files);
+        self
     }
 
     /// Writes the notification (linked to its topic and template) in one transaction and hands it
@@ -90,6 +102,9 @@ impl Mailer {
         input.insert("reciever".into(), json!(email.to));
         input.insert("language".into(), json!(email.language));
         input.insert("data".into(), email.data);
+        if !email.attachments.is_empty() {
+            input.insert("attachments".into(), json!(email.attachments));
+        }
         let mut tx = s.db.begin().await?;
         let row = {
             let mut exec = tx.exec();
@@ -186,12 +201,25 @@ impl Mailer {
         let to_box: Mailbox = to
             .parse()
             .map_err(|e| Error::invalid_field("reciever", format!("not an address: {e}")))?;
-        let message = Message::builder()
+        let builder = Message::builder()
             .from(self.from.clone())
             .to(to_box)
-            .subject(subject)
-            .body(body)
-            .map_err(|e| Error::internal(format!("building the email: {e}")))?;
+            .subject(subject);
+        let attachments = self.attachments(nid, &row.json("attachments")).await;
+        let message = if attachments.is_empty() {
+            builder.body(body)
+        } else {
+            let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
+            for (name, bytes, mime) in attachments {
+                let ct = ContentType::parse(mime).unwrap_or(
+                    ContentType::parse("application/octet-stream")
+                        .map_err(|e| Error::internal(e.to_string()))?,
+                );
+                parts = parts.singlepart(Attachment::new(name).body(bytes.to_vec(), ct));
+            }
+            builder.multipart(parts)
+        }
+        .map_err(|e| Error::internal(format!("building the email: {e}")))?;
         match transport.send(message).await {
             Ok(_) => {
                 let mut input = Map::new();
@@ -211,6 +239,40 @@ impl Mailer {
                 )))
             }
         }
+    }
+
+    /// The attachments a notification names, read from file storage. One that cannot be read is
+    /// left out (and logged) rather than holding the email back.
+    async fn attachments(
+        &self,
+        nid: Uuid,
+        urls: &Option<Value>,
+    ) -> Vec<(String, bytes::Bytes, &'static str)> {
+        let urls: Vec<&str> = urls
+            .as_ref()
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for url in urls {
+            let loaded = match &self.files {
+                Some(f) => f.load(url).await,
+                None => Ok(None),
+            };
+            match loaded {
+                Ok(Some((bytes, mime))) => {
+                    let name = url.rsplit('/').next().unwrap_or("attachment").to_owned();
+                    out.push((name, bytes, mime));
+                }
+                Ok(None) => {
+                    tracing::warn!(notification = %nid, %url, "attachment not found; sent without it")
+                }
+                Err(e) => {
+                    tracing::warn!(notification = %nid, %url, error = %e, "attachment unreadable; sent without it")
+                }
+            }
+        }
+        out
     }
 
     /// Is an SMTP server configured?

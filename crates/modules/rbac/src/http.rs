@@ -1,10 +1,8 @@
 //! The account endpoints, the subject-scoped identity routes, and the one middleware that decides
 //! every request: credentials → caller → permission table → ownership → CSRF.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::connect_info::ConnectInfo;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -52,7 +50,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .then_some(token.trim())
 }
 
-fn ctx(headers: &HeaderMap, ip: Option<SocketAddr>) -> Ctx {
+fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
     let language = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
@@ -61,7 +59,7 @@ fn ctx(headers: &HeaderMap, ip: Option<SocketAddr>) -> Ctx {
         .filter(|l| l == "ru" || l == "en")
         .unwrap_or_else(|| "en".to_owned());
     Ctx {
-        ip: ip.map_or_else(|| "unknown".to_owned(), |a| a.ip().to_string()),
+        ip,
         user_agent: headers
             .get(header::USER_AGENT)
             .and_then(|v| v.to_str().ok())
@@ -70,17 +68,25 @@ fn ctx(headers: &HeaderMap, ip: Option<SocketAddr>) -> Ctx {
     }
 }
 
-fn peer(req: &Request) -> Option<SocketAddr> {
-    req.extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0)
-}
-
 fn caller(req: &Request) -> Caller {
     req.extensions()
         .get::<Caller>()
         .cloned()
         .unwrap_or_default()
+}
+
+/// A credential request's headers, context and body: the client IP's rate is checked first, so a
+/// client over its limit costs no body read.
+async fn credential(
+    auth: &Auth,
+    s: &AppState,
+    req: Request,
+) -> Result<(HeaderMap, Ctx, Map<String, Value>)> {
+    let h = req.headers().clone();
+    let c = ctx(&h, stoa_api::rate::client_ip(&req));
+    auth.limits.ip(&c.ip)?;
+    let b = body(s, req).await?;
+    Ok((h, c, b))
 }
 
 /// The JSON body as an object; an empty body is `{}`.
@@ -204,7 +210,9 @@ async fn init_get(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
 
 async fn init_post(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
     let h = req.headers().clone();
-    let t = auth.anonymous(&ctx(&h, peer(&req))).await?;
+    let t = auth
+        .anonymous(&ctx(&h, stoa_api::rate::client_ip(&req)))
+        .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
 
@@ -248,68 +256,57 @@ async fn logout(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respons
 }
 
 async fn login(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, ip) = (req.headers().clone(), peer(&req));
-    let b = body(&s, req).await?;
+    let (h, c, b) = credential(&auth, &s, req).await?;
     let t = auth
-        .login(
-            str_field(&b, "login")?,
-            str_field(&b, "password")?,
-            &ctx(&h, ip),
-        )
+        .login(str_field(&b, "login")?, str_field(&b, "password")?, &c)
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
 
 async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, ip) = (req.headers().clone(), peer(&req));
-    let b = body(&s, req).await?;
+    let (h, c, b) = credential(&auth, &s, req).await?;
     let roles = roles_from(&b)?;
     let t = auth
         .register(
             str_field(&b, "login")?,
             str_field(&b, "password")?,
             &roles,
-            &ctx(&h, ip),
+            &c,
         )
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
 
 async fn forgot(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, ip) = (req.headers().clone(), peer(&req));
-    let b = body(&s, req).await?;
-    auth.forgot_password(str_field(&b, "email")?, &ctx(&h, ip))
-        .await?;
+    let (_, c, b) = credential(&auth, &s, req).await?;
+    auth.forgot_password(str_field(&b, "email")?, &c).await?;
     Ok(ok_true(StatusCode::CREATED))
 }
 
 async fn reset(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, ip) = (req.headers().clone(), peer(&req));
-    let b = body(&s, req).await?;
+    let (_, _, b) = credential(&auth, &s, req).await?;
     auth.reset_password(
         str_field(&b, "code")?,
         str_field(&b, "password")?,
         str_field(&b, "passwordConfirmation")?,
-        &ctx(&h, ip),
     )
     .await?;
     Ok(ok_true(StatusCode::CREATED))
 }
 
 async fn nonce(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    let v = auth.wallet_nonce(&ctx(req.headers(), peer(&req)))?;
+    let v = auth.wallet_nonce(&ctx(req.headers(), stoa_api::rate::client_ip(&req)))?;
     Ok(data(StatusCode::CREATED, v))
 }
 
 async fn wallet(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, ip) = (req.headers().clone(), peer(&req));
-    let b = body(&s, req).await?;
+    let (h, c, b) = credential(&auth, &s, req).await?;
     let t = auth
         .wallet_login(
             str_field(&b, "message")?,
             str_field(&b, "signature")?,
             str_field(&b, "address")?,
-            &ctx(&h, ip),
+            &c,
         )
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
@@ -331,7 +328,7 @@ async fn add_identity(
     req: Request,
 ) -> ApiResult<Response> {
     let subject = owner(&caller(&req), &id)?;
-    let (h, ip) = (req.headers().clone(), peer(&req));
+    let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
     let b = body(&s, req).await?;
     let row = auth.add_identity(subject, &b, &ctx(&h, ip)).await?;
     Ok(data(StatusCode::CREATED, row))

@@ -543,7 +543,6 @@ impl Auth {
         roles: &[String],
         ctx: &Ctx,
     ) -> Result<Tokens> {
-        self.limits.ip(&ctx.ip)?;
         let email = normalise_email("login", login)?;
         self.limits.account(&format!("register:{email}"))?;
         password::check_new("password", password)?;
@@ -574,7 +573,6 @@ impl Auth {
     }
 
     pub async fn login(&self, login: &str, password: &str, ctx: &Ctx) -> Result<Tokens> {
-        self.limits.ip(&ctx.ip)?;
         password::check_len("password", password)?;
         let email = login.trim().to_lowercase();
         if email.is_empty() || email.len() > 320 {
@@ -617,7 +615,6 @@ impl Auth {
 
     /// Always answers the same; the mail goes out in the background when the account exists.
     pub async fn forgot_password(self: &Arc<Self>, email: &str, ctx: &Ctx) -> Result<()> {
-        self.limits.ip(&ctx.ip)?;
         let email = normalise_email("email", email)?;
         self.limits.account(&format!("forgot:{email}"))?;
         let me = self.clone();
@@ -664,6 +661,7 @@ impl Auth {
                 language: &ctx.language,
                 data: json!({"rbac": {"identity": {"id": id, "email": email}}}),
                 secret: json!({"resetUrl": url}),
+                attachments: Vec::new(),
             })
             .await?;
         Ok(())
@@ -674,9 +672,7 @@ impl Auth {
         code: &str,
         password: &str,
         confirmation: &str,
-        ctx: &Ctx,
     ) -> Result<()> {
-        self.limits.ip(&ctx.ip)?;
         password::check_len("password", password)?;
         if password != confirmation {
             return Err(Error::invalid_field(
@@ -784,7 +780,6 @@ impl Auth {
         address: &str,
         ctx: &Ctx,
     ) -> Result<Tokens> {
-        self.limits.ip(&ctx.ip)?;
         self.limits
             .account(&format!("wallet:{}", address.trim().to_lowercase()))?;
         let addr = self.verify_wallet(message, signature, address)?;

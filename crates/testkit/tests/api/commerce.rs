@@ -552,6 +552,47 @@ async fn checkout(db: Db) {
     );
     let buyer = sink.wait_for("buyer@example.com").await;
     assert!(buyer.text().contains("× 3: 597 ₽"), "{}", buyer.text());
+    // The paid order's receipt: linked to the order and attached to the buyer's email.
+    let receipt = buyer
+        .parts()
+        .into_iter()
+        .find(|p| {
+            p.head
+                .to_ascii_lowercase()
+                .contains("content-type: image/png")
+        })
+        .expect("a PNG receipt attached");
+    let img = image::load_from_memory(&receipt.body).expect("the receipt is a PNG");
+    assert_eq!((img.width(), img.height()), (1485, 1050));
+    let links = app
+        .get(&format!(
+            "/api/ecommerce/orders-to-file-storage-module-files?filters[and][0][column]=orderId&filters[and][0][method]=eq&filters[and][0][value]={order}"
+        ))
+        .await;
+    let links = links.data().as_array().unwrap().clone();
+    assert_eq!(links.len(), 1, "one receipt");
+    assert_eq!(links[0]["variant"], json!("receipt-default"));
+    let file = app
+        .get(&format!(
+            "/api/file-storage/files/{}",
+            links[0]["fileStorageModuleFileId"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(file.data()["width"], json!(1485));
+    let stored = app
+        .plain
+        .get(app.url(file.data()["file"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(
+        stored.as_ref(),
+        receipt.body.as_slice(),
+        "the mailed receipt is the stored one"
+    );
     assert!(
         buyer.subject().unwrap_or_default().contains(&order),
         "{:?}",

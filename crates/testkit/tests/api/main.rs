@@ -7,6 +7,7 @@ mod bad_input;
 mod cascades;
 mod commerce;
 mod contract;
+mod files;
 mod filters;
 mod host_pages;
 mod modules;

@@ -207,3 +207,22 @@ async fn the_campaign_counter_sums_products_of_paid_orders(app: TestApp) {
     );
 }
 dual_test!(the_campaign_counter_sums_products_of_paid_orders);
+
+/// Public form submissions are limited per client IP before their body is read.
+async fn form_submissions_are_rate_limited(db: stoa_testkit::Db) {
+    let Some(app) = stoa_testkit::spawn_app_with(db, |c| c.form_rate = 2).await else {
+        return;
+    };
+    let url = format!("/api/crm/forms/{}/requests", uuid::Uuid::now_v7());
+    for _ in 0..2 {
+        assert_eq!(app.anon().post(&url, &json!({})).await.status, 404);
+    }
+    // Over the limit, even a body over the size limit (a 413 otherwise) is not read: 429.
+    let r = app
+        .anon()
+        .post(&url, &json!({"x": "y".repeat(3 << 20)}))
+        .await;
+    assert_eq!(r.status, 429, "{}", r.text);
+    assert!(r.header("retry-after").is_some(), "{:?}", r.headers);
+}
+dual_test!(form_submissions_are_rate_limited, db);

@@ -4,7 +4,7 @@ import { FileWidget } from "./file";
 import { ReferenceWidget } from "./reference";
 import { RichTextWidget } from "./rich-text";
 import { TranslationsWidget } from "./translations";
-import type { WidgetMap, WidgetProps } from "./types";
+import type { FileProps, WidgetMap, WidgetProps } from "./types";
 
 /** Field kind → widget. Exhaustive: a new kind without a widget does not compile. */
 export const widgets: WidgetMap = {
@@ -22,12 +22,12 @@ export const widgets: WidgetMap = {
 };
 
 /** The widget for a field: fields declared as files get the file widget, the rest go by kind. */
-export function FieldWidget(props: WidgetProps & { onFile?: (f: File | null) => void }) {
-  const { onFile, ...rest } = props;
-  if (rest.field.format === "file") return <FileWidget {...rest} onFile={onFile} />;
+export function FieldWidget(props: WidgetProps & FileProps) {
+  const { file, onFile, progress, ...rest } = props;
+  if (rest.field.format === "file") return <FileWidget {...rest} file={file} onFile={onFile} progress={progress} />;
   if (rest.field.kind === "uuid" && !rest.field.target) return <TextWidget {...rest} />;
   const W = widgets[rest.field.kind];
   return <W {...rest} />;
 }
 
-export type { WidgetProps };
+export type { FileProps, WidgetProps };

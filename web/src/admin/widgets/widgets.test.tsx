@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import type { FieldKind, FieldMeta, Meta } from "@/api/meta";
@@ -176,6 +176,41 @@ describe("field widgets", () => {
     await userEvent.upload(screen.getByLabelText("File"), new File(["x"], "clip.mp4", { type: "video/mp4" }));
     expect(screen.getByTestId("file-preview-video")).toHaveAttribute("src", "blob:local");
     expect(picked[0]?.name).toBe("clip.mp4");
+  });
+
+  it("file widget shows the stored file, replaces it with a picked one and removes both", async () => {
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:local", revokeObjectURL: () => undefined }));
+    const stored = `/files/${"0f".repeat(32)}.png`;
+    const picked: (File | null)[] = [];
+    const h = harness((p) => FileWidget({ ...p, onFile: (f) => picked.push(f) }), field("text", { name: "file", format: "file" }), stored);
+    const preview = screen.getByTestId("file-preview-image");
+    expect(preview).toHaveAttribute("src", stored);
+    expect(preview.getAttribute("srcset")).toContain(`${stored}?w=384&format=webp 384w`);
+    await userEvent.upload(screen.getByLabelText("File"), new File(["x"], "new.webp", { type: "image/webp" }));
+    expect(screen.getByTestId("file-preview-image")).toHaveAttribute("src", "blob:local");
+    // The stored URL stays until the save replaces it.
+    expect(h.value()).toBe(stored);
+    expect(screen.getByRole("button", { name: "Replace file" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Remove file" }));
+    expect(picked.map((f) => f?.name ?? null)).toEqual(["new.webp", null]);
+    expect(h.value()).toBe("");
+    expect(screen.queryByTestId("file-preview-image")).toBeNull();
+    expect(screen.getByRole("button", { name: "Choose file" })).toBeInTheDocument();
+  });
+
+  it("file widget takes a dropped file and shows a PDF as a link", async () => {
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:local", revokeObjectURL: () => undefined }));
+    const picked: (File | null)[] = [];
+    const h = harness((p) => FileWidget({ ...p, onFile: (f) => picked.push(f) }), field("text", { name: "file", format: "file" }), "");
+    const zone = screen.getByRole("button", { name: "Choose file" }).parentElement!;
+    fireEvent.drop(zone, { dataTransfer: { files: [new File(["%PDF"], "report.pdf", { type: "application/pdf" })], types: ["Files"] } });
+    expect(picked[0]?.name).toBe("report.pdf");
+    // A required file field is filled with the name until the server's URL replaces it.
+    expect(h.value()).toBe("report.pdf");
+    expect(screen.getByTestId("file-preview-other")).toHaveTextContent("report.pdf");
+    cleanup();
+    render(<FilePreview src={`/files/${"0f".repeat(32)}.pdf`} />);
+    expect(screen.getByRole("link", { name: `${"0f".repeat(32)}.pdf` })).toHaveAttribute("href", `/files/${"0f".repeat(32)}.pdf`);
   });
 
   it("json keeps the last valid value and says when the text is not JSON", () => {

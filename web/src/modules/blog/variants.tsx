@@ -96,7 +96,7 @@ export function ArticleView({ article, lang, url }: { article: Rec; lang: string
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
       <h1 className="text-4xl font-bold tracking-tight">{tr(article.title, lang)}</h1>
       {tr(article.subtitle, lang) ? <p className="mt-3 text-xl text-neutral-600">{tr(article.subtitle, lang)}</p> : null}
-      <Cover data={article} className="mt-8 rounded-2xl" />
+      <Cover data={article} className="mt-8 rounded-2xl" sizes="(min-width: 768px) 720px, 100vw" />
       <Body data={article} lang={lang} />
       <RenderWidgets record={article} relation="articles-to-website-builder-module-widgets" lang={lang} url={url} />
     </article>

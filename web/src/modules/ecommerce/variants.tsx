@@ -46,7 +46,7 @@ function Simple({ kind, data, lang }: VariantProps & { kind: string }) {
 export function ProductView({ product, lang, url }: { product: Rec; lang: string; url: string }) {
   return (
     <article className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-2 lg:px-8">
-      <Cover data={product} className="rounded-3xl" />
+      <Cover data={product} className="rounded-3xl" sizes="(min-width: 1024px) 50vw, 100vw" />
       <div>
         <h1 className="text-4xl font-bold tracking-tight">{tr(product.title, lang)}</h1>
         {tr(product.shortDescription, lang) ? <p className="mt-3 text-lg text-neutral-600">{tr(product.shortDescription, lang)}</p> : null}

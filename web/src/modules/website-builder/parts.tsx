@@ -63,7 +63,7 @@ export function Btn({ data, lang, className }: { data: Rec; lang: string; classN
   const icon = filesOf(data)[0];
   const body = (
     <>
-      {icon ? <Img file={icon} className="h-5 w-5" alt="" /> : null}
+      {icon ? <Img file={icon} className="h-5 w-5" alt="" sizes="20px" /> : null}
       {title}
     </>
   );
@@ -122,7 +122,7 @@ export function Slider({ data, lang }: { data: Rec; lang: string }) {
   if (!slide) return null;
   const inner = (
     <figure className="relative overflow-hidden rounded-2xl bg-emerald-50">
-      <Img file={filesOf(slide)[0]} className="aspect-[4/3] w-full object-cover" />
+      <Img file={filesOf(slide)[0]} className="aspect-[4/3] w-full object-cover" sizes="(min-width: 1024px) 50vw, 100vw" />
       <figcaption className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 to-transparent p-4 text-white">
         <p className="font-semibold" data-testid="slide-title">{tr(slide.title, lang)}</p>
         <p className="text-sm opacity-90">{tr(slide.subtitle, lang)}</p>

@@ -36,7 +36,8 @@ function Logo({ data, lang }: { data: Rec; lang: string }) {
   const title = tr(logo.title, lang);
   return (
     <SmartLink to={logo.url ?? "/"} lang={lang} className="flex items-center gap-2" label={title}>
-      <Img file={filesOf(logo)[0]} className="h-9 w-auto" alt="" />
+      {/* The header is above the fold on every page: its logo is never lazy. */}
+      <Img file={filesOf(logo)[0]} className="h-9 w-auto" alt="" sizes="160px" priority />
     </SmartLink>
   );
 }
@@ -160,7 +161,7 @@ function HeadingBlock({ data, lang }: VariantProps) {
         <Description data={data} lang={lang} />
         <ButtonsArrays data={data} lang={lang} className="mt-8" />
       </div>
-      {image ? <Img file={image} className="w-full rounded-3xl object-cover shadow-lg" /> : null}
+      {image ? <Img file={image} className="w-full rounded-3xl object-cover shadow-lg" sizes="(min-width: 1280px) 588px, (min-width: 1024px) 50vw, 100vw" /> : null}
     </Section>
   );
 }

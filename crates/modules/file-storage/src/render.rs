@@ -1,0 +1,221 @@
+//! Generated images: file templates are SVG documents filled in with minijinja (every value
+//! escaped) and rendered to PNG by `resvg` with the DejaVu fonts shipped in the binary, so
+//! Cyrillic and Latin text look the same on every machine. Nothing outside the template is
+//! loaded: external images and system fonts are off.
+
+use std::sync::{Arc, OnceLock};
+
+use minijinja::{AutoEscape, Environment, Value as JValue};
+use resvg::usvg;
+use serde_json::Value;
+use stoa_kernel::{Error, Result};
+
+const SANS: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+const SANS_BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+
+/// The order receipt (SPEC §9: 1485 × 1050).
+pub const RECEIPT: &str = "generate-template-ecommerce-order-receipt-default";
+/// The 'for planet' receipt: the same layout, same size.
+pub const RECEIPT_FOR_PLANET: &str = "generate-template-ecommerce-order-receipt-for-planet-default";
+/// A page's share image (Open Graph, 1200 × 630).
+pub const OPENGRAPH: &str = "generate-template-opengraph-image-default";
+
+/// A file template this server renders: its variant, the SVG template it uses, its default size.
+#[derive(Clone, Copy, Debug)]
+pub struct Template {
+    pub variant: &'static str,
+    name: &'static str,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Every file template.
+pub const TEMPLATES: &[Template] = &[
+    Template {
+        variant: RECEIPT,
+        name: "receipt",
+        width: 1485,
+        height: 1050,
+    },
+    Template {
+        variant: RECEIPT_FOR_PLANET,
+        name: "receipt",
+        width: 1485,
+        height: 1050,
+    },
+    Template {
+        variant: OPENGRAPH,
+        name: "opengraph",
+        width: 1200,
+        height: 630,
+    },
+];
+
+/// Largest side of a generated image.
+pub const MAX_SIDE: u32 = 4000;
+
+const RECEIPT_SVG: &str = include_str!("../templates/receipt.svg");
+const OPENGRAPH_SVG: &str = include_str!("../templates/opengraph.svg");
+
+fn fontdb() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(SANS.to_vec());
+        db.load_font_data(SANS_BOLD.to_vec());
+        db.set_sans_serif_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_auto_escape_callback(|_| AutoEscape::Html);
+        // `{{ title | tr(lang) }}`: a translation map's text in `lang`, else English, else any.
+        env.add_filter("tr", |v: JValue, lang: String| -> String {
+            if let Some(s) = v.as_str() {
+                return s.to_owned();
+            }
+            let get = |k: &str| {
+                v.get_attr(k)
+                    .ok()
+                    .filter(|x| !x.is_undefined() && !x.is_none())
+            };
+            get(&lang)
+                .or_else(|| get("en"))
+                .or_else(|| get("ru"))
+                .map(|x| x.to_string())
+                .unwrap_or_default()
+        });
+        // `{{ text | clip(40) }}`: at most n characters, with an ellipsis when cut.
+        env.add_filter("clip", |s: String, n: usize| -> String {
+            if s.chars().count() <= n {
+                s
+            } else {
+                let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+                t.push('…');
+                t
+            }
+        });
+        let _ = env.add_template("receipt", RECEIPT_SVG);
+        let _ = env.add_template("opengraph", OPENGRAPH_SVG);
+        env
+    })
+}
+
+/// The template of `variant`, or a 422 naming the ones there are.
+pub fn template_of(variant: &str) -> Result<&'static Template> {
+    TEMPLATES
+        .iter()
+        .find(|t| t.variant == variant)
+        .ok_or_else(|| {
+            Error::invalid_field(
+                "variant",
+                format!(
+                    "'{variant}' is not a file template; use one of {}",
+                    TEMPLATES
+                        .iter()
+                        .map(|t| t.variant)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
+}
+
+/// Renders `variant` with `data` to a PNG of `width` × `height`.
+pub fn png(variant: &str, width: u32, height: u32, data: &Value) -> Result<Vec<u8>> {
+    if !(16..=MAX_SIDE).contains(&width) || !(16..=MAX_SIDE).contains(&height) {
+        return Err(Error::invalid_field(
+            "width",
+            format!("width and height must be between 16 and {MAX_SIDE}"),
+        ));
+    }
+    let name = template_of(variant)?.name;
+    let tpl = env()
+        .get_template(name)
+        .map_err(|e| Error::internal(format!("template {name}: {e}")))?;
+    let mut ctx = data.clone();
+    if let Some(o) = ctx.as_object_mut() {
+        o.insert("width".into(), width.into());
+        o.insert("height".into(), height.into());
+    }
+    let svg = tpl
+        .render(minijinja::Value::from_serialize(&ctx))
+        .map_err(|e| {
+            Error::invalid_field("data", format!("the template cannot use this data: {e}"))
+        })?;
+    svg_to_png(svg.as_bytes(), width, height)
+}
+
+/// Rasterises an SVG document to `width` × `height` with the shipped fonts only.
+pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
+    let opts = usvg::Options {
+        fontdb: fontdb(),
+        font_family: "DejaVu Sans".into(),
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_data(svg, &opts)
+        .map_err(|e| Error::internal(format!("the template is not valid SVG: {e}")))?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
+        .ok_or_else(|| Error::internal("cannot allocate the image"))?;
+    let size = tree.size();
+    let t = resvg::tiny_skia::Transform::from_scale(
+        width as f32 / size.width(),
+        height as f32 / size.height(),
+    );
+    resvg::render(&tree, t, &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| Error::internal(format!("encoding the image: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn receipts_render_at_their_size_with_cyrillic_text() {
+        let data = json!({"language": "ru", "site": {"name": "Для планеты"}, "ecommerce": {"order": {
+            "id": "0198a0b1-0000-7000-8000-000000000001", "email": "b@example.com",
+            "checkoutTotal": "1500", "billingModuleCurrency": {"symbol": "₽", "slug": "rub"},
+            "ordersToProducts": [{"quantity": 5, "product": {"title": {"ru": "Дерево", "en": "Tree"}},
+                "total": [{"total": "1500"}]}]}}});
+        let png = png(RECEIPT, 1485, 1050, &data);
+        let img = png.ok().and_then(|b| image::load_from_memory(&b).ok());
+        assert_eq!(
+            img.as_ref().map(|i| (i.width(), i.height())),
+            Some((1485, 1050))
+        );
+        // Text was drawn: the rendering is not one flat colour.
+        let px = img.map(|i| i.to_rgba8()).map(|i| {
+            let first = *i.get_pixel(0, 0);
+            i.pixels().filter(|p| **p != first).count()
+        });
+        assert!(px.is_some_and(|n| n > 10_000), "{px:?}");
+    }
+
+    #[test]
+    fn values_are_escaped_and_unknown_templates_refused() {
+        let data = json!({"title": "</text><image href=\"file:///etc/passwd\"/><text>", "site": "S", "language": "en"});
+        assert!(png(OPENGRAPH, 1200, 630, &data).is_ok());
+        assert_eq!(
+            png("nope", 100, 100, &data).err().map(|e| e.status()),
+            Some(422)
+        );
+        assert_eq!(
+            png(OPENGRAPH, 100_000, 100, &data)
+                .err()
+                .map(|e| e.status()),
+            Some(422)
+        );
+    }
+}

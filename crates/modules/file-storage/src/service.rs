@@ -1,0 +1,695 @@
+//! The file service: keeps uploads (content addressed, sniffed, measured), makes image sizes,
+//! downloads from URLs, renders file templates, and serves `/files/…`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use stoa_api::body::FilePart;
+use stoa_api::files::{Stored, Uploads};
+use stoa_api::module::BoxFuture;
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Record, Store};
+use tokio::sync::Semaphore;
+
+use crate::fetch::Fetcher;
+use crate::sizes::{self, Size};
+use crate::sniff::{self, Kind};
+use crate::storage::Storage;
+
+/// Objects up to this size are kept in memory once read (content-addressed ones only).
+const CACHE_OBJECT_MAX: usize = 512 << 10;
+/// Longest a request waits for one decode or render.
+const WORK_TIMEOUT: Duration = Duration::from_secs(20);
+/// Bytes the in-memory cache may hold.
+const CACHE_BYTES: u64 = 64 << 20;
+
+#[derive(Clone)]
+struct ByLen;
+
+impl quick_cache::Weighter<String, Bytes> for ByLen {
+    fn weight(&self, _: &String, v: &Bytes) -> u64 {
+        v.len() as u64 + 64
+    }
+}
+
+pub struct Files {
+    pub storage: Storage,
+    store: Store,
+    pub max_pixels: u64,
+    upload_limit: usize,
+    fetcher: Fetcher,
+    cache: quick_cache::sync::Cache<String, Bytes, ByLen>,
+    /// Decodes and renders at once (each can take a core for a while).
+    work: Arc<Semaphore>,
+    /// One maker per variant key: concurrent requests for a missing size wait for the first.
+    making: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// `<64 hex>` — the name of a content-addressed object.
+fn is_hash(stem: &str) -> bool {
+    stem.len() == 64
+        && stem
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// `/files/<key>` → `<key>`.
+pub fn key_of_url(url: &str) -> Option<&str> {
+    url.strip_prefix("/files/").filter(|k| safe_key(k))
+}
+
+/// Segments of letters, digits, `.-_` only, none hidden, none empty: nothing outside the root.
+pub fn safe_key(path: &str) -> bool {
+    !path.is_empty()
+        && path.len() <= 512
+        && path.split('/').all(|seg| {
+            !seg.is_empty()
+                && !seg.starts_with('.')
+                && seg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_')
+        })
+}
+
+impl Files {
+    pub fn new(
+        storage: Storage,
+        store: Store,
+        config: &stoa_api::config::Config,
+    ) -> Result<Self, String> {
+        let f = &config.files;
+        Ok(Self {
+            storage,
+            store,
+            max_pixels: f.image_max_pixels,
+            upload_limit: config.upload_limit,
+            fetcher: Fetcher {
+                allow: crate::fetch::parse_allow(f.fetch_allow.as_deref())?,
+                timeout: Duration::from_secs(f.fetch_timeout.max(1)),
+                max_bytes: config.upload_limit,
+            },
+            cache: quick_cache::sync::Cache::with_weighter(4096, CACHE_BYTES, ByLen),
+            work: Arc::new(Semaphore::new(
+                std::thread::available_parallelism()
+                    .map_or(2, |n| n.get())
+                    .max(1),
+            )),
+            making: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Checks and keeps `bytes` (sent for `field`, originally called `name`): the type from the
+    /// bytes on the allow-list, the size, the dimensions without decoding. Stored once per
+    /// content; the same bytes uploaded twice share one object.
+    pub async fn keep(&self, field: &str, bytes: Bytes, name: Option<&str>) -> Result<Stored> {
+        if bytes.len() > self.upload_limit {
+            return Err(Error::PayloadTooLarge(format!(
+                "{field}: the file is larger than {} bytes (STOA_UPLOAD_LIMIT)",
+                self.upload_limit
+            )));
+        }
+        let kind = sniff::kind(field, &bytes)?;
+        let (w, h) = sniff::dimensions(field, kind, &bytes, self.max_pixels)?;
+        let sha = hex::encode(Sha256::digest(&bytes));
+        let key = format!("{sha}.{}", kind.ext);
+        if self.storage.meta(&key).await?.is_none() {
+            self.storage.put(&key, bytes.clone()).await?;
+        }
+        let mut meta = Map::new();
+        meta.insert("size".into(), json!(bytes.len()));
+        meta.insert("mimeType".into(), json!(kind.mime));
+        meta.insert("extension".into(), json!(kind.ext));
+        meta.insert("width".into(), json!(w));
+        meta.insert("height".into(), json!(h));
+        if let Some(n) = name.map(sniff::clean_name).filter(|n| !n.is_empty()) {
+            meta.insert("originalName".into(), json!(n));
+        }
+        Ok(Stored {
+            url: format!("/files/{key}"),
+            meta,
+        })
+    }
+
+    /// Creates a `file-storage.file` row for `stored` with the admin's `fields`.
+    pub async fn record(&self, stored: Stored, fields: &Map<String, Value>) -> Result<Record> {
+        let e = self.store.entity("file-storage.file")?;
+        let mut input = fields.clone();
+        input.insert("file".into(), json!(stored.url));
+        input.extend(stored.meta);
+        self.store.create(&e, &input).await
+    }
+
+    /// Downloads `url` (safely) and keeps it as a file row.
+    pub async fn from_url(&self, url: &str, fields: &Map<String, Value>) -> Result<Record> {
+        let d = self.fetcher.get(url).await?;
+        let stored = self.keep("url", d.bytes, d.name.as_deref()).await?;
+        self.record(stored, fields).await
+    }
+
+    /// Renders the file template `variant` with `data` and keeps the PNG as a file row.
+    pub async fn generate(
+        &self,
+        variant: &str,
+        size: (u32, u32),
+        data: Value,
+        fields: &Map<String, Value>,
+    ) -> Result<Record> {
+        let bytes = self.render(variant, size, data).await?;
+        let stored = self
+            .keep("file", Bytes::from(bytes), Some(&format!("{variant}.png")))
+            .await?;
+        self.record(stored, fields).await
+    }
+
+    /// The URL a file row holds.
+    pub async fn url_of(&self, id: uuid::Uuid) -> Result<Option<String>> {
+        let e = self.store.entity("file-storage.file")?;
+        match self.store.get(&e, id).await {
+            Ok(r) => Ok(r.text("file").map(str::to_owned)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Has the site a file row standing for the template `variant` (DOMAIN: templates are file
+    /// rows whose variant names them)?
+    pub async fn has_template(&self, variant: &str) -> Result<bool> {
+        let e = self.store.entity("file-storage.file")?;
+        Ok(!self
+            .store
+            .find_by(&e, &[("variant", Val::Text(variant.to_owned()))], 1)
+            .await?
+            .is_empty())
+    }
+
+    /// Runs a decode or a render on the blocking pool, a few at a time. The slot is held until
+    /// the work really ends; a caller waiting past [`WORK_TIMEOUT`] gets a 503 (the work goes on
+    /// and its slot stays taken, so slow inputs cannot pile up more threads).
+    async fn on_pool<T: Send + 'static>(
+        &self,
+        what: &'static str,
+        f: impl FnOnce() -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let permit = self
+            .work
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| Error::Unavailable("shutting down".into()))?;
+        let task = tokio::task::spawn_blocking(move || {
+            let _slot = permit;
+            f()
+        });
+        match tokio::time::timeout(WORK_TIMEOUT, task).await {
+            Ok(done) => done.map_err(|e| Error::internal(format!("{what} task: {e}")))?,
+            Err(_) => Err(Error::Unavailable(format!(
+                "the {what} took longer than {} s; try again later",
+                WORK_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
+    /// Renders a template to PNG on the blocking pool.
+    pub async fn render(&self, variant: &str, (w, h): (u32, u32), data: Value) -> Result<Vec<u8>> {
+        crate::render::template_of(variant)?;
+        let variant = variant.to_owned();
+        self.on_pool("render", move || crate::render::png(&variant, w, h, &data))
+            .await
+    }
+
+    /// The bytes and type of a stored file by its URL (`/files/…`), for mail attachments.
+    pub async fn load(&self, url: &str) -> Result<Option<(Bytes, &'static str)>> {
+        let Some(key) = key_of_url(url) else {
+            return Ok(None);
+        };
+        let mime = ext_of(key)
+            .and_then(sniff::by_ext)
+            .map_or("application/octet-stream", |k| k.mime);
+        Ok(self.storage.read(key).await?.map(|b| (b, mime)))
+    }
+
+    /// The stored object under `key`, read through the memory cache for immutable objects.
+    async fn object(&self, key: &str, immutable: bool) -> Result<Option<Bytes>> {
+        if immutable && let Some(b) = self.cache.get(key) {
+            return Ok(Some(b));
+        }
+        let b = self.storage.read(key).await?;
+        if immutable
+            && let Some(b) = &b
+            && b.len() <= CACHE_OBJECT_MAX
+        {
+            self.cache.insert(key.to_owned(), b.clone());
+        }
+        Ok(b)
+    }
+
+    /// The object under `key`, made by `make` and stored when missing; one maker at a time per
+    /// key (concurrent requests for it wait and then read what the first made).
+    async fn made_once<F, Fut>(&self, key: &str, make: F) -> Result<Option<Bytes>>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<Option<Bytes>>>,
+    {
+        if let Some(b) = self.object(key, true).await? {
+            return Ok(Some(b));
+        }
+        let lock = {
+            let mut m = self
+                .making
+                .lock()
+                .map_err(|_| Error::internal("the makers' lock"))?;
+            m.entry(key.to_owned()).or_default().clone()
+        };
+        let out = async {
+            let _one = lock.lock().await;
+            if let Some(b) = self.object(key, true).await? {
+                return Ok(Some(b));
+            }
+            let Some(b) = make().await? else {
+                return Ok(None);
+            };
+            self.storage.put(key, b.clone()).await?;
+            if b.len() <= CACHE_OBJECT_MAX {
+                self.cache.insert(key.to_owned(), b.clone());
+            }
+            Ok(Some(b))
+        }
+        .await;
+        if let Ok(mut m) = self.making.lock() {
+            m.remove(key);
+        }
+        out
+    }
+
+    /// The stored size `size` of the original `key` (made now when missing).
+    async fn sized(&self, key: &str, kind: &Kind, size: Size) -> Result<Option<(String, Bytes)>> {
+        let stem = key.split('.').next().unwrap_or_default();
+        let vkey = format!("sizes/{stem}/{}", size.variant());
+        let made = self
+            .made_once(&vkey, || async {
+                let Some(orig) = self.storage.read(key).await? else {
+                    return Ok(None);
+                };
+                let (kind, max) = (*kind, self.max_pixels);
+                let bytes = self
+                    .on_pool("resize", move || sizes::make(&orig, &kind, size, max))
+                    .await?;
+                Ok(Some(Bytes::from(bytes)))
+            })
+            .await?;
+        Ok(made.map(|b| (vkey, b)))
+    }
+
+    /// `GET /files/<key>[?w=&h=&fit=&format=]`.
+    pub async fn serve(&self, key: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
+        match self.try_serve(key, query, headers).await {
+            Ok(r) => r,
+            Err(e) => stoa_api::error::error_response(&e),
+        }
+    }
+
+    async fn try_serve(
+        &self,
+        key: &str,
+        query: Option<&str>,
+        headers: &HeaderMap,
+    ) -> Result<Response> {
+        if !safe_key(key) {
+            return Err(not_found());
+        }
+        let ext = ext_of(key).unwrap_or_default();
+        let kind = sniff::by_ext(ext);
+        let stem = key
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .split('.')
+            .next()
+            .unwrap_or_default();
+        let addressed = is_hash(stem) && !key.contains('/');
+        let size = match kind {
+            Some(k) => sizes::parse(query, k)?,
+            None => None,
+        };
+        if size.is_some() && !addressed {
+            return Err(Error::bad_request(
+                "sizes are made only for uploaded raster images (/files/<sha256>.<png|jpg|webp|gif>)",
+            ));
+        }
+        if let (Some(size), Some(k)) = (size, kind) {
+            let (vkey, bytes) = self.sized(key, k, size).await?.ok_or_else(not_found)?;
+            let etag = format!("\"{stem}-{}\"", vkey.rsplit('/').next().unwrap_or_default());
+            return Ok(send(
+                headers,
+                bytes.len() as u64,
+                Whole(bytes),
+                &etag,
+                size.format.mime(),
+                true,
+                false,
+            )
+            .await);
+        }
+        let mime = kind.map_or("application/octet-stream", |k| k.mime);
+        // SVG can script and PDF can carry JavaScript: opened directly they download instead of
+        // running on our origin (an <img> still shows an SVG).
+        let attachment = kind.is_none_or(|k| matches!(k.ext, "svg" | "pdf"));
+        if addressed {
+            let etag = format!("\"{stem}\"");
+            // Small objects come whole from the memory cache (filled on first read); larger
+            // ones are read by range from storage.
+            let small = match self.cache.get(key) {
+                Some(b) => Some(b),
+                None => {
+                    let meta = self.storage.meta(key).await?.ok_or_else(not_found)?;
+                    if meta.size as usize > CACHE_OBJECT_MAX {
+                        return Ok(send(
+                            headers,
+                            meta.size,
+                            Ranged(self, key),
+                            &etag,
+                            mime,
+                            true,
+                            attachment,
+                        )
+                        .await);
+                    }
+                    self.object(key, true).await?
+                }
+            };
+            let b = small.ok_or_else(not_found)?;
+            return Ok(send(
+                headers,
+                b.len() as u64,
+                Whole(b),
+                &etag,
+                mime,
+                true,
+                attachment,
+            )
+            .await);
+        }
+        let meta = self.storage.meta(key).await?.ok_or_else(not_found)?;
+        let etag = format!("\"{:x}-{:x}\"", meta.size, meta.modified);
+        Ok(send(
+            headers,
+            meta.size,
+            Ranged(self, key),
+            &etag,
+            mime,
+            false,
+            attachment,
+        )
+        .await)
+    }
+
+    /// `GET /files/share/<lang>/<page>.png`: the share image of a page titled `title` on the
+    /// site `site`, made once per (language, title, site) and kept.
+    pub async fn share(
+        &self,
+        lang: &str,
+        title: &str,
+        site: &str,
+        headers: &HeaderMap,
+    ) -> Response {
+        let id = share_id(lang, title, site);
+        let key = format!("share/{id}.png");
+        let made = self.made_once(&key, || async {
+            let data = json!({"title": title, "site": site, "language": lang});
+            let png = self
+                .render(crate::render::OPENGRAPH, (1200, 630), data)
+                .await?;
+            Ok(Some(Bytes::from(png)))
+        });
+        match made.await {
+            Ok(None) => stoa_api::error::error_response(&not_found()),
+            Ok(Some(b)) => {
+                send(
+                    headers,
+                    b.len() as u64,
+                    Whole(b),
+                    &format!("\"{}\"", &id[..32]),
+                    "image/png",
+                    false,
+                    false,
+                )
+                .await
+            }
+            Err(e) => stoa_api::error::error_response(&e),
+        }
+    }
+
+    /// Deletes stored objects no file row points at (older than `grace`, so an upload whose row
+    /// is being written is kept), and their sizes. Returns how many originals went.
+    pub async fn sweep(&self, grace: Duration) -> Result<usize> {
+        let e = self.store.entity("file-storage.file")?;
+        let cutoff = now_secs() - grace.as_secs() as i64;
+        let mut gone = 0;
+        for (key, modified) in self.storage.list(None).await? {
+            if key.contains('/') || modified > cutoff {
+                continue;
+            }
+            let stem = key.split('.').next().unwrap_or_default();
+            if !is_hash(stem) {
+                continue;
+            }
+            let url = format!("/files/{key}");
+            let used = !self
+                .store
+                .find_by(&e, &[("file", Val::Text(url))], 1)
+                .await?
+                .is_empty();
+            if used {
+                continue;
+            }
+            for (k, _) in self.storage.list(Some(&format!("sizes/{stem}"))).await? {
+                self.storage.delete(&k).await?;
+                self.cache.remove(&k);
+            }
+            self.storage.delete(&key).await?;
+            self.cache.remove(&key);
+            gone += 1;
+        }
+        Ok(gone)
+    }
+}
+
+fn share_id(lang: &str, title: &str, site: &str) -> String {
+    hex::encode(Sha256::digest(
+        format!("{lang}\n{title}\n{site}").as_bytes(),
+    ))
+}
+
+/// A short version of a share image's inputs, for its URL (`?v=`).
+pub fn share_version(lang: &str, title: &str, site: &str) -> String {
+    share_id(lang, title, site)[..12].to_owned()
+}
+
+fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn ext_of(key: &str) -> Option<&str> {
+    key.rsplit('/').next()?.rsplit_once('.').map(|x| x.1)
+}
+
+fn not_found() -> Error {
+    Error::NotFound {
+        message: "no such file".into(),
+        code: "file_not_found",
+    }
+}
+
+/// Where the bytes of a response come from.
+enum Source<'a> {
+    Whole(Bytes),
+    Ranged(&'a Files, &'a str),
+}
+use Source::{Ranged, Whole};
+
+/// `bytes=a-b`, `bytes=a-`, `bytes=-n` → the byte range in an object of `len` bytes.
+/// `Ok(None)`: serve the whole object (no header, several ranges, or a unit we do not know).
+fn range(headers: &HeaderMap, len: u64) -> std::result::Result<Option<std::ops::Range<u64>>, ()> {
+    let Some(v) = headers.get(header::RANGE).and_then(|v| v.to_str().ok()) else {
+        return Ok(None);
+    };
+    let Some(spec) = v.trim().strip_prefix("bytes=") else {
+        return Ok(None);
+    };
+    if spec.contains(',') {
+        return Ok(None);
+    }
+    let (a, b) = spec.split_once('-').ok_or(())?;
+    let (a, b) = (a.trim(), b.trim());
+    let r = match (a.is_empty(), b.is_empty()) {
+        (true, false) => {
+            let n: u64 = b.parse().map_err(|_| ())?;
+            if n == 0 {
+                return Err(());
+            }
+            len.saturating_sub(n)..len
+        }
+        (false, _) => {
+            let start: u64 = a.parse().map_err(|_| ())?;
+            let end = if b.is_empty() {
+                len
+            } else {
+                b.parse::<u64>().map_err(|_| ())?.saturating_add(1).min(len)
+            };
+            if start >= len || end <= start {
+                return Err(());
+            }
+            start..end
+        }
+        (true, true) => return Err(()),
+    };
+    Ok(Some(r))
+}
+
+fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == etag || t == "*")
+        })
+}
+
+async fn send(
+    headers: &HeaderMap,
+    len: u64,
+    src: Source<'_>,
+    etag: &str,
+    mime: &'static str,
+    immutable: bool,
+    attachment: bool,
+) -> Response {
+    let mut h = HeaderMap::new();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(if immutable {
+            "public, max-age=31536000, immutable"
+        } else {
+            "public, max-age=3600"
+        }),
+    );
+    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+        ),
+    );
+    if attachment {
+        h.insert(
+            header::CONTENT_DISPOSITION,
+            HeaderValue::from_static("attachment"),
+        );
+    }
+    if etag_matches(headers, etag) {
+        return (StatusCode::NOT_MODIFIED, h).into_response();
+    }
+    let r = match range(headers, len) {
+        Ok(r) => r,
+        Err(()) => {
+            if let Ok(v) = HeaderValue::from_str(&format!("bytes */{len}")) {
+                h.insert(header::CONTENT_RANGE, v);
+            }
+            return (StatusCode::RANGE_NOT_SATISFIABLE, h).into_response();
+        }
+    };
+    let (status, r) = match r {
+        Some(r) => {
+            if let Ok(v) = HeaderValue::from_str(&format!("bytes {}-{}/{len}", r.start, r.end - 1))
+            {
+                h.insert(header::CONTENT_RANGE, v);
+            }
+            (StatusCode::PARTIAL_CONTENT, r)
+        }
+        None => (StatusCode::OK, 0..len),
+    };
+    let body = match src {
+        Whole(b) => Ok(b.slice(r.start as usize..r.end as usize)),
+        Ranged(files, key) => {
+            if r.is_empty() {
+                Ok(Bytes::new())
+            } else {
+                files.storage.read_range(key, r).await
+            }
+        }
+    };
+    match body {
+        Ok(b) => (status, h, Body::from(b)).into_response(),
+        Err(e) => stoa_api::error::error_response(&e),
+    }
+}
+
+impl Uploads for Files {
+    fn store<'a>(&'a self, part: &'a FilePart) -> BoxFuture<'a, Result<Stored>> {
+        Box::pin(self.keep(&part.field, part.bytes.clone(), part.file_name.as_deref()))
+    }
+}
+
+/// Reads stored files for other modules (mail attachments).
+impl stoa_api::files::FileReader for Files {
+    fn load<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<(Bytes, &'static str)>>> {
+        Box::pin(Files::load(self, url))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_range(v: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        if let Ok(v) = HeaderValue::from_str(v) {
+            h.insert(header::RANGE, v);
+        }
+        h
+    }
+
+    #[test]
+    fn ranges_are_read_as_rfc_9110_says() {
+        assert_eq!(range(&with_range("bytes=0-9"), 100), Ok(Some(0..10)));
+        assert_eq!(range(&with_range("bytes=90-"), 100), Ok(Some(90..100)));
+        assert_eq!(range(&with_range("bytes=-5"), 100), Ok(Some(95..100)));
+        assert_eq!(range(&with_range("bytes=50-500"), 100), Ok(Some(50..100)));
+        assert_eq!(range(&with_range("bytes=100-"), 100), Err(()));
+        assert_eq!(range(&with_range("bytes=5-1"), 100), Err(()));
+        assert_eq!(range(&with_range("bytes=0-1,5-6"), 100), Ok(None));
+        assert_eq!(range(&HeaderMap::new(), 100), Ok(None));
+    }
+
+    #[test]
+    fn keys_stay_inside_the_root() {
+        assert!(safe_key("demo/logo.svg"));
+        for bad in [
+            "", "../x", "a/../b", ".env", "a//b", "a/.git/x", "a\\b", "a%2f",
+        ] {
+            assert!(!safe_key(bad), "{bad}");
+        }
+        assert!(is_hash(&"a".repeat(64)));
+        assert!(!is_hash(&"A".repeat(64)));
+    }
+}

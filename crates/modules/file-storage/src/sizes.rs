@@ -1,0 +1,274 @@
+//! Image sizes on demand: `?w=&h=&fit=&format=` on a stored raster image. Widths and heights
+//! come from an allow-list (a crawler cannot make a million variants); each variant is made once,
+//! stored beside the original and served like any file from then on. Decoding is bounded: the
+//! header's pixel count is checked before decoding, the decoder has memory limits, and decodes
+//! run on the blocking pool a few at a time.
+
+use std::io::Cursor;
+
+use image::{DynamicImage, ImageFormat, imageops::FilterType};
+use stoa_kernel::{Error, Result};
+
+use crate::sniff::Kind;
+
+/// The widths (and heights) a size may have.
+pub const WIDTHS: &[u32] = &[64, 128, 256, 384, 640, 800, 1080, 1280, 1920];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Fill the box, cropping the overflow (needs both `w` and `h`).
+    Cover,
+    /// Fit inside the box, keeping the whole image.
+    Contain,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Webp,
+    Jpeg,
+    Png,
+}
+
+impl Format {
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Webp => "webp",
+            Format::Jpeg => "jpg",
+            Format::Png => "png",
+        }
+    }
+
+    pub fn mime(self) -> &'static str {
+        match self {
+            Format::Webp => "image/webp",
+            Format::Jpeg => "image/jpeg",
+            Format::Png => "image/png",
+        }
+    }
+}
+
+/// One requested size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// 0: follow the other side.
+    pub w: u32,
+    pub h: u32,
+    pub fit: Fit,
+    pub format: Format,
+}
+
+impl Size {
+    /// The stored variant's name (`w800-h0-contain.webp`).
+    pub fn variant(&self) -> String {
+        let fit = match self.fit {
+            Fit::Cover => "cover",
+            Fit::Contain => "contain",
+        };
+        format!("w{}-h{}-{fit}.{}", self.w, self.h, self.format.ext())
+    }
+}
+
+fn side(name: &str, v: &str) -> Result<u32> {
+    let n: u32 = v
+        .parse()
+        .map_err(|_| Error::bad_field(name, format!("'{v}' is not a whole number")))?;
+    if !WIDTHS.contains(&n) {
+        return Err(Error::bad_field(
+            name,
+            format!(
+                "{n} is not an offered size; use one of {}",
+                WIDTHS
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    Ok(n)
+}
+
+/// The size a query asks for; `None` when it asks for none (the original). Unknown parameters
+/// are refused, so a typo is not silently served the original.
+pub fn parse(query: Option<&str>, original: &Kind) -> Result<Option<Size>> {
+    let Some(q) = query.filter(|q| !q.is_empty()) else {
+        return Ok(None);
+    };
+    let (mut w, mut h, mut fit, mut format) = (0, 0, None, None);
+    for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
+        match &*k {
+            "w" => w = side("w", &v)?,
+            "h" => h = side("h", &v)?,
+            "fit" => {
+                fit = Some(match &*v {
+                    "cover" => Fit::Cover,
+                    "contain" => Fit::Contain,
+                    _ => return Err(Error::bad_field("fit", "use cover or contain")),
+                })
+            }
+            "format" => {
+                format = Some(match &*v {
+                    "webp" => Format::Webp,
+                    "jpeg" | "jpg" => Format::Jpeg,
+                    "png" => Format::Png,
+                    "avif" => {
+                        return Err(Error::bad_field(
+                            "format",
+                            "avif is not produced here; use webp, jpeg or png",
+                        ));
+                    }
+                    _ => return Err(Error::bad_field("format", "use webp, jpeg or png")),
+                })
+            }
+            // Cache busters some CDNs and editors add.
+            "v" => {}
+            other => {
+                return Err(Error::bad_field(
+                    other,
+                    "unknown parameter; sizes take w, h, fit and format",
+                ));
+            }
+        }
+    }
+    if w == 0 && h == 0 && format.is_none() {
+        return Ok(None);
+    }
+    if !original.raster {
+        return Err(Error::bad_request(format!(
+            "{} files are served as they are; sizes are made for png, jpeg, webp and gif",
+            original.ext
+        )));
+    }
+    let format = format.unwrap_or(match original.ext {
+        "png" | "gif" => Format::Png,
+        "jpg" => Format::Jpeg,
+        _ => Format::Webp,
+    });
+    let fit = fit.unwrap_or(if w > 0 && h > 0 {
+        Fit::Cover
+    } else {
+        Fit::Contain
+    });
+    Ok(Some(Size { w, h, fit, format }))
+}
+
+/// Decodes `bytes` (at most `max_pixels`) and makes `size`. Never enlarges the image.
+pub fn make(bytes: &[u8], kind: &Kind, size: Size, max_pixels: u64) -> Result<Vec<u8>> {
+    let format = ImageFormat::from_mime_type(kind.mime)
+        .ok_or_else(|| Error::bad_request(format!("{} cannot be resized", kind.mime)))?;
+    // The pixel count from the header first: a bomb is refused before anything is decoded.
+    crate::sniff::dimensions("file", kind, bytes, max_pixels)?;
+    let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(max_pixels.saturating_mul(5));
+    reader.limits(limits);
+    let img = reader
+        .decode()
+        .map_err(|e| Error::invalid_field("file", format!("the image cannot be decoded: {e}")))?;
+    let out = resize(img, size);
+    encode(&out, size.format)
+}
+
+fn resize(img: DynamicImage, size: Size) -> DynamicImage {
+    let (w0, h0) = (img.width(), img.height());
+    let (w, h) = (size.w.min(w0), size.h.min(h0));
+    match (w, h, size.fit) {
+        (0, 0, _) => img,
+        (w, 0, _) => img.resize(w, u32::MAX, FilterType::CatmullRom),
+        (0, h, _) => img.resize(u32::MAX, h, FilterType::CatmullRom),
+        (w, h, Fit::Cover) => img.resize_to_fill(w, h, FilterType::CatmullRom),
+        (w, h, Fit::Contain) => img.resize(w, h, FilterType::CatmullRom),
+    }
+}
+
+/// Encodes `img` (jpeg at quality 82; webp is lossless: the pure-Rust encoder makes no lossy
+/// webp).
+pub fn encode(img: &DynamicImage, format: Format) -> Result<Vec<u8>> {
+    let mut out = Cursor::new(Vec::new());
+    let res = match format {
+        Format::Png => img.write_to(&mut out, ImageFormat::Png),
+        Format::Webp => img.to_rgba8().write_to(&mut out, ImageFormat::WebP),
+        Format::Jpeg => {
+            let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 82);
+            img.to_rgb8().write_with_encoder(enc)
+        }
+    };
+    res.map_err(|e| Error::internal(format!("encoding the image: {e}")))?;
+    Ok(out.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sniff::by_ext;
+
+    #[test]
+    fn only_offered_sizes_are_made() {
+        let png = by_ext("png").copied().unwrap_or(crate::sniff::ALLOWED[0]);
+        assert_eq!(parse(None, &png).ok(), Some(None));
+        assert_eq!(parse(Some("v=3"), &png).ok(), Some(None));
+        let s = parse(Some("w=800&format=webp"), &png).ok().flatten();
+        assert_eq!(s.map(|s| s.variant()), Some("w800-h0-contain.webp".into()));
+        let s = parse(Some("w=256&h=256"), &png).ok().flatten();
+        assert_eq!(s.map(|s| s.variant()), Some("w256-h256-cover.png".into()));
+        for bad in [
+            "w=801",
+            "w=-1",
+            "w=abc",
+            "format=bmp",
+            "fit=fill",
+            "x=1",
+            "format=avif",
+        ] {
+            assert_eq!(
+                parse(Some(bad), &png).err().map(|e| e.status()),
+                Some(400),
+                "{bad}"
+            );
+        }
+        let svg = by_ext("svg").copied().unwrap_or(crate::sniff::ALLOWED[0]);
+        assert!(parse(Some("w=64"), &svg).is_err());
+    }
+
+    #[test]
+    fn sizes_keep_the_ratio_and_never_enlarge() {
+        let mut src = Cursor::new(Vec::new());
+        let img = image::RgbImage::from_pixel(300, 150, image::Rgb([1, 2, 3]));
+        assert!(img.write_to(&mut src, ImageFormat::Png).is_ok());
+        let png = by_ext("png").copied().unwrap_or(crate::sniff::ALLOWED[0]);
+        let size = |w, h, fit, format| Size { w, h, fit, format };
+        let dims = |bytes: Vec<u8>| {
+            image::load_from_memory(&bytes)
+                .map(|i| (i.width(), i.height()))
+                .ok()
+        };
+        let out = make(
+            src.get_ref(),
+            &png,
+            size(128, 0, Fit::Contain, Format::Webp),
+            1_000_000,
+        );
+        assert_eq!(out.ok().and_then(dims), Some((128, 64)));
+        let out = make(
+            src.get_ref(),
+            &png,
+            size(64, 64, Fit::Cover, Format::Jpeg),
+            1_000_000,
+        );
+        assert_eq!(out.ok().and_then(dims), Some((64, 64)));
+        let out = make(
+            src.get_ref(),
+            &png,
+            size(640, 0, Fit::Contain, Format::Png),
+            1_000_000,
+        );
+        assert_eq!(out.ok().and_then(dims), Some((300, 150)));
+        let out = make(
+            src.get_ref(),
+            &png,
+            size(64, 0, Fit::Contain, Format::Png),
+            1000,
+        );
+        assert_eq!(out.err().map(|e| e.status()), Some(422));
+    }
+}

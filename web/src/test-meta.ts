@@ -1,0 +1,24 @@
+import type { EntityMeta, FieldMeta } from "@/api/meta";
+
+/** A field as `/api/meta` describes it, with the defaults of a plain optional text field. */
+export function field(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}): FieldMeta {
+  return { name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, ...extra };
+}
+
+/** `file-storage.file` as `/api/meta` describes it, with `fields`. */
+export function fileEntity(fields: FieldMeta[]): EntityMeta {
+  return {
+    module: "file-storage",
+    name: "file",
+    route: "files",
+    path: "/api/file-storage/files",
+    kind: "model",
+    table: "file_storage_file",
+    titleField: "adminTitle",
+    listColumns: ["adminTitle", "file"],
+    variants: ["default"],
+    ops: { create: true, update: true, delete: true, findOrCreate: false, bulk: false },
+    fields,
+    referencedBy: [],
+  };
+}
