@@ -77,9 +77,22 @@ pub struct Config {
     /// The site's default language: paths without a language redirect to it.
     #[arg(long, env = "STOA_DEFAULT_LANGUAGE", default_value = "ru")]
     pub default_language: String,
-    /// Credential attempts per account per hour.
+    /// Registrations, reset requests and reset attempts per account per hour.
     #[arg(long, env = "STOA_AUTH_ACCOUNT_RATE", default_value_t = 100)]
     pub auth_account_rate: u32,
+    /// Failed sign-ins one client IP may make on one account per 15 minutes; past it that IP gets
+    /// 429 for that account only. Successful sign-ins are never counted.
+    #[arg(long, env = "STOA_AUTH_FAILURES", default_value_t = 10)]
+    pub auth_failures: u32,
+    /// Failed sign-ins on one account per hour (from any address) after which every attempt on
+    /// it waits a second first: scripted guessing slows down, the owner is never locked out.
+    #[arg(long, env = "STOA_AUTH_SLOW_AFTER", default_value_t = 20)]
+    pub auth_slow_after: u32,
+    /// Reverse proxies in front of stoa, comma-separated IPs or CIDR ranges (`127.0.0.1,10.0.0.0/8`).
+    /// A request from one is attributed to the client its `X-Forwarded-For` names (the rightmost
+    /// address that is not itself a trusted proxy); from anyone else that header is ignored.
+    #[arg(long, env = "STOA_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<String>,
     /// Payment providers buyers may choose, comma-separated, in the order offered. Unset: every
     /// provider whose credentials are set, or `dummy` when none are.
     #[arg(long, env = "STOA_PAYMENT_PROVIDERS")]
@@ -321,6 +334,9 @@ impl Config {
             auth_rate_burst: 10,
             auth_rate_window: 60,
             auth_account_rate: 100,
+            auth_failures: 10,
+            auth_slow_after: 20,
+            trusted_proxies: Vec::new(),
             default_language: "ru".into(),
             payment_providers: Some("dummy".into()),
             dummy_webhook_delay: 10,
@@ -332,6 +348,23 @@ impl Config {
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),
         }
+    }
+
+    /// STOA_TRUSTED_PROXIES as networks: a bare address is a network of one; anything else is
+    /// an error naming it.
+    pub fn trusted_proxy_nets(&self) -> Result<Vec<ipnet::IpNet>, String> {
+        self.trusted_proxies
+            .iter()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<ipnet::IpNet>()
+                    .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                    .map_err(|_| {
+                        format!("STOA_TRUSTED_PROXIES: '{s}' is not an IP address or CIDR range")
+                    })
+            })
+            .collect()
     }
 
     /// The public origin, without a trailing slash.

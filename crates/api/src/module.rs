@@ -101,12 +101,13 @@ pub trait BundlePart: Send + Sync {
 pub trait Pages: Send + Sync {
     /// The bundle of the page `url` shows, or `None` when no page does.
     fn bundle<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
-    /// `/sitemap.xml` for the site at `public_url` in `languages`.
+    /// `/sitemap.xml` for the site at `public_url` in `languages` (cached: a request costs a
+    /// lookup, not a walk over the data).
     fn sitemap<'a>(
         &'a self,
         public_url: &'a str,
         languages: &'a [&'a str],
-    ) -> BoxFuture<'a, Result<String>>;
+    ) -> BoxFuture<'a, Result<Arc<str>>>;
 }
 
 type SetupFn = Box<dyn Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync>;

@@ -2,6 +2,7 @@
 //! with `Retry-After`. Idle keys are dropped now and then, so the map stays small under a spray
 //! of addresses.
 
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -10,12 +11,59 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use stoa_kernel::{Error, Result};
 
-/// The client address a per-IP limit keys on: the connection's peer (`unknown` without one).
-/// The one place to learn trusted proxies' forwarding headers.
+/// The client of a request, resolved once by the server ([`resolve_client`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+/// The client address a per-IP limit keys on: the server's [`ClientIp`], else the connection's
+/// peer (`unknown` without one).
 pub fn client_ip(req: &axum::extract::Request) -> String {
+    if let Some(c) = req.extensions().get::<ClientIp>() {
+        return c.0.to_string();
+    }
     req.extensions()
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         .map_or_else(|| "unknown".to_owned(), |c| c.0.ip().to_string())
+}
+
+/// The client behind a connection from `peer`: the peer itself, unless it is a trusted proxy;
+/// then the rightmost `X-Forwarded-For` address that is not a trusted proxy (what the nearest
+/// proxy saw), or the proxy itself when the header is missing or malformed.
+pub fn resolve_client(
+    peer: IpAddr,
+    headers: &axum::http::HeaderMap,
+    trusted: &[ipnet::IpNet],
+) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| trusted.iter().any(|n| n.contains(&canonical(*ip)));
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let mut hops: Vec<&str> = Vec::new();
+    for v in headers.get_all("x-forwarded-for") {
+        let Ok(v) = v.to_str() else { return peer };
+        hops.extend(v.split(',').map(str::trim));
+    }
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        match hop.parse::<IpAddr>() {
+            Ok(ip) => {
+                client = canonical(ip);
+                if !is_trusted(&client) {
+                    return client;
+                }
+            }
+            Err(_) => return client,
+        }
+    }
+    client
+}
+
+/// An IPv4 address written as IPv6 (`::ffff:1.2.3.4`) read as IPv4.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    }
 }
 
 /// Checks between two prunes of idle keys.
@@ -54,12 +102,12 @@ impl Keyed {
             Ok(()) => Ok(()),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
-                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                tracing::warn!(limit = self.what, retry_after = secs, "rate limit tripped");
-                Err(Error::TooManyRequests {
-                    message: format!("too many requests; try again in {secs} s"),
-                    retry_after: secs.max(1),
-                })
+                tracing::warn!(
+                    limit = self.what,
+                    retry_after = wait.as_secs(),
+                    "rate limit tripped"
+                );
+                Err(too_many(wait))
             }
         }
     }
@@ -68,6 +116,87 @@ impl Keyed {
     pub fn prune(&self) {
         self.limiter.retain_recent();
         self.limiter.shrink_to_fit();
+    }
+}
+
+/// Failure counts per key over a fixed window that starts at a key's first failure: only
+/// failures are counted, so a key's own successful requests never use its budget. Bounded in
+/// keys: past `MAX_FAILURE_KEYS`, expired entries are dropped, then the oldest.
+pub struct Failures {
+    window: Duration,
+    map: std::sync::Mutex<std::collections::HashMap<String, (u32, std::time::Instant)>>,
+}
+
+const MAX_FAILURE_KEYS: usize = 100_000;
+
+impl Failures {
+    pub fn new(window: Duration) -> Self {
+        Self {
+            window,
+            map: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// Failures of `key` in its current window, and the time until that window ends.
+    pub fn count(&self, key: &str) -> (u32, Duration) {
+        let Ok(m) = self.map.lock() else {
+            return (0, Duration::ZERO);
+        };
+        match m.get(key) {
+            Some((n, since)) if since.elapsed() < self.window => {
+                (*n, self.window.saturating_sub(since.elapsed()))
+            }
+            _ => (0, Duration::ZERO),
+        }
+    }
+
+    /// One more failure of `key`.
+    pub fn add(&self, key: &str) {
+        let Ok(mut m) = self.map.lock() else { return };
+        if m.len() >= MAX_FAILURE_KEYS && !m.contains_key(key) {
+            let window = self.window;
+            m.retain(|_, (_, since)| since.elapsed() < window);
+            if m.len() >= MAX_FAILURE_KEYS
+                && let Some(oldest) = m
+                    .iter()
+                    .min_by_key(|(_, (_, t))| *t)
+                    .map(|(k, _)| k.clone())
+            {
+                m.remove(&oldest);
+            }
+        }
+        let e = m
+            .entry(key.to_owned())
+            .or_insert((0, std::time::Instant::now()));
+        if e.1.elapsed() >= self.window {
+            *e = (0, std::time::Instant::now());
+        }
+        e.0 = e.0.saturating_add(1);
+    }
+
+    /// Forgets `key`'s failures.
+    pub fn clear(&self, key: &str) {
+        if let Ok(mut m) = self.map.lock() {
+            m.remove(key);
+        }
+    }
+
+    /// Drops expired keys.
+    pub fn prune(&self) {
+        let window = self.window;
+        if let Ok(mut m) = self.map.lock() {
+            m.retain(|_, (_, since)| since.elapsed() < window);
+            m.shrink_to_fit();
+        }
+    }
+}
+
+/// A 429 asking to wait `wait`.
+pub fn too_many(wait: Duration) -> Error {
+    let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+    Error::TooManyRequests {
+        message: format!("too many requests; try again in {secs} s"),
+        retry_after: secs,
     }
 }
 
@@ -88,5 +217,54 @@ mod tests {
             other => panic!("{other:?}"),
         }
         l.check("5.6.7.8").unwrap();
+    }
+
+    #[test]
+    fn failures_count_within_their_window_and_clear() {
+        let f = Failures::new(Duration::from_millis(200));
+        assert_eq!(f.count("a").0, 0);
+        f.add("a");
+        f.add("a");
+        let (n, left) = f.count("a");
+        assert_eq!(n, 2);
+        assert!(left > Duration::ZERO && left <= Duration::from_millis(200));
+        assert_eq!(f.count("b").0, 0);
+        f.clear("a");
+        assert_eq!(f.count("a").0, 0);
+        f.add("a");
+        std::thread::sleep(Duration::from_millis(250));
+        assert_eq!(f.count("a").0, 0, "the window ended");
+        f.add("a");
+        assert_eq!(f.count("a").0, 1, "a new window");
+    }
+
+    #[test]
+    fn the_client_is_read_from_trusted_proxies_only() {
+        let nets: Vec<ipnet::IpNet> = vec![
+            "10.0.0.0/8".parse().unwrap(),
+            "127.0.0.1/32".parse().unwrap(),
+        ];
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let mut h = axum::http::HeaderMap::new();
+        h.append("x-forwarded-for", "6.6.6.6, 1.2.3.4".parse().unwrap());
+        h.append("x-forwarded-for", "10.1.1.1".parse().unwrap());
+        // Not a proxy: its header is the client's own claim, ignored.
+        assert_eq!(resolve_client(ip("5.5.5.5"), &h, &nets), ip("5.5.5.5"));
+        // Through two proxies: the rightmost untrusted hop; the spoofed 6.6.6.6 is never used.
+        assert_eq!(resolve_client(ip("127.0.0.1"), &h, &nets), ip("1.2.3.4"));
+        assert_eq!(
+            resolve_client(ip("::ffff:127.0.0.1"), &h, &nets),
+            ip("1.2.3.4")
+        );
+        // No header, or a malformed hop: the proxy (or the last good hop) itself.
+        let empty = axum::http::HeaderMap::new();
+        assert_eq!(
+            resolve_client(ip("10.0.0.2"), &empty, &nets),
+            ip("10.0.0.2")
+        );
+        let mut bad = axum::http::HeaderMap::new();
+        bad.insert("x-forwarded-for", "1.2.3.4, junk".parse().unwrap());
+        assert_eq!(resolve_client(ip("10.0.0.2"), &bad, &nets), ip("10.0.0.2"));
+        assert_eq!(resolve_client(ip("10.0.0.2"), &h, &[]), ip("10.0.0.2"));
     }
 }

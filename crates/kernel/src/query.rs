@@ -303,6 +303,11 @@ impl FindQuery {
     /// Parses and checks a raw query string against `entity`.
     pub fn parse(entity: &Entity, raw: &str) -> Result<Self> {
         let qs = parse_qs(raw)?;
+        if has_nul(&qs) {
+            return Err(Error::bad_request(
+                "the query must not contain NUL characters (%00)",
+            ));
+        }
         Self::from_qs(entity, &qs)
     }
 
@@ -340,6 +345,14 @@ impl FindQuery {
             }
         }
         Ok(q)
+    }
+}
+
+/// Does any key or value of `q` hold a NUL (which no database text can store)?
+fn has_nul(q: &Qs) -> bool {
+    match q {
+        Qs::Str(s) => s.contains('\0'),
+        Qs::Map(m) => m.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
     }
 }
 
@@ -591,6 +604,8 @@ mod tests {
             "orderBy[and][0][column]=slug&orderBy[and][0][method]=up",
             "limit=-1",
             "filters[and]x=1",
+            "search=a%00b",
+            "filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=%00",
         ] {
             let r = FindQuery::parse(&e, raw);
             assert!(matches!(r, Err(Error::BadRequest { .. })), "{raw}: {r:?}");

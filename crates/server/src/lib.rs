@@ -256,7 +256,12 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         public_url: config.public_url(),
         default_language: default_language(config)?,
     }));
-    let router = middleware::wrap(router, Duration::from_secs(config.request_timeout));
+    let trusted = config.trusted_proxy_nets().map_err(anyhow::Error::msg)?;
+    let router = middleware::wrap(
+        router,
+        Duration::from_secs(config.request_timeout),
+        std::sync::Arc::new(trusted),
+    );
     let mut runner = stoa_api::jobs::Runner::new(p.ctx.clone(), p.jobs, p.modules.schedules());
     runner.concurrency = config.job_concurrency.max(1);
     Ok(App {

@@ -1,10 +1,11 @@
 //! Cross-cutting layers: request ids, one log line per request, security headers, panics and
 //! timeouts turned into JSON errors, and a JSON body for every error the router itself makes.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -16,7 +17,7 @@ use tower_http::timeout::TimeoutLayer;
 const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 const MAX_URI: usize = 8 * 1024;
 
-pub fn wrap(router: Router, timeout: Duration) -> Router {
+pub fn wrap(router: Router, timeout: Duration, trusted: Arc<Vec<ipnet::IpNet>>) -> Router {
     router
         .layer(middleware::from_fn(json_errors))
         .layer(TimeoutLayer::with_status_code(
@@ -28,7 +29,26 @@ pub fn wrap(router: Router, timeout: Duration) -> Router {
             error_response(&Error::internal("panic"))
         }))
         .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn_with_state(trusted, client_address))
         .layer(middleware::from_fn(request_context))
+}
+
+/// Resolves the client's address once (through trusted proxies' `X-Forwarded-For`) for every
+/// per-IP limit and log line.
+async fn client_address(
+    State(trusted): State<Arc<Vec<ipnet::IpNet>>>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    if let Some(peer) = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip())
+    {
+        let ip = stoa_api::rate::resolve_client(peer, req.headers(), &trusted);
+        req.extensions_mut().insert(stoa_api::rate::ClientIp(ip));
+    }
+    next.run(req).await
 }
 
 /// The JSON 404 for a route nobody serves.

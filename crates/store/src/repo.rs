@@ -121,6 +121,35 @@ fn ilike(target: Expr, pattern: String, b: Backend, negate: bool) -> Expr {
     }
 }
 
+/// `%term%` with the term's own `%`, `_` and `\` matched literally (`\` is the escape character
+/// of both databases' LIKE: PostgreSQL's default, and SQLite's through `ESCAPE`).
+fn contains_pattern(term: &str) -> String {
+    let mut p = String::with_capacity(term.len() + 2);
+    p.push('%');
+    for c in term.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    p
+}
+
+/// A case-insensitive "contains `term`" test of `target`, wildcards in the term taken literally.
+fn contains(target: Expr, term: &str, b: Backend) -> Expr {
+    let pattern = contains_pattern(term);
+    match b {
+        // Backslash is PostgreSQL's default LIKE escape (and sea-query parenthesises an explicit
+        // ESCAPE around a bound pattern into invalid SQL).
+        Backend::Postgres => target.ilike(LikeExpr::new(pattern)),
+        Backend::Sqlite => Expr::cust_with_exprs(
+            tpl("lower($1) LIKE lower($2) ESCAPE '\\'", b),
+            [target, Expr::val(pattern)],
+        ),
+    }
+}
+
 fn filter_expr(e: &Entity, f: &Filter, b: Backend) -> Expr {
     let t = target(e, f.field, &f.path, b);
     let one = |v: &FilterValue| match v {
@@ -230,7 +259,6 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
     }
     if let Some(term) = &query.search {
         let mut any = Condition::any();
-        let pattern = format!("%{term}%");
         let indexed = crate::ddl::search_columns(e);
         // SQLite answers through the FTS5 trigram index, which needs three characters to match;
         // PostgreSQL's pg_trgm index serves the ILIKE below directly.
@@ -259,7 +287,7 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
             } else {
                 col(&f.column)
             };
-            any = any.add(ilike(target, pattern.clone(), b, false));
+            any = any.add(contains(target, term, b));
         }
         if let Ok(id) = Uuid::parse_str(term) {
             any = any.add(col("id").eq(to_value(Kind::Uuid, &Val::Uuid(id), b)));
@@ -852,6 +880,31 @@ mod tests {
             let has_dollar: bool = sql.as_str().contains("$1");
             let pg: bool = matches!(b, Backend::Postgres);
             assert_eq!(has_dollar, pg, "{sql}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod contains_tests {
+    use super::*;
+
+    #[test]
+    fn search_wildcards_are_escaped() {
+        assert_eq!(contains_pattern("100%_\\"), "%100\\%\\_\\\\%");
+        for b in [Backend::Sqlite, Backend::Postgres] {
+            let mut s = Query::select();
+            s.from(Alias::new("t")).column(Alias::new("a"));
+            s.and_where(contains(col("c"), "%", b));
+            let (sql, values) = build(&s, b);
+            assert_eq!(
+                sql.as_str().contains("ESCAPE"),
+                b == Backend::Sqlite,
+                "{sql}"
+            );
+            assert!(
+                format!("{values:?}").as_str().contains("%\\\\%%"),
+                "{sql} {values:?}"
+            );
         }
     }
 }

@@ -26,7 +26,22 @@ pub struct Bundles {
     store: Store,
     parts: Vec<Arc<dyn stoa_api::module::BundlePart>>,
     map: Mutex<HashMap<String, Entry>>,
+    sitemap: tokio::sync::Mutex<Option<Sitemap>>,
 }
+
+/// The last sitemap built: for which site and data, when, and how long it took.
+struct Sitemap {
+    site: String,
+    stamp: u64,
+    at: Instant,
+    took: Duration,
+    xml: Arc<str>,
+}
+
+/// The sitemap is rebuilt after a change, but no sooner than this after the last build (and no
+/// sooner than ten times that build took), so a stream of requests during a stream of writes
+/// costs a lookup each.
+pub const SITEMAP_MIN_AGE: Duration = Duration::from_secs(60);
 
 impl Bundles {
     pub fn new(store: Store, parts: Vec<Arc<dyn stoa_api::module::BundlePart>>) -> Arc<Self> {
@@ -34,7 +49,34 @@ impl Bundles {
             store,
             parts,
             map: Mutex::new(HashMap::new()),
+            sitemap: tokio::sync::Mutex::new(None),
         })
+    }
+
+    /// `/sitemap.xml`, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
+    pub async fn sitemap(&self, public_url: &str, languages: &[&str]) -> Result<Arc<str>> {
+        let site = format!("{public_url} {}", languages.join(","));
+        let stamp = self.store.any_version();
+        let mut g = self.sitemap.lock().await;
+        if let Some(m) = g.as_ref()
+            && m.site == site
+            && (m.stamp == stamp && m.at.elapsed() < TTL * 10
+                || m.at.elapsed() < SITEMAP_MIN_AGE.max(m.took * 10))
+        {
+            return Ok(m.xml.clone());
+        }
+        let started = Instant::now();
+        let xml: Arc<str> = crate::pages::sitemap_xml(&self.store, public_url, languages)
+            .await?
+            .into();
+        *g = Some(Sitemap {
+            site,
+            stamp,
+            at: Instant::now(),
+            took: started.elapsed(),
+            xml: xml.clone(),
+        });
+        Ok(xml)
     }
 
     pub fn store(&self) -> &Store {
@@ -95,11 +137,7 @@ impl stoa_api::module::Pages for Bundles {
         &'a self,
         public_url: &'a str,
         languages: &'a [&'a str],
-    ) -> stoa_api::module::BoxFuture<'a, Result<String>> {
-        Box::pin(crate::pages::sitemap_xml(
-            &self.store,
-            public_url,
-            languages,
-        ))
+    ) -> stoa_api::module::BoxFuture<'a, Result<Arc<str>>> {
+        Box::pin(Bundles::sitemap(self, public_url, languages))
     }
 }

@@ -46,6 +46,105 @@ pub struct Mailer {
     from: Mailbox,
     /// Reads attachments (file-storage).
     files: Option<std::sync::Arc<dyn stoa_api::files::FileReader>>,
+    /// The topics and templates the platform's own mail uses.
+    pub in_use: std::sync::Arc<InUse>,
+}
+
+/// Topic slugs and template variants the platform's own mail is written with (the reset mail,
+/// receipts, payment alerts): the API may neither delete them nor rename them away, since a flow
+/// would then find nothing to send (see [`Kept`]).
+pub struct InUse {
+    topics: std::sync::RwLock<std::collections::HashSet<String>>,
+    variants: std::sync::RwLock<std::collections::HashSet<String>>,
+}
+
+/// The topics every platform mail is filed under.
+pub const TOPICS: [&str; 2] = ["information", "security"];
+/// The reset mail's template.
+pub const RESET_TEMPLATE: &str = "reset-password";
+
+impl Default for InUse {
+    fn default() -> Self {
+        Self {
+            topics: std::sync::RwLock::new(TOPICS.iter().map(|t| (*t).to_owned()).collect()),
+            variants: std::sync::RwLock::new([RESET_TEMPLATE.to_owned()].into()),
+        }
+    }
+}
+
+impl InUse {
+    fn holds(set: &std::sync::RwLock<std::collections::HashSet<String>>, v: &str) -> bool {
+        set.read().is_ok_and(|s| s.contains(v))
+    }
+
+    /// Marks a template variant as used by a flow.
+    pub fn variant(&self, v: &str) {
+        if let Ok(mut s) = self.variants.write() {
+            s.insert(v.to_owned());
+        }
+    }
+}
+
+/// The write guard of topics (`field` `slug`) or templates (`variant`) in use.
+pub struct Kept {
+    pub in_use: std::sync::Arc<InUse>,
+    pub field: &'static str,
+}
+
+impl Kept {
+    fn used(&self, v: &str) -> bool {
+        match self.field {
+            "slug" => InUse::holds(&self.in_use.topics, v),
+            _ => InUse::holds(&self.in_use.variants, v),
+        }
+    }
+
+    fn refusal(&self, v: &str, doing: &str) -> Error {
+        let what = if self.field == "slug" {
+            "topic"
+        } else {
+            "template"
+        };
+        Error::conflict_field(
+            self.field,
+            format!(
+                "the {what} '{v}' is used by the platform's own mail and cannot be {doing}; edit \
+                 its texts instead"
+            ),
+        )
+    }
+}
+
+impl stoa_store::guard::WriteGuard for Kept {
+    fn fields(&self) -> &[&'static str] {
+        std::slice::from_ref(&self.field)
+    }
+
+    fn writes(&self) -> &[&'static str] {
+        &[]
+    }
+
+    fn check(
+        &self,
+        old: &Record,
+        input: &Map<String, Value>,
+        _actor: &str,
+    ) -> Result<stoa_store::guard::Effects> {
+        let was = old.text(self.field).unwrap_or_default();
+        let to = input.get(self.field).and_then(Value::as_str);
+        if self.used(was) && to.is_some_and(|t| t != was) {
+            return Err(self.refusal(was, "renamed"));
+        }
+        Ok(Default::default())
+    }
+
+    fn check_delete(&self, old: &Record) -> Result<()> {
+        let v = old.text(self.field).unwrap_or_default();
+        if self.used(v) {
+            return Err(self.refusal(v, "deleted"));
+        }
+        Ok(())
+    }
 }
 
 impl Mailer {
@@ -68,6 +167,7 @@ impl Mailer {
             transport,
             from,
             files: None,
+            in_use: Default::default(),
         })
     }
 
@@ -81,14 +181,30 @@ impl Mailer {
     /// to delivery in the background. Returns the notification id.
     pub async fn queue(&self, email: Email<'_>) -> Result<Uuid> {
         let s = &self.store;
-        let topic = one(s, "notification.topic", "slug", email.topic).await?;
-        let template = one(
-            s,
-            "notification.template",
-            "variant",
-            email.template_variant,
-        )
-        .await?;
+        let found = async {
+            let topic = one(s, "notification.topic", "slug", email.topic).await?;
+            let template = one(
+                s,
+                "notification.template",
+                "variant",
+                email.template_variant,
+            )
+            .await?;
+            Ok::<_, Error>((topic, template))
+        };
+        let (topic, template) = match found.await {
+            Ok(x) => x,
+            Err(Error::NotFound { message, .. }) => {
+                // Only a write around the API can get here (the guards keep these rows).
+                tracing::error!(
+                    topic = email.topic,
+                    template = email.template_variant,
+                    "a mail cannot be written: {message}; restore it in the admin"
+                );
+                return Err(Error::internal(format!("mail setup missing: {message}")));
+            }
+            Err(e) => return Err(e),
+        };
         let (topic_id, template_id) = (Record::must_id(&topic)?, Record::must_id(&template)?);
         let subject = pick(&template.json("subject"), email.language)
             .or_else(|| template.text("title").map(str::to_owned))
@@ -194,8 +310,10 @@ impl Mailer {
         let subject = row.text("title").unwrap_or("Notification").to_owned();
         let to = row.text("reciever").unwrap_or_default().to_owned();
         let Some(transport) = &self.transport else {
-            tracing::info!(notification = %nid, %to, %subject, body = %body,
-                "email kept in the outbox: STOA_SMTP_URL is not set (development)");
+            // Never the body: it may hold a secret (a reset link).
+            let _ = body;
+            tracing::info!(notification = %nid, %subject,
+                "email kept in the outbox: STOA_SMTP_URL is not set");
             return Ok(());
         };
         let to_box: Mailbox = to
@@ -320,6 +438,9 @@ impl Mailer {
     /// Writes `templates` (notification.template inputs) once per database, as seed `name`:
     /// other modules seed their mail templates through this.
     pub async fn ensure_templates(&self, name: &str, templates: &[Value]) -> Result<()> {
+        for v in templates.iter().filter_map(|t| t["variant"].as_str()) {
+            self.in_use.variant(v);
+        }
         let store = &self.store;
         if stoa_store::seed::applied(&store.db, name).await? {
             return Ok(());

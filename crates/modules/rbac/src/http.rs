@@ -85,6 +85,17 @@ async fn credential(
     let h = req.headers().clone();
     let c = ctx(&h, stoa_api::rate::client_ip(&req));
     auth.limits.ip(&c.ip)?;
+    // JSON only: a form or text body is what a page on another site can post without asking.
+    let json = h
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(Error::UnsupportedMediaType(
+            "send the credentials as JSON (Content-Type: application/json)".into(),
+        ));
+    }
     let b = body(s, req).await?;
     Ok((h, c, b))
 }
@@ -780,14 +791,39 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
 
 // ---- the middleware ------------------------------------------------------------------------
 
-/// `{id}` of `/api/rbac/subjects/{id}/…` (a subject-scoped route).
-fn scoped_subject(path: &str) -> Option<Uuid> {
-    let rest = path.strip_prefix("/api/rbac/subjects/")?;
-    let (id, tail) = rest.split_once('/')?;
+/// Whose route `/api/rbac/subjects/{id}/…` is.
+#[derive(Debug, PartialEq, Eq)]
+enum Scope {
+    /// Not a subject-scoped route (`/api/rbac/subjects/authentication/…`, or another prefix).
+    Unscoped,
+    Subject(Uuid),
+    /// A segment that is neither an id nor a route word (`%7B…%7D`, a stray `%`): refused rather
+    /// than let a handler decode an id the check did not see.
+    Unclear,
+}
+
+/// The subject a path is scoped to. The id segment is percent-decoded first, as the router's
+/// path extraction decodes it, so an encoded id cannot slip past the ownership check.
+fn scoped_subject(path: &str) -> Scope {
+    let Some(rest) = path.strip_prefix("/api/rbac/subjects/") else {
+        return Scope::Unscoped;
+    };
+    let Some((raw, tail)) = rest.split_once('/') else {
+        return Scope::Unscoped;
+    };
     if tail.is_empty() {
-        return None;
+        return Scope::Unscoped;
     }
-    Uuid::try_parse(id).ok()
+    let Ok(id) = percent_encoding::percent_decode_str(raw).decode_utf8() else {
+        return Scope::Unclear;
+    };
+    if let Ok(u) = Uuid::try_parse(&id) {
+        return Scope::Subject(u);
+    }
+    if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+        return Scope::Unscoped;
+    }
+    Scope::Unclear
 }
 
 /// The verdict for `caller` on `method path`: Ok, or the 401/403 to answer.
@@ -813,12 +849,13 @@ async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str) -> Result
             Verdict::Deny => return Err(deny("no permission")),
         }
     }
-    if let Some(owner) = scoped_subject(path)
-        && !c.owns(owner)
-    {
-        return Err(deny("not the owner"));
+    match scoped_subject(path) {
+        Scope::Subject(owner) if !c.owns(owner) => Err(deny("not the owner")),
+        Scope::Unclear if !c.admin => Err(Error::bad_request(
+            "the subject id in the path is not an id; send the subject's id as it is",
+        )),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
@@ -840,6 +877,57 @@ fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
                 .get(header::HOST)
                 .and_then(|h| h.to_str().ok())
                 .is_some_and(|h| h.eq_ignore_ascii_case(&o)))
+}
+
+/// The largest body of a write the guard rails read (PATCH of roles, links and permissions).
+const RAILS_BODY: usize = 1024 * 1024;
+
+/// Runs an admin's write of accounts, roles or permissions past the guard rails, one at a time.
+async fn guarded(
+    auth: &Auth,
+    caller: Option<Uuid>,
+    w: &crate::rails::Write,
+    req: Request,
+    next: Next,
+) -> Result<Response> {
+    let (parts, body) = req.into_parts();
+    let bytes = axum::body::to_bytes(body, RAILS_BODY).await.map_err(|_| {
+        Error::PayloadTooLarge(format!("the body is larger than {RAILS_BODY} bytes"))
+    })?;
+    // Read as the rails read it, or not at all: a body they cannot read (multipart, say) could
+    // carry a change they did not check.
+    let json: Option<Value> = if bytes.is_empty() {
+        None
+    } else {
+        Some(serde_json::from_slice(&bytes).map_err(|_| {
+            Error::UnsupportedMediaType(
+                "changes to accounts, roles and permissions are sent as JSON".into(),
+            )
+        })?)
+    };
+    let _one_at_a_time = auth.rails.lock().await;
+    crate::rails::check(&auth.store, caller, w, json.as_ref()).await?;
+    Ok(next
+        .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await)
+}
+
+/// May an unsafe request without a bearer token or the secret key go ahead? Every browser marks
+/// its requests: `Sec-Fetch-Site` (modern browsers) or `Origin` (every cross-origin POST), so a
+/// request that says it comes from another site — a form posted to the sign-in route, say — is
+/// refused whether or not it carries a cookie. A request with neither header is not from a
+/// browser page (a server, a script); it is refused only when it carries a session cookie and no
+/// same-site `Referer`, as a browser too old to send either would.
+fn from_this_site(auth: &Auth, headers: &HeaderMap, has_session_cookie: bool) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        // `none`: the user's own action (typed, bookmarked), never a page's.
+        return matches!(site, "same-origin" | "none")
+            && (headers.get(header::ORIGIN).is_none() || same_origin(auth, headers));
+    }
+    if headers.get(header::ORIGIN).is_some() {
+        return same_origin(auth, headers);
+    }
+    !has_session_cookie || same_origin(auth, headers)
 }
 
 /// Establishes the caller and enforces the permission table, ownership and CSRF on every request.
@@ -900,13 +988,14 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     let method = req.method().clone();
     let unsafe_method = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
     if unsafe_method
-        && has_session_cookie
         && !matches!(c.via, Via::Bearer | Via::SecretKey)
-        && !same_origin(&auth, req.headers())
+        && !from_this_site(&auth, req.headers(), has_session_cookie)
     {
-        tracing::info!(event = "csrf_rejected", method = %method, "cookie-authenticated write from another origin");
+        tracing::info!(event = "csrf_rejected", method = %method, "write from another site refused");
         return error_response(&Error::Forbidden(
-            "a cookie-authenticated write must come from this site (Origin header)".into(),
+            "a write from a browser must come from this site (Origin header); other clients send \
+             an Authorization header"
+                .into(),
         ));
     }
     let path = req.uri().path().to_owned();
@@ -914,11 +1003,55 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         return error_response(&e);
     }
     let credentialed = c.via != Via::Nothing || path.starts_with("/api/rbac/");
+    let rails = match crate::rails::write_of(&method, &path) {
+        Some(w) if c.admin => Some(w),
+        _ => None,
+    };
+    let caller = c.subject;
     req.extensions_mut().insert(c);
-    let mut res = next.run(req).await;
+    let mut res = match rails {
+        None => next.run(req).await,
+        Some(w) => match guarded(&auth, caller, &w, req, next).await {
+            Ok(r) => r,
+            Err(e) => error_response(&e),
+        },
+    };
     if credentialed {
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     res.into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scoped_subject_is_read_as_the_router_reads_it() {
+        let id = Uuid::now_v7();
+        let plain = format!("/api/rbac/subjects/{id}/ecommerce-module/orders");
+        assert_eq!(scoped_subject(&plain), Scope::Subject(id));
+        // Percent-encoded, braced or simple forms name the same subject.
+        let s = id.to_string();
+        let encoded: String = s.chars().map(|c| format!("%{:02X}", c as u32)).collect();
+        for raw in [encoded, format!("%7B{s}%7D"), id.simple().to_string()] {
+            let p = format!("/api/rbac/subjects/{raw}/ecommerce-module/orders");
+            assert_eq!(scoped_subject(&p), Scope::Subject(id), "{p}");
+        }
+        assert_eq!(
+            scoped_subject("/api/rbac/subjects/authentication/me"),
+            Scope::Unscoped
+        );
+        assert_eq!(scoped_subject("/api/rbac/subjects"), Scope::Unscoped);
+        assert_eq!(
+            scoped_subject(&format!("/api/rbac/subjects/{id}")),
+            Scope::Unscoped
+        );
+        assert_eq!(scoped_subject("/api/blog/articles/x/y"), Scope::Unscoped);
+        for bad in ["%ZZ", "%FF%FE", "x%2Fy", "Me", "0190"] {
+            let p = format!("/api/rbac/subjects/{bad}/ecommerce-module/orders");
+            assert_eq!(scoped_subject(&p), Scope::Unclear, "{p}");
+        }
+    }
 }

@@ -5,6 +5,7 @@ pub mod http;
 pub mod limits;
 pub mod password;
 pub mod policy;
+pub mod rails;
 pub mod seed;
 pub mod service;
 pub mod siwe_login;
@@ -52,6 +53,9 @@ pub fn declarations() -> Module {
                         .list()
                         .searchable(),
                 )
+                // Open to everyone, signed in or not. Explicit: a permission that no role holds and
+                // that is not public grants nothing (deleting a role never opens its routes).
+                .field(boolean("public").required().default_bool(false).list())
                 .title("path")
                 .private()
                 .build(),
@@ -103,9 +107,11 @@ pub fn declarations() -> Module {
                 .field(text("spentHashes").secret())
                 .private()
                 .build(),
+            // Accounts are listed to admins only (the original listed every account to anyone).
             model(M, "subject", "subjects")
                 .field(slug_field())
                 .title("slug")
+                .private()
                 .private_links()
                 .build(),
             model(M, "widget", "widgets")
@@ -132,7 +138,6 @@ pub fn declarations() -> Module {
                 ("roleId", "rbac.role"),
                 ("permissionId", "rbac.permission"),
             )
-            .field(text("condition").max_len(2000))
             .build(),
             relation(
                 M,
@@ -228,6 +233,8 @@ fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
         ip_burst: config.auth_rate_burst.max(1),
         ip_window: std::time::Duration::from_secs(config.auth_rate_window.max(1)),
         account_per_hour: config.auth_account_rate.max(1),
+        pair_failures: config.auth_failures.max(1),
+        slow_after: config.auth_slow_after.max(1),
     };
     cfg.hash_concurrency = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
     Auth::new(ctx.store.clone(), cfg, (*mailer).clone()).map_err(|e| e.to_string())

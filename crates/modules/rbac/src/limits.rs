@@ -1,10 +1,16 @@
-//! Rate limits on credential endpoints, checked before any hashing: a burst per client IP and an
-//! hourly budget per account (email, wallet address or identity). Both answer 429 with
-//! `Retry-After` and lift by themselves.
+//! Rate limits on credential endpoints, checked before any hashing:
+//! - a burst per client IP on every credential request (before the body is read);
+//! - an hourly budget per account for registrations and resets;
+//! - for sign-ins, **failures only**: a budget per (client IP, account) that answers 429 to that
+//!   IP for that account alone, and a per-account ceiling past which every attempt waits a
+//!   little first. A stranger's wrong passwords therefore never lock the owner out; they only
+//!   slow guessing down.
+//!
+//! Each 429 carries `Retry-After` and lifts by itself.
 
 use std::time::Duration;
 
-use stoa_api::rate::Keyed;
+use stoa_api::rate::{Failures, Keyed, too_many};
 use stoa_kernel::Result;
 
 #[derive(Clone, Copy, Debug)]
@@ -12,8 +18,12 @@ pub struct RateConfig {
     /// Requests a client IP may make to credential endpoints in `ip_window`.
     pub ip_burst: u32,
     pub ip_window: Duration,
-    /// Attempts per account per hour.
+    /// Registrations and resets per account per hour.
     pub account_per_hour: u32,
+    /// Failed sign-ins per (client IP, account) in [`PAIR_WINDOW`].
+    pub pair_failures: u32,
+    /// Failed sign-ins per account per hour after which attempts are slowed.
+    pub slow_after: u32,
 }
 
 impl Default for RateConfig {
@@ -22,20 +32,33 @@ impl Default for RateConfig {
             ip_burst: 10,
             ip_window: Duration::from_secs(60),
             account_per_hour: 100,
+            pair_failures: 10,
+            slow_after: 20,
         }
     }
 }
 
+/// The window of the per-(IP, account) failure budget.
+pub const PAIR_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// What an attempt on an account past its failure ceiling waits.
+pub const SLOW_DOWN: Duration = Duration::from_secs(1);
+
 pub struct Limits {
+    cfg: RateConfig,
     ip: Keyed,
     account: Keyed,
+    pair: Failures,
+    per_account: Failures,
 }
 
 impl Limits {
     pub fn new(c: RateConfig) -> Self {
         Self {
+            cfg: c,
             ip: Keyed::new(c.ip_burst, c.ip_window, "ip"),
             account: Keyed::new(c.account_per_hour, Duration::from_secs(3600), "account"),
+            pair: Failures::new(PAIR_WINDOW),
+            per_account: Failures::new(Duration::from_secs(3600)),
         }
     }
 
@@ -44,14 +67,81 @@ impl Limits {
         self.ip.check(ip)
     }
 
-    /// One attempt on `account`.
+    /// One registration or reset on `account`.
     pub fn account(&self, account: &str) -> Result<()> {
         self.account.check(account)
+    }
+
+    /// Before a sign-in attempt by `ip` on `account`: 429 when this IP has failed on this
+    /// account too often; a short wait when the account as a whole has.
+    pub async fn before_sign_in(&self, ip: &str, account: &str) -> Result<()> {
+        let (n, left) = self.pair.count(&pair(ip, account));
+        if n >= self.cfg.pair_failures.max(1) {
+            tracing::warn!(
+                limit = "sign-in failures",
+                retry_after = left.as_secs(),
+                "rate limit tripped"
+            );
+            return Err(too_many(left));
+        }
+        if self.per_account.count(account).0 >= self.cfg.slow_after.max(1) {
+            tokio::time::sleep(SLOW_DOWN).await;
+        }
+        Ok(())
+    }
+
+    /// A failed sign-in by `ip` on `account`.
+    pub fn failed(&self, ip: &str, account: &str) {
+        self.pair.add(&pair(ip, account));
+        self.per_account.add(account);
+    }
+
+    /// A successful sign-in: this IP's failures on the account are forgotten.
+    pub fn succeeded(&self, ip: &str, account: &str) {
+        self.pair.clear(&pair(ip, account));
     }
 
     /// Drops idle keys (called now and then so the maps stay small).
     pub fn prune(&self) {
         self.ip.prune();
         self.account.prune();
+        self.pair.prune();
+        self.per_account.prune();
+    }
+}
+
+fn pair(ip: &str, account: &str) -> String {
+    format!("{ip} {account}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_strangers_failures_never_lock_the_owner_out() {
+        let l = Limits::new(RateConfig {
+            pair_failures: 3,
+            slow_after: 5,
+            ..RateConfig::default()
+        });
+        for _ in 0..3 {
+            l.before_sign_in("6.6.6.6", "login:a").await.unwrap();
+            l.failed("6.6.6.6", "login:a");
+        }
+        assert!(l.before_sign_in("6.6.6.6", "login:a").await.is_err());
+        // The same attacker on another account, and the owner from elsewhere: not limited.
+        l.before_sign_in("6.6.6.6", "login:b").await.unwrap();
+        l.before_sign_in("1.2.3.4", "login:a").await.unwrap();
+        // Past the account's ceiling (from many addresses): slowed, never refused.
+        for i in 0..5 {
+            l.failed(&format!("7.7.7.{i}"), "login:a");
+        }
+        let t = std::time::Instant::now();
+        l.before_sign_in("1.2.3.4", "login:a").await.unwrap();
+        assert!(t.elapsed() >= SLOW_DOWN);
+        // Success clears that address's failures only.
+        l.succeeded("6.6.6.6", "login:a");
+        l.before_sign_in("6.6.6.6", "login:a").await.unwrap();
     }
 }

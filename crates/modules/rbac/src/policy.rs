@@ -1,7 +1,8 @@
 //! Authorization as data: permission rows `(method, path template)` linked to roles. A template's
 //! dynamic segments are written `[module.entity.field]` and match one path segment; a final `*`
 //! matches the rest; the path `*` matches everything. The root permission (`*`, `*`) makes its
-//! roles admin; a permission linked to no role is public; anything unmatched is denied.
+//! roles admin; a permission marked `public` is open to everyone; a permission grants its roles
+//! and nobody else (one that no role holds grants nothing); anything unmatched is denied.
 
 use std::collections::HashSet;
 use std::sync::{Arc, RwLock};
@@ -24,6 +25,16 @@ struct Rule {
     /// `None`: the path `*`.
     segs: Option<Vec<Seg>>,
     roles: Vec<Uuid>,
+    public: bool,
+}
+
+/// One permission row as the table reads it.
+#[derive(Clone, Debug)]
+pub struct Perm {
+    pub id: Uuid,
+    pub method: String,
+    pub path: String,
+    pub public: bool,
 }
 
 /// A compiled permission table.
@@ -88,10 +99,16 @@ fn matches(segs: &[Seg], path: &str) -> bool {
 }
 
 impl Table {
-    /// Builds the table from `(id, method, path)` permissions and `(role, permission)` links.
-    pub fn build(perms: &[(Uuid, String, String)], links: &[(Uuid, Uuid)]) -> Self {
+    /// Builds the table from permissions and `(role, permission)` links.
+    pub fn build(perms: &[Perm], links: &[(Uuid, Uuid)]) -> Self {
         let mut t = Table::default();
-        for (id, method, path) in perms {
+        for Perm {
+            id,
+            method,
+            path,
+            public,
+        } in perms
+        {
             let roles: Vec<Uuid> = links
                 .iter()
                 .filter(|(_, p)| p == id)
@@ -99,14 +116,15 @@ impl Table {
                 .collect();
             let segs = parse(path);
             if method == "*" && segs.is_none() {
+                // Only ever its roles' (never public: that would open everything).
                 t.root_roles.extend(roles.iter().copied());
-                // A root permission with no role would make everything public: ignore it.
                 continue;
             }
             t.rules.push(Rule {
                 method: method.to_ascii_uppercase(),
                 segs,
                 roles,
+                public: *public,
             });
         }
         t
@@ -130,7 +148,7 @@ impl Table {
             {
                 continue;
             }
-            if r.roles.is_empty() || r.roles.iter().any(|x| roles.contains(x)) {
+            if r.public || r.roles.iter().any(|x| roles.contains(x)) {
                 return Verdict::Allow;
             }
         }
@@ -186,7 +204,12 @@ impl Policy {
         let mut perms = Vec::new();
         for r in all(&self.store, &pe).await? {
             if let (Some(id), Some(m), Some(p)) = (r.id(), r.text("method"), r.text("path")) {
-                perms.push((id, m.to_owned(), p.to_owned()));
+                perms.push(Perm {
+                    id,
+                    method: m.to_owned(),
+                    path: p.to_owned(),
+                    public: r.bool("public").unwrap_or(false),
+                });
             }
         }
         let mut links = Vec::new();
@@ -212,22 +235,28 @@ mod tests {
         Uuid::from_u128(n)
     }
 
+    fn perm(n: u128, method: &str, path: &str, public: bool) -> Perm {
+        Perm {
+            id: id(n),
+            method: method.into(),
+            path: path.into(),
+            public,
+        }
+    }
+
     #[test]
     fn templates_roles_root_and_public() {
         let (admin, user) = (id(1), id(2));
         let perms = vec![
-            (id(10), "*".into(), "*".into()),
-            (
-                id(11),
-                "GET".into(),
-                "/api/blog/articles/[blog.articles.id]".into(),
+            perm(10, "*", "*", false),
+            perm(11, "GET", "/api/blog/articles/[blog.articles.id]", true),
+            perm(
+                12,
+                "POST",
+                "/api/rbac/subjects/[rbac.subjects.id]/identities",
+                false,
             ),
-            (
-                id(12),
-                "POST".into(),
-                "/api/rbac/subjects/[rbac.subjects.id]/identities".into(),
-            ),
-            (id(13), "GET".into(), "/assets/*".into()),
+            perm(13, "GET", "/assets/*", true),
         ];
         let links = vec![(admin, id(10)), (user, id(12))];
         let t = Table::build(&perms, &links);
@@ -258,8 +287,16 @@ mod tests {
     }
 
     #[test]
-    fn a_root_permission_without_roles_grants_nothing() {
-        let t = Table::build(&[(id(1), "*".into(), "*".into())], &[]);
+    fn a_permission_no_role_holds_grants_nothing_unless_public() {
+        let user = id(2);
+        // The root permission with no role, even marked public, opens nothing.
+        let t = Table::build(&[perm(1, "*", "*", true)], &[]);
         assert_eq!(t.decide("GET", "/api/x", &[]), Verdict::Deny);
+        // A role's permission after the role is gone (its links went with it): denied.
+        let t = Table::build(&[perm(2, "GET", "/api/x", false)], &[]);
+        assert_eq!(t.decide("GET", "/api/x", &[]), Verdict::Deny);
+        assert_eq!(t.decide("GET", "/api/x", &[user]), Verdict::Deny);
+        let t = Table::build(&[perm(2, "GET", "/api/x", true)], &[]);
+        assert_eq!(t.decide("GET", "/api/x", &[]), Verdict::Allow);
     }
 }

@@ -18,6 +18,8 @@ pub const SEED: &str = "rbac.defaults.v1";
 /// The `guest` role: held by anonymous subjects (a visitor's cart before any sign-in).
 pub const GUEST_SEED: &str = "rbac.guest.v1";
 pub const GUEST: &str = "guest";
+/// Permissions written before the `public` flag, flagged (see [`public_flag`]).
+pub const PUBLIC_FLAG_SEED: &str = "rbac.public-flag.v1";
 const GRANT: &str = "rbac.grant ";
 
 /// A route path in the permission table's shape: `/api/blog/articles/{id}` →
@@ -156,8 +158,8 @@ async fn guest_role(store: &Store) -> Result<()> {
     Ok(())
 }
 
-/// Grants every default of `ops` not granted before: public routes get a permission with no
-/// role, signed-in routes one linked to the `user` role, owner routes one linked to `user` and
+/// Grants every default of `ops` not granted before: public routes get a public permission (no
+/// role), signed-in routes one linked to the `user` role, owner routes one linked to `user` and
 /// `guest` (the handler or the middleware checks that the caller owns what it touches). One
 /// transaction.
 async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
@@ -200,7 +202,14 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
         let mut exec = tx.exec();
         for (m, p, access) in &todo {
             if !have.contains(&(m.clone(), shape(p))) {
-                let id = create(store, &mut exec, &perm, json!({"method": m, "path": p})).await?;
+                let public = *access == Access::Public;
+                let id = create(
+                    store,
+                    &mut exec,
+                    &perm,
+                    json!({"method": m, "path": p, "public": public}),
+                )
+                .await?;
                 let holders = match access {
                     Access::SignedIn => vec![user],
                     Access::Owner => vec![user, guest],
@@ -232,10 +241,57 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
     Ok(written)
 }
 
+/// Databases seeded before permissions had a `public` flag read "no role" as public. Once: a
+/// permission no role holds is marked public when its route is declared public; the rest (routes
+/// that are no longer public, a deleted role's leftovers, rows an admin added without a role) now
+/// grant nothing, as the flag means.
+async fn public_flag(store: &Store, ops: &[Operation]) -> Result<()> {
+    if stoa_store::seed::applied(&store.db, PUBLIC_FLAG_SEED).await? {
+        return Ok(());
+    }
+    let perm = store.entity("rbac.permission")?;
+    let link = store.entity("rbac.roles-to-permissions")?;
+    let public: HashSet<(String, String)> = defaults(ops)
+        .into_iter()
+        .filter(|(_, _, a)| *a == Access::Public)
+        .map(|(m, p, _)| (m, shape(&p)))
+        .collect();
+    let held: HashSet<uuid::Uuid> = store
+        .all(&link, usize::MAX)
+        .await?
+        .iter()
+        .filter_map(|l| l.uuid("permissionId"))
+        .collect();
+    let mut tx = store.db.begin().await?;
+    let mut opened = 0;
+    {
+        let mut exec = tx.exec();
+        for p in store.all(&perm, usize::MAX).await? {
+            let Some(id) = p.id() else { continue };
+            let key = (
+                p.text("method").unwrap_or_default().to_ascii_uppercase(),
+                shape(p.text("path").unwrap_or_default()),
+            );
+            if !held.contains(&id) && public.contains(&key) {
+                store
+                    .update_in(&mut exec, &perm, id, &fields(json!({"public": true})))
+                    .await?;
+                opened += 1;
+            }
+        }
+        stoa_store::seed::mark(&mut exec, PUBLIC_FLAG_SEED).await?;
+    }
+    tx.commit().await?;
+    store.touch(&perm);
+    tracing::info!(public = opened, "permissions marked public (explicit flag)");
+    Ok(())
+}
+
 /// Roles once, then the default grant of every route not granted before.
 pub async fn seed(store: &Store, ops: &[Operation]) -> Result<()> {
     roles(store).await?;
     guest_role(store).await?;
+    public_flag(store, ops).await?;
     grants(store, ops).await?;
     Ok(())
 }

@@ -115,6 +115,8 @@ pub struct Auth {
     mailer: Mailer,
     e: Entities,
     roles: RwLock<RolesCache>,
+    /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
+    pub rails: tokio::sync::Mutex<()>,
 }
 
 fn idx(e: &Entity, name: &str) -> Result<usize> {
@@ -149,6 +151,7 @@ impl Auth {
             limits: Limits::new(cfg.rates),
             nonces: Nonces::default(),
             roles: RwLock::new((u64::MAX, HashMap::new())),
+            rails: tokio::sync::Mutex::new(()),
             store,
             cfg,
             mailer,
@@ -578,7 +581,8 @@ impl Auth {
         if email.is_empty() || email.len() > 320 {
             return Err(Error::invalid_field("login", "must be an email address"));
         }
-        self.limits.account(&format!("login:{email}"))?;
+        let account = format!("login:{email}");
+        self.limits.before_sign_in(&ctx.ip, &account).await?;
         let identity = self.identity_by_login(&format!("{EMAIL}:{email}")).await?;
         let stored = match &identity {
             Some(i) => self.secret_of(Record::must_id(i)?, "password").await?,
@@ -590,9 +594,11 @@ impl Auth {
             _ => None,
         };
         let Some(subject) = subject else {
+            self.limits.failed(&ctx.ip, &account);
             tracing::info!(event = "login_failed", "sign-in refused");
             return Err(wrong_credentials());
         };
+        self.limits.succeeded(&ctx.ip, &account);
         let t = self.sign_in(subject, ctx).await?;
         tracing::info!(subject = %subject, event = "login", "signed in");
         Ok(t)
@@ -780,9 +786,12 @@ impl Auth {
         address: &str,
         ctx: &Ctx,
     ) -> Result<Tokens> {
-        self.limits
-            .account(&format!("wallet:{}", address.trim().to_lowercase()))?;
-        let addr = self.verify_wallet(message, signature, address)?;
+        let account = format!("wallet:{}", address.trim().to_lowercase());
+        self.limits.before_sign_in(&ctx.ip, &account).await?;
+        let addr = self
+            .verify_wallet(message, signature, address)
+            .inspect_err(|_| self.limits.failed(&ctx.ip, &account))?;
+        self.limits.succeeded(&ctx.ip, &account);
         if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
             && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
         {

@@ -176,6 +176,10 @@ async fn idor(app: TestApp) {
 }
 dual_test!(idor);
 
+async fn post_category(c: &stoa_testkit::users::As<'_>) -> u16 {
+    c.post("/api/blog/categories", &json!({})).await.status
+}
+
 /// Permission rows take effect as soon as they change (the cached table is rebuilt).
 async fn permission_changes_apply_at_once(app: TestApp) {
     let find = |m: &str, path: &str| {
@@ -201,33 +205,368 @@ async fn permission_changes_apply_at_once(app: TestApp) {
     let user = app.register("perm-user@example.com").await;
     let u = app.as_account(&user);
     assert_eq!(u.post("/api/blog/categories", &json!({})).await.status, 403);
+    // A permission no role holds grants nothing (it was public before the explicit flag).
     let p = app
         .create(
             "/api/rbac/permissions",
             &json!({"method": "POST", "path": "/api/blog/categories"}),
         )
         .await;
-    assert_eq!(
-        app.anon()
-            .post("/api/blog/categories", &json!({}))
-            .await
-            .status,
-        201,
-        "no role: public"
-    );
+    assert_eq!(p["public"], json!(false), "{p}");
+    assert_eq!(post_category(&app.anon()).await, 401, "no role: nobody");
+    assert_eq!(post_category(&u).await, 403, "no role: nobody");
+    // Linked to the user role: users only.
     let roles = app.get("/api/rbac/roles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=user").await;
     app.create(
         "/api/rbac/roles-to-permissions",
         &json!({"roleId": roles.data()[0]["id"], "permissionId": p["id"]}),
     )
     .await;
+    assert_eq!(post_category(&app.anon()).await, 401);
+    assert_eq!(post_category(&u).await, 201);
+    // Public by its flag, and closed again when the flag is turned off.
+    let pid = p["id"].as_str().unwrap();
+    app.patch(
+        &format!("/api/rbac/permissions/{pid}"),
+        &json!({"public": true}),
+    )
+    .await;
+    assert_eq!(post_category(&app.anon()).await, 201, "public: everyone");
+    app.patch(
+        &format!("/api/rbac/permissions/{pid}"),
+        &json!({"public": false}),
+    )
+    .await;
+    assert_eq!(post_category(&app.anon()).await, 401);
+    // Deleting a role never opens what it held: the permission is left with no role.
+    let editors = app
+        .create(
+            "/api/rbac/roles",
+            &json!({"title": "Editors", "slug": "editors"}),
+        )
+        .await;
+    let tags = app
+        .create(
+            "/api/rbac/permissions",
+            &json!({"method": "POST", "path": "/api/blog/articles"}),
+        )
+        .await;
+    app.create(
+        "/api/rbac/roles-to-permissions",
+        &json!({"roleId": editors["id"], "permissionId": tags["id"]}),
+    )
+    .await;
+    let del = app
+        .delete(&format!(
+            "/api/rbac/roles/{}",
+            editors["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(del.status, 200, "{}", del.text);
     assert_eq!(
         app.anon()
-            .post("/api/blog/categories", &json!({}))
+            .post("/api/blog/articles", &json!({}))
+            .await
+            .status,
+        401,
+        "a deleted role's permission is not public"
+    );
+    assert_eq!(u.post("/api/blog/articles", &json!({})).await.status, 403);
+}
+dual_test!(permission_changes_apply_at_once);
+
+fn filter_eq(route: &str, pairs: &[(&str, &str)]) -> String {
+    let mut q = format!("/api/rbac/{route}?limit=100");
+    for (i, (k, v)) in pairs.iter().enumerate() {
+        q.push_str(&format!(
+            "&filters[and][{i}][column]={k}&filters[and][{i}][method]=eq&filters[and][{i}][value]={v}"
+        ));
+    }
+    q
+}
+
+/// Guard rails: through the API nobody deletes their own account or their own admin rights,
+/// the admin role and the root permission stay, and the last admin stays admin (409 with the
+/// reason each time); with two admins one may demote the other.
+async fn admins_cannot_saw_off_their_branch(app: TestApp) {
+    let a = app.admin_account("rails-a@example.com").await;
+    let me = app.as_account(&a);
+    let admin_role = app
+        .get(&filter_eq("roles", &[("slug", "admin")]))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let root = app
+        .get(&filter_eq("permissions", &[("method", "*"), ("path", "*")]))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let grant = app
+        .get(&filter_eq(
+            "roles-to-permissions",
+            &[("permissionId", &root)],
+        ))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let my_link = app
+        .get(&filter_eq(
+            "subjects-to-roles",
+            &[("subjectId", &a.id), ("roleId", &admin_role)],
+        ))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = |r: stoa_testkit::Res, why: &str| {
+        assert_eq!(r.status, 409, "{why}: {}", r.text);
+        assert!(
+            r.body["error"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            r.text
+        );
+    };
+    refused(
+        me.delete(&format!("/api/rbac/subjects/{}", a.id)).await,
+        "own account",
+    );
+    refused(
+        me.delete(&format!("/api/rbac/subjects-to-roles/{my_link}"))
+            .await,
+        "own admin link",
+    );
+    let user_role = app
+        .get(&filter_eq("roles", &[("slug", "user")]))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    refused(
+        me.patch(
+            &format!("/api/rbac/subjects-to-roles/{my_link}"),
+            &json!({"roleId": user_role}),
+        )
+        .await,
+        "own demotion by edit",
+    );
+    refused(
+        me.patch(
+            "/api/rbac/subjects-to-roles/bulk",
+            &json!([{"id": my_link, "data": {"roleId": user_role}}]),
+        )
+        .await,
+        "own demotion in bulk",
+    );
+    refused(
+        me.delete(&format!("/api/rbac/roles/{admin_role}")).await,
+        "the admin role",
+    );
+    refused(
+        me.delete(&format!("/api/rbac/permissions/{root}")).await,
+        "the root permission",
+    );
+    refused(
+        me.patch(
+            &format!("/api/rbac/permissions/{root}"),
+            &json!({"path": "/api/x"}),
+        )
+        .await,
+        "the root permission changed",
+    );
+    refused(
+        me.delete(&format!("/api/rbac/roles-to-permissions/{grant}"))
+            .await,
+        "the root grant",
+    );
+    // A multipart edit the rails cannot read is refused rather than let through.
+    let r = app
+        .send(
+            app.plain
+                .patch(app.url(&format!("/api/rbac/subjects-to-roles/{my_link}")))
+                .bearer_auth(&a.jwt)
+                .multipart(
+                    reqwest::multipart::Form::new()
+                        .text("data", json!({"roleId": user_role}).to_string()),
+                ),
+        )
+        .await;
+    assert_eq!(r.status, 415, "{}", r.text);
+    // The secret key (no account) cannot remove the last admin either.
+    refused(
+        app.delete(&format!("/api/rbac/subjects-to-roles/{my_link}"))
+            .await,
+        "the last admin",
+    );
+    refused(
+        app.delete(&format!("/api/rbac/subjects/{}", a.id)).await,
+        "the last admin's account",
+    );
+    // Everything still works for a.
+    assert_eq!(me.get("/api/rbac/permissions").await.status, 200);
+    // With a second admin, a may remove b's admin rights and account.
+    let b = app.admin_account("rails-b@example.com").await;
+    let b_link = app
+        .get(&filter_eq(
+            "subjects-to-roles",
+            &[("subjectId", &b.id), ("roleId", &admin_role)],
+        ))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = me
+        .delete(&format!("/api/rbac/subjects-to-roles/{b_link}"))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        app.as_account(&b).get("/api/rbac/permissions").await.status,
+        403
+    );
+    let r = me.delete(&format!("/api/rbac/subjects/{}", b.id)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // And an ordinary role can be deleted.
+    let extra = app
+        .create(
+            "/api/rbac/roles",
+            &json!({"title": "Extra", "slug": "extra"}),
+        )
+        .await;
+    let r = me
+        .delete(&format!(
+            "/api/rbac/roles/{}",
+            extra["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+dual_test!(admins_cannot_saw_off_their_branch);
+
+/// Accounts are not listed to visitors, and a subject id spelled differently in the path (percent
+/// encoded, braced) is still checked against the caller.
+async fn accounts_stay_private_however_the_path_is_spelled(app: TestApp) {
+    let a = app.register("spell-a@example.com").await;
+    let b = app.register("spell-b@example.com").await;
+    assert_eq!(app.anon().get("/api/rbac/subjects").await.status, 401);
+    assert_eq!(
+        app.anon()
+            .get(&format!("/api/rbac/subjects/{}", a.id))
             .await
             .status,
         401
     );
-    assert_eq!(u.post("/api/blog/categories", &json!({})).await.status, 201);
+    assert_eq!(
+        app.as_account(&b).get("/api/rbac/subjects").await.status,
+        403
+    );
+    assert_eq!(
+        app.get("/api/rbac/subjects").await.status,
+        200,
+        "admins list"
+    );
+    let encoded: String = a.id.chars().map(|c| format!("%{:02X}", c as u32)).collect();
+    let id = uuid::Uuid::parse_str(&a.id).unwrap();
+    for spelled in [
+        encoded,
+        format!("%7B{}%7D", a.id),
+        id.simple().to_string(),
+        a.id.to_uppercase(),
+    ] {
+        let path = format!("/api/rbac/subjects/{spelled}/identities");
+        let r = app.as_account(&b).get(&path).await;
+        assert!(
+            r.status == 403 || r.status == 400,
+            "{path}: {} {}",
+            r.status,
+            r.text
+        );
+        assert!(!r.text.contains("spell-a@"), "{}", r.text);
+    }
+    // Its owner may use any spelling the router reads as the same id.
+    let r = app
+        .as_account(&a)
+        .get(&format!("/api/rbac/subjects/{}/identities", id.simple()))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = app
+        .as_account(&b)
+        .get("/api/rbac/subjects/%ZZ/identities")
+        .await;
+    assert!(r.status == 400 || r.status == 404, "{}", r.text);
 }
-dual_test!(permission_changes_apply_at_once);
+dual_test!(accounts_stay_private_however_the_path_is_spelled);
+
+/// The topics and templates the platform's own mail needs cannot be deleted or renamed away
+/// through the API (the reset mail would silently stop); other ones can.
+async fn mail_setup_in_use_is_kept(app: TestApp) {
+    let one = |route: &str, field: &str, value: &str| {
+        format!(
+            "/api/notification/{route}?filters[and][0][column]={field}&filters[and][0][method]=eq&filters[and][0][value]={value}"
+        )
+    };
+    let security = app.get(&one("topics", "slug", "security")).await.data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let reset = app
+        .get(&one("templates", "variant", "reset-password"))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (path, body) in [
+        (format!("/api/notification/topics/{security}"), None),
+        (format!("/api/notification/templates/{reset}"), None),
+        (
+            format!("/api/notification/topics/{security}"),
+            Some(json!({"slug": "sec"})),
+        ),
+        (
+            format!("/api/notification/templates/{reset}"),
+            Some(json!({"variant": "default"})),
+        ),
+    ] {
+        let r = match &body {
+            None => app.delete(&path).await,
+            Some(b) => app.patch(&path, b).await,
+        };
+        assert_eq!(r.status, 409, "{path} {body:?}: {}", r.text);
+        assert!(
+            r.text.contains("in use") || r.text.contains("own mail"),
+            "{}",
+            r.text
+        );
+    }
+    // Their texts may change.
+    let r = app
+        .patch(
+            &format!("/api/notification/templates/{reset}"),
+            &json!({"title": "Reset"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // A topic of the admin's own may go.
+    let t = app
+        .create(
+            "/api/notification/topics",
+            &json!({"slug": "news", "title": "News", "type": "info"}),
+        )
+        .await;
+    let r = app
+        .delete(&format!(
+            "/api/notification/topics/{}",
+            t["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+dual_test!(mail_setup_in_use_is_kept);

@@ -293,6 +293,39 @@ async fn search_matches_searchable_fields(app: TestApp) {
     }
     let r = find(&app, "/api/blog/categories", "search=of%20the%20north").await;
     assert_eq!(r.data().as_array().map(Vec::len), Some(1), "{}", r.text);
+    // LIKE wildcards are literal characters: `%` and `_` match only themselves.
+    app.create(
+        "/api/blog/categories",
+        &json!({"adminTitle": "100% trees_ok", "slug": "percent"}),
+    )
+    .await;
+    for (term, want) in [
+        ("%25", "1"),
+        ("_", "1"),
+        ("%25%25", "0"),
+        ("t_ees", "0"),
+        ("0%25%20t", "1"),
+        ("%5C", "0"),
+    ] {
+        let r = find(
+            &app,
+            "/api/blog/categories",
+            &format!("search={term}&count=true"),
+        )
+        .await;
+        assert_eq!(r.header("x-total-count"), Some(want), "{term}: {}", r.text);
+    }
+    // A NUL (which no database text holds) is a 400 naming the problem, wherever it is.
+    for q in [
+        "search=a%00b",
+        "search=%00",
+        "filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=%00",
+        "orderBy[and][0][column]=slug%00",
+    ] {
+        let r = app.get(&format!("/api/blog/categories?{q}")).await;
+        assert_eq!(r.status, 400, "{q}: {}", r.text);
+        assert!(r.text.contains("NUL"), "{q}: {}", r.text);
+    }
 }
 dual_test!(search_matches_searchable_fields);
 

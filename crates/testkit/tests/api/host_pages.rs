@@ -159,6 +159,12 @@ async fn the_sitemap_lists_every_concrete_url_in_every_language(app: TestApp) {
     }
     assert!(r.text.contains("hreflang=\"ru\""));
     assert!(!r.text.contains("[blog"), "templates are expanded");
+    // Built once and kept: a request right after a write is served the kept sitemap, not a new
+    // walk over the data (it is rebuilt a minute later at the soonest).
+    app.create("/api/blog/articles", &json!({"slug": "fresh-one"}))
+        .await;
+    let again = app.anon().get("/sitemap.xml").await;
+    assert_eq!(again.text, r.text);
 
     let robots = app.anon().get("/robots.txt").await;
     assert_eq!(robots.status, 200);
