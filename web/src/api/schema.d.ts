@@ -12877,6 +12877,7 @@ export interface components {
             /** @enum {string} */
             method: "*" | "GET" | "POST" | "PATCH" | "DELETE";
             path: string;
+            public: boolean;
             /** @enum {string} */
             type: "HTTP";
             /** Format: date-time */
@@ -12888,6 +12889,7 @@ export interface components {
             /** @enum {string} */
             method?: "*" | "GET" | "POST" | "PATCH" | "DELETE";
             path?: string;
+            public?: boolean;
             /** @enum {string} */
             type?: "HTTP";
             /** @enum {string} */
@@ -12897,6 +12899,7 @@ export interface components {
             /** @enum {string} */
             method?: "*" | "GET" | "POST" | "PATCH" | "DELETE";
             path?: string;
+            public?: boolean;
             /** @enum {string} */
             type?: "HTTP";
             /** @enum {string} */
@@ -12973,7 +12976,6 @@ export interface components {
         /** @description rbac.roles-to-permissions (rbac_roles_to_permissions) */
         RbacRolesToPermissions: {
             className: string | null;
-            condition: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -12991,7 +12993,6 @@ export interface components {
         };
         RbacRolesToPermissionsCreate: {
             className?: string | null;
-            condition?: string | null;
             /** Format: int64 */
             orderIndex?: number;
             /** Format: uuid */
@@ -13003,7 +13004,6 @@ export interface components {
         };
         RbacRolesToPermissionsPatch: {
             className?: string | null;
-            condition?: string | null;
             /** Format: int64 */
             orderIndex?: number;
             /** Format: uuid */
@@ -55472,7 +55472,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, type, method, path. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, type, method, path, public. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -56692,7 +56692,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, orderIndex, className, roleId, permissionId, condition. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, orderIndex, className, roleId, permissionId. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
