@@ -75,6 +75,14 @@ pub async fn mark(exec: &mut Exec<'_>, name: &str) -> Result<()> {
     }
 }
 
+/// Forgets that seed `name` was applied, so it runs again at the next start (a migration-like
+/// seed re-run by an operator, or by a test that rebuilds an old database's state).
+pub async fn unmark(exec: &mut Exec<'_>, name: &str) -> Result<()> {
+    run(exec, "DELETE FROM stoa_seeds WHERE name = $1", Some(name))
+        .await
+        .map(|_| ())
+}
+
 /// The names of every applied seed starting with `prefix`.
 pub async fn applied_with_prefix(
     db: &Db,

@@ -275,6 +275,15 @@ async fn permission_changes_apply_at_once(app: TestApp) {
 }
 dual_test!(permission_changes_apply_at_once);
 
+/// The id of the first row `url` lists.
+async fn first_id(app: &TestApp, url: &str) -> String {
+    let r = app.get(url).await;
+    r.data()[0]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no row at {url}: {}", r.text))
+        .to_owned()
+}
+
 fn filter_eq(route: &str, pairs: &[(&str, &str)]) -> String {
     let mut q = format!("/api/rbac/{route}?limit=100");
     for (i, (k, v)) in pairs.iter().enumerate() {
@@ -291,40 +300,25 @@ fn filter_eq(route: &str, pairs: &[(&str, &str)]) -> String {
 async fn admins_cannot_saw_off_their_branch(app: TestApp) {
     let a = app.admin_account("rails-a@example.com").await;
     let me = app.as_account(&a);
-    let admin_role = app
-        .get(&filter_eq("roles", &[("slug", "admin")]))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let root = app
-        .get(&filter_eq("permissions", &[("method", "*"), ("path", "*")]))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let grant = app
-        .get(&filter_eq(
-            "roles-to-permissions",
-            &[("permissionId", &root)],
-        ))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let my_link = app
-        .get(&filter_eq(
+    let admin_role = first_id(&app, &filter_eq("roles", &[("slug", "admin")])).await;
+    let root = first_id(
+        &app,
+        &filter_eq("permissions", &[("method", "*"), ("path", "*")]),
+    )
+    .await;
+    let grant = first_id(
+        &app,
+        &filter_eq("roles-to-permissions", &[("permissionId", &root)]),
+    )
+    .await;
+    let my_link = first_id(
+        &app,
+        &filter_eq(
             "subjects-to-roles",
             &[("subjectId", &a.id), ("roleId", &admin_role)],
-        ))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        ),
+    )
+    .await;
     let refused = |r: stoa_testkit::Res, why: &str| {
         assert_eq!(r.status, 409, "{why}: {}", r.text);
         assert!(
@@ -342,13 +336,7 @@ async fn admins_cannot_saw_off_their_branch(app: TestApp) {
             .await,
         "own admin link",
     );
-    let user_role = app
-        .get(&filter_eq("roles", &[("slug", "user")]))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let user_role = first_id(&app, &filter_eq("roles", &[("slug", "user")])).await;
     refused(
         me.patch(
             &format!("/api/rbac/subjects-to-roles/{my_link}"),
@@ -413,16 +401,14 @@ async fn admins_cannot_saw_off_their_branch(app: TestApp) {
     assert_eq!(me.get("/api/rbac/permissions").await.status, 200);
     // With a second admin, a may remove b's admin rights and account.
     let b = app.admin_account("rails-b@example.com").await;
-    let b_link = app
-        .get(&filter_eq(
+    let b_link = first_id(
+        &app,
+        &filter_eq(
             "subjects-to-roles",
             &[("subjectId", &b.id), ("roleId", &admin_role)],
-        ))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        ),
+    )
+    .await;
     let r = me
         .delete(&format!("/api/rbac/subjects-to-roles/{b_link}"))
         .await;
@@ -512,17 +498,8 @@ async fn mail_setup_in_use_is_kept(app: TestApp) {
             "/api/notification/{route}?filters[and][0][column]={field}&filters[and][0][method]=eq&filters[and][0][value]={value}"
         )
     };
-    let security = app.get(&one("topics", "slug", "security")).await.data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let reset = app
-        .get(&one("templates", "variant", "reset-password"))
-        .await
-        .data()[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let security = first_id(&app, &one("topics", "slug", "security")).await;
+    let reset = first_id(&app, &one("templates", "variant", "reset-password")).await;
     for (path, body) in [
         (format!("/api/notification/topics/{security}"), None),
         (format!("/api/notification/templates/{reset}"), None),
@@ -570,3 +547,48 @@ async fn mail_setup_in_use_is_kept(app: TestApp) {
     assert_eq!(r.status, 200, "{}", r.text);
 }
 dual_test!(mail_setup_in_use_is_kept);
+
+/// A database from before the `public` flag read "no role" as public. Its upgrade (seed
+/// `rbac.public-flag.v1`) keeps unlinked permissions of routes declared public open and closes the
+/// rest (an admin's roleless row, a deleted role's leftovers).
+async fn permissions_from_before_the_public_flag_are_migrated(app: TestApp) {
+    use stoa_kernel::value::Val;
+    let articles = first_id(
+        &app,
+        &filter_eq(
+            "permissions",
+            &[("method", "GET"), ("path", "/api/blog/articles")],
+        ),
+    )
+    .await;
+    // As the old schema left it: no flag anywhere.
+    app.write_raw(
+        "rbac.permission",
+        articles.parse().unwrap(),
+        &[("public", Val::Bool(false))],
+    )
+    .await;
+    app.create(
+        "/api/rbac/permissions",
+        &json!({"method": "POST", "path": "/api/blog/categories"}),
+    )
+    .await;
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 401);
+    let mut tx = app.store.db.begin().await.unwrap();
+    stoa_store::seed::unmark(&mut tx.exec(), stoa_rbac::seed::PUBLIC_FLAG_SEED)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    stoa_rbac::seed::seed(&app.store, &app.operations)
+        .await
+        .unwrap();
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
+    assert_eq!(
+        app.anon()
+            .post("/api/blog/categories", &json!({}))
+            .await
+            .status,
+        401
+    );
+}
+dual_test!(permissions_from_before_the_public_flag_are_migrated);
