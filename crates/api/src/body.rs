@@ -95,6 +95,17 @@ pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
     parse_files(req, limits, &[]).await
 }
 
+/// The request's media type, lower-cased, without parameters (`""` when none is sent).
+pub fn media_type(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
 /// Reads and parses the body of `req` for a route whose `file_fields` take one file part each
 /// (up to `limits.file` bytes apiece). A file part for any other name is refused before it is
 /// read; without a `data` field a multipart body that carries files means `{}`.
@@ -107,12 +118,7 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
-    let mime = ct
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let mime = media_type(req.headers());
     let cap = if mime == "multipart/form-data" {
         multipart_cap(limits, file_fields)
     } else {

@@ -102,12 +102,12 @@ pub trait Pages: Send + Sync {
     /// The bundle of the page `url` shows, or `None` when no page does.
     fn bundle<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
     /// `/sitemap.xml` for the site at `public_url` in `languages` (cached: a request costs a
-    /// lookup, not a walk over the data).
+    /// lookup and a reference count, not a walk over the data or a copy).
     fn sitemap<'a>(
         &'a self,
         public_url: &'a str,
         languages: &'a [&'a str],
-    ) -> BoxFuture<'a, Result<Arc<str>>>;
+    ) -> BoxFuture<'a, Result<bytes::Bytes>>;
 }
 
 type SetupFn = Box<dyn Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync>;

@@ -80,7 +80,7 @@ pub fn routes(site: Site) -> Router {
                                 (header::CONTENT_TYPE, "application/xml; charset=utf-8"),
                                 (header::CACHE_CONTROL, "public, max-age=300"),
                             ],
-                            xml.to_string(),
+                            xml,
                         )
                             .into_response(),
                         Err(e) => stoa_api::error::error_response(&e),

@@ -35,7 +35,7 @@ struct Sitemap {
     stamp: u64,
     at: Instant,
     took: Duration,
-    xml: Arc<str>,
+    xml: bytes::Bytes,
 }
 
 /// The sitemap is rebuilt after a change, but no sooner than this after the last build (and no
@@ -54,7 +54,7 @@ impl Bundles {
     }
 
     /// `/sitemap.xml`, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
-    pub async fn sitemap(&self, public_url: &str, languages: &[&str]) -> Result<Arc<str>> {
+    pub async fn sitemap(&self, public_url: &str, languages: &[&str]) -> Result<bytes::Bytes> {
         let site = format!("{public_url} {}", languages.join(","));
         let stamp = self.store.any_version();
         let mut g = self.sitemap.lock().await;
@@ -66,9 +66,9 @@ impl Bundles {
             return Ok(m.xml.clone());
         }
         let started = Instant::now();
-        let xml: Arc<str> = crate::pages::sitemap_xml(&self.store, public_url, languages)
-            .await?
-            .into();
+        let xml = bytes::Bytes::from(
+            crate::pages::sitemap_xml(&self.store, public_url, languages).await?,
+        );
         *g = Some(Sitemap {
             site,
             stamp,
@@ -137,7 +137,7 @@ impl stoa_api::module::Pages for Bundles {
         &'a self,
         public_url: &'a str,
         languages: &'a [&'a str],
-    ) -> stoa_api::module::BoxFuture<'a, Result<Arc<str>>> {
+    ) -> stoa_api::module::BoxFuture<'a, Result<bytes::Bytes>> {
         Box::pin(Bundles::sitemap(self, public_url, languages))
     }
 }

@@ -108,18 +108,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 Some(files) => mailer.with_files(files),
                 None => mailer,
             };
-            for (entity, field) in [
-                ("notification.topic", "slug"),
-                ("notification.template", "variant"),
-            ] {
-                ctx.store.guard(
-                    entity,
-                    std::sync::Arc::new(mail::Kept {
-                        in_use: mailer.in_use.clone(),
-                        field,
-                    }),
-                );
-            }
+            ctx.store
+                .guard("notification.topic", mailer.in_use.topics.clone());
+            ctx.store
+                .guard("notification.template", mailer.in_use.templates.clone());
             ctx.provide(std::sync::Arc::new(mailer));
             Ok(())
         })

@@ -54,8 +54,8 @@ pub struct Mailer {
 /// receipts, payment alerts): the API may neither delete them nor rename them away, since a flow
 /// would then find nothing to send (see [`Kept`]).
 pub struct InUse {
-    topics: std::sync::RwLock<std::collections::HashSet<String>>,
-    variants: std::sync::RwLock<std::collections::HashSet<String>>,
+    pub topics: std::sync::Arc<Kept>,
+    pub templates: std::sync::Arc<Kept>,
 }
 
 /// The topics every platform mail is filed under.
@@ -66,50 +66,46 @@ pub const RESET_TEMPLATE: &str = "reset-password";
 impl Default for InUse {
     fn default() -> Self {
         Self {
-            topics: std::sync::RwLock::new(TOPICS.iter().map(|t| (*t).to_owned()).collect()),
-            variants: std::sync::RwLock::new([RESET_TEMPLATE.to_owned()].into()),
+            topics: std::sync::Arc::new(Kept::new("topic", "slug", &TOPICS)),
+            templates: std::sync::Arc::new(Kept::new("template", "variant", &[RESET_TEMPLATE])),
         }
     }
 }
 
-impl InUse {
-    fn holds(set: &std::sync::RwLock<std::collections::HashSet<String>>, v: &str) -> bool {
-        set.read().is_ok_and(|s| s.contains(v))
-    }
-
-    /// Marks a template variant as used by a flow.
-    pub fn variant(&self, v: &str) {
-        if let Ok(mut s) = self.variants.write() {
-            s.insert(v.to_owned());
-        }
-    }
-}
-
-/// The write guard of topics (`field` `slug`) or templates (`variant`) in use.
+/// The write guard of one kind of mail record (`what`): the `field` values in use stay.
 pub struct Kept {
-    pub in_use: std::sync::Arc<InUse>,
-    pub field: &'static str,
+    what: &'static str,
+    field: &'static str,
+    names: std::sync::RwLock<std::collections::HashSet<String>>,
 }
 
 impl Kept {
-    fn used(&self, v: &str) -> bool {
-        match self.field {
-            "slug" => InUse::holds(&self.in_use.topics, v),
-            _ => InUse::holds(&self.in_use.variants, v),
+    fn new(what: &'static str, field: &'static str, names: &[&str]) -> Self {
+        Self {
+            what,
+            field,
+            names: std::sync::RwLock::new(names.iter().map(|n| (*n).to_owned()).collect()),
         }
     }
 
+    /// Marks `name` as used by a flow.
+    pub fn keep(&self, name: &str) {
+        if let Ok(mut s) = self.names.write() {
+            s.insert(name.to_owned());
+        }
+    }
+
+    fn used(&self, name: &str) -> bool {
+        self.names.read().is_ok_and(|s| s.contains(name))
+    }
+
     fn refusal(&self, v: &str, doing: &str) -> Error {
-        let what = if self.field == "slug" {
-            "topic"
-        } else {
-            "template"
-        };
         Error::conflict_field(
             self.field,
             format!(
-                "the {what} '{v}' is used by the platform's own mail and cannot be {doing}; edit \
-                 its texts instead"
+                "the {} '{v}' is used by the platform's own mail and cannot be {doing}; edit its \
+                 texts instead",
+                self.what
             ),
         )
     }
@@ -311,7 +307,6 @@ impl Mailer {
         let to = row.text("reciever").unwrap_or_default().to_owned();
         let Some(transport) = &self.transport else {
             // Never the body: it may hold a secret (a reset link).
-            let _ = body;
             tracing::info!(notification = %nid, %subject,
                 "email kept in the outbox: STOA_SMTP_URL is not set");
             return Ok(());
@@ -439,7 +434,7 @@ impl Mailer {
     /// other modules seed their mail templates through this.
     pub async fn ensure_templates(&self, name: &str, templates: &[Value]) -> Result<()> {
         for v in templates.iter().filter_map(|t| t["variant"].as_str()) {
-            self.in_use.variant(v);
+            self.in_use.templates.keep(v);
         }
         let store = &self.store;
         if stoa_store::seed::applied(&store.db, name).await? {

@@ -1,6 +1,7 @@
-//! Guard rails on the admin's generic writes of accounts, roles and permissions. Through the API
-//! nobody can delete their own account, take away their own admin rights, delete the role or the
-//! permission that makes admins, or leave the site with no admin; each is a 409 with the reason.
+//! Guard rails on generic writes of accounts, roles and permissions (by an admin, or by a role an
+//! admin granted such writes). Through the API nobody can delete their own account, take away
+//! their own admin rights, delete the role or the permission that makes admins, or leave the site
+//! with no admin; each is a 409 with the reason.
 //! (The command line, `stoa admin`, stays the way back in.)
 //!
 //! A write is checked by replaying it on the rows that make admins (the root permission, its
@@ -54,12 +55,9 @@ pub fn write_of(method: &Method, path: &str) -> Option<Write> {
             delete,
         });
     }
-    let id = percent_encoding::percent_decode_str(tail)
-        .decode_utf8()
-        .ok()?;
     Some(Write {
         route,
-        id: Some(Uuid::try_parse(&id).ok()?),
+        id: Some(crate::http::path_id(tail)?),
         delete,
     })
 }

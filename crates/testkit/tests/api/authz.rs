@@ -419,6 +419,26 @@ async fn admins_cannot_saw_off_their_branch(app: TestApp) {
     );
     let r = me.delete(&format!("/api/rbac/subjects/{}", b.id)).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    // The rails hold for whoever the permission table lets make these writes, not only admins:
+    // users granted deletes of role links still cannot remove the last admin.
+    let p = app
+        .create(
+            "/api/rbac/permissions",
+            &json!({"method": "DELETE", "path": "/api/rbac/subjects-to-roles/[rbac.subjects-to-roles.id]"}),
+        )
+        .await;
+    app.create(
+        "/api/rbac/roles-to-permissions",
+        &json!({"roleId": user_role, "permissionId": p["id"]}),
+    )
+    .await;
+    let c = app.register("rails-c@example.com").await;
+    let r = app
+        .as_account(&c)
+        .delete(&format!("/api/rbac/subjects-to-roles/{my_link}"))
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert_eq!(me.get("/api/rbac/permissions").await.status, 200);
     // And an ordinary role can be deleted.
     let extra = app
         .create(
