@@ -112,6 +112,9 @@ pub struct Config {
     /// Public form submissions (CRM) one client IP may make per minute (429 past it).
     #[arg(long, env = "STOA_FORM_RATE", default_value_t = 30)]
     pub form_rate: u32,
+    /// Chat writes (messages, edits, reactions, new chats) one account may make per minute.
+    #[arg(long, env = "STOA_CHAT_RATE", default_value_t = 60)]
+    pub chat_rate: u32,
     /// Background jobs one server claims and runs at once.
     #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 16)]
     pub job_concurrency: usize,
@@ -344,6 +347,7 @@ impl Config {
             cart_retention_hours: 24,
             webhook_rate: 600,
             form_rate: 30,
+            chat_rate: 60,
             job_concurrency: 16,
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),

@@ -4,12 +4,14 @@
 
 pub mod auth;
 pub mod body;
+pub mod call;
 pub mod config;
 pub mod crud;
 pub mod docs;
 pub mod error;
 pub mod files;
 pub mod jobs;
+pub mod live;
 pub mod meta;
 pub mod module;
 pub mod openapi;

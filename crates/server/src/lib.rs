@@ -99,6 +99,10 @@ fn routes(
             ok("ready", "Readiness: the database answers"),
         )
         .merge(modules.routes(ctx).map_err(anyhow::Error::msg)?)
+        .merge(stoa_api::live::routes(
+            ctx.need::<stoa_api::live::Hub>()
+                .map_err(anyhow::Error::msg)?,
+        ))
         .merge(stoa_api::api_routes(state));
     Ok(stoa_api::with_openapi(book, &state.store.registry))
 }
@@ -132,6 +136,9 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         .map_err(|e| anyhow::anyhow!("preparing the job queue failed: {e}"))?;
     let store = Store::new(db, registry);
     let mut ctx = Context::new(store.clone(), Arc::new(config.clone()));
+    ctx.provide(Arc::new(stoa_api::live::Hub::new(
+        stoa_api::live::HubLimits::default(),
+    )));
     modules.setup(&mut ctx).map_err(anyhow::Error::msg)?;
     let state = AppState {
         store: store.clone(),
@@ -262,6 +269,16 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         Duration::from_secs(config.request_timeout),
         std::sync::Arc::new(trusted),
     );
+    let hub = p
+        .ctx
+        .need::<stoa_api::live::Hub>()
+        .map_err(anyhow::Error::msg)?;
+    tokio::spawn(stoa_api::live::watch_store(
+        p.store.clone(),
+        Arc::downgrade(&hub),
+        Duration::from_millis(300),
+    ));
+    drop(hub);
     let mut runner = stoa_api::jobs::Runner::new(p.ctx.clone(), p.jobs, p.modules.schedules());
     runner.concurrency = config.job_concurrency.max(1);
     Ok(App {
@@ -291,6 +308,15 @@ pub async fn serve(
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "stoa listening");
     let (stop_jobs, jobs_stopped) = tokio::sync::oneshot::channel::<()>();
+    // Live streams never end by themselves: end them when the server stops, or the graceful
+    // shutdown would wait for them forever.
+    let hub = app.ctx.get::<stoa_api::live::Hub>();
+    let shutdown = async move {
+        shutdown.await;
+        if let Some(h) = hub {
+            h.close();
+        }
+    };
     let runner = app.jobs.map(|r| {
         tokio::spawn(r.run(async move {
             let _ = jobs_stopped.await;

@@ -298,7 +298,17 @@ pub(crate) async fn read(r: reqwest::Result<reqwest::Response>) -> Res {
     let status = r.status().as_u16();
     let headers = r.headers().clone();
     let path = r.url().path().to_owned();
-    let text = r.text().await.unwrap_or_default();
+    // A live stream never ends: its status and headers are the answer.
+    let streaming = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    let text = if streaming {
+        drop(r);
+        String::new()
+    } else {
+        r.text().await.unwrap_or_default()
+    };
     let body = serde_json::from_str(&text).unwrap_or(Value::Null);
     secrets::assert_none(&path, &body, &text);
     Res {

@@ -3,89 +3,17 @@
 //! order actions of admins and of the platform (check, override, clear-old-orders, stats).
 //! One table below lists them all; each row is (access, method, path, handler, description).
 
-use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
-use axum::routing::{MethodRouter, on};
 use serde_json::{Map, Value, json};
-use stoa_api::auth::Caller;
-use stoa_api::crud::{data, parse_id};
+use stoa_api::call::{Call, Fut, created, ok, route};
+use stoa_api::crud::parse_id;
 use stoa_api::openapi::{custom, path_params};
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_api::{Access, AppState, RouteBook};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
 use crate::orders::Commerce;
-
-/// What a handler gets: the caller, the path parameters, the query and the JSON body.
-pub struct Call {
-    pub caller: Caller,
-    pub actor: String,
-    pub params: HashMap<String, String>,
-    pub query: HashMap<String, String>,
-    pub body: Map<String, Value>,
-}
-
-impl Call {
-    fn id(&self, name: &str) -> Result<Uuid> {
-        parse_id(self.params.get(name).map_or("", String::as_str))
-            .map_err(|_| Error::bad_field(name, "must be a uuid"))
-    }
-
-    /// The subject in the path, which must be the caller (or an admin).
-    fn subject(&self) -> Result<Uuid> {
-        self.caller.acting_for(self.id("id")?)
-    }
-}
-
-type Fut = Pin<Box<dyn Future<Output = Result<Response>> + Send>>;
-type Handler = fn(Arc<Commerce>, Call) -> Fut;
-
-fn route(c: Arc<Commerce>, method: &'static str, f: Handler) -> MethodRouter<AppState> {
-    let filter = axum::routing::MethodFilter::try_from(
-        axum::http::Method::from_bytes(method.as_bytes()).unwrap_or(axum::http::Method::GET),
-    )
-    .unwrap_or(axum::routing::MethodFilter::GET);
-    on(
-        filter,
-        move |State(s): State<AppState>,
-              Path(params): Path<HashMap<String, String>>,
-              Query(query): Query<HashMap<String, String>>,
-              req: Request| {
-            let c = c.clone();
-            async move {
-                let caller = req
-                    .extensions()
-                    .get::<Caller>()
-                    .cloned()
-                    .unwrap_or_default();
-                let actor = stoa_api::crud::actor_of(&req);
-                let body = stoa_api::body::object_or_empty(req, s.limits).await?;
-                let call = Call {
-                    caller,
-                    actor,
-                    params,
-                    query,
-                    body,
-                };
-                ApiResult::Ok(f(c, call).await?)
-            }
-        },
-    )
-}
-
-fn ok(v: impl serde::Serialize) -> Result<Response> {
-    Ok(data(StatusCode::OK, v))
-}
-
-fn created(v: impl serde::Serialize) -> Result<Response> {
-    Ok(data(StatusCode::CREATED, v))
-}
 
 /// The ids of `ecommerceModule.orders: [{id}]`.
 fn order_ids(body: &Map<String, Value>) -> Result<Option<Vec<Uuid>>> {
@@ -271,7 +199,7 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
         Access,
         &'static str,
         String,
-        Handler,
+        stoa_api::call::Handler<Commerce>,
         &str,
         &str,
         Vec<&str>,

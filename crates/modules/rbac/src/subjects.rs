@@ -91,6 +91,79 @@ impl Subjects {
             .collect())
     }
 
+    /// The social profiles `subject` owns, at most `cap`.
+    pub async fn profiles(&self, subject: Uuid, cap: usize) -> Result<Vec<Uuid>> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-social-module-profiles")?;
+        self.store
+            .linked(&e, "subjectId", &[subject], "socialModuleProfileId", cap)
+            .await
+    }
+
+    /// Does `subject` own `profile`?
+    pub async fn owns_profile(&self, subject: Uuid, profile: Uuid) -> Result<bool> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-social-module-profiles")?;
+        Ok(!self
+            .store
+            .find_by(
+                &e,
+                &[
+                    ("subjectId", Val::Uuid(subject)),
+                    ("socialModuleProfileId", Val::Uuid(profile)),
+                ],
+                1,
+            )
+            .await?
+            .is_empty())
+    }
+
+    /// The subjects owning any of `profiles` (distinct).
+    pub async fn profile_owners(&self, profiles: &[Uuid]) -> Result<Vec<Uuid>> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-social-module-profiles")?;
+        self.store
+            .linked(
+                &e,
+                "socialModuleProfileId",
+                profiles,
+                "subjectId",
+                profiles.len().max(1) * 4,
+            )
+            .await
+    }
+
+    /// Records that `subject` owns `profile` (inside the caller's transaction).
+    pub async fn link_profile(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        profile: Uuid,
+    ) -> Result<()> {
+        let e = self
+            .store
+            .entity("rbac.subjects-to-social-module-profiles")?;
+        self.store
+            .link_in(
+                exec,
+                &e,
+                ("subjectId", subject),
+                ("socialModuleProfileId", profile),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Call after committing [`Subjects::link_profile`] writes.
+    pub fn touch_profiles(&self) {
+        if let Ok(e) = self.store.entity("rbac.subjects-to-social-module-profiles") {
+            self.store.touch(&e);
+        }
+    }
+
     /// Makes sure `subject` has an identity with `email` (checkout by a guest: "deanonymise").
     /// The identity is provider `email`: an address to write to, not a way to sign in.
     pub async fn ensure_email(

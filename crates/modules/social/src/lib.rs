@@ -1,6 +1,9 @@
 //! social: profiles, chats, messages and profile attributes.
 #![forbid(unsafe_code)]
 
+pub mod chats;
+pub mod http;
+
 use stoa_kernel::model::*;
 
 const M: &str = "social";
@@ -53,7 +56,15 @@ pub fn declarations() -> Module {
                 .field(text("subtitle").max_len(500))
                 .field(text("description").max_len(100_000).list().searchable())
                 .field(text("sourceSystemId").max_len(200))
+                .field(timestamp("editedAt"))
                 .title("description")
+                .private()
+                .build(),
+            model(M, "reaction", "reactions")
+                .field(reference("messageId", "social.message"))
+                .field(reference("profileId", "social.profile"))
+                .field(text("emoji").required().max_len(16).list())
+                .title("emoji")
                 .private()
                 .build(),
             model(M, "profile", "profiles")
@@ -95,6 +106,8 @@ pub fn declarations() -> Module {
                 ("profileId", "social.profile"),
                 ("chatId", "social.chat"),
             )
+            // The position of the last message this member has read (see `chats`).
+            .field(int("lastRead").required().default_int(0))
             .build(),
             r(
                 "profiles-to-ecommerce-module-products",
@@ -125,7 +138,18 @@ pub fn declarations() -> Module {
     }
 }
 
-/// The module: its declarations (no custom behaviour yet).
+/// The module: its declarations and the chats of subjects' profiles.
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let chats = chats::Chats::new(
+                ctx.store.clone(),
+                ctx.need::<stoa_rbac::subjects::Subjects>()?,
+                ctx.need::<stoa_api::live::Hub>()?,
+                ctx.config.chat_rate,
+            );
+            ctx.provide(std::sync::Arc::new(chats));
+            Ok(())
+        })
+        .routes(|ctx| Ok(http::routes(ctx.need::<chats::Chats>()?)))
 }

@@ -5,6 +5,7 @@ mod auth;
 mod authz;
 mod bad_input;
 mod cascades;
+mod chats;
 mod commerce;
 mod contract;
 mod files;

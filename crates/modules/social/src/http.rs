@@ -1,0 +1,313 @@
+//! The chat routes of a subject's own profiles, under
+//! `/api/rbac/subjects/{id}/social-module/…` (the subject's own only: rbac checks the `{id}`,
+//! the service checks the profile is the subject's and a member of the chat).
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use stoa_api::call::{Call, Fut, created, ok, route};
+use stoa_api::openapi::{custom, path_params};
+use stoa_api::{Access, AppState, RouteBook};
+
+use crate::chats::{Chats, MAX_PAGE};
+
+const BASE: &str = "/api/rbac/subjects/{id}/social-module";
+
+fn own_profiles(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.own_profiles(x.subject()?).await?) })
+}
+
+fn create_profile(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move { created(c.create_profile(x.subject()?, &x.body).await?) })
+}
+
+fn unread(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.unread(x.subject()?).await?) })
+}
+
+fn list(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.list(x.subject()?, x.id("profileId")?).await?) })
+}
+
+fn start(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        let (new, chat) = c.start(x.subject()?, x.id("profileId")?, &x.body).await?;
+        if new { created(chat) } else { ok(chat) }
+    })
+}
+
+fn one(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.one(x.subject()?, x.id("profileId")?, x.id("chatId")?)
+            .await?)
+    })
+}
+
+fn messages(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        let limit = x.query_int("limit", 1..=MAX_PAGE as i64)?.unwrap_or(50) as u64;
+        let after = x.query_int("after", 0..=i64::MAX)?;
+        ok(c.messages(
+            x.subject()?,
+            x.id("profileId")?,
+            x.id("chatId")?,
+            x.query_id("before")?,
+            after,
+            limit,
+        )
+        .await?)
+    })
+}
+
+fn post(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        created(
+            c.post(x.subject()?, x.id("profileId")?, x.id("chatId")?, &x.body)
+                .await?,
+        )
+    })
+}
+
+fn edit(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.edit(
+            x.subject()?,
+            x.id("profileId")?,
+            x.id("chatId")?,
+            x.id("messageId")?,
+            &x.body,
+        )
+        .await?)
+    })
+}
+
+fn delete(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.delete(
+            x.subject()?,
+            x.id("profileId")?,
+            x.id("chatId")?,
+            x.id("messageId")?,
+        )
+        .await?)
+    })
+}
+
+fn react(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.react(
+            x.subject()?,
+            x.id("profileId")?,
+            x.id("chatId")?,
+            x.id("messageId")?,
+            &x.body,
+        )
+        .await?)
+    })
+}
+
+fn read(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(
+            c.read(x.subject()?, x.id("profileId")?, x.id("chatId")?, &x.body)
+                .await?,
+        )
+    })
+}
+
+pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
+    let profile = json!({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "slug": {"type": "string"}, "title": {"type": "object"}, "variant": {"type": "string"}}});
+    let message = json!({"type": "object", "description": "a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt"});
+    let chat = json!({"type": "object", "description": "a chat with members (profile cards with lastRead), lastMessage, unread and lastRead"});
+    let text = json!({"type": "object", "properties": {"description": {"type": "string", "minLength": 1, "maxLength": crate::chats::MAX_MESSAGE}, "fileIds": {"type": "array", "items": {"type": "string", "format": "uuid"}}}, "required": ["description"]});
+    let chat_errs: &[u16] = &[400, 401, 403, 404];
+    let write_errs: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
+    let p = BASE.to_owned() + "/profiles/{profileId}/chats";
+    let m = p.clone() + "/{chatId}/messages";
+    #[allow(clippy::type_complexity)]
+    let table: Vec<(
+        &'static str,
+        String,
+        stoa_api::call::Handler<Chats>,
+        &str,
+        &str,
+        Vec<&str>,
+        Option<Value>,
+        u16,
+        Value,
+        &[u16],
+    )> = vec![
+        (
+            "GET",
+            format!("{BASE}/profiles"),
+            own_profiles,
+            "subjectSocialProfiles",
+            "The subject's own profiles (the names it chats under)",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "array", "items": profile}),
+            &[400, 401, 403],
+        ),
+        (
+            "POST",
+            format!("{BASE}/profiles"),
+            create_profile,
+            "subjectSocialProfileCreate",
+            "Creates a profile for the subject (at most 5)",
+            vec!["id"],
+            Some(
+                json!({"type": "object", "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 100}}, "required": ["title"]}),
+            ),
+            201,
+            profile.clone(),
+            &[400, 401, 403, 415, 422, 429],
+        ),
+        (
+            "GET",
+            format!("{BASE}/unread"),
+            unread,
+            "subjectSocialUnread",
+            "Unread messages over all the subject's chats (capped at 100): the navbar badge",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "object", "properties": {"unread": {"type": "integer"}, "capped": {"type": "boolean"}, "chats": {"type": "integer"}}}),
+            &[400, 401, 403],
+        ),
+        (
+            "GET",
+            p.clone(),
+            list,
+            "subjectSocialChats",
+            "The profile's chats, most recently active first, with members, newest message and unread count",
+            vec!["id", "profileId"],
+            None,
+            200,
+            json!({"type": "array", "items": chat.clone()}),
+            chat_errs,
+        ),
+        (
+            "POST",
+            p.clone(),
+            start,
+            "subjectSocialChatStart",
+            "Starts a chat with other profiles (an existing one-to-one chat is answered with 200 instead)",
+            vec!["id", "profileId"],
+            Some(
+                json!({"type": "object", "properties": {"profileIds": {"type": "array", "items": {"type": "string", "format": "uuid"}, "minItems": 1}, "title": {"type": "string", "maxLength": 500}}, "required": ["profileIds"]}),
+            ),
+            201,
+            chat.clone(),
+            write_errs,
+        ),
+        (
+            "GET",
+            p.clone() + "/{chatId}",
+            one,
+            "subjectSocialChat",
+            "One of the profile's chats (404 when the profile is not a member)",
+            vec!["id", "profileId", "chatId"],
+            None,
+            200,
+            chat.clone(),
+            chat_errs,
+        ),
+        (
+            "POST",
+            p.clone() + "/{chatId}/read",
+            read,
+            "subjectSocialChatRead",
+            "Marks the chat read up to messageId (default: its newest message); marks only move forward",
+            vec!["id", "profileId", "chatId"],
+            Some(
+                json!({"type": "object", "properties": {"messageId": {"type": "string", "format": "uuid"}}}),
+            ),
+            200,
+            json!({"type": "object", "properties": {"lastRead": {"type": "integer"}, "unread": {"type": "integer"}}}),
+            write_errs,
+        ),
+        (
+            "GET",
+            m.clone(),
+            messages,
+            "subjectSocialMessages",
+            "A page of the chat's messages, oldest first: the newest ?limit (50, at most 100), those ?before a message id, or those ?after a position",
+            vec!["id", "profileId", "chatId"],
+            None,
+            200,
+            json!({"type": "array", "items": message.clone()}),
+            chat_errs,
+        ),
+        (
+            "POST",
+            m.clone(),
+            post,
+            "subjectSocialMessageCreate",
+            "Posts a message (1 to 4000 characters, up to 10 uploaded files by id)",
+            vec!["id", "profileId", "chatId"],
+            Some(text.clone()),
+            201,
+            message.clone(),
+            write_errs,
+        ),
+        (
+            "PATCH",
+            m.clone() + "/{messageId}",
+            edit,
+            "subjectSocialMessageEdit",
+            "Changes the text of one's own message",
+            vec!["id", "profileId", "chatId", "messageId"],
+            Some(text),
+            200,
+            message.clone(),
+            write_errs,
+        ),
+        (
+            "DELETE",
+            m.clone() + "/{messageId}",
+            delete,
+            "subjectSocialMessageDelete",
+            "Deletes one's own message",
+            vec!["id", "profileId", "chatId", "messageId"],
+            None,
+            200,
+            json!({"type": "object"}),
+            chat_errs,
+        ),
+        (
+            "POST",
+            m + "/{messageId}/react",
+            react,
+            "subjectSocialMessageReact",
+            "Adds an emoji reaction to a message, or takes it back when it is there",
+            vec!["id", "profileId", "chatId", "messageId"],
+            Some(
+                json!({"type": "object", "properties": {"emoji": {"type": "string", "minLength": 1, "maxLength": 16}}, "required": ["emoji"]}),
+            ),
+            200,
+            message,
+            write_errs,
+        ),
+    ];
+    let mut book = RouteBook::new();
+    for (method, path, f, id, summary, params, body, status, result, errs) in table {
+        book = book.add(
+            Access::Owner,
+            method,
+            &path,
+            route(c.clone(), method, f),
+            custom(
+                "social",
+                id,
+                summary,
+                path_params(&params),
+                body,
+                status,
+                result,
+                errs,
+            ),
+        );
+    }
+    book
+}

@@ -1,0 +1,472 @@
+//! Chats on SQLite and PostgreSQL: members read, post, edit their own, react and mark read;
+//! non-members are refused on every chat route; live events reach members only, survive a
+//! reconnect, and carry revalidation of public data to every open page.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use stoa_testkit::users::Account;
+use stoa_testkit::{TestApp, dual_test};
+
+const S: &str = "/api/rbac/subjects";
+
+/// A signed-in account with a profile to chat under.
+struct Member {
+    account: Account,
+    profile: String,
+}
+
+impl Member {
+    fn chats(&self) -> String {
+        format!(
+            "{S}/{}/social-module/profiles/{}/chats",
+            self.account.id, self.profile
+        )
+    }
+}
+
+async fn member(app: &TestApp, email: &str, name: &str) -> Member {
+    let account = app.register(email).await;
+    let r = app
+        .as_account(&account)
+        .post(
+            &format!("{S}/{}/social-module/profiles", account.id),
+            &json!({"title": name}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let profile = r.data()["id"].as_str().unwrap().to_owned();
+    Member { account, profile }
+}
+
+async fn post(app: &TestApp, m: &Member, chat: &str, text: &str) -> Value {
+    let r = app
+        .as_account(&m.account)
+        .post(
+            &format!("{}/{chat}/messages", m.chats()),
+            &json!({"description": text}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.data().clone()
+}
+
+async fn start(app: &TestApp, a: &Member, b: &Member) -> String {
+    let r = app
+        .as_account(&a.account)
+        .post(&a.chats(), &json!({"profileIds": [b.profile]}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.data()["id"].as_str().unwrap().to_owned()
+}
+
+async fn chats_are_for_members(app: TestApp) {
+    let alice = member(&app, "alice@chat.test", "Alice").await;
+    let bob = member(&app, "bob@chat.test", "Bob").await;
+    let carol = member(&app, "carol@chat.test", "Carol").await;
+    let (a, b, c) = (
+        app.as_account(&alice.account),
+        app.as_account(&bob.account),
+        app.as_account(&carol.account),
+    );
+
+    let chat = start(&app, &alice, &bob).await;
+    // Starting it again finds the same one-to-one chat.
+    let again = a
+        .post(&alice.chats(), &json!({"profileIds": [bob.profile]}))
+        .await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.data()["id"], chat.as_str());
+    let nobody = a
+        .post(
+            &alice.chats(),
+            &json!({"profileIds": [uuid::Uuid::new_v4()]}),
+        )
+        .await;
+    assert_eq!(nobody.status, 422, "{}", nobody.text);
+    assert!(nobody.text.contains("profileIds[0]"), "{}", nobody.text);
+
+    // Alice writes; Bob sees it, unread, and reads it.
+    let first = post(&app, &alice, &chat, "  Hello, Bob  ").await;
+    assert_eq!(first["description"], "Hello, Bob");
+    assert_eq!(first["profileId"], alice.profile.as_str());
+    let unread = b
+        .get(&format!("{S}/{}/social-module/unread", bob.account.id))
+        .await;
+    assert_eq!(unread.data()["unread"], 1, "{}", unread.text);
+    let list = b.get(&bob.chats()).await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    assert_eq!(list.data()[0]["id"], chat.as_str());
+    assert_eq!(list.data()[0]["unread"], 1);
+    assert_eq!(list.data()[0]["lastMessage"]["description"], "Hello, Bob");
+    assert_eq!(list.data()[0]["members"].as_array().unwrap().len(), 2);
+    let msgs = b.get(&format!("{}/{chat}/messages", bob.chats())).await;
+    assert_eq!(msgs.data().as_array().unwrap().len(), 1, "{}", msgs.text);
+    let read = b
+        .post(&format!("{}/{chat}/read", bob.chats()), &json!({}))
+        .await;
+    assert_eq!(read.status, 200, "{}", read.text);
+    assert_eq!(read.data()["unread"], 0);
+    let unread = b
+        .get(&format!("{S}/{}/social-module/unread", bob.account.id))
+        .await;
+    assert_eq!(unread.data()["unread"], 0, "{}", unread.text);
+    // The author has read what it wrote.
+    let mine = a.get(&format!("{}/{chat}", alice.chats())).await;
+    assert_eq!(mine.data()["unread"], 0, "{}", mine.text);
+
+    // Only the author edits or deletes; anyone in the chat reacts.
+    let id = first["id"].as_str().unwrap();
+    let msg = |m: &Member| format!("{}/{chat}/messages/{id}", m.chats());
+    let r = b.patch(&msg(&bob), &json!({"description": "hacked"})).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let r = b.delete(&msg(&bob)).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let r = a
+        .patch(&msg(&alice), &json!({"description": "Hello again, Bob"}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["description"], "Hello again, Bob");
+    assert!(r.data()["editedAt"].is_string(), "{}", r.text);
+    let react = format!("{}/react", msg(&bob));
+    let r = b.post(&react, &json!({"emoji": "👍"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["reactions"][0]["emoji"], "👍");
+    assert_eq!(r.data()["reactions"][0]["count"], 1);
+    let r = b.post(&react, &json!({"emoji": "👍"})).await;
+    assert_eq!(
+        r.data()["reactions"].as_array().unwrap().len(),
+        0,
+        "{}",
+        r.text
+    );
+    let r = b.post(&react, &json!({})).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+
+    // Bad messages are refused with the field named.
+    for bad in [
+        json!({"description": "   "}),
+        json!({"description": "x".repeat(4001)}),
+        json!({}),
+    ] {
+        let r = a
+            .post(&format!("{}/{chat}/messages", alice.chats()), &bad)
+            .await;
+        assert_eq!(r.status, 422, "{}", r.text);
+        assert!(r.text.contains("description"), "{}", r.text);
+    }
+
+    // Carol is not in the chat: every chat route says there is no such chat.
+    let carol_chat = format!("{}/{chat}", carol.chats());
+    for (method, path, body) in [
+        ("GET", carol_chat.clone(), None),
+        ("GET", format!("{carol_chat}/messages"), None),
+        (
+            "POST",
+            format!("{carol_chat}/messages"),
+            Some(json!({"description": "hi"})),
+        ),
+        (
+            "PATCH",
+            format!("{carol_chat}/messages/{id}"),
+            Some(json!({"description": "x"})),
+        ),
+        ("DELETE", format!("{carol_chat}/messages/{id}"), None),
+        (
+            "POST",
+            format!("{carol_chat}/messages/{id}/react"),
+            Some(json!({"emoji": "👎"})),
+        ),
+        ("POST", format!("{carol_chat}/read"), Some(json!({}))),
+    ] {
+        let r = c.call(method, &path, body.as_ref()).await;
+        assert_eq!(r.status, 404, "{method} {path}: {}", r.text);
+    }
+    assert_eq!(
+        c.get(&carol.chats()).await.data().as_array().unwrap().len(),
+        0
+    );
+    // Alice's profile in Carol's path, and Alice's account in the path: refused.
+    let r = c
+        .get(&format!(
+            "{S}/{}/social-module/profiles/{}/chats/{chat}/messages",
+            carol.account.id, alice.profile
+        ))
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let r = c.get(&format!("{}/{chat}/messages", alice.chats())).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let r = app
+        .anon()
+        .get(&format!("{}/{chat}/messages", alice.chats()))
+        .await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    // The generic message routes stay admin-only.
+    assert_eq!(c.get("/api/social/messages").await.status, 403);
+
+    // History pages back by message, oldest first.
+    let mut ids = vec![id.to_owned()];
+    for n in 1..=5 {
+        ids.push(
+            post(&app, &bob, &chat, &format!("message {n}")).await["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let page = |q: String| {
+        let a = app.as_account(&alice.account);
+        let url = format!("{}/{chat}/messages?{q}", alice.chats());
+        async move {
+            let r = a.get(&url).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            r.data()
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["id"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(page("limit=2".into()).await, ids[4..6].to_vec());
+    assert_eq!(
+        page(format!("limit=2&before={}", ids[4])).await,
+        ids[2..4].to_vec()
+    );
+    assert_eq!(
+        page(format!("limit=10&before={}", ids[2])).await,
+        ids[0..2].to_vec()
+    );
+    let r = a
+        .get(&format!("{}/{chat}/messages?limit=1000", alice.chats()))
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+
+    // Deleting one's own message.
+    let r = b
+        .delete(&format!("{}/{chat}/messages/{}", bob.chats(), ids[5]))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(page("limit=100".into()).await, ids[0..5].to_vec());
+}
+
+dual_test!(chats_are_for_members);
+
+/// An open `GET /api/live` stream.
+struct Live {
+    res: reqwest::Response,
+    buf: String,
+    last_id: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct Ev {
+    kind: String,
+    data: Value,
+}
+
+impl Live {
+    async fn open(app: &TestApp, jwt: Option<&str>, last: Option<&str>) -> Live {
+        let mut r = app.plain.get(app.url("/api/live"));
+        if let Some(t) = jwt {
+            r = r.bearer_auth(t);
+        }
+        if let Some(l) = last {
+            r = r.header("last-event-id", l);
+        }
+        let res = r.send().await.unwrap();
+        assert_eq!(res.status(), 200);
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/event-stream")
+        );
+        Live {
+            res,
+            buf: String::new(),
+            last_id: None,
+        }
+    }
+
+    /// The next event within `wait`.
+    async fn next(&mut self, wait: Duration) -> Option<Ev> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(end) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..end + 2).collect();
+                let (mut kind, mut data, mut id) = (String::from("message"), String::new(), None);
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        kind = v.trim().to_owned();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim());
+                    } else if let Some(v) = line.strip_prefix("id:") {
+                        id = Some(v.trim().to_owned());
+                    }
+                }
+                if data.is_empty() {
+                    continue; // a keep-alive comment
+                }
+                if id.is_some() {
+                    self.last_id = id;
+                }
+                return Some(Ev {
+                    kind,
+                    data: serde_json::from_str(&data).unwrap_or(Value::Null),
+                });
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.res.chunk()).await;
+            match chunk {
+                Ok(Ok(Some(bytes))) => self.buf.push_str(&String::from_utf8_lossy(&bytes)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The next event of `kind` within `wait`.
+    async fn until(&mut self, kind: &str, wait: Duration) -> Option<Ev> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let e = self.next(left).await?;
+            if e.kind == kind {
+                return Some(e);
+            }
+        }
+    }
+
+    /// Whether a `revalidate` naming `entity` arrives within `wait`.
+    async fn revalidated(&mut self, entity: &str, wait: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.until("revalidate", left).await {
+                Some(e)
+                    if e.data["entities"]
+                        .as_array()
+                        .is_some_and(|l| l.iter().any(|x| x == entity)) =>
+                {
+                    return true;
+                }
+                Some(_) => {}
+                None => return false,
+            }
+        }
+    }
+
+    /// Every `chat.*` event arriving within `wait`.
+    async fn chat_events(&mut self, wait: Duration) -> Vec<Ev> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.next(left).await {
+                Some(e) if e.kind.starts_with("chat.") => out.push(e),
+                Some(_) => {}
+                None => return out,
+            }
+        }
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+async fn live_events_reach_members_only(app: TestApp) {
+    let alice = member(&app, "alice@live.test", "Alice").await;
+    let bob = member(&app, "bob@live.test", "Bob").await;
+    let carol = member(&app, "carol@live.test", "Carol").await;
+    let chat = start(&app, &alice, &bob).await;
+
+    let mut to_bob = Live::open(&app, Some(&bob.account.jwt), None).await;
+    let mut to_carol = Live::open(&app, Some(&carol.account.jwt), None).await;
+    let mut to_anon = Live::open(&app, None, None).await;
+    for s in [&mut to_bob, &mut to_carol, &mut to_anon] {
+        assert!(s.until("hello", SECOND).await.is_some());
+    }
+
+    let sent = post(&app, &alice, &chat, "live hello").await;
+    let got = to_bob
+        .until("chat.message", 2 * SECOND)
+        .await
+        .expect("bob hears it");
+    assert_eq!(got.data["chatId"], chat.as_str());
+    assert_eq!(got.data["message"]["id"], sent["id"]);
+    assert_eq!(got.data["message"]["description"], "live hello");
+
+    // Bob drops; Alice writes twice; Bob comes back with the last id he saw and gets both.
+    let resume = to_bob.last_id.clone().expect("an event id");
+    drop(to_bob);
+    let m1 = post(&app, &alice, &chat, "while you were away 1").await;
+    let m2 = post(&app, &alice, &chat, "while you were away 2").await;
+    let mut back = Live::open(&app, Some(&bob.account.jwt), Some(&resume)).await;
+    let missed = back.chat_events(SECOND).await;
+    let ids: Vec<&Value> = missed
+        .iter()
+        .filter(|e| e.kind == "chat.message")
+        .map(|e| &e.data["message"]["id"])
+        .collect();
+    assert_eq!(ids, vec![&m1["id"], &m2["id"]], "{missed:?}");
+    // A reaction and a read mark reach him live too.
+    let react = format!(
+        "{}/{chat}/messages/{}/react",
+        alice.chats(),
+        m2["id"].as_str().unwrap()
+    );
+    app.as_account(&alice.account)
+        .post(&react, &json!({"emoji": "🔥"}))
+        .await;
+    let r = back
+        .until("chat.reaction", 2 * SECOND)
+        .await
+        .expect("reaction");
+    assert_eq!(r.data["reactions"][0]["emoji"], "🔥");
+
+    // An id the server cannot resume from: told to reload.
+    let mut stale = Live::open(&app, Some(&bob.account.jwt), Some("0000.1")).await;
+    assert!(stale.until("reset", SECOND).await.is_some());
+
+    // Carol and an anonymous visitor heard nothing of the chat.
+    assert!(to_carol.chat_events(SECOND / 2).await.is_empty());
+    assert!(to_anon.chat_events(SECOND / 2).await.is_empty());
+
+    // An admin's edit of public data reaches every open page as a revalidation.
+    let widget = app
+        .create(
+            "/api/website-builder/widgets",
+            &json!({"variant": "default", "title": {"en": "Before"}}),
+        )
+        .await;
+    assert!(
+        to_anon
+            .revalidated("website-builder.widget", 3 * SECOND)
+            .await
+    );
+    let r = app
+        .patch(
+            &format!(
+                "/api/website-builder/widgets/{}",
+                widget["id"].as_str().unwrap()
+            ),
+            &json!({"title": {"en": "After"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(
+        to_carol
+            .revalidated("website-builder.widget", 3 * SECOND)
+            .await
+    );
+    // Private data is revalidated for administrators only.
+    let mut to_admin = Live::open(
+        &app,
+        Some(&app.admin_account("root@live.test").await.jwt),
+        None,
+    )
+    .await;
+    post(&app, &bob, &chat, "private").await;
+    assert!(to_admin.revalidated("social.message", 3 * SECOND).await);
+    assert!(!to_anon.revalidated("social.message", SECOND).await);
+}
+
+dual_test!(live_events_reach_members_only);
