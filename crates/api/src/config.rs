@@ -68,6 +68,29 @@ pub struct Config {
         default_value = "Stoa <no-reply@localhost>"
     )]
     pub mail_from: String,
+    /// Telegram bot token for Telegram notifications (from @BotFather). Unset: Telegram
+    /// notifications stay in the outbox.
+    #[arg(long, env = "STOA_TELEGRAM_BOT_TOKEN", hide_env_values = true)]
+    pub telegram_bot_token: Option<String>,
+    /// The Telegram Bot API's address (a local Bot API server or a test fake).
+    #[arg(
+        long,
+        env = "STOA_TELEGRAM_API_URL",
+        default_value = "https://api.telegram.org"
+    )]
+    pub telegram_api_url: String,
+    /// The bot's username (without @), shown by the Telegram Login Widget to link accounts.
+    #[arg(long, env = "STOA_TELEGRAM_BOT_NAME")]
+    pub telegram_bot_name: Option<String>,
+    /// A Telegram chat id (a group of the site's staff) that receives admin alerts as well.
+    #[arg(long, env = "STOA_TELEGRAM_ADMIN_CHAT")]
+    pub telegram_admin_chat: Option<String>,
+    /// Delivery attempts of one notification before it is marked failed.
+    #[arg(long, env = "STOA_NOTIFY_ATTEMPTS", default_value_t = 5)]
+    pub notify_attempts: u32,
+    /// Seconds before the second delivery attempt; each later wait doubles (at most an hour).
+    #[arg(long, env = "STOA_NOTIFY_BACKOFF", default_value_t = 30)]
+    pub notify_backoff: u64,
     /// Credential requests (sign-in, registration, reset, wallet) one IP may make per window.
     #[arg(long, env = "STOA_AUTH_RATE_BURST", default_value_t = 10)]
     pub auth_rate_burst: u32,
@@ -109,8 +132,9 @@ pub struct Config {
     /// Payment webhooks one client IP may post per minute (each is stored before it is checked).
     #[arg(long, env = "STOA_WEBHOOK_RATE", default_value_t = 600)]
     pub webhook_rate: u32,
-    /// Public form submissions (CRM) one client IP may make per minute (429 past it).
-    #[arg(long, env = "STOA_FORM_RATE", default_value_t = 30)]
+    /// Form submissions (CRM) one client IP may make to one form per minute (429 past it); one
+    /// form takes 20 times as many from all senders.
+    #[arg(long, env = "STOA_FORM_RATE", default_value_t = 10)]
     pub form_rate: u32,
     /// Chat writes (messages, edits, reactions, new chats) one account may make per minute.
     #[arg(long, env = "STOA_CHAT_RATE", default_value_t = 60)]
@@ -298,6 +322,7 @@ impl ProviderConfig {
 /// Configuration keys whose values are secrets (`stoa config` prints `***`).
 const SECRET_KEYS: &[&str] = &[
     "jwt_secret",
+    "telegram_bot_token",
     "secret_key",
     "stripe_secret_key",
     "stripe_webhook_secret",
@@ -334,6 +359,12 @@ impl Config {
             secret_key: None,
             smtp_url: None,
             mail_from: "Stoa <no-reply@localhost>".into(),
+            telegram_bot_token: None,
+            telegram_api_url: "https://api.telegram.org".into(),
+            telegram_bot_name: None,
+            telegram_admin_chat: None,
+            notify_attempts: 5,
+            notify_backoff: 30,
             auth_rate_burst: 10,
             auth_rate_window: 60,
             auth_account_rate: 100,
@@ -346,7 +377,7 @@ impl Config {
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
             webhook_rate: 600,
-            form_rate: 30,
+            form_rate: 10,
             chat_rate: 60,
             job_concurrency: 16,
             providers: ProviderConfig::defaults(),

@@ -36,6 +36,7 @@ mod page;
 mod paykeeper;
 mod payselection;
 mod stripe;
+pub mod telegram;
 mod util;
 
 /// The payment providers a fake exists for.

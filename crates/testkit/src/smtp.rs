@@ -144,6 +144,10 @@ pub struct Sink {
     pub url: String,
     mails: Arc<Mutex<Vec<Mail>>>,
     arrived: Arc<Notify>,
+    /// Messages still to refuse (`u64::MAX`: refuse every one), with a 451 after DATA.
+    refuse: Arc<std::sync::atomic::AtomicU64>,
+    /// When each refusal happened (to check the sender backs off).
+    pub refused_at: Arc<Mutex<Vec<tokio::time::Instant>>>,
 }
 
 impl Sink {
@@ -212,6 +216,20 @@ impl Sink {
                     let l = line.strip_prefix('.').unwrap_or(&line);
                     raw.push_str(l);
                 }
+                let left = self.refuse.load(std::sync::atomic::Ordering::Acquire);
+                if left > 0 {
+                    if left != u64::MAX {
+                        self.refuse
+                            .store(left - 1, std::sync::atomic::Ordering::Release);
+                    }
+                    if let Ok(mut t) = self.refused_at.lock() {
+                        t.push(tokio::time::Instant::now());
+                    }
+                    to.clear();
+                    w.write_all(b"451 4.3.0 try again later (test sink)\r\n")
+                        .await?;
+                    continue;
+                }
                 if let Ok(mut m) = self.mails.lock() {
                     m.push(Mail {
                         from: from.clone(),
@@ -228,6 +246,11 @@ impl Sink {
                 w.write_all(b"502 not implemented\r\n").await?;
             }
         }
+    }
+
+    /// Refuses the next `n` messages with a temporary error (`u64::MAX`: all of them).
+    pub fn refuse(&self, n: u64) {
+        self.refuse.store(n, std::sync::atomic::Ordering::Release);
     }
 
     pub fn mails(&self) -> Vec<Mail> {

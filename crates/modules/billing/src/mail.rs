@@ -49,6 +49,7 @@ pub async fn alert(
                 data: data.clone(),
                 secret: Value::Null,
                 attachments: Vec::new(),
+                ..Default::default()
             })
             .await?;
     }

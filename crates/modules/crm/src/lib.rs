@@ -26,6 +26,9 @@ pub fn declarations() -> Module {
                     .default_text("default"),
                 )
                 .field(boolean("isRequired").required().default_bool(false).list())
+                // Bounds of a number input (inclusive; either may be absent).
+                .field(decimal("min"))
+                .field(decimal("max"))
                 .field(translations("placeholder"))
                 .field(translations("label"))
                 .variants(&[
@@ -69,15 +72,41 @@ pub fn declarations() -> Module {
     }
 }
 
-/// The module: declarations and the public form submission.
+/// The module: declarations, the public and signed-in form submissions, and their mail.
 pub fn module() -> stoa_api::module::ModuleDef {
-    stoa_api::module::ModuleDef::new(declarations()).routes(|ctx| {
-        Ok(http::routes(std::sync::Arc::new(
-            stoa_api::rate::Keyed::new(
-                ctx.config.form_rate.max(1),
-                std::time::Duration::from_secs(60),
-                "ip",
-            ),
-        )))
-    })
+    stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let requests = requests::Requests::new(
+                ctx.store.clone(),
+                ctx.need::<stoa_notification::mail::Mailer>()?,
+                ctx.need::<stoa_rbac::subjects::Subjects>()?,
+                ctx.config.telegram_admin_chat.clone(),
+                ctx.config.default_language.clone(),
+                ctx.config.public_url(),
+            );
+            ctx.provide(std::sync::Arc::new(requests));
+            Ok(())
+        })
+        .routes(|ctx| {
+            let per_minute = ctx.config.form_rate.max(1);
+            Ok(http::routes(
+                ctx.need::<requests::Requests>()?,
+                http::Limits {
+                    sender: std::sync::Arc::new(stoa_api::rate::Keyed::new(
+                        per_minute,
+                        std::time::Duration::from_secs(60),
+                        "form requests per sender",
+                    )),
+                    form: std::sync::Arc::new(stoa_api::rate::Keyed::new(
+                        per_minute.saturating_mul(20),
+                        std::time::Duration::from_secs(60),
+                        "form requests per form",
+                    )),
+                },
+            ))
+        })
+        .seed(stoa_notification::mail::templates_seed(
+            "crm.templates.v1",
+            requests::templates,
+        ))
 }

@@ -1,10 +1,16 @@
-//! Requests visitors submit through a public form: checked against the form's inputs, stored with
-//! their link to the form in one transaction.
+//! Requests visitors submit through a form: checked against the form's inputs (required ones
+//! filled, emails that are addresses, numbers that are numbers within the input's bounds), stored
+//! with their link to the form in one transaction, then told to the site's admins (email, and
+//! Telegram when configured) and confirmed to the sender when the form asked for an email.
+
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use stoa_kernel::error::FieldErrors;
-use stoa_kernel::value::Val;
+use stoa_kernel::value::{Val, is_email};
 use stoa_kernel::{Error, Result};
+use stoa_notification::mail::{Channel, Email, Mailer};
+use stoa_rbac::subjects::Subjects;
 use stoa_store::{Record, Store};
 use uuid::Uuid;
 
@@ -12,6 +18,13 @@ use uuid::Uuid;
 pub const MAX_VALUE: usize = 10_000;
 /// Most inputs a form may have that a request fills.
 const MAX_INPUTS: usize = 200;
+/// The hidden field bots fill and people do not (no input slug can take this name).
+pub const HONEYPOT: &str = "_gotcha";
+
+/// The mail templates of form requests.
+pub const ADMIN_EMAIL: &str = "generate-email-crm-form-request-created-admin";
+pub const ADMIN_TELEGRAM: &str = "generate-telegram-crm-form-request-created-admin";
+pub const RECEIVED: &str = "crm-form-request-received";
 
 /// The inputs of `form`, in the form's order.
 pub async fn inputs(store: &Store, form: Uuid) -> Result<Vec<Record>> {
@@ -50,8 +63,46 @@ fn as_text(v: &Value) -> Option<String> {
     }
 }
 
-/// Checks `values` against the inputs: every required input filled, numbers are numbers, no value
-/// longer than [`MAX_VALUE`]; keys that name no input are dropped.
+fn is_number_input(input: &Record) -> bool {
+    input.text("type") == Some("number") || input.text("variant") == Some("number-default")
+}
+
+fn is_email_input(input: &Record) -> bool {
+    input.text("type") == Some("email")
+}
+
+/// The problem with `text` in `input`, if any (a value already known to be non-empty).
+fn problem(input: &Record, text: &str) -> Option<String> {
+    if text.chars().count() > MAX_VALUE {
+        return Some(format!("must be at most {MAX_VALUE} characters"));
+    }
+    if is_email_input(input) && !is_email(text) {
+        return Some("must be an email address, like name@example.com".into());
+    }
+    if is_number_input(input) {
+        let Some(n) = text.parse::<f64>().ok().filter(|n| n.is_finite()) else {
+            return Some("must be a number".into());
+        };
+        let bound = |f: &str| {
+            input
+                .decimal(f)
+                .and_then(|d| d.to_string().parse::<f64>().ok())
+        };
+        match (bound("min"), bound("max")) {
+            (Some(lo), Some(hi)) if n < lo || n > hi => {
+                return Some(format!("must be from {lo} to {hi}"));
+            }
+            (Some(lo), None) if n < lo => return Some(format!("must be at least {lo}")),
+            (None, Some(hi)) if n > hi => return Some(format!("must be at most {hi}")),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Checks `values` against the inputs: every required input filled, emails are addresses,
+/// numbers are numbers within the input's `min` and `max`, no value longer than [`MAX_VALUE`];
+/// keys that name no input are dropped.
 pub fn check(inputs: &[Record], values: &Map<String, Value>) -> Result<Map<String, Value>> {
     let mut errors = FieldErrors::new();
     let mut out = Map::new();
@@ -74,20 +125,8 @@ pub fn check(inputs: &[Record], values: &Map<String, Value>) -> Result<Map<Strin
             }
             continue;
         }
-        if text.chars().count() > MAX_VALUE {
-            errors
-                .entry(k.to_owned())
-                .or_default()
-                .push(format!("must be at most {MAX_VALUE} characters"));
-            continue;
-        }
-        let number =
-            input.text("type") == Some("number") || input.text("variant") == Some("number-default");
-        if number && text.parse::<f64>().map_or(true, |n| !n.is_finite()) {
-            errors
-                .entry(k.to_owned())
-                .or_default()
-                .push("must be a number".into());
+        if let Some(p) = problem(input, &text) {
+            errors.entry(k.to_owned()).or_default().push(p);
             continue;
         }
         out.insert(k.to_owned(), Value::String(text));
@@ -99,40 +138,265 @@ pub fn check(inputs: &[Record], values: &Map<String, Value>) -> Result<Map<Strin
     }
 }
 
-/// Stores a request for `form` with `values` (already the submitted object).
-pub async fn submit(store: &Store, form: Uuid, values: &Map<String, Value>) -> Result<Record> {
-    let forms = store.entity("crm.form")?;
-    store.get(&forms, form).await?;
-    let inputs = inputs(store, form).await?;
-    let checked = check(&inputs, values)?;
-    let request = store.entity("crm.request")?;
-    let link = store.entity("crm.forms-to-requests")?;
-    let obj = |v: Value| v.as_object().cloned().unwrap_or_default();
-    let mut tx = store.db.begin().await?;
-    let row = {
-        let mut exec = tx.exec();
-        let row = store
-            .create_in(
-                &mut exec,
-                &request,
-                &obj(json!({"payload": {"formId": form, "values": checked}})),
-            )
-            .await?;
-        let id = row
-            .id()
-            .ok_or_else(|| Error::internal("request without id"))?;
-        store
-            .create_in(
-                &mut exec,
-                &link,
-                &obj(json!({"formId": form, "requestId": id})),
-            )
-            .await?;
-        row
-    };
-    tx.commit().await?;
-    store.touch(&request);
-    store.touch(&link);
-    tracing::info!(form = %form, "crm form request received");
-    Ok(row)
+/// Form requests and who is told of them.
+pub struct Requests {
+    pub store: Store,
+    mailer: Arc<Mailer>,
+    subjects: Arc<Subjects>,
+    /// A staff chat that receives admin alerts too (`STOA_TELEGRAM_ADMIN_CHAT`).
+    admin_chat: Option<String>,
+    /// The admins' language.
+    default_language: String,
+    public_url: String,
+}
+
+/// What a submission produced.
+pub enum Submitted {
+    Stored(Record),
+    /// A bot filled the honeypot: answered like a success, stored nowhere.
+    Ignored(Value),
+}
+
+impl Requests {
+    pub fn new(
+        store: Store,
+        mailer: Arc<Mailer>,
+        subjects: Arc<Subjects>,
+        admin_chat: Option<String>,
+        default_language: String,
+        public_url: String,
+    ) -> Self {
+        Self {
+            store,
+            mailer,
+            subjects,
+            admin_chat: admin_chat.filter(|c| !c.trim().is_empty()),
+            default_language,
+            public_url,
+        }
+    }
+
+    /// The site's default language.
+    pub fn default_language(&self) -> String {
+        self.default_language.clone()
+    }
+
+    /// Stores a request for `form` with `values` (from `subject` when signed in), then tells the
+    /// admins and confirms to the sender. `language` is the sender's.
+    pub async fn submit(
+        &self,
+        form: Uuid,
+        values: &Map<String, Value>,
+        subject: Option<Uuid>,
+        language: &str,
+    ) -> Result<Submitted> {
+        let store = &self.store;
+        let forms = store.entity("crm.form")?;
+        let form_row = store.get(&forms, form).await?;
+        if values
+            .get(HONEYPOT)
+            .and_then(as_text)
+            .is_some_and(|t| !t.is_empty())
+        {
+            tracing::info!(form = %form, "a form request filled the honeypot; ignored");
+            return Ok(Submitted::Ignored(json!({
+                "id": Uuid::now_v7(),
+                "payload": {"formId": form},
+            })));
+        }
+        let inputs = inputs(store, form).await?;
+        let checked = check(&inputs, values)?;
+        let request = store.entity("crm.request")?;
+        let link = store.entity("crm.forms-to-requests")?;
+        let mut payload = json!({"formId": form, "values": checked});
+        if let Some(s) = subject {
+            payload["subjectId"] = json!(s);
+        }
+        let mut tx = store.db.begin().await?;
+        let row = {
+            let mut exec = tx.exec();
+            let mut input = Map::new();
+            input.insert("payload".into(), payload);
+            let row = store.create_in(&mut exec, &request, &input).await?;
+            let id = Record::must_id(&row)?;
+            store
+                .link_in(&mut exec, &link, ("formId", form), ("requestId", id))
+                .await?;
+            row
+        };
+        tx.commit().await?;
+        // Requests are private: no public page shows them, so no page cache is cleared.
+        store.touch(&request);
+        store.touch(&link);
+        tracing::info!(form = %form, "crm form request received");
+        if let Err(e) = self
+            .tell(&form_row, &inputs, &checked, &row, subject, language)
+            .await
+        {
+            // The request is stored; a notification that could not be written is logged.
+            tracing::error!(form = %form, error = %e, "the form request was stored, but nobody could be told");
+        }
+        Ok(Submitted::Stored(row))
+    }
+
+    /// Queues the admin alerts (email; Telegram when configured) and the sender's confirmation.
+    async fn tell(
+        &self,
+        form: &Record,
+        inputs: &[Record],
+        values: &Map<String, Value>,
+        request: &Record,
+        subject: Option<Uuid>,
+        language: &str,
+    ) -> Result<()> {
+        let label = |i: &Record, lang: &str| -> String {
+            let l = i.json("label");
+            l.as_ref()
+                .and_then(|m| m.get(lang).or_else(|| m.get("en")))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .unwrap_or_else(|| key(i).to_owned())
+        };
+        let fields = |lang: &str| -> Vec<Value> {
+            inputs
+                .iter()
+                .filter_map(|i| {
+                    let v = values.get(key(i))?;
+                    Some(json!({"label": label(i, lang), "slug": key(i), "value": v}))
+                })
+                .collect()
+        };
+        let data = |lang: &str| {
+            json!({
+                "form": {
+                    "id": form.id(),
+                    "title": form.text("adminTitle"),
+                    "slug": form.text("slug"),
+                },
+                "request": {"id": request.id()},
+                "fields": fields(lang),
+                "adminUrl": format!("{}/admin/crm/requests/{}", self.public_url, request.id().map(|i| i.to_string()).unwrap_or_default()),
+            })
+        };
+        let admin_lang = self.default_language.as_str();
+        for to in self.subjects.admin_emails().await? {
+            self.mailer
+                .queue(Email {
+                    topic: "information",
+                    template_variant: ADMIN_EMAIL,
+                    to: &to,
+                    language: admin_lang,
+                    data: data(admin_lang),
+                    ..Default::default()
+                })
+                .await?;
+        }
+        if self.mailer.delivers_by(Channel::Telegram) {
+            let mut chats = self.subjects.admin_telegram_chats().await?;
+            if let Some(c) = &self.admin_chat
+                && !chats.contains(c)
+            {
+                chats.push(c.clone());
+            }
+            for chat in chats {
+                self.mailer
+                    .queue(Email {
+                        topic: "information",
+                        template_variant: ADMIN_TELEGRAM,
+                        to: &chat,
+                        language: admin_lang,
+                        data: data(admin_lang),
+                        channel: Channel::Telegram,
+                        ..Default::default()
+                    })
+                    .await?;
+            }
+        }
+        // The sender: the form's email input, else the signed-in sender's address.
+        let mut sender = inputs.iter().filter(|i| is_email_input(i)).find_map(|i| {
+            values
+                .get(key(i))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        if sender.is_none()
+            && let Some(s) = subject
+        {
+            sender = self.subjects.emails(s).await?.into_iter().next();
+        }
+        if let Some(to) = sender {
+            self.mailer
+                .queue(Email {
+                    topic: "information",
+                    template_variant: RECEIVED,
+                    to: &to,
+                    language,
+                    data: data(language),
+                    ..Default::default()
+                })
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The templates of form requests, in English and Russian.
+pub fn templates() -> Vec<Value> {
+    let list = "{% for f in fields %}{{ f.label }}: {{ f.value }}\n{% endfor %}";
+    vec![
+        json!({
+            "slug": "crm-form-request-created-admin-email",
+            "adminTitle": "Form request (admins, email)",
+            "variant": ADMIN_EMAIL,
+            "title": "New form request",
+            "subject": {"en": "New request: {{ form.title }}", "ru": "Новая заявка: {{ form.title }}"},
+            "body": {
+                "en": format!("A visitor sent the form \"{{{{ form.title }}}}\".\n\n{list}\nOpen it in the admin: {{{{ adminUrl }}}}\n"),
+                "ru": format!("Посетитель отправил форму «{{{{ form.title }}}}».\n\n{list}\nОткрыть в админке: {{{{ adminUrl }}}}\n"),
+            }
+        }),
+        json!({
+            "slug": "crm-form-request-created-admin-telegram",
+            "adminTitle": "Form request (admins, Telegram)",
+            "variant": ADMIN_TELEGRAM,
+            "title": "New form request",
+            "subject": {"en": "New request", "ru": "Новая заявка"},
+            "body": {
+                "en": format!("*New request: {{{{ form.title }}}}*\n\n{list}\n{{{{ adminUrl }}}}"),
+                "ru": format!("*Новая заявка: {{{{ form.title }}}}*\n\n{list}\n{{{{ adminUrl }}}}"),
+            }
+        }),
+        json!({
+            "slug": "crm-form-request-received",
+            "adminTitle": "Form request received (sender)",
+            "variant": RECEIVED,
+            "title": "We received your request",
+            "subject": {"en": "We received your request", "ru": "Мы получили вашу заявку"},
+            "body": {
+                "en": format!("Thank you! We received your request and will answer soon.\n\nWhat you sent:\n{list}"),
+                "ru": format!("Спасибо! Мы получили вашу заявку и скоро ответим.\n\nВы отправили:\n{list}"),
+            }
+        }),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_templates_render_in_both_languages() {
+        let data = json!({"form": {"title": "Contact"}, "fields": [{"label": "Name", "value": "Ann"}], "adminUrl": "http://h/admin"});
+        for t in templates() {
+            for lang in ["en", "ru"] {
+                let body = stoa_notification::mail::render(
+                    t["body"][lang].as_str().unwrap_or_default(),
+                    &data,
+                )
+                .unwrap_or_default();
+                assert!(body.contains("Ann"), "{} {lang}: {body}", t["variant"]);
+            }
+        }
+    }
 }

@@ -1522,6 +1522,7 @@ impl Commerce {
                     data: data(&language),
                     secret: Value::Null,
                     attachments,
+                    ..Default::default()
                 })
                 .await?;
         }
@@ -1536,6 +1537,7 @@ impl Commerce {
                         data: data(&self.default_language),
                         secret: Value::Null,
                         attachments: Vec::new(),
+                        ..Default::default()
                     })
                     .await?;
             }

@@ -1,7 +1,9 @@
 //! notification: topics, templates and the notifications sent through them.
 #![forbid(unsafe_code)]
 
+pub mod http;
 pub mod mail;
+pub mod telegram;
 
 use stoa_kernel::model::*;
 
@@ -20,7 +22,7 @@ pub fn declarations() -> Module {
                         .list(),
                 )
                 .field(
-                    enumeration("method", &["email"])
+                    enumeration("method", &["email", "telegram"])
                         .required()
                         .default_text("email")
                         .list(),
@@ -32,7 +34,8 @@ pub fn declarations() -> Module {
                 .field(text("language").max_len(10))
                 .field(text("error").max_len(2000))
                 .field(text("secretData").secret())
-                .field(timestamp("sendAfter").required().default_now())
+                .field(timestamp("sendAfter").required().default_now().list())
+                .field(int("attempts").required().default_int(0))
                 .title("title")
                 .private()
                 .build(),
@@ -54,6 +57,7 @@ pub fn declarations() -> Module {
                     "generate-telegram-crm-form-request-created-admin",
                     "for-planet-order-receipt",
                     "billing-payment-mismatch-admin",
+                    "crm-form-request-received",
                 ])
                 .private()
                 .build(),
@@ -101,6 +105,14 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 &mail::MailConfig {
                     smtp_url: ctx.config.smtp_url.clone(),
                     from: ctx.config.mail_from.clone(),
+                    telegram: ctx.config.telegram_bot_token.clone().map(|token| {
+                        telegram::TelegramConfig {
+                            token,
+                            api_url: ctx.config.telegram_api_url.clone(),
+                        }
+                    }),
+                    attempts: ctx.config.notify_attempts,
+                    backoff: std::time::Duration::from_secs(ctx.config.notify_backoff),
                 },
             )
             .map_err(|e| e.to_string())?;
@@ -116,4 +128,19 @@ pub fn module() -> stoa_api::module::ModuleDef {
             Ok(())
         })
         .seed(|ctx| Box::pin(mail::seed(&ctx.store)))
+        .routes(|ctx| Ok(http::routes(ctx.need::<mail::Mailer>()?)))
+        .job(
+            stoa_api::module::JobDef::new(mail::JOB_DELIVER, |ctx, payload| async move {
+                let id = stoa_api::jobs::uuid_arg(&payload, "notification")
+                    .map_err(|e| e.to_string())?;
+                ctx.need::<mail::Mailer>()?
+                    .attempt(id)
+                    .await
+                    .map_err(|e| e.public_message())
+            })
+            // The notification counts its own attempts and queues the next one after its backoff;
+            // the queue's own retries cover a crash or a timeout in between.
+            .attempts(3)
+            .timeout(std::time::Duration::from_secs(60)),
+        )
 }

@@ -1,7 +1,10 @@
-//! The email channel: notifications are written to the outbox (`notification.notification`),
-//! rendered from their template in the recipient's language and delivered by SMTP when
-//! `STOA_SMTP_URL` is set. Without SMTP (development) they stay in the outbox and are printed to
-//! the log.
+//! The notification engine: notifications are written to the outbox (`notification.notification`)
+//! with a delivery job due at their `sendAfter`, rendered from their template in the recipient's
+//! language, and delivered by their channel — email through SMTP (`STOA_SMTP_URL`), Telegram
+//! through the Bot API (`STOA_TELEGRAM_BOT_TOKEN`). A failed attempt is retried by the job queue
+//! with exponential backoff; after `STOA_NOTIFY_ATTEMPTS` the notification is `failed` with the
+//! last error, and an admin may send it again. A channel that is not configured (development)
+//! keeps its notifications in the outbox and prints them to the log.
 
 use std::time::Duration;
 
@@ -9,8 +12,9 @@ use lettre::message::header::ContentType;
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde_json::{Map, Value, json};
-use stoa_kernel::value::Val;
+use stoa_kernel::value::{Val, format_timestamp, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
+use stoa_store::jobs::{self, NewJob};
 use stoa_store::{Record, Store, repo};
 use uuid::Uuid;
 
@@ -22,9 +26,44 @@ pub struct MailConfig {
     pub smtp_url: Option<String>,
     /// The From address.
     pub from: String,
+    /// The Telegram channel, when a bot token is set.
+    pub telegram: Option<crate::telegram::TelegramConfig>,
+    /// Delivery attempts before a notification is failed.
+    pub attempts: u32,
+    /// The wait before the second attempt (doubling after each failure, at most an hour).
+    pub backoff: Duration,
 }
 
-/// One email to queue.
+/// How a notification is delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Channel {
+    #[default]
+    Email,
+    Telegram,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Email => "email",
+            Channel::Telegram => "telegram",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Channel> {
+        match s {
+            "email" => Some(Channel::Email),
+            "telegram" => Some(Channel::Telegram),
+            _ => None,
+        }
+    }
+}
+
+/// The job that delivers one notification.
+pub const JOB_DELIVER: &str = "notification.deliver";
+
+/// One notification to queue (an email unless `channel` says otherwise).
+#[derive(Default)]
 pub struct Email<'a> {
     pub topic: &'a str,
     pub template_variant: &'a str,
@@ -37,6 +76,10 @@ pub struct Email<'a> {
     pub secret: Value,
     /// Stored files (`/files/…` URLs) sent along (a receipt).
     pub attachments: Vec<String>,
+    /// Email (the address in `to`) or Telegram (the chat id in `to`).
+    pub channel: Channel,
+    /// Not before this time (now when `None`).
+    pub send_after: Option<time::OffsetDateTime>,
 }
 
 #[derive(Clone)]
@@ -46,6 +89,9 @@ pub struct Mailer {
     from: Mailbox,
     /// Reads attachments (file-storage).
     files: Option<std::sync::Arc<dyn stoa_api::files::FileReader>>,
+    telegram: Option<crate::telegram::Telegram>,
+    attempts: u32,
+    backoff: Duration,
     /// The topics and templates the platform's own mail uses.
     pub in_use: std::sync::Arc<InUse>,
 }
@@ -158,11 +204,18 @@ impl Mailer {
             ),
             _ => None,
         };
+        let telegram = match &config.telegram {
+            Some(t) => Some(crate::telegram::Telegram::new(t)?),
+            None => None,
+        };
         Ok(Self {
             store,
             transport,
             from,
             files: None,
+            telegram,
+            attempts: config.attempts.max(1),
+            backoff: config.backoff.max(Duration::from_millis(100)),
             in_use: Default::default(),
         })
     }
@@ -207,13 +260,15 @@ impl Mailer {
             .unwrap_or_else(|| "Notification".to_owned());
         let subject = render(&subject, &email.data).unwrap_or(subject);
         let n = s.entity("notification.notification")?;
+        let send_after = email.send_after.unwrap_or_else(now);
         let mut input = Map::new();
         input.insert("status".into(), json!("new"));
-        input.insert("method".into(), json!("email"));
+        input.insert("method".into(), json!(email.channel.as_str()));
         input.insert("title".into(), json!(subject));
         input.insert("reciever".into(), json!(email.to));
         input.insert("language".into(), json!(email.language));
         input.insert("data".into(), email.data);
+        input.insert("sendAfter".into(), json!(rfc3339(send_after)?));
         if !email.attachments.is_empty() {
             input.insert("attachments".into(), json!(email.attachments));
         }
@@ -233,47 +288,233 @@ impl Mailer {
                 &[],
             )
             .await?;
-            let link = |l: &str, lv: Uuid, r: &str, rv: Uuid| {
-                let mut m = Map::new();
-                m.insert(l.into(), json!(lv));
-                m.insert(r.into(), json!(rv));
-                m
-            };
-            s.create_in(
+            s.link_in(
                 &mut exec,
                 &*s.entity("notification.notifications-to-templates")?,
-                &link("notificationId", nid, "templateId", template_id),
+                ("notificationId", nid),
+                ("templateId", template_id),
             )
             .await?;
-            s.create_in(
+            s.link_in(
                 &mut exec,
                 &*s.entity("notification.topics-to-notifications")?,
-                &link("topicId", topic_id, "notificationId", nid),
+                ("topicId", topic_id),
+                ("notificationId", nid),
+            )
+            .await?;
+            // Delivered by the queue, at its time: the notification and its job commit together.
+            jobs::enqueue(
+                &mut exec,
+                &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                    .at(send_after)
+                    .dedupe(format!("notification:{nid}:queued")),
             )
             .await?;
             row
         };
         tx.commit().await?;
         s.touch(&n);
-        let nid = Record::must_id(&row)?;
-        let me = self.clone();
-        tokio::spawn(async move {
-            if let Err(e) = me.deliver(nid).await {
-                tracing::warn!(notification = %nid, error = %e, "email not delivered; it stays in the outbox");
-            }
-        });
-        Ok(nid)
+        Record::must_id(&row)
     }
 
-    /// Renders and sends one queued notification, marking it `sent`. Without SMTP it is logged
-    /// and left `new` in the outbox.
-    pub async fn deliver(&self, nid: Uuid) -> Result<()> {
+    /// One delivery attempt of `nid`, as the delivery job runs it. A notification that is not
+    /// `new`, not yet due, or whose channel is not configured is left alone. An attempt is claimed
+    /// by counting it first (so two runners never send one notification twice); after a failure
+    /// the next attempt is queued after the backoff, until the last attempt marks the
+    /// notification `failed` with the error.
+    pub async fn attempt(&self, nid: Uuid) -> Result<()> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
-        let row = s.get(&n, nid).await?;
+        let row = match s.get(&n, nid).await {
+            Ok(r) => r,
+            Err(Error::NotFound { .. }) => return Ok(()),
+            Err(e) => return Err(e),
+        };
         if row.text("status") != Some("new") {
             return Ok(());
         }
+        if row
+            .text("sendAfter")
+            .and_then(parse_timestamp)
+            .is_some_and(|t| t > now())
+        {
+            return Ok(());
+        }
+        let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
+        if !self.delivers_by(channel) {
+            // Never the body: it may hold a secret (a reset link).
+            tracing::info!(notification = %nid, channel = channel.as_str(), title = row.text("title").unwrap_or_default(),
+                "notification kept in the outbox: its channel is not configured");
+            return Ok(());
+        }
+        let tried = row.int("attempts").unwrap_or(0);
+        let idx = |f: &str| {
+            n.field_index(f)
+                .ok_or_else(|| Error::internal(format!("notification.{f} is not declared")))
+        };
+        let claimed = {
+            let mut tx = s.db.begin().await?;
+            let r = repo::update_if(
+                &mut tx.exec(),
+                &n,
+                nid,
+                &[(idx("attempts")?, Val::Int(tried + 1))],
+                &[
+                    (idx("attempts")?, Val::Int(tried)),
+                    (idx("status")?, Val::Text("new".into())),
+                ],
+            )
+            .await?;
+            tx.commit().await?;
+            r.is_some()
+        };
+        if !claimed {
+            return Ok(());
+        }
+        let outcome = self.deliver(nid, &row, channel).await;
+        let mut input = Map::new();
+        let mut retry_at = None;
+        match outcome {
+            Ok(()) => {
+                input.insert("status".into(), json!("sent"));
+                input.insert("error".into(), Value::Null);
+                tracing::info!(notification = %nid, channel = channel.as_str(), attempt = tried + 1, "notification sent");
+            }
+            Err(e) => {
+                let msg: String = e.public_message().chars().take(1000).collect();
+                input.insert("error".into(), json!(msg));
+                if tried + 1 >= i64::from(self.attempts) {
+                    input.insert("status".into(), json!("failed"));
+                    tracing::error!(notification = %nid, attempt = tried + 1, error = %msg, "notification failed after its last attempt");
+                } else {
+                    let wait = self.backoff_after(u32::try_from(tried + 1).unwrap_or(u32::MAX));
+                    tracing::warn!(notification = %nid, attempt = tried + 1, error = %msg, retry_in_s = wait.as_secs(), "notification not delivered; will retry");
+                    retry_at = Some(now() + wait);
+                }
+            }
+        }
+        let mut tx = s.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            s.update_in(&mut exec, &n, nid, &input).await?;
+            if let Some(at) = retry_at {
+                jobs::enqueue(
+                    &mut exec,
+                    &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                        .at(at)
+                        .dedupe(format!("notification:{nid}:attempt:{}", tried + 1)),
+                )
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        s.touch(&n);
+        Ok(())
+    }
+
+    /// The wait after `failed` failed attempts: the base backoff, doubling, at most an hour.
+    fn backoff_after(&self, failed: u32) -> Duration {
+        let factor = 2u32.saturating_pow(failed.saturating_sub(1).min(20));
+        self.backoff
+            .saturating_mul(factor)
+            .min(Duration::from_secs(3600))
+    }
+
+    /// Sends `nid` again: a `failed` (or still `new`) notification is queued now with its
+    /// attempts reset. Answers the notification's status afterwards.
+    pub async fn resend(&self, nid: Uuid) -> Result<Value> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let row = s.get(&n, nid).await?;
+        let status = row.text("status").unwrap_or_default().to_owned();
+        if !matches!(status.as_str(), "new" | "failed") {
+            return Ok(json!({"ok": true, "status": status, "queued": false}));
+        }
+        let due = row
+            .text("sendAfter")
+            .and_then(parse_timestamp)
+            .unwrap_or_else(now);
+        let at = if status == "failed" || due < now() {
+            now()
+        } else {
+            due
+        };
+        let mut input = Map::new();
+        input.insert("status".into(), json!("new"));
+        input.insert("attempts".into(), json!(0));
+        input.insert("sendAfter".into(), json!(rfc3339(at)?));
+        let mut tx = s.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            s.update_in(&mut exec, &n, nid, &input).await?;
+            jobs::enqueue(
+                &mut exec,
+                &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                    .at(at)
+                    .dedupe(format!("notification:{nid}:resend:{}", Uuid::now_v7())),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        s.touch(&n);
+        Ok(json!({"ok": true, "status": "new", "queued": true, "sendAfter": rfc3339(at)?}))
+    }
+
+    /// Queues every `new` notification that is due (at most `cap`): what an admin's "send all"
+    /// does after a channel was configured. Answers how many were queued.
+    pub async fn send_due(&self, cap: u64) -> Result<usize> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&n, "status", Val::Text("new".into()))?
+            .filter(
+                &n,
+                "sendAfter",
+                stoa_kernel::query::Op::Lte,
+                stoa_kernel::query::FilterValue::One(Val::Timestamp(now())),
+            )?
+            .take(cap);
+        let due = s.find(&n, &q).await?.rows;
+        let mut tx = s.db.begin().await?;
+        let mut queued = 0;
+        {
+            let mut exec = tx.exec();
+            for r in &due {
+                let id = Record::must_id(r)?;
+                let job = NewJob::now(JOB_DELIVER, json!({"notification": id})).dedupe(format!(
+                    "notification:{id}:due:{}",
+                    r.int("attempts").unwrap_or(0)
+                ));
+                if jobs::enqueue(&mut exec, &job).await?.is_some() {
+                    queued += 1;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(queued)
+    }
+
+    /// The subject and body `template` renders for `data` in `language` (the admin's preview).
+    pub async fn preview(&self, template: Uuid, data: &Value, language: &str) -> Result<Value> {
+        let t = self
+            .store
+            .get(&*self.store.entity("notification.template")?, template)
+            .await?;
+        let subject = pick(&t.json("subject"), language)
+            .or_else(|| t.text("title").map(str::to_owned))
+            .unwrap_or_default();
+        let body = pick(&t.json("body"), language).unwrap_or_default();
+        Ok(json!({
+            "subject": render(&subject, data)?,
+            "body": render(&body, data)?,
+            "language": language,
+        }))
+    }
+
+    /// Renders `row` and sends it by `channel` once.
+    async fn deliver(&self, nid: Uuid, row: &Record, channel: Channel) -> Result<()> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
         let links = s
             .find_by(
                 &*s.entity("notification.notifications-to-templates")?,
@@ -284,7 +525,7 @@ impl Mailer {
         let template_id = links
             .first()
             .and_then(|l| l.uuid("templateId"))
-            .ok_or_else(|| Error::internal("notification has no template"))?;
+            .ok_or_else(|| Error::invalid_field("template", "the notification has no template"))?;
         let template = s
             .get(&*s.entity("notification.template")?, template_id)
             .await?;
@@ -305,51 +546,42 @@ impl Mailer {
         let body = render(&body_src, &data)?;
         let subject = row.text("title").unwrap_or("Notification").to_owned();
         let to = row.text("reciever").unwrap_or_default().to_owned();
-        let Some(transport) = &self.transport else {
-            // Never the body: it may hold a secret (a reset link).
-            tracing::info!(notification = %nid, %subject,
-                "email kept in the outbox: STOA_SMTP_URL is not set");
-            return Ok(());
-        };
-        let to_box: Mailbox = to
-            .parse()
-            .map_err(|e| Error::invalid_field("reciever", format!("not an address: {e}")))?;
-        let builder = Message::builder()
-            .from(self.from.clone())
-            .to(to_box)
-            .subject(subject);
-        let attachments = self.attachments(nid, &row.json("attachments")).await;
-        let message = if attachments.is_empty() {
-            builder.body(body)
-        } else {
-            let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
-            for (name, bytes, mime) in attachments {
-                let ct = ContentType::parse(mime).unwrap_or(
-                    ContentType::parse("application/octet-stream")
-                        .map_err(|e| Error::internal(e.to_string()))?,
-                );
-                parts = parts.singlepart(Attachment::new(name).body(bytes.to_vec(), ct));
+        match channel {
+            Channel::Telegram => {
+                let Some(t) = &self.telegram else {
+                    return Err(Error::Unavailable("Telegram is not configured".into()));
+                };
+                t.send(&to, &body).await
             }
-            builder.multipart(parts)
-        }
-        .map_err(|e| Error::internal(format!("building the email: {e}")))?;
-        match transport.send(message).await {
-            Ok(_) => {
-                let mut input = Map::new();
-                input.insert("status".into(), json!("sent"));
-                input.insert("error".into(), Value::Null);
-                s.update(&n, nid, &input).await?;
-                tracing::info!(notification = %nid, "email sent");
-                Ok(())
-            }
-            Err(e) => {
-                let mut input = Map::new();
-                let msg: String = e.to_string().chars().take(1000).collect();
-                input.insert("error".into(), json!(msg));
-                let _ = s.update(&n, nid, &input).await;
-                Err(Error::Unavailable(format!(
-                    "the mail server refused the email: {e}"
-                )))
+            Channel::Email => {
+                let Some(transport) = &self.transport else {
+                    return Err(Error::Unavailable("SMTP is not configured".into()));
+                };
+                let to_box: Mailbox = to.parse().map_err(|e| {
+                    Error::invalid_field("reciever", format!("not an address: {e}"))
+                })?;
+                let builder = Message::builder()
+                    .from(self.from.clone())
+                    .to(to_box)
+                    .subject(subject);
+                let attachments = self.attachments(nid, &row.json("attachments")).await;
+                let message = if attachments.is_empty() {
+                    builder.body(body)
+                } else {
+                    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
+                    for (name, bytes, mime) in attachments {
+                        let ct = ContentType::parse(mime).unwrap_or(
+                            ContentType::parse("application/octet-stream")
+                                .map_err(|e| Error::internal(e.to_string()))?,
+                        );
+                        parts = parts.singlepart(Attachment::new(name).body(bytes.to_vec(), ct));
+                    }
+                    builder.multipart(parts)
+                }
+                .map_err(|e| Error::internal(format!("building the email: {e}")))?;
+                transport.send(message).await.map(|_| ()).map_err(|e| {
+                    Error::Unavailable(format!("the mail server refused the email: {e}"))
+                })
             }
         }
     }
@@ -392,6 +624,14 @@ impl Mailer {
     pub fn delivers(&self) -> bool {
         self.transport.is_some()
     }
+
+    /// Is `channel` configured?
+    pub fn delivers_by(&self, channel: Channel) -> bool {
+        match channel {
+            Channel::Email => self.transport.is_some(),
+            Channel::Telegram => self.telegram.is_some(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Mailer {
@@ -400,6 +640,10 @@ impl std::fmt::Debug for Mailer {
             .field("smtp", &self.transport.is_some())
             .finish()
     }
+}
+
+fn rfc3339(t: time::OffsetDateTime) -> Result<String> {
+    Ok(format_timestamp(t))
 }
 
 async fn one(s: &Store, entity: &str, field: &str, value: &str) -> Result<Record> {

@@ -668,6 +668,7 @@ impl Auth {
                 data: json!({"rbac": {"identity": {"id": id, "email": email}}}),
                 secret: json!({"resetUrl": url}),
                 attachments: Vec::new(),
+                ..Default::default()
             })
             .await?;
         Ok(())

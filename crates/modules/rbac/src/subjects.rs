@@ -261,8 +261,8 @@ impl Subjects {
             .collect())
     }
 
-    /// The addresses of every subject holding the `admin` role (at most 100 admins).
-    pub async fn admin_emails(&self) -> Result<Vec<String>> {
+    /// The subjects holding the `admin` role (at most 100).
+    async fn admins(&self) -> Result<Vec<Uuid>> {
         let role = self
             .store
             .find_by(
@@ -274,8 +274,7 @@ impl Subjects {
         let Some(admin) = role.first().and_then(|r| r.id()) else {
             return Ok(Vec::new());
         };
-        let holders = self
-            .store
+        self.store
             .linked(
                 &*self.store.entity("rbac.subjects-to-roles")?,
                 "roleId",
@@ -283,8 +282,47 @@ impl Subjects {
                 "subjectId",
                 100,
             )
-            .await?;
+            .await
+    }
+
+    /// The addresses of every subject holding the `admin` role (at most 100 admins).
+    pub async fn admin_emails(&self) -> Result<Vec<String>> {
+        let holders = self.admins().await?;
         self.emails_of_subjects(&holders, 1000).await
+    }
+
+    /// The Telegram chat ids of `subjects` (their linked Telegram identities).
+    pub async fn telegram_chats(&self, subjects: &[Uuid]) -> Result<Vec<String>> {
+        let identities = self
+            .store
+            .linked(
+                &*self.store.entity("rbac.subjects-to-identities")?,
+                "subjectId",
+                subjects,
+                "identityId",
+                1000,
+            )
+            .await?;
+        let vals: Vec<Val> = identities.iter().copied().map(Val::Uuid).collect();
+        let rows = self
+            .store
+            .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, 1000)
+            .await?;
+        let mut seen = HashSet::new();
+        Ok(rows
+            .iter()
+            .filter(|r| r.text("provider") == Some("telegram"))
+            .filter_map(|r| r.text("account"))
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned)
+            .filter(|a| seen.insert(a.clone()))
+            .collect())
+    }
+
+    /// The Telegram chat ids of every admin who linked Telegram.
+    pub async fn admin_telegram_chats(&self) -> Result<Vec<String>> {
+        let holders = self.admins().await?;
+        self.telegram_chats(&holders).await
     }
 
     /// The roles linked to any of `products` (`roles-to-ecommerce-module-products`).

@@ -12,6 +12,7 @@ mod files;
 mod filters;
 mod host_pages;
 mod modules;
+mod notify;
 mod openapi;
 mod ops;
 mod providers;

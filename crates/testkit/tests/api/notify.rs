@@ -1,0 +1,347 @@
+//! The notification engine on SQLite and PostgreSQL, against a real SMTP sink and a local Telegram
+//! Bot API: retries with backoff, failure after the last attempt and an admin's resend,
+//! `sendAfter`, and the CRM form's checks, spam guards and alerts.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use stoa_fakes::telegram::TelegramFake;
+use stoa_notification::mail::{Email, Mailer};
+use stoa_testkit::smtp::Sink;
+use stoa_testkit::{Db, TestApp, dual_test, spawn_app_manual};
+
+const TOKEN: &str = "4242:test-token";
+const STAFF_CHAT: &str = "-1001234";
+
+async fn app(db: Db, sink: &Sink, attempts: u32, telegram: Option<&TelegramFake>) -> TestApp {
+    let url = sink.url.clone();
+    let tg = telegram.map(|t| t.url.clone());
+    spawn_app_manual(db, move |c| {
+        c.smtp_url = Some(url);
+        c.notify_attempts = attempts;
+        c.notify_backoff = 1;
+        if let Some(u) = tg {
+            c.telegram_api_url = u;
+            c.telegram_bot_token = Some(TOKEN.into());
+            c.telegram_admin_chat = Some(STAFF_CHAT.into());
+        }
+    })
+    .await
+    .expect("app")
+}
+
+/// Runs due jobs until `done` holds, for at most `secs` seconds.
+async fn until(app: &TestApp, secs: u64, mut done: impl AsyncFnMut() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        app.drain_jobs().await;
+        if done().await {
+            return true;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The outbox row sent to `to` (as an admin reads it).
+async fn outbox(app: &TestApp, to: &str) -> Value {
+    let r = app
+        .get(&format!(
+            "/api/notification/notifications?filters[and][0][column]=reciever&filters[and][0][method]=eq&filters[and][0][value]={to}"
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.data()[0].clone()
+}
+
+async fn queue(app: &TestApp, to: &str, after: Option<Duration>) -> uuid::Uuid {
+    let mailer = app.ctx.need::<Mailer>().unwrap();
+    mailer
+        .queue(Email {
+            topic: "security",
+            template_variant: "reset-password",
+            to,
+            language: "en",
+            data: json!({}),
+            secret: json!({"resetUrl": "http://example.test/reset?code=1"}),
+            send_after: after.map(|d| stoa_kernel::value::now() + d),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+}
+
+async fn a_refused_mail_is_retried_with_backoff(db: Db) {
+    let sink = Sink::start().await;
+    sink.refuse(2);
+    let app = app(db, &sink, 5, None).await;
+    queue(&app, "retry@example.com", None).await;
+    assert!(
+        until(&app, 15, async || !sink.mails().is_empty()).await,
+        "the mail arrived on the third attempt"
+    );
+    let m = sink.wait_for("retry@example.com").await;
+    assert!(m.text().contains("http://example.test/reset?code=1"));
+    let refused = sink.refused_at.lock().unwrap().clone();
+    assert_eq!(refused.len(), 2);
+    // Backoff between attempts: 1 s, then 2 s.
+    let arrived = tokio::time::Instant::now();
+    assert!(
+        refused[1] - refused[0] >= Duration::from_millis(900),
+        "{refused:?}"
+    );
+    assert!(
+        arrived - refused[1] >= Duration::from_millis(1800),
+        "{refused:?}"
+    );
+    let n = outbox(&app, "retry@example.com").await;
+    assert_eq!(n["status"], "sent", "{n}");
+    assert_eq!(n["attempts"], 3, "{n}");
+    assert!(n["error"].is_null(), "{n}");
+    assert!(n.get("secretData").is_none());
+}
+dual_test!(a_refused_mail_is_retried_with_backoff, db);
+
+async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
+    let sink = Sink::start().await;
+    sink.refuse(u64::MAX);
+    let app = app(db, &sink, 3, None).await;
+    let id = queue(&app, "down@example.com", None).await;
+    let failed = until(&app, 15, async || {
+        outbox(&app, "down@example.com").await["status"] == "failed"
+    })
+    .await;
+    let n = outbox(&app, "down@example.com").await;
+    assert!(failed, "{n}");
+    assert_eq!(n["attempts"], 3, "{n}");
+    assert!(
+        n["error"].as_str().unwrap_or_default().contains("refused"),
+        "the admin sees why: {n}"
+    );
+    assert_eq!(sink.refused_at.lock().unwrap().len(), 3);
+    // The admin fixes the mail server and sends it again.
+    sink.refuse(0);
+    let r = app
+        .post(
+            &format!("/api/notification/notifications/{id}/send"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["queued"], true);
+    assert!(until(&app, 10, async || !sink.mails().is_empty()).await);
+    assert_eq!(outbox(&app, "down@example.com").await["status"], "sent");
+    // Not a second time.
+    let r = app
+        .post(
+            &format!("/api/notification/notifications/{id}/send"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.data()["queued"], false, "{}", r.text);
+    app.drain_jobs().await;
+    assert_eq!(sink.mails().len(), 1);
+    // Only admins act on the outbox.
+    let user = app.register("nosy@example.com").await;
+    let r = app
+        .as_account(&user)
+        .post(
+            &format!("/api/notification/notifications/{id}/send"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+}
+dual_test!(a_mail_that_keeps_failing_is_failed_then_resent, db);
+
+async fn send_after_is_honoured(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    queue(&app, "later@example.com", Some(Duration::from_secs(3))).await;
+    app.drain_jobs().await;
+    // Send-all only sends what is due.
+    let r = app
+        .post("/api/notification/topics/send-all", &json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["queued"], 0, "{}", r.text);
+    app.drain_jobs().await;
+    assert!(sink.mails().is_empty(), "not before its time");
+    assert_eq!(outbox(&app, "later@example.com").await["status"], "new");
+    assert!(until(&app, 10, async || !sink.mails().is_empty()).await);
+    assert_eq!(outbox(&app, "later@example.com").await["status"], "sent");
+}
+dual_test!(send_after_is_honoured, db);
+
+async fn a_template_renders_for_the_admin(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    let t = app
+        .get("/api/notification/templates?filters[and][0][column]=variant&filters[and][0][method]=eq&filters[and][0][value]=reset-password")
+        .await;
+    let id = t.data()[0]["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(
+            &format!("/api/notification/templates/{id}/render"),
+            &json!({"data": {"resetUrl": "http://x.test/r"}, "language": "ru"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["subject"], "Сброс пароля");
+    assert!(
+        r.data()["body"]
+            .as_str()
+            .unwrap()
+            .contains("http://x.test/r")
+    );
+}
+dual_test!(a_template_renders_for_the_admin, db);
+
+/// A form with a required name, an email and a count of at least 1.
+async fn form(app: &TestApp, slug: &str) -> String {
+    let form = app
+        .create(
+            "/api/crm/forms",
+            &json!({"slug": slug, "adminTitle": "Contact us"}),
+        )
+        .await;
+    let id = form["id"].as_str().unwrap().to_owned();
+    for (i, (s, kind, required, min)) in [
+        ("name", "text", true, None),
+        ("email", "email", false, None),
+        ("count", "number", false, Some("1")),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let input = app
+            .create(
+                "/api/crm/inputs",
+                &json!({"slug": format!("{slug}-{s}"), "type": kind, "isRequired": required, "min": min, "label": {"en": s, "ru": s}}),
+            )
+            .await;
+        app.create(
+            "/api/crm/forms-to-inputs",
+            &json!({"formId": id, "inputId": input["id"], "orderIndex": i}),
+        )
+        .await;
+    }
+    id
+}
+
+async fn requests(app: &TestApp) -> usize {
+    app.get("/api/crm/requests?limit=100")
+        .await
+        .data()
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+async fn crm_requests_are_checked_and_told(db: Db) {
+    let sink = Sink::start().await;
+    let tg = TelegramFake::start(TOKEN).await.unwrap();
+    let app = app(db, &sink, 5, Some(&tg)).await;
+    let admin = app.admin_account("boss@example.com").await;
+    let id = form(&app, "contact").await;
+    let url = format!("/api/crm/forms/{id}/requests");
+    let visitor = app.anon();
+
+    let r = visitor
+        .post(
+            &url,
+            &json!({"contact-name": "Ann", "contact-email": "not-an-email"}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["contact-email"].is_array(), "{}", r.text);
+    let r = visitor
+        .post(&url, &json!({"contact-name": "Ann", "contact-count": -3}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["contact-count"].is_array(), "{}", r.text);
+    let r = visitor
+        .post(&url, &json!({"contact-email": "a@b.example"}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["contact-name"].is_array(), "{}", r.text);
+    assert_eq!(requests(&app).await, 0);
+
+    // A bot fills the honeypot: it is told all went well, and nothing is kept.
+    let r = visitor
+        .post(
+            &url,
+            &json!({"contact-name": "Bot", "_gotcha": "http://spam.example"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(requests(&app).await, 0);
+
+    // A person: stored, the admins told by email and Telegram (in the site's language, ru),
+    // and the sender thanked in theirs.
+    let r = visitor
+        .send_with_lang(
+            &url,
+            &json!({"contact-name": "Ann", "contact-email": "ann@example.com", "contact-count": "2"}),
+            "en-GB,en;q=0.9",
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(requests(&app).await, 1);
+    assert!(
+        until(&app, 10, async || sink.mails().len() >= 2
+            && !tg.sent().is_empty())
+        .await,
+        "mails: {:?}, telegram: {:?}",
+        sink.mails().len(),
+        tg.sent()
+    );
+    let to_admin = sink.wait_for(&admin.email).await;
+    assert!(to_admin.text().contains("Ann"), "{}", to_admin.text());
+    assert!(
+        to_admin.text().contains("Посетитель"),
+        "{}",
+        to_admin.text()
+    );
+    let thanks = sink.wait_for("ann@example.com").await;
+    assert!(thanks.text().contains("Thank you"), "{}", thanks.text());
+    let alert = tg
+        .wait_for(STAFF_CHAT, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert!(alert.text.contains("Новая заявка"), "{}", alert.text);
+    assert!(alert.text.contains("Ann"), "{}", alert.text);
+
+    // Signed in: the request records its sender.
+    let user = app.register("member@example.com").await;
+    let r = app
+        .as_account(&user)
+        .post(
+            &format!("/api/rbac/subjects/{}/crm-module/form/request", user.id),
+            &json!({"formId": id, "contact-name": "Member"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.data()["payload"]["subjectId"], user.id.as_str());
+    let r = app
+        .as_account(&user)
+        .post(
+            &format!("/api/rbac/subjects/{}/crm-module/form/request", admin.id),
+            &json!({"formId": id, "contact-name": "Member"}),
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+
+    // The 11th submission in a minute from one address is refused.
+    let other = form(&app, "flood").await;
+    let flood = format!("/api/crm/forms/{other}/requests");
+    for _ in 0..10 {
+        let r = visitor.post(&flood, &json!({"flood-name": "x"})).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let r = visitor.post(&flood, &json!({"flood-name": "x"})).await;
+    assert_eq!(r.status, 429, "{}", r.text);
+}
+dual_test!(crm_requests_are_checked_and_told, db);
