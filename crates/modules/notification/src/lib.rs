@@ -58,6 +58,7 @@ pub fn declarations() -> Module {
                     "for-planet-order-receipt",
                     "billing-payment-mismatch-admin",
                     "crm-form-request-received",
+                    "rbac-identity-linked",
                 ])
                 .private()
                 .build(),

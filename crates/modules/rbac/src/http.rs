@@ -693,7 +693,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     );
     let x = a();
     b = b.add(Access::Owner, "POST", base, post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| add_identity(x.clone(), s, id, req)),
-        op("subjectAddIdentity", "Adds an email identity ({provider: email_and_password, email, password}) or links a wallet ({provider: ethereum_virtual_machine, message, signature, address})", &["id"], Some(json!({"type": "object", "properties": {"provider": {"type": "string", "enum": ["email_and_password", "ethereum_virtual_machine"]}}, "required": ["provider"]})), 201, identity.clone(), &[400, 401, 403, 409, 422, 429]));
+        op("subjectAddIdentity", "Adds an email identity ({provider: email_and_password, email, password}), links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) or Telegram (provider: telegram and the Login Widget's fields: id, first_name, username, photo_url, auth_date, hash)", &["id"], Some(json!({"type": "object", "properties": {"provider": {"type": "string", "enum": ["email_and_password", "ethereum_virtual_machine", "telegram"]}}, "required": ["provider"]})), 201, identity.clone(), &[400, 401, 403, 409, 422, 429]));
     let item = "/api/rbac/subjects/{id}/identities/{identityId}";
     let x = a();
     b = b.add(
@@ -781,7 +781,28 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             &[400, 401, 403, 404, 422],
         ),
     );
+    let x = a();
+    b = b.add(
+        Access::Admin,
+        "POST",
+        "/api/rbac/subjects/{id}/notify",
+        stoa_api::call::route(x, "POST", notify),
+        stoa_api::openapi::custom(
+            "rbac",
+            "subjectNotify",
+            "Queues a notification to the subject's addresses ({notification: {topic: {slug}, template: {variant}, notification: {method: email|telegram, data, sendAfter?}}, language?}): one per email identity, or per linked Telegram",
+            stoa_api::openapi::path_params(&["id"]),
+            Some(json!({"type": "object", "properties": {"notification": {"type": "object"}, "language": {"type": "string"}}, "required": ["notification"]})),
+            200,
+            json!({"type": "object", "properties": {"queued": {"type": "integer"}, "notifications": {"type": "array", "items": {"type": "string", "format": "uuid"}}}}),
+            &[400, 401, 403, 404, 422],
+        ),
+    );
     b
+}
+
+fn notify(auth: Arc<Auth>, x: stoa_api::call::Call) -> stoa_api::call::Fut {
+    Box::pin(async move { stoa_api::call::ok(auth.notify(x.id("id")?, &x.body).await?) })
 }
 
 // ---- the middleware ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ pub mod seed;
 pub mod service;
 pub mod siwe_login;
 pub mod subjects;
+pub mod telegram_login;
 pub mod tokens;
 
 pub use service::{Auth, AuthConfig};
@@ -229,6 +230,7 @@ fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
     cfg.access_ttl = config.access_token_ttl.max(1);
     cfg.refresh_ttl = config.refresh_token_ttl.max(1);
     cfg.secret_key = config.secret_key.clone().filter(|k| !k.is_empty());
+    cfg.telegram_bot_token = config.telegram_bot_token.clone().filter(|k| !k.is_empty());
     cfg.rates = limits::RateConfig {
         ip_burst: config.auth_rate_burst.max(1),
         ip_window: std::time::Duration::from_secs(config.auth_rate_window.max(1)),
@@ -284,4 +286,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
             )))
         })
         .seed(|ctx| Box::pin(seed::seed(&ctx.store, ctx.operations())))
+        .seed(stoa_notification::mail::templates_seed(
+            "rbac.templates.v1",
+            service::templates,
+        ))
 }

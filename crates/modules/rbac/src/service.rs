@@ -24,6 +24,24 @@ use crate::tokens::{self, Jwt};
 
 pub const EMAIL: &str = "email_and_password";
 pub const WALLET: &str = "ethereum_virtual_machine";
+pub const TELEGRAM: &str = "telegram";
+/// The mail telling an account that a wallet or Telegram was linked to it.
+pub const LINKED_TEMPLATE: &str = "rbac-identity-linked";
+
+/// The account mail templates (besides the reset mail), in English and Russian.
+pub fn templates() -> Vec<Value> {
+    vec![json!({
+        "slug": "rbac-identity-linked",
+        "adminTitle": "Wallet or Telegram linked (account)",
+        "variant": LINKED_TEMPLATE,
+        "title": "A sign-in method was linked",
+        "subject": {"en": "A {{ kind }} was linked to your account", "ru": "К вашей учётной записи привязан {{ 'кошелёк' if kind == 'wallet' else 'Telegram' }}"},
+        "body": {
+            "en": "A {{ kind }} ({{ account }}) was linked to your account and can now be used with it.\n\nIf it was not you, remove it and change your password: {{ settingsUrl }}\n",
+            "ru": "К вашей учётной записи привязан {{ 'кошелёк' if kind == 'wallet' else 'Telegram' }} ({{ account }}).\n\nЕсли это были не вы, отвяжите его и смените пароль: {{ settingsUrl }}\n"
+        }
+    })]
+}
 const RESET_TTL: Duration = Duration::from_secs(15 * 60);
 const RESET_ATTEMPTS: i64 = 5;
 const SPENT_KEPT: usize = 50;
@@ -43,6 +61,8 @@ pub struct AuthConfig {
     pub hash_concurrency: usize,
     /// Longest a cached permission table is trusted when another instance may have changed it.
     pub policy_max_age: Duration,
+    /// The Telegram bot whose Login Widget links accounts to Telegram (`None`: not offered).
+    pub telegram_bot_token: Option<String>,
 }
 
 impl AuthConfig {
@@ -56,6 +76,7 @@ impl AuthConfig {
             rates: RateConfig::default(),
             hash_concurrency: 4,
             policy_max_age: Duration::from_secs(30),
+            telegram_bot_token: None,
         }
     }
 
@@ -895,23 +916,203 @@ impl Auth {
                 self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None)
                     .await?
             }
-            "telegram" => {
-                return Err(Error::invalid_field(
-                    "provider",
-                    "telegram identities are not available yet",
-                ));
+            TELEGRAM => {
+                let Some(token) = &self.cfg.telegram_bot_token else {
+                    return Err(Error::invalid_field(
+                        "provider",
+                        "this site has no Telegram bot to link accounts with",
+                    ));
+                };
+                let id = crate::telegram_login::verify(body, token, now().unix_timestamp())?;
+                tx = self.store.db.begin().await?;
+                self.create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None)
+                    .await?
             }
             _ => {
                 return Err(Error::invalid_field(
                     "provider",
-                    "must be email_and_password or ethereum_virtual_machine",
+                    "must be email_and_password, ethereum_virtual_machine or telegram",
                 ));
             }
         };
         tx.commit().await?;
         self.store.touch(&self.e.identity);
         self.store.touch(&self.e.s2i);
+        if provider != EMAIL {
+            self.tell_linked(subject, &provider, &row, ctx).await;
+        }
         Ok(row)
+    }
+
+    /// Mails the account's addresses that a wallet or Telegram was linked to it (so a link the
+    /// owner did not make is noticed). A mail that cannot be written is logged.
+    async fn tell_linked(&self, subject: Uuid, provider: &str, identity: &Record, ctx: &Ctx) {
+        let what = if provider == WALLET {
+            "wallet"
+        } else {
+            "telegram"
+        };
+        let emails = match self.identities(subject).await {
+            Ok(rows) => rows
+                .iter()
+                .filter_map(|r| r.text("email").map(str::to_owned))
+                .filter(|e| !e.is_empty())
+                .collect::<Vec<_>>(),
+            Err(e) => {
+                tracing::error!(%subject, error = %e, "the link notice could not be written");
+                return;
+            }
+        };
+        for to in emails {
+            let queued = self
+                .mailer
+                .queue(Email {
+                    topic: "security",
+                    template_variant: LINKED_TEMPLATE,
+                    to: &to,
+                    language: &ctx.language,
+                    data: json!({"kind": what, "account": identity.text("account"), "settingsUrl": format!("{}/rbac/subjects/settings", self.cfg.public_url)}),
+                    ..Default::default()
+                })
+                .await;
+            if let Err(e) = queued {
+                tracing::error!(%subject, error = %e, "the link notice could not be written");
+            }
+        }
+    }
+
+    /// Queues a notification to `subject`'s addresses (an admin's `notify`): one per email
+    /// identity, or one per linked Telegram.
+    pub async fn notify(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
+        let n = body
+            .get("notification")
+            .and_then(Value::as_object)
+            .ok_or_else(|| Error::invalid_field("notification", "must be an object"))?;
+        let pick = |path: [&str; 2]| -> Result<String> {
+            n.get(path[0])
+                .and_then(|o| o.get(path[1]))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    Error::invalid_field(
+                        &format!("notification.{}.{}", path[0], path[1]),
+                        "is required",
+                    )
+                })
+        };
+        let topic = pick(["topic", "slug"])?;
+        let template = pick(["template", "variant"])?;
+        let inner = n
+            .get("notification")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let channel = match inner
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or("email")
+        {
+            "email" => stoa_notification::mail::Channel::Email,
+            "telegram" => stoa_notification::mail::Channel::Telegram,
+            _ => {
+                return Err(Error::invalid_field(
+                    "notification.notification.method",
+                    "must be email or telegram",
+                ));
+            }
+        };
+        // `data` may come as a JSON string (as the original sends it) or as an object.
+        let data = match inner.get("data") {
+            Some(Value::String(s)) => serde_json::from_str(s).map_err(|_| {
+                Error::invalid_field("notification.notification.data", "is not JSON")
+            })?,
+            Some(v @ Value::Object(_)) => v.clone(),
+            None | Some(Value::Null) => json!({}),
+            Some(_) => {
+                return Err(Error::invalid_field(
+                    "notification.notification.data",
+                    "must be an object",
+                ));
+            }
+        };
+        let send_after = match inner.get("sendAfter").and_then(Value::as_str) {
+            Some(t) => Some(parse_timestamp(t).ok_or_else(|| {
+                Error::invalid_field(
+                    "notification.notification.sendAfter",
+                    "must be a time (RFC 3339)",
+                )
+            })?),
+            None => None,
+        };
+        for (entity, field, value, name) in [
+            (
+                "notification.topic",
+                "slug",
+                &topic,
+                "notification.topic.slug",
+            ),
+            (
+                "notification.template",
+                "variant",
+                &template,
+                "notification.template.variant",
+            ),
+        ] {
+            let e = self.store.entity(entity)?;
+            if self
+                .store
+                .find_by(&e, &[(field, Val::Text(value.clone()))], 1)
+                .await?
+                .is_empty()
+            {
+                return Err(Error::invalid_field(name, format!("there is no '{value}'")));
+            }
+        }
+        let rows = self.identities(subject).await?;
+        let targets: Vec<String> = rows
+            .iter()
+            .filter_map(|r| match channel {
+                stoa_notification::mail::Channel::Email => r.text("email"),
+                stoa_notification::mail::Channel::Telegram => (r.text("provider")
+                    == Some(TELEGRAM))
+                .then(|| r.text("account"))
+                .flatten(),
+            })
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if targets.is_empty() {
+            return Err(Error::invalid_field(
+                "notification.notification.method",
+                format!("the account has no {} to send to", channel.as_str()),
+            ));
+        }
+        let language = body
+            .get("language")
+            .and_then(Value::as_str)
+            .unwrap_or("en")
+            .to_owned();
+        let mut ids = Vec::new();
+        for to in &targets {
+            ids.push(
+                self.mailer
+                    .queue(Email {
+                        topic: &topic,
+                        template_variant: &template,
+                        to,
+                        language: &language,
+                        data: data.clone(),
+                        channel,
+                        send_after,
+                        ..Default::default()
+                    })
+                    .await?,
+            );
+        }
+        Ok(json!({"queued": ids.len(), "notifications": ids}))
     }
 
     /// `{password, newPassword}` changes the password (other sessions are revoked);

@@ -345,3 +345,77 @@ async fn crm_requests_are_checked_and_told(db: Db) {
     assert_eq!(r.status, 429, "{}", r.text);
 }
 dual_test!(crm_requests_are_checked_and_told, db);
+
+async fn telegram_is_linked_and_notified(db: Db) {
+    let sink = Sink::start().await;
+    let tg = TelegramFake::start(TOKEN).await.unwrap();
+    let app = app(db, &sink, 5, Some(&tg)).await;
+    let user = app.register("tg@example.com").await;
+    let me = app.as_account(&user);
+    let url = format!("/api/rbac/subjects/{}/identities", user.id);
+    let login = |id: u64, token: &str| {
+        let mut f = json!({"id": id, "first_name": "Ann", "username": "ann_tg", "auth_date": stoa_kernel::value::now().unix_timestamp()})
+            .as_object()
+            .cloned()
+            .unwrap();
+        let hash = stoa_rbac::telegram_login::sign(&f, token);
+        f.insert("hash".into(), json!(hash));
+        f.insert("provider".into(), json!("telegram"));
+        Value::Object(f)
+    };
+    // Signed by another bot, or altered after signing: refused.
+    let r = me.post(&url, &login(777, "1:other")).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let mut altered = login(777, TOKEN);
+    altered["id"] = json!(778);
+    let r = me.post(&url, &altered).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let r = me.post(&url, &login(777, TOKEN)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    // The account's address is told.
+    assert!(until(&app, 10, async || !sink.mails().is_empty()).await);
+    let told = sink.wait_for("tg@example.com").await;
+    assert!(told.text().contains("777"), "{}", told.text());
+    // Another account cannot take the same Telegram.
+    let other = app.register("tg2@example.com").await;
+    let r = app
+        .as_account(&other)
+        .post(
+            &format!("/api/rbac/subjects/{}/identities", other.id),
+            &login(777, TOKEN),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+
+    // An admin notifies the subject on Telegram and by email.
+    let notify = format!("/api/rbac/subjects/{}/notify", user.id);
+    let body = |method: &str, variant: &str| {
+        json!({"notification": {"topic": {"slug": "information"}, "template": {"variant": variant},
+               "notification": {"method": method, "data": "{\"resetUrl\": \"http://x.test/tg\"}"}},
+               "language": "en"})
+    };
+    let r = app.post(&notify, &body("telegram", "reset-password")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["queued"], 1);
+    let r = app.post(&notify, &body("email", "reset-password")).await;
+    assert_eq!(r.data()["queued"], 1, "{}", r.text);
+    assert!(
+        until(&app, 10, async || !tg.sent().is_empty()
+            && sink.mails().len() >= 2)
+        .await
+    );
+    let got = tg.wait_for("777", Duration::from_secs(1)).await.unwrap();
+    assert!(got.text.contains("http://x.test/tg"), "{}", got.text);
+    let r = app.post(&notify, &body("email", "no-such-template")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(
+        r.text.contains("notification.template.variant"),
+        "{}",
+        r.text
+    );
+    let r = app.post(&notify, &body("pigeon", "reset-password")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = me.post(&notify, &body("email", "reset-password")).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+}
+dual_test!(telegram_is_linked_and_notified, db);
