@@ -97,6 +97,12 @@ pub trait BundlePart: Send + Sync {
     ) -> BoxFuture<'a, Result<()>>;
 }
 
+/// Named events for first-party analytics (provided by analytic): a module records what
+/// happened on the server (`checkout-completed`) without knowing how it is counted.
+pub trait EventSink: Send + Sync {
+    fn event(&self, name: &str, path: &str);
+}
+
 /// The public pages, as the site needs them (provided by host).
 pub trait Pages: Send + Sync {
     /// The bundle of the page `url` shows, or `None` when no page does.

@@ -5,8 +5,8 @@
 use rust_decimal::prelude::ToPrimitive;
 use sea_query::extension::postgres::PgExpr;
 use sea_query::{
-    Alias, Condition, Expr, ExprTrait, LikeExpr, Order as SqOrder, PostgresQueryBuilder, Query,
-    SelectStatement, SqliteQueryBuilder, Value,
+    Alias, Condition, Expr, ExprTrait, LikeExpr, OnConflict, Order as SqOrder,
+    PostgresQueryBuilder, Query, SelectStatement, SqliteQueryBuilder, Value,
 };
 use sea_query_sqlx::{SqlxBinder, SqlxValues};
 use serde_json::value::RawValue;
@@ -684,6 +684,42 @@ pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> R
     fetch_one(exec, e, &s)
         .await?
         .ok_or_else(|| Error::internal("insert returned no row"))
+}
+
+/// Inserts the row `vals`, or — when its unique field `key` is taken — adds the new row's
+/// `counter` to the existing row's (`INSERT … ON CONFLICT (key) DO UPDATE SET counter = counter +
+/// excluded.counter`): a counter bumped in one statement, whoever else bumps it. Returns the
+/// rows written (1).
+pub async fn add_to(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    vals: &[(usize, Val)],
+    key: usize,
+    counter: usize,
+) -> Result<u64> {
+    let b = exec.backend();
+    let mut s = Query::insert();
+    s.into_table(Alias::new(e.table.as_str()));
+    s.columns(
+        vals.iter()
+            .map(|(i, _)| Alias::new(e.fields[*i].column.as_str())),
+    );
+    s.values(
+        vals.iter()
+            .map(|(i, v)| Expr::val(to_value(e.fields[*i].kind, v, b))),
+    )
+    .map_err(Error::internal)?;
+    let c = e.fields[counter].column.as_str();
+    s.on_conflict(
+        OnConflict::column(Alias::new(e.fields[key].column.as_str()))
+            .value(
+                Alias::new(c),
+                Expr::col((Alias::new(e.table.as_str()), Alias::new(c)))
+                    .add(Expr::col((Alias::new("excluded"), Alias::new(c)))),
+            )
+            .to_owned(),
+    );
+    execute(exec, e, &s).await
 }
 
 pub async fn update(

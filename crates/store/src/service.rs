@@ -196,6 +196,14 @@ impl Store {
         self.create_in(exec, link, &input).await
     }
 
+    /// The rows of `q`, page by page, at most `cap` of them.
+    pub async fn find_in_query(&self, e: &Entity, q: FindQuery, cap: usize) -> Result<Vec<Record>> {
+        let mut out = Vec::new();
+        self.pages(e, q, cap, &mut out).await?;
+        out.truncate(cap);
+        Ok(out)
+    }
+
     /// Appends the rows of `q` to `out`, page by page, until `out` holds `cap` or `q` runs out.
     async fn pages(
         &self,

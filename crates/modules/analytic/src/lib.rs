@@ -1,5 +1,9 @@
-//! analytic: metrics and analytic widgets.
+//! analytic: first-party, cookie-free page views and events (see [`collect`]), metrics and
+//! analytic widgets.
 #![forbid(unsafe_code)]
+
+pub mod collect;
+pub mod http;
 
 use stoa_kernel::model::*;
 
@@ -17,11 +21,62 @@ pub fn declarations() -> Module {
                 .private()
                 .build(),
             model(M, "widget", "widgets").content().tsd(false).build(),
+            // Daily counters: one row per day, metric and key (`2026-11-24|page|/about`).
+            model(M, "count", "counts")
+                .field(text("bucket").required().unique().max_len(400))
+                .field(text("day").required().max_len(10).list())
+                .field(
+                    enumeration(
+                        "metric",
+                        &["total", "page", "referrer", "device", "language", "event"],
+                    )
+                    .required()
+                    .list(),
+                )
+                .field(text("key").required().max_len(300).list())
+                .field(int("value").required().default_int(0).list())
+                .title("bucket")
+                .private()
+                .read_only()
+                .build(),
         ],
     }
 }
 
-/// The module: its declarations (no custom behaviour yet).
+impl stoa_api::module::EventSink for collect::Collector {
+    fn event(&self, name: &str, path: &str) {
+        self.server_event(name, path);
+    }
+}
+
+/// How often buffered hits are written.
+const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The module: its declarations, the collector (flushed in the background) and its routes.
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
+        .setup(|ctx| {
+            let c = std::sync::Arc::new(collect::Collector::new(ctx.store.clone()));
+            let weak = std::sync::Arc::downgrade(&c);
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(FLUSH_EVERY).await;
+                    let Some(c) = weak.upgrade() else { return };
+                    if let Err(e) = c.flush().await {
+                        tracing::warn!(error = %e, "analytics not written; the hits are lost");
+                    }
+                }
+            });
+            ctx.provide::<dyn stoa_api::module::EventSink>(c.clone());
+            ctx.provide(c);
+            Ok(())
+        })
+        .routes(|ctx| {
+            Ok(http::routes(ctx.need::<collect::Collector>()?, {
+                let url = ctx.config.public_url();
+                let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+                let host = rest.split(['/', ':']).next().unwrap_or(rest);
+                host.to_ascii_lowercase()
+            }))
+        })
 }

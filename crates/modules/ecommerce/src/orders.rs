@@ -160,6 +160,8 @@ pub struct Commerce {
     subjects: Arc<Subjects>,
     mailer: Arc<Mailer>,
     files: Arc<stoa_file_storage::Files>,
+    /// First-party analytics (a paid order is the funnel's last step).
+    events: Option<Arc<dyn stoa_api::module::EventSink>>,
     public_url: String,
     default_language: String,
     timeout: time::Duration,
@@ -281,6 +283,7 @@ impl Commerce {
             subjects: ctx.need::<Subjects>()?,
             mailer: ctx.need::<Mailer>()?,
             files: ctx.need::<stoa_file_storage::Files>()?,
+            events: ctx.get::<dyn stoa_api::module::EventSink>(),
             public_url: ctx.config.public_url(),
             default_language: ctx.config.default_language.clone(),
             timeout: time::Duration::seconds(
@@ -1501,6 +1504,9 @@ impl Commerce {
         };
         // A paid order gets its receipt, attached to the buyer's email.
         let paid = from == "paying" && (to == "approving" || to == "delivering");
+        if paid && let Some(e) = &self.events {
+            e.event("checkout-completed", "/");
+        }
         let attachments = if paid {
             match self.receipt(order, &view, &language).await {
                 Ok(url) => vec![url],

@@ -712,6 +712,11 @@ async fn webhooks_apply_once(db: Db) {
         .filter(|m| m.to.iter().any(|t| t == "once@example.com"))
         .count();
     assert_eq!(to_buyer, 1, "one set of emails");
+    // The paid order is the analytics funnel's last step, counted once.
+    let collector = app.ctx.need::<stoa_analytic::collect::Collector>().unwrap();
+    collector.flush().await.unwrap();
+    let d = app.get("/api/analytic/dashboard?days=1").await;
+    assert_eq!(d.data()["funnel"]["paid"], 1, "{}", d.text);
     // An admin replay pays nothing twice.
     let id = inbox_in(&app, "processed").await[0]["id"]
         .as_str()

@@ -1,6 +1,7 @@
 //! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests fail by panicking.
 
+mod analytics;
 mod auth;
 mod authz;
 mod bad_input;

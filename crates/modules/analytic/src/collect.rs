@@ -1,0 +1,415 @@
+//! First-party, cookie-free analytics: page views and named events, counted per day.
+//!
+//! A hit (`POST /api/analytic/collect`) is checked, reduced to what is counted — the path without
+//! its query, the referrer's host, the language, a device class — and buffered in memory; every
+//! couple of seconds the buffer is written as daily counters in one transaction
+//! (`analytic.count`, one row per day, metric and key, bumped in place). Nothing identifies a
+//! visitor: no cookie is set and no address is stored. Visitors are counted by a hash of
+//! address and browser under a salt that is random, kept in memory only and replaced every day,
+//! so yesterday's hashes cannot be recomputed even by the operator.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use stoa_kernel::query::{FilterValue, FindQuery, Op};
+use stoa_kernel::value::{Val, now};
+use stoa_kernel::{Error, Result};
+use stoa_store::{Store, repo};
+
+/// Hits buffered between flushes; past it new hits are dropped (and counted as dropped).
+pub const BUFFER: usize = 20_000;
+/// Distinct visitors remembered per day (past it, each hit counts as a new visitor).
+const SEEN_CAP: usize = 500_000;
+/// Distinct pages (or referrers, events) counted per day; the rest are counted under `(other)`.
+const KEYS_PER_DAY: usize = 2_000;
+/// Counter rows one dashboard reads at most.
+const DASHBOARD_ROWS: usize = 100_000;
+
+/// Named events the site sends.
+pub const EVENTS: &[&str] = &[
+    "donation-started",
+    "checkout-started",
+    "checkout-completed",
+    "form-submitted",
+    "sign-up",
+];
+
+#[derive(Debug, Clone)]
+struct Hit {
+    day: String,
+    /// `view` or `event`.
+    event: Option<String>,
+    path: String,
+    referrer: Option<String>,
+    language: String,
+    device: &'static str,
+    visitor: Option<String>,
+}
+
+struct Day {
+    day: String,
+    salt: [u8; 32],
+    seen: HashSet<[u8; 16]>,
+    /// Keys counted today per metric (to bound distinct keys).
+    keys: HashMap<&'static str, HashSet<String>>,
+}
+
+pub struct Collector {
+    store: Store,
+    buf: Mutex<Vec<Hit>>,
+    today: Mutex<Day>,
+    pub dropped: AtomicU64,
+}
+
+fn day_of(t: time::OffsetDateTime) -> String {
+    format!("{:04}-{:02}-{:02}", t.year(), u8::from(t.month()), t.day())
+}
+
+fn fresh_salt() -> [u8; 32] {
+    let mut s = [0u8; 32];
+    s[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    s[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    s
+}
+
+/// The device class of a user agent; `None` for a crawler (not counted).
+pub fn device(ua: &str) -> Option<&'static str> {
+    let l = ua.to_ascii_lowercase();
+    if [
+        "bot",
+        "crawler",
+        "spider",
+        "slurp",
+        "facebookexternalhit",
+        "preview",
+    ]
+    .iter()
+    .any(|b| l.contains(b))
+    {
+        return None;
+    }
+    if l.contains("ipad") || l.contains("tablet") {
+        Some("tablet")
+    } else if l.contains("mobi") || l.contains("android") || l.contains("iphone") {
+        Some("mobile")
+    } else {
+        Some("desktop")
+    }
+}
+
+/// The path of a page as counted: no query or fragment, at most 200 characters.
+fn clean_path(p: &str) -> Result<String> {
+    let p = p.split(['?', '#']).next().unwrap_or("");
+    if !p.starts_with('/') || p.starts_with("//") || p.chars().count() > 200 || p.contains('\0') {
+        return Err(Error::invalid_field(
+            "path",
+            "must be the page's path, starting with / (at most 200 characters)",
+        ));
+    }
+    Ok(p.to_owned())
+}
+
+/// The host of a referrer URL (none for the site itself or for something that is not a URL).
+fn referrer_host(r: &str, own_host: &str) -> Option<String> {
+    let rest = r.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#']).next()?.rsplit('@').next()?;
+    let host = host.split(':').next()?.to_ascii_lowercase();
+    if host.is_empty() || host.len() > 100 || host == own_host {
+        return None;
+    }
+    Some(host.trim_start_matches("www.").to_owned())
+}
+
+impl Collector {
+    pub fn new(store: Store) -> Self {
+        Self {
+            store,
+            buf: Mutex::new(Vec::new()),
+            today: Mutex::new(Day {
+                day: day_of(now()),
+                salt: fresh_salt(),
+                seen: HashSet::new(),
+                keys: HashMap::new(),
+            }),
+            dropped: AtomicU64::new(0),
+        }
+    }
+
+    /// Takes one hit from a visitor (`ip` and `ua` only feed today's salted hash) and buffers it.
+    /// `own_host` is the site's (its own pages are not referrers).
+    pub fn hit(&self, body: &Map<String, Value>, ip: &str, ua: &str, own_host: &str) -> Result<()> {
+        let kind = body.get("type").and_then(Value::as_str).unwrap_or("view");
+        let event = match kind {
+            "view" => None,
+            "event" => {
+                let name = body.get("name").and_then(Value::as_str).unwrap_or_default();
+                if !EVENTS.contains(&name) {
+                    return Err(Error::invalid_field(
+                        "name",
+                        format!("must be one of: {}", EVENTS.join(", ")),
+                    ));
+                }
+                Some(name.to_owned())
+            }
+            _ => return Err(Error::invalid_field("type", "must be view or event")),
+        };
+        let path = clean_path(body.get("path").and_then(Value::as_str).unwrap_or_default())?;
+        let Some(device) = device(ua) else {
+            return Ok(());
+        };
+        let language = body
+            .get("language")
+            .and_then(Value::as_str)
+            .filter(|l| stoa_kernel::model::LANGUAGES.contains(l))
+            .unwrap_or("other")
+            .to_owned();
+        let referrer = body
+            .get("referrer")
+            .and_then(Value::as_str)
+            .and_then(|r| referrer_host(r, own_host));
+        let today = day_of(now());
+        let visitor = {
+            let mut d = self
+                .today
+                .lock()
+                .map_err(|_| Error::internal("analytics day poisoned"))?;
+            if d.day != today {
+                // A new day: a new salt, and yesterday's hashes are forgotten.
+                *d = Day {
+                    day: today.clone(),
+                    salt: fresh_salt(),
+                    seen: HashSet::new(),
+                    keys: HashMap::new(),
+                };
+            }
+            let mut h = Sha256::new();
+            h.update(d.salt);
+            h.update(ip.as_bytes());
+            h.update([0]);
+            h.update(ua.as_bytes());
+            let mut id = [0u8; 16];
+            id.copy_from_slice(&h.finalize()[..16]);
+            // A view by someone not seen today is a new visitor.
+            (event.is_none() && (d.seen.len() >= SEEN_CAP || d.seen.insert(id)))
+                .then(|| hex::encode(id))
+        };
+        let mut buf = self
+            .buf
+            .lock()
+            .map_err(|_| Error::internal("analytics buffer poisoned"))?;
+        if buf.len() >= BUFFER {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        buf.push(Hit {
+            day: today,
+            event,
+            path,
+            referrer,
+            language,
+            device,
+            visitor,
+        });
+        Ok(())
+    }
+
+    /// Records a named event from the server (a paid order), as a hit without a visitor.
+    pub fn server_event(&self, name: &str, path: &str) {
+        if let Ok(mut buf) = self.buf.lock()
+            && buf.len() < BUFFER
+        {
+            buf.push(Hit {
+                day: day_of(now()),
+                event: Some(name.to_owned()),
+                path: path.to_owned(),
+                referrer: None,
+                language: "other".into(),
+                device: "server",
+                visitor: None,
+            });
+        }
+    }
+
+    /// Writes the buffered hits as daily counters in one transaction. Returns the hits written.
+    pub async fn flush(&self) -> Result<usize> {
+        let hits = match self.buf.lock() {
+            Ok(mut b) => std::mem::take(&mut *b),
+            Err(_) => return Err(Error::internal("analytics buffer poisoned")),
+        };
+        if hits.is_empty() {
+            return Ok(0);
+        }
+        let mut counts: HashMap<(String, &'static str, String), i64> = HashMap::new();
+        {
+            let mut d = self
+                .today
+                .lock()
+                .map_err(|_| Error::internal("analytics day poisoned"))?;
+            let mut bump = |day: &str, metric: &'static str, key: String| {
+                let key = if metric == "total" || day != d.day {
+                    key
+                } else {
+                    let set = d.keys.entry(metric).or_default();
+                    if set.contains(&key) || set.len() < KEYS_PER_DAY {
+                        set.insert(key.clone());
+                        key
+                    } else {
+                        "(other)".to_owned()
+                    }
+                };
+                *counts.entry((day.to_owned(), metric, key)).or_default() += 1;
+            };
+            for h in &hits {
+                match &h.event {
+                    None => {
+                        bump(&h.day, "total", "views".into());
+                        bump(&h.day, "page", h.path.clone());
+                        bump(&h.day, "device", h.device.into());
+                        bump(&h.day, "language", h.language.clone());
+                        if let Some(r) = &h.referrer {
+                            bump(&h.day, "referrer", r.clone());
+                        }
+                        if h.visitor.is_some() {
+                            bump(&h.day, "total", "visitors".into());
+                        }
+                    }
+                    Some(name) => bump(&h.day, "event", name.clone()),
+                }
+            }
+        }
+        let e = self.store.entity("analytic.count")?;
+        let idx = |f: &str| {
+            e.field_index(f)
+                .ok_or_else(|| Error::internal(format!("analytic.count.{f} is not declared")))
+        };
+        let (id, created, updated, bucket, day, metric, key, value) = (
+            idx("id")?,
+            idx("createdAt")?,
+            idx("updatedAt")?,
+            idx("bucket")?,
+            idx("day")?,
+            idx("metric")?,
+            idx("key")?,
+            idx("value")?,
+        );
+        let t = now();
+        let mut tx = self.store.db.begin().await?;
+        {
+            let mut exec = tx.exec();
+            for ((d, m, k), n) in &counts {
+                let vals = [
+                    (id, Val::Uuid(uuid::Uuid::now_v7())),
+                    (created, Val::Timestamp(t)),
+                    (updated, Val::Timestamp(t)),
+                    (bucket, Val::Text(format!("{d}|{m}|{k}"))),
+                    (day, Val::Text(d.clone())),
+                    (metric, Val::Text((*m).to_owned())),
+                    (key, Val::Text(k.clone())),
+                    (value, Val::Int(*n)),
+                ];
+                repo::add_to(&mut exec, &e, &vals, bucket, value).await?;
+            }
+        }
+        tx.commit().await?;
+        self.store.touch(&e);
+        Ok(hits.len())
+    }
+
+    /// The admin dashboard for the last `days` days: views and visitors per day, top pages and
+    /// referrers, devices, languages, events and the donation funnel.
+    pub async fn dashboard(&self, days: i64) -> Result<Value> {
+        let e = self.store.entity("analytic.count")?;
+        let since = day_of(now() - time::Duration::days(days - 1));
+        let q = FindQuery::all().filter(
+            &e,
+            "day",
+            Op::Gte,
+            FilterValue::One(Val::Text(since.clone())),
+        )?;
+        let rows = self.store.find_in_query(&e, q, DASHBOARD_ROWS).await?;
+        let mut per_day: std::collections::BTreeMap<String, (i64, i64)> = (0..days)
+            .map(|i| (day_of(now() - time::Duration::days(days - 1 - i)), (0, 0)))
+            .collect();
+        let mut sums: HashMap<&str, HashMap<String, i64>> = HashMap::new();
+        for r in &rows {
+            let (Some(d), Some(m), Some(k)) = (r.text("day"), r.text("metric"), r.text("key"))
+            else {
+                continue;
+            };
+            let n = r.int("value").unwrap_or(0);
+            match (m, k) {
+                ("total", "views") => per_day.entry(d.to_owned()).or_default().0 += n,
+                ("total", "visitors") => per_day.entry(d.to_owned()).or_default().1 += n,
+                (m @ ("page" | "referrer" | "device" | "language" | "event"), k) => {
+                    *sums.entry(m).or_default().entry(k.to_owned()).or_default() += n;
+                }
+                _ => {}
+            }
+        }
+        let top = |m: &str, n: usize| -> Vec<Value> {
+            let mut v: Vec<(String, i64)> = sums
+                .get(m)
+                .map(|s| s.iter().map(|(k, n)| (k.clone(), *n)).collect())
+                .unwrap_or_default();
+            v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            v.into_iter()
+                .take(n)
+                .map(|(k, n)| json!({"key": k, "count": n}))
+                .collect()
+        };
+        let event = |name: &str| {
+            sums.get("event")
+                .and_then(|s| s.get(name))
+                .copied()
+                .unwrap_or(0)
+        };
+        let views: i64 = per_day.values().map(|v| v.0).sum();
+        Ok(json!({
+            "days": days,
+            "since": since,
+            "perDay": per_day.iter().map(|(d, (v, u))| json!({"day": d, "views": v, "visitors": u})).collect::<Vec<_>>(),
+            "views": views,
+            "visitors": per_day.values().map(|v| v.1).sum::<i64>(),
+            "topPages": top("page", 10),
+            "topReferrers": top("referrer", 10),
+            "devices": top("device", 5),
+            "languages": top("language", 5),
+            "events": top("event", 20),
+            "funnel": {
+                "views": views,
+                "started": event("donation-started"),
+                "paid": event("checkout-completed"),
+            },
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduces_a_hit_to_what_is_counted() {
+        assert_eq!(clean_path("/blog?utm=x#top").ok().as_deref(), Some("/blog"));
+        assert!(clean_path("https://evil.example/").is_err());
+        assert!(clean_path("//evil.example").is_err());
+        assert_eq!(
+            referrer_host("https://www.google.com/search?q=1", "site.test").as_deref(),
+            Some("google.com")
+        );
+        assert_eq!(referrer_host("http://site.test/about", "site.test"), None);
+        assert_eq!(referrer_host("not a url", "site.test"), None);
+        assert_eq!(
+            device("Mozilla/5.0 (iPhone; CPU iPhone OS) Mobile"),
+            Some("mobile")
+        );
+        assert_eq!(device("Googlebot/2.1"), None);
+        assert_eq!(
+            device("Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/120"),
+            Some("desktop")
+        );
+    }
+}
