@@ -569,7 +569,8 @@ pub async fn watch_store(store: stoa_store::Store, hub: std::sync::Weak<Hub>, ev
         .registry
         .entities()
         .iter()
-        .map(|e| (e.key(), e.private))
+        // Private: declared so, or a relation touching private records (who wrote in which chat).
+        .map(|e| (e.key(), !store.registry.publicly_readable(e)))
         .collect();
     let mut seen: Vec<u64> = keys.iter().map(|(k, _)| store.version(k)).collect();
     let mut any = store.any_version();

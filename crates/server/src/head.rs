@@ -13,6 +13,8 @@ pub struct Place<'a> {
     pub path: &'a str,
     pub languages: &'a [&'a str],
     pub default_language: &'a str,
+    /// The Telegram bot accounts are linked with (its Login Widget), when one is configured.
+    pub telegram_bot: Option<&'a str>,
 }
 
 impl Place<'_> {
@@ -233,7 +235,7 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
 /// What the client reads before its first render (`<script id="stoa-page">`).
 pub fn boot(place: &Place<'_>, status: u16, bundle: Option<&Value>) -> Value {
     json!({
-        "site": {"languages": place.languages, "defaultLanguage": place.default_language},
+        "site": {"languages": place.languages, "defaultLanguage": place.default_language, "telegramBot": place.telegram_bot},
         "lang": place.lang,
         "url": place.path,
         "status": status,
@@ -298,6 +300,7 @@ mod tests {
             path: "/blog",
             languages: &["ru", "en"],
             default_language: "ru",
+            telegram_bot: None,
         };
         let t = tags(
             &json!({"title": "A \"quoted\" <title>", "description": "D"}),

@@ -262,6 +262,10 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             .map_err(anyhow::Error::msg)?,
         public_url: config.public_url(),
         default_language: default_language(config)?,
+        telegram_bot: config
+            .telegram_bot_name
+            .clone()
+            .filter(|n| !n.is_empty() && config.telegram_bot_token.is_some()),
     }));
     let trusted = config.trusted_proxy_nets().map_err(anyhow::Error::msg)?;
     let router = middleware::wrap(

@@ -29,6 +29,8 @@ pub struct Site {
     pub files: Arc<stoa_file_storage::Files>,
     pub public_url: String,
     pub default_language: &'static str,
+    /// The Telegram bot's username, for the Login Widget.
+    pub telegram_bot: Option<String>,
 }
 
 /// Paths the client renders by itself when no page claims them (account screens work on an
@@ -43,6 +45,7 @@ const BUILT_IN: &[&str] = &[
     "/ecommerce/checkout/success",
     "/ecommerce/checkout/cancel",
     "/ecommerce/orders",
+    "/social/chats",
 ];
 
 /// Routes for the site. Not behind authorization: everything here is public; the data it shows
@@ -244,6 +247,7 @@ async fn page(site: &Site, req: Request) -> Response {
         path: rest,
         languages: LANGUAGES,
         default_language: site.default_language,
+        telegram_bot: site.telegram_bot.as_deref(),
     };
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
