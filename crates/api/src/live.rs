@@ -495,6 +495,57 @@ pub fn routes(hub: Arc<Hub>) -> RouteBook<AppState> {
     )
 }
 
+/// Publishes `revalidate` {entities} when entities change: public ones to everyone, private ones
+/// to administrators. Checks the store's change counters every `every`; ends when the hub does.
+pub async fn watch_store(store: stoa_store::Store, hub: std::sync::Weak<Hub>, every: Duration) {
+    let keys: Vec<(String, bool)> = store
+        .registry
+        .entities()
+        .iter()
+        // Private: declared so, or a relation touching private records (who wrote in which chat).
+        .map(|e| (e.key(), !store.registry.publicly_readable(e)))
+        .collect();
+    let mut seen: Vec<u64> = keys.iter().map(|(k, _)| store.version(k)).collect();
+    let mut any = store.any_version();
+    loop {
+        tokio::time::sleep(every).await;
+        let Some(hub) = hub.upgrade() else {
+            return;
+        };
+        let now = store.any_version();
+        if now == any {
+            continue;
+        }
+        any = now;
+        let (mut public, mut private) = (Vec::new(), Vec::new());
+        for (i, (key, is_private)) in keys.iter().enumerate() {
+            let v = store.version(key);
+            if v != seen[i] {
+                seen[i] = v;
+                if *is_private {
+                    private.push(key.as_str());
+                } else {
+                    public.push(key.as_str());
+                }
+            }
+        }
+        if !public.is_empty() {
+            hub.publish(
+                "revalidate",
+                Audience::Everyone,
+                &json!({"entities": public}),
+            );
+        }
+        if !private.is_empty() {
+            hub.publish(
+                "revalidate",
+                Audience::Admins,
+                &json!({"entities": private}),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,56 +610,5 @@ mod tests {
         assert!(Audience::Subjects(vec![a]).reaches(&who(Some(a), false)));
         assert!(!Audience::Subjects(vec![a]).reaches(&who(Some(b), true)));
         assert!(!Audience::Subjects(vec![a]).reaches(&who(None, false)));
-    }
-}
-
-/// Publishes `revalidate` {entities} when entities change: public ones to everyone, private ones
-/// to administrators. Checks the store's change counters every `every`; ends when the hub does.
-pub async fn watch_store(store: stoa_store::Store, hub: std::sync::Weak<Hub>, every: Duration) {
-    let keys: Vec<(String, bool)> = store
-        .registry
-        .entities()
-        .iter()
-        // Private: declared so, or a relation touching private records (who wrote in which chat).
-        .map(|e| (e.key(), !store.registry.publicly_readable(e)))
-        .collect();
-    let mut seen: Vec<u64> = keys.iter().map(|(k, _)| store.version(k)).collect();
-    let mut any = store.any_version();
-    loop {
-        tokio::time::sleep(every).await;
-        let Some(hub) = hub.upgrade() else {
-            return;
-        };
-        let now = store.any_version();
-        if now == any {
-            continue;
-        }
-        any = now;
-        let (mut public, mut private) = (Vec::new(), Vec::new());
-        for (i, (key, is_private)) in keys.iter().enumerate() {
-            let v = store.version(key);
-            if v != seen[i] {
-                seen[i] = v;
-                if *is_private {
-                    private.push(key.as_str());
-                } else {
-                    public.push(key.as_str());
-                }
-            }
-        }
-        if !public.is_empty() {
-            hub.publish(
-                "revalidate",
-                Audience::Everyone,
-                &json!({"entities": public}),
-            );
-        }
-        if !private.is_empty() {
-            hub.publish(
-                "revalidate",
-                Audience::Admins,
-                &json!({"entities": private}),
-            );
-        }
     }
 }

@@ -387,10 +387,11 @@ impl Chats {
         if title.is_some_and(|t| t.chars().count() > 500) {
             return Err(Error::invalid_field("title", "at most 500 characters"));
         }
-        if others.len() == 1 && title.is_none() {
-            if let Some(existing) = self.direct_chat(profile, others[0]).await? {
-                return Ok((false, self.one(subject, profile, existing).await?));
-            }
+        if others.len() == 1
+            && title.is_none()
+            && let Some(existing) = self.direct_chat(profile, others[0]).await?
+        {
+            return Ok((false, self.one(subject, profile, existing).await?));
         }
         let chat_e = self.store.entity(CHAT)?;
         let members_e = self.store.entity(MEMBERS)?;
