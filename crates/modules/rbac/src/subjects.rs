@@ -232,6 +232,24 @@ impl Subjects {
 
     /// The email addresses of `subjects`' identities (at most `cap` identities).
     async fn emails_of_subjects(&self, subjects: &[Uuid], cap: usize) -> Result<Vec<String>> {
+        let mut seen = HashSet::new();
+        Ok(self
+            .identity_rows(subjects, cap)
+            .await?
+            .iter()
+            .filter_map(|r| r.text("email"))
+            .filter(|e| !e.is_empty())
+            .map(str::to_lowercase)
+            .filter(|e| seen.insert(e.clone()))
+            .collect())
+    }
+
+    /// The identities of `subjects` (at most `cap`).
+    async fn identity_rows(
+        &self,
+        subjects: &[Uuid],
+        cap: usize,
+    ) -> Result<Vec<stoa_store::Record>> {
         let identities = self
             .store
             .linked(
@@ -242,23 +260,10 @@ impl Subjects {
                 cap,
             )
             .await?;
-        self.emails_of_identities(&identities).await
-    }
-
-    async fn emails_of_identities(&self, identities: &[Uuid]) -> Result<Vec<String>> {
         let vals: Vec<Val> = identities.iter().copied().map(Val::Uuid).collect();
-        let rows = self
-            .store
-            .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, 1000)
-            .await?;
-        let mut seen = HashSet::new();
-        Ok(rows
-            .iter()
-            .filter_map(|r| r.text("email"))
-            .filter(|e| !e.is_empty())
-            .map(str::to_lowercase)
-            .filter(|e| seen.insert(e.clone()))
-            .collect())
+        self.store
+            .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, cap)
+            .await
     }
 
     /// The subjects holding the `admin` role (at most 100).
@@ -293,23 +298,10 @@ impl Subjects {
 
     /// The Telegram chat ids of `subjects` (their linked Telegram identities).
     pub async fn telegram_chats(&self, subjects: &[Uuid]) -> Result<Vec<String>> {
-        let identities = self
-            .store
-            .linked(
-                &*self.store.entity("rbac.subjects-to-identities")?,
-                "subjectId",
-                subjects,
-                "identityId",
-                1000,
-            )
-            .await?;
-        let vals: Vec<Val> = identities.iter().copied().map(Val::Uuid).collect();
-        let rows = self
-            .store
-            .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, 1000)
-            .await?;
         let mut seen = HashSet::new();
-        Ok(rows
+        Ok(self
+            .identity_rows(subjects, 1000)
+            .await?
             .iter()
             .filter(|r| r.text("provider") == Some("telegram"))
             .filter_map(|r| r.text("account"))

@@ -165,23 +165,24 @@ impl Chats {
         }
     }
 
+    /// The first row of entity `key` whose fields hold `eq`.
+    async fn first(&self, key: &str, eq: &[(&str, Val)]) -> Result<Option<Record>> {
+        let e = self.store.entity(key)?;
+        Ok(self.store.find_by(&e, eq, 1).await?.into_iter().next())
+    }
+
     /// The membership row of `profile` in `chat` (404 when it is not a member).
     async fn member(&self, subject: Uuid, profile: Uuid, chat: Uuid) -> Result<Record> {
         self.owned(subject, profile).await?;
-        let e = self.store.entity(MEMBERS)?;
-        self.store
-            .find_by(
-                &e,
-                &[
-                    ("profileId", Val::Uuid(profile)),
-                    ("chatId", Val::Uuid(chat)),
-                ],
-                1,
-            )
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(not_found)
+        self.first(
+            MEMBERS,
+            &[
+                ("profileId", Val::Uuid(profile)),
+                ("chatId", Val::Uuid(chat)),
+            ],
+        )
+        .await?
+        .ok_or_else(not_found)
     }
 
     /// The member profiles of each of `chats`.
@@ -622,33 +623,22 @@ impl Chats {
 
     /// The chats-to-messages link of `message` in `chat` (404 when the message is not in it).
     async fn link_of(&self, chat: Uuid, message: Uuid) -> Result<Record> {
-        let e = self.store.entity(IN_CHAT)?;
-        self.store
-            .find_by(
-                &e,
-                &[
-                    ("chatId", Val::Uuid(chat)),
-                    ("messageId", Val::Uuid(message)),
-                ],
-                1,
-            )
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::not_found("no such message in this chat"))
+        self.first(
+            IN_CHAT,
+            &[
+                ("chatId", Val::Uuid(chat)),
+                ("messageId", Val::Uuid(message)),
+            ],
+        )
+        .await?
+        .ok_or_else(|| Error::not_found("no such message in this chat"))
     }
 
     /// The author profile of `message`.
     async fn author(&self, message: Uuid) -> Result<Option<Uuid>> {
         Ok(self
-            .store
-            .find_by(
-                &*self.store.entity(AUTHOR)?,
-                &[("messageId", Val::Uuid(message))],
-                1,
-            )
+            .first(AUTHOR, &[("messageId", Val::Uuid(message))])
             .await?
-            .first()
             .and_then(|a| a.uuid("profileId")))
     }
 
