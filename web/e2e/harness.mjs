@@ -16,6 +16,8 @@ export const artifacts = join(here, "artifacts");
 const AXE = readFileSync(join(webDir, "node_modules/axe-core/axe.min.js"), "utf8");
 
 export const ADMIN = { email: "admin@e2e.test", password: "correct horse battery staple" };
+/** `X-RBAC-SECRET-KEY` of the e2e server (server-to-server writes, as an admin). */
+export const SECRET_KEY = "e2e-secret-key-0123456789abcdefghijklmnop";
 
 async function freePort() {
   return new Promise((resolve) => {
@@ -81,6 +83,10 @@ export async function startStack() {
     STOA_AUTH_RATE_BURST: "1000",
     STOA_LOG: "warn",
     STOA_DUMMY_WEBHOOK_DELAY: "1",
+    STOA_SECRET_KEY: SECRET_KEY,
+    // A refused mail fails after two attempts a second apart (the default waits 30 s × 2ⁿ, 5 times).
+    STOA_NOTIFY_ATTEMPTS: "2",
+    STOA_NOTIFY_BACKOFF: "1",
   };
   // The suites run on the demo site ('for planet'), as `make run` serves it.
   const seeded = spawnSync(bin, ["seed", "--demo"], { env });

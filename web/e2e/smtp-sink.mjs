@@ -1,10 +1,12 @@
 // A local SMTP server that keeps every message it receives (RFC 5321, no TLS, no auth), so the
-// end-to-end run can read the mail the platform sends.
+// end-to-end run can read the mail the platform sends. It can refuse chosen recipients (550), so a
+// delivery can fail on purpose.
 import net from "node:net";
 
 export async function startSmtpSink() {
   const mails = [];
   const waiters = [];
+  const refused = new Set();
   const server = net.createServer((socket) => {
     socket.setEncoding("utf8");
     let buffer = "";
@@ -41,8 +43,13 @@ export async function startSmtpSink() {
           to = [];
           reply("250 OK");
         } else if (cmd === "RCPT") {
-          to.push(line.slice(8).replace(/[<>]/g, "").trim());
-          reply("250 OK");
+          const rcpt = line.slice(8).replace(/[<>]/g, "").trim();
+          if (refused.has(rcpt.toLowerCase())) {
+            reply(`550 5.1.1 <${rcpt}>: mailbox unavailable`);
+          } else {
+            to.push(rcpt);
+            reply("250 OK");
+          }
         } else if (cmd === "DATA") {
           inData = true;
           reply("354 End data with <CR><LF>.<CR><LF>");
@@ -73,6 +80,9 @@ export async function startSmtpSink() {
         });
       }
     },
+    /** Answers 550 to RCPT TO `address` until `accept(address)`. */
+    refuse: (address) => refused.add(address.toLowerCase()),
+    accept: (address) => refused.delete(address.toLowerCase()),
     close: () => new Promise((r) => server.close(r)),
   };
 }

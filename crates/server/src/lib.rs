@@ -272,6 +272,13 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         router,
         Duration::from_secs(config.request_timeout),
         std::sync::Arc::new(trusted),
+        middleware::csp(
+            config.telegram_bot_token.is_some()
+                && config
+                    .telegram_bot_name
+                    .as_deref()
+                    .is_some_and(|n| !n.is_empty()),
+        ),
     );
     let hub = p
         .ctx

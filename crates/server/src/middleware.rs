@@ -17,7 +17,29 @@ use tower_http::timeout::TimeoutLayer;
 const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 const MAX_URI: usize = 8 * 1024;
 
-pub fn wrap(router: Router, timeout: Duration, trusted: Arc<Vec<ipnet::IpNet>>) -> Router {
+/// The Content-Security-Policy of every answer; `telegram` allows the Telegram Login Widget (its
+/// script and its frame) on a site that links accounts to Telegram.
+pub fn csp(telegram: bool) -> HeaderValue {
+    let (script, frame) = if telegram {
+        (
+            "'self' https://telegram.org",
+            "https://www.youtube-nocookie.com https://oauth.telegram.org",
+        )
+    } else {
+        ("'self'", "https://www.youtube-nocookie.com")
+    };
+    HeaderValue::from_str(&format!(
+        "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src {script}; connect-src 'self'; frame-src {frame}; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+    ))
+    .unwrap_or(HeaderValue::from_static("default-src 'self'"))
+}
+
+pub fn wrap(
+    router: Router,
+    timeout: Duration,
+    trusted: Arc<Vec<ipnet::IpNet>>,
+    csp: HeaderValue,
+) -> Router {
     router
         .layer(middleware::from_fn(json_errors))
         .layer(TimeoutLayer::with_status_code(
@@ -28,7 +50,7 @@ pub fn wrap(router: Router, timeout: Duration, trusted: Arc<Vec<ipnet::IpNet>>) 
             tracing::error!(request_id = %stoa_api::error::request_id(), "handler panicked");
             error_response(&Error::internal("panic"))
         }))
-        .layer(middleware::from_fn(security_headers))
+        .layer(middleware::from_fn_with_state(csp, security_headers))
         .layer(middleware::from_fn_with_state(trusted, client_address))
         .layer(middleware::from_fn(request_context))
 }
@@ -107,7 +129,7 @@ async fn request_context(req: Request, next: Next) -> Response {
     res
 }
 
-async fn security_headers(req: Request, next: Next) -> Response {
+async fn security_headers(State(csp): State<HeaderValue>, req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
     let h = res.headers_mut();
     let set = |h: &mut axum::http::HeaderMap, k: HeaderName, v: &'static str| {
@@ -120,11 +142,7 @@ async fn security_headers(req: Request, next: Next) -> Response {
         "strict-origin-when-cross-origin",
     );
     set(h, header::X_FRAME_OPTIONS, "DENY");
-    set(
-        h,
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-src https://www.youtube-nocookie.com; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
-    );
+    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp);
     res
 }
 

@@ -5,6 +5,7 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { z } from "zod";
+import { trackEvent } from "@/lib/analytics";
 import { siteLink } from "@/lib/link";
 import { applyServerErrors } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
@@ -94,6 +95,7 @@ export function RegistrationScreen() {
   const submit = form.handleSubmit(async (values) => {
     try {
       await register(values);
+      trackEvent("sign-up");
       await sessionChanged(qc);
       void navigate("/");
     } catch (e) {

@@ -13,8 +13,10 @@ import { Badge } from "@/ui/card";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { Dropdown, DropdownContent, DropdownItem, DropdownLabel, DropdownSeparator, DropdownTrigger } from "@/ui/dropdown";
 import { Input, Label } from "@/ui/input";
+import { boot } from "@/lib/boot";
 import { AuthCard, FieldError } from "./auth-card";
 import { AUTH_PATH, LoginForm, useLink } from "./forms";
+import { TELEGRAM, TelegramLink } from "./telegram";
 import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, type Subject, useLogout, useMe } from "./session";
 
 const WalletButton = lazy(() => import("./wallet"));
@@ -172,7 +174,7 @@ function ChangePasswordDialog({ subject, identity }: { subject: Subject; identit
 
 /** The identities of the signed-in subject, each with its badge and actions. */
 export function SettingsScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const link = useLink();
   const me = useMe();
   const qc = useQueryClient();
@@ -212,12 +214,12 @@ export function SettingsScreen() {
       ) : null}
       <ul className="mt-4 grid gap-3">
         {s.identities.map((i) => {
-          const evm = i.provider === "ethereum_virtual_machine";
+          const kind = identityKind(i);
           return (
-            <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-border p-4" data-testid="identity">
-              <Badge>{evm ? "EVM" : "Email"}</Badge>
-              <span className="flex-1 break-all text-sm">{evm ? i.account : i.email}</span>
-              {!evm ? <ChangePasswordDialog subject={s} identity={i} /> : null}
+            <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-border p-4" data-testid="identity" data-provider={i.provider}>
+              <Badge>{kind}</Badge>
+              <span className="flex-1 break-all text-sm">{kind === "Email" ? i.email : i.account}</span>
+              {kind === "Email" ? <ChangePasswordDialog subject={s} identity={i} /> : null}
               <Button variant="destructive" size="sm" onClick={() => void remove(i)}>
                 {t("account.delete")}
               </Button>
@@ -230,6 +232,14 @@ export function SettingsScreen() {
           {error}
         </p>
       ) : null}
+      <TelegramLink bot={boot?.site.telegramBot} subject={s} lang={i18n.language} />
     </div>
   );
+}
+
+/** The badge of an identity: its provider in short. */
+function identityKind(i: Identity): "EVM" | "Telegram" | "Email" {
+  if (i.provider === "ethereum_virtual_machine") return "EVM";
+  if (i.provider === TELEGRAM) return "Telegram";
+  return "Email";
 }

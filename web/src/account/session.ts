@@ -50,14 +50,17 @@ export function useLogout() {
   });
 }
 
+/** Queries that belong to the signed-in subject (its cart and orders, its profiles and chats). */
+const PRIVATE_QUERIES = new Set<unknown>(["commerce", "social"]);
+
 /**
- * After sign-in or sign-out: data of the previous subject (its cart, its orders) is dropped, not
- * refetched — its queries are still mounted with the old id until the next render and would
- * answer 401/403 — and everything else is refetched.
+ * After sign-in or sign-out: data of the previous subject (its cart, its orders, its chats) is
+ * dropped, not refetched — its queries are still mounted with the old id until the next render
+ * and would answer 401/403 — and everything else is refetched.
  */
 export function sessionChanged(qc: ReturnType<typeof useQueryClient>) {
-  qc.removeQueries({ queryKey: ["commerce"] });
-  return qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== "commerce" });
+  qc.removeQueries({ predicate: (q) => PRIVATE_QUERIES.has(q.queryKey[0]) });
+  return qc.invalidateQueries({ predicate: (q) => !PRIVATE_QUERIES.has(q.queryKey[0]) });
 }
 
 export interface Credentials {

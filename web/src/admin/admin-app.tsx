@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useParams } from "react-router";
 import { type EntityMeta, type Meta, useMeta } from "@/api/meta";
@@ -8,7 +8,7 @@ import { DEFAULT_LANGUAGE } from "@/i18n";
 import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";
 import { EntityTable } from "./table";
-import { dashboardCards, entityViews } from "./views";
+import { adminScreens, dashboardCards, entityViews } from "./views";
 
 function NotAuthorized() {
   const { t } = useTranslation();
@@ -66,6 +66,7 @@ export default function AdminApp() {
   if (!me.data?.admin) return <NotAuthorized />;
   if (!meta.data) return null;
   const current = meta.data.entities.find((e) => e.module === module && e.name === entity);
+  const screen = entity ? undefined : adminScreens.find((s) => s.path === module);
   return (
     <div className="flex h-screen flex-col">
       <header className="flex items-center gap-3 border-b border-border px-4 py-2">
@@ -92,6 +93,18 @@ export default function AdminApp() {
       <div className="flex min-h-0 flex-1">
         {sideHidden ? null : (
           <nav id="admin-models" aria-label={t("admin.models")} className="w-72 shrink-0 overflow-y-auto border-r border-border p-3">
+            <ul aria-label={t("admin.screens")} className="mb-4">
+              {adminScreens.map((s) => (
+                <li key={s.path}>
+                  <NavLink
+                    to={`/admin/${s.path}`}
+                    className={({ isActive }) => `block rounded px-2 py-1 text-sm font-medium hover:bg-muted ${isActive ? "bg-muted" : ""}`}
+                  >
+                    {s.title(t)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
             <Input type="search" placeholder={t("admin.filterModels")} aria-label={t("admin.filterModels")} value={filter} onChange={(e) => setFilter(e.target.value)} />
             {groups.map((g) => (
               <div key={g.module} className="mt-4">
@@ -115,6 +128,10 @@ export default function AdminApp() {
         <main className="min-w-0 flex-1 overflow-y-auto p-6">
           {current ? (
             <CurrentEntity key={`${current.module}.${current.name}`} entity={current} meta={meta.data} lang={lang} raw={raw} setRaw={setRaw} />
+          ) : screen ? (
+            <Suspense fallback={<p className="text-sm">{t("admin.loading")}</p>}>
+              <screen.Screen lang={lang} />
+            </Suspense>
           ) : (
             <div className="space-y-6">
               {dashboardCards.map(({ key, Card }) => (

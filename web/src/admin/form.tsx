@@ -13,6 +13,7 @@ import { cn } from "@/lib/utils";
 import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { Label } from "@/ui/input";
+import { recordPanels } from "./panels";
 import { editableFields, entitySchema, initialValues, payload, recordValues, type Values } from "./schema";
 import { EntityTable } from "./table";
 import { FieldWidget } from "./widgets";
@@ -61,6 +62,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
     if (record.data) form.reset(recordValues(entity, record.data, meta.languages));
   }, [record.data, entity, meta.languages, form]);
   const fields = editableFields(entity);
+  const Panel = recordPanels[`${entity.module}.${entity.name}`];
   // Files picked in file fields, sent with the next save (as multipart) and dropped once saved.
   const [files, setFiles] = useState<Record<string, File>>({});
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -164,6 +166,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
           ) : null}
         </div>
       </form>
+      {id && Panel ? <Panel id={id} lang={lang} /> : null}
       {id
         ? entity.referencedBy.map((r) => {
             const sub = findEntity(meta, `${r.module}.${r.name}`);

@@ -32,10 +32,13 @@ export function FilteredList({
   statusLabel,
   columns,
   testId,
+  actions,
 }: {
   path: string;
   title: string;
   help?: string;
+  /** Buttons beside the title (actions on the whole list). */
+  actions?: ReactNode;
   statuses: readonly string[];
   statusLabel: (status: string) => string;
   columns: Column[];
@@ -57,9 +60,12 @@ export function FilteredList({
   const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby={headingId}>
-      <h1 id={headingId} className="text-xl font-semibold">
-        {title}
-      </h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 id={headingId} className="text-xl font-semibold">
+          {title}
+        </h1>
+        {actions ? <div className="ml-auto flex gap-2">{actions}</div> : null}
+      </div>
       {help ? <p className="mt-1 text-sm text-neutral-700">{help}</p> : null}
       <fieldset className="mt-4 flex flex-wrap gap-2">
         <legend className="sr-only">{t("orders.filter")}</legend>

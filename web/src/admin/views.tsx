@@ -1,7 +1,9 @@
-import type { ComponentType } from "react";
+import { type ComponentType, lazy, Suspense } from "react";
+import type { TFunction } from "i18next";
 import { InboxView } from "@/modules/billing/admin";
 import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
 import { MediaLibrary } from "@/modules/file-storage/admin";
+import { NotificationsView } from "@/modules/notification/admin";
 
 export interface ViewProps {
   lang: string;
@@ -12,7 +14,28 @@ export const entityViews: Record<string, ComponentType<ViewProps>> = {
   "ecommerce.order": OrdersView,
   "billing.webhook": InboxView,
   "file-storage.file": MediaLibrary,
+  "notification.notification": NotificationsView,
 };
 
+// The analytics screen and its card are loaded when first shown.
+const AnalyticsScreen = lazy(() => import("@/modules/analytic/admin"));
+const LazyVisitsCard = lazy(() => import("@/modules/analytic/admin").then((m) => ({ default: m.VisitsCard })));
+
+function VisitsCard(props: ViewProps) {
+  return (
+    <Suspense fallback={null}>
+      <LazyVisitsCard {...props} />
+    </Suspense>
+  );
+}
+
+/** Screens of the admin that are not an entity's, linked above the models (`/admin/<path>`). */
+export const adminScreens: { path: string; title: (t: TFunction) => string; Screen: ComponentType<ViewProps> }[] = [
+  { path: "analytics", title: (t) => t("analytics.title"), Screen: AnalyticsScreen },
+];
+
 /** Cards of the admin's start page. */
-export const dashboardCards: { key: string; Card: ComponentType<ViewProps> }[] = [{ key: "ecommerce.sales", Card: SalesCard }];
+export const dashboardCards: { key: string; Card: ComponentType<ViewProps> }[] = [
+  { key: "analytic.visits", Card: VisitsCard },
+  { key: "ecommerce.sales", Card: SalesCard },
+];

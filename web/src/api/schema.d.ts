@@ -1,5 +1,73 @@
 // Generated from /api/openapi.json by scripts/api-types.mjs. Do not edit.
 export interface paths {
+    "/api/analytic/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Counts a page view ({type: view, path, referrer?, language?}) or a named event ({type: event, name, path}). Sets no cookie and stores no address; crawlers are not counted. */
+        post: operations["analyticCollect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytic/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find analytic.count */
+        get: operations["findAnalyticCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytic/counts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one analytic.count */
+        get: operations["getAnalyticCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytic/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Views and visitors per day, top pages and referrers, devices, languages, events and the donation funnel (views → donation-started → checkout-completed) for the last ?days (30) */
+        get: operations["analyticDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytic/metrics": {
         parameters: {
             query?: never;
@@ -1605,7 +1673,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a form: the values keyed by each input's slug (required inputs must be filled, number inputs take numbers) */
+        /** Submit a form: the values keyed by each input's slug (required inputs filled, emails are addresses, numbers within the input's min and max); 10 a minute per address and form */
         post: operations["crmFormRequestCreate"];
         delete?: never;
         options?: never;
@@ -4995,6 +5063,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live events (Server-Sent Events): `revalidate` {entities} when data the caller may see changes; `chat.*` for the chats the caller is in; `reset` when the caller must reload (it missed more than the server keeps). Reconnect with Last-Event-ID to receive what was missed. */
+        get: operations["live"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/meta": {
         parameters: {
             query?: never;
@@ -5121,6 +5206,23 @@ export interface paths {
         patch: operations["updateNotificationNotification"];
         trace?: never;
     };
+    "/api/notification/notifications/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a notification now: a failed one is retried from its first attempt, a scheduled one keeps its time; a sent one is left alone */
+        post: operations["notificationSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notification/notifications/bulk": {
         parameters: {
             query?: never;
@@ -5191,6 +5293,23 @@ export interface paths {
         head?: never;
         /** Update notification.template (only the keys sent change) */
         patch: operations["updateNotificationTemplate"];
+        trace?: never;
+    };
+    "/api/notification/templates/{id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renders a template's subject and body for data in a language (the admin's preview) */
+        post: operations["notificationTemplateRender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/notification/templates/bulk": {
@@ -5366,6 +5485,23 @@ export interface paths {
         put?: never;
         /** Find notification.topic by the values sent, or create it */
         post: operations["findOrCreateNotificationTopic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification/topics/send-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues every new notification that is due (at most 1000) */
+        post: operations["notificationSendAll"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6701,6 +6837,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/subjects/{id}/crm-module/form/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit a form as the signed-in subject: {formId, …values by input slug}; the request records who sent it */
+        post: operations["subjectCrmFormRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/{id}/ecommerce-module/orders": {
         parameters: {
             query?: never;
@@ -6833,7 +6986,7 @@ export interface paths {
         /** The subject's identities */
         get: operations["subjectIdentities"];
         put?: never;
-        /** Adds an email identity ({provider: email_and_password, email, password}) or links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) */
+        /** Adds an email identity ({provider: email_and_password, email, password}), links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) or Telegram (provider: telegram and the Login Widget's fields: id, first_name, username, photo_url, auth_date, hash) */
         post: operations["subjectAddIdentity"];
         delete?: never;
         options?: never;
@@ -6857,6 +7010,163 @@ export interface paths {
         head?: never;
         /** Changes the password ({password, newPassword}) or the email ({email, password}) */
         patch: operations["subjectUpdateIdentity"];
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues a notification to the subject's addresses ({notification: {topic: {slug}, template: {variant}, notification: {method: email|telegram, data, sendAfter?}}, language?}): one per email identity, or per linked Telegram */
+        post: operations["subjectNotify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The subject's own profiles (the names it chats under) */
+        get: operations["subjectSocialProfiles"];
+        put?: never;
+        /** Creates a profile for the subject (at most 5) */
+        post: operations["subjectSocialProfileCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile's chats, most recently active first, with members, newest message and unread count */
+        get: operations["subjectSocialChats"];
+        put?: never;
+        /** Starts a chat with other profiles (an existing one-to-one chat is answered with 200 instead) */
+        post: operations["subjectSocialChatStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/chats/{chatId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the profile's chats (404 when the profile is not a member) */
+        get: operations["subjectSocialChat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/chats/{chatId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the chat's messages, oldest first: the newest ?limit (50, at most 100), those ?before a message id, or those ?after a position */
+        get: operations["subjectSocialMessages"];
+        put?: never;
+        /** Posts a message (1 to 4000 characters, up to 10 uploaded files by id) */
+        post: operations["subjectSocialMessageCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/chats/{chatId}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one's own message */
+        delete: operations["subjectSocialMessageDelete"];
+        options?: never;
+        head?: never;
+        /** Changes the text of one's own message */
+        patch: operations["subjectSocialMessageEdit"];
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/chats/{chatId}/messages/{messageId}/react": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds an emoji reaction to a message, or takes it back when it is there */
+        post: operations["subjectSocialMessageReact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/chats/{chatId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks the chat read up to messageId (default: its newest message); marks only move forward */
+        post: operations["subjectSocialChatRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/social-module/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unread messages over all the subject's chats (capped at 100): the navbar badge */
+        get: operations["subjectSocialUnread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/rbac/subjects/authentication/email-and-password/authentication": {
@@ -8174,6 +8484,78 @@ export interface paths {
         put?: never;
         /** Find social.profile by the values sent, or create it */
         post: operations["findOrCreateSocialProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/social/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find social.reaction */
+        get: operations["findSocialReaction"];
+        put?: never;
+        /** Create social.reaction */
+        post: operations["createSocialReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/social/reactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one social.reaction */
+        get: operations["getSocialReaction"];
+        put?: never;
+        post?: never;
+        /** Delete social.reaction */
+        delete: operations["deleteSocialReaction"];
+        options?: never;
+        head?: never;
+        /** Update social.reaction (only the keys sent change) */
+        patch: operations["updateSocialReaction"];
+        trace?: never;
+    };
+    "/api/social/reactions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 100 social.reaction in one transaction */
+        post: operations["bulkCreateSocialReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update up to 100 social.reaction in one transaction */
+        patch: operations["bulkUpdateSocialReaction"];
+        trace?: never;
+    };
+    "/api/social/reactions/find-or-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Find social.reaction by the values sent, or create it */
+        post: operations["findOrCreateSocialReaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9802,6 +10184,46 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description analytic.count (analytic_count) */
+        AnalyticCount: {
+            bucket: string;
+            /** Format: date-time */
+            createdAt: string;
+            day: string;
+            /** Format: uuid */
+            id: string;
+            key: string;
+            /** @enum {string} */
+            metric: "total" | "page" | "referrer" | "device" | "language" | "event";
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: int64 */
+            value: number;
+            /** @enum {string} */
+            variant: "default";
+        };
+        AnalyticCountCreate: {
+            bucket: string;
+            day: string;
+            key: string;
+            /** @enum {string} */
+            metric: "total" | "page" | "referrer" | "device" | "language" | "event";
+            /** Format: int64 */
+            value?: number;
+            /** @enum {string} */
+            variant?: "default";
+        };
+        AnalyticCountPatch: {
+            bucket?: string;
+            day?: string;
+            key?: string;
+            /** @enum {string} */
+            metric?: "total" | "page" | "referrer" | "device" | "language" | "event";
+            /** Format: int64 */
+            value?: number;
+            /** @enum {string} */
+            variant?: "default";
+        };
         /** @description analytic.metric (analytic_metric) */
         AnalyticMetric: {
             /** Format: date-time */
@@ -10687,6 +11109,10 @@ export interface components {
             id: string;
             isRequired: boolean;
             label: components["schemas"]["Translations"];
+            /** Format: decimal */
+            max: string | null;
+            /** Format: decimal */
+            min: string | null;
             placeholder: components["schemas"]["Translations"];
             slug: string;
             subtitle: components["schemas"]["Translations"];
@@ -10704,6 +11130,10 @@ export interface components {
             description?: components["schemas"]["Translations"];
             isRequired?: boolean;
             label?: components["schemas"]["Translations"];
+            /** Format: decimal */
+            max?: string | null;
+            /** Format: decimal */
+            min?: string | null;
             placeholder?: components["schemas"]["Translations"];
             slug?: string;
             subtitle?: components["schemas"]["Translations"];
@@ -10719,6 +11149,10 @@ export interface components {
             description?: components["schemas"]["Translations"];
             isRequired?: boolean;
             label?: components["schemas"]["Translations"];
+            /** Format: decimal */
+            max?: string | null;
+            /** Format: decimal */
+            min?: string | null;
             placeholder?: components["schemas"]["Translations"];
             slug?: string;
             subtitle?: components["schemas"]["Translations"];
@@ -12527,6 +12961,8 @@ export interface components {
         /** @description notification.notification (notification_notification) */
         NotificationNotification: {
             attachments: unknown;
+            /** Format: int64 */
+            attempts: number;
             /** Format: date-time */
             createdAt: string;
             data: unknown;
@@ -12535,7 +12971,7 @@ export interface components {
             id: string;
             language: string | null;
             /** @enum {string} */
-            method: "email";
+            method: "email" | "telegram";
             reciever: string;
             /** Format: date-time */
             sendAfter: string;
@@ -12549,11 +12985,13 @@ export interface components {
         };
         NotificationNotificationCreate: {
             attachments?: unknown;
+            /** Format: int64 */
+            attempts?: number;
             data?: unknown;
             error?: string | null;
             language?: string | null;
             /** @enum {string} */
-            method?: "email";
+            method?: "email" | "telegram";
             reciever: string;
             /** Format: date-time */
             sendAfter?: string;
@@ -12565,11 +13003,13 @@ export interface components {
         };
         NotificationNotificationPatch: {
             attachments?: unknown;
+            /** Format: int64 */
+            attempts?: number;
             data?: unknown;
             error?: string | null;
             language?: string | null;
             /** @enum {string} */
-            method?: "email";
+            method?: "email" | "telegram";
             reciever?: string;
             /** Format: date-time */
             sendAfter?: string;
@@ -12633,7 +13073,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -12642,7 +13082,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
         };
         NotificationTemplatePatch: {
             adminTitle?: string;
@@ -12651,7 +13091,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
         };
         /** @description notification.topic (notification_topic) */
         NotificationTopic: {
@@ -13707,6 +14147,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             description: string | null;
+            /** Format: date-time */
+            editedAt: string | null;
             /** Format: uuid */
             id: string;
             sourceSystemId: string | null;
@@ -13720,6 +14162,8 @@ export interface components {
         SocialMessageCreate: {
             className?: string | null;
             description?: string | null;
+            /** Format: date-time */
+            editedAt?: string | null;
             sourceSystemId?: string | null;
             subtitle?: string | null;
             title?: string | null;
@@ -13729,6 +14173,8 @@ export interface components {
         SocialMessagePatch: {
             className?: string | null;
             description?: string | null;
+            /** Format: date-time */
+            editedAt?: string | null;
             sourceSystemId?: string | null;
             subtitle?: string | null;
             title?: string | null;
@@ -13862,6 +14308,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** Format: int64 */
+            lastRead: number;
+            /** Format: int64 */
             orderIndex: number;
             /** Format: uuid */
             profileId: string;
@@ -13875,6 +14323,8 @@ export interface components {
             chatId: string;
             className?: string | null;
             /** Format: int64 */
+            lastRead?: number;
+            /** Format: int64 */
             orderIndex?: number;
             /** Format: uuid */
             profileId: string;
@@ -13885,6 +14335,8 @@ export interface components {
             /** Format: uuid */
             chatId?: string;
             className?: string | null;
+            /** Format: int64 */
+            lastRead?: number;
             /** Format: int64 */
             orderIndex?: number;
             /** Format: uuid */
@@ -14054,6 +14506,40 @@ export interface components {
             variant?: "default";
             /** Format: uuid */
             websiteBuilderModuleWidgetId?: string;
+        };
+        /** @description social.reaction (social_reaction) */
+        SocialReaction: {
+            /** Format: date-time */
+            createdAt: string;
+            emoji: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            messageId: string;
+            /** Format: uuid */
+            profileId: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "default";
+        };
+        SocialReactionCreate: {
+            emoji: string;
+            /** Format: uuid */
+            messageId: string;
+            /** Format: uuid */
+            profileId: string;
+            /** @enum {string} */
+            variant?: "default";
+        };
+        SocialReactionPatch: {
+            emoji?: string;
+            /** Format: uuid */
+            messageId?: string;
+            /** Format: uuid */
+            profileId?: string;
+            /** @enum {string} */
+            variant?: "default";
         };
         /** @description social.widget (social_widget) */
         SocialWidget: {
@@ -14927,6 +15413,202 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    analyticCollect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    language?: string;
+                    /** @enum {string} */
+                    name?: "donation-started" | "checkout-started" | "checkout-completed" | "form-submitted" | "sign-up";
+                    path: string;
+                    referrer?: string;
+                    /** @enum {string} */
+                    type?: "view" | "event";
+                };
+            };
+        };
+        responses: {
+            /** @description Counted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a hit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field is wrong */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many hits from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    findAnalyticCount: {
+        parameters: {
+            query?: {
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, bucket, day, metric, key, value. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                filters?: Record<string, never>;
+                limit?: number;
+                offset?: number;
+                /** @description orderBy[and][i][column] and orderBy[and][i][method] (asc|desc) */
+                orderBy?: Record<string, never>;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticCount"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticCount"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    analyticDashboard: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Bad days */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     findAnalyticMetric: {
         parameters: {
             query?: {
@@ -26613,6 +27295,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description leave empty: a request that fills it is taken for a bot's and dropped */
+                    _gotcha?: string;
+                } & {
                     [key: string]: string | number | boolean | null;
                 };
                 "multipart/form-data": {
@@ -26622,7 +27307,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Submit a form: the values keyed by each input's slug (required inputs must be filled, number inputs take numbers) */
+            /** @description Submit a form: the values keyed by each input's slug (required inputs filled, emails are addresses, numbers within the input's min and max); 10 a minute per address and form */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -26945,7 +27630,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, adminTitle, slug, className, title, subtitle, description, type, isRequired, placeholder, label. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, adminTitle, slug, className, title, subtitle, description, type, isRequired, min, max, placeholder, label. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -50889,6 +51574,42 @@ export interface operations {
             };
         };
     };
+    live: {
+        parameters: {
+            query?: {
+                lastEventId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description Too many connections from this account or address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many connections in all */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     meta: {
         parameters: {
             query?: never;
@@ -50916,7 +51637,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, status, method, title, data, reciever, attachments, language, error, sendAfter. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, status, method, title, data, reciever, attachments, language, error, sendAfter, attempts. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -51754,6 +52475,70 @@ export interface operations {
             };
         };
     };
+    notificationSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sends a notification now: a failed one is retried from its first attempt, a scheduled one keeps its time; a sent one is left alone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok?: boolean;
+                            queued?: boolean;
+                            status?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     bulkCreateNotificationNotification: {
         parameters: {
             query?: never;
@@ -52283,6 +53068,90 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notificationTemplateRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data?: Record<string, never>;
+                    /** @enum {string} */
+                    language?: "en" | "ru";
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Renders a template's subject and body for data in a language (the admin's preview) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            body?: string;
+                            subject?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -53637,6 +54506,49 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notificationSendAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queues every new notification that is due (at most 1000) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok?: boolean;
+                            queued?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -63481,6 +64393,117 @@ export interface operations {
             };
         };
     };
+    subjectCrmFormRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description leave empty: a request that fills it is taken for a bot's and dropped */
+                    _gotcha?: string;
+                    /** Format: uuid */
+                    formId: string;
+                } & {
+                    [key: string]: string | number | boolean | null;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Submit a form as the signed-in subject: {formId, …values by input slug}; the request records who sent it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmRequest"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     subjectOrders: {
         parameters: {
             query?: never;
@@ -64289,7 +65312,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    provider: "email_and_password" | "ethereum_virtual_machine";
+                    provider: "email_and_password" | "ethereum_virtual_machine" | "telegram";
                 };
                 "multipart/form-data": {
                     /** @description The JSON body as a string */
@@ -64298,7 +65321,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Adds an email identity ({provider: email_and_password, email, password}) or links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) */
+            /** @description Adds an email identity ({provider: email_and_password, email, password}), links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) or Telegram (provider: telegram and the Login Widget's fields: id, first_name, username, photo_url, auth_date, hash) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -64513,6 +65536,1051 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectNotify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    language?: string;
+                    notification: Record<string, never>;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queues a notification to the subject's addresses ({notification: {topic: {slug}, template: {variant}, notification: {method: email|telegram, data, sendAfter?}}, language?}): one per email identity, or per linked Telegram */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            notifications?: string[];
+                            queued?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subject's own profiles (the names it chats under) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id?: string;
+                            slug?: string;
+                            title?: Record<string, never>;
+                            variant?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialProfileCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Creates a profile for the subject (at most 5) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id?: string;
+                            slug?: string;
+                            title?: Record<string, never>;
+                            variant?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialChats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's chats, most recently active first, with members, newest message and unread count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialChatStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    profileIds: string[];
+                    title?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Starts a chat with other profiles (an existing one-to-one chat is answered with 200 instead) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a chat with members (profile cards with lastRead), lastMessage, unread and lastRead */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the profile's chats (404 when the profile is not a member) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a chat with members (profile cards with lastRead), lastMessage, unread and lastRead */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the chat's messages, oldest first: the newest ?limit (50, at most 100), those ?before a message id, or those ?after a position */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialMessageCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                    fileIds?: string[];
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Posts a message (1 to 4000 characters, up to 10 uploaded files by id) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialMessageDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                messageId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deletes one's own message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialMessageEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                messageId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                    fileIds?: string[];
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changes the text of one's own message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialMessageReact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                messageId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    emoji: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Adds an emoji reaction to a message, or takes it back when it is there */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialChatRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatId: string;
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    messageId?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Marks the chat read up to messageId (default: its newest message); marks only move forward */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            lastRead?: number;
+                            unread?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unread messages over all the subject's chats (capped at 100): the navbar badge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            capped?: boolean;
+                            chats?: number;
+                            unread?: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -68749,7 +70817,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, className, title, subtitle, description, sourceSystemId. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, className, title, subtitle, description, sourceSystemId, editedAt. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -70516,7 +72584,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, orderIndex, className, profileId, chatId. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, orderIndex, className, profileId, chatId, lastRead. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -73617,6 +75685,553 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SocialProfile"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findSocialReaction: {
+        parameters: {
+            query?: {
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, messageId, profileId, emoji. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                filters?: Record<string, never>;
+                limit?: number;
+                offset?: number;
+                /** @description orderBy[and][i][column] and orderBy[and][i][method] (asc|desc) */
+                orderBy?: Record<string, never>;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SocialReactionCreate"];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SocialReactionPatch"];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkCreateSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["SocialReactionCreate"];
+                }[];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created, in order */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkUpdateSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["SocialReactionPatch"];
+                    /** Format: uuid */
+                    id: string;
+                }[];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findOrCreateSocialReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SocialReactionCreate"];
+                "multipart/form-data": {
+                    /** @description The JSON body as a string */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An existing record matched */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialReaction"];
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
+import { trackEvent } from "@/lib/analytics";
 import { cn } from "@/lib/utils";
 import {
   accepts,
@@ -191,6 +192,7 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
       className="mt-4 space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
+        trackEvent("checkout-started");
         go.mutate();
       }}
     >

@@ -2,7 +2,13 @@ import type { Bundle } from "@/lib/content";
 
 /** What the server put in the page (`<script id="stoa-page">`): read once, before the first render. */
 export interface Boot {
-  site: { languages: string[]; defaultLanguage: string };
+  site: {
+    languages: string[];
+    defaultLanguage: string;
+    /** The username of the site's Telegram bot (the Login Widget links accounts with it); absent
+     * or null when the site has none. */
+    telegramBot?: string | null;
+  };
   lang: string;
   url: string;
   status: number;

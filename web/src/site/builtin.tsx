@@ -2,6 +2,7 @@ import type { ReactElement } from "react";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
 import { CheckoutReturnScreen, MyOrdersScreen } from "@/commerce/cart";
+import { ChatsScreen } from "@/social/chat";
 
 const AUTH = "/rbac/subject/authentication";
 
@@ -19,6 +20,8 @@ const SCREENS: Record<string, ReactElement> = {
   "/ecommerce/checkout/success": <CheckoutReturnScreen />,
   "/ecommerce/checkout/cancel": <CheckoutReturnScreen canceled />,
   "/ecommerce/orders": <MyOrdersScreen />,
+  // Not yet in the server's BUILT_IN: a direct load answers 404 before this renders.
+  "/social/chats": <ChatsScreen />,
 };
 
 export function builtInScreen(url: string): ReactElement | undefined {

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { AccountMenu } from "@/account/screens";
 import { CartButton } from "@/commerce/cart";
+import { ChatButton } from "@/social/chat";
 import { useLink } from "@/account/forms";
 import { LANGUAGES } from "@/i18n";
 
@@ -27,6 +28,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
               </Link>
             ))}
           </nav>
+          <ChatButton />
           <CartButton />
           <AccountMenu />
         </div>

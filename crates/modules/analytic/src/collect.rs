@@ -109,7 +109,9 @@ fn clean_path(p: &str) -> Result<String> {
             "must be the page's path, starting with / (at most 200 characters)",
         ));
     }
-    Ok(p.to_owned())
+    // `/ru/` and `/ru` are one page.
+    let trimmed = p.trim_end_matches('/');
+    Ok(if trimmed.is_empty() { "/" } else { trimmed }.to_owned())
 }
 
 /// The host of a referrer URL (none for the site itself or for something that is not a URL).
@@ -394,6 +396,8 @@ mod tests {
     #[test]
     fn reduces_a_hit_to_what_is_counted() {
         assert_eq!(clean_path("/blog?utm=x#top").ok().as_deref(), Some("/blog"));
+        assert_eq!(clean_path("/ru/").ok().as_deref(), Some("/ru"));
+        assert_eq!(clean_path("/").ok().as_deref(), Some("/"));
         assert!(clean_path("https://evil.example/").is_err());
         assert!(clean_path("//evil.example").is_err());
         assert_eq!(

@@ -1,8 +1,9 @@
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { ApiError, request } from "@/api/http";
+import { trackEvent } from "@/lib/analytics";
 import { linked, tr, type Rec } from "@/lib/content";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { cn } from "@/lib/utils";
@@ -17,6 +18,20 @@ function kindOf(input: Rec): "textarea" | "number" | "text" {
   return "text";
 }
 
+/** The field bots fill and people never see: a request that fills it is dropped by the server. */
+export const HONEYPOT = "_gotcha";
+
+/** The honeypot input: off screen, out of the tab order, hidden from assistive technology and
+ * from autofill. */
+function Honeypot({ id, ...field }: { id: string } & UseFormRegisterReturn) {
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden" data-testid="honeypot">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} type="text" tabIndex={-1} autoComplete="off" {...field} />
+    </div>
+  );
+}
+
 /** A public CRM form: its inputs (text, textarea, number) in order; submit stores a request. */
 export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
   const { t } = useTranslation();
@@ -26,6 +41,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
   const submit = handleSubmit(async (values) => {
     try {
       await request("POST", `/api/crm/forms/${form.id}/requests`, { body: values });
+      trackEvent("form-submitted");
       toast.success(t("site.submitted"));
       setDone(true);
       reset();
@@ -70,6 +86,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
           </div>
         );
       })}
+      <Honeypot id={`crm-${form.id}-${HONEYPOT}`} {...register(HONEYPOT)} />
       <button type="submit" disabled={formState.isSubmitting} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
         {formState.isSubmitting ? t("site.sending") : t("site.submit")}
       </button>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
+import { trackEvent } from "@/lib/analytics";
 import { accepts, buyNow, ensureSubject, paymentTarget, type ProviderOffer, useProviders } from "@/commerce/api";
 import { formatPrice, linked, tr, type Price, type Rec } from "@/lib/content";
 import { RichText, richOf } from "@/lib/rich-text";
@@ -171,7 +172,10 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
             </label>
             <input id={`${id}-email`} data-testid="donation-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} className="mt-1 h-11 w-full rounded-xl border border-neutral-300 px-3" />
           </div>
-          <button type="button" data-testid="pay" disabled={pay.isPending} onClick={() => pay.mutate()} className="mt-6 h-14 w-full rounded-full bg-emerald-800 text-lg font-semibold text-white hover:bg-emerald-700 disabled:opacity-70">
+          <button type="button" data-testid="pay" disabled={pay.isPending} onClick={() => {
+              trackEvent("donation-started");
+              pay.mutate();
+            }} className="mt-6 h-14 w-full rounded-full bg-emerald-800 text-lg font-semibold text-white hover:bg-emerald-700 disabled:opacity-70">
             {pay.isPending ? t("commerce.loadingPay") : t("site.pay")}
           </button>
         </div>

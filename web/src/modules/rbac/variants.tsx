@@ -4,6 +4,7 @@ import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
 import { siteLink } from "@/lib/link";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { SubjectProfileOverview, SubjectProfiles } from "@/social/profiles";
 import { Block, ListGrid } from "../shared";
 
 function SubjectList({ data, lang }: VariantProps) {
@@ -43,4 +44,6 @@ export const variants: ModuleVariants = {
   "subject-identity-settings-default": SettingsScreen,
   "subject-overview-default": SubjectOverview,
   "subject-list-default": SubjectList,
+  "subject-list-social-module-profile-default": SubjectProfiles,
+  "subject-overview-social-module-profile-overview-default": SubjectProfileOverview,
 };

@@ -1,5 +1,6 @@
 import { tr } from "@/lib/content";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { ChatsApp } from "@/social/chat";
 import { Block, Body, Cover } from "../shared";
 
 function ProfileOverview({ data, lang }: VariantProps) {
@@ -10,6 +11,15 @@ function ProfileOverview({ data, lang }: VariantProps) {
       <Cover data={p} className="h-32 w-32 rounded-full" />
       {tr(p.subtitle, lang) ? <p className="mt-2 text-lg text-neutral-600">{tr(p.subtitle, lang)}</p> : null}
       <Body data={p} lang={lang} />
+    </Block>
+  );
+}
+
+/** The signed-in visitor's chats (a sign-in prompt otherwise). */
+function ChatList({ data, lang }: VariantProps) {
+  return (
+    <Block data={data} lang={lang}>
+      <ChatsApp heading={false} />
     </Block>
   );
 }
@@ -25,6 +35,5 @@ function Default({ data, lang }: VariantProps) {
 export const variants: ModuleVariants = {
   default: Default,
   "profile-overview-default": ProfileOverview,
-  // Chats belong to a signed-in visitor: the community issue renders them.
-  "chat-list-default": () => null,
+  "chat-list-default": ChatList,
 };

@@ -10,6 +10,7 @@ import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
 import { AccountMenu } from "@/account/screens";
 import { CartButton } from "@/commerce/cart";
+import { ChatButton } from "@/social/chat";
 import { Feature, Features } from "./features";
 import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
 
@@ -78,6 +79,7 @@ function Navbar({ data, lang }: VariantProps) {
         </nav>
         <div className="ml-auto hidden items-center gap-4 lg:flex">
           <LanguageSwitch lang={lang} />
+          <ChatButton />
           <CartButton />
           <AccountMenu />
           {extra.map((b) => (
@@ -98,6 +100,7 @@ function Navbar({ data, lang }: VariantProps) {
           </nav>
           <div className="mt-4 flex flex-wrap items-center gap-4">
             <LanguageSwitch lang={lang} />
+            <ChatButton />
             <CartButton />
             {extra.map((b) => (
               <ButtonsArray key={b.id} data={b} lang={lang} />

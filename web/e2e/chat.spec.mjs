@@ -1,0 +1,248 @@
+// Chats and the live connection end to end: two people chat and see each other within a second,
+// a third person hears nothing, a page that went offline catches up, and an admin's edit shows on
+// an open public page without a reload.
+import { expect, screen, SECRET_KEY, signIn, watchedContext } from "./harness.mjs";
+
+const AUTH = "/en/rbac/subject/authentication";
+const PASSWORD = "chat password 4821";
+const PEOPLE = {
+  alice: { email: "alice@chat.e2e.test", name: "Alice Chat" },
+  bob: { email: "bob@chat.e2e.test", name: "Bob Chat" },
+  carol: { email: "carol@chat.e2e.test", name: "Carol Chat" },
+};
+const LIVE_EVENTS = ["hello", "reset", "revalidate", "chat.created", "chat.message", "chat.message.edited", "chat.message.deleted", "chat.reaction", "chat.read"];
+
+/** A context whose pages record every live event their `EventSource` receives (`window.e2eLive`). */
+async function liveContext(stack, opts = {}) {
+  return watchedContext(stack, {
+    ...opts,
+    init: async (context) => {
+      await context.addInitScript((types) => {
+        const Native = window.EventSource;
+        window.e2eLive = [];
+        window.EventSource = class extends Native {
+          constructor(url, init) {
+            super(url, init);
+            window.e2eLiveUrls = [...(window.e2eLiveUrls ?? []), String(url)];
+            for (const t of types) this.addEventListener(t, (e) => window.e2eLive.push({ type: t, data: e.data, at: Date.now() }));
+          }
+        };
+      }, LIVE_EVENTS);
+    },
+  });
+}
+
+/** Registers through the form, then opens Chats from the navbar and creates the chat profile. */
+async function join(w, who) {
+  const { page } = w;
+  await page.goto(`${AUTH}/email-and-password/registration`);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create an account" }).click();
+  await page.getByTestId("account-menu").waitFor();
+  await page.goto("/en/");
+  await page.getByTestId("chat-button").first().click();
+  await page.waitForURL((u) => u.pathname === "/en/social/chats");
+  const form = page.getByTestId("create-profile");
+  await form.getByLabel("Your name").fill(who.name);
+  await form.getByRole("button", { name: "Create profile" }).click();
+  await page.getByText("Profile created").first().waitFor();
+  await page.getByTestId("chats").waitFor();
+}
+
+const messages = (page) => page.getByTestId("messages");
+const message = (page, text) => messages(page).getByTestId("message").filter({ hasText: text });
+
+/** Sends `text` with Enter and waits until the sender's own list shows it (the server has it). */
+async function send(page, text) {
+  const composer = page.getByTestId("composer");
+  await composer.fill(text);
+  await composer.press("Enter");
+  await message(page, text).first().waitFor();
+  return Date.now();
+}
+
+/** Waits for `locator` and fails unless it shows within `ms` of `since` (plus 100 ms for the probe itself). */
+async function within(locator, since, ms, what) {
+  await locator.waitFor({ timeout: Math.max(ms - (Date.now() - since), 1) }).catch(() => undefined);
+  const took = Date.now() - since;
+  console.log(`    ${what}: ${took} ms`);
+  expect((await locator.count()) > 0 && took <= ms + 100, `${what} within ${ms} ms (took ${took} ms)`);
+}
+
+async function chatEvents(page) {
+  return page.evaluate(() => window.e2eLive.filter((e) => e.type.startsWith("chat.")));
+}
+
+export const chatSpecs = [
+  [
+    "chat: three people register and create profiles; a chat starts; each sees the other's message within 1 s; the third hears nothing",
+    async (stack, s) => {
+      s.chat = {};
+      for (const name of ["alice", "bob", "carol"]) {
+        s.chat[name] = await liveContext(stack);
+        await join(s.chat[name], PEOPLE[name]);
+      }
+      const alice = s.chat.alice.page;
+      const bob = s.chat.bob.page;
+      const carol = s.chat.carol.page;
+      for (const p of [bob, carol]) await p.getByTestId("no-chats").waitFor();
+      await screen(carol, "chat-empty");
+
+      await alice.getByTestId("new-chat").click();
+      const dialog = alice.getByRole("dialog", { name: "New chat" });
+      await dialog.getByPlaceholder("Search profiles").fill("Bob Chat");
+      await dialog.getByRole("button", { name: "Chat with Bob Chat" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await alice.getByTestId("chat-title").getByText("Bob Chat").waitFor();
+      // Bob did not reload: the new chat comes in live.
+      await bob.getByTestId("chat-item").filter({ hasText: "Alice Chat" }).waitFor();
+
+      const sent = await send(alice, "Hello Bob, shall we plant a tree?");
+      await alice.getByText("Message created successfully").first().waitFor();
+      await within(bob.getByTestId("chat-last-message").filter({ hasText: "Hello Bob, shall we plant a tree?" }), sent, 1000, "Bob's list shows Alice's message");
+      await bob.getByTestId("chat-badge").getByText("1").first().waitFor();
+      await bob.getByTestId("chat-unread").first().waitFor();
+      await screen(bob, "chat-list-unread");
+
+      await bob.getByTestId("chat-item").filter({ hasText: "Alice Chat" }).click();
+      await message(bob, "Hello Bob, shall we plant a tree?").waitFor();
+      // Bob read it: his badge clears and Alice sees the message read.
+      await bob.getByTestId("chat-badge").waitFor({ state: "detached" });
+      await message(alice, "Hello Bob").locator('[data-read="true"]').waitFor();
+
+      const replied = await send(bob, "Hi Alice! Yes, a pine.");
+      await within(message(alice, "Hi Alice! Yes, a pine."), replied, 1000, "Alice sees Bob's reply");
+      // Her own message shows once although it came back live too.
+      expect((await message(alice, "Hello Bob, shall we plant a tree?").count()) === 1, "no duplicate of the sender's message");
+
+      // Shift+Enter is a new line; Enter sends.
+      const composer = bob.getByTestId("composer");
+      await composer.fill("line one");
+      await composer.press("Shift+Enter");
+      await composer.pressSequentially("line two");
+      await composer.press("Enter");
+      const twoLines = message(alice, "line one");
+      await twoLines.waitFor();
+      expect((await twoLines.getByTestId("message-text").innerText()).includes("line one\nline two"), "the message keeps its new line");
+      await screen(alice, "chat-conversation");
+
+      const events = await chatEvents(carol);
+      expect(events.length === 0, `the third person received no chat event: ${JSON.stringify(events)}`);
+      expect((await carol.getByTestId("chat-item").count()) === 0, "the third person's list stays empty");
+      await carol.getByTestId("no-chats").waitFor();
+    },
+  ],
+  [
+    "chat: edits, reactions and deletions reach the other side live",
+    async (_stack, s) => {
+      const alice = s.chat.alice.page;
+      const bob = s.chat.bob.page;
+      const id = await message(alice, "Hello Bob, shall we plant a tree?").getAttribute("data-id");
+      const mine = alice.locator(`[data-testid=message][data-id="${id}"]`);
+      await mine.getByRole("button", { name: "Edit" }).click();
+      const edit = mine.getByLabel("Edit message");
+      await edit.fill("Hello Bob, shall we plant two trees?");
+      await edit.press("Enter");
+      await message(bob, "Hello Bob, shall we plant two trees?").getByTestId("edited").waitFor();
+
+      await message(bob, "shall we plant two trees?").getByRole("button", { name: "React" }).click();
+      await bob.getByRole("menuitem", { name: "👍" }).click();
+      await message(alice, "shall we plant two trees?").getByRole("button", { name: "👍: 1" }).waitFor();
+      // Alice adds the same reaction; Bob sees two, then Alice takes hers back.
+      await message(alice, "shall we plant two trees?").getByRole("button", { name: "👍: 1" }).click();
+      await message(bob, "shall we plant two trees?").getByRole("button", { name: "👍: 2" }).waitFor();
+      await message(alice, "shall we plant two trees?").getByRole("button", { name: "👍: 2" }).click();
+      await message(bob, "shall we plant two trees?").getByRole("button", { name: "👍: 1" }).waitFor();
+
+      await send(alice, "This one goes away");
+      await message(bob, "This one goes away").waitFor();
+      await message(alice, "This one goes away").getByRole("button", { name: "Delete" }).click();
+      await alice.getByRole("alertdialog", { name: "Delete this message?" }).getByRole("button", { name: "Delete" }).click();
+      await message(alice, "This one goes away").waitFor({ state: "detached" });
+      await message(bob, "This one goes away").waitFor({ state: "detached" });
+    },
+  ],
+  [
+    "chat: a page that goes offline and comes back receives what it missed, without a reload",
+    async (_stack, s) => {
+      const alice = s.chat.alice.page;
+      const bob = s.chat.bob.page;
+      await bob.evaluate(() => {
+        window.e2eStayed = true;
+      });
+      await s.chat.bob.context.setOffline(true);
+      await bob.waitForFunction(() => !navigator.onLine);
+      await send(alice, "Sent while you were offline");
+      await send(alice, "And a second one");
+      await bob.waitForTimeout(500);
+      expect((await message(bob, "Sent while you were offline").count()) === 0, "nothing arrives while offline");
+      await s.chat.bob.context.setOffline(false);
+      await message(bob, "Sent while you were offline")
+        .waitFor({ timeout: 5000 })
+        .catch(async (e) => {
+          const state = await bob.evaluate(() => ({ online: navigator.onLine, urls: window.e2eLiveUrls, last: window.e2eLive.slice(-5) }));
+          throw new Error(`${e.message}\n${JSON.stringify(state)}`);
+        });
+      await message(bob, "And a second one").waitFor();
+      expect(await bob.evaluate(() => window.e2eStayed === true), "the page was not reloaded");
+      const urls = await bob.evaluate(() => window.e2eLiveUrls);
+      expect(urls.at(-1).includes("lastEventId="), `the reconnect resumed from the last event: ${urls.join(", ")}`);
+      expect((await message(bob, "Sent while you were offline").count()) === 1, "each missed message once");
+    },
+  ],
+  [
+    "chat: at a phone's width the list and the chat are separate views",
+    async (stack, s) => {
+      s.chat.phone = await liveContext(stack, { viewport: { width: 390, height: 844 } });
+      const { page } = s.chat.phone;
+      await signIn(page, { email: PEOPLE.bob.email, password: PASSWORD }, "/en/");
+      await page.waitForURL((u) => u.pathname === "/en/");
+      await page.getByTestId("account-menu").waitFor({ state: "attached" });
+      await page.getByTestId("menu-toggle").click();
+      await page.getByTestId("mobile-menu").getByTestId("chat-button").click();
+      await page.waitForURL((u) => u.pathname === "/en/social/chats");
+      const item = page.getByTestId("chat-item").filter({ hasText: "Alice Chat" });
+      await item.waitFor();
+      expect(!(await page.getByText("Pick a chat to read it.").isVisible()), "no empty chat pane beside the list");
+      await screen(page, "chat-mobile-list");
+      await item.click();
+      await message(page, "And a second one").waitFor();
+      expect(!(await item.isVisible()), "the list is hidden while a chat is open");
+      await screen(page, "chat-mobile-chat");
+      await page.getByRole("button", { name: "Back to chats" }).click();
+      await item.waitFor();
+      await s.chat.phone.context.close();
+    },
+  ],
+  [
+    "chat: an admin's edit of a widget title shows on an open public page within 2 s, without a reload",
+    async (stack, s) => {
+      s.chat.visitor = await liveContext(stack);
+      const { page } = s.chat.visitor;
+      const before = "Let's plant a million trees together";
+      const after = "Let's plant two million trees together";
+      await page.goto("/en/");
+      await page.getByRole("heading", { name: before }).waitFor();
+      await page.evaluate(() => {
+        window.e2eStayed = true;
+      });
+      const headers = { "content-type": "application/json", "x-rbac-secret-key": SECRET_KEY };
+      const q = "filters[and][0][column]=variant&filters[and][0][method]=eq&filters[and][0][value]=content-block-for-planet-heading&limit=100";
+      const list = await (await fetch(`${stack.base}/api/website-builder/widgets?${q}`, { headers })).json();
+      const widget = list.data.find((w) => w.title?.en === before);
+      expect(widget, `the hero widget: ${JSON.stringify(list.data?.map((w) => w.title))}`);
+      const patch = (title) => fetch(`${stack.base}/api/website-builder/widgets/${widget.id}`, { method: "PATCH", headers, body: JSON.stringify({ title }) });
+      const res = await patch({ ...widget.title, en: after });
+      expect(res.ok, `PATCH answered ${res.status}: ${await res.text()}`);
+      const edited = Date.now();
+      await within(page.getByRole("heading", { name: after }), edited, 2000, "the new title on the open page");
+      expect(await page.evaluate(() => window.e2eStayed === true), "the page was not reloaded");
+      const restored = await patch(widget.title);
+      expect(restored.ok, "the title is restored");
+      await page.getByRole("heading", { name: before }).waitFor({ timeout: 5000 });
+      const anonymous = await chatEvents(page);
+      expect(anonymous.length === 0, "a visitor receives no chat event");
+    },
+  ],
+];

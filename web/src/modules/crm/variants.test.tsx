@@ -1,0 +1,46 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Rec } from "@/lib/content";
+import { resetAnalytics } from "@/lib/analytics";
+import { CrmForm, HONEYPOT } from "./variants";
+
+const form = {
+  id: "f1",
+  slug: "contact",
+  title: { en: "Write to us" },
+  _rel: { "forms-to-inputs": [{ _to: { id: "in1", slug: "name", label: { en: "Name" }, isRequired: true } }] },
+} as unknown as Rec;
+
+describe("the CRM form", () => {
+  beforeEach(() => resetAnalytics());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(navigator, "sendBeacon");
+  });
+
+  it("has a honeypot people never see, sends it empty, and counts the submission", async () => {
+    const posts: { url: string; body: unknown }[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init: RequestInit) => {
+        posts.push({ url, body: JSON.parse(String(init.body)) });
+        return new Response(JSON.stringify({ data: { id: "r1" } }), { status: 201, headers: { "content-type": "application/json" } });
+      }),
+    );
+    const beacons: unknown[] = [];
+    Object.defineProperty(navigator, "sendBeacon", { value: (_u: string, b: string) => beacons.push(JSON.parse(b)) > 0, configurable: true, writable: true });
+    render(<CrmForm form={form} lang="en" />);
+    const trap = document.querySelector<HTMLInputElement>(`input[name="${HONEYPOT}"]`)!;
+    expect(trap).not.toBeNull();
+    expect(trap.tabIndex).toBe(-1);
+    expect(trap.autocomplete).toBe("off");
+    expect(trap.closest("[aria-hidden=true]")).not.toBeNull();
+    // Not offered to people: no accessible textbox but the real input.
+    expect(screen.getAllByRole("textbox")).toHaveLength(1);
+    await userEvent.type(screen.getByLabelText(/Name/), "Vera");
+    await userEvent.click(screen.getByRole("button", { name: "Submit" }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({ url: "/api/crm/forms/f1/requests", body: { name: "Vera", [HONEYPOT]: "" } });
+    await waitFor(() => expect(beacons).toEqual([{ type: "event", name: "form-submitted", path: "/" }]));
+  });
+});

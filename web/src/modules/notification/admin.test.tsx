@@ -1,0 +1,78 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { queryClientOptions } from "@/query";
+import { NotificationsView, parseData, sendAction, TemplatePreview } from "./admin";
+
+function reply(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+type Call = { url: string; method: string; body: unknown };
+function stubFetch(answer: (c: Call) => Response) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const c = { url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined };
+      calls.push(c);
+      return answer(c);
+    }),
+  );
+  return calls;
+}
+
+function mount(node: React.ReactNode) {
+  const qc = new QueryClient(queryClientOptions);
+  return render(<QueryClientProvider client={qc}>{node}</QueryClientProvider>);
+}
+
+describe("notification admin", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("offers a retry on a failed notification, sending on a queued one, nothing on a sent one", () => {
+    expect(sendAction("failed")).toBe("retry");
+    expect(sendAction("new")).toBe("sendNow");
+    expect(sendAction("sent")).toBeNull();
+    expect(sendAction("read")).toBeNull();
+  });
+
+  it("reads the preview's data as a JSON object", () => {
+    expect(parseData('{"a": 1}')).toEqual({ data: { a: 1 } });
+    expect(parseData("  ")).toEqual({ data: {} });
+    expect(parseData("[1]")).toEqual({ error: "admin.invalidJson" });
+    expect(parseData("{nope")).toEqual({ error: "admin.invalidJson" });
+  });
+
+  it("lists status, attempts and the last error, and retries a failed one", async () => {
+    const failed = { id: "n1", title: "Password reset", reciever: "a@b.test", method: "email", status: "failed", attempts: 2, error: "550 mailbox unavailable", createdAt: "2026-03-01T10:00:00Z" };
+    const calls = stubFetch((c) => (c.method === "POST" ? reply({ data: { ok: true, status: "new", queued: true } }) : reply({ data: [failed] })));
+    mount(<NotificationsView lang="en" />);
+    await screen.findByText("550 mailbox unavailable");
+    expect(screen.getByTestId("notification-attempts")).toHaveTextContent("2");
+    expect(screen.getByTestId("notification-status")).toHaveTextContent("Failed");
+    await userEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.url === "/api/notification/notifications/n1/send")).toBe(true));
+    await userEvent.click(screen.getByRole("button", { name: "Send all due" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.url === "/api/notification/topics/send-all")).toBe(true));
+  });
+
+  it("previews a template for typed data in a chosen language", async () => {
+    const calls = stubFetch(() => reply({ data: { subject: "Сброс пароля", body: "Ссылка: https://x.test/r" } }));
+    mount(<TemplatePreview id="t1" lang="en" />);
+    const data = screen.getByLabelText("Data (JSON)");
+    await userEvent.clear(data);
+    await userEvent.type(data, "{{nope");
+    await userEvent.click(screen.getByRole("button", { name: "Preview" }));
+    expect(screen.getByText("Not valid JSON")).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+    await userEvent.clear(data);
+    // (userEvent.type reads `{` as a key descriptor: `{{` types one brace.)
+    await userEvent.type(data, '{{"resetUrl": "https://x.test/r"}');
+    await userEvent.selectOptions(screen.getByLabelText("Language"), "ru");
+    await userEvent.click(screen.getByRole("button", { name: "Preview" }));
+    expect(await screen.findByTestId("template-preview-subject")).toHaveTextContent("Сброс пароля");
+    expect(screen.getByTestId("template-preview-body")).toHaveTextContent("Ссылка: https://x.test/r");
+    expect(calls).toEqual([{ url: "/api/notification/templates/t1/render", method: "POST", body: { data: { resetUrl: "https://x.test/r" }, language: "ru" } }]);
+  });
+});
