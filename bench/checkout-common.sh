@@ -1,6 +1,6 @@
-# Shared by bench/checkout.sh and bench/kill-checkout.sh (sourced after they set BACKENDS, DELAY
-# and PORT): the release binary, a per-run admin key, a scratch directory, the server's settings,
-# starting it, and running a function once per backend on a fresh database.
+# Shared by bench/checkout.sh, bench/kill-checkout.sh and bench/chat.sh (sourced after they set
+# BACKENDS, DELAY and PORT): the release binary, a per-run admin key, a scratch directory, the
+# server's settings, starting it, and running a function once per backend on a fresh database.
 
 PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 BIN=${STOA_BIN:-./target/release/stoa}
@@ -47,13 +47,13 @@ start() {
 }
 
 # Runs `$1 backend url` for each backend BACKENDS names (sqlite, postgres or both), PostgreSQL on
-# a database of its own, dropped afterwards.
+# a database of its own (named DB_PREFIX_<time>), dropped afterwards.
 each_backend() {
   if [ "$BACKENDS" = sqlite ] || [ "$BACKENDS" = both ]; then
     "$1" sqlite "sqlite://$DIR/stoa.db"
   fi
   if [ "$BACKENDS" = postgres ] || [ "$BACKENDS" = both ]; then
-    db="stoa_bench_checkout_$(date +%s)"
+    db="${DB_PREFIX:-stoa_bench_checkout}_$(date +%s)"
     psql "$PG_ADMIN" -qc "CREATE DATABASE $db"
     "$1" postgres "${PG_ADMIN%/*}/$db"
     psql "$PG_ADMIN" -qc "DROP DATABASE $db WITH (FORCE)"; db=""
