@@ -667,8 +667,12 @@ pub async fn exists(exec: &mut Exec<'_>, e: &Entity, field: usize, value: &Val) 
     Ok(find_eq(exec, e, &[(field, value.clone())]).await?.is_some())
 }
 
-pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> Result<Record> {
-    let b = exec.backend();
+/// `INSERT INTO e (…) VALUES (…)` of `vals`.
+fn insert_statement(
+    e: &Entity,
+    vals: &[(usize, Val)],
+    b: Backend,
+) -> Result<sea_query::InsertStatement> {
     let mut s = Query::insert();
     s.into_table(Alias::new(e.table.as_str()));
     s.columns(
@@ -680,6 +684,11 @@ pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> R
             .map(|(i, v)| Expr::val(to_value(e.fields[*i].kind, v, b))),
     )
     .map_err(Error::internal)?;
+    Ok(s)
+}
+
+pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> Result<Record> {
+    let mut s = insert_statement(e, vals, exec.backend())?;
     s.returning(returning(e));
     fetch_one(exec, e, &s)
         .await?
@@ -697,18 +706,7 @@ pub async fn add_to(
     key: usize,
     counter: usize,
 ) -> Result<u64> {
-    let b = exec.backend();
-    let mut s = Query::insert();
-    s.into_table(Alias::new(e.table.as_str()));
-    s.columns(
-        vals.iter()
-            .map(|(i, _)| Alias::new(e.fields[*i].column.as_str())),
-    );
-    s.values(
-        vals.iter()
-            .map(|(i, v)| Expr::val(to_value(e.fields[*i].kind, v, b))),
-    )
-    .map_err(Error::internal)?;
+    let mut s = insert_statement(e, vals, exec.backend())?;
     let c = e.fields[counter].column.as_str();
     s.on_conflict(
         OnConflict::column(Alias::new(e.fields[key].column.as_str()))

@@ -165,6 +165,14 @@ impl Chats {
         }
     }
 
+    /// The rows of entity `key` with these ids.
+    async fn rows(&self, key: &str, ids: &[Uuid]) -> Result<Vec<Record>> {
+        let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+        self.store
+            .find_in(&*self.store.entity(key)?, "id", &vals, ids.len())
+            .await
+    }
+
     /// The first row of entity `key` whose fields hold `eq`.
     async fn first(&self, key: &str, eq: &[(&str, Val)]) -> Result<Option<Record>> {
         let e = self.store.entity(key)?;
@@ -307,15 +315,7 @@ impl Chats {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let chats = self
-            .store
-            .find_in(
-                &*self.store.entity(CHAT)?,
-                "id",
-                &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
-                ids.len(),
-            )
-            .await?;
+        let chats = self.rows(CHAT, &ids).await?;
         let all_members = self.members_of(&ids).await?;
         let mut out = Vec::new();
         for chat in &chats {
@@ -447,15 +447,7 @@ impl Chats {
             return Ok(None);
         }
         let members = self.members_of(&both).await?;
-        let chats = self
-            .store
-            .find_in(
-                &*self.store.entity(CHAT)?,
-                "id",
-                &both.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
-                both.len(),
-            )
-            .await?;
+        let chats = self.rows(CHAT, &both).await?;
         Ok(both.into_iter().find(|c| {
             members
                 .iter()
