@@ -28,6 +28,14 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// Who made `req` (rbac's layer puts it in the request; anonymous when it did not).
+    pub fn of<B>(req: &axum::http::Request<B>) -> Caller {
+        req.extensions()
+            .get::<Caller>()
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// May act on `/api/rbac/subjects/{subject}/…`?
     pub fn owns(&self, subject: Uuid) -> bool {
         self.admin || self.subject == Some(subject)

@@ -95,6 +95,26 @@ pub async fn parse(req: Request, limits: Limits) -> Result<Body> {
     parse_files(req, limits, &[]).await
 }
 
+/// The first of the site's languages `Accept-Language` lists (`ru-RU,en;q=0.8` → `ru`), else
+/// `fallback`.
+pub fn accept_language(headers: &axum::http::HeaderMap, fallback: &str) -> String {
+    headers
+        .get(axum::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.split(',')
+                .map(|l| {
+                    l.split([';', '-'])
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase()
+                })
+                .find(|l| stoa_kernel::model::LANGUAGES.contains(&l.as_str()))
+        })
+        .unwrap_or_else(|| fallback.to_owned())
+}
+
 /// The request's media type, lower-cased, without parameters (`""` when none is sent).
 pub fn media_type(headers: &axum::http::HeaderMap) -> String {
     headers

@@ -105,11 +105,7 @@ pub fn route<T: Send + Sync + 'static>(
               req: Request| {
             let svc = svc.clone();
             async move {
-                let caller = req
-                    .extensions()
-                    .get::<Caller>()
-                    .cloned()
-                    .unwrap_or_default();
+                let caller = Caller::of(&req);
                 let actor = crate::crud::actor_of(&req);
                 let body = crate::body::object_or_empty(req, s.limits).await?;
                 let call = Call {

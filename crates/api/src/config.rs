@@ -403,6 +403,16 @@ impl Config {
     }
 
     /// The public origin, without a trailing slash.
+    /// The public URL's host, lower-cased, without port (`example.com`).
+    pub fn public_host(&self) -> String {
+        let url = self.public_url();
+        let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+        rest.split(['/', ':'])
+            .next()
+            .unwrap_or(rest)
+            .to_ascii_lowercase()
+    }
+
     pub fn public_url(&self) -> String {
         self.public_url
             .clone()

@@ -445,11 +445,7 @@ pub fn routes(hub: Arc<Hub>) -> RouteBook<AppState> {
         get(move |State(_s): State<AppState>, req: Request| {
             let hub = hub.clone();
             async move {
-                let caller = req
-                    .extensions()
-                    .get::<Caller>()
-                    .cloned()
-                    .unwrap_or_default();
+                let caller = Caller::of(&req);
                 let key = match caller.subject {
                     Some(s) => format!("s:{s}"),
                     None => format!("ip:{}", crate::rate::client_ip(&req)),

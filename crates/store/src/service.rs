@@ -32,9 +32,14 @@ pub struct Store {
 /// Counters are per process; a multi-instance deployment also bounds cache age (see rbac).
 #[derive(Default)]
 struct Versions {
-    each: HashMap<String, AtomicU64>,
+    /// Each entity's counter, and whether visitors may read it.
+    each: HashMap<String, (AtomicU64, bool)>,
     /// Bumped with every entity's counter: "has anything changed?" in one load.
     any: AtomicU64,
+    /// Bumped only when an entity visitors may read changes: what public caches (page
+    /// bundles, the sitemap) are keyed on, so private writes (form requests, chat messages,
+    /// orders, analytics counters, jobs) never clear them.
+    public: AtomicU64,
 }
 
 pub struct Page {
@@ -75,9 +80,10 @@ impl Store {
             each: registry
                 .entities()
                 .iter()
-                .map(|e| (e.key(), AtomicU64::new(0)))
+                .map(|e| (e.key(), (AtomicU64::new(0), registry.publicly_readable(e))))
                 .collect(),
             any: AtomicU64::new(0),
+            public: AtomicU64::new(0),
         };
         Self {
             db,
@@ -92,12 +98,18 @@ impl Store {
         self.versions
             .each
             .get(key)
-            .map_or(0, |v| v.load(Ordering::Acquire))
+            .map_or(0, |(v, _)| v.load(Ordering::Acquire))
     }
 
-    /// A counter that moves whenever any entity changes (caches built from many tables).
+    /// A counter that moves whenever any entity changes.
     pub fn any_version(&self) -> u64 {
         self.versions.any.load(Ordering::Acquire)
+    }
+
+    /// A counter that moves whenever an entity visitors may read changes (caches of public
+    /// data built from many tables).
+    pub fn public_version(&self) -> u64 {
+        self.versions.public.load(Ordering::Acquire)
     }
 
     /// Puts every update of `entity` (generic PATCH and bulk update included) through `guard`.
@@ -119,8 +131,11 @@ impl Store {
 
     /// Records that `e` changed: call after committing a write made with the `_in` functions.
     pub fn touch(&self, e: &Entity) {
-        if let Some(v) = self.versions.each.get(&e.key()) {
+        if let Some((v, public)) = self.versions.each.get(&e.key()) {
             v.fetch_add(1, Ordering::AcqRel);
+            if *public {
+                self.versions.public.fetch_add(1, Ordering::AcqRel);
+            }
         }
         self.versions.any.fetch_add(1, Ordering::AcqRel);
     }

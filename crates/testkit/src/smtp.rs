@@ -148,6 +148,8 @@ pub struct Sink {
     refuse: Arc<std::sync::atomic::AtomicU64>,
     /// When each refusal happened (to check the sender backs off).
     pub refused_at: Arc<Mutex<Vec<tokio::time::Instant>>>,
+    /// When each accepted mail arrived.
+    pub accepted_at: Arc<Mutex<Vec<tokio::time::Instant>>>,
 }
 
 impl Sink {
@@ -229,6 +231,9 @@ impl Sink {
                     w.write_all(b"451 4.3.0 try again later (test sink)\r\n")
                         .await?;
                     continue;
+                }
+                if let Ok(mut t) = self.accepted_at.lock() {
+                    t.push(tokio::time::Instant::now());
                 }
                 if let Ok(mut m) = self.mails.lock() {
                     m.push(Mail {

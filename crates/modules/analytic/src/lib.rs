@@ -72,11 +72,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
             Ok(())
         })
         .routes(|ctx| {
-            Ok(http::routes(ctx.need::<collect::Collector>()?, {
-                let url = ctx.config.public_url();
-                let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
-                let host = rest.split(['/', ':']).next().unwrap_or(rest);
-                host.to_ascii_lowercase()
-            }))
+            Ok(http::routes(
+                ctx.need::<collect::Collector>()?,
+                ctx.config.public_host(),
+            ))
         })
 }

@@ -23,20 +23,6 @@ pub struct Limits {
     pub form: Arc<Keyed>,
 }
 
-/// The sender's language: `Accept-Language`'s first site language, else the site's default.
-fn language(req: &Request, fallback: &str) -> String {
-    req.headers()
-        .get(axum::http::header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            v.split(',')
-                .map(|l| l.split(';').next().unwrap_or("").trim())
-                .map(|l| l.split('-').next().unwrap_or("").to_ascii_lowercase())
-                .find(|l| stoa_kernel::model::LANGUAGES.contains(&l.as_str()))
-        })
-        .unwrap_or_else(|| fallback.to_owned())
-}
-
 fn answer(s: Submitted) -> axum::response::Response {
     let v = match s {
         Submitted::Stored(row) => row.to_json(),
@@ -64,7 +50,7 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
                     let ip = stoa_api::rate::client_ip(&req);
                     l1.sender.check(&format!("{ip}|{form}"))?;
                     l1.form.check(&form.to_string())?;
-                    let lang = language(&req, &r1.default_language());
+                    let lang = stoa_api::body::accept_language(req.headers(), &r1.default_language());
                     let body = stoa_api::body::parse(req, s.limits).await?;
                     let values = as_object(&body.data)?;
                     let done = r1.submit(form, values, None, &lang).await?;
@@ -89,10 +75,10 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
             post(
                 move |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
                     let subject = stoa_api::crud::parse_id(&id)?;
-                    let caller = req.extensions().get::<Caller>().cloned().unwrap_or_default();
+                    let caller = Caller::of(&req);
                     let subject = caller.acting_for(subject)?;
                     limits.sender.check(&format!("subject:{subject}"))?;
-                    let lang = language(&req, &requests.default_language());
+                    let lang = stoa_api::body::accept_language(req.headers(), &requests.default_language());
                     let body = stoa_api::body::parse(req, s.limits).await?;
                     let mut values: Map<String, Value> = as_object(&body.data)?.clone();
                     let form = values

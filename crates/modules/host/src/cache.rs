@@ -1,5 +1,5 @@
-//! Page bundles cached per URL. An entry is good while no entity changed since it was built (the
-//! store's change counters) and for at most [`TTL`] (other instances' writes are not counted
+//! Page bundles cached per URL. An entry is good while no publicly readable entity changed since
+//! it was built (the store's public change counter: private writes never clear it) and for at most [`TTL`] (other instances' writes are not counted
 //! here). Revalidation clears everything.
 
 use std::collections::HashMap;
@@ -56,7 +56,7 @@ impl Bundles {
     /// `/sitemap.xml`, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
     pub async fn sitemap(&self, public_url: &str, languages: &[&str]) -> Result<bytes::Bytes> {
         let site = format!("{public_url} {}", languages.join(","));
-        let stamp = self.store.any_version();
+        let stamp = self.store.public_version();
         let mut g = self.sitemap.lock().await;
         if let Some(m) = g.as_ref()
             && m.site == site
@@ -86,7 +86,7 @@ impl Bundles {
     /// The bundle of the page `url` shows, or `None` when no page does.
     pub async fn get(&self, url: &str) -> Result<Option<Arc<Value>>> {
         let key = crate::pages::normalise(url)?;
-        let stamp = self.store.any_version();
+        let stamp = self.store.public_version();
         if let Ok(map) = self.map.lock()
             && let Some(e) = map.get(&key)
             && e.stamp == stamp

@@ -226,22 +226,39 @@ impl Mailer {
         self
     }
 
+    /// The topic `slug` and the template `variant`, as [`Mailer::queue`] finds them: a
+    /// `NotFound` naming the one that is missing.
+    async fn setup(&self, topic: &str, variant: &str) -> Result<(Record, Record)> {
+        let s = &self.store;
+        let topic = one(s, "notification.topic", "slug", topic).await?;
+        let template = one(s, "notification.template", "variant", variant).await?;
+        Ok((topic, template))
+    }
+
+    /// Checks that topic `slug` and template `variant` exist before queueing what a caller named:
+    /// a 422 naming the caller's field (`fields`: topic's, template's) of the missing one.
+    pub async fn check_setup(&self, topic: &str, variant: &str, fields: [&str; 2]) -> Result<()> {
+        let s = &self.store;
+        for (entity, key, value, field) in [
+            ("notification.topic", "slug", topic, fields[0]),
+            ("notification.template", "variant", variant, fields[1]),
+        ] {
+            match one(s, entity, key, value).await {
+                Ok(_) => {}
+                Err(Error::NotFound { message, .. }) => {
+                    return Err(Error::invalid_field(field, message));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the notification (linked to its topic and template) in one transaction and hands it
     /// to delivery in the background. Returns the notification id.
     pub async fn queue(&self, email: Email<'_>) -> Result<Uuid> {
         let s = &self.store;
-        let found = async {
-            let topic = one(s, "notification.topic", "slug", email.topic).await?;
-            let template = one(
-                s,
-                "notification.template",
-                "variant",
-                email.template_variant,
-            )
-            .await?;
-            Ok::<_, Error>((topic, template))
-        };
-        let (topic, template) = match found.await {
+        let (topic, template) = match self.setup(email.topic, email.template_variant).await {
             Ok(x) => x,
             Err(Error::NotFound { message, .. }) => {
                 // Only a write around the API can get here (the guards keep these rows).

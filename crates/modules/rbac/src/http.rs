@@ -51,13 +51,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
-    let language = headers
-        .get(header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split([',', ';', '-']).next())
-        .map(|l| l.trim().to_ascii_lowercase())
-        .filter(|l| l == "ru" || l == "en")
-        .unwrap_or_else(|| "en".to_owned());
+    let language = stoa_api::body::accept_language(headers, "en");
     Ctx {
         ip,
         user_agent: headers
@@ -66,13 +60,6 @@ fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
             .map(str::to_owned),
         language,
     }
-}
-
-fn caller(req: &Request) -> Caller {
-    req.extensions()
-        .get::<Caller>()
-        .cloned()
-        .unwrap_or_default()
 }
 
 /// A credential request's headers, context and body: the client IP's rate is checked first, so a
@@ -173,7 +160,7 @@ fn roles_from(body: &Map<String, Value>) -> Result<Vec<String>> {
 // ---- handlers ------------------------------------------------------------------------------
 
 async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    let c = caller(&req);
+    let c = Caller::of(&req);
     let Some(subject) = c.subject else {
         return Ok(data(StatusCode::OK, Value::Null));
     };
@@ -193,7 +180,7 @@ async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
 }
 
 async fn is_authorized(auth: Arc<Auth>, req: Request, q: Option<String>) -> ApiResult<Response> {
-    let mut c = caller(&req);
+    let mut c = Caller::of(&req);
     let qs = parse_qs(q.as_deref().unwrap_or(""))?;
     let action = qs.get("action");
     let route = action
@@ -239,7 +226,7 @@ async fn refresh(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respon
 }
 
 async fn logout(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let c = caller(&req);
+    let c = Caller::of(&req);
     let h = req.headers().clone();
     let b = body(&s, req).await.unwrap_or_default();
     if let Some(sid) = c.session {
@@ -323,7 +310,7 @@ fn owner(c: &Caller, id: &str) -> Result<Uuid> {
 }
 
 async fn list_identities(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
-    let subject = owner(&caller(&req), &id)?;
+    let subject = owner(&Caller::of(&req), &id)?;
     Ok(data(StatusCode::OK, auth.identities(subject).await?))
 }
 
@@ -333,7 +320,7 @@ async fn add_identity(
     id: String,
     req: Request,
 ) -> ApiResult<Response> {
-    let subject = owner(&caller(&req), &id)?;
+    let subject = owner(&Caller::of(&req), &id)?;
     let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
     let b = body(&s, req).await?;
     let row = auth.add_identity(subject, &b, &ctx(&h, ip)).await?;
@@ -346,7 +333,7 @@ async fn patch_identity(
     (id, identity): (String, String),
     req: Request,
 ) -> ApiResult<Response> {
-    let c = caller(&req);
+    let c = Caller::of(&req);
     let subject = owner(&c, &id)?;
     let identity = parse_id(&identity)?;
     let b = body(&s, req).await?;
@@ -361,13 +348,13 @@ async fn delete_identity(
     (id, identity): (String, String),
     req: Request,
 ) -> ApiResult<Response> {
-    let subject = owner(&caller(&req), &id)?;
+    let subject = owner(&Caller::of(&req), &id)?;
     let row = auth.delete_identity(subject, parse_id(&identity)?).await?;
     Ok(data(StatusCode::OK, row))
 }
 
 async fn admin_email_identity(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    if !caller(&req).admin {
+    if !Caller::of(&req).admin {
         return Err(Error::Forbidden("only an admin may create identities here".into()).into());
     }
     let b = body(&s, req).await?;
@@ -383,7 +370,7 @@ async fn change_password(
     id: String,
     req: Request,
 ) -> ApiResult<Response> {
-    let c = caller(&req);
+    let c = Caller::of(&req);
     let identity = parse_id(&id)?;
     let subject = auth.identity_subject(identity).await?;
     if !c.owns(subject) {

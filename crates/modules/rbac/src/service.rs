@@ -134,6 +134,8 @@ pub struct Auth {
     jwt: Jwt,
     hasher: Hasher,
     mailer: Mailer,
+    /// The addresses of accounts (shared with other modules).
+    subjects: crate::subjects::Subjects,
     e: Entities,
     roles: RwLock<RolesCache>,
     /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
@@ -166,6 +168,7 @@ impl Auth {
             s2r: store.entity("rbac.subjects-to-roles")?,
         };
         Ok(Self {
+            subjects: crate::subjects::Subjects::new(store.clone()),
             jwt: Jwt::new(&cfg.jwt_secret)?,
             hasher: Hasher::new(cfg.hash_concurrency)?,
             policy: Policy::new(store.clone(), cfg.policy_max_age),
@@ -952,12 +955,8 @@ impl Auth {
         } else {
             "telegram"
         };
-        let emails = match self.identities(subject).await {
-            Ok(rows) => rows
-                .iter()
-                .filter_map(|r| r.text("email").map(str::to_owned))
-                .filter(|e| !e.is_empty())
-                .collect::<Vec<_>>(),
+        let emails = match self.subjects.emails(subject).await {
+            Ok(e) => e,
             Err(e) => {
                 tracing::error!(%subject, error = %e, "the link notice could not be written");
                 return;
@@ -1045,45 +1044,19 @@ impl Auth {
             })?),
             None => None,
         };
-        for (entity, field, value, name) in [
-            (
-                "notification.topic",
-                "slug",
+        self.mailer
+            .check_setup(
                 &topic,
-                "notification.topic.slug",
-            ),
-            (
-                "notification.template",
-                "variant",
                 &template,
-                "notification.template.variant",
-            ),
-        ] {
-            let e = self.store.entity(entity)?;
-            if self
-                .store
-                .find_by(&e, &[(field, Val::Text(value.clone()))], 1)
-                .await?
-                .is_empty()
-            {
-                return Err(Error::invalid_field(name, format!("there is no '{value}'")));
+                ["notification.topic.slug", "notification.template.variant"],
+            )
+            .await?;
+        let targets = match channel {
+            stoa_notification::mail::Channel::Email => self.subjects.emails(subject).await?,
+            stoa_notification::mail::Channel::Telegram => {
+                self.subjects.telegram_chats(&[subject]).await?
             }
-        }
-        let rows = self.identities(subject).await?;
-        let targets: Vec<String> = rows
-            .iter()
-            .filter_map(|r| match channel {
-                stoa_notification::mail::Channel::Email => r.text("email"),
-                stoa_notification::mail::Channel::Telegram => (r.text("provider")
-                    == Some(TELEGRAM))
-                .then(|| r.text("account"))
-                .flatten(),
-            })
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        };
         if targets.is_empty() {
             return Err(Error::invalid_field(
                 "notification.notification.method",

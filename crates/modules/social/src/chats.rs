@@ -272,34 +272,58 @@ impl Chats {
         Ok(self.store.find(&e, &q).await?.rows.into_iter().next())
     }
 
-    /// A chat as its members see it: the chat, its members, the newest message, the caller's
-    /// unread count and read mark.
-    async fn view(&self, chat: &Record, membership: &Record, members: &[Record]) -> Result<Value> {
-        let id = Record::must_id(chat)?;
-        let last_read = membership.int("lastRead").unwrap_or(0);
-        let unread = self.unread_in(id, last_read).await?;
-        let last = match self.last_link(id).await? {
-            Some(l) => self.messages_of(&[l]).await?.into_iter().next(),
-            None => None,
-        };
-        let member_ids: Vec<Uuid> = members.iter().filter_map(|m| m.uuid("profileId")).collect();
-        let cards = self.profile_cards(&member_ids).await?;
-        let mut v = chat.to_json();
-        v["members"] = Value::Array(
-            members
-                .iter()
-                .filter_map(|m| {
-                    let p = m.uuid("profileId")?;
-                    let mut card = cards.get(&p).cloned().unwrap_or(json!({"id": p}));
-                    card["lastRead"] = json!(m.int("lastRead").unwrap_or(0));
-                    Some(card)
-                })
-                .collect(),
-        );
-        v["lastMessage"] = last.unwrap_or(Value::Null);
-        v["unread"] = json!(unread);
-        v["lastRead"] = json!(last_read);
-        Ok(v)
+    /// Chats as a member sees them: each chat with its members (profile cards with their read
+    /// marks), the newest message, and the unread count and read mark of the member's row in
+    /// `mine`. Two index reads per chat (unread, newest); messages and profile cards are read
+    /// once for all the chats.
+    async fn views(
+        &self,
+        chats: &[Record],
+        mine: &[Record],
+        members: &[Record],
+    ) -> Result<Vec<Value>> {
+        let mut base = Vec::new();
+        let mut last_links = Vec::new();
+        for chat in chats {
+            let id = Record::must_id(chat)?;
+            let Some(me) = mine.iter().find(|m| m.uuid("chatId") == Some(id)) else {
+                continue;
+            };
+            let last_read = me.int("lastRead").unwrap_or(0);
+            let unread = self.unread_in(id, last_read).await?;
+            if let Some(l) = self.last_link(id).await? {
+                last_links.push(l);
+            }
+            base.push((chat, id, last_read, unread));
+        }
+        let last: HashMap<Uuid, Value> = self
+            .messages_of(&last_links)
+            .await?
+            .into_iter()
+            .filter_map(|m| Some((m["chatId"].as_str()?.parse().ok()?, m)))
+            .collect();
+        let profiles: Vec<Uuid> = members.iter().filter_map(|m| m.uuid("profileId")).collect();
+        let cards = self.profile_cards(&profiles).await?;
+        Ok(base
+            .into_iter()
+            .map(|(chat, id, last_read, unread)| {
+                let mut v = chat.to_json();
+                v["members"] = members
+                    .iter()
+                    .filter(|m| m.uuid("chatId") == Some(id))
+                    .filter_map(|m| {
+                        let p = m.uuid("profileId")?;
+                        let mut card = cards.get(&p).cloned().unwrap_or(json!({"id": p}));
+                        card["lastRead"] = json!(m.int("lastRead").unwrap_or(0));
+                        Some(card)
+                    })
+                    .collect();
+                v["lastMessage"] = last.get(&id).cloned().unwrap_or(Value::Null);
+                v["unread"] = json!(unread);
+                v["lastRead"] = json!(last_read);
+                v
+            })
+            .collect())
     }
 
     /// The chats of `profile`, the most recently active first, each with members, newest message
@@ -316,20 +340,8 @@ impl Chats {
             return Ok(Vec::new());
         }
         let chats = self.rows(CHAT, &ids).await?;
-        let all_members = self.members_of(&ids).await?;
-        let mut out = Vec::new();
-        for chat in &chats {
-            let id = Record::must_id(chat)?;
-            let Some(me) = mine.iter().find(|m| m.uuid("chatId") == Some(id)) else {
-                continue;
-            };
-            let members: Vec<Record> = all_members
-                .iter()
-                .filter(|m| m.uuid("chatId") == Some(id))
-                .cloned()
-                .collect();
-            out.push(self.view(chat, me, &members).await?);
-        }
+        let members = self.members_of(&ids).await?;
+        let mut out = self.views(&chats, &mine, &members).await?;
         // Most recently active first: the newest message, else when the chat was started.
         let activity = |v: &Value| {
             (
@@ -346,7 +358,10 @@ impl Chats {
         let me = self.member(subject, profile, chat).await?;
         let row = self.store.get(&*self.store.entity(CHAT)?, chat).await?;
         let members = self.members_of(&[chat]).await?;
-        self.view(&row, &me, &members).await
+        self.views(&[row], &[me], &members)
+            .await?
+            .pop()
+            .ok_or_else(not_found)
     }
 
     /// Starts a chat of `profile` with `profileIds` (a title is optional). A one-to-one chat
@@ -570,6 +585,14 @@ impl Chats {
         Ok(out)
     }
 
+    /// The view of the message of chats-to-messages `link` (404 when it was deleted meanwhile).
+    async fn message(&self, link: Record) -> Result<Value> {
+        self.messages_of(&[link])
+            .await?
+            .pop()
+            .ok_or_else(|| Error::not_found("the message was deleted meanwhile"))
+    }
+
     /// A page of `chat`'s history, oldest first: the newest `limit` messages, or those before the
     /// message `before`.
     pub async fn messages(
@@ -668,7 +691,7 @@ impl Chats {
         let member_id = Record::must_id(&me)?;
         let position = position_now();
         let mut tx = self.store.db.begin().await?;
-        let (id, link) = {
+        let link = {
             let mut exec = tx.exec();
             let row = self
                 .store
@@ -713,7 +736,7 @@ impl Chats {
                 &[],
             )
             .await?;
-            (id, link)
+            link
         };
         tx.commit().await?;
         for e in [&message_e, &in_chat, &author, &members] {
@@ -722,12 +745,7 @@ impl Chats {
         if !files.is_empty() {
             self.store.touch(&file_e);
         }
-        let view = self
-            .messages_of(&[link])
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::internal(format!("message {id} vanished")))?;
+        let view = self.message(link).await?;
         self.tell(
             chat,
             "chat.message",
@@ -772,12 +790,7 @@ impl Chats {
                 &obj(json!({"description": text, "editedAt": edited})),
             )
             .await?;
-        let view = self
-            .messages_of(&[link])
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::not_found("the message was deleted meanwhile"))?;
+        let view = self.message(link).await?;
         self.tell(
             chat,
             "chat.message.edited",
@@ -860,12 +873,7 @@ impl Chats {
                     .await?;
             }
         }
-        let view = self
-            .messages_of(&[link])
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::not_found("the message was deleted meanwhile"))?;
+        let view = self.message(link).await?;
         self.tell(
             chat,
             "chat.reaction",

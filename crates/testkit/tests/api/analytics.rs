@@ -73,7 +73,13 @@ async fn views_are_counted_without_cookies(app: TestApp) {
         .unwrap();
     assert_eq!(r.status(), 413);
 
+    let public = app.store.public_version();
     app.ctx.need::<Collector>().unwrap().flush().await.unwrap();
+    assert_eq!(
+        app.store.public_version(),
+        public,
+        "counting clears no public cache"
+    );
     let d = app.get("/api/analytic/dashboard?days=7").await;
     assert_eq!(d.status, 200, "{}", d.text);
     let d = d.data();

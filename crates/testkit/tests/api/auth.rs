@@ -360,6 +360,19 @@ async fn identities(app: TestApp) {
         .post(&format!("/api/rbac/subjects/{}/identities", a.id), &json!({"provider": "ethereum_virtual_machine", "message": message, "signature": sig, "address": address(&key)}))
         .await;
     assert_eq!(linked.status, 201, "{}", linked.text);
+    // The account's address is told (the outbox holds the notice; no SMTP here).
+    let told = app
+        .get("/api/notification/notifications?filters[and][0][column]=reciever&filters[and][0][method]=eq&filters[and][0][value]=new@example.com")
+        .await;
+    assert!(
+        told.data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["title"] == "A wallet was linked to your account"),
+        "{}",
+        told.text
+    );
     assert_eq!(me.delete(&item).await.status, 200);
     assert_eq!(
         me.get(&format!("/api/rbac/subjects/{}/identities", a.id))

@@ -86,8 +86,10 @@ async fn chats_are_for_members(app: TestApp) {
     assert_eq!(nobody.status, 422, "{}", nobody.text);
     assert!(nobody.text.contains("profileIds[0]"), "{}", nobody.text);
 
-    // Alice writes; Bob sees it, unread, and reads it.
+    // Alice writes; Bob sees it, unread, and reads it. Chat activity clears no public cache.
+    let public = app.store.public_version();
     let first = post(&app, &alice, &chat, "  Hello, Bob  ").await;
+    assert_eq!(app.store.public_version(), public);
     assert_eq!(first["description"], "Hello, Bob");
     assert_eq!(first["profileId"], alice.profile.as_str());
     let unread = b
@@ -430,13 +432,16 @@ async fn live_events_reach_members_only(app: TestApp) {
     assert!(to_carol.chat_events(SECOND / 2).await.is_empty());
     assert!(to_anon.chat_events(SECOND / 2).await.is_empty());
 
-    // An admin's edit of public data reaches every open page as a revalidation.
+    // An admin's edit of public data reaches every open page as a revalidation (and moves the
+    // counter public caches are keyed on).
+    let public = app.store.public_version();
     let widget = app
         .create(
             "/api/website-builder/widgets",
             &json!({"variant": "default", "title": {"en": "Before"}}),
         )
         .await;
+    assert_ne!(app.store.public_version(), public);
     assert!(
         to_anon
             .revalidated("website-builder.widget", 3 * SECOND)
@@ -457,6 +462,20 @@ async fn live_events_reach_members_only(app: TestApp) {
             .revalidated("website-builder.widget", 3 * SECOND)
             .await
     );
+    // One account holds at most 16 streams (Bob has two open: `back` and `stale`).
+    let mut more = Vec::new();
+    for _ in 0..14 {
+        more.push(Live::open(&app, Some(&bob.account.jwt), None).await);
+    }
+    let r = app
+        .plain
+        .get(app.url("/api/live"))
+        .bearer_auth(&bob.account.jwt)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    drop(more);
     // Private data is revalidated for administrators only.
     let mut to_admin = Live::open(
         &app,
@@ -485,3 +504,28 @@ async fn live_events_reach_members_only(app: TestApp) {
 }
 
 dual_test!(live_events_reach_members_only);
+
+/// Chat writes are limited per account; one account's flood does not limit another.
+async fn chat_writes_are_limited(db: stoa_testkit::Db) {
+    let Some(app) = stoa_testkit::spawn_app_with(db, |c| c.chat_rate = 5).await else {
+        return;
+    };
+    let alice = member(&app, "alice@flood.test", "Alice").await; // write 1
+    let bob = member(&app, "bob@flood.test", "Bob").await;
+    let chat = start(&app, &alice, &bob).await; // write 2
+    for n in 3..=5 {
+        post(&app, &alice, &chat, &format!("message {n}")).await;
+    }
+    let r = app
+        .as_account(&alice.account)
+        .post(
+            &format!("{}/{chat}/messages", alice.chats()),
+            &json!({"description": "one too many"}),
+        )
+        .await;
+    assert_eq!(r.status, 429, "{}", r.text);
+    assert!(r.header("retry-after").is_some(), "{:?}", r.headers);
+    post(&app, &bob, &chat, "Bob still writes").await;
+}
+
+dual_test!(chat_writes_are_limited, db);
