@@ -14,14 +14,8 @@ DURATION=${DURATION:-20s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 PORT=${PORT:-18093}
-BIN=./target/release/stoa
-OUT=bench/results
-mkdir -p "$OUT"
-
-[ -x "$BIN" ] || cargo build --release -p stoa-server
-if ! command -v wrk >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then apt-get install -y wrk >/dev/null; else sudo apt-get install -y wrk >/dev/null; fi
-fi
+# shellcheck source=bench/wrk-common.sh
+. bench/wrk-common.sh
 
 base="http://127.0.0.1:$PORT"
 dir=$(mktemp -d)
