@@ -40,6 +40,15 @@ pub struct Config {
     /// Folder of the built web UI (`npm --prefix web run build`).
     #[arg(long, env = "STOA_WEB_DIR", default_value = "web/dist")]
     pub web_dir: String,
+    /// Engines rendering public pages on the server (0: pages render in the browser only).
+    #[arg(long, env = "STOA_SSR_ENGINES", default_value_t = 2)]
+    pub ssr_engines: usize,
+    /// Milliseconds one server render may take before the page falls back to the browser.
+    #[arg(long, env = "STOA_SSR_BUDGET_MS", default_value_t = 250)]
+    pub ssr_budget_ms: u64,
+    /// Bytes of finished, compressed public pages kept in memory.
+    #[arg(long, env = "STOA_PAGE_CACHE_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub page_cache_bytes: usize,
     /// The site's public origin (`https://shop.example.com`): Sign-In with Ethereum domain, reset
     /// links, same-origin checks, and `Secure` cookies when https. Default: `http://` + STOA_ADDR.
     #[arg(long, env = "STOA_PUBLIC_URL")]
@@ -352,6 +361,9 @@ impl Config {
             request_timeout: 30,
             db_max_connections: None,
             web_dir: "web/dist".into(),
+            ssr_engines: 2,
+            ssr_budget_ms: 250,
+            page_cache_bytes: 64 * 1024 * 1024,
             public_url: None,
             jwt_secret: None,
             access_token_ttl: 900,

@@ -244,7 +244,8 @@ pub fn boot(place: &Place<'_>, status: u16, bundle: Option<&Value>) -> Value {
 }
 
 /// `shell` (the built index.html) with the language, head tags and boot data put in.
-pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value) -> String {
+/// `root` is the page's markup rendered on the server (empty: the browser renders it).
+pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value, root: &str) -> String {
     let mut html = shell.replacen(
         "<html lang=\"en\">",
         &format!("<html lang=\"{}\">", escape(lang)),
@@ -273,7 +274,10 @@ pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value) -> String {
         script_json(boot)
     );
     match html.find("<div id=\"root\">") {
-        Some(at) => html.insert_str(at, &script),
+        Some(at) => {
+            html.insert_str(at + "<div id=\"root\">".len(), root);
+            html.insert_str(at, &script);
+        }
         None => html.push_str(&script),
     }
     html
@@ -317,7 +321,13 @@ mod tests {
     #[test]
     fn inject_replaces_the_title_and_sets_the_language() {
         let shell = "<!doctype html><html lang=\"en\"><head><title>Stoa</title></head><body><div id=\"root\"></div></body></html>";
-        let html = inject(shell, "ru", "<title>Т</title>", &json!({"a": 1}));
+        let html = inject(
+            shell,
+            "ru",
+            "<title>Т</title>",
+            &json!({"a": 1}),
+            "<p>x</p>",
+        );
         assert!(html.contains("<html lang=\"ru\">"));
         assert_eq!(html.matches("<title>").count(), 1);
         assert!(html.contains("<title>Т</title></head>"));

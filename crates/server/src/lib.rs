@@ -4,6 +4,7 @@
 pub use stoa_api::config;
 mod head;
 mod middleware;
+mod page_cache;
 pub mod web;
 
 use std::net::SocketAddr;
@@ -253,8 +254,36 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         .need::<dyn stoa_api::module::Pages>()
         .map_err(anyhow::Error::msg)?;
     let site_routes = p.modules.site(&p.ctx).map_err(anyhow::Error::msg)?;
+    let web_dir = std::path::PathBuf::from(&config.web_dir);
+    let renderer = if config.ssr_engines == 0 {
+        None
+    } else {
+        let script = web_dir.join("server").join("render.js");
+        match stoa_render::Renderer::start(
+            &script,
+            stoa_render::Options {
+                engines: config.ssr_engines,
+                budget: Duration::from_millis(config.ssr_budget_ms.max(1)),
+                ..Default::default()
+            },
+        ) {
+            Ok(r) => {
+                if r.is_none() {
+                    tracing::info!(script = %script.display(), "no server script: public pages render in the browser");
+                }
+                r
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the server script does not load: public pages render in the browser");
+                None
+            }
+        }
+    };
     let router = api.merge(site_routes).merge(web::routes(web::Site {
-        dir: config.web_dir.clone().into(),
+        shell: web::Site::read_shell(&web_dir),
+        renderer,
+        cache: Arc::new(page_cache::PageCache::new(config.page_cache_bytes)),
+        dir: web_dir,
         pages,
         files: p
             .ctx

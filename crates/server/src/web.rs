@@ -17,6 +17,7 @@ use stoa_api::module::Pages;
 use stoa_kernel::model::LANGUAGES;
 
 use crate::head::{self, Place};
+use crate::page_cache::{Key, PageCache};
 
 /// What the site's routes need.
 #[derive(Clone)]
@@ -31,6 +32,21 @@ pub struct Site {
     pub default_language: &'static str,
     /// The Telegram bot's username, for the Login Widget.
     pub telegram_bot: Option<String>,
+    /// The built `index.html`, read once at start.
+    pub shell: Arc<str>,
+    /// The engines that render public pages; `None`: pages render in the browser only.
+    pub renderer: Option<Arc<stoa_render::Renderer>>,
+    /// Finished pages, compressed.
+    pub cache: Arc<PageCache>,
+}
+
+impl Site {
+    /// The built shell (`<dir>/index.html`), or a page saying the UI is not built.
+    pub fn read_shell(dir: &Path) -> Arc<str> {
+        std::fs::read_to_string(dir.join("index.html"))
+            .unwrap_or_else(|_| NOT_BUILT.to_owned())
+            .into()
+    }
 }
 
 /// Paths the client renders by itself when no page claims them (account screens work on an
@@ -93,9 +109,9 @@ pub fn routes(site: Site) -> Router {
         )
         .route(
             "/assets/{file}",
-            get(move |UrlPath(file): UrlPath<String>| {
+            get(move |UrlPath(file): UrlPath<String>, headers: HeaderMap| {
                 let dir = s3.dir.join("assets");
-                async move { asset(&dir, &file).await }
+                async move { asset(&dir, &file, &headers).await }
             }),
         )
         .route(
@@ -133,7 +149,7 @@ fn content_type(file: &str) -> &'static str {
 
 use crate::middleware::not_found_route as not_found;
 
-async fn asset(dir: &Path, file: &str) -> Response {
+async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
     // Vite writes a flat folder of hashed names: anything else is not ours to serve.
     let safe = !file.is_empty()
         && !file.starts_with('.')
@@ -143,11 +159,45 @@ async fn asset(dir: &Path, file: &str) -> Response {
     if !safe {
         return not_found();
     }
+    // The build writes `<file>.br` and `<file>.gz` beside text assets: sent as they are.
+    let encoding = stoa_render::pack::choose(
+        headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    );
+    let tries: &[(stoa_render::Encoding, &str)] = match encoding {
+        stoa_render::Encoding::Br => &[
+            (stoa_render::Encoding::Br, ".br"),
+            (stoa_render::Encoding::Gzip, ".gz"),
+        ],
+        stoa_render::Encoding::Gzip => &[(stoa_render::Encoding::Gzip, ".gz")],
+        stoa_render::Encoding::Identity => &[],
+    };
+    for (enc, ext) in tries {
+        if let Ok(bytes) = tokio::fs::read(dir.join(format!("{file}{ext}"))).await {
+            let mut res = (
+                [
+                    (header::CONTENT_TYPE, content_type(file)),
+                    (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+                    (header::VARY, "Accept-Encoding"),
+                ],
+                bytes,
+            )
+                .into_response();
+            if let Some(v) = enc.header() {
+                res.headers_mut()
+                    .insert(header::CONTENT_ENCODING, HeaderValue::from_static(v));
+            }
+            return res;
+        }
+    }
     match tokio::fs::read(dir.join(file)).await {
         Ok(bytes) => (
             [
                 (header::CONTENT_TYPE, content_type(file)),
                 (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+                (header::VARY, "Accept-Encoding"),
             ],
             bytes,
         )
@@ -194,12 +244,6 @@ fn html(status: StatusCode, body: String) -> Response {
     res
 }
 
-async fn shell_text(dir: &Path) -> String {
-    tokio::fs::read_to_string(dir.join("index.html"))
-        .await
-        .unwrap_or_else(|_| NOT_BUILT.to_owned())
-}
-
 /// `/ru/blog` → `Some(("ru", "/blog"))`; `/ru` → `Some(("ru", "/"))`.
 fn split_language(path: &str) -> Option<(&'static str, &str)> {
     let rest = path.strip_prefix('/')?;
@@ -224,9 +268,8 @@ async fn page(site: &Site, req: Request) -> Response {
     if !is_page {
         return not_found();
     }
-    let shell = shell_text(&site.dir).await;
     if path == "/admin" || path.starts_with("/admin/") {
-        return html(StatusCode::OK, shell);
+        return html(StatusCode::OK, site.shell.to_string());
     }
     let Some((lang, rest)) = split_language(&path) else {
         let query = req
@@ -240,14 +283,6 @@ async fn page(site: &Site, req: Request) -> Response {
             format!("/{}{path}{query}", site.default_language)
         };
         return Redirect::temporary(&target).into_response();
-    };
-    let place = Place {
-        base: &site.public_url,
-        lang,
-        path: rest,
-        languages: LANGUAGES,
-        default_language: site.default_language,
-        telegram_bot: site.telegram_bot.as_deref(),
     };
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
@@ -276,11 +311,132 @@ async fn page(site: &Site, req: Request) -> Response {
             )
         }
     };
+    let headers = req.headers();
+    // A page: its finished bytes from the cache, or rendered now and kept.
+    if status == StatusCode::OK
+        && let Some(bundle) = &bundle
+        && let Some(mut key) = Key::of(lang, bundle)
+    {
+        // A page may read its query (a reset code, a redirect): rendered on the server without it,
+        // it would not match in the browser. Such requests get the shell, kept as a variant of
+        // the page; campaign tags alone do not count.
+        key.ssr = req.uri().query().is_none_or(only_campaign_tags);
+        if let Some(hit) = site.cache.get(&key, bundle) {
+            return packed_html(&hit.packed, headers);
+        }
+        let path = key.url.clone();
+        let (doc, rendered) = document(site, lang, &path, status, Some(bundle), key.ssr).await;
+        let packed = Arc::new(stoa_render::pack::pack(doc.into()));
+        if let Some(rendered) = rendered {
+            site.cache
+                .put(key, bundle.clone(), packed.clone(), rendered);
+        }
+        return packed_html(&packed, headers);
+    }
+    // Not found, an error, an account screen: made for this request (compressed on the way out).
+    let ssr = req.uri().query().is_none_or(only_campaign_tags);
+    let (doc, _) = document(site, lang, rest, status, bundle.as_ref(), ssr).await;
+    html(status, doc)
+}
+
+/// The HTML document of a page: the shell with the page's head tags and boot data, and the page
+/// rendered into `#root` when it has a bundle and the engines are there. The second value says
+/// whether it was rendered on the server (`Some(true)`), fell back to the client-rendered shell
+/// for good reason (`Some(false)`: worth caching), or only for now (`None`: every engine busy).
+async fn document(
+    site: &Site,
+    lang: &'static str,
+    path: &str,
+    status: StatusCode,
+    bundle: Option<&Arc<serde_json::Value>>,
+    ssr: bool,
+) -> (String, Option<bool>) {
+    let place = Place {
+        base: &site.public_url,
+        lang,
+        path,
+        languages: LANGUAGES,
+        default_language: site.default_language,
+        telegram_bot: site.telegram_bot.as_deref(),
+    };
     let meta = bundle
-        .as_ref()
         .map(|b| b["meta"].clone())
         .unwrap_or_else(|| serde_json::json!({"title": "Stoa"}));
     let tags = head::tags(&meta, &place);
-    let boot = head::boot(&place, status.as_u16(), bundle.as_deref());
-    html(status, head::inject(&shell, lang, &tags, &boot))
+    let boot = head::boot(&place, status.as_u16(), bundle.map(|b| &**b));
+    let mut rendered = Some(false);
+    let mut root = String::new();
+    if let (Some(renderer), Some(_), true) = (&site.renderer, bundle, ssr) {
+        let mut input = boot.clone();
+        input["path"] = serde_json::Value::String(if path == "/" {
+            format!("/{lang}")
+        } else {
+            format!("/{lang}{path}")
+        });
+        match renderer.render(input.to_string()).await {
+            Ok(html) => {
+                root = html;
+                rendered = Some(true);
+            }
+            Err(stoa_render::RenderError::Busy) => rendered = None,
+            Err(e) => {
+                tracing::warn!(error = %e, lang, path, "server rendering failed; the page renders in the browser");
+            }
+        }
+    }
+    (
+        head::inject(&site.shell, lang, &tags, &boot, &root),
+        rendered,
+    )
+}
+
+/// Whether a query string holds only campaign tags (`utm_*`, `gclid`, `fbclid`, `yclid`), which
+/// no page reads.
+fn only_campaign_tags(query: &str) -> bool {
+    form_urlencoded::parse(query.as_bytes()).all(|(k, _)| {
+        k.starts_with("utm_") || matches!(&*k, "gclid" | "fbclid" | "yclid" | "_openstat")
+    })
+}
+
+/// A cached page: `304` when the client has it, else the body in the best encoding it accepts.
+fn packed_html(packed: &stoa_render::Packed, headers: &HeaderMap) -> Response {
+    let etag = HeaderValue::from_str(&packed.etag).ok();
+    if let (Some(inm), Some(_)) = (
+        headers
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok()),
+        &etag,
+    ) && stoa_render::pack::matches(inm, &packed.etag)
+    {
+        let mut res = Response::new(Body::empty());
+        *res.status_mut() = StatusCode::NOT_MODIFIED;
+        let h = res.headers_mut();
+        if let Some(e) = etag {
+            h.insert(header::ETAG, e);
+        }
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        return res;
+    }
+    let encoding = stoa_render::pack::choose(
+        headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    );
+    let mut res = Response::new(Body::from(packed.body(encoding).clone()));
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Some(e) = etag {
+        h.insert(header::ETAG, e);
+    }
+    if let Some(v) = encoding.header() {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(v));
+    }
+    res
 }

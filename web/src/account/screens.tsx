@@ -17,15 +17,23 @@ import { boot } from "@/lib/boot";
 import { AuthCard, FieldError } from "./auth-card";
 import { AUTH_PATH, LoginForm, useLink } from "./forms";
 import { TELEGRAM, TelegramLink } from "./telegram";
+import { ClientOnly } from "@/lib/client-only";
 import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, type Subject, useLogout, useMe } from "./session";
 
 const WalletButton = lazy(() => import("./wallet"));
 
 export function Wallet({ onSignedIn }: { onSignedIn?: () => void }) {
+  const waiting = (
+    <Button variant="outline" className="w-full" disabled>
+      …
+    </Button>
+  );
   return (
-    <Suspense fallback={<Button variant="outline" className="w-full" disabled>…</Button>}>
-      <WalletButton onSignedIn={onSignedIn} />
-    </Suspense>
+    <ClientOnly fallback={waiting}>
+      <Suspense fallback={waiting}>
+        <WalletButton onSignedIn={onSignedIn} />
+      </Suspense>
+    </ClientOnly>
   );
 }
 

@@ -16,7 +16,9 @@ export const DEFAULT_LANGUAGE: Language = isLanguage(boot?.site.defaultLanguage)
 
 void i18next.use(initReactI18next).init({
   resources: { en: { translation: en }, ru: { translation: ru } },
-  lng: "en",
+  // The page's language from the first render on, so hydration matches the server's HTML.
+  lng: isLanguage(boot?.lang) ? boot.lang : "en",
+  initAsync: false,
   fallbackLng: "en",
   interpolation: { escapeValue: false },
   returnNull: false,

@@ -26,4 +26,10 @@ function read(): Boot | null {
   }
 }
 
-export const boot: Boot | null = read();
+/** The page's boot data: read from the document in the browser; set per render on the server. */
+export let boot: Boot | null = read();
+
+/** Sets the boot data (the server renderer, before each page). */
+export function setBoot(next: Boot | null): void {
+  boot = next;
+}

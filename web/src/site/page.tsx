@@ -22,13 +22,23 @@ async function fetchBundle(url: string): Promise<Bundle | null> {
   }
 }
 
+/**
+ * What the server embedded about `url` (`undefined`: nothing, fetch it): the page's bundle, `null`
+ * for a path no page claims, and the `/404` or `/500` page shown in its place.
+ */
+function embeddedBundle(url: string): Bundle | null | undefined {
+  if (!boot) return undefined;
+  if (boot.url === url) return boot.status === 200 ? boot.bundle : boot.status === 404 ? null : undefined;
+  if ((url === "/404" && boot.status === 404) || (url === "/500" && boot.status === 500)) return boot.bundle ?? undefined;
+  return undefined;
+}
+
 /** The bundle of `url`: the server's embedded one on first load, then fetched per navigation. */
 export function usePageBundle(url: string) {
-  const embedded = boot && boot.url === url && boot.status === 200 ? boot.bundle : undefined;
   return useQuery({
     queryKey: bundleKey(url),
     queryFn: () => fetchBundle(url),
-    initialData: embedded ?? undefined,
+    initialData: embeddedBundle(url),
     retry: false,
   });
 }

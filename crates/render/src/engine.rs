@@ -1,0 +1,441 @@
+//! A small pool of QuickJS engines that run the public site's server script
+//! (`web/dist/server/render.js`, built from `web/src/entry-server.tsx`). Each engine lives on its
+//! own thread, loads the script once and renders one page at a time; a render that runs past its
+//! budget is interrupted, and an engine that failed that way is rebuilt before its next page.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rquickjs::{Context, Function, Object, Runtime};
+use tokio::sync::oneshot;
+
+/// Why a page was not rendered (the caller then sends the client-rendered shell).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// Every engine is busy and the queue is full.
+    Busy,
+    /// The render ran past its budget (or waited in the queue past it).
+    Timeout,
+    /// The script threw, or the engine failed.
+    Script(String),
+    /// The pool is shut down.
+    Closed,
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::Busy => f.write_str("every render engine is busy"),
+            RenderError::Timeout => f.write_str("the render ran past its time budget"),
+            RenderError::Script(m) => write!(f, "the render script failed: {m}"),
+            RenderError::Closed => f.write_str("the render engines are stopped"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// How the pool runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Engines (threads); each renders one page at a time.
+    pub engines: usize,
+    /// Longest one render may run.
+    pub budget: Duration,
+    /// Most pages waiting for an engine; past it a render is refused at once ([`RenderError::Busy`]).
+    pub queue: usize,
+    /// Memory one engine may use.
+    pub memory: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            engines: 2,
+            budget: Duration::from_millis(250),
+            queue: 64,
+            memory: 128 << 20,
+        }
+    }
+}
+
+struct Job {
+    input: String,
+    deadline: Instant,
+    reply: oneshot::Sender<Result<String, RenderError>>,
+}
+
+/// The pool. Cheap to share (`Arc`); dropping the last handle stops the engines.
+pub struct Renderer {
+    tx: Mutex<Option<SyncSender<Job>>>,
+    budget: Duration,
+    script: PathBuf,
+    renders: AtomicU64,
+    failures: AtomicU64,
+}
+
+/// One engine: a runtime, its context with the script loaded, and the deadline its interrupt
+/// handler watches.
+struct Engine {
+    runtime: Runtime,
+    context: Context,
+    /// Milliseconds after `epoch` past which the running render is interrupted (0: none).
+    deadline: Arc<AtomicU64>,
+    interrupted: Arc<AtomicBool>,
+    epoch: Instant,
+}
+
+impl Engine {
+    fn new(source: &str, memory: usize) -> Result<Self, String> {
+        let runtime = Runtime::new().map_err(|e| e.to_string())?;
+        runtime.set_memory_limit(memory);
+        runtime.set_max_stack_size(4 << 20);
+        let deadline = Arc::new(AtomicU64::new(0));
+        let interrupted = Arc::new(AtomicBool::new(false));
+        let epoch = Instant::now();
+        {
+            let (deadline, interrupted) = (deadline.clone(), interrupted.clone());
+            runtime.set_interrupt_handler(Some(Box::new(move || {
+                let d = deadline.load(Ordering::Relaxed);
+                let stop = d != 0 && epoch.elapsed().as_millis() as u64 > d;
+                if stop {
+                    interrupted.store(true, Ordering::Relaxed);
+                }
+                stop
+            })));
+        }
+        let context = Context::full(&runtime).map_err(|e| e.to_string())?;
+        context.with(|ctx| -> Result<(), String> {
+            ctx.eval::<(), _>(source.as_bytes().to_vec())
+                .map_err(|e| describe(&ctx, e))?;
+            let ssr: Object = ctx
+                .globals()
+                .get("StoaSsr")
+                .map_err(|_| "the script defines no `StoaSsr`".to_owned())?;
+            let _: Function = ssr
+                .get("render")
+                .map_err(|_| "`StoaSsr.render` is not a function".to_owned())?;
+            Ok(())
+        })?;
+        Ok(Self {
+            runtime,
+            context,
+            deadline,
+            interrupted,
+            epoch,
+        })
+    }
+
+    fn render(&self, input: &str, deadline: Instant) -> Result<String, RenderError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(RenderError::Timeout);
+        }
+        self.interrupted.store(false, Ordering::Relaxed);
+        self.deadline.store(
+            (self.epoch.elapsed() + left).as_millis().max(1) as u64,
+            Ordering::Relaxed,
+        );
+        let out = self.context.with(|ctx| {
+            let run = || -> rquickjs::Result<String> {
+                let ssr: Object = ctx.globals().get("StoaSsr")?;
+                let render: Function = ssr.get("render")?;
+                render.call((input,))
+            };
+            let out = run().map_err(|e| describe(&ctx, e));
+            // What the script logged during the render.
+            if let Ok(logs) = ctx.globals().get::<_, rquickjs::Array>("__stoaLogs") {
+                for line in logs.iter::<String>().flatten() {
+                    tracing::warn!(target: "stoa::render", "{line}");
+                }
+                let _ = logs.as_object().set("length", 0);
+            }
+            out
+        });
+        self.deadline.store(0, Ordering::Relaxed);
+        while self.runtime.is_job_pending() {
+            if self.runtime.execute_pending_job().is_err() {
+                break;
+            }
+        }
+        match out {
+            Ok(html) => Ok(html),
+            Err(_) if self.interrupted.load(Ordering::Relaxed) => Err(RenderError::Timeout),
+            Err(m) => Err(RenderError::Script(m)),
+        }
+    }
+}
+
+fn describe(ctx: &rquickjs::Ctx<'_>, e: rquickjs::Error) -> String {
+    if !matches!(e, rquickjs::Error::Exception) {
+        return e.to_string();
+    }
+    let v = ctx.catch();
+    if let Some(ex) = v.as_exception() {
+        let msg = ex.message().unwrap_or_default();
+        let stack = ex.stack().unwrap_or_default();
+        let first = stack.lines().next().unwrap_or_default().trim().to_owned();
+        return if first.is_empty() {
+            msg
+        } else {
+            format!("{msg} ({first})")
+        };
+    }
+    v.as_string()
+        .and_then(|s| s.to_string().ok())
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+impl Renderer {
+    /// Starts the engines with the script at `script`. `Ok(None)` when there is no script (the
+    /// web UI is not built, or was built without its server entry): pages are then rendered in
+    /// the browser only. An error when the script is there but does not load.
+    pub fn start(script: &Path, options: Options) -> Result<Option<Arc<Self>>, String> {
+        let source = match std::fs::read_to_string(script) {
+            Ok(s) => Arc::new(s),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", script.display())),
+        };
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(options.queue.max(1));
+        let rx = Arc::new(Mutex::new(rx));
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+        let engines = options.engines.max(1);
+        for i in 0..engines {
+            let (rx, source, ready) = (rx.clone(), source.clone(), ready_tx.clone());
+            let memory = options.memory;
+            std::thread::Builder::new()
+                .name(format!("stoa-render-{i}"))
+                .stack_size(16 << 20)
+                .spawn(move || run(&rx, &source, memory, &ready))
+                .map_err(|e| format!("starting a render engine: {e}"))?;
+        }
+        drop(ready_tx);
+        for _ in 0..engines {
+            match ready_rx.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Err(format!("{}: {e}", script.display())),
+                Err(_) => return Err("a render engine stopped while starting".to_owned()),
+            }
+        }
+        Ok(Some(Arc::new(Self {
+            tx: Mutex::new(Some(tx)),
+            budget: options.budget,
+            script: script.to_owned(),
+            renders: AtomicU64::new(0),
+            failures: AtomicU64::new(0),
+        })))
+    }
+
+    /// The script the engines run.
+    pub fn script(&self) -> &Path {
+        &self.script
+    }
+
+    /// Renders one page: `input` is the JSON `StoaSsr.render` takes.
+    pub async fn render(&self, input: String) -> Result<String, RenderError> {
+        let (reply, rx) = oneshot::channel();
+        let job = Job {
+            input,
+            deadline: Instant::now() + self.budget,
+            reply,
+        };
+        let sent = match self.tx.lock() {
+            Ok(g) => match g.as_ref() {
+                Some(tx) => tx.try_send(job),
+                None => return Err(RenderError::Closed),
+            },
+            Err(_) => return Err(RenderError::Closed),
+        };
+        let out = match sent {
+            Ok(()) => rx.await.unwrap_or(Err(RenderError::Closed)),
+            Err(TrySendError::Full(_)) => Err(RenderError::Busy),
+            Err(TrySendError::Disconnected(_)) => Err(RenderError::Closed),
+        };
+        self.renders.fetch_add(1, Ordering::Relaxed);
+        if out.is_err() {
+            self.failures.fetch_add(1, Ordering::Relaxed);
+        }
+        out
+    }
+
+    /// Renders attempted, and how many of them failed.
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.renders.load(Ordering::Relaxed),
+            self.failures.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Stops the engines once the pages in the queue are done.
+    pub fn close(&self) {
+        if let Ok(mut g) = self.tx.lock() {
+            g.take();
+        }
+    }
+}
+
+fn run(
+    rx: &Mutex<Receiver<Job>>,
+    source: &str,
+    memory: usize,
+    ready: &std::sync::mpsc::Sender<Result<(), String>>,
+) {
+    let mut engine = match Engine::new(source, memory) {
+        Ok(e) => {
+            let _ = ready.send(Ok(()));
+            Some(e)
+        }
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    loop {
+        let job = match rx.lock() {
+            Ok(r) => match r.recv() {
+                Ok(j) => j,
+                Err(_) => return,
+            },
+            Err(_) => return,
+        };
+        if job.reply.is_closed() {
+            continue;
+        }
+        if engine.is_none() {
+            engine = Engine::new(source, memory)
+                .map_err(|e| tracing::error!(error = %e, "rebuilding a render engine failed"))
+                .ok();
+        }
+        let out = match engine.as_ref() {
+            Some(e) => e.render(&job.input, job.deadline),
+            None => Err(RenderError::Script("the engine could not be built".into())),
+        };
+        // An engine stopped mid-render (time, memory) may hold half-changed state: a new one
+        // serves the next page.
+        let broken = match &out {
+            Err(RenderError::Timeout) => true,
+            Err(RenderError::Script(m)) => {
+                m.contains("out of memory") || m.contains("stack overflow")
+            }
+            _ => false,
+        };
+        if broken {
+            engine = None;
+        }
+        let _ = job.reply.send(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCRIPT: &str = r#"
+      var __stoaLogs = [];
+      var StoaSsr = { render: function (input) {
+        var i = JSON.parse(input);
+        if (i.loop) { for (;;) {} }
+        if (i.fail) { throw new Error("widget broke"); }
+        if (i.log) { __stoaLogs.push("warn: " + i.log); }
+        return "<p>" + i.text + "</p>";
+      } };
+    "#;
+
+    fn script(name: &str, body: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("stoa-render-{}-{name}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let p = dir.join("render.js");
+        std::fs::write(&p, body).unwrap_or_default();
+        p
+    }
+
+    fn opts(engines: usize, budget_ms: u64) -> Options {
+        Options {
+            engines,
+            budget: Duration::from_millis(budget_ms),
+            ..Options::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn renders_and_recovers_from_timeouts_and_throws() {
+        let Ok(Some(r)) = Renderer::start(&script("ok", SCRIPT), opts(1, 200)) else {
+            panic!("the pool did not start");
+        };
+        assert_eq!(
+            r.render(r#"{"text":"a"}"#.into()).await,
+            Ok("<p>a</p>".into())
+        );
+        let started = Instant::now();
+        assert_eq!(
+            r.render(r#"{"loop":true}"#.into()).await,
+            Err(RenderError::Timeout)
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+        // The engine that was interrupted is replaced: the next page renders.
+        assert_eq!(
+            r.render(r#"{"text":"b","log":"x"}"#.into()).await,
+            Ok("<p>b</p>".into())
+        );
+        match r.render(r#"{"fail":true}"#.into()).await {
+            Err(RenderError::Script(m)) => assert!(m.contains("widget broke"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            r.render(r#"{"text":"c"}"#.into()).await,
+            Ok("<p>c</p>".into())
+        );
+        assert_eq!(r.counts(), (5, 2));
+        r.close();
+        assert_eq!(r.render("{}".into()).await, Err(RenderError::Closed));
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_at_once() {
+        let Ok(Some(r)) = Renderer::start(
+            &script("busy", SCRIPT),
+            Options {
+                engines: 1,
+                budget: Duration::from_millis(300),
+                queue: 1,
+                ..Options::default()
+            },
+        ) else {
+            panic!("the pool did not start");
+        };
+        let r2 = r.clone();
+        let slow = tokio::spawn(async move { r2.render(r#"{"loop":true}"#.into()).await });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let r3 = r.clone();
+        let queued = tokio::spawn(async move { r3.render(r#"{"text":"q"}"#.into()).await });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(
+            r.render(r#"{"text":"x"}"#.into()).await,
+            Err(RenderError::Busy)
+        );
+        assert_eq!(slow.await.ok(), Some(Err(RenderError::Timeout)));
+        // The queued page waited past its own budget or was served; never lost.
+        let q = queued.await.ok();
+        assert!(
+            matches!(q, Some(Ok(_)) | Some(Err(RenderError::Timeout))),
+            "{q:?}"
+        );
+    }
+
+    #[test]
+    fn a_missing_script_means_no_server_rendering_and_a_bad_one_is_an_error() {
+        let none = Renderer::start(Path::new("/nonexistent/stoa/render.js"), opts(1, 100));
+        assert!(matches!(none, Ok(None)));
+        let bad = Renderer::start(&script("bad", "var x = ;"), opts(1, 100));
+        assert!(bad.is_err());
+        let empty = Renderer::start(&script("empty", "var y = 1;"), opts(1, 100));
+        assert!(
+            matches!(&empty, Err(m) if m.contains("StoaSsr")),
+            "{:?}",
+            empty.err()
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! Bytes kept ready to send: the original, gzip and brotli versions, and an ETag — compressed
+//! once when they are made, so serving them is a lookup and a write.
+
+use std::io::Write;
+
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+
+/// A response body in every encoding we send.
+#[derive(Clone, Debug)]
+pub struct Packed {
+    pub raw: Bytes,
+    pub gzip: Bytes,
+    pub br: Bytes,
+    /// A strong ETag, quoted: `"…"`.
+    pub etag: String,
+}
+
+/// How a body is encoded on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Identity,
+    Gzip,
+    Br,
+}
+
+impl Encoding {
+    /// The `Content-Encoding` value, or `None` for identity.
+    pub fn header(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Gzip => Some("gzip"),
+            Encoding::Br => Some("br"),
+        }
+    }
+}
+
+/// The best encoding `accept` (an `Accept-Encoding` value) allows: brotli, then gzip, else none.
+/// An encoding with `q=0` is refused; `*` allows both.
+pub fn choose(accept: &str) -> Encoding {
+    let (mut br, mut gzip) = (false, false);
+    for part in accept.split(',') {
+        let mut it = part.split(';');
+        let name = it.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let refused = it.any(|p| {
+            p.trim()
+                .strip_prefix("q=")
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .is_some_and(|q| q <= 0.0)
+        });
+        if refused {
+            continue;
+        }
+        match name.as_str() {
+            "br" => br = true,
+            "gzip" | "x-gzip" => gzip = true,
+            "*" => {
+                br = true;
+                gzip = true;
+            }
+            _ => {}
+        }
+    }
+    if br {
+        Encoding::Br
+    } else if gzip {
+        Encoding::Gzip
+    } else {
+        Encoding::Identity
+    }
+}
+
+/// Compresses `raw` both ways (gzip level 9, brotli quality 9: made once, sent many times).
+pub fn pack(raw: Bytes) -> Packed {
+    let etag = etag(&raw);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let gzip = gz
+        .write_all(&raw)
+        .and_then(|_| gz.finish())
+        .map(Bytes::from)
+        .unwrap_or_else(|_| raw.clone());
+    let mut br = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 9,
+        lgwin: 22,
+        ..Default::default()
+    };
+    let br = match brotli::BrotliCompress(&mut &raw[..], &mut br, &params) {
+        Ok(_) => Bytes::from(br),
+        Err(_) => raw.clone(),
+    };
+    Packed {
+        raw,
+        gzip,
+        br,
+        etag,
+    }
+}
+
+/// A strong ETag for `bytes`: the first 16 bytes of their SHA-256, hex, quoted.
+pub fn etag(bytes: &[u8]) -> String {
+    let d = Sha256::digest(bytes);
+    let mut s = String::with_capacity(34);
+    s.push('"');
+    for b in &d[..16] {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s.push('"');
+    s
+}
+
+/// Whether an `If-None-Match` value names `etag` (or is `*`). Weak validators match too.
+pub fn matches(if_none_match: &str, etag: &str) -> bool {
+    if_none_match.split(',').any(|t| {
+        let t = t.trim();
+        t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag
+    })
+}
+
+impl Packed {
+    /// The body for `encoding`.
+    pub fn body(&self, encoding: Encoding) -> &Bytes {
+        match encoding {
+            Encoding::Identity => &self.raw,
+            Encoding::Gzip => &self.gzip,
+            Encoding::Br => &self.br,
+        }
+    }
+
+    /// Bytes held, all encodings together.
+    pub fn weight(&self) -> usize {
+        self.raw.len() + self.gzip.len() + self.br.len() + self.etag.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn choose_prefers_brotli_and_honours_q_zero() {
+        assert_eq!(choose("gzip, deflate, br"), Encoding::Br);
+        assert_eq!(choose("gzip"), Encoding::Gzip);
+        assert_eq!(choose("br;q=0, gzip"), Encoding::Gzip);
+        assert_eq!(choose("gzip;q=0"), Encoding::Identity);
+        assert_eq!(choose(""), Encoding::Identity);
+        assert_eq!(choose("identity"), Encoding::Identity);
+        assert_eq!(choose("*"), Encoding::Br);
+        assert_eq!(choose("GZIP ; q=0.5"), Encoding::Gzip);
+    }
+
+    #[test]
+    fn packed_bodies_decode_to_the_original() {
+        let raw = Bytes::from("<p>Привет</p>".repeat(200));
+        let p = pack(raw.clone());
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&p.gzip[..])
+            .read_to_end(&mut out)
+            .unwrap_or_default();
+        assert_eq!(out, raw);
+        let mut out = Vec::new();
+        brotli::BrotliDecompress(&mut &p.br[..], &mut out).unwrap_or_default();
+        assert_eq!(out, raw);
+        assert!(p.br.len() < raw.len() / 10 && p.gzip.len() < raw.len() / 10);
+        assert_eq!(p.etag, etag(&raw));
+        assert_eq!(p.etag.len(), 34);
+    }
+
+    #[test]
+    fn etags_match_strong_weak_and_star() {
+        let e = "\"abc\"";
+        assert!(matches("\"abc\"", e));
+        assert!(matches("W/\"abc\"", e));
+        assert!(matches("\"x\", \"abc\"", e));
+        assert!(matches("*", e));
+        assert!(!matches("\"abd\"", e));
+        assert!(!matches("", e));
+    }
+}
