@@ -129,6 +129,28 @@ pub fn routes(site: Site) -> Router {
         })
 }
 
+/// Files at the root of the build (`web/public`): icons and the web app manifest.
+const ICONS: &[&str] = &[
+    "favicon.ico",
+    "favicon.svg",
+    "apple-touch-icon.png",
+    "icon-192.png",
+    "icon-512.png",
+    "manifest.webmanifest",
+];
+
+/// One of [`ICONS`], cached for a day (their names carry no hash).
+async fn root_file(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
+    let mut res = asset(dir, file, headers).await;
+    if res.status() == StatusCode::OK {
+        res.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=86400"),
+        );
+    }
+    res
+}
+
 fn content_type(file: &str) -> &'static str {
     match file.rsplit('.').next().unwrap_or_default() {
         "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -142,6 +164,7 @@ fn content_type(file: &str) -> &'static str {
         "woff" => "font/woff",
         "json" | "map" => "application/json",
         "wasm" => "application/wasm",
+        "webmanifest" => "application/manifest+json",
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
@@ -226,7 +249,7 @@ async fn share(site: &Site, lang: &str, page: &str, headers: &HeaderMap) -> Resp
         Ok(None) | Err(stoa_kernel::Error::BadRequest { .. }) => return not_found(),
         Err(e) => return stoa_api::error::error_response(&e),
     };
-    let meta = &bundle["meta"];
+    let meta = head::meta_in(&bundle, lang);
     let title = head::share_title(meta);
     let name = head::site_name(meta, &site.public_url);
     site.files.share(lang, title, name, headers).await
@@ -263,8 +286,12 @@ async fn page(site: &Site, req: Request) -> Response {
         && path != "/api"
         && !path.starts_with("/assets/")
         && !path.starts_with("/files/")
-        && path != "/favicon.ico"
         && !path.starts_with("/.well-known/");
+    if matches!(*req.method(), Method::GET | Method::HEAD)
+        && let Some(icon) = path.strip_prefix('/').filter(|p| ICONS.contains(p))
+    {
+        return root_file(&site.dir, icon, req.headers()).await;
+    }
     if !is_page {
         return not_found();
     }
@@ -360,7 +387,7 @@ async fn document(
         telegram_bot: site.telegram_bot.as_deref(),
     };
     let meta = bundle
-        .map(|b| b["meta"].clone())
+        .map(|b| head::meta_in(b, lang).clone())
         .unwrap_or_else(|| serde_json::json!({"title": "Stoa"}));
     let tags = head::tags(&meta, &place);
     let boot = head::boot(&place, status.as_u16(), bundle.map(|b| &**b));

@@ -39,6 +39,8 @@ pub fn declarations() -> Module {
                 .field(int("width"))
                 .field(int("height"))
                 .field(text("alt").max_len(2000))
+                // The alternative text per language (`{"ru": …, "en": …}`); `alt` serves the others.
+                .field(translations("localizedAlt"))
                 .field(int("size"))
                 .field(text("extension").max_len(32))
                 .field(text("mimeType").max_len(255).list())

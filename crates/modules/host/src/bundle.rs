@@ -282,51 +282,69 @@ const META_FIELDS: &[&str] = &[
     "twitterAppCountry",
 ];
 
-async fn metadata(store: &Store, page: &Record) -> Result<Value> {
+/// The page's metadata over the site defaults: `(any language, per language)`. For each language
+/// the record written in it is taken, else one written for any language (empty `language`),
+/// field by field over the defaults chosen the same way.
+async fn metadata(store: &Store, page: &Record) -> Result<(Value, Value)> {
     let meta = store.entity("host.metadata")?;
     let defaults = store
-        .find_by(&meta, &[("variant", Val::Text("primary".into()))], 1)
+        .find_by(&meta, &[("variant", Val::Text("primary".into()))], 10)
         .await?;
     let links = store
         .find_in(
             &*store.entity("host.pages-to-metadata")?,
             "pageId",
             &[Val::Uuid(page.id().unwrap_or_default())],
-            1,
+            10,
         )
         .await?;
-    let own = match links.first().and_then(|l| l.uuid("metadataId")) {
-        Some(id) => store.get(&meta, id).await.ok(),
-        None => None,
-    };
-    let mut out = Map::new();
-    for f in META_FIELDS {
-        let pick = own
-            .as_ref()
-            .and_then(|r| r.text(f))
-            .filter(|s| !s.trim().is_empty())
-            .or_else(|| {
-                defaults
-                    .first()
-                    .and_then(|r| r.text(f))
-                    .filter(|s| !s.trim().is_empty())
-            });
-        if let Some(v) = pick {
-            out.insert((*f).to_owned(), Value::String(v.to_owned()));
+    let ids: Vec<Uuid> = links.iter().filter_map(|l| l.uuid("metadataId")).collect();
+    let mut found = by_ids(store, &meta, &ids).await?;
+    // In the order the page links them.
+    let own: Vec<Record> = ids.iter().filter_map(|id| found.remove(id)).collect();
+    let merged = |lang: Option<&str>| -> Value {
+        let choose = |rows: &[Record]| -> Option<Record> {
+            let written_in = |r: &&Record, l: &str| r.text("language").unwrap_or_default() == l;
+            lang.and_then(|l| rows.iter().find(|r| written_in(r, l)))
+                .or_else(|| rows.iter().find(|r| written_in(r, "")))
+                .or_else(|| if lang.is_none() { rows.first() } else { None })
+                .cloned()
+        };
+        let (own, default) = (choose(&own), choose(&defaults));
+        let mut out = Map::new();
+        for f in META_FIELDS {
+            let pick = own
+                .as_ref()
+                .and_then(|r| r.text(f))
+                .filter(|s| !s.trim().is_empty())
+                .or_else(|| {
+                    default
+                        .as_ref()
+                        .and_then(|r| r.text(f))
+                        .filter(|s| !s.trim().is_empty())
+                });
+            if let Some(v) = pick {
+                out.insert((*f).to_owned(), Value::String(v.to_owned()));
+            }
         }
+        if !out.contains_key("title") {
+            out.insert(
+                "title".into(),
+                Value::String(page.text("title").unwrap_or("Stoa").to_owned()),
+            );
+        }
+        if !out.contains_key("description")
+            && let Some(d) = page.text("description").filter(|d| !d.is_empty())
+        {
+            out.insert("description".into(), Value::String(d.to_owned()));
+        }
+        Value::Object(out)
+    };
+    let mut by_language = Map::new();
+    for l in stoa_kernel::model::LANGUAGES {
+        by_language.insert((*l).to_owned(), merged(Some(l)));
     }
-    if !out.contains_key("title") {
-        out.insert(
-            "title".into(),
-            Value::String(page.text("title").unwrap_or("Stoa").to_owned()),
-        );
-    }
-    if !out.contains_key("description")
-        && let Some(d) = page.text("description").filter(|d| !d.is_empty())
-    {
-        out.insert("description".into(), Value::String(d.to_owned()));
-    }
-    Ok(Value::Object(out))
+    Ok((merged(None), Value::Object(by_language)))
 }
 
 /// Host widgets by id, each with its module widgets under `_externals`
@@ -473,10 +491,12 @@ pub async fn build(
         })
         .collect();
     let content = pick(&mut p2w.iter());
+    let (meta, meta_by_language) = metadata(store, &page).await?;
     let mut out = json!({
         "page": node(&*store.entity("host.page")?, &page),
         "url": path,
-        "meta": metadata(store, &page).await?,
+        "meta": meta,
+        "metaByLanguage": meta_by_language,
         "layouts": layouts,
         "widgets": content,
     });

@@ -58,6 +58,9 @@ pub fn declarations() -> Module {
                 .field(t("twitterUrl"))
                 .field(t("twitterDomain"))
                 .field(t("twitterAppCountry"))
+                // The language these tags are written in (`ru`, `en`); empty: any language. A page
+                // links one record per language; the site defaults (variant `primary`) likewise.
+                .field(text("language").max_len(16).list())
                 .title("title")
                 .variants(&["default", "primary"])
                 .build(),

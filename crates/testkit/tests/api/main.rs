@@ -18,4 +18,5 @@ mod openapi;
 mod ops;
 mod providers;
 mod site;
+mod ssr;
 mod web;
