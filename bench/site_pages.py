@@ -37,7 +37,7 @@ def measure(name, path, cold=False):
 
 print("| request | body | p50 ms | p95 ms | max ms |")
 print("|---|---:|---:|---:|---:|")
-measure("home HTML `/ru/`, cached bundle", "/ru/")
+measure("home HTML `/ru/`, cached page (server-rendered)", "/ru/")
 measure("home bundle `/api/host/pages/bundle?url=/`, cached", "/api/host/pages/bundle?url=/")
 measure("home bundle, built afresh", "/api/host/pages/bundle?url=/", cold=True)
 measure("article HTML `/ru/blog/articles/how-we-plant`, built afresh", "/ru/blog/articles/how-we-plant", cold=True)
