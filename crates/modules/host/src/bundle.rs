@@ -285,7 +285,7 @@ const META_FIELDS: &[&str] = &[
 /// The page's metadata over the site defaults: `(any language, per language)`. For each language
 /// the record written in it is taken, else one written for any language (empty `language`),
 /// field by field over the defaults chosen the same way.
-async fn metadata(store: &Store, page: &Record) -> Result<(Value, Value)> {
+async fn metadata(store: &Store, page: &Record, shown: Option<&Value>) -> Result<(Value, Value)> {
     let meta = store.entity("host.metadata")?;
     let defaults = store
         .find_by(&meta, &[("variant", Val::Text("primary".into()))], 10)
@@ -312,6 +312,28 @@ async fn metadata(store: &Store, page: &Record) -> Result<(Value, Value)> {
         };
         let (own, default) = (choose(&own), choose(&defaults));
         let mut out = Map::new();
+        // The record the page shows gives the title and description, in the language asked
+        // for (else any), unless the page has metadata of its own in that language.
+        if let (Some(r), Some(l), true) = (shown, lang, own.is_none()) {
+            let text = |k: &str| -> Option<String> {
+                match &r[k] {
+                    Value::String(s) => Some(s.clone()),
+                    Value::Object(m) => m
+                        .get(l)
+                        .or_else(|| m.values().next())
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    _ => None,
+                }
+                .filter(|s| !s.trim().is_empty())
+            };
+            if let Some(t) = text("title") {
+                out.insert("title".into(), Value::String(t));
+            }
+            if let Some(d) = text("shortDescription").or_else(|| text("subtitle")) {
+                out.insert("description".into(), Value::String(d));
+            }
+        }
         for f in META_FIELDS {
             let pick = own
                 .as_ref()
@@ -323,7 +345,9 @@ async fn metadata(store: &Store, page: &Record) -> Result<(Value, Value)> {
                         .and_then(|r| r.text(f))
                         .filter(|s| !s.trim().is_empty())
                 });
-            if let Some(v) = pick {
+            if let Some(v) = pick
+                && !out.contains_key(*f)
+            {
                 out.insert((*f).to_owned(), Value::String(v.to_owned()));
             }
         }
@@ -491,7 +515,14 @@ pub async fn build(
         })
         .collect();
     let content = pick(&mut p2w.iter());
-    let (meta, meta_by_language) = metadata(store, &page).await?;
+    // A page that shows one record (an article, a product) is titled by it.
+    let shown = content.iter().find_map(|w| {
+        w["_externals"].as_array()?.iter().find_map(|x| {
+            let r = &x["widget"]["_record"];
+            r.is_object().then_some(r)
+        })
+    });
+    let (meta, meta_by_language) = metadata(store, &page, shown).await?;
     let mut out = json!({
         "page": node(&*store.entity("host.page")?, &page),
         "url": path,
