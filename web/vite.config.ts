@@ -12,6 +12,8 @@ export default defineConfig({
     outDir: "dist",
     assetsDir: "assets",
     sourcemap: false,
+    // `dist/.vite/manifest.json`: which chunks the public entry loads (`scripts/budget.mjs`).
+    manifest: true,
     chunkSizeWarningLimit: 1200,
   },
   server: {

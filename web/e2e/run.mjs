@@ -5,11 +5,13 @@ import { adminSpecs } from "./admin.spec.mjs";
 import { analyticsSpecs } from "./analytics.spec.mjs";
 import { chatSpecs } from "./chat.spec.mjs";
 import { artifacts, startStack } from "./harness.mjs";
+import { i18nSpecs } from "./i18n.spec.mjs";
 import { mediaSpecs } from "./media.spec.mjs";
 import { siteSpecs } from "./site.spec.mjs";
+import { ssrSpecs } from "./ssr.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...adminSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;

@@ -153,7 +153,7 @@ export const siteSpecs = [
       const before = await treesPlanted(stack);
       await page.goto("/en/#donate");
       const d = page.getByTestId("tree-donation");
-      await d.getByLabel("Иностранный банк").check();
+      await d.getByLabel("Foreign bank").check();
       await d.getByTestId("pay-foreign").waitFor();
       await d.getByTestId("amounts-desktop").getByRole("button", { name: "1", exact: true }).click();
       await d.getByTestId("plus").click();
@@ -279,7 +279,7 @@ export const siteSpecs = [
       await form.getByLabel("Сколько деревьев хотите посадить").fill("12");
       await form.getByLabel("Сообщение").fill("Хочу приехать на посадку");
       await form.getByRole("button", { name: "Отправить" }).click();
-      await page.getByText("Form submitted successfully").first().waitFor();
+      await page.getByText("Форма отправлена").first().waitFor();
       await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached", timeout: 15000 });
       await screen(page, "site-form");
       const auth = await fetch(`${stack.base}/api/rbac/subjects/authentication/email-and-password/authentication`, {

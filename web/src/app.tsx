@@ -1,12 +1,12 @@
 import { type QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { lazy, type ReactNode, StrictMode, Suspense, useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Navigate, Outlet, type RouteObject, useLocation, useNavigate, useParams, useRoutes } from "react-router";
-import { Toaster } from "sonner";
 import { meKey } from "./account/session";
 import { setSessionLostHandler } from "./api/http";
 import { DEFAULT_LANGUAGE, isLanguage } from "./i18n";
 import { trackView } from "./lib/analytics";
+import { ClientOnly } from "./lib/client-only";
 import { type Live, LiveContext } from "./lib/live";
 import { LiveBridge } from "./lib/live-bridge";
 import { RegistryContext } from "./lib/registry";
@@ -14,6 +14,18 @@ import { registry } from "./modules";
 import { SitePage } from "./site/page";
 
 const AdminApp = lazy(() => import("./admin/admin-app"));
+// The browser's alone, loaded after hydration: the toasts. (The live connection is not deferred:
+// it opens as the page hydrates, so a change made meanwhile is not missed.)
+const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));
+
+/** `children` loaded in the browser after hydration (nothing on the server). */
+function Later({ children }: { children: ReactNode }) {
+  return (
+    <ClientOnly>
+      <Suspense fallback={null}>{children}</Suspense>
+    </ClientOnly>
+  );
+}
 
 /** Sets the UI language from the URL, and sends paths without one to the default language. */
 function Language() {
@@ -55,6 +67,12 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/** Toasts, labelled in the page's language (the region and each close button). */
+function Toasts() {
+  const { t } = useTranslation();
+  return <Toaster richColors closeButton position="top-right" containerAriaLabel={t("site.notifications")} toastOptions={{ closeButtonAriaLabel: t("site.closeToast") }} />;
+}
+
 /** Everything around the router: queries, the live connection, the variant registry, toasts. */
 export function AppProviders({ queryClient, live, children }: { queryClient: QueryClient; live: Live; children: ReactNode }) {
   return (
@@ -64,7 +82,9 @@ export function AppProviders({ queryClient, live, children }: { queryClient: Que
           <LiveBridge live={live} />
           <RegistryContext value={registry}>{children}</RegistryContext>
         </LiveContext>
-        <Toaster richColors closeButton position="top-right" />
+        <Later>
+          <Toasts />
+        </Later>
       </QueryClientProvider>
     </StrictMode>
   );

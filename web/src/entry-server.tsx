@@ -9,7 +9,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router";
 import { AppProviders, AppRoutes } from "./app";
-import i18next, { isLanguage } from "./i18n";
+import i18n, { isLanguage } from "./i18n";
 import { type Boot, setBoot } from "./lib/boot";
 import { Live } from "./lib/live";
 import { queryClientOptions } from "./query";
@@ -22,7 +22,7 @@ export interface RenderInput extends Boot {
 export function render(input: string): string {
   const boot = JSON.parse(input) as RenderInput;
   setBoot(boot);
-  if (isLanguage(boot.lang)) void i18next.changeLanguage(boot.lang);
+  if (isLanguage(boot.lang)) void i18n.changeLanguage(boot.lang);
   const queryClient = new QueryClient(queryClientOptions);
   try {
     return renderToString(

@@ -6,6 +6,8 @@ import { BrowserRouter } from "react-router";
 import { AppProviders, AppRoutes } from "./app";
 import { queryClientOptions } from "./query";
 import { Live } from "./lib/live";
+import { boot } from "./lib/boot";
+import { preloadPage } from "./site/preload";
 
 const queryClient = new QueryClient(queryClientOptions);
 /** The one live connection of the app (public revalidation, chat events). */
@@ -20,7 +22,11 @@ if (root) {
       </BrowserRouter>
     </AppProviders>
   );
-  // A public page arrives rendered by the server (`entry-server.tsx`): it is hydrated, not redrawn.
-  if (root.firstElementChild) hydrateRoot(root, app);
-  else createRoot(root).render(app);
+  // A public page arrives rendered by the server (`entry-server.tsx`): it is hydrated, not redrawn,
+  // once the chunks of the parts it shows are here (`site/preload.ts`).
+  if (root.firstElementChild) {
+    void preloadPage(boot)
+      .catch(() => undefined)
+      .then(() => hydrateRoot(root, app));
+  } else createRoot(root).render(app);
 }

@@ -4,7 +4,8 @@ Run: python3 crates/site/demo/make-site.py"""
 import json, os
 
 def T(ru, en): return {"ru": ru, "en": en}
-def f(name, alt_ru, alt_en=None): return {"$file": name, "alt": alt_en or alt_ru}
+# `alt` serves any language without its own (`localizedAlt`, per language: file-storage.file).
+def f(name, alt_ru, alt_en=None): return {"$file": name, "alt": alt_en or alt_ru, "localizedAlt": T(alt_ru, alt_en or alt_ru)}
 def btn(ru, en, url, variant="default", **kw):
     d = {"title": T(ru, en), "url": url, "variant": variant}; d.update(kw); return d
 def ba(variant, buttons, title=None, rel=None, **kw):
@@ -38,10 +39,17 @@ def hw(*externals, rel=None):
     d = {"$external": list(externals)}
     if rel: d["$rel"] = rel
     return d
-def page(url, title, desc, widgets, layout="main", meta=None, id=None):
+def page(url, title, desc, widgets, layout="main", meta=None, id=None, en=None, meta_en=None):
+    """`en`: the English (title, description); with it the page gets metadata in both languages
+    (`meta`/`meta_en` replace the generated ones). Pages that show one record are titled by it."""
     d = {"$entity": "host.page", "url": url, "title": title, "description": desc, "language": "ru",
          "pages-to-layouts": [{"$ref": layout}], "pages-to-widgets": widgets}
-    if meta: d["pages-to-metadata"] = [meta]
+    metas = []
+    if meta or en:
+        metas.append(dict(meta or {"title": f"{title} — для планеты", "description": desc}, language="ru"))
+    if meta_en or en:
+        metas.append(dict(meta_en or {"title": f"{en[0]} — for planet", "description": en[1]}, language="en"))
+    if metas: d["pages-to-metadata"] = metas
     if id: d["$id"] = id
     return d
 
@@ -216,12 +224,18 @@ home_meta = {"title": "Для планеты — посадим миллион �
              "keywords": "посадка деревьев, экология, благотворительность, лес", "opengraphTitle": "Посадим миллион деревьев вместе",
              "opengraphDescription": "Одно дерево — 199 ₽. Присоединяйтесь к кампании «для планеты».", "opengraphType": "website", "opengraphSiteName": "для планеты",
              "twitterCard": "summary_large_image", "twitterSite": "@forplanet", "twitterTitle": "Посадим миллион деревьев вместе"}
-R({"$entity": "host.metadata", "variant": "primary", "title": "для планеты", "description": "Фонд «для планеты»: сажаем леса и публикуем отчёт о каждом дереве.",
+home_meta_en = {"title": "For planet — let's plant a million trees", "description": "A charity campaign: one tree is 199 ₽. We plant, care for it and show you the result.",
+                "keywords": "tree planting, ecology, charity, forest", "opengraphTitle": "Let's plant a million trees together",
+                "opengraphDescription": "One tree is 199 ₽. Join the 'for planet' campaign.", "opengraphType": "website", "opengraphSiteName": "for planet",
+                "twitterCard": "summary_large_image", "twitterSite": "@forplanet", "twitterTitle": "Let's plant a million trees together"}
+R({"$entity": "host.metadata", "variant": "primary", "language": "ru", "title": "для планеты", "description": "Фонд «для планеты»: сажаем леса и публикуем отчёт о каждом дереве.",
    "keywords": "лес, деревья, экология", "author": "Фонд «для планеты»", "opengraphSiteName": "для планеты", "twitterSite": "@forplanet"})
-R(page("/", "Главная", "Посадим миллион деревьев вместе", [hw(w) for w in [heading, target, how, headlines, gallery, intro, donation, timeline, tiers, gallery_inv, celebs, videos, mapw, requisites, qr, faq, contact]], meta=home_meta))
+R({"$entity": "host.metadata", "variant": "primary", "language": "en", "title": "for planet", "description": "The 'for planet' foundation: we plant forests and report on every tree.",
+   "keywords": "forest, trees, ecology", "author": "The 'for planet' foundation", "opengraphSiteName": "for planet", "twitterSite": "@forplanet"})
+R(page("/", "Главная", "Посадим миллион деревьев вместе", [hw(w) for w in [heading, target, how, headlines, gallery, intro, donation, timeline, tiers, gallery_inv, celebs, videos, mapw, requisites, qr, faq, contact]], meta=home_meta, meta_en=home_meta_en))
 
 # --- blog pages ---
-R(page("/blog", "Блог", "Новости и статьи кампании", [
+R(page("/blog", "Блог", "Новости и статьи кампании", en=("Blog", "News and articles of the campaign"), widgets=[
     hw(wb("content-block-for-planet-heading", title=T("Блог", "Blog"), subtitle=T("Новости с посадок и наука о лесе", "News from the plantings and forest science"))),
     hw(mod("blog", "category-list-default", adminTitle="Categories", title=T("Рубрики", "Categories"))),
     hw(mod("blog", "article-list-default", adminTitle="All articles", title=T("Все статьи", "All articles")))]))
@@ -229,7 +243,7 @@ R(page("/blog/categories/[blog.categories.slug]", "Рубрика", "Стать�
 R(page("/blog/articles/[blog.articles.slug]", "Статья", "Статья блога", [hw(mod("blog", "article-overview-default", adminTitle="Article overview")),
     hw(mod("blog", "article-overview-ecommerce-module-product-list-default", adminTitle="Article products", title=T("Поддержать проект", "Support the project")))]))
 # --- store pages ---
-R(page("/ecommerce", "Магазин", "Деревья и рощи", [
+R(page("/ecommerce", "Магазин", "Деревья и рощи", en=("Store", "Trees and groves"), widgets=[
     hw(mod("ecommerce", "product-list-default", adminTitle="Products", title=T("Посадить", "Plant"))),
     hw(mod("ecommerce", "category-list-default", adminTitle="Categories", title=T("Категории", "Categories"))),
     hw(mod("ecommerce", "store-list-default", adminTitle="Stores", title=T("Магазины", "Stores")))]))
@@ -238,20 +252,20 @@ R(page("/ecommerce/categories/[ecommerce.categories.slug]", "Категория"
 R(page("/ecommerce/stores/[ecommerce.stores.slug]", "Магазин", "Магазин", [hw(mod("ecommerce", "store-overview-default", adminTitle="Store overview"))]))
 # --- accounts ---
 A = "/rbac/subject/authentication"
-for url, variant, title in [(A + "/select-method", "subject-authentication-select-method-default", "Вход"),
-                            (A + "/email-and-password/registration", "subject-authentication-email-and-password-registration-form-default", "Регистрация"),
-                            (A + "/email-and-password/forgot-password", "subject-authentication-email-and-password-forgot-password-form-default", "Восстановление пароля"),
-                            (A + "/email-and-password/reset-password", "subject-authentication-email-and-password-reset-password-form-default", "Новый пароль"),
-                            (A + "/logout", "subject-authentication-logout-action-default", "Выход"),
-                            ("/rbac/subjects/settings", "subject-identity-settings-default", "Настройки")]:
-    R(page(url, title, title, [hw(mod("rbac", variant, adminTitle=title))]))
-R(page("/rbac/subjects", "Участники", "Участники", [hw(mod("rbac", "subject-list-default", adminTitle="Subjects", title=T("Участники", "Members")))]))
+for url, variant, title, title_en in [(A + "/select-method", "subject-authentication-select-method-default", "Вход", "Sign in"),
+                            (A + "/email-and-password/registration", "subject-authentication-email-and-password-registration-form-default", "Регистрация", "Registration"),
+                            (A + "/email-and-password/forgot-password", "subject-authentication-email-and-password-forgot-password-form-default", "Восстановление пароля", "Forgot password"),
+                            (A + "/email-and-password/reset-password", "subject-authentication-email-and-password-reset-password-form-default", "Новый пароль", "New password"),
+                            (A + "/logout", "subject-authentication-logout-action-default", "Выход", "Sign out"),
+                            ("/rbac/subjects/settings", "subject-identity-settings-default", "Настройки", "Settings")]:
+    R(page(url, title, title, [hw(mod("rbac", variant, adminTitle=title))], en=(title_en, title_en)))
+R(page("/rbac/subjects", "Участники", "Участники", en=("Members", "Members"), widgets=[hw(mod("rbac", "subject-list-default", adminTitle="Subjects", title=T("Участники", "Members")))]))
 R(page("/rbac/subjects/[rbac.subjects.slug]", "Участник", "Профиль участника", [hw(mod("rbac", "subject-overview-default", adminTitle="Subject"))]))
 R(page("/social/profiles/[social.profiles.slug]", "Профиль", "Профиль", [hw(mod("social", "profile-overview-default", adminTitle="Profile"))]))
 # --- errors ---
-R(page("/404", "Страница не найдена", "Такой страницы нет", [hw(wb("content-block-for-planet-heading", title=T("Страница не найдена", "Page not found"),
+R(page("/404", "Страница не найдена", "Такой страницы нет", en=("Page not found", "There is no such page"), widgets=[hw(wb("content-block-for-planet-heading", title=T("Страница не найдена", "Page not found"),
     subtitle=T("Возможно, она переехала. Начните с главной.", "It may have moved. Start from the home page."), bas=[ba("for-planet-row", [btn("На главную", "Home", "/", "for-planet-primary")])]))]))
-R(page("/500", "Ошибка", "Что-то пошло не так", [hw(wb("content-block-for-planet-heading", title=T("Что-то пошло не так", "Something went wrong"),
+R(page("/500", "Ошибка", "Что-то пошло не так", en=("Error", "Something went wrong"), widgets=[hw(wb("content-block-for-planet-heading", title=T("Что-то пошло не так", "Something went wrong"),
     subtitle=T("Мы уже разбираемся. Попробуйте обновить страницу.", "We are on it. Try reloading the page."), bas=[ba("for-planet-row", [btn("На главную", "Home", "/", "for-planet-primary")])]))]))
 
 # Module widgets carry their relation children; host widgets are made through $external.

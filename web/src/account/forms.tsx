@@ -2,28 +2,25 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { type TFunction, useTranslation } from "@/i18n";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { trackEvent } from "@/lib/analytics";
-import { siteLink } from "@/lib/link";
+import { AUTH_PATH, useLink } from "@/lib/link";
 import { applyServerErrors } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { AuthCard, FieldError } from "./auth-card";
 import { forgotPassword, meKey, register, resetPassword, safeRedirect, signIn, sessionChanged } from "./session";
 
-const email = z.string().trim().email("Enter a valid email");
-const password = z.string().min(8, "At least 8 characters");
-const credentials = z.object({ email, password });
-type CredentialsForm = z.infer<typeof credentials>;
+/** The shortest password the server takes (crates/modules/rbac/src/password.rs). */
+const MIN_PASSWORD = 8;
+const email = (t: TFunction) => z.string().trim().email(t("errors.email"));
+export const newPassword = (t: TFunction) => z.string().min(MIN_PASSWORD, t("errors.minLength", { count: MIN_PASSWORD }));
+const credentials = (t: TFunction) => z.object({ email: email(t), password: newPassword(t) });
+type CredentialsForm = z.infer<ReturnType<typeof credentials>>;
 
-export const AUTH_PATH = "/rbac/subject/authentication";
-
-export function useLink() {
-  const { lang = "ru" } = useParams();
-  return (target: string) => siteLink(target, lang);
-}
+export { AUTH_PATH, useLink };
 
 function TextField({
   id,
@@ -46,7 +43,7 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const form = useForm<CredentialsForm>({ resolver: zodResolver(credentials), defaultValues: { email: "", password: "" } });
+  const form = useForm<CredentialsForm>({ resolver: zodResolver(credentials(t)), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -55,7 +52,7 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
       onDone?.();
       void navigate(safeRedirect(params.get("redirect"), "/"));
     } catch (e) {
-      applyServerErrors(e, form.setError, ["email", "password"]);
+      applyServerErrors(e, form.setError, ["email", "password"], t);
     }
   });
   return (
@@ -90,7 +87,7 @@ export function RegistrationScreen() {
   const link = useLink();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const form = useForm<CredentialsForm>({ resolver: zodResolver(credentials), defaultValues: { email: "", password: "" } });
+  const form = useForm<CredentialsForm>({ resolver: zodResolver(credentials(t)), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -99,7 +96,7 @@ export function RegistrationScreen() {
       await sessionChanged(qc);
       void navigate("/");
     } catch (e) {
-      applyServerErrors(e, form.setError, ["email", "password"]);
+      applyServerErrors(e, form.setError, ["email", "password"], t);
     }
   });
   return (
@@ -125,7 +122,7 @@ export function RegistrationScreen() {
 export function ForgotPasswordScreen() {
   const { t } = useTranslation();
   const [sent, setSent] = useState(false);
-  const schema = z.object({ email });
+  const schema = z.object({ email: email(t) });
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
@@ -133,7 +130,7 @@ export function ForgotPasswordScreen() {
       await forgotPassword(values.email);
       setSent(true);
     } catch (e) {
-      applyServerErrors(e, form.setError, ["email"]);
+      applyServerErrors(e, form.setError, ["email"], t);
     }
   });
   return (
@@ -161,7 +158,7 @@ export function ResetPasswordScreen() {
   const [params] = useSearchParams();
   const code = params.get("code") ?? "";
   const [done, setDone] = useState(false);
-  const schema = z.object({ password, passwordConfirmation: password });
+  const schema = z.object({ password: newPassword(t), passwordConfirmation: newPassword(t) });
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { password: "", passwordConfirmation: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
@@ -169,7 +166,7 @@ export function ResetPasswordScreen() {
       await resetPassword({ code, ...values });
       setDone(true);
     } catch (e) {
-      applyServerErrors(e, form.setError, ["password", "passwordConfirmation"]);
+      applyServerErrors(e, form.setError, ["password", "passwordConfirmation"], t);
     }
   });
   return (

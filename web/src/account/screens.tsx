@@ -2,11 +2,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { applyServerErrors } from "@/lib/form-errors";
+import { applyServerErrors, errorMessage } from "@/lib/form-errors";
 import { useFormStatus } from "@/lib/form-status";
 import { Button } from "@/ui/button";
 import { Badge } from "@/ui/card";
@@ -15,7 +15,7 @@ import { Dropdown, DropdownContent, DropdownItem, DropdownLabel, DropdownSeparat
 import { Input, Label } from "@/ui/input";
 import { boot } from "@/lib/boot";
 import { AuthCard, FieldError } from "./auth-card";
-import { AUTH_PATH, LoginForm, useLink } from "./forms";
+import { AUTH_PATH, LoginForm, newPassword, useLink } from "./forms";
 import { TELEGRAM, TelegramLink } from "./telegram";
 import { ClientOnly } from "@/lib/client-only";
 import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, type Subject, useLogout, useMe } from "./session";
@@ -138,7 +138,7 @@ function ChangePasswordDialog({ subject, identity }: { subject: Subject; identit
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const { status, run } = useFormStatus();
-  const schema = z.object({ password: z.string().min(8, "At least 8 characters"), newPassword: z.string().min(8, "At least 8 characters") });
+  const schema = z.object({ password: newPassword(t), newPassword: newPassword(t) });
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { password: "", newPassword: "" } });
   const { errors } = form.formState;
   const submit = form.handleSubmit(async (values) => {
@@ -148,7 +148,7 @@ function ChangePasswordDialog({ subject, identity }: { subject: Subject; identit
       form.reset();
       setOpen(false);
     } catch (e) {
-      applyServerErrors(e, form.setError, ["password", "newPassword"]);
+      applyServerErrors(e, form.setError, ["password", "newPassword"], t);
     }
   });
   return (
@@ -208,7 +208,7 @@ export function SettingsScreen() {
       toast.success(t("account.deleted"));
       await qc.invalidateQueries({ queryKey: meKey });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e, t));
     }
   }
   return (

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { ApiError, request } from "@/api/http";
+import { errorMessage } from "@/lib/form-errors";
 import { type Identity, meKey, type Subject } from "./session";
 
 /** The official Telegram Login Widget (https://core.telegram.org/widgets/login). */
@@ -89,7 +90,7 @@ function TelegramSection({ bot, subject, lang }: { bot: string; subject: Subject
       toast.success(t("telegram.linked"));
       void qc.invalidateQueries({ queryKey: meKey });
     },
-    onError: (e) => toast.error(t("telegram.failed"), { description: e instanceof ApiError ? e.first : undefined }),
+    onError: (e) => toast.error(t("telegram.failed"), { description: e instanceof ApiError ? errorMessage(e, t) : undefined }),
   });
   const { mutate } = link;
   // Back from Telegram: link what it signed, then drop the fields from the address bar (so this

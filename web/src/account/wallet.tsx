@@ -1,12 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { type TFunction, useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { createSiweMessage } from "viem/siwe";
 import { type EIP1193RequestFn, getAddress } from "viem";
 import { createConfig, custom, injected, useConnect, useConnection, useDisconnect, useSignMessage, WagmiProvider } from "wagmi";
 import { mainnet, sepolia } from "wagmi/chains";
-import { request } from "@/api/http";
+import { ApiError, request } from "@/api/http";
+import { errorMessage } from "@/lib/form-errors";
 import { shortAddress } from "@/lib/link";
 import { Button } from "@/ui/button";
 import { AUTH, sessionChanged } from "./session";
@@ -48,6 +49,26 @@ function makeConfig() {
   });
 }
 
+/** A failure the visitor is told in words of ours (the message is already translated). */
+class WalletNotice extends Error {}
+
+/** Whether the wallet (EIP-1193 code 4001) or its user said no, anywhere in the error's causes. */
+function rejected(e: unknown): boolean {
+  for (let c = e, i = 0; c instanceof Error && i < 8; c = c.cause, i++) {
+    if ((c as { code?: unknown }).code === 4001 || c.name === "UserRejectedRequestError") return true;
+  }
+  return false;
+}
+
+/** The description of a failed wallet sign-in, in the page's language (none for an error of the
+ * wallet library we have no words for). */
+function walletProblem(e: unknown, t: TFunction): string | undefined {
+  if (e instanceof WalletNotice) return e.message;
+  if (e instanceof ApiError) return errorMessage(e, t);
+  if (rejected(e)) return t("wallet.rejected");
+  return undefined;
+}
+
 function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -63,9 +84,9 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
     inFlight.current = true;
     setBusy(true);
     try {
-      if (!(globalThis as { ethereum?: unknown }).ethereum) throw new Error(t("wallet.noWallet"));
+      if (!(globalThis as { ethereum?: unknown }).ethereum) throw new WalletNotice(t("wallet.noWallet"));
       const connector = getConfig().connectors[0];
-      if (!connector) throw new Error(t("wallet.noWallet"));
+      if (!connector) throw new WalletNotice(t("wallet.noWallet"));
       const conn =
         connection.status === "connected"
           ? { address: connection.address, chainId: connection.chainId }
@@ -82,6 +103,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
         version: "1",
         issuedAt: new Date(n.issuedAt),
         expirationTime: new Date(n.expiresAt),
+        // EIP-4361 allows ASCII only here: the statement stays English in every language.
         statement: "Sign in to Stoa",
       });
       const signature = await sign({ message, account: address });
@@ -90,7 +112,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
       onSignedIn?.();
     } catch (e) {
       await disconnect({}).catch(() => undefined);
-      toast.error(t("wallet.failed"), { description: e instanceof Error ? e.message.split("\n")[0] : undefined });
+      toast.error(t("wallet.failed"), { description: walletProblem(e, t) });
     } finally {
       inFlight.current = false;
       setBusy(false);

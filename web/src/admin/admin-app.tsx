@@ -1,10 +1,9 @@
 import { Suspense, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { DEFAULT_LANGUAGE, useTranslation } from "@/i18n";
 import { Link, NavLink, useParams } from "react-router";
 import { type EntityMeta, type Meta, useMeta } from "@/api/meta";
 import { AccountMenu } from "@/account/screens";
 import { useMe } from "@/account/session";
-import { DEFAULT_LANGUAGE } from "@/i18n";
 import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";
 import { EntityTable } from "./table";
@@ -77,7 +76,7 @@ export default function AdminApp() {
           {sideHidden ? t("admin.show") : t("admin.hide")} {t("admin.models").toLowerCase()}
         </Button>
         <div className="ml-auto flex items-center gap-2">
-          <select aria-label="Language" className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => void i18n.changeLanguage(e.target.value)}>
+          <select aria-label={t("site.language")} className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => void i18n.changeLanguage(e.target.value)}>
             {meta.data.languages.map((l) => (
               <option key={l} value={l}>
                 {l}

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { entityClient, keys, useEntitySave } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import { type EntityMeta, findEntity, type Meta } from "@/api/meta";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { listQuery, type Row } from "@/api/entities";
 import { requestPage } from "@/api/http";
 import { Button } from "@/ui/button";

@@ -1,5 +1,5 @@
 import { useDeferredValue, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { entityClient, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
 import { ApiError } from "@/api/http";
@@ -168,7 +168,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                     </th>
                   ))}
                   <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">actions</span>
+                    <span className="sr-only">{t("admin.actions")}</span>
                   </th>
                 </tr>
               </thead>

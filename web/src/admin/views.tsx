@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense } from "react";
-import type { TFunction } from "i18next";
+import type { TFunction } from "@/i18n";
 import { InboxView } from "@/modules/billing/admin";
 import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
 import { MediaLibrary } from "@/modules/file-storage/admin";

@@ -12397,6 +12397,7 @@ export interface components {
             height: number | null;
             /** Format: uuid */
             id: string;
+            localizedAlt: components["schemas"]["Translations"];
             mimeType: string | null;
             originalName: string | null;
             /** Format: int64 */
@@ -12417,6 +12418,7 @@ export interface components {
             file: string;
             /** Format: int64 */
             height?: number | null;
+            localizedAlt?: components["schemas"]["Translations"];
             mimeType?: string | null;
             originalName?: string | null;
             /** Format: int64 */
@@ -12435,6 +12437,7 @@ export interface components {
             file?: string;
             /** Format: int64 */
             height?: number | null;
+            localizedAlt?: components["schemas"]["Translations"];
             mimeType?: string | null;
             originalName?: string | null;
             /** Format: int64 */
@@ -12598,6 +12601,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             keywords: string | null;
+            language: string | null;
             opengraphDescription: string | null;
             opengraphLocale: string | null;
             opengraphSiteName: string | null;
@@ -12623,6 +12627,7 @@ export interface components {
             author?: string | null;
             description?: string | null;
             keywords?: string | null;
+            language?: string | null;
             opengraphDescription?: string | null;
             opengraphLocale?: string | null;
             opengraphSiteName?: string | null;
@@ -12646,6 +12651,7 @@ export interface components {
             author?: string | null;
             description?: string | null;
             keywords?: string | null;
+            language?: string | null;
             opengraphDescription?: string | null;
             opengraphLocale?: string | null;
             opengraphSiteName?: string | null;
@@ -44665,7 +44671,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, adminTitle, file, containerClassName, className, width, height, alt, size, extension, mimeType, originalName. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, adminTitle, file, containerClassName, className, width, height, alt, localizedAlt, size, extension, mimeType, originalName. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;
@@ -47607,7 +47613,7 @@ export interface operations {
             query?: {
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
-                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, title, description, keywords, author, viewport, opengraphTitle, opengraphDescription, opengraphUrl, opengraphType, opengraphSiteName, opengraphLocale, twitterCard, twitterSite, twitterCreator, twitterTitle, twitterDescription, twitterUrl, twitterDomain, twitterAppCountry. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
+                /** @description qs bracket notation: filters[and][i][column|method|value]. Columns: id, createdAt, updatedAt, variant, title, description, keywords, author, viewport, opengraphTitle, opengraphDescription, opengraphUrl, opengraphType, opengraphSiteName, opengraphLocale, twitterCard, twitterSite, twitterCreator, twitterTitle, twitterDescription, twitterUrl, twitterDomain, twitterAppCountry, language. Methods: eq, ne, gt, gte, lt, lte, like, ilike, notLike, notIlike, inArray, notInArray, isNull, isNotNull. Translation maps: column `title->>en`. */
                 filters?: Record<string, never>;
                 limit?: number;
                 offset?: number;

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { trackEvent } from "@/lib/analytics";
+import { errorMessage } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
 import {
   accepts,
@@ -27,10 +27,6 @@ import {
   type Order,
 } from "./api";
 
-function errorText(e: unknown, fallback: string): string {
-  return e instanceof ApiError ? e.message : fallback;
-}
-
 function titleOf(o: Order["ordersToProducts"][number], lang: string): string {
   const t = o.product?.title ?? {};
   return t[lang] || t.en || t.ru || o.product?.slug || "";
@@ -47,7 +43,7 @@ export function AddToCart({ productId, className }: { productId: string; classNa
       toast.success(t("commerce.added"));
       void qc.invalidateQueries({ queryKey: cartKey });
     },
-    onError: (e) => toast.error(errorText(e, t("commerce.failed"))),
+    onError: (e) => toast.error(errorMessage(e, t, t("commerce.failed"))),
   });
   return (
     <button type="button" data-testid="add-to-cart" disabled={add.isPending} onClick={() => add.mutate()} className={cn("inline-flex h-11 items-center justify-center rounded-full bg-emerald-800 px-6 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60", className)}>
@@ -69,7 +65,7 @@ function QuantityStepper({ subject, order, line }: { subject: string; order: Ord
       toast.success(t("commerce.updated"));
       void qc.invalidateQueries({ queryKey: cartKey });
     },
-    onError: (e) => toast.error(errorText(e, t("commerce.failed"))),
+    onError: (e) => toast.error(errorMessage(e, t, t("commerce.failed"))),
   });
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
@@ -116,7 +112,7 @@ export function OrderCard({ order, lang, subject, editable }: { order: Order; la
       toast.success(t("commerce.deleted"));
       void qc.invalidateQueries({ queryKey: cartKey });
     },
-    onError: (e) => toast.error(errorText(e, t("commerce.failed"))),
+    onError: (e) => toast.error(errorMessage(e, t, t("commerce.failed"))),
   });
   return (
     <article className="rounded-xl border border-neutral-200 p-4" data-testid="order-card">
@@ -183,7 +179,7 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
     onError: (e) => {
       // A payment that did not start gives the orders back to the cart: show them as they are.
       void qc.invalidateQueries({ queryKey: cartKey });
-      toast.error(errorText(e, t("commerce.failed")));
+      toast.error(errorMessage(e, t, t("commerce.failed")));
     },
   });
   if (links) return <PaymentLinks invoices={links} />;

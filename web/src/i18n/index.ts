@@ -1,8 +1,9 @@
-import i18next from "i18next";
-import { initReactI18next } from "react-i18next";
 import { en } from "./en";
 import { ru } from "./ru";
 import { boot } from "@/lib/boot";
+import { Translator, translationHook } from "@/lib/translate";
+
+export type { TFunction } from "@/lib/translate";
 
 export const LANGUAGES = ["ru", "en"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -14,15 +15,14 @@ export function isLanguage(s: string | undefined): s is Language {
 /** The site's default language (server configuration; the demo is Russian-first). */
 export const DEFAULT_LANGUAGE: Language = isLanguage(boot?.site.defaultLanguage) ? boot.site.defaultLanguage : "ru";
 
-void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, ru: { translation: ru } },
+const i18n = new Translator(
+  { en, ru },
   // The page's language from the first render on, so hydration matches the server's HTML.
-  lng: isLanguage(boot?.lang) ? boot.lang : "en",
-  initAsync: false,
-  fallbackLng: "en",
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  showSupportNotice: false,
-});
+  isLanguage(boot?.lang) ? boot.lang : "en",
+  "en",
+);
 
-export default i18next;
+/** `t` (and the translator) in the current language; a change of language re-renders. */
+export const useTranslation = translationHook(i18n);
+
+export default i18n;

@@ -41,6 +41,8 @@ export interface Bundle {
   page: Rec;
   url: string;
   meta: Record<string, string>;
+  /** The metadata per language (the page's over the site defaults, in that language). */
+  metaByLanguage?: Record<string, Record<string, string>>;
   layouts: Layout[];
   widgets: HostWidget[];
 }
@@ -52,6 +54,15 @@ export function tr(v: unknown, lang: string): string {
   const m = v as Record<string, unknown>;
   const pick = m[lang] ?? m.ru ?? m.en ?? Object.values(m)[0];
   return typeof pick === "string" ? pick : "";
+}
+
+/**
+ * The `lang` attribute of a value kept as registered — a requisite in bank details, like a
+ * Russian bank's or foundation's legal name — when it is in Russian on a page in another
+ * language. Only for such values: any other text must come in the page's language.
+ */
+export function registeredLang(value: string, lang: string): "ru" | undefined {
+  return lang !== "ru" && /[\u0400-\u04FF]/.test(value) ? "ru" : undefined;
 }
 
 /** Records linked below `r` through `relation`, in order; `variant` filters by the relation row's variant. */

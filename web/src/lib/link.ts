@@ -1,4 +1,5 @@
 import { LANGUAGES } from "@/i18n";
+import { useParams } from "react-router";
 
 /**
  * The link rule of the spec: a target containing a colon (`mailto:`, `https://…`) or equal to a
@@ -23,4 +24,13 @@ export function shortAddress(address: string): string {
 /** `localize` with the site's languages: the link a page in `lang` gives for `target`. */
 export function siteLink(target: string | null | undefined, lang: string): string {
   return localize(target, lang, LANGUAGES);
+}
+
+/** Where the account's sign-in screens are (`site/builtin.tsx`). */
+export const AUTH_PATH = "/rbac/subject/authentication";
+
+/** `siteLink` in the language of the current route. */
+export function useLink() {
+  const { lang = "ru" } = useParams();
+  return (target: string) => siteLink(target, lang);
 }

@@ -1,19 +1,17 @@
+import { lazyPart } from "@/lib/lazy-part";
 import type { Registry } from "@/lib/registry";
-import { variants as blog } from "./blog/variants";
-import { variants as crm } from "./crm/variants";
-import { variants as ecommerce } from "./ecommerce/variants";
-import { variants as fileStorage } from "./file-storage/variants";
-import { variants as rbac } from "./rbac/variants";
-import { variants as social } from "./social/variants";
-import { variants as websiteBuilder } from "./website-builder/variants";
 
-/** The variant registry of the public site: `module → variant → component`. */
+/**
+ * The variant registry of the public site: `module → variant → component`. Each module's
+ * variants are a chunk of their own (out of the public entry), loaded by the pages that show
+ * them; the server renders them at once (`lazyPart`).
+ */
 export const registry: Registry = {
-  "website-builder": websiteBuilder,
-  blog,
-  ecommerce,
-  crm,
-  rbac,
-  social,
-  "file-storage": fileStorage,
+  "website-builder": lazyPart(() => import("./website-builder/part")),
+  blog: lazyPart(() => import("./blog/part")),
+  ecommerce: lazyPart(() => import("./ecommerce/part")),
+  crm: lazyPart(() => import("./crm/part")),
+  rbac: lazyPart(() => import("./rbac/part")),
+  social: lazyPart(() => import("./social/part")),
+  "file-storage": lazyPart(() => import("./file-storage/part")),
 };

@@ -1,3 +1,4 @@
+import { useTranslation } from "@/i18n";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { fileUrl, filesOf, formatPrice, tr, type Rec } from "@/lib/content";
@@ -32,14 +33,25 @@ interface StoredFileProps {
   priority?: boolean;
 }
 
+/** A file's alternative text in `lang`: its translation, else its `alt`. */
+export function fileAlt(file: Rec, lang: string): string {
+  const own = file.localizedAlt;
+  if (own && typeof own === "object") {
+    const v = (own as Record<string, unknown>)[lang];
+    if (typeof v === "string" && v.trim()) return v;
+  }
+  return typeof file.alt === "string" ? file.alt : "";
+}
+
 /** A stored file record as an image or a video. */
 export function StoredFile({ file, className, alt, testId, sizes, priority }: StoredFileProps) {
+  const { i18n } = useTranslation();
   if (!file) return null;
   return (
     <Media
       src={fileUrl(file)}
       mimeType={typeof file.mimeType === "string" ? file.mimeType : null}
-      alt={alt ?? (typeof file.alt === "string" ? file.alt : "")}
+      alt={alt ?? fileAlt(file, i18n.language)}
       width={typeof file.width === "number" ? file.width : undefined}
       height={typeof file.height === "number" ? file.height : undefined}
       sizes={sizes}

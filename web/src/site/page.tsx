@@ -1,15 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { Component, type ReactNode, useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { useLocation, useParams } from "react-router";
 import { ApiError, request } from "@/api/http";
 import { type Bundle, firstImageBlock, type HostWidget } from "@/lib/content";
 import { RenderVariant } from "@/lib/registry";
 import { boot } from "@/lib/boot";
-import { MediaPriority } from "@/ui/media";
+import { lazyPart } from "@/lib/lazy-part";
+import { MediaPriority } from "@/ui/media-priority";
 import { builtInScreen } from "./builtin";
-import { ErrorFallback, WidgetBoundary } from "./errors";
-import { SiteShell } from "./shell";
+import { WidgetBoundary } from "./errors";
+
+// Only some pages show these: chunks of their own (the server renders them at once).
+export const SiteShell = lazyPart(() => import("./shell"));
+const ErrorFallback = lazyPart(() => import("./error-fallback"));
 
 export const bundleKey = (url: string) => ["page-bundle", url] as const;
 
@@ -105,9 +109,11 @@ export function PageView({ bundle, lang, children }: { bundle: Bundle; lang: str
 }
 
 function useDocumentHead(bundle: Bundle | null | undefined, fallbackTitle: string) {
+  const { i18n } = useTranslation();
+  const lang = i18n.language;
   useEffect(() => {
-    document.title = bundle?.meta.title ?? fallbackTitle;
-  }, [bundle, fallbackTitle]);
+    document.title = (bundle?.metaByLanguage?.[lang] ?? bundle?.meta)?.title ?? fallbackTitle;
+  }, [bundle, fallbackTitle, lang]);
 }
 
 /** The layout of the home page around a screen that has no page of its own. */
@@ -125,11 +131,11 @@ function Framed({ lang, children }: { lang: string; children: ReactNode }) {
 }
 
 /** Looks up the page with url `/500` and shows it; otherwise the fallback with Reload. */
-function ErrorScreen({ lang, message }: { lang: string; message?: string }) {
+function ErrorScreen({ lang, error }: { lang: string; error?: unknown }) {
   const page = usePageBundle("/500");
   if (page.data) return <PageView bundle={page.data} lang={lang} />;
   if (page.isPending) return null;
-  return <ErrorFallback message={message} />;
+  return <ErrorFallback error={error} />;
 }
 
 class PageBoundary extends Component<{ lang: string; children: ReactNode }, { error: Error | null }> {
@@ -138,7 +144,7 @@ class PageBoundary extends Component<{ lang: string; children: ReactNode }, { er
     return { error };
   }
   render() {
-    if (this.state.error) return <ErrorScreen lang={this.props.lang} message={this.state.error.message} />;
+    if (this.state.error) return <ErrorScreen lang={this.props.lang} error={this.state.error} />;
     return this.props.children;
   }
 }

@@ -1,11 +1,8 @@
-import { useTranslation } from "react-i18next";
+import { LANGUAGES, useTranslation } from "@/i18n";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
-import { AccountMenu } from "@/account/screens";
-import { CartButton } from "@/commerce/cart";
-import { ChatButton } from "@/social/chat";
-import { useLink } from "@/account/forms";
-import { LANGUAGES } from "@/i18n";
+import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
+import { useLink } from "@/lib/link";
 
 const YEAR = new Date().getFullYear();
 
@@ -21,7 +18,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
           <Link to={link("")} className="text-lg font-semibold">
             Stoa
           </Link>
-          <nav aria-label="Language" className="ml-auto flex gap-2 text-sm">
+          <nav aria-label={t("site.language")} className="ml-auto flex gap-2 text-sm">
             {LANGUAGES.map((l) => (
               <Link key={l} to={`/${l}`} aria-current={l === lang ? "true" : undefined} className={l === lang ? "font-semibold" : ""}>
                 {l.toUpperCase()}
@@ -42,3 +39,5 @@ export function SiteShell({ children }: { children: ReactNode }) {
     </div>
   );
 }
+
+export default SiteShell;

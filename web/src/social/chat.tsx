@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Check, CheckCheck, MessageCircle, Pencil, Plus, Send, SmilePlus, Trash2 } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
-import { AUTH_PATH } from "@/account/forms";
 import { fileUrl } from "@/lib/content";
-import { siteLink } from "@/lib/link";
+import { errorMessage } from "@/lib/form-errors";
+import { AUTH_PATH, siteLink } from "@/lib/link";
 import { cn } from "@/lib/utils";
 import { Button } from "@/ui/button";
 import { ConfirmDialog, Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
@@ -46,10 +45,6 @@ import { applyDeleted, applyMessage, applyReadMark, applyStarted, type Followup,
 
 /** Reactions offered on a message. */
 export const EMOJI = ["👍", "❤️", "😂", "🎉", "😮", "😢"] as const;
-
-function errorText(e: unknown, fallback: string): string {
-  return e instanceof ApiError ? e.first : fallback;
-}
 
 /** Refetches what an applied change says is stale. */
 function useFollow(subject: string) {
@@ -144,7 +139,7 @@ export function CreateProfileForm({ subject, title, text }: { subject: string; t
       toast.success(t("chat.profileCreated"));
       setName("");
     },
-    onError: (e) => toast.error(errorText(e, t("chat.failed"))),
+    onError: (e) => toast.error(errorMessage(e, t, t("chat.failed"))),
   });
   return (
     <form
@@ -194,7 +189,7 @@ function NewChatDialog({ subject, profile, own, onStarted }: { subject: string; 
       setSearch("");
       onStarted(chat);
     },
-    onError: (e) => toast.error(errorText(e, t("chat.failed"))),
+    onError: (e) => toast.error(errorMessage(e, t, t("chat.failed"))),
   });
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -547,7 +542,7 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
       qc.setQueryData<MessageList>(messagesKey(subject, profile, chatId), (l) => (l ? prependOlder(l, page, PAGE) : l));
     } catch (e) {
       anchor.current = null;
-      toast.error(errorText(e, t("chat.failed")));
+      toast.error(errorMessage(e, t, t("chat.failed")));
     } finally {
       loading.current = false;
       setOlder(false);
@@ -590,14 +585,14 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
       follow({ ...applyMessage(qc, subject, m), unread: false });
       toast.success(t("chat.sent"));
     },
-    onError: (e) => toast.error(errorText(e, t("chat.failed"))),
+    onError: (e) => toast.error(errorMessage(e, t, t("chat.failed"))),
   });
   const [deleting, setDeleting] = useState<Message | null>(null);
   const actions: MessageActions = {
     onReact: (m, emoji) => {
       react(subject, profile, chatId, m.id, emoji).then(
         (updated) => follow({ ...applyMessage(qc, subject, updated), unread: false }),
-        (e: unknown) => toast.error(errorText(e, t("chat.failed"))),
+        (e: unknown) => toast.error(errorMessage(e, t, t("chat.failed"))),
       );
     },
     onEdit: (m, text) =>
@@ -608,7 +603,7 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
           return true;
         },
         (e: unknown) => {
-          toast.error(errorText(e, t("chat.failed")));
+          toast.error(errorMessage(e, t, t("chat.failed")));
           return false;
         },
       ),
@@ -620,7 +615,7 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
         follow(applyDeleted(qc, subject, chatId, m.id));
         toast.success(t("chat.deleted"));
       },
-      (e: unknown) => toast.error(errorText(e, t("chat.failed"))),
+      (e: unknown) => toast.error(errorMessage(e, t, t("chat.failed"))),
     );
   };
 

@@ -1,5 +1,6 @@
-import { createContext, useContext } from "react";
+import { useContext } from "react";
 import { cn } from "@/lib/utils";
+import { MediaPriority } from "./media-priority";
 
 const VIDEO = /\.(mp4|webm|ogg|mov)(\?|$)/i;
 const IMAGE = /\.(png|jpe?g|webp|gif|avif|svg)(\?|$)/i;
@@ -43,8 +44,8 @@ export function fileKind(src: string, mimeType?: string | null): "image" | "vide
   return VIDEO.test(src) ? "video" : IMAGE.test(src) ? "image" : "other";
 }
 
-/** True inside the page's first image-bearing block: its images load at once, first. */
-export const MediaPriority = createContext(false);
+// In a module of its own: the page (in the public entry) provides it without the rest of this one.
+export { MediaPriority };
 
 export interface MediaProps {
   src: string;

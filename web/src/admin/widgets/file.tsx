@@ -1,7 +1,6 @@
 import { FileText } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import { type TFunction, useTranslation } from "@/i18n";
 import { ApiError } from "@/api/http";
 import { fraction, UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
 import { formatBytes } from "@/lib/utils";

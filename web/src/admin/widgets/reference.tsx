@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Popover } from "radix-ui";
 import { useDeferredValue, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { entityClient, keys } from "@/api/entities";
 import { findEntity } from "@/api/meta";
 import { Input } from "@/ui/input";

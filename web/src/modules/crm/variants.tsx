@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { type UseFormRegisterReturn, useForm } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { ApiError, request } from "@/api/http";
 import { trackEvent } from "@/lib/analytics";
 import { linked, tr, type Rec } from "@/lib/content";
+import { errorMessage, fieldMessage } from "@/lib/form-errors";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { cn } from "@/lib/utils";
 import { Block } from "../shared";
@@ -24,9 +25,10 @@ export const HONEYPOT = "_gotcha";
 /** The honeypot input: off screen, out of the tab order, hidden from assistive technology and
  * from autofill. */
 function Honeypot({ id, ...field }: { id: string } & UseFormRegisterReturn) {
+  const { t } = useTranslation();
   return (
     <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden" data-testid="honeypot">
-      <label htmlFor={id}>Leave this field empty</label>
+      <label htmlFor={id}>{t("site.honeypot")}</label>
       <input id={id} type="text" tabIndex={-1} autoComplete="off" {...field} />
     </div>
   );
@@ -46,10 +48,10 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
       setDone(true);
       reset();
     } catch (e) {
-      if (e instanceof ApiError) {
-        for (const [field, messages] of Object.entries(e.fields)) setError(field, { message: messages[0] });
-        toast.error(e.first);
-      } else toast.error(String(e));
+      const fields = e instanceof ApiError ? Object.entries(e.fields) : [];
+      for (const [field, messages] of fields) if (messages[0]) setError(field, { message: fieldMessage(messages[0], t) });
+      // Each field says what is wrong with it; the toast sends the visitor to them.
+      toast.error(fields.length ? t("errors.code.invalid_input") : errorMessage(e, t));
     }
   });
   return (

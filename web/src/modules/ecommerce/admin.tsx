@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { type Row } from "@/api/entities";
 import { ApiError, request } from "@/api/http";

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { ApiError } from "@/api/http";
 import { useMe } from "@/account/session";
 import { trackEvent } from "@/lib/analytics";
 import { accepts, buyNow, ensureSubject, paymentTarget, type ProviderOffer, useProviders } from "@/commerce/api";
-import { formatPrice, linked, tr, type Price, type Rec } from "@/lib/content";
+import { formatPrice, linked, registeredLang, tr, type Price, type Rec } from "@/lib/content";
+import { errorMessage } from "@/lib/form-errors";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
 
@@ -105,7 +105,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
       const target = paymentTarget(r);
       if (target) window.location.assign(target);
     },
-    onError: (e) => toast.error(e instanceof ApiError ? `${t("commerce.payFailed")}: ${e.message}` : t("commerce.payFailed")),
+    onError: (e) => toast.error(t("commerce.payFailed"), { description: errorMessage(e, t, t("commerce.failed")) }),
   });
   const requisites = details.flatMap((w) => linked(w, "widgets-to-features"));
   const amountButton = (a: number) => (
@@ -122,8 +122,8 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
         <div className="mt-2 flex flex-wrap gap-4">
           {(
             [
-              ["ru", "Российский банк"],
-              ["foreign", "Иностранный банк"],
+              ["ru", t("site.bankRu")],
+              ["foreign", t("site.bankForeign")],
             ] as const
           ).map(([value, label]) => (
             <label key={value} className={cn("flex cursor-pointer items-center gap-2 rounded-full border px-4 py-2", bank === value ? "border-emerald-800 bg-emerald-50" : "border-neutral-300")}>
@@ -186,7 +186,9 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
             <div key={r.id} className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-emerald-50 p-4">
               <div>
                 <p className="text-sm text-neutral-600">{tr(r.title, lang)}</p>
-                <p className="font-mono text-lg font-semibold">{tr(r.subtitle, lang)}</p>
+                <p className="font-mono text-lg font-semibold" lang={registeredLang(tr(r.subtitle, lang), lang)} data-requisite>
+                  {tr(r.subtitle, lang)}
+                </p>
                 <RichText value={richOf(r.description, lang)} className="text-sm text-neutral-600" />
               </div>
               <Copy text={tr(r.subtitle, lang)} />

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { linked, tr, type Rec } from "@/lib/content";
 import { siteLink } from "@/lib/link";
 import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { FilePlay, FileText, Trash } from "lucide-react";
 import { useDeferredValue, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { entityClient, keys, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
 import { ApiError } from "@/api/http";

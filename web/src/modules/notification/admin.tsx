@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { LANGUAGES, useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import type { Row } from "@/api/entities";
 import { ApiError, request } from "@/api/http";
 import { type Column, FilteredList, when } from "@/admin/list";
-import { LANGUAGES } from "@/i18n";
 import { Button } from "@/ui/button";
 import { Badge } from "@/ui/card";
 import { Dialog, DialogContent } from "@/ui/dialog";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";

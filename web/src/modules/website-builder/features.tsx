@@ -1,5 +1,6 @@
+import { useHydrated } from "@/lib/client-only";
 import { useEffect, useRef, useState } from "react";
-import { filesOf, linked, tr, type Rec } from "@/lib/content";
+import { filesOf, linked, registeredLang, tr, type Rec } from "@/lib/content";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
 import { ButtonsArray, Img } from "./parts";
@@ -69,7 +70,9 @@ function Requisite({ data, lang }: FeatureProps) {
   return (
     <div className={cn("flex flex-col gap-1 border-b border-emerald-100 py-3 sm:flex-row sm:justify-between", data.className)}>
       <p className="text-sm text-neutral-600">{tr(data.title, lang)}</p>
-      <p className="font-mono text-base font-medium">{tr(data.subtitle, lang)}</p>
+      <p className="font-mono text-base font-medium" lang={registeredLang(tr(data.subtitle, lang), lang)} data-requisite>
+        {tr(data.subtitle, lang)}
+      </p>
       <Body data={data} lang={lang} className="text-sm sm:hidden" />
     </div>
   );
@@ -88,11 +91,15 @@ function Text({ data, lang }: FeatureProps) {
 /** A timeline step lights up once a tenth of it has scrolled into view; step 3 has a dashed line. */
 function Timeline({ data, lang, index = 0 }: FeatureProps) {
   const ref = useRef<HTMLLIElement>(null);
-  const [active, setActive] = useState(() => typeof IntersectionObserver === "undefined");
+  // Dark in the server's HTML and the first render alike (hydration compares them); lit at once
+  // where the browser cannot tell what is in view.
+  const [seen, setSeen] = useState(false);
+  const hydrated = useHydrated();
+  const active = seen || (hydrated && typeof IntersectionObserver === "undefined");
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver(([e]) => e?.isIntersecting && setActive(true), { threshold: 0.1 });
+    const io = new IntersectionObserver(([e]) => e?.isIntersecting && setSeen(true), { threshold: 0.1 });
     io.observe(el);
     return () => io.disconnect();
   }, []);

@@ -1,6 +1,6 @@
 import { cva } from "class-variance-authority";
 import { useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
 import { filesOf, linked, tr, type Rec } from "@/lib/content";
 import { StoredFile } from "../shared";

@@ -1,16 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { LANGUAGES, useTranslation } from "@/i18n";
 import { Link, useLocation } from "react-router";
 import { request } from "@/api/http";
-import { LANGUAGES } from "@/i18n";
 import { filesOf, linked, tr, type Rec } from "@/lib/content";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { RichText, richOf } from "@/lib/rich-text";
 import { cn } from "@/lib/utils";
-import { AccountMenu } from "@/account/screens";
-import { CartButton } from "@/commerce/cart";
-import { ChatButton } from "@/social/chat";
+import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
 import { Feature, Features } from "./features";
 import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
 
@@ -72,7 +69,7 @@ function Navbar({ data, lang }: VariantProps) {
     <header className={cn("sticky top-0 z-40 border-b border-emerald-100 bg-white/95 backdrop-blur", data.className)} data-variant={data.variant}>
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6 lg:px-8">
         <Logo data={data} lang={lang} />
-        <nav aria-label={tr(data.title, lang) || "Main"} className="hidden flex-1 items-center gap-4 lg:flex">
+        <nav aria-label={tr(data.title, lang) || t("site.mainMenu")} className="hidden flex-1 items-center gap-4 lg:flex">
           {main.map((b) => (
             <ButtonsArray key={b.id} data={b} lang={lang} />
           ))}

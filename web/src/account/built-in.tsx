@@ -1,0 +1,17 @@
+import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
+import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./screens";
+
+const SCREENS = {
+  "select-method": SelectMethodScreen,
+  registration: RegistrationScreen,
+  "forgot-password": ForgotPasswordScreen,
+  "reset-password": ResetPasswordScreen,
+  logout: LogoutScreen,
+  settings: SettingsScreen,
+};
+
+/** The account's built-in screens (`site/builtin.tsx`), in a chunk of their own. */
+export default function AccountScreen({ screen }: { screen: keyof typeof SCREENS }) {
+  const Screen = SCREENS[screen];
+  return <Screen />;
+}
