@@ -152,6 +152,16 @@ export async function watchedContext(stack, { viewport = { width: 1280, height: 
     page.on("pageerror", (e) => problems.push(`uncaught error on ${page.url()}: ${e.message}`));
   };
   context.on("page", watch);
+  // A server-rendered page shows before React takes it over; a click then would be lost. Every
+  // navigation waits for `<html data-hydrated>` (set once the app has mounted).
+  context.on("page", (p) => {
+    const goto = p.goto.bind(p);
+    p.goto = async (...args) => {
+      const res = await goto(...args);
+      await p.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15000 }).catch(() => undefined);
+      return res;
+    };
+  });
   const page = await context.newPage();
   return {
     context,

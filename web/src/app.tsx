@@ -90,6 +90,17 @@ export function AppProviders({ queryClient, live, children }: { queryClient: Que
   );
 }
 
+/**
+ * Marks the document once React has taken it over (`<html data-hydrated>`): before that, a server-
+ * rendered page shows but does not react. Tests wait for it; styles may use it.
+ */
+function MarkHydrated() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return null;
+}
+
 /** A session that ends under the app (a 401 on a signed-in call) forgets the account and, when one was signed in, goes home. */
 function SessionLost() {
   const queryClient = useQueryClient();
@@ -113,6 +124,7 @@ export function AppRoutes() {
     <>
       {useRoutes(routes)}
       <SessionLost />
+      <MarkHydrated />
     </>
   );
 }

@@ -248,8 +248,25 @@ pub fn boot(place: &Place<'_>, status: u16, bundle: Option<&Value>) -> Value {
         "lang": place.lang,
         "url": place.path,
         "status": status,
-        "bundle": bundle,
+        "bundle": bundle.map(slim),
     })
+}
+
+/// The bundle as the page embeds it: without record timestamps and empty (`null`) fields, which
+/// no public widget shows — a quarter of the home page's bundle. The API's bundle keeps them.
+pub fn slim(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, x)| {
+                    !x.is_null() && k.as_str() != "createdAt" && k.as_str() != "updatedAt"
+                })
+                .map(|(k, x)| (k.clone(), slim(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(slim).collect()),
+        other => other.clone(),
+    }
 }
 
 /// `shell` (the built index.html) with the language, head tags and boot data put in.
@@ -325,6 +342,16 @@ mod tests {
         assert!(t.contains("hreflang=\"x-default\" href=\"https://x.org/ru/blog\""));
         assert!(t.contains("<meta property=\"og:description\" content=\"D\">"));
         assert!(t.contains("<meta property=\"og:locale\" content=\"en_US\">"));
+    }
+
+    #[test]
+    fn the_embedded_bundle_leaves_out_timestamps_and_nulls() {
+        let b = json!({"page": {"id": "p", "createdAt": "t", "updatedAt": "t", "className": null,
+            "title": {"ru": "Т"}}, "widgets": [{"id": "w", "createdAt": "t", "n": 0, "s": ""}]});
+        assert_eq!(
+            slim(&b),
+            json!({"page": {"id": "p", "title": {"ru": "Т"}}, "widgets": [{"id": "w", "n": 0, "s": ""}]})
+        );
     }
 
     #[test]
