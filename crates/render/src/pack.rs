@@ -109,11 +109,15 @@ pub fn etag(bytes: &[u8]) -> String {
     s
 }
 
-/// Whether an `If-None-Match` value names `etag` (or is `*`). Weak validators match too.
+/// Whether an `If-None-Match` value names `etag` in any of its encodings (`"…"`, `"…-br"`,
+/// `"…-gz"`: one content, so any of them proves the client has it), or is `*`. Weak validators
+/// match too.
 pub fn matches(if_none_match: &str, etag: &str) -> bool {
+    let base = etag.trim_matches('"');
     if_none_match.split(',').any(|t| {
         let t = t.trim();
-        t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag
+        let t = t.strip_prefix("W/").unwrap_or(t).trim_matches('"');
+        t == "*" || t == base || t.strip_suffix("-br").or(t.strip_suffix("-gz")) == Some(base)
     })
 }
 
@@ -124,6 +128,16 @@ impl Packed {
             Encoding::Identity => &self.raw,
             Encoding::Gzip => &self.gzip,
             Encoding::Br => &self.br,
+        }
+    }
+
+    /// The ETag of the body in `encoding`: each encoding is its own representation (caches
+    /// that keep several by `Vary: Accept-Encoding` must not mix them up).
+    pub fn etag_for(&self, encoding: Encoding) -> String {
+        match encoding {
+            Encoding::Identity => self.etag.clone(),
+            Encoding::Gzip => format!("{}-gz\"", self.etag.trim_end_matches('"')),
+            Encoding::Br => format!("{}-br\"", self.etag.trim_end_matches('"')),
         }
     }
 
@@ -175,6 +189,9 @@ mod tests {
         assert!(matches("\"x\", \"abc\"", e));
         assert!(matches("*", e));
         assert!(!matches("\"abd\"", e));
+        assert!(matches("\"abc-br\"", e));
+        assert!(matches("W/\"abc-gz\"", e));
+        assert!(!matches("\"abc-xx\"", e));
         assert!(!matches("", e));
     }
 }

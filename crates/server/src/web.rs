@@ -427,7 +427,13 @@ fn only_campaign_tags(query: &str) -> bool {
 
 /// A cached page: `304` when the client has it, else the body in the best encoding it accepts.
 fn packed_html(packed: &stoa_render::Packed, headers: &HeaderMap) -> Response {
-    let etag = HeaderValue::from_str(&packed.etag).ok();
+    let encoding = stoa_render::pack::choose(
+        headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    );
+    let etag = HeaderValue::from_str(&packed.etag_for(encoding)).ok();
     if let (Some(inm), Some(_)) = (
         headers
             .get(header::IF_NONE_MATCH)
@@ -445,12 +451,6 @@ fn packed_html(packed: &stoa_render::Packed, headers: &HeaderMap) -> Response {
         h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
         return res;
     }
-    let encoding = stoa_render::pack::choose(
-        headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default(),
-    );
     let mut res = Response::new(Body::from(packed.body(encoding).clone()));
     let h = res.headers_mut();
     h.insert(

@@ -179,7 +179,26 @@ async fn pages_are_rendered_once_and_served_as_bytes(db: Db) {
             "{accept}"
         );
         assert_eq!(r.text(), identity, "{accept}");
-        assert_eq!(r.header("etag"), Some(etag.as_str()));
+        // Each encoding is its own representation: its own ETag, from the same content.
+        let tag = r.header("etag").unwrap_or_default();
+        let suffix = match encoding {
+            "br" => "-br",
+            "gzip" => "-gz",
+            _ => "",
+        };
+        assert_eq!(
+            tag,
+            format!("{}{suffix}\"", etag.trim_end_matches('"')),
+            "{accept}"
+        );
+        // Any of them proves the client has the page.
+        let again = get(
+            &app,
+            "/ru/about",
+            &[("accept-encoding", accept), ("if-none-match", tag)],
+        )
+        .await;
+        assert_eq!(again.status, 304, "{accept}");
         if !encoding.is_empty() {
             assert!(
                 r.bytes.len() * 5 < identity.len(),
