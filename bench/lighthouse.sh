@@ -35,7 +35,7 @@ for _ in $(seq 1 300); do curl -fs "$base/ready" >/dev/null 2>&1 && break; sleep
 
 echo "| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | transferred |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for path in /ru/ /en/ /ru/blog/articles/how-we-plant /en/blog/articles/how-we-plant /ru/ecommerce/products/tree /en/ecommerce/products/tree; do
+for path in ${PAGES:-/ru/ /en/ /ru/blog/articles/how-we-plant /en/blog/articles/how-we-plant /ru/ecommerce/products/tree /en/ecommerce/products/tree}; do
   name=$(echo "$path" | tr '/' '_' | sed 's/^_//; s/_$//')
   # Warm the page cache first: the figure is for the page a visitor normally gets.
   curl -fs "$base$path" >/dev/null

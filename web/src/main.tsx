@@ -1,6 +1,7 @@
 import "./app.css";
 import "./i18n";
 import { QueryClient } from "@tanstack/react-query";
+import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { AppProviders, AppRoutes } from "./app";
@@ -27,6 +28,8 @@ if (root) {
   if (root.firstElementChild) {
     void preloadPage(boot)
       .catch(() => undefined)
-      .then(() => hydrateRoot(root, app));
+      // As a transition, hydration yields to the browser every few milliseconds instead of
+      // holding the main thread for the whole page (input stays responsive on slow phones).
+      .then(() => startTransition(() => void hydrateRoot(root, app)));
   } else createRoot(root).render(app);
 }
