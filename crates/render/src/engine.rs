@@ -3,7 +3,7 @@
 //! own thread, loads the script once and renders one page at a time; a render that runs past its
 //! budget is interrupted, and an engine that failed that way is rebuilt before its next page.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
@@ -63,7 +63,8 @@ impl Default for Options {
 }
 
 struct Job {
-    input: String,
+    /// The page's boot data as JSON, and the requested path.
+    input: (String, String),
     deadline: Instant,
     reply: oneshot::Sender<Result<String, RenderError>>,
 }
@@ -72,7 +73,6 @@ struct Job {
 pub struct Renderer {
     tx: Mutex<Option<SyncSender<Job>>>,
     budget: Duration,
-    script: PathBuf,
     renders: AtomicU64,
     failures: AtomicU64,
 }
@@ -129,7 +129,11 @@ impl Engine {
         })
     }
 
-    fn render(&self, input: &str, deadline: Instant) -> Result<String, RenderError> {
+    fn render(
+        &self,
+        (boot, path): &(String, String),
+        deadline: Instant,
+    ) -> Result<String, RenderError> {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(RenderError::Timeout);
@@ -143,7 +147,7 @@ impl Engine {
             let run = || -> rquickjs::Result<String> {
                 let ssr: Object = ctx.globals().get("StoaSsr")?;
                 let render: Function = ssr.get("render")?;
-                render.call((input,))
+                render.call((boot.as_str(), path.as_str()))
             };
             let out = run().map_err(|e| describe(&ctx, e));
             // What the script logged during the render.
@@ -223,22 +227,17 @@ impl Renderer {
         Ok(Some(Arc::new(Self {
             tx: Mutex::new(Some(tx)),
             budget: options.budget,
-            script: script.to_owned(),
             renders: AtomicU64::new(0),
             failures: AtomicU64::new(0),
         })))
     }
 
-    /// The script the engines run.
-    pub fn script(&self) -> &Path {
-        &self.script
-    }
-
-    /// Renders one page: `input` is the JSON `StoaSsr.render` takes.
-    pub async fn render(&self, input: String) -> Result<String, RenderError> {
+    /// Renders one page: `StoaSsr.render(boot, path)` with the page's boot data (JSON, what the
+    /// browser reads from `<script id="stoa-page">`) and the requested path (`/ru/blog`).
+    pub async fn render(&self, boot: String, path: String) -> Result<String, RenderError> {
         let (reply, rx) = oneshot::channel();
         let job = Job {
-            input,
+            input: (boot, path),
             deadline: Instant::now() + self.budget,
             reply,
         };
@@ -332,6 +331,7 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     const SCRIPT: &str = r#"
       var __stoaLogs = [];
@@ -366,31 +366,35 @@ mod tests {
             panic!("the pool did not start");
         };
         assert_eq!(
-            r.render(r#"{"text":"a"}"#.into()).await,
+            r.render(r#"{"text":"a"}"#.into(), String::new()).await,
             Ok("<p>a</p>".into())
         );
         let started = Instant::now();
         assert_eq!(
-            r.render(r#"{"loop":true}"#.into()).await,
+            r.render(r#"{"loop":true}"#.into(), String::new()).await,
             Err(RenderError::Timeout)
         );
         assert!(started.elapsed() < Duration::from_secs(2));
         // The engine that was interrupted is replaced: the next page renders.
         assert_eq!(
-            r.render(r#"{"text":"b","log":"x"}"#.into()).await,
+            r.render(r#"{"text":"b","log":"x"}"#.into(), String::new())
+                .await,
             Ok("<p>b</p>".into())
         );
-        match r.render(r#"{"fail":true}"#.into()).await {
+        match r.render(r#"{"fail":true}"#.into(), String::new()).await {
             Err(RenderError::Script(m)) => assert!(m.contains("widget broke"), "{m}"),
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            r.render(r#"{"text":"c"}"#.into()).await,
+            r.render(r#"{"text":"c"}"#.into(), String::new()).await,
             Ok("<p>c</p>".into())
         );
         assert_eq!(r.counts(), (5, 2));
         r.close();
-        assert_eq!(r.render("{}".into()).await, Err(RenderError::Closed));
+        assert_eq!(
+            r.render("{}".into(), String::new()).await,
+            Err(RenderError::Closed)
+        );
     }
 
     #[tokio::test]
@@ -407,13 +411,15 @@ mod tests {
             panic!("the pool did not start");
         };
         let r2 = r.clone();
-        let slow = tokio::spawn(async move { r2.render(r#"{"loop":true}"#.into()).await });
+        let slow =
+            tokio::spawn(async move { r2.render(r#"{"loop":true}"#.into(), String::new()).await });
         tokio::time::sleep(Duration::from_millis(50)).await;
         let r3 = r.clone();
-        let queued = tokio::spawn(async move { r3.render(r#"{"text":"q"}"#.into()).await });
+        let queued =
+            tokio::spawn(async move { r3.render(r#"{"text":"q"}"#.into(), String::new()).await });
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert_eq!(
-            r.render(r#"{"text":"x"}"#.into()).await,
+            r.render(r#"{"text":"x"}"#.into(), String::new()).await,
             Err(RenderError::Busy)
         );
         assert_eq!(slow.await.ok(), Some(Err(RenderError::Timeout)));

@@ -271,7 +271,8 @@ pub fn slim(v: &Value) -> Value {
 
 /// `shell` (the built index.html) with the language, head tags and boot data put in.
 /// `root` is the page's markup rendered on the server (empty: the browser renders it).
-pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value, root: &str) -> String {
+/// `boot` is the boot data as [`script_json`] writes it.
+pub fn inject(shell: &str, lang: &str, head: &str, boot: &str, root: &str) -> String {
     let mut html = shell.replacen(
         "<html lang=\"en\">",
         &format!("<html lang=\"{}\">", escape(lang)),
@@ -295,10 +296,7 @@ pub fn inject(shell: &str, lang: &str, head: &str, boot: &Value, root: &str) -> 
         })
         .unwrap_or(0);
     html.insert_str(at, head);
-    let script = format!(
-        "<script id=\"stoa-page\" type=\"application/json\">{}</script>",
-        script_json(boot)
-    );
+    let script = format!("<script id=\"stoa-page\" type=\"application/json\">{boot}</script>");
     match html.find("<div id=\"root\">") {
         Some(at) => {
             html.insert_str(at + "<div id=\"root\">".len(), root);
@@ -361,7 +359,7 @@ mod tests {
             shell,
             "ru",
             "<title>Т</title>",
-            &json!({"a": 1}),
+            &script_json(&json!({"a": 1})),
             "<p>x</p>",
         );
         assert!(html.contains("<html lang=\"ru\">"));

@@ -12,7 +12,8 @@ use axum::response::Response;
 use stoa_api::error::{REQUEST_ID, error_response};
 use stoa_kernel::Error;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::{CompressionLayer, CompressionLevel, predicate::Predicate};
+use tower_http::compression::predicate::{Predicate, SizeAbove};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::timeout::TimeoutLayer;
 
 const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -46,7 +47,7 @@ pub fn wrap(
         .layer(
             CompressionLayer::new()
                 .quality(CompressionLevel::Precise(4))
-                .compress_when(Compressible),
+                .compress_when(SizeAbove::new(1024).and(Text)),
         )
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -206,22 +207,19 @@ async fn json_errors(req: Request, next: Next) -> Response {
     out
 }
 
-/// What is compressed on the way out: text (JSON, HTML, JavaScript, CSS, XML, SVG, plain) of
-/// 1 KiB or more that is not already encoded, not a stream of events and not a byte range.
-/// Finished pages and built assets arrive precompressed and pass as they are.
+/// What is compressed on the way out, besides the layer's own rules (never a body already
+/// encoded, never a byte range): text — JSON, HTML, JavaScript, CSS, XML, SVG, plain — but not a
+/// stream of events. Finished pages and built assets arrive precompressed and pass as they are.
 #[derive(Clone, Copy)]
-struct Compressible;
+struct Text;
 
-impl Predicate for Compressible {
+impl Predicate for Text {
     fn should_compress<B>(&self, response: &http::Response<B>) -> bool
     where
         B: http_body::Body,
     {
-        let h = response.headers();
-        if h.contains_key(header::CONTENT_ENCODING) || h.contains_key(header::CONTENT_RANGE) {
-            return false;
-        }
-        let text = h
+        response
+            .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|t| {
@@ -235,19 +233,6 @@ impl Predicate for Compressible {
                             | "application/xml"
                             | "image/svg+xml"
                     )
-            });
-        let big = match h
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            Some(n) => n >= 1024,
-            None => response
-                .body()
-                .size_hint()
-                .exact()
-                .is_none_or(|n| n >= 1024),
-        };
-        text && big
+            })
     }
 }

@@ -7,7 +7,6 @@
 //! bounded in bytes; past the bound the least recently used pages go.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -33,30 +32,16 @@ impl Key {
         Some(Self {
             lang,
             page,
-            url: canonical_path(url),
+            // The host's normal form (bundles carry it already; a bundle made elsewhere may not).
+            url: stoa_host::pages::normalise(url).ok()?,
             ssr: true,
         })
     }
 }
 
-/// `/blog//a/` → `/blog/a`; `/` stays.
-pub fn canonical_path(url: &str) -> String {
-    let mut out = String::with_capacity(url.len());
-    for seg in url.split('/').filter(|s| !s.is_empty()) {
-        out.push('/');
-        out.push_str(seg);
-    }
-    if out.is_empty() {
-        out.push('/');
-    }
-    out
-}
-
 struct Entry {
     bundle: Arc<Value>,
     packed: Arc<Packed>,
-    /// Whether the page was rendered on the server (else it is the client-rendered shell).
-    rendered: bool,
     used: u64,
 }
 
@@ -64,8 +49,6 @@ struct Entry {
 pub struct PageCache {
     limit: usize,
     inner: Mutex<Inner>,
-    hits: AtomicU64,
-    misses: AtomicU64,
 }
 
 #[derive(Default)]
@@ -75,51 +58,31 @@ struct Inner {
     tick: u64,
 }
 
-/// A cached page.
-pub struct Hit {
-    pub packed: Arc<Packed>,
-    pub rendered: bool,
-}
-
 impl PageCache {
     pub fn new(limit: usize) -> Self {
         Self {
             limit,
             inner: Mutex::new(Inner::default()),
-            hits: AtomicU64::new(0),
-            misses: AtomicU64::new(0),
         }
     }
 
     /// The bytes of `key` when they were made from `bundle` (or an equal one).
-    pub fn get(&self, key: &Key, bundle: &Arc<Value>) -> Option<Hit> {
-        let Ok(mut g) = self.inner.lock() else {
-            return None;
-        };
+    pub fn get(&self, key: &Key, bundle: &Arc<Value>) -> Option<Arc<Packed>> {
+        let mut g = self.inner.lock().ok()?;
         g.tick += 1;
         let tick = g.tick;
-        let hit = match g.map.get_mut(key) {
-            Some(e) if Arc::ptr_eq(&e.bundle, bundle) || *e.bundle == **bundle => {
-                e.bundle = bundle.clone();
-                e.used = tick;
-                Some(Hit {
-                    packed: e.packed.clone(),
-                    rendered: e.rendered,
-                })
-            }
-            _ => None,
-        };
-        if hit.is_some() {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.misses.fetch_add(1, Ordering::Relaxed);
+        let e = g.map.get_mut(key)?;
+        if !Arc::ptr_eq(&e.bundle, bundle) && *e.bundle != **bundle {
+            return None;
         }
-        hit
+        e.bundle = bundle.clone();
+        e.used = tick;
+        Some(e.packed.clone())
     }
 
     /// Keeps `packed` for `key`, made from `bundle`; evicts the least recently used pages past
     /// the bound. A page larger than a quarter of the bound is not kept.
-    pub fn put(&self, key: Key, bundle: Arc<Value>, packed: Arc<Packed>, rendered: bool) {
+    pub fn put(&self, key: Key, bundle: Arc<Value>, packed: Arc<Packed>) {
         let weight = packed.weight();
         if weight > self.limit / 4 {
             return;
@@ -134,7 +97,6 @@ impl PageCache {
             Entry {
                 bundle,
                 packed,
-                rendered,
                 used,
             },
         ) {
@@ -160,14 +122,6 @@ impl PageCache {
     pub fn size(&self) -> (usize, usize) {
         self.inner.lock().map_or((0, 0), |g| (g.map.len(), g.bytes))
     }
-
-    /// Hits and misses so far.
-    pub fn counts(&self) -> (u64, u64) {
-        (
-            self.hits.load(Ordering::Relaxed),
-            self.misses.load(Ordering::Relaxed),
-        )
-    }
 }
 
 #[cfg(test)]
@@ -186,7 +140,6 @@ mod tests {
         let b = Key::of("ru", &bundle("p1", "/blog/a", "x"));
         assert_eq!(a, b);
         assert_ne!(a, Key::of("en", &bundle("p1", "/blog/a", "x")));
-        assert_eq!(canonical_path("//////"), "/");
         assert!(Key::of("ru", &json!({"url": "/"})).is_none());
     }
 
@@ -196,7 +149,7 @@ mod tests {
         let b1 = bundle("p1", "/", "one");
         let k1 = Key::of("ru", &b1).unwrap_or_else(|| unreachable!());
         let packed = |n: usize| Arc::new(stoa_render::pack::pack(Bytes::from(vec![b'x'; n])));
-        cache.put(k1.clone(), b1.clone(), packed(2_000), true);
+        cache.put(k1.clone(), b1.clone(), packed(2_000));
         assert!(cache.get(&k1, &b1).is_some());
         // Rebuilt but equal: still a hit.
         assert!(cache.get(&k1, &bundle("p1", "/", "one")).is_some());
@@ -206,7 +159,7 @@ mod tests {
         for i in 0..30 {
             let b = bundle(&format!("p{i}"), &format!("/{i}"), "t");
             let k = Key::of("en", &b).unwrap_or_else(|| unreachable!());
-            cache.put(k, b, packed(3_000), true);
+            cache.put(k, b, packed(3_000));
         }
         let (n, bytes) = cache.size();
         assert!(bytes <= 40_000, "{bytes}");
@@ -215,7 +168,7 @@ mod tests {
         // Too big for the cache: not kept.
         let big = bundle("big", "/big", "t");
         let kb = Key::of("en", &big).unwrap_or_else(|| unreachable!());
-        cache.put(kb.clone(), big.clone(), packed(60_000), true);
+        cache.put(kb.clone(), big.clone(), packed(60_000));
         assert!(cache.get(&kb, &big).is_none());
     }
 }

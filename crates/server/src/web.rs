@@ -183,19 +183,11 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
         return not_found();
     }
     // The build writes `<file>.br` and `<file>.gz` beside text assets: sent as they are.
-    let encoding = stoa_render::pack::choose(
-        headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default(),
-    );
-    let tries: &[(stoa_render::Encoding, &str)] = match encoding {
-        stoa_render::Encoding::Br => &[
-            (stoa_render::Encoding::Br, ".br"),
-            (stoa_render::Encoding::Gzip, ".gz"),
-        ],
-        stoa_render::Encoding::Gzip => &[(stoa_render::Encoding::Gzip, ".gz")],
-        stoa_render::Encoding::Identity => &[],
+    use stoa_render::Encoding::{Br, Gzip, Identity};
+    let tries: &[_] = match accepted(headers) {
+        Br => &[(Br, ".br"), (Gzip, ".gz"), (Identity, "")],
+        Gzip => &[(Gzip, ".gz"), (Identity, "")],
+        Identity => &[(Identity, "")],
     };
     for (enc, ext) in tries {
         if let Ok(bytes) = tokio::fs::read(dir.join(format!("{file}{ext}"))).await {
@@ -215,18 +207,17 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
             return res;
         }
     }
-    match tokio::fs::read(dir.join(file)).await {
-        Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, content_type(file)),
-                (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
-                (header::VARY, "Accept-Encoding"),
-            ],
-            bytes,
-        )
-            .into_response(),
-        Err(_) => not_found(),
-    }
+    not_found()
+}
+
+/// The best encoding the request's `Accept-Encoding` allows.
+fn accepted(headers: &HeaderMap) -> stoa_render::Encoding {
+    stoa_render::pack::choose(
+        headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    )
 }
 
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Stoa</title></head><body><main><h1>The web UI is not built</h1><p>Run <code>make web</code> (or <code>npm --prefix web run build</code>) and reload. The API is at <a href=\"/api/docs/\">/api/docs/</a>.</p></main></body></html>";
@@ -339,37 +330,35 @@ async fn page(site: &Site, req: Request) -> Response {
         }
     };
     let headers = req.headers();
+    // A page may read its query (a reset code, a redirect): rendered on the server without it, it
+    // would not match in the browser. Such requests get the shell (for a cached page, kept as a
+    // variant of it); campaign tags alone do not count.
+    let ssr = req.uri().query().is_none_or(only_campaign_tags);
     // A page: its finished bytes from the cache, or rendered now and kept.
     if status == StatusCode::OK
         && let Some(bundle) = &bundle
         && let Some(mut key) = Key::of(lang, bundle)
     {
-        // A page may read its query (a reset code, a redirect): rendered on the server without it,
-        // it would not match in the browser. Such requests get the shell, kept as a variant of
-        // the page; campaign tags alone do not count.
-        key.ssr = req.uri().query().is_none_or(only_campaign_tags);
-        if let Some(hit) = site.cache.get(&key, bundle) {
-            return packed_html(&hit.packed, headers);
+        key.ssr = ssr;
+        if let Some(packed) = site.cache.get(&key, bundle) {
+            return packed_html(&packed, headers);
         }
-        let path = key.url.clone();
-        let (doc, rendered) = document(site, lang, &path, status, Some(bundle), key.ssr).await;
+        let (doc, keep) = document(site, lang, &key.url, status, Some(bundle), ssr).await;
         let packed = Arc::new(stoa_render::pack::pack(doc.into()));
-        if let Some(rendered) = rendered {
-            site.cache
-                .put(key, bundle.clone(), packed.clone(), rendered);
+        if keep {
+            site.cache.put(key, bundle.clone(), packed.clone());
         }
         return packed_html(&packed, headers);
     }
     // Not found, an error, an account screen: made for this request (compressed on the way out).
-    let ssr = req.uri().query().is_none_or(only_campaign_tags);
     let (doc, _) = document(site, lang, rest, status, bundle.as_ref(), ssr).await;
     html(status, doc)
 }
 
 /// The HTML document of a page: the shell with the page's head tags and boot data, and the page
 /// rendered into `#root` when it has a bundle and the engines are there. The second value says
-/// whether it was rendered on the server (`Some(true)`), fell back to the client-rendered shell
-/// for good reason (`Some(false)`: worth caching), or only for now (`None`: every engine busy).
+/// whether the document is worth keeping: rendered, or not rendered for good (no engines, a query,
+/// a render that failed) — not when every engine was busy.
 async fn document(
     site: &Site,
     lang: &'static str,
@@ -377,7 +366,7 @@ async fn document(
     status: StatusCode,
     bundle: Option<&Arc<serde_json::Value>>,
     ssr: bool,
-) -> (String, Option<bool>) {
+) -> (String, bool) {
     let place = Place {
         base: &site.public_url,
         lang,
@@ -386,35 +375,28 @@ async fn document(
         default_language: site.default_language,
         telegram_bot: site.telegram_bot.as_deref(),
     };
-    let meta = bundle
-        .map(|b| head::meta_in(b, lang).clone())
-        .unwrap_or_else(|| serde_json::json!({"title": "Stoa"}));
-    let tags = head::tags(&meta, &place);
-    let boot = head::boot(&place, status.as_u16(), bundle.map(|b| &**b));
-    let mut rendered = Some(false);
+    let untitled = serde_json::json!({"title": "Stoa"});
+    let meta = bundle.map_or(&untitled, |b| head::meta_in(b, lang));
+    let tags = head::tags(meta, &place);
+    // Serialised once: the page embeds it, and the server script reads the same text.
+    let boot = head::script_json(&head::boot(&place, status.as_u16(), bundle.map(|b| &**b)));
+    let mut keep = true;
     let mut root = String::new();
     if let (Some(renderer), Some(_), true) = (&site.renderer, bundle, ssr) {
-        let mut input = boot.clone();
-        input["path"] = serde_json::Value::String(if path == "/" {
+        let at = if path == "/" {
             format!("/{lang}")
         } else {
             format!("/{lang}{path}")
-        });
-        match renderer.render(input.to_string()).await {
-            Ok(html) => {
-                root = html;
-                rendered = Some(true);
-            }
-            Err(stoa_render::RenderError::Busy) => rendered = None,
+        };
+        match renderer.render(boot.clone(), at).await {
+            Ok(html) => root = html,
+            Err(stoa_render::RenderError::Busy) => keep = false,
             Err(e) => {
                 tracing::warn!(error = %e, lang, path, "server rendering failed; the page renders in the browser");
             }
         }
     }
-    (
-        head::inject(&site.shell, lang, &tags, &boot, &root),
-        rendered,
-    )
+    (head::inject(&site.shell, lang, &tags, &boot, &root), keep)
 }
 
 /// Whether a query string holds only campaign tags (`utm_*`, `gclid`, `fbclid`, `yclid`), which
@@ -427,12 +409,7 @@ fn only_campaign_tags(query: &str) -> bool {
 
 /// A cached page: `304` when the client has it, else the body in the best encoding it accepts.
 fn packed_html(packed: &stoa_render::Packed, headers: &HeaderMap) -> Response {
-    let encoding = stoa_render::pack::choose(
-        headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default(),
-    );
+    let encoding = accepted(headers);
     let etag = HeaderValue::from_str(&packed.etag_for(encoding)).ok();
     if let (Some(inm), Some(_)) = (
         headers

@@ -18,6 +18,7 @@ import { AuthCard, FieldError } from "./auth-card";
 import { AUTH_PATH, LoginForm, newPassword, useLink } from "./forms";
 import { TELEGRAM, TelegramLink } from "./telegram";
 import { ClientOnly } from "@/lib/client-only";
+import { AccountPlaceholder, LoginButton } from "@/site/header-actions";
 import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, type Subject, useLogout, useMe } from "./session";
 
 const WalletButton = lazy(() => import("./wallet"));
@@ -98,15 +99,9 @@ export function AccountMenu() {
   const me = useMe();
   const logout = useLogout();
   const navigate = useNavigate();
-  if (me.isPending) return <span className="h-9 w-20" aria-hidden />;
+  if (me.isPending) return <AccountPlaceholder />;
   const s = me.data;
-  if (!s) {
-    return (
-      <Button variant="outline" onClick={() => void navigate(link(`${AUTH_PATH}/select-method`))}>
-        {t("account.login")}
-      </Button>
-    );
-  }
+  if (!s) return <LoginButton />;
   return (
     <Dropdown modal={false}>
       <DropdownTrigger asChild>

@@ -37,25 +37,32 @@ export function CartButton() {
   );
 }
 
-/** 'Login' for a visitor, the account's menu once signed in (a placeholder while the session is asked). */
-export function AccountMenu() {
+/** The account button's place while the session is asked. */
+export function AccountPlaceholder() {
+  return <span className="h-9 w-20" aria-hidden />;
+}
+
+/** 'Login', to the sign-in page in the current language. */
+export function LoginButton() {
   const { t } = useTranslation();
   const link = useLink();
-  const me = useMe();
   const navigate = useNavigate();
-  const hydrated = useHydrated();
-  const waiting = <span className="h-9 w-20" aria-hidden />;
-  // The server never knows the session: hydration renders what it rendered.
-  if (!hydrated || me.isPending) return waiting;
-  if (!me.data) {
-    return (
-      <Button variant="outline" onClick={() => void navigate(link(`${AUTH_PATH}/select-method`))}>
-        {t("account.login")}
-      </Button>
-    );
-  }
   return (
-    <SignedIn fallback={waiting}>
+    <Button variant="outline" onClick={() => void navigate(link(`${AUTH_PATH}/select-method`))}>
+      {t("account.login")}
+    </Button>
+  );
+}
+
+/** 'Login' for a visitor, the account's menu once signed in (a placeholder while the session is asked). */
+export function AccountMenu() {
+  const me = useMe();
+  const hydrated = useHydrated();
+  // The server never knows the session: hydration renders what it rendered.
+  if (!hydrated || me.isPending) return <AccountPlaceholder />;
+  if (!me.data) return <LoginButton />;
+  return (
+    <SignedIn fallback={<AccountPlaceholder />}>
       <LazyAccountMenu />
     </SignedIn>
   );

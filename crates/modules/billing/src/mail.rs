@@ -64,12 +64,9 @@ mod tests {
     fn the_alert_renders_in_both_languages() {
         let data = json!({"provider": "stripe", "why": "paid 1, but invoice x is for 2", "invoice": "x", "inbox": "y", "inboxUrl": "http://h/admin/billing/webhook"});
         for t in templates() {
-            for lang in ["en", "ru"] {
-                let body = stoa_notification::mail::render(
-                    t["body"][lang].as_str().unwrap_or_default(),
-                    &data,
-                )
-                .unwrap_or_default();
+            let rendered = stoa_notification::mail::render_seed(&t, &data);
+            assert_eq!(rendered.len(), 2, "{}: en and ru", t["variant"]);
+            for (lang, _, body) in rendered {
                 assert!(
                     body.contains("paid 1, but invoice x is for 2"),
                     "{lang}: {body}"

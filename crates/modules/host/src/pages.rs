@@ -62,7 +62,9 @@ pub fn parse_segment(s: &str) -> Segment<'_> {
     }
 }
 
-/// The path of a requested URL: no query or fragment, `index` → `/`.
+/// The path of a requested URL: no query or fragment, no empty segments (`//blog/` → `/blog`),
+/// `index` → `/`. Pages match by segments, so every spelling of one path comes out the same —
+/// and caches keyed on it get one entry per page, whatever the raw request.
 pub fn normalise(url: &str) -> Result<String> {
     if url.len() > MAX_URL {
         return Err(Error::bad_field(
@@ -70,12 +72,15 @@ pub fn normalise(url: &str) -> Result<String> {
             format!("must be at most {MAX_URL} characters"),
         ));
     }
-    let path = url.split(['?', '#']).next().unwrap_or_default().trim();
-    let path = if path.starts_with('/') {
-        path.to_owned()
-    } else {
-        format!("/{path}")
-    };
+    let raw = url.split(['?', '#']).next().unwrap_or_default().trim();
+    let mut path = String::with_capacity(raw.len() + 1);
+    for seg in raw.split('/').filter(|s| !s.is_empty()) {
+        path.push('/');
+        path.push_str(seg);
+    }
+    if path.is_empty() {
+        path.push('/');
+    }
     Ok(if path == "/index" {
         "/".to_owned()
     } else {
@@ -378,6 +383,9 @@ mod tests {
         assert_eq!(normalise("/blog?x=1#top").unwrap(), "/blog");
         assert_eq!(normalise("index").unwrap(), "/");
         assert_eq!(normalise("").unwrap(), "/");
+        assert_eq!(normalise("//blog///a/").unwrap(), "/blog/a");
+        assert_eq!(normalise("/blog/").unwrap(), "/blog");
+        assert_eq!(normalise("//////").unwrap(), "/");
         assert_eq!(segments("/a/b/"), ["a", "b"]);
         assert!(segments("/").is_empty());
         assert!(normalise(&"a".repeat(MAX_URL + 1)).is_err());

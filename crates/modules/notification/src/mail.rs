@@ -690,6 +690,24 @@ pub fn render(source: &str, data: &Value) -> Result<String> {
         .map_err(|e| Error::invalid_field("body", format!("the template does not render: {e}")))
 }
 
+/// A seed template (a notification.template input, as modules declare them) rendered in every
+/// language its body is written in: `(language, subject, body)`. A template that does not render
+/// gives empty text, which the caller's checks then catch. For modules' tests of their templates.
+pub fn render_seed(template: &Value, data: &Value) -> Vec<(String, String, String)> {
+    let text = |k: &str, lang: &str| {
+        render(template[k][lang].as_str().unwrap_or_default(), data).unwrap_or_default()
+    };
+    template["body"]
+        .as_object()
+        .map(|langs| {
+            langs
+                .keys()
+                .map(|l| (l.clone(), text("subject", l), text("body", l)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 impl Mailer {
     /// Writes `templates` (notification.template inputs) once per database, as seed `name`:
     /// other modules seed their mail templates through this.
