@@ -1,6 +1,7 @@
-//! Request bodies: `application/json`, or `multipart/form-data` / `x-www-form-urlencoded` with a
-//! `data` field holding JSON (plus one part per file field). Either way the handler gets the JSON
-//! value the client meant and the files it sent.
+//! Request bodies: `application/json` everywhere; on routes that take files also
+//! `multipart/form-data` (or `x-www-form-urlencoded`) with a `data` part holding the JSON plus one
+//! part per file field. Either way the handler gets the JSON value the client meant and the files
+//! it sent.
 
 use axum::body::Body as AxumBody;
 use axum::extract::Request;
@@ -139,6 +140,13 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
         .unwrap_or("")
         .to_owned();
     let mime = media_type(req.headers());
+    if file_fields.is_empty() && mime != "application/json" && !mime.is_empty() {
+        // Forms are for routes that take files; everything else is JSON (which an HTML form on
+        // another site cannot send without a preflight).
+        return Err(Error::UnsupportedMediaType(format!(
+            "content type '{mime}' is not taken here: send the body as application/json"
+        )));
+    }
     let cap = if mime == "multipart/form-data" {
         multipart_cap(limits, file_fields)
     } else {
@@ -180,7 +188,7 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
         }
         "multipart/form-data" => multipart(req, &ct, limits, file_fields, cap).await,
         other => Err(Error::UnsupportedMediaType(format!(
-            "content type '{other}' is not supported; send application/json or multipart/form-data with a `data` field"
+            "content type '{other}' is not taken here: send application/json, or multipart/form-data with the JSON in a `data` part and one part per file"
         ))),
     }
 }

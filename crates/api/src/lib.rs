@@ -17,6 +17,7 @@ pub mod module;
 pub mod openapi;
 pub mod rate;
 pub mod routes;
+pub mod strict;
 pub mod tls;
 
 use std::sync::{Arc, OnceLock};
@@ -61,8 +62,9 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         }),
         meta_doc,
     );
-    let html = |id: &str, summary: &str| json!({"operationId": id, "summary": summary, "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}});
-    book.add(Access::Public, "GET", "/api/docs", get(docs::index_redirect), json!({"operationId": "docsRedirect", "summary": "Redirects to /api/docs/", "responses": {"308": {"description": "Redirect"}}}))
+    // The reference pages are routes, not API: `x-hidden` keeps them out of the document.
+    let html = |id: &str, summary: &str| json!({"operationId": id, "summary": summary, "x-hidden": true, "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}});
+    book.add(Access::Public, "GET", "/api/docs", get(docs::index_redirect), json!({"operationId": "docsRedirect", "summary": "Redirects to /api/docs/", "x-hidden": true, "responses": {"308": {"description": "Redirect"}}}))
         .add(Access::Public, "GET", "/api/docs/", get(docs::index), html("docs", "API reference (Swagger UI)"))
         .add(Access::Public, "GET", "/api/docs/{file}", get(docs::asset), {
             let mut op = html("docsAsset", "API reference assets");
@@ -71,14 +73,15 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         })
 }
 
-/// Adds `GET /api/openapi.json`, describing every route in `book` (itself included).
+/// Adds `GET /api/openapi.json`, describing every route in `book` for a server at `servers`.
 pub fn with_openapi<S: Clone + Send + Sync + 'static>(
     book: RouteBook<S>,
     registry: &stoa_kernel::registry::Registry,
+    servers: &[String],
 ) -> RouteBook<S> {
     let doc: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
     let d = doc.clone();
-    let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
+    let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "x-hidden": true, "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
     let book = book.add(
         Access::Public,
         "GET",
@@ -95,7 +98,12 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
         }),
         op,
     );
-    let document = openapi::document(registry, book.operations(), env!("CARGO_PKG_VERSION"));
+    let document = openapi::document(
+        registry,
+        book.operations(),
+        env!("CARGO_PKG_VERSION"),
+        servers,
+    );
     let _ = doc.set(document.to_string());
     book
 }

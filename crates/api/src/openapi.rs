@@ -1,7 +1,7 @@
 //! OpenAPI 3.1: schemas generated from the declarations, operations from the route book.
 
 use serde_json::{Map, Value, json};
-use stoa_kernel::model::{Entity, Field, Format, Kind};
+use stoa_kernel::model::{Entity, Field, Format, Kind, LANGUAGES};
 
 /// What `Format::Slug` accepts (kernel `value::check_text`).
 const SLUG_PATTERN: &str = "^[a-z0-9_-]+$";
@@ -10,7 +10,7 @@ const LANGUAGE_PATTERN: &str = "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$";
 use stoa_kernel::query::{MAX_LIMIT, Op};
 use stoa_kernel::registry::Registry;
 
-use crate::routes::Operation;
+use crate::routes::{Access, Operation};
 
 /// `website-builder` + `buttons-array` → `WebsiteBuilderButtonsArray`.
 pub fn schema_name(e: &Entity) -> String {
@@ -106,6 +106,72 @@ fn entity_schemas(e: &Entity, out: &mut Map<String, Value>) {
         format!("{name}Patch"),
         json!({"type": "object", "properties": create_props}),
     );
+    let (filters, order) = query_schemas(e);
+    out.insert(format!("{name}Filters"), filters);
+    out.insert(format!("{name}OrderBy"), order);
+}
+
+/// The JSON forms of `filters` and `orderBy` for `e`: its columns (a language of a translated
+/// field as `title->>en`, a key of a JSON field as `data->>key`) and the methods.
+fn query_schemas(e: &Entity) -> (Value, Value) {
+    let mut columns: Vec<String> = Vec::new();
+    let mut free: Vec<&str> = Vec::new();
+    for f in e.public_fields().filter(|f| f.filterable()) {
+        match f.kind {
+            Kind::Translations | Kind::RichText => {
+                columns.push(f.name.to_owned());
+                columns.extend(LANGUAGES.iter().map(|l| format!("{}->>{l}", f.name)));
+            }
+            Kind::Json => {
+                columns.push(f.name.to_owned());
+                free.push(f.name);
+            }
+            _ => columns.push(f.name.to_owned()),
+        }
+    }
+    let column = if free.is_empty() {
+        json!({"type": "string", "enum": columns})
+    } else {
+        json!({"anyOf": [
+            {"type": "string", "enum": columns},
+            {"type": "string", "pattern": format!("^({})->>[A-Za-z0-9_-]{{1,64}}$", free.join("|"))}
+        ]})
+    };
+    let scalar = json!({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]});
+    let name = schema_name(e);
+    let filters = json!({
+        "type": "object",
+        "description": format!("Filters of {} (the `filters` query parameter as JSON): every condition must hold.", e.key()),
+        "properties": {"and": {"type": "array", "maxItems": 100, "items": {
+            "type": "object",
+            "title": format!("{name}Filter"),
+            "properties": {
+                "column": column,
+                "method": {"type": "string", "enum": Op::ALL},
+                "value": {"description": "The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull", "anyOf": [scalar.clone(), {"type": "array", "items": scalar}]}
+            },
+            "required": ["column", "method"],
+            "additionalProperties": false
+        }}},
+        "required": ["and"],
+        "additionalProperties": false
+    });
+    let order = json!({
+        "type": "array",
+        "description": format!("The sort of {} (the `orderBy` query parameter as JSON), first key first.", e.key()),
+        "maxItems": 10,
+        "items": {
+            "type": "object",
+            "title": format!("{name}Order"),
+            "properties": {
+                "column": column,
+                "method": {"type": "string", "enum": ["asc", "desc"], "default": "asc"}
+            },
+            "required": ["column"],
+            "additionalProperties": false
+        }
+    });
+    (filters, order)
 }
 
 fn envelope(schema: Value) -> Value {
@@ -116,40 +182,35 @@ fn content(schema: Value) -> Value {
     json!({"application/json": {"schema": schema}})
 }
 
-/// A JSON or multipart (`data` field) request body.
+/// A JSON request body.
 pub fn request_body(schema: Value) -> Value {
-    request_body_with_files(schema, &[])
+    json!({"required": true, "content": content(schema)})
 }
 
-/// A JSON or multipart request body whose multipart form may carry one file part for each of
-/// `files` (the rest of the body is the JSON in `data`).
+/// The request body of a route whose `files` take one uploaded file each: a multipart form with
+/// the JSON (`schema`) in its `data` part and one part per file field. Without `files` it is a
+/// JSON body. (Such routes take a JSON body without files as well; the document names only the
+/// form, as generators cope badly with a body of two types.)
 pub fn request_body_with_files(schema: Value, files: &[&str]) -> Value {
+    if files.is_empty() {
+        return request_body(schema);
+    }
     let mut props = Map::new();
-    props.insert(
-        "data".into(),
-        json!({"type": "string", "description": "The JSON body as a string"}),
-    );
+    props.insert("data".into(), schema);
     for f in files {
         props.insert(
             (*f).into(),
             json!({"type": "string", "format": "binary", "description": "The file (its type is read from the bytes)"}),
         );
     }
-    let required: Vec<&str> = if files.is_empty() {
-        vec!["data"]
-    } else {
-        vec![]
-    };
     json!({
         "required": true,
+        "description": "A multipart form: the fields as JSON in the `data` part, and a part per file field. The same fields as an application/json body (without files) are taken too.",
         "content": {
-            "application/json": {"schema": schema},
-            "multipart/form-data": {"schema": {
-                "type": "object",
-                "properties": props,
-                "additionalProperties": false,
-                "required": required
-            }}
+            "multipart/form-data": {
+                "schema": {"type": "object", "properties": props},
+                "encoding": {"data": {"contentType": "application/json"}}
+            }
         }
     })
 }
@@ -276,26 +337,31 @@ pub mod ops {
     }
 
     pub fn find(e: &Entity) -> Value {
-        let filterable: Vec<&str> = e.public_fields().map(|f| f.name).collect();
+        let name = schema_name(e);
         let params = vec![
-            json!({"name": "filters", "in": "query", "style": "deepObject", "explode": true,
-                "description": format!("qs bracket notation: filters[and][i][column|method|value]. Columns: {}. Methods: {}. Translation maps: column `title->>en`.", filterable.join(", "), Op::ALL.join(", ")),
-                "schema": {"type": "object"}}),
-            json!({"name": "orderBy", "in": "query", "style": "deepObject", "explode": true,
-                "description": "orderBy[and][i][column] and orderBy[and][i][method] (asc|desc)", "schema": {"type": "object"}}),
+            json!({"name": "filters", "in": "query",
+                "description": format!("The conditions rows must all meet, as JSON: `{{\"and\": [{{\"column\": \"slug\", \"method\": \"eq\", \"value\": \"x\"}}]}}` (or just the array); see the {name}Filters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`)."),
+                "schema": {"type": "string", "contentMediaType": "application/json", "contentSchema": sref(&format!("{name}Filters"))},
+                "x-bracket-notation": true}),
+            json!({"name": "orderBy", "in": "query",
+                "description": format!("The sort, as JSON: `[{{\"column\": \"createdAt\", \"method\": \"desc\"}}]` (or `{{\"and\": […]}}`); see the {name}OrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`."),
+                "schema": {"type": "string", "contentMediaType": "application/json", "contentSchema": sref(&format!("{name}OrderBy"))},
+                "x-bracket-notation": true}),
             json!({"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": MAX_LIMIT, "default": 100}}),
             json!({"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0, "default": 0}}),
             json!({"name": "count", "in": "query", "description": "`true`: the X-Total-Count header carries the number of matching rows", "schema": {"type": "boolean"}}),
             json!({"name": "search", "in": "query", "description": "Case-insensitive text matched against the searchable fields", "schema": {"type": "string", "maxLength": 200}}),
         ];
         let mut responses = Map::new();
-        responses.insert(
-            "200".into(),
-            ok(
-                "Matching records",
-                json!({"type": "array", "items": sref(&schema_name(e))}),
-            ),
+        let mut found = ok(
+            "Matching records",
+            json!({"type": "array", "items": sref(&schema_name(e))}),
         );
+        found["headers"] = json!({
+            "X-Total-Count": {"description": "With `count=true`: the number of matching rows", "schema": {"type": "integer", "minimum": 0}},
+            "X-Total-Count-Exact": {"description": "With `count=true`: `false` when the total is an estimate (a large table without filters)", "schema": {"type": "string", "enum": ["true", "false"]}}
+        });
+        responses.insert("200".into(), found);
         operation(
             Some(e),
             oid(e, "find"),
@@ -432,8 +498,178 @@ pub mod ops {
     }
 }
 
-/// The whole document for `ops`.
-pub fn document(registry: &Registry, operations: &[Operation], version: &str) -> Value {
+/// The schemas of rich text: a document per language, each a tree of TipTap (ProseMirror JSON)
+/// nodes — what `stoa_kernel::value` checks on every write.
+fn rich_text_schemas(out: &mut Map<String, Value>) {
+    out.insert(
+        "RichTextMark".into(),
+        json!({"type": "object", "description": "A mark on a text node (bold, italic, link…)",
+            "properties": {"type": {"type": "string", "minLength": 1}, "attrs": {"type": "object", "additionalProperties": true}},
+            "required": ["type"], "additionalProperties": false}),
+    );
+    out.insert(
+        "RichTextNode".into(),
+        json!({"type": "object", "description": "A node: paragraph, heading, list, image, text…; a text node has `text`",
+            "properties": {
+                "type": {"type": "string", "minLength": 1, "maxLength": 64},
+                "attrs": {"type": "object", "additionalProperties": true},
+                "content": {"type": "array", "items": sref("RichTextNode")},
+                "marks": {"type": "array", "items": sref("RichTextMark")},
+                "text": {"type": "string"}
+            },
+            "required": ["type"], "additionalProperties": false}),
+    );
+    out.insert(
+        "RichTextDocument".into(),
+        json!({"type": "object", "description": "A TipTap document (a string is taken on writes too: it becomes one paragraph)",
+            "properties": {
+                "type": {"type": "string", "enum": ["doc"]},
+                "attrs": {"type": "object", "additionalProperties": true},
+                "content": {"type": "array", "items": sref("RichTextNode")}
+            },
+            "required": ["type"], "additionalProperties": false,
+            "examples": [{"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": "Hello"}]}]}]}),
+    );
+    out.insert(
+        "RichText".into(),
+        json!({"type": "object", "description": "A rich-text document per language code", "propertyNames": {"pattern": LANGUAGE_PATTERN},
+            "additionalProperties": sref("RichTextDocument")}),
+    );
+}
+
+/// `opId` → `OpId`.
+fn pascal(id: &str) -> String {
+    let mut c = id.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// Moves an inline object schema at `slot` into the components under its `title` or `name`
+/// (a name already taken by another shape gets a number), leaving a `$ref`: generators then
+/// give request bodies and results the names we chose instead of inventing them.
+fn hoist(slot: &mut Value, name: String, schemas: &mut Map<String, Value>) {
+    // Titled members of a union are named shapes of their own (`RbacMe` in `RbacMe | null`).
+    for key in ["anyOf", "oneOf"] {
+        if let Some(members) = slot.get_mut(key).and_then(Value::as_array_mut) {
+            for m in members.iter_mut() {
+                if let Some(title) = m.get("title").and_then(Value::as_str).map(str::to_owned) {
+                    hoist(m, title, schemas);
+                }
+            }
+        }
+    }
+    let hoistable = slot.get("$ref").is_none()
+        && (slot.get("properties").is_some()
+            || slot.get("allOf").is_some()
+            || slot.get("anyOf").is_some()
+            || slot.get("oneOf").is_some());
+    if !hoistable {
+        return;
+    }
+    let mut schema = slot.take();
+    // `type: [object, null]` goes into the components as an object, and the slot says "or null"
+    // (generators read a nullable component as a union and build its members twice).
+    let mut nullable = false;
+    if let Some(Value::Array(types)) = schema.get("type")
+        && types.len() == 2
+        && types.contains(&json!("null"))
+        && let Some(t) = types.iter().find(|t| **t != json!("null")).cloned()
+    {
+        schema["type"] = t;
+        nullable = true;
+    }
+    let base = schema
+        .as_object_mut()
+        .and_then(|o| o.remove("title"))
+        .and_then(|t| t.as_str().map(str::to_owned))
+        .unwrap_or(name);
+    let mut name = base.clone();
+    let mut n = 2;
+    while let Some(existing) = schemas.get(&name) {
+        if *existing == schema {
+            break;
+        }
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    schemas.insert(name.clone(), schema);
+    *slot = if nullable {
+        json!({"anyOf": [sref(&name), {"type": "null"}]})
+    } else {
+        sref(&name)
+    };
+}
+
+/// Security, named bodies and results, and the 401/403 a non-public operation can give.
+fn finish_operation(doc: &mut Value, access: Access, schemas: &mut Map<String, Value>) {
+    let id = doc
+        .get("operationId")
+        .and_then(Value::as_str)
+        .map(pascal)
+        .unwrap_or_default();
+    if doc.get("tags").is_none() {
+        doc["tags"] = json!(["platform"]);
+    }
+    let signed = [json!({"bearerAuth": []}), json!({"cookieAuth": []})];
+    doc["security"] = match access {
+        // Anyone may call it; a signed-in caller may see more (their own drafts, an admin all).
+        Access::Public => json!([{}, signed[0], signed[1]]),
+        Access::SignedIn | Access::Owner => json!([signed[0], signed[1]]),
+        Access::Admin => json!([signed[0], signed[1], {"secretKey": []}]),
+    };
+    if let Some(r) = doc.get_mut("responses").and_then(Value::as_object_mut) {
+        // Any route answers 400 to a query parameter it does not take (`strict`).
+        let mut codes = vec![400];
+        if access != Access::Public {
+            codes.extend([401, 403]);
+        }
+        for (code, e) in errors(&codes) {
+            r.entry(code).or_insert(e);
+        }
+    }
+    if !id.is_empty() {
+        if let Some(body) = doc
+            .get_mut("requestBody")
+            .and_then(|b| b.get_mut("content"))
+            .and_then(Value::as_object_mut)
+        {
+            for (_, media) in body.iter_mut() {
+                if let Some(slot) = media.get_mut("schema") {
+                    hoist(slot, format!("{id}Body"), schemas);
+                }
+            }
+        }
+        if let Some(r) = doc.get_mut("responses").and_then(Value::as_object_mut) {
+            for (code, res) in r.iter_mut() {
+                if !code.starts_with('2') {
+                    continue;
+                }
+                let Some(data) =
+                    res.pointer_mut("/content/application~1json/schema/properties/data")
+                else {
+                    continue;
+                };
+                if data.get("type").and_then(Value::as_str) == Some("array") {
+                    if let Some(items) = data.get_mut("items") {
+                        hoist(items, format!("{id}Item"), schemas);
+                    }
+                } else {
+                    hoist(data, format!("{id}Result"), schemas);
+                }
+            }
+        }
+    }
+}
+
+/// The whole document for `ops`: served at `/api/openapi.json`, naming `servers`. Operations
+/// marked `x-hidden` (the document itself, the reference pages) are routes but not API.
+pub fn document(
+    registry: &Registry,
+    operations: &[Operation],
+    version: &str,
+    servers: &[String],
+) -> Value {
     let mut schemas = Map::new();
     schemas.insert(
         "Error".into(),
@@ -447,21 +683,47 @@ pub fn document(registry: &Registry, operations: &[Operation], version: &str) ->
         "Translations".into(),
         json!({"type": "object", "description": "Text per language code", "propertyNames": {"pattern": LANGUAGE_PATTERN}, "additionalProperties": {"type": ["string", "null"]}, "examples": [{"en": "Hello", "ru": "Привет"}]}),
     );
-    schemas.insert(
-        "RichText".into(),
-        json!({"type": "object", "description": "A TipTap document per language code", "propertyNames": {"pattern": LANGUAGE_PATTERN},
-            "additionalProperties": {"type": "object", "properties": {"type": {"const": "doc"}, "content": {"type": "array"}}, "required": ["type"]}}),
-    );
+    rich_text_schemas(&mut schemas);
     schemas.extend(crate::meta::schemas());
     for e in registry.entities() {
         entity_schemas(e, &mut schemas);
     }
     let mut paths: Map<String, Value> = Map::new();
     for op in operations {
+        if op.doc.get("x-hidden").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        let mut doc = op.doc.clone();
+        finish_operation(&mut doc, op.access, &mut schemas);
         let entry = paths.entry(op.path.clone()).or_insert_with(|| json!({}));
-        entry[op.method.to_ascii_lowercase()] = op.doc.clone();
+        entry[op.method.to_ascii_lowercase()] = doc;
     }
-    let mut tags: Vec<&str> = registry.entities().iter().map(|e| e.module).collect();
+    // A Create or Patch shape no route takes (an entity written only by its module) is left out.
+    let used = serde_json::to_string(&paths).unwrap_or_default()
+        + &serde_json::to_string(&schemas).unwrap_or_default();
+    schemas.retain(|name, _| {
+        !(name.ends_with("Create") || name.ends_with("Patch"))
+            || used.contains(&format!("\"#/components/schemas/{name}\""))
+    });
+    let mut tags: Vec<String> = registry
+        .entities()
+        .iter()
+        .map(|e| e.module.to_owned())
+        .collect();
+    for item in paths.values() {
+        for op in item.as_object().into_iter().flat_map(|o| o.values()) {
+            for t in op
+                .get("tags")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(t) = t.as_str() {
+                    tags.push(t.to_owned());
+                }
+            }
+        }
+    }
     tags.sort_unstable();
     tags.dedup();
     json!({
@@ -469,10 +731,19 @@ pub fn document(registry: &Registry, operations: &[Operation], version: &str) ->
         "info": {
             "title": "Stoa API",
             "version": version,
-            "description": "Every entity of every module at /api/{module}/{route}. Responses are {\"data\": …}; errors are {status, code, error, fields?, requestId}."
+            "description": "Every entity of every module at /api/{module}/{route}. Responses are {\"data\": …}; errors are {status, code, error, fields?, requestId}. Sign in at /api/rbac/subjects/authentication/email-and-password/authentication and send the `jwt` it returns as `Authorization: Bearer …`. Bodies are JSON, except where a route takes files (multipart). An unknown query parameter is a 400.",
+            "license": {"name": "MIT", "identifier": "MIT"}
         },
-        "tags": tags.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
+        "servers": servers.iter().map(|u| json!({"url": u})).collect::<Vec<_>>(),
+        "tags": tags.iter().map(|t| json!({"name": t, "description": format!("The {t} module")})).collect::<Vec<_>>(),
         "paths": paths,
-        "components": {"schemas": schemas}
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT", "description": "The `jwt` from signing in"},
+                "cookieAuth": {"type": "apiKey", "in": "cookie", "name": "rbac.subject.jwt", "description": "The session cookie the browser gets on signing in (writes also need a same-site Origin)"},
+                "secretKey": {"type": "apiKey", "in": "header", "name": "X-RBAC-SECRET-KEY", "description": "The server's STOA_SECRET_KEY: a trusted server-to-server caller, with an administrator's rights"}
+            }
+        }
     })
 }

@@ -313,7 +313,22 @@ impl FindQuery {
 
     pub fn from_qs(entity: &Entity, qs: &Qs) -> Result<Self> {
         let mut q = Self::all();
-        if let Some(f) = qs.get("filters") {
+        if let Qs::Map(m) = qs
+            && let Some(k) = m.keys().find(|k| !PARAMS.contains(&k.as_str()))
+        {
+            return Err(Error::bad_field(
+                k,
+                format!(
+                    "is not a query parameter of this route; it takes {}",
+                    PARAMS.join(", ")
+                ),
+            ));
+        }
+        let filters = qs
+            .get("filters")
+            .map(|f| json_form(f, "filters"))
+            .transpose()?;
+        if let Some(f) = &filters {
             for (i, item) in group(f, "filters")?.into_iter().enumerate() {
                 q.filters.push(
                     parse_filter(entity, item)
@@ -321,7 +336,11 @@ impl FindQuery {
                 );
             }
         }
-        if let Some(o) = qs.get("orderBy") {
+        let order = qs
+            .get("orderBy")
+            .map(|o| json_form(o, "orderBy"))
+            .transpose()?;
+        if let Some(o) = &order {
             for item in group(o, "orderBy")? {
                 q.order.push(parse_order(entity, item)?);
             }
@@ -333,7 +352,11 @@ impl FindQuery {
             q.offset = number(o, "offset")?;
         }
         if let Some(c) = qs.get("count") {
-            q.count = matches!(c.as_str(), Some("true" | "exact" | "1"));
+            q.count = match c.as_str() {
+                Some("true" | "exact" | "1") => true,
+                Some("false" | "0" | "") => false,
+                _ => return Err(Error::bad_field("count", "must be true or false")),
+            };
         }
         if let Some(s) = qs.get("search").and_then(Qs::as_str) {
             let s = s.trim();
@@ -345,6 +368,102 @@ impl FindQuery {
             }
         }
         Ok(q)
+    }
+}
+
+/// The query parameters of a find route.
+pub const PARAMS: &[&str] = &["filters", "orderBy", "limit", "offset", "count", "search"];
+
+/// `filters` / `orderBy` as sent: bracket notation arrives as a map; a plain value is the JSON
+/// form (`filters={"and":[{"column":"slug","method":"eq","value":"x"}]}`, or just the array).
+fn json_form(q: &Qs, what: &str) -> Result<Qs> {
+    let Qs::Str(s) = q else {
+        return Ok(q.clone());
+    };
+    let v: serde_json::Value = serde_json::from_str(s).map_err(|e| {
+        Error::bad_field(
+            what,
+            format!(
+                "is neither {what}[and][i][…] nor JSON such as {{\"and\":[{{\"column\":…}}]}}: {e}"
+            ),
+        )
+    })?;
+    let v = match v {
+        serde_json::Value::Array(items) => serde_json::json!({ "and": items }),
+        other => other,
+    };
+    let mut pairs = 0;
+    Qs::from_json(&v, what, 0, &mut pairs)
+}
+
+impl Qs {
+    /// A JSON value as the bracket parser would have built it (arrays keyed by index); `null`
+    /// is refused (use the `isNull` method), nesting and size are bounded as for brackets.
+    pub fn from_json(
+        v: &serde_json::Value,
+        at: &str,
+        depth: usize,
+        pairs: &mut usize,
+    ) -> Result<Qs> {
+        use serde_json::Value as J;
+        *pairs += 1;
+        if depth > MAX_DEPTH || *pairs > MAX_PAIRS {
+            return Err(Error::bad_field(at, "is nested too deeply or too large"));
+        }
+        Ok(match v {
+            J::String(s) => Qs::Str(s.clone()),
+            J::Number(n) => Qs::Str(n.to_string()),
+            J::Bool(b) => Qs::Str(b.to_string()),
+            J::Null => {
+                return Err(Error::bad_field(
+                    at,
+                    "null is not a value here; filter with the isNull method",
+                ));
+            }
+            J::Array(items) => {
+                if items.len() > MAX_INDEX {
+                    return Err(Error::bad_field(at, "has too many items"));
+                }
+                let mut m = BTreeMap::new();
+                for (i, x) in items.iter().enumerate() {
+                    m.insert(
+                        i.to_string(),
+                        Qs::from_json(x, &format!("{at}[{i}]"), depth + 1, pairs)?,
+                    );
+                }
+                Qs::Map(m)
+            }
+            J::Object(o) => {
+                let mut m = BTreeMap::new();
+                for (k, x) in o {
+                    m.insert(
+                        k.clone(),
+                        Qs::from_json(x, &format!("{at}[{k}]"), depth + 1, pairs)?,
+                    );
+                }
+                Qs::Map(m)
+            }
+        })
+    }
+}
+
+/// Refuses keys of a filter or order item other than `allowed`.
+fn known_keys(item: &Qs, allowed: &[&str], what: &str) -> Result<()> {
+    match item {
+        Qs::Map(m) => match m.keys().find(|k| !allowed.contains(&k.as_str())) {
+            Some(k) => Err(Error::bad_field(
+                k,
+                format!(
+                    "{what} items take {}; '{k}' is not one of them",
+                    allowed.join(", ")
+                ),
+            )),
+            None => Ok(()),
+        },
+        Qs::Str(_) => Err(Error::bad_request(format!(
+            "{what} items are objects with {}",
+            allowed.join(", ")
+        ))),
     }
 }
 
@@ -417,6 +536,7 @@ fn column(entity: &Entity, raw: &str) -> Result<(usize, Option<String>)> {
 }
 
 fn parse_filter(entity: &Entity, item: &Qs) -> Result<Filter> {
+    known_keys(item, &["column", "method", "value"], "filters")?;
     let col = item
         .get("column")
         .and_then(Qs::as_str)
@@ -469,6 +589,12 @@ fn parse_filter(entity: &Entity, item: &Qs) -> Result<Filter> {
         Op::InArray | Op::NotInArray => match item.get("value") {
             None => FilterValue::Many(Vec::new()),
             Some(Qs::Str(s)) if s.is_empty() => FilterValue::Many(Vec::new()),
+            // A comma list (`value=a,b`); values holding a comma go indexed or in the JSON form.
+            Some(Qs::Str(s)) => FilterValue::Many(
+                s.split(',')
+                    .map(|p| one(&Qs::Str(p.trim().to_owned())))
+                    .collect::<Result<_>>()?,
+            ),
             Some(v) => FilterValue::Many(
                 v.list("value")?
                     .into_iter()
@@ -515,6 +641,7 @@ fn filter_value(entity: &Entity, i: usize, s: &str) -> Result<Val> {
 }
 
 fn parse_order(entity: &Entity, item: &Qs) -> Result<Order> {
+    known_keys(item, &["column", "method"], "orderBy")?;
     let col = item
         .get("column")
         .and_then(Qs::as_str)
@@ -610,6 +737,74 @@ mod tests {
             let r = FindQuery::parse(&e, raw);
             assert!(matches!(r, Err(Error::BadRequest { .. })), "{raw}: {r:?}");
         }
+    }
+
+    #[test]
+    fn unknown_parameters_and_item_keys_are_400_naming_them() {
+        let e = article();
+        for (raw, name) in [
+            // The nested-object mistake: a client serialising {filters: {and: [...]}} flat.
+            ("and=%5Bobject%20Object%5D", "and"),
+            ("filter[and][0][column]=slug", "filter"),
+            ("limt=5", "limt"),
+            (
+                "filters[and][0][colum]=slug&filters[and][0][method]=eq&filters[and][0][value]=x",
+                "filters[and][0].colum",
+            ),
+            (
+                "orderBy[and][0][column]=slug&orderBy[and][0][dir]=asc",
+                "dir",
+            ),
+            ("count=yes", "count"),
+            ("filters=%7Bnot%20json", "filters"),
+        ] {
+            match FindQuery::parse(&e, raw) {
+                Err(Error::BadRequest { fields, .. }) => {
+                    assert!(fields.contains_key(name), "{raw}: {fields:?}")
+                }
+                other => panic!("{raw}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_json_form_means_what_the_brackets_mean() {
+        let e = article();
+        let enc = |s: &str| form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+        for (brackets, json) in [
+            (
+                "filters[and][0][column]=title->>en&filters[and][0][method]=eq&filters[and][0][value]=Hi&orderBy[and][0][column]=rank&orderBy[and][0][method]=desc",
+                format!(
+                    "filters={}&orderBy={}",
+                    enc(r#"{"and":[{"column":"title->>en","method":"eq","value":"Hi"}]}"#),
+                    enc(r#"[{"column":"rank","method":"desc"}]"#)
+                ),
+            ),
+            (
+                "filters[and][0][column]=rank&filters[and][0][method]=inArray&filters[and][0][value][0]=1&filters[and][0][value][1]=2",
+                format!(
+                    "filters={}",
+                    enc(r#"[{"column":"rank","method":"inArray","value":[1,2]}]"#)
+                ),
+            ),
+            (
+                "filters[and][0][column]=rank&filters[and][0][method]=inArray&filters[and][0][value]=1,2",
+                format!(
+                    "filters={}",
+                    enc(r#"[{"column":"rank","method":"inArray","value":["1","2"]}]"#)
+                ),
+            ),
+        ] {
+            let a = FindQuery::parse(&e, brackets).map_err(|e| format!("{brackets}: {e:?}"));
+            let b = FindQuery::parse(&e, &json).map_err(|e| format!("{json}: {e:?}"));
+            assert_eq!(a, b);
+            assert!(a.is_ok());
+        }
+        let null = format!(
+            "filters={}",
+            enc(r#"[{"column":"rank","method":"eq","value":null}]"#)
+        );
+        assert!(FindQuery::parse(&e, &null).is_err());
     }
 
     #[test]

@@ -204,11 +204,20 @@ pub fn coerce(field: &Field, v: &Value) -> std::result::Result<Val, String> {
                     return Err(format!("'{k}' is not a language code"));
                 }
                 let doc = match d {
-                    Value::String(s) => text_doc(s),
+                    Value::String(s) => {
+                        let d = text_doc(s);
+                        check_node(&d, k, 0)?;
+                        d
+                    }
                     Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("doc") => {
+                        check_node(d, k, 0)?;
                         d.clone()
                     }
-                    _ => return Err(format!("{k} must be a rich-text document or a string")),
+                    _ => {
+                        return Err(format!(
+                            "{k} must be a rich-text document ({{\"type\":\"doc\",\"content\":[…]}}) or a string"
+                        ));
+                    }
                 };
                 out.insert(k.clone(), doc);
             }
@@ -216,6 +225,70 @@ pub fn coerce(field: &Field, v: &Value) -> std::result::Result<Val, String> {
         }
         Kind::Json => Ok(Val::Json(v.clone())),
     }
+}
+
+/// How deep a rich-text document may nest.
+const MAX_DOC_DEPTH: usize = 48;
+
+/// Checks one node of a rich-text (TipTap / ProseMirror JSON) document at `at`: an object with
+/// a string `type` and only `attrs` (object), `content` (nodes), `marks` (`{type, attrs?}`)
+/// and `text` (string, on text nodes) besides.
+fn check_node(v: &Value, at: &str, depth: usize) -> std::result::Result<(), String> {
+    if depth > MAX_DOC_DEPTH {
+        return Err(format!(
+            "{at}: the document nests deeper than {MAX_DOC_DEPTH} levels"
+        ));
+    }
+    let o = v
+        .as_object()
+        .ok_or_else(|| format!("{at} must be a node object ({{\"type\": …}})"))?;
+    let ty = o
+        .get("type")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty() && t.len() <= 64)
+        .ok_or_else(|| format!("{at}.type must be the node's type name"))?;
+    for (key, x) in o {
+        match key.as_str() {
+            "type" => {}
+            "attrs" if x.is_object() || x.is_null() => {}
+            "attrs" => return Err(format!("{at}.attrs must be an object")),
+            "text" if x.is_string() => {}
+            "text" => return Err(format!("{at}.text must be a string")),
+            "content" => {
+                let items = x
+                    .as_array()
+                    .ok_or_else(|| format!("{at}.content must be an array of nodes"))?;
+                for (i, n) in items.iter().enumerate() {
+                    check_node(n, &format!("{at}.content[{i}]"), depth + 1)?;
+                }
+            }
+            "marks" => {
+                let marks = x
+                    .as_array()
+                    .ok_or_else(|| format!("{at}.marks must be an array of marks"))?;
+                for (i, m) in marks.iter().enumerate() {
+                    let ok = m.as_object().is_some_and(|m| {
+                        m.get("type")
+                            .and_then(Value::as_str)
+                            .is_some_and(|t| !t.is_empty())
+                            && m.iter().all(|(k, v)| {
+                                k == "type" || (k == "attrs" && (v.is_object() || v.is_null()))
+                            })
+                    });
+                    if !ok {
+                        return Err(format!(
+                            "{at}.marks[{i}] must be {{\"type\": …, \"attrs\"?: {{…}}}}"
+                        ));
+                    }
+                }
+            }
+            other => return Err(format!("{at}: '{other}' is not a key of a rich-text node")),
+        }
+    }
+    if ty == "text" && !o.get("text").is_some_and(Value::is_string) {
+        return Err(format!("{at}: a text node needs its text"));
+    }
+    Ok(())
 }
 
 fn check_text(field: &Field, s: &str) -> std::result::Result<(), String> {
@@ -370,6 +443,58 @@ mod tests {
             .field(int("width"))
             .field(text("secret").secret())
             .build()
+    }
+
+    #[test]
+    fn rich_text_must_be_a_document_of_nodes() {
+        let f = rich_text("body");
+        let good = json!({"en": {"type": "doc", "content": [{"type": "paragraph", "attrs": {"textAlign": null}, "content": [
+            {"type": "text", "text": "Hi", "marks": [{"type": "bold"}, {"type": "link", "attrs": {"href": "/x"}}]}
+        ]}]}, "ru": "Привет"});
+        assert!(coerce(&f, &good).is_ok());
+        for (bad, says) in [
+            (
+                json!({"en": {"type": "doc", "content": "x"}}),
+                "en.content must be an array",
+            ),
+            (
+                json!({"en": {"type": "doc", "content": [1, 2]}}),
+                "en.content[0] must be a node",
+            ),
+            (
+                json!({"en": {"type": "doc", "content": [{"text": "x"}]}}),
+                "en.content[0].type",
+            ),
+            (
+                json!({"en": {"type": "doc", "content": [{"type": "text"}]}}),
+                "needs its text",
+            ),
+            (
+                json!({"en": {"type": "doc", "content": [{"type": "p", "marks": [{}]}]}}),
+                "marks[0]",
+            ),
+            (
+                json!({"en": {"type": "doc", "content": [{"type": "p", "style": "x"}]}}),
+                "'style'",
+            ),
+            (json!({"en": {"type": "doc", "attrs": []}}), "en.attrs"),
+            (
+                json!({"en": "{\"type\":\"doc\",\"content\":{}}"}),
+                "en.content",
+            ),
+            (json!({"en": 5}), "must be a rich-text document"),
+        ] {
+            match coerce(&f, &bad) {
+                Err(m) => assert!(m.contains(says), "{bad}: {m}"),
+                Ok(v) => panic!("{bad} was accepted as {v:?}"),
+            }
+        }
+        let mut deep = json!({"type": "text", "text": "x"});
+        for _ in 0..100 {
+            deep = json!({"type": "blockquote", "content": [deep]});
+        }
+        let deep = json!({"en": {"type": "doc", "content": [deep]}});
+        assert!(coerce(&f, &deep).is_err_and(|m| m.contains("nests deeper")));
     }
 
     #[test]

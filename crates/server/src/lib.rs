@@ -69,10 +69,10 @@ fn routes(
     ctx: &Context,
 ) -> anyhow::Result<RouteBook<AppState>> {
     let ok = |id: &str, summary: &str| {
-        json!({"operationId": id, "summary": summary, "responses": {
-            "200": {"description": "OK", "content": {"application/json": {}}},
-            "503": {"description": "Not ready", "content": {"application/json": {}}}
-        }})
+        let status = json!({"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]});
+        let mut responses = stoa_api::openapi::errors(&[503]);
+        responses.insert("200".into(), stoa_api::openapi::ok("OK", status));
+        json!({"operationId": id, "summary": summary, "tags": ["platform"], "responses": responses})
     };
     let book = RouteBook::new()
         .add(
@@ -105,7 +105,11 @@ fn routes(
                 .map_err(anyhow::Error::msg)?,
         ))
         .merge(stoa_api::api_routes(state));
-    Ok(stoa_api::with_openapi(book, &state.store.registry))
+    Ok(stoa_api::with_openapi(
+        book,
+        &state.store.registry,
+        &[ctx.config.public_url()],
+    ))
 }
 
 /// A started platform before it serves: the store, the modules and their context (services,
@@ -150,6 +154,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
     };
     let (api, operations) = routes(&state, &modules, &ctx)?.into_parts();
+    let api = stoa_api::strict::queries(api, &operations);
     ctx.set_operations(operations);
     modules
         .seed(&ctx)

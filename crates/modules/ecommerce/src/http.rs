@@ -462,6 +462,12 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
         if path.ends_with("paid-orders-to-products-quantity") {
             ps.push(json!({"name": "productId", "in": "query", "required": false, "schema": {"type": "string", "format": "uuid"}}));
         }
+        if id == "subjectOrders" {
+            ps.push(json!({"name": "type", "in": "query", "required": false, "description": "cart (the open order, default), history (placed orders) or all", "schema": {"type": "string", "enum": ["cart", "history", "all"], "default": "cart"}}));
+        }
+        if id == "ecommerceOrderStats" {
+            ps.push(json!({"name": "days", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 366, "default": 30}}));
+        }
         book = book.add(
             access,
             method,

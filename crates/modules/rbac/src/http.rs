@@ -432,6 +432,23 @@ fn tokens_schema() -> Value {
     )
 }
 
+/// The signed-in subject with its roles and identities, or null (`me`, `GET init`).
+fn me_schema() -> Value {
+    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
+    json!({"anyOf": [
+        {"title": "RbacMe", "allOf": [r("RbacSubject"), {
+            "type": "object",
+            "properties": {
+                "roles": {"type": "array", "items": r("RbacRole")},
+                "identities": {"type": "array", "items": r("RbacIdentity")},
+                "admin": {"type": "boolean", "description": "Holds the root permission"}
+            },
+            "required": ["roles", "identities", "admin"]
+        }]},
+        {"type": "null"}
+    ]})
+}
+
 fn ok_schema() -> Value {
     obj_schema(&[("ok", json!({"type": "boolean"}))], &["ok"])
 }
@@ -465,7 +482,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             &[],
             None,
             200,
-            json!({}),
+            me_schema(),
             &[401],
         ),
     );
@@ -497,7 +514,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             &[],
             None,
             200,
-            json!({}),
+            me_schema(),
             &[401],
         ),
     );

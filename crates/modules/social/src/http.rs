@@ -292,21 +292,20 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
     ];
     let mut book = RouteBook::new();
     for (method, path, f, id, summary, params, body, status, result, errs) in table {
+        let mut ps = path_params(&params);
+        if id == "subjectSocialMessages" {
+            ps.extend([
+                json!({"name": "limit", "in": "query", "required": false, "description": "At most this many messages (default 50)", "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}}),
+                json!({"name": "before", "in": "query", "required": false, "description": "Older than this message (paging back)", "schema": {"type": "string", "format": "uuid"}}),
+                json!({"name": "after", "in": "query", "required": false, "description": "Past this position (catching up)", "schema": {"type": "integer", "minimum": 0}}),
+            ]);
+        }
         book = book.add(
             Access::Owner,
             method,
             &path,
             route(c.clone(), method, f),
-            custom(
-                "social",
-                id,
-                summary,
-                path_params(&params),
-                body,
-                status,
-                result,
-                errs,
-            ),
+            custom("social", id, summary, ps, body, status, result, errs),
         );
     }
     book

@@ -16,10 +16,11 @@ fn assert_error(r: &stoa_testkit::Res, status: u16, what: &str) {
     );
 }
 
+/// A multipart form to the one generic route that takes files.
 async fn post_form(app: &TestApp, form: reqwest::multipart::Form) -> stoa_testkit::Res {
     app.send(
         app.client
-            .post(app.url("/api/blog/articles"))
+            .post(app.url("/api/file-storage/files"))
             .multipart(form),
     )
     .await
@@ -179,12 +180,14 @@ async fn bad_queries_are_400(app: TestApp) {
 dual_test!(bad_queries_are_400);
 
 async fn malformed_bodies_and_limits(app: TestApp) {
-    let post = |body: &'static str, ct: &'static str| {
+    let to = |path: &str, body: &'static str, ct: &'static str| {
         app.client
-            .post(app.url("/api/blog/articles"))
+            .post(app.url(path))
             .header("content-type", ct)
             .body(body)
     };
+    let post = |body: &'static str, ct: &'static str| to("/api/blog/articles", body, ct);
+    let upload = |body: &'static str, ct: &'static str| to("/api/file-storage/files", body, ct);
     assert_error(
         &app.send(post("{not json", "application/json")).await,
         400,
@@ -196,18 +199,29 @@ async fn malformed_bodies_and_limits(app: TestApp) {
         "empty JSON",
     );
     assert_error(
-        &app.send(post("--x\r\nbroken", "multipart/form-data; boundary=x"))
+        &app.send(upload("--x\r\nbroken", "multipart/form-data; boundary=x"))
             .await,
         400,
         "malformed multipart",
     );
     assert_error(
-        &app.send(post("data=%7Bnope", "application/x-www-form-urlencoded"))
+        &app.send(upload("data=%7Bnope", "application/x-www-form-urlencoded"))
             .await,
         400,
         "bad form data",
     );
     assert_error(&app.send(post("<a/>", "application/xml")).await, 415, "xml");
+    // Forms are for routes that take files: elsewhere they are refused, saying what to send
+    // (text/plain too — what a cross-site HTML form could post without a preflight).
+    for ct in [
+        "multipart/form-data; boundary=x",
+        "application/x-www-form-urlencoded",
+        "text/plain",
+    ] {
+        let r = app.send(post("data=%7B%22slug%22%3A%22x%22%7D", ct)).await;
+        assert_error(&r, 415, ct);
+        assert!(r.text.contains("application/json"), "{ct}: {}", r.text);
+    }
     let form = reqwest::multipart::Form::new().text("other", "1");
     assert_error(&post_form(&app, form).await, 400, "multipart without data");
     let form = reqwest::multipart::Form::new().text("data", "{oops");
@@ -244,3 +258,47 @@ async fn unknown_routes_and_methods_answer_json(app: TestApp) {
     assert_error(&r, 405, "unknown method");
 }
 dual_test!(unknown_routes_and_methods_answer_json);
+
+async fn malformed_rich_text_is_422_and_stores_nothing(app: TestApp) {
+    let slug = |i: usize| format!("rich-{i}");
+    for (i, description) in [
+        json!({"en": {"type": "doc", "content": "x"}}),
+        json!({"en": {"type": "doc", "content": [1, 2]}}),
+        json!({"en": {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text"}]}]}}),
+        json!({"ru": {"type": "doc", "content": [{"type": "paragraph", "marks": "bold"}]}}),
+        json!({"en": {"type": "section"}}),
+        json!(["not", "a", "map"]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let body = json!({"slug": slug(i), "title": {"en": "Rich"}, "description": description});
+        let r = app.post("/api/website-builder/widgets", &body).await;
+        assert_error(&r, 422, &description.to_string());
+        assert!(field(&r, "description"), "{description}: {}", r.text);
+        // …and on a patch of an existing record.
+        let made = app
+            .create("/api/website-builder/widgets", &json!({"title": {"en": "Ok"}}))
+            .await;
+        let id = made["id"].as_str().unwrap_or_default();
+        let r = app
+            .patch(
+                &format!("/api/website-builder/widgets/{id}"),
+                &json!({"description": description}),
+            )
+            .await;
+        assert_error(&r, 422, &format!("patch {description}"));
+        let kept = app.get(&format!("/api/website-builder/widgets/{id}")).await;
+        assert_eq!(kept.data()["description"], made["description"]);
+    }
+    let good = json!({"en": {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": "Hi", "marks": [{"type": "bold"}]}]}]}});
+    let r = app
+        .post(
+            "/api/website-builder/widgets",
+            &json!({"title": {"en": "Ok"}, "description": good}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.data()["description"], good);
+}
+dual_test!(malformed_rich_text_is_422_and_stores_nothing);

@@ -170,18 +170,32 @@ async fn every_entity_round_trips_through_the_api(app: TestApp) {
 }
 dual_test!(every_entity_round_trips_through_the_api);
 
-async fn multipart_bodies_with_a_data_field_work_like_json(app: TestApp) {
+async fn forms_are_taken_only_where_files_are(app: TestApp) {
+    // A route without file fields takes JSON only, and stores nothing from a form.
     let r = app
         .post_multipart(
             "/api/blog/articles",
             &json!({"title": {"en": "From a form"}, "slug": "from-a-form"}),
         )
         .await;
+    assert_eq!(r.status, 415, "{}", r.text);
+    assert!(r.text.contains("application/json"), "{}", r.text);
+    let found = app
+        .get("/api/blog/articles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=from-a-form")
+        .await;
+    assert_eq!(found.data(), &json!([]));
+    // A file route reads its form's `data` part like a JSON body.
+    let r = app
+        .post_multipart(
+            "/api/file-storage/files",
+            &json!({"file": "https://example.org/a.png", "localizedAlt": {"en": "From a form"}}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text);
-    assert_eq!(r.data()["title"]["en"], "From a form");
-    assert_eq!(r.data()["slug"], "from-a-form");
+    assert_eq!(r.data()["file"], "https://example.org/a.png");
+    assert_eq!(r.data()["localizedAlt"]["en"], "From a form");
 }
-dual_test!(multipart_bodies_with_a_data_field_work_like_json);
+dual_test!(forms_are_taken_only_where_files_are);
 
 async fn defaults_follow_the_declaration(app: TestApp) {
     let a = app.create("/api/blog/articles", &json!({})).await;

@@ -250,8 +250,8 @@ async fn refusals(app: &TestApp) {
                 .body(body),
         )
         .await;
-    assert_eq!(r.status, 400, "{}", r.text);
-    assert!(r.text.contains("takes no file"), "{}", r.text);
+    assert_eq!(r.status, 415, "{}", r.text);
+    assert!(r.text.contains("application/json"), "{}", r.text);
     // …before its bytes: the body (chunked, no length) stops after the part's header and the
     // answer still comes.
     let answer = raw(app, |key| {
@@ -262,7 +262,7 @@ async fn refusals(app: &TestApp) {
         )
     })
     .await;
-    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.starts_with("HTTP/1.1 415"), "{answer}");
 
     // 100 MB announced: answered 413 before one byte of the body is sent.
     let answer = raw(app, |key| format!(

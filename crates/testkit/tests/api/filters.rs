@@ -85,7 +85,24 @@ async fn every_filter_method_works(app: TestApp) {
     for (col, method, value, expected) in cases {
         let r = find(&app, m, &filter(col, method, &value)).await;
         assert_eq!(titles(&r), expected, "{col} {method} {value}");
+        // The JSON form (what generated clients send) returns the same rows.
+        let mut cond = json!({"column": col, "method": method});
+        if !value.is_null() {
+            cond["value"] = value.clone();
+        }
+        let as_json = format!("filters={}", enc(&json!({"and": [cond]}).to_string()));
+        let r = find(&app, m, &as_json).await;
+        assert_eq!(titles(&r), expected, "JSON form: {col} {method} {value}");
     }
+    // A comma list is a list for inArray; JSON arrays take typed values; a bare array is `and`.
+    let r = find(&app, m, &filter("title", "inArray", &json!("a,c"))).await;
+    assert_eq!(titles(&r), vec!["a", "c"]);
+    let q = format!(
+        "filters={}&orderBy={}",
+        enc(r#"[{"column":"value","method":"inArray","value":[1,4]}]"#),
+        enc(r#"[{"column":"value","method":"desc"}]"#)
+    );
+    assert_eq!(in_order(&find(&app, m, &q).await, "title"), vec!["Bc", "a"]);
     // inArray with an empty list matches nothing; notInArray with one matches everything.
     let r = find(
         &app,
@@ -422,3 +439,64 @@ async fn a_common_search_term_pages_in_list_order(app: TestApp) {
     assert_eq!(r.header("x-total-count-exact"), Some("true"));
 }
 dual_test!(a_common_search_term_pages_in_list_order);
+
+async fn what_the_server_does_not_understand_is_a_400_naming_it(app: TestApp) {
+    for (t, v) in [("a", 1), ("b", 2)] {
+        app.create("/api/analytic/metrics", &json!({"title": t, "value": v}))
+            .await;
+    }
+    let m = "/api/analytic/metrics";
+    let bad = |q: String, name: &'static str| {
+        let app = &app;
+        async move {
+            let r = app.get(&format!("{m}?{q}")).await;
+            assert_eq!(r.status, 400, "{q}: {}", r.text);
+            assert!(
+                r.body["fields"].get(name).is_some(),
+                "{q} names {name}: {}",
+                r.text
+            );
+        }
+    };
+    // The nested-object mistake: a client that flattens {filters: {and: […]}} sends `and=…`;
+    // it used to return every row with 200.
+    bad(format!("and={}", enc("[object Object]")), "and").await;
+    bad(
+        format!("and[0][column]=title&and[0][method]=eq&and[0][value]=a"),
+        "and[0][column]",
+    )
+    .await;
+    bad("limt=1".into(), "limt").await;
+    bad(
+        "filters[and][0][colum]=title&filters[and][0][method]=eq&filters[and][0][value]=a".into(),
+        "filters[and][0].colum",
+    )
+    .await;
+    bad(format!("filters={}", enc("{\"and\": [")), "filters").await;
+    bad("count=maybe".into(), "count").await;
+    // By id, and on hand-written routes: the declared parameters only.
+    let id = app.get(m).await.data()[0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let r = app.get(&format!("{m}/{id}?fields=title")).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.body["fields"].get("fields").is_some(), "{}", r.text);
+    let r = app.get("/api/analytic/dashboard?dayz=7").await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("it takes: days"), "{}", r.text);
+    let r = app.get("/api/analytic/dashboard?days=7").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = app.anon().get("/api/host/pages/bundle?url=/&lang=ru").await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    // Still 200 for what is declared.
+    assert_eq!(
+        find(&app, m, "limit=1&offset=1&count=true")
+            .await
+            .data()
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+}
+dual_test!(what_the_server_does_not_understand_is_a_400_naming_it);

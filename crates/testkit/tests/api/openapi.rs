@@ -100,11 +100,16 @@ async fn the_document_lists_exactly_the_routes_served(app: TestApp) {
                 .map(move |(m, _)| (m.to_uppercase(), p.clone()))
         })
         .collect();
+    // Every route but the reference pages and the document itself (`x-hidden`).
     let registered: BTreeSet<(String, String)> = app
         .operations
         .iter()
+        .filter(|o| o.doc.get("x-hidden").is_none())
         .map(|o| (o.method.to_owned(), o.path.clone()))
         .collect();
+    assert!(!registered.is_empty());
+    assert!(documented.iter().all(|(_, p)| !p.starts_with("/api/docs")));
+    assert!(!documented.contains(&("GET".to_owned(), "/api/openapi.json".to_owned())));
     assert_eq!(documented, registered);
     // Every `{param}` of every path is declared as a path parameter of its operation.
     for (path, ops) in doc["paths"].as_object().into_iter().flatten() {
@@ -144,3 +149,115 @@ async fn the_document_lists_exactly_the_routes_served(app: TestApp) {
     assert_eq!(r.body["code"], "route_not_found");
 }
 dual_test!(the_document_lists_exactly_the_routes_served);
+
+/// Every schema object reachable from `v` that declares `"type": "array"` says what its items are.
+fn arrays_have_items(v: &Value, at: &str, bad: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if m.get("type") == Some(&json!("array")) && !m.contains_key("items") {
+                bad.push(at.to_owned());
+            }
+            for (k, x) in m {
+                arrays_have_items(x, &format!("{at}/{k}"), bad);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                arrays_have_items(x, &format!("{at}/{i}"), bad);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What generated clients need: security declared per operation, 401/403 where a caller can
+/// be refused, JSON bodies (multipart only where files go), complete schemas, the count headers,
+/// the JSON filter form, servers.
+async fn the_document_serves_generated_clients(app: TestApp) {
+    let doc = app.get("/api/openapi.json").await.body;
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["bearerAuth"]["scheme"], "bearer");
+    assert_eq!(schemes["cookieAuth"]["in"], "cookie");
+    assert!(
+        doc["servers"][0]["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("http"))
+    );
+    let mut ops = 0;
+    let mut multipart = Vec::new();
+    for (path, item) in doc["paths"].as_object().into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            ops += 1;
+            let at = format!("{method} {path}");
+            let security = op["security"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{at}: no security"));
+            let access = op["x-access"].as_str().unwrap_or_default();
+            let optional = security.iter().any(|s| s == &json!({}));
+            assert_eq!(
+                optional,
+                access == "public",
+                "{at}: {security:?} for {access}"
+            );
+            assert!(op["responses"].get("400").is_some(), "{at}: no 400");
+            if access != "public" {
+                for code in ["401", "403"] {
+                    assert!(op["responses"].get(code).is_some(), "{at}: no {code}");
+                }
+            }
+            if let Some(content) = op["requestBody"]["content"].as_object() {
+                assert_eq!(content.len(), 1, "{at}: one body type");
+                if content.contains_key("multipart/form-data") {
+                    multipart.push(at.clone());
+                } else {
+                    assert!(content.contains_key("application/json"), "{at}");
+                }
+            }
+        }
+    }
+    assert!(ops > 900, "{ops} operations");
+    // Multipart only where a file field is (the file-storage file routes).
+    assert!(!multipart.is_empty());
+    assert!(
+        multipart
+            .iter()
+            .all(|m| m.contains("/api/file-storage/files")),
+        "{multipart:?}"
+    );
+    let mut bad = Vec::new();
+    arrays_have_items(&doc, "", &mut bad);
+    assert!(bad.is_empty(), "arrays without items: {bad:?}");
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(
+        schemas["RichTextNode"]["properties"]["content"]["items"]["$ref"],
+        "#/components/schemas/RichTextNode"
+    );
+    let find = &doc["paths"]["/api/blog/articles"]["get"];
+    assert!(
+        find["responses"]["200"]["headers"]
+            .get("X-Total-Count")
+            .is_some()
+    );
+    let filters = find["parameters"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["name"] == "filters"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(filters["schema"]["type"], "string");
+    let columns = &schemas["BlogArticleFilters"]["properties"]["and"]["items"]["properties"]["column"]
+        ["enum"];
+    for c in ["slug", "title->>ru", "createdAt"] {
+        assert!(
+            columns.as_array().is_some_and(|a| a.contains(&json!(c))),
+            "{c} in {columns}"
+        );
+    }
+    // Typed results: who is signed in.
+    let me = &doc["paths"]["/api/rbac/subjects/authentication/me"]["get"]["responses"]["200"];
+    let me = me.to_string();
+    assert!(me.contains("#/components/schemas/"), "{me}");
+    assert!(schemas["RbacMe"]["allOf"].is_array());
+    // The reference pages are not API.
+    assert!(doc["paths"].get("/api/docs/").is_none());
+}
+dual_test!(the_document_serves_generated_clients);
