@@ -10,7 +10,8 @@ WEB_STAMP := web/node_modules/.installed
 help:
 	@echo "make run   - release build, serve on SQLite (./data/stoa.db) at http://$(STOA_ADDR)"
 	@echo "make test  - every suite: fmt, clippy, unit + integration tests (SQLite, and PostgreSQL when STOA_TEST_POSTGRES_URL is set),"
-	@echo "             web: API types current, tsc, oxlint, Vitest, build, first-load JS budget, Playwright end-to-end in Chromium"
+	@echo "             web: API types current, tsc, oxlint, Vitest, build, first-load JS budget, Playwright end-to-end in Chromium,"
+	@echo "             generated API clients (Python, two TypeScript) against a real stoa, redocly lint"
 	@echo "make bench - load benchmarks (see docs/benchmarks.md)"
 
 # The demo site ('for planet') is loaded on first start; later starts keep what is there.
@@ -55,6 +56,9 @@ test-web: web-deps chromium
 	cd web && $(NPM) run build
 	cd web && $(NPM) run budget
 	cd web && STOA_BIN=../target/debug/stoa $(NPM) run e2e
+	# The API as integrators meet it: redocly lint, then clients generated with openapi-python-client,
+	# @hey-api/openapi-ts and orval, type-checked and run through a scenario against a real stoa.
+	cd web && STOA_BIN=../target/debug/stoa ./scripts/clients/run.sh
 
 lint:
 	$(CARGO) fmt --all -- --check
