@@ -247,10 +247,11 @@ pub fn errors(codes: &[u16]) -> Map<String, Value> {
                 503 => "Unavailable",
                 _ => "Error",
             };
-            (
-                c.to_string(),
-                json!({"description": d, "content": content(sref("Error"))}),
-            )
+            let mut r = json!({"description": d, "content": content(sref("Error"))});
+            if *c == 429 {
+                r["headers"] = json!({"Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "integer", "minimum": 0}}});
+            }
+            (c.to_string(), r)
         })
         .collect()
 }
