@@ -12262,6 +12262,13 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description An order for administrators: the order view, payment intents, invoices, status history and the statuses it may move to */
+        EcommerceOrderDetails: components["schemas"]["EcommerceOrderView"] & {
+            invoices: components["schemas"]["BillingInvoice"][];
+            nextStatuses: ("new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled")[];
+            paymentIntents: components["schemas"]["BillingPaymentIntent"][];
+            statusChanges: components["schemas"]["EcommerceOrderStatusChange"][];
+        };
         /** @description Filters of ecommerce.order (the `filters` query parameter as JSON): every condition must hold. */
         EcommerceOrderFilters: {
             and: {
@@ -12657,6 +12664,59 @@ export interface components {
             socialModuleChatId?: string;
             /** @enum {string} */
             variant?: "default";
+        };
+        /** @description An order with its lines (product, total per currency), currency, totals and checkout total */
+        EcommerceOrderView: components["schemas"]["EcommerceOrder"] & {
+            billingModuleCurrency: {
+                /** Format: uuid */
+                id: string;
+                isDefault?: boolean;
+                slug?: string | null;
+                symbol?: string | null;
+                title?: string | null;
+            } | null;
+            /**
+             * Format: decimal
+             * @description What checkout charges in the order's currency
+             */
+            checkoutTotal: string | null;
+            ordersToProducts: (components["schemas"]["EcommerceOrdersToProducts"] & {
+                product: {
+                    adminTitle?: string | null;
+                    /** Format: uuid */
+                    id: string;
+                    slug?: string | null;
+                    title?: components["schemas"]["Translations"];
+                    type?: string | null;
+                } | null;
+                total: {
+                    /** EcommerceCurrencyCard */
+                    billingModuleCurrency: {
+                        /** Format: uuid */
+                        id: string;
+                        isDefault?: boolean;
+                        slug?: string | null;
+                        symbol?: string | null;
+                        title?: string | null;
+                    };
+                    /** Format: decimal */
+                    total: string;
+                }[];
+            })[];
+            /** @description Per currency the products are priced in */
+            total: {
+                /** EcommerceCurrencyCard */
+                billingModuleCurrency: {
+                    /** Format: uuid */
+                    id: string;
+                    isDefault?: boolean;
+                    slug?: string | null;
+                    symbol?: string | null;
+                    title?: string | null;
+                };
+                /** Format: decimal */
+                total: string;
+            }[];
         };
         /** @description ecommerce.product (ecommerce_product) */
         EcommerceProduct: {
@@ -16125,6 +16185,31 @@ export interface components {
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
         };
+        /** @description A message with its place in the chat, author, reactions and files */
+        SocialChatMessage: components["schemas"]["SocialMessage"] & {
+            /** Format: uuid */
+            chatId: string;
+            files: {
+                adminTitle?: string | null;
+                file?: string | null;
+                /** Format: uuid */
+                id: string;
+                mimeType?: string | null;
+                size?: number | null;
+            }[];
+            /** @description 1, 2, 3… in the chat */
+            position: number;
+            /**
+             * Format: uuid
+             * @description The author's profile
+             */
+            profileId: string | null;
+            reactions: {
+                count: number;
+                emoji: string;
+                profileIds: string[];
+            }[];
+        };
         /** @description The sort of social.chat (the `orderBy` query parameter as JSON), first key first. */
         SocialChatOrderBy: {
             /** @enum {string} */
@@ -16205,6 +16290,22 @@ export interface components {
             orderIndex?: number;
             /** @enum {string} */
             variant?: "default";
+        };
+        /** @description A chat with its members, newest message and what the profile has not read */
+        SocialChatView: components["schemas"]["SocialChat"] & {
+            lastMessage: components["schemas"]["SocialChatMessage"] | null;
+            lastRead: number;
+            members: {
+                adminTitle?: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @description The position of the last message this member has read */
+                lastRead: number;
+                slug?: string | null;
+                title?: components["schemas"]["Translations"];
+                variant?: string | null;
+            }[];
+            unread: number;
         };
         /** @description social.message (social_message) */
         SocialMessage: {
@@ -16344,6 +16445,15 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             variant: "default" | "artificial-intelligence";
+        };
+        /** @description A profile as others see it */
+        SocialProfileCard: {
+            adminTitle?: string | null;
+            /** Format: uuid */
+            id: string;
+            slug?: string | null;
+            title?: components["schemas"]["Translations"];
+            variant?: string | null;
         };
         SocialProfileCreate: {
             adminTitle?: string;
@@ -16997,8 +17107,10 @@ export interface components {
             messageId?: string;
         };
         SubjectSocialChatReadResult: {
-            lastRead?: number;
-            unread?: number;
+            /** Format: uuid */
+            chatId: string;
+            lastRead: number;
+            unread: number;
         };
         SubjectSocialChatStartBody: {
             profileIds: string[];
@@ -17007,6 +17119,11 @@ export interface components {
         SubjectSocialMessageCreateBody: {
             description: string;
             fileIds?: string[];
+        };
+        SubjectSocialMessageDeleteResult: {
+            /** Format: uuid */
+            id: string;
+            ok: boolean;
         };
         SubjectSocialMessageEditBody: {
             description: string;
@@ -17017,20 +17134,6 @@ export interface components {
         };
         SubjectSocialProfileCreateBody: {
             title: string;
-        };
-        SubjectSocialProfileCreateResult: {
-            /** Format: uuid */
-            id?: string;
-            slug?: string;
-            title?: Record<string, never>;
-            variant?: string;
-        };
-        SubjectSocialProfilesItem: {
-            /** Format: uuid */
-            id?: string;
-            slug?: string;
-            title?: Record<string, never>;
-            variant?: string;
         };
         SubjectSocialUnreadResult: {
             capped?: boolean;
@@ -23095,6 +23198,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32383,6 +32488,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -43856,8 +43963,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
-                        data: Record<string, never>;
+                        data: components["schemas"]["EcommerceOrderDetails"];
                     };
                 };
             };
@@ -76408,6 +76514,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -76437,7 +76545,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>[];
+                        data: components["schemas"]["EcommerceOrderView"][];
                     };
                 };
             };
@@ -76492,8 +76600,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
-                        data: Record<string, never>;
+                        data: components["schemas"]["EcommerceOrderView"];
                     };
                 };
             };
@@ -76563,8 +76670,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
-                        data: Record<string, never>;
+                        data: components["schemas"]["EcommerceOrderView"];
                     };
                 };
             };
@@ -76699,8 +76805,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal */
-                        data: Record<string, never>;
+                        data: components["schemas"]["EcommerceOrderView"];
                     };
                 };
             };
@@ -77231,6 +77336,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -77483,7 +77590,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SubjectSocialProfilesItem"][];
+                        data: components["schemas"]["SocialProfileCard"][];
                     };
                 };
             };
@@ -77538,7 +77645,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SubjectSocialProfileCreateResult"];
+                        data: components["schemas"]["SocialProfileCard"];
                     };
                 };
             };
@@ -77590,6 +77697,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -77617,7 +77726,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>[];
+                        data: components["schemas"]["SocialChatView"][];
                     };
                 };
             };
@@ -77682,8 +77791,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description a chat with members (profile cards with lastRead), lastMessage, unread and lastRead */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SocialChatView"];
                     };
                 };
             };
@@ -77744,6 +77852,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -77772,8 +77882,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description a chat with members (profile cards with lastRead), lastMessage, unread and lastRead */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SocialChatView"];
                     };
                 };
             };
@@ -77842,7 +77951,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>[];
+                        data: components["schemas"]["SocialChatMessage"][];
                     };
                 };
             };
@@ -77908,8 +78017,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SocialChatMessage"];
                     };
                 };
             };
@@ -77970,6 +78078,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -77999,7 +78109,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: components["schemas"]["SubjectSocialMessageDeleteResult"];
                     };
                 };
             };
@@ -78066,8 +78176,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SocialChatMessage"];
                     };
                 };
             };
@@ -78128,6 +78237,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78161,8 +78272,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt */
-                        data: Record<string, never>;
+                        data: components["schemas"]["SocialChatMessage"];
                     };
                 };
             };
@@ -78223,6 +78333,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78316,6 +78428,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78429,6 +78543,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78482,6 +78598,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78553,6 +78671,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78606,6 +78726,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78668,6 +78790,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78708,6 +78832,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -78788,6 +78914,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

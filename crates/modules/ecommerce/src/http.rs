@@ -185,7 +185,35 @@ fn subject_check(c: Arc<Commerce>, x: Call) -> Fut {
 const SUBJECT: &str = "/api/rbac/subjects/{id}/ecommerce-module";
 
 pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
-    let order = json!({"type": "object", "description": "an order with ordersToProducts (product, total per currency), billingModuleCurrency, total and checkoutTotal"});
+    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
+    let nstr = json!({"type": ["string", "null"]});
+    let currency = json!({"type": "object", "title": "EcommerceCurrencyCard", "properties": {
+        "id": {"type": "string", "format": "uuid"}, "slug": nstr, "symbol": nstr, "title": nstr, "isDefault": {"type": "boolean"}
+    }, "required": ["id"]});
+    let money = json!({"type": "object", "title": "EcommerceMoney", "properties": {
+        "total": {"type": "string", "format": "decimal"}, "billingModuleCurrency": currency
+    }, "required": ["total", "billingModuleCurrency"]});
+    let line = json!({"allOf": [r("EcommerceOrdersToProducts"), {"type": "object", "properties": {
+        "product": {"anyOf": [{"type": "object", "title": "EcommerceProductCard", "properties": {
+            "id": {"type": "string", "format": "uuid"}, "slug": nstr, "title": r("Translations"), "type": nstr, "adminTitle": nstr
+        }, "required": ["id"]}, {"type": "null"}]},
+        "total": {"type": "array", "items": money.clone()}
+    }, "required": ["product", "total"]}]});
+    let order_props = json!({
+        "ordersToProducts": {"type": "array", "items": line},
+        "billingModuleCurrency": {"anyOf": [currency, {"type": "null"}]},
+        "total": {"type": "array", "description": "Per currency the products are priced in", "items": money},
+        "checkoutTotal": {"type": ["string", "null"], "format": "decimal", "description": "What checkout charges in the order's currency"}
+    });
+    let order = json!({"title": "EcommerceOrderView", "description": "An order with its lines (product, total per currency), currency, totals and checkout total",
+        "allOf": [r("EcommerceOrder"), {"type": "object", "properties": order_props, "required": ["ordersToProducts", "billingModuleCurrency", "total", "checkoutTotal"]}]});
+    let details = json!({"title": "EcommerceOrderDetails", "description": "An order for administrators: the order view, payment intents, invoices, status history and the statuses it may move to",
+        "allOf": [r("EcommerceOrderView"), {"type": "object", "properties": {
+            "paymentIntents": {"type": "array", "items": r("BillingPaymentIntent")},
+            "invoices": {"type": "array", "items": r("BillingInvoice")},
+            "statusChanges": {"type": "array", "items": r("EcommerceOrderStatusChange")},
+            "nextStatuses": {"type": "array", "items": {"type": "string", "enum": crate::ORDER_STATUSES}}
+        }, "required": ["paymentIntents", "invoices", "statusChanges", "nextStatuses"]}]});
     let orders = json!({"type": "array", "items": order});
     let checkout_result = json!({"type": "object", "properties": {"billingModule": {"type": "object", "properties": {"invoices": {"type": "array", "items": {"type": "object"}}}}, "ecommerceModule": {"type": "object"}}});
     let add_body = json!({"type": "object", "properties": {"productId": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": {"type": "object"}}, "required": ["productId"]});
@@ -400,7 +428,7 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             vec!["id"],
             None,
             200,
-            order,
+            details,
             &[400, 401, 403, 404],
         ),
         (

@@ -116,9 +116,36 @@ fn read(c: Arc<Chats>, x: Call) -> Fut {
 }
 
 pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
-    let profile = json!({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "slug": {"type": "string"}, "title": {"type": "object"}, "variant": {"type": "string"}}});
-    let message = json!({"type": "object", "description": "a message with chatId, position, profileId (author), reactions [{emoji, count, profileIds}], files and editedAt"});
-    let chat = json!({"type": "object", "description": "a chat with members (profile cards with lastRead), lastMessage, unread and lastRead"});
+    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
+    let uuid = json!({"type": "string", "format": "uuid"});
+    let card_props = json!({
+        "id": uuid, "slug": {"type": ["string", "null"]}, "adminTitle": {"type": ["string", "null"]},
+        "title": r("Translations"), "variant": {"type": ["string", "null"]}
+    });
+    let profile = json!({"title": "SocialProfileCard", "type": "object", "description": "A profile as others see it", "properties": card_props, "required": ["id"]});
+    let mut member_props = card_props.clone();
+    member_props["lastRead"] = json!({"type": "integer", "description": "The position of the last message this member has read"});
+    let message = json!({"title": "SocialChatMessage", "description": "A message with its place in the chat, author, reactions and files", "allOf": [r("SocialMessage"), {
+        "type": "object",
+        "properties": {
+            "chatId": uuid,
+            "position": {"type": "integer", "description": "1, 2, 3… in the chat"},
+            "profileId": {"type": ["string", "null"], "format": "uuid", "description": "The author's profile"},
+            "reactions": {"type": "array", "items": {"type": "object", "title": "SocialReactionCount", "properties": {"emoji": {"type": "string"}, "count": {"type": "integer"}, "profileIds": {"type": "array", "items": uuid}}, "required": ["emoji", "count", "profileIds"]}},
+            "files": {"type": "array", "items": {"type": "object", "title": "SocialMessageFile", "properties": {"id": uuid, "file": {"type": ["string", "null"]}, "mimeType": {"type": ["string", "null"]}, "size": {"type": ["integer", "null"]}, "adminTitle": {"type": ["string", "null"]}}, "required": ["id"]}}
+        },
+        "required": ["chatId", "position", "profileId", "reactions", "files"]
+    }]});
+    let chat = json!({"title": "SocialChatView", "description": "A chat with its members, newest message and what the profile has not read", "allOf": [r("SocialChat"), {
+        "type": "object",
+        "properties": {
+            "members": {"type": "array", "items": {"type": "object", "title": "SocialChatMember", "properties": member_props, "required": ["id", "lastRead"]}},
+            "lastMessage": {"anyOf": [r("SocialChatMessage"), {"type": "null"}]},
+            "unread": {"type": "integer"},
+            "lastRead": {"type": "integer"}
+        },
+        "required": ["members", "lastMessage", "unread", "lastRead"]
+    }]});
     let text = json!({"type": "object", "properties": {"description": {"type": "string", "minLength": 1, "maxLength": crate::chats::MAX_MESSAGE}, "fileIds": {"type": "array", "items": {"type": "string", "format": "uuid"}}}, "required": ["description"]});
     let chat_errs: &[u16] = &[400, 401, 403, 404];
     let write_errs: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
@@ -224,7 +251,7 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
                 json!({"type": "object", "properties": {"messageId": {"type": "string", "format": "uuid"}}}),
             ),
             200,
-            json!({"type": "object", "properties": {"lastRead": {"type": "integer"}, "unread": {"type": "integer"}}}),
+            json!({"type": "object", "properties": {"chatId": uuid, "lastRead": {"type": "integer"}, "unread": {"type": "integer"}}, "required": ["chatId", "lastRead", "unread"]}),
             write_errs,
         ),
         (
@@ -272,7 +299,7 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
             vec!["id", "profileId", "chatId", "messageId"],
             None,
             200,
-            json!({"type": "object"}),
+            json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "id": uuid}, "required": ["ok", "id"]}),
             chat_errs,
         ),
         (
