@@ -462,7 +462,7 @@ async fn what_the_server_does_not_understand_is_a_400_naming_it(app: TestApp) {
     // it used to return every row with 200.
     bad(format!("and={}", enc("[object Object]")), "and").await;
     bad(
-        format!("and[0][column]=title&and[0][method]=eq&and[0][value]=a"),
+        "and[0][column]=title&and[0][method]=eq&and[0][value]=a".to_owned(),
         "and[0][column]",
     )
     .await;
