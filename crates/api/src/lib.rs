@@ -73,12 +73,13 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         })
 }
 
-/// Adds `GET /api/openapi.json`, describing every route in `book` for a server at `servers`.
+/// Adds `GET /api/openapi.json`, describing every route in `book` for a server at `servers`;
+/// the document is returned too (the strict layer checks requests against it).
 pub fn with_openapi<S: Clone + Send + Sync + 'static>(
     book: RouteBook<S>,
     registry: &stoa_kernel::registry::Registry,
     servers: &[String],
-) -> RouteBook<S> {
+) -> (RouteBook<S>, Arc<serde_json::Value>) {
     let doc: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
     let d = doc.clone();
     let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "x-hidden": true, "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
@@ -105,5 +106,5 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
         servers,
     );
     let _ = doc.set(document.to_string());
-    book
+    (book, Arc::new(document))
 }

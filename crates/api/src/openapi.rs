@@ -267,6 +267,9 @@ pub fn operation(
     let mut op = json!({"operationId": id, "summary": summary, "responses": responses});
     if let Some(e) = e {
         op["tags"] = json!([e.module]);
+        // The generic routes of an entity: their bodies are checked by the declaration (with
+        // its coercions and messages), not by the strict layer's schema check.
+        op["x-entity"] = json!(e.key());
     }
     if !params.is_empty() {
         op["parameters"] = json!(params);

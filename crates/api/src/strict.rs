@@ -1,50 +1,39 @@
-//! Query strings are checked against what each route declares: a parameter the route's OpenAPI
-//! operation does not name is a 400 naming it, so a typo or a client that flattened a nested
-//! object (`and=…` for `filters[and]…`) is told so instead of getting every row.
+//! Requests are checked against what the OpenAPI document says each route takes, so the document
+//! is the contract in both directions:
+//! - **query strings**: a parameter the operation does not declare is a 400 naming it, so a typo
+//!   or a client that flattened a nested object (`and=…` for `filters[and]…`) is told so instead
+//!   of getting every row. A declared `p` takes the key `p`; one marked `x-bracket-notation` (or
+//!   a `deepObject` one) also takes `p[…]`.
+//! - **JSON bodies** of hand-written routes: checked against the declared body schema (types,
+//!   required keys, enums, lengths, formats) before the handler runs; a violation is a 422
+//!   naming the field. The generic entity routes (`x-entity`) are left to the declarations,
+//!   which check the same things with their own coercions and messages; rate-limited routes
+//!   (those declaring 429) to their handlers, which refuse a flood before reading its bodies.
 //!
-//! A declared parameter `p` takes the key `p`; one marked `x-bracket-notation` (or a
-//! `deepObject` one) also takes `p[…]`.
+//! Validators are compiled on the first request that needs one.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, OnceLock};
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
-use serde_json::Value;
-use stoa_kernel::Error;
+use serde_json::{Map, Value, json};
+use stoa_kernel::error::FieldErrors;
+use stoa_kernel::{Error, Result};
 
-use crate::routes::Operation;
+use crate::body::{Limits, media_type};
 
-#[derive(Default, Debug)]
-struct Takes {
+#[derive(Default)]
+struct Rule {
     exact: Vec<String>,
     bracketed: Vec<String>,
+    /// The JSON body schema (with the components it uses), compiled on first use.
+    body: Option<(Value, OnceLock<Option<jsonschema::Validator>>)>,
 }
 
-impl Takes {
-    fn of(doc: &Value) -> Self {
-        let mut t = Takes::default();
-        for p in doc
-            .get("parameters")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|p| p.get("in").and_then(Value::as_str) == Some("query"))
-        {
-            let Some(name) = p.get("name").and_then(Value::as_str) else {
-                continue;
-            };
-            t.exact.push(name.to_owned());
-            if p.get("x-bracket-notation").and_then(Value::as_bool) == Some(true)
-                || p.get("style").and_then(Value::as_str) == Some("deepObject")
-            {
-                t.bracketed.push(name.to_owned());
-            }
-        }
-        t
-    }
-
+impl Rule {
     fn takes(&self, key: &str) -> bool {
         self.exact.iter().any(|n| n == key)
             || key
@@ -59,69 +48,209 @@ impl Takes {
             self.exact.join(", ")
         }
     }
+
+    fn validator(&self) -> Option<&jsonschema::Validator> {
+        let (schema, compiled) = self.body.as_ref()?;
+        compiled
+            .get_or_init(|| {
+                jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(true)
+                    .build(schema)
+                    .map_err(
+                        |e| tracing::error!(error = %e, "a declared body schema does not compile"),
+                    )
+                    .ok()
+            })
+            .as_ref()
+    }
 }
 
-type Rules = HashMap<(&'static str, String), Takes>;
+type Rules = HashMap<(String, String), Rule>;
 
-/// Wraps `router` so each of `ops` refuses query parameters it does not declare.
-pub fn queries<S: Clone + Send + Sync + 'static>(
+/// Collects the `#/components/schemas/…` names `v` refers to, transitively.
+fn referenced(v: &Value, schemas: &Map<String, Value>, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "$ref"
+                    && let Some(name) = x
+                        .as_str()
+                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                {
+                    if out.insert(name.to_owned())
+                        && let Some(s) = schemas.get(name)
+                    {
+                        referenced(s, schemas, out);
+                    }
+                } else {
+                    referenced(x, schemas, out);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| referenced(x, schemas, out)),
+        _ => {}
+    }
+}
+
+fn rules(doc: &Value) -> Rules {
+    let empty = Map::new();
+    let schemas = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let mut out = Rules::new();
+    for (path, item) in doc["paths"].as_object().into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            let mut r = Rule::default();
+            for p in op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p["in"] == "query")
+            {
+                let Some(name) = p["name"].as_str() else {
+                    continue;
+                };
+                r.exact.push(name.to_owned());
+                if p["x-bracket-notation"] == json!(true) || p["style"] == "deepObject" {
+                    r.bracketed.push(name.to_owned());
+                }
+            }
+            // Rate-limited routes (429) count a request before reading its body, so a flood of
+            // large bodies costs nothing; their handlers check the body themselves.
+            if op.get("x-entity").is_none()
+                && op.pointer("/responses/429").is_none()
+                && let Some(schema) = op.pointer("/requestBody/content/application~1json/schema")
+            {
+                let mut used = BTreeSet::new();
+                referenced(schema, schemas, &mut used);
+                let parts: Map<String, Value> = used
+                    .into_iter()
+                    .filter_map(|n| Some((n.clone(), schemas.get(&n)?.clone())))
+                    .collect();
+                let root = json!({"allOf": [schema], "components": {"schemas": parts}});
+                r.body = Some((root, OnceLock::new()));
+            }
+            out.insert((method.to_ascii_uppercase(), path.clone()), r);
+        }
+    }
+    out
+}
+
+/// Wraps `router` so each route refuses what its operation in `doc` does not declare.
+pub fn layer<S: Clone + Send + Sync + 'static>(
     router: Router<S>,
-    ops: &[Operation],
+    doc: &Value,
+    limits: Limits,
 ) -> Router<S> {
-    let rules: Arc<Rules> = Arc::new(
-        ops.iter()
-            .map(|o| ((o.method, o.path.clone()), Takes::of(&o.doc)))
-            .collect(),
-    );
+    let rules = Arc::new(rules(doc));
     router.layer(axum::middleware::from_fn(
         move |req: Request, next: Next| {
             let rules = rules.clone();
             async move {
-                match refused(&rules, &req) {
-                    Some(e) => crate::error::error_response(&e),
-                    None => next.run(req).await,
+                match check(&rules, req, limits).await {
+                    Ok(req) => next.run(req).await,
+                    Err(e) => crate::error::error_response(&e),
                 }
             }
         },
     ))
 }
 
-fn refused(rules: &Rules, req: &Request) -> Option<Error> {
-    let query = req.uri().query().filter(|q| !q.is_empty())?;
-    let path = req.extensions().get::<MatchedPath>()?;
+async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
+    let Some(path) = req.extensions().get::<MatchedPath>() else {
+        return Ok(req);
+    };
     let method = match req.method().as_str() {
         "HEAD" => "GET",
         m => m,
     };
-    let takes = rules.get(&(method_name(method)?, path.as_str().to_owned()))?;
-    let mut seen = 0usize;
-    for (key, _) in form_urlencoded::parse(query.as_bytes()) {
-        seen += 1;
-        if seen > 1000 {
-            return Some(Error::bad_request("more than 1000 query parameters"));
-        }
-        if !takes.takes(&key) {
-            let shown: String = key.chars().take(64).collect();
-            return Some(Error::bad_field(
-                &shown,
-                format!(
-                    "is not a query parameter of {method} {}; it takes: {}",
-                    path.as_str(),
-                    takes.names()
-                ),
-            ));
+    let Some(rule) = rules.get(&(method.to_owned(), path.as_str().to_owned())) else {
+        return Ok(req);
+    };
+    if let Some(query) = req.uri().query().filter(|q| !q.is_empty()) {
+        for (n, (key, _)) in form_urlencoded::parse(query.as_bytes()).enumerate() {
+            if n >= 1000 {
+                return Err(Error::bad_request("more than 1000 query parameters"));
+            }
+            if !rule.takes(&key) {
+                let shown: String = key.chars().take(64).collect();
+                return Err(Error::bad_field(
+                    &shown,
+                    format!(
+                        "is not a query parameter of {method} {}; it takes: {}",
+                        path.as_str(),
+                        rule.names()
+                    ),
+                ));
+            }
         }
     }
-    None
+    if rule.body.is_none() || media_type(req.headers()) != "application/json" {
+        // No schema to check, or not JSON (the handler answers 415 or reads its own way).
+        return Ok(req);
+    }
+    let Some(validator) = rule.validator() else {
+        return Ok(req);
+    };
+    let (parts, body) = req.into_parts();
+    let bytes = axum::body::to_bytes(body, limits.json).await.map_err(|_| {
+        Error::PayloadTooLarge(format!("the body is larger than {} bytes", limits.json))
+    })?;
+    // Malformed or empty JSON goes on to the handler, which says what is wrong with it.
+    if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+        let mut fields = FieldErrors::new();
+        for e in validator.iter_errors(&value).take(20) {
+            let (field, message) = describe(&e);
+            fields.entry(field).or_default().push(message);
+        }
+        if !fields.is_empty() {
+            return Err(Error::invalid_fields(fields));
+        }
+    }
+    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
-fn method_name(m: &str) -> Option<&'static str> {
-    Some(match m {
-        "GET" => "GET",
-        "POST" => "POST",
-        "PATCH" => "PATCH",
-        "PUT" => "PUT",
-        "DELETE" => "DELETE",
-        _ => return None,
-    })
+/// The field a schema violation is about (`items[0].quantity`; the body itself is `body`) and a
+/// message for it.
+fn describe(e: &jsonschema::ValidationError<'_>) -> (String, String) {
+    use jsonschema::error::ValidationErrorKind as K;
+    let mut field = String::new();
+    for seg in e.instance_path().as_str().split('/').skip(1) {
+        let seg = seg.replace("~1", "/").replace("~0", "~");
+        if seg.parse::<usize>().is_ok() {
+            field.push_str(&format!("[{seg}]"));
+        } else {
+            if !field.is_empty() {
+                field.push('.');
+            }
+            field.push_str(&seg);
+        }
+    }
+    let join = |field: &str, name: &str| {
+        if field.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{field}.{name}")
+        }
+    };
+    match e.kind() {
+        K::Required { property } => (
+            join(&field, property.as_str().unwrap_or("?")),
+            "is required".to_owned(),
+        ),
+        K::AdditionalProperties { unexpected } => (
+            join(&field, unexpected.first().map_or("?", String::as_str)),
+            "is not a field of this body".to_owned(),
+        ),
+        _ => (
+            if field.is_empty() {
+                "body".to_owned()
+            } else {
+                field
+            },
+            e.to_string(),
+        ),
+    }
 }

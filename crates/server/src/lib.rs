@@ -67,7 +67,7 @@ fn routes(
     state: &AppState,
     modules: &Modules,
     ctx: &Context,
-) -> anyhow::Result<RouteBook<AppState>> {
+) -> anyhow::Result<(RouteBook<AppState>, Arc<serde_json::Value>)> {
     let ok = |id: &str, summary: &str| {
         let status = json!({"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]});
         let mut responses = stoa_api::openapi::errors(&[503]);
@@ -153,8 +153,9 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
     };
-    let (api, operations) = routes(&state, &modules, &ctx)?.into_parts();
-    let api = stoa_api::strict::queries(api, &operations);
+    let (book, document) = routes(&state, &modules, &ctx)?;
+    let (api, operations) = book.into_parts();
+    let api = stoa_api::strict::layer(api, &document, state.limits);
     ctx.set_operations(operations);
     modules
         .seed(&ctx)

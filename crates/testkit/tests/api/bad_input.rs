@@ -302,3 +302,60 @@ async fn malformed_rich_text_is_422_and_stores_nothing(app: TestApp) {
     assert_eq!(r.data()["description"], good);
 }
 dual_test!(malformed_rich_text_is_422_and_stores_nothing);
+
+async fn hand_written_routes_check_their_declared_bodies(app: TestApp) {
+    let order = "01900000-0000-7000-8000-000000000000";
+    let path = format!("/api/ecommerce/orders/{order}/override");
+    // The declared body: {status: one of the order statuses, reason: ≥ 3 characters}.
+    let r = app.post(&path, &json!({})).await;
+    assert_error(&r, 422, "empty body");
+    assert!(field(&r, "status") && field(&r, "reason"), "{}", r.text);
+    let r = app
+        .post(&path, &json!({"status": "flying", "reason": "because"}))
+        .await;
+    assert_error(&r, 422, "status outside the enum");
+    assert!(field(&r, "status") && !field(&r, "reason"), "{}", r.text);
+    let r = app
+        .post(&path, &json!({"status": "approving", "reason": 7}))
+        .await;
+    assert_error(&r, 422, "reason of the wrong type");
+    assert!(field(&r, "reason"), "{}", r.text);
+    let r = app.post(&path, &json!(["status"])).await;
+    assert_error(&r, 422, "an array for an object");
+    assert!(field(&r, "body"), "{}", r.text);
+    // A body that meets the declaration reaches the handler (which knows no such order).
+    let r = app
+        .post(
+            &path,
+            &json!({"status": "approving", "reason": "checked by phone"}),
+        )
+        .await;
+    assert_error(&r, 404, "valid body, unknown order");
+    // Malformed JSON is still the handler's 400.
+    let r = app
+        .send(
+            app.client
+                .post(app.url(&path))
+                .header("content-type", "application/json")
+                .body("{\"status\":"),
+        )
+        .await;
+    assert_error(&r, 400, "malformed JSON");
+    // Nested fields are named by their path.
+    let r = app
+        .post(
+            "/api/ecommerce/orders-to-products/bulk",
+            &json!([{"data": {"quantity": "many"}}]),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = app
+        .post(
+            "/api/notification/templates/01900000-0000-7000-8000-000000000000/render",
+            &json!({"language": 5}),
+        )
+        .await;
+    assert_error(&r, 422, "render with a numeric language");
+    assert!(field(&r, "language"), "{}", r.text);
+}
+dual_test!(hand_written_routes_check_their_declared_bodies);
