@@ -3,7 +3,7 @@ import { lazy, type ReactNode, StrictMode, Suspense, useEffect } from "react";
 import { useTranslation } from "@/i18n";
 import { Navigate, Outlet, type RouteObject, useLocation, useNavigate, useParams, useRoutes } from "react-router";
 import { meKey } from "./account/session";
-import { setSessionLostHandler } from "./api/http";
+import { setSessionLostHandler } from "./api/client";
 import { DEFAULT_LANGUAGE, isLanguage } from "./i18n";
 import { trackView } from "./lib/analytics";
 import { ClientOnly } from "./lib/client-only";

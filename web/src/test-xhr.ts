@@ -37,6 +37,14 @@ export class FakeXhr {
   progress(loaded: number, total: number) {
     this.upload.onprogress?.({ loaded, total, lengthComputable: total > 0 } as ProgressEvent);
   }
+  getAllResponseHeaders(): string {
+    return this.status ? "content-type: application/json\r\n" : "";
+  }
+  /** The path and query the request went to (the API client sends absolute URLs). */
+  get path(): string {
+    const u = new URL(this.url, location.href);
+    return `${u.pathname}${u.search}`;
+  }
   respond(status: number, body: unknown) {
     this.status = status;
     this.responseText = body === undefined ? "" : JSON.stringify(body);

@@ -1,16 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/http";
-import type { paths } from "@/api/schema";
+import { api, looseBody } from "@/api/client";
+import type { components } from "@/api/schema";
 
-/** The JSON body of a POST route, from the generated OpenAPI types. */
-type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { "application/json": infer B } } } } ? B : never;
-type LoginBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/authentication">;
-type RegistrationBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/registration">;
-type ForgotBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/forgot-password">;
-type ResetBody = PostBody<"/api/rbac/subjects/authentication/email-and-password/reset-password">;
+type ResetBody = components["schemas"]["AuthResetPasswordBody"];
 
 export const AUTH = "/api/rbac/subjects/authentication";
+const EMAIL = `${AUTH}/email-and-password` as const;
 
+/** The parts of an identity the account screens use (the document's RbacIdentity has them). */
 export interface Identity {
   id: string;
   email: string | null;
@@ -18,6 +15,7 @@ export interface Identity {
   provider: string;
 }
 
+/** The parts of the signed-in subject the screens use (the document's RbacMe has them). */
 export interface Subject {
   id: string;
   slug?: string;
@@ -30,7 +28,7 @@ export const meKey = ["session", "me"] as const;
 
 /** The signed-in subject, or null. Asks the server (the tokens are HttpOnly cookies). */
 export function useMe() {
-  return useQuery({ queryKey: meKey, queryFn: () => request<Subject | null>("GET", `${AUTH}/me`) });
+  return useQuery({ queryKey: meKey, queryFn: (): Promise<Subject | null> => api.get(`${AUTH}/me`) });
 }
 
 /** The email of a subject's first email identity, or the wallet address. */
@@ -42,7 +40,7 @@ export function displayName(s: Subject): string {
 export function useLogout() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => request<unknown>("POST", `${AUTH}/logout`, { noRefresh: true }),
+    mutationFn: () => api.post(`${AUTH}/logout`, { noRefresh: true }),
     onSettled: () => {
       qc.setQueryData(meKey, null);
       void sessionChanged(qc);
@@ -69,30 +67,30 @@ export interface Credentials {
 }
 
 export function signIn(c: Credentials) {
-  const body: LoginBody = { login: c.email, password: c.password };
-  return request<unknown>("POST", `${AUTH}/email-and-password/authentication`, { body, noRefresh: true });
+  return api.post(`${EMAIL}/authentication`, { body: { login: c.email, password: c.password }, noRefresh: true });
 }
 
 export function register(c: Credentials) {
-  const body: RegistrationBody = { login: c.email, password: c.password, roles: ["user"] };
-  return request<unknown>("POST", `${AUTH}/email-and-password/registration`, { body, noRefresh: true });
+  return api.post(`${EMAIL}/registration`, { body: { login: c.email, password: c.password, roles: ["user"] }, noRefresh: true });
 }
 
 export function forgotPassword(email: string) {
-  const body: ForgotBody = { email };
-  return request<unknown>("POST", `${AUTH}/email-and-password/forgot-password`, { body, noRefresh: true });
+  return api.post(`${EMAIL}/forgot-password`, { body: { email }, noRefresh: true });
 }
 
 export function resetPassword(body: ResetBody) {
-  return request<unknown>("POST", `${AUTH}/email-and-password/reset-password`, { body, noRefresh: true });
+  return api.post(`${EMAIL}/reset-password`, { body, noRefresh: true });
 }
 
-export function changePassword(subject: string, identity: string, body: { password: string; newPassword: string }) {
-  return request<unknown>("PATCH", `/api/rbac/subjects/${subject}/identities/${identity}`, { body });
+const IDENTITY = "/api/rbac/subjects/{id}/identities/{identityId}";
+
+export function changePassword(subject: string, identity: string, body: components["schemas"]["IdentityChangePasswordBody"]) {
+  // The document gives this body as a bare `{type: object}` (IdentityChangePasswordBody is not referenced).
+  return api.patch(IDENTITY, { params: { path: { id: subject, identityId: identity } }, body: looseBody(body) });
 }
 
 export function deleteIdentity(subject: string, identity: string) {
-  return request<unknown>("DELETE", `/api/rbac/subjects/${subject}/identities/${identity}`);
+  return api.delete(IDENTITY, { params: { path: { id: subject, identityId: identity } } });
 }
 
 /** Only same-site paths are followed after sign-in (no open redirect). */

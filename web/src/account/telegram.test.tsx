@@ -1,3 +1,4 @@
+import { reply, stubFetch } from "@/test-fetch";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import { queryClientOptions } from "@/query";
@@ -45,14 +46,7 @@ describe("Link Telegram", () => {
   });
 
   it("loads the official widget in redirect mode and links what Telegram sends back", async () => {
-    const calls: { url: string; method?: string; body: unknown }[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (url: string, init: RequestInit) => {
-        calls.push({ url, method: init.method, body: JSON.parse(String(init.body)) });
-        return new Response(JSON.stringify({ data: { id: "i3", provider: "telegram", account: "123456789", email: null } }), { status: 201, headers: { "content-type": "application/json" } });
-      }),
-    );
+    const calls = stubFetch(() => reply(201, { data: { id: "i3", provider: "telegram", account: "123456789", email: null } }));
     const q = new URLSearchParams({ id: String(user.id), first_name: user.first_name, username: user.username!, photo_url: user.photo_url!, auth_date: String(user.auth_date), hash: user.hash });
     window.history.replaceState(null, "", `/en/rbac/subjects/settings?${q}`);
     mount("stoa_site_bot");

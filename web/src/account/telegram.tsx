@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { ApiError, request } from "@/api/http";
+import { api } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
-import { type Identity, meKey, type Subject } from "./session";
+import { meKey, type Subject } from "./session";
 
 /** The official Telegram Login Widget (https://core.telegram.org/widgets/login). */
 export const TELEGRAM_WIDGET = "https://telegram.org/js/telegram-widget.js?22";
@@ -28,7 +29,7 @@ export function telegramBody(user: TelegramUser): TelegramUser & { provider: typ
 }
 
 export function linkTelegram(subject: string, user: TelegramUser) {
-  return request<Identity>("POST", `/api/rbac/subjects/${subject}/identities`, { body: telegramBody(user) });
+  return api.post("/api/rbac/subjects/{id}/identities", { params: { path: { id: subject } }, body: telegramBody(user) });
 }
 
 /** The widget's fields when Telegram sends the browser back to the settings page (the widget's

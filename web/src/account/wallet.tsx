@@ -6,12 +6,14 @@ import { createSiweMessage } from "viem/siwe";
 import { type EIP1193RequestFn, getAddress } from "viem";
 import { createConfig, custom, injected, useConnect, useConnection, useDisconnect, useSignMessage, WagmiProvider } from "wagmi";
 import { mainnet, sepolia } from "wagmi/chains";
-import { ApiError, request } from "@/api/http";
+import { api, loosely } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
 import { shortAddress } from "@/lib/link";
 import { Button } from "@/ui/button";
 import { AUTH, sessionChanged } from "./session";
 
+/** Kept here: the document gives the nonce answer as a bare `{type: object}`. */
 interface Nonce {
   nonce: string;
   domain: string;
@@ -92,7 +94,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
           ? { address: connection.address, chainId: connection.chainId }
           : await connect({ connector }).then((c) => ({ address: c.accounts[0], chainId: c.chainId }));
       const address = getAddress(conn.address ?? "");
-      const n = await request<Nonce>("POST", `${AUTH}/ethereum-virtual-machine/nonce`, { noRefresh: true });
+      const n = loosely<Nonce>(await api.post(`${AUTH}/ethereum-virtual-machine/nonce`, { noRefresh: true }));
       const chainId = n.chainIds.includes(conn.chainId) ? conn.chainId : (n.chainIds[0] ?? 1);
       const message = createSiweMessage({
         address,
@@ -107,7 +109,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
         statement: "Sign in to Stoa",
       });
       const signature = await sign({ message, account: address });
-      await request("POST", `${AUTH}/ethereum-virtual-machine`, { body: { message, signature, address }, noRefresh: true });
+      await api.post(`${AUTH}/ethereum-virtual-machine`, { body: { message, signature, address }, noRefresh: true });
       await sessionChanged(qc);
       onSignedIn?.();
     } catch (e) {

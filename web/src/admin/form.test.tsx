@@ -45,7 +45,7 @@ describe("a form with a file field", () => {
 
     const x = await sentRequest();
     expect(x.method).toBe("POST");
-    expect(x.url).toBe("/api/file-storage/files");
+    expect(x.path).toBe("/api/file-storage/files");
     const sent = x.form;
     expect(sent.data).toMatchObject({ adminTitle: "Forest", file: "forest.png", alt: null });
     expect(sent.files.file?.name).toBe("forest.png");

@@ -1,8 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "@/i18n";
-import { listQuery, type Row } from "@/api/entities";
-import { requestPage } from "@/api/http";
+import { entityClient, type Row } from "@/api/entities";
 import { Button } from "@/ui/button";
 
 const PAGE = 20;
@@ -50,11 +49,7 @@ export function FilteredList({
   const [page, setPage] = useState(0);
   const list = useQuery({
     queryKey: ["entity", path, "filtered", status, page],
-    queryFn: ({ signal }) =>
-      requestPage<Row[]>("GET", path, {
-        query: listQuery({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined }),
-        signal,
-      }),
+    queryFn: ({ signal }) => entityClient({ path }).list({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined }, signal),
     placeholderData: (p) => p,
   });
   const rows = list.data?.data ?? [];

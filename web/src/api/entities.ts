@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { request, requestPage, type Query } from "./http";
+import { entityRoute, type RouteOptions } from "./client";
 import type { EntityMeta } from "./meta";
 import { multipartBody, upload, type UploadProgress } from "./upload";
 
@@ -20,19 +20,18 @@ export const keys = {
   one: (path: string, id: string) => ["entity", path, "one", id] as const,
 };
 
-/** The query string of the generic list route for `p`. */
+type Query = NonNullable<RouteOptions["query"]>;
+
+/**
+ * The query string of the generic list route for `p`. `filters` and `orderBy` go as JSON (the
+ * find routes' documented form; bracket notation is taken too).
+ */
 export function listQuery(p: ListParams): Query {
   const q: Query = { limit: p.size, offset: p.page * p.size, count: true };
   if (p.search?.trim()) q.search = p.search.trim();
-  if (p.sort) {
-    q["orderBy[and][0][column]"] = p.sort.field;
-    q["orderBy[and][0][method]"] = p.sort.desc ? "desc" : "asc";
-  }
-  Object.entries(p.filters ?? {}).forEach(([field, value], i) => {
-    q[`filters[and][${i}][column]`] = field;
-    q[`filters[and][${i}][method]`] = "eq";
-    q[`filters[and][${i}][value]`] = value;
-  });
+  if (p.sort) q.orderBy = JSON.stringify([{ column: p.sort.field, method: p.sort.desc ? "desc" : "asc" }]);
+  const filters = Object.entries(p.filters ?? {}).map(([column, value]) => ({ column, method: "eq", value }));
+  if (filters.length) q.filters = JSON.stringify({ and: filters });
   return q;
 }
 
@@ -45,17 +44,20 @@ export interface SaveFiles {
 /** Sends `body` as JSON, or, with files, as multipart (`data` JSON plus a part per file field). */
 function write(method: "POST" | "PATCH", path: string, body: Record<string, unknown>, { files, onProgress }: SaveFiles = {}): Promise<Row> {
   if (files && Object.keys(files).length) return upload<Row>(method, path, multipartBody(body, files), { onProgress });
-  return request<Row>(method, path, { body });
+  return entityRoute<Row>(method, path, { body }).then((r) => r.data);
 }
 
-/** The data-provider contract for one entity: list, one, create, update, delete. */
+/**
+ * The data-provider contract for one entity: list, one, create, update, delete. Its routes come
+ * from `/api/meta` at run time, so they go through the client's `entityRoute` (untyped rows).
+ */
 export function entityClient(e: Pick<EntityMeta, "path">) {
   return {
-    list: (p: ListParams, signal?: AbortSignal) => requestPage<Row[]>("GET", e.path, { query: listQuery(p), signal }),
-    one: (id: string) => request<Row>("GET", `${e.path}/${id}`),
+    list: (p: ListParams, signal?: AbortSignal) => entityRoute<Row[]>("GET", e.path, { query: listQuery(p), signal }),
+    one: (id: string) => entityRoute<Row>("GET", `${e.path}/${id}`).then((r) => r.data),
     create: (body: Record<string, unknown>, files?: SaveFiles) => write("POST", e.path, body, files),
     update: (id: string, body: Record<string, unknown>, files?: SaveFiles) => write("PATCH", `${e.path}/${id}`, body, files),
-    remove: (id: string) => request<Row>("DELETE", `${e.path}/${id}`),
+    remove: (id: string) => entityRoute<Row>("DELETE", `${e.path}/${id}`).then((r) => r.data),
   };
 }
 

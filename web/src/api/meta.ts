@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { request } from "./http";
+import { api } from "./client";
 import type { components } from "./schema";
 
 // The shapes of `/api/meta`, generated from the server's OpenAPI schemas (`npm run api:types`):
@@ -13,7 +13,7 @@ export type FieldKind = FieldMeta["kind"];
 export const entityKey = (e: Pick<EntityMeta, "module" | "name">): string => `${e.module}.${e.name}`;
 
 export function useMeta() {
-  return useQuery({ queryKey: ["meta"], queryFn: () => request<Meta>("GET", "/api/meta"), staleTime: Infinity });
+  return useQuery({ queryKey: ["meta"], queryFn: () => api.get("/api/meta"), staleTime: Infinity });
 }
 
 /** Looks an entity up by `module.name`. */

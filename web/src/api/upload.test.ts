@@ -1,6 +1,8 @@
 import { FakeXhr, installFakeXhr, sentRequest } from "@/test-xhr";
 import { entityClient } from "./entities";
-import { ApiError, setSessionLostHandler } from "./http";
+import { reply, stubFetch } from "@/test-fetch";
+import { setSessionLostHandler } from "./client";
+import { ApiError } from "./http";
 import { fraction, multipartBody, upload, type UploadProgress } from "./upload";
 
 /** A File's bytes (jsdom's File has no arrayBuffer()). */
@@ -35,7 +37,7 @@ describe("uploads", () => {
     const done = upload<{ id: string; file: string }>("POST", "/api/file-storage/files", multipartBody({}, { file: png() }), { onProgress: (p) => seen.push(p) });
     const x = await sentRequest();
     expect(x.method).toBe("POST");
-    expect(x.url).toBe("/api/file-storage/files");
+    expect(x.path).toBe("/api/file-storage/files");
     expect(x.headers.accept).toBe("application/json");
     // The browser sets the multipart content type (with its boundary) itself.
     expect(x.headers["content-type"]).toBeUndefined();
@@ -69,14 +71,7 @@ describe("uploads", () => {
   });
 
   it("refreshes the session once on 401 and sends the body again", async () => {
-    const calls: string[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (url: string) => {
-        calls.push(url);
-        return new Response(JSON.stringify({ data: {} }), { status: 200 });
-      }),
-    );
+    const calls = stubFetch(() => reply(201, { data: {} }));
     const done = upload<{ id: string }>("PATCH", "/api/file-storage/files/1", multipartBody({}, { file: png() }));
     (await sentRequest(1)).respond(401, { error: "expired" });
     const again = await sentRequest(2);
@@ -84,13 +79,13 @@ describe("uploads", () => {
     expect(again.form.files.file?.name).toBe("pixel.png");
     again.respond(200, { data: { id: "1" } });
     expect(await done).toEqual({ id: "1" });
-    expect(calls).toEqual(["/api/rbac/subjects/authentication/refresh"]);
+    expect(calls.map((c) => c.url)).toEqual(["/api/rbac/subjects/authentication/refresh"]);
   });
 
   it("reports a lost session when the refresh fails", async () => {
     const lost = vi.fn();
     setSessionLostHandler(lost);
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("{}", { status: 401 })));
+    stubFetch(() => reply(401, {}));
     const done = upload("POST", "/api/file-storage/files", multipartBody({}, { file: png() }));
     (await sentRequest(1)).respond(401, { error: "expired" });
     await expect(done).rejects.toBeInstanceOf(ApiError);
@@ -109,24 +104,24 @@ describe("uploads", () => {
   });
 
   it("the entity client sends JSON without files and multipart with them", async () => {
-    const json = vi.fn(async () => new Response(JSON.stringify({ data: { id: "2" } }), { status: 201 }));
-    vi.stubGlobal("fetch", json);
+    const json = stubFetch(() => reply(201, { data: { id: "2" } }));
     const c = entityClient({ path: "/api/file-storage/files" });
     expect(await c.create({ file: "/files/demo/a.svg" })).toEqual({ id: "2" });
-    expect(json).toHaveBeenCalledTimes(1);
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ method: "POST", url: "/api/file-storage/files", body: { file: "/files/demo/a.svg" } });
     expect(FakeXhr.sent).toHaveLength(0);
 
     const progress: UploadProgress[] = [];
     const done = c.update("2", { alt: "x" }, { files: { file: png() }, onProgress: (p) => progress.push(p) });
     const x = await sentRequest();
     expect(x.method).toBe("PATCH");
-    expect(x.url).toBe("/api/file-storage/files/2");
+    expect(x.path).toBe("/api/file-storage/files/2");
     expect(x.form.data).toEqual({ alt: "x" });
     expect(Object.keys(x.form.files)).toEqual(["file"]);
     x.progress(1, 4);
     x.respond(200, { data: { id: "2", file: "/files/new.png" } });
     expect(await done).toEqual({ id: "2", file: "/files/new.png" });
     expect(progress).toEqual([{ loaded: 1, total: 4 }]);
-    expect(json).toHaveBeenCalledTimes(1);
+    expect(json).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
-import { ApiError, refreshSession, sessionLost, unwrap } from "./http";
+import { entityRoute } from "./client";
+import { ApiError } from "./http";
 
 /** The types the server keeps (it sniffs the bytes; this only narrows the picker). */
 export const UPLOAD_ACCEPT = [
@@ -44,40 +45,50 @@ export function multipartBody(data: Record<string, unknown>, files: Record<strin
   return form;
 }
 
-interface Raw {
-  status: number;
-  statusText: string;
-  text: string;
+/**
+ * A `fetch` for one multipart request that sends it with XMLHttpRequest (fetch cannot report
+ * upload progress). It sends `form` itself — the same body the client built the Request from —
+ * so a retry after a 401 sends the files again. The Request gives the method, URL, headers and
+ * abort signal; the browser sets the multipart content type (with its boundary).
+ */
+export function progressFetch(form: FormData, onProgress?: (p: UploadProgress) => void): (request: Request) => Promise<Response> {
+  return (request) =>
+    new Promise((resolve, reject) => {
+      const signal = request.signal;
+      if (signal.aborted) {
+        reject(new DOMException("The upload was canceled", "AbortError"));
+        return;
+      }
+      const xhr = new XMLHttpRequest();
+      xhr.open(request.method, request.url);
+      request.headers.forEach((value, name) => {
+        if (name !== "content-type") xhr.setRequestHeader(name, value);
+      });
+      xhr.upload.onprogress = (e: ProgressEvent) => onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+      xhr.onload = () => resolve(toResponse(xhr));
+      // A server that refuses a large body may close the connection before reading it: no status.
+      xhr.onerror = () => reject(new ApiError(0, "network", "The upload was interrupted"));
+      xhr.onabort = () => reject(new DOMException("The upload was canceled", "AbortError"));
+      signal.addEventListener("abort", () => xhr.abort(), { once: true });
+      xhr.send(form);
+    });
 }
 
-function send(method: string, path: string, body: FormData, opts: UploadOptions): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    if (opts.signal?.aborted) {
-      reject(new DOMException("The upload was canceled", "AbortError"));
-      return;
-    }
-    const xhr = new XMLHttpRequest();
-    xhr.open(method, path);
-    xhr.setRequestHeader("accept", "application/json");
-    xhr.upload.onprogress = (e: ProgressEvent) => opts.onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
-    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: xhr.responseText });
-    // A server that refuses a large body may close the connection before reading it: no status.
-    xhr.onerror = () => reject(new ApiError(0, "network", "The upload was interrupted"));
-    xhr.onabort = () => reject(new DOMException("The upload was canceled", "AbortError"));
-    opts.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
-    xhr.send(body);
-  });
+function toResponse(xhr: XMLHttpRequest): Response {
+  const headers = new Headers();
+  for (const line of xhr.getAllResponseHeaders().split("\r\n")) {
+    const at = line.indexOf(":");
+    if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  const empty = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+  return new Response(empty ? null : xhr.responseText, { status: xhr.status, statusText: xhr.statusText, headers });
 }
 
 /**
- * Sends a multipart body with XMLHttpRequest (fetch cannot report upload progress) and unwraps
- * the `{data}` envelope. Like `request`, a 401 refreshes the session once and sends it again.
+ * Sends a multipart body (the other fields as JSON in `data`, a part per file) through the API
+ * client, reporting progress, and answers the `{data}` of the result. Like every call, a 401
+ * refreshes the session once and sends it again.
  */
 export async function upload<T>(method: "POST" | "PATCH", path: string, body: FormData, opts: UploadOptions = {}): Promise<T> {
-  let res = await send(method, path, body, opts);
-  if (res.status === 401) {
-    if (await refreshSession()) res = await send(method, path, body, opts);
-    else sessionLost();
-  }
-  return unwrap(res.status, res.statusText, res.text) as T;
+  return (await entityRoute<T>(method, path, { body, signal: opts.signal, fetch: progressFetch(body, opts.onProgress) })).data;
 }

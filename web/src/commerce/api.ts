@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { request } from "@/api/http";
+import { api, looseBody, loosely, type Result } from "@/api/client";
 import { formatPrice, type Price } from "@/lib/content";
 import { AUTH, meKey, useMe, type Subject } from "@/account/session";
 
@@ -23,6 +23,7 @@ export interface StatusChange {
   override?: boolean;
 }
 
+/** Kept here: the document describes an order only as `{type: object}` with a description. */
 export interface Order {
   id: string;
   status: string;
@@ -44,6 +45,7 @@ export interface Invoice {
   paymentUrl: string;
 }
 
+/** Kept here: the document's SubjectCheckoutResult / SubjectBuyNowResult give invoices as bare `{type: object}` items. */
 export interface CheckoutResult {
   billingModule: { invoices: Invoice[] };
   ecommerceModule: { orders: string[] };
@@ -52,38 +54,44 @@ export interface CheckoutResult {
 export const cartKey = ["commerce", "cart"] as const;
 export const ordersKey = ["commerce", "orders"] as const;
 
-const base = (subject: string) => `/api/rbac/subjects/${subject}/ecommerce-module`;
+const BASE = "/api/rbac/subjects/{id}/ecommerce-module";
+const ORDER = `${BASE}/orders/{orderId}` as const;
+const subjectPath = (id: string) => ({ path: { id } });
 
 /** The visitor's subject: the signed-in one, or a new anonymous one (a guest cart). */
 export async function ensureSubject(qc: ReturnType<typeof useQueryClient>, me: Subject | null | undefined): Promise<string> {
   if (me?.id) return me.id;
-  await request<unknown>("POST", `${AUTH}/init`, { body: {}, noRefresh: true });
-  const fresh = await request<Subject | null>("GET", `${AUTH}/me`, { noRefresh: true });
+  await api.post(`${AUTH}/init`, { noRefresh: true });
+  const fresh: Subject | null = await api.get(`${AUTH}/me`, { noRefresh: true });
   qc.setQueryData(meKey, fresh);
   if (!fresh?.id) throw new Error("no session");
   return fresh.id;
 }
 
 export function addToCart(subject: string, productId: string, quantity = 1) {
-  return request<Order>("POST", `${base(subject)}/orders`, { body: { productId, quantity } });
+  return api.post(`${BASE}/orders`, { params: subjectPath(subject), body: { productId, quantity } }).then(loosely<Order>);
 }
 
 export function listOrders(subject: string, type: "cart" | "history" | "all" = "cart") {
-  return request<Order[]>("GET", `${base(subject)}/orders`, { query: { type } });
+  return api.get(`${BASE}/orders`, { params: { ...subjectPath(subject), query: { type } } }).then(loosely<Order[]>);
 }
 
 export function getOrder(subject: string, id: string) {
-  return request<Order>("GET", `${base(subject)}/orders/${id}`);
+  return api.get(ORDER, { params: { path: { id: subject, orderId: id } } }).then(loosely<Order>);
 }
 
 export function updateLine(subject: string, order: string, line: string, quantity: number) {
-  return request<Order>("PATCH", `${base(subject)}/orders/${order}`, { body: { ordersToProducts: [{ id: line, quantity }] } });
+  return api.patch(ORDER, { params: { path: { id: subject, orderId: order } }, body: { ordersToProducts: [{ id: line, quantity }] } }).then(loosely<Order>);
 }
 
 export function deleteOrder(subject: string, order: string) {
-  return request<unknown>("DELETE", `${base(subject)}/orders/${order}`);
+  return api.delete(ORDER, { params: { path: { id: subject, orderId: order } } });
 }
 
+/**
+ * Kept here: in the document, SubjectCheckoutBody's `ecommerceModule` and SubjectBuyNowBody's
+ * `billingModule` are bare `{type: object}`, and SubjectCheckoutBody has no `billingModule`.
+ */
 export interface CheckoutBody {
   provider: string;
   email?: string;
@@ -95,23 +103,21 @@ export interface CheckoutBody {
 }
 
 export function checkout(subject: string, body: CheckoutBody) {
-  return request<CheckoutResult>("POST", `${base(subject)}/orders/checkout`, { body });
+  return api.post(`${BASE}/orders/checkout`, { params: subjectPath(subject), body: looseBody(body) }).then(loosely<CheckoutResult>);
 }
 
 export function buyNow(subject: string, product: string, body: CheckoutBody) {
-  return request<CheckoutResult>("POST", `${base(subject)}/products/${product}/checkout`, { body });
+  return api
+    .post(`${BASE}/products/{productId}/checkout`, { params: { path: { id: subject, productId: product } }, body: looseBody(body) })
+    .then(loosely<CheckoutResult>);
 }
 
 /** An enabled payment provider and the currencies it takes (empty: any). */
-export interface ProviderOffer {
-  provider: string;
-  currencies: string[];
-  statusApi: boolean;
-}
+export type ProviderOffer = Result<"get", "/api/billing/providers">[number];
 
 /** The payment providers the server allows, in its order. */
 export function useProviders() {
-  return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => request<ProviderOffer[]>("GET", "/api/billing/providers"), staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => api.get("/api/billing/providers"), staleTime: 5 * 60_000 });
 }
 
 /** Does `offer` take payments in `currency` (a slug)? */
@@ -119,7 +125,10 @@ export function accepts(offer: ProviderOffer, currency: string | undefined): boo
   return offer.currencies.length === 0 || (!!currency && offer.currencies.includes(currency.toLowerCase()));
 }
 
-/** The open cart in one currency: its orders and their total (computed by the server). */
+/**
+ * The open cart in one currency: its orders and their total (computed by the server). Kept here:
+ * the document gives subjectCartTotal's items as bare `{type: object}`.
+ */
 export interface CartGroup {
   billingModuleCurrency: Currency;
   total: string;
@@ -132,7 +141,7 @@ export function useCart() {
   const id = me.data?.id;
   return useQuery({
     queryKey: [...cartKey, id],
-    queryFn: () => request<CartGroup[]>("GET", `${base(id as string)}/orders/total`),
+    queryFn: () => api.get(`${BASE}/orders/total`, { params: subjectPath(id as string) }).then(loosely<CartGroup[]>),
     enabled: !!id,
   });
 }

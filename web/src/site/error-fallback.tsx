@@ -1,4 +1,4 @@
-import { request } from "@/api/http";
+import { api } from "@/api/client";
 import { useTranslation } from "@/i18n";
 import { errorMessage } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
@@ -7,7 +7,7 @@ import { Button } from "@/ui/button";
 export default function ErrorFallback({ error }: { error?: unknown }) {
   const { t } = useTranslation();
   const reload = async () => {
-    await request("GET", "/api/revalidation/revalidate", { query: { path: "/", type: "layout" } }).catch(() => undefined);
+    await api.get("/api/revalidation/revalidate").catch(() => undefined);
     window.location.reload();
   };
   return (

@@ -2,7 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Component, type ReactNode, useEffect } from "react";
 import { useTranslation } from "@/i18n";
 import { useLocation, useParams } from "react-router";
-import { ApiError, request } from "@/api/http";
+import { api, loosely } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { type Bundle, firstImageBlock, type HostWidget } from "@/lib/content";
 import { RenderVariant } from "@/lib/registry";
 import { boot } from "@/lib/boot";
@@ -19,7 +20,8 @@ export const bundleKey = (url: string) => ["page-bundle", url] as const;
 
 async function fetchBundle(url: string): Promise<Bundle | null> {
   try {
-    return await request<Bundle>("GET", "/api/host/pages/bundle", { query: { url } });
+    // Kept as the screen's Bundle: the document gives the layouts and widgets as bare `{type: object}` items.
+    return loosely<Bundle | null>(await api.get("/api/host/pages/bundle", { params: { query: { url } } }));
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;

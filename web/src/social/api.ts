@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { request } from "@/api/http";
+import { api, loosely } from "@/api/client";
+import type { components } from "@/api/schema";
 import { tr } from "@/lib/content";
 import { useMe } from "@/account/session";
 
@@ -8,11 +9,16 @@ import { useMe } from "@/account/session";
  * `/api/rbac/subjects/{id}/social-module`. A subject chats under one of its profiles.
  */
 
+/**
+ * A profile as the chat screens show it. Kept here: the document's SubjectSocialProfilesItem has
+ * no `required` (not even `id`) and its `title` is a bare `{type: object}`; the public list's
+ * SocialProfile (fully typed) fits it.
+ */
 export interface ProfileCard {
   id: string;
   slug?: string | null;
   adminTitle?: string | null;
-  title?: Record<string, string> | null;
+  title?: components["schemas"]["Translations"] | null;
   variant?: string | null;
 }
 
@@ -35,6 +41,7 @@ export interface MessageFile {
   adminTitle: string | null;
 }
 
+/** Kept here: the document describes a message only as `{type: object}` with a description. */
 export interface Message {
   id: string;
   description: string;
@@ -49,6 +56,7 @@ export interface Message {
   files: MessageFile[];
 }
 
+/** Kept here: the document describes a chat only as `{type: object}` with a description. */
 export interface Chat {
   id: string;
   title: string | null;
@@ -61,6 +69,7 @@ export interface Chat {
   lastRead: number;
 }
 
+/** Kept here: the document's SubjectSocialUnreadResult has no `required` and no `profileIds`. */
 export interface Unread {
   unread: number;
   capped: boolean;
@@ -68,6 +77,7 @@ export interface Unread {
   profileIds: string[];
 }
 
+/** Kept here: the document's SubjectSocialChatReadResult has no `required` and no `chatId`. */
 export interface ReadMark {
   chatId: string;
   lastRead: number;
@@ -76,10 +86,6 @@ export interface ReadMark {
 
 /** Messages a page of history holds. */
 export const PAGE = 50;
-
-export const base = (subject: string) => `/api/rbac/subjects/${subject}/social-module`;
-const chatsPath = (s: string, p: string) => `${base(s)}/profiles/${p}/chats`;
-const messagesPath = (s: string, p: string, c: string) => `${chatsPath(s, p)}/${c}/messages`;
 
 /** Query keys. Everything of a subject sits under `["social", subject]` (dropped at sign-out). */
 export const socialKey = ["social"] as const;
@@ -90,26 +96,35 @@ export const chatKey = (s: string, p: string, c: string) => ["social", s, "chat"
 export const messagesKey = (s: string, p: string, c: string) => ["social", s, "messages", p, c] as const;
 export const directoryKey = (search: string) => ["social-directory", search] as const;
 
-export const listProfiles = (s: string) => request<ProfileCard[]>("GET", `${base(s)}/profiles`);
-export const createProfile = (s: string, title: string) => request<ProfileCard>("POST", `${base(s)}/profiles`, { body: { title } });
-export const getUnread = (s: string) => request<Unread>("GET", `${base(s)}/unread`);
-export const listChats = (s: string, p: string) => request<Chat[]>("GET", chatsPath(s, p));
-export const getChat = (s: string, p: string, c: string) => request<Chat>("GET", `${chatsPath(s, p)}/${c}`);
-export const startChat = (s: string, p: string, profileIds: string[]) => request<Chat>("POST", chatsPath(s, p), { body: { profileIds } });
-export const getMessages = (s: string, p: string, c: string, q: { before?: string; after?: number; limit?: number } = {}) =>
-  request<Message[]>("GET", messagesPath(s, p, c), { query: { limit: q.limit ?? PAGE, before: q.before, after: q.after } });
-export const postMessage = (s: string, p: string, c: string, description: string) => request<Message>("POST", messagesPath(s, p, c), { body: { description } });
-export const editMessage = (s: string, p: string, c: string, m: string, description: string) =>
-  request<Message>("PATCH", `${messagesPath(s, p, c)}/${m}`, { body: { description } });
-export const deleteMessage = (s: string, p: string, c: string, m: string) => request<unknown>("DELETE", `${messagesPath(s, p, c)}/${m}`);
-export const react = (s: string, p: string, c: string, m: string, emoji: string) => request<Message>("POST", `${messagesPath(s, p, c)}/${m}/react`, { body: { emoji } });
-export const markRead = (s: string, p: string, c: string, messageId?: string) =>
-  request<ReadMark>("POST", `${chatsPath(s, p)}/${c}/read`, { body: messageId ? { messageId } : {} });
+const SOCIAL = "/api/rbac/subjects/{id}/social-module";
+const CHATS = `${SOCIAL}/profiles/{profileId}/chats` as const;
+const MESSAGES = `${CHATS}/{chatId}/messages` as const;
+const chatParams = (id: string, profileId: string, chatId: string) => ({ path: { id, profileId, chatId } });
+const messageParams = (id: string, profileId: string, chatId: string, messageId: string) => ({ path: { id, profileId, chatId, messageId } });
+
+export const listProfiles = async (s: string) => loosely<ProfileCard[]>(await api.get(`${SOCIAL}/profiles`, { params: { path: { id: s } } }));
+export const createProfile = async (s: string, title: string) => loosely<ProfileCard>(await api.post(`${SOCIAL}/profiles`, { params: { path: { id: s } }, body: { title } }));
+export const getUnread = async (s: string) => loosely<Unread>(await api.get(`${SOCIAL}/unread`, { params: { path: { id: s } } }));
+export const listChats = async (s: string, p: string) => loosely<Chat[]>(await api.get(CHATS, { params: { path: { id: s, profileId: p } } }));
+export const getChat = async (s: string, p: string, c: string) => loosely<Chat>(await api.get(`${CHATS}/{chatId}`, { params: chatParams(s, p, c) }));
+export const startChat = async (s: string, p: string, profileIds: string[]) =>
+  loosely<Chat>(await api.post(CHATS, { params: { path: { id: s, profileId: p } }, body: { profileIds } }));
+export const getMessages = async (s: string, p: string, c: string, q: { before?: string; after?: number; limit?: number } = {}) =>
+  loosely<Message[]>(await api.get(MESSAGES, { params: { ...chatParams(s, p, c), query: { limit: q.limit ?? PAGE, before: q.before, after: q.after } } }));
+export const postMessage = async (s: string, p: string, c: string, description: string) =>
+  loosely<Message>(await api.post(MESSAGES, { params: chatParams(s, p, c), body: { description } }));
+export const editMessage = async (s: string, p: string, c: string, m: string, description: string) =>
+  loosely<Message>(await api.patch(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m), body: { description } }));
+export const deleteMessage = (s: string, p: string, c: string, m: string) => api.delete(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m) });
+export const react = async (s: string, p: string, c: string, m: string, emoji: string) =>
+  loosely<Message>(await api.post(`${MESSAGES}/{messageId}/react`, { params: messageParams(s, p, c, m), body: { emoji } }));
+export const markRead = async (s: string, p: string, c: string, messageId?: string) =>
+  loosely<ReadMark>(await api.post(`${CHATS}/{chatId}/read`, { params: chatParams(s, p, c), body: messageId ? { messageId } : {} }));
 
 /** Other people's profiles (the public list), for starting a chat. */
-export const searchProfiles = (search: string) =>
-  request<ProfileCard[]>("GET", "/api/social/profiles", {
-    query: { limit: 20, search: search.trim() || undefined, "orderBy[and][0][column]": "createdAt", "orderBy[and][0][method]": "desc" },
+export const searchProfiles = (search: string): Promise<ProfileCard[]> =>
+  api.get("/api/social/profiles", {
+    params: { query: { limit: 20, search: search.trim() || undefined, orderBy: JSON.stringify([{ column: "createdAt", method: "desc" }]) } },
   });
 
 /** A profile's name in `lang`: its title, else its admin title, else its slug. */

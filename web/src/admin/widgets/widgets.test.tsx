@@ -1,3 +1,4 @@
+import { reply, stubFetch } from "@/test-fetch";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -224,18 +225,11 @@ describe("field widgets", () => {
   });
 
   it("reference searches the target entity on the server and stores the chosen id", async () => {
-    const seen: string[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (url: string) => {
-        seen.push(url);
-        return new Response(JSON.stringify({ data: [{ id: "0191e6a4-0000-7000-8000-000000000001", adminTitle: "Trees" }] }), { status: 200 });
-      }),
-    );
+    const sent = stubFetch(() => reply(200, { data: [{ id: "0191e6a4-0000-7000-8000-000000000001", adminTitle: "Trees" }] }));
     const h = harness(ReferenceWidget, field("reference", { target: "blog.category" }), null);
     await userEvent.click(screen.getByLabelText("f"));
     await userEvent.type(screen.getByLabelText("Search blog.category"), "tr");
-    await waitFor(() => expect(seen.some((u) => u.startsWith("/api/blog/categories?") && u.includes("search=tr"))).toBe(true));
+    await waitFor(() => expect(sent.some(({ url }) => url.startsWith("/api/blog/categories?") && url.includes("search=tr"))).toBe(true));
     await userEvent.click(await screen.findByRole("button", { name: /Trees/ }));
     expect(h.value()).toBe("0191e6a4-0000-7000-8000-000000000001");
   });

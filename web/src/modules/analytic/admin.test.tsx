@@ -1,3 +1,4 @@
+import { reply, stubFetch } from "@/test-fetch";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -28,15 +29,7 @@ describe("the analytics screen", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("shows the figures of the chosen period and switches between 7, 30 and 90 days", async () => {
-    const asked: string[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (url: string) => {
-        asked.push(url);
-        const days = Number(new URL(url, "http://x").searchParams.get("days"));
-        return new Response(JSON.stringify({ data: dashboard(days) }), { status: 200, headers: { "content-type": "application/json" } });
-      }),
-    );
+    const asked = stubFetch(({ url }) => reply(200, { data: dashboard(Number(new URL(url, "http://x").searchParams.get("days"))) }));
     render(
       <QueryClientProvider client={new QueryClient(queryClientOptions)}>
         <AnalyticsScreen lang="en" />
@@ -57,6 +50,6 @@ describe("the analytics screen", () => {
     expect(screen.getByTestId("per-day").querySelectorAll("tbody tr")).toHaveLength(7);
     await userEvent.click(screen.getByRole("button", { name: "90 days" }));
     await waitFor(() => expect(screen.getByTestId("analytics")).toHaveAttribute("data-days", "90"));
-    expect(asked).toEqual(["/api/analytic/dashboard?days=30", "/api/analytic/dashboard?days=7", "/api/analytic/dashboard?days=90"]);
+    expect(asked.map((a) => a.url)).toEqual(["/api/analytic/dashboard?days=30", "/api/analytic/dashboard?days=7", "/api/analytic/dashboard?days=90"]);
   });
 });

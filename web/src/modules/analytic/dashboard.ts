@@ -20,6 +20,7 @@ export interface Funnel {
   started: number;
   paid: number;
 }
+/** Kept here: the document gives the dashboard as a bare `{type: object}` (and its `data` as optional). */
 export interface Dashboard {
   days: number;
   since: string;

@@ -4,7 +4,8 @@ import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { type Row } from "@/api/entities";
 import { type Column, FilteredList, when } from "@/admin/list";
-import { ApiError, request } from "@/api/http";
+import { api } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { useProviders } from "@/commerce/api";
@@ -49,7 +50,7 @@ export function InboxView({ lang }: { lang: string }) {
   const qc = useQueryClient();
   const [open, setOpen] = useState<Row | null>(null);
   const replay = useMutation({
-    mutationFn: (id: string) => request<Row>("POST", `${INBOX}/${id}/replay`, { body: {} }),
+    mutationFn: (id: string) => api.post(`${INBOX}/{id}/replay`, { params: { path: { id } } }),
     onSuccess: (row) => {
       toast.success(t("inbox.replayed"));
       setOpen(row);

@@ -1,3 +1,4 @@
+import { reply, stubFetch } from "@/test-fetch";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Rec } from "@/lib/content";
@@ -19,14 +20,7 @@ describe("the CRM form", () => {
   });
 
   it("has a honeypot people never see, sends it empty, and counts the submission", async () => {
-    const posts: { url: string; body: unknown }[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (url: string, init: RequestInit) => {
-        posts.push({ url, body: JSON.parse(String(init.body)) });
-        return new Response(JSON.stringify({ data: { id: "r1" } }), { status: 201, headers: { "content-type": "application/json" } });
-      }),
-    );
+    const posts = stubFetch(() => reply(201, { data: { id: "r1" } }));
     const beacons: unknown[] = [];
     Object.defineProperty(navigator, "sendBeacon", { value: (_u: string, b: string) => beacons.push(JSON.parse(b)) > 0, configurable: true, writable: true });
     render(<CrmForm form={form} lang="en" />);
@@ -40,7 +34,7 @@ describe("the CRM form", () => {
     await userEvent.type(screen.getByLabelText(/Name/), "Vera");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
     await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0]).toEqual({ url: "/api/crm/forms/f1/requests", body: { name: "Vera", [HONEYPOT]: "" } });
+    expect(posts[0]).toEqual({ method: "POST", url: "/api/crm/forms/f1/requests", body: { name: "Vera", [HONEYPOT]: "" } });
     await waitFor(() => expect(beacons).toEqual([{ type: "event", name: "form-submitted", path: "/" }]));
   });
 });

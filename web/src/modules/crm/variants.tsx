@@ -2,7 +2,8 @@ import { useState } from "react";
 import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { ApiError, request } from "@/api/http";
+import { api } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { trackEvent } from "@/lib/analytics";
 import { linked, tr, type Rec } from "@/lib/content";
 import { errorMessage, fieldMessage } from "@/lib/form-errors";
@@ -42,7 +43,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
   const [done, setDone] = useState(false);
   const submit = handleSubmit(async (values) => {
     try {
-      await request("POST", `/api/crm/forms/${form.id}/requests`, { body: values });
+      await api.post("/api/crm/forms/{id}/requests", { params: { path: { id: form.id } }, body: values });
       trackEvent("form-submitted");
       toast.success(t("site.submitted"));
       setDone(true);

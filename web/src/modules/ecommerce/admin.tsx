@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { type Row } from "@/api/entities";
-import { ApiError, request } from "@/api/http";
+import { api, loosely } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
 import { type Currency, money, type Order, type StatusChange } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
@@ -14,6 +14,7 @@ import { Label, Select, Textarea } from "@/ui/input";
 
 /** Every order status, in the order of the lifecycle. */
 export const ORDER_STATUSES = ["new", "paying", "approving", "packaging", "delivering", "delivered", "canceled"] as const;
+type OrderStatus = (typeof ORDER_STATUSES)[number];
 const ORDERS = "/api/ecommerce/orders";
 
 interface Intent {
@@ -31,6 +32,7 @@ interface AdminInvoice {
   paymentUrl?: string | null;
   createdAt: string;
 }
+/** Kept here: the document gives ecommerceOrderDetails' answer as a bare `{type: object}`. */
 interface AdminOrder extends Order {
   email?: string | null;
   language?: string | null;
@@ -38,7 +40,7 @@ interface AdminOrder extends Order {
   paymentIntents: Intent[];
   invoices: AdminInvoice[];
   statusChanges: (StatusChange & { actor?: string | null })[];
-  nextStatuses: string[];
+  nextStatuses: OrderStatus[];
 }
 
 const detailsKey = (id: string) => ["admin", "order", id] as const;
@@ -78,14 +80,14 @@ export function OrdersView({ lang }: { lang: string }) {
 function OrderDetails({ id, lang }: { id: string; lang: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: detailsKey(id), queryFn: () => request<AdminOrder>("GET", `${ORDERS}/${id}/details`) });
+  const q = useQuery({ queryKey: detailsKey(id), queryFn: async () => loosely<AdminOrder>(await api.get(`${ORDERS}/{id}/details`, { params: { path: { id } } })) });
   const done = (msg: string) => {
     toast.success(msg);
     void qc.invalidateQueries({ queryKey: detailsKey(id) });
     void qc.invalidateQueries({ queryKey: ["entity", ORDERS] });
   };
   const move = useMutation({
-    mutationFn: (status: string) => request<Row>("PATCH", `${ORDERS}/${id}`, { body: { status } }),
+    mutationFn: (status: OrderStatus) => api.patch(`${ORDERS}/{id}`, { params: { path: { id } }, body: { status } }),
     onSuccess: () => done(t("orders.moved")),
     onError: (e) => failure(e, t("admin.failed")),
   });
@@ -173,10 +175,10 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
 /** The explicit correction: any status, with a reason that goes into the history. */
 function OverrideForm({ id, current, onDone }: { id: string; current: string; onDone: () => void }) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useState<OrderStatus | "">("");
   const [reason, setReason] = useState("");
   const save = useMutation({
-    mutationFn: () => request<unknown>("POST", `${ORDERS}/${id}/override`, { body: { status, reason } }),
+    mutationFn: (to: OrderStatus) => api.post(`${ORDERS}/{id}/override`, { params: { path: { id } }, body: { status: to, reason } }),
     onSuccess: () => {
       setReason("");
       setStatus("");
@@ -191,13 +193,13 @@ function OverrideForm({ id, current, onDone }: { id: string; current: string; on
         className="mt-3 space-y-3"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          if (status) save.mutate(status);
         }}
       >
         <p className="text-neutral-700">{t("orders.overrideHelp")}</p>
         <div>
           <Label htmlFor={`override-status-${id}`}>{t("orders.status")}</Label>
-          <Select id={`override-status-${id}`} value={status} onChange={(e) => setStatus(e.target.value)} required>
+          <Select id={`override-status-${id}`} value={status} onChange={(e) => setStatus(e.target.value as OrderStatus | "")} required>
             <option value="">{t("admin.selectPlaceholder")}</option>
             {ORDER_STATUSES.filter((s) => s !== current).map((s) => (
               <option key={s} value={s}>
@@ -218,6 +220,7 @@ function OverrideForm({ id, current, onDone }: { id: string; current: string; on
   );
 }
 
+/** Kept here: the document gives ecommerceOrderStats' answer as a bare `{type: object}`. */
 interface Stats {
   days: { day: string; currency: string; orders: number; revenue: string }[];
   totals: { currency: string; orders: number; revenue: string }[];
@@ -227,7 +230,7 @@ interface Stats {
 /** Dashboard card: paid orders and revenue per currency over the last 30 days, as bars per day. */
 export function SalesCard({ lang }: { lang: string }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ["admin", "order-stats"], queryFn: () => request<Stats>("GET", `${ORDERS}/stats`, { query: { days: 30 } }) });
+  const q = useQuery({ queryKey: ["admin", "order-stats"], queryFn: async () => loosely<Stats>(await api.get(`${ORDERS}/stats`, { params: { query: { days: 30 } } })) });
   const days = lastDays(30);
   return (
     <Card className="max-w-3xl" data-testid="sales-card">

@@ -1,3 +1,4 @@
+import { reply, stubFetch } from "@/test-fetch";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -19,15 +20,13 @@ const rows = [
 ];
 
 function serve(requests: { method: string; url: string }[]) {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init?: RequestInit) => {
-      requests.push({ method: init?.method ?? "GET", url });
-      if (url === "/api/meta") return new Response(JSON.stringify({ data: meta }), { status: 200 });
-      if (init?.method === "DELETE") return new Response(JSON.stringify({ data: rows[0] }), { status: 200 });
-      return new Response(JSON.stringify({ data: rows }), { status: 200, headers: { "x-total-count": "4" } });
-    }),
-  );
+  const sent = stubFetch(({ method, url }) => {
+    requests.push({ method, url });
+    if (url === "/api/meta") return reply(200, { data: meta });
+    if (method === "DELETE") return reply(200, { data: rows[0] });
+    return reply(200, { data: rows }, { "x-total-count": "4" });
+  });
+  return sent;
 }
 
 function library() {
@@ -65,8 +64,8 @@ describe("the media library", () => {
     expect(tile("report.pdf")).toHaveTextContent("PDF");
     expect(within(tile("forest.png")).getByRole("img", { name: "A pine forest" })).toBeInTheDocument();
     const listed = requests.find((r) => r.url.startsWith("/api/file-storage/files?"))?.url ?? "";
-    expect(listed).toContain("orderBy%5Band%5D%5B0%5D%5Bcolumn%5D=createdAt");
-    expect(listed).toContain("orderBy%5Band%5D%5B0%5D%5Bmethod%5D=desc");
+    // The sort goes as JSON (the find routes' documented form).
+    expect(new URL(listed, "http://x").searchParams.get("orderBy")).toBe('[{"column":"createdAt","method":"desc"}]');
     expect(screen.getByText("Page 1 of 1")).toBeInTheDocument();
   });
 

@@ -2,25 +2,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { queryClientOptions } from "@/query";
+import { reply as json, stubFetch } from "@/test-fetch";
 import { NotificationsView, parseData, sendAction, TemplatePreview } from "./admin";
 
-function reply(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
-type Call = { url: string; method: string; body: unknown };
-function stubFetch(answer: (c: Call) => Response) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const c = { url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined };
-      calls.push(c);
-      return answer(c);
-    }),
-  );
-  return calls;
-}
+const reply = (body: unknown, status = 200) => json(status, body);
 
 function mount(node: React.ReactNode) {
   const qc = new QueryClient(queryClientOptions);

@@ -3,7 +3,8 @@ import { useId, useState } from "react";
 import { LANGUAGES, useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import type { Row } from "@/api/entities";
-import { ApiError, request } from "@/api/http";
+import { api, looseBody } from "@/api/client";
+import { ApiError } from "@/api/http";
 import { type Column, FilteredList, when } from "@/admin/list";
 import { Button } from "@/ui/button";
 import { Badge } from "@/ui/card";
@@ -13,13 +14,6 @@ import { Label, Select, Textarea } from "@/ui/input";
 export const NOTIFICATIONS = "/api/notification/notifications";
 export const TEMPLATES = "/api/notification/templates";
 export const NOTIFICATION_STATUSES = ["new", "sent", "read", "failed"] as const;
-
-/** What `POST …/notifications/{id}/send` answers. */
-export interface SendResult {
-  ok: boolean;
-  status: string;
-  queued: boolean;
-}
 
 /** The send action a notification offers by its status: a failed one is retried, a queued one is
  * sent now; a sent or read one has none (the server leaves it alone). */
@@ -64,7 +58,7 @@ function useSend() {
   const { t } = useTranslation();
   const refresh = useRefreshSoon();
   return useMutation({
-    mutationFn: (id: string) => request<SendResult>("POST", `${NOTIFICATIONS}/${id}/send`, { body: {} }),
+    mutationFn: (id: string) => api.post(`${NOTIFICATIONS}/{id}/send`, { params: { path: { id } } }),
     onSuccess: (r) => {
       if (r.queued) toast.success(t("notifications.queued"));
       else toast.info(t("notifications.notQueued", { status: t(`notifications.status.${r.status}`, { defaultValue: r.status }) }));
@@ -104,7 +98,7 @@ export function NotificationsView({ lang }: { lang: string }) {
   const refresh = useRefreshSoon();
   const [open, setOpen] = useState<string | null>(null);
   const sendAll = useMutation({
-    mutationFn: () => request<{ ok: boolean; queued: number }>("POST", "/api/notification/topics/send-all", { body: {} }),
+    mutationFn: () => api.post("/api/notification/topics/send-all"),
     onSuccess: (r) => {
       toast.success(t("notifications.sentAll", { count: r.queued }));
       refresh();
@@ -173,7 +167,7 @@ function NotificationDialog({ id, lang }: { id: string; lang: string }) {
 export function NotificationPanel({ id, lang }: { id: string; lang: string }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const q = useQuery({ queryKey: ["admin", "notification", id], queryFn: () => request<Row>("GET", `${NOTIFICATIONS}/${id}`) });
+  const q = useQuery({ queryKey: ["admin", "notification", id], queryFn: () => api.get(`${NOTIFICATIONS}/{id}`, { params: { path: { id } } }) });
   const n = q.data;
   if (!n) return <p className="text-sm">{q.isError ? t("admin.failed") : t("admin.loading")}</p>;
   return (
@@ -221,7 +215,7 @@ export function TemplatePreview({ id, lang }: { id: string; lang: string }) {
   const [language, setLanguage] = useState<string>((LANGUAGES as readonly string[]).includes(lang) ? lang : "en");
   const [invalid, setInvalid] = useState(false);
   const render = useMutation({
-    mutationFn: (data: Record<string, unknown>) => request<{ subject: string; body: string }>("POST", `${TEMPLATES}/${id}/render`, { body: { data, language } }),
+    mutationFn: (data: Record<string, unknown>) => api.post(`${TEMPLATES}/{id}/render`, { params: { path: { id } }, body: looseBody({ data, language }) }),
     onError: (e) => failure(e, t("admin.failed")),
   });
   return (

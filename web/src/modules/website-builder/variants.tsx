@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { LANGUAGES, useTranslation } from "@/i18n";
 import { Link, useLocation } from "react-router";
-import { request } from "@/api/http";
+import { api } from "@/api/client";
 import { filesOf, linked, tr, type Rec } from "@/lib/content";
 import type { ModuleVariants, VariantProps } from "@/lib/registry";
 import { RichText, richOf } from "@/lib/rich-text";
@@ -171,7 +171,7 @@ export function ProgressBar({ lang }: { lang: string }) {
   const { t } = useTranslation();
   const q = useQuery({
     queryKey: ["paid-orders-to-products-quantity"],
-    queryFn: () => request<number>("GET", "/api/ecommerce/orders/paid-orders-to-products-quantity"),
+    queryFn: () => api.get("/api/ecommerce/orders/paid-orders-to-products-quantity"),
   });
   const GOAL = 1_000_000;
   const count = (q.data ?? 0) + 66_713;
