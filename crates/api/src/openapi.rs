@@ -605,6 +605,26 @@ fn hoist(slot: &mut Value, name: String, schemas: &mut Map<String, Value>) {
     };
 }
 
+/// `{"type": "object"}` with nothing said about its keys means "any keys" — said explicitly,
+/// since generators otherwise type it as an object with no keys at all.
+fn free_form(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("type") == Some(&json!("object"))
+                && !m.contains_key("properties")
+                && !m.contains_key("additionalProperties")
+                && !m.contains_key("patternProperties")
+                && !m.contains_key("allOf")
+            {
+                m.insert("additionalProperties".into(), json!(true));
+            }
+            m.values_mut().for_each(free_form);
+        }
+        Value::Array(a) => a.iter_mut().for_each(free_form),
+        _ => {}
+    }
+}
+
 /// Security, named bodies and results, and the 401/403 a non-public operation can give.
 fn finish_operation(doc: &mut Value, access: Access, schemas: &mut Map<String, Value>) {
     let id = doc
@@ -615,6 +635,7 @@ fn finish_operation(doc: &mut Value, access: Access, schemas: &mut Map<String, V
     if doc.get("tags").is_none() {
         doc["tags"] = json!(["platform"]);
     }
+    free_form(doc);
     let signed = [json!({"bearerAuth": []}), json!({"cookieAuth": []})];
     doc["security"] = match access {
         // Anyone may call it; a signed-in caller may see more (their own drafts, an admin all).

@@ -10329,6 +10329,18 @@ export interface components {
             message: string;
             signature: string;
         };
+        /** @description What the wallet signs (EIP-4361) */
+        AuthWalletNonceResult: {
+            chainIds: number[];
+            domain: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            issuedAt: string;
+            nonce: string;
+            uri: string;
+            version: string;
+        };
         AuthWalletResult: {
             jwt: string;
             refresh: string;
@@ -12051,6 +12063,21 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description The open cart orders payable in one currency */
+        EcommerceCartGroup: {
+            /** EcommerceCurrencyCard */
+            billingModuleCurrency: {
+                /** Format: uuid */
+                id: string;
+                isDefault?: boolean;
+                slug?: string | null;
+                symbol?: string | null;
+                title?: string | null;
+            };
+            orders: components["schemas"]["EcommerceOrderView"][];
+            /** Format: decimal */
+            total: string;
+        };
         /** @description ecommerce.categories-to-file-storage-module-files (ecommerce_categories_to_file_storage_module_files) */
         EcommerceCategoriesToFileStorageModuleFiles: {
             /** Format: uuid */
@@ -12230,6 +12257,29 @@ export interface components {
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
             variant?: "default";
+        };
+        EcommerceCheckoutResult: {
+            billingModule: {
+                invoices: {
+                    /** Format: decimal */
+                    amount: string;
+                    cancelUrl?: string | null;
+                    currency?: {
+                        [key: string]: unknown;
+                    };
+                    /** Format: uuid */
+                    id: string;
+                    paymentUrl: string | null;
+                    provider?: string | null;
+                    status?: string | null;
+                    successUrl?: string | null;
+                }[];
+            };
+            ecommerceModule: {
+                orders: {
+                    [key: string]: unknown;
+                }[];
+            };
         };
         /** @description ecommerce.order (ecommerce_order) */
         EcommerceOrder: {
@@ -13984,13 +14034,17 @@ export interface components {
             variant: "default";
         };
         HostPageBundleResult: {
-            layouts: Record<string, never>[];
+            layouts: {
+                [key: string]: unknown;
+            }[];
             meta: {
                 [key: string]: string;
             };
             page: components["schemas"]["HostPage"];
             url: string;
-            widgets: Record<string, never>[];
+            widgets: {
+                [key: string]: unknown;
+            }[];
         };
         HostPageCreate: {
             adminTitle?: string;
@@ -14614,7 +14668,9 @@ export interface components {
             variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
         };
         NotificationTemplateRenderBody: {
-            data?: Record<string, never>;
+            data?: {
+                [key: string]: unknown;
+            };
             /** @enum {string} */
             language?: "en" | "ru";
         };
@@ -17047,7 +17103,13 @@ export interface components {
             provider: "email_and_password" | "ethereum_virtual_machine" | "telegram";
         };
         SubjectAddToCartBody: {
-            billingModule?: Record<string, never>;
+            /** @description The currency to pay in (the product's default when absent) */
+            billingModule?: {
+                currency?: {
+                    /** Format: uuid */
+                    id: string;
+                };
+            };
             /** Format: uuid */
             productId: string;
             quantity?: number;
@@ -17055,7 +17117,13 @@ export interface components {
             storeId?: string;
         };
         SubjectBuyNowBody: {
-            billingModule?: Record<string, never>;
+            /** @description The currency to pay in (the product's default when absent) */
+            billingModule?: {
+                currency?: {
+                    /** Format: uuid */
+                    id: string;
+                };
+            };
             comment?: string;
             /** Format: email */
             email?: string;
@@ -17065,26 +17133,20 @@ export interface components {
             /** Format: uuid */
             storeId?: string;
         };
-        SubjectBuyNowResult: {
-            billingModule?: {
-                invoices?: Record<string, never>[];
-            };
-            ecommerceModule?: Record<string, never>;
-        };
         SubjectCheckoutBody: {
             comment?: string;
-            ecommerceModule?: Record<string, never>;
+            /** @description Which cart orders to check out (all open ones when absent) */
+            ecommerceModule?: {
+                orders?: {
+                    /** Format: uuid */
+                    id: string;
+                }[];
+            };
             /** Format: email */
             email?: string;
             /** @enum {string} */
             language?: "en" | "ru";
             provider: string;
-        };
-        SubjectCheckoutResult: {
-            billingModule?: {
-                invoices?: Record<string, never>[];
-            };
-            ecommerceModule?: Record<string, never>;
         };
         SubjectCrmFormRequestBody: {
             /** @description leave empty: a request that fills it is taken for a bot's and dropped */
@@ -17096,7 +17158,9 @@ export interface components {
         };
         SubjectNotifyBody: {
             language?: string;
-            notification: Record<string, never>;
+            notification: {
+                [key: string]: unknown;
+            };
         };
         SubjectNotifyResult: {
             notifications?: string[];
@@ -17136,9 +17200,10 @@ export interface components {
             title: string;
         };
         SubjectSocialUnreadResult: {
-            capped?: boolean;
-            chats?: number;
-            unread?: number;
+            capped: boolean;
+            chats: number;
+            profileIds: string[];
+            unread: number;
         };
         SubjectUpdateOrderBody: {
             ordersToProducts: {
@@ -18574,7 +18639,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: Record<string, never>;
+                        data?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -23135,7 +23202,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    [key: string]: unknown;
+                };
             };
         };
         responses: {
@@ -23146,7 +23215,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -42576,7 +42647,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>[];
+                        data: {
+                            [key: string]: unknown;
+                        }[];
                     };
                 };
             };
@@ -43824,7 +43897,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -43894,7 +43969,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -44027,7 +44104,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -44296,7 +44375,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -44480,7 +44561,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -76380,7 +76463,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -76731,7 +76816,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -76887,7 +76974,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SubjectCheckoutResult"];
+                        data: components["schemas"]["EcommerceCheckoutResult"];
                     };
                 };
             };
@@ -77025,7 +77112,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>[];
+                        data: components["schemas"]["EcommerceCartGroup"][];
                     };
                 };
             };
@@ -77081,7 +77168,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SubjectBuyNowResult"];
+                        data: components["schemas"]["EcommerceCheckoutResult"];
                     };
                 };
             };
@@ -77169,7 +77256,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -77428,7 +77517,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    [key: string]: unknown;
+                };
             };
         };
         responses: {
@@ -78816,7 +78907,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: components["schemas"]["AuthWalletNonceResult"];
                     };
                 };
             };

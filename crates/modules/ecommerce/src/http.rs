@@ -201,7 +201,7 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     }, "required": ["product", "total"]}]});
     let order_props = json!({
         "ordersToProducts": {"type": "array", "items": line},
-        "billingModuleCurrency": {"anyOf": [currency, {"type": "null"}]},
+        "billingModuleCurrency": {"anyOf": [currency.clone(), {"type": "null"}]},
         "total": {"type": "array", "description": "Per currency the products are priced in", "items": money},
         "checkoutTotal": {"type": ["string", "null"], "format": "decimal", "description": "What checkout charges in the order's currency"}
     });
@@ -215,10 +215,22 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             "nextStatuses": {"type": "array", "items": {"type": "string", "enum": crate::ORDER_STATUSES}}
         }, "required": ["paymentIntents", "invoices", "statusChanges", "nextStatuses"]}]});
     let orders = json!({"type": "array", "items": order});
-    let checkout_result = json!({"type": "object", "properties": {"billingModule": {"type": "object", "properties": {"invoices": {"type": "array", "items": {"type": "object"}}}}, "ecommerceModule": {"type": "object"}}});
-    let add_body = json!({"type": "object", "properties": {"productId": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": {"type": "object"}}, "required": ["productId"]});
-    let checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}, "ecommerceModule": {"type": "object"}}, "required": ["provider"]});
-    let buy_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "quantity": {"type": "integer", "minimum": 1}, "comment": {"type": "string"}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": {"type": "object"}, "language": {"type": "string"}}, "required": ["provider"]});
+    let free = json!({"type": "object", "additionalProperties": true});
+    let invoice = json!({"type": "object", "title": "EcommerceCheckoutInvoice", "description": "An invoice to pay: open paymentUrl", "properties": {
+        "id": {"type": "string", "format": "uuid"}, "status": nstr, "provider": nstr,
+        "amount": {"type": "string", "format": "decimal"}, "currency": free,
+        "paymentUrl": nstr, "successUrl": nstr, "cancelUrl": nstr
+    }, "required": ["id", "amount", "paymentUrl"]});
+    let checkout_result = json!({"type": "object", "title": "EcommerceCheckoutResult", "properties": {
+        "billingModule": {"type": "object", "properties": {"invoices": {"type": "array", "items": invoice}}, "required": ["invoices"]},
+        "ecommerceModule": {"type": "object", "properties": {"orders": {"type": "array", "items": free}}, "required": ["orders"]}
+    }, "required": ["billingModule", "ecommerceModule"]});
+    let id_ref = json!({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}}, "required": ["id"]});
+    let orders_pick = json!({"type": "object", "description": "Which cart orders to check out (all open ones when absent)", "properties": {"orders": {"type": "array", "items": id_ref}}});
+    let currency_pick = json!({"type": "object", "description": "The currency to pay in (the product's default when absent)", "properties": {"currency": id_ref}});
+    let add_body = json!({"type": "object", "properties": {"productId": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": currency_pick}, "required": ["productId"]});
+    let checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}, "ecommerceModule": orders_pick}, "required": ["provider"]});
+    let buy_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "quantity": {"type": "integer", "minimum": 1}, "comment": {"type": "string"}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": currency_pick, "language": {"type": "string"}}, "required": ["provider"]});
     let lines_body = json!({"type": "object", "properties": {"ordersToProducts": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1}}, "required": ["id", "quantity"]}}}, "required": ["ordersToProducts"]});
     let override_body = json!({"type": "object", "properties": {"status": {"type": "string", "enum": crate::ORDER_STATUSES}, "reason": {"type": "string", "minLength": 3}}, "required": ["status", "reason"]});
     let okv = json!({"type": "object"});
@@ -298,7 +310,9 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             vec!["id"],
             None,
             200,
-            json!({"type": "array", "items": {"type": "object"}}),
+            json!({"type": "array", "items": {"type": "object", "title": "EcommerceCartGroup", "description": "The open cart orders payable in one currency", "properties": {
+                "billingModuleCurrency": currency.clone(), "total": {"type": "string", "format": "decimal"}, "orders": {"type": "array", "items": r("EcommerceOrderView")}
+            }, "required": ["billingModuleCurrency", "total", "orders"]}}),
             &[400, 401, 403],
         ),
         (

@@ -651,7 +651,11 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             &[],
             None,
             201,
-            json!({"type": "object"}),
+            json!({"type": "object", "description": "What the wallet signs (EIP-4361)", "properties": {
+                "nonce": {"type": "string"}, "domain": {"type": "string"}, "uri": {"type": "string"},
+                "chainIds": {"type": "array", "items": {"type": "integer"}}, "version": {"type": "string"},
+                "issuedAt": {"type": "string", "format": "date-time"}, "expiresAt": {"type": "string", "format": "date-time"}
+            }, "required": ["nonce", "domain", "uri", "chainIds", "version", "issuedAt", "expiresAt"]}),
             &[429],
         ),
     );

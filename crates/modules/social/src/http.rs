@@ -199,7 +199,7 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
             vec!["id"],
             None,
             200,
-            json!({"type": "object", "properties": {"unread": {"type": "integer"}, "capped": {"type": "boolean"}, "chats": {"type": "integer"}}}),
+            json!({"type": "object", "properties": {"unread": {"type": "integer"}, "capped": {"type": "boolean"}, "chats": {"type": "integer"}, "profileIds": {"type": "array", "items": uuid}}, "required": ["unread", "capped", "chats", "profileIds"]}),
             &[400, 401, 403],
         ),
         (
