@@ -35,6 +35,26 @@ export function eq(actual: unknown, expected: unknown, what: string): void {
   }
 }
 
+/** The article as either generated client types it (what the checks below read). */
+interface ArticleLike {
+  slug: string;
+  title: { [language: string]: string | null };
+  description: { [language: string]: { type?: string } | undefined };
+}
+
+/** Step 2's checks of the article the server answered with. */
+export function checkCreated(article: ArticleLike, slug: string, title: { en: string; ru: string }): void {
+  eq(article.slug, slug, "created slug");
+  eq(article.title, title, "created title");
+  eq(article.description.en?.type, "doc", "created description.en.type");
+}
+
+/** Step 3's checks: both languages read back. */
+export function checkTitles(article: ArticleLike, title: { en: string; ru: string }): void {
+  eq(article.title.en, title.en, "title.en");
+  eq(article.title.ru, title.ru, "title.ru");
+}
+
 /** The fields every error body has (the Error schema), checked at run time too. */
 export function checkErrorBody(body: unknown, status: number, what: string): void {
   check(body && typeof body === "object", `${what}: the error body is not an object: ${JSON.stringify(body)}`);
