@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, looseBody } from "@/api/client";
+import { api } from "@/api/client";
 import type { components } from "@/api/schema";
 
 type ResetBody = components["schemas"]["AuthResetPasswordBody"];
@@ -85,8 +85,8 @@ export function resetPassword(body: ResetBody) {
 const IDENTITY = "/api/rbac/subjects/{id}/identities/{identityId}";
 
 export function changePassword(subject: string, identity: string, body: components["schemas"]["IdentityChangePasswordBody"]) {
-  // The document gives this body as a bare `{type: object}` (IdentityChangePasswordBody is not referenced).
-  return api.patch(IDENTITY, { params: { path: { id: subject, identityId: identity } }, body: looseBody(body) });
+  // The document gives this body as free-form (the patch takes other identity fields too).
+  return api.patch(IDENTITY, { params: { path: { id: subject, identityId: identity } }, body });
 }
 
 export function deleteIdentity(subject: string, identity: string) {

@@ -6,23 +6,12 @@ import { createSiweMessage } from "viem/siwe";
 import { type EIP1193RequestFn, getAddress } from "viem";
 import { createConfig, custom, injected, useConnect, useConnection, useDisconnect, useSignMessage, WagmiProvider } from "wagmi";
 import { mainnet, sepolia } from "wagmi/chains";
-import { api, loosely } from "@/api/client";
+import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
 import { shortAddress } from "@/lib/link";
 import { Button } from "@/ui/button";
 import { AUTH, sessionChanged } from "./session";
-
-/** Kept here: the document gives the nonce answer as a bare `{type: object}`. */
-interface Nonce {
-  nonce: string;
-  domain: string;
-  uri: string;
-  chainIds: number[];
-  version: "1";
-  issuedAt: string;
-  expiresAt: string;
-}
 
 type Injected = { request: EIP1193RequestFn };
 
@@ -94,7 +83,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
           ? { address: connection.address, chainId: connection.chainId }
           : await connect({ connector }).then((c) => ({ address: c.accounts[0], chainId: c.chainId }));
       const address = getAddress(conn.address ?? "");
-      const n = loosely<Nonce>(await api.post(`${AUTH}/ethereum-virtual-machine/nonce`, { noRefresh: true }));
+      const n = await api.post(`${AUTH}/ethereum-virtual-machine/nonce`, { noRefresh: true });
       const chainId = n.chainIds.includes(conn.chainId) ? conn.chainId : (n.chainIds[0] ?? 1);
       const message = createSiweMessage({
         address,

@@ -170,20 +170,12 @@ export const api = {
 };
 
 /**
- * Where the document describes an answer only as `{type: object}` (a description, no
- * properties), the screen's own type for it. A marked cast: each use names a schema to type in
- * the server's document, after which the cast goes away.
+ * Where the document does not describe an answer closely enough (a free-form object, or a shape
+ * other than the server's), the screen's own type for it. A marked cast: each use says what the
+ * document lacks, and goes away once the server's document types it.
  */
 export function loosely<T>(data: unknown): T {
   return data as T;
-}
-
-/**
- * A request body where the document's schema is a bare `{type: object}` (or has such a member):
- * sent as the screen builds it. Marked like `loosely`, for the same list.
- */
-export function looseBody(body: object): never {
-  return body as never;
 }
 
 /** Options of an `entityRoute` call: openapi-fetch's, untyped. */

@@ -12263,22 +12263,20 @@ export interface components {
                 invoices: {
                     /** Format: decimal */
                     amount: string;
-                    cancelUrl?: string | null;
-                    currency?: {
-                        [key: string]: unknown;
-                    };
+                    cancelUrl: string | null;
+                    /** @description The currency's slug */
+                    currency: string;
                     /** Format: uuid */
                     id: string;
                     paymentUrl: string | null;
-                    provider?: string | null;
-                    status?: string | null;
-                    successUrl?: string | null;
+                    provider: string | null;
+                    status: string | null;
+                    successUrl: string | null;
                 }[];
             };
             ecommerceModule: {
-                orders: {
-                    [key: string]: unknown;
-                }[];
+                /** @description The orders checked out */
+                orders: string[];
             };
         };
         /** @description ecommerce.order (ecommerce_order) */

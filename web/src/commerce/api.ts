@@ -1,55 +1,32 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, looseBody, loosely, type Result } from "@/api/client";
+import { api, type Result } from "@/api/client";
+import type { components } from "@/api/schema";
 import { formatPrice, type Price } from "@/lib/content";
 import { AUTH, meKey, useMe, type Subject } from "@/account/session";
 
-/** A currency as the server sends it with prices and orders. */
+type Schemas = components["schemas"];
+
+/** A currency as the server sends it with prices (every field). */
 export type Currency = Price["currency"];
 
-export interface Line {
-  id: string;
-  productId: string;
-  quantity: number;
-  product: { id: string; slug: string; title: Record<string, string> | null; adminTitle?: string } | null;
-  total: { total: string; billingModuleCurrency: Currency }[];
-}
+/** An order with its lines (product, total per currency), currency, totals and checkout total. */
+export type Order = Schemas["EcommerceOrderView"];
 
-export interface StatusChange {
-  id: string;
-  from: string;
-  to: string;
-  createdAt: string;
-  reason?: string | null;
-  override?: boolean;
-}
+export type Line = Order["ordersToProducts"][number];
 
-/** Kept here: the document describes an order only as `{type: object}` with a description. */
-export interface Order {
-  id: string;
-  status: string;
-  type: string;
-  createdAt: string;
-  comment?: string | null;
-  ordersToProducts: Line[];
-  billingModuleCurrency: Currency | null;
-  checkoutTotal: string | null;
-  statusChanges?: StatusChange[];
-}
+/** A currency as orders, lines and cart totals carry it (only `id` is sure). */
+export type CurrencyCard = NonNullable<Order["billingModuleCurrency"]>;
 
-export interface Invoice {
-  id: string;
-  status: string;
-  provider: string;
-  amount: string;
-  currency: string;
-  paymentUrl: string;
-}
+/** An order for administrators: the view, payment intents, invoices, status history, next statuses. */
+export type OrderDetails = Schemas["EcommerceOrderDetails"];
 
-/** Kept here: the document's SubjectCheckoutResult / SubjectBuyNowResult give invoices as bare `{type: object}` items. */
-export interface CheckoutResult {
-  billingModule: { invoices: Invoice[] };
-  ecommerceModule: { orders: string[] };
-}
+export type StatusChange = Schemas["EcommerceOrderStatusChange"];
+
+/** What checkout and buy-now answer: the invoices to pay and the orders checked out. */
+export type CheckoutResult = Schemas["EcommerceCheckoutResult"];
+
+/** An invoice to pay (open `paymentUrl`); `currency` is the currency's slug. */
+export type Invoice = CheckoutResult["billingModule"]["invoices"][number];
 
 export const cartKey = ["commerce", "cart"] as const;
 export const ordersKey = ["commerce", "orders"] as const;
@@ -68,48 +45,38 @@ export async function ensureSubject(qc: ReturnType<typeof useQueryClient>, me: S
   return fresh.id;
 }
 
-export function addToCart(subject: string, productId: string, quantity = 1) {
-  return api.post(`${BASE}/orders`, { params: subjectPath(subject), body: { productId, quantity } }).then(loosely<Order>);
+export function addToCart(subject: string, productId: string, quantity = 1): Promise<Order> {
+  return api.post(`${BASE}/orders`, { params: subjectPath(subject), body: { productId, quantity } });
 }
 
-export function listOrders(subject: string, type: "cart" | "history" | "all" = "cart") {
-  return api.get(`${BASE}/orders`, { params: { ...subjectPath(subject), query: { type } } }).then(loosely<Order[]>);
+export function listOrders(subject: string, type: "cart" | "history" | "all" = "cart"): Promise<Order[]> {
+  return api.get(`${BASE}/orders`, { params: { ...subjectPath(subject), query: { type } } });
 }
 
-export function getOrder(subject: string, id: string) {
-  return api.get(ORDER, { params: { path: { id: subject, orderId: id } } }).then(loosely<Order>);
+export function getOrder(subject: string, id: string): Promise<Order> {
+  return api.get(ORDER, { params: { path: { id: subject, orderId: id } } });
 }
 
-export function updateLine(subject: string, order: string, line: string, quantity: number) {
-  return api.patch(ORDER, { params: { path: { id: subject, orderId: order } }, body: { ordersToProducts: [{ id: line, quantity }] } }).then(loosely<Order>);
+export function updateLine(subject: string, order: string, line: string, quantity: number): Promise<Order> {
+  return api.patch(ORDER, { params: { path: { id: subject, orderId: order } }, body: { ordersToProducts: [{ id: line, quantity }] } });
 }
 
 export function deleteOrder(subject: string, order: string) {
   return api.delete(ORDER, { params: { path: { id: subject, orderId: order } } });
 }
 
-/**
- * Kept here: in the document, SubjectCheckoutBody's `ecommerceModule` and SubjectBuyNowBody's
- * `billingModule` are bare `{type: object}`, and SubjectCheckoutBody has no `billingModule`.
- */
-export interface CheckoutBody {
-  provider: string;
-  email?: string;
-  language: string;
-  comment?: string;
-  quantity?: number;
-  ecommerceModule?: { orders: { id: string }[] };
-  billingModule?: { currency: { id: string } };
-}
+/** Checks out cart orders (all open ones when `ecommerceModule.orders` is absent). */
+export type CheckoutBody = Schemas["SubjectCheckoutBody"];
+
+/** Buys one product now (in `billingModule.currency`, else the product's default). */
+export type BuyNowBody = Schemas["SubjectBuyNowBody"];
 
 export function checkout(subject: string, body: CheckoutBody) {
-  return api.post(`${BASE}/orders/checkout`, { params: subjectPath(subject), body: looseBody(body) }).then(loosely<CheckoutResult>);
+  return api.post(`${BASE}/orders/checkout`, { params: subjectPath(subject), body });
 }
 
-export function buyNow(subject: string, product: string, body: CheckoutBody) {
-  return api
-    .post(`${BASE}/products/{productId}/checkout`, { params: { path: { id: subject, productId: product } }, body: looseBody(body) })
-    .then(loosely<CheckoutResult>);
+export function buyNow(subject: string, product: string, body: BuyNowBody) {
+  return api.post(`${BASE}/products/{productId}/checkout`, { params: { path: { id: subject, productId: product } }, body });
 }
 
 /** An enabled payment provider and the currencies it takes (empty: any). */
@@ -121,19 +88,12 @@ export function useProviders() {
 }
 
 /** Does `offer` take payments in `currency` (a slug)? */
-export function accepts(offer: ProviderOffer, currency: string | undefined): boolean {
+export function accepts(offer: ProviderOffer, currency: string | null | undefined): boolean {
   return offer.currencies.length === 0 || (!!currency && offer.currencies.includes(currency.toLowerCase()));
 }
 
-/**
- * The open cart in one currency: its orders and their total (computed by the server). Kept here:
- * the document gives subjectCartTotal's items as bare `{type: object}`.
- */
-export interface CartGroup {
-  billingModuleCurrency: Currency;
-  total: string;
-  orders: Order[];
-}
+/** The open cart in one currency: its orders and their total (computed by the server). */
+export type CartGroup = Schemas["EcommerceCartGroup"];
 
 /** The visitor's open cart, per currency (empty without a session). */
 export function useCart() {
@@ -141,7 +101,7 @@ export function useCart() {
   const id = me.data?.id;
   return useQuery({
     queryKey: [...cartKey, id],
-    queryFn: () => api.get(`${BASE}/orders/total`, { params: subjectPath(id as string) }).then(loosely<CartGroup[]>),
+    queryFn: (): Promise<CartGroup[]> => api.get(`${BASE}/orders/total`, { params: subjectPath(id as string) }),
     enabled: !!id,
   });
 }
@@ -152,6 +112,6 @@ export function paymentTarget(r: CheckoutResult): string | null {
 }
 
 /** An amount in a currency, as prices are shown everywhere ("—" when unknown). */
-export function money(amount: string | null | undefined, currency: Currency | null | undefined, lang: string): string {
+export function money(amount: string | null | undefined, currency: CurrencyCard | null | undefined, lang: string): string {
   return amount == null || !currency ? "—" : formatPrice({ amount, currency }, lang);
 }

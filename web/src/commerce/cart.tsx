@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "@/i18n";
+import { isLanguage, useTranslation } from "@/i18n";
 import { useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { useMe } from "@/account/session";
@@ -145,7 +145,7 @@ function PaymentLinks({ invoices }: { invoices: Invoice[] }) {
   return (
     <div className="mt-4 flex flex-col gap-2" data-testid="payment-links">
       {invoices.map((i) => (
-        <a key={i.id} href={i.paymentUrl} target="_blank" rel="noopener noreferrer" className="inline-flex h-10 items-center justify-center rounded-full bg-emerald-800 px-4 font-semibold text-white">
+        <a key={i.id} href={i.paymentUrl ?? undefined} target="_blank" rel="noopener noreferrer" className="inline-flex h-10 items-center justify-center rounded-full bg-emerald-800 px-4 font-semibold text-white">
           {t("commerce.paymentLink")} · {i.amount} {i.currency.toUpperCase()}
         </a>
       ))}
@@ -167,7 +167,7 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
   const offered = (providers.data ?? []).filter((p) => accepts(p, currency)).map((p) => p.provider);
   const chosen = offered.includes(provider) ? provider : (offered[0] ?? "");
   const go = useMutation({
-    mutationFn: () => checkout(subject, { provider: chosen, email: email.trim() || undefined, language: lang, ecommerceModule: { orders: orders.map((o) => ({ id: o.id })) } }),
+    mutationFn: () => checkout(subject, { provider: chosen, email: email.trim() || undefined, language: isLanguage(lang) ? lang : undefined, ecommerceModule: { orders: orders.map((o) => ({ id: o.id })) } }),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: cartKey });
       if (r.billingModule.invoices.length > 1) setLinks(r.billingModule.invoices);

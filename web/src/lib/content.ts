@@ -91,11 +91,11 @@ export function fileUrl(f: Rec | null | undefined): string {
   return `/files/${p}`;
 }
 
-/** A price for display: `199 ₽`. Whole amounts lose their decimals. */
-export function formatPrice(p: Price, lang: string): string {
+/** A price for display: `199 ₽`. Whole amounts lose their decimals. (Orders carry currency cards, whose symbol may be missing.) */
+export function formatPrice(p: { amount: string; currency: { symbol?: string | null } }, lang: string): string {
   const n = Number(p.amount);
   const amount = Number.isFinite(n) ? new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US", { maximumFractionDigits: 2 }).format(n) : p.amount;
-  return `${amount} ${p.currency.symbol}`;
+  return p.currency.symbol ? `${amount} ${p.currency.symbol}` : amount;
 }
 
 const IMAGE_FILE = /\.(png|jpe?g|webp|gif|avif|svg)(\?|$)/i;

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { api, loosely } from "@/api/client";
+import { api } from "@/api/client";
 import type { components } from "@/api/schema";
 import { tr } from "@/lib/content";
 import { useMe } from "@/account/session";
@@ -9,80 +9,29 @@ import { useMe } from "@/account/session";
  * `/api/rbac/subjects/{id}/social-module`. A subject chats under one of its profiles.
  */
 
-/**
- * A profile as the chat screens show it. Kept here: the document's SubjectSocialProfilesItem has
- * no `required` (not even `id`) and its `title` is a bare `{type: object}`; the public list's
- * SocialProfile (fully typed) fits it.
- */
-export interface ProfileCard {
-  id: string;
-  slug?: string | null;
-  adminTitle?: string | null;
-  title?: components["schemas"]["Translations"] | null;
-  variant?: string | null;
-}
+type Schemas = components["schemas"];
+
+/** A profile as the chat screens show it (the public list's SocialProfile fits it too). */
+export type ProfileCard = Schemas["SocialProfileCard"];
+
+/** A chat with its members, newest message and what the profile has not read. */
+export type Chat = Schemas["SocialChatView"];
 
 /** A member of a chat: its profile card and how far it has read (a message position). */
-export interface Member extends ProfileCard {
-  lastRead: number;
-}
+export type Member = Chat["members"][number];
 
-export interface Reaction {
-  emoji: string;
-  count: number;
-  profileIds: string[];
-}
+/** A message with its place in the chat (`position`, grows with time), author profile, reactions and files. */
+export type Message = Schemas["SocialChatMessage"];
 
-export interface MessageFile {
-  id: string;
-  file: string | null;
-  mimeType: string | null;
-  size: number | null;
-  adminTitle: string | null;
-}
+export type Reaction = Message["reactions"][number];
 
-/** Kept here: the document describes a message only as `{type: object}` with a description. */
-export interface Message {
-  id: string;
-  description: string;
-  createdAt: string;
-  editedAt: string | null;
-  chatId: string;
-  /** The message's place in its chat (microseconds; grows with time). */
-  position: number;
-  /** The author profile. */
-  profileId: string | null;
-  reactions: Reaction[];
-  files: MessageFile[];
-}
+export type MessageFile = Message["files"][number];
 
-/** Kept here: the document describes a chat only as `{type: object}` with a description. */
-export interface Chat {
-  id: string;
-  title: string | null;
-  createdAt: string;
-  members: Member[];
-  lastMessage: Message | null;
-  /** Unread messages of the profile the chat was read through (capped at 100). */
-  unread: number;
-  /** That profile's read mark. */
-  lastRead: number;
-}
+/** The navbar badge's counts over all the subject's chats. */
+export type Unread = Schemas["SubjectSocialUnreadResult"];
 
-/** Kept here: the document's SubjectSocialUnreadResult has no `required` and no `profileIds`. */
-export interface Unread {
-  unread: number;
-  capped: boolean;
-  chats: number;
-  profileIds: string[];
-}
-
-/** Kept here: the document's SubjectSocialChatReadResult has no `required` and no `chatId`. */
-export interface ReadMark {
-  chatId: string;
-  lastRead: number;
-  unread: number;
-}
+/** A chat's read mark after `read`. */
+export type ReadMark = Schemas["SubjectSocialChatReadResult"];
 
 /** Messages a page of history holds. */
 export const PAGE = 50;
@@ -102,24 +51,24 @@ const MESSAGES = `${CHATS}/{chatId}/messages` as const;
 const chatParams = (id: string, profileId: string, chatId: string) => ({ path: { id, profileId, chatId } });
 const messageParams = (id: string, profileId: string, chatId: string, messageId: string) => ({ path: { id, profileId, chatId, messageId } });
 
-export const listProfiles = async (s: string) => loosely<ProfileCard[]>(await api.get(`${SOCIAL}/profiles`, { params: { path: { id: s } } }));
-export const createProfile = async (s: string, title: string) => loosely<ProfileCard>(await api.post(`${SOCIAL}/profiles`, { params: { path: { id: s } }, body: { title } }));
-export const getUnread = async (s: string) => loosely<Unread>(await api.get(`${SOCIAL}/unread`, { params: { path: { id: s } } }));
-export const listChats = async (s: string, p: string) => loosely<Chat[]>(await api.get(CHATS, { params: { path: { id: s, profileId: p } } }));
-export const getChat = async (s: string, p: string, c: string) => loosely<Chat>(await api.get(`${CHATS}/{chatId}`, { params: chatParams(s, p, c) }));
-export const startChat = async (s: string, p: string, profileIds: string[]) =>
-  loosely<Chat>(await api.post(CHATS, { params: { path: { id: s, profileId: p } }, body: { profileIds } }));
-export const getMessages = async (s: string, p: string, c: string, q: { before?: string; after?: number; limit?: number } = {}) =>
-  loosely<Message[]>(await api.get(MESSAGES, { params: { ...chatParams(s, p, c), query: { limit: q.limit ?? PAGE, before: q.before, after: q.after } } }));
-export const postMessage = async (s: string, p: string, c: string, description: string) =>
-  loosely<Message>(await api.post(MESSAGES, { params: chatParams(s, p, c), body: { description } }));
-export const editMessage = async (s: string, p: string, c: string, m: string, description: string) =>
-  loosely<Message>(await api.patch(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m), body: { description } }));
+export const listProfiles = (s: string): Promise<ProfileCard[]> => api.get(`${SOCIAL}/profiles`, { params: { path: { id: s } } });
+export const createProfile = (s: string, title: string): Promise<ProfileCard> => api.post(`${SOCIAL}/profiles`, { params: { path: { id: s } }, body: { title } });
+export const getUnread = (s: string): Promise<Unread> => api.get(`${SOCIAL}/unread`, { params: { path: { id: s } } });
+export const listChats = (s: string, p: string): Promise<Chat[]> => api.get(CHATS, { params: { path: { id: s, profileId: p } } });
+export const getChat = (s: string, p: string, c: string): Promise<Chat> => api.get(`${CHATS}/{chatId}`, { params: chatParams(s, p, c) });
+export const startChat = (s: string, p: string, profileIds: string[]): Promise<Chat> =>
+  api.post(CHATS, { params: { path: { id: s, profileId: p } }, body: { profileIds } });
+export const getMessages = (s: string, p: string, c: string, q: { before?: string; after?: number; limit?: number } = {}): Promise<Message[]> =>
+  api.get(MESSAGES, { params: { ...chatParams(s, p, c), query: { limit: q.limit ?? PAGE, before: q.before, after: q.after } } });
+export const postMessage = (s: string, p: string, c: string, description: string): Promise<Message> =>
+  api.post(MESSAGES, { params: chatParams(s, p, c), body: { description } });
+export const editMessage = (s: string, p: string, c: string, m: string, description: string): Promise<Message> =>
+  api.patch(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m), body: { description } });
 export const deleteMessage = (s: string, p: string, c: string, m: string) => api.delete(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m) });
-export const react = async (s: string, p: string, c: string, m: string, emoji: string) =>
-  loosely<Message>(await api.post(`${MESSAGES}/{messageId}/react`, { params: messageParams(s, p, c, m), body: { emoji } }));
-export const markRead = async (s: string, p: string, c: string, messageId?: string) =>
-  loosely<ReadMark>(await api.post(`${CHATS}/{chatId}/read`, { params: chatParams(s, p, c), body: messageId ? { messageId } : {} }));
+export const react = (s: string, p: string, c: string, m: string, emoji: string): Promise<Message> =>
+  api.post(`${MESSAGES}/{messageId}/react`, { params: messageParams(s, p, c, m), body: { emoji } });
+export const markRead = (s: string, p: string, c: string, messageId?: string): Promise<ReadMark> =>
+  api.post(`${CHATS}/{chatId}/read`, { params: chatParams(s, p, c), body: messageId ? { messageId } : {} });
 
 /** Other people's profiles (the public list), for starting a chat. */
 export const searchProfiles = (search: string): Promise<ProfileCard[]> =>

@@ -7,8 +7,14 @@ import { Composer } from "./chat";
 
 const msg = (id: string, position: number, profileId = "them", extra: Partial<Message> = {}): Message => ({
   id,
+  variant: "default",
+  title: null,
+  subtitle: null,
   description: `text ${id}`,
+  className: null,
+  sourceSystemId: null,
   createdAt: "2026-01-01T00:00:00Z",
+  updatedAt: "2026-01-01T00:00:00Z",
   editedAt: null,
   chatId: "c1",
   position,
@@ -20,8 +26,15 @@ const msg = (id: string, position: number, profileId = "them", extra: Partial<Me
 
 const chat = (id: string, extra: Partial<Chat> = {}): Chat => ({
   id,
+  variant: "default",
+  adminTitle: id,
+  slug: id,
   title: null,
+  description: null,
+  className: null,
+  sourceSystemId: null,
   createdAt: "2026-01-01T00:00:00Z",
+  updatedAt: "2026-01-01T00:00:00Z",
   members: [
     { id: "me", title: { en: "Me" }, lastRead: 0 },
     { id: "them", title: { en: "Them" }, lastRead: 0 },

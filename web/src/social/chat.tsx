@@ -255,7 +255,7 @@ function ChatListItem({ chat, profile, selected, onSelect }: { chat: Chat; profi
           </span>
           <span className="flex items-center justify-between gap-2">
             <span className="truncate text-sm text-neutral-700" data-testid="chat-last-message">
-              {last ? `${author}: ${last.description}` : t("chat.noMessages")}
+              {last ? `${author}: ${last.description ?? ""}` : t("chat.noMessages")}
             </span>
             {chat.unread > 0 ? (
               <span data-testid="chat-unread" className="shrink-0 rounded-full bg-emerald-800 px-2 text-xs font-semibold text-white">
@@ -364,7 +364,7 @@ function MessageItem({ m, chat, profile, showAuthor, actions }: { m: Message; ch
       <div className={cn("rounded-2xl px-3 py-2", mine ? "rounded-br-sm bg-emerald-800 text-white" : "rounded-bl-sm bg-neutral-100 text-neutral-900")}>
         {editing ? (
           <EditForm
-            initial={m.description}
+            initial={m.description ?? ""}
             pending={saving}
             onCancel={() => setEditing(false)}
             onSave={(text) => {

@@ -215,15 +215,14 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             "nextStatuses": {"type": "array", "items": {"type": "string", "enum": crate::ORDER_STATUSES}}
         }, "required": ["paymentIntents", "invoices", "statusChanges", "nextStatuses"]}]});
     let orders = json!({"type": "array", "items": order});
-    let free = json!({"type": "object", "additionalProperties": true});
     let invoice = json!({"type": "object", "title": "EcommerceCheckoutInvoice", "description": "An invoice to pay: open paymentUrl", "properties": {
         "id": {"type": "string", "format": "uuid"}, "status": nstr, "provider": nstr,
-        "amount": {"type": "string", "format": "decimal"}, "currency": free,
+        "amount": {"type": "string", "format": "decimal"}, "currency": {"type": "string", "description": "The currency's slug"},
         "paymentUrl": nstr, "successUrl": nstr, "cancelUrl": nstr
-    }, "required": ["id", "amount", "paymentUrl"]});
+    }, "required": ["id", "status", "provider", "amount", "currency", "paymentUrl", "successUrl", "cancelUrl"]});
     let checkout_result = json!({"type": "object", "title": "EcommerceCheckoutResult", "properties": {
         "billingModule": {"type": "object", "properties": {"invoices": {"type": "array", "items": invoice}}, "required": ["invoices"]},
-        "ecommerceModule": {"type": "object", "properties": {"orders": {"type": "array", "items": free}}, "required": ["orders"]}
+        "ecommerceModule": {"type": "object", "properties": {"orders": {"type": "array", "description": "The orders checked out", "items": {"type": "string", "format": "uuid"}}}, "required": ["orders"]}
     }, "required": ["billingModule", "ecommerceModule"]});
     let id_ref = json!({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}}, "required": ["id"]});
     let orders_pick = json!({"type": "object", "description": "Which cart orders to check out (all open ones when absent)", "properties": {"orders": {"type": "array", "items": id_ref}}});

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { api, loosely } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
-import { type Currency, money, type Order, type StatusChange } from "@/commerce/api";
+import { type Currency, money, type OrderDetails } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
 import { Button } from "@/ui/button";
 import { Card } from "@/ui/card";
@@ -16,32 +16,6 @@ import { Label, Select, Textarea } from "@/ui/input";
 export const ORDER_STATUSES = ["new", "paying", "approving", "packaging", "delivering", "delivered", "canceled"] as const;
 type OrderStatus = (typeof ORDER_STATUSES)[number];
 const ORDERS = "/api/ecommerce/orders";
-
-interface Intent {
-  id: string;
-  amount: string;
-  status: string;
-  type: string;
-  interval?: string | null;
-}
-interface AdminInvoice {
-  id: string;
-  amount: string;
-  status: string;
-  provider: string;
-  paymentUrl?: string | null;
-  createdAt: string;
-}
-/** Kept here: the document gives ecommerceOrderDetails' answer as a bare `{type: object}`. */
-interface AdminOrder extends Order {
-  email?: string | null;
-  language?: string | null;
-  total: { total: string; billingModuleCurrency: Currency }[];
-  paymentIntents: Intent[];
-  invoices: AdminInvoice[];
-  statusChanges: (StatusChange & { actor?: string | null })[];
-  nextStatuses: OrderStatus[];
-}
 
 const detailsKey = (id: string) => ["admin", "order", id] as const;
 
@@ -80,7 +54,7 @@ export function OrdersView({ lang }: { lang: string }) {
 function OrderDetails({ id, lang }: { id: string; lang: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: detailsKey(id), queryFn: async () => loosely<AdminOrder>(await api.get(`${ORDERS}/{id}/details`, { params: { path: { id } } })) });
+  const q = useQuery({ queryKey: detailsKey(id), queryFn: (): Promise<OrderDetails> => api.get(`${ORDERS}/{id}/details`, { params: { path: { id } } }) });
   const done = (msg: string) => {
     toast.success(msg);
     void qc.invalidateQueries({ queryKey: detailsKey(id) });

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { LANGUAGES, useTranslation } from "@/i18n";
+import { isLanguage, type Language, LANGUAGES, useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import type { Row } from "@/api/entities";
-import { api, looseBody } from "@/api/client";
+import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { type Column, FilteredList, when } from "@/admin/list";
 import { Button } from "@/ui/button";
@@ -212,10 +212,10 @@ export function TemplatePreview({ id, lang }: { id: string; lang: string }) {
   const { t } = useTranslation();
   const base = useId();
   const [text, setText] = useState("{}");
-  const [language, setLanguage] = useState<string>((LANGUAGES as readonly string[]).includes(lang) ? lang : "en");
+  const [language, setLanguage] = useState<Language>(isLanguage(lang) ? lang : "en");
   const [invalid, setInvalid] = useState(false);
   const render = useMutation({
-    mutationFn: (data: Record<string, unknown>) => api.post(`${TEMPLATES}/{id}/render`, { params: { path: { id } }, body: looseBody({ data, language }) }),
+    mutationFn: (data: Record<string, unknown>) => api.post(`${TEMPLATES}/{id}/render`, { params: { path: { id } }, body: { data, language } }),
     onError: (e) => failure(e, t("admin.failed")),
   });
   return (
@@ -254,7 +254,7 @@ export function TemplatePreview({ id, lang }: { id: string; lang: string }) {
         <div className="flex flex-wrap items-end gap-3">
           <div className="grid gap-1.5">
             <Label htmlFor={`${base}-lang`}>{t("notifications.language")}</Label>
-            <Select id={`${base}-lang`} value={language} onChange={(e) => setLanguage(e.target.value)} className="w-24">
+            <Select id={`${base}-lang`} value={language} onChange={(e) => isLanguage(e.target.value) && setLanguage(e.target.value)} className="w-24">
               {LANGUAGES.map((l) => (
                 <option key={l} value={l}>
                   {l}
