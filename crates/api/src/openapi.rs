@@ -652,6 +652,12 @@ fn finish_operation(doc: &mut Value, access: Access, schemas: &mut Map<String, V
         for (code, e) in errors(&codes) {
             r.entry(code).or_insert(e);
         }
+        // Every error answer is the Error body, whatever a route's own declaration left out.
+        for (code, res) in r.iter_mut() {
+            if (code.starts_with('4') || code.starts_with('5')) && res.get("content").is_none() {
+                res["content"] = content(sref("Error"));
+            }
+        }
     }
     if !id.is_empty() {
         if let Some(body) = doc

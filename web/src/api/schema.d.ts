@@ -10164,6 +10164,48 @@ export interface components {
              */
             method: "asc" | "desc";
         }[];
+        AnalyticDashboard: {
+            days: number;
+            devices: {
+                count: number;
+                key: string;
+            }[];
+            events: {
+                count: number;
+                key: string;
+            }[];
+            /** @description views → donation-started → checkout-completed */
+            funnel: {
+                paid: number;
+                started: number;
+                views: number;
+            };
+            languages: {
+                count: number;
+                key: string;
+            }[];
+            perDay: {
+                /** Format: date */
+                day: string;
+                views: number;
+                visitors: number;
+            }[];
+            /**
+             * Format: date
+             * @description The first day counted
+             */
+            since: string;
+            topPages: {
+                count: number;
+                key: string;
+            }[];
+            topReferrers: {
+                count: number;
+                key: string;
+            }[];
+            views: number;
+            visitors: number;
+        };
         /** @description analytic.metric (analytic_metric) */
         AnalyticMetric: {
             /** Format: date-time */
@@ -12069,10 +12111,10 @@ export interface components {
             billingModuleCurrency: {
                 /** Format: uuid */
                 id: string;
-                isDefault?: boolean;
-                slug?: string | null;
-                symbol?: string | null;
-                title?: string | null;
+                isDefault: boolean;
+                slug: string;
+                symbol: string;
+                title: string;
             };
             orders: components["schemas"]["EcommerceOrderView"][];
             /** Format: decimal */
@@ -12354,6 +12396,30 @@ export interface components {
             type?: "cart" | "history";
             /** @enum {string} */
             variant?: "default";
+        };
+        EcommerceOrderStats: {
+            currencies: {
+                /** Format: uuid */
+                id: string;
+                isDefault: boolean;
+                slug: string;
+                symbol: string;
+                title: string;
+            }[];
+            days: {
+                currency: string;
+                /** Format: date */
+                day: string;
+                orders: number;
+                /** Format: decimal */
+                revenue: string;
+            }[];
+            totals: {
+                currency: string;
+                orders: number;
+                /** Format: decimal */
+                revenue: string;
+            }[];
         };
         /** @description ecommerce.order-status-change (ecommerce_order_status_change) */
         EcommerceOrderStatusChange: {
@@ -12718,10 +12784,10 @@ export interface components {
             billingModuleCurrency: {
                 /** Format: uuid */
                 id: string;
-                isDefault?: boolean;
-                slug?: string | null;
-                symbol?: string | null;
-                title?: string | null;
+                isDefault: boolean;
+                slug: string;
+                symbol: string;
+                title: string;
             } | null;
             /**
              * Format: decimal
@@ -12742,10 +12808,10 @@ export interface components {
                     billingModuleCurrency: {
                         /** Format: uuid */
                         id: string;
-                        isDefault?: boolean;
-                        slug?: string | null;
-                        symbol?: string | null;
-                        title?: string | null;
+                        isDefault: boolean;
+                        slug: string;
+                        symbol: string;
+                        title: string;
                     };
                     /** Format: decimal */
                     total: string;
@@ -12757,10 +12823,10 @@ export interface components {
                 billingModuleCurrency: {
                     /** Format: uuid */
                     id: string;
-                    isDefault?: boolean;
-                    slug?: string | null;
-                    symbol?: string | null;
-                    title?: string | null;
+                    isDefault: boolean;
+                    slug: string;
+                    symbol: string;
+                    title: string;
                 };
                 /** Format: decimal */
                 total: string;
@@ -18461,28 +18527,36 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Too large */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description A field is wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Too many hits from this address */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -18637,9 +18711,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["AnalyticDashboard"];
                     };
                 };
             };
@@ -18648,21 +18720,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not signed in */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not an admin */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -44559,9 +44637,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["EcommerceOrderStats"];
                     };
                 };
             };
@@ -60951,14 +61027,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Too many connections in all */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };

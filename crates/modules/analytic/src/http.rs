@@ -103,11 +103,35 @@ pub fn routes(c: Arc<Collector>, own_host: String) -> RouteBook<AppState> {
                 "summary": "Views and visitors per day, top pages and referrers, devices, languages, events and the donation funnel (views → donation-started → checkout-completed) for the last ?days (30)",
                 "parameters": [{"name": "days", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 366}}],
                 "responses": {
-                    "200": {"description": "The dashboard", "content": {"application/json": {"schema": {"type": "object", "properties": {"data": {"type": "object"}}}}}},
+                    "200": {"description": "The dashboard", "content": {"application/json": {"schema": {"type": "object", "properties": {"data": dashboard_schema()}, "required": ["data"]}}}},
                     "400": {"description": "Bad days"},
                     "401": {"description": "Not signed in"},
                     "403": {"description": "Not an admin"}
                 }
             }),
         )
+}
+
+/// What `GET /api/analytic/dashboard` answers.
+fn dashboard_schema() -> serde_json::Value {
+    let int = json!({"type": "integer", "minimum": 0});
+    let top = json!({"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "count": int}, "required": ["key", "count"]}});
+    json!({
+        "title": "AnalyticDashboard",
+        "type": "object",
+        "properties": {
+            "days": int,
+            "since": {"type": "string", "format": "date", "description": "The first day counted"},
+            "perDay": {"type": "array", "items": {"type": "object", "properties": {"day": {"type": "string", "format": "date"}, "views": int, "visitors": int}, "required": ["day", "views", "visitors"]}},
+            "views": int,
+            "visitors": int,
+            "topPages": top,
+            "topReferrers": top,
+            "devices": top,
+            "languages": top,
+            "events": top,
+            "funnel": {"type": "object", "description": "views → donation-started → checkout-completed", "properties": {"views": int, "started": int, "paid": int}, "required": ["views", "started", "paid"]}
+        },
+        "required": ["days", "since", "perDay", "views", "visitors", "topPages", "topReferrers", "devices", "languages", "events", "funnel"]
+    })
 }

@@ -188,8 +188,8 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
     let nstr = json!({"type": ["string", "null"]});
     let currency = json!({"type": "object", "title": "EcommerceCurrencyCard", "properties": {
-        "id": {"type": "string", "format": "uuid"}, "slug": nstr, "symbol": nstr, "title": nstr, "isDefault": {"type": "boolean"}
-    }, "required": ["id"]});
+        "id": {"type": "string", "format": "uuid"}, "slug": {"type": "string"}, "symbol": {"type": "string"}, "title": {"type": "string"}, "isDefault": {"type": "boolean"}
+    }, "required": ["id", "slug", "symbol", "title", "isDefault"]});
     let money = json!({"type": "object", "title": "EcommerceMoney", "properties": {
         "total": {"type": "string", "format": "decimal"}, "billingModuleCurrency": currency
     }, "required": ["total", "billingModuleCurrency"]});
@@ -415,7 +415,11 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             vec![],
             None,
             200,
-            okv.clone(),
+            json!({"type": "object", "title": "EcommerceOrderStats", "properties": {
+                "days": {"type": "array", "items": {"type": "object", "properties": {"day": {"type": "string", "format": "date"}, "currency": {"type": "string"}, "orders": {"type": "integer"}, "revenue": {"type": "string", "format": "decimal"}}, "required": ["day", "currency", "orders", "revenue"]}},
+                "totals": {"type": "array", "items": {"type": "object", "properties": {"currency": {"type": "string"}, "orders": {"type": "integer"}, "revenue": {"type": "string", "format": "decimal"}}, "required": ["currency", "orders", "revenue"]}},
+                "currencies": {"type": "array", "items": currency.clone()}
+            }, "required": ["days", "totals", "currencies"]}),
             &[400, 401, 403],
         ),
         (

@@ -1,39 +1,18 @@
 // The admin's analytics dashboard: what `GET /api/analytic/dashboard?days=` answers, and the
 // arithmetic of its chart and funnel (kept apart from the components, and tested).
 
+import type { components } from "@/api/schema";
+
 export const DASHBOARD = "/api/analytic/dashboard";
 /** The periods the admin can pick, in days. */
 export const RANGES = [7, 30, 90] as const;
 export type Range = (typeof RANGES)[number];
 
-export interface DayFigures {
-  day: string;
-  views: number;
-  visitors: number;
-}
-export interface Top {
-  key: string;
-  count: number;
-}
-export interface Funnel {
-  views: number;
-  started: number;
-  paid: number;
-}
-/** Kept here: the document gives the dashboard as a bare `{type: object}` (and its `data` as optional). */
-export interface Dashboard {
-  days: number;
-  since: string;
-  perDay: DayFigures[];
-  views: number;
-  visitors: number;
-  topPages: Top[];
-  topReferrers: Top[];
-  devices: Top[];
-  languages: Top[];
-  events: Top[];
-  funnel: Funnel;
-}
+/** What the dashboard answers, as the document declares it (AnalyticDashboard). */
+export type Dashboard = components["schemas"]["AnalyticDashboard"];
+export type DayFigures = Dashboard["perDay"][number];
+export type Top = Dashboard["topPages"][number];
+export type Funnel = Dashboard["funnel"];
 
 /** The smallest 1, 2 or 5 × 10ⁿ at or above `n` (at least 1): a round top for a chart's scale. */
 export function niceMax(n: number): number {

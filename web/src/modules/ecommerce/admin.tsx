@@ -2,10 +2,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { api, loosely } from "@/api/client";
+import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
+import type { components } from "@/api/schema";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
-import { type Currency, money, type OrderDetails } from "@/commerce/api";
+import { money, type OrderDetails } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
 import { Button } from "@/ui/button";
 import { Card } from "@/ui/card";
@@ -194,17 +195,13 @@ function OverrideForm({ id, current, onDone }: { id: string; current: string; on
   );
 }
 
-/** Kept here: the document gives ecommerceOrderStats' answer as a bare `{type: object}`. */
-interface Stats {
-  days: { day: string; currency: string; orders: number; revenue: string }[];
-  totals: { currency: string; orders: number; revenue: string }[];
-  currencies: Currency[];
-}
+/** Paid orders and revenue per currency per day (the document's EcommerceOrderStats). */
+type Stats = components["schemas"]["EcommerceOrderStats"];
 
 /** Dashboard card: paid orders and revenue per currency over the last 30 days, as bars per day. */
 export function SalesCard({ lang }: { lang: string }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ["admin", "order-stats"], queryFn: async () => loosely<Stats>(await api.get(`${ORDERS}/stats`, { params: { query: { days: 30 } } })) });
+  const q = useQuery({ queryKey: ["admin", "order-stats"], queryFn: (): Promise<Stats> => api.get(`${ORDERS}/stats`, { params: { query: { days: 30 } } }) });
   const days = lastDays(30);
   return (
     <Card className="max-w-3xl" data-testid="sales-card">
