@@ -553,16 +553,6 @@ fn pascal(id: &str) -> String {
 /// (a name already taken by another shape gets a number), leaving a `$ref`: generators then
 /// give request bodies and results the names we chose instead of inventing them.
 fn hoist(slot: &mut Value, name: String, schemas: &mut Map<String, Value>) {
-    // Titled members of a union are named shapes of their own (`RbacMe` in `RbacMe | null`).
-    for key in ["anyOf", "oneOf"] {
-        if let Some(members) = slot.get_mut(key).and_then(Value::as_array_mut) {
-            for m in members.iter_mut() {
-                if let Some(title) = m.get("title").and_then(Value::as_str).map(str::to_owned) {
-                    hoist(m, title, schemas);
-                }
-            }
-        }
-    }
     let hoistable = slot.get("$ref").is_none()
         && (slot.get("properties").is_some()
             || slot.get("allOf").is_some()
@@ -605,6 +595,26 @@ fn hoist(slot: &mut Value, name: String, schemas: &mut Map<String, Value>) {
     };
 }
 
+/// Every schema in `v` that carries a `title` becomes a named component (innermost first), so a
+/// route can declare named, even recursive, shapes inline (`RbacMe` in `RbacMe | null`, a page
+/// bundle's records) and generators name them as we did.
+fn hoist_titled(v: &mut Value, schemas: &mut Map<String, Value>) {
+    match v {
+        Value::Object(m) => {
+            m.values_mut().for_each(|x| hoist_titled(x, schemas));
+            let schema_like = ["type", "allOf", "anyOf", "oneOf", "properties"]
+                .iter()
+                .any(|k| m.contains_key(*k));
+            if schema_like && let Some(title) = m.get("title").and_then(Value::as_str) {
+                let title = title.to_owned();
+                hoist(v, title, schemas);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| hoist_titled(x, schemas)),
+        _ => {}
+    }
+}
+
 /// `{"type": "object"}` with nothing said about its keys means "any keys" — said explicitly,
 /// since generators otherwise type it as an object with no keys at all.
 fn free_form(v: &mut Value) {
@@ -636,6 +646,7 @@ fn finish_operation(doc: &mut Value, access: Access, schemas: &mut Map<String, V
         doc["tags"] = json!(["platform"]);
     }
     free_form(doc);
+    hoist_titled(doc, schemas);
     let signed = [json!({"bearerAuth": []}), json!({"cookieAuth": []})];
     doc["security"] = match access {
         // Anyone may call it; a signed-in caller may see more (their own drafts, an admin all).

@@ -169,15 +169,6 @@ export const api = {
     (await send("get", path, init as Record<string, unknown>)) as Page<Result<"get", P>>,
 };
 
-/**
- * Where the document does not describe an answer closely enough (a free-form object, or a shape
- * other than the server's), the screen's own type for it. A marked cast: each use says what the
- * document lacks, and goes away once the server's document types it.
- */
-export function loosely<T>(data: unknown): T {
-  return data as T;
-}
-
 /** Options of an `entityRoute` call: openapi-fetch's, untyped. */
 export interface RouteOptions extends CallOptions {
   query?: Record<string, string | number | boolean | undefined | null>;

@@ -12105,10 +12105,10 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
-        /** @description The open cart orders payable in one currency */
-        EcommerceCartGroup: {
-            /** EcommerceCurrencyCard */
-            billingModuleCurrency: {
+        EcommerceBundlePrice: {
+            /** Format: decimal */
+            amount: string;
+            currency: {
                 /** Format: uuid */
                 id: string;
                 isDefault: boolean;
@@ -12116,6 +12116,10 @@ export interface components {
                 symbol: string;
                 title: string;
             };
+        };
+        /** @description The open cart orders payable in one currency */
+        EcommerceCartGroup: {
+            billingModuleCurrency: components["schemas"]["EcommerceCurrencyCard"];
             orders: components["schemas"]["EcommerceOrderView"][];
             /** Format: decimal */
             total: string;
@@ -12300,26 +12304,41 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description An invoice to pay: open paymentUrl */
+        EcommerceCheckoutInvoice: {
+            /** Format: decimal */
+            amount: string;
+            cancelUrl: string | null;
+            /** @description The currency's slug */
+            currency: string;
+            /** Format: uuid */
+            id: string;
+            paymentUrl: string | null;
+            provider: string | null;
+            status: string | null;
+            successUrl: string | null;
+        };
         EcommerceCheckoutResult: {
             billingModule: {
-                invoices: {
-                    /** Format: decimal */
-                    amount: string;
-                    cancelUrl: string | null;
-                    /** @description The currency's slug */
-                    currency: string;
-                    /** Format: uuid */
-                    id: string;
-                    paymentUrl: string | null;
-                    provider: string | null;
-                    status: string | null;
-                    successUrl: string | null;
-                }[];
+                invoices: components["schemas"]["EcommerceCheckoutInvoice"][];
             };
             ecommerceModule: {
                 /** @description The orders checked out */
                 orders: string[];
             };
+        };
+        EcommerceCurrencyCard: {
+            /** Format: uuid */
+            id: string;
+            isDefault: boolean;
+            slug: string;
+            symbol: string;
+            title: string;
+        };
+        EcommerceMoney: {
+            billingModuleCurrency: components["schemas"]["EcommerceCurrencyCard"];
+            /** Format: decimal */
+            total: string;
         };
         /** @description ecommerce.order (ecommerce_order) */
         EcommerceOrder: {
@@ -12398,14 +12417,7 @@ export interface components {
             variant?: "default";
         };
         EcommerceOrderStats: {
-            currencies: {
-                /** Format: uuid */
-                id: string;
-                isDefault: boolean;
-                slug: string;
-                symbol: string;
-                title: string;
-            }[];
+            currencies: components["schemas"]["EcommerceCurrencyCard"][];
             days: {
                 currency: string;
                 /** Format: date */
@@ -12781,56 +12793,18 @@ export interface components {
         };
         /** @description An order with its lines (product, total per currency), currency, totals and checkout total */
         EcommerceOrderView: components["schemas"]["EcommerceOrder"] & {
-            billingModuleCurrency: {
-                /** Format: uuid */
-                id: string;
-                isDefault: boolean;
-                slug: string;
-                symbol: string;
-                title: string;
-            } | null;
+            billingModuleCurrency: components["schemas"]["EcommerceCurrencyCard"] | null;
             /**
              * Format: decimal
              * @description What checkout charges in the order's currency
              */
             checkoutTotal: string | null;
             ordersToProducts: (components["schemas"]["EcommerceOrdersToProducts"] & {
-                product: {
-                    adminTitle?: string | null;
-                    /** Format: uuid */
-                    id: string;
-                    slug?: string | null;
-                    title?: components["schemas"]["Translations"];
-                    type?: string | null;
-                } | null;
-                total: {
-                    /** EcommerceCurrencyCard */
-                    billingModuleCurrency: {
-                        /** Format: uuid */
-                        id: string;
-                        isDefault: boolean;
-                        slug: string;
-                        symbol: string;
-                        title: string;
-                    };
-                    /** Format: decimal */
-                    total: string;
-                }[];
+                product: components["schemas"]["EcommerceProductCard"] | null;
+                total: components["schemas"]["EcommerceMoney"][];
             })[];
             /** @description Per currency the products are priced in */
-            total: {
-                /** EcommerceCurrencyCard */
-                billingModuleCurrency: {
-                    /** Format: uuid */
-                    id: string;
-                    isDefault: boolean;
-                    slug: string;
-                    symbol: string;
-                    title: string;
-                };
-                /** Format: decimal */
-                total: string;
-            }[];
+            total: components["schemas"]["EcommerceMoney"][];
         };
         /** @description ecommerce.product (ecommerce_product) */
         EcommerceProduct: {
@@ -12850,6 +12824,14 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
+        };
+        EcommerceProductCard: {
+            adminTitle?: string | null;
+            /** Format: uuid */
+            id: string;
+            slug?: string | null;
+            title?: components["schemas"]["Translations"];
+            type?: string | null;
         };
         EcommerceProductCreate: {
             adminTitle?: string;
@@ -13866,6 +13848,44 @@ export interface components {
         HealthResult: {
             status: string;
         };
+        /** @description A widgets-to-external-widgets row with the module widget it points at */
+        HostBundleExternal: components["schemas"]["HostBundleRecord"] & {
+            module: string;
+            widget: components["schemas"]["HostBundleRecord"];
+        };
+        /** @description A layout with the widgets it puts before and after the page's own */
+        HostBundleLayout: components["schemas"]["HostBundleRecord"] & {
+            _after: components["schemas"]["HostBundleWidget"][];
+            _before: components["schemas"]["HostBundleWidget"][];
+        };
+        /** @description A relation row, with the linked record in `_to` */
+        HostBundleLink: components["schemas"]["HostBundleRecord"] & {
+            _to: components["schemas"]["HostBundleRecord"];
+            orderIndex?: number | null;
+        };
+        /** @description A record of any entity, with what the page shows of its links; its own fields are those of its entity (`_entity`) */
+        HostBundleRecord: {
+            /** @description module.entity */
+            _entity: string;
+            /** @description The records a list widget shows */
+            _list?: components["schemas"]["HostBundleRecord"][];
+            /** @description A product's prices */
+            _prices?: components["schemas"]["EcommerceBundlePrice"][];
+            /** @description The record an overview widget shows */
+            _record?: components["schemas"]["HostBundleRecord"] | null;
+            /** @description Linked records per relation, in order */
+            _rel?: {
+                [key: string]: components["schemas"]["HostBundleLink"][];
+            };
+            /** Format: uuid */
+            id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A host widget with the module widgets it shows */
+        HostBundleWidget: components["schemas"]["HostBundleRecord"] & {
+            _externals: components["schemas"]["HostBundleExternal"][];
+        };
         /** @description host.layout (host_layout) */
         HostLayout: {
             adminTitle: string;
@@ -14097,19 +14117,22 @@ export interface components {
             /** @enum {string} */
             variant: "default";
         };
-        HostPageBundleResult: {
-            layouts: {
-                [key: string]: unknown;
-            }[];
+        HostPageBundle: {
+            layouts: components["schemas"]["HostBundleLayout"][];
             meta: {
                 [key: string]: string;
             };
-            page: components["schemas"]["HostPage"];
+            /** @description The metadata per language */
+            metaByLanguage: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
+            page: components["schemas"]["HostBundleRecord"];
             url: string;
-            widgets: {
-                [key: string]: unknown;
-            }[];
+            widgets: components["schemas"]["HostBundleWidget"][];
         };
+        HostPageBundleResult: components["schemas"]["HostPageBundle"] | null;
         HostPageCreate: {
             adminTitle?: string;
             className?: string | null;
@@ -16305,18 +16328,21 @@ export interface components {
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
         };
+        SocialChatMember: {
+            adminTitle?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description The position of the last message this member has read */
+            lastRead: number;
+            slug?: string | null;
+            title?: components["schemas"]["Translations"];
+            variant?: string | null;
+        };
         /** @description A message with its place in the chat, author, reactions and files */
         SocialChatMessage: components["schemas"]["SocialMessage"] & {
             /** Format: uuid */
             chatId: string;
-            files: {
-                adminTitle?: string | null;
-                file?: string | null;
-                /** Format: uuid */
-                id: string;
-                mimeType?: string | null;
-                size?: number | null;
-            }[];
+            files: components["schemas"]["SocialMessageFile"][];
             /** @description 1, 2, 3… in the chat */
             position: number;
             /**
@@ -16324,11 +16350,7 @@ export interface components {
              * @description The author's profile
              */
             profileId: string | null;
-            reactions: {
-                count: number;
-                emoji: string;
-                profileIds: string[];
-            }[];
+            reactions: components["schemas"]["SocialReactionCount"][];
         };
         /** @description The sort of social.chat (the `orderBy` query parameter as JSON), first key first. */
         SocialChatOrderBy: {
@@ -16415,16 +16437,7 @@ export interface components {
         SocialChatView: components["schemas"]["SocialChat"] & {
             lastMessage: components["schemas"]["SocialChatMessage"] | null;
             lastRead: number;
-            members: {
-                adminTitle?: string | null;
-                /** Format: uuid */
-                id: string;
-                /** @description The position of the last message this member has read */
-                lastRead: number;
-                slug?: string | null;
-                title?: components["schemas"]["Translations"];
-                variant?: string | null;
-            }[];
+            members: components["schemas"]["SocialChatMember"][];
             unread: number;
         };
         /** @description social.message (social_message) */
@@ -16455,6 +16468,14 @@ export interface components {
             title?: string | null;
             /** @enum {string} */
             variant?: "default";
+        };
+        SocialMessageFile: {
+            adminTitle?: string | null;
+            file?: string | null;
+            /** Format: uuid */
+            id: string;
+            mimeType?: string | null;
+            size?: number | null;
         };
         /** @description Filters of social.message (the `filters` query parameter as JSON): every condition must hold. */
         SocialMessageFilters: {
@@ -17006,6 +17027,11 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
+        };
+        SocialReactionCount: {
+            count: number;
+            emoji: string;
+            profileIds: string[];
         };
         SocialReactionCreate: {
             emoji: string;
@@ -59493,7 +59519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["HostPageBundleResult"] | null;
+                        data: components["schemas"]["HostPageBundleResult"];
                     };
                 };
             };

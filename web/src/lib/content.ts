@@ -22,7 +22,7 @@ export interface Rec {
   [k: string]: unknown;
 }
 export interface Link extends Rec {
-  orderIndex?: number;
+  orderIndex?: number | null;
   _to: Rec;
 }
 export type Translations = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Component, type ReactNode, useEffect } from "react";
 import { useTranslation } from "@/i18n";
 import { useLocation, useParams } from "react-router";
-import { api, loosely } from "@/api/client";
+import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { type Bundle, firstImageBlock, type HostWidget } from "@/lib/content";
 import { RenderVariant } from "@/lib/registry";
@@ -20,8 +20,9 @@ export const bundleKey = (url: string) => ["page-bundle", url] as const;
 
 async function fetchBundle(url: string): Promise<Bundle | null> {
   try {
-    // Kept as the screen's Bundle: the document gives the layouts and widgets as bare `{type: object}` items.
-    return loosely<Bundle | null>(await api.get("/api/host/pages/bundle", { params: { query: { url } } }));
+    // The document's HostPageBundle, read through content.ts's helpers as a Bundle.
+    const bundle: Bundle | null = await api.get("/api/host/pages/bundle", { params: { query: { url } } });
+    return bundle;
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;

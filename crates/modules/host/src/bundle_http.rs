@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::extract::Query;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use serde_json::json;
+use serde_json::{Value, json};
 use stoa_api::openapi::{custom, query_params};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
@@ -40,13 +40,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 query_params(&["url"]),
                 None,
                 200,
-                json!({"type": ["object", "null"], "properties": {
-                    "page": {"$ref": "#/components/schemas/HostPage"},
-                    "url": {"type": "string"},
-                    "meta": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "layouts": {"type": "array", "items": {"type": "object"}},
-                    "widgets": {"type": "array", "items": {"type": "object"}}
-                }, "required": ["page", "url", "meta", "layouts", "widgets"]}),
+                bundle_schema(),
                 &[400],
             ),
         )
@@ -94,4 +88,69 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 &[401, 403],
             ),
         )
+}
+
+/// The page bundle: records as host builds them (crates/modules/host/src/bundle.rs) — each with
+/// its `_entity`, linked records under `_rel[relation]` (relation rows holding the record in
+/// `_to`), list widgets' `_list`, overview widgets' `_record`, products' `_prices` — plus the
+/// page's layouts and widgets and its metadata per language.
+fn bundle_schema() -> Value {
+    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
+    let strings = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    let record = json!({
+        "title": "HostBundleRecord",
+        "type": "object",
+        "description": "A record of any entity, with what the page shows of its links; its own fields are those of its entity (`_entity`)",
+        "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "_entity": {"type": "string", "description": "module.entity"},
+            "_rel": {"type": "object", "description": "Linked records per relation, in order", "additionalProperties": {"type": "array", "items": {
+                "title": "HostBundleLink",
+                "description": "A relation row, with the linked record in `_to`",
+                "allOf": [r("HostBundleRecord"), {"type": "object", "properties": {"_to": r("HostBundleRecord"), "orderIndex": {"type": ["integer", "null"]}}, "required": ["_to"]}]
+            }}},
+            "_list": {"type": "array", "description": "The records a list widget shows", "items": r("HostBundleRecord")},
+            "_record": {"anyOf": [r("HostBundleRecord"), {"type": "null"}], "description": "The record an overview widget shows"},
+            "_prices": {"type": "array", "description": "A product's prices", "items": {
+                "title": "EcommerceBundlePrice",
+                "type": "object",
+                "properties": {
+                    "amount": {"type": "string", "format": "decimal"},
+                    "currency": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "slug": {"type": "string"}, "symbol": {"type": "string"}, "title": {"type": "string"}, "isDefault": {"type": "boolean"}}, "required": ["id", "slug", "symbol", "title", "isDefault"]}
+                },
+                "required": ["amount", "currency"]
+            }}
+        },
+        "required": ["id", "_entity"],
+        "additionalProperties": true
+    });
+    let widget = json!({
+        "title": "HostBundleWidget",
+        "description": "A host widget with the module widgets it shows",
+        "allOf": [r("HostBundleRecord"), {"type": "object", "properties": {"_externals": {"type": "array", "items": {
+            "title": "HostBundleExternal",
+            "description": "A widgets-to-external-widgets row with the module widget it points at",
+            "allOf": [r("HostBundleRecord"), {"type": "object", "properties": {"module": {"type": "string"}, "widget": r("HostBundleRecord")}, "required": ["module", "widget"]}]
+        }}}, "required": ["_externals"]}]
+    });
+    json!({"anyOf": [{
+        "title": "HostPageBundle",
+        "type": "object",
+        "properties": {
+            "page": record,
+            "url": {"type": "string"},
+            "meta": strings,
+            "metaByLanguage": {"type": "object", "description": "The metadata per language", "additionalProperties": strings},
+            "layouts": {"type": "array", "items": {
+                "title": "HostBundleLayout",
+                "description": "A layout with the widgets it puts before and after the page's own",
+                "allOf": [r("HostBundleRecord"), {"type": "object", "properties": {
+                    "_before": {"type": "array", "items": widget.clone()},
+                    "_after": {"type": "array", "items": r("HostBundleWidget")}
+                }, "required": ["_before", "_after"]}]
+            }},
+            "widgets": {"type": "array", "items": r("HostBundleWidget")}
+        },
+        "required": ["page", "url", "meta", "metaByLanguage", "layouts", "widgets"]
+    }, {"type": "null"}]})
 }
