@@ -66,7 +66,8 @@ impl Rule {
     }
 }
 
-type Rules = HashMap<(String, String), Rule>;
+/// Path template → method → rule (looked up without allocating).
+type Rules = HashMap<String, Vec<(String, Rule)>>;
 
 /// Collects the `#/components/schemas/…` names `v` refers to, transitively.
 fn referenced(v: &Value, schemas: &Map<String, Value>, out: &mut BTreeSet<String>) {
@@ -132,7 +133,9 @@ fn rules(doc: &Value) -> Rules {
                 let root = json!({"allOf": [schema], "components": {"schemas": parts}});
                 r.body = Some((root, OnceLock::new()));
             }
-            out.insert((method.to_ascii_uppercase(), path.clone()), r);
+            out.entry(path.clone())
+                .or_default()
+                .push((method.to_ascii_uppercase(), r));
         }
     }
     out
@@ -166,7 +169,11 @@ async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
         "HEAD" => "GET",
         m => m,
     };
-    let Some(rule) = rules.get(&(method.to_owned(), path.as_str().to_owned())) else {
+    let Some(rule) = rules
+        .get(path.as_str())
+        .and_then(|ms| ms.iter().find(|(m, _)| m == method))
+        .map(|(_, r)| r)
+    else {
         return Ok(req);
     };
     if let Some(query) = req.uri().query().filter(|q| !q.is_empty()) {
