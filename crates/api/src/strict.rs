@@ -27,6 +27,9 @@ use crate::body::{Limits, media_type};
 
 #[derive(Default)]
 struct Rule {
+    /// The route parses its own query and refuses unknown keys itself (the generic find routes:
+    /// `FindQuery` names the parameter just as this layer would), so the string is read once.
+    query_checked_by_route: bool,
     exact: Vec<String>,
     bracketed: Vec<String>,
     /// The JSON body schema (with the components it uses), compiled on first use.
@@ -103,7 +106,14 @@ fn rules(doc: &Value) -> Rules {
     let mut out = Rules::new();
     for (path, item) in doc["paths"].as_object().into_iter().flatten() {
         for (method, op) in item.as_object().into_iter().flatten() {
-            let mut r = Rule::default();
+            let mut r = Rule {
+                query_checked_by_route: op.get("x-entity").is_some()
+                    && op["operationId"]
+                        .as_str()
+                        .is_some_and(|id| id.starts_with("find"))
+                    && op.get("requestBody").is_none(),
+                ..Rule::default()
+            };
             for p in op["parameters"]
                 .as_array()
                 .into_iter()
@@ -176,7 +186,11 @@ async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
     else {
         return Ok(req);
     };
-    if let Some(query) = req.uri().query().filter(|q| !q.is_empty()) {
+    if let Some(query) = req
+        .uri()
+        .query()
+        .filter(|q| !q.is_empty() && !rule.query_checked_by_route)
+    {
         for (n, (key, _)) in form_urlencoded::parse(query.as_bytes()).enumerate() {
             if n >= 1000 {
                 return Err(Error::bad_request("more than 1000 query parameters"));
