@@ -44,7 +44,8 @@ pub struct Body {
     pub files: Vec<FilePart>,
 }
 
-async fn read(body: AxumBody, limit: usize) -> Result<Bytes> {
+/// Reads a whole body of at most `limit` bytes: over it is a 413, a broken read a 400.
+pub(crate) async fn read(body: AxumBody, limit: usize) -> Result<Bytes> {
     axum::body::to_bytes(body, limit).await.map_err(|e| {
         let mut src: Option<&(dyn std::error::Error + 'static)> = Some(&e);
         while let Some(s) = src {

@@ -216,9 +216,7 @@ async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
         return Ok(req);
     };
     let (parts, body) = req.into_parts();
-    let bytes = axum::body::to_bytes(body, limits.json).await.map_err(|_| {
-        Error::PayloadTooLarge(format!("the body is larger than {} bytes", limits.json))
-    })?;
+    let bytes = crate::body::read(body, limits.json).await?;
     // Malformed or empty JSON goes on to the handler, which says what is wrong with it.
     if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
         let mut fields = FieldErrors::new();
