@@ -257,6 +257,15 @@ async fn the_document_serves_generated_clients(app: TestApp) {
     let me = me.to_string();
     assert!(me.contains("#/components/schemas/"), "{me}");
     assert!(schemas["RbacMe"]["allOf"].is_array());
+    // A rate-limited route says how long to wait.
+    let login = &doc["paths"]["/api/rbac/subjects/authentication/email-and-password/authentication"]
+        ["post"];
+    assert!(
+        login["responses"]["429"]["headers"]
+            .get("Retry-After")
+            .is_some(),
+        "{login}"
+    );
     // The reference pages are not API.
     assert!(doc["paths"].get("/api/docs/").is_none());
 }
