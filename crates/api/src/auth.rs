@@ -25,6 +25,10 @@ pub struct Caller {
     /// Holds a role linked to the root permission, or called with the secret key.
     pub admin: bool,
     pub via: Via,
+    /// The session was opened with a second factor.
+    pub second_factor: bool,
+    /// An admin treated as a visitor until the second factor (`STOA_ADMIN_2FA=required`).
+    pub restricted_admin: bool,
 }
 
 impl Caller {
@@ -55,6 +59,17 @@ impl Caller {
             ))
         }
     }
+}
+
+/// Recognising an admin on the site's own routes (which are not behind the API's authorization
+/// layer): the page preview. Provided by the module that owns accounts.
+pub trait Identify: Send + Sync {
+    /// Whether `headers` carry the session of an admin (with its second factor where one is
+    /// required).
+    fn is_admin<'a>(
+        &'a self,
+        headers: &'a axum::http::HeaderMap,
+    ) -> crate::module::BoxFuture<'a, bool>;
 }
 
 /// Creating administrators from the command line (`stoa admin create`), provided by the module

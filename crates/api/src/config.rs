@@ -138,6 +138,13 @@ pub struct Config {
     /// Hours an abandoned cart (an order never checked out) is kept.
     #[arg(long, env = "STOA_CART_RETENTION_HOURS", default_value_t = 24)]
     pub cart_retention_hours: u64,
+    /// Days audit entries are kept (0: forever); older ones are deleted daily.
+    #[arg(long, env = "STOA_AUDIT_RETENTION_DAYS", default_value_t = 365)]
+    pub audit_retention_days: u32,
+    /// `required`: administrators must sign in with a second factor (TOTP); one without it is
+    /// sent to enrolment and can do nothing else. `optional` (default): any account may enrol.
+    #[arg(long, env = "STOA_ADMIN_2FA", default_value = "optional", value_parser = ["optional", "required"])]
+    pub admin_2fa: String,
     /// Payment webhooks one client IP may post per minute (each is stored before it is checked).
     #[arg(long, env = "STOA_WEBHOOK_RATE", default_value_t = 600)]
     pub webhook_rate: u32,
@@ -388,6 +395,8 @@ impl Config {
             dummy_webhook_delay: 10,
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
+            audit_retention_days: 365,
+            admin_2fa: "optional".into(),
             webhook_rate: 600,
             form_rate: 10,
             chat_rate: 60,

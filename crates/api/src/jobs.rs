@@ -117,7 +117,9 @@ impl Runner {
             jobs::retry_or_bury(db, &job, "no module declares this job", None).await?;
             return Ok(false);
         };
-        let run = (def.run)(self.ctx.clone(), job.payload.clone());
+        // Background work sees drafts (publishing them is one of its jobs).
+        let run =
+            stoa_store::publish::with_drafts((def.run)(self.ctx.clone(), job.payload.clone()));
         let outcome = tokio::time::timeout(
             def.timeout,
             std::panic::AssertUnwindSafe(run).catch_unwind(),

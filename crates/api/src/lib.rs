@@ -15,6 +15,7 @@ pub mod live;
 pub mod meta;
 pub mod module;
 pub mod openapi;
+pub mod platform;
 pub mod rate;
 pub mod routes;
 pub mod strict;

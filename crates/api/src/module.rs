@@ -107,6 +107,8 @@ pub trait EventSink: Send + Sync {
 pub trait Pages: Send + Sync {
     /// The bundle of the page `url` shows, or `None` when no page does.
     fn bundle<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
+    /// The bundle of `url` with drafts, never cached: call it only for a verified admin.
+    fn preview<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
     /// `/sitemap.xml` for the site at `public_url` in `languages` (cached: a request costs a
     /// lookup and a reference count, not a walk over the data or a copy).
     fn sitemap<'a>(

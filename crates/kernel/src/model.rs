@@ -204,6 +204,9 @@ pub struct Entity {
     /// them.
     #[serde(skip)]
     pub private_links: bool,
+    /// Has a publishing `status` (draft, published, scheduled) and `publishAt`: visitors read
+    /// only published rows; a scheduled row is published at its time by a job.
+    pub publishable: bool,
 }
 
 impl Entity {
@@ -480,6 +483,7 @@ fn common(
         title_field: None,
         private: false,
         private_links: false,
+        publishable: false,
         ops: Ops {
             create: true,
             update: true,
@@ -546,7 +550,7 @@ impl EntityBuilder {
         } else {
             translations("description")
         };
-        self.field(translations("title").list())
+        self.field(translations("title").list().searchable())
             .field(translations("subtitle"))
             .field(description)
     }
@@ -580,6 +584,20 @@ impl EntityBuilder {
     pub fn private_links(mut self) -> Self {
         self.entity.private_links = true;
         self
+    }
+
+    /// A publishing `status` and `publishAt` (see [`Entity::publishable`]). The column defaults
+    /// to `published`, so rows written before the field existed, and API clients that do not
+    /// send it, keep the behaviour they had; the admin starts new records as drafts.
+    pub fn publishable(mut self) -> Self {
+        self.entity.publishable = true;
+        self.field(
+            enumeration(STATUS, &[DRAFT, PUBLISHED, SCHEDULED])
+                .required()
+                .default_text(PUBLISHED)
+                .list(),
+        )
+        .field(timestamp(PUBLISH_AT).list())
     }
 
     pub fn no_bulk(mut self) -> Self {
@@ -641,6 +659,13 @@ pub fn relation_one(
     entity.fields.push(reference(left.0, left.1).list());
     EntityBuilder { entity }
 }
+
+/// The publishing field of a [`EntityBuilder::publishable`] entity and its values.
+pub const STATUS: &str = "status";
+pub const PUBLISH_AT: &str = "publishAt";
+pub const DRAFT: &str = "draft";
+pub const PUBLISHED: &str = "published";
+pub const SCHEDULED: &str = "scheduled";
 
 /// Every module's declarations, as a module crate exposes them.
 #[derive(Clone, Debug)]

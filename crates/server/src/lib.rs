@@ -45,7 +45,7 @@ pub fn modules() -> Vec<ModuleDef> {
 
 /// The platform's own declarations (the job queue) followed by `modules`.
 fn with_platform(modules: Vec<ModuleDef>) -> Modules {
-    let mut list = vec![ModuleDef::new(stoa_store::jobs::module())];
+    let mut list = vec![stoa_api::platform::module()];
     list.extend(modules);
     Modules::new(list)
 }
@@ -157,8 +157,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     let (api, operations) = book.into_parts();
     let api = stoa_api::strict::layer(api, &document, state.limits);
     ctx.set_operations(operations);
-    modules
-        .seed(&ctx)
+    stoa_store::publish::with_drafts(modules.seed(&ctx))
         .await
         .map_err(|e| anyhow::anyhow!("seeding failed: {e}"))?;
     Ok(Platform {
@@ -202,9 +201,12 @@ pub fn default_language(config: &Config) -> anyhow::Result<&'static str> {
 /// Loads the demo site into the configured database (once) and its images into the data folder.
 pub async fn seed_demo(config: &Config) -> anyhow::Result<usize> {
     let p = prepare(config).await?;
-    let n = stoa_site::demo::seed(&p.store, std::path::Path::new(&config.data_dir))
-        .await
-        .map_err(|e| anyhow::anyhow!("loading the demo site failed: {e}"))?;
+    let n = stoa_store::publish::with_drafts(stoa_site::demo::seed(
+        &p.store,
+        std::path::Path::new(&config.data_dir),
+    ))
+    .await
+    .map_err(|e| anyhow::anyhow!("loading the demo site failed: {e}"))?;
     // The images go to the configured file storage too (an S3 bucket when one is set).
     let files = p
         .ctx
@@ -289,6 +291,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         shell: web::Site::read_shell(&web_dir),
         renderer,
         cache: Arc::new(page_cache::PageCache::new(config.page_cache_bytes)),
+        identify: p.ctx.get::<dyn stoa_api::auth::Identify>(),
         dir: web_dir,
         pages,
         files: p

@@ -38,6 +38,8 @@ pub struct Site {
     pub renderer: Option<Arc<stoa_render::Renderer>>,
     /// Finished pages, compressed.
     pub cache: Arc<PageCache>,
+    /// Recognises admins, for `?preview` (none: no preview).
+    pub identify: Option<Arc<dyn stoa_api::auth::Identify>>,
 }
 
 impl Site {
@@ -302,6 +304,15 @@ async fn page(site: &Site, req: Request) -> Response {
         };
         return Redirect::temporary(&target).into_response();
     };
+    // `?preview` from an admin: the page as it will look, drafts included, rendered by the same
+    // renderer, never cached nor indexed.
+    if req.uri().query().is_some_and(|q| {
+        form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == "preview" && v != "false")
+    }) && let Some(identify) = &site.identify
+        && identify.is_admin(req.headers()).await
+    {
+        return preview(site, lang, rest).await;
+    }
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
         Ok(None) => {
@@ -353,6 +364,27 @@ async fn page(site: &Site, req: Request) -> Response {
     // Not found, an error, an account screen: made for this request (compressed on the way out).
     let (doc, _) = document(site, lang, rest, status, bundle.as_ref(), ssr).await;
     html(status, doc)
+}
+
+async fn preview(site: &Site, lang: &'static str, rest: &str) -> Response {
+    let (status, bundle) = match site.pages.preview(rest).await {
+        Ok(Some(b)) => (StatusCode::OK, Some(b)),
+        Ok(None) => (StatusCode::NOT_FOUND, None),
+        Err(stoa_kernel::Error::BadRequest { .. }) => (StatusCode::BAD_REQUEST, None),
+        Err(e) => {
+            tracing::error!(error = %e, path = %rest, "building a preview failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, None)
+        }
+    };
+    let (doc, _) = document(site, lang, rest, status, bundle.as_ref(), true).await;
+    let mut res = html(status, doc);
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        "x-robots-tag",
+        HeaderValue::from_static("noindex, nofollow"),
+    );
+    res
 }
 
 /// The HTML document of a page: the shell with the page's head tags and boot data, and the page

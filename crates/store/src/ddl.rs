@@ -180,9 +180,23 @@ fn create_index(e: &Entity, (name, unique, cols): &(String, bool, Vec<String>)) 
 /// The text columns `search` looks in, when the entity has any.
 pub fn search_columns(e: &Entity) -> Vec<&str> {
     e.public_fields()
-        .filter(|f| f.searchable && matches!(f.kind, Kind::Text | Kind::Enum))
+        .filter(|f| f.searchable && matches!(f.kind, Kind::Text | Kind::Enum | Kind::Translations))
         .map(|f| f.column.as_str())
         .collect()
+}
+
+/// PostgreSQL: what the trigram index of search column `c` indexes, and what the search matches:
+/// the column, or a translation map's JSON text (`(title::text)`), which holds every language.
+pub fn search_expr(e: &Entity, c: &str) -> String {
+    let json = e
+        .fields
+        .iter()
+        .any(|f| f.column == c && f.kind == Kind::Translations);
+    if json {
+        format!("({}::text)", q(c))
+    } else {
+        q(c)
+    }
 }
 
 /// SQLite: the FTS5 trigram index that answers `search` on `e` (see [`search_index`]).
@@ -203,10 +217,19 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
     match b {
         Backend::Sqlite => {
             let fts = search_table(e);
-            if ex.columns.contains_key(&fts) {
-                return Vec::new();
-            }
             let f = q(&fts);
+            let trigger = |suffix: &str| q(&ident(&format!("{}_{suffix}", fts)));
+            let mut out = Vec::new();
+            if let Some(have) = ex.columns.get(&fts) {
+                if cols.len() == have.len() && cols.iter().all(|c| have.contains(*c)) {
+                    return Vec::new();
+                }
+                // The searchable fields changed (translated titles joined, say): rebuild.
+                for sfx in ["ai", "ad", "au"] {
+                    out.push(format!("DROP TRIGGER IF EXISTS {}", trigger(sfx)));
+                }
+                out.push(format!("DROP TABLE IF EXISTS {f}"));
+            }
             let list = cols.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
             let new = cols
                 .iter()
@@ -218,8 +241,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                 .map(|c| format!("old.{}", q(c)))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let trigger = |suffix: &str| q(&ident(&format!("{}_{suffix}", fts)));
-            vec![
+            out.extend([
                 format!(
                     "CREATE VIRTUAL TABLE {f} USING fts5({list}, content={t}, content_rowid='rowid', tokenize='trigram')"
                 ),
@@ -236,7 +258,8 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                     trigger("au")
                 ),
                 format!("INSERT INTO {f}({f}) VALUES ('rebuild')"),
-            ]
+            ]);
+            out
         }
         Backend::Postgres => {
             if !ex.trigram {
@@ -249,7 +272,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                     format!(
                         "CREATE INDEX IF NOT EXISTS {} ON {t} USING gin ({} gin_trgm_ops)",
                         q(&name),
-                        q(c)
+                        search_expr(e, c)
                     )
                 })
                 .collect()

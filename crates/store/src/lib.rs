@@ -2,10 +2,12 @@
 //! declarations, the generic repository and the generic entity service.
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod db;
 pub mod ddl;
 pub mod guard;
 pub mod jobs;
+pub mod publish;
 pub mod record;
 pub mod repo;
 pub mod seed;

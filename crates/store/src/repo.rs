@@ -282,10 +282,19 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
             if fts && indexed.contains(&f.column.as_str()) {
                 continue;
             }
-            let target = if b == Backend::Postgres && short {
-                Expr::cust_with_exprs("($1 || '')", [col(&f.column)])
-            } else {
-                col(&f.column)
+            let json = f.kind == Kind::Translations;
+            let target = match (b, short, json) {
+                (Backend::Postgres, true, true) => {
+                    Expr::cust_with_exprs("(($1::text) || '')", [col(&f.column)])
+                }
+                (Backend::Postgres, true, false) => {
+                    Expr::cust_with_exprs("($1 || '')", [col(&f.column)])
+                }
+                // The expression the trigram index is built on (`ddl::search_expr`).
+                (Backend::Postgres, false, true) => {
+                    Expr::cust_with_exprs("($1::text)", [col(&f.column)])
+                }
+                _ => col(&f.column),
             };
             any = any.add(contains(target, term, b));
         }
@@ -555,6 +564,15 @@ pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectState
 pub fn get_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
     let mut s = base_select(e);
     s.and_where(col("id").eq(id_value(id, b)));
+    s
+}
+
+/// [`get_statement`], narrowed to a published row when reads of `e` hide drafts here.
+pub fn get_visible_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
+    let mut s = get_statement(e, id, b);
+    if crate::publish::hides(e) {
+        s.and_where(col(stoa_kernel::model::STATUS).eq(stoa_kernel::model::PUBLISHED));
+    }
     s
 }
 

@@ -265,6 +265,8 @@ impl Store {
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
+        let narrowed = crate::publish::visible_query(e, q)?;
+        let q = narrowed.as_ref().unwrap_or(q);
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values, matches) = sqlite_find(read, e, q).await?;
             let rows = read.records(e, &sql, &values, false).await?;
@@ -278,6 +280,8 @@ impl Store {
 
     /// `{"data":[…]}` for `q`, written straight into a buffer, and the total when asked for.
     pub async fn find_json(&self, e: &Entity, q: &FindQuery) -> Result<(Vec<u8>, Option<u64>)> {
+        let narrowed = crate::publish::visible_query(e, q)?;
+        let q = narrowed.as_ref().unwrap_or(q);
         let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
         out.extend_from_slice(b"{\"data\":[");
         if let Db::Sqlite { read, .. } = &self.db {
@@ -304,7 +308,7 @@ impl Store {
         out.extend_from_slice(b"{\"data\":");
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(
-                &repo::get_statement(e, id, Backend::Sqlite),
+                &repo::get_visible_statement(e, id, Backend::Sqlite),
                 Backend::Sqlite,
             );
             if read.write_json(e, &sql, &values, true, &mut out).await? == 0 {
@@ -320,7 +324,7 @@ impl Store {
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(
-                &repo::get_statement(e, id, Backend::Sqlite),
+                &repo::get_visible_statement(e, id, Backend::Sqlite),
                 Backend::Sqlite,
             );
             return read
@@ -333,6 +337,7 @@ impl Store {
         let mut c = self.db.read().await?;
         repo::get(&mut c.exec(), e, id)
             .await?
+            .filter(|r| crate::publish::shows(e, r))
             .ok_or_else(|| missing(e, id))
     }
 
@@ -357,13 +362,15 @@ impl Store {
         let mut vals = prepare_create(e, input)?;
         self.fresh_generated_slugs(exec, e, input, &mut vals)
             .await?;
-        match repo::insert(exec, e, &vals).await {
+        let row = match repo::insert(exec, e, &vals).await {
             Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
                 .explain_missing_reference(exec, e, &vals)
                 .await
                 .unwrap_or(Error::Invalid { message, fields })),
             other => other,
-        }
+        }?;
+        after_write(exec, e, None, Some(&row), Some(input)).await?;
+        Ok(row)
     }
 
     /// Generated slugs are checked against the table (and regenerated) so a random clash never
@@ -442,12 +449,20 @@ impl Store {
         let vals = prepare_patch(e, input)?;
         let mut expect = Vec::new();
         let mut effects = crate::guard::Effects::default();
-        if let Some(g) = self.guards.get(&e.key()) {
-            let old = repo::get(exec, e, id)
-                .await?
-                .ok_or_else(|| missing(e, id))?;
-            effects = g.check(&old, input, &crate::guard::actor())?;
-            expect = held(&*g, e, &old);
+        let guard = self.guards.get(&e.key());
+        // The row as it was, for the guard and the audit log.
+        let old = if guard.is_some() || crate::audit::current().is_some() {
+            Some(
+                repo::get(exec, e, id)
+                    .await?
+                    .ok_or_else(|| missing(e, id))?,
+            )
+        } else {
+            None
+        };
+        if let (Some(g), Some(old)) = (&guard, &old) {
+            effects = g.check(old, input, &crate::guard::actor())?;
+            expect = held(&**g, e, old);
         }
         let written = if expect.is_empty() {
             repo::update(exec, e, id, &vals).await
@@ -464,7 +479,10 @@ impl Store {
             crate::jobs::enqueue(exec, job).await?;
         }
         match written {
-            Ok(Some(row)) => Ok(row),
+            Ok(Some(row)) => {
+                after_write(exec, e, old.as_ref(), Some(&row), Some(input)).await?;
+                Ok(row)
+            }
             Ok(None) => Err(missing(e, id)),
             Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
                 .explain_missing_reference(exec, e, &vals)
@@ -487,6 +505,7 @@ impl Store {
             let row = repo::delete_if(&mut tx.exec(), e, id, &held(&*g, e, &old))
                 .await?
                 .ok_or_else(|| changed(e, id))?;
+            crate::audit::write_in(&mut tx.exec(), e, Some(&row), None, None).await?;
             tx.commit().await?;
             self.touch(e);
             self.touch_referencing(e);
@@ -495,6 +514,7 @@ impl Store {
         let row = repo::delete(&mut tx.exec(), e, id)
             .await?
             .ok_or_else(|| missing(e, id))?;
+        crate::audit::write_in(&mut tx.exec(), e, Some(&row), None, None).await?;
         tx.commit().await?;
         self.touch(e);
         self.touch_referencing(e);
@@ -594,6 +614,22 @@ impl Store {
             self.touch(&r);
         }
     }
+}
+
+/// After a row of `e` is written in `exec`: a scheduled row's publishing job, and the audit entry.
+async fn after_write(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    before: Option<&Record>,
+    after: Option<&Record>,
+    input: Option<&Map<String, Json>>,
+) -> Result<()> {
+    if let Some(row) = after
+        && let Some(job) = crate::publish::after_write(e, row)?
+    {
+        crate::jobs::enqueue(exec, &job).await?;
+    }
+    crate::audit::write_in(exec, e, before, after, input).await
 }
 
 /// The list statement for `q` on SQLite, choosing the search plan from the index's match count

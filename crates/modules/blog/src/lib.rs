@@ -18,6 +18,7 @@ pub fn declarations() -> Module {
                     "overview-default",
                     "overview-with-private-content-default",
                 ])
+                .publishable()
                 .build(),
             model(M, "category", "categories")
                 .content()

@@ -98,9 +98,10 @@ pub fn declarations() -> Module {
                         .default_text("one_off")
                         .list(),
                 )
-                .field(translations("title").list())
+                .field(translations("title").list().searchable())
                 .field(translations("shortDescription"))
                 .field(rich_text("description"))
+                .publishable()
                 .build(),
             model(M, "store", "stores")
                 .content()

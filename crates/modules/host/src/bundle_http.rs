@@ -29,7 +29,14 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                         .ok_or_else(|| Error::bad_field("url", "is required"))?;
                     // No page is an answer, not an error: the site then shows a built-in screen
                     // or its not-found page (find-by-url is the call that answers 404).
-                    let bundle = b.get(url).await?;
+                    // `preview=true` from an admin (whose requests see drafts): the page as
+                    // it will look, drafts included, never cached.
+                    let preview = q.get("preview").is_some_and(|v| v == "true" || v == "1");
+                    let bundle = if preview && stoa_store::publish::drafts_visible() {
+                        b.preview(url).await?
+                    } else {
+                        b.get(url).await?
+                    };
                     ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, bundle.as_deref()))
                 }
             }),
@@ -37,7 +44,11 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 "host",
                 "hostPageBundle",
                 "The page a URL shows with every record its widgets render (layouts, module widgets and their trees, lists, the overview record, prices, metadata); null when no page has the URL",
-                query_params(&["url"]),
+                {
+                    let mut p = query_params(&["url"]);
+                    p.push(json!({"name": "preview", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "Admins: include drafts and scheduled records (never cached)"}));
+                    p
+                },
                 None,
                 200,
                 bundle_schema(),

@@ -67,7 +67,12 @@ impl Bundles {
         }
         let started = Instant::now();
         let xml = bytes::Bytes::from(
-            crate::pages::sitemap_xml(&self.store, public_url, languages).await?,
+            stoa_store::publish::without_drafts(crate::pages::sitemap_xml(
+                &self.store,
+                public_url,
+                languages,
+            ))
+            .await?,
         );
         *g = Some(Sitemap {
             site,
@@ -84,7 +89,23 @@ impl Bundles {
     }
 
     /// The bundle of the page `url` shows, or `None` when no page does.
+    /// The bundle of `url` as visitors see it (drafts hidden whoever asks: it is shared).
     pub async fn get(&self, url: &str) -> Result<Option<Arc<Value>>> {
+        stoa_store::publish::without_drafts(self.get_published(url)).await
+    }
+
+    /// The bundle of `url` with its drafts, built for this request and never kept: what an
+    /// admin's preview shows. Drafts are seen only where the caller's scope shows them.
+    pub async fn preview(&self, url: &str) -> Result<Option<Arc<Value>>> {
+        let key = crate::pages::normalise(url)?;
+        match crate::bundle::build(&self.store, &key, &self.parts).await {
+            Ok(b) => Ok(Some(Arc::new(b))),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn get_published(&self, url: &str) -> Result<Option<Arc<Value>>> {
         let key = crate::pages::normalise(url)?;
         let stamp = self.store.public_version();
         if let Ok(map) = self.map.lock()
@@ -131,6 +152,15 @@ impl stoa_api::module::Pages for Bundles {
         url: &'a str,
     ) -> stoa_api::module::BoxFuture<'a, Result<Option<Arc<Value>>>> {
         Box::pin(self.get(url))
+    }
+
+    fn preview<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> stoa_api::module::BoxFuture<'a, Result<Option<Arc<Value>>>> {
+        Box::pin(stoa_store::publish::with_drafts(Bundles::preview(
+            self, url,
+        )))
     }
 
     fn sitemap<'a>(

@@ -94,8 +94,13 @@ pub fn declarations() -> Module {
                         .required()
                         .default_text("en"),
                 )
+                .publishable()
                 .build(),
-            model(M, "widget", "widgets").content().tsd(false).build(),
+            model(M, "widget", "widgets")
+                .content()
+                .tsd(false)
+                .publishable()
+                .build(),
             relation(
                 M,
                 "layouts-to-widgets",

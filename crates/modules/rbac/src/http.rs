@@ -20,7 +20,7 @@ use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
 use crate::policy::Verdict;
-use crate::service::{Auth, Ctx, Tokens, str_field};
+use crate::service::{Auth, Ctx, SignIn, Tokens, str_field};
 
 pub const JWT_COOKIE: &str = "rbac.subject.jwt";
 pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
@@ -176,6 +176,9 @@ async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
     v["roles"] = json!(roles);
     v["identities"] = json!(auth.identities(subject).await?);
     v["admin"] = json!(c.admin);
+    v["secondFactor"] = auth
+        .second_factor_state(subject, c.second_factor, c.admin || c.restricted_admin)
+        .await?;
     Ok(data(StatusCode::OK, v))
 }
 
@@ -248,12 +251,94 @@ async fn logout(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respons
     Ok(cleared(&auth, &h, ok_true(StatusCode::OK)))
 }
 
+/// Tokens (and cookies) for a finished sign-in; the challenge of its second step otherwise.
+fn sign_in_response(auth: &Auth, headers: &HeaderMap, t: &SignIn) -> Response {
+    match t {
+        SignIn::Done(t) => token_response(auth, headers, t, StatusCode::CREATED),
+        SignIn::SecondFactor { challenge } => data(
+            StatusCode::OK,
+            json!({"secondFactor": "totp", "challenge": challenge}),
+        ),
+    }
+}
+
 async fn login(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (h, c, b) = credential(&auth, &s, req).await?;
     let t = auth
         .login(str_field(&b, "login")?, str_field(&b, "password")?, &c)
         .await?;
+    Ok(sign_in_response(&auth, &h, &t))
+}
+
+async fn login_second_factor(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
+    let (h, c, b) = credential(&auth, &s, req).await?;
+    let t = auth
+        .second_factor_sign_in(str_field(&b, "challenge")?, str_field(&b, "code")?, &c)
+        .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+}
+
+async fn totp_start(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
+    let subject = owner(&Caller::of(&req), &id)?;
+    Ok(data(StatusCode::CREATED, auth.totp_start(subject).await?))
+}
+
+async fn totp_confirm(
+    auth: Arc<Auth>,
+    s: AppState,
+    id: String,
+    req: Request,
+) -> ApiResult<Response> {
+    let c = Caller::of(&req);
+    let subject = owner(&c, &id)?;
+    let h = req.headers().clone();
+    let b = body(&s, req).await?;
+    // Only the account's own session is upgraded (an admin enrolling someone else gets codes).
+    let session = c.session.filter(|_| c.subject == Some(subject));
+    let (codes, jwt) = auth
+        .totp_confirm(subject, session, str_field(&b, "code")?)
+        .await?;
+    let mut res = data(StatusCode::OK, json!({"recoveryCodes": codes, "jwt": jwt}));
+    if let Some(jwt) = jwt {
+        set_cookie(
+            &mut res,
+            JWT_COOKIE,
+            &jwt,
+            auth.cfg.access_ttl,
+            secure(&auth, &h),
+        );
+    }
+    Ok(res)
+}
+
+async fn totp_disable(
+    auth: Arc<Auth>,
+    s: AppState,
+    id: String,
+    req: Request,
+) -> ApiResult<Response> {
+    let c = Caller::of(&req);
+    let subject = owner(&c, &id)?;
+    let b = body(&s, req).await?;
+    let for_other = c.admin && c.subject != Some(subject);
+    let code = b.get("code").and_then(Value::as_str);
+    auth.totp_disable(subject, code, for_other).await?;
+    Ok(ok_true(StatusCode::OK))
+}
+
+async fn list_sessions(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
+    let c = Caller::of(&req);
+    let subject = owner(&c, &id)?;
+    Ok(data(
+        StatusCode::OK,
+        auth.sessions(subject, c.session).await?,
+    ))
+}
+
+async fn end_session(auth: Arc<Auth>, p: (String, String), req: Request) -> ApiResult<Response> {
+    let subject = owner(&Caller::of(&req), &p.0)?;
+    auth.revoke_session(subject, parse_id(&p.1)?).await?;
+    Ok(ok_true(StatusCode::OK))
 }
 
 async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
@@ -302,7 +387,7 @@ async fn wallet(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respons
             &c,
         )
         .await?;
-    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+    Ok(sign_in_response(&auth, &h, &t))
 }
 
 fn owner(c: &Caller, id: &str) -> Result<Uuid> {
@@ -441,12 +526,27 @@ fn me_schema() -> Value {
             "properties": {
                 "roles": {"type": "array", "items": r("RbacRole")},
                 "identities": {"type": "array", "items": r("RbacIdentity")},
-                "admin": {"type": "boolean", "description": "Holds the root permission"}
+                "admin": {"type": "boolean", "description": "Holds the root permission (false until the second factor when STOA_ADMIN_2FA=required)"},
+                "secondFactor": {"title": "RbacSecondFactorState", "type": "object", "properties": {
+                    "enabled": {"type": "boolean", "description": "The account signs in with a TOTP code"},
+                    "required": {"type": "boolean", "description": "This account must (an admin under STOA_ADMIN_2FA=required)"},
+                    "satisfied": {"type": "boolean", "description": "False: enrol before anything else"}
+                }, "required": ["enabled", "required", "satisfied"]}
             },
-            "required": ["roles", "identities", "admin"]
+            "required": ["roles", "identities", "admin", "secondFactor"]
         }]},
         {"type": "null"}
     ]})
+}
+
+/// Adds the 200 answer of a sign-in whose account has a second factor.
+fn with_challenge(mut op: Value) -> Value {
+    let challenge = json!({"title": "RbacSecondFactorChallenge", "type": "object", "properties": {
+        "secondFactor": {"type": "string", "enum": ["totp"]},
+        "challenge": {"type": "string", "description": "Send it with a code to authLoginSecondFactor within 5 minutes"}
+    }, "required": ["secondFactor", "challenge"]});
+    op["responses"]["200"] = stoa_api::openapi::ok("A second factor is needed", challenge);
+    op
 }
 
 fn ok_schema() -> Value {
@@ -567,15 +667,15 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
         "POST",
         &format!("{AUTH}/email-and-password/authentication"),
         post(move |State(s): State<AppState>, req: Request| login(x.clone(), s, req)),
-        op(
+        with_challenge(op(
             "authLogin",
-            "Signs in with email and password",
+            "Signs in with email and password (201 with tokens, or 200 with the second step's challenge)",
             &[],
             Some(creds()),
             201,
             tokens_schema(),
             &[400, 401, 422, 429],
-        ),
+        )),
     );
     let x = a();
     b = b.add(
@@ -665,9 +765,9 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
         "POST",
         &format!("{AUTH}/ethereum-virtual-machine"),
         post(move |State(s): State<AppState>, req: Request| wallet(x.clone(), s, req)),
-        op(
+        with_challenge(op(
             "authWallet",
-            "Signs in with an EIP-4361 message signed by the wallet",
+            "Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge)",
             &[],
             Some(obj_schema(
                 &[
@@ -680,6 +780,123 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             201,
             tokens_schema(),
             &[400, 401, 409, 429],
+        )),
+    );
+    let x = a();
+    b = b.add(
+        Access::Public,
+        "POST",
+        &format!("{AUTH}/second-factor"),
+        post(move |State(s): State<AppState>, req: Request| login_second_factor(x.clone(), s, req)),
+        op(
+            "authLoginSecondFactor",
+            "The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code",
+            &[],
+            Some(obj_schema(
+                &[("challenge", string()), ("code", json!({"type": "string", "minLength": 1, "maxLength": 64, "description": "A 6-digit code from the authenticator app, or a recovery code"}))],
+                &["challenge", "code"],
+            )),
+            201,
+            tokens_schema(),
+            &[401, 422, 429],
+        ),
+    );
+    let totp = "/api/rbac/subjects/{id}/totp";
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "POST",
+        totp,
+        post(move |Path(id): Path<String>, req: Request| totp_start(x.clone(), id, req)),
+        op(
+            "subjectTotpStart",
+            "Starts two-factor enrolment: a new secret (and otpauth URL for a QR code), active once confirmed",
+            &["id"],
+            None,
+            201,
+            json!({"title": "RbacTotpEnrolment", "type": "object", "properties": {
+                "secret": {"type": "string", "description": "Base32, for typing into an authenticator app"},
+                "otpauthUrl": {"type": "string"},
+                "digits": {"type": "integer"},
+                "period": {"type": "integer"},
+                "algorithm": {"type": "string"}
+            }, "required": ["secret", "otpauthUrl", "digits", "period", "algorithm"]}),
+            &[401, 403, 409],
+        ),
+    );
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "POST",
+        &format!("{totp}/confirm"),
+        post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| totp_confirm(x.clone(), s, id, req)),
+        op(
+            "subjectTotpConfirm",
+            "Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once)",
+            &["id"],
+            Some(obj_schema(&[("code", json!({"type": "string", "minLength": 1, "maxLength": 64}))], &["code"])),
+            200,
+            json!({"title": "RbacRecoveryCodes", "type": "object", "properties": {
+                "recoveryCodes": {"type": "array", "items": {"type": "string"}},
+                "jwt": {"type": ["string", "null"], "description": "A new access token for this session, now with its second factor (also set as the cookie)"}
+            }, "required": ["recoveryCodes", "jwt"]}),
+            &[401, 403, 409, 422],
+        ),
+    );
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "DELETE",
+        totp,
+        delete(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| totp_disable(x.clone(), s, id, req)),
+        op(
+            "subjectTotpDisable",
+            "Turns two-factor sign-in off ({code}: a TOTP or recovery code; an admin acting for another account sends none)",
+            &["id"],
+            Some(obj_schema(&[("code", json!({"type": "string", "minLength": 1, "maxLength": 64}))], &[])),
+            200,
+            ok_schema(),
+            &[401, 403, 409, 422],
+        ),
+    );
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "GET",
+        "/api/rbac/subjects/{id}/sessions",
+        get(move |Path(id): Path<String>, req: Request| list_sessions(x.clone(), id, req)),
+        op(
+            "subjectSessions",
+            "The account's live sessions, most recently used first",
+            &["id"],
+            None,
+            200,
+            json!({"type": "array", "items": {"title": "RbacSessionView", "type": "object", "properties": {
+                "id": {"type": "string", "format": "uuid"},
+                "createdAt": {"type": "string", "format": "date-time"},
+                "lastUsedAt": {"type": "string", "format": "date-time", "description": "The last token refresh (within the access-token lifetime of the last use)"},
+                "userAgent": {"type": ["string", "null"]},
+                "ip": {"type": ["string", "null"]},
+                "secondFactor": {"type": "boolean"},
+                "current": {"type": "boolean", "description": "The session of this request"}
+            }, "required": ["id", "createdAt", "lastUsedAt", "userAgent", "ip", "secondFactor", "current"]}}),
+            &[401, 403],
+        ),
+    );
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "DELETE",
+        "/api/rbac/subjects/{id}/sessions/{sessionId}",
+        delete(move |Path(p): Path<(String, String)>, req: Request| end_session(x.clone(), p, req)),
+        op(
+            "subjectEndSession",
+            "Ends one of the account's sessions at once",
+            &["id", "sessionId"],
+            None,
+            200,
+            ok_schema(),
+            &[401, 403, 404],
         ),
     );
     let base = "/api/rbac/subjects/{id}/identities";
@@ -889,6 +1106,34 @@ async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str) -> Result
     }
 }
 
+/// With `STOA_ADMIN_2FA=required`, an admin whose session has no second factor is no admin:
+/// it may do what a visitor may, read itself, and enrol; anything else is a 403 saying so.
+async fn second_factor_gate(auth: &Auth, c: &mut Caller, method: &str, path: &str) -> Result<()> {
+    if !(auth.cfg.admin_2fa_required
+        && c.admin
+        && matches!(c.via, Via::Bearer | Via::Cookie)
+        && !c.second_factor)
+    {
+        return Ok(());
+    }
+    c.admin = false;
+    c.restricted_admin = true;
+    let own = c
+        .subject
+        .map(|s| format!("/api/rbac/subjects/{s}/totp"))
+        .unwrap_or_default();
+    let enrolment = !own.is_empty() && (path == own || path == format!("{own}/confirm"));
+    let public = auth.policy.table().await?.decide(method, path, &[]) == Verdict::Allow;
+    if enrolment || public || path.starts_with("/api/rbac/subjects/authentication/") {
+        return Ok(());
+    }
+    tracing::info!(event = "second_factor_required", subject = ?c.subject, "admin without a second factor refused");
+    Err(Error::Forbidden(
+        "turn on two-factor sign-in first: administrators must use it on this site (account settings → security)"
+            .into(),
+    ))
+}
+
 fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
     let origin = headers
         .get(header::ORIGIN)
@@ -961,6 +1206,70 @@ fn from_this_site(auth: &Auth, headers: &HeaderMap, has_session_cookie: bool) ->
     !has_session_cookie || same_origin(auth, headers)
 }
 
+impl stoa_api::auth::Identify for Auth {
+    fn is_admin<'a>(&'a self, headers: &'a HeaderMap) -> stoa_api::module::BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let token = bearer(headers)
+                .map(str::to_owned)
+                .or_else(|| cookie_value(headers, JWT_COOKIE));
+            let Some(Ok(Some(a))) = (match &token {
+                Some(t) => Some(self.verify_access(t).await),
+                None => None,
+            }) else {
+                return false;
+            };
+            if self.cfg.admin_2fa_required && !a.mfa {
+                return false;
+            }
+            let Ok(roles) = self.roles_of(a.subject).await else {
+                return false;
+            };
+            matches!(self.policy.table().await, Ok(t) if t.decide("GET", "/", &roles) == Verdict::Admin)
+        })
+    }
+}
+
+/// Who makes `req`, for the audit log.
+pub fn who_of(c: &Caller, req: &Request) -> stoa_store::audit::Who {
+    let header = |h: header::HeaderName| {
+        req.headers()
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    stoa_store::audit::Who {
+        actor: match (c.via, c.subject) {
+            (Via::SecretKey, _) => "secret-key".to_owned(),
+            (_, Some(s)) => format!("subject:{s}"),
+            _ => "anonymous".to_owned(),
+        },
+        subject: c.subject,
+        ip: Some(stoa_api::rate::client_ip(req)),
+        user_agent: header(header::USER_AGENT),
+        request_id: Some(stoa_api::error::request_id()),
+        ..Default::default()
+    }
+}
+
+/// Runs `f` with drafts visible when `drafts`, and its writes recorded as `who`'s.
+async fn scoped<F: std::future::Future>(
+    drafts: bool,
+    who: Option<stoa_store::audit::Who>,
+    f: F,
+) -> F::Output {
+    let f = async move {
+        match who {
+            Some(w) => stoa_store::audit::recording(w, f).await,
+            None => f.await,
+        }
+    };
+    if drafts {
+        stoa_store::publish::with_drafts(f).await
+    } else {
+        f.await
+    }
+}
+
 /// Establishes the caller and enforces the permission table, ownership and CSRF on every request.
 pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Next) -> Response {
     let mut c = Caller::default();
@@ -991,9 +1300,10 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         if let Some(t) = bearer(headers) {
             match auth.verify_access(t).await {
                 Err(e) => return error_response(&e),
-                Ok(Some((s, sid))) => {
-                    c.subject = Some(s);
-                    c.session = Some(sid);
+                Ok(Some(a)) => {
+                    c.subject = Some(a.subject);
+                    c.session = Some(a.session);
+                    c.second_factor = a.mfa;
                     c.via = Via::Bearer;
                 }
                 Ok(None) => {
@@ -1006,9 +1316,10 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         } else if let Some(t) = jwt_cookie {
             match auth.verify_access(&t).await {
                 Err(e) => return error_response(&e),
-                Ok(Some((s, sid))) => {
-                    c.subject = Some(s);
-                    c.session = Some(sid);
+                Ok(Some(a)) => {
+                    c.subject = Some(a.subject);
+                    c.session = Some(a.session);
+                    c.second_factor = a.mfa;
                     c.via = Via::Cookie;
                 }
                 // A stale cookie reads as signed out (the client refreshes).
@@ -1033,18 +1344,29 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     if let Err(e) = decide(&auth, &mut c, method.as_str(), &path).await {
         return error_response(&e);
     }
+    if let Err(e) = second_factor_gate(&auth, &mut c, method.as_str(), &path).await {
+        return error_response(&e);
+    }
     let credentialed = c.via != Via::Nothing || path.starts_with("/api/rbac/");
     // Whoever the permission table let through (an admin, or a role granted these writes).
     let rails = crate::rails::write_of(&method, &path);
     let caller = c.subject;
+    // Admins see drafts; their writes, and everyone's account changes, go to the audit log.
+    let drafts = c.admin;
+    let who = (unsafe_method
+        && (c.admin || (c.subject.is_some() && path.starts_with("/api/rbac/"))))
+    .then(|| who_of(&c, &req));
     req.extensions_mut().insert(c);
-    let mut res = match rails {
-        None => next.run(req).await,
-        Some(w) => match guarded(&auth, caller, &w, req, next).await {
-            Ok(r) => r,
-            Err(e) => error_response(&e),
-        },
+    let run = async move {
+        match rails {
+            None => next.run(req).await,
+            Some(w) => match guarded(&auth, caller, &w, req, next).await {
+                Ok(r) => r,
+                Err(e) => error_response(&e),
+            },
+        }
     };
+    let mut res = scoped(drafts, who, run).await;
     if credentialed {
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -6,6 +6,7 @@ pub mod limits;
 pub mod password;
 pub mod policy;
 pub mod rails;
+pub mod second_factor;
 pub mod seed;
 pub mod service;
 pub mod siwe_login;
@@ -111,6 +112,14 @@ pub fn declarations() -> Module {
             // Accounts are listed to admins only (the original listed every account to anyone).
             model(M, "subject", "subjects")
                 .field(slug_field())
+                // Two-factor sign-in (see `second_factor`): when it was turned on (shown), the
+                // TOTP secret, one being enrolled, the last time step used, the recovery codes'
+                // hashes (never shown).
+                .field(timestamp("totpEnabledAt").list())
+                .field(text("totpSecret").secret())
+                .field(text("totpPending").secret())
+                .field(text("totpStep").secret())
+                .field(text("recoveryCodes").secret())
                 .title("slug")
                 .private()
                 .private_links()
@@ -231,6 +240,7 @@ fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
     cfg.refresh_ttl = config.refresh_token_ttl.max(1);
     cfg.secret_key = config.secret_key.clone().filter(|k| !k.is_empty());
     cfg.telegram_bot_token = config.telegram_bot_token.clone().filter(|k| !k.is_empty());
+    cfg.admin_2fa_required = config.admin_2fa == "required";
     cfg.rates = limits::RateConfig {
         ip_burst: config.auth_rate_burst.max(1),
         ip_window: std::time::Duration::from_secs(config.auth_rate_window.max(1)),
@@ -275,6 +285,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
             }
             ctx.provide(Arc::new(subjects::Subjects::new(ctx.store.clone())));
             ctx.provide::<dyn stoa_api::auth::AccountAdmin>(auth.clone());
+            ctx.provide::<dyn stoa_api::auth::Identify>(auth.clone());
             ctx.provide(auth);
             Ok(())
         })

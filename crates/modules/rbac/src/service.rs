@@ -63,6 +63,8 @@ pub struct AuthConfig {
     pub policy_max_age: Duration,
     /// The Telegram bot whose Login Widget links accounts to Telegram (`None`: not offered).
     pub telegram_bot_token: Option<String>,
+    /// Administrators must sign in with a second factor (`STOA_ADMIN_2FA=required`).
+    pub admin_2fa_required: bool,
 }
 
 impl AuthConfig {
@@ -77,6 +79,7 @@ impl AuthConfig {
             hash_concurrency: 4,
             policy_max_age: Duration::from_secs(30),
             telegram_bot_token: None,
+            admin_2fa_required: false,
         }
     }
 
@@ -113,13 +116,32 @@ pub struct Tokens {
     pub session: Uuid,
 }
 
-struct Entities {
-    identity: Arc<Entity>,
-    subject: Arc<Entity>,
-    role: Arc<Entity>,
-    session: Arc<Entity>,
-    s2i: Arc<Entity>,
-    s2r: Arc<Entity>,
+pub(crate) struct Entities {
+    pub(crate) identity: Arc<Entity>,
+    pub(crate) subject: Arc<Entity>,
+    pub(crate) role: Arc<Entity>,
+    pub(crate) session: Arc<Entity>,
+    pub(crate) s2i: Arc<Entity>,
+    pub(crate) s2r: Arc<Entity>,
+}
+
+/// What a valid access token says about its caller.
+#[derive(Clone, Copy, Debug)]
+pub struct Access {
+    pub subject: Uuid,
+    pub session: Uuid,
+    /// The session was opened with a second factor.
+    pub mfa: bool,
+}
+
+/// The outcome of a correct first factor: a session, or the second step to take.
+#[derive(Clone, Debug)]
+pub enum SignIn {
+    Done(Tokens),
+    /// The account has two-factor sign-in: send a code with this challenge.
+    SecondFactor {
+        challenge: String,
+    },
 }
 
 /// Role ids per subject, valid for one version of subjects-to-roles.
@@ -131,12 +153,12 @@ pub struct Auth {
     pub policy: Policy,
     pub limits: Limits,
     pub nonces: Nonces,
-    jwt: Jwt,
+    pub(crate) jwt: Jwt,
     hasher: Hasher,
     mailer: Mailer,
     /// The addresses of accounts (shared with other modules).
     subjects: crate::subjects::Subjects,
-    e: Entities,
+    pub(crate) e: Entities,
     roles: RwLock<RolesCache>,
     /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
     pub rails: tokio::sync::Mutex<()>,
@@ -188,14 +210,15 @@ impl Auth {
     /// The subject and session of a valid access token whose session is live; `None` for a token
     /// that is not (401). A database that cannot answer is an error (503), not a signed-out
     /// caller: buyers are not logged out because the server is busy.
-    pub async fn verify_access(&self, token: &str) -> Result<Option<(Uuid, Uuid)>> {
+    pub async fn verify_access(&self, token: &str) -> Result<Option<Access>> {
         let Some(c) = self.jwt.verify(token) else {
             return Ok(None);
         };
-        Ok(self
-            .session_live(c.sid, c.sub)
-            .await?
-            .then_some((c.sub, c.sid)))
+        Ok(self.session_live(c.sid, c.sub).await?.then_some(Access {
+            subject: c.sub,
+            session: c.sid,
+            mfa: c.mfa,
+        }))
     }
 
     async fn session_live(&self, sid: Uuid, subject: Uuid) -> Result<bool> {
@@ -247,11 +270,12 @@ impl Auth {
 
     // ---- sessions ------------------------------------------------------------------------
 
-    async fn start_session(
+    pub(crate) async fn start_session(
         &self,
         exec: &mut Exec<'_>,
         subject: Uuid,
         ctx: &Ctx,
+        mfa: bool,
     ) -> Result<(Uuid, String)> {
         let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
         let ua: Option<String> = ctx
@@ -269,6 +293,7 @@ impl Auth {
                     "lastUsedAt": format_timestamp(now()),
                     "userAgent": ua,
                     "ip": ctx.ip.chars().take(64).collect::<String>(),
+                    "options": {"secondFactor": mfa},
                 })),
             )
             .await?;
@@ -285,8 +310,14 @@ impl Auth {
         Ok((sid, token))
     }
 
-    fn tokens(&self, subject: Uuid, session: Uuid, refresh: String) -> Result<Tokens> {
-        let (jwt, _) = self.jwt.issue(subject, session, self.cfg.access_ttl)?;
+    pub(crate) fn tokens(
+        &self,
+        subject: Uuid,
+        session: Uuid,
+        refresh: String,
+        mfa: bool,
+    ) -> Result<Tokens> {
+        let (jwt, _) = self.jwt.issue(subject, session, self.cfg.access_ttl, mfa)?;
         Ok(Tokens {
             jwt,
             refresh,
@@ -296,12 +327,25 @@ impl Auth {
     }
 
     /// A new session for `subject` in its own transaction.
-    async fn sign_in(&self, subject: Uuid, ctx: &Ctx) -> Result<Tokens> {
+    pub(crate) async fn sign_in(&self, subject: Uuid, ctx: &Ctx, mfa: bool) -> Result<Tokens> {
         let mut tx = self.store.db.begin().await?;
-        let (sid, refresh) = self.start_session(&mut tx.exec(), subject, ctx).await?;
+        let (sid, refresh) = self
+            .start_session(&mut tx.exec(), subject, ctx, mfa)
+            .await?;
         tx.commit().await?;
         self.store.touch(&self.e.session);
-        self.tokens(subject, sid, refresh)
+        self.tokens(subject, sid, refresh, mfa)
+    }
+
+    /// After a correct first factor: a session, or — when the account has two-factor sign-in —
+    /// the challenge its second step presents.
+    async fn first_factor_passed(&self, subject: Uuid, ctx: &Ctx) -> Result<SignIn> {
+        if self.second_factor_enabled(subject).await? {
+            return Ok(SignIn::SecondFactor {
+                challenge: self.jwt.challenge(subject)?,
+            });
+        }
+        Ok(SignIn::Done(self.sign_in(subject, ctx, false).await?))
     }
 
     /// Rotates a refresh token. A spent token revokes its whole session (reuse detection).
@@ -365,7 +409,11 @@ impl Auth {
             return Err(dead());
         }
         self.store.touch(s);
-        self.tokens(subject, sid, new_token)
+        let mfa = row
+            .json("options")
+            .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
+            .unwrap_or(false);
+        self.tokens(subject, sid, new_token, mfa)
     }
 
     pub async fn revoke(&self, sid: Uuid) -> Result<()> {
@@ -547,7 +595,7 @@ impl Auth {
                     )
                     .await?;
             }
-            let (sid, refresh) = self.start_session(&mut exec, subject, ctx).await?;
+            let (sid, refresh) = self.start_session(&mut exec, subject, ctx, false).await?;
             (subject, sid, refresh)
         };
         tx.commit().await?;
@@ -560,7 +608,7 @@ impl Auth {
         ] {
             self.store.touch(e);
         }
-        self.tokens(subject, sid, refresh)
+        self.tokens(subject, sid, refresh, false)
     }
 
     pub async fn register(
@@ -599,7 +647,7 @@ impl Auth {
         Ok(t)
     }
 
-    pub async fn login(&self, login: &str, password: &str, ctx: &Ctx) -> Result<Tokens> {
+    pub async fn login(&self, login: &str, password: &str, ctx: &Ctx) -> Result<SignIn> {
         password::check_len("password", password)?;
         let email = login.trim().to_lowercase();
         if email.is_empty() || email.len() > 320 {
@@ -623,8 +671,8 @@ impl Auth {
             return Err(wrong_credentials());
         };
         self.limits.succeeded(&ctx.ip, &account);
-        let t = self.sign_in(subject, ctx).await?;
-        tracing::info!(subject = %subject, event = "login", "signed in");
+        let t = self.first_factor_passed(subject, ctx).await?;
+        tracing::info!(subject = %subject, event = "login", second_step = matches!(t, SignIn::SecondFactor { .. }), "password accepted");
         Ok(t)
     }
 
@@ -810,7 +858,7 @@ impl Auth {
         signature: &str,
         address: &str,
         ctx: &Ctx,
-    ) -> Result<Tokens> {
+    ) -> Result<SignIn> {
         let account = format!("wallet:{}", address.trim().to_lowercase());
         self.limits.before_sign_in(&ctx.ip, &account).await?;
         let addr = self
@@ -820,15 +868,15 @@ impl Auth {
         if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
             && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
         {
-            tracing::info!(subject = %subject, event = "login", provider = WALLET, "signed in");
-            return self.sign_in(subject, ctx).await;
+            tracing::info!(subject = %subject, event = "login", provider = WALLET, "wallet accepted");
+            return self.first_factor_passed(subject, ctx).await;
         }
         let roles = self.registration_roles(&[]).await?;
         let t = self
             .new_account(Some((WALLET, &addr, None)), &roles, ctx)
             .await?;
         tracing::info!(subject = %t.subject, event = "registration", provider = WALLET, "account registered");
-        Ok(t)
+        Ok(SignIn::Done(t))
     }
 
     // ---- identities ----------------------------------------------------------------------
@@ -1127,6 +1175,18 @@ impl Auth {
                 .await?
                 .ok_or_else(|| Error::not_found("identity not found"))?;
                 self.revoke_all(&mut exec, subject, keep_session).await?;
+                if let Some(who) = stoa_store::audit::current() {
+                    stoa_store::audit::event_in(
+                        &mut exec,
+                        &who,
+                        "rbac.identity",
+                        Some(identity),
+                        "password changed; other sessions signed out",
+                        Map::new(),
+                        &["password"],
+                    )
+                    .await?;
+                }
                 out
             };
             tx.commit().await?;

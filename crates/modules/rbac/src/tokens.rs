@@ -27,7 +27,23 @@ pub struct Claims {
     pub typ: String,
     /// The wire shape the original clients read (`jwt.subject.id`).
     pub subject: SubjectClaim,
+    /// The session was opened with a second factor (or the account has none and enrolled in it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mfa: bool,
 }
+
+/// What a challenge token carries between the password and the second factor.
+#[derive(Debug, Serialize, Deserialize)]
+struct Challenge {
+    sub: Uuid,
+    iat: i64,
+    exp: i64,
+    /// Always `second-factor`.
+    typ: String,
+}
+
+/// How long the second step of a sign-in may take.
+pub const CHALLENGE_TTL: i64 = 300;
 
 pub struct Jwt {
     enc: EncodingKey,
@@ -54,7 +70,13 @@ impl Jwt {
         })
     }
 
-    pub fn issue(&self, subject: Uuid, session: Uuid, ttl_secs: i64) -> Result<(String, i64)> {
+    pub fn issue(
+        &self,
+        subject: Uuid,
+        session: Uuid,
+        ttl_secs: i64,
+        mfa: bool,
+    ) -> Result<(String, i64)> {
         let iat = time::OffsetDateTime::now_utc().unix_timestamp();
         let claims = Claims {
             sub: subject,
@@ -63,10 +85,33 @@ impl Jwt {
             exp: iat + ttl_secs,
             typ: "access".into(),
             subject: SubjectClaim { id: subject },
+            mfa,
         };
         let t = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.enc)
             .map_err(Error::internal)?;
         Ok((t, claims.exp))
+    }
+
+    /// A token that proves `subject` gave the right password a moment ago: what the second step
+    /// of a sign-in presents with its code. It opens no session and reaches no route.
+    pub fn challenge(&self, subject: Uuid) -> Result<String> {
+        let iat = time::OffsetDateTime::now_utc().unix_timestamp();
+        let c = Challenge {
+            sub: subject,
+            iat,
+            exp: iat + CHALLENGE_TTL,
+            typ: "second-factor".into(),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc).map_err(Error::internal)
+    }
+
+    /// The subject of a valid challenge token.
+    pub fn verify_challenge(&self, token: &str) -> Option<Uuid> {
+        if token.len() > 4096 {
+            return None;
+        }
+        let data = jsonwebtoken::decode::<Challenge>(token, &self.dec, &self.validation).ok()?;
+        (data.claims.typ == "second-factor").then_some(data.claims.sub)
     }
 
     /// The claims of a valid access token; any defect is `None`.
@@ -122,11 +167,18 @@ mod tests {
     fn jwt_round_trip_and_defects() {
         let j = Jwt::new(&[7u8; 32]).unwrap();
         let (s, x) = (Uuid::now_v7(), Uuid::now_v7());
-        let (t, _) = j.issue(s, x, 60).unwrap();
+        let (t, _) = j.issue(s, x, 60, false).unwrap();
         assert_eq!(j.verify(&t).unwrap().sid, x);
+        assert!(
+            j.verify_challenge(&t).is_none(),
+            "an access token is no challenge"
+        );
+        let c = j.challenge(s).unwrap();
+        assert_eq!(j.verify_challenge(&c), Some(s));
+        assert!(j.verify(&c).is_none(), "a challenge is no access token");
         let other = Jwt::new(&[8u8; 32]).unwrap();
         assert!(other.verify(&t).is_none(), "wrong key");
-        let (old, _) = j.issue(s, x, -10).unwrap();
+        let (old, _) = j.issue(s, x, -10, false).unwrap();
         assert!(j.verify(&old).is_none(), "expired");
         // alg: none
         let mut parts: Vec<&str> = t.split('.').collect();

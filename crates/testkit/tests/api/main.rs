@@ -1,6 +1,7 @@
 //! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests fail by panicking.
 
+mod admin_content;
 mod analytics;
 mod auth;
 mod authz;
@@ -17,6 +18,7 @@ mod notify;
 mod openapi;
 mod ops;
 mod providers;
+mod second_factor;
 mod site;
 mod ssr;
 mod web;

@@ -1,0 +1,86 @@
+//! Drafts and publishing. A publishable entity (see `EntityBuilder::publishable`) has a `status`
+//! (draft, published, scheduled) and a `publishAt`. Every read through the store shows only
+//! published rows of such entities, unless it runs inside [`with_drafts`]: the API wraps admin
+//! requests, previews, jobs and seeds in it. Hiding is the default, so a read path nobody thought
+//! of (a new bundle part, a sitemap) cannot show a draft to a visitor.
+//!
+//! A row saved as `scheduled` enqueues [`JOB`] at its `publishAt`, in the write's transaction;
+//! the job publishes the row when it is still scheduled for that time (a later edit that moved
+//! the time left its own job).
+
+use std::future::Future;
+
+use serde_json::json;
+use stoa_kernel::model::{Entity, PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
+use stoa_kernel::query::FindQuery;
+use stoa_kernel::value::Val;
+use stoa_kernel::{Error, Result};
+
+use crate::jobs::NewJob;
+use crate::record::Record;
+
+/// The job that publishes a scheduled row: payload `{"entity": "module.name", "id": "…",
+/// "at": "<publishAt>"}`.
+pub const JOB: &str = "platform.publish";
+
+tokio::task_local! {
+    static DRAFTS: bool;
+}
+
+/// Runs `f` with drafts and scheduled rows visible to its reads (admins, previews, jobs, seeds).
+pub async fn with_drafts<F: Future>(f: F) -> F::Output {
+    DRAFTS.scope(true, f).await
+}
+
+/// Runs `f` as a visitor reads, drafts hidden, whoever asked (what shared caches are filled in).
+pub async fn without_drafts<F: Future>(f: F) -> F::Output {
+    DRAFTS.scope(false, f).await
+}
+
+/// Whether reads made here see unpublished rows.
+pub fn drafts_visible() -> bool {
+    DRAFTS.try_with(|v| *v).unwrap_or(false)
+}
+
+/// Whether reads of `e` made here must leave out unpublished rows.
+pub fn hides(e: &Entity) -> bool {
+    e.publishable && !drafts_visible()
+}
+
+/// `q` narrowed to published rows when reads of `e` hide drafts here.
+pub fn visible_query(e: &Entity, q: &FindQuery) -> Result<Option<FindQuery>> {
+    if !hides(e) {
+        return Ok(None);
+    }
+    Ok(Some(q.clone().eq(
+        e,
+        STATUS,
+        Val::Text(PUBLISHED.into()),
+    )?))
+}
+
+/// Whether `row` of `e` may be shown here.
+pub fn shows(e: &Entity, row: &Record) -> bool {
+    !hides(e) || row.text(STATUS) == Some(PUBLISHED)
+}
+
+/// After a write of `row`: a scheduled row needs its time, and gets its job.
+pub fn after_write(e: &Entity, row: &Record) -> Result<Option<NewJob>> {
+    if !e.publishable || row.text(STATUS) != Some(SCHEDULED) {
+        return Ok(None);
+    }
+    let at = row.text(PUBLISH_AT).ok_or_else(|| {
+        Error::invalid_field(
+            PUBLISH_AT,
+            "a scheduled record needs the time to publish it",
+        )
+    })?;
+    let when = time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+        .map_err(|_| Error::invalid_field(PUBLISH_AT, "is not a valid time"))?;
+    let id = row
+        .id()
+        .ok_or_else(|| Error::internal("a written row has no id"))?;
+    Ok(Some(
+        NewJob::now(JOB, json!({"entity": e.key(), "id": id, "at": at})).at(when),
+    ))
+}
