@@ -5529,6 +5529,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find platform.audit */
+        get: operations["findPlatformAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/audits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one platform.audit */
+        get: operations["getPlatformAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/audits/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a record to its state right after this audit entry (recorded as a restore) */
+        post: operations["restoreAuditVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/jobs": {
         parameters: {
             query?: never;
@@ -6961,6 +7012,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/subjects/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's live sessions, most recently used first */
+        get: operations["subjectSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Ends one of the account's sessions at once */
+        delete: operations["subjectEndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/{id}/social-module/profiles": {
         parameters: {
             query?: never;
@@ -7101,6 +7186,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/subjects/{id}/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts two-factor enrolment: a new secret (and otpauth URL for a QR code), active once confirmed */
+        post: operations["subjectTotpStart"];
+        /** Turns two-factor sign-in off ({code}: a TOTP or recovery code; an admin acting for another account sends none) */
+        delete: operations["subjectTotpDisable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once) */
+        post: operations["subjectTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/authentication/email-and-password/authentication": {
         parameters: {
             query?: never;
@@ -7110,7 +7230,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs in with email and password */
+        /** Signs in with email and password (201 with tokens, or 200 with the second step's challenge) */
         post: operations["authLogin"];
         delete?: never;
         options?: never;
@@ -7178,7 +7298,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs in with an EIP-4361 message signed by the wallet */
+        /** Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge) */
         post: operations["authWallet"];
         delete?: never;
         options?: never;
@@ -7283,6 +7403,23 @@ export interface paths {
         put?: never;
         /** Rotates the refresh token (body or cookie) and issues a new pair */
         post: operations["authRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/authentication/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code */
+        post: operations["authLoginSecondFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10337,6 +10474,15 @@ export interface components {
             jwt: string;
             refresh: string;
         };
+        AuthLoginSecondFactorBody: {
+            challenge: string;
+            /** @description A 6-digit code from the authenticator app, or a recovery code */
+            code: string;
+        };
+        AuthLoginSecondFactorResult: {
+            jwt: string;
+            refresh: string;
+        };
         AuthLogoutResult: {
             ok: boolean;
         };
@@ -10818,7 +10964,11 @@ export interface components {
             description: components["schemas"]["RichText"];
             /** Format: uuid */
             id: string;
+            /** Format: date-time */
+            publishAt: string | null;
             slug: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "scheduled";
             subtitle: components["schemas"]["Translations"];
             title: components["schemas"]["Translations"];
             /** Format: date-time */
@@ -10830,7 +10980,11 @@ export interface components {
             adminTitle?: string;
             className?: string | null;
             description?: components["schemas"]["RichText"];
+            /** Format: date-time */
+            publishAt?: string | null;
             slug?: string;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
@@ -10840,7 +10994,7 @@ export interface components {
         BlogArticleFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -10850,7 +11004,7 @@ export interface components {
         /** @description The sort of blog.article (the `orderBy` query parameter as JSON), first key first. */
         BlogArticleOrderBy: {
             /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -10861,7 +11015,11 @@ export interface components {
             adminTitle?: string;
             className?: string | null;
             description?: components["schemas"]["RichText"];
+            /** Format: date-time */
+            publishAt?: string | null;
             slug?: string;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
@@ -12815,8 +12973,12 @@ export interface components {
             description: components["schemas"]["RichText"];
             /** Format: uuid */
             id: string;
+            /** Format: date-time */
+            publishAt: string | null;
             shortDescription: components["schemas"]["Translations"];
             slug: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "scheduled";
             title: components["schemas"]["Translations"];
             /** @enum {string} */
             type: "one_off" | "subscription";
@@ -12837,8 +12999,12 @@ export interface components {
             adminTitle?: string;
             className?: string | null;
             description?: components["schemas"]["RichText"];
+            /** Format: date-time */
+            publishAt?: string | null;
             shortDescription?: components["schemas"]["Translations"];
             slug?: string;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
             type?: "one_off" | "subscription";
@@ -12849,7 +13015,7 @@ export interface components {
         EcommerceProductFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -12859,7 +13025,7 @@ export interface components {
         /** @description The sort of ecommerce.product (the `orderBy` query parameter as JSON), first key first. */
         EcommerceProductOrderBy: {
             /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru";
+            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -12870,8 +13036,12 @@ export interface components {
             adminTitle?: string;
             className?: string | null;
             description?: components["schemas"]["RichText"];
+            /** Format: date-time */
+            publishAt?: string | null;
             shortDescription?: components["schemas"]["Translations"];
             slug?: string;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
             type?: "one_off" | "subscription";
@@ -14110,6 +14280,10 @@ export interface components {
             id: string;
             /** @enum {string} */
             language: "en" | "ru";
+            /** Format: date-time */
+            publishAt: string | null;
+            /** @enum {string} */
+            status: "draft" | "published" | "scheduled";
             title: string;
             /** Format: date-time */
             updatedAt: string;
@@ -14139,6 +14313,10 @@ export interface components {
             description?: string | null;
             /** @enum {string} */
             language?: "en" | "ru";
+            /** Format: date-time */
+            publishAt?: string | null;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             title?: string;
             url?: string;
             /** @enum {string} */
@@ -14148,7 +14326,7 @@ export interface components {
         HostPageFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "title" | "url" | "description" | "className" | "language";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "title" | "url" | "description" | "className" | "language" | "status" | "publishAt";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -14158,7 +14336,7 @@ export interface components {
         /** @description The sort of host.page (the `orderBy` query parameter as JSON), first key first. */
         HostPageOrderBy: {
             /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "title" | "url" | "description" | "className" | "language";
+            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "title" | "url" | "description" | "className" | "language" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -14171,6 +14349,10 @@ export interface components {
             description?: string | null;
             /** @enum {string} */
             language?: "en" | "ru";
+            /** Format: date-time */
+            publishAt?: string | null;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             title?: string;
             url?: string;
             /** @enum {string} */
@@ -14373,7 +14555,11 @@ export interface components {
             description: components["schemas"]["Translations"];
             /** Format: uuid */
             id: string;
+            /** Format: date-time */
+            publishAt: string | null;
             slug: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "scheduled";
             subtitle: components["schemas"]["Translations"];
             title: components["schemas"]["Translations"];
             /** Format: date-time */
@@ -14385,7 +14571,11 @@ export interface components {
             adminTitle?: string;
             className?: string | null;
             description?: components["schemas"]["Translations"];
+            /** Format: date-time */
+            publishAt?: string | null;
             slug?: string;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
@@ -14395,7 +14585,7 @@ export interface components {
         HostWidgetFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -14405,7 +14595,7 @@ export interface components {
         /** @description The sort of host.widget (the `orderBy` query parameter as JSON), first key first. */
         HostWidgetOrderBy: {
             /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -14416,7 +14606,11 @@ export interface components {
             adminTitle?: string;
             className?: string | null;
             description?: components["schemas"]["Translations"];
+            /** Format: date-time */
+            publishAt?: string | null;
             slug?: string;
+            /** @enum {string} */
+            status?: "draft" | "published" | "scheduled";
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
@@ -14936,6 +15130,50 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description platform.audit (platform_audit) */
+        PlatformAudit: {
+            /** @enum {string} */
+            action: "create" | "update" | "delete" | "restore" | "event";
+            actor: string;
+            changes: unknown;
+            /** Format: date-time */
+            createdAt: string;
+            entity: string;
+            /** Format: uuid */
+            id: string;
+            ip: string | null;
+            /** Format: uuid */
+            recordId: string | null;
+            redacted: unknown;
+            requestId: string | null;
+            /** Format: uuid */
+            subjectId: string | null;
+            summary: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            userAgent: string | null;
+            /** @enum {string} */
+            variant: "default";
+        };
+        /** @description Filters of platform.audit (the `filters` query parameter as JSON): every condition must hold. */
+        PlatformAuditFilters: {
+            and: {
+                column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary") | string;
+                /** @enum {string} */
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
+                value?: (string | number | boolean) | (string | number | boolean)[];
+            }[];
+        };
+        /** @description The sort of platform.audit (the `orderBy` query parameter as JSON), first key first. */
+        PlatformAuditOrderBy: {
+            column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary") | string;
+            /**
+             * @default asc
+             * @enum {string}
+             */
+            method: "asc" | "desc";
+        }[];
         /** @description platform.job (platform_job) */
         PlatformJob: {
             /** Format: int64 */
@@ -15084,10 +15322,11 @@ export interface components {
             variant?: "default";
         };
         RbacMe: components["schemas"]["RbacSubject"] & {
-            /** @description Holds the root permission */
+            /** @description Holds the root permission (false until the second factor when STOA_ADMIN_2FA=required) */
             admin: boolean;
             identities: components["schemas"]["RbacIdentity"][];
             roles: components["schemas"]["RbacRole"][];
+            secondFactor: components["schemas"]["RbacSecondFactorState"];
         };
         /** @description rbac.permission (rbac_permission) */
         RbacPermission: {
@@ -15146,6 +15385,11 @@ export interface components {
             type?: "HTTP";
             /** @enum {string} */
             variant?: "default";
+        };
+        RbacRecoveryCodes: {
+            /** @description A new access token for this session, now with its second factor (also set as the cookie) */
+            jwt: string | null;
+            recoveryCodes: string[];
         };
         /** @description rbac.role (rbac_role) */
         RbacRole: {
@@ -15318,6 +15562,20 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        RbacSecondFactorChallenge: {
+            /** @description Send it with a code to authLoginSecondFactor within 5 minutes */
+            challenge: string;
+            /** @enum {string} */
+            secondFactor: "totp";
+        };
+        RbacSecondFactorState: {
+            /** @description The account signs in with a TOTP code */
+            enabled: boolean;
+            /** @description This account must (an admin under STOA_ADMIN_2FA=required) */
+            required: boolean;
+            /** @description False: enrol before anything else */
+            satisfied: boolean;
+        };
         /** @description rbac.session (rbac_session) */
         RbacSession: {
             /** Format: date-time */
@@ -15389,6 +15647,22 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        RbacSessionView: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The session of this request */
+            current: boolean;
+            /** Format: uuid */
+            id: string;
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description The last token refresh (within the access-token lifetime of the last use)
+             */
+            lastUsedAt: string;
+            secondFactor: boolean;
+            userAgent: string | null;
+        };
         /** @description rbac.subject (rbac_subject) */
         RbacSubject: {
             /** Format: date-time */
@@ -15397,12 +15671,16 @@ export interface components {
             id: string;
             slug: string;
             /** Format: date-time */
+            totpEnabledAt: string | null;
+            /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
         };
         RbacSubjectCreate: {
             slug?: string;
+            /** Format: date-time */
+            totpEnabledAt?: string | null;
             /** @enum {string} */
             variant?: "default";
         };
@@ -15410,7 +15688,7 @@ export interface components {
         RbacSubjectFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "slug";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "slug" | "totpEnabledAt";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -15420,7 +15698,7 @@ export interface components {
         /** @description The sort of rbac.subject (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectOrderBy: {
             /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "slug";
+            column: "id" | "createdAt" | "updatedAt" | "variant" | "slug" | "totpEnabledAt";
             /**
              * @default asc
              * @enum {string}
@@ -15429,6 +15707,8 @@ export interface components {
         }[];
         RbacSubjectPatch: {
             slug?: string;
+            /** Format: date-time */
+            totpEnabledAt?: string | null;
             /** @enum {string} */
             variant?: "default";
         };
@@ -15980,6 +16260,14 @@ export interface components {
             subjectId?: string;
             /** @enum {string} */
             variant?: "default";
+        };
+        RbacTotpEnrolment: {
+            algorithm: string;
+            digits: number;
+            otpauthUrl: string;
+            period: number;
+            /** @description Base32, for typing into an authenticator app */
+            secret: string;
         };
         /** @description rbac.widget (rbac_widget) */
         RbacWidget: {
@@ -17246,6 +17534,9 @@ export interface components {
         } & {
             [key: string]: string | number | boolean | null;
         };
+        SubjectEndSessionResult: {
+            ok: boolean;
+        };
         SubjectNotifyBody: {
             language?: string;
             notification: {
@@ -17294,6 +17585,15 @@ export interface components {
             chats: number;
             profileIds: string[];
             unread: number;
+        };
+        SubjectTotpConfirmBody: {
+            code: string;
+        };
+        SubjectTotpDisableBody: {
+            code?: string;
+        };
+        SubjectTotpDisableResult: {
+            ok: boolean;
         };
         SubjectUpdateOrderBody: {
             ordersToProducts: {
@@ -59504,6 +59804,8 @@ export interface operations {
     hostPageBundle: {
         parameters: {
             query: {
+                /** @description Admins: include drafts and scheduled records (never cached) */
+                preview?: boolean;
                 url: string;
             };
             header?: never;
@@ -65286,6 +65588,211 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findPlatformAudit: {
+        parameters: {
+            query?: {
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the PlatformAuditFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
+                filters?: string;
+                limit?: number;
+                offset?: number;
+                /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the PlatformAuditOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
+                orderBy?: string;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    /** @description With `count=true`: the number of matching rows */
+                    "X-Total-Count"?: number;
+                    /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
+                    "X-Total-Count-Exact"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformAudit"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformAudit"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreAuditVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Restore a record to its state right after this audit entry (recorded as a restore) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The record as it is after the restore. */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -77767,6 +78274,118 @@ export interface operations {
             };
         };
     };
+    subjectSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's live sessions, most recently used first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacSessionView"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectEndSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ends one of the account's sessions at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubjectEndSessionResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     subjectSocialProfiles: {
         parameters: {
             query?: never;
@@ -78684,6 +79303,212 @@ export interface operations {
             };
         };
     };
+    subjectTotpStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Starts two-factor enrolment: a new secret (and otpauth URL for a QR code), active once confirmed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacTotpEnrolment"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectTotpDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectTotpDisableBody"];
+            };
+        };
+        responses: {
+            /** @description Turns two-factor sign-in off ({code}: a TOTP or recovery code; an admin acting for another account sends none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubjectTotpDisableResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectTotpConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacRecoveryCodes"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     authLogin: {
         parameters: {
             query?: never;
@@ -78697,7 +79522,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signs in with email and password */
+            /** @description A second factor is needed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacSecondFactorChallenge"];
+                    };
+                };
+            };
+            /** @description Signs in with email and password (201 with tokens, or 200 with the second step's challenge) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -78944,7 +79780,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signs in with an EIP-4361 message signed by the wallet */
+            /** @description A second factor is needed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacSecondFactorChallenge"];
+                    };
+                };
+            };
+            /** @description Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -79288,6 +80135,70 @@ export interface operations {
             /** @description Not signed in */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authLoginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthLoginSecondFactorBody"];
+            };
+        };
+        responses: {
+            /** @description The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthLoginSecondFactorResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
