@@ -877,6 +877,8 @@ impl Commerce {
         for job in &effects.jobs {
             enqueue(exec, job).await?;
         }
+        // An admin's transition is in the audit log like any admin write.
+        stoa_store::audit::write_in(exec, &self.e.order, Some(order), Some(&row), None).await?;
         Ok(row)
     }
 

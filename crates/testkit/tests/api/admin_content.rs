@@ -419,3 +419,66 @@ async fn an_admin_previews_a_draft_page_and_visitors_cannot(app: TestApp) {
     assert!(r.text.contains("Secret launch"), "{}", r.text);
 }
 dual_test!(an_admin_previews_a_draft_page_and_visitors_cannot);
+
+async fn a_permission_change_takes_effect_at_once_and_is_recorded(app: TestApp) {
+    let f = urlencode(
+        &json!([
+            {"column": "method", "method": "eq", "value": "GET"},
+            {"column": "path", "method": "eq", "value": "/api/blog/articles"},
+        ])
+        .to_string(),
+    );
+    let r = app.get(&format!("/api/rbac/permissions?filters={f}")).await;
+    let perm = r.data()[0].clone();
+    assert_eq!(perm["public"], true, "{}", r.text);
+    let path = format!("/api/rbac/permissions/{}", perm["id"].as_str().unwrap());
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
+    let r = app.patch(&path, &json!({"public": false})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 401);
+    let log = audit_of(&app, "rbac.permission", perm["id"].as_str().unwrap()).await;
+    let last = log.last().unwrap();
+    assert_eq!(
+        last["changes"]["public"],
+        json!({"before": true, "after": false})
+    );
+    app.patch(&path, &json!({"public": true})).await;
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
+}
+dual_test!(a_permission_change_takes_effect_at_once_and_is_recorded);
+
+async fn old_audit_entries_are_deleted_after_the_retention(db: stoa_testkit::Db) {
+    let app = stoa_testkit::spawn_app_manual(db, |c| c.audit_retention_days = 30)
+        .await
+        .unwrap();
+    let page = app
+        .create("/api/host/pages", &json!({"title": "Kept", "url": "/kept"}))
+        .await;
+    let id = page["id"].as_str().unwrap();
+    app.patch(
+        &format!("/api/host/pages/{id}"),
+        &json!({"title": "Edited"}),
+    )
+    .await;
+    let log = audit_of(&app, "host.page", id).await;
+    assert_eq!(log.len(), 2);
+    let old: uuid::Uuid = log[0]["id"].as_str().unwrap().parse().unwrap();
+    let long_ago = stoa_kernel::value::now() - time::Duration::days(31);
+    app.write_raw(
+        "platform.audit",
+        old,
+        &[("createdAt", stoa_kernel::value::Val::Timestamp(long_ago))],
+    )
+    .await;
+    stoa_store::jobs::enqueue_now(
+        &app.store.db,
+        &stoa_store::jobs::NewJob::now(stoa_api::platform::JOB_RETENTION, json!({})),
+    )
+    .await
+    .unwrap();
+    assert!(app.drain_jobs().await >= 1);
+    let log = audit_of(&app, "host.page", id).await;
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0]["action"], "update");
+}
+dual_test!(old_audit_entries_are_deleted_after_the_retention, db);

@@ -881,6 +881,40 @@ async fn state_machine(db: Db) {
         "{last}"
     );
     assert_eq!(details.data()["nextStatuses"], json!(["delivering"]));
+    // Every transition, the overrides too, is in the audit log with the status before and after.
+    let f = json!([
+        {"column": "entity", "method": "eq", "value": "ecommerce.order"},
+        {"column": "recordId", "method": "eq", "value": id},
+    ])
+    .to_string();
+    let f: String = form_urlencoded::byte_serialize(f.as_bytes()).collect();
+    let log = app
+        .get(&format!("/api/platform/audits?filters={f}&limit=100"))
+        .await;
+    assert_eq!(log.status, 200, "{}", log.text);
+    let moves: Vec<(String, String)> = log
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| {
+            let s = &e["changes"]["status"];
+            Some((
+                s["before"].as_str()?.to_owned(),
+                s["after"].as_str()?.to_owned(),
+            ))
+        })
+        .collect();
+    for (from, to) in [
+        ("approving", "packaging"),
+        ("delivering", "delivered"),
+        ("delivered", "packaging"),
+    ] {
+        assert!(
+            moves.contains(&(from.to_owned(), to.to_owned())),
+            "{from}>{to} not in {moves:?}"
+        );
+    }
     // Payment timeout: a paying order left too long is canceled by the sweep.
     let Bought { order, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
