@@ -146,6 +146,16 @@ pub async fn restore(store: &Store, entry: Uuid) -> Result<Record> {
             message: format!("{key} is no longer declared; its records cannot be restored"),
             fields: Default::default(),
         })?;
+    // Accounts, roles and permissions change through their own routes, where the guard rails
+    // (no site without an admin, nobody removing their own rights) check every write.
+    if e.module == "rbac" || e.module == "platform" {
+        return Err(Error::Conflict {
+            message: format!(
+                "{key} records are not restored from the log; edit them where the guard rails check the change"
+            ),
+            fields: Default::default(),
+        });
+    }
     let record = k.uuid("recordId").ok_or_else(|| Error::Conflict {
         message: "this entry is not about one record".into(),
         fields: Default::default(),

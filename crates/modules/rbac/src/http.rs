@@ -1124,7 +1124,7 @@ async fn second_factor_gate(auth: &Auth, c: &mut Caller, method: &str, path: &st
         .unwrap_or_default();
     let enrolment = !own.is_empty() && (path == own || path == format!("{own}/confirm"));
     let public = auth.policy.table().await?.decide(method, path, &[]) == Verdict::Allow;
-    if enrolment || public || path.starts_with("/api/rbac/subjects/authentication/") {
+    if enrolment || public {
         return Ok(());
     }
     tracing::info!(event = "second_factor_required", subject = ?c.subject, "admin without a second factor refused");

@@ -442,6 +442,17 @@ async fn a_permission_change_takes_effect_at_once_and_is_recorded(app: TestApp) 
         last["changes"]["public"],
         json!({"before": true, "after": false})
     );
+    // Permission rows are not restored from the log (the guard rails would not see it).
+    let r = app
+        .post(
+            &format!(
+                "/api/platform/audits/{}/restore",
+                last["id"].as_str().unwrap()
+            ),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
     app.patch(&path, &json!({"public": true})).await;
     assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
 }
