@@ -4765,6 +4765,23 @@ export interface paths {
         patch: operations["updateHostPage"];
         trace?: never;
     };
+    "/api/host/pages/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes a page; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them */
+        post: operations["hostPagePublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/host/pages/bulk": {
         parameters: {
             query?: never;
@@ -14357,6 +14374,15 @@ export interface components {
             url?: string;
             /** @enum {string} */
             variant?: "default";
+        };
+        HostPagePublishBody: {
+            /** @description Publish the page's unpublished widgets with it */
+            withWidgets?: boolean;
+        };
+        HostPagePublished: {
+            page: components["schemas"]["HostPage"];
+            /** @description The widgets published with it */
+            widgets: components["schemas"]["HostWidget"][];
         };
         /** @description host.pages-to-layouts (host_pages_to_layouts) */
         HostPagesToLayouts: {
@@ -59599,6 +59625,79 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostPagePublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostPagePublishBody"];
+            };
+        };
+        responses: {
+            /** @description Publishes a page; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostPagePublished"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ pub mod bundle_http;
 pub mod cache;
 pub mod http;
 pub mod pages;
+pub mod publish;
 
 use stoa_kernel::model::*;
 
@@ -160,5 +161,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
             ctx.provide(bundles);
             Ok(())
         })
-        .routes(|ctx| Ok(http::routes().merge(bundle_http::routes(ctx.need::<cache::Bundles>()?))))
+        .routes(|ctx| {
+            Ok(http::routes()
+                .merge(publish::routes())
+                .merge(bundle_http::routes(ctx.need::<cache::Bundles>()?)))
+        })
 }

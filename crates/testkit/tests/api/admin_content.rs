@@ -493,3 +493,52 @@ async fn old_audit_entries_are_deleted_after_the_retention(db: stoa_testkit::Db)
     assert_eq!(log[0]["action"], "update");
 }
 dual_test!(old_audit_entries_are_deleted_after_the_retention, db);
+
+async fn publishing_a_page_takes_its_draft_widgets_or_names_them(app: TestApp) {
+    let page = app
+        .create(
+            "/api/host/pages",
+            &json!({"title": "Campaign", "url": "/campaign", "status": "draft"}),
+        )
+        .await;
+    let w = app
+        .create(
+            "/api/host/widgets",
+            &json!({"slug": "hero", "adminTitle": "Hero banner", "status": "draft"}),
+        )
+        .await;
+    app.create(
+        "/api/host/pages-to-widgets",
+        &json!({"pageId": page["id"], "widgetId": w["id"]}),
+    )
+    .await;
+    let path = format!("/api/host/pages/{}/publish", page["id"].as_str().unwrap());
+    let r = app.post(&path, &json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(r.text.contains("Hero banner"), "{}", r.text);
+    assert_eq!(
+        app.get(&format!("/api/host/pages/{}", page["id"].as_str().unwrap()))
+            .await
+            .data()["status"],
+        "draft",
+        "nothing was published"
+    );
+    let r = app.post(&path, &json!({"withWidgets": true})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["page"]["status"], "published");
+    assert_eq!(r.data()["widgets"][0]["status"], "published");
+    let b = app
+        .anon()
+        .get(&format!(
+            "/api/host/pages/bundle?url={}",
+            urlencode("/campaign")
+        ))
+        .await;
+    assert!(b.text.contains("\"hero\""), "{}", b.text);
+    assert_eq!(
+        app.anon().post(&path, &json!({})).await.status,
+        401,
+        "admins only"
+    );
+}
+dual_test!(publishing_a_page_takes_its_draft_widgets_or_names_them);

@@ -1,0 +1,129 @@
+//! `POST /api/host/pages/{id}/publish`: publishing a page publishes what it needs, or says what is
+//! still a draft. A page shows its own widgets and its layouts' widgets; a draft among them would
+//! be left out of the published page, so publishing either takes them along (`withWidgets`) or
+//! answers 409 naming them — never a page that looks finished in the admin and half-empty live.
+
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::post;
+use serde_json::{Map, Value, json};
+use stoa_api::crud::{data, parse_id};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_kernel::model::{PUBLISHED, STATUS};
+use stoa_kernel::{Error, Result};
+use stoa_store::Store;
+use uuid::Uuid;
+
+/// Most widgets one page publish takes along.
+const MAX_WIDGETS: usize = 500;
+
+pub fn routes() -> RouteBook<AppState> {
+    RouteBook::new().add(
+        Access::Admin,
+        "POST",
+        "/api/host/pages/{id}/publish",
+        post(
+            |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
+                publish_route(s, id, req).await
+            },
+        ),
+        stoa_api::openapi::custom(
+            "host",
+            "hostPagePublish",
+            "Publishes a page; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them",
+            stoa_api::openapi::path_params(&["id"]),
+            Some(json!({"type": "object", "properties": {
+                "withWidgets": {"type": "boolean", "description": "Publish the page's unpublished widgets with it"}
+            }})),
+            200,
+            json!({"title": "HostPagePublished", "type": "object", "properties": {
+                "page": {"$ref": "#/components/schemas/HostPage"},
+                "widgets": {"type": "array", "items": {"$ref": "#/components/schemas/HostWidget"}, "description": "The widgets published with it"}
+            }, "required": ["page", "widgets"]}),
+            &[404, 409],
+        ),
+    )
+}
+
+async fn publish_route(s: AppState, id: String, req: Request) -> ApiResult<Response> {
+    let id = parse_id(&id)?;
+    let body = stoa_api::body::object_or_empty(req, s.limits).await?;
+    let with = body
+        .get("withWidgets")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    Ok(data(StatusCode::OK, publish(&s.store, id, with).await?))
+}
+
+/// The unpublished widgets page `id` shows.
+async fn unpublished_widgets(store: &Store, id: Uuid) -> Result<Vec<stoa_store::Record>> {
+    let p2w = store.entity("host.pages-to-widgets")?;
+    let p2l = store.entity("host.pages-to-layouts")?;
+    let l2w = store.entity("host.layouts-to-widgets")?;
+    let widget = store.entity("host.widget")?;
+    let mut ids = store
+        .linked(&p2w, "pageId", &[id], "widgetId", MAX_WIDGETS)
+        .await?;
+    let layouts = store
+        .linked(&p2l, "pageId", &[id], "layoutId", MAX_WIDGETS)
+        .await?;
+    for w in store
+        .linked(&l2w, "layoutId", &layouts, "widgetId", MAX_WIDGETS)
+        .await?
+    {
+        if !ids.contains(&w) {
+            ids.push(w);
+        }
+    }
+    let vals: Vec<_> = ids.into_iter().map(stoa_kernel::value::Val::Uuid).collect();
+    Ok(store
+        .find_in(&widget, "id", &vals, MAX_WIDGETS)
+        .await?
+        .into_iter()
+        .filter(|w| w.text(STATUS) != Some(PUBLISHED))
+        .collect())
+}
+
+pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Value> {
+    stoa_store::publish::with_drafts(async {
+        let page_e = store.entity("host.page")?;
+        let widget = store.entity("host.widget")?;
+        store.get(&page_e, id).await?;
+        let drafts = unpublished_widgets(store, id).await?;
+        if !drafts.is_empty() && !with_widgets {
+            let names: Vec<String> = drafts
+                .iter()
+                .map(|w| {
+                    w.text("adminTitle")
+                        .or(w.text("slug"))
+                        .unwrap_or("a widget")
+                        .to_owned()
+                })
+                .collect();
+            return Err(Error::Conflict {
+                message: format!(
+                    "these widgets of the page are not published yet: {}; publish them with the page (withWidgets) or first",
+                    names.join(", ")
+                ),
+                fields: Default::default(),
+            });
+        }
+        let mut set = Map::new();
+        set.insert(STATUS.into(), Value::String(PUBLISHED.into()));
+        let mut tx = store.db.begin().await?;
+        let (page, widgets) = {
+            let mut exec = tx.exec();
+            let mut widgets = Vec::with_capacity(drafts.len());
+            for w in &drafts {
+                widgets.push(store.update_in(&mut exec, &widget, w.must_id()?, &set).await?);
+            }
+            (store.update_in(&mut exec, &page_e, id, &set).await?, widgets)
+        };
+        tx.commit().await?;
+        store.touch(&page_e);
+        store.touch(&widget);
+        Ok(json!({"page": page, "widgets": widgets}))
+    })
+    .await
+}
