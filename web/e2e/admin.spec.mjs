@@ -101,9 +101,10 @@ export const adminSpecs = [
       await rel2.waitFor({ state: "detached" });
       await widgets.locator("tbody tr").nth(1).waitFor();
       const rows = widgets.locator("tbody tr");
-      expect((await rows.nth(1).textContent()).includes(second.slice(0, 8)), "the second widget is listed second");
+      // The widget column shows the widget's title (its adminTitle, having no translated title).
+      expect((await rows.nth(1).textContent()).includes("E2E second"), "the second widget is listed second");
       await rows.nth(1).getByRole("button", { name: /^Move up/ }).click();
-      await widgets.locator("tbody tr").first().filter({ hasText: second.slice(0, 8) }).waitFor();
+      await widgets.locator("tbody tr").first().filter({ hasText: "E2E second" }).waitFor();
       const order = await page.evaluate(async (w) => {
         const r = await fetch(`/api/host/pages-to-widgets?filters[and][0][column]=widgetId&filters[and][0][method]=eq&filters[and][0][value]=${w}`);
         return (await r.json()).data[0].orderIndex;

@@ -1,11 +1,14 @@
 import { Suspense, useMemo, useState } from "react";
 import { DEFAULT_LANGUAGE, useTranslation } from "@/i18n";
-import { Link, NavLink, useParams } from "react-router";
+import { Link, NavLink, useLocation, useParams } from "react-router";
 import { type EntityMeta, type Meta, useMeta } from "@/api/meta";
 import { AccountMenu } from "@/account/screens";
 import { useMe } from "@/account/session";
 import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";
+import { cn } from "@/lib/utils";
+import { useToolsT } from "./i18n";
+import { AdminShortcuts } from "./shortcuts-help";
 import { EntityTable } from "./table";
 import { adminScreens, dashboardCards, entityViews } from "./views";
 
@@ -46,6 +49,13 @@ export default function AdminApp() {
   const { module, entity } = useParams();
   const [filter, setFilter] = useState("");
   const [sideHidden, setSideHidden] = useState(false);
+  // Below the md breakpoint the side list is a drawer behind a menu button, open on the page it
+  // was opened on (a link followed closes it).
+  const { pathname } = useLocation();
+  const [menuAt, setMenuAt] = useState<string | null>(null);
+  const menuOpen = menuAt === pathname;
+  const setMenuOpen = (open: boolean) => setMenuAt(open ? pathname : null);
+  const tt = useToolsT();
   const [raw, setRaw] = useState(false);
   const lang = i18n.language;
   const groups = useMemo(() => {
@@ -68,14 +78,18 @@ export default function AdminApp() {
   const screen = entity ? undefined : adminScreens.find((s) => s.path === module);
   return (
     <div className="flex h-screen flex-col">
-      <header className="flex items-center gap-3 border-b border-border px-4 py-2">
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-border px-4 py-2">
+        <Button size="sm" variant="outline" className="md:hidden" onClick={() => setMenuOpen(true)} aria-expanded={menuOpen} aria-controls="admin-models">
+          {tt("nav.menu")}
+        </Button>
         <Link to="/admin" className="font-semibold">
           Stoa · {t("admin.title")}
         </Link>
-        <Button size="sm" variant="outline" onClick={() => setSideHidden((h) => !h)} aria-expanded={!sideHidden} aria-controls="admin-models">
+        <Button size="sm" variant="outline" className="hidden md:inline-flex" onClick={() => setSideHidden((h) => !h)} aria-expanded={!sideHidden} aria-controls="admin-models">
           {sideHidden ? t("admin.show") : t("admin.hide")} {t("admin.models").toLowerCase()}
         </Button>
         <div className="ml-auto flex items-center gap-2">
+          <AdminShortcuts />
           <select aria-label={t("site.language")} className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => void i18n.changeLanguage(e.target.value)}>
             {meta.data.languages.map((l) => (
               <option key={l} value={l}>
@@ -90,8 +104,22 @@ export default function AdminApp() {
         </div>
       </header>
       <div className="flex min-h-0 flex-1">
-        {sideHidden ? null : (
-          <nav id="admin-models" aria-label={t("admin.models")} className="w-72 shrink-0 overflow-y-auto border-r border-border p-3">
+        {menuOpen ? <div aria-hidden className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setMenuOpen(false)} /> : null}
+        {sideHidden && !menuOpen ? null : (
+          <nav
+            id="admin-models"
+            aria-label={t("admin.models")}
+            className={cn(
+              "w-72 shrink-0 overflow-y-auto border-r border-border bg-white p-3",
+              menuOpen ? "fixed inset-y-0 left-0 z-40 w-[min(18rem,85vw)] shadow-xl md:static md:w-72 md:shadow-none" : "hidden md:block",
+              sideHidden && "md:hidden",
+            )}
+          >
+            {menuOpen ? (
+              <Button size="sm" variant="outline" className="mb-3 md:hidden" onClick={() => setMenuOpen(false)}>
+                {tt("nav.close")}
+              </Button>
+            ) : null}
             <ul aria-label={t("admin.screens")} className="mb-4">
               {adminScreens.map((s) => (
                 <li key={s.path}>
@@ -124,7 +152,7 @@ export default function AdminApp() {
             ))}
           </nav>
         )}
-        <main className="min-w-0 flex-1 overflow-y-auto p-6">
+        <main className="min-w-0 flex-1 overflow-y-auto p-4 md:p-6">
           {current ? (
             <CurrentEntity key={`${current.module}.${current.name}`} entity={current} meta={meta.data} lang={lang} raw={raw} setRaw={setRaw} />
           ) : screen ? (

@@ -1,9 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "@/i18n";
-import { entityClient, keys, useEntitySave } from "@/api/entities";
+import { entityRoute } from "@/api/client";
+import { entityClient, keys, type Row, useEntitySave } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import { type EntityMeta, findEntity, type Meta } from "@/api/meta";
 import type { UploadProgress } from "@/api/upload";
@@ -14,7 +15,8 @@ import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { Label } from "@/ui/input";
 import { recordPanels } from "./panels";
-import { editableFields, entitySchema, initialValues, payload, recordValues, type Values } from "./schema";
+import { useRecordsT } from "./records-i18n";
+import { anyLanguage, editableFields, entitySchema, initialValues, payload, recordValues, serverFieldMessage, UniqueChecker, type Values } from "./schema";
 import { EntityTable } from "./table";
 import { FieldWidget } from "./widgets";
 import { uploadMessage } from "./widgets/file";
@@ -39,6 +41,21 @@ export function humanName(e: Pick<EntityMeta, "name">): string {
   return e.name.replace(/-/g, " ");
 }
 
+/** Whether another record than `id` holds `value` in the unique field `name` (one row asked for). */
+export async function takenElsewhere(entity: Pick<EntityMeta, "path">, id: string | null, name: string, value: string): Promise<boolean> {
+  const and: { column: string; method: string; value: string }[] = [{ column: name, method: "eq", value }];
+  if (id) and.push({ column: "id", method: "ne", value: id });
+  const found = await entityRoute<Row[]>("GET", entity.path, { query: { filters: JSON.stringify({ and }), limit: 1 } });
+  return found.data.length > 0;
+}
+
+/** Unique fields the form checks as they are typed (a fixed one is not the admin's to change). */
+function uniqueFields(e: EntityMeta, fixed: Values): string[] {
+  return editableFields(e)
+    .filter((f) => f.unique && !(f.name in fixed) && ["text", "int", "enum", "uuid", "reference"].includes(f.kind))
+    .map((f) => f.name);
+}
+
 interface FormProps {
   entity: EntityMeta;
   meta: Meta;
@@ -51,16 +68,41 @@ interface FormProps {
 /** The create/update form of any entity, with the sub-tables of everything that points at it. */
 export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: FormProps) {
   const { t } = useTranslation();
+  const rt = useRecordsT();
   const client = entityClient(entity);
   const save = useEntitySave(entity);
   const { status, run } = useFormStatus();
   const record = useQuery({ queryKey: id ? keys.one(entity.path, id) : ["new"], queryFn: () => client.one(id!), enabled: !!id });
-  const schema = useMemo(() => entitySchema(entity), [entity]);
+  // Unique fields are looked up as they are typed (ignoring this record) and again before a save.
+  const checker = useMemo(() => new UniqueChecker((name, value) => takenElsewhere(entity, id, name, value)), [entity, id]);
+  useEffect(() => () => checker.cancel(), [checker]);
+  // A content entity's title needs a language on create, and cannot be emptied once it has one.
+  const requireTitle = !id || anyLanguage(record.data?.title);
+  const schema = useMemo(
+    () => entitySchema(entity, { t: rt, create: !id, requireTitle, taken: (name, value) => checker.taken(name, value) }),
+    [entity, rt, id, requireTitle, checker],
+  );
   const [start] = useState(() => initialValues(entity, meta.languages, fixed));
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: id ? undefined : start });
   useEffect(() => {
     if (record.data) form.reset(recordValues(entity, record.data, meta.languages));
   }, [record.data, entity, meta.languages, form]);
+  const [uniques] = useState(() => uniqueFields(entity, fixed));
+  useEffect(() => {
+    if (!uniques.length) return undefined;
+    return form.subscribe({
+      name: uniques,
+      exact: true,
+      formState: { values: true },
+      callback: ({ values, name }) => {
+        if (!name || !uniques.includes(name)) return;
+        checker.schedule(name, values[name], (taken) => {
+          // Said at once when taken; a message of an earlier value is rechecked away.
+          if (taken || form.getFieldState(name).error) void form.trigger(name);
+        });
+      },
+    });
+  }, [form, checker, uniques]);
   const fields = editableFields(entity);
   const Panel = recordPanels[`${entity.module}.${entity.name}`];
   // Files picked in file fields, sent with the next save (as multipart) and dropped once saved.
@@ -79,7 +121,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
     form.formState.errors.root?.server?.message ??
     Object.entries(form.formState.errors)
       .filter(([k]) => k !== "root")
-      .map(([k, v]) => `${k} ${(v as { message?: string })?.message ?? ""}`)[0];
+      .map(([k, v]) => `${k}: ${(v as { message?: string })?.message ?? ""}`)[0];
   const submit = form.handleSubmit(
     async (values) => {
       const sending = Object.keys(files);
@@ -99,11 +141,25 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
         }
         if (saved) onSaved?.(saved.id);
       } catch (e) {
-        const message = applyServerErrors(
+        let message = applyServerErrors(
           e,
           form.setError,
           fields.map((f) => f.name),
         );
+        // The server's field messages (422, or 409 on a unique field) in the words of the form's own checks.
+        if (e instanceof ApiError) {
+          const said = Object.entries(e.fields)
+            .map(([path, messages]) => [path.split(".")[0] ?? path, messages[0]] as const)
+            .filter((x): x is readonly [string, string] => !!x[1] && fields.some((f) => f.name === x[0]))
+            .map(([name, m]) => [name, serverFieldMessage(m, rt)] as const);
+          for (const [name, m] of said) form.setError(name, { type: "server", message: m });
+          // A unique value the server found taken stays refused while it is the field's value.
+          if (e.status === 409) for (const [name] of said) if (uniques.includes(name)) checker.remember(name, values[name], true);
+          if (said[0]) {
+            message = `${said[0][0]}: ${said[0][1]}`;
+            form.setError("root.server", { type: "server", message });
+          }
+        }
         // Too large, a refused type or a dropped connection: said in words, at the file's field too.
         if (sending.length && e instanceof ApiError && [0, 413, 415].includes(e.status)) {
           const said = uploadMessage(e, t);
@@ -116,10 +172,17 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
     },
     () => void run(() => Promise.reject(new Error("invalid"))).catch(() => undefined),
   );
+  async function onSubmit(ev: FormEvent) {
+    ev.preventDefault();
+    // Unique values not yet looked up (typed and saved at once) are asked about before the checks run.
+    const values = form.getValues();
+    await Promise.all(uniques.filter((n) => !record.data || values[n] !== record.data[n]).map((n) => checker.check(n, values[n])));
+    await submit();
+  }
   if (id && record.isPending) return <p className="text-sm">{t("admin.loading")}</p>;
   return (
     <div className="grid gap-6">
-      <form onSubmit={submit} className="grid gap-4" noValidate aria-label={id ? t("admin.update", { name: humanName(entity) }) : t("admin.create", { name: humanName(entity) })}>
+      <form onSubmit={(ev) => void onSubmit(ev)} className="grid gap-4" noValidate aria-label={id ? t("admin.update", { name: humanName(entity) }) : t("admin.create", { name: humanName(entity) })}>
         {fields.map((f) => {
           const fid = `field-${entity.module}-${entity.name}-${f.name}`;
           const locked = f.name in fixed;

@@ -1,8 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useId, useState } from "react";
+import { lazy, type ReactNode, Suspense, useId, useState } from "react";
+import { toast } from "sonner";
 import { useTranslation } from "@/i18n";
-import { entityClient, type Row } from "@/api/entities";
+import { entityClient, type ListParams, type Row } from "@/api/entities";
+import { ApiError } from "@/api/http";
+import type { EntityMeta } from "@/api/meta";
 import { Button } from "@/ui/button";
+import { useToolsT } from "./i18n";
+
+// CSV (and papaparse) load on first use.
+const CsvImportDialog = lazy(() => import("./csv-import"));
 
 const PAGE = 20;
 
@@ -132,5 +139,48 @@ export function RelatedList<T extends { id: string }>({ title, items, testId, re
         <p className="text-neutral-700">—</p>
       )}
     </section>
+  );
+}
+
+/**
+ * An entity table's CSV tools: Export downloads every row the table's search, filters and
+ * order select (all pages, 100 rows a request); Import opens the checked import with a preview.
+ */
+export function EntityListTools({ entity, params }: { entity: EntityMeta; params: Omit<ListParams, "page" | "size"> }) {
+  const tt = useToolsT();
+  const [exporting, setExporting] = useState<number | null>(null);
+  const [importing, setImporting] = useState(false);
+  const name = `${entity.module}.${entity.name}`;
+
+  async function exportCsv() {
+    setExporting(0);
+    try {
+      const csv = await import("./csv");
+      const rows = await csv.fetchAll(entity, params, setExporting);
+      csv.downloadCsv(csv.csvFilename(entity), csv.buildCsv(entity, rows));
+      toast.success(tt("csv.exported", { count: rows.length }));
+    } catch (e) {
+      toast.error(e instanceof ApiError ? e.first : String(e));
+    } finally {
+      setExporting(null);
+    }
+  }
+
+  return (
+    <>
+      <Button size="sm" variant="outline" disabled={exporting !== null} onClick={() => void exportCsv()} aria-label={`${tt("csv.export")} ${name}`} data-testid="csv-export">
+        {exporting === null ? tt("csv.export") : tt("csv.exporting", { rows: exporting })}
+      </Button>
+      {entity.ops.create && entity.ops.bulk ? (
+        <Button size="sm" variant="outline" onClick={() => setImporting(true)} aria-label={`${tt("csv.import")} ${name}`}>
+          {tt("csv.import")}
+        </Button>
+      ) : null}
+      {importing ? (
+        <Suspense fallback={null}>
+          <CsvImportDialog entity={entity} open onOpenChange={setImporting} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

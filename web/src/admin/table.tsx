@@ -3,12 +3,15 @@ import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { entityClient, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
 import { ApiError } from "@/api/http";
-import { type EntityMeta, type FieldMeta, findEntity, type Meta } from "@/api/meta";
+import { type EntityMeta, type FieldMeta, type Meta } from "@/api/meta";
 import { Button } from "@/ui/button";
 import { ConfirmDialog } from "@/ui/dialog";
 import { Input } from "@/ui/input";
 import { EntityFormDialog, humanName } from "./form";
+import { CopyId, MissingBadges, ReferenceLink, useEditParam, useMissingFilter, useReferenceTitles } from "./records";
 import { rowTitle } from "./schema";
+import { BulkBar, SelectAll, SelectRow, selectable, useSelection } from "./bulk";
+import { EntityListTools } from "./list";
 
 export const PAGE_SIZE = 20;
 
@@ -49,12 +52,6 @@ export function columnsOf(e: EntityMeta, fixedField?: string): FieldMeta[] {
   return cols.slice(0, 6);
 }
 
-function ReferenceCell({ meta, field, value, lang }: { meta: Meta; field: FieldMeta; value: unknown; lang: string }) {
-  // Shows the id; the title is one click away in the edit form (no N+1 requests per page).
-  const target = field.target ? findEntity(meta, field.target) : undefined;
-  return <span title={`${target ? `${target.module}.${target.name}` : ""} ${String(value ?? "")}`}>{cell(field, value, lang)}</span>;
-}
-
 interface TableProps {
   entity: EntityMeta;
   meta: Meta;
@@ -71,7 +68,9 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const deferredSearch = useDeferredValue(search);
   const [sort, setSort] = useState<ListParams["sort"]>(null);
   const [page, setPage] = useState(0);
-  const [editing, setEditing] = useState<{ id: string | null } | null>(null);
+  // A record link (`?edit=<id>`) opens that record's form in the entity's own table.
+  const [editParam, clearEditParam] = useEditParam();
+  const [editing, setEditing] = useState<{ id: string | null } | null>(() => (!fixed && editParam ? { id: editParam } : null));
   const [deleting, setDeleting] = useState<Row | null>(null);
   const params: ListParams = {
     search: deferredSearch,
@@ -84,6 +83,9 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const remove = useEntityDelete(entity);
   const columns = columnsOf(entity, fixed?.field);
   const rows = list.data?.data ?? [];
+  // Reference cells show their targets' titles: one request per target entity for the page.
+  const titles = useReferenceTitles(meta, columns, rows);
+  const missing = useMissingFilter(entity, meta.languages);
   const total = list.data?.total ?? null;
   const exact = list.data?.exact ?? true;
   // A capped or estimated count cannot say where the last page is: paging goes on while pages are full.
@@ -93,6 +95,8 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const formatted = total === null ? "" : new Intl.NumberFormat(lang).format(capped ? total - 1 : total);
   const reorderable = !!fixed && entity.fields.some((f) => f.name === "orderIndex") && entity.ops.update;
   const name = `${entity.module}.${entity.name}`;
+  const selection = useSelection();
+  const picking = selectable(entity);
 
   async function move(index: number, by: -1 | 1) {
     const target = index + by;
@@ -124,9 +128,10 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
         <span className="text-sm text-muted-foreground" data-testid="total">
           {total === null ? "" : exact ? t("admin.rows", { formatted }) : capped ? t("admin.capped", { formatted }) : t("admin.about", { formatted })}
         </span>
-        <div className="ml-auto flex gap-2">
+        <div className="ml-auto flex flex-wrap gap-2">
+          {compact ? null : <EntityListTools entity={entity} params={params} />}
           {entity.ops.create ? (
-            <Button size="sm" onClick={() => setEditing({ id: null })} aria-label={`${t("admin.addNew")} ${name}`}>
+            <Button size="sm" onClick={() => setEditing({ id: null })} aria-label={`${t("admin.addNew")} ${name}`} data-shortcut="new">
               {t("admin.addNew")}
             </Button>
           ) : null}
@@ -141,6 +146,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
             type="search"
             placeholder={t("admin.search")}
             aria-label={`${t("admin.search")} ${name}`}
+            data-shortcut="search"
             value={search}
             onChange={(e) => {
               setSearch(e.target.value);
@@ -148,10 +154,17 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
             }}
             className="max-w-sm"
           />
-          <div className="overflow-x-auto rounded-md border border-border">
+          {missing.control}
+          {picking ? <BulkBar entity={entity} selection={selection} titleOf={(id) => rowTitle(entity, rows.find((x) => x.id === id) ?? { id }, lang)} /> : null}
+          <div className="relative overflow-x-auto rounded-md border border-border">
             <table className="w-full text-sm">
               <thead className="bg-muted text-left">
                 <tr>
+                  {picking ? (
+                    <th scope="col" className="w-8 px-3 py-2">
+                      <SelectAll ids={rows.filter((r) => missing.keeps(r)).map((r) => r.id)} selection={selection} />
+                    </th>
+                  ) : null}
                   <th scope="col" className="px-3 py-2 font-medium">
                     id
                   </th>
@@ -173,14 +186,22 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                 </tr>
               </thead>
               <tbody>
-                {rows.map((r, i) => (
+                {rows.map((r, i) => !missing.keeps(r) ? null : (
                   <tr key={r.id} className="border-t border-border" data-row={r.id}>
-                    <td className="px-3 py-2 font-mono text-xs" title={r.id}>
-                      {r.id.slice(0, 8)}
+                    {picking ? (
+                      <td className="px-3 py-2">
+                        <SelectRow id={r.id} title={rowTitle(entity, r, lang)} selection={selection} />
+                      </td>
+                    ) : null}
+                    <td className="px-3 py-2">
+                      <div className="flex items-center gap-1">
+                        <CopyId id={r.id} />
+                        <MissingBadges entity={entity} row={r} languages={meta.languages} />
+                      </div>
                     </td>
                     {columns.map((c) => (
                       <td key={c.name} className="max-w-64 truncate px-3 py-2">
-                        {c.kind === "reference" ? <ReferenceCell meta={meta} field={c} value={r[c.name]} lang={lang} /> : cell(c, r[c.name], lang)}
+                        {c.kind === "reference" ? <ReferenceLink value={r[c.name]} found={titles(c, r[c.name])} lang={lang} /> : cell(c, r[c.name], lang)}
                       </td>
                     ))}
                     <td className="px-3 py-2">
@@ -211,7 +232,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                 ))}
               </tbody>
             </table>
-            {list.isSuccess && rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-muted-foreground">{t("admin.noFound")}</p> : null}
+            {list.isSuccess && !rows.some(missing.keeps) ? <p className="px-3 py-6 text-center text-sm text-muted-foreground">{t("admin.noFound")}</p> : null}
             {list.isError ? (
               <p role="alert" className="px-3 py-6 text-center text-sm text-destructive">
                 {list.error instanceof ApiError ? list.error.first : String(list.error)}
@@ -225,7 +246,11 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
         <EntityFormDialog
           key={editing.id ?? "new"}
           open
-          onOpenChange={(o) => (o ? undefined : setEditing(null))}
+          onOpenChange={(o) => {
+            if (o) return;
+            setEditing(null);
+            if (!fixed && editParam) clearEditParam();
+          }}
           entity={entity}
           meta={meta}
           lang={lang}

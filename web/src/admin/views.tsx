@@ -4,6 +4,7 @@ import { InboxView } from "@/modules/billing/admin";
 import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
 import { MediaLibrary } from "@/modules/file-storage/admin";
 import { NotificationsView } from "@/modules/notification/admin";
+import { toolsT } from "./i18n";
 
 export interface ViewProps {
   lang: string;
@@ -19,6 +20,7 @@ export const entityViews: Record<string, ComponentType<ViewProps>> = {
 
 // The analytics screen and its card are loaded when first shown.
 const AnalyticsScreen = lazy(() => import("@/modules/analytic/admin"));
+const PermissionsScreen = lazy(() => import("./permissions"));
 const LazyVisitsCard = lazy(() => import("@/modules/analytic/admin").then((m) => ({ default: m.VisitsCard })));
 
 function VisitsCard(props: ViewProps) {
@@ -32,6 +34,7 @@ function VisitsCard(props: ViewProps) {
 /** Screens of the admin that are not an entity's, linked above the models (`/admin/<path>`). */
 export const adminScreens: { path: string; title: (t: TFunction) => string; Screen: ComponentType<ViewProps> }[] = [
   { path: "analytics", title: (t) => t("analytics.title"), Screen: AnalyticsScreen },
+  { path: "permissions", title: () => toolsT()("perm.title"), Screen: PermissionsScreen },
 ];
 
 /** Cards of the admin's start page. */

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Input, Select, Textarea } from "@/ui/input";
+import { Unparsed } from "../schema";
 import type { WidgetProps } from "./types";
 
 export function TextWidget({ id, field, value, onChange, disabled, invalid }: WidgetProps) {
@@ -79,41 +80,47 @@ export function EnumWidget({ id, field, value, onChange, disabled, invalid }: Wi
   );
 }
 
-export function JsonWidget({ id, value, onChange, disabled }: WidgetProps) {
+/** JSON as text: a value that parses is the field's value; text that does not is held as
+ * `Unparsed`, which the form refuses to save (instead of saving the last text that parsed). */
+export function JsonWidget({ id, value, onChange, disabled, invalid }: WidgetProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState(() => JSON.stringify(value ?? null, null, 2));
-  const [bad, setBad] = useState(false);
+  const [text, setText] = useState(() => (value instanceof Unparsed ? value.text : JSON.stringify(value ?? null, null, 2)));
   const [shown, setShown] = useState(value);
   if (shown !== value) {
     // The value changed from outside (a record loaded): show it, unless it is what was typed.
     setShown(value);
-    let typed: unknown = undefined;
-    try {
-      typed = JSON.parse(text);
-    } catch {
-      typed = undefined;
+    if (value instanceof Unparsed) {
+      if (value.text !== text) setText(value.text);
+    } else {
+      let typed: unknown = undefined;
+      try {
+        typed = JSON.parse(text);
+      } catch {
+        typed = undefined;
+      }
+      if (JSON.stringify(typed) !== JSON.stringify(value ?? null)) setText(JSON.stringify(value ?? null, null, 2));
     }
-    if (JSON.stringify(typed) !== JSON.stringify(value ?? null)) setText(JSON.stringify(value ?? null, null, 2));
   }
+  const bad = value instanceof Unparsed;
   return (
     <div className="grid gap-1">
       <Textarea
         id={id}
         disabled={disabled}
-        aria-invalid={bad || undefined}
+        aria-invalid={bad || invalid || undefined}
         value={text}
         spellCheck={false}
         onChange={(e) => {
           setText(e.target.value);
           try {
             onChange(JSON.parse(e.target.value));
-            setBad(false);
           } catch {
-            setBad(true);
+            onChange(new Unparsed(e.target.value));
           }
         }}
       />
-      {bad ? <p className="text-sm text-destructive">{t("admin.invalidJson")}</p> : null}
+      {/* In a form the field's message says it (invalid); alone, the widget does. */}
+      {bad && !invalid ? <p className="text-sm text-destructive">{t("admin.invalidJson")}</p> : null}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import customParseFormat from "dayjs/plugin/customParseFormat";
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Input, Select } from "@/ui/input";
+import { Unparsed } from "../schema";
 import type { WidgetProps } from "./types";
 
 dayjs.extend(customParseFormat);
@@ -29,15 +30,19 @@ export function snapMinutes(d: Date): Date {
   return out;
 }
 
-export function DateTimeWidget({ id, value, onChange, disabled, field }: WidgetProps) {
+/** A date and time typed as DD.MM.YYYY HH:mm or picked by hour and minute. Text that does not
+ * parse is held as `Unparsed`, which the form refuses to save. */
+export function DateTimeWidget({ id, value, onChange, disabled, field, invalid }: WidgetProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState(() => formatDateTime(value));
-  const [bad, setBad] = useState(false);
+  const [text, setText] = useState(() => (value instanceof Unparsed ? value.text : formatDateTime(value)));
   const [shown, setShown] = useState(value);
   if (shown !== value) {
     setShown(value);
-    if (parseDateTime(text)?.toISOString() !== value) setText(formatDateTime(value));
+    if (value instanceof Unparsed) {
+      if (value.text !== text) setText(value.text);
+    } else if (parseDateTime(text)?.toISOString() !== value) setText(formatDateTime(value));
   }
+  const bad = value instanceof Unparsed;
   const current = typeof value === "string" && value ? dayjs(value) : null;
   function commit(d: Date | null) {
     onChange(d ? d.toISOString() : null);
@@ -50,7 +55,6 @@ export function DateTimeWidget({ id, value, onChange, disabled, field }: WidgetP
       .second(0)
       .millisecond(0);
     setText(d.format(DATE_FORMAT));
-    setBad(false);
     commit(d.toDate());
   }
   return (
@@ -60,18 +64,17 @@ export function DateTimeWidget({ id, value, onChange, disabled, field }: WidgetP
           id={id}
           placeholder={DATE_FORMAT}
           disabled={disabled}
-          aria-invalid={bad || undefined}
+          aria-invalid={bad || invalid || undefined}
           value={text}
           onChange={(e) => {
             setText(e.target.value);
             if (e.target.value.trim() === "") {
-              setBad(false);
               commit(null);
               return;
             }
             const d = parseDateTime(e.target.value);
-            setBad(d === null);
             if (d) commit(d);
+            else onChange(new Unparsed(e.target.value));
           }}
         />
         <Select aria-label={`${field.name} hours`} className="w-20" disabled={disabled} value={current ? current.hour() : ""} onChange={(e) => setPart(Number(e.target.value), null)}>
@@ -101,7 +104,8 @@ export function DateTimeWidget({ id, value, onChange, disabled, field }: WidgetP
           ))}
         </Select>
       </div>
-      {bad ? <p className="text-sm text-destructive">{t("admin.invalidDate")}</p> : null}
+      {/* In a form the field's message says it (invalid); alone, the widget does. */}
+      {bad && !invalid ? <p className="text-sm text-destructive">{t("admin.invalidDate")}</p> : null}
     </div>
   );
 }

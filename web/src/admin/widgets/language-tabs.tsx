@@ -1,17 +1,47 @@
 import type { ReactNode } from "react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/ui/tabs";
+import { useRecordsT } from "../records-i18n";
+import { missingLanguages } from "../schema";
 
-/** A tab per language around one editor each (translations and rich text). */
-export function LanguageTabs({ name, languages, children }: { name: string; languages: readonly string[]; children: (lang: string, first: boolean) => ReactNode }) {
+/** "missing ru": a language a record (or one of its fields) has no text in; `title` says where. */
+export function MissingBadge({ lang, title }: { lang: string; title?: string }) {
+  const t = useRecordsT();
+  return (
+    <span data-testid="missing-language" data-lang={lang} title={title} className="inline-flex items-center rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-900">
+      {t("records.missing", { lang })}
+    </span>
+  );
+}
+
+/** A tab per language around one editor each (translations and rich text), with a badge for each
+ * language the value lacks while another has it. */
+export function LanguageTabs({
+  name,
+  languages,
+  value,
+  children,
+}: {
+  name: string;
+  languages: readonly string[];
+  /** The field's value, `{en: …, ru: …}`: what it lacks is shown beside the tabs. */
+  value?: unknown;
+  children: (lang: string, first: boolean) => ReactNode;
+}) {
+  const missing = missingLanguages(value, languages);
   return (
     <Tabs defaultValue={languages[0]}>
-      <TabsList aria-label={name}>
-        {languages.map((l) => (
-          <TabsTrigger key={l} value={l}>
-            {l}
-          </TabsTrigger>
+      <div className="flex flex-wrap items-center gap-2">
+        <TabsList aria-label={name}>
+          {languages.map((l) => (
+            <TabsTrigger key={l} value={l}>
+              {l}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {missing.map((l) => (
+          <MissingBadge key={l} lang={l} />
         ))}
-      </TabsList>
+      </div>
       {languages.map((l, i) => (
         <TabsContent key={l} value={l} className="mt-2">
           {children(l, i === 0)}

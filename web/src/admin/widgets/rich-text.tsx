@@ -30,7 +30,7 @@ function Editor({ id, doc, onChange, label, disabled }: { id: string; doc: JSONC
 export function RichTextWidget({ id, value, onChange, meta, field, disabled }: WidgetProps) {
   const v = (value && typeof value === "object" ? value : {}) as Record<string, JSONContent>;
   return (
-    <LanguageTabs name={field.name} languages={meta.languages}>
+    <LanguageTabs name={field.name} languages={meta.languages} value={v}>
       {(l, first) => (
         <Editor
           id={first ? id : `${id}-${l}`}

@@ -6,7 +6,7 @@ import type { WidgetProps } from "./types";
 export function TranslationsWidget({ id, value, onChange, meta, disabled, field }: WidgetProps) {
   const v = (value && typeof value === "object" ? value : {}) as Record<string, string | null>;
   return (
-    <LanguageTabs name={field.name} languages={meta.languages}>
+    <LanguageTabs name={field.name} languages={meta.languages} value={v}>
       {(l, first) => (
         <Input
           id={first ? id : `${id}-${l}`}

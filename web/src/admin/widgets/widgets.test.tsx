@@ -11,6 +11,7 @@ import { FieldWidget, widgets } from "./index";
 import { ReferenceWidget } from "./reference";
 import { RichTextWidget } from "./rich-text";
 import { TranslationsWidget } from "./translations";
+import { Unparsed } from "../schema";
 import type { Widget, WidgetProps } from "./types";
 
 const meta: Meta = {
@@ -151,7 +152,10 @@ describe("field widgets", () => {
     const input = screen.getByLabelText("f");
     await userEvent.type(input, "99.99.2026 10:00");
     expect(screen.getByText("Use DD.MM.YYYY HH:mm")).toBeInTheDocument();
-    expect(h.value()).toBeNull();
+    // Held as unparsed text (which a form refuses), not left at the last date that parsed.
+    expect(h.changes.at(-1)).toBeInstanceOf(Unparsed);
+    expect(h.value()).toEqual({ text: "99.99.2026 10:00" });
+    expect(input).toHaveValue("99.99.2026 10:00");
     await userEvent.clear(input);
     await userEvent.type(input, "05.03.2026 14:35");
     const stored = new Date(h.value() as string);
@@ -214,14 +218,23 @@ describe("field widgets", () => {
     expect(screen.getByRole("link", { name: `${"0f".repeat(32)}.pdf` })).toHaveAttribute("href", `/files/${"0f".repeat(32)}.pdf`);
   });
 
-  it("json keeps the last valid value and says when the text is not JSON", () => {
+  it("json holds text that is not JSON as unparsed (a form refuses it) and says so", () => {
     const h = harness(JsonWidget, field("json"), { a: 1 });
     const area = screen.getByLabelText("f");
     fireEvent.change(area, { target: { value: '{"a": 2' } });
     expect(screen.getByText("Not valid JSON")).toBeInTheDocument();
-    expect(h.value()).toEqual({ a: 1 });
+    expect(h.changes.at(-1)).toBeInstanceOf(Unparsed);
+    expect(area).toHaveValue('{"a": 2');
+    expect(area).toHaveAttribute("aria-invalid", "true");
     fireEvent.change(area, { target: { value: '{"a": 2}' } });
     expect(h.value()).toEqual({ a: 2 });
+    expect(screen.queryByText("Not valid JSON")).toBeNull();
+  });
+
+  it("json and date-time leave the message to the form when it marks the field invalid", () => {
+    harness(JsonWidget, field("json"), new Unparsed("{"), { invalid: true });
+    expect(screen.getByLabelText("f")).toHaveValue("{");
+    expect(screen.queryByText("Not valid JSON")).toBeNull();
   });
 
   it("reference searches the target entity on the server and stores the chosen id", async () => {

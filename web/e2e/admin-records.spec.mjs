@@ -1,0 +1,200 @@
+// Records an admin can hand to a client (issue 18): the form refuses what the server would before
+// saving, references read as their targets' titles in the admin's language, ids copy with one
+// click, and records missing a language are marked and can be filtered. A real browser against a
+// real server, as the admin signed in by admin.spec (or signed in here when run alone).
+import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+
+/** A JSON call from the page (the admin's session); answers the parsed body. */
+async function api(page, method, path, body) {
+  return page.evaluate(
+    async ([m, p, b]) => {
+      const r = await fetch(p, { method: m, headers: { "content-type": "application/json" }, body: b === undefined ? undefined : JSON.stringify(b) });
+      return { status: r.status, body: await r.json() };
+    },
+    [method, path, body],
+  );
+}
+
+/** `?filters=` of one `column = value` condition. */
+const eq = (column, value) => `filters=${encodeURIComponent(JSON.stringify({ and: [{ column, method: "eq", value }] }))}`;
+
+async function admin(stack, s) {
+  if (!s.w) {
+    s.w = await watchedContext(stack);
+    await signIn(s.w.page, ADMIN, "/admin");
+    await s.w.page.getByRole("navigation", { name: "Models" }).waitFor();
+  }
+  return s.w;
+}
+
+/** The admin's language switch in its header (the UI changes language without a reload). */
+async function setLanguage(page, lang) {
+  // Labelled in the language it shows: 'Language' while English, 'Язык' while Russian.
+  await page.getByRole("combobox", { name: lang === "ru" ? "Language" : "Язык", exact: true }).selectOption(lang);
+  await page.getByRole("combobox", { name: lang === "ru" ? "Язык" : "Language", exact: true }).waitFor();
+}
+
+/** Records made once for the specs below, through the API. */
+async function records(page, s) {
+  if (s.records) return s.records;
+  const made = async (path, body) => {
+    const r = await api(page, "POST", path, body);
+    expect(r.status === 201 || r.status === 200, `POST ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+    return r.body.data.id;
+  };
+  const tree = await made("/api/host/widgets", { slug: "e2e-rec-tree", adminTitle: "E2E rec tree admin", title: { en: "Records tree", ru: "Дерево записей" } });
+  const onlyEn = await made("/api/host/widgets", { slug: "e2e-rec-only-en", adminTitle: "E2E rec only en", title: { en: "Only English" } });
+  const pageId = await made("/api/host/pages", { adminTitle: "E2E records page", title: "Records page", url: "/e2e-records" });
+  await made("/api/host/pages-to-widgets", { pageId, widgetId: tree });
+  s.records = { tree, onlyEn, page: pageId };
+  return s.records;
+}
+
+export const adminRecordsSpecs = [
+  [
+    "records: 'Create' with required fields empty stays on the form with each field's message and stores nothing; a taken slug is said as it is typed",
+    async (stack, s) => {
+      const { page } = await admin(stack, s);
+      const meta = (await api(page, "GET", "/api/meta")).body.data;
+      const article = meta.entities.find((e) => e.module === "blog" && e.name === "article");
+      const publishable = article.fields.some((f) => f.name === "status" && (f.values ?? []).includes("draft"));
+      await page.goto("/admin/blog/article");
+      await page.getByRole("button", { name: "Add new blog.article" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create article" });
+      await dialog.waitFor();
+      // A new publishable record starts as a draft (the database's default is 'published').
+      if (publishable) {
+        const status = await dialog.getByLabel("status", { exact: true }).inputValue();
+        expect(status === "draft", `a new article starts as draft, got '${status}'`);
+      }
+      await dialog.getByLabel("slug", { exact: true }).fill("e2e-records-empty");
+      await dialog.getByLabel("adminTitle", { exact: true }).fill("");
+      await dialog.locator("form button[type=submit]").click();
+      await dialog.locator("form button[data-status=error]").waitFor();
+      await dialog.locator('[data-field="adminTitle"]').getByText("Required", { exact: true }).waitFor();
+      await dialog.locator('[data-field="title"]').getByText("Enter the title in at least one language").waitFor();
+      expect(await page.getByRole("dialog", { name: "Create article" }).isVisible(), "the form stays open as a create form");
+      await screen(page, "records-create-refused");
+      const stored = await api(page, "GET", `/api/blog/articles?${eq("slug", "e2e-records-empty")}`);
+      expect(stored.status === 200 && stored.body.data.length === 0, `nothing is stored, got ${JSON.stringify(stored.body)}`);
+
+      // A slug another article has is said before saving (the demo's 'how-we-plant').
+      await dialog.getByLabel("slug", { exact: true }).fill("how-we-plant");
+      const taken = dialog.locator('[data-field="slug"]').getByText("Already taken by another record; choose another");
+      await taken.waitFor();
+      await screen(page, "records-slug-taken");
+      await dialog.getByLabel("slug", { exact: true }).fill("e2e-records-article");
+      await taken.waitFor({ state: "detached" });
+
+      // Filled in, it saves (as a draft).
+      await dialog.getByLabel("adminTitle", { exact: true }).fill("E2E records article");
+      await dialog.getByLabel("title (en)", { exact: true }).fill("Records article");
+      await dialog.locator("form button[type=submit]").click();
+      await page.getByRole("dialog", { name: "Update article" }).locator("form button[data-status=success]").waitFor();
+      const saved = (await api(page, "GET", `/api/blog/articles?${eq("slug", "e2e-records-article")}`)).body.data[0];
+      expect(saved?.title?.en === "Records article", `the article is stored, got ${JSON.stringify(saved)}`);
+      if (publishable) expect(saved.status === "draft", `stored as a draft, got '${saved.status}'`);
+      await page.keyboard.press("Escape");
+    },
+  ],
+  [
+    "records: in Russian, a reference column and field show the target's Russian title, link to it, and a required reference is asked for in Russian",
+    async (stack, s) => {
+      const { page } = await admin(stack, s);
+      const ids = await records(page, s);
+      await page.goto("/admin/host/page");
+      await setLanguage(page, "ru");
+      await page.getByRole("searchbox", { name: "Поиск host.page" }).fill("E2E records page");
+      await page.locator("tr", { hasText: "E2E records page" }).getByRole("button", { name: "Изменить" }).click();
+      const dialog = page.getByRole("dialog", { name: "Изменить page" });
+      const sub = dialog.getByRole("region", { name: "host.pages-to-widgets" });
+      const link = sub.getByRole("link", { name: "Дерево записей" });
+      await link.waitFor();
+      const href = await link.getAttribute("href");
+      expect(href === `/admin/host/widget?edit=${ids.tree}`, `the reference links to the widget's admin page, got ${href}`);
+      await screen(page, "records-reference-ru");
+
+      // A required reference left empty is refused, in Russian, beside the field.
+      await sub.getByRole("button", { name: "Добавить host.pages-to-widgets" }).click();
+      const create = page.getByRole("dialog", { name: "Создать pages to widgets" });
+      await create.locator("form button[type=submit]").click();
+      await create.locator('[data-field="widgetId"]').getByText("Обязательное поле", { exact: true }).waitFor();
+      await screen(page, "records-required-ru");
+      const attached = (await api(page, "GET", `/api/host/pages-to-widgets?${eq("pageId", ids.page)}`)).body.data;
+      expect(attached.length === 1, `nothing more is stored for the page, got ${attached.length} rows`);
+      await page.keyboard.press("Escape");
+      await create.waitFor({ state: "detached" });
+
+      // The reference field of the relation's form reads the same title, with a link.
+      await sub.locator("tr", { hasText: "Дерево записей" }).getByRole("button", { name: "Изменить" }).click();
+      const rel = page.getByRole("dialog", { name: "Изменить pages to widgets" });
+      await rel.locator('[data-field="widgetId"]').getByText("Дерево записей").waitFor();
+      await rel.getByRole("link", { name: "Открыть Дерево записей" }).waitFor();
+      await screen(page, "records-reference-field-ru");
+      await page.keyboard.press("Escape");
+      await rel.waitFor({ state: "detached" });
+
+      // Following the column's link opens the widget's own form.
+      await link.click();
+      await page.waitForURL(`**/admin/host/widget?edit=${ids.tree}`);
+      const widget = page.getByRole("dialog", { name: "Изменить widget" });
+      await widget.waitFor();
+      const en = await widget.getByLabel("title (en)", { exact: true }).inputValue();
+      expect(en === "Records tree", `the linked widget's form is open, title (en) '${en}'`);
+      await screen(page, "records-followed-reference");
+      await page.keyboard.press("Escape");
+      await widget.waitFor({ state: "detached" });
+      await page.waitForURL((u) => !u.search.includes("edit="));
+      await setLanguage(page, "en");
+    },
+  ],
+  [
+    "records: the id column's button copies the whole id and says so",
+    async (stack, s) => {
+      const { page, context } = await admin(stack, s);
+      const ids = await records(page, s);
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.base });
+      await page.goto("/admin/host/widget");
+      await page.getByRole("searchbox", { name: "Search host.widget" }).fill("e2e-rec-tree");
+      const row = page.locator(`tr[data-row="${ids.tree}"]`);
+      await row.getByRole("button", { name: "Copy id", exact: true }).click();
+      await page.getByText(`Id copied: ${ids.tree}`).waitFor();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied === ids.tree, `the clipboard holds the whole id, got '${copied}'`);
+      await screen(page, "records-id-copied");
+    },
+  ],
+  [
+    "records: a record with only an English title is marked 'missing ru' in the table and its form, and the filter narrows the table to it",
+    async (stack, s) => {
+      const { page } = await admin(stack, s);
+      const ids = await records(page, s);
+      await page.goto("/admin/host/widget");
+      await page.getByRole("searchbox", { name: "Search host.widget" }).fill("e2e-rec");
+      const full = page.locator(`tr[data-row="${ids.tree}"]`);
+      const partial = page.locator(`tr[data-row="${ids.onlyEn}"]`);
+      await full.waitFor();
+      await partial.getByText("missing ru", { exact: true }).waitFor();
+      expect((await full.getByTestId("missing-language").count()) === 0, "the widget with both titles is not marked");
+      await screen(page, "records-missing-badge");
+
+      await page.getByLabel("Translations host.widget", { exact: true }).selectOption("ru");
+      await full.waitFor({ state: "detached" });
+      expect(await partial.isVisible(), "the English-only widget stays");
+      const shown = await page.locator("tbody tr").count();
+      expect(shown === 1, `the filter leaves one row, got ${shown}`);
+      await screen(page, "records-missing-filter");
+
+      // In the form, beside the title's language tabs; giving the Russian title clears it.
+      await partial.getByRole("button", { name: "Edit", exact: true }).click();
+      const dialog = page.getByRole("dialog", { name: "Update widget" });
+      const badge = dialog.locator('[data-field="title"]').getByText("missing ru", { exact: true });
+      await badge.waitFor();
+      await screen(page, "records-missing-in-form");
+      await dialog.getByRole("tablist", { name: "title", exact: true }).getByRole("tab", { name: "ru" }).click();
+      await dialog.getByLabel("title (ru)", { exact: true }).fill("Только английский");
+      await badge.waitFor({ state: "detached" });
+      await page.keyboard.press("Escape");
+    },
+  ],
+];
