@@ -150,6 +150,9 @@ pub enum Op {
     NotInArray,
     IsNull,
     IsNotNull,
+    /// NULL, missing or empty text (`title->>ru` of a record with no Russian title).
+    IsEmpty,
+    IsNotEmpty,
 }
 
 impl Op {
@@ -168,6 +171,8 @@ impl Op {
         "notInArray",
         "isNull",
         "isNotNull",
+        "isEmpty",
+        "isNotEmpty",
     ];
 
     fn parse(s: &str) -> Option<Op> {
@@ -186,6 +191,8 @@ impl Op {
             "notInArray" => Op::NotInArray,
             "isNull" => Op::IsNull,
             "isNotNull" => Op::IsNotNull,
+            "isEmpty" => Op::IsEmpty,
+            "isNotEmpty" => Op::IsNotEmpty,
             _ => return None,
         })
     }
@@ -563,6 +570,12 @@ fn parse_filter(entity: &Entity, item: &Qs) -> Result<Filter> {
             ),
         ));
     }
+    if matches!(op, Op::IsEmpty | Op::IsNotEmpty) && !text_like {
+        return Err(Error::bad_field(
+            "method",
+            format!("'{method}' works on text columns and JSON keys only"),
+        ));
+    }
     if op.is_pattern() && !text_like {
         return Err(Error::bad_field(
             "method",
@@ -585,7 +598,7 @@ fn parse_filter(entity: &Entity, item: &Qs) -> Result<Filter> {
         filter_value(entity, field_i, s)
     };
     let value = match op {
-        Op::IsNull | Op::IsNotNull => FilterValue::None,
+        Op::IsNull | Op::IsNotNull | Op::IsEmpty | Op::IsNotEmpty => FilterValue::None,
         Op::InArray | Op::NotInArray => match item.get("value") {
             None => FilterValue::Many(Vec::new()),
             Some(Qs::Str(s)) if s.is_empty() => FilterValue::Many(Vec::new()),

@@ -185,6 +185,8 @@ fn filter_expr(e: &Entity, f: &Filter, b: Backend) -> Expr {
         }
         Op::IsNull => t.is_null(),
         Op::IsNotNull => t.is_not_null(),
+        Op::IsEmpty => Expr::cust_with_exprs(tpl("COALESCE($1, '') = ''", b), [t]),
+        Op::IsNotEmpty => Expr::cust_with_exprs(tpl("COALESCE($1, '') <> ''", b), [t]),
     }
 }
 

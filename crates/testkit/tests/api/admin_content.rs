@@ -542,3 +542,50 @@ async fn publishing_a_page_takes_its_draft_widgets_or_names_them(app: TestApp) {
     );
 }
 dual_test!(publishing_a_page_takes_its_draft_widgets_or_names_them);
+
+async fn records_missing_a_language_are_found_across_pages(app: TestApp) {
+    for (slug, title) in [
+        ("only-en", json!({"en": "Only English"})),
+        ("both", json!({"en": "Both", "ru": "Оба"})),
+        ("blank-ru", json!({"en": "Blank", "ru": ""})),
+    ] {
+        app.create("/api/blog/articles", &json!({"slug": slug, "title": title}))
+            .await;
+    }
+    let slugs = |method: &str| {
+        let f = urlencode(&json!([{"column": "title->>ru", "method": method}]).to_string());
+        let app = &app;
+        async move {
+            let r = app
+                .get(&format!(
+                    "/api/blog/articles?filters={f}&count=true&limit=1"
+                ))
+                .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            let total = r.header("x-total-count").unwrap().to_owned();
+            let r = app.get(&format!("/api/blog/articles?filters={f}")).await;
+            let mut s: Vec<String> = r
+                .data()
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["slug"].as_str().unwrap().to_owned())
+                .collect();
+            s.sort();
+            (s, total)
+        }
+    };
+    assert_eq!(
+        slugs("isEmpty").await,
+        (vec!["blank-ru".into(), "only-en".into()], "2".into())
+    );
+    assert_eq!(slugs("isNotEmpty").await, (vec!["both".into()], "1".into()));
+    let f = urlencode(&json!([{"column": "createdAt", "method": "isEmpty"}]).to_string());
+    assert_eq!(
+        app.get(&format!("/api/blog/articles?filters={f}"))
+            .await
+            .status,
+        400
+    );
+}
+dual_test!(records_missing_a_language_are_found_across_pages);
