@@ -6,7 +6,7 @@ import type { EntityMeta, Meta } from "@/api/meta";
 import i18n from "@/i18n";
 import { field as f } from "@/test-meta";
 import { reply, stubFetch } from "@/test-fetch";
-import { byIdsQuery, referencedIds } from "./records";
+import { byIdsQuery, missingConditions, referencedIds } from "./records";
 import { missingLanguages, missingTranslations, rowDetail, rowTitle } from "./schema";
 import { EntityTable } from "./table";
 
@@ -148,16 +148,17 @@ describe("the table's readable records", () => {
     }
   });
 
-  it("marks rows lacking a language and filters the page by it", async () => {
-    stubFetch(() =>
-      reply(200, {
-        data: [
-          { id: id(1), adminTitle: "Both", title: { en: "Both languages", ru: "Оба" } },
-          { id: id(2), adminTitle: "English only", title: { en: "In English" } },
-          { id: id(3), adminTitle: "Russian only", title: { ru: "Только русский" } },
-        ],
-      }),
-    );
+  it("marks rows lacking a language and filters by it on the server", async () => {
+    const rows = [
+      { id: id(1), adminTitle: "Both", title: { en: "Both languages", ru: "Оба" } },
+      { id: id(2), adminTitle: "English only", title: { en: "In English" } },
+      { id: id(3), adminTitle: "Russian only", title: { ru: "Только русский" } },
+    ];
+    const sent = stubFetch((s) => {
+      const filters = new URL(s.url, "http://x").searchParams.get("filters") ?? "";
+      // The server's answer to `title->>ru isEmpty` and `title->>en isNotEmpty`.
+      return reply(200, { data: filters.includes("title->>ru") ? [rows[1]] : rows });
+    });
     renderTable(widget);
     const row = (text: string) => screen.getByRole("cell", { name: text }).closest("tr") as HTMLElement;
     await screen.findByRole("cell", { name: "English only" });
@@ -170,8 +171,25 @@ describe("the table's readable records", () => {
     await waitFor(() => expect(screen.queryByRole("cell", { name: "Both" })).toBeNull());
     expect(screen.getByRole("cell", { name: "English only" })).toBeInTheDocument();
     expect(screen.queryByRole("cell", { name: "Russian only" })).toBeNull();
-    expect(screen.getByText("Filtered within this page")).toBeInTheDocument();
+    const asked = sent.map((x) => new URL(x.url, "http://x").searchParams.get("filters")).find((q) => q?.includes("isEmpty"));
+    expect(JSON.parse(asked!)).toEqual({ and: [{ column: "title->>ru", method: "isEmpty" }, { column: "title->>en", method: "isNotEmpty" }] });
+    expect(screen.queryByText("Filtered within this page")).toBeNull();
     await userEvent.selectOptions(filter, "");
     expect(screen.getByRole("cell", { name: "Both" })).toBeInTheDocument();
+  });
+});
+
+describe("the 'missing' filter on the server", () => {
+  const e = (fields: ReturnType<typeof f>[]) => ({ fields }) as unknown as EntityMeta;
+  it("asks for the title lacking the language while the other has it", () => {
+    const withTitle = e([f("slug", "text"), f("subtitle", "translations"), f("title", "translations")]);
+    expect(missingConditions(withTitle, ["en", "ru"], "ru")).toEqual([
+      { column: "title->>ru", method: "isEmpty" },
+      { column: "title->>en", method: "isNotEmpty" },
+    ]);
+  });
+  it("falls back to the page when the server cannot say it", () => {
+    expect(missingConditions(e([f("description", "rich_text")]), ["en", "ru"], "ru")).toBeUndefined();
+    expect(missingConditions(e([f("title", "translations")]), ["en", "ru", "de"], "ru")).toBeUndefined();
   });
 });

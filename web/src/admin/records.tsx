@@ -153,13 +153,29 @@ export function MissingBadges({ entity, row, languages }: { entity: EntityMeta; 
 }
 
 /**
- * Rows lacking `lang` in some translatable field. The server's filters cannot say this (they are
- * all-of, and a JSON key's filter cannot tell an empty text from a missing one), so this narrows
- * the loaded page.
+ * Rows lacking `lang` in some translatable field, among loaded rows (rich text, which the
+ * server's filters cannot see into).
  */
 export function lackingLanguage(entity: EntityMeta, rows: readonly Row[], languages: readonly string[], lang: string): Row[] {
   if (!lang) return [...rows];
   return rows.filter((r) => !!missingTranslations(entity, r, languages)[lang]);
+}
+
+/**
+ * The server's conditions for "missing `lang`": the entity's translated title (or first
+ * translations field) has no `lang` text while another language has some. Expressible when the
+ * site has two languages (the other one must be filled); otherwise undefined and the loaded
+ * page is narrowed instead.
+ */
+export function missingConditions(entity: EntityMeta, languages: readonly string[], lang: string) {
+  const fields = entity.fields.filter((f) => f.kind === "translations");
+  const field = fields.find((f) => f.name === "title") ?? fields[0];
+  const others = languages.filter((l) => l !== lang);
+  if (!field || others.length !== 1) return undefined;
+  return [
+    { column: `${field.name}->>${lang}`, method: "isEmpty" },
+    { column: `${field.name}->>${others[0]}`, method: "isNotEmpty" },
+  ];
 }
 
 /** The table's 'missing en' / 'missing ru' filter (only for entities with translatable fields). */
@@ -178,14 +194,17 @@ export function useMissingFilter(entity: EntityMeta, languages: readonly string[
           </option>
         ))}
       </Select>
-      {lang ? <span className="text-xs text-neutral-700">{t("records.filteredOnPage")}</span> : null}
+      {lang && !missingConditions(entity, languages, lang) ? <span className="text-xs text-neutral-700">{t("records.filteredOnPage")}</span> : null}
     </div>
   ) : null;
   const on = applies ? lang : "";
+  const conditions = on ? missingConditions(entity, languages, on) : undefined;
   return {
     lang: on,
     control,
-    /** Whether the filter keeps `row`. */
-    keeps: (row: Row) => !on || !!missingTranslations(entity, row, languages)[on],
+    /** The server conditions of the filter: exact across pages (undefined: none, or page-only). */
+    conditions,
+    /** Whether the filter keeps `row` (the server's conditions already did, when there are any). */
+    keeps: (row: Row) => !on || !!conditions || !!missingTranslations(entity, row, languages)[on],
   };
 }

@@ -72,12 +72,14 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const [editParam, clearEditParam] = useEditParam();
   const [editing, setEditing] = useState<{ id: string | null } | null>(() => (!fixed && editParam ? { id: editParam } : null));
   const [deleting, setDeleting] = useState<Row | null>(null);
+  const missing = useMissingFilter(entity, meta.languages);
   const params: ListParams = {
     search: deferredSearch,
     sort,
     page,
     size: PAGE_SIZE,
     filters: fixed ? { [fixed.field]: fixed.value } : undefined,
+    conditions: missing.conditions,
   };
   const list = useEntityList(entity, params, !hidden);
   const remove = useEntityDelete(entity);
@@ -85,7 +87,6 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const rows = list.data?.data ?? [];
   // Reference cells show their targets' titles: one request per target entity for the page.
   const titles = useReferenceTitles(meta, columns, rows);
-  const missing = useMissingFilter(entity, meta.languages);
   const total = list.data?.total ?? null;
   const exact = list.data?.exact ?? true;
   // A capped or estimated count cannot say where the last page is: paging goes on while pages are full.

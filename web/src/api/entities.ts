@@ -11,6 +11,8 @@ export interface ListParams {
   page: number;
   size: number;
   filters?: Record<string, string>;
+  /** Further conditions, any method (`{column: "title->>ru", method: "isEmpty"}`). */
+  conditions?: { column: string; method: string; value?: string }[];
 }
 
 /** Query keys: one factory, so invalidation after a write reaches every list of the entity. */
@@ -30,7 +32,8 @@ export function listQuery(p: ListParams): Query {
   const q: Query = { limit: p.size, offset: p.page * p.size, count: true };
   if (p.search?.trim()) q.search = p.search.trim();
   if (p.sort) q.orderBy = JSON.stringify([{ column: p.sort.field, method: p.sort.desc ? "desc" : "asc" }]);
-  const filters = Object.entries(p.filters ?? {}).map(([column, value]) => ({ column, method: "eq", value }));
+  const filters: { column: string; method: string; value?: string }[] = Object.entries(p.filters ?? {}).map(([column, value]) => ({ column, method: "eq", value }));
+  filters.push(...(p.conditions ?? []));
   if (filters.length) q.filters = JSON.stringify({ and: filters });
   return q;
 }
