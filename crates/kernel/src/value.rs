@@ -150,6 +150,16 @@ pub fn coerce(field: &Field, v: &Value) -> std::result::Result<Val, String> {
                 Value::Number(n) if field.kind == Kind::Text => n.to_string(),
                 _ => return Err(wrong()),
             };
+            // Blank is not a value: a required text must say something (as the admin's form
+            // checks before it sends).
+            // (A field declared with an empty default takes blank on purpose.)
+            if field.required
+                && field.kind == Kind::Text
+                && field.default != crate::model::DefaultValue::Text("")
+                && s.trim().is_empty()
+            {
+                return Err("is required".into());
+            }
             check_text(field, &s)?;
             Ok(Val::Text(s))
         }

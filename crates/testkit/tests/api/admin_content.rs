@@ -589,3 +589,24 @@ async fn records_missing_a_language_are_found_across_pages(app: TestApp) {
     );
 }
 dual_test!(records_missing_a_language_are_found_across_pages);
+
+async fn a_blank_required_text_is_refused_as_the_form_refuses_it(app: TestApp) {
+    let r = app
+        .post("/api/host/pages", &json!({"title": "   ", "url": "/blank"}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["title"].is_array(), "{}", r.text);
+    // Left out, the declared default applies as before.
+    let p = app
+        .create("/api/host/pages", &json!({"url": "/defaulted"}))
+        .await;
+    assert_eq!(p["title"], "Page");
+    let r = app
+        .patch(
+            &format!("/api/host/pages/{}", p["id"].as_str().unwrap()),
+            &json!({"title": ""}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+}
+dual_test!(a_blank_required_text_is_refused_as_the_form_refuses_it);
