@@ -1,6 +1,7 @@
 // Runs every end-to-end spec in order against one fresh stack; exits non-zero on any failure,
 // console error, non-loopback request or axe-core violation. Screenshots go to e2e/artifacts/.
 import { accountSpecs, s_problems } from "./account.spec.mjs";
+import { auditProblems, auditSpecs } from "./admin-audit.spec.mjs";
 import { adminRecordsSpecs } from "./admin-records.spec.mjs";
 import { adminToolsSpecs } from "./admin-tools.spec.mjs";
 import { adminSpecs } from "./admin.spec.mjs";
@@ -13,7 +14,7 @@ import { siteSpecs } from "./site.spec.mjs";
 import { ssrSpecs } from "./ssr.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;
@@ -26,11 +27,11 @@ for (const [name, fn] of specs) {
   } catch (e) {
     failed += 1;
     console.log(`  ✗ ${name}\n    ${String(e?.stack ?? e).split("\n").slice(0, 8).join("\n    ")}`);
-    const pages = [state.w, state.a, state.user, state.site, state.mobile, state.tools, state.toolsMobile, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
+    const pages = [state.w, state.a, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
     for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}/failure-${failed}-${i}.png` }).catch(() => undefined);
   }
 }
-const problems = [state.w, state.a, state.user, state.site, state.mobile, state.tools, state.toolsMobile, ...Object.values(state.chat ?? {})].filter(Boolean).flatMap((w) => w.problems).concat(s_problems);
+const problems = [state.w, state.a, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, ...Object.values(state.chat ?? {})].filter(Boolean).flatMap((w) => w.problems).concat(s_problems, auditProblems);
 for (const p of problems) console.log(`  ✗ ${p}`);
 await stack.stop();
 console.log(`${specs.length - failed}/${specs.length} end-to-end specs passed, ${problems.length} browser problems, ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);

@@ -11,7 +11,8 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { AuthCard, FieldError } from "./auth-card";
-import { forgotPassword, meKey, register, resetPassword, safeRedirect, signIn, sessionChanged } from "./session";
+import { SecondFactorStep } from "./second-factor";
+import { forgotPassword, meKey, register, resetPassword, safeRedirect, secondFactorChallenge, signIn, sessionChanged } from "./session";
 
 /** The shortest password the server takes (crates/modules/rbac/src/password.rs). */
 const MIN_PASSWORD = 8;
@@ -37,7 +38,8 @@ function TextField({
   );
 }
 
-export function LoginForm({ onDone }: { onDone?: () => void }) {
+/** The password sign-in form; `onCodeStep` hears when it turns into the second-factor step and back. */
+export function LoginForm({ onDone, onCodeStep }: { onDone?: () => void; onCodeStep?: (codeStep: boolean) => void }) {
   const { t } = useTranslation();
   const link = useLink();
   const qc = useQueryClient();
@@ -45,16 +47,41 @@ export function LoginForm({ onDone }: { onDone?: () => void }) {
   const [params] = useSearchParams();
   const form = useForm<CredentialsForm>({ resolver: zodResolver(credentials(t)), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
+  // An account with two-factor sign-in answers the password with a challenge: the code step.
+  const [challenge, setChallenge] = useState<string | null>(null);
+  async function signedIn() {
+    await sessionChanged(qc);
+    onDone?.();
+    void navigate(safeRedirect(params.get("redirect"), "/"));
+  }
   const submit = form.handleSubmit(async (values) => {
     try {
-      await signIn(values);
-      await sessionChanged(qc);
-      onDone?.();
-      void navigate(safeRedirect(params.get("redirect"), "/"));
+      const answer = await signIn(values);
+      const asked = secondFactorChallenge(answer);
+      if (asked) {
+        setChallenge(asked);
+        onCodeStep?.(true);
+        return;
+      }
+      await signedIn();
     } catch (e) {
       applyServerErrors(e, form.setError, ["email", "password"], t);
     }
   });
+  if (challenge) {
+    return (
+      <SecondFactorStep
+        challenge={challenge}
+        onSignedIn={signedIn}
+        onRestart={(message) => {
+          setChallenge(null);
+          onCodeStep?.(false);
+          form.resetField("password");
+          if (message) form.setError("root.server", { type: "server", message });
+        }}
+      />
+    );
+  }
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate aria-label={t("login.title")}>
       <TextField id="login-email" label={t("login.email")} type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />

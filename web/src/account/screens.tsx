@@ -19,11 +19,13 @@ import { AUTH_PATH, LoginForm, newPassword, useLink } from "./forms";
 import { TELEGRAM, TelegramLink } from "./telegram";
 import { ClientOnly } from "@/lib/client-only";
 import { AccountPlaceholder, LoginButton } from "@/site/header-actions";
-import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, type Subject, useLogout, useMe } from "./session";
+import { SecondFactorStep } from "./second-factor";
+import { SecuritySection } from "./security";
+import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, sessionChanged, type Subject, useLogout, useMe } from "./session";
 
 const WalletButton = lazy(() => import("./wallet"));
 
-export function Wallet({ onSignedIn }: { onSignedIn?: () => void }) {
+export function Wallet({ onSignedIn, onChallenge }: { onSignedIn?: () => void; onChallenge?: (challenge: string) => void }) {
   const waiting = (
     <Button variant="outline" className="w-full" disabled>
       …
@@ -32,7 +34,7 @@ export function Wallet({ onSignedIn }: { onSignedIn?: () => void }) {
   return (
     <ClientOnly fallback={waiting}>
       <Suspense fallback={waiting}>
-        <WalletButton onSignedIn={onSignedIn} />
+        <WalletButton onSignedIn={onSignedIn} onChallenge={onChallenge} />
       </Suspense>
     </ClientOnly>
   );
@@ -44,9 +46,31 @@ export function SelectMethodScreen() {
   const [method, setMethod] = useState<"password" | "evm">("password");
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const qc = useQueryClient();
+  // A wallet account with two-factor sign-in: its code step in place of the methods.
+  const [challenge, setChallenge] = useState<string | null>(null);
+  // The password's code step: the other methods step aside until it is done or abandoned.
+  const [codeStep, setCodeStep] = useState(false);
+  if (challenge) {
+    return (
+      <AuthCard title={t("login.title")}>
+        <SecondFactorStep
+          challenge={challenge}
+          onSignedIn={async () => {
+            await sessionChanged(qc);
+            void navigate(safeRedirect(params.get("redirect"), "/"));
+          }}
+          onRestart={(message) => {
+            setChallenge(null);
+            if (message) toast.error(message);
+          }}
+        />
+      </AuthCard>
+    );
+  }
   return (
-    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
-      <fieldset className="mb-6 grid grid-cols-2 gap-1 rounded-md bg-muted p-1">
+    <AuthCard title={t("login.title")} subtitle={codeStep ? undefined : t("login.subtitle")}>
+      <fieldset hidden={codeStep} className="mb-6 grid grid-cols-2 gap-1 rounded-md bg-muted p-1">
         <legend className="sr-only">{t("login.title")}</legend>
         {(["password", "evm"] as const).map((m) => (
           <label
@@ -58,19 +82,19 @@ export function SelectMethodScreen() {
           </label>
         ))}
       </fieldset>
-      {method === "password" ? <LoginForm /> : null}
-      <div className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
+      {method === "password" ? <LoginForm onCodeStep={setCodeStep} /> : null}
+      <div hidden={codeStep} className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
         <span className="h-px flex-1 bg-border" />
         {t("login.or")}
         <span className="h-px flex-1 bg-border" />
       </div>
-      {method === "password" ? (
+      {codeStep ? null : method === "password" ? (
         <Button variant="outline" className="w-full" onClick={() => setMethod("evm")}>
           {t("login.methodEvm")}
         </Button>
       ) : (
         <div className="grid gap-3">
-          <Wallet onSignedIn={() => void navigate(safeRedirect(params.get("redirect"), "/"))} />
+          <Wallet onSignedIn={() => void navigate(safeRedirect(params.get("redirect"), "/"))} onChallenge={setChallenge} />
           <Button variant="outline" className="w-full" onClick={() => setMethod("password")}>
             {t("login.methodPassword")}
           </Button>
@@ -206,9 +230,12 @@ export function SettingsScreen() {
       setError(errorMessage(e, t));
     }
   }
+  // An admin who must turn on two-factor sign-in sees that first (the admin sends them here).
+  const enrolFirst = !!s.secondFactor?.required && !s.secondFactor.satisfied;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-2xl font-semibold">{t("account.settings")}</h1>
+      {enrolFirst ? <SecuritySection subject={s} /> : null}
       <h2 className="mt-6 text-lg font-medium">{t("account.identities")}</h2>
       {s.identities.length === 0 ? (
         <div className="mt-4 max-w-sm">
@@ -236,6 +263,7 @@ export function SettingsScreen() {
         </p>
       ) : null}
       <TelegramLink bot={boot?.site.telegramBot} subject={s} lang={i18n.language} />
+      {enrolFirst ? null : <SecuritySection subject={s} />}
     </div>
   );
 }

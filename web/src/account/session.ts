@@ -22,6 +22,9 @@ export interface Subject {
   admin: boolean;
   roles: { id: string; slug: string; title: string }[];
   identities: Identity[];
+  /** Two-factor sign-in: on for this account, required of it (an admin under
+   * STOA_ADMIN_2FA=required), and whether this session has it (false: enrol before anything else). */
+  secondFactor?: { enabled: boolean; required: boolean; satisfied: boolean };
 }
 
 export const meKey = ["session", "me"] as const;
@@ -66,8 +69,22 @@ export interface Credentials {
   password: string;
 }
 
+/** The password step: the session's tokens (201), or, for an account with two-factor sign-in,
+ * the challenge to send with a code (200, no session yet). */
 export function signIn(c: Credentials) {
   return api.post(`${EMAIL}/authentication`, { body: { login: c.email, password: c.password }, noRefresh: true });
+}
+
+/** The answer of a first sign-in step that asks for the second (the password or wallet step). */
+export function secondFactorChallenge(answer: unknown): string | null {
+  if (!answer || typeof answer !== "object") return null;
+  const a = answer as { secondFactor?: unknown; challenge?: unknown };
+  return a.secondFactor === "totp" && typeof a.challenge === "string" ? a.challenge : null;
+}
+
+/** The second step: the challenge and a code from the authenticator app (or a recovery code). */
+export function signInSecondFactor(challenge: string, code: string) {
+  return api.post(`${AUTH}/second-factor`, { body: { challenge, code }, noRefresh: true });
 }
 
 export function register(c: Credentials) {

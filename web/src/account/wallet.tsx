@@ -11,7 +11,13 @@ import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
 import { shortAddress } from "@/lib/link";
 import { Button } from "@/ui/button";
-import { AUTH, sessionChanged } from "./session";
+import { AUTH, secondFactorChallenge, sessionChanged } from "./session";
+
+interface WalletProps {
+  onSignedIn?: () => void;
+  /** The account has two-factor sign-in: the code step takes over with this challenge. */
+  onChallenge?: (challenge: string) => void;
+}
 
 type Injected = { request: EIP1193RequestFn };
 
@@ -60,7 +66,7 @@ function walletProblem(e: unknown, t: TFunction): string | undefined {
   return undefined;
 }
 
-function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
+function WalletInner({ onSignedIn, onChallenge }: WalletProps) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const connection = useConnection();
@@ -98,7 +104,13 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
         statement: "Sign in to Stoa",
       });
       const signature = await sign({ message, account: address });
-      await api.post(`${AUTH}/ethereum-virtual-machine`, { body: { message, signature, address }, noRefresh: true });
+      const answer = await api.post(`${AUTH}/ethereum-virtual-machine`, { body: { message, signature, address }, noRefresh: true });
+      // An account with two-factor sign-in asks for its code next (no session yet).
+      const challenge = secondFactorChallenge(answer);
+      if (challenge && onChallenge) {
+        onChallenge(challenge);
+        return;
+      }
       await sessionChanged(qc);
       onSignedIn?.();
     } catch (e) {
@@ -119,7 +131,7 @@ function WalletInner({ onSignedIn }: { onSignedIn?: () => void }) {
 }
 
 /** 'Connect Wallet': connects the injected wallet and signs in with an EIP-4361 message. */
-export default function WalletButton(props: { onSignedIn?: () => void }) {
+export default function WalletButton(props: WalletProps) {
   const [config] = useState(getConfig);
   return (
     <WagmiProvider config={config} reconnectOnMount={false}>

@@ -8,6 +8,7 @@ import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";
 import { cn } from "@/lib/utils";
 import { useToolsT } from "./i18n";
+import { EnrolmentRequired } from "./enrolment";
 import { AdminShortcuts } from "./shortcuts-help";
 import { EntityTable } from "./table";
 import { adminScreens, dashboardCards, entityViews } from "./views";
@@ -72,6 +73,8 @@ export default function AdminApp() {
       .filter((g) => g.entities.length);
   }, [meta.data, filter]);
   if (me.isPending) return null;
+  // An admin who must enrol a second factor first is no admin until then (the server says so).
+  if (me.data?.secondFactor?.required && !me.data.secondFactor.satisfied) return <EnrolmentRequired lang={lang} />;
   if (!me.data?.admin) return <NotAuthorized />;
   if (!meta.data) return null;
   const current = meta.data.entities.find((e) => e.module === module && e.name === entity);

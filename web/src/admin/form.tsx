@@ -15,6 +15,8 @@ import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { Label } from "@/ui/input";
 import { recordPanels } from "./panels";
+import { RecordTabs } from "./history";
+import { useReportDirty } from "./publishing";
 import { useRecordsT } from "./records-i18n";
 import { anyLanguage, editableFields, entitySchema, initialValues, payload, recordValues, serverFieldMessage, UniqueChecker, type Values } from "./schema";
 import { EntityTable } from "./table";
@@ -84,6 +86,8 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
   );
   const [start] = useState(() => initialValues(entity, meta.languages, fixed));
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: id ? undefined : start });
+  // Unsaved edits hold back Publish above the form (it reloads the record).
+  useReportDirty(form.formState.isDirty);
   useEffect(() => {
     if (record.data) form.reset(recordValues(entity, record.data, meta.languages));
   }, [record.data, entity, meta.languages, form]);
@@ -257,7 +261,11 @@ export function EntityFormDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={title} className="w-[min(56rem,calc(100vw-2rem))]">
-        {open ? <EntityForm key={props.id ?? "new"} {...props} id={id} onSaved={(saved) => setId(saved)} /> : null}
+        {open ? (
+          <RecordTabs entity={props.entity} meta={props.meta} lang={props.lang} id={id}>
+            <EntityForm key={props.id ?? "new"} {...props} id={id} onSaved={(saved) => setId(saved)} />
+          </RecordTabs>
+        ) : null}
       </DialogContent>
     </Dialog>
   );

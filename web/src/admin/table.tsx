@@ -12,6 +12,8 @@ import { CopyId, MissingBadges, ReferenceLink, useEditParam, useMissingFilter, u
 import { rowTitle } from "./schema";
 import { BulkBar, SelectAll, SelectRow, selectable, useSelection } from "./bulk";
 import { EntityListTools } from "./list";
+import { publishable } from "./preview-url";
+import { StatusBadge } from "./publishing";
 
 export const PAGE_SIZE = 20;
 
@@ -98,6 +100,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const name = `${entity.module}.${entity.name}`;
   const selection = useSelection();
   const picking = selectable(entity);
+  const drafts = publishable(entity);
 
   async function move(index: number, by: -1 | 1) {
     const target = index + by;
@@ -202,7 +205,13 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                     </td>
                     {columns.map((c) => (
                       <td key={c.name} className="max-w-64 truncate px-3 py-2">
-                        {c.kind === "reference" ? <ReferenceLink value={r[c.name]} found={titles(c, r[c.name])} lang={lang} /> : cell(c, r[c.name], lang)}
+                        {c.kind === "reference" ? (
+                          <ReferenceLink value={r[c.name]} found={titles(c, r[c.name])} lang={lang} />
+                        ) : c.name === "status" && drafts ? (
+                          <StatusBadge status={r.status} publishAt={r.publishAt} lang={lang} />
+                        ) : (
+                          cell(c, r[c.name], lang)
+                        )}
                       </td>
                     ))}
                     <td className="px-3 py-2">

@@ -1,10 +1,11 @@
 import { type ComponentType, lazy, Suspense } from "react";
-import type { TFunction } from "@/i18n";
+import i18n, { type TFunction } from "@/i18n";
 import { InboxView } from "@/modules/billing/admin";
 import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
 import { MediaLibrary } from "@/modules/file-storage/admin";
 import { NotificationsView } from "@/modules/notification/admin";
 import { toolsT } from "./i18n";
+import { trustT } from "./trust-i18n";
 
 export interface ViewProps {
   lang: string;
@@ -21,6 +22,7 @@ export const entityViews: Record<string, ComponentType<ViewProps>> = {
 // The analytics screen and its card are loaded when first shown.
 const AnalyticsScreen = lazy(() => import("@/modules/analytic/admin"));
 const PermissionsScreen = lazy(() => import("./permissions"));
+const AuditScreen = lazy(() => import("./audit"));
 const LazyVisitsCard = lazy(() => import("@/modules/analytic/admin").then((m) => ({ default: m.VisitsCard })));
 
 function VisitsCard(props: ViewProps) {
@@ -35,6 +37,7 @@ function VisitsCard(props: ViewProps) {
 export const adminScreens: { path: string; title: (t: TFunction) => string; Screen: ComponentType<ViewProps> }[] = [
   { path: "analytics", title: (t) => t("analytics.title"), Screen: AnalyticsScreen },
   { path: "permissions", title: () => toolsT()("perm.title"), Screen: PermissionsScreen },
+  { path: "audit", title: () => trustT(i18n.language)("trust.audit.title"), Screen: AuditScreen },
 ];
 
 /** Cards of the admin's start page. */

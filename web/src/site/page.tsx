@@ -16,12 +16,19 @@ import { WidgetBoundary } from "./errors";
 export const SiteShell = lazyPart(() => import("./shell"));
 const ErrorFallback = lazyPart(() => import("./error-fallback"));
 
-export const bundleKey = (url: string) => ["page-bundle", url] as const;
+export const bundleKey = (url: string, preview = false) => (preview ? (["page-bundle", url, "preview"] as const) : (["page-bundle", url] as const));
 
-async function fetchBundle(url: string): Promise<Bundle | null> {
+/** Whether the location asks for the preview (`?preview`, `?preview=1`; not `?preview=false`):
+ * an admin's page then shows drafts, on the first render (the server's) and on every refetch. */
+export function isPreview(search: string): boolean {
+  const v = new URLSearchParams(search).get("preview");
+  return v !== null && v !== "false" && v !== "0";
+}
+
+async function fetchBundle(url: string, preview: boolean): Promise<Bundle | null> {
   try {
     // The document's HostPageBundle, read through content.ts's helpers as a Bundle.
-    const bundle: Bundle | null = await api.get("/api/host/pages/bundle", { params: { query: { url } } });
+    const bundle: Bundle | null = await api.get("/api/host/pages/bundle", { params: { query: preview ? { url, preview: true } : { url } } });
     return bundle;
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return null;
@@ -42,9 +49,10 @@ function embeddedBundle(url: string): Bundle | null | undefined {
 
 /** The bundle of `url`: the server's embedded one on first load, then fetched per navigation. */
 export function usePageBundle(url: string) {
+  const preview = isPreview(useLocation().search);
   return useQuery({
-    queryKey: bundleKey(url),
-    queryFn: () => fetchBundle(url),
+    queryKey: bundleKey(url, preview),
+    queryFn: () => fetchBundle(url, preview),
     initialData: embeddedBundle(url),
     retry: false,
   });
