@@ -69,7 +69,6 @@ pub async fn publish_due(store: &Store, payload: &Value) -> Result<()> {
         input.insert(STATUS.into(), Value::String(PUBLISHED.into()));
         let who = audit::Who {
             actor: format!("job:{}", publish::JOB),
-            note: Some("scheduled publishing".into()),
             ..Default::default()
         };
         audit::recording(who, store.update(&e, id, &input)).await?;
@@ -183,7 +182,7 @@ pub async fn restore(store: &Store, entry: Uuid) -> Result<Record> {
     }
     let mut who = audit::current().unwrap_or_default();
     who.action = Some("restore");
-    who.note = Some(format!("restored to entry {entry}"));
+    who.restored_from = Some(entry);
     publish::with_drafts(audit::recording(who, store.update(&e, record, &patch))).await
 }
 

@@ -29,13 +29,15 @@ pub struct Who {
     /// `subject:<id>`, `secret-key`, `system`, `job:<name>`.
     pub actor: String,
     pub subject: Option<uuid::Uuid>,
+    /// How people know the actor (an email), for the log's readers.
+    pub name: Option<String>,
     pub ip: Option<String>,
     pub user_agent: Option<String>,
     pub request_id: Option<String>,
     /// Recorded as this action instead of the write's own (`restore`).
     pub action: Option<&'static str>,
-    /// A note recorded with each entry (`restored from <entry>`).
-    pub note: Option<String>,
+    /// The entry a restore went back to.
+    pub restored_from: Option<uuid::Uuid>,
 }
 
 tokio::task_local! {
@@ -67,6 +69,7 @@ pub fn entity() -> Entity {
         .field(uuid("recordId").list())
         .field(text("actor").required().max_len(200).list())
         .field(uuid("subjectId").list())
+        .field(text("actorName").max_len(320).list())
         .field(text("ip").max_len(100).list())
         .field(text("userAgent").max_len(500))
         .field(text("requestId").max_len(100))
@@ -74,6 +77,8 @@ pub fn entity() -> Entity {
         // Secret fields the write changed, by name only (never a value).
         .field(json("redacted").required().default_json("[]"))
         .field(text("summary").max_len(500).list())
+        // A restore: the entry it went back to.
+        .field(uuid("restoredFrom"))
         .title("summary")
         .private()
         .read_only()
@@ -190,18 +195,28 @@ pub async fn event_in(
     .await
 }
 
-/// What names `row` in the log: its title field (a translation map gives its first language).
+/// What names `row` in the log: its `title` (a translation map gives its first filled
+/// language), else its title field.
 fn title_of(e: &Entity, row: Option<&Record>) -> Option<String> {
     let row = row?;
-    let name = e.title_field?;
-    let v = row
-        .json(name)
-        .or_else(|| row.text(name).map(|t| Value::String(t.into())))?;
-    let s = match v {
-        Value::String(s) => s,
-        Value::Object(m) => m.values().find_map(|v| v.as_str().map(str::to_owned))?,
-        _ => return None,
+    let read = |name: &str| -> Option<String> {
+        let v = row
+            .json(name)
+            .or_else(|| row.text(name).map(|t| Value::String(t.into())))?;
+        match v {
+            Value::String(s) if !s.trim().is_empty() => Some(s),
+            Value::Object(m) => m
+                .values()
+                .filter_map(Value::as_str)
+                .find(|s| !s.trim().is_empty())
+                .map(str::to_owned),
+            _ => None,
+        }
     };
+    let s = e
+        .field("title")
+        .and_then(|f| read(f.name))
+        .or_else(|| e.title_field.and_then(read))?;
     Some(s.chars().take(200).collect())
 }
 
@@ -228,12 +243,9 @@ async fn insert(
     put("ip", who.ip.as_deref().map(|s| cut(s, 100)));
     put("userAgent", who.user_agent.as_deref().map(|s| cut(s, 500)));
     put("requestId", who.request_id.as_deref().map(|s| cut(s, 100)));
-    let summary = match (&who.note, summary) {
-        (Some(n), Some(s)) => Some(format!("{s} ({n})")),
-        (Some(n), None) => Some(n.clone()),
-        (None, s) => s,
-    };
+    put("actorName", who.name.as_deref().map(|s| cut(s, 320)));
     put("summary", summary.map(|s| cut(&s, 500)));
+    put("restoredFrom", who.restored_from.map(|i| i.to_string()));
     m.insert("changes".into(), Value::Object(changes));
     m.insert("redacted".into(), Value::Array(secrets));
     let vals = prepare_create(&AUDIT, &m)?;

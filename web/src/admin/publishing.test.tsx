@@ -48,7 +48,7 @@ describe("a record's draft controls", () => {
     const sent = stubFetch((s) => {
       if (s.url === "/api/host/pages/p1" && s.method === "GET") return reply(200, { data: { id: "p1", url: "/about", status } });
       if (s.url === "/api/host/pages/p1/publish") {
-        if (!(s.body as { withWidgets?: boolean }).withWidgets) return reply(409, { status: 409, code: "conflict", error: "these widgets of the page are not published yet: Hero, Footer; publish them with the page (withWidgets) or first" });
+        if (!(s.body as { withWidgets?: boolean }).withWidgets) return reply(409, { status: 409, code: "conflict", error: "these widgets of the page are not published yet: Hero, Footer; publish them with the page (withWidgets) or first", fields: { widgets: ["Hero", "Footer"] } });
         status = "published";
         return reply(200, { data: { page: { id: "p1", url: "/about", status }, widgets: [] } });
       }

@@ -212,8 +212,8 @@ export function DraftControls({ entity, id, lang }: { entity: EntityMeta; id: st
       toast.success(to.status === "published" ? t("trust.publish.published") : t("trust.publish.drafted"));
     },
     onError: (e) => {
-      // The server names the widgets ("…not published yet: a, b; publish them…").
-      if (isPage && e instanceof ApiError && e.status === 409) setWidgets(/: (.+?); /.exec(e.message)?.[1] ?? e.message);
+      // The server lists the unpublished widgets by name in `fields.widgets`.
+      if (isPage && e instanceof ApiError && e.status === 409) setWidgets(e.fields.widgets?.join(", ") || e.message);
       else toast.error(e instanceof ApiError ? e.first : String(e));
     },
   });

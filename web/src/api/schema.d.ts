@@ -10303,7 +10303,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "bucket" | "day" | "metric" | "key" | "value";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10387,7 +10387,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "title" | "value";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10442,7 +10442,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10581,7 +10581,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "isDefault" | "symbol" | "title";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10652,7 +10652,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "status" | "paymentUrl" | "successUrl" | "cancelUrl" | "amount" | "providerId" | "provider";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10718,7 +10718,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "amount" | "status" | "interval" | "type";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10780,7 +10780,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "paymentIntentId" | "currencyId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10841,7 +10841,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "paymentIntentId" | "invoiceId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10903,7 +10903,7 @@ export interface components {
             and: {
                 column: ("id" | "createdAt" | "updatedAt" | "variant" | "provider" | "eventKey" | "dedupeKey" | "body" | "headers" | "status" | "verified" | "invoiceId" | "result" | "processedAt") | string;
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -10948,7 +10948,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11013,7 +11013,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11077,7 +11077,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "articleId" | "ecommerceModuleProductId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11138,7 +11138,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "articleId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11199,7 +11199,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "articleId" | "websiteBuilderModuleWidgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11260,7 +11260,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "articleId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11321,7 +11321,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "websiteBuilderModuleWidgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11380,7 +11380,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11438,7 +11438,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11498,7 +11498,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "articleId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11559,7 +11559,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "categoryId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11626,7 +11626,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11692,7 +11692,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "formId" | "inputId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11753,7 +11753,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "formId" | "requestId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11830,7 +11830,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "type" | "isRequired" | "min" | "max" | "placeholder" | "placeholder->>en" | "placeholder->>ru" | "label" | "label->>en" | "label->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11886,7 +11886,7 @@ export interface components {
             and: {
                 column: ("id" | "createdAt" | "updatedAt" | "variant" | "payload") | string;
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11938,7 +11938,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -11998,7 +11998,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "formId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12061,7 +12061,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "number" | "boolean" | "date" | "datetime" | "string" | "string->>en" | "string->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12107,7 +12107,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "field" | "title" | "title->>en" | "title->>ru" | "prefix" | "prefix->>en" | "prefix->>ru" | "suffix" | "suffix->>en" | "suffix->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12171,7 +12171,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "attributeKeyId" | "attributeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12254,7 +12254,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "attributeId" | "billingModuleCurrencyId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12334,7 +12334,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12395,7 +12395,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "productId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12454,7 +12454,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12559,7 +12559,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "status" | "type" | "receipt" | "comment" | "email" | "language";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12634,7 +12634,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderId" | "from" | "to" | "actor" | "reason" | "override";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12688,7 +12688,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "billingModuleCurrencyId" | "quantity";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12751,7 +12751,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "billingModulePaymentIntentId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12812,7 +12812,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12877,7 +12877,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "productId" | "quantity";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -12940,7 +12940,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "socialModuleChatId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13034,7 +13034,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13100,7 +13100,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "productId" | "attributeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13161,7 +13161,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "productId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13222,7 +13222,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "productId" | "websiteBuilderModuleWidgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13281,7 +13281,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13341,7 +13341,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storeId" | "attributeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13402,7 +13402,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storeId" | "orderId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13465,7 +13465,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storeId" | "productId" | "sku";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13527,7 +13527,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storesToProductsId" | "attributeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13588,7 +13588,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "anchor";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13649,7 +13649,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "categoryId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13710,7 +13710,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "productId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13771,7 +13771,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "storeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13864,7 +13864,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "file" | "containerClassName" | "className" | "width" | "height" | "alt" | "localizedAlt" | "localizedAlt->>en" | "localizedAlt->>ru" | "size" | "extension" | "mimeType" | "originalName";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13939,7 +13939,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -13998,7 +13998,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "fileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14102,7 +14102,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14160,7 +14160,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "layoutId" | "widgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14247,7 +14247,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "title" | "description" | "keywords" | "author" | "viewport" | "opengraphTitle" | "opengraphDescription" | "opengraphUrl" | "opengraphType" | "opengraphSiteName" | "opengraphLocale" | "twitterCard" | "twitterSite" | "twitterCreator" | "twitterTitle" | "twitterDescription" | "twitterUrl" | "twitterDomain" | "twitterAppCountry" | "language";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14345,7 +14345,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "title" | "url" | "description" | "className" | "language" | "status" | "publishAt";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14419,7 +14419,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "pageId" | "layoutId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14480,7 +14480,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "pageId" | "metadataId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14541,7 +14541,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "pageId" | "widgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14613,7 +14613,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14681,7 +14681,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "externalModule" | "externalWidgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14817,7 +14817,7 @@ export interface components {
             and: {
                 column: ("id" | "createdAt" | "updatedAt" | "variant" | "status" | "method" | "title" | "data" | "reciever" | "attachments" | "language" | "error" | "sendAfter" | "attempts") | string;
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14884,7 +14884,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "notificationId" | "templateId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -14950,7 +14950,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "subject" | "subject->>en" | "subject->>ru" | "body" | "body->>en" | "body->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15016,7 +15016,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "type";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15075,7 +15075,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "topicId" | "notificationId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15132,7 +15132,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15161,6 +15161,7 @@ export interface components {
             /** @enum {string} */
             action: "create" | "update" | "delete" | "restore" | "event";
             actor: string;
+            actorName: string | null;
             changes: unknown;
             /** Format: date-time */
             createdAt: string;
@@ -15173,6 +15174,8 @@ export interface components {
             redacted: unknown;
             requestId: string | null;
             /** Format: uuid */
+            restoredFrom: string | null;
+            /** Format: uuid */
             subjectId: string | null;
             summary: string | null;
             /** Format: date-time */
@@ -15184,16 +15187,16 @@ export interface components {
         /** @description Filters of platform.audit (the `filters` query parameter as JSON): every condition must hold. */
         PlatformAuditFilters: {
             and: {
-                column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary") | string;
+                column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "actorName" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary" | "restoredFrom") | string;
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
         };
         /** @description The sort of platform.audit (the `orderBy` query parameter as JSON), first key first. */
         PlatformAuditOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary") | string;
+            column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "actorName" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary" | "restoredFrom") | string;
             /**
              * @default asc
              * @enum {string}
@@ -15246,7 +15249,7 @@ export interface components {
             and: {
                 column: ("id" | "createdAt" | "updatedAt" | "variant" | "name" | "payload" | "status" | "attempts" | "runAt" | "lockedUntil" | "lockedBy" | "lastError" | "dedupeKey") | string;
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15318,7 +15321,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "email" | "account" | "provider" | "resetExpiresAt" | "resetAttempts" | "login";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15387,7 +15390,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "type" | "method" | "path" | "public";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15444,7 +15447,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "title" | "slug" | "availableOnRegistration";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15501,7 +15504,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "roleId" | "ecommerceModuleProductId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15562,7 +15565,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "roleId" | "permissionId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15644,7 +15647,7 @@ export interface components {
             and: {
                 column: ("id" | "createdAt" | "updatedAt" | "variant" | "subjectId" | "expiresAt" | "revokedAt" | "lastUsedAt" | "userAgent" | "ip" | "options") | string;
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15716,7 +15719,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "slug" | "totpEnabledAt";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15773,7 +15776,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "billingModulePaymentIntentId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15834,7 +15837,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "blogModuleArticleId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15895,7 +15898,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "ecommerceModuleOrderId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -15956,7 +15959,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "ecommerceModuleProductId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16017,7 +16020,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "identityId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16078,7 +16081,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "notificationModuleTopicId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16139,7 +16142,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "roleId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16200,7 +16203,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "sessionId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16261,7 +16264,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "socialModuleProfileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16328,7 +16331,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16446,7 +16449,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "number" | "boolean" | "date" | "datetime" | "string" | "string->>en" | "string->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16492,7 +16495,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "field" | "title" | "title->>en" | "title->>ru" | "prefix" | "prefix->>en" | "prefix->>ru" | "suffix" | "suffix->>en" | "suffix->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16556,7 +16559,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "attributeKeyId" | "attributeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16637,7 +16640,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "description" | "sourceSystemId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16721,7 +16724,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "chatId" | "messageId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16797,7 +16800,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "className" | "title" | "subtitle" | "description" | "sourceSystemId" | "editedAt";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16858,7 +16861,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "messageId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16926,7 +16929,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -16986,7 +16989,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "attributeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17051,7 +17054,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "chatId" | "lastRead";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17114,7 +17117,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "ecommerceModuleProductId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17175,7 +17178,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17238,7 +17241,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "messageId" | "isRead";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17300,7 +17303,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "websiteBuilderModuleWidgetId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17362,7 +17365,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "messageId" | "profileId" | "emoji";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17419,7 +17422,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17477,7 +17480,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17679,7 +17682,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "url";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17735,7 +17738,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17794,7 +17797,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "buttonsArrayId" | "buttonId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17855,7 +17858,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "buttonId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17914,7 +17917,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -17974,7 +17977,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "featureId" | "buttonsArrayId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18035,7 +18038,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "featureId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18092,7 +18095,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "url" | "title" | "title->>en" | "title->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18151,7 +18154,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "logotypeId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18212,7 +18215,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "url" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18271,7 +18274,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18331,7 +18334,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "sliderId" | "slideId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18392,7 +18395,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "slideId" | "buttonsArrayId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18453,7 +18456,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "slideId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18514,7 +18517,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "anchor";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18575,7 +18578,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "buttonsArrayId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18636,7 +18639,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "featureId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18697,7 +18700,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "fileStorageModuleFileId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18758,7 +18761,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "logotypeId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
@@ -18819,7 +18822,7 @@ export interface components {
                 /** @enum {string} */
                 column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "sliderId";
                 /** @enum {string} */
-                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull";
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];

@@ -101,13 +101,14 @@ pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Valu
                         .to_owned()
                 })
                 .collect();
-            return Err(Error::Conflict {
-                message: format!(
-                    "these widgets of the page are not published yet: {}; publish them with the page (withWidgets) or first",
-                    names.join(", ")
-                ),
-                fields: Default::default(),
-            });
+            let message = format!(
+                "these widgets of the page are not published yet: {}; publish them with the page (withWidgets) or first",
+                names.join(", ")
+            );
+            // `fields.widgets`: the names, for a client to list.
+            let mut fields = stoa_kernel::error::FieldErrors::new();
+            fields.insert("widgets".into(), names);
+            return Err(Error::Conflict { message, fields });
         }
         let mut set = Map::new();
         set.insert(STATUS.into(), Value::String(PUBLISHED.into()));

@@ -1357,6 +1357,14 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         && (c.admin || (c.subject.is_some() && path.starts_with("/api/rbac/"))))
     .then(|| who_of(&c, &req));
     req.extensions_mut().insert(c);
+    // The log names the actor as people know them (one lookup, for recorded requests only).
+    let who = match (who, caller) {
+        (Some(mut w), Some(s)) => {
+            w.name = auth.email_of(s).await;
+            Some(w)
+        }
+        (w, _) => w,
+    };
     let run = async move {
         match rails {
             None => next.run(req).await,

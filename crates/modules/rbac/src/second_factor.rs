@@ -242,12 +242,15 @@ impl Auth {
     }
 
     async fn account_label(&self, subject: Uuid) -> String {
-        if let Ok(ids) = self.identities(subject).await
-            && let Some(email) = ids.iter().find_map(|i| i.text("email"))
-        {
-            return email.to_owned();
-        }
-        subject.to_string()
+        self.email_of(subject)
+            .await
+            .unwrap_or_else(|| subject.to_string())
+    }
+
+    /// The account's email, when it has an email identity.
+    pub async fn email_of(&self, subject: Uuid) -> Option<String> {
+        let ids = self.identities(subject).await.ok()?;
+        ids.iter().find_map(|i| i.text("email")).map(str::to_owned)
     }
 
     /// Confirms enrolment with a code from the pending secret: turns two-factor sign-in on,

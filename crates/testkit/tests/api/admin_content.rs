@@ -244,6 +244,11 @@ async fn edits_are_recorded_and_a_version_can_be_restored(app: TestApp) {
     );
     assert_eq!(log[3]["changes"]["title"]["before"], "Third");
     assert_eq!(log[3]["changes"]["title"]["after"], "Second");
+    assert_eq!(log[3]["restoredFrom"], first_edit["id"]);
+    assert_eq!(
+        log[3]["summary"], "Second",
+        "the summary is the page's title"
+    );
     // Restoring the create goes back to the first title.
     let r = app
         .post(
@@ -308,6 +313,7 @@ async fn a_password_change_is_audited_without_the_password(app: TestApp) {
         .unwrap_or_else(|| panic!("no password entry in {log:?}"));
     assert_eq!(e["redacted"], json!(["password"]));
     assert_eq!(e["subjectId"], a.id.as_str());
+    assert_eq!(e["actorName"], "audited@example.com");
     let all = app.get("/api/platform/audits?limit=100").await;
     assert!(!all.text.contains(new) && !all.text.contains(PASSWORD));
     // A visitor's own writes elsewhere are not an admin's: not recorded.
@@ -516,6 +522,7 @@ async fn publishing_a_page_takes_its_draft_widgets_or_names_them(app: TestApp) {
     let r = app.post(&path, &json!({})).await;
     assert_eq!(r.status, 409, "{}", r.text);
     assert!(r.text.contains("Hero banner"), "{}", r.text);
+    assert_eq!(r.body["fields"]["widgets"], json!(["Hero banner"]));
     assert_eq!(
         app.get(&format!("/api/host/pages/{}", page["id"].as_str().unwrap()))
             .await
