@@ -147,7 +147,7 @@ pub async fn restore(store: &Store, entry: Uuid) -> Result<Record> {
         })?;
     // Accounts, roles and permissions change through their own routes, where the guard rails
     // (no site without an admin, nobody removing their own rights) check every write.
-    if e.module == "rbac" || e.module == "platform" {
+    if e.module == "rbac" || e.module == "platform" || !e.ops.update {
         return Err(Error::Conflict {
             message: format!(
                 "{key} records are not restored from the log; edit them where the guard rails check the change"
@@ -183,7 +183,12 @@ pub async fn restore(store: &Store, entry: Uuid) -> Result<Record> {
     let mut who = audit::current().unwrap_or_default();
     who.action = Some("restore");
     who.restored_from = Some(entry);
-    publish::with_drafts(audit::recording(who, store.update(&e, record, &patch))).await
+    let actor = who.actor.clone();
+    publish::with_drafts(audit::recording(
+        who,
+        stoa_store::guard::acting(actor, store.update(&e, record, &patch)),
+    ))
+    .await
 }
 
 /// The entries of `record` made after `k`, newest first.

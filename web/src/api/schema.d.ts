@@ -15633,7 +15633,6 @@ export interface components {
             ip?: string | null;
             /** Format: date-time */
             lastUsedAt?: string | null;
-            options?: unknown;
             /** Format: date-time */
             revokedAt?: string | null;
             /** Format: uuid */
@@ -15667,7 +15666,6 @@ export interface components {
             ip?: string | null;
             /** Format: date-time */
             lastUsedAt?: string | null;
-            options?: unknown;
             /** Format: date-time */
             revokedAt?: string | null;
             /** Format: uuid */
@@ -15708,8 +15706,6 @@ export interface components {
         };
         RbacSubjectCreate: {
             slug?: string;
-            /** Format: date-time */
-            totpEnabledAt?: string | null;
             /** @enum {string} */
             variant?: "default";
         };
@@ -15736,8 +15732,6 @@ export interface components {
         }[];
         RbacSubjectPatch: {
             slug?: string;
-            /** Format: date-time */
-            totpEnabledAt?: string | null;
             /** @enum {string} */
             variant?: "default";
         };

@@ -1229,6 +1229,19 @@ impl stoa_api::auth::Identify for Auth {
     }
 }
 
+/// The account-security routes whose writes are recorded for every signed-in account (an
+/// admin's writes are recorded everywhere): sign-in factors, sessions, identities, passwords.
+fn account_security(path: &str) -> bool {
+    if let Some(rest) = path.strip_prefix("/api/rbac/subjects/")
+        && let Some((_, tail)) = rest.split_once('/')
+    {
+        return ["totp", "sessions", "identities"]
+            .iter()
+            .any(|p| tail == *p || tail.starts_with(&format!("{p}/")));
+    }
+    path.starts_with("/api/rbac/identities/") && path.ends_with("/change-password")
+}
+
 /// Who makes `req`, for the audit log.
 pub fn who_of(c: &Caller, req: &Request) -> stoa_store::audit::Who {
     let header = |h: header::HeaderName| {
@@ -1353,9 +1366,8 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     let caller = c.subject;
     // Admins see drafts; their writes, and everyone's account changes, go to the audit log.
     let drafts = c.admin;
-    let who = (unsafe_method
-        && (c.admin || (c.subject.is_some() && path.starts_with("/api/rbac/"))))
-    .then(|| who_of(&c, &req));
+    let who = (unsafe_method && (c.admin || (c.subject.is_some() && account_security(&path))))
+        .then(|| who_of(&c, &req));
     req.extensions_mut().insert(c);
     // The log names the actor as people know them (one lookup, for recorded requests only).
     let who = match (who, caller) {
@@ -1385,6 +1397,28 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_account_security_writes_of_visitors_are_recorded() {
+        let s = "/api/rbac/subjects/0197a0b0-0000-7000-8000-000000000001";
+        for p in [
+            "totp",
+            "totp/confirm",
+            "sessions/x",
+            "identities",
+            "identities/y",
+        ] {
+            assert!(account_security(&format!("{s}/{p}")), "{p}");
+        }
+        assert!(account_security("/api/rbac/identities/z/change-password"));
+        for p in [
+            "social-module/chats/c/messages",
+            "ecommerce-module/orders",
+            "totpx",
+        ] {
+            assert!(!account_security(&format!("{s}/{p}")), "{p}");
+        }
+    }
 
     #[test]
     fn the_scoped_subject_is_read_as_the_router_reads_it() {

@@ -104,7 +104,12 @@ pub fn declarations() -> Module {
                 .field(timestamp("lastUsedAt").list())
                 .field(text("userAgent").max_len(500).list())
                 .field(text("ip").max_len(64).list())
-                .field(json("options").required().default_json("{}"))
+                // `secondFactor` here makes refreshed tokens carry `mfa`: never writable through
+                // the generic API.
+                .field(Field {
+                    server_owned: true,
+                    ..json("options").required().default_json("{}")
+                })
                 .field(text("tokenHash").secret())
                 .field(text("spentHashes").secret())
                 .private()
@@ -115,7 +120,12 @@ pub fn declarations() -> Module {
                 // Two-factor sign-in (see `second_factor`): when it was turned on (shown), the
                 // TOTP secret, one being enrolled, the last time step used, the recovery codes'
                 // hashes (never shown).
-                .field(timestamp("totpEnabledAt").list())
+                // Written by the enrolment flow only: through the generic API it could lock an
+                // account out (on with no secret) or turn the factor off unrecorded.
+                .field(Field {
+                    server_owned: true,
+                    ..timestamp("totpEnabledAt").list()
+                })
                 .field(text("totpSecret").secret())
                 .field(text("totpPending").secret())
                 .field(text("totpStep").secret())

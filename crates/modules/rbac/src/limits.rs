@@ -13,6 +13,9 @@ use std::time::Duration;
 use stoa_api::rate::{Failures, Keyed, too_many};
 use stoa_kernel::Result;
 
+/// Wrong second-factor codes an account takes per hour from all addresses together.
+pub const SECOND_FACTOR_FAILURES: u32 = 20;
+
 #[derive(Clone, Copy, Debug)]
 pub struct RateConfig {
     /// Requests a client IP may make to credential endpoints in `ip_window`.
@@ -86,6 +89,23 @@ impl Limits {
         }
         if self.per_account.count(account).0 >= self.cfg.slow_after.max(1) {
             tokio::time::sleep(SLOW_DOWN).await;
+        }
+        Ok(())
+    }
+
+    /// Before a second-factor attempt on `account`: besides [`Limits::before_sign_in`], a hard
+    /// cap on the account's failures from all addresses (a 6-digit code falls to enough guesses
+    /// spread over many IPs), so a stolen password cannot be walked through the second step.
+    pub async fn before_second_factor(&self, ip: &str, account: &str) -> Result<()> {
+        self.before_sign_in(ip, account).await?;
+        let (n, left) = self.per_account.count(account);
+        if n >= SECOND_FACTOR_FAILURES {
+            tracing::warn!(
+                limit = "second-factor failures",
+                retry_after = left.as_secs(),
+                "rate limit tripped"
+            );
+            return Err(too_many(left));
         }
         Ok(())
     }

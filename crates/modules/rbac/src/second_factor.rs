@@ -218,7 +218,7 @@ impl Auth {
             &self.e.subject,
             subject,
             &[(self.idx("totpPending")?, Val::Text(secret.clone()))],
-            &[],
+            &[(self.idx("totpEnabledAt")?, Val::Null)],
         )
         .await?
         .ok_or_else(|| Error::not_found(format!("rbac.subject {subject} not found")))?;
@@ -283,7 +283,10 @@ impl Auth {
                     (self.idx("recoveryCodes")?, Val::Text(hashes)),
                     (self.idx("totpEnabledAt")?, Val::Timestamp(now())),
                 ],
-                &[(self.idx("totpPending")?, Val::Text(pending))],
+                &[
+                    (self.idx("totpPending")?, Val::Text(pending)),
+                    (self.idx("totpEnabledAt")?, Val::Null),
+                ],
             )
             .await?
             .ok_or_else(wrong_code)?;
@@ -334,7 +337,7 @@ impl Auth {
         code: Option<&str>,
         for_other: bool,
     ) -> Result<()> {
-        if self.cfg.admin_2fa_required && self.is_admin(subject).await? {
+        if !for_other && self.cfg.admin_2fa_required && self.is_admin(subject).await? {
             return Err(Error::Conflict {
                 message: "administrators must keep two-factor sign-in on this site (STOA_ADMIN_2FA=required)".into(),
                 fields: Default::default(),
@@ -457,7 +460,7 @@ impl Auth {
             Error::Unauthorized("this sign-in step expired; sign in again".into())
         })?;
         let account = format!("second-factor:{subject}");
-        self.limits.before_sign_in(&ctx.ip, &account).await?;
+        self.limits.before_second_factor(&ctx.ip, &account).await?;
         if !self.use_code(subject, code).await? {
             self.limits.failed(&ctx.ip, &account);
             tracing::info!(subject = %subject, event = "second_factor_failed", "second factor refused");

@@ -293,7 +293,6 @@ impl Auth {
                     "lastUsedAt": format_timestamp(now()),
                     "userAgent": ua,
                     "ip": ctx.ip.chars().take(64).collect::<String>(),
-                    "options": {"secondFactor": mfa},
                 })),
             )
             .await?;
@@ -303,7 +302,13 @@ impl Auth {
             exec,
             &self.e.session,
             sid,
-            &[(idx(&self.e.session, "tokenHash")?, Val::Text(hash))],
+            &[
+                (idx(&self.e.session, "tokenHash")?, Val::Text(hash)),
+                (
+                    idx(&self.e.session, "options")?,
+                    Val::Json(json!({"secondFactor": mfa})),
+                ),
+            ],
             &[],
         )
         .await?;

@@ -248,6 +248,30 @@ async fn required_admin_2fa_sends_an_admin_to_enrolment(db: stoa_testkit::Db) {
         )
         .await;
     assert_eq!(r.status, 409, "{}", r.text);
+    // Another admin resets a lost factor (no code needed); the owner alone may not.
+    let b = app.admin_account("deputy@example.com").await;
+    let (_, _, b_jwt) = enrol(&app, &b).await;
+    let r = app
+        .bearer(&jwt)
+        .call(
+            "DELETE",
+            &format!("/api/rbac/subjects/{}/totp", b.id),
+            Some(&json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let me = app.bearer(&b_jwt).get(&format!("{AUTH}/me")).await;
+    assert_eq!(me.data()["secondFactor"]["enabled"], false, "{}", me.text);
+    // The generic API cannot switch the factor or mark a session as passed.
+    let r = app
+        .patch(
+            &format!("/api/rbac/subjects/{}", b.id),
+            &json!({"totpEnabledAt": "2026-01-01T00:00:00Z"}),
+        )
+        .await;
+    assert!(r.status == 200 || r.status == 422, "{}", r.text);
+    let me = app.bearer(&b_jwt).get(&format!("{AUTH}/me")).await;
+    assert_eq!(me.data()["secondFactor"]["enabled"], false, "{}", me.text);
     // The next sign-in takes both factors and is an admin at once.
     let ch = password_step(&app, "boss@example.com").await;
     let r = second_step(&app, &ch, &code_at(&secret, step_now() + 1)).await;
