@@ -240,11 +240,15 @@ pub struct FindQuery {
     pub count: bool,
     /// Free text matched (case-insensitively) against the entity's searchable fields.
     pub search: Option<String>,
+    /// References that must point at a published row, as `(field index, target table)`: what
+    /// the store adds to a visitor's read of a link table whose other side has drafts.
+    pub published_refs: Vec<(usize, String)>,
 }
 
 impl FindQuery {
     pub fn all() -> Self {
         Self {
+            published_refs: Vec::new(),
             filters: Vec::new(),
             order: Vec::new(),
             limit: DEFAULT_LIMIT,

@@ -11,8 +11,9 @@
 use std::future::Future;
 
 use serde_json::json;
-use stoa_kernel::model::{Entity, PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
+use stoa_kernel::model::{Entity, EntityKind, Kind, PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
 use stoa_kernel::query::FindQuery;
+use stoa_kernel::registry::Registry;
 use stoa_kernel::value::Val;
 use stoa_kernel::{Error, Result};
 
@@ -47,16 +48,37 @@ pub fn hides(e: &Entity) -> bool {
     e.publishable && !drafts_visible()
 }
 
-/// `q` narrowed to published rows when reads of `e` hide drafts here.
-pub fn visible_query(e: &Entity, q: &FindQuery) -> Result<Option<FindQuery>> {
-    if !hides(e) {
+/// The references of public link table `e` to publishable entities, as `(field index, target
+/// table)`, when reads here hide drafts: a visitor must not learn, through the links, which
+/// drafts a page, category or store holds (nor reach their metadata, files or prices).
+pub fn hidden_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
+    if drafts_visible() || e.kind != EntityKind::Relation || !registry.publicly_readable(e) {
+        return Vec::new();
+    }
+    e.fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == Kind::Reference)
+        .filter_map(|(i, f)| {
+            let t = registry.by_key(f.target?)?;
+            t.publishable.then(|| (i, t.table.clone()))
+        })
+        .collect()
+}
+
+/// `q` narrowed to published rows (and links to published rows) when reads of `e` hide drafts
+/// here.
+pub fn visible_query(registry: &Registry, e: &Entity, q: &FindQuery) -> Result<Option<FindQuery>> {
+    let refs = hidden_refs(registry, e);
+    if !hides(e) && refs.is_empty() {
         return Ok(None);
     }
-    Ok(Some(q.clone().eq(
-        e,
-        STATUS,
-        Val::Text(PUBLISHED.into()),
-    )?))
+    let mut q = q.clone();
+    if hides(e) {
+        q = q.eq(e, STATUS, Val::Text(PUBLISHED.into()))?;
+    }
+    q.published_refs = refs;
+    Ok(Some(q))
 }
 
 /// Whether `row` of `e` may be shown here.

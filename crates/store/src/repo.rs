@@ -248,6 +248,7 @@ pub fn search_is_index_only(e: &Entity) -> bool {
 pub fn only_search(query: &FindQuery) -> bool {
     // A term that is an id also matches the record with that id, which the index does not know.
     query.filters.is_empty()
+        && query.published_refs.is_empty()
         && query
             .search
             .as_deref()
@@ -258,6 +259,9 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
     let mut all = Condition::all();
     for f in &query.filters {
         all = all.add(filter_expr(e, f, b));
+    }
+    for r in &query.published_refs {
+        all = all.add(published_ref(e, r));
     }
     if let Some(term) = &query.search {
         let mut any = Condition::any();
@@ -530,7 +534,7 @@ pub fn count_cap(query: &FindQuery) -> u64 {
 pub const ESTIMATE_FROM: u64 = 100_000;
 
 fn narrowed(query: &FindQuery) -> bool {
-    !query.filters.is_empty() || query.search.is_some()
+    !query.filters.is_empty() || query.search.is_some() || !query.published_refs.is_empty()
 }
 
 /// Whether a count `n` from [`count`] is exact: capped counts of narrowed lists and PostgreSQL's
@@ -570,12 +574,35 @@ pub fn get_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
 }
 
 /// [`get_statement`], narrowed to a published row when reads of `e` hide drafts here.
-pub fn get_visible_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
+pub fn get_visible_statement(
+    e: &Entity,
+    id: Uuid,
+    b: Backend,
+    refs: &[(usize, String)],
+) -> SelectStatement {
     let mut s = get_statement(e, id, b);
     if crate::publish::hides(e) {
         s.and_where(col(stoa_kernel::model::STATUS).eq(stoa_kernel::model::PUBLISHED));
     }
+    for r in refs {
+        s.and_where(published_ref(e, r));
+    }
     s
+}
+
+/// `EXISTS` a published row of table `r.1` whose id is in reference field `r.0` of `e` (the
+/// table and column names come from the declarations, never from a request).
+fn published_ref(e: &Entity, r: &(usize, String)) -> Expr {
+    let (i, target) = r;
+    let t = crate::ddl::q(target);
+    Expr::cust(format!(
+        "EXISTS (SELECT 1 FROM {t} WHERE {t}.{} = {}.{} AND {t}.{} = '{}')",
+        crate::ddl::q("id"),
+        crate::ddl::q(&e.table),
+        crate::ddl::q(&e.fields[*i].column),
+        crate::ddl::q(stoa_kernel::model::STATUS),
+        stoa_kernel::model::PUBLISHED
+    ))
 }
 
 /// Builds SQL and values for `b`.

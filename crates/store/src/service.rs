@@ -265,7 +265,7 @@ impl Store {
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
-        let narrowed = crate::publish::visible_query(e, q)?;
+        let narrowed = crate::publish::visible_query(&self.registry, e, q)?;
         let q = narrowed.as_ref().unwrap_or(q);
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values, matches) = sqlite_find(read, e, q).await?;
@@ -280,7 +280,7 @@ impl Store {
 
     /// `{"data":[…]}` for `q`, written straight into a buffer, and the total when asked for.
     pub async fn find_json(&self, e: &Entity, q: &FindQuery) -> Result<(Vec<u8>, Option<u64>)> {
-        let narrowed = crate::publish::visible_query(e, q)?;
+        let narrowed = crate::publish::visible_query(&self.registry, e, q)?;
         let q = narrowed.as_ref().unwrap_or(q);
         let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
         out.extend_from_slice(b"{\"data\":[");
@@ -308,7 +308,12 @@ impl Store {
         out.extend_from_slice(b"{\"data\":");
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(
-                &repo::get_visible_statement(e, id, Backend::Sqlite),
+                &repo::get_visible_statement(
+                    e,
+                    id,
+                    Backend::Sqlite,
+                    &crate::publish::hidden_refs(&self.registry, e),
+                ),
                 Backend::Sqlite,
             );
             if read.write_json(e, &sql, &values, true, &mut out).await? == 0 {
@@ -324,7 +329,12 @@ impl Store {
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(
-                &repo::get_visible_statement(e, id, Backend::Sqlite),
+                &repo::get_visible_statement(
+                    e,
+                    id,
+                    Backend::Sqlite,
+                    &crate::publish::hidden_refs(&self.registry, e),
+                ),
                 Backend::Sqlite,
             );
             return read
@@ -335,6 +345,15 @@ impl Store {
                 .ok_or_else(|| missing(e, id));
         }
         let mut c = self.db.read().await?;
+        let refs = crate::publish::hidden_refs(&self.registry, e);
+        if !refs.is_empty() {
+            // A link to a draft: looked up as the list would find it.
+            let mut q = FindQuery::all().eq(e, "id", stoa_kernel::value::Val::Uuid(id))?;
+            q.published_refs = refs;
+            q.limit = 1;
+            let (rows, _) = repo::find(&mut c.exec(), e, &q).await?;
+            return rows.into_iter().next().ok_or_else(|| missing(e, id));
+        }
         repo::get(&mut c.exec(), e, id)
             .await?
             .filter(|r| crate::publish::shows(e, r))

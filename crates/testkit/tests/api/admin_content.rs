@@ -119,13 +119,39 @@ async fn a_draft_widget_is_left_out_of_a_published_page(app: TestApp) {
             &json!({"slug": "hidden", "status": "draft", "title": {"en": "Hidden"}}),
         )
         .await;
+    let mut links = Vec::new();
     for (n, w) in [&shown, &hidden].into_iter().enumerate() {
-        app.create(
-            "/api/host/pages-to-widgets",
-            &json!({"pageId": page["id"], "widgetId": w["id"], "orderIndex": n}),
-        )
-        .await;
+        links.push(
+            app.create(
+                "/api/host/pages-to-widgets",
+                &json!({"pageId": page["id"], "widgetId": w["id"], "orderIndex": n}),
+            )
+            .await,
+        );
     }
+    // The link table does not give the draft away either (list, count, by id); admins see both.
+    let r = app
+        .anon()
+        .get("/api/host/pages-to-widgets?limit=100&count=true")
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        ids(r.data()),
+        [links[0]["id"].as_str().unwrap().to_owned()],
+        "{}",
+        r.text
+    );
+    assert_eq!(r.header("x-total-count"), Some("1"));
+    let hidden_link = format!(
+        "/api/host/pages-to-widgets/{}",
+        links[1]["id"].as_str().unwrap()
+    );
+    assert_eq!(app.anon().get(&hidden_link).await.status, 404);
+    assert_eq!(app.get(&hidden_link).await.status, 200);
+    assert_eq!(
+        ids(app.get("/api/host/pages-to-widgets?limit=100").await.data()).len(),
+        2
+    );
     let b = app
         .anon()
         .get(&format!("/api/host/pages/bundle?url={}", urlencode("/")))
