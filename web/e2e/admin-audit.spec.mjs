@@ -251,6 +251,8 @@ export const auditSpecs = [
       await two.getByTestId("totp-qr").waitFor();
       await screen(page, "account-totp-enrol");
       const state = { secret, lastStep: 0 };
+      // The owner confirms with the password (a stolen session alone cannot enrol).
+      await two.getByLabel("Current password", { exact: true }).fill(TOTP_USER.password);
       // A wrong code first: refused, the enrolment stays.
       w.expectStatus(422);
       const wrong = String((Number(totp(secret, stepNow())) + 500_000) % 1_000_000).padStart(6, "0");

@@ -7,6 +7,7 @@ import { type Catalogue, type TFunction, Translator } from "@/lib/translate";
 
 export const securityEn: Catalogue = {
   security: {
+    password: { label: "Current password", required: "Enter your password to confirm it is you", wrong: "This is not your current password" },
     code: {
       title: "Two-step verification",
       subtitle: "Enter the 6-digit code from your authenticator app.",
@@ -64,6 +65,7 @@ export const securityEn: Catalogue = {
 
 export const securityRu: Catalogue = {
   security: {
+    password: { label: "Текущий пароль", required: "Введите пароль, чтобы подтвердить, что это вы", wrong: "Это не ваш текущий пароль" },
     code: {
       title: "Двухэтапная проверка",
       subtitle: "Введите 6-значный код из приложения-аутентификатора.",

@@ -108,22 +108,32 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 function Enrol({ subject, enrolment, onCodes, onCancel }: { subject: Subject; enrolment: Enrolment; onCodes: (codes: string[]) => void; onCancel: () => void }) {
   const t = useSecurityT();
   const id = useId();
+  const passwordId = useId();
   const [code, setCode] = useState("");
   const [error, setError] = useState<string>();
+  // An account with a password confirms it is its owner (a stolen session alone cannot enrol).
+  const hasPassword = subject.identities.some((i) => i.provider === "email_and_password");
+  const [password, setPassword] = useState("");
+  const [passwordError, setPasswordError] = useState<string>();
   const [busy, setBusy] = useState(false);
   async function submit(ev: React.FormEvent) {
     ev.preventDefault();
     const sent = cleanCode(code, false);
+    if (hasPassword && !password) {
+      setPasswordError(t("security.password.required"));
+      return;
+    }
     if (codeProblem(sent, false)) {
       setError(t("security.code.format"));
       return;
     }
     setBusy(true);
     try {
-      const done = await api.post("/api/rbac/subjects/{id}/totp/confirm", { params: { path: { id: subject.id } }, body: { code: sent } });
+      const done = await api.post("/api/rbac/subjects/{id}/totp/confirm", { params: { path: { id: subject.id } }, body: hasPassword ? { code: sent, password } : { code: sent } });
       onCodes(done.recoveryCodes);
     } catch (e) {
-      setError(e instanceof ApiError && e.status === 422 ? t("security.code.wrong") : errorMessage(e, t));
+      if (e instanceof ApiError && e.status === 422 && e.fields.password) setPasswordError(t("security.password.wrong"));
+      else setError(e instanceof ApiError && e.status === 422 ? t("security.code.wrong") : errorMessage(e, t));
     } finally {
       setBusy(false);
     }
@@ -144,6 +154,25 @@ function Enrol({ subject, enrolment, onCodes, onCancel }: { subject: Subject; en
               {groupSecret(enrolment.secret)}
             </code>
           </div>
+          {hasPassword ? (
+            <div className="grid gap-1.5">
+              <Label htmlFor={passwordId}>{t("security.password.label")}</Label>
+              <Input
+                id={passwordId}
+                type="password"
+                autoComplete="current-password"
+                className="max-w-64"
+                value={password}
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={passwordError ? `${passwordId}-error` : undefined}
+                onChange={(e) => {
+                  setPassword(e.target.value);
+                  setPasswordError(undefined);
+                }}
+              />
+              <FieldError id={`${passwordId}-error`} message={passwordError} />
+            </div>
+          ) : null}
           <CodeField
             id={id}
             label={t("security.code.label")}

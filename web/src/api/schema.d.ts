@@ -17611,6 +17611,8 @@ export interface components {
         };
         SubjectTotpConfirmBody: {
             code: string;
+            /** @description The account's current password (required when it has one and enrols itself) */
+            password?: string;
         };
         SubjectTotpDisableBody: {
             code?: string;

@@ -295,6 +295,12 @@ async fn totp_confirm(
     let b = body(&s, req).await?;
     // Only the account's own session is upgraded (an admin enrolling someone else gets codes).
     let session = c.session.filter(|_| c.subject == Some(subject));
+    // The owner proves it is them with the password (when the account has one): a stolen
+    // session alone must not put a factor on the account and sign its owner out everywhere.
+    if c.subject == Some(subject) {
+        auth.confirm_password(subject, b.get("password").and_then(Value::as_str))
+            .await?;
+    }
     let (codes, jwt) = auth
         .totp_confirm(subject, session, str_field(&b, "code")?)
         .await?;
@@ -834,7 +840,10 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "subjectTotpConfirm",
             "Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once)",
             &["id"],
-            Some(obj_schema(&[("code", json!({"type": "string", "minLength": 1, "maxLength": 64}))], &["code"])),
+            Some(obj_schema(&[
+                ("code", json!({"type": "string", "minLength": 1, "maxLength": 64})),
+                ("password", json!({"type": "string", "maxLength": 128, "description": "The account's current password (required when it has one and enrols itself)"})),
+            ], &["code"])),
             200,
             json!({"title": "RbacRecoveryCodes", "type": "object", "properties": {
                 "recoveryCodes": {"type": "array", "items": {"type": "string"}},

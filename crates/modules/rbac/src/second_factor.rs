@@ -247,6 +247,23 @@ impl Auth {
             .unwrap_or_else(|| subject.to_string())
     }
 
+    /// Checks `password` against the account's email identity; accounts without one (a wallet
+    /// only) have nothing to check.
+    pub async fn confirm_password(&self, subject: Uuid, password: Option<&str>) -> Result<()> {
+        let ids = self.identities(subject).await?;
+        let Some(identity) = ids
+            .iter()
+            .find(|i| i.text("provider") == Some(crate::service::EMAIL))
+            .and_then(Record::id)
+        else {
+            return Ok(());
+        };
+        let password = password
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| Error::invalid_field("password", "is required"))?;
+        self.check_password(identity, "password", password).await
+    }
+
     /// The account's email, when it has an email identity.
     pub async fn email_of(&self, subject: Uuid) -> Option<String> {
         let ids = self.identities(subject).await.ok()?;

@@ -917,7 +917,12 @@ impl Auth {
             })
     }
 
-    async fn check_password(&self, identity: Uuid, field: &str, password: &str) -> Result<()> {
+    pub(crate) async fn check_password(
+        &self,
+        identity: Uuid,
+        field: &str,
+        password: &str,
+    ) -> Result<()> {
         password::check_len(field, password)?;
         self.limits.account(&format!("identity:{identity}"))?;
         let stored = self.secret_of(identity, "password").await?;

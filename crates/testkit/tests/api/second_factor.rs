@@ -33,18 +33,31 @@ async fn enrol(app: &TestApp, a: &Account) -> (String, Vec<String>, String) {
             .unwrap()
             .starts_with("otpauth://totp/Stoa:")
     );
+    // Without the password (a stolen session alone), or with a wrong one: no enrolment.
+    let path = format!("/api/rbac/subjects/{}/totp/confirm", a.id);
+    let code = code_at(&secret, step_now());
+    let r = me.post(&path, &json!({"code": code})).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["password"].is_array(), "{}", r.text);
+    let r = me
+        .post(
+            &path,
+            &json!({"code": code, "password": "not-the-password-1"}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
     // A wrong code does not enrol.
     let bad = me
         .post(
             &format!("/api/rbac/subjects/{}/totp/confirm", a.id),
-            &json!({"code": "000000"}),
+            &json!({"code": "000000", "password": PASSWORD}),
         )
         .await;
     assert_eq!(bad.status, 422, "{}", bad.text);
     let ok = me
         .post(
             &format!("/api/rbac/subjects/{}/totp/confirm", a.id),
-            &json!({"code": code_at(&secret, step_now())}),
+            &json!({"code": code_at(&secret, step_now()), "password": PASSWORD}),
         )
         .await;
     assert_eq!(ok.status, 200, "{}", ok.text);
