@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
 use stoa_store::{Record, repo};
-use totp_rs::{Algorithm, TOTP};
+use totp_rs::{Algorithm, Secret, TOTP};
 use uuid::Uuid;
 
 use crate::service::{Auth, Ctx, Tokens};
@@ -40,43 +40,13 @@ fn totp(secret_b32: &str) -> Result<TOTP> {
         .map_err(|e| Error::internal(format!("TOTP: {e}")))
 }
 
-/// RFC 4648 base32 without padding (what authenticator apps read).
+/// RFC 4648 base32 without padding (what authenticator apps read), by totp-rs.
 fn base32_encode(bytes: &[u8]) -> String {
-    const A: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-    let mut out = String::new();
-    let (mut buf, mut bits) = (0u32, 0u32);
-    for b in bytes {
-        buf = (buf << 8) | u32::from(*b);
-        bits += 8;
-        while bits >= 5 {
-            bits -= 5;
-            out.push(char::from(A[((buf >> bits) & 31) as usize]));
-        }
-    }
-    if bits > 0 {
-        out.push(char::from(A[((buf << (5 - bits)) & 31) as usize]));
-    }
-    out
+    Secret::Raw(bytes.to_vec()).to_encoded().to_string()
 }
 
 fn base32_decode(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    let (mut buf, mut bits) = (0u32, 0u32);
-    for c in s.trim_end_matches('=').bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a',
-            b'2'..=b'7' => c - b'2' + 26,
-            _ => return None,
-        };
-        buf = (buf << 5) | u32::from(v);
-        bits += 5;
-        if bits >= 8 {
-            bits -= 8;
-            out.push(((buf >> bits) & 0xff) as u8);
-        }
-    }
-    Some(out)
+    Secret::Encoded(s.to_owned()).to_bytes().ok()
 }
 
 /// A new 160-bit secret, base32.
