@@ -49,10 +49,11 @@ pub fn hides(e: &Entity) -> bool {
 }
 
 /// The references of public link table `e` to publishable entities, as `(field index, target
-/// table)`, when reads here hide drafts: a visitor must not learn, through the links, which
-/// drafts a page, category or store holds (nor reach their metadata, files or prices).
-pub fn hidden_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
-    if drafts_visible() || e.kind != EntityKind::Relation || !registry.publicly_readable(e) {
+/// table)`: what a visitor's read of the links must find published — a visitor must not learn,
+/// through the links, which drafts a page, category or store holds (nor reach their metadata,
+/// files or prices). Computed once per entity by the store.
+pub fn published_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
+    if e.kind != EntityKind::Relation || !registry.publicly_readable(e) {
         return Vec::new();
     }
     e.fields
@@ -66,10 +67,13 @@ pub fn hidden_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// `q` narrowed to published rows (and links to published rows) when reads of `e` hide drafts
-/// here.
-pub fn visible_query(registry: &Registry, e: &Entity, q: &FindQuery) -> Result<Option<FindQuery>> {
-    let refs = hidden_refs(registry, e);
+/// `q` narrowed to published rows, and to links to published rows (`refs`: the entity's
+/// [`published_refs`] when reads here hide drafts, else none).
+pub fn visible_query(
+    e: &Entity,
+    refs: &[(usize, String)],
+    q: &FindQuery,
+) -> Result<Option<FindQuery>> {
     if !hides(e) && refs.is_empty() {
         return Ok(None);
     }
@@ -77,13 +81,8 @@ pub fn visible_query(registry: &Registry, e: &Entity, q: &FindQuery) -> Result<O
     if hides(e) {
         q = q.eq(e, STATUS, Val::Text(PUBLISHED.into()))?;
     }
-    q.published_refs = refs;
+    q.published_refs = refs.to_vec();
     Ok(Some(q))
-}
-
-/// Whether `row` of `e` may be shown here.
-pub fn shows(e: &Entity, row: &Record) -> bool {
-    !hides(e) || row.text(STATUS) == Some(PUBLISHED)
 }
 
 /// After a write of `row`: a scheduled row needs its time, and gets its job.

@@ -25,6 +25,9 @@ pub struct Store {
     pub registry: Arc<Registry>,
     versions: Arc<Versions>,
     guards: Arc<crate::guard::Guards>,
+    /// Each public link table's references to publishable entities, by table (see
+    /// [`crate::publish::published_refs`]); built once, read on every visitor read.
+    links: Arc<HashMap<String, Vec<(usize, String)>>>,
 }
 
 /// A change counter per entity, bumped after every committed write through the store: caches
@@ -85,12 +88,32 @@ impl Store {
             any: AtomicU64::new(0),
             public: AtomicU64::new(0),
         };
+        let links = registry
+            .entities()
+            .iter()
+            .map(|e| {
+                (
+                    e.table.clone(),
+                    crate::publish::published_refs(&registry, e),
+                )
+            })
+            .filter(|(_, refs)| !refs.is_empty())
+            .collect();
         Self {
             db,
             registry,
             versions: Arc::new(versions),
             guards: Arc::default(),
+            links: Arc::new(links),
         }
+    }
+
+    /// The references reads of `e` made here must find published (none where drafts show).
+    fn hidden_refs(&self, e: &Entity) -> &[(usize, String)] {
+        if crate::publish::drafts_visible() {
+            return &[];
+        }
+        self.links.get(e.table.as_str()).map_or(&[], Vec::as_slice)
     }
 
     /// The change counter of `key` (`module.entity`).
@@ -265,7 +288,7 @@ impl Store {
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
-        let narrowed = crate::publish::visible_query(&self.registry, e, q)?;
+        let narrowed = crate::publish::visible_query(e, self.hidden_refs(e), q)?;
         let q = narrowed.as_ref().unwrap_or(q);
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values, matches) = sqlite_find(read, e, q).await?;
@@ -280,7 +303,7 @@ impl Store {
 
     /// `{"data":[…]}` for `q`, written straight into a buffer, and the total when asked for.
     pub async fn find_json(&self, e: &Entity, q: &FindQuery) -> Result<(Vec<u8>, Option<u64>)> {
-        let narrowed = crate::publish::visible_query(&self.registry, e, q)?;
+        let narrowed = crate::publish::visible_query(e, self.hidden_refs(e), q)?;
         let q = narrowed.as_ref().unwrap_or(q);
         let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
         out.extend_from_slice(b"{\"data\":[");
@@ -308,12 +331,7 @@ impl Store {
         out.extend_from_slice(b"{\"data\":");
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(
-                &repo::get_visible_statement(
-                    e,
-                    id,
-                    Backend::Sqlite,
-                    &crate::publish::hidden_refs(&self.registry, e),
-                ),
+                &repo::get_visible_statement(e, id, Backend::Sqlite, self.hidden_refs(e)),
                 Backend::Sqlite,
             );
             if read.write_json(e, &sql, &values, true, &mut out).await? == 0 {
@@ -329,12 +347,7 @@ impl Store {
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
         if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values) = repo::sql(
-                &repo::get_visible_statement(
-                    e,
-                    id,
-                    Backend::Sqlite,
-                    &crate::publish::hidden_refs(&self.registry, e),
-                ),
+                &repo::get_visible_statement(e, id, Backend::Sqlite, self.hidden_refs(e)),
                 Backend::Sqlite,
             );
             return read
@@ -345,18 +358,11 @@ impl Store {
                 .ok_or_else(|| missing(e, id));
         }
         let mut c = self.db.read().await?;
-        let refs = crate::publish::hidden_refs(&self.registry, e);
-        if !refs.is_empty() {
-            // A link to a draft: looked up as the list would find it.
-            let mut q = FindQuery::all().eq(e, "id", stoa_kernel::value::Val::Uuid(id))?;
-            q.published_refs = refs;
-            q.limit = 1;
-            let (rows, _) = repo::find(&mut c.exec(), e, &q).await?;
-            return rows.into_iter().next().ok_or_else(|| missing(e, id));
-        }
-        repo::get(&mut c.exec(), e, id)
+        let s = repo::get_visible_statement(e, id, Backend::Postgres, self.hidden_refs(e));
+        repo::fetch_all(&mut c.exec(), e, &s)
             .await?
-            .filter(|r| crate::publish::shows(e, r))
+            .into_iter()
+            .next()
             .ok_or_else(|| missing(e, id))
     }
 
