@@ -5,6 +5,30 @@ export function field(name: string, kind: FieldMeta["kind"], extra: Partial<Fiel
   return { name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, ...extra };
 }
 
+/** A model as `/api/meta` describes it: `module.name` at `/api/{module}/{route}` with `fields`. */
+export function entityMeta(module: string, name: string, route: string, fields: FieldMeta[], extra: Partial<EntityMeta> = {}): EntityMeta {
+  return {
+    module,
+    name,
+    route,
+    path: `/api/${module}/${route}`,
+    kind: "model",
+    table: `${module}_${name}`,
+    titleField: "adminTitle",
+    listColumns: [],
+    variants: ["default"],
+    ops: { create: true, update: true, delete: true, findOrCreate: true, bulk: true },
+    fields,
+    referencedBy: [],
+    ...extra,
+  };
+}
+
+/** The fields a publishable entity (drafts, scheduling) carries. */
+export function publishingFields(): FieldMeta[] {
+  return [field("status", "enum", { values: ["draft", "published", "scheduled"] }), field("publishAt", "timestamp")];
+}
+
 /** `file-storage.file` as `/api/meta` describes it, with `fields`. */
 export function fileEntity(fields: FieldMeta[]): EntityMeta {
   return {

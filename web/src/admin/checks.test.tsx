@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { EntityMeta, Meta } from "@/api/meta";
-import { field as f } from "@/test-meta";
+import { entityMeta, field as f } from "@/test-meta";
 import { reply, stubFetch } from "@/test-fetch";
 import { EntityForm } from "./form";
 import { recordsEn, recordsRu, recordsT } from "./records-i18n";
@@ -12,18 +12,11 @@ const en: Checks = { t: recordsT("en"), create: true };
 const ru: Checks = { t: recordsT("ru"), create: true };
 
 /** blog.article as the server declares it, with the publishing fields. */
-const article: EntityMeta = {
-  module: "blog",
-  name: "article",
-  route: "articles",
-  path: "/api/blog/articles",
-  kind: "model",
-  table: "blog_article",
-  titleField: "adminTitle",
-  listColumns: ["adminTitle", "slug", "title"],
-  variants: ["default"],
-  ops: { create: true, update: true, delete: true, findOrCreate: false, bulk: false },
-  fields: [
+const article: EntityMeta = entityMeta(
+  "blog",
+  "article",
+  "articles",
+  [
     f("id", "uuid", { serverOwned: true, required: true, default: { type: "newId" } }),
     f("variant", "enum", { required: true, values: ["default"], default: { type: "text", value: "default" } }),
     f("adminTitle", "text", { required: true, maxLength: 500, default: { type: "randomTitle" } }),
@@ -33,8 +26,8 @@ const article: EntityMeta = {
     f("status", "enum", { required: true, values: ["draft", "published", "scheduled"], default: { type: "text", value: "published" } }),
     f("publishAt", "timestamp"),
   ],
-  referencedBy: [],
-};
+  { listColumns: ["adminTitle", "slug", "title"], ops: { create: true, update: true, delete: true, findOrCreate: false, bulk: false } },
+);
 const ID = "0191e6a4-0000-7000-8000-000000000001";
 
 describe("the checks built from the declarations", () => {

@@ -1,22 +1,14 @@
 import type { EntityMeta } from "@/api/meta";
-import { field as f } from "@/test-meta";
+import { entityMeta, field as f } from "@/test-meta";
 import { stubFetch, reply } from "@/test-fetch";
 import { buildCsv, cellText, cellValue, checkRows, csvFilename, fetchAll, mapHeaders, parseCsv } from "./csv";
 
 /** blog.article as `/api/meta` declares it (with the status the publish action looks for). */
-const article: EntityMeta = {
-  module: "blog",
-  name: "article",
-  route: "articles",
-  path: "/api/blog/articles",
-  kind: "model",
-  table: "blog_article",
-  titleField: "adminTitle",
-  listColumns: ["adminTitle", "slug", "title"],
-  variants: ["default"],
-  ops: { create: true, update: true, delete: true, findOrCreate: true, bulk: true },
-  referencedBy: [],
-  fields: [
+const article: EntityMeta = entityMeta(
+  "blog",
+  "article",
+  "articles",
+  [
     f("id", "uuid", { required: true, serverOwned: true, default: { type: "newId" } }),
     f("createdAt", "timestamp", { required: true, serverOwned: true, default: { type: "now" } }),
     f("variant", "enum", { required: true, values: ["default", "overview-default"], default: { type: "text", value: "default" } }),
@@ -34,7 +26,8 @@ const article: EntityMeta = {
     f("extra", "json"),
     f("code", "text", { required: true, maxLength: 20, default: { type: "none" } }),
   ],
-};
+  { listColumns: ["adminTitle", "slug", "title"] },
+);
 
 const id = (n: number) => `0191e6a4-0000-7000-8000-${String(n).padStart(12, "0")}`;
 

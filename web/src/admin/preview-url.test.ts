@@ -1,21 +1,9 @@
 import type { EntityMeta } from "@/api/meta";
-import { field as f } from "@/test-meta";
+import { entityMeta, field as f, publishingFields } from "@/test-meta";
 import { fillTemplate, isTemplate, previewHref, previewTarget, publishable, slugToken, templateFor } from "./preview-url";
 
-const entity = (module: string, name: string, route: string, withStatus = true): EntityMeta => ({
-  module,
-  name,
-  route,
-  path: `/api/${module}/${route}`,
-  kind: "model",
-  table: `${module}_${name}`,
-  titleField: "adminTitle",
-  listColumns: [],
-  variants: ["default"],
-  ops: { create: true, update: true, delete: true, findOrCreate: true, bulk: true },
-  referencedBy: [],
-  fields: withStatus ? [f("slug", "text"), f("status", "enum", { values: ["draft", "published", "scheduled"] }), f("publishAt", "timestamp")] : [f("slug", "text")],
-});
+const entity = (module: string, name: string, route: string, withStatus = true): EntityMeta =>
+  entityMeta(module, name, route, withStatus ? [f("slug", "text"), ...publishingFields()] : [f("slug", "text")]);
 
 const article = entity("blog", "article", "articles");
 const product = entity("ecommerce", "product", "products");

@@ -3,23 +3,11 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { EntityMeta } from "@/api/meta";
 import { reply, stubFetch } from "@/test-fetch";
-import { field as f } from "@/test-meta";
+import { entityMeta, field as f, publishingFields } from "@/test-meta";
 import { DraftControls, RecordDirtyProvider, useReportDirty } from "./publishing";
 
-const entity = (module: string, name: string, route: string, extra: ReturnType<typeof f>[] = []): EntityMeta => ({
-  module,
-  name,
-  route,
-  path: `/api/${module}/${route}`,
-  kind: "model",
-  table: `${module}_${name}`,
-  titleField: "adminTitle",
-  listColumns: [],
-  variants: ["default"],
-  ops: { create: true, update: true, delete: true, findOrCreate: true, bulk: true },
-  referencedBy: [],
-  fields: [...extra, f("status", "enum", { values: ["draft", "published", "scheduled"] }), f("publishAt", "timestamp")],
-});
+const entity = (module: string, name: string, route: string, extra: ReturnType<typeof f>[] = []): EntityMeta =>
+  entityMeta(module, name, route, [...extra, ...publishingFields()]);
 const page = entity("host", "page", "pages", [f("url", "text")]);
 const article = entity("blog", "article", "articles", [f("slug", "text")]);
 

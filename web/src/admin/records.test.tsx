@@ -4,28 +4,17 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import type { EntityMeta, Meta } from "@/api/meta";
 import i18n from "@/i18n";
-import { field as f } from "@/test-meta";
+import { entityMeta, field as f } from "@/test-meta";
 import { reply, stubFetch } from "@/test-fetch";
 import { byIdsQuery, missingConditions, referencedIds } from "./records";
 import { missingLanguages, missingTranslations, rowDetail, rowTitle } from "./schema";
 import { EntityTable } from "./table";
 
 function entity(module: string, name: string, route: string, fields: EntityMeta["fields"], extra: Partial<EntityMeta> = {}): EntityMeta {
-  return {
-    module,
-    name,
-    route,
-    path: `/api/${module}/${route}`,
-    kind: "model",
-    table: `${module}_${name}`,
-    titleField: "adminTitle",
-    listColumns: [],
-    variants: ["default"],
+  return entityMeta(module, name, route, [f("id", "uuid", { serverOwned: true }), ...fields], {
     ops: { create: true, update: true, delete: true, findOrCreate: false, bulk: false },
-    fields: [f("id", "uuid", { serverOwned: true }), ...fields],
-    referencedBy: [],
     ...extra,
-  };
+  });
 }
 
 const widget = entity("host", "widget", "widgets", [f("adminTitle", "text", { required: true }), f("slug", "text", { unique: true, format: "slug" }), f("title", "translations"), f("description", "rich_text")], {
