@@ -123,13 +123,6 @@ fn wrong_code() -> Error {
 }
 
 impl Auth {
-    fn idx(&self, name: &str) -> Result<usize> {
-        self.e
-            .subject
-            .field_index(name)
-            .ok_or_else(|| Error::internal(format!("rbac.subject has no field {name}")))
-    }
-
     async fn stored(&self, subject: Uuid) -> Result<Stored> {
         let mut c = self.store.db.read().await?;
         let v = repo::read_text(&mut c.exec(), &self.e.subject, subject, &FIELDS)
@@ -183,12 +176,12 @@ impl Auth {
         }
         let secret = new_secret();
         let mut tx = self.store.db.begin().await?;
-        repo::update_if(
+        repo::set_if(
             &mut tx.exec(),
             &self.e.subject,
             subject,
-            &[(self.idx("totpPending")?, Val::Text(secret.clone()))],
-            &[(self.idx("totpEnabledAt")?, Val::Null)],
+            &[("totpPending", Val::Text(secret.clone()))],
+            &[("totpEnabledAt", Val::Null)],
         )
         .await?
         .ok_or_else(|| Error::not_found(format!("rbac.subject {subject} not found")))?;
@@ -259,20 +252,20 @@ impl Auth {
         let mut tx = self.store.db.begin().await?;
         {
             let mut exec = tx.exec();
-            repo::update_if(
+            repo::set_if(
                 &mut exec,
                 &self.e.subject,
                 subject,
                 &[
-                    (self.idx("totpSecret")?, Val::Text(pending.clone())),
-                    (self.idx("totpPending")?, Val::Null),
-                    (self.idx("totpStep")?, Val::Text(step.to_string())),
-                    (self.idx("recoveryCodes")?, Val::Text(hashes)),
-                    (self.idx("totpEnabledAt")?, Val::Timestamp(now())),
+                    ("totpSecret", Val::Text(pending.clone())),
+                    ("totpPending", Val::Null),
+                    ("totpStep", Val::Text(step.to_string())),
+                    ("recoveryCodes", Val::Text(hashes)),
+                    ("totpEnabledAt", Val::Timestamp(now())),
                 ],
                 &[
-                    (self.idx("totpPending")?, Val::Text(pending)),
-                    (self.idx("totpEnabledAt")?, Val::Null),
+                    ("totpPending", Val::Text(pending)),
+                    ("totpEnabledAt", Val::Null),
                 ],
             )
             .await?
@@ -300,18 +293,8 @@ impl Auth {
     }
 
     async fn mark_session(&self, exec: &mut stoa_store::Exec<'_>, sid: Uuid) -> Result<()> {
-        let s = &self.e.session;
-        let i = s
-            .field_index("options")
-            .ok_or_else(|| Error::internal("rbac.session has no options"))?;
-        repo::update_if(
-            exec,
-            s,
-            sid,
-            &[(i, Val::Json(json!({"secondFactor": true})))],
-            &[],
-        )
-        .await?;
+        let options = Val::Json(json!({"secondFactor": true}));
+        repo::set_if(exec, &self.e.session, sid, &[("options", options)], &[]).await?;
         Ok(())
     }
 
@@ -339,16 +322,16 @@ impl Auth {
         let mut tx = self.store.db.begin().await?;
         {
             let mut exec = tx.exec();
-            repo::update_if(
+            repo::set_if(
                 &mut exec,
                 &self.e.subject,
                 subject,
                 &[
-                    (self.idx("totpSecret")?, Val::Null),
-                    (self.idx("totpPending")?, Val::Null),
-                    (self.idx("totpStep")?, Val::Null),
-                    (self.idx("recoveryCodes")?, Val::Null),
-                    (self.idx("totpEnabledAt")?, Val::Null),
+                    ("totpSecret", Val::Null),
+                    ("totpPending", Val::Null),
+                    ("totpStep", Val::Null),
+                    ("recoveryCodes", Val::Null),
+                    ("totpEnabledAt", Val::Null),
                 ],
                 &[],
             )
@@ -383,12 +366,12 @@ impl Auth {
         if let Some(step) = matching_step(&secret, code, unix_now(), last)? {
             let mut tx = self.store.db.begin().await?;
             let old = st.step.map_or(Val::Null, Val::Text);
-            let won = repo::update_if(
+            let won = repo::set_if(
                 &mut tx.exec(),
                 &self.e.subject,
                 subject,
-                &[(self.idx("totpStep")?, Val::Text(step.to_string()))],
-                &[(self.idx("totpStep")?, old)],
+                &[("totpStep", Val::Text(step.to_string()))],
+                &[("totpStep", old)],
             )
             .await?
             .is_some();
@@ -406,12 +389,12 @@ impl Auth {
             .collect::<Vec<_>>()
             .join(" ");
         let mut tx = self.store.db.begin().await?;
-        let won = repo::update_if(
+        let won = repo::set_if(
             &mut tx.exec(),
             &self.e.subject,
             subject,
-            &[(self.idx("recoveryCodes")?, Val::Text(left))],
-            &[(self.idx("recoveryCodes")?, Val::Text(codes))],
+            &[("recoveryCodes", Val::Text(left))],
+            &[("recoveryCodes", Val::Text(codes))],
         )
         .await?
         .is_some();
