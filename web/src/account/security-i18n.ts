@@ -2,8 +2,8 @@
 // list in en and ru. They live beside the account screens, which are a chunk of their own, so
 // they stay out of the public site's first-load JavaScript; keys under `security.` come from
 // here, every other key from the app's catalogues, in the app's current language.
-import i18n, { useTranslation } from "@/i18n";
-import { type Catalogue, type TFunction, Translator } from "@/lib/translate";
+import { chunkCatalogue } from "@/i18n/chunk";
+import type { Catalogue, TFunction } from "@/lib/translate";
 
 export const securityEn: Catalogue = {
   security: {
@@ -121,23 +121,10 @@ export const securityRu: Catalogue = {
   },
 };
 
-const security = new Translator({ en: securityEn, ru: securityRu }, "en", "en");
-const bound = new Map<string, TFunction>();
+const security = chunkCatalogue("security", securityEn, securityRu);
 
 /** `t` in `lang`: `security.*` from this catalogue, the rest from the app's. */
-export function securityT(lang: string): TFunction {
-  let t = bound.get(lang);
-  if (!t) {
-    const own = security.getFixedT(lang);
-    const app = i18n.getFixedT(lang);
-    t = (key, options) => (key.startsWith("security.") ? own(key, options) : app(key, options));
-    bound.set(lang, t);
-  }
-  return t;
-}
+export const securityT: (lang: string) => TFunction = security.at;
 
 /** `securityT` in the app's current language (re-renders when it changes). */
-export function useSecurityT(): TFunction {
-  const { i18n: app } = useTranslation();
-  return securityT(app.language);
-}
+export const useSecurityT: () => TFunction = security.useT;

@@ -3,8 +3,8 @@
 // with its lazy chunk, not with the public site's first-load JavaScript; keys under `records.`
 // come from here, every other key (`errors.required`, `admin.invalidDate`) from the app's
 // catalogues, in the app's current language.
-import i18n, { useTranslation } from "@/i18n";
-import { type Catalogue, type TFunction, Translator } from "@/lib/translate";
+import { chunkCatalogue } from "@/i18n/chunk";
+import type { Catalogue, TFunction } from "@/lib/translate";
 
 export const recordsEn: Catalogue = {
   records: {
@@ -54,24 +54,10 @@ export const recordsRu: Catalogue = {
   },
 };
 
-const records = new Translator({ en: recordsEn, ru: recordsRu }, "en", "en");
-const bound = new Map<string, TFunction>();
+const records = chunkCatalogue("records", recordsEn, recordsRu);
 
-/** `t` in `lang`: `records.*` from this catalogue, the rest from the app's (the same function
- * for the same language, so a form's checks are rebuilt only when the language changes). */
-export function recordsT(lang: string): TFunction {
-  let t = bound.get(lang);
-  if (!t) {
-    const own = records.getFixedT(lang);
-    const app = i18n.getFixedT(lang);
-    t = (key, options) => (key.startsWith("records.") ? own(key, options) : app(key, options));
-    bound.set(lang, t);
-  }
-  return t;
-}
+/** `t` in `lang`: `records.*` from this catalogue, the rest from the app's. */
+export const recordsT: (lang: string) => TFunction = records.at;
 
 /** `recordsT` in the app's current language (re-renders when it changes). */
-export function useRecordsT(): TFunction {
-  const { i18n: app } = useTranslation();
-  return recordsT(app.language);
-}
+export const useRecordsT: () => TFunction = records.useT;

@@ -2,8 +2,8 @@
 // en and ru. Like `./i18n.ts`, they live beside the admin so they load with its lazy chunk, not
 // with the public site's first-load JavaScript; keys under `trust.` come from here, every other
 // key from the app's catalogues, in the app's current language.
-import i18n, { useTranslation } from "@/i18n";
-import { type Catalogue, type TFunction, Translator } from "@/lib/translate";
+import { chunkCatalogue } from "@/i18n/chunk";
+import type { Catalogue, TFunction } from "@/lib/translate";
 
 /** The four plural forms `t` picks from by `count` (Russian's few and many read as the other). */
 function plural(key: string, one: string, few: string, many: string, other: string): Record<string, string> {
@@ -220,23 +220,10 @@ export const trustRu: Catalogue = {
   },
 };
 
-const trust = new Translator({ en: trustEn, ru: trustRu }, "en", "en");
-const bound = new Map<string, TFunction>();
+const trust = chunkCatalogue("trust", trustEn, trustRu);
 
 /** `t` in `lang`: `trust.*` from this catalogue, the rest from the app's. */
-export function trustT(lang: string): TFunction {
-  let t = bound.get(lang);
-  if (!t) {
-    const own = trust.getFixedT(lang);
-    const app = i18n.getFixedT(lang);
-    t = (key, options) => (key.startsWith("trust.") ? own(key, options) : app(key, options));
-    bound.set(lang, t);
-  }
-  return t;
-}
+export const trustT: (lang: string) => TFunction = trust.at;
 
 /** `trustT` in the app's current language (re-renders when it changes). */
-export function useTrustT(): TFunction {
-  const { i18n: app } = useTranslation();
-  return trustT(app.language);
-}
+export const useTrustT: () => TFunction = trust.useT;
