@@ -86,17 +86,12 @@ impl Runner {
         Ok(())
     }
 
-    /// One pass: schedules, then up to `concurrency` due jobs, run concurrently.
+    /// One pass (tests drain the queue with it): schedules, then up to `concurrency` due jobs, run
+    /// concurrently.
     pub async fn tick(&self) -> Result<Tick> {
         self.enqueue_schedules().await?;
         let names: Vec<&str> = self.jobs.keys().copied().collect();
-        let lease = self
-            .jobs
-            .values()
-            .map(|j| j.timeout)
-            .max()
-            .unwrap_or(Duration::from_secs(60))
-            + Duration::from_secs(30);
+        let lease = self.lease();
         let claimed = jobs::claim(&self.ctx.store.db, &names, self.concurrency, lease).await?;
         let outcomes =
             futures::future::join_all(claimed.into_iter().map(|job| self.run_one(job))).await;
@@ -153,26 +148,80 @@ impl Runner {
         }
     }
 
-    /// Ticks until `stop` resolves. Errors (a database gone for a moment) are logged and retried.
+    /// The longest an attempt may hold its lease: the longest job timeout and a margin.
+    fn lease(&self) -> Duration {
+        self.jobs
+            .values()
+            .map(|j| j.timeout)
+            .max()
+            .unwrap_or(Duration::from_secs(60))
+            + Duration::from_secs(30)
+    }
+
+    /// Runs jobs until `stop` resolves: up to `concurrency` at once, each slot refilled as soon as
+    /// its job settles (a slow job holds one slot, not the whole pass). The runner claims when a
+    /// slot frees, when this process enqueues a due job (`jobs::wake`: a claim right away and
+    /// another just after the enqueuing transaction's group commit), and every `poll` for work
+    /// from other instances or scheduled for later. Errors (a database gone for a moment) are
+    /// logged and retried.
     pub async fn run(self, stop: impl std::future::Future<Output = ()> + Send) {
         if self.jobs.is_empty() {
             stop.await;
             return;
         }
+        let me = Arc::new(self);
+        let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
+        let settled = Arc::new(tokio::sync::Notify::new());
+        let names: Vec<&'static str> = me.jobs.keys().copied().collect();
+        let lease = me.lease();
+        let wake = jobs::wake();
         tokio::pin!(stop);
+        // After a wake-up that found less than it asked for, one more claim once the enqueuing
+        // transaction has surely committed.
+        let mut recheck = false;
         loop {
-            let busy = match self.tick().await {
-                Ok(t) => t.ran == self.concurrency,
-                Err(e) => {
-                    tracing::error!(error = %e, "job runner tick failed");
-                    false
+            if let Err(e) = me.enqueue_schedules().await {
+                tracing::error!(error = %e, "job runner could not enqueue schedules");
+            }
+            let free = slots.available_permits();
+            let mut full = free == 0;
+            if free > 0 {
+                match jobs::claim(&me.ctx.store.db, &names, free, lease).await {
+                    Ok(claimed) => {
+                        full = claimed.len() == free;
+                        for job in claimed {
+                            let Ok(permit) = slots.clone().try_acquire_owned() else {
+                                break;
+                            };
+                            let (me, settled) = (me.clone(), settled.clone());
+                            tokio::spawn(async move {
+                                if let Err(e) = me.run_one(job).await {
+                                    tracing::error!(error = %e, "job runner could not settle a job");
+                                }
+                                drop(permit);
+                                settled.notify_one();
+                            });
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "job runner could not claim jobs"),
                 }
+            }
+            let pause = if full {
+                // Every slot is busy: the next claim waits for one to free.
+                me.poll
+            } else if recheck {
+                recheck = false;
+                jobs::COMMIT_WINDOW
+            } else {
+                me.poll
             };
-            let pause = if busy { Duration::ZERO } else { self.poll };
             tokio::select! {
                 _ = &mut stop => return,
-                _ = tokio::time::sleep(pause) => {}
+                () = settled.notified() => {}
+                () = wake.notified(), if !full => recheck = true,
+                () = tokio::time::sleep(pause) => {}
             }
         }
     }
+}
 }

@@ -12,6 +12,7 @@ use sqlx::{
 };
 use stoa_kernel::{Error, Result};
 
+use crate::group::{Group, GroupTx};
 use crate::sqlite_read::Readers;
 use std::sync::Arc;
 
@@ -44,7 +45,10 @@ pub enum Db {
     /// Reads through rusqlite connections (see `sqlite_read`), writes through one sqlx connection.
     Sqlite {
         read: Arc<Readers>,
+        /// The writer connection's pool (one connection): `Db::read` takes it between batches.
         write: SqlitePool,
+        /// Writes share commits (see `group`).
+        group: Arc<Group>,
     },
     Postgres(PgPool),
 }
@@ -57,7 +61,7 @@ pub enum Conn {
 
 /// A write transaction on either backend.
 pub enum Tx {
-    Sqlite(Transaction<'static, Sqlite>),
+    Sqlite(GroupTx),
     Postgres(Transaction<'static, Postgres>),
 }
 
@@ -96,7 +100,7 @@ impl Conn {
 impl Tx {
     pub fn exec(&mut self) -> Exec<'_> {
         match self {
-            Tx::Sqlite(t) => Exec::Sqlite(t),
+            Tx::Sqlite(t) => Exec::Sqlite(t.conn()),
             Tx::Postgres(t) => Exec::Postgres(t),
         }
     }
@@ -104,9 +108,8 @@ impl Tx {
     pub async fn commit(self) -> Result<()> {
         match self {
             Tx::Sqlite(t) => t.commit().await,
-            Tx::Postgres(t) => t.commit().await,
+            Tx::Postgres(t) => t.commit().await.map_err(pool_err),
         }
-        .map_err(pool_err)
     }
 }
 
@@ -174,7 +177,8 @@ impl Db {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get() as u32);
         let readers = opts.max_connections.unwrap_or(cores).max(1) as usize;
         let read = Arc::new(Readers::new(std::path::PathBuf::from(path), readers));
-        let db = Db::Sqlite { read, write };
+        let group = Group::new(write.clone(), opts.acquire_timeout);
+        let db = Db::Sqlite { read, write, group };
         db.assert_durability().await?;
         Ok(db)
     }
@@ -229,10 +233,9 @@ impl Db {
     /// queue here instead of failing with "database is locked".
     pub async fn begin(&self) -> Result<Tx> {
         match self {
-            Db::Sqlite { write, .. } => write.begin().await.map(Tx::Sqlite),
-            Db::Postgres(p) => p.begin().await.map(Tx::Postgres),
+            Db::Sqlite { group, .. } => group.begin().await.map(Tx::Sqlite),
+            Db::Postgres(p) => p.begin().await.map(Tx::Postgres).map_err(pool_err),
         }
-        .map_err(pool_err)
     }
 
     /// Is the database reachable?
@@ -248,7 +251,10 @@ impl Db {
 
     pub async fn close(&self) {
         match self {
-            Db::Sqlite { write, .. } => write.close().await,
+            Db::Sqlite { write, group, .. } => {
+                group.close().await;
+                write.close().await;
+            }
             Db::Postgres(p) => p.close().await,
         }
     }

@@ -64,6 +64,18 @@ pub fn entity() -> Entity {
         .build()
 }
 
+/// Rung when this process enqueues a job that is due now, so the runner claims it without waiting
+/// for its poll. The ring comes before the enqueuing transaction commits: a runner that found
+/// nothing claims once more after [`COMMIT_WINDOW`].
+pub fn wake() -> &'static tokio::sync::Notify {
+    static WAKE: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    &WAKE
+}
+
+/// Long enough for a transaction that just enqueued a job to commit (a group commit waits at most
+/// `group::MAX_AGE`).
+pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_millis(30);
+
 /// A job to write.
 #[derive(Clone, Debug)]
 pub struct NewJob {
@@ -169,6 +181,9 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
             .to_owned(),
     );
     let n = execute(exec, &JOB, &s).await?;
+    if n == 1 && job.run_at <= t {
+        wake().notify_one();
+    }
     Ok((n == 1).then_some(id))
 }
 

@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod db;
 pub mod ddl;
+pub mod group;
 pub mod guard;
 pub mod jobs;
 pub mod publish;
