@@ -171,8 +171,16 @@ impl Runner {
         }
         let me = Arc::new(self);
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
+        // Background jobs never hold more than a quarter of the slots (at least one).
+        let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 4).max(1)));
         let settled = Arc::new(tokio::sync::Notify::new());
-        let names: Vec<&'static str> = me.jobs.keys().copied().collect();
+        let (urgent, background): (Vec<&'static str>, Vec<&'static str>) = {
+            let (b, u): (Vec<_>, Vec<_>) = me.jobs.values().partition(|j| j.background);
+            (
+                u.iter().map(|j| j.name).collect(),
+                b.iter().map(|j| j.name).collect(),
+            )
+        };
         let lease = me.lease();
         let wake = jobs::wake();
         tokio::pin!(stop);
@@ -183,29 +191,38 @@ impl Runner {
             if let Err(e) = me.enqueue_schedules().await {
                 tracing::error!(error = %e, "job runner could not enqueue schedules");
             }
-            let free = slots.available_permits();
-            let mut full = free == 0;
-            if free > 0 {
-                match jobs::claim(&me.ctx.store.db, &names, free, lease).await {
-                    Ok(claimed) => {
-                        full = claimed.len() == free;
-                        for job in claimed {
-                            let Ok(permit) = slots.clone().try_acquire_owned() else {
-                                break;
-                            };
-                            let (me, settled) = (me.clone(), settled.clone());
-                            tokio::spawn(async move {
-                                if let Err(e) = me.run_one(job).await {
-                                    tracing::error!(error = %e, "job runner could not settle a job");
-                                }
-                                drop(permit);
-                                settled.notify_one();
-                            });
-                        }
+            for (names, class) in [(&urgent, None), (&background, Some(&quiet))] {
+                let free = slots
+                    .available_permits()
+                    .min(class.map_or(usize::MAX, |q| q.available_permits()));
+                if free == 0 || names.is_empty() {
+                    continue;
+                }
+                let claimed = match jobs::claim(&me.ctx.store.db, names, free, lease).await {
+                    Ok(c) => c,
+                    Err(e) => {
+                        tracing::error!(error = %e, "job runner could not claim jobs");
+                        continue;
                     }
-                    Err(e) => tracing::error!(error = %e, "job runner could not claim jobs"),
+                };
+                for job in claimed {
+                    let (Ok(permit), extra) = (
+                        slots.clone().try_acquire_owned(),
+                        class.map(|q| q.clone().try_acquire_owned()),
+                    ) else {
+                        break;
+                    };
+                    let (me, settled) = (me.clone(), settled.clone());
+                    tokio::spawn(async move {
+                        if let Err(e) = me.run_one(job).await {
+                            tracing::error!(error = %e, "job runner could not settle a job");
+                        }
+                        drop((permit, extra));
+                        settled.notify_one();
+                    });
                 }
             }
+            let full = slots.available_permits() == 0;
             let pause = if full {
                 // Every slot is busy: the next claim waits for one to free.
                 me.poll
@@ -223,5 +240,4 @@ impl Runner {
             }
         }
     }
-}
 }

@@ -143,6 +143,10 @@ pub struct JobDef {
     pub max_backoff: Duration,
     /// Longest one attempt may take; past it the attempt counts as failed.
     pub timeout: Duration,
+    /// Work nobody waits on (mail, receipts, alerts): claimed after the other jobs and with at
+    /// most a quarter of the runner's slots while those keep it busy, so a burst of payments is
+    /// not slowed by the mail it causes (which catches up after).
+    pub background: bool,
     pub run: JobFn,
 }
 
@@ -159,8 +163,15 @@ impl JobDef {
             backoff: Duration::from_secs(10),
             max_backoff: Duration::from_secs(3600),
             timeout: Duration::from_secs(300),
+            background: false,
             run: Arc::new(move |ctx, payload| Box::pin(run(ctx, payload))),
         }
+    }
+
+    /// See [`JobDef::background`].
+    pub fn background(mut self) -> Self {
+        self.background = true;
+        self
     }
 
     pub fn attempts(mut self, n: u32) -> Self {

@@ -41,7 +41,8 @@ pub fn module() -> ModuleDef {
             JobDef::new(JOB_RETENTION, |ctx, _| async move {
                 retention(&ctx).await.map_err(|e| e.to_string())
             })
-            .timeout(Duration::from_secs(1800)),
+            .timeout(Duration::from_secs(1800))
+            .background(),
         )
         .schedule(JOB_RETENTION, Duration::from_secs(24 * 3600), json!({}))
 }

@@ -156,7 +156,10 @@ impl Group {
         }
         st.seq += 1;
         let savepoint = st.seq;
-        let conn = st.conn.as_mut().ok_or_else(|| Error::internal("no writer"))?;
+        let conn = st
+            .conn
+            .as_mut()
+            .ok_or_else(|| Error::internal("no writer"))?;
         if let Err(e) = exec(conn, format!("SAVEPOINT g{savepoint}")).await {
             let err = unavailable("start a transaction", &e);
             self.clone().end_or_hand_on(st, Some(e)).await;
@@ -217,7 +220,9 @@ impl Group {
                 let _ = exec(&mut c, "ROLLBACK".into()).await;
                 failed.map_or(Ok(()), Err)
             }
-            (None, failed) => Err(failed.unwrap_or_else(|| "the writer connection was lost".into())),
+            (None, failed) => {
+                Err(failed.unwrap_or_else(|| "the writer connection was lost".into()))
+            }
         };
         if let Err(e) = &outcome {
             tracing::error!(error = %e, writers = batch.members, "SQLite group commit failed");
@@ -313,7 +318,13 @@ impl Drop for GroupTx {
         };
         rt.spawn(async move {
             let undone = match st.conn.as_mut() {
-                Some(c) => exec(c, format!("ROLLBACK TO SAVEPOINT g{sp}; RELEASE SAVEPOINT g{sp}")).await,
+                Some(c) => {
+                    exec(
+                        c,
+                        format!("ROLLBACK TO SAVEPOINT g{sp}; RELEASE SAVEPOINT g{sp}"),
+                    )
+                    .await
+                }
                 None => Err("the writer connection was lost".into()),
             };
             group.end_or_hand_on(st, undone.err()).await;
@@ -389,7 +400,10 @@ mod tests {
         }
         assert_eq!(committed(&dir).await, (0..200).collect::<Vec<_>>());
         let batches = g.batches.load(Ordering::Relaxed) - before;
-        assert!(batches < 200, "{batches} commits for 200 writers: none shared");
+        assert!(
+            batches < 200,
+            "{batches} commits for 200 writers: none shared"
+        );
         assert_eq!(g.members.load(Ordering::Relaxed), 201);
     }
 
@@ -407,8 +421,14 @@ mod tests {
                         1 => drop(tx),
                         _ => {
                             // A statement that fails (a duplicate) and then the writer gives up.
-                            let Exec::Sqlite(c) = tx.exec() else { unreachable!() };
-                            assert!(exec(c, "INSERT INTO t (n) VALUES (0)".into()).await.is_err());
+                            let Exec::Sqlite(c) = tx.exec() else {
+                                unreachable!()
+                            };
+                            assert!(
+                                exec(c, "INSERT INTO t (n) VALUES (0)".into())
+                                    .await
+                                    .is_err()
+                            );
                             drop(tx);
                         }
                     }
@@ -454,7 +474,10 @@ mod tests {
         }
         let first = first.commit().await;
         let (good, bad) = (good.await.expect("task"), bad.await.expect("task"));
-        assert!(first.is_err() && good.is_err() && bad.is_err(), "{first:?} {good:?} {bad:?}");
+        assert!(
+            first.is_err() && good.is_err() && bad.is_err(),
+            "{first:?} {good:?} {bad:?}"
+        );
         assert!(matches!(bad, Err(Error::Unavailable(_))));
         assert!(committed(&dir).await.is_empty());
         // The writer goes on working after the failed batch.

@@ -200,7 +200,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 .map(|_| ())
                 .map_err(|e| e.to_string())
             })
-            .attempts(5),
+            .attempts(5)
+            .background(),
         )
         .seed(stoa_notification::mail::templates_seed(
             "billing.templates.v1",

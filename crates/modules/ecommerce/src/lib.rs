@@ -319,7 +319,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     .await
                     .map_err(|e| e.to_string())
             })
-            .attempts(3),
+            .attempts(3)
+            .background(),
         )
         .job(JobDef::new(
             orders::JOB_SUBJECT_CHECK,

@@ -172,9 +172,20 @@ pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
         height as f32 / size.height(),
     );
     resvg::render(&tree, t, &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| Error::internal(format!("encoding the image: {e}")))
+    encode_png(pixmap.take_demultiplied(), width, height)
+}
+
+/// PNG with the encoder's fast setting (fdeflate). With tiny-skia's default (zlib level 6) a
+/// receipt (1485 × 1050) took about 38 ms, 30 of them in deflate, and receipts were a fifth of
+/// the server's CPU in bench/checkout.sh; now about 10 ms, and the file is 87 KB instead of 36.
+fn encode_png(rgba: Vec<u8>, width: u32, height: u32) -> Result<Vec<u8>> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut out = Vec::with_capacity(rgba.len() / 8);
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(&rgba, width, height, image::ExtendedColorType::Rgba8)
+        .map_err(|e| Error::internal(format!("encoding the image: {e}")))?;
+    Ok(out)
 }
 
 #[cfg(test)]

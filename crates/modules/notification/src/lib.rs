@@ -142,6 +142,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
             // The notification counts its own attempts and queues the next one after its backoff;
             // the queue's own retries cover a crash or a timeout in between.
             .attempts(3)
-            .timeout(std::time::Duration::from_secs(60)),
+            .timeout(std::time::Duration::from_secs(60))
+            .background(),
         )
 }
