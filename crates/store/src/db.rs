@@ -1,18 +1,17 @@
-//! The database handle: SQLite (a one-connection writer pool that serialises writes, plus a reader
-//! pool) or PostgreSQL (one pool). Picked from the URL scheme.
+//! The database handle: SQLite (one rusqlite writer connection with group commit, see `group`,
+//! plus a pool of rusqlite readers, see `sqlite_read`) or PostgreSQL (one sqlx pool). Picked from
+//! the URL scheme.
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{
-    Connection, PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, SqlitePool, Transaction,
-};
+use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
+use tokio::sync::OwnedMutexGuard;
 use stoa_kernel::{Error, Result};
 
-use crate::group::{Group, GroupTx};
+use crate::group::{Group, GroupTx, State};
 use crate::sqlite_read::Readers;
 use std::sync::Arc;
 
@@ -42,12 +41,10 @@ impl DbOptions {
 
 #[derive(Clone, Debug)]
 pub enum Db {
-    /// Reads through rusqlite connections (see `sqlite_read`), writes through one sqlx connection.
+    /// Reads through rusqlite reader connections (see `sqlite_read`), writes through one rusqlite
+    /// connection whose transactions share commits (see `group`).
     Sqlite {
         read: Arc<Readers>,
-        /// The writer connection's pool (one connection): `Db::read` takes it between batches.
-        write: SqlitePool,
-        /// Writes share commits (see `group`).
         group: Arc<Group>,
     },
     Postgres(PgPool),
@@ -55,7 +52,8 @@ pub enum Db {
 
 /// A connection from either backend, for reads.
 pub enum Conn {
-    Sqlite(PoolConnection<Sqlite>),
+    /// The writer connection, between batches.
+    Sqlite(OwnedMutexGuard<State>),
     Postgres(PoolConnection<Postgres>),
 }
 
@@ -67,7 +65,7 @@ pub enum Tx {
 
 /// A borrowed connection (pool connection or transaction) that queries run on.
 pub enum Exec<'a> {
-    Sqlite(&'a mut SqliteConnection),
+    Sqlite(&'a mut rusqlite::Connection),
     Postgres(&'a mut PgConnection),
 }
 
@@ -91,7 +89,7 @@ impl Exec<'_> {
 impl Conn {
     pub fn exec(&mut self) -> Exec<'_> {
         match self {
-            Conn::Sqlite(c) => Exec::Sqlite(c),
+            Conn::Sqlite(c) => Exec::Sqlite(c.conn()),
             Conn::Postgres(c) => Exec::Postgres(c),
         }
     }
@@ -154,51 +152,33 @@ impl Db {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        let base = SqliteConnectOptions::new()
-            .filename(path)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10))
-            .synchronous(SqliteSynchronous::Full)
-            .pragma("case_sensitive_like", "ON")
-            .statement_cache_capacity(512)
-            // Rows cross from SQLite's worker thread in one batch instead of one hand-off per row.
-            .row_buffer_size(1024);
-        let write = SqlitePoolOptions::new()
-            .max_connections(1)
-            .acquire_timeout(opts.acquire_timeout)
-            .connect_with(
-                base.clone()
-                    .create_if_missing(true)
-                    .journal_mode(SqliteJournalMode::Wal),
-            )
-            .await
-            .map_err(|e| format!("cannot open SQLite database {path}: {e}"))?;
+        let conn = open_writer(path)?;
         // Reads run on the calling worker thread: more readers than cores buys nothing.
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get() as u32);
         let readers = opts.max_connections.unwrap_or(cores).max(1) as usize;
         let read = Arc::new(Readers::new(std::path::PathBuf::from(path), readers));
-        let group = Group::new(write.clone(), opts.acquire_timeout);
-        let db = Db::Sqlite { read, write, group };
+        let group = Group::new(conn, opts.acquire_timeout);
+        let db = Db::Sqlite { read, group };
         db.assert_durability().await?;
         Ok(db)
     }
 
     async fn assert_durability(&self) -> Result<(), String> {
-        let Db::Sqlite { write, .. } = self else {
+        let Db::Sqlite { group, .. } = self else {
             return Ok(());
         };
-        let q = |p: &'static str| async move {
-            sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(format!(
-                "SELECT CAST(({p}) AS TEXT)"
-            )))
-            .fetch_one(write)
-            .await
+        let mut st = group.read().await.map_err(|e| e.to_string())?;
+        let c = st.conn();
+        let q = |p: &str| {
+            c.query_row(&format!("SELECT CAST(({p}) AS TEXT)"), [], |r| {
+                r.get::<_, String>(0)
+            })
             .map_err(|e| e.to_string())
         };
-        let journal = q("SELECT journal_mode FROM pragma_journal_mode").await?;
-        let sync = q("SELECT synchronous FROM pragma_synchronous").await?;
-        let fk = q("SELECT foreign_keys FROM pragma_foreign_keys").await?;
-        let busy = q("SELECT timeout FROM pragma_busy_timeout").await?;
+        let journal = q("SELECT journal_mode FROM pragma_journal_mode")?;
+        let sync = q("SELECT synchronous FROM pragma_synchronous")?;
+        let fk = q("SELECT foreign_keys FROM pragma_foreign_keys")?;
+        let busy = q("SELECT timeout FROM pragma_busy_timeout")?;
         let ok = journal.eq_ignore_ascii_case("wal")
             && sync == "2"
             && fk == "1"
@@ -219,18 +199,19 @@ impl Db {
         }
     }
 
-    /// A sqlx connection for reads (on SQLite, the writer connection: use it for rare reads such as
-    /// schema introspection; the hot read path is `Store::find`/`get` through the rusqlite readers).
+    /// A connection for reads (on SQLite, the writer connection between batches: use it for rare
+    /// reads such as secrets and schema introspection; the hot read path is `Store::find`/`get`
+    /// through the rusqlite readers).
     pub async fn read(&self) -> Result<Conn> {
         match self {
-            Db::Sqlite { write, .. } => write.acquire().await.map(Conn::Sqlite),
-            Db::Postgres(p) => p.acquire().await.map(Conn::Postgres),
+            Db::Sqlite { group, .. } => group.read().await.map(Conn::Sqlite),
+            Db::Postgres(p) => p.acquire().await.map(Conn::Postgres).map_err(pool_err),
         }
-        .map_err(pool_err)
     }
 
     /// A write transaction. On SQLite writes are serialised through one connection, so writers
-    /// queue here instead of failing with "database is locked".
+    /// queue here instead of failing with "database is locked", and consecutive ones share a
+    /// commit (`group`).
     pub async fn begin(&self) -> Result<Tx> {
         match self {
             Db::Sqlite { group, .. } => group.begin().await.map(Tx::Sqlite),
@@ -240,22 +221,50 @@ impl Db {
 
     /// Is the database reachable?
     pub async fn ping(&self) -> bool {
+        if let Db::Sqlite { read, .. } = self {
+            return read.ping().await;
+        }
         let Ok(mut c) = self.read().await else {
             return false;
         };
         match c.exec() {
-            Exec::Sqlite(c) => c.ping().await.is_ok(),
+            Exec::Sqlite(c) => c.execute_batch("SELECT 1").is_ok(),
             Exec::Postgres(c) => c.ping().await.is_ok(),
         }
     }
 
     pub async fn close(&self) {
         match self {
-            Db::Sqlite { write, group, .. } => {
-                group.close().await;
-                write.close().await;
-            }
+            Db::Sqlite { group, .. } => group.close().await,
             Db::Postgres(p) => p.close().await,
         }
     }
+}
+
+/// Opens (creating when missing) the SQLite writer connection with the durability settings
+/// QUALITY.md asks for: WAL, `synchronous = FULL`, foreign keys, a 10 s busy timeout.
+fn open_writer(path: &str) -> Result<rusqlite::Connection, String> {
+    use rusqlite::OpenFlags;
+    let c = rusqlite::Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI,
+    )
+    .map_err(|e| format!("cannot open SQLite database {path}: {e}"))?;
+    c.busy_timeout(Duration::from_secs(10))
+        .map_err(|e| format!("SQLite {path}: {e}"))?;
+    let mode: String = c
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .map_err(|e| format!("SQLite {path}: {e}"))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(format!("SQLite {path}: WAL journal not available ({mode})"));
+    }
+    c.execute_batch(
+        "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA case_sensitive_like = ON;",
+    )
+    .map_err(|e| format!("SQLite {path}: {e}"))?;
+    c.set_prepared_statement_cache_capacity(512);
+    Ok(c)
 }

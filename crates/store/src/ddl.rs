@@ -294,25 +294,23 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
     let mut ex = Existing::default();
     match exec {
         Exec::Sqlite(c) => {
-            let rows = sqlx::query(
-                "SELECT m.name AS t, p.name AS c FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'",
+            let pairs = |sql: &str| -> rusqlite::Result<Vec<(String, String)>> {
+                let mut st = c.prepare(sql)?;
+                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect()
+            };
+            let columns = pairs(
+                "SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'",
             )
-            .fetch_all(&mut **c)
-            .await
-            .map_err(pool_err)?;
-            for r in rows {
-                ex.columns
-                    .entry(r.get::<String, _>("t"))
-                    .or_default()
-                    .insert(r.get("c"));
+            .map_err(sqlite_err)?;
+            for (t, c) in columns {
+                ex.columns.entry(t).or_default().insert(c);
             }
-            let rows = sqlx::query(
-                "SELECT name FROM sqlite_master WHERE type = 'index' AND name IS NOT NULL",
+            let indexes = pairs(
+                "SELECT name, name FROM sqlite_master WHERE type = 'index' AND name IS NOT NULL",
             )
-            .fetch_all(&mut **c)
-            .await
-            .map_err(pool_err)?;
-            ex.indexes = rows.iter().map(|r| r.get::<String, _>("name")).collect();
+            .map_err(sqlite_err)?;
+            ex.indexes = indexes.into_iter().map(|(n, _)| n).collect();
         }
         Exec::Postgres(c) => {
             let rows = sqlx::query(
@@ -465,33 +463,37 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
         }
     };
     match &mut exec {
-        Exec::Sqlite(c) => sqlx::query(sql)
-            .bind(&checksum)
-            .bind(&all)
-            .bind(&now)
-            .execute(&mut **c)
-            .await
-            .map(|_| ()),
+        Exec::Sqlite(c) => c
+            .execute(sql, [&checksum, &all, &now])
+            .map(|_| ())
+            .map_err(sqlite_err)?,
         Exec::Postgres(c) => sqlx::query(sql)
             .bind(&checksum)
             .bind(&all)
             .bind(&now)
             .execute(&mut **c)
             .await
-            .map(|_| ()),
+            .map(|_| ())
+            .map_err(pool_err)?,
     }
-    .map_err(pool_err)?;
     tx.commit().await?;
     Ok(stmts)
 }
 
 pub(crate) async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
-    let sql = sqlx::AssertSqlSafe(sql.to_owned());
     match exec {
-        Exec::Sqlite(c) => sqlx::raw_sql(sql).execute(&mut **c).await.map(|_| ()),
-        Exec::Postgres(c) => sqlx::raw_sql(sql).execute(&mut **c).await.map(|_| ()),
+        // DDL and index builds can take a while: off the worker's other tasks.
+        Exec::Sqlite(c) => crate::sqlite_read::blocking(|| c.execute_batch(sql)).map_err(sqlite_err),
+        Exec::Postgres(c) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+            .execute(&mut **c)
+            .await
+            .map(|_| ())
+            .map_err(|e| Error::internal(e.to_string())),
     }
-    .map_err(|e| Error::internal(e.to_string()))
+}
+
+fn sqlite_err(e: rusqlite::Error) -> Error {
+    Error::internal(format!("sqlite: {e}"))
 }
 
 #[cfg(test)]

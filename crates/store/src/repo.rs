@@ -12,7 +12,6 @@ use sea_query_sqlx::{SqlxBinder, SqlxValues};
 use serde_json::value::RawValue;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
-use sqlx::sqlite::SqliteRow;
 use stoa_kernel::model::{Entity, Field, Kind};
 use stoa_kernel::query::{Filter, FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, format_timestamp};
@@ -333,36 +332,6 @@ pub(crate) fn returning(e: &Entity) -> sea_query::ReturningClause {
     )
 }
 
-pub(crate) fn raw(s: String) -> Cell {
-    match RawValue::from_string(s) {
-        Ok(r) => Cell::Json(r),
-        // Only data written around Stoa can get here; show it rather than fail the read.
-        Err(_) => Cell::Null,
-    }
-}
-
-fn decode_sqlite(e: &Entity, cols: &[&Field], row: &SqliteRow) -> Result<Record> {
-    let mut out = Vec::with_capacity(cols.len());
-    for (i, f) in cols.iter().enumerate() {
-        let v = match f.kind {
-            Kind::Int => row
-                .try_get::<Option<i64>, _>(i)
-                .map(|v| v.map_or(Cell::Null, Cell::Int)),
-            Kind::Bool => row
-                .try_get::<Option<bool>, _>(i)
-                .map(|v| v.map_or(Cell::Null, Cell::Bool)),
-            Kind::Translations | Kind::RichText | Kind::Json => row
-                .try_get::<Option<String>, _>(i)
-                .map(|v| v.map_or(Cell::Null, raw)),
-            _ => row
-                .try_get::<Option<String>, _>(i)
-                .map(|v| v.map_or(Cell::Null, Cell::Text)),
-        }
-        .map_err(|err| Error::internal(format!("decode {}.{}: {err}", e.table, f.column)))?;
-        out.push((f.name, v));
-    }
-    Ok(Record(out))
-}
 
 fn decode_pg(e: &Entity, cols: &[&Field], row: &PgRow) -> Result<Record> {
     let mut out = Vec::with_capacity(cols.len());
@@ -396,60 +365,117 @@ fn decode_pg(e: &Entity, cols: &[&Field], row: &PgRow) -> Result<Record> {
     Ok(Record(out))
 }
 
-/// Maps a database error on `e` to a client error where the database refused bad input.
-pub fn db_error(e: &Entity, err: sqlx::Error) -> Error {
-    if let sqlx::Error::Database(d) = &err {
-        let field_of_column =
-            |column: &str| e.fields.iter().find(|f| f.column == column).map(|f| f.name);
-        if d.is_unique_violation() {
-            let by_constraint = d.constraint().and_then(|c| {
+/// What a database refused, in either backend's words.
+enum Refused {
+    Unique,
+    ForeignKey,
+    Check,
+    NotNull,
+    /// Anything else: not the client's doing.
+    Other,
+}
+
+/// A client error for a refusal on `e` (`constraint`: its name when the backend gives one).
+fn refused(e: &Entity, what: Refused, constraint: Option<&str>, message: &str) -> Option<Error> {
+    let field_of_column =
+        |column: &str| e.fields.iter().find(|f| f.column == column).map(|f| f.name);
+    Some(match what {
+        Refused::Unique => {
+            let by_constraint = constraint.and_then(|c| {
                 e.fields
                     .iter()
                     .find(|f| unique_index(&e.table, &f.column) == c)
             });
-            let by_message = d
-                .message()
+            let by_message = message
                 .rsplit_once('.')
                 .and_then(|(_, c)| field_of_column(c.trim()));
             let field = by_constraint.map(|f| f.name).or(by_message).unwrap_or("id");
-            return Error::conflict_field(field, "already taken");
+            Error::conflict_field(field, "already taken")
         }
-        if d.is_foreign_key_violation() {
-            let field = d
-                .constraint()
+        Refused::ForeignKey => {
+            let field = constraint
                 .and_then(|c| {
                     e.fields
                         .iter()
                         .find(|f| crate::ddl::ident(&format!("fk_{}_{}", e.table, f.column)) == c)
                 })
                 .map(|f| f.name);
-            return match field {
+            match field {
                 Some(f) => Error::invalid_field(f, "references a record that does not exist"),
                 None => Error::Invalid {
                     message: "a reference points to a record that does not exist".into(),
                     fields: Default::default(),
                 },
-            };
+            }
         }
-        if d.is_check_violation() {
-            return Error::Invalid {
-                message: d.message().to_owned(),
-                fields: Default::default(),
-            };
-        }
+        Refused::Check => Error::Invalid {
+            message: message.to_owned(),
+            fields: Default::default(),
+        },
         // Not-null: SQLite "NOT NULL constraint failed: t.c", PostgreSQL code 23502.
-        if d.code().as_deref() == Some("23502")
-            || d.message().starts_with("NOT NULL constraint failed")
-        {
-            let column = d
-                .message()
+        Refused::NotNull => {
+            let column = message
                 .rsplit_once('.')
                 .map(|(_, c)| c.trim().to_owned())
                 .unwrap_or_default();
-            return Error::invalid_field(field_of_column(&column).unwrap_or("body"), "is required");
+            Error::invalid_field(field_of_column(&column).unwrap_or("body"), "is required")
+        }
+        Refused::Other => return None,
+    })
+}
+
+/// Maps a PostgreSQL error on `e` to a client error where the database refused bad input.
+pub fn db_error(e: &Entity, err: sqlx::Error) -> Error {
+    if let sqlx::Error::Database(d) = &err {
+        let what = if d.is_unique_violation() {
+            Refused::Unique
+        } else if d.is_foreign_key_violation() {
+            Refused::ForeignKey
+        } else if d.is_check_violation() {
+            Refused::Check
+        } else if d.code().as_deref() == Some("23502")
+            || d.message().starts_with("NOT NULL constraint failed")
+        {
+            Refused::NotNull
+        } else {
+            Refused::Other
+        };
+        if let Some(x) = refused(e, what, d.constraint(), d.message()) {
+            return x;
         }
     }
     pool_err(err)
+}
+
+/// Maps a SQLite error on `e` to a client error where the database refused bad input (SQLite
+/// names no constraint: the column comes from the message).
+pub fn sqlite_error(e: &Entity, err: rusqlite::Error) -> Error {
+    use rusqlite::ffi;
+    if let rusqlite::Error::SqliteFailure(f, msg) = &err {
+        let message = msg.as_deref().unwrap_or_default();
+        let what = match f.extended_code {
+            ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => Refused::Unique,
+            ffi::SQLITE_CONSTRAINT_FOREIGNKEY => Refused::ForeignKey,
+            ffi::SQLITE_CONSTRAINT_CHECK => Refused::Check,
+            ffi::SQLITE_CONSTRAINT_NOTNULL => Refused::NotNull,
+            _ => Refused::Other,
+        };
+        if let Some(x) = refused(e, what, None, message) {
+            return x;
+        }
+        if matches!(
+            f.code,
+            ffi::ErrorCode::DatabaseBusy | ffi::ErrorCode::DatabaseLocked
+        ) {
+            return Error::Unavailable("the database is busy; try again".into());
+        }
+    }
+    Error::internal(format!("sqlite: {err}"))
+}
+
+/// sea-query values bound for SQLite as rusqlite values.
+fn sqlite_params(values: &SqlxValues) -> Result<Vec<rusqlite::types::Value>> {
+    values.0.0.iter().map(crate::sqlite_read::bind).collect()
 }
 
 pub(crate) async fn fetch_all<S: SqlxBinder>(
@@ -458,18 +484,23 @@ pub(crate) async fn fetch_all<S: SqlxBinder>(
     stmt: &S,
 ) -> Result<Vec<Record>> {
     let (sql, values) = build(stmt, exec.backend());
-    let sql = sqlx::AssertSqlSafe(sql);
     let cols = select_columns(e);
     match exec {
         Exec::Sqlite(c) => {
-            let rows = sqlx::query_with(sql, values)
-                .fetch_all(&mut **c)
-                .await
-                .map_err(|x| db_error(e, x))?;
-            rows.iter().map(|r| decode_sqlite(e, &cols, r)).collect()
+            let params = sqlite_params(&values)?;
+            let fail = |x| sqlite_error(e, x);
+            let mut stmt = c.prepare_cached(&sql).map_err(fail)?;
+            let mut rows = stmt
+                .query(rusqlite::params_from_iter(params.iter()))
+                .map_err(fail)?;
+            let mut out = Vec::new();
+            while let Some(r) = rows.next().map_err(fail)? {
+                out.push(crate::sqlite_read::decode(&cols, r)?);
+            }
+            Ok(out)
         }
         Exec::Postgres(c) => {
-            let rows = sqlx::query_with(sql, values)
+            let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_all(&mut **c)
                 .await
                 .map_err(|x| db_error(e, x))?;
@@ -646,20 +677,20 @@ pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result
         }
     }
     let (sql, values) = build(&count_statement(e, query, b), b);
-    let sql = sqlx::AssertSqlSafe(sql);
     let n: i64 = match exec {
         Exec::Sqlite(c) => {
-            sqlx::query_scalar_with(sql, values)
-                .fetch_one(&mut **c)
-                .await
+            let params = sqlite_params(&values)?;
+            c.prepare_cached(&sql)
+                .and_then(|mut s| {
+                    s.query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))
+                })
+                .map_err(|x| sqlite_error(e, x))?
         }
-        Exec::Postgres(c) => {
-            sqlx::query_scalar_with(sql, values)
-                .fetch_one(&mut **c)
-                .await
-        }
-    }
-    .map_err(|x| db_error(e, x))?;
+        Exec::Postgres(c) => sqlx::query_scalar_with(sqlx::AssertSqlSafe(sql), values)
+            .fetch_one(&mut **c)
+            .await
+            .map_err(|x| db_error(e, x))?,
+    };
     Ok(u64::try_from(n).unwrap_or(0))
 }
 
@@ -820,22 +851,24 @@ pub async fn read_text(
     }
     s.and_where(col("id").eq(id_value(id, b)));
     let (sql, values) = build(&s, b);
-    let sql = sqlx::AssertSqlSafe(sql);
     match exec {
         Exec::Sqlite(c) => {
-            let row = sqlx::query_with(sql, values)
-                .fetch_optional(&mut **c)
-                .await
-                .map_err(|x| db_error(e, x))?;
-            row.map(|r| {
-                (0..fields.len())
-                    .map(|i| r.try_get::<Option<String>, _>(i).map_err(Error::internal))
-                    .collect()
-            })
-            .transpose()
+            let params = sqlite_params(&values)?;
+            let fail = |x| sqlite_error(e, x);
+            let mut stmt = c.prepare_cached(&sql).map_err(fail)?;
+            let mut rows = stmt
+                .query(rusqlite::params_from_iter(params.iter()))
+                .map_err(fail)?;
+            let Some(r) = rows.next().map_err(fail)? else {
+                return Ok(None);
+            };
+            (0..fields.len())
+                .map(|i| r.get::<_, Option<String>>(i).map_err(fail))
+                .collect::<Result<Vec<_>>>()
+                .map(Some)
         }
         Exec::Postgres(c) => {
-            let row = sqlx::query_with(sql, values)
+            let row = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_optional(&mut **c)
                 .await
                 .map_err(|x| db_error(e, x))?;
@@ -911,18 +944,20 @@ pub(crate) async fn execute<S: SqlxBinder>(
     stmt: &S,
 ) -> Result<u64> {
     let (sql, values) = build(stmt, exec.backend());
-    let sql = sqlx::AssertSqlSafe(sql);
     match exec {
-        Exec::Sqlite(c) => sqlx::query_with(sql, values)
+        Exec::Sqlite(c) => {
+            let params = sqlite_params(&values)?;
+            c.prepare_cached(&sql)
+                .and_then(|mut s| s.execute(rusqlite::params_from_iter(params.iter())))
+                .map(|n| n as u64)
+                .map_err(|x| sqlite_error(e, x))
+        }
+        Exec::Postgres(c) => sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
             .execute(&mut **c)
             .await
-            .map(|r| r.rows_affected()),
-        Exec::Postgres(c) => sqlx::query_with(sql, values)
-            .execute(&mut **c)
-            .await
-            .map(|r| r.rows_affected()),
+            .map(|r| r.rows_affected())
+            .map_err(|x| db_error(e, x)),
     }
-    .map_err(|x| db_error(e, x))
 }
 
 /// Sets fields on every row matching `filter` (see [`update_if`]), except the row `except`;

@@ -7,18 +7,26 @@ use stoa_kernel::{Error, Result};
 
 use crate::db::{Db, Exec, pool_err};
 
+fn sqlite_err(e: rusqlite::Error) -> Error {
+    Error::internal(format!("sqlite: {e}"))
+}
+
 async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> {
-    let sql = sqlx::AssertSqlSafe(sql.to_owned());
     let stamp = format_timestamp(now());
     match exec {
         Exec::Sqlite(c) => {
-            let mut q = sqlx::query(sql);
-            if let Some(n) = name {
-                q = q.bind(n.to_owned()).bind(stamp);
-            }
-            q.execute(&mut **c).await.map(|r| r.rows_affected())
+            let mut st = c.prepare_cached(sql).map_err(sqlite_err)?;
+            let args: Vec<String> = name
+                .map(|n| vec![n.to_owned(), stamp])
+                .unwrap_or_default();
+            let n = st.parameter_count();
+            return st
+                .execute(rusqlite::params_from_iter(args.iter().take(n)))
+                .map(|n| n as u64)
+                .map_err(sqlite_err);
         }
         Exec::Postgres(c) => {
+            let sql = sqlx::AssertSqlSafe(sql.to_owned());
             let mut q = sqlx::query(sql);
             if let Some(n) = name {
                 q = q.bind(n.to_owned()).bind(stamp);
@@ -42,10 +50,14 @@ pub async fn applied(db: &Db, name: &str) -> Result<bool> {
     let mut c = db.read().await?;
     let n: i64 = match c.exec() {
         Exec::Sqlite(c) => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM stoa_seeds WHERE name = $1")
-                .bind(name.to_owned())
-                .fetch_one(&mut *c)
-                .await
+            return c
+                .query_row(
+                    "SELECT COUNT(*) FROM stoa_seeds WHERE name = ?1",
+                    [name],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map(|n| n > 0)
+                .map_err(sqlite_err);
         }
         Exec::Postgres(c) => {
             sqlx::query_scalar("SELECT COUNT(*) FROM stoa_seeds WHERE name = $1")
@@ -93,20 +105,21 @@ pub async fn applied_with_prefix(
     let mut c = db.read().await?;
     let pattern = format!("{}%", prefix.replace(['%', '_'], ""));
     let names: Vec<String> = match c.exec() {
-        Exec::Sqlite(c) => {
-            sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
-                .bind(pattern)
-                .fetch_all(&mut *c)
-                .await
-        }
+        Exec::Sqlite(c) => c
+            .prepare("SELECT name FROM stoa_seeds WHERE name LIKE ?1")
+            .and_then(|mut s| {
+                s.query_map([pattern], |r| r.get::<_, String>(0))?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .map_err(sqlite_err)?,
         Exec::Postgres(c) => {
             sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
                 .bind(pattern)
                 .fetch_all(&mut *c)
                 .await
+                .map_err(pool_err)?
         }
-    }
-    .map_err(pool_err)?;
+    };
     Ok(names
         .into_iter()
         .filter(|n| n.starts_with(prefix))

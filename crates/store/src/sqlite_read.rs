@@ -54,7 +54,7 @@ fn open(path: &PathBuf) -> Result<Connection> {
 }
 
 /// sea-query values (already mapped for SQLite by `repo::to_value`) as rusqlite values.
-fn bind(v: &Value) -> Result<SqlValue> {
+pub(crate) fn bind(v: &Value) -> Result<SqlValue> {
     Ok(match v {
         Value::Bool(b) => b.map_or(SqlValue::Null, |b| SqlValue::Integer(i64::from(b))),
         Value::BigInt(i) => i.map_or(SqlValue::Null, SqlValue::Integer),
@@ -86,7 +86,7 @@ fn cell<'r>(row: &'r rusqlite::Row<'_>, i: usize, f: &Field) -> Result<CellRef<'
     })
 }
 
-fn decode(cols: &[&Field], row: &rusqlite::Row<'_>) -> Result<Record> {
+pub(crate) fn decode(cols: &[&Field], row: &rusqlite::Row<'_>) -> Result<Record> {
     let mut out = Vec::with_capacity(cols.len());
     for (i, f) in cols.iter().enumerate() {
         out.push((f.name, cell(row, i, f)?.to_owned()));
@@ -96,7 +96,7 @@ fn decode(cols: &[&Field], row: &rusqlite::Row<'_>) -> Result<Record> {
 
 /// Runs blocking work without stalling the runtime: in place on a multi-thread runtime (other
 /// tasks move to another worker), directly on a current-thread one.
-fn blocking<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn blocking<R>(f: impl FnOnce() -> R) -> R {
     match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
         _ => f(),

@@ -160,11 +160,9 @@ async fn migrations_are_recorded_and_idempotent(app: TestApp) {
     assert!(again.is_empty(), "a second migrate ran {again:?}");
     let mut c = app.store.db.read().await.unwrap_or_else(|e| panic!("{e}"));
     let n: i64 = match c.exec() {
-        stoa_store::Exec::Sqlite(c) => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM stoa_migrations")
-                .fetch_one(&mut *c)
-                .await
-        }
+        stoa_store::Exec::Sqlite(c) => c
+            .query_row("SELECT COUNT(*) FROM stoa_migrations", [], |r| r.get(0))
+            .map_err(|e| sqlx::Error::Protocol(e.to_string())),
         stoa_store::Exec::Postgres(c) => {
             sqlx::query_scalar("SELECT COUNT(*) FROM stoa_migrations")
                 .fetch_one(&mut *c)
@@ -185,22 +183,14 @@ async fn sqlite_runs_with_the_durability_settings() {
     let stoa_store::Exec::Sqlite(c) = c.exec() else {
         panic!("not sqlite")
     };
-    let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
-        .fetch_one(&mut *c)
-        .await
-        .unwrap_or_default();
-    let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
-        .fetch_one(&mut *c)
-        .await
-        .unwrap_or(-1);
-    let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
-        .fetch_one(&mut *c)
-        .await
-        .unwrap_or(-1);
-    let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
-        .fetch_one(&mut *c)
-        .await
-        .unwrap_or(-1);
+    let pragma = |p: &str| -> String {
+        c.query_row(&format!("SELECT CAST(({p}) AS TEXT)"), [], |r| r.get(0))
+            .unwrap_or_default()
+    };
+    let journal = pragma("SELECT journal_mode FROM pragma_journal_mode");
+    let sync: i64 = pragma("SELECT synchronous FROM pragma_synchronous").parse().unwrap_or(-1);
+    let fk: i64 = pragma("SELECT foreign_keys FROM pragma_foreign_keys").parse().unwrap_or(-1);
+    let busy: i64 = pragma("SELECT timeout FROM pragma_busy_timeout").parse().unwrap_or(-1);
     assert_eq!((journal.as_str(), sync, fk), ("wal", 2, 1));
     assert!(busy >= 5000, "busy_timeout {busy}");
 }
