@@ -155,8 +155,10 @@ pub struct Config {
     /// Chat writes (messages, edits, reactions, new chats) one account may make per minute.
     #[arg(long, env = "STOA_CHAT_RATE", default_value_t = 60)]
     pub chat_rate: u32,
-    /// Background jobs one server claims and runs at once.
-    #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 16)]
+    /// Background jobs one server claims and runs at once. Jobs mostly wait on the database (and
+    /// on SQLite share its commits), so slots are cheap: fewer slots than jobs in flight made the
+    /// payment chain queue (bench/checkout.sh).
+    #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 64)]
     pub job_concurrency: usize,
     /// Payment providers' credentials and addresses.
     #[command(flatten)]
@@ -400,7 +402,7 @@ impl Config {
             webhook_rate: 600,
             form_rate: 10,
             chat_rate: 60,
-            job_concurrency: 16,
+            job_concurrency: 64,
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),
         }

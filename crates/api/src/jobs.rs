@@ -23,6 +23,9 @@ pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> Result<uuid::Uuid> {
         .ok_or_else(|| stoa_kernel::Error::bad_field(key, "the job's payload needs this uuid"))
 }
 
+/// How long a settled job's slot may wait for others before the runner claims (see `run`).
+const CLAIM_COALESCE: Duration = Duration::from_millis(2);
+
 pub struct Runner {
     ctx: Arc<Context>,
     jobs: HashMap<&'static str, JobDef>,
@@ -48,6 +51,12 @@ impl Runner {
         jobs: HashMap<&'static str, JobDef>,
         schedules: Vec<Schedule>,
     ) -> Self {
+        let background: Vec<&str> = jobs
+            .values()
+            .filter(|j| j.background)
+            .map(|j| j.name)
+            .collect();
+        jobs::set_background(&background);
         Self {
             ctx,
             jobs,
@@ -92,7 +101,12 @@ impl Runner {
         self.enqueue_schedules().await?;
         let names: Vec<&str> = self.jobs.keys().copied().collect();
         let lease = self.lease();
-        let claimed = jobs::claim(&self.ctx.store.db, &names, self.concurrency, lease).await?;
+        let mut claimed =
+            jobs::claim(&self.ctx.store.db, &names, 0, self.concurrency, lease).await?;
+        let rest = self.concurrency - claimed.len();
+        if rest > 0 {
+            claimed.extend(jobs::claim(&self.ctx.store.db, &names, 1, rest, lease).await?);
+        }
         let outcomes =
             futures::future::join_all(claimed.into_iter().map(|job| self.run_one(job))).await;
         let mut tick = Tick::default();
@@ -191,20 +205,21 @@ impl Runner {
             if let Err(e) = me.enqueue_schedules().await {
                 tracing::error!(error = %e, "job runner could not enqueue schedules");
             }
-            for (names, class) in [(&urgent, None), (&background, Some(&quiet))] {
+            for (names, priority, class) in [(&urgent, 0, None), (&background, 1, Some(&quiet))] {
                 let free = slots
                     .available_permits()
                     .min(class.map_or(usize::MAX, |q| q.available_permits()));
                 if free == 0 || names.is_empty() {
                     continue;
                 }
-                let claimed = match jobs::claim(&me.ctx.store.db, names, free, lease).await {
-                    Ok(c) => c,
-                    Err(e) => {
-                        tracing::error!(error = %e, "job runner could not claim jobs");
-                        continue;
-                    }
-                };
+                let claimed =
+                    match jobs::claim(&me.ctx.store.db, names, priority, free, lease).await {
+                        Ok(c) => c,
+                        Err(e) => {
+                            tracing::error!(error = %e, "job runner could not claim jobs");
+                            continue;
+                        }
+                    };
                 for job in claimed {
                     let (Ok(permit), extra) = (
                         slots.clone().try_acquire_owned(),
@@ -234,7 +249,13 @@ impl Runner {
             };
             tokio::select! {
                 _ = &mut stop => return,
-                () = settled.notified() => {}
+                () = settled.notified() => {
+                    // Claims are not free (one statement on the writer): while most slots are
+                    // still busy, let a few more jobs settle so one claim fills several slots.
+                    if slots.available_permits() < (me.concurrency / 8).max(1) {
+                        tokio::time::sleep(CLAIM_COALESCE).await;
+                    }
+                }
                 () = wake.notified(), if !full => recheck = true,
                 () = tokio::time::sleep(pause) => {}
             }

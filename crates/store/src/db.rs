@@ -8,8 +8,8 @@ use std::time::Duration;
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
-use tokio::sync::OwnedMutexGuard;
 use stoa_kernel::{Error, Result};
+use tokio::sync::OwnedMutexGuard;
 
 use crate::group::{Group, GroupTx, State};
 use crate::sqlite_read::Readers;

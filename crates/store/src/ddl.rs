@@ -296,8 +296,7 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
         Exec::Sqlite(c) => {
             let pairs = |sql: &str| -> rusqlite::Result<Vec<(String, String)>> {
                 let mut st = c.prepare(sql)?;
-                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                    .collect()
+                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect()
             };
             let columns = pairs(
                 "SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'",
@@ -483,7 +482,9 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
 pub(crate) async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
     match exec {
         // DDL and index builds can take a while: off the worker's other tasks.
-        Exec::Sqlite(c) => crate::sqlite_read::blocking(|| c.execute_batch(sql)).map_err(sqlite_err),
+        Exec::Sqlite(c) => {
+            crate::sqlite_read::blocking(|| c.execute_batch(sql)).map_err(sqlite_err)
+        }
         Exec::Postgres(c) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
             .execute(&mut **c)
             .await

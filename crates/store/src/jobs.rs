@@ -54,6 +54,8 @@ pub fn entity() -> Entity {
                 .list(),
         )
         .field(int("attempts").required().default_int(0).list())
+        // 0: claimed first; 1: background work (see `set_background`).
+        .field(int("priority").required().default_int(0))
         .field(timestamp("runAt").required().default_now().list())
         .field(timestamp("lockedUntil"))
         .field(text("lockedBy").max_len(100))
@@ -75,6 +77,23 @@ pub fn wake() -> &'static tokio::sync::Notify {
 /// Long enough for a transaction that just enqueued a job to commit (a group commit waits at most
 /// `group::MAX_AGE`).
 pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_millis(30);
+
+/// The job names whose rows are written as background work (priority 1): the runner sets them
+/// from the job declarations before it starts.
+static BACKGROUND: std::sync::RwLock<Vec<String>> = std::sync::RwLock::new(Vec::new());
+
+pub fn set_background(names: &[&str]) {
+    if let Ok(mut b) = BACKGROUND.write() {
+        *b = names.iter().map(|n| (*n).to_owned()).collect();
+    }
+}
+
+fn priority_of(name: &str) -> i64 {
+    BACKGROUND
+        .read()
+        .map(|b| i64::from(b.iter().any(|n| n == name)))
+        .unwrap_or(0)
+}
 
 /// A job to write.
 #[derive(Clone, Debug)]
@@ -157,6 +176,7 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
         ("payload", Val::Json(job.payload.clone())),
         ("status", Val::Text("queued".into())),
         ("attempts", Val::Int(0)),
+        ("priority", Val::Int(priority_of(&job.name))),
         ("runAt", Val::Timestamp(job.run_at)),
         (
             "dedupeKey",
@@ -195,14 +215,25 @@ pub async fn enqueue_now(db: &Db, job: &NewJob) -> Result<Option<Uuid>> {
     Ok(id)
 }
 
-/// The partial index that keeps claiming cheap however many finished jobs the table holds.
+/// The unfinished jobs, as a literal: a partial index is only used by a query whose condition
+/// names the same values (a bound parameter cannot prove it, and the claim scanned every
+/// finished job instead).
+const UNFINISHED: &str = "status IN ('queued', 'running')";
+
+/// The partial index that keeps claiming cheap however many finished jobs the table holds, by
+/// priority then due time.
 pub async fn prepare(db: &Db) -> Result<()> {
     let mut tx = db.begin().await?;
     crate::ddl::run(
         &mut tx.exec(),
         &format!(
-            "CREATE INDEX IF NOT EXISTS ix_{TABLE}_due ON {TABLE} (run_at) WHERE status IN ('queued', 'running')"
+            "CREATE INDEX IF NOT EXISTS ix_{TABLE}_ready ON {TABLE} (priority, run_at) WHERE {UNFINISHED}"
         ),
+    )
+    .await?;
+    crate::ddl::run(
+        &mut tx.exec(),
+        &format!("DROP INDEX IF EXISTS ix_{TABLE}_due"),
     )
     .await?;
     if db.backend() == crate::Backend::Postgres {
@@ -216,12 +247,13 @@ pub async fn prepare(db: &Db) -> Result<()> {
     tx.commit().await
 }
 
-/// Claims up to `limit` due jobs among `names` for `lease` (the longest an attempt may run):
-/// one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING …` (SQLite has no row
-/// locks and needs none: its writes are serialised).
+/// Claims up to `limit` due jobs of `priority` among `names` for `lease` (the longest an attempt
+/// may run): one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING …` (SQLite has
+/// no row locks and needs none: its writes are serialised).
 pub async fn claim(
     db: &Db,
     names: &[&str],
+    priority: i64,
     limit: usize,
     lease: std::time::Duration,
 ) -> Result<Vec<Claimed>> {
@@ -235,7 +267,8 @@ pub async fn claim(
     let mut due = Query::select();
     due.column(Alias::new("id"))
         .from(Alias::new(TABLE))
-        .and_where(col("status").is_in(["queued", "running"]))
+        .and_where(Expr::cust(UNFINISHED))
+        .and_where(col("priority").eq(priority))
         .and_where(col("run_at").lte(at(t)))
         .cond_where(
             Condition::any()

@@ -332,7 +332,6 @@ pub(crate) fn returning(e: &Entity) -> sea_query::ReturningClause {
     )
 }
 
-
 fn decode_pg(e: &Entity, cols: &[&Field], row: &PgRow) -> Result<Record> {
     let mut out = Vec::with_capacity(cols.len());
     for (i, f) in cols.iter().enumerate() {

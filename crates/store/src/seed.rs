@@ -16,9 +16,7 @@ async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> 
     match exec {
         Exec::Sqlite(c) => {
             let mut st = c.prepare_cached(sql).map_err(sqlite_err)?;
-            let args: Vec<String> = name
-                .map(|n| vec![n.to_owned(), stamp])
-                .unwrap_or_default();
+            let args: Vec<String> = name.map(|n| vec![n.to_owned(), stamp]).unwrap_or_default();
             let n = st.parameter_count();
             return st
                 .execute(rusqlite::params_from_iter(args.iter().take(n)))
@@ -112,13 +110,11 @@ pub async fn applied_with_prefix(
                     .collect::<rusqlite::Result<Vec<_>>>()
             })
             .map_err(sqlite_err)?,
-        Exec::Postgres(c) => {
-            sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
-                .bind(pattern)
-                .fetch_all(&mut *c)
-                .await
-                .map_err(pool_err)?
-        }
+        Exec::Postgres(c) => sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
+            .bind(pattern)
+            .fetch_all(&mut *c)
+            .await
+            .map_err(pool_err)?,
     };
     Ok(names
         .into_iter()

@@ -334,18 +334,18 @@ async fn queue(app: TestApp, log: Arc<Log>) {
         .await
         .unwrap()
         .unwrap();
-    let lost = jobs::claim(db, &["queue.once"], 1, Duration::ZERO)
+    let lost = jobs::claim(db, &["queue.once"], 0, 1, Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(lost.len(), 1);
     assert_eq!(lost[0].id, id);
-    let held = jobs::claim(db, &["queue.once"], 1, Duration::from_secs(60))
+    let held = jobs::claim(db, &["queue.once"], 0, 1, Duration::from_secs(60))
         .await
         .unwrap();
     assert_eq!(held.len(), 1, "the expired lease is claimable again");
     assert_eq!((held[0].id, held[0].attempts), (id, 2));
     assert!(
-        jobs::claim(db, &["queue.once"], 1, Duration::from_secs(60))
+        jobs::claim(db, &["queue.once"], 0, 1, Duration::from_secs(60))
             .await
             .unwrap()
             .is_empty(),

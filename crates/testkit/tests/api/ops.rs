@@ -188,9 +188,15 @@ async fn sqlite_runs_with_the_durability_settings() {
             .unwrap_or_default()
     };
     let journal = pragma("SELECT journal_mode FROM pragma_journal_mode");
-    let sync: i64 = pragma("SELECT synchronous FROM pragma_synchronous").parse().unwrap_or(-1);
-    let fk: i64 = pragma("SELECT foreign_keys FROM pragma_foreign_keys").parse().unwrap_or(-1);
-    let busy: i64 = pragma("SELECT timeout FROM pragma_busy_timeout").parse().unwrap_or(-1);
+    let sync: i64 = pragma("SELECT synchronous FROM pragma_synchronous")
+        .parse()
+        .unwrap_or(-1);
+    let fk: i64 = pragma("SELECT foreign_keys FROM pragma_foreign_keys")
+        .parse()
+        .unwrap_or(-1);
+    let busy: i64 = pragma("SELECT timeout FROM pragma_busy_timeout")
+        .parse()
+        .unwrap_or(-1);
     assert_eq!((journal.as_str(), sync, fk), ("wal", 2, 1));
     assert!(busy >= 5000, "busy_timeout {busy}");
 }
