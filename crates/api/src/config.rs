@@ -155,11 +155,12 @@ pub struct Config {
     /// Chat writes (messages, edits, reactions, new chats) one account may make per minute.
     #[arg(long, env = "STOA_CHAT_RATE", default_value_t = 60)]
     pub chat_rate: u32,
-    /// Background jobs one server claims and runs at once. Jobs mostly wait on the database (and
-    /// on SQLite share its commits), so slots are cheap: fewer slots than jobs in flight made the
-    /// payment chain queue (bench/checkout.sh).
-    #[arg(long, env = "STOA_JOB_CONCURRENCY", default_value_t = 64)]
-    pub job_concurrency: usize,
+    /// Background jobs one server claims and runs at once. Default: 64 on SQLite (jobs mostly wait
+    /// for the writer and share its commits, and 16 slots made the payment chain queue behind its
+    /// own latency, bench/checkout.sh); 16 on PostgreSQL, where each running job can hold one of
+    /// the pool's connections and 64 starved the requests.
+    #[arg(long, env = "STOA_JOB_CONCURRENCY")]
+    pub job_concurrency: Option<usize>,
     /// Payment providers' credentials and addresses.
     #[command(flatten)]
     pub providers: ProviderConfig,
@@ -402,7 +403,7 @@ impl Config {
             webhook_rate: 600,
             form_rate: 10,
             chat_rate: 60,
-            job_concurrency: 64,
+            job_concurrency: None,
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),
         }

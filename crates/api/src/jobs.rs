@@ -185,8 +185,8 @@ impl Runner {
         }
         let me = Arc::new(self);
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
-        // Background jobs never hold more than a quarter of the slots (at least one).
-        let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 4).max(1)));
+        // Background jobs never hold more than an eighth of the slots (at least one).
+        let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 8).max(1)));
         let settled = Arc::new(tokio::sync::Notify::new());
         let (urgent, background): (Vec<&'static str>, Vec<&'static str>) = {
             let (b, u): (Vec<_>, Vec<_>) = me.jobs.values().partition(|j| j.background);

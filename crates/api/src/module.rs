@@ -144,7 +144,7 @@ pub struct JobDef {
     /// Longest one attempt may take; past it the attempt counts as failed.
     pub timeout: Duration,
     /// Work nobody waits on (mail, receipts, alerts): claimed after the other jobs and with at
-    /// most a quarter of the runner's slots while those keep it busy, so a burst of payments is
+    /// most an eighth of the runner's slots while those keep it busy, so a burst of payments is
     /// not slowed by the mail it causes (which catches up after).
     pub background: bool,
     pub run: JobFn,

@@ -329,7 +329,13 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
     ));
     drop(hub);
     let mut runner = stoa_api::jobs::Runner::new(p.ctx.clone(), p.jobs, p.modules.schedules());
-    runner.concurrency = config.job_concurrency.max(1);
+    runner.concurrency = config
+        .job_concurrency
+        .unwrap_or(match p.store.db.backend() {
+            stoa_store::Backend::Sqlite => 64,
+            stoa_store::Backend::Postgres => 16,
+        })
+        .max(1);
     Ok(App {
         router,
         store: p.store,
