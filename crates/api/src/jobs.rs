@@ -99,13 +99,11 @@ impl Runner {
     /// concurrently.
     pub async fn tick(&self) -> Result<Tick> {
         self.enqueue_schedules().await?;
-        let names: Vec<&str> = self.jobs.keys().copied().collect();
-        let lease = self.lease();
-        let mut claimed =
-            jobs::claim(&self.ctx.store.db, &names, 0, self.concurrency, lease).await?;
+        let names = self.leases();
+        let mut claimed = jobs::claim(&self.ctx.store.db, &names, 0, self.concurrency).await?;
         let rest = self.concurrency - claimed.len();
         if rest > 0 {
-            claimed.extend(jobs::claim(&self.ctx.store.db, &names, 1, rest, lease).await?);
+            claimed.extend(jobs::claim(&self.ctx.store.db, &names, 1, rest).await?);
         }
         let outcomes =
             futures::future::join_all(claimed.into_iter().map(|job| self.run_one(job))).await;
@@ -162,14 +160,14 @@ impl Runner {
         }
     }
 
-    /// The longest an attempt may hold its lease: the longest job timeout and a margin.
-    fn lease(&self) -> Duration {
+    /// `(name, lease)` of every job: an attempt holds its lease for the job's timeout and a
+    /// margin. Both classes claim among all names (by priority): a background job written before
+    /// its class was known (priority 0) still runs.
+    fn leases(&self) -> Vec<(&'static str, Duration)> {
         self.jobs
             .values()
-            .map(|j| j.timeout)
-            .max()
-            .unwrap_or(Duration::from_secs(60))
-            + Duration::from_secs(30)
+            .map(|j| (j.name, j.timeout + Duration::from_secs(30)))
+            .collect()
     }
 
     /// Runs jobs until `stop` resolves: up to `concurrency` at once, each slot refilled as soon as
@@ -188,14 +186,7 @@ impl Runner {
         // Background jobs never hold more than an eighth of the slots (at least one).
         let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 8).max(1)));
         let settled = Arc::new(tokio::sync::Notify::new());
-        let (urgent, background): (Vec<&'static str>, Vec<&'static str>) = {
-            let (b, u): (Vec<_>, Vec<_>) = me.jobs.values().partition(|j| j.background);
-            (
-                u.iter().map(|j| j.name).collect(),
-                b.iter().map(|j| j.name).collect(),
-            )
-        };
-        let lease = me.lease();
+        let names = me.leases();
         let wake = jobs::wake();
         tokio::pin!(stop);
         // After a wake-up that found less than it asked for, one more claim once the enqueuing
@@ -205,21 +196,20 @@ impl Runner {
             if let Err(e) = me.enqueue_schedules().await {
                 tracing::error!(error = %e, "job runner could not enqueue schedules");
             }
-            for (names, priority, class) in [(&urgent, 0, None), (&background, 1, Some(&quiet))] {
+            for (priority, class) in [(0, None), (1, Some(&quiet))] {
                 let free = slots
                     .available_permits()
                     .min(class.map_or(usize::MAX, |q| q.available_permits()));
                 if free == 0 || names.is_empty() {
                     continue;
                 }
-                let claimed =
-                    match jobs::claim(&me.ctx.store.db, names, priority, free, lease).await {
-                        Ok(c) => c,
-                        Err(e) => {
-                            tracing::error!(error = %e, "job runner could not claim jobs");
-                            continue;
-                        }
-                    };
+                let claimed = match jobs::claim(&me.ctx.store.db, &names, priority, free).await {
+                    Ok(c) => c,
+                    Err(e) => {
+                        tracing::error!(error = %e, "job runner could not claim jobs");
+                        continue;
+                    }
+                };
                 for job in claimed {
                     let (Ok(permit), extra) = (
                         slots.clone().try_acquire_owned(),

@@ -247,15 +247,16 @@ pub async fn prepare(db: &Db) -> Result<()> {
     tx.commit().await
 }
 
-/// Claims up to `limit` due jobs of `priority` among `names` for `lease` (the longest an attempt
-/// may run): one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING …` (SQLite has
-/// no row locks and needs none: its writes are serialised).
+/// Claims up to `limit` due jobs of `priority` among `names`, each `(name, lease)` (the longest
+/// an attempt of that job may run): one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)
+/// RETURNING …` (SQLite has no row locks and needs none: its writes are serialised). Each job is
+/// leased for its own time, so a crash leaves a quick job claimable again soon even when another
+/// kind of job may run for half an hour.
 pub async fn claim(
     db: &Db,
-    names: &[&str],
+    names: &[(&str, std::time::Duration)],
     priority: i64,
     limit: usize,
-    lease: std::time::Duration,
 ) -> Result<Vec<Claimed>> {
     if names.is_empty() || limit == 0 {
         return Ok(Vec::new());
@@ -276,22 +277,31 @@ pub async fn claim(
                 .add(col("locked_until").is_null())
                 .add(col("locked_until").lte(at(t))),
         )
-        .and_where(col("name").is_in(names.iter().copied()))
+        .and_where(col("name").is_in(names.iter().map(|(n, _)| *n)))
         .order_by(Alias::new("run_at"), Order::Asc)
         .limit(limit as u64)
         .lock_with_behavior(LockType::Update, LockBehavior::SkipLocked);
+    let longest = names.iter().map(|(_, l)| *l).max().unwrap_or_default();
+    let lease = names
+        .iter()
+        .fold(sea_query::CaseStatement::new(), |case, (name, l)| {
+            case.case(col("name").eq(*name), Expr::val(at(t + *l)))
+        });
     let mut s = Query::update();
     s.table(Alias::new(TABLE))
         .values(assignments(
             &JOB,
             &vals(&[
                 ("status", Val::Text("running".into())),
-                ("lockedUntil", Val::Timestamp(t + lease)),
                 ("lockedBy", Val::Text(token.clone())),
                 ("updatedAt", Val::Timestamp(t)),
             ]),
             b,
         ))
+        .value(
+            Alias::new("locked_until"),
+            Expr::Case(Box::new(lease.finally(Expr::val(at(t + longest))))),
+        )
         .value(Alias::new("attempts"), col("attempts").add(1))
         .and_where(col("id").in_subquery(due))
         .returning(returning(&JOB));

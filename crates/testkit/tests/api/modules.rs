@@ -334,23 +334,44 @@ async fn queue(app: TestApp, log: Arc<Log>) {
         .await
         .unwrap()
         .unwrap();
-    let lost = jobs::claim(db, &["queue.once"], 0, 1, Duration::ZERO)
+    let lost = jobs::claim(db, &[("queue.once", Duration::ZERO)], 0, 1)
         .await
         .unwrap();
     assert_eq!(lost.len(), 1);
     assert_eq!(lost[0].id, id);
-    let held = jobs::claim(db, &["queue.once"], 0, 1, Duration::from_secs(60))
+    let held = jobs::claim(db, &[("queue.once", Duration::from_secs(60))], 0, 1)
         .await
         .unwrap();
     assert_eq!(held.len(), 1, "the expired lease is claimable again");
     assert_eq!((held[0].id, held[0].attempts), (id, 2));
     assert!(
-        jobs::claim(db, &["queue.once"], 0, 1, Duration::from_secs(60))
+        jobs::claim(db, &[("queue.once", Duration::from_secs(60))], 0, 1)
             .await
             .unwrap()
             .is_empty(),
         "a job under a live lease is not claimed twice"
     );
+
+    // Each job is leased for its own time: after a crash a quick job is claimable again even when
+    // a job of another kind in the same claim may run for long.
+    let leases = [
+        ("lease.quick", Duration::ZERO),
+        ("lease.slow", Duration::from_secs(1800)),
+    ];
+    for name in ["lease.quick", "lease.slow"] {
+        jobs::enqueue_now(db, &NewJob::now(name, json!({})))
+            .await
+            .unwrap();
+    }
+    let both = jobs::claim(db, &leases, 0, 10).await.unwrap();
+    assert_eq!(both.len(), 2);
+    let again: Vec<String> = jobs::claim(db, &leases, 0, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|j| j.name)
+        .collect();
+    assert_eq!(again, vec!["lease.quick".to_owned()]);
     assert!(
         !jobs::finish(db, &lost[0]).await.unwrap(),
         "the old lease cannot settle the job"
