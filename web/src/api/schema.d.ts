@@ -15218,6 +15218,8 @@ export interface components {
             lockedUntil: string | null;
             name: string;
             payload: unknown;
+            /** Format: int64 */
+            priority: number;
             /** Format: date-time */
             runAt: string;
             /** @enum {string} */
@@ -15237,6 +15239,8 @@ export interface components {
             lockedUntil?: string | null;
             name: string;
             payload?: unknown;
+            /** Format: int64 */
+            priority?: number;
             /** Format: date-time */
             runAt?: string;
             /** @enum {string} */
@@ -15247,7 +15251,7 @@ export interface components {
         /** @description Filters of platform.job (the `filters` query parameter as JSON): every condition must hold. */
         PlatformJobFilters: {
             and: {
-                column: ("id" | "createdAt" | "updatedAt" | "variant" | "name" | "payload" | "status" | "attempts" | "runAt" | "lockedUntil" | "lockedBy" | "lastError" | "dedupeKey") | string;
+                column: ("id" | "createdAt" | "updatedAt" | "variant" | "name" | "payload" | "status" | "attempts" | "priority" | "runAt" | "lockedUntil" | "lockedBy" | "lastError" | "dedupeKey") | string;
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -15256,7 +15260,7 @@ export interface components {
         };
         /** @description The sort of platform.job (the `orderBy` query parameter as JSON), first key first. */
         PlatformJobOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "name" | "payload" | "status" | "attempts" | "runAt" | "lockedUntil" | "lockedBy" | "lastError" | "dedupeKey") | string;
+            column: ("id" | "createdAt" | "updatedAt" | "variant" | "name" | "payload" | "status" | "attempts" | "priority" | "runAt" | "lockedUntil" | "lockedBy" | "lastError" | "dedupeKey") | string;
             /**
              * @default asc
              * @enum {string}
@@ -15273,6 +15277,8 @@ export interface components {
             lockedUntil?: string | null;
             name?: string;
             payload?: unknown;
+            /** Format: int64 */
+            priority?: number;
             /** Format: date-time */
             runAt?: string;
             /** @enum {string} */
