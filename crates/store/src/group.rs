@@ -67,6 +67,9 @@ pub struct Group {
     pub members: AtomicU64,
     /// How long the last COMMIT took, in microseconds.
     last_commit_us: AtomicU64,
+    /// The youngest age that ends a batch, in microseconds ([`MIN_AGE`]; tests raise it to make
+    /// writers share a batch whatever the machine's speed).
+    min_age_us: AtomicU64,
 }
 
 /// The writer connection and the batch open on it.
@@ -141,6 +144,7 @@ impl Group {
             batches: AtomicU64::new(0),
             members: AtomicU64::new(0),
             last_commit_us: AtomicU64::new(0),
+            min_age_us: AtomicU64::new(u64::try_from(MIN_AGE.as_micros()).unwrap_or(500)),
         })
     }
 
@@ -251,7 +255,8 @@ impl Group {
     /// How old a batch may grow while writers keep coming (see [`AGE_PER_COMMIT`]).
     fn max_age(&self) -> Duration {
         let last = Duration::from_micros(self.last_commit_us.load(Ordering::Relaxed));
-        (last * AGE_PER_COMMIT).clamp(MIN_AGE, MAX_AGE)
+        let min = Duration::from_micros(self.min_age_us.load(Ordering::Relaxed));
+        (last * AGE_PER_COMMIT).max(min).min(MAX_AGE.max(min))
     }
 
     /// Waits until the batch behind `rx` ended; commits it itself when it stays open with nobody
@@ -458,7 +463,8 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_failed_group_commit_fails_every_writer_in_it_and_keeps_nothing() {
         let (db, dir) = db().await;
-        // Hold the connection so both writers below land in one batch.
+        // Hold the connection so both writers below land in one batch, however slow the machine.
+        group(&db).min_age_us.store(60_000_000, Ordering::Relaxed);
         let mut first = db.begin().await.expect("begin");
         run(&mut first, "INSERT INTO parent (id) VALUES (1)").await;
         let good = tokio::spawn({
@@ -499,6 +505,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_writer_cancelled_while_it_holds_the_handed_on_batch_does_not_strand_it() {
         let (db, dir) = db().await;
+        group(&db).min_age_us.store(60_000_000, Ordering::Relaxed);
         let mut first = db.begin().await.expect("begin");
         run(&mut first, "INSERT INTO t (n) VALUES (1)").await;
         // A writer queues (so `first` hands the batch on) and is then cancelled while it holds the
@@ -527,6 +534,7 @@ mod tests {
     async fn a_batch_handed_to_a_writer_that_never_came_is_committed_by_its_member() {
         let (db, dir) = db().await;
         let g = group(&db);
+        g.min_age_us.store(60_000_000, Ordering::Relaxed);
         let mut first = db.begin().await.expect("begin");
         run(&mut first, "INSERT INTO t (n) VALUES (1)").await;
         // A writer queued and then gave up before it took the connection.

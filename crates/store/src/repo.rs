@@ -472,6 +472,30 @@ pub fn sqlite_error(e: &Entity, err: rusqlite::Error) -> Error {
     Error::internal(format!("sqlite: {err}"))
 }
 
+/// Runs `sql` on a SQLite connection and maps at most `limit` rows with `each`.
+fn sqlite_rows<T>(
+    c: &rusqlite::Connection,
+    e: &Entity,
+    sql: &str,
+    values: &SqlxValues,
+    limit: usize,
+    mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let params = sqlite_params(values)?;
+    let fail = |x| sqlite_error(e, x);
+    let mut stmt = c.prepare_cached(sql).map_err(fail)?;
+    let mut rows = stmt
+        .query(rusqlite::params_from_iter(params.iter()))
+        .map_err(fail)?;
+    let mut out = Vec::new();
+    while out.len() < limit
+        && let Some(r) = rows.next().map_err(fail)?
+    {
+        out.push(each(r)?);
+    }
+    Ok(out)
+}
+
 /// sea-query values bound for SQLite as rusqlite values.
 fn sqlite_params(values: &SqlxValues) -> Result<Vec<rusqlite::types::Value>> {
     values.0.0.iter().map(crate::sqlite_read::bind).collect()
@@ -485,19 +509,9 @@ pub(crate) async fn fetch_all<S: SqlxBinder>(
     let (sql, values) = build(stmt, exec.backend());
     let cols = select_columns(e);
     match exec {
-        Exec::Sqlite(c) => {
-            let params = sqlite_params(&values)?;
-            let fail = |x| sqlite_error(e, x);
-            let mut stmt = c.prepare_cached(&sql).map_err(fail)?;
-            let mut rows = stmt
-                .query(rusqlite::params_from_iter(params.iter()))
-                .map_err(fail)?;
-            let mut out = Vec::new();
-            while let Some(r) = rows.next().map_err(fail)? {
-                out.push(crate::sqlite_read::decode(&cols, r)?);
-            }
-            Ok(out)
-        }
+        Exec::Sqlite(c) => sqlite_rows(c, e, &sql, &values, usize::MAX, |r| {
+            crate::sqlite_read::decode(&cols, r)
+        }),
         Exec::Postgres(c) => {
             let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_all(&mut **c)
@@ -851,21 +865,15 @@ pub async fn read_text(
     s.and_where(col("id").eq(id_value(id, b)));
     let (sql, values) = build(&s, b);
     match exec {
-        Exec::Sqlite(c) => {
-            let params = sqlite_params(&values)?;
-            let fail = |x| sqlite_error(e, x);
-            let mut stmt = c.prepare_cached(&sql).map_err(fail)?;
-            let mut rows = stmt
-                .query(rusqlite::params_from_iter(params.iter()))
-                .map_err(fail)?;
-            let Some(r) = rows.next().map_err(fail)? else {
-                return Ok(None);
-            };
+        Exec::Sqlite(c) => Ok(sqlite_rows(c, e, &sql, &values, 1, |r| {
             (0..fields.len())
-                .map(|i| r.get::<_, Option<String>>(i).map_err(fail))
-                .collect::<Result<Vec<_>>>()
-                .map(Some)
-        }
+                .map(|i| {
+                    r.get::<_, Option<String>>(i)
+                        .map_err(|x| sqlite_error(e, x))
+                })
+                .collect()
+        })?
+        .pop()),
         Exec::Postgres(c) => {
             let row = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_optional(&mut **c)
