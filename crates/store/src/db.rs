@@ -120,6 +120,11 @@ pub(crate) fn pool_err(e: sqlx::Error) -> Error {
     }
 }
 
+/// A SQLite failure outside any entity's rules (schema, seeds, migrations).
+pub(crate) fn sqlite_err(e: rusqlite::Error) -> Error {
+    Error::internal(format!("sqlite: {e}"))
+}
+
 /// Is this URL a PostgreSQL URL?
 pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
@@ -221,15 +226,13 @@ impl Db {
 
     /// Is the database reachable?
     pub async fn ping(&self) -> bool {
-        if let Db::Sqlite { read, .. } = self {
-            return read.ping().await;
-        }
-        let Ok(mut c) = self.read().await else {
-            return false;
-        };
-        match c.exec() {
-            Exec::Sqlite(c) => c.execute_batch("SELECT 1").is_ok(),
-            Exec::Postgres(c) => c.ping().await.is_ok(),
+        match self {
+            // A reader: readiness never queues behind the writer.
+            Db::Sqlite { read, .. } => read.ping().await,
+            Db::Postgres(p) => match p.acquire().await {
+                Ok(mut c) => c.ping().await.is_ok(),
+                Err(_) => false,
+            },
         }
     }
 

@@ -10,7 +10,7 @@ use stoa_kernel::model::{DefaultValue, Entity, EntityKind, Field, Kind, OnDelete
 use stoa_kernel::registry::Registry;
 use stoa_kernel::{Error, Result};
 
-use crate::db::{Backend, Db, Exec, pool_err};
+use crate::db::{Backend, Db, Exec, pool_err, sqlite_err};
 
 const MAX_IDENT: usize = 63;
 
@@ -491,10 +491,6 @@ pub(crate) async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
             .map(|_| ())
             .map_err(|e| Error::internal(e.to_string())),
     }
-}
-
-fn sqlite_err(e: rusqlite::Error) -> Error {
-    Error::internal(format!("sqlite: {e}"))
 }
 
 #[cfg(test)]

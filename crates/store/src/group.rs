@@ -11,8 +11,9 @@
 //! - the first writer of a batch runs `BEGIN IMMEDIATE`; each writer runs inside its own
 //!   `SAVEPOINT`, so a writer that fails or is dropped rolls back only its own work;
 //! - a writer's commit releases its savepoint and, if another writer is already queued for the
-//!   connection (and the batch is younger than [`MAX_AGE`] and smaller than [`MAX_MEMBERS`]),
-//!   hands the connection on without committing; otherwise it commits the batch (one fsync);
+//!   connection (and the batch is young, see [`AGE_PER_COMMIT`], and smaller than
+//!   [`MAX_MEMBERS`]), hands the connection on without committing; otherwise it commits the batch
+//!   (one fsync);
 //! - `commit()` returns only once the batch it belongs to is durably committed, with that commit's
 //!   outcome: a writer is never told "done" for work that could still be lost, and a failed batch
 //!   commit fails every writer in it (none of their work is kept).
@@ -62,9 +63,9 @@ pub struct Group {
     /// Writers queued for the connection (a committing writer hands on while this is non-zero).
     waiting: AtomicUsize,
     acquire_timeout: Duration,
-    /// Batches committed and writers in them (for the benchmark notes and tests).
-    pub batches: AtomicU64,
-    pub members: AtomicU64,
+    /// Batches committed and writers in them (tests).
+    pub(crate) batches: AtomicU64,
+    pub(crate) members: AtomicU64,
     /// How long the last COMMIT took, in microseconds.
     last_commit_us: AtomicU64,
     /// The youngest age that ends a batch, in microseconds ([`MIN_AGE`]; tests raise it to make
@@ -77,7 +78,7 @@ pub struct Group {
 pub struct State {
     conn: Connection,
     batch: Option<Batch>,
-    /// Savepoint and batch names.
+    /// Batch ids.
     seq: u64,
 }
 
@@ -94,7 +95,6 @@ struct Batch {
 #[derive(Debug)]
 pub struct GroupTx {
     guard: Option<OwnedMutexGuard<State>>,
-    savepoint: u64,
     group: Arc<Group>,
 }
 
@@ -117,6 +117,19 @@ impl Drop for Queued<'_> {
 fn exec(conn: &Connection, sql: &str) -> std::result::Result<(), String> {
     conn.execute_batch(sql).map_err(|e| e.to_string())
 }
+
+/// One of the per-writer savepoint statements, prepared once. Writers take the connection one at
+/// a time and each ends its savepoint before the next begins, so one name serves them all.
+fn savepoint(conn: &Connection, sql: &'static str) -> std::result::Result<(), String> {
+    conn.prepare_cached(sql)
+        .and_then(|mut s| s.execute([]))
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+const SAVEPOINT: &str = "SAVEPOINT w";
+const RELEASE: &str = "RELEASE w";
+const ROLLBACK_TO: &str = "ROLLBACK TO w";
 
 fn unavailable(what: &str, e: &str) -> Error {
     tracing::error!(error = %e, "SQLite could not {what}");
@@ -177,16 +190,13 @@ impl Group {
                 done: watch::channel(None).0,
             });
         }
-        st.seq += 1;
-        let savepoint = st.seq;
-        if let Err(e) = exec(&st.conn, &format!("SAVEPOINT g{savepoint}")) {
+        if let Err(e) = savepoint(&st.conn, SAVEPOINT) {
             let err = unavailable("start a transaction", &e);
             self.end_or_hand_on(st, Some(e));
             return Err(err);
         }
         Ok(GroupTx {
             guard: Some(st),
-            savepoint,
             group: self.clone(),
         })
     }
@@ -256,7 +266,7 @@ impl Group {
     fn max_age(&self) -> Duration {
         let last = Duration::from_micros(self.last_commit_us.load(Ordering::Relaxed));
         let min = Duration::from_micros(self.min_age_us.load(Ordering::Relaxed));
-        (last * AGE_PER_COMMIT).max(min).min(MAX_AGE.max(min))
+        (last * AGE_PER_COMMIT).clamp(min, MAX_AGE.max(min))
     }
 
     /// Waits until the batch behind `rx` ended; commits it itself when it stays open with nobody
@@ -312,8 +322,7 @@ impl GroupTx {
         let Some(mut st) = self.guard.take() else {
             return Err(Error::internal("transaction already ended"));
         };
-        let sp = self.savepoint;
-        let released = exec(&st.conn, &format!("RELEASE SAVEPOINT g{sp}"));
+        let released = savepoint(&st.conn, RELEASE);
         let id = st.batch.as_ref().map_or(0, |b| b.id);
         if let Err(e) = released {
             // SQLite rolled the whole transaction back (disk full, I/O error): the batch is lost.
@@ -341,11 +350,7 @@ impl Drop for GroupTx {
         let Some(st) = self.guard.take() else {
             return;
         };
-        let sp = self.savepoint;
-        let undone = exec(
-            &st.conn,
-            &format!("ROLLBACK TO SAVEPOINT g{sp}; RELEASE SAVEPOINT g{sp}"),
-        );
+        let undone = savepoint(&st.conn, ROLLBACK_TO).and_then(|()| savepoint(&st.conn, RELEASE));
         self.group.end_or_hand_on(st, undone.err());
     }
 }

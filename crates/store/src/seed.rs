@@ -5,11 +5,7 @@
 use stoa_kernel::value::{format_timestamp, now};
 use stoa_kernel::{Error, Result};
 
-use crate::db::{Db, Exec, pool_err};
-
-fn sqlite_err(e: rusqlite::Error) -> Error {
-    Error::internal(format!("sqlite: {e}"))
-}
+use crate::db::{Db, Exec, pool_err, sqlite_err};
 
 async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> {
     let stamp = format_timestamp(now());

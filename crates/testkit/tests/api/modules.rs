@@ -372,6 +372,29 @@ async fn queue(app: TestApp, log: Arc<Log>) {
         .map(|j| j.name)
         .collect();
     assert_eq!(again, vec!["lease.quick".to_owned()]);
+
+    // Background work (mail, receipts) is written at priority 1 and claimed only by its own
+    // class: a claim for payment work never takes it, however long it has been due.
+    jobs::set_background(&["class.mail"]);
+    let classes = [
+        ("class.mail", Duration::from_secs(60)),
+        ("class.pay", Duration::from_secs(60)),
+    ];
+    jobs::enqueue_now(db, &NewJob::now("class.mail", json!({})))
+        .await
+        .unwrap();
+    jobs::enqueue_now(db, &NewJob::now("class.pay", json!({})))
+        .await
+        .unwrap();
+    let names = |c: Vec<jobs::Claimed>| c.into_iter().map(|j| j.name).collect::<Vec<_>>();
+    assert_eq!(
+        names(jobs::claim(db, &classes, 0, 10).await.unwrap()),
+        vec!["class.pay".to_owned()]
+    );
+    assert_eq!(
+        names(jobs::claim(db, &classes, 1, 10).await.unwrap()),
+        vec!["class.mail".to_owned()]
+    );
     assert!(
         !jobs::finish(db, &lost[0]).await.unwrap(),
         "the old lease cannot settle the job"
