@@ -2,14 +2,14 @@ import { type QueryClient, QueryClientProvider, useQueryClient } from "@tanstack
 import { lazy, type ReactNode, StrictMode, Suspense, useEffect } from "react";
 import { useTranslation } from "@/i18n";
 import { Navigate, Outlet, type RouteObject, useLocation, useNavigate, useParams, useRoutes } from "react-router";
-import { meKey } from "./account/session";
+import { meKey } from "./modules/rbac/session";
 import { setSessionLostHandler } from "./api/client";
 import { DEFAULT_LANGUAGE, isLanguage } from "./i18n";
 import { trackView } from "./lib/analytics";
 import { ClientOnly } from "./lib/client-only";
 import { type Live, LiveContext } from "./lib/live";
 import { LiveBridge } from "./lib/live-bridge";
-import { RegistryContext } from "./lib/registry";
+import { RegistryContext } from "./site/registry";
 import { registry } from "./modules";
 import { SitePage } from "./site/page";
 

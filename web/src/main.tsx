@@ -7,7 +7,7 @@ import { BrowserRouter } from "react-router";
 import { AppProviders, AppRoutes } from "./app";
 import { queryClientOptions } from "./query";
 import { Live } from "./lib/live";
-import { boot } from "./lib/boot";
+import { boot } from "./site/boot";
 import { preloadPage } from "./site/preload";
 
 const queryClient = new QueryClient(queryClientOptions);

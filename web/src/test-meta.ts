@@ -1,8 +1,12 @@
 import type { EntityMeta, FieldMeta } from "@/api/meta";
 
-/** A field as `/api/meta` describes it, with the defaults of a plain optional text field. */
+/**
+ * A field as `/api/meta` describes it, with the defaults of a plain optional text field. Like the
+ * server, a list column of a scalar kind is sortable (an index leads it).
+ */
 export function field(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}): FieldMeta {
-  return { name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, ...extra };
+  const sortable = !!extra.list && !["translations", "json", "rich_text"].includes(kind);
+  return { name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable, ...extra };
 }
 
 /** A model as `/api/meta` describes it: `module.name` at `/api/{module}/{route}` with `fields`. */

@@ -40,6 +40,10 @@ pub struct Config {
     /// Folder of the built web UI (`npm --prefix web run build`).
     #[arg(long, env = "STOA_WEB_DIR", default_value = "web/dist")]
     pub web_dir: String,
+    /// Entries (a URL in one language) per sitemap file, at most 50 000 (the protocol's limit);
+    /// past one file, `/sitemap.xml` is an index of `/sitemaps/{n}.xml`.
+    #[arg(long, env = "STOA_SITEMAP_URLS_PER_FILE", default_value_t = 50_000)]
+    pub sitemap_urls_per_file: usize,
     /// Engines rendering public pages on the server (0: pages render in the browser only).
     #[arg(long, env = "STOA_SSR_ENGINES", default_value_t = 2)]
     pub ssr_engines: usize,
@@ -371,6 +375,7 @@ impl Config {
             request_timeout: 30,
             db_max_connections: None,
             web_dir: "web/dist".into(),
+            sitemap_urls_per_file: 50_000,
             ssr_engines: 2,
             ssr_budget_ms: 250,
             page_cache_bytes: 64 * 1024 * 1024,

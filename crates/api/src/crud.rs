@@ -80,8 +80,12 @@ async fn object(state: &AppState, e: &Entity, req: Request) -> Result<Map<String
 
 async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult<Response> {
     let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
-    let (body, total) = state.store.find_json(&e, &q).await?;
-    let mut res = json_bytes(StatusCode::OK, body);
+    let page = state.store.find_json(&e, &q).await?;
+    let total = page.total;
+    let mut res = json_bytes(StatusCode::OK, page.body);
+    if let Some(next) = page.next.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        res.headers_mut().insert("x-next-cursor", next);
+    }
     if let Some(total) = total
         && let Ok(v) = HeaderValue::from_str(&total.to_string())
     {

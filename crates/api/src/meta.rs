@@ -22,6 +22,7 @@ fn entity(reg: &Registry, e: &Entity) -> Value {
                 "maxLength": f.max_len,
                 "list": f.list,
                 "searchable": f.searchable,
+                "sortable": e.sortable(f),
             })
         })
         .collect();
@@ -90,8 +91,9 @@ pub fn schemas() -> serde_json::Map<String, Value> {
             "format": {"type": "string", "enum": formats},
             "maxLength": nullable("integer"),
             "list": s("boolean"),
-            "searchable": s("boolean")
-        }, "required": ["name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable"]}),
+            "searchable": s("boolean"),
+            "sortable": s("boolean")
+        }, "required": ["name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable", "sortable"]}),
     );
     out.insert(
         "MetaEntity".into(),

@@ -109,13 +109,17 @@ pub trait Pages: Send + Sync {
     fn bundle<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
     /// The bundle of `url` with drafts, never cached: call it only for a verified admin.
     fn preview<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
-    /// `/sitemap.xml` for the site at `public_url` in `languages` (cached: a request costs a
-    /// lookup and a reference count, not a walk over the data or a copy).
+    /// The sitemap of the site at `public_url` in `languages`: `part` `None` is `/sitemap.xml`
+    /// (the one file, or the index of the files when the URLs need several), `Some(n)` is
+    /// `/sitemaps/{n}.xml`; `None` when there is no such file. Cached: a request costs a lookup,
+    /// or rendering one file of at most `STOA_SITEMAP_URLS_PER_FILE` entries, never a walk over
+    /// the data.
     fn sitemap<'a>(
         &'a self,
         public_url: &'a str,
         languages: &'a [&'a str],
-    ) -> BoxFuture<'a, Result<bytes::Bytes>>;
+        part: Option<usize>,
+    ) -> BoxFuture<'a, Result<Option<bytes::Bytes>>>;
 }
 
 type SetupFn = Box<dyn Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync>;

@@ -7,7 +7,7 @@ use stoa_kernel::model::{Entity, Field, Format, Kind, LANGUAGES};
 const SLUG_PATTERN: &str = "^[a-z0-9_-]+$";
 /// What a translation map key must look like (kernel `value::is_language_key`).
 const LANGUAGE_PATTERN: &str = "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$";
-use stoa_kernel::query::{MAX_LIMIT, Op};
+use stoa_kernel::query::{MAX_LIMIT, MAX_OFFSET, Op};
 use stoa_kernel::registry::Registry;
 
 use crate::routes::{Access, Operation};
@@ -164,7 +164,7 @@ fn query_schemas(e: &Entity) -> (Value, Value) {
             "type": "object",
             "title": format!("{name}Order"),
             "properties": {
-                "column": column,
+                "column": {"type": "string", "enum": e.sortable_names(), "description": "Lists sort on indexed columns only"},
                 "method": {"type": "string", "enum": ["asc", "desc"], "default": "asc"}
             },
             "required": ["column"],
@@ -352,7 +352,8 @@ pub mod ops {
                 "schema": {"type": "string", "contentMediaType": "application/json", "contentSchema": sref(&format!("{name}OrderBy"))},
                 "x-bracket-notation": true}),
             json!({"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": MAX_LIMIT, "default": 100}}),
-            json!({"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0, "default": 0}}),
+            json!({"name": "offset", "in": "query", "description": format!("Rows to skip, at most {MAX_OFFSET}; page further with `after`"), "schema": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0}}),
+            json!({"name": "after", "in": "query", "description": "Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page", "schema": {"type": "string", "maxLength": 4096}}),
             json!({"name": "count", "in": "query", "description": "`true`: the X-Total-Count header carries the number of matching rows", "schema": {"type": "boolean"}}),
             json!({"name": "search", "in": "query", "description": "Case-insensitive text matched against the searchable fields", "schema": {"type": "string", "maxLength": 200}}),
         ];
@@ -363,7 +364,8 @@ pub mod ops {
         );
         found["headers"] = json!({
             "X-Total-Count": {"description": "With `count=true`: the number of matching rows", "schema": {"type": "integer", "minimum": 0}},
-            "X-Total-Count-Exact": {"description": "With `count=true`: `false` when the total is an estimate (a large table without filters)", "schema": {"type": "string", "enum": ["true", "false"]}}
+            "X-Total-Count-Exact": {"description": "With `count=true`: `false` when the total is an estimate (a large table without filters)", "schema": {"type": "string", "enum": ["true", "false"]}},
+            "X-Next-Cursor": {"description": "When the page is full: the `after` value of the next page", "schema": {"type": "string"}}
         });
         responses.insert("200".into(), found);
         operation(

@@ -232,6 +232,43 @@ impl Entity {
         self.field(name).is_some()
     }
 
+    /// Whether field `f` leads its own list index (`(column, id)`): the admin sorts its tables by
+    /// their list columns, and each is kept an index walk at any size.
+    pub fn has_list_index(&self, f: &Field) -> bool {
+        f.list
+            && !f.unique
+            && !f.secret
+            && f.name != "orderIndex"
+            && matches!(
+                f.kind,
+                Kind::Text | Kind::Int | Kind::Enum | Kind::Timestamp | Kind::Decimal | Kind::Bool
+            )
+    }
+
+    /// Whether the generic API may sort on `f`: only on columns an index leads (the primary key,
+    /// `createdAt`, unique columns, list columns, references), so a sorted page is an index walk
+    /// and never a sort of the whole table.
+    pub fn sortable(&self, f: &Field) -> bool {
+        !f.secret
+            && !f.kind.is_json()
+            && (f.name == "id"
+                || f.name == "createdAt"
+                || f.name == "orderIndex"
+                || f.unique
+                || self.has_list_index(f)
+                || f.kind == Kind::Reference
+                || (self.kind == EntityKind::Relation && f.kind == Kind::Uuid))
+    }
+
+    /// The fields [`Self::sortable`] allows, by name.
+    pub fn sortable_names(&self) -> Vec<&'static str> {
+        self.fields
+            .iter()
+            .filter(|f| self.sortable(f))
+            .map(|f| f.name)
+            .collect()
+    }
+
     /// The two references of a relation, in declaration order.
     pub fn relation_ends(&self) -> Vec<&Field> {
         self.fields

@@ -12,12 +12,17 @@
 
 use std::collections::BTreeMap;
 
+pub mod cursor;
+
 use crate::error::{Error, Result};
 use crate::model::{Entity, Kind};
 use crate::value::{Val, coerce};
 
 pub const DEFAULT_LIMIT: u64 = 100;
 pub const MAX_LIMIT: u64 = 1000;
+/// The deepest `offset` a list takes: past it, pages go on with the `after` cursor (an offset
+/// walks and throws away every row before it; a cursor starts at its row).
+pub const MAX_OFFSET: u64 = 10_000;
 const MAX_PAIRS: usize = 1000;
 const MAX_DEPTH: usize = 6;
 const MAX_INDEX: usize = 10_000;
@@ -243,12 +248,16 @@ pub struct FindQuery {
     /// References that must point at a published row, as `(field index, target table)`: what
     /// the store adds to a visitor's read of a link table whose other side has drafts.
     pub published_refs: Vec<(usize, String)>,
+    /// Keyset paging: the sort values of the last row of the previous page (one per `order` item,
+    /// then its `id`); the page starts after that row.
+    pub after: Option<Vec<Val>>,
 }
 
 impl FindQuery {
     pub fn all() -> Self {
         Self {
             published_refs: Vec::new(),
+            after: None,
             filters: Vec::new(),
             order: Vec::new(),
             limit: DEFAULT_LIMIT,
@@ -356,11 +365,41 @@ impl FindQuery {
                 q.order.push(parse_order(entity, item)?);
             }
         }
+        // The implicit order of a list with an `orderIndex`, spelt out so a cursor names it.
+        if q.order.is_empty()
+            && let Some(i) = entity.field_index("orderIndex")
+        {
+            q.order.push(Order {
+                field: i,
+                path: None,
+                desc: false,
+            });
+        }
         if let Some(l) = qs.get("limit") {
             q.limit = number(l, "limit")?.min(MAX_LIMIT);
         }
         if let Some(o) = qs.get("offset") {
             q.offset = number(o, "offset")?;
+            if q.offset > MAX_OFFSET {
+                return Err(Error::bad_field(
+                    "offset",
+                    format!(
+                        "must be at most {MAX_OFFSET}; page further with after=<the X-Next-Cursor header of the previous page>"
+                    ),
+                ));
+            }
+        }
+        if let Some(a) = qs.get("after") {
+            let a = a
+                .as_str()
+                .ok_or_else(|| Error::bad_field("after", "must be a single value"))?;
+            if q.offset > 0 {
+                return Err(Error::bad_field(
+                    "after",
+                    "cannot be combined with offset; a cursor already says where the page starts",
+                ));
+            }
+            q.after = Some(cursor::decode(entity, &q.order, a)?);
         }
         if let Some(c) = qs.get("count") {
             q.count = match c.as_str() {
@@ -383,7 +422,9 @@ impl FindQuery {
 }
 
 /// The query parameters of a find route.
-pub const PARAMS: &[&str] = &["filters", "orderBy", "limit", "offset", "count", "search"];
+pub const PARAMS: &[&str] = &[
+    "filters", "orderBy", "limit", "offset", "after", "count", "search",
+];
 
 /// `filters` / `orderBy` as sent: bracket notation arrives as a map; a plain value is the JSON
 /// form (`filters={"and":[{"column":"slug","method":"eq","value":"x"}]}`, or just the array).
@@ -664,10 +705,14 @@ fn parse_order(entity: &Entity, item: &Qs) -> Result<Order> {
         .and_then(Qs::as_str)
         .ok_or_else(|| Error::bad_field("orderBy.column", "is required"))?;
     let (field, path) = column(entity, col)?;
-    if entity.fields[field].kind.is_json() && path.is_none() {
+    if path.is_some() || !entity.sortable(&entity.fields[field]) {
         return Err(Error::bad_field(
             "orderBy.column",
-            format!("order by a key of '{col}' with '{col}->>en'"),
+            format!(
+                "'{col}' is not a sort column of {}; lists sort on indexed columns only: {}",
+                entity.key(),
+                entity.sortable_names().join(", ")
+            ),
         ));
     }
     let desc = match item.get("method").and_then(Qs::as_str).unwrap_or("asc") {
@@ -693,7 +738,7 @@ mod tests {
         model("blog", "article", "articles")
             .content()
             .field(translations("title"))
-            .field(int("rank"))
+            .field(int("rank").list())
             .field(boolean("pinned"))
             .field(text("password").secret())
             .build()

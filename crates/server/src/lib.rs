@@ -59,6 +59,7 @@ pub fn registry() -> Result<Registry, String> {
 pub async fn connect(config: &Config) -> anyhow::Result<Db> {
     let mut opts = DbOptions::new(&config.database_url);
     opts.max_connections = config.db_max_connections;
+    opts.query_timeout = std::time::Duration::from_secs(config.request_timeout.max(1));
     Db::connect(&opts).await.map_err(anyhow::Error::msg)
 }
 

@@ -4,8 +4,9 @@
 //! description, Open Graph, Twitter, canonical, hreflang) and its bundle embedded, so the first
 //! render needs no API call. Paths without a language redirect to the default language.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use axum::Router;
 use axum::body::Body;
@@ -52,25 +53,40 @@ impl Site {
 }
 
 /// Paths the client renders by itself when no page claims them (account screens work on an
-/// empty database). Kept in step with `web/src/site/builtin.tsx`.
-const BUILT_IN: &[&str] = &[
-    "/rbac/subject/authentication/select-method",
-    "/rbac/subject/authentication/email-and-password/registration",
-    "/rbac/subject/authentication/email-and-password/forgot-password",
-    "/rbac/subject/authentication/email-and-password/reset-password",
-    "/rbac/subject/authentication/logout",
-    "/rbac/subjects/settings",
-    "/ecommerce/checkout/success",
-    "/ecommerce/checkout/cancel",
-    "/ecommerce/orders",
-    "/social/chats",
-];
+/// empty database): one list with the client, `web/src/site/built-in-routes.json` (read by
+/// `web/src/site/builtin.tsx` too), built into the binary.
+static BUILT_IN: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    serde_json::from_str(include_str!("../../../web/src/site/built-in-routes.json"))
+        .unwrap_or_else(|e| panic!("web/src/site/built-in-routes.json is not a list of paths: {e}"))
+});
+
+/// `/sitemap.xml` (`part` `None`) or `/sitemaps/{part}.xml`.
+async fn sitemap_response(s: &Site, part: Option<usize>) -> Response {
+    match s.pages.sitemap(&s.public_url, LANGUAGES, part).await {
+        Ok(Some(xml)) => (
+            [
+                (header::CONTENT_TYPE, "application/xml; charset=utf-8"),
+                (header::CACHE_CONTROL, "public, max-age=300"),
+            ],
+            xml,
+        )
+            .into_response(),
+        Ok(None) => crate::middleware::not_found_route(),
+        Err(e) => stoa_api::error::error_response(&e),
+    }
+}
 
 /// Routes for the site. Not behind authorization: everything here is public; the data it shows
 /// comes from public reads only.
 pub fn routes(site: Site) -> Router {
     let site = Arc::new(site);
-    let (s1, s2, s3, s4) = (site.clone(), site.clone(), site.clone(), site.clone());
+    let (s1, s2, s3, s4, s5) = (
+        site.clone(),
+        site.clone(),
+        site.clone(),
+        site.clone(),
+        site.clone(),
+    );
     Router::new()
         .route(
             "/robots.txt",
@@ -92,19 +108,17 @@ pub fn routes(site: Site) -> Router {
             "/sitemap.xml",
             get(move || {
                 let s = s2.clone();
+                async move { sitemap_response(&s, None).await }
+            }),
+        )
+        .route(
+            "/sitemaps/{file}",
+            get(move |UrlPath(file): UrlPath<String>| {
+                let s = s5.clone();
                 async move {
-                    match s.pages.sitemap(&s.public_url, LANGUAGES)
-                        .await
-                    {
-                        Ok(xml) => (
-                            [
-                                (header::CONTENT_TYPE, "application/xml; charset=utf-8"),
-                                (header::CACHE_CONTROL, "public, max-age=300"),
-                            ],
-                            xml,
-                        )
-                            .into_response(),
-                        Err(e) => stoa_api::error::error_response(&e),
+                    match file.strip_suffix(".xml").and_then(|n| n.parse::<usize>().ok()) {
+                        Some(n) => sitemap_response(&s, Some(n)).await,
+                        None => crate::middleware::not_found_route(),
                     }
                 }
             }),
@@ -316,7 +330,7 @@ async fn page(site: &Site, req: Request) -> Response {
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
         Ok(None) => {
-            let known = BUILT_IN.contains(&rest.trim_end_matches('/'));
+            let known = BUILT_IN.contains(rest.trim_end_matches('/'));
             let fallback = if known {
                 None
             } else {
@@ -475,4 +489,26 @@ fn packed_html(packed: &stoa_render::Packed, headers: &HeaderMap) -> Response {
         h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(v));
     }
     res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BUILT_IN;
+
+    #[test]
+    fn built_in_routes_are_the_client_list() {
+        for path in [
+            "/rbac/subject/authentication/select-method",
+            "/rbac/subjects/settings",
+            "/ecommerce/orders",
+            "/social/chats",
+        ] {
+            assert!(BUILT_IN.contains(path), "{path}");
+        }
+        assert!(
+            BUILT_IN
+                .iter()
+                .all(|p| p.starts_with('/') && !p.ends_with('/'))
+        );
+    }
 }

@@ -148,6 +148,8 @@ heading = wb("content-block-for-planet-heading", anchor="top",
     bas=[ba("for-planet-row", [btn("Посадить дерево", "Plant a tree", "/#donate", "for-planet-primary"), btn("Как это работает", "How it works", "/#how-it-works", "for-planet-outline")])],
     fs=[f("hero.svg", "Молодой лес на холмах", "A young forest on hills")])
 target = wb("content-block-for-planet-target", anchor="target",
+    # The campaign's numbers (`campaignOf` in web/src/modules/website-builder/variants.tsx).
+    options={"goal": 1000000, "offset": 66713},
     title=T("Наша цель — 1 000 000 деревьев", "Our target: 1,000,000 trees"),
     subtitle=T("Столько нужно, чтобы вернуть лес на 3 000 гектаров выжженной земли.", "That is what it takes to bring forest back to 3,000 hectares of burnt land."),
     features=[feat("for-planet-text", T("Уже посажено", "Planted so far"), desc=T("Счётчик обновляется после каждой оплаты.", "The counter updates after every payment."))])

@@ -27,6 +27,9 @@ pub struct DbOptions {
     /// Reader connections (SQLite; default: one per CPU) or pool size (PostgreSQL; default 16).
     pub max_connections: Option<u32>,
     pub acquire_timeout: Duration,
+    /// The longest one query may run (the request timeout): SQLite reads are interrupted past
+    /// it, PostgreSQL connections have it as `statement_timeout`.
+    pub query_timeout: Duration,
 }
 
 impl DbOptions {
@@ -35,6 +38,7 @@ impl DbOptions {
             url: url.into(),
             max_connections: None,
             acquire_timeout: Duration::from_secs(10),
+            query_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -116,6 +120,10 @@ pub(crate) fn pool_err(e: sqlx::Error) -> Error {
         sqlx::Error::PoolTimedOut => Error::Unavailable("the database is busy; try again".into()),
         sqlx::Error::PoolClosed => Error::Unavailable("the server is shutting down".into()),
         sqlx::Error::Io(_) => Error::Unavailable("the database is unreachable".into()),
+        // statement_timeout (the request timeout) stopped the query.
+        sqlx::Error::Database(d) if d.code().as_deref() == Some("57014") => Error::Unavailable(
+            "the query ran past the request timeout and was stopped; narrow the list (filters, a smaller limit) and try again".into(),
+        ),
         other => Error::internal(other),
     }
 }
@@ -135,8 +143,11 @@ impl Db {
     /// settings QUALITY.md asks for.
     pub async fn connect(opts: &DbOptions) -> Result<Self, String> {
         if is_postgres(&opts.url) {
-            let o =
-                PgConnectOptions::from_str(&opts.url).map_err(|e| format!("DATABASE_URL: {e}"))?;
+            let timeout_ms = opts.query_timeout.as_millis().max(1);
+            let o = PgConnectOptions::from_str(&opts.url)
+                .map_err(|e| format!("DATABASE_URL: {e}"))?
+                // Every statement stops at the request timeout (migrations lift it for themselves).
+                .options([("statement_timeout", timeout_ms.to_string())]);
             let pool = PgPoolOptions::new()
                 .max_connections(opts.max_connections.unwrap_or(16))
                 .acquire_timeout(opts.acquire_timeout)
@@ -161,7 +172,11 @@ impl Db {
         // Reads run on the calling worker thread: more readers than cores buys nothing.
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get() as u32);
         let readers = opts.max_connections.unwrap_or(cores).max(1) as usize;
-        let read = Arc::new(Readers::new(std::path::PathBuf::from(path), readers));
+        let read = Arc::new(Readers::new(
+            std::path::PathBuf::from(path),
+            readers,
+            opts.query_timeout,
+        ));
         let group = Group::new(conn, opts.acquire_timeout);
         let db = Db::Sqlite { read, group };
         db.assert_durability().await?;
@@ -270,4 +285,39 @@ fn open_writer(path: &str) -> Result<rusqlite::Connection, String> {
     .map_err(|e| format!("SQLite {path}: {e}"))?;
     c.set_prepared_statement_cache_capacity(512);
     Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// PostgreSQL stops a statement at the query timeout, and the client reads a clear 503.
+    #[tokio::test]
+    async fn postgres_statements_stop_at_the_query_timeout() {
+        let Ok(url) = std::env::var("STOA_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+            return;
+        };
+        let mut opts = DbOptions::new(url);
+        opts.query_timeout = Duration::from_millis(300);
+        let db = Db::connect(&opts).await.expect("connect");
+        let Conn::Postgres(mut c) = db.read().await.expect("conn") else {
+            panic!("a PostgreSQL connection");
+        };
+        let started = std::time::Instant::now();
+        let e = sqlx::query("SELECT pg_sleep(10)")
+            .execute(&mut *c)
+            .await
+            .expect_err("stopped");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        match pool_err(e) {
+            Error::Unavailable(m) => assert!(m.contains("stopped"), "{m}"),
+            other => panic!("expected 503, got {other:?}"),
+        }
+        // The connection stays usable.
+        sqlx::query("SELECT 1")
+            .execute(&mut *c)
+            .await
+            .expect("still usable");
+    }
 }

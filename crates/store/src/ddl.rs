@@ -129,16 +129,9 @@ fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
                 vec![f.column.clone()],
             ));
         }
-        // The admin sorts its tables by their list columns: keep that an index walk at any size.
-        if f.list
-            && !f.unique
-            && !f.secret
-            && f.name != "orderIndex"
-            && matches!(
-                f.kind,
-                Kind::Text | Kind::Int | Kind::Enum | Kind::Timestamp | Kind::Decimal | Kind::Bool
-            )
-        {
+        // The admin sorts its tables by their list columns (and the newest first): keep that an
+        // index walk at any size (`Entity::sortable`).
+        if e.has_list_index(f) || f.name == "createdAt" {
             out.push((
                 ident(&format!("ix_{}_{}_list", e.table, f.column)),
                 false,
@@ -430,6 +423,8 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
     let mut exec = tx.exec();
     let b = exec.backend();
     if b == Backend::Postgres {
+        // Index builds on big tables may take longer than a request may.
+        run(&mut exec, "SET LOCAL statement_timeout = 0").await?;
         run(&mut exec, "SELECT pg_advisory_xact_lock(5470616)").await?;
     }
     run(&mut exec, &migrations_table(b)).await?;

@@ -17,4 +17,4 @@ pub mod sqlite_read;
 
 pub use db::{Backend, Db, DbOptions, Exec};
 pub use record::{Cell, Record};
-pub use service::{Page, Store};
+pub use service::{JsonPage, Page, Store};

@@ -53,7 +53,7 @@ pub fn to_value(kind: Kind, v: &Val, b: Backend) -> Value {
     }
 }
 
-fn build<S: SqlxBinder>(stmt: &S, b: Backend) -> (String, SqlxValues) {
+pub(crate) fn build<S: SqlxBinder>(stmt: &S, b: Backend) -> (String, SqlxValues) {
     match b {
         Backend::Sqlite => stmt.build_sqlx(SqliteQueryBuilder),
         Backend::Postgres => stmt.build_sqlx(PostgresQueryBuilder),
@@ -553,10 +553,87 @@ pub fn find_statement_with(
     if query.order.is_empty() && e.has_field("orderIndex") {
         s.order_by(Alias::new("order_index"), SqOrder::Asc);
     }
-    // uuid v7 ids are time-ordered: a stable, index-backed tiebreaker.
-    s.order_by(Alias::new("id"), SqOrder::Asc);
+    // uuid v7 ids are time-ordered: a stable, index-backed tiebreaker, walked the way the first
+    // sort key is (so `(column, id)` indexes serve descending sorts too).
+    s.order_by(
+        Alias::new("id"),
+        if id_desc(query) {
+            SqOrder::Desc
+        } else {
+            SqOrder::Asc
+        },
+    );
+    if let Some(after) = &query.after {
+        s.and_where(keyset(e, query, after, b));
+    }
     s.limit(query.limit).offset(query.offset);
     s
+}
+
+/// Whether the `id` tiebreaker runs descending: as the first sort key does.
+pub fn id_desc(query: &FindQuery) -> bool {
+    query.order.first().is_some_and(|o| o.desc)
+}
+
+/// The rows after the cursor row `after` (its sort values, then its id) in the list's order:
+/// `k0 ≥ v0 AND (k0 > v0 OR (k0 = v0 AND (k1 > v1 OR …)))`. The leading range lets the sort
+/// column's index start at the cursor; NULLs sort where each backend puts them (first in SQLite's
+/// ascending order, last in PostgreSQL's).
+fn keyset(e: &Entity, query: &FindQuery, after: &[Val], b: Backend) -> Expr {
+    let id = e.field_index("id").unwrap_or(0);
+    // (column, descending, value or None for NULL)
+    let keys: Vec<(Expr, bool, Option<Value>)> = query
+        .order
+        .iter()
+        .map(|o| (o.field, o.desc))
+        .chain([(id, id_desc(query))])
+        .zip(after)
+        .map(|((field, desc), v)| {
+            let f = &e.fields[field];
+            let value = match (v, f.kind, b) {
+                (Val::Null, _, _) => None,
+                (Val::Decimal(d), Kind::Decimal, Backend::Sqlite) => {
+                    Some(Value::Double(d.to_f64()))
+                }
+                _ => Some(to_value(f.kind, v, b)),
+            };
+            (target(e, field, &None, b), desc, value)
+        })
+        .collect();
+    let nulls_first = b == Backend::Sqlite;
+    // Strictly after `v` in ascending storage order (NULL smallest on SQLite, largest on PG).
+    let greater = |t: &Expr, v: &Option<Value>| match (v, nulls_first) {
+        (None, true) => t.clone().is_not_null(),
+        (None, false) => Expr::cust("1 = 0"),
+        (Some(v), true) => t.clone().gt(v.clone()),
+        (Some(v), false) => t.clone().gt(v.clone()).or(t.clone().is_null()),
+    };
+    let less = |t: &Expr, v: &Option<Value>| match (v, nulls_first) {
+        (None, true) => Expr::cust("1 = 0"),
+        (None, false) => t.clone().is_not_null(),
+        (Some(v), true) => t.clone().lt(v.clone()).or(t.clone().is_null()),
+        (Some(v), false) => t.clone().lt(v.clone()),
+    };
+    let equal = |t: &Expr, v: &Option<Value>| match v {
+        None => t.clone().is_null(),
+        Some(v) => t.clone().eq(v.clone()),
+    };
+    let beyond = |(t, desc, v): &(Expr, bool, Option<Value>)| {
+        if *desc { less(t, v) } else { greater(t, v) }
+    };
+    // Built from the last key outwards: after_i OR (eq_i AND rest).
+    let mut cond: Option<Expr> = None;
+    for k in keys.iter().rev() {
+        cond = Some(match cond {
+            None => beyond(k),
+            Some(rest) => beyond(k).or(equal(&k.0, &k.2).and(rest)),
+        });
+    }
+    let cond = cond.unwrap_or_else(|| Expr::cust("1 = 1"));
+    match keys.first() {
+        Some(k) if keys.len() > 1 => beyond(k).or(equal(&k.0, &k.2)).and(cond),
+        _ => cond,
+    }
 }
 
 /// Counts of filtered lists stop here: past it the admin shows "10 000+", and a count never
@@ -608,6 +685,38 @@ pub fn count_statement(e: &Entity, query: &FindQuery, b: Backend) -> SelectState
             .expr(Expr::cust("COUNT(*)"));
     }
     s
+}
+
+/// `SELECT CAST(group AS TEXT), SUM(sum) FROM e WHERE via IN (SELECT id FROM target WHERE
+/// <query's filters>) GROUP BY group`: one aggregate over the rows of `e` whose reference `via`
+/// points at a matching `target` row (the paid quantity per product, say).
+pub fn sum_statement(
+    e: &Entity,
+    sum: &str,
+    group: &str,
+    via: &str,
+    target: &Entity,
+    query: &FindQuery,
+    b: Backend,
+) -> Result<SelectStatement> {
+    let column = |ent: &Entity, name: &str| {
+        ent.field(name)
+            .map(|f| f.column.clone())
+            .ok_or_else(|| Error::internal(format!("{} has no field {name}", ent.key())))
+    };
+    let (sum, group, via) = (column(e, sum)?, column(e, group)?, column(e, via)?);
+    let mut inner = Query::select();
+    inner
+        .from(Alias::new(target.table.as_str()))
+        .column(Alias::new("id"))
+        .cond_where(conditions(target, query, b, SearchPlan::Set));
+    let mut s = Query::select();
+    s.from(Alias::new(e.table.as_str()))
+        .expr(Expr::cust(format!("CAST({} AS TEXT)", q(&group))))
+        .expr(Expr::cust(format!("CAST(SUM({}) AS BIGINT)", q(&sum))))
+        .and_where(col(&via).in_subquery(inner))
+        .group_by_col(Alias::new(group.as_str()));
+    Ok(s)
 }
 
 /// The select of one record by id.

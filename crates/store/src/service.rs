@@ -50,6 +50,15 @@ pub struct Page {
     pub total: Option<u64>,
 }
 
+/// A list page as the API sends it: see [`Store::find_json`].
+pub struct JsonPage {
+    /// `{"data":[…]}`
+    pub body: Vec<u8>,
+    pub total: Option<u64>,
+    /// The `after` cursor of the next page, when this page is full.
+    pub next: Option<String>,
+}
+
 /// The guarded fields of `old` as a compare-and-set condition.
 fn held(g: &dyn crate::guard::WriteGuard, e: &Entity, old: &Record) -> Vec<(usize, Val)> {
     g.fields()
@@ -287,6 +296,45 @@ impl Store {
         Ok(self.find(e, &q).await?.total.unwrap_or(0))
     }
 
+    /// The sum of `sum` over the rows of `e` whose reference `via` points at a `target` row
+    /// matching `q`'s filters, per value of `group` (as text): one aggregate query.
+    pub async fn sum_by(
+        &self,
+        e: &Entity,
+        sum: &str,
+        group: &str,
+        via: &str,
+        target: &Entity,
+        q: &FindQuery,
+    ) -> Result<Vec<(Option<String>, i64)>> {
+        let b = self.db.backend();
+        let stmt = repo::sum_statement(e, sum, group, via, target, q, b)?;
+        let (sql, values) = repo::build(&stmt, b);
+        if let Db::Sqlite { read, .. } = &self.db {
+            return read.pairs(&sql, &values).await;
+        }
+        let mut c = self.db.read().await?;
+        let Exec::Postgres(c) = &mut c.exec() else {
+            return Err(Error::internal("a PostgreSQL connection"));
+        };
+        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
+            .fetch_all(&mut **c)
+            .await
+            .map_err(|x| repo::db_error(e, x))?;
+        rows.iter()
+            .map(|r| {
+                use sqlx::Row;
+                Ok((
+                    r.try_get::<Option<String>, _>(0)
+                        .map_err(|x| repo::db_error(e, x))?,
+                    r.try_get::<Option<i64>, _>(1)
+                        .map_err(|x| repo::db_error(e, x))?
+                        .unwrap_or(0),
+                ))
+            })
+            .collect()
+    }
+
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
         let narrowed = crate::publish::visible_query(e, self.hidden_refs(e), q)?;
         let q = narrowed.as_ref().unwrap_or(q);
@@ -301,28 +349,61 @@ impl Store {
         Ok(Page { rows, total })
     }
 
-    /// `{"data":[…]}` for `q`, written straight into a buffer, and the total when asked for.
-    pub async fn find_json(&self, e: &Entity, q: &FindQuery) -> Result<(Vec<u8>, Option<u64>)> {
+    /// `{"data":[…]}` for `q`, written straight into a buffer, the total when asked for, and
+    /// the cursor of the next page when this one is full.
+    pub async fn find_json(&self, e: &Entity, q: &FindQuery) -> Result<JsonPage> {
         let narrowed = crate::publish::visible_query(e, self.hidden_refs(e), q)?;
         let q = narrowed.as_ref().unwrap_or(q);
         let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
         out.extend_from_slice(b"{\"data\":[");
-        if let Db::Sqlite { read, .. } = &self.db {
+        let limit = usize::try_from(q.limit).unwrap_or(usize::MAX);
+        // The cursor names the sort values of the page's last row, then its id.
+        let names: Option<Vec<&str>> = (limit > 0 && q.order.iter().all(|o| o.path.is_none()))
+            .then(|| {
+                q.order
+                    .iter()
+                    .map(|o| e.fields[o.field].name)
+                    .chain(["id"])
+                    .collect()
+            });
+        let mut last = Vec::new();
+        let (rows, total) = if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values, matches) = sqlite_find(read, e, q).await?;
-            read.write_json(e, &sql, &values, false, &mut out).await?;
-            out.extend_from_slice(b"]}");
-            let total = sqlite_total(read, e, q, matches).await?;
-            return Ok((out, total));
-        }
-        let page = self.find(e, q).await?;
-        for (i, r) in page.rows.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
+            let keep = names
+                .as_deref()
+                .map(|n| (limit.saturating_sub(1), n, &mut last));
+            let rows = read
+                .write_json(e, &sql, &values, false, &mut out, keep)
+                .await?;
+            (rows, sqlite_total(read, e, q, matches).await?)
+        } else {
+            let page = self.find(e, q).await?;
+            for (i, r) in page.rows.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                r.write_json(&mut out);
             }
-            r.write_json(&mut out);
-        }
+            if let (Some(names), Some(r)) = (&names, page.rows.last()) {
+                last = names
+                    .iter()
+                    .map(|n| {
+                        r.get(n)
+                            .and_then(|c| serde_json::to_value(c).ok())
+                            .unwrap_or(Json::Null)
+                    })
+                    .collect();
+            }
+            (page.rows.len(), page.total)
+        };
         out.extend_from_slice(b"]}");
-        Ok((out, page.total))
+        let next = (rows == limit && !last.is_empty())
+            .then(|| stoa_kernel::query::cursor::encode(e, &q.order, last));
+        Ok(JsonPage {
+            body: out,
+            total,
+            next,
+        })
     }
 
     /// `{"data":{…}}` for one record, written straight into a buffer.
@@ -334,7 +415,11 @@ impl Store {
                 &repo::get_visible_statement(e, id, Backend::Sqlite, self.hidden_refs(e)),
                 Backend::Sqlite,
             );
-            if read.write_json(e, &sql, &values, true, &mut out).await? == 0 {
+            if read
+                .write_json(e, &sql, &values, true, &mut out, None)
+                .await?
+                == 0
+            {
                 return Err(missing(e, id));
             }
         } else {

@@ -8,7 +8,8 @@
 //! connection, which serialises them. Both link the same bundled SQLite (`libsqlite3-sys`).
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OpenFlags};
@@ -23,8 +24,91 @@ use crate::repo::select_columns;
 
 pub struct Readers {
     path: PathBuf,
-    idle: Mutex<Vec<Connection>>,
-    permits: Semaphore,
+    idle: Mutex<Vec<Reader>>,
+    /// Reads running at once (cheap ones; a long read gives its permit back, see [`Gate`]).
+    permits: Arc<Semaphore>,
+    gate: Arc<Gate>,
+    /// The longest one read may run: the request timeout.
+    budget: Duration,
+}
+
+/// A read connection and the watch its progress handler keeps.
+struct Reader {
+    conn: Connection,
+    watch: Arc<Mutex<Option<Run>>>,
+}
+
+/// The read running on a connection, as its progress handler sees it.
+struct Run {
+    started: Instant,
+    deadline: Instant,
+    /// Past [`LONG_AFTER`]: gave its reader permit back.
+    long: bool,
+    /// Holds a slot of the [`Gate`].
+    gated: bool,
+    stopped: Option<Stop>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    /// Ran past the budget.
+    Deadline,
+    /// Too many long reads already wait for the gate.
+    Busy,
+}
+
+/// A read running longer than this is long: it gives its reader permit back to cheap reads and
+/// waits for one of the few long-read slots, so a handful of expensive lists cannot starve
+/// point lookups and `/health`.
+const LONG_AFTER: Duration = Duration::from_millis(100);
+/// SQLite VM steps between two progress checks (well under a millisecond of work).
+const CHECK_EVERY: i32 = 10_000;
+
+/// The long-read gate: `slots` long reads run at once, at most `max_waiting` wait (each waiting
+/// read blocks its thread, not a core); past that a long read is stopped with "busy".
+struct Gate {
+    /// (running, waiting)
+    state: Mutex<(usize, usize)>,
+    turn: Condvar,
+    slots: usize,
+    max_waiting: usize,
+}
+
+impl Gate {
+    fn enter(&self, deadline: Instant) -> Result<(), Stop> {
+        let mut st = self.state.lock().map_err(|_| Stop::Busy)?;
+        if st.0 < self.slots {
+            st.0 += 1;
+            return Ok(());
+        }
+        if st.1 >= self.max_waiting {
+            return Err(Stop::Busy);
+        }
+        st.1 += 1;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                st.1 -= 1;
+                return Err(Stop::Deadline);
+            }
+            st = match self.turn.wait_timeout(st, deadline - now) {
+                Ok((g, _)) => g,
+                Err(_) => return Err(Stop::Busy),
+            };
+            if st.0 < self.slots {
+                st.1 -= 1;
+                st.0 += 1;
+                return Ok(());
+            }
+        }
+    }
+
+    fn leave(&self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.0 = st.0.saturating_sub(1);
+        }
+        self.turn.notify_one();
+    }
 }
 
 impl std::fmt::Debug for Readers {
@@ -35,6 +119,44 @@ impl std::fmt::Debug for Readers {
 
 fn err(e: impl std::fmt::Display) -> Error {
     Error::internal(format!("sqlite read: {e}"))
+}
+
+/// The progress check of a read: stop it past its deadline; past [`LONG_AFTER`], move it from the
+/// reader permits to the long-read gate (waiting there if it must).
+fn check(watch: &Mutex<Option<Run>>, gate: &Gate, permits: &Semaphore) -> bool {
+    let Ok(mut w) = watch.lock() else {
+        return true;
+    };
+    let Some(run) = w.as_mut() else {
+        return false;
+    };
+    let now = Instant::now();
+    if now >= run.deadline {
+        run.stopped = Some(Stop::Deadline);
+        return true;
+    }
+    if !run.long && now - run.started >= LONG_AFTER {
+        let deadline = run.deadline;
+        run.long = true;
+        permits.add_permits(1);
+        // Not holding the watch while waiting: nobody else reads it, but keep it short anyway.
+        drop(w);
+        let entered = gate.enter(deadline);
+        let Ok(mut w) = watch.lock() else {
+            return true;
+        };
+        let Some(run) = w.as_mut() else {
+            return true;
+        };
+        match entered {
+            Ok(()) => run.gated = true,
+            Err(stop) => {
+                run.stopped = Some(stop);
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn open(path: &PathBuf) -> Result<Connection> {
@@ -104,34 +226,88 @@ pub(crate) fn blocking<R>(f: impl FnOnce() -> R) -> R {
 }
 
 impl Readers {
-    pub fn new(path: PathBuf, max: usize) -> Self {
+    /// `max` reads at once; one read runs at most `budget` (the request timeout).
+    pub fn new(path: PathBuf, max: usize, budget: Duration) -> Self {
+        let max = max.max(1);
         Self {
             path,
             idle: Mutex::new(Vec::new()),
-            permits: Semaphore::new(max.max(1)),
+            permits: Arc::new(Semaphore::new(max)),
+            gate: Arc::new(Gate {
+                state: Mutex::new((0, 0)),
+                turn: Condvar::new(),
+                // Long reads take at most half the cores; a few more may wait their turn.
+                slots: (max / 2).max(1),
+                max_waiting: 2 * max,
+            }),
+            budget,
         }
+    }
+
+    fn open_reader(&self) -> Result<Reader> {
+        let conn = open(&self.path)?;
+        let watch: Arc<Mutex<Option<Run>>> = Arc::new(Mutex::new(None));
+        let (w, gate, permits) = (watch.clone(), self.gate.clone(), self.permits.clone());
+        conn.progress_handler(CHECK_EVERY, Some(move || check(&w, &gate, &permits)))
+            .map_err(err)?;
+        Ok(Reader { conn, watch })
     }
 
     /// `inline`: the query is a bounded point lookup (primary key), cheaper to run on the worker
     /// than to hand the worker's other tasks away.
     async fn with<R>(&self, inline: bool, f: impl FnOnce(&Connection) -> Result<R>) -> Result<R> {
-        let _permit = self
-            .permits
+        self.permits
             .acquire()
             .await
-            .map_err(|_| Error::Unavailable("shutting down".into()))?;
-        let conn = self.idle.lock().map_err(err)?.pop();
-        let conn = match conn {
-            Some(c) => c,
-            None => open(&self.path)?,
+            .map_err(|_| Error::Unavailable("shutting down".into()))?
+            .forget();
+        let reader = self.idle.lock().map_err(err)?.pop();
+        let reader = match reader {
+            Some(r) => Ok(r),
+            None => self.open_reader(),
         };
+        let reader = match reader {
+            Ok(r) => r,
+            Err(e) => {
+                self.permits.add_permits(1);
+                return Err(e);
+            }
+        };
+        let started = Instant::now();
+        if let Ok(mut w) = reader.watch.lock() {
+            *w = Some(Run {
+                started,
+                deadline: started + self.budget,
+                long: false,
+                gated: false,
+                stopped: None,
+            });
+        }
         let out = if inline {
-            f(&conn)
+            f(&reader.conn)
         } else {
-            blocking(|| f(&conn))
+            blocking(|| f(&reader.conn))
         };
-        self.idle.lock().map_err(err)?.push(conn);
-        out
+        let run = reader.watch.lock().ok().and_then(|mut w| w.take());
+        // A long read gave its permit back when it became long, and may hold a gate slot.
+        let (long, gated) = run.as_ref().map_or((false, false), |r| (r.long, r.gated));
+        if gated {
+            self.gate.leave();
+        }
+        if !long {
+            self.permits.add_permits(1);
+        }
+        self.idle.lock().map_err(err)?.push(reader);
+        match (out, run.and_then(|r| r.stopped)) {
+            (Err(_), Some(Stop::Deadline)) => Err(Error::Unavailable(format!(
+                "the query ran for {} s and was stopped; narrow the list (filters, a smaller limit) and try again",
+                self.budget.as_secs_f32()
+            ))),
+            (Err(_), Some(Stop::Busy)) => Err(Error::Unavailable(
+                "the server is busy with other long queries; try again shortly".into(),
+            )),
+            (out, _) => out,
+        }
     }
 
     /// Runs a select and hands each row, with the entity's public columns, to `each`.
@@ -179,7 +355,8 @@ impl Readers {
     }
 
     /// Appends every row as a JSON object (comma-separated) to `out`; returns the row count. The
-    /// response fast path: no per-cell allocation.
+    /// response fast path: no per-cell allocation. `keep`: the fields of row number `keep.0` to
+    /// copy into `keep.2` (a page's last row, for its cursor).
     pub async fn write_json(
         &self,
         e: &Entity,
@@ -187,7 +364,9 @@ impl Readers {
         values: &SqlxValues,
         point: bool,
         out: &mut Vec<u8>,
+        mut keep: Option<(usize, &[&str], &mut Vec<serde_json::Value>)>,
     ) -> Result<usize> {
+        let mut n = 0;
         self.each_row(e, sql, values, point, |cols, row| {
             // Rows after the first follow a '}'; the first follows '[' or ':'.
             if out.last() == Some(&b'}') {
@@ -198,6 +377,20 @@ impl Readers {
                 .enumerate()
                 .map(|(i, f)| cell(row, i, f).map(|c| (f.name, c)))
                 .collect::<Result<Vec<_>>>()?;
+            if let Some((at, names, kept)) = keep.as_mut()
+                && *at == n
+            {
+                for name in names.iter() {
+                    let c = cells
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map(|(_, c)| CellRef::to_owned(*c));
+                    kept.push(c.map_or(serde_json::Value::Null, |c| {
+                        serde_json::to_value(c).unwrap_or(serde_json::Value::Null)
+                    }));
+                }
+            }
+            n += 1;
             write_object(out, cells.into_iter());
             Ok(())
         })
@@ -217,9 +410,113 @@ impl Readers {
         .await
     }
 
+    /// `(text, integer)` pairs a select returns (grouped sums).
+    pub async fn pairs(
+        &self,
+        sql: &str,
+        values: &SqlxValues,
+    ) -> Result<Vec<(Option<String>, i64)>> {
+        let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
+        self.with(false, |c| {
+            let mut stmt = c.prepare_cached(sql).map_err(err)?;
+            let rows = stmt
+                .query_map(rusqlite::params_from_iter(params.iter()), |r| {
+                    Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<i64>>(1)?))
+                })
+                .map_err(err)?;
+            rows.map(|r| r.map(|(k, n)| (k, n.unwrap_or(0))).map_err(err))
+                .collect()
+        })
+        .await
+    }
+
     pub async fn ping(&self) -> bool {
         self.with(true, |c| c.execute_batch("SELECT 1").map_err(err))
             .await
             .is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Never ends on its own: counts forever.
+    const ENDLESS: &str =
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+
+    async fn readers(max: usize, budget: Duration) -> Arc<Readers> {
+        let dir = std::env::temp_dir().join(format!("stoa-read-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("t.db");
+        // A database file the read-only connections can open.
+        let c = Connection::open(&path).expect("create");
+        c.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER)")
+            .expect("schema");
+        Arc::new(Readers::new(path, max, budget))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_read_past_its_budget_is_stopped_with_a_clear_503() {
+        let r = readers(2, Duration::from_millis(400)).await;
+        let started = Instant::now();
+        let e = r
+            .scalar(ENDLESS, &SqlxValues(sea_query::Values(Vec::new())))
+            .await
+            .expect_err("an endless query must be stopped");
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        match e {
+            Error::Unavailable(m) => assert!(m.contains("was stopped"), "{m}"),
+            other => panic!("expected 503, got {other:?}"),
+        }
+        // The connection is fine afterwards, and every permit came back.
+        assert!(r.ping().await);
+        assert_eq!(r.permits.available_permits(), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn long_reads_leave_room_for_cheap_ones_and_the_excess_is_turned_away() {
+        let r = readers(2, Duration::from_secs(3)).await;
+        let mut long = Vec::new();
+        for _ in 0..7 {
+            let r = r.clone();
+            long.push(tokio::spawn(async move {
+                r.scalar(ENDLESS, &SqlxValues(sea_query::Values(Vec::new())))
+                    .await
+            }));
+        }
+        // Give them time to become long (100 ms each, two at a time at most).
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        // One long read runs, four wait for the gate, two were turned away; cheap reads still go.
+        let cheap = Instant::now();
+        for _ in 0..20 {
+            assert!(r.ping().await);
+        }
+        let cheap = cheap.elapsed();
+        assert!(
+            long.iter().filter(|h| h.is_finished()).count() == 2,
+            "the two reads over the gate's queue are turned away at once"
+        );
+        assert!(
+            cheap < Duration::from_secs(1),
+            "cheap reads waited {cheap:?}"
+        );
+        let mut busy = 0;
+        let mut stopped = 0;
+        for h in long {
+            match h.await.expect("join") {
+                Err(Error::Unavailable(m)) if m.contains("busy") => busy += 1,
+                Err(Error::Unavailable(m)) if m.contains("was stopped") => stopped += 1,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!((busy, stopped), (2, 5));
+        assert_eq!(r.permits.available_permits(), 2);
+        let st = r.gate.state.lock().map(|s| *s).expect("gate");
+        assert_eq!(st, (0, 0), "every gate slot and waiter was released");
     }
 }

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { api } from "@/api/client";
 import { findEntity, type Meta } from "@/api/meta";
 import type { components } from "@/api/schema";
-import { cn } from "@/lib/utils";
+import { cn } from "@/ui/cn";
 import { Button } from "@/ui/button";
 import { Badge } from "@/ui/card";
 import { type AuditFilter, auditFilters, diffRows, parseActor, redactedFields, truncate } from "./audit-diff";

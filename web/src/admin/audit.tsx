@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment, useDeferredValue, useId, useState } from "react";
 import { useSearchParams } from "react-router";
 import { api } from "@/api/client";
-import { shortUserAgent } from "@/account/user-agent";
+import { shortUserAgent } from "@/modules/rbac/user-agent";
 import { entityKey, findEntity, type Meta, useMeta } from "@/api/meta";
 import { Button } from "@/ui/button";
 import { Badge } from "@/ui/card";
@@ -15,7 +15,7 @@ import { type AuditFilter, isoToLocal, localToIso, parseActor } from "./audit-di
 import { ActionBadge, actorName, type AuditEntry, DiffView, type People, subjectsOf, useAuditPage, usePeople } from "./audit-parts";
 import { when } from "./list";
 import { AdminLink, recordHref } from "./records";
-import { Pager } from "./table";
+import { Pager } from "./pager";
 import { useTrustT } from "./trust-i18n";
 import type { ViewProps } from "./views";
 

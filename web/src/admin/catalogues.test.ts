@@ -1,4 +1,4 @@
-import { securityEn, securityRu } from "@/account/security-i18n";
+import { securityEn, securityRu } from "@/modules/rbac/security-i18n";
 import { catalogueProblems, missingPluralForms, type Tree, untranslated } from "@/i18n/catalogue-checks";
 import type { Catalogue } from "@/lib/translate";
 import { toolsEn, toolsRu } from "./i18n";

@@ -107,6 +107,21 @@ describe("CSV export and re-import", () => {
     expect(JSON.parse(q.get("orderBy")!)).toEqual([{ column: "slug", method: "desc" }]);
     expect(JSON.parse(q.get("filters")!)).toEqual({ and: [{ column: "variant", method: "eq", value: "default" }] });
   });
+
+  it("pages on with the server's cursor when it sends one, so exports go past 10 000 rows", async () => {
+    const sent = stubFetch((s) => {
+      const after = new URL(s.url, "http://x").searchParams.get("after");
+      const from = after === null ? 0 : Number(after.slice(1));
+      const n = from < 200 ? 100 : 37;
+      return reply(200, { data: Array.from({ length: n }, (_, i) => record(from + i + 1)) }, n === 100 ? { "x-next-cursor": `c${from + 100}` } : {});
+    });
+    const rows = await fetchAll(article, {});
+    vi.unstubAllGlobals();
+    expect(rows).toHaveLength(237);
+    const qs = sent.map((s) => new URL(s.url, "http://x").searchParams);
+    expect(qs.map((q) => q.get("after"))).toEqual([null, "c100", "c200"]);
+    expect(qs.every((q) => !q.has("offset") || q.get("offset") === "0")).toBe(true);
+  });
 });
 
 describe("checking an import against the declaration", () => {

@@ -1,25 +1,22 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "@/i18n";
 import { entityRoute } from "@/api/client";
 import { entityClient, keys, type Row, useEntitySave } from "@/api/entities";
 import { ApiError } from "@/api/http";
-import { type EntityMeta, findEntity, type Meta } from "@/api/meta";
+import { type EntityMeta, type Meta } from "@/api/meta";
 import type { UploadProgress } from "@/api/upload";
 import { applyServerErrors } from "@/lib/form-errors";
 import { type FormStatus, useFormStatus } from "@/lib/form-status";
-import { cn } from "@/lib/utils";
+import { cn } from "@/ui/cn";
 import { Button } from "@/ui/button";
-import { Dialog, DialogContent } from "@/ui/dialog";
 import { Label } from "@/ui/input";
 import { recordPanels } from "./panels";
-import { RecordTabs } from "./history";
 import { useReportDirty } from "./publishing";
 import { useRecordsT } from "./records-i18n";
 import { anyLanguage, editableFields, entitySchema, initialValues, payload, recordValues, serverFieldMessage, UniqueChecker, type Values } from "./schema";
-import { EntityTable } from "./table";
 import { FieldWidget } from "./widgets";
 import { uploadMessage } from "./widgets/file";
 
@@ -58,17 +55,20 @@ function uniqueFields(e: EntityMeta, fixed: Values): string[] {
     .map((f) => f.name);
 }
 
-interface FormProps {
+export interface FormProps {
   entity: EntityMeta;
   meta: Meta;
   lang: string;
   id: string | null;
   fixed?: Values;
   onSaved?: (id: string) => void;
+  /** What follows the form and its panel: the record dialog (`table.tsx`) puts the sub-tables of
+   * everything that points at the record here. */
+  children?: ReactNode;
 }
 
-/** The create/update form of any entity, with the sub-tables of everything that points at it. */
-export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: FormProps) {
+/** The create/update form of any entity; `children` (the sub-tables of everything that points at it) follow it. */
+export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, children }: FormProps) {
   const { t } = useTranslation();
   const rt = useRecordsT();
   const client = entityClient(entity);
@@ -234,39 +234,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved }: Form
         </div>
       </form>
       {id && Panel ? <Panel id={id} lang={lang} /> : null}
-      {id
-        ? entity.referencedBy.map((r) => {
-            const sub = findEntity(meta, `${r.module}.${r.name}`);
-            if (!sub) return null;
-            return (
-              <section key={`${r.module}.${r.name}.${r.field}`} aria-label={`${sub.module}.${sub.name}`} className="rounded-lg border border-border p-3">
-                <EntityTable entity={sub} meta={meta} lang={lang} fixed={{ field: r.field, value: id }} compact />
-              </section>
-            );
-          })
-        : null}
+      {children}
     </div>
-  );
-}
-
-export function EntityFormDialog({
-  open,
-  onOpenChange,
-  ...props
-}: Omit<FormProps, "onSaved"> & { open: boolean; onOpenChange: (o: boolean) => void }) {
-  const { t } = useTranslation();
-  // Mounted per edit (the table keys it), so the first id is the right one.
-  const [id, setId] = useState(props.id);
-  const title = id ? t("admin.update", { name: humanName(props.entity) }) : t("admin.create", { name: humanName(props.entity) });
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={title} className="w-[min(56rem,calc(100vw-2rem))]">
-        {open ? (
-          <RecordTabs entity={props.entity} meta={props.meta} lang={props.lang} id={id}>
-            <EntityForm key={props.id ?? "new"} {...props} id={id} onSaved={(saved) => setId(saved)} />
-          </RecordTabs>
-        ) : null}
-      </DialogContent>
-    </Dialog>
   );
 }

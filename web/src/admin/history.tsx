@@ -15,7 +15,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/ui/tabs";
 import { ActionBadge, actorName, type AuditEntry, DiffView, subjectsOf, useAuditPage, usePeople } from "./audit-parts";
 import { when } from "./list";
 import { AdminLink } from "./records";
-import { Pager } from "./table";
+import { Pager } from "./pager";
 import { DraftControls, RecordDirtyProvider } from "./publishing";
 import { publishable } from "./preview-url";
 import { useTrustT } from "./trust-i18n";

@@ -9,7 +9,7 @@ import { api } from "@/api/client";
 import { entityClient, keys, type Row } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import { type EntityMeta, entityKey } from "@/api/meta";
-import { cn } from "@/lib/utils";
+import { cn } from "@/ui/cn";
 import { Button, buttonVariants } from "@/ui/button";
 import { Badge } from "@/ui/card";
 import { Dialog, DialogContent } from "@/ui/dialog";

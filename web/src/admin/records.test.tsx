@@ -122,6 +122,31 @@ describe("the table's readable records", () => {
     expect(screen.getAllByRole("button", { name: "Скопировать id" })).toHaveLength(2);
   });
 
+  it("pages on from each page's cursor, and offers sorting only where the server can sort", async () => {
+    const sent = stubFetch((s) => {
+      const q = new URL(s.url, "http://x").searchParams;
+      const from = q.has("after") ? Number(q.get("after")!.slice(1)) : Number(q.get("offset") ?? 0);
+      const rows = Array.from({ length: 20 }, (_, i) => ({ id: `0191e6a4-0000-7000-8000-${String(from + i).padStart(12, "0")}`, adminTitle: `Row ${from + i}`, title: {} }));
+      return reply(200, { data: rows }, { "x-total-count": "100000", "x-total-count-exact": "false", "x-next-cursor": `c${from + 20}` });
+    });
+    renderTable({ ...widget, fields: widget.fields.map((x) => (x.name === "adminTitle" ? { ...x, sortable: true } : x)) });
+    await screen.findByText("Row 0");
+    const nav = screen.getByRole("navigation", { name: "host.widget pages" });
+    await userEvent.click(within(nav).getByRole("button", { name: "Next" }));
+    await screen.findByText("Row 20");
+    await userEvent.click(within(nav).getByRole("button", { name: "Next" }));
+    await screen.findByText("Row 40");
+    const lists = sent.map((s) => new URL(s.url, "http://x").searchParams);
+    expect(lists.map((q) => q.get("after"))).toEqual([null, "c20", "c40"]);
+    // Back to the second page: its cursor again, never an offset past the first page.
+    await userEvent.click(within(nav).getByRole("button", { name: "Previous" }));
+    await screen.findByText("Row 20");
+    expect(sent.every((s) => [null, "0"].includes(new URL(s.url, "http://x").searchParams.get("offset")))).toBe(true);
+    // adminTitle sorts (an index leads it); the translated title does not.
+    expect(screen.getByRole("button", { name: "adminTitle" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "title" })).toBeNull();
+  });
+
   it("copies a row's whole id", async () => {
     stubFetch(() => reply(200, { data: [{ id: id(7), adminTitle: "Tree", title: { en: "Tree", ru: "Дерево" } }] }));
     const writeText = vi.fn(async () => undefined);

@@ -1,13 +1,16 @@
 import { useDeferredValue, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { entityClient, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
-import { ApiError } from "@/api/http";
-import { type EntityMeta, type FieldMeta, type Meta } from "@/api/meta";
+import { entityClient, keys, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
+import { ApiError, type Page } from "@/api/http";
+import { type EntityMeta, type FieldMeta, findEntity, type Meta } from "@/api/meta";
 import { Button } from "@/ui/button";
-import { ConfirmDialog } from "@/ui/dialog";
+import { ConfirmDialog, Dialog, DialogContent } from "@/ui/dialog";
 import { Input } from "@/ui/input";
-import { EntityFormDialog, humanName } from "./form";
+import { EntityForm, type FormProps, humanName } from "./form";
+import { RecordTabs } from "./history";
+import { Pager } from "./pager";
 import { CopyId, MissingBadges, ReferenceLink, useEditParam, useMissingFilter, useReferenceTitles } from "./records";
 import { rowTitle } from "./schema";
 import { BulkBar, SelectAll, SelectRow, selectable, useSelection } from "./bulk";
@@ -16,22 +19,6 @@ import { publishable } from "./preview-url";
 import { StatusBadge } from "./publishing";
 
 export const PAGE_SIZE = 20;
-
-/** Previous / "page n of m" / next. Without a known page count, `more` says whether a next page may exist. */
-export function Pager({ label, page, pages, more, onPage }: { label: string; page: number; pages: number | null; more: boolean; onPage: (page: number) => void }) {
-  const { t } = useTranslation();
-  return (
-    <nav className="flex items-center gap-2 text-sm" aria-label={label}>
-      <Button size="sm" variant="outline" disabled={page === 0} onClick={() => onPage(Math.max(0, page - 1))}>
-        {t("admin.previous")}
-      </Button>
-      <span>{pages !== null ? t("admin.pageOf", { page: page + 1, pages }) : t("admin.page", { page: page + 1 })}</span>
-      <Button size="sm" variant="outline" disabled={pages !== null ? page + 1 >= pages : !more} onClick={() => onPage(page + 1)}>
-        {t("admin.next")}
-      </Button>
-    </nav>
-  );
-}
 
 function cell(f: FieldMeta | undefined, v: unknown, lang: string): string {
   if (v === null || v === undefined) return "";
@@ -75,14 +62,23 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   const [editing, setEditing] = useState<{ id: string | null } | null>(() => (!fixed && editParam ? { id: editParam } : null));
   const [deleting, setDeleting] = useState<Row | null>(null);
   const missing = useMissingFilter(entity, meta.languages);
-  const params: ListParams = {
+  const qc = useQueryClient();
+  const base: ListParams = {
     search: deferredSearch,
     sort,
-    page,
+    page: 0,
     size: PAGE_SIZE,
     filters: fixed ? { [fixed.field]: fixed.value } : undefined,
     conditions: missing.conditions,
   };
+  // A page starts at the cursor the page before it answered (X-Next-Cursor), read from the
+  // query cache: deep pages stay as cheap as the first and go past the server's 10 000-row
+  // offset limit. Without one (the page before fell out of the cache) it falls back to an offset.
+  let after: string | undefined;
+  for (let p = 0; p < page; p++) {
+    after = qc.getQueryData<Page<Row[]>>(keys.list(entity.path, { ...base, page: p, after }))?.next;
+  }
+  const params: ListParams = { ...base, page, after };
   const list = useEntityList(entity, params, !hidden);
   const remove = useEntityDelete(entity);
   const columns = columnsOf(entity, fixed?.field);
@@ -174,7 +170,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                   </th>
                   {columns.map((c) => (
                     <th key={c.name} scope="col" className="px-3 py-2 font-medium" aria-sort={sort?.field === c.name ? (sort.desc ? "descending" : "ascending") : "none"}>
-                      {c.kind === "translations" || c.kind === "json" || c.kind === "rich_text" ? (
+                      {!c.sortable ? (
                         c.name
                       ) : (
                         <button type="button" className="cursor-pointer hover:underline" onClick={() => toggleSort(c.name)}>
@@ -285,5 +281,46 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
       />
       <span className="sr-only">{humanName(entity)}</span>
     </div>
+  );
+}
+
+/** The tables of everything that points at record `id`, each kept to the rows pointing at it (below the record's form). */
+function ReferencingTables({ entity, meta, lang, id }: { entity: EntityMeta; meta: Meta; lang: string; id: string }) {
+  return entity.referencedBy.map((r) => {
+    const sub = findEntity(meta, `${r.module}.${r.name}`);
+    if (!sub) return null;
+    return (
+      <section key={`${r.module}.${r.name}.${r.field}`} aria-label={`${sub.module}.${sub.name}`} className="rounded-lg border border-border p-3">
+        <EntityTable entity={sub} meta={meta} lang={lang} fixed={{ field: r.field, value: id }} compact />
+      </section>
+    );
+  });
+}
+
+/**
+ * A record in a dialog: its tabs, its form and the tables of what points at it. Here, not in
+ * `form.tsx`: the table opens it and it shows tables, so the form module needs neither.
+ */
+export function EntityFormDialog({
+  open,
+  onOpenChange,
+  ...props
+}: Omit<FormProps, "onSaved" | "children"> & { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const { t } = useTranslation();
+  // Mounted per edit (the table keys it), so the first id is the right one.
+  const [id, setId] = useState(props.id);
+  const title = id ? t("admin.update", { name: humanName(props.entity) }) : t("admin.create", { name: humanName(props.entity) });
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title={title} className="w-[min(56rem,calc(100vw-2rem))]">
+        {open ? (
+          <RecordTabs entity={props.entity} meta={props.meta} lang={props.lang} id={id}>
+            <EntityForm key={props.id ?? "new"} {...props} id={id} onSaved={(saved) => setId(saved)}>
+              {id ? <ReferencingTables entity={props.entity} meta={props.meta} lang={props.lang} id={id} /> : null}
+            </EntityForm>
+          </RecordTabs>
+        ) : null}
+      </DialogContent>
+    </Dialog>
   );
 }

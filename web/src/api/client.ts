@@ -145,6 +145,7 @@ async function send(method: Method, path: string, init: Record<string, unknown> 
     data: data && typeof data === "object" && "data" in data ? data.data : data,
     total: total === null ? null : Number(total),
     exact: response.headers.get("x-total-count-exact") !== "false",
+    next: response.headers.get("x-next-cursor") ?? undefined,
   };
 }
 

@@ -10,6 +10,8 @@ export interface ListParams {
   sort?: { field: string; desc: boolean } | null;
   page: number;
   size: number;
+  /** Keyset paging: the previous page's `next` cursor; the page starts after its last row (any depth, where an offset stops at 10 000). */
+  after?: string;
   filters?: Record<string, string>;
   /** Further conditions, any method (`{column: "title->>ru", method: "isEmpty"}`). */
   conditions?: { column: string; method: string; value?: string }[];
@@ -29,7 +31,7 @@ type Query = NonNullable<RouteOptions["query"]>;
  * find routes' documented form; bracket notation is taken too).
  */
 export function listQuery(p: ListParams): Query {
-  const q: Query = { limit: p.size, offset: p.page * p.size, count: true };
+  const q: Query = p.after ? { limit: p.size, after: p.after, count: true } : { limit: p.size, offset: p.page * p.size, count: true };
   if (p.search?.trim()) q.search = p.search.trim();
   if (p.sort) q.orderBy = JSON.stringify([{ column: p.sort.field, method: p.sort.desc ? "desc" : "asc" }]);
   const filters: { column: string; method: string; value?: string }[] = Object.entries(p.filters ?? {}).map(([column, value]) => ({ column, method: "eq", value }));

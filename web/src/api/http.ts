@@ -31,4 +31,6 @@ export interface Page<T> {
   total: number | null;
   /** False when the server capped the count (narrowed lists) or estimated it (huge tables). */
   exact: boolean;
+  /** A full page of a list: the `after` cursor of the next page (X-Next-Cursor). */
+  next?: string;
 }

@@ -10310,8 +10310,11 @@ export interface components {
         };
         /** @description The sort of analytic.count (the `orderBy` query parameter as JSON), first key first. */
         AnalyticCountOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "bucket" | "day" | "metric" | "key" | "value";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "bucket" | "day" | "metric" | "key" | "value";
             /**
              * @default asc
              * @enum {string}
@@ -10394,8 +10397,11 @@ export interface components {
         };
         /** @description The sort of analytic.metric (the `orderBy` query parameter as JSON), first key first. */
         AnalyticMetricOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "title" | "value";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "title" | "value";
             /**
              * @default asc
              * @enum {string}
@@ -10449,8 +10455,11 @@ export interface components {
         };
         /** @description The sort of analytic.widget (the `orderBy` query parameter as JSON), first key first. */
         AnalyticWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -10588,8 +10597,11 @@ export interface components {
         };
         /** @description The sort of billing.currency (the `orderBy` query parameter as JSON), first key first. */
         BillingCurrencyOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "isDefault" | "symbol" | "title";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "isDefault" | "symbol" | "title";
             /**
              * @default asc
              * @enum {string}
@@ -10659,8 +10671,11 @@ export interface components {
         };
         /** @description The sort of billing.invoice (the `orderBy` query parameter as JSON), first key first. */
         BillingInvoiceOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "status" | "paymentUrl" | "successUrl" | "cancelUrl" | "amount" | "providerId" | "provider";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "status" | "amount" | "provider";
             /**
              * @default asc
              * @enum {string}
@@ -10725,8 +10740,11 @@ export interface components {
         };
         /** @description The sort of billing.payment-intent (the `orderBy` query parameter as JSON), first key first. */
         BillingPaymentIntentOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "amount" | "status" | "interval" | "type";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "amount" | "status" | "type";
             /**
              * @default asc
              * @enum {string}
@@ -10787,8 +10805,11 @@ export interface components {
         };
         /** @description The sort of billing.payment-intents-to-currencies (the `orderBy` query parameter as JSON), first key first. */
         BillingPaymentIntentsToCurrenciesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "paymentIntentId" | "currencyId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "paymentIntentId" | "currencyId";
             /**
              * @default asc
              * @enum {string}
@@ -10848,8 +10869,11 @@ export interface components {
         };
         /** @description The sort of billing.payment-intents-to-invoices (the `orderBy` query parameter as JSON), first key first. */
         BillingPaymentIntentsToInvoicesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "paymentIntentId" | "invoiceId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "paymentIntentId" | "invoiceId";
             /**
              * @default asc
              * @enum {string}
@@ -10910,7 +10934,11 @@ export interface components {
         };
         /** @description The sort of billing.webhook (the `orderBy` query parameter as JSON), first key first. */
         BillingWebhookOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "provider" | "eventKey" | "dedupeKey" | "body" | "headers" | "status" | "verified" | "invoiceId" | "result" | "processedAt") | string;
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "provider" | "eventKey" | "dedupeKey" | "status" | "verified" | "result" | "processedAt";
             /**
              * @default asc
              * @enum {string}
@@ -10955,8 +10983,11 @@ export interface components {
         };
         /** @description The sort of billing.widget (the `orderBy` query parameter as JSON), first key first. */
         BillingWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11020,8 +11051,11 @@ export interface components {
         };
         /** @description The sort of blog.article (the `orderBy` query parameter as JSON), first key first. */
         BlogArticleOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -11084,8 +11118,11 @@ export interface components {
         };
         /** @description The sort of blog.articles-to-ecommerce-module-products (the `orderBy` query parameter as JSON), first key first. */
         BlogArticlesToEcommerceModuleProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "articleId" | "ecommerceModuleProductId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "articleId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -11145,8 +11182,11 @@ export interface components {
         };
         /** @description The sort of blog.articles-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         BlogArticlesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "articleId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "articleId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -11206,8 +11246,11 @@ export interface components {
         };
         /** @description The sort of blog.articles-to-website-builder-module-widgets (the `orderBy` query parameter as JSON), first key first. */
         BlogArticlesToWebsiteBuilderModuleWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "articleId" | "websiteBuilderModuleWidgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "articleId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -11267,8 +11310,11 @@ export interface components {
         };
         /** @description The sort of blog.categories-to-articles (the `orderBy` query parameter as JSON), first key first. */
         BlogCategoriesToArticlesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "articleId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "articleId";
             /**
              * @default asc
              * @enum {string}
@@ -11328,8 +11374,11 @@ export interface components {
         };
         /** @description The sort of blog.categories-to-website-builder-module-widgets (the `orderBy` query parameter as JSON), first key first. */
         BlogCategoriesToWebsiteBuilderModuleWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "websiteBuilderModuleWidgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -11387,8 +11436,11 @@ export interface components {
         };
         /** @description The sort of blog.category (the `orderBy` query parameter as JSON), first key first. */
         BlogCategoryOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11445,8 +11497,11 @@ export interface components {
         };
         /** @description The sort of blog.widget (the `orderBy` query parameter as JSON), first key first. */
         BlogWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11505,8 +11560,11 @@ export interface components {
         };
         /** @description The sort of blog.widgets-to-articles (the `orderBy` query parameter as JSON), first key first. */
         BlogWidgetsToArticlesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "articleId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "articleId";
             /**
              * @default asc
              * @enum {string}
@@ -11566,8 +11624,11 @@ export interface components {
         };
         /** @description The sort of blog.widgets-to-categories (the `orderBy` query parameter as JSON), first key first. */
         BlogWidgetsToCategoriesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "categoryId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "categoryId";
             /**
              * @default asc
              * @enum {string}
@@ -11633,8 +11694,11 @@ export interface components {
         };
         /** @description The sort of crm.form (the `orderBy` query parameter as JSON), first key first. */
         CrmFormOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11699,8 +11763,11 @@ export interface components {
         };
         /** @description The sort of crm.forms-to-inputs (the `orderBy` query parameter as JSON), first key first. */
         CrmFormsToInputsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "formId" | "inputId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "formId" | "inputId";
             /**
              * @default asc
              * @enum {string}
@@ -11760,8 +11827,11 @@ export interface components {
         };
         /** @description The sort of crm.forms-to-requests (the `orderBy` query parameter as JSON), first key first. */
         CrmFormsToRequestsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "formId" | "requestId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "formId" | "requestId";
             /**
              * @default asc
              * @enum {string}
@@ -11837,8 +11907,11 @@ export interface components {
         };
         /** @description The sort of crm.input (the `orderBy` query parameter as JSON), first key first. */
         CrmInputOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "type" | "isRequired" | "min" | "max" | "placeholder" | "placeholder->>en" | "placeholder->>ru" | "label" | "label->>en" | "label->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "isRequired";
             /**
              * @default asc
              * @enum {string}
@@ -11893,7 +11966,11 @@ export interface components {
         };
         /** @description The sort of crm.request (the `orderBy` query parameter as JSON), first key first. */
         CrmRequestOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "payload") | string;
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant";
             /**
              * @default asc
              * @enum {string}
@@ -11945,8 +12022,11 @@ export interface components {
         };
         /** @description The sort of crm.widget (the `orderBy` query parameter as JSON), first key first. */
         CrmWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -12005,8 +12085,11 @@ export interface components {
         };
         /** @description The sort of crm.widgets-to-forms (the `orderBy` query parameter as JSON), first key first. */
         CrmWidgetsToFormsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "formId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "formId";
             /**
              * @default asc
              * @enum {string}
@@ -12114,8 +12197,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.attribute-key (the `orderBy` query parameter as JSON), first key first. */
         EcommerceAttributeKeyOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "field" | "title" | "title->>en" | "title->>ru" | "prefix" | "prefix->>en" | "prefix->>ru" | "suffix" | "suffix->>en" | "suffix->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "type";
             /**
              * @default asc
              * @enum {string}
@@ -12178,8 +12264,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.attribute-keys-to-attributes (the `orderBy` query parameter as JSON), first key first. */
         EcommerceAttributeKeysToAttributesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "attributeKeyId" | "attributeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "attributeKeyId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -12199,8 +12288,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.attribute (the `orderBy` query parameter as JSON), first key first. */
         EcommerceAttributeOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "number" | "boolean" | "date" | "datetime" | "string" | "string->>en" | "string->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "number";
             /**
              * @default asc
              * @enum {string}
@@ -12261,8 +12353,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.attributes-to-billing-module-currencies (the `orderBy` query parameter as JSON), first key first. */
         EcommerceAttributesToBillingModuleCurrenciesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "attributeId" | "billingModuleCurrencyId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "attributeId" | "billingModuleCurrencyId";
             /**
              * @default asc
              * @enum {string}
@@ -12341,8 +12436,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.categories-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         EcommerceCategoriesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -12402,8 +12500,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.categories-to-products (the `orderBy` query parameter as JSON), first key first. */
         EcommerceCategoriesToProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "categoryId" | "productId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "productId";
             /**
              * @default asc
              * @enum {string}
@@ -12461,8 +12562,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.category (the `orderBy` query parameter as JSON), first key first. */
         EcommerceCategoryOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -12566,8 +12670,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.order (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrderOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "status" | "type" | "receipt" | "comment" | "email" | "language";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "status" | "type" | "email";
             /**
              * @default asc
              * @enum {string}
@@ -12641,8 +12748,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.order-status-change (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrderStatusChangeOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderId" | "from" | "to" | "actor" | "reason" | "override";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderId" | "from" | "to" | "actor" | "reason" | "override";
             /**
              * @default asc
              * @enum {string}
@@ -12695,8 +12805,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.orders-to-billing-module-currencies (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrdersToBillingModuleCurrenciesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "billingModuleCurrencyId" | "quantity";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "billingModuleCurrencyId";
             /**
              * @default asc
              * @enum {string}
@@ -12758,8 +12871,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.orders-to-billing-module-payment-intents (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrdersToBillingModulePaymentIntentsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "billingModulePaymentIntentId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "billingModulePaymentIntentId";
             /**
              * @default asc
              * @enum {string}
@@ -12819,8 +12935,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.orders-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrdersToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -12884,8 +13003,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.orders-to-products (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrdersToProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "productId" | "quantity";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "productId" | "quantity";
             /**
              * @default asc
              * @enum {string}
@@ -12947,8 +13069,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.orders-to-social-module-chats (the `orderBy` query parameter as JSON), first key first. */
         EcommerceOrdersToSocialModuleChatsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "orderId" | "socialModuleChatId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "socialModuleChatId";
             /**
              * @default asc
              * @enum {string}
@@ -13041,8 +13166,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.product (the `orderBy` query parameter as JSON), first key first. */
         EcommerceProductOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "type" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -13107,8 +13235,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.products-to-attributes (the `orderBy` query parameter as JSON), first key first. */
         EcommerceProductsToAttributesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "productId" | "attributeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "productId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -13168,8 +13299,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.products-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         EcommerceProductsToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "productId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "productId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -13229,8 +13363,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.products-to-website-builder-module-widgets (the `orderBy` query parameter as JSON), first key first. */
         EcommerceProductsToWebsiteBuilderModuleWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "productId" | "websiteBuilderModuleWidgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "productId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -13288,8 +13425,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.store (the `orderBy` query parameter as JSON), first key first. */
         EcommerceStoreOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "shortDescription" | "shortDescription->>en" | "shortDescription->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -13348,8 +13488,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.stores-to-attributes (the `orderBy` query parameter as JSON), first key first. */
         EcommerceStoresToAttributesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storeId" | "attributeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "storeId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -13409,8 +13552,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.stores-to-orders (the `orderBy` query parameter as JSON), first key first. */
         EcommerceStoresToOrdersOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storeId" | "orderId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "storeId" | "orderId";
             /**
              * @default asc
              * @enum {string}
@@ -13472,8 +13618,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.stores-to-products (the `orderBy` query parameter as JSON), first key first. */
         EcommerceStoresToProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storeId" | "productId" | "sku";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "storeId" | "productId" | "sku";
             /**
              * @default asc
              * @enum {string}
@@ -13534,8 +13683,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.stores-to-products-to-attributes (the `orderBy` query parameter as JSON), first key first. */
         EcommerceStoresToProductsToAttributesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "storesToProductsId" | "attributeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "storesToProductsId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -13595,8 +13747,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.widget (the `orderBy` query parameter as JSON), first key first. */
         EcommerceWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "anchor";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -13656,8 +13811,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.widgets-to-categories (the `orderBy` query parameter as JSON), first key first. */
         EcommerceWidgetsToCategoriesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "categoryId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "categoryId";
             /**
              * @default asc
              * @enum {string}
@@ -13717,8 +13875,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.widgets-to-products (the `orderBy` query parameter as JSON), first key first. */
         EcommerceWidgetsToProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "productId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "productId";
             /**
              * @default asc
              * @enum {string}
@@ -13778,8 +13939,11 @@ export interface components {
         };
         /** @description The sort of ecommerce.widgets-to-stores (the `orderBy` query parameter as JSON), first key first. */
         EcommerceWidgetsToStoresOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "storeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "storeId";
             /**
              * @default asc
              * @enum {string}
@@ -13881,8 +14045,11 @@ export interface components {
         };
         /** @description The sort of file-storage.file (the `orderBy` query parameter as JSON), first key first. */
         FileStorageFileOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "file" | "containerClassName" | "className" | "width" | "height" | "alt" | "localizedAlt" | "localizedAlt->>en" | "localizedAlt->>ru" | "size" | "extension" | "mimeType" | "originalName";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "file" | "mimeType";
             /**
              * @default asc
              * @enum {string}
@@ -13946,8 +14113,11 @@ export interface components {
         };
         /** @description The sort of file-storage.widget (the `orderBy` query parameter as JSON), first key first. */
         FileStorageWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -14005,8 +14175,11 @@ export interface components {
         };
         /** @description The sort of file-storage.widgets-to-files (the `orderBy` query parameter as JSON), first key first. */
         FileStorageWidgetsToFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "fileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "fileId";
             /**
              * @default asc
              * @enum {string}
@@ -14109,8 +14282,11 @@ export interface components {
         };
         /** @description The sort of host.layout (the `orderBy` query parameter as JSON), first key first. */
         HostLayoutOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "title";
             /**
              * @default asc
              * @enum {string}
@@ -14167,8 +14343,11 @@ export interface components {
         };
         /** @description The sort of host.layouts-to-widgets (the `orderBy` query parameter as JSON), first key first. */
         HostLayoutsToWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "layoutId" | "widgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "layoutId" | "widgetId";
             /**
              * @default asc
              * @enum {string}
@@ -14254,8 +14433,11 @@ export interface components {
         };
         /** @description The sort of host.metadata (the `orderBy` query parameter as JSON), first key first. */
         HostMetadataOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "title" | "description" | "keywords" | "author" | "viewport" | "opengraphTitle" | "opengraphDescription" | "opengraphUrl" | "opengraphType" | "opengraphSiteName" | "opengraphLocale" | "twitterCard" | "twitterSite" | "twitterCreator" | "twitterTitle" | "twitterDescription" | "twitterUrl" | "twitterDomain" | "twitterAppCountry" | "language";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "title" | "language";
             /**
              * @default asc
              * @enum {string}
@@ -14352,8 +14534,11 @@ export interface components {
         };
         /** @description The sort of host.page (the `orderBy` query parameter as JSON), first key first. */
         HostPageOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "title" | "url" | "description" | "className" | "language" | "status" | "publishAt";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "title" | "url" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -14426,8 +14611,11 @@ export interface components {
         };
         /** @description The sort of host.pages-to-layouts (the `orderBy` query parameter as JSON), first key first. */
         HostPagesToLayoutsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "pageId" | "layoutId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "pageId" | "layoutId";
             /**
              * @default asc
              * @enum {string}
@@ -14487,8 +14675,11 @@ export interface components {
         };
         /** @description The sort of host.pages-to-metadata (the `orderBy` query parameter as JSON), first key first. */
         HostPagesToMetadataOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "pageId" | "metadataId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "pageId" | "metadataId";
             /**
              * @default asc
              * @enum {string}
@@ -14548,8 +14739,11 @@ export interface components {
         };
         /** @description The sort of host.pages-to-widgets (the `orderBy` query parameter as JSON), first key first. */
         HostPagesToWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "pageId" | "widgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "pageId" | "widgetId";
             /**
              * @default asc
              * @enum {string}
@@ -14620,8 +14814,11 @@ export interface components {
         };
         /** @description The sort of host.widget (the `orderBy` query parameter as JSON), first key first. */
         HostWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "status" | "publishAt";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -14688,8 +14885,11 @@ export interface components {
         };
         /** @description The sort of host.widgets-to-external-widgets (the `orderBy` query parameter as JSON), first key first. */
         HostWidgetsToExternalWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "externalModule" | "externalWidgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "externalModule" | "externalWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -14765,6 +14965,7 @@ export interface components {
             required: boolean;
             searchable: boolean;
             serverOwned: boolean;
+            sortable: boolean;
             target: string | null;
             unique: boolean;
             values: string[] | null;
@@ -14824,7 +15025,11 @@ export interface components {
         };
         /** @description The sort of notification.notification (the `orderBy` query parameter as JSON), first key first. */
         NotificationNotificationOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "status" | "method" | "title" | "data" | "reciever" | "attachments" | "language" | "error" | "sendAfter" | "attempts") | string;
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "status" | "method" | "title" | "reciever" | "sendAfter";
             /**
              * @default asc
              * @enum {string}
@@ -14891,8 +15096,11 @@ export interface components {
         };
         /** @description The sort of notification.notifications-to-templates (the `orderBy` query parameter as JSON), first key first. */
         NotificationNotificationsToTemplatesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "notificationId" | "templateId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "notificationId" | "templateId";
             /**
              * @default asc
              * @enum {string}
@@ -14957,8 +15165,11 @@ export interface components {
         };
         /** @description The sort of notification.template (the `orderBy` query parameter as JSON), first key first. */
         NotificationTemplateOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "subject" | "subject->>en" | "subject->>ru" | "body" | "body->>en" | "body->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -15023,8 +15234,11 @@ export interface components {
         };
         /** @description The sort of notification.topic (the `orderBy` query parameter as JSON), first key first. */
         NotificationTopicOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "type";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "type";
             /**
              * @default asc
              * @enum {string}
@@ -15082,8 +15296,11 @@ export interface components {
         };
         /** @description The sort of notification.topics-to-notifications (the `orderBy` query parameter as JSON), first key first. */
         NotificationTopicsToNotificationsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "topicId" | "notificationId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "topicId" | "notificationId";
             /**
              * @default asc
              * @enum {string}
@@ -15139,8 +15356,11 @@ export interface components {
         };
         /** @description The sort of notification.widget (the `orderBy` query parameter as JSON), first key first. */
         NotificationWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -15196,7 +15416,11 @@ export interface components {
         };
         /** @description The sort of platform.audit (the `orderBy` query parameter as JSON), first key first. */
         PlatformAuditOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "action" | "entity" | "recordId" | "actor" | "subjectId" | "actorName" | "ip" | "userAgent" | "requestId" | "changes" | "redacted" | "summary" | "restoredFrom") | string;
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "action" | "entity" | "actor" | "actorName" | "ip" | "summary";
             /**
              * @default asc
              * @enum {string}
@@ -15260,7 +15484,11 @@ export interface components {
         };
         /** @description The sort of platform.job (the `orderBy` query parameter as JSON), first key first. */
         PlatformJobOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "name" | "payload" | "status" | "attempts" | "priority" | "runAt" | "lockedUntil" | "lockedBy" | "lastError" | "dedupeKey") | string;
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "name" | "status" | "attempts" | "runAt" | "dedupeKey";
             /**
              * @default asc
              * @enum {string}
@@ -15334,8 +15562,11 @@ export interface components {
         };
         /** @description The sort of rbac.identity (the `orderBy` query parameter as JSON), first key first. */
         RbacIdentityOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "email" | "account" | "provider" | "resetExpiresAt" | "resetAttempts" | "login";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "email" | "account" | "provider" | "login";
             /**
              * @default asc
              * @enum {string}
@@ -15403,8 +15634,11 @@ export interface components {
         };
         /** @description The sort of rbac.permission (the `orderBy` query parameter as JSON), first key first. */
         RbacPermissionOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "type" | "method" | "path" | "public";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "method" | "path" | "public";
             /**
              * @default asc
              * @enum {string}
@@ -15460,8 +15694,11 @@ export interface components {
         };
         /** @description The sort of rbac.role (the `orderBy` query parameter as JSON), first key first. */
         RbacRoleOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "title" | "slug" | "availableOnRegistration";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "title" | "slug" | "availableOnRegistration";
             /**
              * @default asc
              * @enum {string}
@@ -15517,8 +15754,11 @@ export interface components {
         };
         /** @description The sort of rbac.roles-to-ecommerce-module-products (the `orderBy` query parameter as JSON), first key first. */
         RbacRolesToEcommerceModuleProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "roleId" | "ecommerceModuleProductId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "roleId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -15578,8 +15818,11 @@ export interface components {
         };
         /** @description The sort of rbac.roles-to-permissions (the `orderBy` query parameter as JSON), first key first. */
         RbacRolesToPermissionsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "roleId" | "permissionId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "roleId" | "permissionId";
             /**
              * @default asc
              * @enum {string}
@@ -15659,7 +15902,11 @@ export interface components {
         };
         /** @description The sort of rbac.session (the `orderBy` query parameter as JSON), first key first. */
         RbacSessionOrderBy: {
-            column: ("id" | "createdAt" | "updatedAt" | "variant" | "subjectId" | "expiresAt" | "revokedAt" | "lastUsedAt" | "userAgent" | "ip" | "options") | string;
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "subjectId" | "expiresAt" | "revokedAt" | "lastUsedAt" | "userAgent" | "ip";
             /**
              * @default asc
              * @enum {string}
@@ -15728,8 +15975,11 @@ export interface components {
         };
         /** @description The sort of rbac.subject (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "slug" | "totpEnabledAt";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "slug" | "totpEnabledAt";
             /**
              * @default asc
              * @enum {string}
@@ -15783,8 +16033,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-billing-module-payment-intents (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToBillingModulePaymentIntentsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "billingModulePaymentIntentId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "billingModulePaymentIntentId";
             /**
              * @default asc
              * @enum {string}
@@ -15844,8 +16097,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-blog-module-articles (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToBlogModuleArticlesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "blogModuleArticleId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "blogModuleArticleId";
             /**
              * @default asc
              * @enum {string}
@@ -15905,8 +16161,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-ecommerce-module-orders (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToEcommerceModuleOrdersOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "ecommerceModuleOrderId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "ecommerceModuleOrderId";
             /**
              * @default asc
              * @enum {string}
@@ -15966,8 +16225,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-ecommerce-module-products (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToEcommerceModuleProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "ecommerceModuleProductId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -16027,8 +16289,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-identities (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToIdentitiesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "identityId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "identityId";
             /**
              * @default asc
              * @enum {string}
@@ -16088,8 +16353,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-notification-module-topics (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToNotificationModuleTopicsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "notificationModuleTopicId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "notificationModuleTopicId";
             /**
              * @default asc
              * @enum {string}
@@ -16149,8 +16417,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-roles (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToRolesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "roleId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "roleId";
             /**
              * @default asc
              * @enum {string}
@@ -16210,8 +16481,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-sessions (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToSessionsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "sessionId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "sessionId";
             /**
              * @default asc
              * @enum {string}
@@ -16271,8 +16545,11 @@ export interface components {
         };
         /** @description The sort of rbac.subjects-to-social-module-profiles (the `orderBy` query parameter as JSON), first key first. */
         RbacSubjectsToSocialModuleProfilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "subjectId" | "socialModuleProfileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "socialModuleProfileId";
             /**
              * @default asc
              * @enum {string}
@@ -16338,8 +16615,11 @@ export interface components {
         };
         /** @description The sort of rbac.widget (the `orderBy` query parameter as JSON), first key first. */
         RbacWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -16502,8 +16782,11 @@ export interface components {
         };
         /** @description The sort of social.attribute-key (the `orderBy` query parameter as JSON), first key first. */
         SocialAttributeKeyOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "type" | "field" | "title" | "title->>en" | "title->>ru" | "prefix" | "prefix->>en" | "prefix->>ru" | "suffix" | "suffix->>en" | "suffix->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -16566,8 +16849,11 @@ export interface components {
         };
         /** @description The sort of social.attribute-keys-to-attributes (the `orderBy` query parameter as JSON), first key first. */
         SocialAttributeKeysToAttributesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "attributeKeyId" | "attributeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "attributeKeyId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -16587,8 +16873,11 @@ export interface components {
         };
         /** @description The sort of social.attribute (the `orderBy` query parameter as JSON), first key first. */
         SocialAttributeOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "number" | "boolean" | "date" | "datetime" | "string" | "string->>en" | "string->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "number";
             /**
              * @default asc
              * @enum {string}
@@ -16671,8 +16960,11 @@ export interface components {
         };
         /** @description The sort of social.chat (the `orderBy` query parameter as JSON), first key first. */
         SocialChatOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "description" | "sourceSystemId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "title";
             /**
              * @default asc
              * @enum {string}
@@ -16731,8 +17023,11 @@ export interface components {
         };
         /** @description The sort of social.chats-to-messages (the `orderBy` query parameter as JSON), first key first. */
         SocialChatsToMessagesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "chatId" | "messageId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "chatId" | "messageId";
             /**
              * @default asc
              * @enum {string}
@@ -16807,8 +17102,11 @@ export interface components {
         };
         /** @description The sort of social.message (the `orderBy` query parameter as JSON), first key first. */
         SocialMessageOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "className" | "title" | "subtitle" | "description" | "sourceSystemId" | "editedAt";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "description";
             /**
              * @default asc
              * @enum {string}
@@ -16868,8 +17166,11 @@ export interface components {
         };
         /** @description The sort of social.messages-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         SocialMessagesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "messageId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "messageId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -16936,8 +17237,11 @@ export interface components {
         };
         /** @description The sort of social.profile (the `orderBy` query parameter as JSON), first key first. */
         SocialProfileOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -16996,8 +17300,11 @@ export interface components {
         };
         /** @description The sort of social.profiles-to-attributes (the `orderBy` query parameter as JSON), first key first. */
         SocialProfilesToAttributesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "attributeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -17061,8 +17368,11 @@ export interface components {
         };
         /** @description The sort of social.profiles-to-chats (the `orderBy` query parameter as JSON), first key first. */
         SocialProfilesToChatsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "chatId" | "lastRead";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "chatId";
             /**
              * @default asc
              * @enum {string}
@@ -17124,8 +17434,11 @@ export interface components {
         };
         /** @description The sort of social.profiles-to-ecommerce-module-products (the `orderBy` query parameter as JSON), first key first. */
         SocialProfilesToEcommerceModuleProductsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "ecommerceModuleProductId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -17185,8 +17498,11 @@ export interface components {
         };
         /** @description The sort of social.profiles-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         SocialProfilesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -17248,8 +17564,11 @@ export interface components {
         };
         /** @description The sort of social.profiles-to-messages (the `orderBy` query parameter as JSON), first key first. */
         SocialProfilesToMessagesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "messageId" | "isRead";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "messageId" | "isRead";
             /**
              * @default asc
              * @enum {string}
@@ -17310,8 +17629,11 @@ export interface components {
         };
         /** @description The sort of social.profiles-to-website-builder-module-widgets (the `orderBy` query parameter as JSON), first key first. */
         SocialProfilesToWebsiteBuilderModuleWidgetsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "profileId" | "websiteBuilderModuleWidgetId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -17372,8 +17694,11 @@ export interface components {
         };
         /** @description The sort of social.reaction (the `orderBy` query parameter as JSON), first key first. */
         SocialReactionOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "messageId" | "profileId" | "emoji";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "messageId" | "profileId" | "emoji";
             /**
              * @default asc
              * @enum {string}
@@ -17429,8 +17754,11 @@ export interface components {
         };
         /** @description The sort of social.widget (the `orderBy` query parameter as JSON), first key first. */
         SocialWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -17487,8 +17815,11 @@ export interface components {
         };
         /** @description The sort of startup.widget (the `orderBy` query parameter as JSON), first key first. */
         StartupWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -17691,8 +18022,11 @@ export interface components {
         };
         /** @description The sort of website-builder.button (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderButtonOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "url";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -17747,8 +18081,11 @@ export interface components {
         };
         /** @description The sort of website-builder.buttons-array (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderButtonsArrayOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -17806,8 +18143,11 @@ export interface components {
         };
         /** @description The sort of website-builder.buttons-arrays-to-buttons (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderButtonsArraysToButtonsOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "buttonsArrayId" | "buttonId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "buttonsArrayId" | "buttonId";
             /**
              * @default asc
              * @enum {string}
@@ -17867,8 +18207,11 @@ export interface components {
         };
         /** @description The sort of website-builder.buttons-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderButtonsToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "buttonId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "buttonId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -17926,8 +18269,11 @@ export interface components {
         };
         /** @description The sort of website-builder.feature (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderFeatureOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -17986,8 +18332,11 @@ export interface components {
         };
         /** @description The sort of website-builder.features-to-buttons-arrays (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderFeaturesToButtonsArraysOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "featureId" | "buttonsArrayId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "featureId" | "buttonsArrayId";
             /**
              * @default asc
              * @enum {string}
@@ -18047,8 +18396,11 @@ export interface components {
         };
         /** @description The sort of website-builder.features-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderFeaturesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "featureId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "featureId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18104,8 +18456,11 @@ export interface components {
         };
         /** @description The sort of website-builder.logotype (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderLogotypeOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "url" | "title" | "title->>en" | "title->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18163,8 +18518,11 @@ export interface components {
         };
         /** @description The sort of website-builder.logotypes-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderLogotypesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "logotypeId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "logotypeId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18224,8 +18582,11 @@ export interface components {
         };
         /** @description The sort of website-builder.slide (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderSlideOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "url" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18283,8 +18644,11 @@ export interface components {
         };
         /** @description The sort of website-builder.slider (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderSliderOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18343,8 +18707,11 @@ export interface components {
         };
         /** @description The sort of website-builder.sliders-to-slides (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderSlidersToSlidesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "sliderId" | "slideId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "sliderId" | "slideId";
             /**
              * @default asc
              * @enum {string}
@@ -18404,8 +18771,11 @@ export interface components {
         };
         /** @description The sort of website-builder.slides-to-buttons-arrays (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderSlidesToButtonsArraysOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "slideId" | "buttonsArrayId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "slideId" | "buttonsArrayId";
             /**
              * @default asc
              * @enum {string}
@@ -18465,8 +18835,11 @@ export interface components {
         };
         /** @description The sort of website-builder.slides-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderSlidesToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "slideId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "slideId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18494,6 +18867,7 @@ export interface components {
             description: components["schemas"]["RichText"];
             /** Format: uuid */
             id: string;
+            options: unknown;
             slug: string;
             subtitle: components["schemas"]["Translations"];
             title: components["schemas"]["Translations"];
@@ -18507,6 +18881,7 @@ export interface components {
             anchor?: string | null;
             className?: string | null;
             description?: components["schemas"]["RichText"];
+            options?: unknown;
             slug?: string;
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
@@ -18516,8 +18891,7 @@ export interface components {
         /** @description Filters of website-builder.widget (the `filters` query parameter as JSON): every condition must hold. */
         WebsiteBuilderWidgetFilters: {
             and: {
-                /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "anchor";
+                column: ("id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "anchor" | "options") | string;
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -18526,8 +18900,11 @@ export interface components {
         };
         /** @description The sort of website-builder.widget (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderWidgetOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "anchor";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18539,6 +18916,7 @@ export interface components {
             anchor?: string | null;
             className?: string | null;
             description?: components["schemas"]["RichText"];
+            options?: unknown;
             slug?: string;
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
@@ -18587,8 +18965,11 @@ export interface components {
         };
         /** @description The sort of website-builder.widgets-to-buttons-arrays (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderWidgetsToButtonsArraysOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "buttonsArrayId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "buttonsArrayId";
             /**
              * @default asc
              * @enum {string}
@@ -18648,8 +19029,11 @@ export interface components {
         };
         /** @description The sort of website-builder.widgets-to-features (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderWidgetsToFeaturesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "featureId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "featureId";
             /**
              * @default asc
              * @enum {string}
@@ -18709,8 +19093,11 @@ export interface components {
         };
         /** @description The sort of website-builder.widgets-to-file-storage-module-files (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderWidgetsToFileStorageModuleFilesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "fileStorageModuleFileId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18770,8 +19157,11 @@ export interface components {
         };
         /** @description The sort of website-builder.widgets-to-logotypes (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderWidgetsToLogotypesOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "logotypeId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "logotypeId";
             /**
              * @default asc
              * @enum {string}
@@ -18831,8 +19221,11 @@ export interface components {
         };
         /** @description The sort of website-builder.widgets-to-sliders (the `orderBy` query parameter as JSON), first key first. */
         WebsiteBuilderWidgetsToSlidersOrderBy: {
-            /** @enum {string} */
-            column: "id" | "createdAt" | "updatedAt" | "variant" | "orderIndex" | "className" | "widgetId" | "sliderId";
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "sliderId";
             /**
              * @default asc
              * @enum {string}
@@ -18920,11 +19313,14 @@ export interface operations {
     findAnalyticCount: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the AnalyticCountFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the AnalyticCountOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -18940,6 +19336,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -19104,11 +19502,14 @@ export interface operations {
     findAnalyticMetric: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the AnalyticMetricFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the AnalyticMetricOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -19124,6 +19525,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -19779,11 +20182,14 @@ export interface operations {
     findAnalyticWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the AnalyticWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the AnalyticWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -19799,6 +20205,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -20418,11 +20826,14 @@ export interface operations {
     findBillingCurrency: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingCurrencyFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingCurrencyOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -20438,6 +20849,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -21057,11 +21470,14 @@ export interface operations {
     findBillingInvoice: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingInvoiceFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingInvoiceOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -21077,6 +21493,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -21732,11 +22150,14 @@ export interface operations {
     findBillingPaymentIntent: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingPaymentIntentFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingPaymentIntentOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -21752,6 +22173,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -21894,11 +22317,14 @@ export interface operations {
     findBillingPaymentIntentsToCurrencies: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingPaymentIntentsToCurrenciesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingPaymentIntentsToCurrenciesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -21914,6 +22340,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -22569,11 +22997,14 @@ export interface operations {
     findBillingPaymentIntentsToInvoices: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingPaymentIntentsToInvoicesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingPaymentIntentsToInvoicesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -22589,6 +23020,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -24039,11 +24472,14 @@ export interface operations {
     findBillingWebhook: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingWebhookFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingWebhookOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -24059,6 +24495,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -24232,11 +24670,14 @@ export interface operations {
     findBillingWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BillingWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BillingWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -24252,6 +24693,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -24871,11 +25314,14 @@ export interface operations {
     findBlogArticle: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogArticleFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogArticleOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -24891,6 +25337,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -25015,11 +25463,14 @@ export interface operations {
     findBlogArticlesToEcommerceModuleProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogArticlesToEcommerceModuleProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogArticlesToEcommerceModuleProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -25035,6 +25486,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -25654,11 +26107,14 @@ export interface operations {
     findBlogArticlesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogArticlesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogArticlesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -25674,6 +26130,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -26293,11 +26751,14 @@ export interface operations {
     findBlogArticlesToWebsiteBuilderModuleWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogArticlesToWebsiteBuilderModuleWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogArticlesToWebsiteBuilderModuleWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -26313,6 +26774,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -27427,11 +27890,14 @@ export interface operations {
     findBlogCategory: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogCategoryFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogCategoryOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -27447,6 +27913,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -27571,11 +28039,14 @@ export interface operations {
     findBlogCategoriesToArticles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogCategoriesToArticlesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogCategoriesToArticlesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -27591,6 +28062,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -28210,11 +28683,14 @@ export interface operations {
     findBlogCategoriesToWebsiteBuilderModuleWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogCategoriesToWebsiteBuilderModuleWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogCategoriesToWebsiteBuilderModuleWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -28230,6 +28706,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -29344,11 +29822,14 @@ export interface operations {
     findBlogWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -29364,6 +29845,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -29488,11 +29971,14 @@ export interface operations {
     findBlogWidgetsToArticles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogWidgetsToArticlesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogWidgetsToArticlesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -29508,6 +29994,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -30127,11 +30615,14 @@ export interface operations {
     findBlogWidgetsToCategories: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the BlogWidgetsToCategoriesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the BlogWidgetsToCategoriesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -30147,6 +30638,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -31261,11 +31754,14 @@ export interface operations {
     findCrmForm: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmFormFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmFormOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -31281,6 +31777,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -31405,11 +31903,14 @@ export interface operations {
     findCrmFormsToInputs: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmFormsToInputsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmFormsToInputsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -31425,6 +31926,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -32044,11 +32547,14 @@ export interface operations {
     findCrmFormsToRequests: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmFormsToRequestsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmFormsToRequestsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -32064,6 +32570,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -33298,11 +33806,14 @@ export interface operations {
     findCrmInput: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmInputFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmInputOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -33318,6 +33829,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -33937,11 +34450,14 @@ export interface operations {
     findCrmRequest: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmRequestFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmRequestOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -33957,6 +34473,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -34612,11 +35130,14 @@ export interface operations {
     findCrmWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -34632,6 +35153,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -34756,11 +35279,14 @@ export interface operations {
     findCrmWidgetsToForms: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the CrmWidgetsToFormsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the CrmWidgetsToFormsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -34776,6 +35302,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -35890,11 +36418,14 @@ export interface operations {
     findEcommerceAttributeKey: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceAttributeKeyFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceAttributeKeyOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -35910,6 +36441,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -36034,11 +36567,14 @@ export interface operations {
     findEcommerceAttributeKeysToAttributes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceAttributeKeysToAttributesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceAttributeKeysToAttributesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -36054,6 +36590,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -37168,11 +37706,14 @@ export interface operations {
     findEcommerceAttribute: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceAttributeFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceAttributeOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -37188,6 +37729,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -37312,11 +37855,14 @@ export interface operations {
     findEcommerceAttributesToBillingModuleCurrencies: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceAttributesToBillingModuleCurrenciesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceAttributesToBillingModuleCurrenciesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -37332,6 +37878,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -38446,11 +38994,14 @@ export interface operations {
     findEcommerceCategory: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceCategoryFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceCategoryOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -38466,6 +39017,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -38590,11 +39143,14 @@ export interface operations {
     findEcommerceCategoriesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceCategoriesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceCategoriesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -38610,6 +39166,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -39229,11 +39787,14 @@ export interface operations {
     findEcommerceCategoriesToProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceCategoriesToProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceCategoriesToProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -39249,6 +39810,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -40363,11 +40926,14 @@ export interface operations {
     findEcommerceOrderStatusChange: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrderStatusChangeFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrderStatusChangeOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -40383,6 +40949,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -40496,11 +41064,14 @@ export interface operations {
     findEcommerceOrder: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrderFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrderOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -40516,6 +41087,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -40658,11 +41231,14 @@ export interface operations {
     findEcommerceOrdersToBillingModuleCurrencies: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrdersToBillingModuleCurrenciesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrdersToBillingModuleCurrenciesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -40678,6 +41254,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -41333,11 +41911,14 @@ export interface operations {
     findEcommerceOrdersToBillingModulePaymentIntents: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrdersToBillingModulePaymentIntentsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrdersToBillingModulePaymentIntentsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -41353,6 +41934,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -42008,11 +42591,14 @@ export interface operations {
     findEcommerceOrdersToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrdersToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrdersToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -42028,6 +42614,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -42683,11 +43271,14 @@ export interface operations {
     findEcommerceOrdersToProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrdersToProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrdersToProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -42703,6 +43294,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -43420,11 +44013,14 @@ export interface operations {
     findEcommerceOrdersToSocialModuleChats: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceOrdersToSocialModuleChatsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceOrdersToSocialModuleChatsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -43440,6 +44036,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -45030,11 +45628,14 @@ export interface operations {
     findEcommerceProduct: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceProductFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceProductOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -45050,6 +45651,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -45174,11 +45777,14 @@ export interface operations {
     findEcommerceProductsToAttributes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceProductsToAttributesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceProductsToAttributesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -45194,6 +45800,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -45813,11 +46421,14 @@ export interface operations {
     findEcommerceProductsToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceProductsToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceProductsToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -45833,6 +46444,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -46452,11 +47065,14 @@ export interface operations {
     findEcommerceProductsToWebsiteBuilderModuleWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceProductsToWebsiteBuilderModuleWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceProductsToWebsiteBuilderModuleWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -46472,6 +47088,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -47586,11 +48204,14 @@ export interface operations {
     findEcommerceStore: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceStoreFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceStoreOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -47606,6 +48227,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -47730,11 +48353,14 @@ export interface operations {
     findEcommerceStoresToAttributes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceStoresToAttributesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceStoresToAttributesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -47750,6 +48376,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -48369,11 +48997,14 @@ export interface operations {
     findEcommerceStoresToOrders: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceStoresToOrdersFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceStoresToOrdersOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -48389,6 +49020,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -49044,11 +49677,14 @@ export interface operations {
     findEcommerceStoresToProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceStoresToProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceStoresToProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -49064,6 +49700,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -49188,11 +49826,14 @@ export interface operations {
     findEcommerceStoresToProductsToAttributes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceStoresToProductsToAttributesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceStoresToProductsToAttributesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -49208,6 +49849,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -50817,11 +51460,14 @@ export interface operations {
     findEcommerceWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -50837,6 +51483,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -50961,11 +51609,14 @@ export interface operations {
     findEcommerceWidgetsToCategories: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceWidgetsToCategoriesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceWidgetsToCategoriesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -50981,6 +51632,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -51600,11 +52253,14 @@ export interface operations {
     findEcommerceWidgetsToProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceWidgetsToProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceWidgetsToProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -51620,6 +52276,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -52239,11 +52897,14 @@ export interface operations {
     findEcommerceWidgetsToStores: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the EcommerceWidgetsToStoresFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the EcommerceWidgetsToStoresOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -52259,6 +52920,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -53373,11 +54036,14 @@ export interface operations {
     findFileStorageFile: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the FileStorageFileFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the FileStorageFileOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -53393,6 +54059,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -54184,11 +54852,14 @@ export interface operations {
     findFileStorageWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the FileStorageWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the FileStorageWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -54204,6 +54875,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -54328,11 +55001,14 @@ export interface operations {
     findFileStorageWidgetsToFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the FileStorageWidgetsToFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the FileStorageWidgetsToFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -54348,6 +55024,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -55462,11 +56140,14 @@ export interface operations {
     findHostLayout: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostLayoutFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostLayoutOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -55482,6 +56163,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -55606,11 +56289,14 @@ export interface operations {
     findHostLayoutsToWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostLayoutsToWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostLayoutsToWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -55626,6 +56312,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -56740,11 +57428,14 @@ export interface operations {
     findHostMetadata: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostMetadataFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostMetadataOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -56760,6 +57451,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -57379,11 +58072,14 @@ export interface operations {
     findHostPage: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostPageFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostPageOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -57399,6 +58095,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -57523,11 +58221,14 @@ export interface operations {
     findHostPagesToLayouts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostPagesToLayoutsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostPagesToLayoutsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -57543,6 +58244,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -58162,11 +58865,14 @@ export interface operations {
     findHostPagesToMetadata: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostPagesToMetadataFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostPagesToMetadataOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -58182,6 +58888,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -58801,11 +59509,14 @@ export interface operations {
     findHostPagesToWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostPagesToWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostPagesToWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -58821,6 +59532,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -60150,11 +60863,14 @@ export interface operations {
     findHostWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -60170,6 +60886,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -60294,11 +61012,14 @@ export interface operations {
     findHostWidgetsToExternalWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the HostWidgetsToExternalWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the HostWidgetsToExternalWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -60314,6 +61035,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -61508,11 +62231,14 @@ export interface operations {
     findNotificationNotification: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the NotificationNotificationFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the NotificationNotificationOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -61528,6 +62254,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -61670,11 +62398,14 @@ export interface operations {
     findNotificationNotificationsToTemplates: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the NotificationNotificationsToTemplatesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the NotificationNotificationsToTemplatesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -61690,6 +62421,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -62918,11 +63651,14 @@ export interface operations {
     findNotificationTemplate: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the NotificationTemplateFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the NotificationTemplateOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -62938,6 +63674,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -63666,11 +64404,14 @@ export interface operations {
     findNotificationTopic: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the NotificationTopicFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the NotificationTopicOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -63686,6 +64427,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -63828,11 +64571,14 @@ export interface operations {
     findNotificationTopicsToNotifications: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the NotificationTopicsToNotificationsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the NotificationTopicsToNotificationsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -63848,6 +64594,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -65065,11 +65813,14 @@ export interface operations {
     findNotificationWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the NotificationWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the NotificationWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -65085,6 +65836,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -65704,11 +66457,14 @@ export interface operations {
     findPlatformAudit: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the PlatformAuditFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the PlatformAuditOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -65724,6 +66480,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -65909,11 +66667,14 @@ export interface operations {
     findPlatformJob: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the PlatformJobFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the PlatformJobOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -65929,6 +66690,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -66584,11 +67347,14 @@ export interface operations {
     findRbacIdentity: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacIdentityFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacIdentityOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -66604,6 +67370,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -67403,11 +68171,14 @@ export interface operations {
     findRbacPermission: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacPermissionFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacPermissionOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -67423,6 +68194,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -68078,11 +68851,14 @@ export interface operations {
     findRbacRole: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacRoleFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacRoleOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -68098,6 +68874,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -68222,11 +69000,14 @@ export interface operations {
     findRbacRolesToEcommerceModuleProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacRolesToEcommerceModuleProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacRolesToEcommerceModuleProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -68242,6 +69023,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -68861,11 +69644,14 @@ export interface operations {
     findRbacRolesToPermissions: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacRolesToPermissionsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacRolesToPermissionsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -68881,6 +69667,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -70031,11 +70819,14 @@ export interface operations {
     findRbacSession: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSessionFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSessionOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -70051,6 +70842,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -70706,11 +71499,14 @@ export interface operations {
     findRbacSubject: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -70726,6 +71522,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -70868,11 +71666,14 @@ export interface operations {
     findRbacSubjectsToBillingModulePaymentIntents: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToBillingModulePaymentIntentsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToBillingModulePaymentIntentsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -70888,6 +71689,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -71543,11 +72346,14 @@ export interface operations {
     findRbacSubjectsToBlogModuleArticles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToBlogModuleArticlesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToBlogModuleArticlesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -71563,6 +72369,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -72218,11 +73026,14 @@ export interface operations {
     findRbacSubjectsToEcommerceModuleOrders: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToEcommerceModuleOrdersFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToEcommerceModuleOrdersOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -72238,6 +73049,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -72893,11 +73706,14 @@ export interface operations {
     findRbacSubjectsToEcommerceModuleProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToEcommerceModuleProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToEcommerceModuleProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -72913,6 +73729,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -73568,11 +74386,14 @@ export interface operations {
     findRbacSubjectsToIdentities: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToIdentitiesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToIdentitiesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -73588,6 +74409,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -74243,11 +75066,14 @@ export interface operations {
     findRbacSubjectsToNotificationModuleTopics: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToNotificationModuleTopicsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToNotificationModuleTopicsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -74263,6 +75089,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -74918,11 +75746,14 @@ export interface operations {
     findRbacSubjectsToRoles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToRolesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToRolesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -74938,6 +75769,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -75593,11 +76426,14 @@ export interface operations {
     findRbacSubjectsToSessions: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToSessionsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToSessionsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -75613,6 +76449,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -76268,11 +77106,14 @@ export interface operations {
     findRbacSubjectsToSocialModuleProfiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacSubjectsToSocialModuleProfilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacSubjectsToSocialModuleProfilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -76288,6 +77129,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -80607,11 +81450,14 @@ export interface operations {
     findRbacWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the RbacWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the RbacWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -80627,6 +81473,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -81326,11 +82174,14 @@ export interface operations {
     findSocialAttributeKey: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialAttributeKeyFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialAttributeKeyOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -81346,6 +82197,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -81470,11 +82323,14 @@ export interface operations {
     findSocialAttributeKeysToAttributes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialAttributeKeysToAttributesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialAttributeKeysToAttributesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -81490,6 +82346,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -82604,11 +83462,14 @@ export interface operations {
     findSocialAttribute: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialAttributeFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialAttributeOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -82624,6 +83485,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -83243,11 +84106,14 @@ export interface operations {
     findSocialChat: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialChatFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialChatOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -83263,6 +84129,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -83405,11 +84273,14 @@ export interface operations {
     findSocialChatsToMessages: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialChatsToMessagesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialChatsToMessagesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -83425,6 +84296,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -84593,11 +85466,14 @@ export interface operations {
     findSocialMessage: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialMessageFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialMessageOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -84613,6 +85489,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -84755,11 +85633,14 @@ export interface operations {
     findSocialMessagesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialMessagesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialMessagesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -84775,6 +85656,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -85943,11 +86826,14 @@ export interface operations {
     findSocialProfile: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfileFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfileOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -85963,6 +86849,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -86087,11 +86975,14 @@ export interface operations {
     findSocialProfilesToAttributes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfilesToAttributesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfilesToAttributesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -86107,6 +86998,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -86726,11 +87619,14 @@ export interface operations {
     findSocialProfilesToChats: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfilesToChatsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfilesToChatsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -86746,6 +87642,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -87401,11 +88299,14 @@ export interface operations {
     findSocialProfilesToEcommerceModuleProducts: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfilesToEcommerceModuleProductsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfilesToEcommerceModuleProductsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -87421,6 +88322,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -88040,11 +88943,14 @@ export interface operations {
     findSocialProfilesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfilesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfilesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -88060,6 +88966,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -88679,11 +89587,14 @@ export interface operations {
     findSocialProfilesToMessages: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfilesToMessagesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfilesToMessagesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -88699,6 +89610,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -89354,11 +90267,14 @@ export interface operations {
     findSocialProfilesToWebsiteBuilderModuleWidgets: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialProfilesToWebsiteBuilderModuleWidgetsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialProfilesToWebsiteBuilderModuleWidgetsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -89374,6 +90290,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -90488,11 +91406,14 @@ export interface operations {
     findSocialReaction: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialReactionFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialReactionOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -90508,6 +91429,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -91163,11 +92086,14 @@ export interface operations {
     findSocialWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the SocialWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the SocialWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -91183,6 +92109,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -91802,11 +92730,14 @@ export interface operations {
     findStartupWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the StartupWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the StartupWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -91822,6 +92753,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -92441,11 +93374,14 @@ export interface operations {
     findWebsiteBuilderButton: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderButtonFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderButtonOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -92461,6 +93397,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -92585,11 +93523,14 @@ export interface operations {
     findWebsiteBuilderButtonsArray: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderButtonsArrayFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderButtonsArrayOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -92605,6 +93546,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -92729,11 +93672,14 @@ export interface operations {
     findWebsiteBuilderButtonsArraysToButtons: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderButtonsArraysToButtonsFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderButtonsArraysToButtonsOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -92749,6 +93695,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -93863,11 +94811,14 @@ export interface operations {
     findWebsiteBuilderButtonsToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderButtonsToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderButtonsToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -93883,6 +94834,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -94997,11 +95950,14 @@ export interface operations {
     findWebsiteBuilderFeature: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderFeatureFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderFeatureOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -95017,6 +95973,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -95141,11 +96099,14 @@ export interface operations {
     findWebsiteBuilderFeaturesToButtonsArrays: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderFeaturesToButtonsArraysFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderFeaturesToButtonsArraysOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -95161,6 +96122,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -95780,11 +96743,14 @@ export interface operations {
     findWebsiteBuilderFeaturesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderFeaturesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderFeaturesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -95800,6 +96766,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -96914,11 +97882,14 @@ export interface operations {
     findWebsiteBuilderLogotype: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderLogotypeFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderLogotypeOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -96934,6 +97905,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -97058,11 +98031,14 @@ export interface operations {
     findWebsiteBuilderLogotypesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderLogotypesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderLogotypesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -97078,6 +98054,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -98192,11 +99170,14 @@ export interface operations {
     findWebsiteBuilderSlider: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderSliderFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderSliderOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -98212,6 +99193,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -98336,11 +99319,14 @@ export interface operations {
     findWebsiteBuilderSlidersToSlides: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderSlidersToSlidesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderSlidersToSlidesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -98356,6 +99342,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -99470,11 +100458,14 @@ export interface operations {
     findWebsiteBuilderSlide: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderSlideFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderSlideOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -99490,6 +100481,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -99614,11 +100607,14 @@ export interface operations {
     findWebsiteBuilderSlidesToButtonsArrays: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderSlidesToButtonsArraysFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderSlidesToButtonsArraysOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -99634,6 +100630,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -100253,11 +101251,14 @@ export interface operations {
     findWebsiteBuilderSlidesToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderSlidesToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderSlidesToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -100273,6 +101274,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -101387,11 +102390,14 @@ export interface operations {
     findWebsiteBuilderWidget: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderWidgetFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderWidgetOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -101407,6 +102413,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -101531,11 +102539,14 @@ export interface operations {
     findWebsiteBuilderWidgetsToButtonsArrays: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderWidgetsToButtonsArraysFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderWidgetsToButtonsArraysOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -101551,6 +102562,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -102170,11 +103183,14 @@ export interface operations {
     findWebsiteBuilderWidgetsToFeatures: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderWidgetsToFeaturesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderWidgetsToFeaturesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -102190,6 +103206,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -102809,11 +103827,14 @@ export interface operations {
     findWebsiteBuilderWidgetsToFileStorageModuleFiles: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderWidgetsToFileStorageModuleFilesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderWidgetsToFileStorageModuleFilesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -102829,6 +103850,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -103448,11 +104471,14 @@ export interface operations {
     findWebsiteBuilderWidgetsToLogotypes: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderWidgetsToLogotypesFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderWidgetsToLogotypesOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -103468,6 +104494,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
@@ -104087,11 +105115,14 @@ export interface operations {
     findWebsiteBuilderWidgetsToSliders: {
         parameters: {
             query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
                 /** @description `true`: the X-Total-Count header carries the number of matching rows */
                 count?: boolean;
                 /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebsiteBuilderWidgetsToSlidersFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
                 filters?: string;
                 limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
                 offset?: number;
                 /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebsiteBuilderWidgetsToSlidersOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
                 orderBy?: string;
@@ -104107,6 +105138,8 @@ export interface operations {
             /** @description Matching records */
             200: {
                 headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
                     /** @description With `count=true`: the number of matching rows */
                     "X-Total-Count"?: number;
                     /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */

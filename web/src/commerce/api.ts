@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Result } from "@/api/client";
 import type { components } from "@/api/schema";
-import { formatPrice, type Price } from "@/lib/content";
-import { AUTH, meKey, useMe, type Subject } from "@/account/session";
+import { formatPrice, type Price } from "@/site/content";
+import { AUTH, meKey, useMe, type Subject } from "@/modules/rbac/session";
 
 type Schemas = components["schemas"];
 

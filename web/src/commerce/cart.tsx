@@ -3,11 +3,11 @@ import { useEffect, useId, useRef, useState } from "react";
 import { isLanguage, useTranslation } from "@/i18n";
 import { useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { useMe } from "@/account/session";
+import { useMe } from "@/modules/rbac/session";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { trackEvent } from "@/lib/analytics";
 import { errorMessage } from "@/lib/form-errors";
-import { cn } from "@/lib/utils";
+import { cn } from "@/ui/cn";
 import {
   accepts,
   addToCart,

@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { meKey, type Subject, useMe } from "@/account/session";
+import { meKey, type Subject, useMe } from "@/modules/rbac/session";
 import { getUnread, unreadKey } from "@/social/api";
 import { applyChatEvent, type Followup } from "@/social/cache";
 import { connectQueries, type Live } from "./live";

@@ -1,11 +1,3 @@
-import { type ClassValue, clsx } from "clsx";
-import { twMerge } from "tailwind-merge";
-
-/** Joins class names, letting later Tailwind classes win over earlier ones. */
-export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
-}
-
 /** A file size for people: `512 B`, `12.3 kB`, `4.5 MB` in the reader's language. */
 export function formatBytes(bytes: number, lang: string): string {
   const [unit, value] = bytes >= 1_000_000 ? (["megabyte", bytes / 1_000_000] as const) : bytes >= 1_000 ? (["kilobyte", bytes / 1_000] as const) : (["byte", bytes] as const);

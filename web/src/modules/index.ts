@@ -1,5 +1,5 @@
 import { lazyPart } from "@/lib/lazy-part";
-import type { Registry } from "@/lib/registry";
+import type { Registry } from "@/site/registry";
 
 /**
  * The variant registry of the public site: `module → variant → component`. Each module's

@@ -1,9 +1,9 @@
 import { useTranslation } from "@/i18n";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { fileUrl, filesOf, formatPrice, tr, type Rec } from "@/lib/content";
-import { RichText, richOf } from "@/lib/rich-text";
-import { cn } from "@/lib/utils";
+import { fileUrl, filesOf, formatPrice, tr, type Rec } from "@/site/content";
+import { RichText, richOf } from "@/site/rich-text";
+import { cn } from "@/ui/cn";
 import { Media } from "@/ui/media";
 
 /** Public content frame of module widgets: the widget's anchor as id, max width 7xl. */

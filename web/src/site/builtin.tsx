@@ -1,17 +1,22 @@
 import type { ReactElement } from "react";
 import { lazyPart, type Part } from "@/lib/lazy-part";
+import routes from "./built-in-routes.json";
 
 // Each area's screens are a chunk of their own, out of the public entry (the server renders them at once).
-const Account = lazyPart(() => import("@/account/built-in"));
+const Account = lazyPart(() => import("@/modules/rbac/built-in"));
 const Commerce = lazyPart(() => import("@/commerce/built-in"));
 const ChatsScreen = lazyPart(() => import("@/social/built-in"));
 
 const AUTH = "/rbac/subject/authentication";
 
 /**
- * Screens the site shows when no page claims their URL, so accounts work on an empty database.
- * Kept in step with `BUILT_IN` in crates/server/src/web.rs.
+ * The built-in routes: URLs the site shows a screen of its own for when no page claims them, so
+ * accounts work on an empty database. One list for both sides: the server answers them 200
+ * (`BUILT_IN` in crates/server/src/web.rs reads this file), the client renders them here.
  */
+export const BUILT_IN_ROUTES: ReadonlySet<string> = new Set(routes);
+
+/** The screen of each built-in route; a route not in `built-in-routes.json` has none. */
 const SCREENS: Record<string, ReactElement> = {
   [`${AUTH}/select-method`]: <Account screen="select-method" />,
   [`${AUTH}/email-and-password/registration`]: <Account screen="registration" />,
@@ -22,16 +27,15 @@ const SCREENS: Record<string, ReactElement> = {
   "/ecommerce/checkout/success": <Commerce screen="checkout-success" />,
   "/ecommerce/checkout/cancel": <Commerce screen="checkout-cancel" />,
   "/ecommerce/orders": <Commerce screen="orders" />,
-  // Not yet in the server's BUILT_IN: a direct load answers 404 before this renders.
   "/social/chats": <ChatsScreen />,
 };
 
 export function builtInScreen(url: string): ReactElement | undefined {
-  return SCREENS[url];
+  return BUILT_IN_ROUTES.has(url) ? SCREENS[url] : undefined;
 }
 
 /** Fetches the chunk of `url`'s built-in screen, when it has one (`site/preload.ts`). */
 export function preloadBuiltIn(url: string): Promise<void> {
-  const part = SCREENS[url]?.type as Partial<Part<object>> | undefined;
+  const part = builtInScreen(url)?.type as Partial<Part<object>> | undefined;
   return part?.preload?.() ?? Promise.resolve();
 }

@@ -1,15 +1,15 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { useNavigate } from "react-router";
-import { useMe } from "@/account/session";
+import { useMe } from "@/modules/rbac/session";
 import { useTranslation } from "@/i18n";
 import { useHydrated } from "@/lib/client-only";
-import { AUTH_PATH, useLink } from "@/lib/link";
+import { AUTH_PATH, useLink } from "./link";
 import { Button } from "@/ui/button";
 
 // What a signed-in visitor sees in the header comes in chunks of its own, once the session is known.
 const LazyChatButton = lazy(() => import("@/social/chat-button"));
 const LazyCartButton = lazy(() => import("@/commerce/cart-button"));
-const LazyAccountMenu = lazy(() => import("@/account/account-menu"));
+const LazyAccountMenu = lazy(() => import("@/modules/rbac/account-menu"));
 
 /** `children` for a signed-in visitor, after hydration (the server never knows the session). */
 function SignedIn({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {

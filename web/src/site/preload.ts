@@ -1,5 +1,5 @@
-import type { Boot } from "@/lib/boot";
-import type { HostWidget } from "@/lib/content";
+import type { Boot } from "./boot";
+import type { HostWidget } from "./content";
 import type { Part } from "@/lib/lazy-part";
 import { registry } from "@/modules";
 import { preloadBuiltIn } from "./builtin";

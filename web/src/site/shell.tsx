@@ -2,7 +2,7 @@ import { LANGUAGES, useTranslation } from "@/i18n";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
-import { useLink } from "@/lib/link";
+import { useLink } from "./link";
 
 const YEAR = new Date().getFullYear();
 

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/api/client";
 import type { components } from "@/api/schema";
-import { tr } from "@/lib/content";
-import { useMe } from "@/account/session";
+import { tr } from "@/site/content";
+import { useMe } from "@/modules/rbac/session";
 
 /**
  * The chats of the signed-in subject's profiles (crates/modules/social/src/chats.rs), under

@@ -4,11 +4,11 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useL
 import { useTranslation } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { useMe } from "@/account/session";
-import { fileUrl } from "@/lib/content";
+import { useMe } from "@/modules/rbac/session";
+import { fileUrl } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
-import { AUTH_PATH, siteLink } from "@/lib/link";
-import { cn } from "@/lib/utils";
+import { AUTH_PATH, siteLink } from "@/site/link";
+import { cn } from "@/ui/cn";
 import { Button } from "@/ui/button";
 import { ConfirmDialog, Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { Dropdown, DropdownContent, DropdownItem, DropdownTrigger } from "@/ui/dropdown";

@@ -1,8 +1,8 @@
 import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
-import { useMe } from "@/account/session";
-import { siteLink } from "@/lib/link";
-import type { VariantProps } from "@/lib/registry";
+import { useMe } from "@/modules/rbac/session";
+import { siteLink } from "@/site/link";
+import type { VariantProps } from "@/site/registry";
 import { Block } from "@/modules/shared";
 import { type ProfileCard, profileName, useProfiles } from "./api";
 import { CreateProfileForm, SignInPrompt } from "./chat";

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { meKey } from "@/account/session";
+import { meKey } from "@/modules/rbac/session";
 import { queryClientOptions } from "@/query";
 import { variants as rbac } from "@/modules/rbac/variants";
 import { variants as social } from "@/modules/social/variants";

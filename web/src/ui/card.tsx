@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 
 export function Card({ className, ...props }: ComponentProps<"div">) {
   return <div data-slot="card" className={cn("rounded-xl border border-border bg-white p-6 shadow-sm", className)} {...props} />;

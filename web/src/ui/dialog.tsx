@@ -1,6 +1,6 @@
 import { AlertDialog as AD, Dialog as D } from "radix-ui";
 import type { ComponentProps, ReactNode } from "react";
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 
 const overlay = "fixed inset-0 z-40 bg-black/40";
 const panel =

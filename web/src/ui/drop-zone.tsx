@@ -1,5 +1,5 @@
 import { type DragEvent, useRef, useState } from "react";
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 import { Button } from "./button";
 
 interface DropZoneProps {

@@ -1,6 +1,6 @@
 import { DropdownMenu as M } from "radix-ui";
 import type { ComponentProps } from "react";
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 
 export const Dropdown = M.Root;
 export const DropdownTrigger = M.Trigger;

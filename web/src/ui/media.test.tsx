@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import { type Bundle, firstImageBlock, hasImage, type HostWidget, type Rec } from "@/lib/content";
-import { RegistryContext, type Registry } from "@/lib/registry";
+import { type Bundle, firstImageBlock, hasImage, type HostWidget, type Rec } from "@/site/content";
+import { RegistryContext, type Registry } from "@/site/registry";
 import { StoredFile } from "@/modules/shared";
 import { PageView } from "@/site/page";
 import { fileKind, IMAGE_WIDTHS, isSizable, Media, MediaPriority, sizedUrl, srcSetOf } from "./media";

@@ -1,5 +1,5 @@
 import { useContext } from "react";
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 import { MediaPriority } from "./media-priority";
 
 const VIDEO = /\.(mp4|webm|ogg|mov)(\?|$)/i;

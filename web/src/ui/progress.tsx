@@ -1,4 +1,4 @@
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 
 /**
  * A labelled progress bar: `value` 0–1, or null while the share is unknown (indeterminate).

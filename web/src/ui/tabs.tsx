@@ -1,6 +1,6 @@
 import { Tabs as T } from "radix-ui";
 import type { ComponentProps } from "react";
-import { cn } from "@/lib/utils";
+import { cn } from "./cn";
 
 export const Tabs = T.Root;
 

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use stoa_kernel::Result;
+use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::Val;
 use stoa_store::{Record, Store};
 use uuid::Uuid;
@@ -205,27 +206,18 @@ impl PaidCounter {
 async fn paid_sums(store: &Store, version: u64) -> Result<Sums> {
     let started = std::time::Instant::now();
     let orders = store.entity("ecommerce.order")?;
+    let lines = store.entity("ecommerce.orders-to-products")?;
     let statuses: Vec<Val> = PAID.iter().map(|s| Val::Text((*s).into())).collect();
-    let paid: Vec<Val> = store
-        .find_in(&orders, "status", &statuses, usize::MAX)
-        .await?
-        .iter()
-        .filter_map(|o| o.id().map(Val::Uuid))
-        .collect();
-    let lines = store
-        .find_in(
-            &*store.entity("ecommerce.orders-to-products")?,
-            "orderId",
-            &paid,
-            usize::MAX,
-        )
+    let paid = FindQuery::all().any_of(&orders, "status", statuses)?;
+    // One aggregate in the database: no order or line row reaches the server.
+    let sums = store
+        .sum_by(&lines, "quantity", "productId", "orderId", &orders, &paid)
         .await?;
     let mut by_product: HashMap<Uuid, i64> = HashMap::new();
     let mut total = 0i64;
-    for l in &lines {
-        let q = l.int("quantity").unwrap_or(0);
+    for (product, q) in sums {
         total = total.saturating_add(q);
-        if let Some(p) = l.uuid("productId") {
+        if let Some(p) = product.and_then(|p| Uuid::parse_str(&p).ok()) {
             let e = by_product.entry(p).or_default();
             *e = e.saturating_add(q);
         }

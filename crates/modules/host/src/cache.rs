@@ -27,6 +27,8 @@ pub struct Bundles {
     parts: Vec<Arc<dyn stoa_api::module::BundlePart>>,
     map: Mutex<HashMap<String, Entry>>,
     sitemap: tokio::sync::Mutex<Option<Sitemap>>,
+    /// Entries per sitemap file (`STOA_SITEMAP_URLS_PER_FILE`).
+    per_file: usize,
 }
 
 /// The last sitemap built: for which site and data, when, and how long it took.
@@ -35,8 +37,19 @@ struct Sitemap {
     stamp: u64,
     at: Instant,
     took: Duration,
-    xml: bytes::Bytes,
+    /// `/sitemap.xml`: the one file, or the index.
+    head: bytes::Bytes,
+    /// Every concrete URL, for the files of an index.
+    urls: Vec<String>,
+    /// URLs per file.
+    per_file: usize,
+    files: usize,
+    /// The files of the index rendered last, by number (crawlers read them in order).
+    parts: Vec<(usize, bytes::Bytes)>,
 }
+
+/// Files of a sitemap index kept rendered.
+const SITEMAP_PARTS_KEPT: usize = 3;
 
 /// The sitemap is rebuilt after a change, but no sooner than this after the last build (and no
 /// sooner than ten times that build took), so a stream of requests during a stream of writes
@@ -44,44 +57,87 @@ struct Sitemap {
 pub const SITEMAP_MIN_AGE: Duration = Duration::from_secs(60);
 
 impl Bundles {
-    pub fn new(store: Store, parts: Vec<Arc<dyn stoa_api::module::BundlePart>>) -> Arc<Self> {
+    pub fn new(
+        store: Store,
+        parts: Vec<Arc<dyn stoa_api::module::BundlePart>>,
+        sitemap_per_file: usize,
+    ) -> Arc<Self> {
         Arc::new(Self {
             store,
             parts,
             map: Mutex::new(HashMap::new()),
             sitemap: tokio::sync::Mutex::new(None),
+            per_file: sitemap_per_file,
         })
     }
 
-    /// `/sitemap.xml`, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
-    pub async fn sitemap(&self, public_url: &str, languages: &[&str]) -> Result<bytes::Bytes> {
+    /// A sitemap file, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
+    /// `part`: `None` for `/sitemap.xml` (the one file, or the index when the URLs need several
+    /// files), `Some(n)` for `/sitemaps/{n}.xml`. The URLs are expanded once per build; a file of
+    /// an index is rendered from them on first request and the last few are kept.
+    pub async fn sitemap(
+        &self,
+        public_url: &str,
+        languages: &[&str],
+        part: Option<usize>,
+    ) -> Result<Option<bytes::Bytes>> {
         let site = format!("{public_url} {}", languages.join(","));
         let stamp = self.store.public_version();
         let mut g = self.sitemap.lock().await;
-        if let Some(m) = g.as_ref()
-            && m.site == site
-            && (m.stamp == stamp && m.at.elapsed() < TTL * 10
-                || m.at.elapsed() < SITEMAP_MIN_AGE.max(m.took * 10))
-        {
-            return Ok(m.xml.clone());
-        }
-        let started = Instant::now();
-        let xml = bytes::Bytes::from(
-            stoa_store::publish::without_drafts(crate::pages::sitemap_xml(
-                &self.store,
-                public_url,
-                languages,
-            ))
-            .await?,
-        );
-        *g = Some(Sitemap {
-            site,
-            stamp,
-            at: Instant::now(),
-            took: started.elapsed(),
-            xml: xml.clone(),
+        let fresh = g.as_ref().is_some_and(|m| {
+            m.site == site
+                && (m.stamp == stamp && m.at.elapsed() < TTL * 10
+                    || m.at.elapsed() < SITEMAP_MIN_AGE.max(m.took * 10))
         });
-        Ok(xml)
+        if !fresh {
+            let started = Instant::now();
+            let urls = stoa_store::publish::without_drafts(crate::pages::concrete_urls(
+                &self.store,
+                crate::pages::MAX_SITEMAP_PATHS,
+            ))
+            .await?;
+            // Each URL is one entry per language.
+            let per_file = (self.per_file.clamp(1, crate::pages::MAX_SITEMAP_URLS)
+                / languages.len().max(1))
+            .max(1);
+            let files = urls.len().div_ceil(per_file).max(1);
+            let head = if files == 1 {
+                crate::pages::sitemap_xml(&urls, public_url, languages)
+            } else {
+                crate::pages::sitemap_index_xml(public_url, files)
+            };
+            *g = Some(Sitemap {
+                site,
+                stamp,
+                at: Instant::now(),
+                took: started.elapsed(),
+                head: bytes::Bytes::from(head),
+                urls,
+                per_file,
+                files,
+                parts: Vec::new(),
+            });
+        }
+        let m = g
+            .as_mut()
+            .ok_or_else(|| Error::internal("sitemap missing"))?;
+        let Some(n) = part else {
+            return Ok(Some(m.head.clone()));
+        };
+        if m.files == 1 || n == 0 || n > m.files {
+            return Ok(None);
+        }
+        if let Some((_, xml)) = m.parts.iter().find(|(k, _)| *k == n) {
+            return Ok(Some(xml.clone()));
+        }
+        let from = (n - 1) * m.per_file;
+        let slice = &m.urls[from..(from + m.per_file).min(m.urls.len())];
+        let xml = bytes::Bytes::from(crate::pages::sitemap_xml(slice, public_url, languages));
+        if m.parts.len() >= SITEMAP_PARTS_KEPT {
+            m.parts.remove(0);
+        }
+        m.parts.push((n, xml.clone()));
+        Ok(Some(xml))
     }
 
     pub fn store(&self) -> &Store {
@@ -167,7 +223,8 @@ impl stoa_api::module::Pages for Bundles {
         &'a self,
         public_url: &'a str,
         languages: &'a [&'a str],
-    ) -> stoa_api::module::BoxFuture<'a, Result<bytes::Bytes>> {
-        Box::pin(Bundles::sitemap(self, public_url, languages))
+        part: Option<usize>,
+    ) -> stoa_api::module::BoxFuture<'a, Result<Option<bytes::Bytes>>> {
+        Box::pin(Bundles::sitemap(self, public_url, languages, part))
     }
 }

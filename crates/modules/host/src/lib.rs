@@ -156,7 +156,11 @@ pub fn declarations() -> Module {
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
         .setup(|ctx| {
-            let bundles = cache::Bundles::new(ctx.store.clone(), ctx.bundle_parts().to_vec());
+            let bundles = cache::Bundles::new(
+                ctx.store.clone(),
+                ctx.bundle_parts().to_vec(),
+                ctx.config.sitemap_urls_per_file,
+            );
             ctx.provide::<dyn stoa_api::module::Pages>(bundles.clone());
             ctx.provide(bundles);
             Ok(())

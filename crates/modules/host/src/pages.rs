@@ -230,6 +230,9 @@ pub async fn segment_value(store: &Store, url: &str, segment: &str) -> Result<Op
 
 /// The sitemap protocol's limit of URLs per file.
 pub const MAX_SITEMAP_URLS: usize = 50_000;
+/// The most pages a sitemap lists in all (its files together): a bound on what one build holds
+/// (about 60 bytes a path).
+pub const MAX_SITEMAP_PATHS: usize = 1_000_000;
 
 /// Every value of `field` in `e`, in list order, up to `cap`.
 async fn field_values(store: &Store, e: &Entity, field: &str, cap: usize) -> Result<Vec<String>> {
@@ -246,15 +249,15 @@ async fn field_values(store: &Store, e: &Entity, field: &str, cap: usize) -> Res
 }
 
 /// Every concrete URL of every page (templates expanded: one URL per record, per page of a
-/// paginated list), at most [`MAX_SITEMAP_URLS`]. This is for the sitemap; resolving one URL never
-/// expands anything.
-pub async fn concrete_urls(store: &Store) -> Result<Vec<String>> {
+/// paginated list), at most `cap`. This is for the sitemap; resolving one URL never expands
+/// anything.
+pub async fn concrete_urls(store: &Store, cap: usize) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for page in all_pages(store).await? {
         let template = page.text("url").unwrap_or_default().to_owned();
         let mut urls: Vec<String> = vec![String::new()];
         for seg in segments(&template).into_iter().map(parse_segment) {
-            let room = MAX_SITEMAP_URLS.saturating_sub(out.len()).max(1);
+            let room = cap.saturating_sub(out.len()).max(1);
             let options: Vec<String> = match seg {
                 Segment::Static(s) => vec![s.to_owned()],
                 Segment::Record {
@@ -299,8 +302,8 @@ pub async fn concrete_urls(store: &Store) -> Result<Vec<String>> {
             urls.into_iter()
                 .map(|u| if u.is_empty() { "/".to_owned() } else { u }),
         );
-        if out.len() >= MAX_SITEMAP_URLS {
-            out.truncate(MAX_SITEMAP_URLS);
+        if out.len() >= cap {
+            out.truncate(cap);
             break;
         }
     }
@@ -316,20 +319,16 @@ fn xml_escape(s: &str) -> String {
         .replace('\'', "&apos;")
 }
 
-/// `/sitemap.xml`: every concrete URL in every language, with hreflang alternates.
-pub async fn sitemap_xml(store: &Store, base: &str, languages: &[&str]) -> Result<String> {
+/// The sitemap file of `urls` (paths, `/` for the home page): each in every language, with
+/// hreflang alternates. The caller keeps `urls.len() × languages.len()` within
+/// [`MAX_SITEMAP_URLS`].
+pub fn sitemap_xml(urls: &[String], base: &str, languages: &[&str]) -> String {
     let base = base.trim_end_matches('/');
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
     );
-    let urls = concrete_urls(store).await?;
-    let per_lang = (MAX_SITEMAP_URLS / languages.len().max(1)).max(1);
-    for url in urls.iter().take(per_lang) {
-        let path = if url == "/" {
-            String::new()
-        } else {
-            url.clone()
-        };
+    for url in urls {
+        let path = if url == "/" { "" } else { url.as_str() };
         for lang in languages {
             out.push_str(&format!(
                 "  <url><loc>{}</loc>",
@@ -345,7 +344,23 @@ pub async fn sitemap_xml(store: &Store, base: &str, languages: &[&str]) -> Resul
         }
     }
     out.push_str("</urlset>\n");
-    Ok(out)
+    out
+}
+
+/// The sitemap index of `files` sitemap files, `/sitemaps/1.xml` …
+pub fn sitemap_index_xml(base: &str, files: usize) -> String {
+    let base = base.trim_end_matches('/');
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for n in 1..=files {
+        out.push_str(&format!(
+            "  <sitemap><loc>{}</loc></sitemap>\n",
+            xml_escape(&format!("{base}/sitemaps/{n}.xml"))
+        ));
+    }
+    out.push_str("</sitemapindex>\n");
+    out
 }
 
 #[cfg(test)]

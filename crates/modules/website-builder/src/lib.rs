@@ -113,6 +113,8 @@ pub fn declarations() -> Module {
                 .content()
                 .tsd(true)
                 .field(text("anchor").max_len(200))
+                // Settings a variant reads (the campaign's goal and offset, say).
+                .field(json("options"))
                 .variants(WIDGET_VARIANTS)
                 .build(),
             relation(

@@ -180,21 +180,28 @@ async fn translation_paths_and_typed_values(app: TestApp) {
     let r = find(
         &app,
         "/api/blog/articles",
-        &format!(
-            "{}&orderBy[and][0][column]={}&orderBy[and][0][method]=desc",
-            filter("title->>en", "ilike", &json!("O")),
-            enc("title->>en")
-        ),
+        &filter("title->>en", "ilike", &json!("O")),
     )
     .await;
-    let got: Vec<&str> = r
+    let mut got: Vec<&str> = r
         .data()
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|a| a["title"]["en"].as_str())
         .collect();
-    assert_eq!(got, vec!["World", "Hello"]);
+    got.sort_unstable();
+    assert_eq!(got, vec!["Hello", "World"]);
+    // A JSON key is filterable but not a sort: no index leads it, so sorting by it would sort
+    // the whole table on every request (issue 17, fix 1).
+    let r = app
+        .get(&format!(
+            "/api/blog/articles?orderBy[and][0][column]={}&orderBy[and][0][method]=desc",
+            enc("title->>en")
+        ))
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("indexed columns only"), "{}", r.text);
 
     // Decimals compare as numbers, booleans and timestamps by kind.
     let attr = "/api/ecommerce/attributes";
@@ -500,3 +507,113 @@ async fn what_the_server_does_not_understand_is_a_400_naming_it(app: TestApp) {
     );
 }
 dual_test!(what_the_server_does_not_understand_is_a_400_naming_it);
+
+/// Sorting is on indexed columns only, `offset` is bounded, and the `after` cursor pages on from
+/// any depth: each page starts at its cursor row (issue 17, fix 1).
+async fn sorts_are_indexed_and_cursors_page_through_everything(app: TestApp) {
+    let route = "/api/ecommerce/attributes";
+    // Ties (equal numbers) and NULLs, so the id tiebreak and NULL order are exercised.
+    let numbers = [
+        Some("3"),
+        Some("1"),
+        None,
+        Some("2"),
+        Some("3"),
+        None,
+        Some("10.5"),
+        Some("2"),
+        Some("3"),
+        None,
+        Some("-1"),
+        Some("7"),
+        Some("3"),
+    ];
+    let mut ids = Vec::new();
+    for n in numbers {
+        let body = match n {
+            Some(n) => json!({"number": n}),
+            None => json!({"boolean": true}),
+        };
+        let r = app.post(route, &body).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        ids.push(r.data()["id"].as_str().unwrap().to_owned());
+    }
+    for (sort, desc) in [
+        ("", false),
+        ("number", false),
+        ("number", true),
+        ("id", true),
+        ("createdAt", true),
+    ] {
+        let order = if sort.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "&orderBy[and][0][column]={sort}&orderBy[and][0][method]={}",
+                if desc { "desc" } else { "asc" }
+            )
+        };
+        // The whole list in one page, the reference order.
+        let all = find(&app, route, &format!("limit=100{order}")).await;
+        let want: Vec<String> = in_order(&all, "id")
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(want.len(), numbers.len());
+        assert!(
+            all.header("x-next-cursor").is_none(),
+            "a short page has no next page"
+        );
+        // Pages of 3, each started from the previous page's cursor.
+        let mut got = Vec::new();
+        let mut after: Option<String> = None;
+        for _ in 0..10 {
+            let q = match &after {
+                Some(c) => format!("limit=3{order}&after={}", enc(c)),
+                None => format!("limit=3{order}"),
+            };
+            let r = find(&app, route, &q).await;
+            got.extend(in_order(&r, "id").into_iter().map(str::to_owned));
+            match r.header("x-next-cursor") {
+                Some(c) => after = Some(c.to_owned()),
+                None => break,
+            }
+        }
+        assert_eq!(
+            got, want,
+            "cursor pages in the order of one page (sort {sort} {desc})"
+        );
+    }
+    // A cursor of one sort is refused for another; junk is refused; a cursor with an offset too.
+    let r = find(&app, route, "limit=2&orderBy[and][0][column]=number").await;
+    let c = r.header("x-next-cursor").expect("full page").to_owned();
+    for q in [
+        format!(
+            "limit=2&orderBy[and][0][column]=number&orderBy[and][0][method]=desc&after={}",
+            enc(&c)
+        ),
+        format!("limit=2&after={}", enc(&c)),
+        "limit=2&after=not-a-cursor".to_owned(),
+        format!(
+            "limit=2&orderBy[and][0][column]=number&offset=2&after={}",
+            enc(&c)
+        ),
+    ] {
+        let r = app.get(&format!("{route}?{q}")).await;
+        assert_eq!(r.status, 400, "{q}: {}", r.text);
+        assert!(r.text.contains("after"), "{q}: {}", r.text);
+    }
+    // Sorting on a column no index leads is refused and names the ones that work.
+    let r = app
+        .get(&format!("{route}?orderBy[and][0][column]=boolean"))
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("createdAt"), "{}", r.text);
+    // The offset is bounded; past it the message says how to go on.
+    let r = app.get(&format!("{route}?offset=10000")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = app.get(&format!("{route}?offset=10001")).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("X-Next-Cursor"), "{}", r.text);
+}
+dual_test!(sorts_are_indexed_and_cursors_page_through_everything);

@@ -176,3 +176,63 @@ async fn the_sitemap_lists_every_concrete_url_in_every_language(app: TestApp) {
     assert!(robots.text.contains("Disallow: /admin"));
 }
 dual_test!(the_sitemap_lists_every_concrete_url_in_every_language);
+
+/// Past one file's entries, `/sitemap.xml` is an index and every URL is in exactly one of its
+/// files (here 4 entries a file: 2 URLs in 2 languages; in production 50 000 entries).
+async fn a_big_sitemap_is_an_index_of_files(app: TestApp) {
+    app.create(
+        "/api/host/pages",
+        &json!({"title": "P", "url": "/blog/articles/[blog.articles.slug]"}),
+    )
+    .await;
+    let slugs: Vec<String> = (0..7).map(|i| format!("tree-{i}")).collect();
+    for slug in &slugs {
+        app.create("/api/blog/articles", &json!({"slug": slug}))
+            .await;
+    }
+    let base = app.base.trim_end_matches('/');
+    let index = app.anon().get("/sitemap.xml").await;
+    assert_eq!(index.status, 200);
+    assert!(index.text.contains("<sitemapindex"), "{}", index.text);
+    // 7 article URLs + nothing else (no home page here) = 4 files of 2.
+    let files: Vec<String> = (1..=4)
+        .map(|n| format!("{base}/sitemaps/{n}.xml"))
+        .collect();
+    for f in &files {
+        assert!(
+            index.text.contains(&format!("<loc>{f}</loc>")),
+            "{f}: {}",
+            index.text
+        );
+    }
+    assert!(!index.text.contains("/sitemaps/5.xml"));
+    let mut seen = Vec::new();
+    for n in 1..=4 {
+        let r = app.anon().get(&format!("/sitemaps/{n}.xml")).await;
+        assert_eq!(r.status, 200, "{n}: {}", r.text);
+        assert!(r.text.contains("<urlset"), "{}", r.text);
+        assert!(r.text.matches("<url>").count() <= 4, "{}", r.text);
+        for slug in &slugs {
+            if r.text
+                .contains(&format!("<loc>{base}/en/blog/articles/{slug}</loc>"))
+            {
+                assert!(
+                    r.text
+                        .contains(&format!("<loc>{base}/ru/blog/articles/{slug}</loc>"))
+                );
+                seen.push(slug.clone());
+            }
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, slugs, "every URL in exactly one file");
+    for missing in [
+        "/sitemaps/0.xml",
+        "/sitemaps/5.xml",
+        "/sitemaps/x.xml",
+        "/sitemaps/1",
+    ] {
+        assert_eq!(app.anon().get(missing).await.status, 404, "{missing}");
+    }
+}
+dual_test!(@app a_big_sitemap_is_an_index_of_files, |db| stoa_testkit::spawn_app_with(db, |c| c.sitemap_urls_per_file = 4));

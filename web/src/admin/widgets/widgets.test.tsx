@@ -49,6 +49,7 @@ function field(kind: FieldKind, extra: Partial<FieldMeta> = {}): FieldMeta {
     maxLength: null,
     list: false,
     searchable: false,
+    sortable: false,
     ...extra,
   };
 }

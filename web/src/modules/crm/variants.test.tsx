@@ -1,7 +1,7 @@
 import { reply, stubFetch } from "@/test-fetch";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { Rec } from "@/lib/content";
+import type { Rec } from "@/site/content";
 import { resetAnalytics } from "@/lib/analytics";
 import { CrmForm, HONEYPOT } from "./variants";
 

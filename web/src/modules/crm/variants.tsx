@@ -5,10 +5,10 @@ import { toast } from "sonner";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { trackEvent } from "@/lib/analytics";
-import { linked, tr, type Rec } from "@/lib/content";
+import { linked, tr, type Rec } from "@/site/content";
 import { errorMessage, fieldMessage } from "@/lib/form-errors";
-import type { ModuleVariants, VariantProps } from "@/lib/registry";
-import { cn } from "@/lib/utils";
+import type { ModuleVariants, VariantProps } from "@/site/registry";
+import { cn } from "@/ui/cn";
 import { Block } from "../shared";
 
 type Values = Record<string, string>;

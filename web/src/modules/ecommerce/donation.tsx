@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
-import { useMe } from "@/account/session";
+import { useMe } from "@/modules/rbac/session";
 import { trackEvent } from "@/lib/analytics";
 import { accepts, buyNow, ensureSubject, paymentTarget, type ProviderOffer, useProviders } from "@/commerce/api";
-import { formatPrice, linked, registeredLang, tr, type Price, type Rec } from "@/lib/content";
+import { formatPrice, linked, registeredLang, tr, type Price, type Rec } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
-import { RichText, richOf } from "@/lib/rich-text";
-import { cn } from "@/lib/utils";
+import { RichText, richOf } from "@/site/rich-text";
+import { cn } from "@/ui/cn";
 
 export const DESKTOP_AMOUNTS = [1, 3, 5, 10, 20, 50, 100, 1000];
 export const MOBILE_AMOUNTS = [5, 10, 20, 50, 100];

@@ -1,7 +1,7 @@
 import { useTranslation } from "@/i18n";
-import { linked, tr, type Rec } from "@/lib/content";
-import { siteLink } from "@/lib/link";
-import { RenderVariant, type ModuleVariants, type VariantProps } from "@/lib/registry";
+import { linked, tr, type Rec } from "@/site/content";
+import { siteLink } from "@/site/link";
+import { RenderVariant, type ModuleVariants, type VariantProps } from "@/site/registry";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
 import { AddToCart } from "@/commerce/cart";
 import { TreeDonation } from "./donation";

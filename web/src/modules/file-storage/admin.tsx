@@ -7,10 +7,10 @@ import { entityClient, keys, type ListParams, type Row, useEntityDelete, useEnti
 import { ApiError } from "@/api/http";
 import { type EntityMeta, findEntity, type Meta, useMeta } from "@/api/meta";
 import { UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
-import { EntityFormDialog } from "@/admin/form";
+import { EntityFormDialog } from "@/admin/table";
 import { baseName, UploadBar, uploadMessage } from "@/admin/widgets/file";
-import { fileUrl } from "@/lib/content";
-import { Pager } from "@/admin/table";
+import { fileUrl } from "@/site/content";
+import { Pager } from "@/admin/pager";
 import { Button } from "@/ui/button";
 import { ConfirmDialog } from "@/ui/dialog";
 import { DropZone } from "@/ui/drop-zone";

@@ -1,5 +1,5 @@
-import { linked } from "@/lib/content";
-import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { linked } from "@/site/content";
+import type { ModuleVariants, VariantProps } from "@/site/registry";
 import { Block, StoredFile } from "../shared";
 
 function Files({ data, lang }: VariantProps) {

@@ -1,4 +1,4 @@
-import { variantsPart } from "@/lib/registry";
+import { variantsPart } from "@/site/registry";
 import { variants } from "./variants";
 
 /** This module's variants in a chunk of their own, loaded by the pages that show them (`modules/index.ts`). */

@@ -1,9 +1,9 @@
 import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
-import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "@/account/forms";
-import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "@/account/screens";
-import { siteLink } from "@/lib/link";
-import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
+import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./screens";
+import { siteLink } from "@/site/link";
+import type { ModuleVariants, VariantProps } from "@/site/registry";
 import { SubjectProfileOverview, SubjectProfiles } from "@/social/profiles";
 import { Block, ListGrid } from "../shared";
 

@@ -1,5 +1,5 @@
-import { tr } from "@/lib/content";
-import type { ModuleVariants, VariantProps } from "@/lib/registry";
+import { tr } from "@/site/content";
+import type { ModuleVariants, VariantProps } from "@/site/registry";
 import { ChatsApp } from "@/social/chat";
 import { Block, Body, Cover } from "../shared";
 

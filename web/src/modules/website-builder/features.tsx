@@ -1,8 +1,8 @@
 import { useHydrated } from "@/lib/client-only";
 import { useEffect, useRef, useState } from "react";
-import { filesOf, linked, registeredLang, tr, type Rec } from "@/lib/content";
-import { RichText, richOf } from "@/lib/rich-text";
-import { cn } from "@/lib/utils";
+import { filesOf, linked, registeredLang, tr, type Rec } from "@/site/content";
+import { RichText, richOf } from "@/site/rich-text";
+import { cn } from "@/ui/cn";
 import { ButtonsArray, Img } from "./parts";
 
 interface FeatureProps {

@@ -2,10 +2,10 @@ import { cva } from "class-variance-authority";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
-import { filesOf, linked, tr, type Rec } from "@/lib/content";
+import { filesOf, linked, tr, type Rec } from "@/site/content";
 import { StoredFile } from "../shared";
-import { siteLink } from "@/lib/link";
-import { cn } from "@/lib/utils";
+import { siteLink } from "@/site/link";
+import { cn } from "@/ui/cn";
 
 /** Every button variant of the spec: the seed's seven, `children`, and the eight for-planet ones. */
 export const buttonStyles = cva(

@@ -3,10 +3,10 @@ import { useEffect, useState } from "react";
 import { LANGUAGES, useTranslation } from "@/i18n";
 import { Link, useLocation } from "react-router";
 import { api } from "@/api/client";
-import { filesOf, linked, tr, type Rec } from "@/lib/content";
-import type { ModuleVariants, VariantProps } from "@/lib/registry";
-import { RichText, richOf } from "@/lib/rich-text";
-import { cn } from "@/lib/utils";
+import { filesOf, linked, tr, type Rec } from "@/site/content";
+import type { ModuleVariants, VariantProps } from "@/site/registry";
+import { RichText, richOf } from "@/site/rich-text";
+import { cn } from "@/ui/cn";
 import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
 import { Feature, Features } from "./features";
 import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
@@ -166,16 +166,39 @@ function HeadingBlock({ data, lang }: VariantProps) {
   );
 }
 
-/** Progress toward a million trees: paid quantity + 66 713 of 1 000 000, animated over 2 s. */
-export function ProgressBar({ lang }: { lang: string }) {
+/** A campaign's numbers: the trees it aims at, and those planted before payments were counted here. */
+export interface Campaign {
+  goal: number;
+  offset: number;
+}
+
+/** The numbers of a target widget whose data does not give them (the demo campaign's). */
+export const DEFAULT_CAMPAIGN: Campaign = { goal: 1_000_000, offset: 66_713 };
+
+/**
+ * A target widget's campaign, from its data: `options.goal` (above 0) and `options.offset` (0 or
+ * more), e.g. `"options": {"goal": 1000000, "offset": 66713}`; each missing one is `DEFAULT_CAMPAIGN`'s.
+ */
+export function campaignOf(data: Rec): Campaign {
+  const options = data.options && typeof data.options === "object" ? (data.options as Record<string, unknown>) : {};
+  const goal = options.goal;
+  const offset = options.offset;
+  return {
+    goal: typeof goal === "number" && Number.isFinite(goal) && goal > 0 ? goal : DEFAULT_CAMPAIGN.goal,
+    offset: typeof offset === "number" && Number.isFinite(offset) && offset >= 0 ? offset : DEFAULT_CAMPAIGN.offset,
+  };
+}
+
+/** Progress toward the campaign's goal: paid quantity + its offset, animated over 2 s. */
+export function ProgressBar({ data, lang }: { data: Rec; lang: string }) {
   const { t } = useTranslation();
   const q = useQuery({
     queryKey: ["paid-orders-to-products-quantity"],
     queryFn: () => api.get("/api/ecommerce/orders/paid-orders-to-products-quantity"),
   });
-  const GOAL = 1_000_000;
-  const count = (q.data ?? 0) + 66_713;
-  const pct = Math.min(100, (count / GOAL) * 100);
+  const { goal, offset } = campaignOf(data);
+  const count = (q.data ?? 0) + offset;
+  const pct = Math.min(100, (count / goal) * 100);
   const [shown, setShown] = useState(0);
   useEffect(() => {
     const id = requestAnimationFrame(() => setShown(pct));
@@ -189,10 +212,10 @@ export function ProgressBar({ lang }: { lang: string }) {
           {fmt.format(count)} <span className="text-base font-medium text-emerald-800">{t("site.planted")}</span>
         </p>
         <p className="text-sm text-neutral-600">
-          {t("site.goal")}: {fmt.format(GOAL)}
+          {t("site.goal")}: {fmt.format(goal)}
         </p>
       </div>
-      <progress className="sr-only" aria-label={t("site.planted")} max={GOAL} value={count} />
+      <progress className="sr-only" aria-label={t("site.planted")} max={goal} value={count} />
       <div aria-hidden className="mt-3 h-4 overflow-hidden rounded-full bg-emerald-100">
         <div data-testid="progress-fill" className="h-full rounded-full bg-emerald-700 transition-[width] duration-[2000ms] ease-out" style={{ width: `${shown}%` }} />
       </div>
@@ -204,7 +227,7 @@ function Target({ data, lang }: VariantProps) {
   return (
     <Section data={data} tone="tint">
       <Heading data={data} lang={lang} />
-      <ProgressBar lang={lang} />
+      <ProgressBar data={data} lang={lang} />
       <div className="mt-6 grid gap-4 md:grid-cols-2">
         <Features data={data} lang={lang} />
       </div>

@@ -13,7 +13,7 @@ import { Badge } from "@/ui/card";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { Dropdown, DropdownContent, DropdownItem, DropdownLabel, DropdownSeparator, DropdownTrigger } from "@/ui/dropdown";
 import { Input, Label } from "@/ui/input";
-import { boot } from "@/lib/boot";
+import { boot } from "@/site/boot";
 import { AuthCard, FieldError } from "./auth-card";
 import { AUTH_PATH, LoginForm, newPassword, useLink } from "./forms";
 import { TELEGRAM, TelegramLink } from "./telegram";

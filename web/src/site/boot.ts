@@ -1,4 +1,4 @@
-import type { Bundle } from "@/lib/content";
+import type { Bundle } from "./content";
 
 /** What the server put in the page (`<script id="stoa-page">`): read once, before the first render. */
 export interface Boot {

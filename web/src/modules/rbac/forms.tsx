@@ -6,7 +6,7 @@ import { type TFunction, useTranslation } from "@/i18n";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
 import { trackEvent } from "@/lib/analytics";
-import { AUTH_PATH, useLink } from "@/lib/link";
+import { AUTH_PATH, useLink } from "@/site/link";
 import { applyServerErrors } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";

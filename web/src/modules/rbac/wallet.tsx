@@ -9,7 +9,7 @@ import { mainnet, sepolia } from "wagmi/chains";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
-import { shortAddress } from "@/lib/link";
+import { shortAddress } from "@/site/link";
 import { Button } from "@/ui/button";
 import { AUTH, secondFactorChallenge, sessionChanged } from "./session";
 
