@@ -55,6 +55,29 @@ pub fn registry() -> Result<Registry, String> {
     with_platform(modules()).registry()
 }
 
+/// Brings the schema up to the declarations. On SQLite, a database that already holds data is
+/// copied first (`<db>.pre-migrate-<time>`, the newest three kept) when the schema changes.
+pub async fn migrate(
+    config: &Config,
+    db: &Db,
+    registry: &stoa_kernel::registry::Registry,
+) -> anyhow::Result<Vec<String>> {
+    let plan = stoa_store::ddl::plan(db, registry)
+        .await
+        .map_err(|e| anyhow::anyhow!("migration plan failed: {e}"))?;
+    // The first statement creates the migrations table if needed; comments change nothing.
+    if plan.iter().skip(1).any(|s| !s.starts_with("--"))
+        && let Some(kept) = stoa_store::backup::snapshot_before_migrate(&config.database_url)
+            .await
+            .map_err(|e| anyhow::anyhow!("snapshot before migrating failed: {e}"))?
+    {
+        tracing::info!(snapshot = %kept.display(), "kept a copy of the database before changing its schema");
+    }
+    stoa_store::ddl::migrate(db, registry)
+        .await
+        .map_err(|e| anyhow::anyhow!("migration failed: {e}"))
+}
+
 /// Connects to the configured database.
 pub async fn connect(config: &Config) -> anyhow::Result<Db> {
     let mut opts = DbOptions::new(&config.database_url);
@@ -131,9 +154,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     let registry = Arc::new(modules.registry().map_err(anyhow::Error::msg)?);
     let jobs = modules.jobs().map_err(anyhow::Error::msg)?;
     let db = connect(config).await?;
-    let applied = stoa_store::ddl::migrate(&db, &registry)
-        .await
-        .map_err(|e| anyhow::anyhow!("migration failed: {e}"))?;
+    let applied = migrate(config, &db, &registry).await?;
     if !applied.is_empty() {
         tracing::info!(statements = applied.len(), "database migrated");
     }

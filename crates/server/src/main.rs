@@ -36,6 +36,12 @@ enum Command {
     },
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Copy the database to FILE while the server keeps serving (SQLite: a consistent online
+    /// copy; PostgreSQL: `pg_dump --format=custom`, needs the PostgreSQL client tools).
+    Backup { file: std::path::PathBuf },
+    /// Replace the database with the backup FILE. SQLite: stop the server first; the current
+    /// database is kept as `<db>.before-restore-<time>`. PostgreSQL: `pg_restore --clean`.
+    Restore { file: std::path::PathBuf },
     /// Load seed data. `--demo`: the 'for planet' demo site (once per database).
     Seed {
         #[arg(long)]
@@ -135,16 +141,32 @@ async fn main() -> anyhow::Result<()> {
         Command::Config => {
             println!("{}", serde_json::to_string_pretty(&config.redacted())?);
         }
+        Command::Backup { file } => {
+            let bytes = stoa_store::backup::backup(&config.database_url, &file)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!("wrote {} ({bytes} bytes)", file.display());
+        }
+        Command::Restore { file } => {
+            let kept = stoa_store::backup::restore(&config.database_url, &file)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            if let Some(kept) = kept {
+                println!("kept the previous database as {}", kept.display());
+            }
+            println!("restored {}", file.display());
+        }
         Command::Migrate { plan } => {
             init_logs(&config);
             let registry = stoa_server::registry().map_err(anyhow::Error::msg)?;
             let db = stoa_server::connect(&config).await?;
             let stmts = if plan {
-                stoa_store::ddl::plan(&db, &registry).await
+                stoa_store::ddl::plan(&db, &registry)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{e}"))?
             } else {
-                stoa_store::ddl::migrate(&db, &registry).await
-            }
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+                stoa_server::migrate(&config, &db, &registry).await?
+            };
             let mut out = std::io::stdout().lock();
             for s in &stmts {
                 // A closed pipe (`| head`) is not an error worth a panic.

@@ -214,3 +214,80 @@ fn admin_create_prints_a_generated_password_once_and_refuses_duplicates() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `stoa migrate` copies a SQLite database that holds data before it changes the schema; `stoa
+/// backup` and `stoa restore` round-trip it, and neither overwrites what it should not.
+#[test]
+fn migrate_keeps_a_snapshot_and_backups_round_trip() {
+    let (dir, url) = temp_db();
+    let run = |args: &[&str], url: &str| {
+        stoa()
+            .args(args)
+            .env("DATABASE_URL", url)
+            .output()
+            .expect("run")
+    };
+    assert!(run(&["migrate"], &url).status.success());
+    let snapshots = || {
+        std::fs::read_dir(&dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter(|e| e.file_name().to_string_lossy().contains(".pre-migrate-"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    assert_eq!(snapshots(), 0, "a new database has nothing to keep");
+    assert!(run(&["migrate"], &url).status.success());
+    assert_eq!(snapshots(), 0, "no schema change, no copy");
+    // A schema change (an index to build again) with data in the database.
+    let db = dir.join("stoa.db");
+    let c = rusqlite::Connection::open(&db).expect("open");
+    let index: String = c
+        .query_row(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%' LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .expect("an index");
+    c.execute_batch(&format!("DROP INDEX \"{index}\""))
+        .expect("drop");
+    drop(c);
+    let out = run(&["migrate"], &url);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(snapshots(), 1, "a copy before the change");
+
+    let backup = dir.join("copy.backup");
+    let out = run(&["backup", backup.to_str().expect("path")], &url);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(backup.exists());
+    let again = run(&["backup", backup.to_str().expect("path")], &url);
+    assert!(!again.status.success(), "a backup never overwrites");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
+    let restored = format!("sqlite://{}/restored.db", dir.display());
+    let out = run(&["restore", backup.to_str().expect("path")], &restored);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The restored database is current: nothing left to migrate.
+    let plan = run(&["migrate", "--plan"], &restored);
+    let plan = String::from_utf8_lossy(&plan.stdout);
+    assert!(!plan.contains("CREATE TABLE \"blog_article\""), "{plan}");
+    assert!(!plan.contains("CREATE INDEX"), "{plan}");
+    // Junk is not restored.
+    let junk = dir.join("junk.backup");
+    std::fs::write(&junk, b"not a database").expect("write");
+    let out = run(&["restore", junk.to_str().expect("path")], &restored);
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(dir);
+}

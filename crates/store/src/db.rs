@@ -253,7 +253,10 @@ impl Db {
 
     pub async fn close(&self) {
         match self {
-            Db::Sqlite { group, .. } => group.close().await,
+            Db::Sqlite { group, read } => {
+                read.close();
+                group.close().await
+            }
             Db::Postgres(p) => p.close().await,
         }
     }

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+pub mod backup;
 pub mod db;
 pub mod ddl;
 pub mod group;

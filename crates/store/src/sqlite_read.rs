@@ -430,6 +430,14 @@ impl Readers {
         .await
     }
 
+    /// Closes the idle connections; later reads fail with "shutting down".
+    pub fn close(&self) {
+        self.permits.close();
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.clear();
+        }
+    }
+
     pub async fn ping(&self) -> bool {
         self.with(true, |c| c.execute_batch("SELECT 1").map_err(err))
             .await

@@ -96,7 +96,7 @@ pub fn postgres_url() -> Option<String> {
 }
 
 /// Creates a fresh database on the test PostgreSQL server and returns its URL.
-async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
+pub async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
     use sqlx::Connection;
     let name = format!("stoa_t_{}", uuid::Uuid::now_v7().simple());
     let mut c = sqlx::PgConnection::connect(admin_url)

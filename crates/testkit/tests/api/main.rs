@@ -5,6 +5,7 @@ mod admin_content;
 mod analytics;
 mod auth;
 mod authz;
+mod backup;
 mod bad_input;
 mod cascades;
 mod chats;
