@@ -17,6 +17,8 @@ pub struct Limits {
     pub json: usize,
     /// One uploaded file.
     pub file: usize,
+    /// The bytes of bodies held at once across all requests (`None`: no bound).
+    pub budget: Option<&'static Budget>,
 }
 
 impl Default for Limits {
@@ -24,7 +26,54 @@ impl Default for Limits {
         Self {
             json: 2 << 20,
             file: 20 << 20,
+            budget: None,
         }
+    }
+}
+
+/// What all requests together may hold of their bodies while they are read and handled: each
+/// reserves its body's size (its `Content-Length`, or its cap when it sends none) before the first
+/// byte is read, and gives it back when its handler is done with the body. Many concurrent large
+/// bodies then wait, and past [`BUDGET_WAIT`] get a 503, instead of each being buffered.
+#[derive(Debug)]
+pub struct Budget {
+    kib: tokio::sync::Semaphore,
+    total_kib: u32,
+}
+
+/// Bodies up to this size (declared) skip the [`Budget`].
+pub const SMALL_BODY: usize = 64 << 10;
+
+/// How long a body waits for room in the [`Budget`].
+pub const BUDGET_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl Budget {
+    /// A budget of `bytes` (at least 1 MiB), kept for the life of the process.
+    pub fn leak(bytes: usize) -> &'static Budget {
+        let total_kib = u32::try_from(bytes.div_ceil(1024).max(1024)).unwrap_or(u32::MAX >> 4);
+        Box::leak(Box::new(Budget {
+            kib: tokio::sync::Semaphore::new(total_kib as usize),
+            total_kib,
+        }))
+    }
+
+    /// Room for `bytes`, waiting at most [`BUDGET_WAIT`]. A body larger than the whole budget
+    /// takes all of it.
+    async fn reserve(&'static self, bytes: usize) -> Result<tokio::sync::SemaphorePermit<'static>> {
+        let kib = u32::try_from(bytes.div_ceil(1024).max(1))
+            .unwrap_or(u32::MAX)
+            .min(self.total_kib);
+        match tokio::time::timeout(BUDGET_WAIT, self.kib.acquire_many(kib)).await {
+            Ok(Ok(p)) => Ok(p),
+            _ => Err(Error::Unavailable(
+                "the server is receiving too many large bodies at once; try again shortly".into(),
+            )),
+        }
+    }
+
+    /// KiB free now.
+    pub fn available_kib(&self) -> usize {
+        self.kib.available_permits()
     }
 }
 
@@ -42,6 +91,18 @@ pub struct FilePart {
 pub struct Body {
     pub data: Value,
     pub files: Vec<FilePart>,
+    /// The body's room in the [`Budget`], given back when the body is dropped.
+    held: Option<tokio::sync::SemaphorePermit<'static>>,
+}
+
+impl Body {
+    pub fn new(data: Value, files: Vec<FilePart>) -> Self {
+        Self {
+            data,
+            files,
+            held: None,
+        }
+    }
 }
 
 /// Reads a whole body of at most `limit` bytes: over it is a 413, a broken read a 400.
@@ -162,19 +223,48 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
         // Read and drop a moderately oversized body so the client finishes sending and reads
         // the 413 (closing with unread data makes clients see a broken pipe instead).
         if len <= cap.saturating_mul(4) && len <= 8 << 20 {
-            let _ = axum::body::to_bytes(req.into_body(), len).await;
+            // Chunk by chunk, keeping none: draining costs no memory.
+            use futures::StreamExt;
+            let mut chunks = req.into_body().into_data_stream();
+            let mut seen = 0usize;
+            while let Some(Ok(c)) = chunks.next().await {
+                seen += c.len();
+                if seen >= len {
+                    break;
+                }
+            }
         }
         return Err(Error::PayloadTooLarge(format!(
             "the body is larger than {cap} bytes"
         )));
     }
-    match mime.as_str() {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    let need = declared.unwrap_or(cap).min(cap);
+    // Small bodies cost little and must get through while large ones wait.
+    let held = match limits.budget {
+        Some(b) if need > SMALL_BODY => Some(b.reserve(need).await?),
+        _ => None,
+    };
+    let mut body = parse_mime(req, &mime, &ct, limits, file_fields, cap).await?;
+    body.held = held;
+    Ok(body)
+}
+
+async fn parse_mime(
+    req: Request,
+    mime: &str,
+    ct: &str,
+    limits: Limits,
+    file_fields: &[&str],
+    cap: usize,
+) -> Result<Body> {
+    match mime {
         "application/json" | "" => {
             let bytes = read(req.into_body(), limits.json).await?;
-            Ok(Body {
-                data: parse_json(&bytes, "the body")?,
-                files: Vec::new(),
-            })
+            Ok(Body::new(parse_json(&bytes, "the body")?, Vec::new()))
         }
         "application/x-www-form-urlencoded" => {
             let bytes = read(req.into_body(), limits.json).await?;
@@ -182,12 +272,12 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
                 .find(|(k, _)| k == "data")
                 .map(|(_, v)| v.into_owned())
                 .ok_or_else(|| Error::bad_request("the form needs a `data` field holding JSON"))?;
-            Ok(Body {
-                data: parse_json(data.as_bytes(), "the `data` field")?,
-                files: Vec::new(),
-            })
+            Ok(Body::new(
+                parse_json(data.as_bytes(), "the `data` field")?,
+                Vec::new(),
+            ))
         }
-        "multipart/form-data" => multipart(req, &ct, limits, file_fields, cap).await,
+        "multipart/form-data" => multipart(req, ct, limits, file_fields, cap).await,
         other => Err(Error::UnsupportedMediaType(format!(
             "content type '{other}' is not taken here: send application/json, or multipart/form-data with the JSON in a `data` part and one part per file"
         ))),
@@ -292,5 +382,5 @@ async fn multipart(
             ));
         }
     };
-    Ok(Body { data, files })
+    Ok(Body::new(data, files))
 }

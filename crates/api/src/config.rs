@@ -31,6 +31,10 @@ pub struct Config {
     /// Largest uploaded file, in bytes.
     #[arg(long, env = "STOA_UPLOAD_LIMIT", default_value_t = 20 * 1024 * 1024)]
     pub upload_limit: usize,
+    /// Bytes of request bodies held at once across all requests; past it bodies wait (2 s) and
+    /// then get a 503.
+    #[arg(long, env = "STOA_BODY_BUDGET", default_value_t = 256 * 1024 * 1024)]
+    pub body_budget: usize,
     /// Seconds a request may take before the server answers 503.
     #[arg(long, env = "STOA_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout: u64,
@@ -372,6 +376,7 @@ impl Config {
             log_format: "json".into(),
             body_limit: 2 * 1024 * 1024,
             upload_limit: 20 * 1024 * 1024,
+            body_budget: 256 * 1024 * 1024,
             request_timeout: 30,
             db_max_connections: None,
             web_dir: "web/dist".into(),

@@ -172,6 +172,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         limits: Limits {
             json: config.body_limit,
             file: config.upload_limit,
+            budget: Some(stoa_api::body::Budget::leak(config.body_budget)),
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
     };

@@ -359,3 +359,153 @@ async fn hand_written_routes_check_their_declared_bodies(app: TestApp) {
     assert!(field(&r, "language"), "{}", r.text);
 }
 dual_test!(hand_written_routes_check_their_declared_bodies);
+
+/// Opens a connection to `app` and writes `head` (a request's head and perhaps part of its body),
+/// leaving the connection open.
+async fn stalled(app: &TestApp, head: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let addr = app.base.trim_start_matches("http://").trim_end_matches('/');
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    s.write_all(head.as_bytes()).await.expect("write");
+    s
+}
+
+/// The status line of the answer on `s`.
+async fn status_line(s: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !got.contains(&b'\n') {
+        let n = tokio::time::timeout(std::time::Duration::from_secs(10), s.read(&mut buf))
+            .await
+            .expect("an answer within 10 s")
+            .expect("read");
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&got)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// Issue 17, fix 2: what concurrent bodies make the server hold is bounded as a whole. Two
+/// clients that declare 2 MiB bodies and stall hold a 4 MiB budget; a third large body waits and
+/// gets a 503, small requests still go through, and the budget comes back when the stallers go.
+async fn concurrent_large_bodies_share_a_bounded_budget(db: stoa_testkit::Db) {
+    let Some(app) = stoa_testkit::spawn_app_with(db, |c| c.body_budget = 4 << 20).await else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
+    let head = |len: usize| {
+        format!(
+            "POST /api/analytic/metrics HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-RBAC-SECRET-KEY: {}\r\nContent-Length: {len}\r\n\r\n{{\"title\": \"",
+            app.secret_key
+        )
+    };
+    let big = 2 << 20;
+    let mut holders = Vec::new();
+    for _ in 0..2 {
+        holders.push(stalled(&app, &format!("{}{}", head(big), " ".repeat(256 << 10))).await);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    let mut third = stalled(&app, &head(big)).await;
+    let line = status_line(&mut third).await;
+    assert!(line.contains(" 503"), "{line}");
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(1500),
+        "it waited for room first"
+    );
+    // A small write is not held up by the large ones.
+    let r = app
+        .post(
+            "/api/analytic/metrics",
+            &json!({"title": "small", "value": 1}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    // The stallers give up: their room comes back, and a large body is read again.
+    drop(holders);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let padded = format!("big{}", " ".repeat(100 << 10));
+    let r = app
+        .post(
+            "/api/analytic/metrics",
+            &json!({"title": padded, "value": 2}),
+        )
+        .await;
+    assert_ne!(r.status, 503, "{}", r.text);
+    assert!(r.status < 500, "{}", r.text);
+}
+stoa_testkit::dual_test!(concurrent_large_bodies_share_a_bounded_budget, db);
+
+/// Resident memory of this process, in bytes (Linux).
+fn resident() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+/// Issue 17, fix 2: the review held 726 MB with 16 concurrent 80 MB bodies to the registration
+/// endpoint and 1.8 GB with distinct paths of one page. Here both are hammered and the process
+/// (server and client) stays within 150 MB of where it started.
+async fn hammering_bodies_and_page_urls_keeps_memory_bounded(app: TestApp) {
+    use tokio::io::AsyncWriteExt;
+    app.create(
+        "/api/host/pages",
+        &json!({"title": "About", "url": "/about"}),
+    )
+    .await;
+    let before = resident();
+    let mut streams = Vec::new();
+    for _ in 0..16 {
+        let addr = app
+            .base
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_owned();
+        streams.push(tokio::spawn(async move {
+            let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            let head = "POST /api/rbac/subjects/authentication/email-and-password/registration HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+            if s.write_all(head.as_bytes()).await.is_err() {
+                return;
+            }
+            let chunk = format!("{:x}\r\n{}\r\n", 64 << 10, "a".repeat(64 << 10));
+            // Up to 80 MB, until the server stops reading.
+            for _ in 0..1280 {
+                if s.write_all(chunk.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+        }));
+    }
+    let visitor = app.anon();
+    for i in 0..1500 {
+        let url = match i % 3 {
+            0 => format!("/about?v={i}"),
+            1 => format!("//about/{}", "/".repeat(i % 7)),
+            _ => format!("/made-up-{i}"),
+        };
+        let r = visitor
+            .get(&format!(
+                "/api/host/pages/bundle?url={}",
+                form_urlencoded::byte_serialize(url.as_bytes()).collect::<String>()
+            ))
+            .await;
+        assert!(r.status < 500, "{url}: {}", r.text);
+    }
+    for s in streams {
+        s.await.expect("stream");
+    }
+    let grown = resident().saturating_sub(before);
+    assert!(
+        grown < 150 << 20,
+        "resident memory grew by {} MB",
+        grown >> 20
+    );
+}
+dual_test!(hammering_bodies_and_page_urls_keeps_memory_bounded);
