@@ -183,8 +183,12 @@ pub async fn snapshot_before_migrate(url: &str) -> Result<Option<PathBuf>> {
         if migrated == 0 {
             return Ok(None);
         }
+        // Written aside and renamed: a failed copy never counts as one of the kept.
         let to = stamped(&db, "pre-migrate");
-        vacuum_into(&db, &to)?;
+        let partial = partial_of(&to);
+        vacuum_into(&db, &partial)?;
+        sync_file(&partial)?;
+        std::fs::rename(&partial, &to).map_err(|e| fail("snapshot", e))?;
         prune(&db, "pre-migrate", SNAPSHOTS_KEPT);
         Ok(Some(to))
     })
@@ -257,29 +261,19 @@ fn sync_file(p: &Path) -> Result<()> {
         .map_err(|e| fail("backup", e))
 }
 
-/// Runs a PostgreSQL client tool against `url`: the connection by its parts, the password in
+/// Runs a PostgreSQL client tool against `url`: libpq reads the URL itself (`--dbname`, as sqlx
+/// does: host, port, socket folders, `sslmode` and the rest), without its password, which goes in
 /// `PGPASSWORD`.
 async fn pg_tool(tool: &str, url: &str, args: impl FnOnce(&mut Command)) -> Result<()> {
-    let u = url::Url::parse(url).map_err(|e| Error::bad_request(format!("DATABASE_URL: {e}")))?;
+    let mut u =
+        url::Url::parse(url).map_err(|e| Error::bad_request(format!("DATABASE_URL: {e}")))?;
+    let password = u.password().map(percent_decode);
+    let _ = u.set_password(None);
     let mut c = Command::new(tool);
-    c.arg("--host")
-        .arg(u.host_str().unwrap_or("localhost"))
-        .arg("--port")
-        .arg(u.port().unwrap_or(5432).to_string())
-        .arg("--dbname")
-        .arg(u.path().trim_start_matches('/'));
-    if !u.username().is_empty() {
-        c.arg("--username").arg(percent_decode(u.username()));
+    c.arg(format!("--dbname={u}")).arg("--no-password");
+    if let Some(p) = password {
+        c.env("PGPASSWORD", p);
     }
-    if let Some(p) = u.password() {
-        c.env("PGPASSWORD", percent_decode(p));
-    }
-    for (k, v) in u.query_pairs() {
-        if k == "sslmode" {
-            c.env("PGSSLMODE", v.as_ref());
-        }
-    }
-    c.arg("--no-password");
     args(&mut c);
     let tool_name = tool.to_owned();
     let out = tokio::task::spawn_blocking(move || c.output())
@@ -299,11 +293,11 @@ async fn pg_tool(tool: &str, url: &str, args: impl FnOnce(&mut Command)) -> Resu
     Ok(())
 }
 
+/// A URL's percent-encoded part as text (`p%40ss+w` → `p@ss+w`: a `+` stays a plus).
 fn percent_decode(s: &str) -> String {
-    url::form_urlencoded::parse(format!("x={s}").as_bytes())
-        .next()
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_else(|| s.to_owned())
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]
@@ -345,6 +339,7 @@ mod tests {
     #[test]
     fn a_percent_encoded_password_is_decoded() {
         assert_eq!(percent_decode("p%40ss%2Fw"), "p@ss/w");
+        assert_eq!(percent_decode("a+b%"), "a+b%");
         assert_eq!(percent_decode("plain"), "plain");
     }
 }

@@ -255,19 +255,65 @@ impl Store {
     async fn pages(
         &self,
         e: &Entity,
-        mut q: FindQuery,
+        q: FindQuery,
         cap: usize,
         out: &mut Vec<Record>,
     ) -> Result<()> {
+        self.scan(e, q, cap, |rows| out.extend(rows)).await
+    }
+
+    /// Hands the rows of `q` to `each`, a page of up to 1 000 at a time, at most `cap` rows in
+    /// all. Each page starts at the previous page's last row (keyset), so the last page costs
+    /// what the first does.
+    pub async fn scan(
+        &self,
+        e: &Entity,
+        mut q: FindQuery,
+        cap: usize,
+        mut each: impl FnMut(Vec<Record>),
+    ) -> Result<()> {
+        use stoa_kernel::query::{Order, cursor};
         q.limit = stoa_kernel::query::MAX_LIMIT;
-        while out.len() < cap {
-            let rows = self.find(e, &q).await?.rows;
+        // The implicit order of a list with an `orderIndex`, spelt out so the keyset follows it.
+        if q.order.is_empty()
+            && let Some(i) = e.field_index("orderIndex")
+        {
+            q.order.push(Order {
+                field: i,
+                path: None,
+                desc: false,
+            });
+        }
+        let keyset = q.order.iter().all(|o| o.path.is_none());
+        let mut seen = 0usize;
+        while seen < cap {
+            let mut rows = self.find(e, &q).await?.rows;
             let n = rows.len() as u64;
-            out.extend(rows);
+            rows.truncate(cap - seen);
+            seen += rows.len();
+            let last = rows.last().map(|r| {
+                q.order
+                    .iter()
+                    .map(|o| e.fields[o.field].name)
+                    .chain(["id"])
+                    .map(|name| {
+                        r.get(name)
+                            .and_then(|c| serde_json::to_value(c).ok())
+                            .unwrap_or(Json::Null)
+                    })
+                    .collect::<Vec<_>>()
+            });
+            each(rows);
             if n < q.limit {
                 break;
             }
-            q.offset += q.limit;
+            match last {
+                Some(values) if keyset => {
+                    let c = cursor::encode(e, &q.order, values);
+                    q.after = Some(cursor::decode(e, &q.order, &c)?);
+                }
+                _ => q.offset += q.limit,
+            }
         }
         Ok(())
     }

@@ -225,6 +225,49 @@ pub(crate) fn blocking<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
+/// A read's turn on a connection: on drop, the permit or gate slot goes back, and the
+/// connection back to the idle ones (unless the readers are closed).
+struct Turn<'a> {
+    readers: &'a Readers,
+    reader: Option<Reader>,
+    stopped: Option<Stop>,
+}
+
+impl Turn<'_> {
+    /// Ends the turn; why the read was stopped, if it was.
+    fn finish(mut self) -> Option<Stop> {
+        self.release();
+        self.stopped
+    }
+
+    fn release(&mut self) {
+        let Some(reader) = self.reader.take() else {
+            return;
+        };
+        let run = reader.watch.lock().ok().and_then(|mut w| w.take());
+        // A long read gave its permit back when it became long, and may hold a gate slot.
+        let (long, gated) = run.as_ref().map_or((false, false), |r| (r.long, r.gated));
+        self.stopped = run.and_then(|r| r.stopped);
+        if gated {
+            self.readers.gate.leave();
+        }
+        if !long {
+            self.readers.permits.add_permits(1);
+        }
+        if !self.readers.permits.is_closed()
+            && let Ok(mut idle) = self.readers.idle.lock()
+        {
+            idle.push(reader);
+        }
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
 impl Readers {
     /// `max` reads at once; one read runs at most `budget` (the request timeout).
     pub fn new(path: PathBuf, max: usize, budget: Duration) -> Self {
@@ -283,22 +326,25 @@ impl Readers {
                 stopped: None,
             });
         }
-        let out = if inline {
-            f(&reader.conn)
-        } else {
-            blocking(|| f(&reader.conn))
+        // Gives the permit (or gate slot) and the connection back however `f` ends, a panic
+        // included.
+        let turn = Turn {
+            readers: self,
+            reader: Some(reader),
+            stopped: None,
         };
-        let run = reader.watch.lock().ok().and_then(|mut w| w.take());
-        // A long read gave its permit back when it became long, and may hold a gate slot.
-        let (long, gated) = run.as_ref().map_or((false, false), |r| (r.long, r.gated));
-        if gated {
-            self.gate.leave();
-        }
-        if !long {
-            self.permits.add_permits(1);
-        }
-        self.idle.lock().map_err(err)?.push(reader);
-        match (out, run.and_then(|r| r.stopped)) {
+        let conn = &turn
+            .reader
+            .as_ref()
+            .ok_or_else(|| err("reader missing"))?
+            .conn;
+        let out = if inline {
+            f(conn)
+        } else {
+            blocking(|| f(conn))
+        };
+        let run = turn.finish();
+        match (out, run) {
             (Err(_), Some(Stop::Deadline)) => Err(Error::Unavailable(format!(
                 "the query ran for {} s and was stopped; narrow the list (filters, a smaller limit) and try again",
                 self.budget.as_secs_f32()

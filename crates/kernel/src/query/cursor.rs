@@ -72,7 +72,12 @@ pub fn decode(entity: &Entity, order: &[Order], raw: &str) -> Result<Vec<Val>> {
                 };
             }
             if matches!(f.kind, Kind::Text | Kind::Enum) {
-                return v.as_str().map(|s| Val::Text(s.to_owned())).ok_or_else(bad);
+                // No database text holds a NUL (PostgreSQL refuses one outright).
+                return v
+                    .as_str()
+                    .filter(|s| !s.contains('\0') && s.len() <= MAX_LEN)
+                    .map(|s| Val::Text(s.to_owned()))
+                    .ok_or_else(bad);
             }
             let mut loose = f.clone();
             loose.required = true;

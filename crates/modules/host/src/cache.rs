@@ -44,12 +44,9 @@ struct Sitemap {
     /// URLs per file.
     per_file: usize,
     files: usize,
-    /// The files of the index rendered last, by number (crawlers read them in order).
+    /// The files of the index rendered so far, by number.
     parts: Vec<(usize, bytes::Bytes)>,
 }
-
-/// Files of a sitemap index kept rendered.
-const SITEMAP_PARTS_KEPT: usize = 3;
 
 /// The sitemap is rebuilt after a change, but no sooner than this after the last build (and no
 /// sooner than ten times that build took), so a stream of requests during a stream of writes
@@ -74,7 +71,7 @@ impl Bundles {
     /// A sitemap file, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
     /// `part`: `None` for `/sitemap.xml` (the one file, or the index when the URLs need several
     /// files), `Some(n)` for `/sitemaps/{n}.xml`. The URLs are expanded once per build; a file of
-    /// an index is rendered from them on first request and the last few are kept.
+    /// an index is rendered from them on first request and kept.
     pub async fn sitemap(
         &self,
         public_url: &str,
@@ -133,9 +130,8 @@ impl Bundles {
         let from = (n - 1) * m.per_file;
         let slice = &m.urls[from..(from + m.per_file).min(m.urls.len())];
         let xml = bytes::Bytes::from(crate::pages::sitemap_xml(slice, public_url, languages));
-        if m.parts.len() >= SITEMAP_PARTS_KEPT {
-            m.parts.remove(0);
-        }
+        // Every file is kept once rendered (at most MAX_SITEMAP_PATHS × languages entries in
+        // all): cycling through them costs lookups, not renders.
         m.parts.push((n, xml.clone()));
         Ok(Some(xml))
     }

@@ -231,21 +231,23 @@ pub async fn segment_value(store: &Store, url: &str, segment: &str) -> Result<Op
 /// The sitemap protocol's limit of URLs per file.
 pub const MAX_SITEMAP_URLS: usize = 50_000;
 /// The most pages a sitemap lists in all (its files together): a bound on what one build holds
-/// (about 60 bytes a path).
-pub const MAX_SITEMAP_PATHS: usize = 1_000_000;
+/// (the paths, about 60 bytes each, and every file rendered, about 250 bytes an entry).
+pub const MAX_SITEMAP_PATHS: usize = 100_000;
 
-/// Every value of `field` in `e`, in list order, up to `cap`.
+/// Every value of `field` in `e`, in list order, up to `cap`: read a page at a time, keeping
+/// only the values.
 async fn field_values(store: &Store, e: &Entity, field: &str, cap: usize) -> Result<Vec<String>> {
-    Ok(store
-        .all(e, cap)
-        .await?
-        .iter()
-        .filter_map(|r| match r.get(field) {
-            Some(stoa_store::Cell::Text(s)) => Some(s.clone()),
-            Some(stoa_store::Cell::Int(i)) => Some(i.to_string()),
-            _ => None,
+    let mut out = Vec::new();
+    store
+        .scan(e, stoa_kernel::query::FindQuery::all(), cap, |rows| {
+            out.extend(rows.iter().filter_map(|r| match r.get(field) {
+                Some(stoa_store::Cell::Text(s)) => Some(s.clone()),
+                Some(stoa_store::Cell::Int(i)) => Some(i.to_string()),
+                _ => None,
+            }))
         })
-        .collect())
+        .await?;
+    Ok(out)
 }
 
 /// Every concrete URL of every page (templates expanded: one URL per record, per page of a
