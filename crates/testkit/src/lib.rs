@@ -363,6 +363,20 @@ impl TestApp {
         format!("{}{path}", self.base)
     }
 
+    /// A fresh connection to the server with `head` written on it (a request's head, perhaps the
+    /// start of its body), left open: for what a client library will not send (a stalled body,
+    /// a body the server must refuse before reading).
+    pub async fn raw(&self, head: &str) -> tokio::net::TcpStream {
+        use tokio::io::AsyncWriteExt;
+        let addr = self
+            .base
+            .trim_start_matches("http://")
+            .trim_end_matches('/');
+        let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        s.write_all(head.as_bytes()).await.expect("write");
+        s
+    }
+
     pub async fn get(&self, path: &str) -> Res {
         read(self.client.get(self.url(path)).send().await).await
     }
@@ -474,4 +488,22 @@ pub fn providers_from_env(pairs: &[(String, String)]) -> stoa_api::config::Provi
         Ok(a) => a.providers,
         Err(e) => panic!("provider settings: {e}"),
     }
+}
+
+/// The status line and headers of the answer on `s` (at most 10 s away).
+pub async fn read_head(s: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = tokio::time::timeout(std::time::Duration::from_secs(10), s.read(&mut buf))
+            .await
+            .expect("an answer within 10 s")
+            .expect("read");
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&got).into_owned()
 }

@@ -858,32 +858,6 @@ async fn secret_key(app: TestApp) {
 }
 dual_test!(secret_key);
 
-/// Writes `request` (a request's head, perhaps a start of its body) on a fresh connection to
-/// `app` and returns the status line and headers of the answer.
-async fn raw_head(app: &TestApp, request: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let addr = app
-        .base
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_owned();
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    s.write_all(request.as_bytes()).await.expect("write");
-    let mut got = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-        let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf))
-            .await
-            .expect("an answer within 10 s")
-            .expect("read");
-        if n == 0 {
-            break;
-        }
-        got.extend_from_slice(&buf[..n]);
-    }
-    String::from_utf8_lossy(&got).into_owned()
-}
-
 async fn rate_limited(db: Db) {
     // A window far longer than the test: no slot refills while it runs, so the count is exact
     // however slow the machine.
@@ -918,15 +892,14 @@ async fn rate_limited(db: Db) {
     // The limit comes before the body: over the limit, an oversized body (a 413 otherwise) is
     // answered 429. Sent by hand, headers only: the server answers without reading the body, and
     // a client still writing 3 MB could see the closed connection before the answer.
-    let head = raw_head(
-        &app,
-        &format!(
+    let mut conn = app
+        .raw(&format!(
             "POST {} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{{\"login\":\"",
             p("email-and-password/authentication"),
             3 << 20
-        ),
-    )
-    .await;
+        ))
+        .await;
+    let head = stoa_testkit::read_head(&mut conn).await;
     assert!(head.starts_with("HTTP/1.1 429"), "{head}");
     // The limit lifts by itself.
     let Some(quick) = spawn_app_with(db, |c| {

@@ -360,38 +360,6 @@ async fn hand_written_routes_check_their_declared_bodies(app: TestApp) {
 }
 dual_test!(hand_written_routes_check_their_declared_bodies);
 
-/// Opens a connection to `app` and writes `head` (a request's head and perhaps part of its body),
-/// leaving the connection open.
-async fn stalled(app: &TestApp, head: &str) -> tokio::net::TcpStream {
-    use tokio::io::AsyncWriteExt;
-    let addr = app.base.trim_start_matches("http://").trim_end_matches('/');
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    s.write_all(head.as_bytes()).await.expect("write");
-    s
-}
-
-/// The status line of the answer on `s`.
-async fn status_line(s: &mut tokio::net::TcpStream) -> String {
-    use tokio::io::AsyncReadExt;
-    let mut got = Vec::new();
-    let mut buf = [0u8; 1024];
-    while !got.contains(&b'\n') {
-        let n = tokio::time::timeout(std::time::Duration::from_secs(10), s.read(&mut buf))
-            .await
-            .expect("an answer within 10 s")
-            .expect("read");
-        if n == 0 {
-            break;
-        }
-        got.extend_from_slice(&buf[..n]);
-    }
-    String::from_utf8_lossy(&got)
-        .lines()
-        .next()
-        .unwrap_or("")
-        .to_owned()
-}
-
 /// Issue 17, fix 2: what concurrent bodies make the server hold is bounded as a whole. Two
 /// clients that declare 2 MiB bodies and stall hold a 4 MiB budget; a third large body waits and
 /// gets a 503, small requests still go through, and the budget comes back when the stallers go.
@@ -408,12 +376,15 @@ async fn concurrent_large_bodies_share_a_bounded_budget(db: stoa_testkit::Db) {
     let big = 2 << 20;
     let mut holders = Vec::new();
     for _ in 0..2 {
-        holders.push(stalled(&app, &format!("{}{}", head(big), " ".repeat(256 << 10))).await);
+        holders.push(
+            app.raw(&format!("{}{}", head(big), " ".repeat(256 << 10)))
+                .await,
+        );
     }
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let started = std::time::Instant::now();
-    let mut third = stalled(&app, &head(big)).await;
-    let line = status_line(&mut third).await;
+    let mut third = app.raw(&head(big)).await;
+    let line = stoa_testkit::read_head(&mut third).await;
     assert!(line.contains(" 503"), "{line}");
     assert!(
         started.elapsed() >= std::time::Duration::from_millis(1500),
@@ -463,17 +434,9 @@ async fn hammering_bodies_and_page_urls_keeps_memory_bounded(app: TestApp) {
     let before = resident();
     let mut streams = Vec::new();
     for _ in 0..16 {
-        let addr = app
-            .base
-            .trim_start_matches("http://")
-            .trim_end_matches('/')
-            .to_owned();
+        let head = "POST /api/rbac/subjects/authentication/email-and-password/registration HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let mut s = app.raw(head).await;
         streams.push(tokio::spawn(async move {
-            let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-            let head = "POST /api/rbac/subjects/authentication/email-and-password/registration HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
-            if s.write_all(head.as_bytes()).await.is_err() {
-                return;
-            }
             let chunk = format!("{:x}\r\n{}\r\n", 64 << 10, "a".repeat(64 << 10));
             // Up to 80 MB, until the server stops reading.
             for _ in 0..1280 {
