@@ -372,8 +372,12 @@ impl TestApp {
             .base
             .trim_start_matches("http://")
             .trim_end_matches('/');
-        let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        s.write_all(head.as_bytes()).await.expect("write");
+        let mut s = tokio::net::TcpStream::connect(addr)
+            .await
+            .unwrap_or_else(|e| panic!("connect to {addr}: {e}"));
+        s.write_all(head.as_bytes())
+            .await
+            .unwrap_or_else(|e| panic!("write: {e}"));
         s
     }
 
@@ -498,8 +502,8 @@ pub async fn read_head(s: &mut tokio::net::TcpStream) -> String {
     while !got.windows(4).any(|w| w == b"\r\n\r\n") {
         let n = tokio::time::timeout(std::time::Duration::from_secs(10), s.read(&mut buf))
             .await
-            .expect("an answer within 10 s")
-            .expect("read");
+            .unwrap_or_else(|_| panic!("no answer within 10 s"))
+            .unwrap_or_else(|e| panic!("read: {e}"));
         if n == 0 {
             break;
         }
