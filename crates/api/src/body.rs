@@ -70,11 +70,6 @@ impl Budget {
             )),
         }
     }
-
-    /// KiB free now.
-    pub fn available_kib(&self) -> usize {
-        self.kib.available_permits()
-    }
 }
 
 /// An uploaded file part.

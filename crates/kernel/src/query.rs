@@ -314,6 +314,20 @@ impl FindQuery {
         Ok(self)
     }
 
+    /// Writes out the order a list of `entity` has when none is asked for (`orderIndex` first,
+    /// where the entity has one), so a cursor names it and a keyset follows it.
+    pub fn spell_implicit_order(&mut self, entity: &Entity) {
+        if self.order.is_empty()
+            && let Some(field) = entity.field_index("orderIndex")
+        {
+            self.order.push(Order {
+                field,
+                path: None,
+                desc: false,
+            });
+        }
+    }
+
     /// At most `limit` rows.
     pub fn take(mut self, limit: u64) -> Self {
         self.limit = limit;
@@ -365,16 +379,7 @@ impl FindQuery {
                 q.order.push(parse_order(entity, item)?);
             }
         }
-        // The implicit order of a list with an `orderIndex`, spelt out so a cursor names it.
-        if q.order.is_empty()
-            && let Some(i) = entity.field_index("orderIndex")
-        {
-            q.order.push(Order {
-                field: i,
-                path: None,
-                desc: false,
-            });
-        }
+        q.spell_implicit_order(entity);
         if let Some(l) = qs.get("limit") {
             q.limit = number(l, "limit")?.min(MAX_LIMIT);
         }

@@ -260,6 +260,23 @@ fn migrate_keeps_a_snapshot_and_backups_round_trip() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(snapshots(), 1, "a copy before the change");
+    // The copy is the database as it was: migrated, and still without the index.
+    let copy = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().contains(".pre-migrate-"))
+        .expect("the copy");
+    let c = rusqlite::Connection::open(&copy).expect("the copy opens");
+    let (migrations, has_index): (i64, i64) = c
+        .query_row(
+            "SELECT (SELECT count(*) FROM stoa_migrations), (SELECT count(*) FROM sqlite_master WHERE name = ?1)",
+            [&index],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("query");
+    assert!(migrations > 0);
+    assert_eq!(has_index, 0, "taken before the migration rebuilt the index");
+    drop(c);
 
     let backup = dir.join("copy.backup");
     let out = run(&["backup", backup.to_str().expect("path")], &url);

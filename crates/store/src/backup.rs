@@ -14,19 +14,10 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 use stoa_kernel::{Error, Result};
 
-use crate::db::is_postgres;
+use crate::db::{is_postgres, sqlite_path};
 
 /// How many pre-migration snapshots of a SQLite database are kept (the newest).
 pub const SNAPSHOTS_KEPT: usize = 3;
-
-/// The SQLite file of a `sqlite://` URL.
-pub fn sqlite_path(url: &str) -> PathBuf {
-    let path = url
-        .strip_prefix("sqlite://")
-        .or_else(|| url.strip_prefix("sqlite:"))
-        .unwrap_or(url);
-    PathBuf::from(path.split('?').next().unwrap_or(path))
-}
 
 fn fail(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Unavailable(format!("{what}: {e}"))
@@ -102,15 +93,9 @@ fn restore_sqlite(db: &Path, from: &Path) -> Result<Option<PathBuf>> {
         .map_err(|e| {
             Error::bad_request(format!("{}: not a SQLite database ({e})", from.display()))
         })?;
-    let stoa: i64 = b
-        .query_row(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stoa_migrations'",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(|e| fail("restore", e))?;
+    let stoa = migrated(&b)?;
     drop(b);
-    if check != "ok" || stoa == 0 {
+    if check != "ok" || !stoa {
         return Err(Error::bad_request(format!(
             "{} is not a whole Stoa database (check: {check})",
             from.display()
@@ -172,15 +157,9 @@ pub async fn snapshot_before_migrate(url: &str) -> Result<Option<PathBuf>> {
         // Only a database Stoa has migrated before holds anything to keep.
         let c = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY)
             .map_err(|e| fail("snapshot", e))?;
-        let migrated: i64 = c
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stoa_migrations'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(|e| fail("snapshot", e))?;
+        let stoa = migrated(&c)?;
         drop(c);
-        if migrated == 0 {
+        if !stoa {
             return Ok(None);
         }
         // Written aside and renamed: a failed copy never counts as one of the kept.
@@ -194,6 +173,17 @@ pub async fn snapshot_before_migrate(url: &str) -> Result<Option<PathBuf>> {
     })
     .await
     .map_err(|e| fail("snapshot", e))?
+}
+
+/// Whether Stoa has migrated the database on `c` (it holds `stoa_migrations`).
+fn migrated(c: &Connection) -> Result<bool> {
+    c.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stoa_migrations'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+    .map_err(|e| fail("backup", e))
 }
 
 fn vacuum_into(db: &Path, to: &Path) -> Result<()> {

@@ -133,6 +133,15 @@ pub(crate) fn sqlite_err(e: rusqlite::Error) -> Error {
     Error::internal(format!("sqlite: {e}"))
 }
 
+/// The SQLite file of a `sqlite://` URL (options after `?` dropped).
+pub fn sqlite_path(url: &str) -> std::path::PathBuf {
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    std::path::PathBuf::from(path.split('?').next().unwrap_or(path))
+}
+
 /// Is this URL a PostgreSQL URL?
 pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
@@ -156,13 +165,9 @@ impl Db {
                 .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
             return Ok(Db::Postgres(pool));
         }
-        let path = opts
-            .url
-            .strip_prefix("sqlite://")
-            .or_else(|| opts.url.strip_prefix("sqlite:"))
-            .unwrap_or(&opts.url);
-        let path = path.split('?').next().unwrap_or(path);
-        if let Some(dir) = std::path::Path::new(path).parent()
+        let file = sqlite_path(&opts.url);
+        let path = file.to_str().unwrap_or_default();
+        if let Some(dir) = file.parent()
             && !dir.as_os_str().is_empty()
         {
             std::fs::create_dir_all(dir)

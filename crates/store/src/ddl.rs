@@ -492,6 +492,63 @@ pub(crate) async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// `Entity::sortable` (what the API lets a list sort on) and `indexes` (what the migrator
+    /// builds) are two rules: every sortable column must lead an index, so no allowed sort is a
+    /// sort of the whole table. `orderIndex` is the exception ADR 0016 names: it is the implicit
+    /// order, served by `(reference, order_index)` once a relation list is narrowed to one side.
+    #[test]
+    fn every_sortable_column_leads_an_index() {
+        use stoa_kernel::model::*;
+        let entities = [
+            model("t", "thing", "things")
+                .content()
+                .field(text("slug").unique())
+                .field(text("name").list())
+                .field(int("rank").list())
+                .field(decimal("price").list())
+                .field(boolean("on").list())
+                .field(timestamp("due").list())
+                .field(enumeration("kind", &["a", "b"]).list())
+                .field(translations("title").list())
+                .field(text("note"))
+                .field(reference("ownerId", "t.owner"))
+                .build(),
+            relation(
+                "t",
+                "things-to-owners",
+                ("thingId", "t.thing"),
+                ("ownerId", "t.owner"),
+            )
+            .build(),
+        ];
+        for e in &entities {
+            let leading: Vec<String> = indexes(e)
+                .into_iter()
+                .map(|(_, _, c)| c[0].clone())
+                .collect();
+            for f in e.fields.iter().filter(|f| e.sortable(f)) {
+                if f.name == "id" || f.name == "orderIndex" {
+                    continue;
+                }
+                assert!(
+                    leading.contains(&f.column),
+                    "{}.{} is sortable but no index leads with it",
+                    e.key(),
+                    f.name
+                );
+            }
+            // And what is not sortable is refused for a reason: no index, or not a column.
+            for f in e.fields.iter().filter(|f| !e.sortable(f)) {
+                assert!(
+                    f.kind.is_json() || !leading.contains(&f.column),
+                    "{}.{} leads an index but is not sortable",
+                    e.key(),
+                    f.name
+                );
+            }
+        }
+    }
+
     #[test]
     fn long_identifiers_are_shortened_uniquely() {
         let a = ident(&format!("ix_{}_a", "x".repeat(80)));

@@ -95,10 +95,15 @@ fn target(e: &Entity, field: usize, path: &Option<String>, b: Backend) -> Expr {
 }
 
 fn filter_val(e: &Entity, f: &Filter, v: &Val, b: Backend) -> Value {
-    let field = &e.fields[f.field];
     if f.path.is_some() {
         return to_value(Kind::Text, v, b);
     }
+    compared_value(&e.fields[f.field], v, b)
+}
+
+/// `v` bound to be compared with the column of `field` as [`target`] addresses it (a SQLite
+/// decimal is compared as a number, `CAST(column AS REAL)`).
+fn compared_value(field: &Field, v: &Val, b: Backend) -> Value {
     match (v, field.kind, b) {
         (Val::Decimal(d), Kind::Decimal, Backend::Sqlite) => Value::Double(d.to_f64()),
         _ => to_value(field.kind, v, b),
@@ -473,7 +478,7 @@ pub fn sqlite_error(e: &Entity, err: rusqlite::Error) -> Error {
 }
 
 /// Runs `sql` on a SQLite connection and maps at most `limit` rows with `each`.
-fn sqlite_rows<T>(
+pub(crate) fn sqlite_rows<T>(
     c: &rusqlite::Connection,
     e: &Entity,
     sql: &str,
@@ -481,7 +486,7 @@ fn sqlite_rows<T>(
     limit: usize,
     mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
 ) -> Result<Vec<T>> {
-    let params = sqlite_params(values)?;
+    let params = crate::sqlite_read::params(values)?;
     let fail = |x| sqlite_error(e, x);
     let mut stmt = c.prepare_cached(sql).map_err(fail)?;
     let mut rows = stmt
@@ -494,11 +499,6 @@ fn sqlite_rows<T>(
         out.push(each(r)?);
     }
     Ok(out)
-}
-
-/// sea-query values bound for SQLite as rusqlite values.
-fn sqlite_params(values: &SqlxValues) -> Result<Vec<rusqlite::types::Value>> {
-    values.0.0.iter().map(crate::sqlite_read::bind).collect()
 }
 
 pub(crate) async fn fetch_all<S: SqlxBinder>(
@@ -589,14 +589,7 @@ fn keyset(e: &Entity, query: &FindQuery, after: &[Val], b: Backend) -> Expr {
         .chain([(id, id_desc(query))])
         .zip(after)
         .map(|((field, desc), v)| {
-            let f = &e.fields[field];
-            let value = match (v, f.kind, b) {
-                (Val::Null, _, _) => None,
-                (Val::Decimal(d), Kind::Decimal, Backend::Sqlite) => {
-                    Some(Value::Double(d.to_f64()))
-                }
-                _ => Some(to_value(f.kind, v, b)),
-            };
+            let value = (*v != Val::Null).then(|| compared_value(&e.fields[field], v, b));
             (target(e, field, &None, b), desc, value)
         })
         .collect();
@@ -801,7 +794,7 @@ pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result
     let (sql, values) = build(&count_statement(e, query, b), b);
     let n: i64 = match exec {
         Exec::Sqlite(c) => {
-            let params = sqlite_params(&values)?;
+            let params = crate::sqlite_read::params(&values)?;
             c.prepare_cached(&sql)
                 .and_then(|mut s| {
                     s.query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))
@@ -1062,7 +1055,7 @@ pub(crate) async fn execute<S: SqlxBinder>(
     let (sql, values) = build(stmt, exec.backend());
     match exec {
         Exec::Sqlite(c) => {
-            let params = sqlite_params(&values)?;
+            let params = crate::sqlite_read::params(&values)?;
             c.prepare_cached(&sql)
                 .and_then(|mut s| s.execute(rusqlite::params_from_iter(params.iter())))
                 .map(|n| n as u64)

@@ -59,6 +59,30 @@ pub struct JsonPage {
     pub next: Option<String>,
 }
 
+/// The fields a cursor of `q` names (its sort fields, then `id`); `None` when the sort is on
+/// something a cursor cannot hold (a JSON key).
+fn cursor_names(e: &Entity, q: &FindQuery) -> Option<Vec<&'static str>> {
+    q.order.iter().all(|o| o.path.is_none()).then(|| {
+        q.order
+            .iter()
+            .map(|o| e.fields[o.field].name)
+            .chain(["id"])
+            .collect()
+    })
+}
+
+/// The values of `names` in `r`, as the wire writes them.
+fn cursor_values(r: &Record, names: &[&str]) -> Vec<Json> {
+    names
+        .iter()
+        .map(|n| {
+            r.get(n)
+                .and_then(|c| serde_json::to_value(c).ok())
+                .unwrap_or(Json::Null)
+        })
+        .collect()
+}
+
 /// The guarded fields of `old` as a compare-and-set condition.
 fn held(g: &dyn crate::guard::WriteGuard, e: &Entity, old: &Record) -> Vec<(usize, Val)> {
     g.fields()
@@ -272,47 +296,28 @@ impl Store {
         cap: usize,
         mut each: impl FnMut(Vec<Record>),
     ) -> Result<()> {
-        use stoa_kernel::query::{Order, cursor};
         q.limit = stoa_kernel::query::MAX_LIMIT;
-        // The implicit order of a list with an `orderIndex`, spelt out so the keyset follows it.
-        if q.order.is_empty()
-            && let Some(i) = e.field_index("orderIndex")
-        {
-            q.order.push(Order {
-                field: i,
-                path: None,
-                desc: false,
-            });
-        }
-        let keyset = q.order.iter().all(|o| o.path.is_none());
+        q.spell_implicit_order(e);
+        let names = cursor_names(e, &q);
         let mut seen = 0usize;
         while seen < cap {
             let mut rows = self.find(e, &q).await?.rows;
             let n = rows.len() as u64;
             rows.truncate(cap - seen);
             seen += rows.len();
-            let last = rows.last().map(|r| {
-                q.order
-                    .iter()
-                    .map(|o| e.fields[o.field].name)
-                    .chain(["id"])
-                    .map(|name| {
-                        r.get(name)
-                            .and_then(|c| serde_json::to_value(c).ok())
-                            .unwrap_or(Json::Null)
-                    })
-                    .collect::<Vec<_>>()
-            });
+            let last = rows
+                .last()
+                .zip(names.as_deref())
+                .map(|(r, n)| cursor_values(r, n));
             each(rows);
             if n < q.limit {
                 break;
             }
             match last {
-                Some(values) if keyset => {
-                    let c = cursor::encode(e, &q.order, values);
-                    q.after = Some(cursor::decode(e, &q.order, &c)?);
+                Some(values) => {
+                    q.after = Some(stoa_kernel::query::cursor::typed(e, &q.order, &values)?)
                 }
-                _ => q.offset += q.limit,
+                None => q.offset += q.limit,
             }
         }
         Ok(())
@@ -357,7 +362,15 @@ impl Store {
         let stmt = repo::sum_statement(e, sum, group, via, target, q, b)?;
         let (sql, values) = repo::build(&stmt, b);
         if let Db::Sqlite { read, .. } = &self.db {
-            return read.pairs(&sql, &values).await;
+            return read
+                .rows(e, &sql, &values, |r| {
+                    let pair = (r.get::<_, Option<String>>(0), r.get::<_, Option<i64>>(1));
+                    match pair {
+                        (Ok(k), Ok(n)) => Ok((k, n.unwrap_or(0))),
+                        (Err(x), _) | (_, Err(x)) => Err(repo::sqlite_error(e, x)),
+                    }
+                })
+                .await;
         }
         let mut c = self.db.read().await?;
         let Exec::Postgres(c) = &mut c.exec() else {
@@ -403,15 +416,7 @@ impl Store {
         let mut out = Vec::with_capacity(256 + usize::try_from(q.limit).unwrap_or(100) * 512);
         out.extend_from_slice(b"{\"data\":[");
         let limit = usize::try_from(q.limit).unwrap_or(usize::MAX);
-        // The cursor names the sort values of the page's last row, then its id.
-        let names: Option<Vec<&str>> = (limit > 0 && q.order.iter().all(|o| o.path.is_none()))
-            .then(|| {
-                q.order
-                    .iter()
-                    .map(|o| e.fields[o.field].name)
-                    .chain(["id"])
-                    .collect()
-            });
+        let names = cursor_names(e, q).filter(|_| limit > 0);
         let mut last = Vec::new();
         let (rows, total) = if let Db::Sqlite { read, .. } = &self.db {
             let (sql, values, matches) = sqlite_find(read, e, q).await?;
@@ -431,14 +436,7 @@ impl Store {
                 r.write_json(&mut out);
             }
             if let (Some(names), Some(r)) = (&names, page.rows.last()) {
-                last = names
-                    .iter()
-                    .map(|n| {
-                        r.get(n)
-                            .and_then(|c| serde_json::to_value(c).ok())
-                            .unwrap_or(Json::Null)
-                    })
-                    .collect();
+                last = cursor_values(r, names);
             }
             (page.rows.len(), page.total)
         };

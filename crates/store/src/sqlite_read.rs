@@ -190,6 +190,11 @@ pub(crate) fn bind(v: &Value) -> Result<SqlValue> {
     })
 }
 
+/// sea-query values bound for SQLite as rusqlite values.
+pub(crate) fn params(values: &SqlxValues) -> Result<Vec<SqlValue>> {
+    values.0.0.iter().map(bind).collect()
+}
+
 /// Text from SQLite; bytes that are not UTF-8 (never written by Stoa) read as null.
 fn text(t: &[u8]) -> Option<&str> {
     std::str::from_utf8(t).ok()
@@ -366,7 +371,7 @@ impl Readers {
         point: bool,
         mut each: impl FnMut(&[&Field], &rusqlite::Row<'_>) -> Result<()>,
     ) -> Result<usize> {
-        let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
+        let params = params(values)?;
         self.with(point, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
             let mut rows = stmt
@@ -445,7 +450,7 @@ impl Readers {
 
     /// The single integer a select returns (counts).
     pub async fn scalar(&self, sql: &str, values: &SqlxValues) -> Result<i64> {
-        let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
+        let params = params(values)?;
         self.with(false, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
             stmt.query_row(rusqlite::params_from_iter(params.iter()), |r| {
@@ -456,22 +461,17 @@ impl Readers {
         .await
     }
 
-    /// `(text, integer)` pairs a select returns (grouped sums).
-    pub async fn pairs(
+    /// The rows a select on `e` returns, each mapped by `each` (aggregates and other shapes
+    /// that are not records of `e`).
+    pub async fn rows<T>(
         &self,
+        e: &Entity,
         sql: &str,
         values: &SqlxValues,
-    ) -> Result<Vec<(Option<String>, i64)>> {
-        let params: Vec<SqlValue> = values.0.0.iter().map(bind).collect::<Result<_>>()?;
+        each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
         self.with(false, |c| {
-            let mut stmt = c.prepare_cached(sql).map_err(err)?;
-            let rows = stmt
-                .query_map(rusqlite::params_from_iter(params.iter()), |r| {
-                    Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<i64>>(1)?))
-                })
-                .map_err(err)?;
-            rows.map(|r| r.map(|(k, n)| (k, n.unwrap_or(0))).map_err(err))
-                .collect()
+            crate::repo::sqlite_rows(c, e, sql, values, usize::MAX, each)
         })
         .await
     }

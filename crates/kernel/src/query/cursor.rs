@@ -54,6 +54,13 @@ pub fn decode(entity: &Entity, order: &[Order], raw: &str) -> Result<Vec<Val>> {
         return Err(bad());
     }
     let values = doc.get("v").and_then(Value::as_array).ok_or_else(bad)?;
+    typed(entity, order, values)
+}
+
+/// The sort values of a row as the wire writes them (one per `order` item, then the row's `id`),
+/// typed by their fields: what [`decode`] reads out of a cursor, and what a scan of the store
+/// pages on from without making one.
+pub fn typed(entity: &Entity, order: &[Order], values: &[Value]) -> Result<Vec<Val>> {
     let id = entity.field_index("id").ok_or_else(bad)?;
     let fields = order.iter().map(|o| o.field).chain([id]);
     if values.len() != order.len() + 1 {

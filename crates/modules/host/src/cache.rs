@@ -39,13 +39,8 @@ struct Sitemap {
     took: Duration,
     /// `/sitemap.xml`: the one file, or the index.
     head: bytes::Bytes,
-    /// Every concrete URL, for the files of an index.
-    urls: Vec<String>,
-    /// URLs per file.
-    per_file: usize,
-    files: usize,
-    /// The files of the index rendered so far, by number.
-    parts: Vec<(usize, bytes::Bytes)>,
+    /// `/sitemaps/{n}.xml` (at `n - 1`) when `head` is an index.
+    files: Vec<bytes::Bytes>,
 }
 
 /// The sitemap is rebuilt after a change, but no sooner than this after the last build (and no
@@ -70,8 +65,8 @@ impl Bundles {
 
     /// A sitemap file, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
     /// `part`: `None` for `/sitemap.xml` (the one file, or the index when the URLs need several
-    /// files), `Some(n)` for `/sitemaps/{n}.xml`. The URLs are expanded once per build; a file of
-    /// an index is rendered from them on first request and kept.
+    /// files), `Some(n)` for `/sitemaps/{n}.xml`. Every file is rendered with the build and kept
+    /// (at most `MAX_SITEMAP_PATHS` × languages entries in all), so a request is a lookup.
     pub async fn sitemap(
         &self,
         public_url: &str,
@@ -97,43 +92,32 @@ impl Bundles {
             let per_file = (self.per_file.clamp(1, crate::pages::MAX_SITEMAP_URLS)
                 / languages.len().max(1))
             .max(1);
-            let files = urls.len().div_ceil(per_file).max(1);
-            let head = if files == 1 {
-                crate::pages::sitemap_xml(&urls, public_url, languages)
+            let render = |urls: &[String]| {
+                bytes::Bytes::from(crate::pages::sitemap_xml(urls, public_url, languages))
+            };
+            let (head, files) = if urls.len() <= per_file {
+                (render(&urls), Vec::new())
             } else {
-                crate::pages::sitemap_index_xml(public_url, files)
+                let files: Vec<_> = urls.chunks(per_file).map(render).collect();
+                let index = crate::pages::sitemap_index_xml(public_url, files.len());
+                (bytes::Bytes::from(index), files)
             };
             *g = Some(Sitemap {
                 site,
                 stamp,
                 at: Instant::now(),
                 took: started.elapsed(),
-                head: bytes::Bytes::from(head),
-                urls,
-                per_file,
+                head,
                 files,
-                parts: Vec::new(),
             });
         }
         let m = g
-            .as_mut()
+            .as_ref()
             .ok_or_else(|| Error::internal("sitemap missing"))?;
-        let Some(n) = part else {
-            return Ok(Some(m.head.clone()));
-        };
-        if m.files == 1 || n == 0 || n > m.files {
-            return Ok(None);
-        }
-        if let Some((_, xml)) = m.parts.iter().find(|(k, _)| *k == n) {
-            return Ok(Some(xml.clone()));
-        }
-        let from = (n - 1) * m.per_file;
-        let slice = &m.urls[from..(from + m.per_file).min(m.urls.len())];
-        let xml = bytes::Bytes::from(crate::pages::sitemap_xml(slice, public_url, languages));
-        // Every file is kept once rendered (at most MAX_SITEMAP_PATHS × languages entries in
-        // all): cycling through them costs lookups, not renders.
-        m.parts.push((n, xml.clone()));
-        Ok(Some(xml))
+        Ok(match part {
+            None => Some(m.head.clone()),
+            Some(n) => n.checked_sub(1).and_then(|i| m.files.get(i)).cloned(),
+        })
     }
 
     pub fn store(&self) -> &Store {

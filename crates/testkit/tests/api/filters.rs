@@ -617,3 +617,55 @@ async fn sorts_are_indexed_and_cursors_page_through_everything(app: TestApp) {
     assert!(r.text.contains("X-Next-Cursor"), "{}", r.text);
 }
 dual_test!(sorts_are_indexed_and_cursors_page_through_everything);
+
+/// Internal scans (`Store::all`, the sitemap's record URLs) page by keyset past their 1 000-row
+/// page: every row once, in list order, with ties in the sort and a cap mid-page.
+async fn scans_page_through_every_row_once(app: TestApp) {
+    use stoa_kernel::query::FindQuery;
+    let e = app.store.entity("analytic.metric").expect("entity");
+    for chunk in 0..21 {
+        let items: Vec<serde_json::Map<String, Value>> = (0..100)
+            .map(|i| {
+                let n = chunk * 100 + i;
+                json!({"title": format!("m{n}"), "value": n % 7})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        app.store.bulk_create(&e, &items).await.expect("bulk");
+    }
+    let ids = |rows: &[stoa_store::Record]| -> Vec<String> {
+        rows.iter()
+            .filter_map(|r| r.id().map(|u| u.to_string()))
+            .collect()
+    };
+    let all = ids(&app.store.all(&e, usize::MAX).await.expect("all"));
+    let mut sorted = all.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(all.len(), 2100);
+    assert_eq!(all, sorted, "every row once, in id order");
+    // A sort with ties (7 values), descending, stopped at 1 500 rows.
+    let q = FindQuery::all().sort(&e, "value", true).expect("sort");
+    let mut got: Vec<(i64, String)> = Vec::new();
+    app.store
+        .scan(&e, q, 1500, |rows| {
+            got.extend(
+                rows.iter()
+                    .filter_map(|r| Some((r.int("value")?, r.id()?.to_string()))),
+            )
+        })
+        .await
+        .expect("scan");
+    assert_eq!(got.len(), 1500);
+    let mut want = got.clone();
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(got, want, "value descending, then id descending");
+    let mut unique: Vec<&String> = got.iter().map(|(_, id)| id).collect();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 1500, "no row twice across pages");
+    assert_eq!(got[0].0, 6);
+}
+dual_test!(scans_page_through_every_row_once);
