@@ -5,7 +5,7 @@ STOA_ADDR ?= 127.0.0.1:8080
 NPM ?= npm
 WEB_STAMP := web/node_modules/.installed
 
-.PHONY: run build release web web-deps test lint test-rust test-web chromium s3-server tools bench clean-test-dbs help
+.PHONY: run build release web web-deps test lint test-rust test-web fuzz fuzz-short chromium s3-server tools bench clean-test-dbs help
 
 help:
 	@echo "make run   - release build, serve on SQLite (./data/stoa.db) at http://$(STOA_ADDR)"
@@ -13,6 +13,7 @@ help:
 	@echo "             web: API types current, tsc, oxlint, Vitest, build, first-load JS budget, Playwright end-to-end in Chromium,"
 	@echo "             generated API clients (Python, two TypeScript) against a real stoa, redocly lint"
 	@echo "make bench - load benchmarks (see docs/benchmarks.md)"
+	@echo "make fuzz  - schemathesis over the whole API as anonymous, user and admin (FUZZ_SECONDS per role, default 300)"
 
 # The demo site ('for planet') is loaded on first start; later starts keep what is there.
 run: release web
@@ -25,7 +26,17 @@ release:
 build:
 	$(CARGO) build --workspace
 
-test: lint test-rust test-web
+test: lint test-rust test-web fuzz-short
+
+# schemathesis (PyPI) over every operation of the API as anonymous, user and admin; fails on a 5xx
+# or an ERROR logged (bench/fuzz.sh). `make fuzz`: a release build, FUZZ_SECONDS (300) per role;
+# `make test` runs a short pass on the debug build.
+fuzz: release
+	bench/fuzz.sh
+
+fuzz-short:
+	$(CARGO) build -p stoa-server --bin stoa
+	FUZZ_SECONDS=20 STOA_BIN=target/debug/stoa bench/fuzz.sh
 
 # npm packages, installed from the lockfile when it changes.
 $(WEB_STAMP): web/package.json web/package-lock.json

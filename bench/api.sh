@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load benchmark of the generic API (issue 2): a release `stoa` with 1 000 seeded blog articles;
 # wrk on GET /api/blog/articles?limit=100 and GET /api/blog/articles/{id}, 2 threads,
-# 32 connections, 20 s each. Runs on SQLite and on PostgreSQL.
+# 32 connections, 20 s each, anonymous and then signed in (a bearer token, issue 17 build 5).
+# Runs on SQLite and on PostgreSQL.
 #
 #   bench/api.sh                 # both backends (PostgreSQL at BENCH_POSTGRES_URL or the local server)
 #   bench/api.sh sqlite          # one backend
@@ -64,6 +65,12 @@ run() {
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$base/api/blog/articles?limit=100"
     echo "## GET /api/blog/articles/{id}"
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$base/api/blog/articles/$id"
+    # The same two as a signed-in user (a bearer access token: its session is checked per request).
+    local jwt; jwt=$(curl -fs -H 'content-type: application/json' -d '{"login":"bench-user@example.com","password":"bench-password-123"}' "$base/api/rbac/subjects/authentication/email-and-password/registration" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["jwt"])')
+    echo "## signed in: GET /api/blog/articles?limit=100"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $jwt" "$base/api/blog/articles?limit=100"
+    echo "## signed in: GET /api/blog/articles/{id}"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $jwt" "$base/api/blog/articles/$id"
     echo "## server RSS after the run: $(ps -o rss= -p "$pid" | awk '{printf "%.1f MiB", $1/1024}')"
   } | tee "$file" | grep -E '^#|Requests/sec|  (50|99)%|Non-2xx|Socket errors'
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""

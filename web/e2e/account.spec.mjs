@@ -1,5 +1,7 @@
-// Accounts end to end: registration, sessions, password change and reset by mail, wallet sign-in.
-import { mailText } from "./smtp-sink.mjs";
+// Accounts end to end: registration and the address confirmed with the mailed code, sessions,
+// password change and reset by mail, change of email, the confirmation mail's link, wallet sign-in
+// and an email added to the wallet's account.
+import { confirmation, holding, mailText } from "./smtp-sink.mjs";
 import { expect, screen, signIn, watchedContext } from "./harness.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
@@ -7,12 +9,25 @@ const EMAIL = "walker@e2e.test";
 const FIRST = "first password 123";
 const SECOND = "second password 456";
 const THIRD = "third password 789";
+const NEW_EMAIL = "walker.new@e2e.test";
+const LINKER = { email: "linker@e2e.test", password: "linker password 123" };
+const WALLET_EMAIL = "wallet.owner@e2e.test";
 // A throw-away test key (never used on a real chain).
 const WALLET_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
 async function login(page, email, password) {
   await signIn(page, { email, password });
   await page.getByTestId("account-menu").waitFor();
+}
+
+/** The code of the newest confirmation mail to `to`. */
+async function confirmationMail(stack, to) {
+  return confirmation(await stack.smtp.waitFor(to, 15000, holding("verify-email?")));
+}
+
+/** Waits for a toast saying `text`. */
+function toast(page, text) {
+  return page.locator("[data-sonner-toast]").getByText(text).waitFor();
 }
 
 async function logout(page) {
@@ -28,7 +43,7 @@ async function logout(page) {
 
 export const accountSpecs = [
   [
-    "register, log out, log in, change the password",
+    "account: register → the code step → the mailed code confirms the address; log out, log in, change the password",
     async (stack, s) => {
       s.a = await watchedContext(stack);
       const { page } = s.a;
@@ -40,6 +55,22 @@ export const accountSpecs = [
       await page.getByLabel("Password").fill(FIRST);
       await page.getByRole("button", { name: "Create an account" }).click();
       await page.getByTestId("account-menu").waitFor();
+      // The card turns into the code step: the code is in the mail to the address.
+      const step = page.getByTestId("verification-step");
+      await page.getByRole("heading", { name: "Confirm your email" }).waitFor();
+      await step.getByText(`We sent a 6-digit code to ${EMAIL}`).waitFor();
+      await page.getByRole("link", { name: "Later" }).waitFor();
+      await screen(page, "account-registration-verify");
+      const { code } = await confirmationMail(stack, EMAIL);
+      await step.getByLabel("Confirmation code").fill(code);
+      await step.getByRole("button", { name: "Confirm", exact: true }).click();
+      await toast(page, "Email address confirmed");
+      await step.waitFor({ state: "detached" });
+      await page.goto("/en/rbac/subjects/settings");
+      const confirmed = page.locator('[data-testid=identity][data-confirmed="true"]');
+      await confirmed.getByText(EMAIL, { exact: true }).waitFor();
+      expect((await page.getByTestId("identity-unconfirmed").count()) === 0, "no 'Not confirmed' badge once the code is entered");
+      expect((await page.getByText("Not confirmed").count()) === 0, "no 'Not confirmed' text once the code is entered");
       await page.goto("/en/");
       await page.getByTestId("account-menu").click();
       await page.getByRole("menu").getByText("user").waitFor();
@@ -76,7 +107,7 @@ export const accountSpecs = [
     },
   ],
   [
-    "forgot password → the mail's link → reset → log in with the new password",
+    "account: forgot password → 'Reset link sent' → the mail's link → reset → 'Password reset successfully' → log in with the new password",
     async (stack, s) => {
       const { page } = s.a;
       await page.goto(`${AUTH}/email-and-password/forgot-password`);
@@ -84,21 +115,124 @@ export const accountSpecs = [
       await screen(page, "account-forgot-password");
       await page.getByRole("button", { name: "Send reset link" }).click();
       await page.getByText("If an account uses this email").waitFor();
-      const mail = await stack.smtp.waitFor(EMAIL);
+      await toast(page, "Reset link sent");
+      await screen(page, "account-forgot-password-sent");
+      // The address also got its confirmation code: the reset mail is the one with the link.
+      const mail = await stack.smtp.waitFor(EMAIL, 15000, holding("reset-password?code="));
       const link = /https?:\/\/[^\s"<>]+reset-password\?code=[A-Za-z0-9._~%-]+/.exec(mailText(mail.raw))?.[0];
       expect(link, `the mail holds a reset link:\n${mailText(mail.raw)}`);
-      await page.goto(link);
+      // The link has no language (the site's default opens it); the English page says the English toast.
+      const reset = new URL(link);
+      await page.goto(`/en${reset.pathname}${reset.search}`);
+      await page.getByRole("heading", { name: "Reset password" }).waitFor();
       await page.locator("#reset-password").fill(THIRD);
       await page.locator("#reset-confirmation").fill(THIRD);
       await screen(page, "account-reset-password");
       await page.locator("form button[type=submit]").click();
       await page.locator("output").waitFor();
+      await toast(page, "Password reset successfully");
+      // The address was confirmed before the reset: nothing was removed.
+      expect((await page.getByTestId("reset-removed").count()) === 0, "a reset of a confirmed address removes nothing");
+      await screen(page, "account-reset-done");
       await login(page, EMAIL, THIRD);
       await screen(page, "account-signed-in");
     },
   ],
   [
-    "wallet sign-in through an injected window.ethereum backed by a test key",
+    "account: change email → the code mailed to the new address → the settings show the new email",
+    async (stack, s) => {
+      const { page } = s.a;
+      await page.goto("/en/rbac/subjects/settings");
+      const identity = page.getByTestId("identity");
+      await identity.getByText(EMAIL, { exact: true }).waitFor();
+      await identity.getByRole("button", { name: "Change email" }).click();
+      const dialog = page.getByRole("dialog", { name: "Change email" });
+      await dialog.getByLabel("New email").fill(NEW_EMAIL);
+      await dialog.getByLabel("Current password").fill(THIRD);
+      await screen(page, "account-change-email");
+      await dialog.getByRole("button", { name: "Send the code" }).click();
+      const step = dialog.getByTestId("verification-step");
+      await step.getByText(`We sent a 6-digit code to ${NEW_EMAIL}`).waitFor();
+      await screen(page, "account-change-email-code");
+      // Until the code is entered, the address stays the old one and the change waits.
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      await identity.getByText(EMAIL, { exact: true }).waitFor();
+      const pending = identity.getByTestId("identity-pending");
+      await pending.getByText(`Changing to ${NEW_EMAIL} — enter the code sent there`).waitFor();
+      await screen(page, "account-settings-email-pending");
+      await pending.getByRole("button", { name: "Enter the code" }).click();
+      const confirm = page.getByRole("dialog", { name: "Confirm your email" });
+      const { code } = await confirmationMail(stack, NEW_EMAIL);
+      await confirm.getByLabel("Confirmation code").fill(code);
+      await confirm.getByRole("button", { name: "Confirm", exact: true }).click();
+      await toast(page, "Email address confirmed");
+      await confirm.waitFor({ state: "detached" });
+      await identity.getByText(NEW_EMAIL, { exact: true }).waitFor();
+      await pending.waitFor({ state: "detached" });
+      expect((await identity.getByText(EMAIL, { exact: true }).count()) === 0, "the old address is gone from the settings");
+      await screen(page, "account-settings-email-changed");
+      await logout(page);
+      await login(page, NEW_EMAIL, THIRD);
+      await logout(page);
+    },
+  ],
+  [
+    "account: 'Later', then the confirmation mail's link: sign in to the account first, confirm, the settings show the address confirmed",
+    async (stack, s) => {
+      s.linker = await watchedContext(stack);
+      const { page } = s.linker;
+      await page.goto(`${AUTH}/email-and-password/registration`);
+      await page.getByLabel("Email").fill(LINKER.email);
+      await page.getByLabel("Password").fill(LINKER.password);
+      await page.getByRole("button", { name: "Create an account" }).click();
+      await page.getByTestId("verification-step").waitFor();
+      await page.getByRole("link", { name: "Later" }).click();
+      await page.getByTestId("verification-step").waitFor({ state: "detached" });
+      await page.goto("/en/rbac/subjects/settings");
+      const identity = page.getByTestId("identity");
+      await identity.getByTestId("identity-unconfirmed").getByText("Not confirmed").waitFor();
+      await screen(page, "account-settings-unconfirmed");
+      await identity.getByRole("button", { name: "Confirm", exact: true }).click();
+      const dialog = page.getByRole("dialog", { name: "Confirm your email" });
+      await dialog.getByText(`We sent a 6-digit code to ${LINKER.email}`).waitFor();
+      await screen(page, "account-verify-dialog");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      await logout(page);
+
+      // The mail's link has no language: the site's default (ru) opens it, query and all.
+      const mail = await confirmationMail(stack, LINKER.email);
+      await page.goto(mail.link);
+      await page.waitForURL((u) => u.pathname === "/ru/rbac/subject/verify-email" && u.searchParams.get("code") === mail.code);
+      const ask = page.getByTestId("verify-sign-in");
+      await ask.getByText("Войдите в аккаунт, адрес которого подтверждаете").waitFor();
+      await screen(page, "account-verify-email-signed-out");
+      await ask.getByRole("link", { name: "Войти" }).click();
+      const form = page.getByRole("form", { name: "Вход" });
+      await form.getByLabel("Email").fill(LINKER.email);
+      await form.getByLabel("Пароль", { exact: true }).fill(LINKER.password);
+      await form.getByRole("button", { name: "Войти" }).click();
+      // Back on the link's page, signed in: the code is there, and nothing was sent on load.
+      await page.waitForURL((u) => u.pathname === "/ru/rbac/subject/verify-email" && u.searchParams.get("identity") === mail.identity);
+      const code = page.getByLabel("Код подтверждения");
+      await code.waitFor();
+      expect((await code.inputValue()) === mail.code, "the link's code is filled in");
+      expect((await page.getByTestId("verify-done").count()) === 0, "nothing is confirmed before the button");
+      await screen(page, "account-verify-email");
+      await page.getByRole("button", { name: "Подтвердить email" }).click();
+      const done = page.getByTestId("verify-done");
+      await done.getByText("Ваш адрес почты подтверждён.").waitFor();
+      await screen(page, "account-verify-email-done");
+      await done.getByRole("link", { name: "Перейти в настройки" }).click();
+      await page.waitForURL((u) => u.pathname === "/ru/rbac/subjects/settings");
+      await page.locator('[data-testid=identity][data-confirmed="true"]').getByText(LINKER.email, { exact: true }).waitFor();
+      expect((await page.getByTestId("identity-unconfirmed").count()) === 0, "no 'Не подтверждён' badge after the link's code");
+      await s.linker.context.close();
+    },
+  ],
+  [
+    "account: wallet sign-in through an injected window.ethereum backed by a test key; an email added to the wallet's account and confirmed",
     async (stack) => {
       const { privateKeyToAccount } = await import("viem/accounts");
       const account = privateKeyToAccount(WALLET_KEY);
@@ -151,6 +285,21 @@ export const accountSpecs = [
       await page.goto("/en/rbac/subjects/settings");
       await page.getByTestId("identity").getByText("EVM").waitFor();
       await screen(page, "account-wallet-settings");
+      // No email identity: the email-add form, then the code step for the address.
+      const add = page.getByTestId("email-add");
+      await add.getByPlaceholder("Type your email").fill(WALLET_EMAIL);
+      await add.getByLabel("Password").fill(FIRST);
+      await add.getByRole("button", { name: "Add", exact: true }).click();
+      const step = add.getByTestId("verification-step");
+      await step.getByText(`We sent a 6-digit code to ${WALLET_EMAIL}`).waitFor();
+      await page.locator('[data-testid=identity][data-provider="email_and_password"]').getByTestId("identity-unconfirmed").waitFor();
+      await screen(page, "account-email-add-verify");
+      const { code } = await confirmationMail(stack, WALLET_EMAIL);
+      await step.getByLabel("Confirmation code").fill(code);
+      await step.getByRole("button", { name: "Confirm", exact: true }).click();
+      await toast(page, "Email address confirmed");
+      await add.waitFor({ state: "detached" });
+      await page.locator('[data-testid=identity][data-confirmed="true"]').getByText(WALLET_EMAIL, { exact: true }).waitFor();
       s_problems.push(...w.problems);
     },
   ],

@@ -2,6 +2,7 @@
 // cookies and show up in the admin's dashboard, a donation moves the funnel, and an admin retries a
 // notification the mail server refused, sends all due ones and previews a template.
 import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { holding } from "./smtp-sink.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
 const COLLECT = "/api/analytic/collect";
@@ -173,14 +174,16 @@ export const analyticsSpecs = [
     "an admin sees a notification the mail server refused as failed, retries it once the server takes it, sends all due and previews a template",
     async (stack, s) => {
       const { page } = await admin(stack, s);
-      // A password reset for an address the mail server refuses: two attempts, then failed.
-      stack.smtp.refuse(REFUSED);
+      // A password reset for an address the mail server refuses: two attempts, then failed. (The
+      // registration's confirmation code is let through first: the reset is the one refused.)
       const reg = await fetch(`${stack.base}/api/rbac/subjects/authentication/email-and-password/registration`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ login: REFUSED, password: "refused password 123", roles: ["user"] }),
       });
       expect(reg.ok, `registered: ${reg.status}`);
+      await stack.smtp.waitFor(REFUSED, 15000, holding("verify-email?"));
+      stack.smtp.refuse(REFUSED);
       const forgot = await fetch(`${stack.base}/api/rbac/subjects/authentication/email-and-password/forgot-password`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -211,7 +214,7 @@ export const analyticsSpecs = [
       await details.getByRole("button", { name: "Retry" }).click();
       await page.getByText("Queued to be sent").first().waitFor();
       await details.locator('[data-status="sent"]').waitFor({ timeout: 20000 });
-      await stack.smtp.waitFor(REFUSED, 5000);
+      await stack.smtp.waitFor(REFUSED, 5000, holding("reset-password?code="));
       await page.keyboard.press("Escape");
       await page.getByRole("group", { name: "Filter by status" }).getByRole("button", { name: "All" }).click();
       await table.locator("tr", { hasText: REFUSED }).locator('[data-status="sent"]').first().waitFor();

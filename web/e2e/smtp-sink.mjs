@@ -67,13 +67,14 @@ export async function startSmtpSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    /** The first mail to `to`, waiting up to `ms`. */
-    async waitFor(to, ms = 15000) {
+    /** The newest mail to `to` that `match` takes (any, by default), waiting up to `ms`. One
+     * address gets several kinds of mail (a confirmation code, a reset link): `match` picks one. */
+    async waitFor(to, ms = 15000, match = () => true) {
       const end = Date.now() + ms;
       for (;;) {
-        const m = mails.find((x) => x.to.includes(to));
+        const m = mails.findLast((x) => x.to.includes(to) && match(x));
         if (m) return m;
-        if (Date.now() > end) throw new Error(`no mail to ${to} within ${ms} ms`);
+        if (Date.now() > end) throw new Error(`no mail to ${to}${match.label ? ` holding ${match.label}` : ""} within ${ms} ms`);
         await new Promise((r) => {
           waiters.push(r);
           setTimeout(r, 200);
@@ -98,4 +99,17 @@ export function mailText(raw) {
     body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   }
   return body;
+}
+
+/** A mail whose text holds `needle` (for `waitFor`'s `match`). */
+export function holding(needle) {
+  return Object.assign((mail) => mailText(mail.raw).includes(needle), { label: JSON.stringify(needle) });
+}
+
+/** The confirmation link of an email confirmation mail, its identity and its six-digit code. */
+export function confirmation(mail) {
+  const text = mailText(mail.raw);
+  const m = /https?:\/\/[^\s"<>]+verify-email\?identity=([0-9a-f-]+)&(?:amp;)?code=(\d{6})/.exec(text);
+  if (!m) throw new Error(`no confirmation link in the mail:\n${text}`);
+  return { link: m[0].replace("&amp;", "&"), identity: m[1], code: m[2] };
 }

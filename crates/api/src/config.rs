@@ -133,6 +133,10 @@ pub struct Config {
     /// address that is not itself a trusted proxy); from anyone else that header is ignored.
     #[arg(long, env = "STOA_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<String>,
+    /// A second address (`127.0.0.1:9100`) serving `GET /metrics` without authentication, for a
+    /// Prometheus on a private network. Unset: `/metrics` on the main address, for admins only.
+    #[arg(long, env = "STOA_METRICS_ADDR")]
+    pub metrics_addr: Option<String>,
     /// Payment providers buyers may choose, comma-separated, in the order offered. Unset: every
     /// provider whose credentials are set, or `dummy` when none are.
     #[arg(long, env = "STOA_PAYMENT_PROVIDERS")]
@@ -403,6 +407,7 @@ impl Config {
             auth_failures: 10,
             auth_slow_after: 20,
             trusted_proxies: Vec::new(),
+            metrics_addr: None,
             default_language: "ru".into(),
             payment_providers: Some("dummy".into()),
             dummy_webhook_delay: 10,

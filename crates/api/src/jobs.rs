@@ -144,6 +144,7 @@ impl Runner {
                     tracing::warn!(job = %job.name, id = %job.id, "job finished after losing its lease");
                 }
                 tracing::info!(job = %job.name, id = %job.id, attempt = job.attempts, "job done");
+                crate::metrics::Metrics::outcome(&crate::metrics::METRICS.jobs, def.name, "done");
                 Ok(true)
             }
             Some(e) => {
@@ -154,6 +155,11 @@ impl Runner {
                 } else {
                     tracing::warn!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job failed; will retry");
                 }
+                crate::metrics::Metrics::outcome(
+                    &crate::metrics::METRICS.jobs,
+                    def.name,
+                    if retry.is_some() { "retry" } else { "dead" },
+                );
                 jobs::retry_or_bury(db, &job, &e, retry).await?;
                 Ok(false)
             }

@@ -13,6 +13,7 @@ pub mod files;
 pub mod jobs;
 pub mod live;
 pub mod meta;
+pub mod metrics;
 pub mod module;
 pub mod openapi;
 pub mod platform;

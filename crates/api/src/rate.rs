@@ -34,7 +34,7 @@ pub fn resolve_client(
     headers: &axum::http::HeaderMap,
     trusted: &[ipnet::IpNet],
 ) -> IpAddr {
-    let is_trusted = |ip: &IpAddr| trusted.iter().any(|n| n.contains(&canonical(*ip)));
+    let is_trusted = |ip: &IpAddr| trusted_peer(*ip, trusted);
     if !is_trusted(&peer) {
         return peer;
     }
@@ -56,6 +56,11 @@ pub fn resolve_client(
         }
     }
     client
+}
+
+/// Is `peer` one of the trusted reverse proxies (whose `X-Forwarded-*` headers are believed)?
+pub fn trusted_peer(peer: IpAddr, trusted: &[ipnet::IpNet]) -> bool {
+    trusted.iter().any(|n| n.contains(&canonical(peer)))
 }
 
 /// An IPv4 address written as IPv6 (`::ffff:1.2.3.4`) read as IPv4.

@@ -123,6 +123,24 @@ fn routes(
             ),
             ok("ready", "Readiness: the database answers"),
         )
+        .add(
+            Access::Admin,
+            "GET",
+            "/metrics",
+            get(
+                |axum::extract::State(s): axum::extract::State<AppState>| async move {
+                    stoa_api::metrics::response(&s.store).await
+                },
+            ),
+            {
+                let mut responses = stoa_api::openapi::errors(&[401, 403]);
+                responses.insert(
+                    "200".into(),
+                    json!({"description": "OpenMetrics text", "content": {stoa_api::metrics::CONTENT_TYPE: {"schema": {"type": "string"}}}}),
+                );
+                json!({"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text): requests by route and status with latency histograms, database connections, job queue and outcomes, cache lookups, notification and webhook outcomes. Admins only; STOA_METRICS_ADDR serves them unauthenticated on a private address", "tags": ["platform"], "responses": responses})
+            },
+        )
         .merge(modules.routes(ctx).map_err(anyhow::Error::msg)?)
         .merge(stoa_api::live::routes(
             ctx.need::<stoa_api::live::Hub>()
@@ -400,6 +418,13 @@ pub async fn serve(
             let _ = jobs_stopped.await;
         }))
     });
+    if let Some(at) = app.ctx.config.metrics_addr.as_deref() {
+        let metrics = TcpListener::bind(at)
+            .await
+            .map_err(|e| anyhow::anyhow!("STOA_METRICS_ADDR {at}: {e}"))?;
+        tracing::info!(addr = %metrics.local_addr()?, "metrics listening");
+        tokio::spawn(serve_metrics(metrics, app.store.clone()));
+    }
     axum::serve(
         listener,
         app.router
@@ -414,6 +439,21 @@ pub async fn serve(
     app.store.db.close().await;
     tracing::info!("stoa stopped");
     Ok(())
+}
+
+/// `GET /metrics` alone, unauthenticated, on its own listener (`STOA_METRICS_ADDR`); stops
+/// with the process.
+pub async fn serve_metrics(listener: TcpListener, store: Store) {
+    let router = Router::new().route(
+        "/metrics",
+        get(move || {
+            let store = store.clone();
+            async move { stoa_api::metrics::response(&store).await }
+        }),
+    );
+    if let Err(e) = axum::serve(listener, router).await {
+        tracing::error!(error = %e, "the metrics listener stopped");
+    }
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

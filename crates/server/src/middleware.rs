@@ -63,7 +63,8 @@ pub fn wrap(
 }
 
 /// Resolves the client's address once (through trusted proxies' `X-Forwarded-For`) for every
-/// per-IP limit and log line.
+/// per-IP limit and log line. `X-Forwarded-Proto` (which makes cookies `Secure`) is believed
+/// from a trusted proxy only: from anyone else it is removed before any handler reads it.
 async fn client_address(
     State(trusted): State<Arc<Vec<ipnet::IpNet>>>,
     mut req: Request,
@@ -76,6 +77,12 @@ async fn client_address(
     {
         let ip = stoa_api::rate::resolve_client(peer, req.headers(), &trusted);
         req.extensions_mut().insert(stoa_api::rate::ClientIp(ip));
+        if !stoa_api::rate::trusted_peer(peer, &trusted) {
+            req.headers_mut().remove("x-forwarded-proto");
+        }
+    } else {
+        // No peer to trust: the header is the client's word.
+        req.headers_mut().remove("x-forwarded-proto");
     }
     next.run(req).await
 }
@@ -107,6 +114,11 @@ async fn request_context(req: Request, next: Next) -> Response {
         .unwrap_or_else(|| uuid::Uuid::now_v7().simple().to_string());
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
+    // The route's template, for metrics (bounded, unlike paths).
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map(|m| m.as_str().to_owned());
     let started = Instant::now();
     // Path plus query, measured without formatting the URI on every request.
     let uri_len = req.uri().path().len() + req.uri().query().map_or(0, |q| q.len() + 1);
@@ -126,7 +138,14 @@ async fn request_context(req: Request, next: Next) -> Response {
         res.headers_mut().insert(X_REQUEST_ID, v);
     }
     let status = res.status().as_u16();
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let took = started.elapsed();
+    let ms = took.as_secs_f64() * 1000.0;
+    let route = route.as_deref().unwrap_or(if status < 400 {
+        "(site)"
+    } else {
+        "(unmatched)"
+    });
+    stoa_api::metrics::METRICS.request(method.as_str(), route, status, took);
     // The path is logged as a field, so input cannot forge a log line.
     if status >= 500 {
         tracing::warn!(request_id = %rid, %method, path = %path, status, ms, "request");

@@ -365,7 +365,9 @@ async fn page(site: &Site, req: Request) -> Response {
         && let Some(mut key) = Key::of(lang, bundle)
     {
         key.ssr = ssr;
-        if let Some(packed) = site.cache.get(&key, bundle) {
+        let cached = site.cache.get(&key, bundle);
+        stoa_api::metrics::METRICS.cache_lookup("page", cached.is_some());
+        if let Some(packed) = cached {
             return packed_html(&packed, headers);
         }
         let (doc, keep) = document(site, lang, &key.url, status, Some(bundle), ssr).await;

@@ -244,6 +244,21 @@ impl Db {
         }
     }
 
+    /// Connections by state, for metrics (`idle`, `in_use`; on SQLite the readers, and
+    /// `waiting`: long reads queued for a slot).
+    pub fn connections(&self) -> Vec<(&'static str, i64)> {
+        match self {
+            Db::Sqlite { read, .. } => read.stats(),
+            Db::Postgres(p) => {
+                let (size, idle) = (
+                    i64::from(p.size()),
+                    i64::try_from(p.num_idle()).unwrap_or(0),
+                );
+                vec![("idle", idle), ("in_use", size - idle), ("waiting", 0)]
+            }
+        }
+    }
+
     /// Is the database reachable?
     pub async fn ping(&self) -> bool {
         match self {

@@ -17,6 +17,7 @@ use sea_query::{
 };
 use serde_json::Value;
 use stoa_kernel::model::{Entity, Module, enumeration, int, json, model, text, timestamp};
+use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
 use time::OffsetDateTime;
@@ -378,6 +379,18 @@ pub async fn retry_or_bury(
             .await
         }
     }
+}
+
+/// Jobs by state (`queued`, `running`, `dead`), for metrics; counted through the status index.
+pub async fn depth(db: &Db) -> Result<Vec<(&'static str, i64)>> {
+    let mut c = db.read().await?;
+    let mut out = Vec::with_capacity(3);
+    for state in ["queued", "running", "dead"] {
+        let q = FindQuery::all().eq(&JOB, "status", Val::Text(state.into()))?;
+        let n = crate::repo::count(&mut c.exec(), &JOB, &q).await?;
+        out.push((state, i64::try_from(n).unwrap_or(i64::MAX)));
+    }
+    Ok(out)
 }
 
 /// Deletes finished jobs last updated before `before` (dead ones stay for an admin to see).

@@ -369,6 +369,105 @@ fn decode_pg(e: &Entity, cols: &[&Field], row: &PgRow) -> Result<Record> {
     Ok(Record(out))
 }
 
+/// Writes one PostgreSQL row as the JSON object [`Record::write_json`] writes for the record
+/// [`decode_pg`] makes of it, without the record: text and JSON are copied from the row's buffer.
+fn write_pg_row(e: &Entity, cols: &[&Field], row: &PgRow, out: &mut Vec<u8>) -> Result<()> {
+    fn string(out: &mut Vec<u8>, s: &str) {
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+    out.push(b'{');
+    for (i, f) in cols.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string(out, f.name);
+        out.push(b':');
+        let fail =
+            |err: sqlx::Error| Error::internal(format!("decode {}.{}: {err}", e.table, f.column));
+        let null = |out: &mut Vec<u8>| out.extend_from_slice(b"null");
+        match f.kind {
+            Kind::Int => match row.try_get::<Option<i64>, _>(i).map_err(fail)? {
+                Some(v) => out.extend_from_slice(v.to_string().as_bytes()),
+                None => null(out),
+            },
+            Kind::Bool => match row.try_get::<Option<bool>, _>(i).map_err(fail)? {
+                Some(true) => out.extend_from_slice(b"true"),
+                Some(false) => out.extend_from_slice(b"false"),
+                None => null(out),
+            },
+            Kind::Uuid | Kind::Reference => {
+                match row.try_get::<Option<Uuid>, _>(i).map_err(fail)? {
+                    Some(u) => {
+                        let mut buf = Uuid::encode_buffer();
+                        string(out, u.hyphenated().encode_lower(&mut buf));
+                    }
+                    None => null(out),
+                }
+            }
+            Kind::Decimal => {
+                match row
+                    .try_get::<Option<rust_decimal::Decimal>, _>(i)
+                    .map_err(fail)?
+                {
+                    Some(d) => string(out, &d.normalize().to_string()),
+                    None => null(out),
+                }
+            }
+            Kind::Timestamp => match row
+                .try_get::<Option<time::OffsetDateTime>, _>(i)
+                .map_err(fail)?
+            {
+                Some(t) => string(out, &format_timestamp(t)),
+                None => null(out),
+            },
+            Kind::Translations | Kind::RichText | Kind::Json => match row
+                .try_get::<Option<sqlx::types::Json<&RawValue>>, _>(i)
+                .map_err(fail)?
+            {
+                Some(j) => out.extend_from_slice(j.0.get().as_bytes()),
+                None => null(out),
+            },
+            Kind::Text | Kind::Enum => match row.try_get::<Option<&str>, _>(i).map_err(fail)? {
+                Some(t) => string(out, t),
+                None => null(out),
+            },
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// The rows matching `query` on PostgreSQL written into `out` as comma-separated JSON objects as
+/// they arrive (no records in between); the number written, and the record of row `keep` (for a
+/// cursor).
+pub(crate) async fn write_json_pg(
+    c: &mut sqlx::PgConnection,
+    e: &Entity,
+    query: &FindQuery,
+    out: &mut Vec<u8>,
+    keep: Option<usize>,
+) -> Result<(usize, Option<Record>)> {
+    use futures::TryStreamExt;
+    let (sql, values) = build(
+        &find_statement(e, query, Backend::Postgres),
+        Backend::Postgres,
+    );
+    let cols = select_columns(e);
+    let mut rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values).fetch(&mut *c);
+    let (mut n, mut kept) = (0, None);
+    while let Some(row) = rows.try_next().await.map_err(|x| db_error(e, x))? {
+        if n > 0 {
+            out.push(b',');
+        }
+        write_pg_row(e, &cols, &row, out)?;
+        if keep == Some(n) {
+            kept = Some(decode_pg(e, &cols, &row)?);
+        }
+        n += 1;
+    }
+    Ok((n, kept))
+}
+
 /// What a database refused, in either backend's words.
 enum Refused {
     Unique,

@@ -428,17 +428,26 @@ impl Store {
                 .await?;
             (rows, sqlite_total(read, e, q, matches).await?)
         } else {
-            let page = self.find(e, q).await?;
-            for (i, r) in page.rows.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                r.write_json(&mut out);
+            // Straight from the rows, as SQLite does; the record of the last row of a full page
+            // only, for its cursor.
+            let mut c = self.db.read().await?;
+            let mut ex = c.exec();
+            let Exec::Postgres(pg) = &mut ex else {
+                return Err(Error::internal(
+                    "a PostgreSQL store without a PostgreSQL connection",
+                ));
+            };
+            let keep = names.as_ref().map(|_| limit.saturating_sub(1));
+            let (rows, kept) = repo::write_json_pg(pg, e, q, &mut out, keep).await?;
+            if let (Some(names), Some(r)) = (&names, kept) {
+                last = cursor_values(&r, names);
             }
-            if let (Some(names), Some(r)) = (&names, page.rows.last()) {
-                last = cursor_values(r, names);
-            }
-            (page.rows.len(), page.total)
+            let total = if q.count {
+                Some(repo::count(&mut c.exec(), e, q).await?)
+            } else {
+                None
+            };
+            (rows, total)
         };
         out.extend_from_slice(b"]}");
         let next = (rows == limit && !last.is_empty())

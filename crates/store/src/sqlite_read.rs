@@ -292,6 +292,23 @@ impl Readers {
         }
     }
 
+    /// `(state, count)` for metrics: reader connections open and idle, reads running (short
+    /// ones hold a permit; long ones a gate slot) and long reads waiting for a slot.
+    pub fn stats(&self) -> Vec<(&'static str, i64)> {
+        let idle = self.idle.lock().map_or(0, |i| i.len());
+        let (long, waiting) = self.gate.state.lock().map_or((0, 0), |g| *g);
+        let max = self.gate.max_waiting / 2;
+        let n = |x: usize| i64::try_from(x).unwrap_or(i64::MAX);
+        vec![
+            ("idle", n(idle)),
+            (
+                "in_use",
+                n(max.saturating_sub(self.permits.available_permits()) + long),
+            ),
+            ("waiting", n(waiting)),
+        ]
+    }
+
     fn open_reader(&self) -> Result<Reader> {
         let conn = open(&self.path)?;
         let watch: Arc<Mutex<Option<Run>>> = Arc::new(Mutex::new(None));

@@ -85,6 +85,16 @@ impl Mail {
             .collect()
     }
 
+    /// The six-digit confirmation code of an email confirmation mail (its link's `code=`).
+    pub fn confirmation_code(&self) -> Option<String> {
+        let text = self.text();
+        let at = text.find("verify-email?")?;
+        let rest = &text[at..];
+        let code = &rest[rest.find("code=")? + 5..];
+        let digits: String = code.chars().take_while(char::is_ascii_digit).collect();
+        (digits.len() == 6).then_some(digits)
+    }
+
     pub fn subject(&self) -> Option<String> {
         self.raw
             .lines()
@@ -264,13 +274,18 @@ impl Sink {
 
     /// Waits up to 10 s for a mail to `to`.
     pub async fn wait_for(&self, to: &str) -> Mail {
+        self.wait_for_text(to, "").await
+    }
+
+    /// Waits up to 10 s for a mail to `to` whose text holds `needle`; the newest such mail.
+    pub async fn wait_for_text(&self, to: &str, needle: &str) -> Mail {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
             if let Some(m) = self
                 .mails()
                 .into_iter()
                 .rev()
-                .find(|m| m.to.iter().any(|t| t == to))
+                .find(|m| m.to.iter().any(|t| t == to) && m.text().contains(needle))
             {
                 return m;
             }

@@ -133,6 +133,51 @@ impl TestApp {
         }
     }
 
+    /// Confirms the account's email with the newest code mailed to it (read from `sink`).
+    pub async fn confirm_email(&self, sink: &crate::smtp::Sink, a: &Account) {
+        let to = a.email.trim().to_lowercase();
+        // Runs due jobs too (an app whose runner is off sends mail only then).
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+        let code = loop {
+            if self.jobs.is_some() {
+                self.drain_jobs().await;
+            }
+            let newest = sink
+                .mails()
+                .into_iter()
+                .rev()
+                .filter(|m| m.to.contains(&to))
+                .find_map(|m| m.confirmation_code());
+            if let Some(c) = newest {
+                break c;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no confirmation code reached {to} within 10 s"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        };
+        let me = self.as_account(a);
+        let ids = me
+            .get(&format!("/api/rbac/subjects/{}/identities", a.id))
+            .await;
+        let identity = ids
+            .data()
+            .as_array()
+            .and_then(|l| l.iter().find(|i| i["provider"] == "email_and_password"))
+            .and_then(|i| i["id"].as_str())
+            .unwrap_or_else(|| panic!("{} has no email identity: {}", a.email, ids.text))
+            .to_owned();
+        let r = me
+            .post(
+                &format!("/api/rbac/subjects/{}/identities/{identity}/verify", a.id),
+                &json!({"code": code}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "confirming {}: {}", a.email, r.text);
+        assert!(r.data()["verifiedAt"].is_string(), "{}", r.text);
+    }
+
     /// Registers an account and gives it the admin role (through the secret key).
     pub async fn admin_account(&self, email: &str) -> Account {
         let a = self.register(email).await;

@@ -1,3 +1,4 @@
+import { emailEn, emailRu } from "@/modules/rbac/email-i18n";
 import { securityEn, securityRu } from "@/modules/rbac/security-i18n";
 import { catalogueProblems, missingPluralForms, type Tree, untranslated } from "@/i18n/catalogue-checks";
 import type { Catalogue } from "@/lib/translate";
@@ -14,6 +15,8 @@ const CATALOGUES: [string, Catalogue, Catalogue, ReadonlySet<string>][] = [
   // `trust.diff.empty` is a dash.
   ["audit, history and drafts", trustEn, trustRu, new Set(["trust.diff.empty"])],
   ["two-factor sign-in and sessions", securityEn, securityRu, new Set()],
+  // Telegram is written so in Russian too.
+  ["email confirmation and the reset's outcome", emailEn, emailRu, new Set(["email.reset.provider.telegram"])],
 ];
 
 describe.each(CATALOGUES)("the words of %s", (_name, en, ru, same) => {

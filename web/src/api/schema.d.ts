@@ -7008,8 +7008,42 @@ export interface paths {
         delete: operations["subjectDeleteIdentity"];
         options?: never;
         head?: never;
-        /** Changes the password ({password, newPassword}) or the email ({email, password}) */
+        /** Changes the password ({password, newPassword}), or asks to change the email ({email, password}): the new address gets a code and becomes the identity's when the code is confirmed (pendingEmail until then); the current address is told */
         patch: operations["subjectUpdateIdentity"];
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/identities/{identityId}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mails a new confirmation code to the identity's address, or to the address waiting to replace it */
+        post: operations["subjectSendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/{id}/identities/{identityId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms the identity's address with the mailed code, or moves it to the address waiting to replace it */
+        post: operations["subjectVerifyIdentity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/rbac/subjects/{id}/notify": {
@@ -10249,6 +10283,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (OpenMetrics text): requests by route and status with latency histograms, database connections, job queue and outcomes, cache lookups, notification and webhook outcomes. Admins only; STOA_METRICS_ADDR serves them unauthenticated on a private address */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -10534,9 +10585,6 @@ export interface components {
             code: string;
             password: string;
             passwordConfirmation: string;
-        };
-        AuthResetPasswordResult: {
-            ok: boolean;
         };
         AuthWalletBody: {
             address: string;
@@ -15141,7 +15189,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -15150,7 +15198,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
         };
         /** @description Filters of notification.template (the `filters` query parameter as JSON): every condition must hold. */
         NotificationTemplateFilters: {
@@ -15183,7 +15231,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
         };
         NotificationTemplateRenderBody: {
             data?: {
@@ -15524,6 +15572,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             login: string | null;
+            /** Format: email */
+            pendingEmail: string | null;
             /** @enum {string} */
             provider: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram";
             /** Format: int64 */
@@ -15534,6 +15584,12 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
+            /** Format: date-time */
+            verifiedAt: string | null;
+            /** Format: int64 */
+            verifyAttempts: number;
+            /** Format: date-time */
+            verifyExpiresAt: string | null;
         };
         RbacIdentityCreate: {
             account?: string | null;
@@ -15553,7 +15609,7 @@ export interface components {
         RbacIdentityFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "email" | "account" | "provider" | "resetExpiresAt" | "resetAttempts" | "login";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "email" | "account" | "provider" | "resetExpiresAt" | "resetAttempts" | "login" | "verifiedAt" | "pendingEmail" | "verifyExpiresAt" | "verifyAttempts";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -15566,7 +15622,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "email" | "account" | "provider" | "login";
+            column: "id" | "createdAt" | "variant" | "email" | "account" | "provider" | "login" | "verifiedAt";
             /**
              * @default asc
              * @enum {string}
@@ -15659,6 +15715,16 @@ export interface components {
             /** @description A new access token for this session, now with its second factor (also set as the cookie) */
             jwt: string | null;
             recoveryCodes: string[];
+        };
+        RbacResetOutcome: {
+            ok: boolean;
+            /** @description Sign-in methods removed because they were added while the address was unconfirmed */
+            removedIdentities: {
+                account: string | null;
+                email: string | null;
+                provider: string | null;
+            }[];
+            secondFactorRemoved: boolean;
         };
         /** @description rbac.role (rbac_role) */
         RbacRole: {
@@ -17907,6 +17973,11 @@ export interface components {
             notifications?: string[];
             queued?: number;
         };
+        SubjectSendVerificationResult: {
+            ok: boolean;
+            /** Format: email */
+            sentTo: string;
+        };
         SubjectSocialChatReadBody: {
             /** Format: uuid */
             messageId?: string;
@@ -17963,6 +18034,10 @@ export interface components {
                 id: string;
                 quantity: number;
             }[];
+        };
+        SubjectVerifyIdentityBody: {
+            /** @description The six digits from the mail */
+            code: string;
         };
         /**
          * @description Text per language code
@@ -79081,7 +79156,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Changes the password ({password, newPassword}) or the email ({email, password}) */
+            /** @description Changes the password ({password, newPassword}), or asks to change the email ({email, password}): the new address gets a code and becomes the identity's when the code is confirmed (pendingEmail until then); the current address is told */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -79140,6 +79215,181 @@ export interface operations {
             /** @description Invalid values */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                identityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mails a new confirmation code to the identity's address, or to the address waiting to replace it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubjectSendVerificationResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectVerifyIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                identityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectVerifyIdentityBody"];
+            };
+        };
+        responses: {
+            /** @description Confirms the identity's address with the mailed code, or moves it to the address waiting to replace it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacIdentity"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -80679,7 +80929,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["AuthResetPasswordResult"];
+                        data: components["schemas"]["RbacResetOutcome"];
                     };
                 };
             };
@@ -106282,6 +106532,53 @@ export interface operations {
             };
             /** @description Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenMetrics text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8": string;
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { isLanguage, useTranslation } from "@/i18n";
 import { useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
 import { useMe } from "@/modules/rbac/session";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { trackEvent } from "@/lib/analytics";
@@ -297,15 +298,18 @@ export function MyOrdersScreen() {
   const me = useMe();
   const subject = me.data?.id;
   const q = useQuery({ queryKey: [...ordersKey, "all", subject], queryFn: () => listOrders(subject as string, "all"), enabled: !!subject });
+  const none = <p className="mt-4 text-neutral-600">{t("commerce.noOrders")}</p>;
   return (
     <section className="mx-auto max-w-3xl px-4 py-16" data-testid="my-orders">
       <h1 className="text-3xl font-bold">{t("commerce.myOrders")}</h1>
-      {!subject || (q.data && q.data.length === 0) ? <p className="mt-4 text-neutral-600">{t("commerce.noOrders")}</p> : null}
-      <div className="mt-6 space-y-3">
-        {(q.data ?? []).map((o) => (
-          <OrderCard key={o.id} order={o} lang={lang} subject={subject} editable={o.status === "new"} />
-        ))}
-      </div>
+      <AuthGate skeleton={<GateSkeleton className="px-0" />} fallback={none}>
+        {q.data && q.data.length === 0 ? none : null}
+        <div className="mt-6 space-y-3">
+          {(q.data ?? []).map((o) => (
+            <OrderCard key={o.id} order={o} lang={lang} subject={subject} editable={o.status === "new"} />
+          ))}
+        </div>
+      </AuthGate>
     </section>
   );
 }

@@ -213,6 +213,11 @@ export const en = {
     tooManyProfiles_many: "An account may have at most {{count}} profiles.",
     tooManyProfiles_other: "An account may have at most {{count}} profiles.",
     messageGone: "This message was deleted.",
+    verifyCode: "This code is wrong or expired; check the latest mail or send a new code.",
+    verifyClosed: "Too many wrong codes for this address; confirm it with “Forgot your password?” on the sign-in page instead.",
+    alreadyConfirmed: "This address is already confirmed.",
+    sameEmail: "This is already your account's address.",
+    confirmEmailFirst: "Confirm your email address {{email}} first: enter the code mailed to it, or ask for a new one in the settings.",
   },
   commerce: {
     cart: "Cart",

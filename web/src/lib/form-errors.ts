@@ -42,6 +42,11 @@ const KNOWN: [RegExp, string, ((m: RegExpExecArray) => Record<string, string | n
   [/^give the profile a name/i, "errors.profileName"],
   [/^an account may have at most (\d+) profiles/i, "errors.tooManyProfiles", (m) => ({ count: Number(m[1]) })],
   [/^the message was deleted meanwhile|^no such message/i, "errors.messageGone"],
+  [/^is wrong or expired; check the latest mail/i, "errors.verifyCode"],
+  [/^too many wrong codes for this address/i, "errors.verifyClosed"],
+  [/^this address is already confirmed/i, "errors.alreadyConfirmed"],
+  [/^is already this account's address/i, "errors.sameEmail"],
+  [/^confirm your email address (\S+) first/i, "errors.confirmEmailFirst", (m) => ({ email: m[1] ?? "" })],
 ];
 
 /** The error codes of the server (crates/kernel/src/error.rs) that have a catalogue entry. */

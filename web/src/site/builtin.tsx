@@ -23,6 +23,7 @@ const SCREENS: Record<string, ReactElement> = {
   [`${AUTH}/email-and-password/forgot-password`]: <Account screen="forgot-password" />,
   [`${AUTH}/email-and-password/reset-password`]: <Account screen="reset-password" />,
   [`${AUTH}/logout`]: <Account screen="logout" />,
+  "/rbac/subject/verify-email": <Account screen="verify-email" />,
   "/rbac/subjects/settings": <Account screen="settings" />,
   "/ecommerce/checkout/success": <Commerce screen="checkout-success" />,
   "/ecommerce/checkout/cancel": <Commerce screen="checkout-cancel" />,

@@ -4,6 +4,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useL
 import { useTranslation } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
 import { useMe } from "@/modules/rbac/session";
 import { fileUrl } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
@@ -711,8 +712,9 @@ export function ChatsApp({ heading = true }: { heading?: boolean }) {
     });
 
   let body;
-  if (me.isPending || (subject && profiles.isPending)) body = <p className="text-neutral-600">{t("chat.loading")}</p>;
-  else if (!subject) body = <SignInPrompt />;
+  // A visitor who is not signed in (and the wait for the session) is AuthGate's, below.
+  if (!subject) body = null;
+  else if (profiles.isPending) body = <p className="text-neutral-600">{t("chat.loading")}</p>;
   else if (!profile) body = <CreateProfileForm subject={subject} />;
   else {
     const list = chats.data ?? [];
@@ -776,7 +778,9 @@ export function ChatsApp({ heading = true }: { heading?: boolean }) {
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-8" data-testid="chats-screen">
       {heading ? <h1 className="mb-4 text-3xl font-bold">{t("chat.title")}</h1> : null}
-      {body}
+      <AuthGate skeleton={<GateSkeleton className="px-0 py-0" />} fallback={<SignInPrompt />}>
+        {body}
+      </AuthGate>
     </section>
   );
 }

@@ -654,6 +654,16 @@ impl Billing {
         invoice: Option<Uuid>,
         alert: Option<Value>,
     ) -> Result<(Option<Uuid>, bool)> {
+        stoa_api::metrics::Metrics::outcome(
+            &stoa_api::metrics::METRICS.webhooks,
+            entry.provider,
+            match status {
+                "received" => "received",
+                "ignored" => "ignored",
+                "rejected" => "rejected",
+                _ => "other",
+            },
+        );
         let mut text = String::from_utf8_lossy(entry.body).into_owned();
         if status == "rejected" && !verified && text.len() > REJECTED_BODY {
             // Unverified junk costs its sender more than it costs the inbox.

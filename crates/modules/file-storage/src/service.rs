@@ -366,7 +366,9 @@ impl Files {
             let etag = format!("\"{stem}\"");
             // Small objects come whole from the memory cache (filled on first read); larger
             // ones are read by range from storage.
-            let small = match self.cache.get(key) {
+            let hit = self.cache.get(key);
+            stoa_api::metrics::METRICS.cache_lookup("file", hit.is_some());
+            let small = match hit {
                 Some(b) => Some(b),
                 None => {
                     let meta = self.storage.meta(key).await?.ok_or_else(not_found)?;

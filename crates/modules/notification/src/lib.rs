@@ -59,6 +59,9 @@ pub fn declarations() -> Module {
                     "billing-payment-mismatch-admin",
                     "crm-form-request-received",
                     "rbac-identity-linked",
+                    "rbac-verify-email",
+                    "rbac-email-changed",
+                    "rbac-identity-removed",
                 ])
                 .private()
                 .build(),

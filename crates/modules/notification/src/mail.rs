@@ -393,6 +393,11 @@ impl Mailer {
         let mut retry_at = None;
         match outcome {
             Ok(()) => {
+                stoa_api::metrics::Metrics::outcome(
+                    &stoa_api::metrics::METRICS.mail,
+                    channel.as_str(),
+                    "sent",
+                );
                 input.insert("status".into(), json!("sent"));
                 input.insert("error".into(), Value::Null);
                 tracing::info!(notification = %nid, channel = channel.as_str(), attempt = tried + 1, "notification sent");
@@ -400,7 +405,13 @@ impl Mailer {
             Err(e) => {
                 let msg: String = e.public_message().chars().take(1000).collect();
                 input.insert("error".into(), json!(msg));
-                if tried + 1 >= i64::from(self.attempts) {
+                let last = tried + 1 >= i64::from(self.attempts);
+                stoa_api::metrics::Metrics::outcome(
+                    &stoa_api::metrics::METRICS.mail,
+                    channel.as_str(),
+                    if last { "failed" } else { "retry" },
+                );
+                if last {
                     input.insert("status".into(), json!("failed"));
                     tracing::error!(notification = %nid, attempt = tried + 1, error = %msg, "notification failed after its last attempt");
                 } else {
@@ -414,6 +425,12 @@ impl Mailer {
         {
             let mut exec = tx.exec();
             s.update_in(&mut exec, &n, nid, &input).await?;
+            if retry_at.is_none() {
+                // Sent, or given up: the secret (a reset link, a confirmation code) is not kept
+                // for anyone to re-point the notification at another address and send it again.
+                stoa_store::repo::set_if(&mut exec, &n, nid, &[("secretData", Val::Null)], &[])
+                    .await?;
+            }
             if let Some(at) = retry_at {
                 jobs::enqueue(
                     &mut exec,

@@ -369,13 +369,14 @@ async fn forgot(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respons
 
 async fn reset(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (_, _, b) = credential(&auth, &s, req).await?;
-    auth.reset_password(
-        str_field(&b, "code")?,
-        str_field(&b, "password")?,
-        str_field(&b, "passwordConfirmation")?,
-    )
-    .await?;
-    Ok(ok_true(StatusCode::CREATED))
+    let outcome = auth
+        .reset_password(
+            str_field(&b, "code")?,
+            str_field(&b, "password")?,
+            str_field(&b, "passwordConfirmation")?,
+        )
+        .await?;
+    Ok(data(StatusCode::CREATED, outcome))
 }
 
 async fn nonce(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
@@ -411,10 +412,12 @@ async fn add_identity(
     id: String,
     req: Request,
 ) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &id)?;
+    let c = Caller::of(&req);
+    let subject = owner(&c, &id)?;
+    let own = c.session.filter(|_| c.subject == Some(subject));
     let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
     let b = body(&s, req).await?;
-    let row = auth.add_identity(subject, &b, &ctx(&h, ip)).await?;
+    let row = auth.add_identity(subject, &b, &ctx(&h, ip), own).await?;
     Ok(data(StatusCode::CREATED, row))
 }
 
@@ -427,9 +430,43 @@ async fn patch_identity(
     let c = Caller::of(&req);
     let subject = owner(&c, &id)?;
     let identity = parse_id(&identity)?;
+    let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
     let b = body(&s, req).await?;
     let row = auth
-        .update_identity(subject, identity, c.session, &b)
+        .update_identity(subject, identity, c.session, &b, &ctx(&h, ip))
+        .await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn send_verification(
+    auth: Arc<Auth>,
+    (id, identity): (String, String),
+    req: Request,
+) -> ApiResult<Response> {
+    let subject = owner(&Caller::of(&req), &id)?;
+    let c = ctx(req.headers(), stoa_api::rate::client_ip(&req));
+    let out = auth
+        .request_verification(subject, parse_id(&identity)?, &c)
+        .await?;
+    Ok(data(StatusCode::CREATED, out))
+}
+
+async fn verify_identity(
+    auth: Arc<Auth>,
+    s: AppState,
+    (id, identity): (String, String),
+    req: Request,
+) -> ApiResult<Response> {
+    let subject = owner(&Caller::of(&req), &id)?;
+    let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
+    let b = body(&s, req).await?;
+    let row = auth
+        .verify_identity(
+            subject,
+            parse_id(&identity)?,
+            str_field(&b, "code")?,
+            &ctx(&h, ip),
+        )
         .await?;
     Ok(data(StatusCode::OK, row))
 }
@@ -439,8 +476,13 @@ async fn delete_identity(
     (id, identity): (String, String),
     req: Request,
 ) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &id)?;
-    let row = auth.delete_identity(subject, parse_id(&identity)?).await?;
+    let c = Caller::of(&req);
+    let subject = owner(&c, &id)?;
+    let own = c.session.filter(|_| c.subject == Some(subject));
+    let x = ctx(req.headers(), stoa_api::rate::client_ip(&req));
+    let row = auth
+        .delete_identity(subject, parse_id(&identity)?, own, &x)
+        .await?;
     Ok(data(StatusCode::OK, row))
 }
 
@@ -467,6 +509,7 @@ async fn change_password(
     if !c.owns(subject) {
         return Err(Error::not_found(format!("rbac.identity {identity} not found")).into());
     }
+    let (req_headers, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
     let mut b = body(&s, req).await?;
     if !b.contains_key("newPassword") {
         return Err(Error::invalid_field("newPassword", "is required").into());
@@ -477,7 +520,10 @@ async fn change_password(
     } else {
         None
     };
-    let row = auth.update_identity(subject, identity, keep, &b).await?;
+    let c = ctx(&req_headers, ip);
+    let row = auth
+        .update_identity(subject, identity, keep, &b, &c)
+        .await?;
     Ok(data(StatusCode::OK, row))
 }
 
@@ -741,7 +787,13 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
                 &["code", "password", "passwordConfirmation"],
             )),
             201,
-            ok_schema(),
+            json!({"title": "RbacResetOutcome", "type": "object", "properties": {
+                "ok": {"type": "boolean"},
+                "removedIdentities": {"type": "array", "description": "Sign-in methods removed because they were added while the address was unconfirmed", "items": {"type": "object", "properties": {
+                    "provider": {"type": ["string", "null"]}, "email": {"type": ["string", "null"]}, "account": {"type": ["string", "null"]}
+                }, "required": ["provider", "email", "account"]}},
+                "secondFactorRemoved": {"type": "boolean"}
+            }, "required": ["ok", "removedIdentities", "secondFactorRemoved"]}),
             &[400, 422, 429],
         ),
     );
@@ -941,7 +993,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
         ),
         op(
             "subjectUpdateIdentity",
-            "Changes the password ({password, newPassword}) or the email ({email, password})",
+            "Changes the password ({password, newPassword}), or asks to change the email ({email, password}): the new address gets a code and becomes the identity's when the code is confirmed (pendingEmail until then); the current address is told",
             &["id", "identityId"],
             Some(json!({"type": "object"})),
             200,
@@ -965,6 +1017,50 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             200,
             identity.clone(),
             &[400, 401, 403, 404, 409],
+        ),
+    );
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "POST",
+        &format!("{item}/verification"),
+        post(move |Path(p): Path<(String, String)>, req: Request| {
+            send_verification(x.clone(), p, req)
+        }),
+        op(
+            "subjectSendVerification",
+            "Mails a new confirmation code to the identity's address, or to the address waiting to replace it",
+            &["id", "identityId"],
+            None,
+            201,
+            json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "sentTo": {"type": "string", "format": "email"}}, "required": ["ok", "sentTo"]}),
+            &[400, 401, 403, 404, 409, 429],
+        ),
+    );
+    let x = a();
+    b = b.add(
+        Access::Owner,
+        "POST",
+        &format!("{item}/verify"),
+        post(
+            move |State(s): State<AppState>, Path(p): Path<(String, String)>, req: Request| {
+                verify_identity(x.clone(), s, p, req)
+            },
+        ),
+        op(
+            "subjectVerifyIdentity",
+            "Confirms the identity's address with the mailed code, or moves it to the address waiting to replace it",
+            &["id", "identityId"],
+            Some(obj_schema(
+                &[(
+                    "code",
+                    json!({"type": "string", "minLength": 1, "maxLength": 64, "description": "The six digits from the mail"}),
+                )],
+                &["code"],
+            )),
+            200,
+            identity.clone(),
+            &[400, 401, 403, 404, 409, 422, 429],
         ),
     );
     let x = a();

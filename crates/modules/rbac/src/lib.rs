@@ -13,6 +13,7 @@ pub mod siwe_login;
 pub mod subjects;
 pub mod telegram_login;
 pub mod tokens;
+pub mod verification;
 
 pub use service::{Auth, AuthConfig};
 
@@ -76,6 +77,27 @@ pub fn declarations() -> Module {
                 .field(timestamp("resetExpiresAt"))
                 .field(int("resetAttempts").required().default_int(0))
                 .field(text("login").unique().max_len(400))
+                // Email confirmation (see `service::Auth::verify_identity`): when the address was
+                // proved by a mailed code (wallets and Telegram when linked: their proof is the
+                // signature), an address waiting to replace it, and the code's hash, expiry and
+                // wrong tries. Written by the account flows only.
+                .field(Field {
+                    server_owned: true,
+                    ..timestamp("verifiedAt").list()
+                })
+                .field(Field {
+                    server_owned: true,
+                    ..text("pendingEmail").email().max_len(320)
+                })
+                .field(text("verifyCode").secret())
+                .field(Field {
+                    server_owned: true,
+                    ..timestamp("verifyExpiresAt")
+                })
+                .field(Field {
+                    server_owned: true,
+                    ..int("verifyAttempts").required().default_int(0)
+                })
                 .title("email")
                 .private()
                 .build(),
@@ -310,5 +332,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .seed(stoa_notification::mail::templates_seed(
             "rbac.templates.v1",
             service::templates,
+        ))
+        .seed(stoa_notification::mail::templates_seed(
+            "rbac.email-verification.v1",
+            verification::templates,
         ))
 }

@@ -41,6 +41,10 @@ impl Default for RateConfig {
     }
 }
 
+/// Confirmation codes one email address may be tried with per day, from every account and
+/// identity together (a six-digit code is guessed in 10⁶ tries).
+pub const CODE_TRIES_PER_ADDRESS: u32 = 10;
+
 /// The window of the per-(IP, account) failure budget.
 pub const PAIR_WINDOW: Duration = Duration::from_secs(15 * 60);
 /// What an attempt on an account past its failure ceiling waits.
@@ -52,6 +56,8 @@ pub struct Limits {
     account: Keyed,
     pair: Failures,
     per_account: Failures,
+    /// Confirmation codes tried per target address (a day's window).
+    codes: Failures,
 }
 
 impl Limits {
@@ -62,6 +68,7 @@ impl Limits {
             account: Keyed::new(c.account_per_hour, Duration::from_secs(3600), "account"),
             pair: Failures::new(PAIR_WINDOW),
             per_account: Failures::new(Duration::from_secs(3600)),
+            codes: Failures::new(Duration::from_secs(24 * 3600)),
         }
     }
 
@@ -110,6 +117,22 @@ impl Limits {
         Ok(())
     }
 
+    /// One confirmation code tried for `address` (any account, any identity): 429 past
+    /// [`CODE_TRIES_PER_ADDRESS`] a day.
+    pub fn code_tried(&self, address: &str) -> Result<()> {
+        let (n, left) = self.codes.count(address);
+        if n >= CODE_TRIES_PER_ADDRESS {
+            tracing::warn!(
+                limit = "confirmation codes",
+                retry_after = left.as_secs(),
+                "rate limit tripped"
+            );
+            return Err(too_many(left));
+        }
+        self.codes.add(address);
+        Ok(())
+    }
+
     /// A failed sign-in by `ip` on `account`.
     pub fn failed(&self, ip: &str, account: &str) {
         self.pair.add(&pair(ip, account));
@@ -127,6 +150,7 @@ impl Limits {
         self.account.prune();
         self.pair.prune();
         self.per_account.prune();
+        self.codes.prune();
     }
 }
 

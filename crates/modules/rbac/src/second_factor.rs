@@ -49,6 +49,17 @@ fn base32_decode(s: &str) -> Option<Vec<u8>> {
     Secret::Encoded(s.to_owned()).to_bytes().ok()
 }
 
+/// The subject's fields with two-factor sign-in off (and no enrolment under way).
+pub(crate) fn turned_off() -> [(&'static str, Val); 5] {
+    [
+        ("totpSecret", Val::Null),
+        ("totpPending", Val::Null),
+        ("totpStep", Val::Null),
+        ("recoveryCodes", Val::Null),
+        ("totpEnabledAt", Val::Null),
+    ]
+}
+
 /// A new 160-bit secret, base32.
 fn new_secret() -> String {
     let mut b = [0u8; 20];
@@ -322,21 +333,9 @@ impl Auth {
         let mut tx = self.store.db.begin().await?;
         {
             let mut exec = tx.exec();
-            repo::set_if(
-                &mut exec,
-                &self.e.subject,
-                subject,
-                &[
-                    ("totpSecret", Val::Null),
-                    ("totpPending", Val::Null),
-                    ("totpStep", Val::Null),
-                    ("recoveryCodes", Val::Null),
-                    ("totpEnabledAt", Val::Null),
-                ],
-                &[],
-            )
-            .await?
-            .ok_or_else(|| Error::not_found(format!("rbac.subject {subject} not found")))?;
+            repo::set_if(&mut exec, &self.e.subject, subject, &turned_off(), &[])
+                .await?
+                .ok_or_else(|| Error::not_found(format!("rbac.subject {subject} not found")))?;
             record(
                 &mut exec,
                 subject,

@@ -43,6 +43,14 @@ pub fn templates() -> Vec<Value> {
     })]
 }
 const RESET_TTL: Duration = Duration::from_secs(15 * 60);
+/// How recent a sign-in must be to add or remove a way to sign in.
+pub const RECENT_SIGN_IN: Duration = Duration::from_secs(15 * 60);
+
+/// Is this identity a way to sign in (a password or a wallet)? Checkout addresses and Telegram
+/// (notifications only) are not.
+fn signs_in(r: &Record) -> bool {
+    matches!(r.text("provider"), Some(EMAIL | WALLET))
+}
 const RESET_ATTEMPTS: i64 = 5;
 const SPENT_KEPT: usize = 50;
 
@@ -146,6 +154,8 @@ pub enum SignIn {
 
 /// Role ids per subject, valid for one version of subjects-to-roles.
 type RolesCache = (u64, HashMap<Uuid, Arc<Vec<Uuid>>>);
+/// Live sessions' owner and expiry, valid for one version of `rbac.session`.
+type LiveSessions = (u64, HashMap<Uuid, (Uuid, OffsetDateTime)>);
 
 pub struct Auth {
     pub store: Store,
@@ -154,22 +164,24 @@ pub struct Auth {
     pub limits: Limits,
     pub nonces: Nonces,
     pub(crate) jwt: Jwt,
-    hasher: Hasher,
-    mailer: Mailer,
+    pub(crate) hasher: Hasher,
+    pub(crate) mailer: Mailer,
     /// The addresses of accounts (shared with other modules).
-    subjects: crate::subjects::Subjects,
+    pub(crate) subjects: crate::subjects::Subjects,
     pub(crate) e: Entities,
     roles: RwLock<RolesCache>,
+    /// Live sessions (owner, expiry) for one version of `rbac.session`.
+    live: RwLock<LiveSessions>,
     /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
     pub rails: tokio::sync::Mutex<()>,
 }
 
-fn idx(e: &Entity, name: &str) -> Result<usize> {
+pub(crate) fn idx(e: &Entity, name: &str) -> Result<usize> {
     e.field_index(name)
         .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))
 }
 
-fn ts(r: &Record, name: &str) -> Option<OffsetDateTime> {
+pub(crate) fn ts(r: &Record, name: &str) -> Option<OffsetDateTime> {
     r.text(name).and_then(parse_timestamp)
 }
 
@@ -197,6 +209,7 @@ impl Auth {
             limits: Limits::new(cfg.rates),
             nonces: Nonces::default(),
             roles: RwLock::new((u64::MAX, HashMap::new())),
+            live: RwLock::new((u64::MAX, HashMap::new())),
             rails: tokio::sync::Mutex::new(()),
             store,
             cfg,
@@ -221,15 +234,33 @@ impl Auth {
         }))
     }
 
+    /// Is session `sid` of `subject` live (not revoked, not expired)? Live sessions are kept in
+    /// memory until any session changes (every session write is followed by `Store::touch`:
+    /// a revocation applies to the next request), so a signed-in request costs no read.
     async fn session_live(&self, sid: Uuid, subject: Uuid) -> Result<bool> {
+        let v = self.store.version("rbac.session");
+        if let Ok(g) = self.live.read()
+            && g.0 == v
+            && let Some((owner, expires)) = g.1.get(&sid)
+        {
+            return Ok(*owner == subject && *expires > now());
+        }
         let row = match self.store.get(&self.e.session, sid).await {
             Ok(r) => r,
             Err(Error::NotFound { .. }) => return Ok(false),
             Err(e) => return Err(e),
         };
-        Ok(row.uuid("subjectId") == Some(subject)
+        let expires = ts(&row, "expiresAt");
+        let live = row.uuid("subjectId") == Some(subject)
             && row.text("revokedAt").is_none()
-            && ts(&row, "expiresAt").is_some_and(|x| x > now()))
+            && expires.is_some_and(|x| x > now());
+        if live && let (Some(expires), Ok(mut g)) = (expires, self.live.write()) {
+            if g.0 != v || g.1.len() >= 100_000 {
+                *g = (v, HashMap::new());
+            }
+            g.1.insert(sid, (subject, expires));
+        }
+        Ok(live)
     }
 
     /// The caller's role ids (cached until subjects-to-roles changes).
@@ -333,7 +364,32 @@ impl Auth {
 
     /// A new session for `subject` in its own transaction.
     pub(crate) async fn sign_in(&self, subject: Uuid, ctx: &Ctx, mfa: bool) -> Result<Tokens> {
+        self.sign_in_checked(subject, ctx, mfa, None).await
+    }
+
+    /// [`Auth::sign_in`], opening the session only if the credential just checked still holds
+    /// inside the transaction (`identity`, and the password hash it was checked against): a reset
+    /// or an unlink that lands while a slow hash is verified leaves that sign-in without a session.
+    async fn sign_in_checked(
+        &self,
+        subject: Uuid,
+        ctx: &Ctx,
+        mfa: bool,
+        proof: Option<(Uuid, Option<&str>)>,
+    ) -> Result<Tokens> {
         let mut tx = self.store.db.begin().await?;
+        if let Some((identity, hash)) = proof {
+            let now_held =
+                repo::read_text(&mut tx.exec(), &self.e.identity, identity, &["password"]).await?;
+            let still = match (&now_held, hash) {
+                (None, _) => false,
+                (Some(_), None) => true,
+                (Some(v), Some(h)) => v.first().cloned().flatten().as_deref() == Some(h),
+            };
+            if !still {
+                return Err(wrong_credentials());
+            }
+        }
         let (sid, refresh) = self
             .start_session(&mut tx.exec(), subject, ctx, mfa)
             .await?;
@@ -344,13 +400,21 @@ impl Auth {
 
     /// After a correct first factor: a session, or — when the account has two-factor sign-in —
     /// the challenge its second step presents.
-    async fn first_factor_passed(&self, subject: Uuid, ctx: &Ctx) -> Result<SignIn> {
+    async fn first_factor_passed(
+        &self,
+        subject: Uuid,
+        ctx: &Ctx,
+        proof: (Uuid, Option<&str>),
+    ) -> Result<SignIn> {
         if self.second_factor_enabled(subject).await? {
             return Ok(SignIn::SecondFactor {
                 challenge: self.jwt.challenge(subject)?,
             });
         }
-        Ok(SignIn::Done(self.sign_in(subject, ctx, false).await?))
+        Ok(SignIn::Done(
+            self.sign_in_checked(subject, ctx, false, Some(proof))
+                .await?,
+        ))
     }
 
     /// Rotates a refresh token. A spent token revokes its whole session (reuse detection).
@@ -461,7 +525,7 @@ impl Auth {
 
     // ---- accounts ------------------------------------------------------------------------
 
-    async fn identity_by_login(&self, login: &str) -> Result<Option<Record>> {
+    pub(crate) async fn identity_by_login(&self, login: &str) -> Result<Option<Record>> {
         Ok(self
             .store
             .find_by(
@@ -474,7 +538,7 @@ impl Auth {
             .next())
     }
 
-    async fn subject_of(&self, identity: Uuid) -> Result<Option<Uuid>> {
+    pub(crate) async fn subject_of(&self, identity: Uuid) -> Result<Option<Uuid>> {
         Ok(self
             .store
             .find_by(&self.e.s2i, &[("identityId", Val::Uuid(identity))], 1)
@@ -483,7 +547,7 @@ impl Auth {
             .and_then(|r| r.uuid("subjectId")))
     }
 
-    async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
+    pub(crate) async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
         let mut c = self.store.db.read().await?;
         Ok(
             repo::read_text(&mut c.exec(), &self.e.identity, identity, &[field])
@@ -527,6 +591,7 @@ impl Auth {
         provider: &str,
         key: &str,
         hash: Option<String>,
+        verified: bool,
     ) -> Result<Record> {
         let mut input = fields(json!({"provider": provider, "login": format!("{provider}:{key}")}));
         if provider == EMAIL {
@@ -548,16 +613,20 @@ impl Auth {
                 other => other,
             })?;
         let id = Record::must_id(&row)?;
+        let mut set = Vec::new();
         if let Some(h) = hash {
-            repo::update_if(
-                exec,
-                &self.e.identity,
-                id,
-                &[(idx(&self.e.identity, "password")?, Val::Text(h))],
-                &[],
-            )
-            .await?;
+            set.push(("password", Val::Text(h)));
         }
+        if verified {
+            set.push(("verifiedAt", Val::Timestamp(now())));
+        }
+        let row = if set.is_empty() {
+            row
+        } else {
+            repo::set_if(exec, &self.e.identity, id, &set, &[])
+                .await?
+                .ok_or_else(|| Error::internal("a new identity vanished"))?
+        };
         self.store
             .link_in(
                 exec,
@@ -569,11 +638,11 @@ impl Auth {
         Ok(row)
     }
 
-    /// A new subject with an identity (`(provider, key, password hash)`; none for an anonymous
-    /// subject) and the given roles, signed in.
+    /// A new subject with an identity (`(provider, key, password hash, proved)`; none for an
+    /// anonymous subject) and the given roles, signed in.
     async fn new_account(
         &self,
-        identity: Option<(&str, &str, Option<String>)>,
+        identity: Option<(&str, &str, Option<String>, bool)>,
         roles: &[Uuid],
         ctx: &Ctx,
     ) -> Result<Tokens> {
@@ -586,8 +655,8 @@ impl Auth {
                     .create_in(&mut exec, &self.e.subject, &Map::new())
                     .await?,
             )?;
-            if let Some((provider, key, hash)) = identity {
-                self.create_identity(&mut exec, subject, provider, key, hash)
+            if let Some((provider, key, hash, proved)) = identity {
+                self.create_identity(&mut exec, subject, provider, key, hash, proved)
                     .await?;
             }
             for r in roles {
@@ -639,7 +708,7 @@ impl Auth {
         }
         let hash = self.hasher.hash(password).await?;
         let t = self
-            .new_account(Some((EMAIL, &email, Some(hash))), &roles, ctx)
+            .new_account(Some((EMAIL, &email, Some(hash), false)), &roles, ctx)
             .await
             .map_err(|e| match e {
                 Error::Conflict { .. } => Error::conflict_field(
@@ -649,6 +718,19 @@ impl Auth {
                 other => other,
             })?;
         tracing::info!(subject = %t.subject, event = "registration", "account registered");
+        // The address is unconfirmed until the code mailed now comes back (a mail that cannot be
+        // queued is logged: the account asks for another from its settings).
+        match self.identity_by_login(&format!("{EMAIL}:{email}")).await {
+            Ok(Some(row)) => {
+                if let Err(e) = self.send_verification(&row, &email, false, ctx).await {
+                    tracing::error!(subject = %t.subject, error = %e, "the confirmation mail could not be queued");
+                }
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::error!(subject = %t.subject, error = %e, "the confirmation mail could not be queued")
+            }
+        }
         Ok(t)
     }
 
@@ -665,18 +747,23 @@ impl Auth {
             Some(i) => self.secret_of(Record::must_id(i)?, "password").await?,
             None => None,
         };
-        let ok = self.hasher.verify(password, stored).await?;
+        let ok = self.hasher.verify(password, stored.clone()).await?;
         let subject = match (&identity, ok) {
-            (Some(i), true) => self.subject_of(Record::must_id(i)?).await?,
+            (Some(i), true) => self
+                .subject_of(Record::must_id(i)?)
+                .await?
+                .map(|s| (s, Record::must_id(i))),
             _ => None,
         };
-        let Some(subject) = subject else {
+        let Some((subject, identity)) = subject else {
             self.limits.failed(&ctx.ip, &account);
             tracing::info!(event = "login_failed", "sign-in refused");
             return Err(wrong_credentials());
         };
         self.limits.succeeded(&ctx.ip, &account);
-        let t = self.first_factor_passed(subject, ctx).await?;
+        let t = self
+            .first_factor_passed(subject, ctx, (identity?, stored.as_deref()))
+            .await?;
         tracing::info!(subject = %subject, event = "login", second_step = matches!(t, SignIn::SecondFactor { .. }), "password accepted");
         Ok(t)
     }
@@ -751,12 +838,17 @@ impl Auth {
         Ok(())
     }
 
+    /// Sets a new password with a mailed reset code and ends every session. The code proves the
+    /// address: an address never confirmed before is confirmed now, and whatever else was added
+    /// to the account while it was unconfirmed — other sign-in methods, a second factor — is
+    /// removed (someone may have registered the owner's address to wait for this reset). The
+    /// answer lists what was removed.
     pub async fn reset_password(
         &self,
         code: &str,
         password: &str,
         confirmation: &str,
-    ) -> Result<()> {
+    ) -> Result<Value> {
         password::check_len("password", password)?;
         if password != confirmation {
             return Err(Error::invalid_field(
@@ -801,7 +893,7 @@ impl Auth {
         let hash = self.hasher.hash(password).await?;
         let subject = self.subject_of(id).await?.ok_or_else(bad)?;
         let mut tx = self.store.db.begin().await?;
-        {
+        let cleared = {
             let mut exec = tx.exec();
             let done = repo::update_if(
                 &mut exec,
@@ -816,16 +908,21 @@ impl Auth {
                 &[(idx(i, "code")?, Val::Text(stored))],
             )
             .await?;
-            if done.is_none() {
+            let Some(done) = done else {
                 return Err(bad());
-            }
+            };
+            let cleared = self.address_proved(&mut exec, subject, &done).await?;
             self.revoke_all(&mut exec, subject, None).await?;
-        }
+            cleared
+        };
         tx.commit().await?;
-        self.store.touch(i);
-        self.store.touch(&self.e.session);
-        tracing::info!(subject = %subject, event = "password_reset", "password reset; every session revoked");
-        Ok(())
+        for e in [i, &self.e.session, &self.e.s2i, &self.e.subject] {
+            self.store.touch(e);
+        }
+        tracing::info!(subject = %subject, event = "password_reset", removed = cleared.removed.len(), second_factor_removed = cleared.second_factor, "password reset; every session revoked");
+        Ok(
+            json!({"ok": true, "removedIdentities": cleared.removed, "secondFactorRemoved": cleared.second_factor}),
+        )
     }
 
     // ---- wallet --------------------------------------------------------------------------
@@ -874,11 +971,13 @@ impl Auth {
             && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
         {
             tracing::info!(subject = %subject, event = "login", provider = WALLET, "wallet accepted");
-            return self.first_factor_passed(subject, ctx).await;
+            return self
+                .first_factor_passed(subject, ctx, (Record::must_id(&i)?, None))
+                .await;
         }
         let roles = self.registration_roles(&[]).await?;
         let t = self
-            .new_account(Some((WALLET, &addr, None)), &roles, ctx)
+            .new_account(Some((WALLET, &addr, None, true)), &roles, ctx)
             .await?;
         tracing::info!(subject = %t.subject, event = "registration", provider = WALLET, "account registered");
         Ok(SignIn::Done(t))
@@ -905,7 +1004,7 @@ impl Auth {
         Ok(out)
     }
 
-    async fn owned_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+    pub(crate) async fn owned_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
         self.identities(subject)
             .await?
             .into_iter()
@@ -935,13 +1034,17 @@ impl Auth {
 
     /// Adds an email-and-password identity (`{email, password}`) or links a wallet
     /// (`{message, signature, address}`).
+    /// `own_session`: the caller's session when it changes its own account (an admin acting
+    /// for another account passes `None`).
     pub async fn add_identity(
         &self,
         subject: Uuid,
         body: &Map<String, Value>,
         ctx: &Ctx,
+        own_session: Option<Uuid>,
     ) -> Result<Record> {
         self.limits.ip(&ctx.ip)?;
+        self.limits.account(&format!("identity-change:{subject}"))?;
         let provider = str_field(body, "provider")?.replace('-', "_");
         let mut tx;
         let row = match provider.as_str() {
@@ -949,12 +1052,13 @@ impl Auth {
                 let email = normalise_email("email", str_field(body, "email")?)?;
                 let pw = str_field(body, "password")?;
                 password::check_new("password", pw)?;
-                if self
-                    .identities(subject)
-                    .await?
-                    .iter()
-                    .any(|r| r.text("provider") == Some(EMAIL))
-                {
+                let current = self.identities(subject).await?;
+                // A password sign-in added next to another sign-in method would outlive a stolen
+                // session: it takes a recent sign-in.
+                if current.iter().any(signs_in) {
+                    self.require_recent_sign_in(own_session).await?;
+                }
+                if current.iter().any(|r| r.text("provider") == Some(EMAIL)) {
                     return Err(Error::Conflict {
                         message:
                             "this account already has an email identity; change its email instead"
@@ -964,20 +1068,25 @@ impl Auth {
                 }
                 let hash = self.hasher.hash(pw).await?;
                 tx = self.store.db.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash))
+                self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash), false)
                     .await?
             }
             WALLET => {
+                self.require_confirmed_email(subject).await?;
+                if self.identities(subject).await?.iter().any(signs_in) {
+                    self.require_recent_sign_in(own_session).await?;
+                }
                 let addr = self.verify_wallet(
                     str_field(body, "message")?,
                     str_field(body, "signature")?,
                     str_field(body, "address")?,
                 )?;
                 tx = self.store.db.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None)
+                self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None, true)
                     .await?
             }
             TELEGRAM => {
+                self.require_confirmed_email(subject).await?;
                 let Some(token) = &self.cfg.telegram_bot_token else {
                     return Err(Error::invalid_field(
                         "provider",
@@ -986,7 +1095,7 @@ impl Auth {
                 };
                 let id = crate::telegram_login::verify(body, token, now().unix_timestamp())?;
                 tx = self.store.db.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None)
+                self.create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None, true)
                     .await?
             }
             _ => {
@@ -999,7 +1108,11 @@ impl Auth {
         tx.commit().await?;
         self.store.touch(&self.e.identity);
         self.store.touch(&self.e.s2i);
-        if provider != EMAIL {
+        if provider == EMAIL {
+            if let Some(email) = row.text("email") {
+                self.send_verification(&row, email, false, ctx).await?;
+            }
+        } else {
             self.tell_linked(subject, &provider, &row, ctx).await;
         }
         Ok(row)
@@ -1147,13 +1260,15 @@ impl Auth {
     }
 
     /// `{password, newPassword}` changes the password (other sessions are revoked);
-    /// `{email, password}` changes the email.
+    /// `{email, password}` asks to change the email: the new address gets a code, and the change
+    /// happens when it comes back ([`Auth::verify_identity`]).
     pub async fn update_identity(
         &self,
         subject: Uuid,
         identity: Uuid,
         keep_session: Option<Uuid>,
         body: &Map<String, Value>,
+        ctx: &Ctx,
     ) -> Result<Record> {
         let row = self.owned_identity(subject, identity).await?;
         if row.text("provider") != Some(EMAIL) {
@@ -1209,26 +1324,7 @@ impl Auth {
             let email = normalise_email("email", email.as_str().unwrap_or_default())?;
             self.check_password(identity, "password", str_field(body, "password")?)
                 .await?;
-            let mut tx = self.store.db.begin().await?;
-            let out = repo::update_if(
-                &mut tx.exec(),
-                i,
-                identity,
-                &[
-                    (idx(i, "email")?, Val::Text(email.clone())),
-                    (idx(i, "login")?, Val::Text(format!("{EMAIL}:{email}"))),
-                ],
-                &[],
-            )
-            .await
-            .map_err(|e| match e {
-                Error::Conflict { .. } => Error::conflict_field("email", "is already registered"),
-                other => other,
-            })?
-            .ok_or_else(|| Error::not_found("identity not found"))?;
-            tx.commit().await?;
-            self.store.touch(i);
-            return Ok(out);
+            return self.request_email_change(&row, &email, ctx).await;
         }
         Err(Error::invalid_field(
             "body",
@@ -1236,8 +1332,17 @@ impl Auth {
         ))
     }
 
-    /// Deletes an identity; the last one cannot go.
-    pub async fn delete_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+    /// Deletes an identity; the last way to sign in cannot go. Removing a sign-in method takes a
+    /// recent sign-in (`own_session`, as for [`Auth::add_identity`]), and the account's addresses
+    /// (the removed one too) are told.
+    pub async fn delete_identity(
+        &self,
+        subject: Uuid,
+        identity: Uuid,
+        own_session: Option<Uuid>,
+        ctx: &Ctx,
+    ) -> Result<Record> {
+        self.limits.account(&format!("identity-change:{subject}"))?;
         let all = self.identities(subject).await?;
         let row = all
             .iter()
@@ -1248,15 +1353,64 @@ impl Auth {
                     "rbac.identity {identity} not found for this subject"
                 ))
             })?;
-        if all.len() <= 1 {
-            return Err(Error::Conflict {
-                message: "this is the account's last identity; add another before deleting it"
-                    .into(),
-                fields: Default::default(),
-            });
+        if signs_in(&row) {
+            if !all.iter().any(|r| r.id() != Some(identity) && signs_in(r)) {
+                return Err(Error::Conflict {
+                    message:
+                        "this is the account's last way to sign in; add another before deleting it"
+                            .into(),
+                    fields: Default::default(),
+                });
+            }
+            self.require_recent_sign_in(own_session).await?;
         }
         self.store.delete(&self.e.identity, identity).await?;
+        if signs_in(&row) {
+            let mut to = self.subjects.emails(subject).await.unwrap_or_default();
+            if let Some(e) = row.text("email")
+                && !to.iter().any(|x| x == e)
+            {
+                to.push(e.to_owned());
+            }
+            let what = row
+                .text("email")
+                .or(row.text("account"))
+                .unwrap_or_default();
+            for address in to {
+                let queued = self
+                    .mailer
+                    .queue(Email {
+                        topic: "security",
+                        template_variant: crate::verification::REMOVED_TEMPLATE,
+                        to: &address,
+                        language: &ctx.language,
+                        data: json!({"removed": what, "settingsUrl": format!("{}/rbac/subjects/settings", self.cfg.public_url)}),
+                        ..Default::default()
+                    })
+                    .await;
+                if let Err(e) = queued {
+                    tracing::error!(%subject, error = %e, "the removal notice could not be queued");
+                }
+            }
+        }
         Ok(row)
+    }
+
+    /// 403 unless `session` (the caller's own) was opened by a sign-in in the last
+    /// [`RECENT_SIGN_IN`]: changes to the ways an account signs in need a fresh proof, not just a
+    /// session (which may be stolen). `None` (an admin acting for another account) passes.
+    pub(crate) async fn require_recent_sign_in(&self, session: Option<Uuid>) -> Result<()> {
+        let Some(sid) = session else {
+            return Ok(());
+        };
+        let row = self.store.get(&self.e.session, sid).await?;
+        if ts(&row, "createdAt").is_some_and(|t| t + RECENT_SIGN_IN > now()) {
+            return Ok(());
+        }
+        Err(Error::Forbidden(
+            "sign in again to change how this account signs in (a sign-in in the last 15 minutes is needed)"
+                .into(),
+        ))
     }
 
     /// Admin: creates an email-and-password identity for an existing subject, or a new subject
@@ -1279,7 +1433,8 @@ impl Auth {
                         .await?,
                 )?,
             };
-            self.create_identity(&mut exec, subject, EMAIL, &email, Some(hash))
+            // An admin vouches for the address.
+            self.create_identity(&mut exec, subject, EMAIL, &email, Some(hash), true)
                 .await?
         };
         tx.commit().await?;
@@ -1312,7 +1467,7 @@ impl Auth {
         let hash = self.hasher.hash(password).await?;
         let t = self
             .new_account(
-                Some((EMAIL, &email, Some(hash))),
+                Some((EMAIL, &email, Some(hash), true)),
                 &[Record::must_id(&admin)?],
                 &Ctx::default(),
             )

@@ -17,6 +17,14 @@ fn p(path: &str) -> String {
     format!("{AUTH}/{path}")
 }
 
+/// An app that mails through a local SMTP sink, and the sink.
+async fn with_mail(db: Db) -> Option<(Sink, TestApp)> {
+    let sink = Sink::start().await;
+    let url = sink.url.clone();
+    let app = spawn_app_with(db, |c| c.smtp_url = Some(url)).await?;
+    Some((sink, app))
+}
+
 async fn refresh(app: &TestApp, token: &str) -> stoa_testkit::Res {
     app.anon()
         .post(&p("refresh"), &json!({"refresh": token}))
@@ -176,9 +184,7 @@ async fn registration_rules(app: TestApp) {
 dual_test!(registration_rules);
 
 async fn reset_by_mail(db: Db) {
-    let sink = Sink::start().await;
-    let url = sink.url.clone();
-    let Some(app) = spawn_app_with(db, |c| c.smtp_url = Some(url)).await else {
+    let Some((sink, app)) = with_mail(db).await else {
         return eprintln!("skipped: no PostgreSQL");
     };
     let a = app.register("reset@example.com").await;
@@ -192,14 +198,16 @@ async fn reset_by_mail(db: Db) {
         )
         .await;
     assert_eq!(r.status, 201);
-    let mail = sink.wait_for("reset@example.com").await;
+    let mail = sink
+        .wait_for_text("reset@example.com", "reset-password?code=")
+        .await;
     let text = mail.text();
     assert!(
         text.contains("Сброс") || text.contains("пароль"),
         "Russian template: {text}"
     );
     let code = text
-        .split("code=")
+        .split("reset-password?code=")
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
         .expect("a reset link")
@@ -234,8 +242,16 @@ async fn reset_by_mail(db: Db) {
     app.login("reset@example.com", new_pw).await;
     // The notification is in the outbox, sent, without the link.
     let n = app.get("/api/notification/notifications").await;
-    assert_eq!(n.data()[0]["status"], "sent", "{}", n.text);
+    let sent = n
+        .data()
+        .as_array()
+        .and_then(|l| l.iter().find(|x| x["title"] == "Сброс пароля").cloned())
+        .unwrap_or_else(|| panic!("the reset mail is in the outbox: {}", n.text));
+    assert_eq!(sent["status"], "sent", "{}", n.text);
     assert!(!n.text.contains(&code));
+    // The reset proved the address, which was never confirmed; nothing else was on the account.
+    assert_eq!(ok.data()["removedIdentities"], json!([]), "{}", ok.text);
+    assert_eq!(ok.data()["secondFactorRemoved"], false);
 
     // At most five attempts per code.
     app.anon()
@@ -251,7 +267,7 @@ async fn reset_by_mail(db: Db) {
             .iter()
             .filter_map(|m| {
                 m.text()
-                    .split("code=")
+                    .split("reset-password?code=")
                     .nth(1)
                     .and_then(|s| s.split_whitespace().next())
                     .map(str::to_owned)
@@ -291,7 +307,10 @@ async fn reset_by_mail_postgres() {
     reset_by_mail(Db::Postgres).await;
 }
 
-async fn identities(app: TestApp) {
+async fn identities(db: Db) {
+    let Some((sink, app)) = with_mail(db).await else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
     let a = app.register("ids@example.com").await;
     let other = app.login("ids@example.com", PASSWORD).await;
     let me = app.as_account(&a);
@@ -332,15 +351,53 @@ async fn identities(app: TestApp) {
         .status,
         422
     );
-    assert_eq!(
-        me.patch(
+    // The new address waits for its code; until then the account signs in with the old one.
+    let asked = me
+        .patch(
             &item,
-            &json!({"email": "New@Example.com", "password": "brand-new-secret-77"})
+            &json!({"email": "New@Example.com", "password": "brand-new-secret-77"}),
         )
+        .await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert_eq!(asked.data()["pendingEmail"], "new@example.com");
+    assert_eq!(asked.data()["email"], "ids@example.com");
+    let early = app
+        .anon()
+        .post(
+            &p("email-and-password/authentication"),
+            &json!({"login": "new@example.com", "password": "brand-new-secret-77"}),
+        )
+        .await;
+    assert_eq!(early.status, 401, "{}", early.text);
+    app.login("ids@example.com", "brand-new-secret-77").await;
+    let notice = sink
+        .wait_for_text(
+            "ids@example.com",
+            "asked to change its email to new@example.com",
+        )
+        .await;
+    assert!(notice.text().contains("new@example.com"));
+    let code = sink
+        .wait_for_text("new@example.com", "verify-email?")
         .await
-        .status,
-        200
+        .confirmation_code()
+        .expect("a code");
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let verify = format!("{item}/verify");
+    let r = me.post(&verify, &json!({"code": wrong})).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = me.post(&verify, &json!({"code": code})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["email"], "new@example.com");
+    assert!(r.data()["verifiedAt"].is_string(), "{}", r.text);
+    assert_eq!(r.data()["pendingEmail"], Value::Null);
+    assert_eq!(
+        me.post(&verify, &json!({"code": code})).await.status,
+        409,
+        "already confirmed"
     );
+    sink.wait_for_text("ids@example.com", "now signs in with new@example.com")
+        .await;
     app.login("new@example.com", "brand-new-secret-77").await;
     // The identity route's change-password.
     let cp = me
@@ -354,11 +411,7 @@ async fn identities(app: TestApp) {
     let del = me.delete(&item).await;
     assert_eq!(del.status, 409, "{}", del.text);
     // With a wallet linked, the email identity can go.
-    let key = wallet_key(1);
-    let (message, sig) = sign_in_message(&app, &key, |_| {}).await;
-    let linked = me
-        .post(&format!("/api/rbac/subjects/{}/identities", a.id), &json!({"provider": "ethereum_virtual_machine", "message": message, "signature": sig, "address": address(&key)}))
-        .await;
+    let linked = link_wallet(&app, &me, &a.id, &wallet_key(1)).await;
     assert_eq!(linked.status, 201, "{}", linked.text);
     // The account's address is told (the outbox holds the notice; no SMTP here).
     let told = app
@@ -383,7 +436,7 @@ async fn identities(app: TestApp) {
         Some(1)
     );
 }
-dual_test!(identities);
+dual_test!(identities, db);
 
 // ---- wallet --------------------------------------------------------------------------------
 
@@ -529,12 +582,25 @@ async fn wallet_sign_in(app: TestApp) {
             .status,
         400
     );
-    // A wallet linked to one subject cannot be linked to another.
+    // An account whose email is not confirmed links no wallet.
     let b = app.register("wallet-b@example.com").await;
     let (m, s) = sign_in_message(&app, &key, |_| {}).await;
     let link = app
         .as_account(&b)
-        .post(&format!("/api/rbac/subjects/{}/identities", b.id), &json!({"provider": "ethereum-virtual-machine", "message": m, "signature": s, "address": addr}))
+        .post(&format!("/api/rbac/subjects/{}/identities", b.id), &json!({"provider": "ethereum-virtual-machine", "message": m.clone(), "signature": s.clone(), "address": addr}))
+        .await;
+    assert_eq!(link.status, 403, "{}", link.text);
+    assert!(link.text.contains("confirm your email"), "{}", link.text);
+    // A wallet linked to one subject cannot be linked to another (a guest, with no email).
+    let guest = app.anon().post(&p("init"), &json!({})).await;
+    let jwt = guest.data()["jwt"].as_str().unwrap().to_owned();
+    let gid = app.bearer(&jwt).get(&p("me")).await.data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let link = app
+        .bearer(&jwt)
+        .post(&format!("/api/rbac/subjects/{gid}/identities"), &json!({"provider": "ethereum-virtual-machine", "message": m, "signature": s, "address": addr}))
         .await;
     assert_eq!(link.status, 409, "{}", link.text);
 }
@@ -726,7 +792,7 @@ async fn cookies_and_csrf(app: TestApp) {
         "same origin passes to validation: {}",
         same.text
     );
-    // Behind https the cookies are Secure.
+    // `X-Forwarded-Proto` from a client that is not a trusted proxy is not believed.
     let r = app
         .send(
             app.plain
@@ -735,11 +801,12 @@ async fn cookies_and_csrf(app: TestApp) {
                 .json(&json!({"login": "cookie@example.com", "password": PASSWORD})),
         )
         .await;
+    assert_eq!(r.status, 201, "{}", r.text);
     assert!(
         r.headers
             .get_all("set-cookie")
             .iter()
-            .all(|v| v.to_str().unwrap_or("").contains("Secure"))
+            .all(|v| !v.to_str().unwrap_or("").contains("Secure"))
     );
     // Logout clears both cookies.
     let out = app
@@ -935,3 +1002,498 @@ async fn rate_limited_sqlite() {
 async fn rate_limited_postgres() {
     rate_limited(Db::Postgres).await;
 }
+
+// ---- email confirmation and taking an address back ------------------------------------------
+
+fn totp_now(secret: &str) -> String {
+    let bytes = totp_rs::Secret::Encoded(secret.to_owned())
+        .to_bytes()
+        .unwrap();
+    let t = totp_rs::TOTP::new(totp_rs::Algorithm::SHA1, 6, 1, 30, bytes).unwrap();
+    t.generate_current().unwrap()
+}
+
+/// Links `key`'s wallet to `subject` as `caller`; the answer.
+async fn link_wallet(
+    app: &TestApp,
+    caller: &stoa_testkit::users::As<'_>,
+    subject: &str,
+    key: &SigningKey,
+) -> stoa_testkit::Res {
+    let (m, s) = sign_in_message(app, key, |_| {}).await;
+    caller
+        .post(
+            &format!("/api/rbac/subjects/{subject}/identities"),
+            &json!({"provider": "ethereum_virtual_machine", "message": m, "signature": s, "address": address(key)}),
+        )
+        .await
+}
+
+/// Signs in with `key`'s wallet (an account on first use): access token, refresh token, subject.
+async fn wallet_account(app: &TestApp, key: &SigningKey) -> (String, String, String) {
+    let (m, s) = sign_in_message(app, key, |_| {}).await;
+    let w = app
+        .anon()
+        .post(
+            &p("ethereum-virtual-machine"),
+            &json!({"message": m, "signature": s, "address": address(key)}),
+        )
+        .await;
+    assert_eq!(w.status, 201, "{}", w.text);
+    let jwt = w.data()["jwt"].as_str().unwrap().to_owned();
+    let refresh = w.data()["refresh"].as_str().unwrap().to_owned();
+    let id = app.bearer(&jwt).get(&p("me")).await.data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (jwt, refresh, id)
+}
+
+/// Asks for a reset of `email`, follows the mailed link, and returns the answer.
+async fn reset_through_mail(
+    app: &TestApp,
+    sink: &Sink,
+    email: &str,
+    pw: &str,
+) -> stoa_testkit::Res {
+    let r = app
+        .anon()
+        .post(
+            &p("email-and-password/forgot-password"),
+            &json!({"email": email}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let text = sink
+        .wait_for_text(email, "reset-password?code=")
+        .await
+        .text();
+    let code = text
+        .split("reset-password?code=")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .expect("a reset link")
+        .to_owned();
+    app.anon()
+        .post(
+            &p("email-and-password/reset-password"),
+            &json!({"code": code, "password": pw, "passwordConfirmation": pw}),
+        )
+        .await
+}
+
+/// The review's takeover: someone registers the owner's address (or adds it to their wallet
+/// account), links their own sign-in methods, and waits for the owner to reset the password.
+async fn an_address_is_taken_back_by_its_owner(db: Db) {
+    let Some((sink, app)) = with_mail(db).await else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
+    // 1. Registered by someone else: no wallet can be linked while the address is unconfirmed.
+    let attacker = app.register("owner@example.com").await;
+    let them = app.as_account(&attacker);
+    let ids = format!("/api/rbac/subjects/{}/identities", attacker.id);
+    let link = link_wallet(&app, &them, &attacker.id, &wallet_key(21)).await;
+    assert_eq!(link.status, 403, "{}", link.text);
+    assert!(
+        link.text
+            .contains("confirm your email address owner@example.com"),
+        "{}",
+        link.text
+    );
+    let listed = them.get(&ids).await;
+    assert_eq!(
+        listed.data().as_array().map(Vec::len),
+        Some(1),
+        "nothing linked"
+    );
+    assert_eq!(listed.data()[0]["verifiedAt"], Value::Null);
+    // Nor confirmed by guessing: ten wrong codes close the code path, even for the right code.
+    let iid = listed.data()[0]["id"].as_str().unwrap().to_owned();
+    let right = sink
+        .wait_for_text("owner@example.com", "verify-email?")
+        .await
+        .confirmation_code()
+        .expect("a code");
+    let verify = format!("{ids}/{iid}/verify");
+    let mut tried = 0;
+    for n in 0..11u32 {
+        let guess = format!("{n:06}");
+        if guess == right || tried == 10 {
+            continue;
+        }
+        tried += 1;
+        let r = them.post(&verify, &json!({"code": guess})).await;
+        assert_eq!(r.status, 422, "guess {n}: {}", r.text);
+    }
+    // The address's daily budget (429) and the identity's own (409) both end at ten.
+    let r = them.post(&verify, &json!({"code": right})).await;
+    assert!(
+        r.status == 409 || r.status == 429,
+        "closed after ten wrong codes: {}",
+        r.text
+    );
+    assert_eq!(
+        them.post(&format!("{ids}/{iid}/verification"), &json!({}))
+            .await
+            .status,
+        409,
+        "and no new code either"
+    );
+    // Another account cannot spend the code of this identity.
+    let stranger = app.register("stranger@example.com").await;
+    let r = app
+        .as_account(&stranger)
+        .post(&verify, &json!({"code": right}))
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+
+    // 2. The other way round: a wallet account with a second factor adds the owner's address.
+    let wkey = wallet_key(22);
+    let (wjwt, wrefresh, wid) = wallet_account(&app, &wkey).await;
+    let start = app
+        .bearer(&wjwt)
+        .post(&format!("/api/rbac/subjects/{wid}/totp"), &json!({}))
+        .await;
+    assert_eq!(start.status, 201, "{}", start.text);
+    let secret = start.data()["secret"].as_str().unwrap().to_owned();
+    let on = app
+        .bearer(&wjwt)
+        .post(
+            &format!("/api/rbac/subjects/{wid}/totp/confirm"),
+            &json!({"code": totp_now(&secret)}),
+        )
+        .await;
+    assert_eq!(on.status, 200, "{}", on.text);
+    let wjwt = on.data()["jwt"].as_str().unwrap().to_owned();
+    let added = app
+        .bearer(&wjwt)
+        .post(
+            &format!("/api/rbac/subjects/{wid}/identities"),
+            &json!({"provider": "email_and_password", "email": "second@example.com", "password": "attackers-own-pass-1"}),
+        )
+        .await;
+    assert_eq!(added.status, 201, "{}", added.text);
+    assert_eq!(added.data()["verifiedAt"], Value::Null);
+    // The owner of the address resets the password: the wallet and the second factor go.
+    let done = reset_through_mail(&app, &sink, "second@example.com", "owners-new-pass-22").await;
+    assert_eq!(done.status, 201, "{}", done.text);
+    assert_eq!(done.data()["secondFactorRemoved"], true, "{}", done.text);
+    let removed = done.data()["removedIdentities"].clone();
+    assert_eq!(removed.as_array().map(Vec::len), Some(1), "{}", done.text);
+    assert_eq!(removed[0]["provider"], "ethereum_virtual_machine");
+    assert_eq!(removed[0]["account"], address(&wkey));
+    // A plain sign-in (no second step), with only the owner's address, now confirmed.
+    let owner = app.login("second@example.com", "owners-new-pass-22").await;
+    assert_eq!(owner.id, wid);
+    let me = app.as_account(&owner).get(&p("me")).await;
+    let list = me.data()["identities"].as_array().unwrap().clone();
+    assert_eq!(list.len(), 1, "{}", me.text);
+    assert!(list[0]["verifiedAt"].is_string(), "{}", me.text);
+    assert_eq!(me.data()["secondFactor"]["enabled"], false, "{}", me.text);
+    // The wallet's holder is out: the old session is over, and the wallet opens a new account.
+    assert_eq!(refresh(&app, &wrefresh).await.status, 401);
+    let (_, _, other) = wallet_account(&app, &wkey).await;
+    assert_ne!(other, wid, "a new account, not the owner's");
+
+    // 3. The first address's owner resets too: the registrant's password stops working.
+    let done = reset_through_mail(&app, &sink, "owner@example.com", "mine-after-all-333").await;
+    assert_eq!(done.status, 201, "{}", done.text);
+    assert_eq!(done.data()["removedIdentities"], json!([]));
+    let old = app
+        .anon()
+        .post(
+            &p("email-and-password/authentication"),
+            &json!({"login": "owner@example.com", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(old.status, 401, "{}", old.text);
+    let mine = app.login("owner@example.com", "mine-after-all-333").await;
+    let me = app.as_account(&mine).get(&p("me")).await;
+    assert!(
+        me.data()["identities"][0]["verifiedAt"].is_string(),
+        "{}",
+        me.text
+    );
+    // Confirmed now, so a wallet can be linked — and the address is told.
+    let link = link_wallet(&app, &app.as_account(&mine), &mine.id, &wallet_key(23)).await;
+    assert_eq!(link.status, 201, "{}", link.text);
+    sink.wait_for_text("owner@example.com", "was linked to your account")
+        .await;
+}
+dual_test!(an_address_is_taken_back_by_its_owner, db);
+
+/// The code mailed at registration confirms the address (from a session of the account only);
+/// a new code can be asked for, and the old one then stops working.
+async fn registration_mails_a_confirmation_code(db: Db) {
+    let Some((sink, app)) = with_mail(db).await else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
+    let a = app.register("confirm@example.com").await;
+    let mail = sink
+        .wait_for_text("confirm@example.com", "verify-email?")
+        .await;
+    let first = mail.confirmation_code().expect("a code");
+    // Not in the subject: that is the outbox record's title, which admins read.
+    assert!(
+        !mail.subject().unwrap_or_default().contains(&first),
+        "{:?}",
+        mail.subject()
+    );
+    let me = app.as_account(&a);
+    let ids = format!("/api/rbac/subjects/{}/identities", a.id);
+    let iid = me.get(&ids).await.data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The code is never served: not in the outbox's records, not in the identity.
+    let outbox = app.get("/api/notification/notifications").await;
+    assert!(!outbox.text.contains(&first), "{}", outbox.text);
+    assert!(!me.get(&ids).await.text.contains(&first));
+    // A new code replaces the first.
+    let again = me
+        .post(&format!("{ids}/{iid}/verification"), &json!({}))
+        .await;
+    assert_eq!(again.status, 201, "{}", again.text);
+    assert_eq!(again.data()["sentTo"], "confirm@example.com");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let second = loop {
+        let codes: Vec<String> = sink
+            .mails()
+            .iter()
+            .filter(|m| m.to.iter().any(|t| t == "confirm@example.com"))
+            .filter_map(stoa_testkit::smtp::Mail::confirmation_code)
+            .collect();
+        if codes.len() >= 2 {
+            break codes[codes.len() - 1].clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "a second code");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let verify = format!("{ids}/{iid}/verify");
+    if second != first {
+        let r = me.post(&verify, &json!({"code": first})).await;
+        assert_eq!(r.status, 422, "the first code is replaced: {}", r.text);
+    }
+    let r = me.post(&verify, &json!({"code": " "})).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = me.post(&verify, &json!({})).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = me.post(&verify, &json!({"code": second})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.data()["verifiedAt"].is_string());
+    assert_eq!(
+        me.post(&format!("{ids}/{iid}/verification"), &json!({}))
+            .await
+            .status,
+        409,
+        "nothing left to confirm"
+    );
+    // Anonymous callers reach none of it.
+    assert_eq!(
+        app.anon()
+            .post(&verify, &json!({"code": second}))
+            .await
+            .status,
+        401
+    );
+}
+dual_test!(registration_mails_a_confirmation_code, db);
+
+/// Behind a trusted proxy that says the client came over https, the cookies are `Secure`.
+async fn cookies_are_secure_behind_a_trusted_https_proxy(db: Db) {
+    let Some(app) = spawn_app_with(db, |c| c.trusted_proxies = vec!["127.0.0.1".into()]).await
+    else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
+    app.register("proxied@example.com").await;
+    let sign_in = |proto: &'static str| {
+        app.send(
+            app.plain
+                .post(app.url(&p("email-and-password/authentication")))
+                .header("x-forwarded-proto", proto)
+                .json(&json!({"login": "proxied@example.com", "password": PASSWORD})),
+        )
+    };
+    let r = sign_in("https").await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cookies: Vec<String> = r
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(cookies.len(), 2, "{cookies:?}");
+    assert!(cookies.iter().all(|c| c.contains("Secure")), "{cookies:?}");
+    let r = sign_in("http").await;
+    assert!(
+        r.headers
+            .get_all("set-cookie")
+            .iter()
+            .all(|v| !v.to_str().unwrap_or("").contains("Secure"))
+    );
+}
+dual_test!(cookies_are_secure_behind_a_trusted_https_proxy, db);
+
+/// The review's ways around the code: guessing across identities (delete and re-add), a code
+/// mailed for one address confirming another, and a stolen old session changing sign-in methods.
+async fn codes_are_bound_and_budgeted(db: Db) {
+    let Some((sink, app)) = with_mail(db).await else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
+    // (a) A wallet account adds someone's address, guesses, deletes it, adds it again: the
+    // address's budget (ten tries a day, from anywhere) does not start over.
+    let (jwt, _, wid) = wallet_account(&app, &wallet_key(31)).await;
+    let ids = format!("/api/rbac/subjects/{wid}/identities");
+    let add = async || {
+        let r = app
+            .bearer(&jwt)
+            .post(&ids, &json!({"provider": "email_and_password", "email": "target@example.com", "password": "attackers-own-pass-1"}))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        r.data()["id"].as_str().unwrap().to_owned()
+    };
+    let mut tried = 0u32;
+    for round in 0..2 {
+        let iid = add().await;
+        let right = sink
+            .wait_for_text("target@example.com", &iid)
+            .await
+            .confirmation_code()
+            .expect("a code");
+        for n in 0..5u32 {
+            let guess = format!("{:06}", 100_000 + round * 10 + n);
+            if guess == right {
+                continue;
+            }
+            let r = app
+                .bearer(&jwt)
+                .post(&format!("{ids}/{iid}/verify"), &json!({"code": guess}))
+                .await;
+            assert_eq!(r.status, 422, "{}", r.text);
+            tried += 1;
+        }
+        if round == 0 {
+            let r = app.bearer(&jwt).delete(&format!("{ids}/{iid}")).await;
+            assert_eq!(
+                r.status, 200,
+                "the email can go (the wallet stays): {}",
+                r.text
+            );
+        } else {
+            while tried < 10 {
+                let r = app
+                    .bearer(&jwt)
+                    .post(&format!("{ids}/{iid}/verify"), &json!({"code": "999999"}))
+                    .await;
+                assert!(r.status == 422 || r.status == 200, "{}", r.text);
+                tried += 1;
+            }
+            let r = app
+                .bearer(&jwt)
+                .post(&format!("{ids}/{iid}/verify"), &json!({"code": right}))
+                .await;
+            assert_eq!(r.status, 429, "the address's budget is spent: {}", r.text);
+        }
+    }
+
+    // (b) A code mailed for one address does not confirm another that replaced it.
+    let a = app.register("mover@example.com").await;
+    app.confirm_email(&sink, &a).await;
+    let me = app.as_account(&a);
+    let aid = me
+        .get(&format!("/api/rbac/subjects/{}/identities", a.id))
+        .await
+        .data()[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let item = format!("/api/rbac/subjects/{}/identities/{aid}", a.id);
+    let r = me
+        .patch(
+            &item,
+            &json!({"email": "mine-too@example.com", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mine = sink
+        .wait_for_text("mine-too@example.com", "verify-email?")
+        .await
+        .confirmation_code()
+        .expect("a code");
+    let r = me
+        .patch(
+            &item,
+            &json!({"email": "someone-else@example.com", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["pendingEmail"], "someone-else@example.com");
+    let r = me
+        .post(&format!("{item}/verify"), &json!({"code": mine}))
+        .await;
+    assert_eq!(r.status, 422, "a code of another address: {}", r.text);
+    let still = me
+        .get(&format!("/api/rbac/subjects/{}/identities", a.id))
+        .await;
+    assert_eq!(
+        still.data()[0]["email"],
+        "mover@example.com",
+        "{}",
+        still.text
+    );
+
+    // (c) A session opened more than 15 minutes ago changes no sign-in method.
+    let b = app.register("old-session@example.com").await;
+    app.confirm_email(&sink, &b).await;
+    let session = app.store.entity("rbac.session").unwrap();
+    let sid = {
+        let claims = b.jwt.split('.').nth(1).unwrap();
+        let v: Value = serde_json::from_slice(
+            &base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, claims)
+                .unwrap(),
+        )
+        .unwrap();
+        uuid::Uuid::parse_str(v["sid"].as_str().unwrap()).unwrap()
+    };
+    let mut tx = app.store.db.begin().await.unwrap();
+    stoa_store::repo::set_if(
+        &mut tx.exec(),
+        &session,
+        sid,
+        &[(
+            "createdAt",
+            stoa_kernel::value::Val::Timestamp(
+                stoa_kernel::value::now() - Duration::from_secs(16 * 60),
+            ),
+        )],
+        &[],
+    )
+    .await
+    .unwrap()
+    .expect("the session row");
+    tx.commit().await.unwrap();
+    app.store.touch(&session);
+    let bkey = wallet_key(32);
+    let r = link_wallet(&app, &app.as_account(&b), &b.id, &bkey).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert!(r.text.contains("sign in again"), "{}", r.text);
+    // A fresh sign-in may; and removing the wallet again tells the account's address.
+    let fresh = app.login("old-session@example.com", PASSWORD).await;
+    let r = link_wallet(&app, &app.as_account(&fresh), &b.id, &bkey).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let wallet_id = r.data()["id"].as_str().unwrap().to_owned();
+    let r = app
+        .as_account(&fresh)
+        .delete(&format!(
+            "/api/rbac/subjects/{}/identities/{wallet_id}",
+            b.id
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    sink.wait_for_text(
+        "old-session@example.com",
+        "can no longer be used to sign in",
+    )
+    .await;
+}
+dual_test!(codes_are_bound_and_budgeted, db);

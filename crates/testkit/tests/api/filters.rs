@@ -669,3 +669,70 @@ async fn scans_page_through_every_row_once(app: TestApp) {
     assert_eq!(got[0].0, 6);
 }
 dual_test!(scans_page_through_every_row_once);
+
+/// A list writes each row as the same JSON the record's own read writes (PostgreSQL lists are
+/// written straight from the rows, SQLite's from its reader): every kind of column — uuid,
+/// reference, text, enum, int, bool, decimal, timestamp, translations, rich text and JSON, null
+/// or set.
+async fn list_rows_are_the_records_reads(app: TestApp) {
+    let rub = app
+        .create(
+            "/api/billing/currencies",
+            &json!({"slug": "rub", "symbol": "₽", "title": "Рубль \"quoted\"\n", "isDefault": true}),
+        )
+        .await;
+    let article = app
+        .create(
+            "/api/blog/articles",
+            &json!({"slug": "kinds", "title": {"en": "Kinds", "ru": "Виды «все»"}}),
+        )
+        .await;
+    app.create("/api/blog/articles", &json!({"slug": "bare"}))
+        .await;
+    app.create("/api/ecommerce/attributes", &json!({"boolean": false}))
+        .await;
+    let attr = app
+        .create(
+            "/api/ecommerce/attributes",
+            &json!({"number": "199.50", "boolean": true, "datetime": "2026-11-24T10:11:12.345Z", "string": {"en": "x\u{1}y"}}),
+        )
+        .await;
+    app.create(
+        "/api/ecommerce/attributes-to-billing-module-currencies",
+        &json!({"attributeId": attr["id"], "billingModuleCurrencyId": rub["id"]}),
+    )
+    .await;
+    for route in [
+        "/api/billing/currencies",
+        "/api/blog/articles",
+        "/api/ecommerce/attributes",
+        "/api/ecommerce/attributes-to-billing-module-currencies",
+        "/api/rbac/roles",
+        "/api/rbac/permissions",
+    ] {
+        let list = app.get(&format!("{route}?limit=1000")).await;
+        assert_eq!(list.status, 200, "{route}: {}", list.text);
+        let rows = list.data().as_array().cloned().unwrap_or_default();
+        assert!(!rows.is_empty(), "{route}");
+        for row in rows {
+            let one = app
+                .get(&format!("{route}/{}", row["id"].as_str().unwrap()))
+                .await;
+            assert_eq!(one.status, 200, "{route}: {}", one.text);
+            assert_eq!(
+                &row,
+                one.data(),
+                "{route}: the list's row and the record differ"
+            );
+        }
+    }
+    // The article's values came through intact.
+    let one = app
+        .get(&format!(
+            "/api/blog/articles/{}",
+            article["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(one.data()["title"]["ru"], "Виды «все»");
+}
+dual_test!(list_rows_are_the_records_reads);

@@ -200,3 +200,87 @@ async fn sqlite_runs_with_the_durability_settings() {
     assert_eq!((journal.as_str(), sync, fk), ("wal", 2, 1));
     assert!(busy >= 5000, "busy_timeout {busy}");
 }
+
+/// The value of the sample `line` starts with, or 0 when it is absent.
+fn sample(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
+async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
+    // A second, unauthenticated listener on a private address.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let Some(app) = stoa_testkit::spawn_app_with(db, move |c| {
+        c.metrics_addr = Some(format!("127.0.0.1:{port}"));
+    })
+    .await
+    else {
+        return eprintln!("skipped: no PostgreSQL");
+    };
+    assert_eq!(app.anon().get("/metrics").await.status, 401);
+    let user = app.register("metrics@example.com").await;
+    assert_eq!(app.as_account(&user).get("/metrics").await.status, 403);
+    let roles = r#"stoa_http_requests_total{method="GET",route="/api/rbac/roles",status="200"}"#;
+    let missing = r#"stoa_http_requests_total{method="GET",route="(unmatched)",status="404"}"#;
+    let before = app.get("/metrics").await;
+    assert_eq!(before.status, 200, "{}", before.text);
+    assert!(
+        before
+            .header("content-type")
+            .is_some_and(|c| c.starts_with("application/openmetrics-text")),
+        "{:?}",
+        before.header("content-type")
+    );
+    for _ in 0..3 {
+        assert_eq!(app.get("/api/rbac/roles").await.status, 200);
+    }
+    assert_eq!(app.anon().get("/api/no-such-thing").await.status, 404);
+    let after = app.get("/metrics").await.text;
+    // Other tests share the process's counters: compare before and after.
+    assert!(
+        sample(&after, roles) >= sample(&before.text, roles) + 3.0,
+        "{after}"
+    );
+    assert!(
+        sample(&after, missing) >= sample(&before.text, missing) + 1.0,
+        "{after}"
+    );
+    assert!(
+        after.contains(r#"stoa_http_request_duration_seconds_bucket{le="0.0005",method="GET",route="/api/rbac/roles"}"#)
+            || after.contains(r#"stoa_http_request_duration_seconds_bucket{method="GET",route="/api/rbac/roles",le="0.0005"}"#),
+        "{after}"
+    );
+    for series in [
+        r#"stoa_db_connections{state="idle"}"#,
+        r#"stoa_db_connections{state="in_use"}"#,
+        r#"stoa_job_queue{state="queued"}"#,
+        r#"stoa_job_queue{state="dead"}"#,
+    ] {
+        assert!(after.contains(series), "{series} in {after}");
+    }
+    // The registration's confirmation mail went through the job queue's runner: job outcomes.
+    assert!(after.contains("stoa_jobs_total{"), "{after}");
+    // The private listener answers without credentials, and serves nothing else.
+    let plain = reqwest::get(format!("http://127.0.0.1:{port}/metrics"))
+        .await
+        .unwrap();
+    assert_eq!(plain.status(), 200);
+    assert!(
+        plain
+            .text()
+            .await
+            .unwrap()
+            .contains("stoa_http_requests_total")
+    );
+    let other = reqwest::get(format!("http://127.0.0.1:{port}/api/rbac/roles"))
+        .await
+        .unwrap();
+    assert_eq!(other.status(), 404);
+}
+dual_test!(metrics_count_requests_for_admins, db);

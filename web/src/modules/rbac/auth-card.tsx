@@ -1,5 +1,6 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { Card } from "@/ui/card";
+import { Input, Label } from "@/ui/input";
 
 /** The centered card every authentication screen sits in. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
@@ -20,5 +21,16 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
     <p id={id} role="alert" className="text-sm text-destructive">
       {message}
     </p>
+  );
+}
+
+/** A labelled input with its error under it (the message is tied to the input for screen readers). */
+export function TextField({ id, label, error, ...props }: { id: string; label: string; error?: string } & ComponentProps<typeof Input>) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...props} />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
   );
 }

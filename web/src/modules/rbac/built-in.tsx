@@ -1,5 +1,6 @@
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./screens";
+import { VerifyEmailScreen } from "./verify-email";
 
 const SCREENS = {
   "select-method": SelectMethodScreen,
@@ -8,6 +9,7 @@ const SCREENS = {
   "reset-password": ResetPasswordScreen,
   logout: LogoutScreen,
   settings: SettingsScreen,
+  "verify-email": VerifyEmailScreen,
 };
 
 /** The account's built-in screens (`site/builtin.tsx`), in a chunk of their own. */

@@ -4,39 +4,33 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type TFunction, useTranslation } from "@/i18n";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { toast } from "sonner";
 import { z } from "zod";
 import { trackEvent } from "@/lib/analytics";
 import { AUTH_PATH, useLink } from "@/site/link";
 import { applyServerErrors } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
-import { AuthCard, FieldError } from "./auth-card";
+import { AuthCard, FieldError, TextField } from "./auth-card";
+import { useEmailT } from "./email-i18n";
+import { AuthGate, GateSkeleton } from "./gate";
+import { type CredentialsForm, credentials, emailField, newPassword } from "./schemas";
 import { SecondFactorStep } from "./second-factor";
-import { forgotPassword, meKey, register, resetPassword, safeRedirect, secondFactorChallenge, signIn, sessionChanged } from "./session";
+import {
+  forgotPassword,
+  isEmailIdentity,
+  meKey,
+  register,
+  type ResetOutcome,
+  resetPassword,
+  safeRedirect,
+  secondFactorChallenge,
+  signIn,
+  sessionChanged,
+} from "./session";
+import { codeAddress, VerificationStep } from "./verification";
 
-/** The shortest password the server takes (crates/modules/rbac/src/password.rs). */
-const MIN_PASSWORD = 8;
-const email = (t: TFunction) => z.string().trim().email(t("errors.email"));
-export const newPassword = (t: TFunction) => z.string().min(MIN_PASSWORD, t("errors.minLength", { count: MIN_PASSWORD }));
-const credentials = (t: TFunction) => z.object({ email: email(t), password: newPassword(t) });
-type CredentialsForm = z.infer<ReturnType<typeof credentials>>;
-
-export { AUTH_PATH, useLink };
-
-function TextField({
-  id,
-  label,
-  error,
-  ...props
-}: { id: string; label: string; error?: string } & React.ComponentProps<typeof Input>) {
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...props} />
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
-}
+export { AUTH_PATH, newPassword, useLink };
 
 /** The password sign-in form; `onCodeStep` hears when it turns into the second-factor step and back. */
 export function LoginForm({ onDone, onCodeStep }: { onDone?: () => void; onCodeStep?: (codeStep: boolean) => void }) {
@@ -109,11 +103,37 @@ export function LoginForm({ onDone, onCodeStep }: { onDone?: () => void; onCodeS
   );
 }
 
+/** After registration: the code mailed to the new address, or 'Later' on to where the visitor was going. */
+function RegisteredStep({ next }: { next: string }) {
+  const t = useEmailT();
+  const navigate = useNavigate();
+  const later = (
+    <Link to={next} className="justify-self-center text-sm underline underline-offset-4">
+      {t("email.verify.later")}
+    </Link>
+  );
+  return (
+    <AuthGate skeleton={<GateSkeleton className="px-0 py-0" />} fallback={later}>
+      {(s) => {
+        const identity = s.identities.find(isEmailIdentity);
+        return (
+          <div className="grid gap-6">
+            {identity ? <VerificationStep subject={s.id} identity={identity.id} email={codeAddress(identity)} onVerified={() => void navigate(next)} /> : null}
+            {later}
+          </div>
+        );
+      }}
+    </AuthGate>
+  );
+}
+
 export function RegistrationScreen() {
-  const { t } = useTranslation();
+  const t = useEmailT();
   const link = useLink();
   const qc = useQueryClient();
-  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Signed up: the card turns into the code step (a code is on its way to the address).
+  const [registered, setRegistered] = useState(false);
   const form = useForm<CredentialsForm>({ resolver: zodResolver(credentials(t)), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
@@ -121,11 +141,18 @@ export function RegistrationScreen() {
       await register(values);
       trackEvent("sign-up");
       await sessionChanged(qc);
-      void navigate("/");
+      setRegistered(true);
     } catch (e) {
       applyServerErrors(e, form.setError, ["email", "password"], t);
     }
   });
+  if (registered) {
+    return (
+      <AuthCard title={t("email.verify.title")}>
+        <RegisteredStep next={safeRedirect(params.get("redirect"), "/")} />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title={t("registration.title")} subtitle={t("registration.subtitle")}>
       <form onSubmit={submit} className="grid gap-4" noValidate aria-label={t("registration.title")}>
@@ -147,15 +174,16 @@ export function RegistrationScreen() {
 }
 
 export function ForgotPasswordScreen() {
-  const { t } = useTranslation();
+  const t = useEmailT();
   const [sent, setSent] = useState(false);
-  const schema = z.object({ email: email(t) });
+  const schema = z.object({ email: emailField(t) });
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
       await forgotPassword(values.email);
       setSent(true);
+      toast.success(t("email.forgot.sent"));
     } catch (e) {
       applyServerErrors(e, form.setError, ["email"], t);
     }
@@ -179,19 +207,51 @@ export function ForgotPasswordScreen() {
   );
 }
 
+/** What the reset removed from an account whose address was never confirmed (someone else may
+ * have added it): the sign-in methods, and two-factor sign-in. Nothing when it removed nothing. */
+export function ResetRemoved({ outcome }: { outcome: ResetOutcome }) {
+  const t = useEmailT();
+  const removed = outcome.removedIdentities;
+  if (removed.length === 0 && !outcome.secondFactorRemoved) return null;
+  return (
+    <div className="mt-4 grid gap-2 rounded-md border border-amber-700 bg-amber-50 p-3 text-sm text-amber-950" data-testid="reset-removed">
+      {removed.length ? (
+        <>
+          <p>{t("email.reset.removed")}</p>
+          <ul className="list-disc pl-5">
+            {removed.map((r, n) => (
+              <li key={`${r.provider}-${r.email ?? r.account ?? n}`}>
+                <span className="font-medium">{providerLabel(r.provider, t)}</span> <span className="break-all">{r.email ?? r.account}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {outcome.secondFactorRemoved ? <p>{t("email.reset.secondFactorRemoved")}</p> : null}
+    </div>
+  );
+}
+
+/** A sign-in method's name, in the page's language. */
+function providerLabel(provider: string | null, t: TFunction): string {
+  if (provider === "ethereum_virtual_machine") return t("email.reset.provider.evm");
+  if (provider === "telegram") return t("email.reset.provider.telegram");
+  return t("email.reset.provider.email");
+}
+
 export function ResetPasswordScreen() {
-  const { t } = useTranslation();
+  const t = useEmailT();
   const link = useLink();
   const [params] = useSearchParams();
   const code = params.get("code") ?? "";
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<ResetOutcome | null>(null);
   const schema = z.object({ password: newPassword(t), passwordConfirmation: newPassword(t) });
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { password: "", passwordConfirmation: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      await resetPassword({ code, ...values });
-      setDone(true);
+      setDone(await resetPassword({ code, ...values }));
+      toast.success(t("email.reset.done"));
     } catch (e) {
       applyServerErrors(e, form.setError, ["password", "passwordConfirmation"], t);
     }
@@ -203,12 +263,15 @@ export function ResetPasswordScreen() {
           {t("reset.noCode")}
         </p>
       ) : done ? (
-        <output className="block text-sm">
-          {t("reset.done")}{" "}
-          <Link to={link(`${AUTH_PATH}/select-method`)} className="underline underline-offset-4">
-            {t("login.submit")}
-          </Link>
-        </output>
+        <>
+          <output className="block text-sm">
+            {t("reset.done")}{" "}
+            <Link to={link(`${AUTH_PATH}/select-method`)} className="underline underline-offset-4">
+              {t("login.submit")}
+            </Link>
+          </output>
+          <ResetRemoved outcome={done} />
+        </>
       ) : (
         <form onSubmit={submit} className="grid gap-4" noValidate aria-label={t("reset.title")}>
           <TextField id="reset-password" label={t("reset.password")} type="password" autoComplete="new-password" error={errors.password?.message} {...form.register("password")} />

@@ -21,7 +21,23 @@ import { ClientOnly } from "@/lib/client-only";
 import { AccountPlaceholder, LoginButton } from "@/site/header-actions";
 import { SecondFactorStep } from "./second-factor";
 import { SecuritySection } from "./security";
-import { changePassword, deleteIdentity, displayName, type Identity, meKey, safeRedirect, sessionChanged, type Subject, useLogout, useMe } from "./session";
+import { useEmailT } from "./email-i18n";
+import { AuthGate } from "./gate";
+import {
+  changePassword,
+  deleteIdentity,
+  displayName,
+  type Identity,
+  isEmailIdentity,
+  meKey,
+  safeRedirect,
+  sessionChanged,
+  type Subject,
+  unconfirmedEmail,
+  useLogout,
+  useMe,
+} from "./session";
+import { AddEmailSection, ChangeEmailDialog, VerifyDialog } from "./verification";
 
 const WalletButton = lazy(() => import("./wallet"));
 
@@ -199,31 +215,67 @@ function ChangePasswordDialog({ subject, identity }: { subject: Subject; identit
   );
 }
 
+/** The settings' answer to a visitor who is not signed in. */
+function NotSignedIn() {
+  const { t } = useTranslation();
+  const link = useLink();
+  return (
+    <AuthCard title={t("account.settings")}>
+      <p className="text-sm">
+        {t("account.notSignedIn")}{" "}
+        <Link className="underline" to={link(`${AUTH_PATH}/select-method`)}>
+          {t("account.login")}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
 /** The identities of the signed-in subject, each with its badge and actions. */
 export function SettingsScreen() {
-  const { t, i18n } = useTranslation();
-  const link = useLink();
-  const me = useMe();
+  return <AuthGate fallback={<NotSignedIn />}>{(s) => <Settings subject={s} />}</AuthGate>;
+}
+
+/** One sign-in method: its kind and address, whether the address is confirmed, its actions. */
+function IdentityRow({ subject, identity: i, onDelete }: { subject: Subject; identity: Identity; onDelete: () => void }) {
+  const t = useEmailT();
+  const kind = identityKind(i);
+  const email = isEmailIdentity(i);
+  const unconfirmed = email && i.verifiedAt === null;
+  return (
+    <li className="flex flex-wrap items-center gap-3 rounded-lg border border-border p-4" data-testid="identity" data-provider={i.provider} data-confirmed={email ? !unconfirmed : undefined}>
+      <Badge>{kind}</Badge>
+      <span className="flex-1 break-all text-sm">{kind === "Email" ? i.email : i.account}</span>
+      {unconfirmed ? (
+        <Badge className="border-amber-700 bg-amber-50 text-amber-950" data-testid="identity-unconfirmed">
+          {t("email.badge.unconfirmed")}
+        </Badge>
+      ) : null}
+      {unconfirmed && !i.pendingEmail ? <VerifyDialog subject={subject} identity={i} label={t("email.confirm")} /> : null}
+      {email ? <ChangeEmailDialog subject={subject} identity={i} /> : null}
+      {kind === "Email" ? <ChangePasswordDialog subject={subject} identity={i} /> : null}
+      <Button variant="destructive" size="sm" onClick={onDelete}>
+        {t("account.delete")}
+      </Button>
+      {i.pendingEmail ? (
+        <div className="flex basis-full flex-wrap items-center gap-3 rounded-md bg-muted px-3 py-2 text-sm" data-testid="identity-pending">
+          <span className="flex-1">{t("email.pending", { email: i.pendingEmail })}</span>
+          <VerifyDialog subject={subject} identity={i} label={t("email.enterCode")} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function Settings({ subject: s }: { subject: Subject }) {
+  const { i18n } = useTranslation();
+  const t = useEmailT();
   const qc = useQueryClient();
   const [error, setError] = useState<string>();
-  if (me.isPending) return null;
-  const s = me.data;
-  if (!s) {
-    return (
-      <AuthCard title={t("account.settings")}>
-        <p className="text-sm">
-          {t("account.notSignedIn")}{" "}
-          <Link className="underline" to={link(`${AUTH_PATH}/select-method`)}>
-            {t("account.login")}
-          </Link>
-        </p>
-      </AuthCard>
-    );
-  }
   async function remove(i: Identity) {
     setError(undefined);
     try {
-      await deleteIdentity(s!.id, i.id);
+      await deleteIdentity(s.id, i.id);
       toast.success(t("account.deleted"));
       await qc.invalidateQueries({ queryKey: meKey });
     } catch (e) {
@@ -232,6 +284,9 @@ export function SettingsScreen() {
   }
   // An admin who must turn on two-factor sign-in sees that first (the admin sends them here).
   const enrolFirst = !!s.secondFactor?.required && !s.secondFactor.satisfied;
+  // The server links no wallet nor Telegram while an email address waits for its code. (The
+  // wallet button above is offered only to an account without any identity, so never then.)
+  const linkBlocked = unconfirmedEmail(s) ? t("email.linkBlocked") : undefined;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-2xl font-semibold">{t("account.settings")}</h1>
@@ -243,26 +298,17 @@ export function SettingsScreen() {
         </div>
       ) : null}
       <ul className="mt-4 grid gap-3">
-        {s.identities.map((i) => {
-          const kind = identityKind(i);
-          return (
-            <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-border p-4" data-testid="identity" data-provider={i.provider}>
-              <Badge>{kind}</Badge>
-              <span className="flex-1 break-all text-sm">{kind === "Email" ? i.email : i.account}</span>
-              {kind === "Email" ? <ChangePasswordDialog subject={s} identity={i} /> : null}
-              <Button variant="destructive" size="sm" onClick={() => void remove(i)}>
-                {t("account.delete")}
-              </Button>
-            </li>
-          );
-        })}
+        {s.identities.map((i) => (
+          <IdentityRow key={i.id} subject={s} identity={i} onDelete={() => void remove(i)} />
+        ))}
       </ul>
       {error ? (
         <p role="alert" className="mt-3 text-sm text-destructive">
           {error}
         </p>
       ) : null}
-      <TelegramLink bot={boot?.site.telegramBot} subject={s} lang={i18n.language} />
+      <AddEmailSection subject={s} />
+      <TelegramLink bot={boot?.site.telegramBot} subject={s} lang={i18n.language} blockedHint={linkBlocked} />
       {enrolFirst ? null : <SecuritySection subject={s} />}
     </div>
   );

@@ -1,8 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/api/client";
+import { ApiError } from "@/api/http";
 import type { components } from "@/api/schema";
 
 type ResetBody = components["schemas"]["AuthResetPasswordBody"];
+/** What a password reset did besides: for an address never confirmed, the sign-in methods and the
+ * second factor it removed (someone else may have added them). */
+export type ResetOutcome = components["schemas"]["RbacResetOutcome"];
+export type SentVerification = components["schemas"]["SubjectSendVerificationResult"];
+type RbacIdentity = components["schemas"]["RbacIdentity"];
 
 export const AUTH = "/api/rbac/subjects/authentication";
 const EMAIL = `${AUTH}/email-and-password` as const;
@@ -13,6 +19,23 @@ export interface Identity {
   email: string | null;
   account: string | null;
   provider: string;
+  /** An email identity: when its address was confirmed (null: not yet). */
+  verifiedAt: RbacIdentity["verifiedAt"];
+  /** An email identity: the address that replaces its email once the code mailed there is entered. */
+  pendingEmail: RbacIdentity["pendingEmail"];
+}
+
+/** The provider of an email-and-password identity. */
+export const EMAIL_PROVIDER = "email_and_password";
+
+export function isEmailIdentity(i: Identity): boolean {
+  return i.provider === EMAIL_PROVIDER;
+}
+
+/** The email identity whose address is not confirmed yet: until it is, the server links no
+ * wallet nor Telegram to the account. */
+export function unconfirmedEmail(s: Subject): Identity | undefined {
+  return s.identities.find((i) => isEmailIdentity(i) && i.verifiedAt === null);
 }
 
 /** The parts of the signed-in subject the screens use (the document's RbacMe has them). */
@@ -95,7 +118,7 @@ export function forgotPassword(email: string) {
   return api.post(`${EMAIL}/forgot-password`, { body: { email }, noRefresh: true });
 }
 
-export function resetPassword(body: ResetBody) {
+export function resetPassword(body: ResetBody): Promise<ResetOutcome> {
   return api.post(`${EMAIL}/reset-password`, { body, noRefresh: true });
 }
 
@@ -108,6 +131,42 @@ export function changePassword(subject: string, identity: string, body: componen
 
 export function deleteIdentity(subject: string, identity: string) {
   return api.delete(IDENTITY, { params: { path: { id: subject, identityId: identity } } });
+}
+
+/** Confirms an email identity's address (or moves it to its `pendingEmail`) with the mailed code. */
+export function verifyIdentity(subject: string, identity: string, code: string): Promise<RbacIdentity> {
+  return api.post(`${IDENTITY}/verify`, { params: { path: { id: subject, identityId: identity } }, body: { code } });
+}
+
+/** Mails a new code: to the identity's `pendingEmail` when a change waits, else to its address. */
+export function sendVerification(subject: string, identity: string): Promise<SentVerification> {
+  return api.post(`${IDENTITY}/verification`, { params: { path: { id: subject, identityId: identity } } });
+}
+
+/** Asks to move an email identity to `email` (the current password confirms it is the owner):
+ * the answer's `pendingEmail` waits for the code mailed to the new address. */
+export function changeEmail(subject: string, identity: string, body: Credentials): Promise<RbacIdentity> {
+  return api.patch(IDENTITY, { params: { path: { id: subject, identityId: identity } }, body: { ...body } });
+}
+
+/** Adds an email identity (not confirmed yet: a code is mailed) to an account that has none. */
+export function addEmailIdentity(subject: string, c: Credentials): Promise<RbacIdentity> {
+  // The document types the body by its provider only; the email fields go with it.
+  const body: components["schemas"]["SubjectAddIdentityBody"] & Credentials = { provider: EMAIL_PROVIDER, email: c.email, password: c.password };
+  return api.post("/api/rbac/subjects/{id}/identities", { params: { path: { id: subject } }, body });
+}
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** Whether the caller may call `method route` (false when the server says 401 or 403). */
+export async function isAuthorized(method: HttpMethod, route: string): Promise<boolean> {
+  try {
+    const answer = await api.get(`${AUTH}/is-authorized`, { params: { query: { "action[method]": method, "action[route]": route } } });
+    return answer.ok;
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return false;
+    throw e;
+  }
 }
 
 /** Only same-site paths are followed after sign-in (no open redirect). */

@@ -10,17 +10,17 @@ const subject: Subject = {
   admin: false,
   roles: [],
   identities: [
-    { id: "i1", provider: "email_and_password", email: "a@b.test", account: null },
-    { id: "i2", provider: "telegram", email: null, account: "987654321" },
+    { id: "i1", provider: "email_and_password", email: "a@b.test", account: null, verifiedAt: "2026-01-01T00:00:00Z", pendingEmail: null },
+    { id: "i2", provider: "telegram", email: null, account: "987654321", verifiedAt: null, pendingEmail: null },
   ],
 };
 const user: TelegramUser = { id: 123456789, first_name: "Ada", username: "ada", photo_url: "https://t.me/i/userpic/320/ada.jpg", auth_date: 1767225600, hash: "a".repeat(64) };
 
-function mount(bot: string | null | undefined) {
+function mount(bot: string | null | undefined, blockedHint?: string) {
   const qc = new QueryClient(queryClientOptions);
   return render(
     <QueryClientProvider client={qc}>
-      <TelegramLink bot={bot} subject={subject} lang="en" />
+      <TelegramLink bot={bot} subject={subject} lang="en" blockedHint={blockedHint} />
     </QueryClientProvider>,
   );
 }
@@ -32,6 +32,13 @@ describe("Link Telegram", () => {
     const { container } = mount(undefined);
     expect(container).toBeEmptyDOMElement();
     mount(null);
+    expect(document.querySelector(`script[src="${TELEGRAM_WIDGET}"]`)).toBeNull();
+  });
+
+  it("says why instead of the widget while an email address waits for its code", () => {
+    mount("stoa_site_bot", "Confirm your email to link a wallet or Telegram");
+    expect(screen.getByTestId("telegram-blocked")).toHaveTextContent("Confirm your email to link a wallet or Telegram");
+    expect(screen.queryByTestId("telegram-widget")).toBeNull();
     expect(document.querySelector(`script[src="${TELEGRAM_WIDGET}"]`)).toBeNull();
   });
 

@@ -73,14 +73,22 @@ export function TelegramLoginButton({ bot, lang }: { bot: string; lang: string }
   return <div ref={box} data-testid="telegram-widget" className="min-h-10" />;
 }
 
-/** 'Link Telegram' in the account settings: the linked Telegram accounts and the widget that links
- * another. Renders nothing when the site has no Telegram bot. */
-export function TelegramLink({ bot, subject, lang }: { bot: string | null | undefined; subject: Subject; lang: string }) {
-  if (!bot) return null;
-  return <TelegramSection bot={bot} subject={subject} lang={lang} />;
+interface TelegramLinkProps {
+  bot: string | null | undefined;
+  subject: Subject;
+  lang: string;
+  /** Why linking is not possible now (an email address waits for its code): said in place of the widget. */
+  blockedHint?: string;
 }
 
-function TelegramSection({ bot, subject, lang }: { bot: string; subject: Subject; lang: string }) {
+/** 'Link Telegram' in the account settings: the linked Telegram accounts and the widget that links
+ * another. Renders nothing when the site has no Telegram bot. */
+export function TelegramLink({ bot, ...props }: TelegramLinkProps) {
+  if (!bot) return null;
+  return <TelegramSection bot={bot} {...props} />;
+}
+
+function TelegramSection({ bot, subject, lang, blockedHint }: TelegramLinkProps & { bot: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const headingId = useId();
@@ -115,9 +123,15 @@ function TelegramSection({ bot, subject, lang }: { bot: string; subject: Subject
           ))}
         </ul>
       ) : null}
-      <div className="mt-3" aria-busy={link.isPending}>
-        <TelegramLoginButton bot={bot} lang={lang} />
-      </div>
+      {blockedHint ? (
+        <p className="mt-3 rounded-md border border-amber-700 bg-amber-50 p-3 text-sm text-amber-950" data-testid="telegram-blocked">
+          {blockedHint}
+        </p>
+      ) : (
+        <div className="mt-3" aria-busy={link.isPending}>
+          <TelegramLoginButton bot={bot} lang={lang} />
+        </div>
+      )}
     </section>
   );
 }

@@ -1,0 +1,460 @@
+//! Email confirmation: an email identity is unconfirmed until the code mailed to its address comes
+//! back from a session of the same account.
+//!
+//! - **Codes** are six digits, valid for 24 hours, stored as a SHA-256 of the identity and the
+//!   code. Ten wrong codes in all (asking for a new code does not reset the count) close this way
+//!   of confirming; a password reset, which proves the address by its own link, still works.
+//! - **The account must be signed in** to confirm: a code (or the mail's link) reaching the
+//!   address's owner for an account they did not create confirms nothing unless they hold that
+//!   account's session. So an attacker who registered someone else's address can never confirm it.
+//! - **An unconfirmed account may not link a wallet or Telegram** (403 naming the way out): a
+//!   sign-in method added to someone else's address would outlive the owner's password reset.
+//!   It may sign in, buy, chat, change its password and turn on two-factor sign-in (a second
+//!   factor added before the address is proved is removed by the reset, like a wallet).
+//! - **A password reset proves the address.** Reset through an address never confirmed removes
+//!   every other identity of the account and its second factor (see [`Auth::reset_password`]).
+//! - **Changing the email** (`{email, password}`) keeps the current address until the new one is
+//!   confirmed; the current address is told when the change is asked for and when it is done.
+
+use rand::Rng;
+use serde_json::{Value, json};
+use stoa_kernel::query::FindQuery;
+use stoa_kernel::value::{Val, now};
+use stoa_kernel::{Error, Result};
+use stoa_notification::mail::Email;
+use stoa_store::{Exec, Record, repo};
+use uuid::Uuid;
+
+use crate::service::{Auth, Ctx, EMAIL, ts};
+use crate::tokens;
+
+/// The confirmation mail (a code, and a link to the page that takes it).
+pub const VERIFY_TEMPLATE: &str = "rbac-verify-email";
+/// The mail to the account's addresses when a way to sign in was removed.
+pub const REMOVED_TEMPLATE: &str = "rbac-identity-removed";
+/// The mail to the current address when a change of email is asked for and when it is done.
+pub const EMAIL_CHANGED_TEMPLATE: &str = "rbac-email-changed";
+const VERIFY_TTL: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+/// Wrong codes an identity may send in all before only a reset can confirm it.
+pub const VERIFY_ATTEMPTS: i64 = 10;
+
+/// The confirmation mails, in English and Russian.
+pub fn templates() -> Vec<Value> {
+    vec![
+        json!({
+            "slug": VERIFY_TEMPLATE,
+            "adminTitle": "Confirm the email address (account)",
+            "variant": VERIFY_TEMPLATE,
+            "title": "Confirm your email",
+            // The subject is the outbox record's title (admins read it): never the code.
+            "subject": {"en": "Confirm your email address", "ru": "Подтвердите адрес почты"},
+            "body": {
+                "en": "Your confirmation code is {{ code }}.\n\nEnter it in the account's settings, or open this link while signed in (valid for 24 hours):\n{{ verifyUrl }}\n\nIf you did not create an account with this address, ignore this email: without the code nobody can confirm it, and you can always take the address back with \"Forgot your password?\".\n",
+                "ru": "Ваш код подтверждения: {{ code }}.\n\nВведите его в настройках учётной записи или откройте ссылку, войдя в неё (действует 24 часа):\n{{ verifyUrl }}\n\nЕсли вы не создавали учётную запись с этим адресом, просто проигнорируйте письмо: без кода никто не сможет его подтвердить, а вернуть адрес себе всегда можно через «Забыли пароль?».\n"
+            }
+        }),
+        json!({
+            "slug": EMAIL_CHANGED_TEMPLATE,
+            "adminTitle": "Email changed (account)",
+            "variant": EMAIL_CHANGED_TEMPLATE,
+            "title": "The account's email is changing",
+            "subject": {
+                "en": "{% if done %}The email of your account was changed{% else %}A change of your account's email was asked for{% endif %}",
+                "ru": "{% if done %}Адрес почты вашей учётной записи изменён{% else %}Запрошена смена адреса почты вашей учётной записи{% endif %}"
+            },
+            "body": {
+                "en": "{% if done %}Your account now signs in with {{ newEmail }} instead of this address.{% else %}Someone signed in to your account asked to change its email to {{ newEmail }}. The change happens once a code sent there is entered.{% endif %}\n\nIf it was not you, change your password now and check the account: {{ settingsUrl }}\n",
+                "ru": "{% if done %}Теперь ваша учётная запись входит по адресу {{ newEmail }} вместо этого.{% else %}Кто-то, войдя в вашу учётную запись, запросил смену её адреса на {{ newEmail }}. Адрес сменится, когда будет введён код, отправленный туда.{% endif %}\n\nЕсли это были не вы, смените пароль и проверьте учётную запись: {{ settingsUrl }}\n"
+            }
+        }),
+        json!({
+            "slug": REMOVED_TEMPLATE,
+            "adminTitle": "Sign-in method removed (account)",
+            "variant": REMOVED_TEMPLATE,
+            "title": "A way to sign in was removed",
+            "subject": {"en": "A way to sign in was removed from your account", "ru": "Из вашей учётной записи удалён способ входа"},
+            "body": {
+                "en": "{{ removed }} can no longer be used to sign in to your account.\n\nIf it was not you, reset your password and check the account: {{ settingsUrl }}\n",
+                "ru": "{{ removed }} больше нельзя использовать для входа в вашу учётную запись.\n\nЕсли это были не вы, сбросьте пароль и проверьте учётную запись: {{ settingsUrl }}\n"
+            }
+        }),
+    ]
+}
+
+/// What a first proof of an address removed from its account.
+pub(crate) struct Cleared {
+    pub removed: Vec<Value>,
+    pub second_factor: bool,
+}
+
+/// The stored form of `code` mailed to `to` for identity `id`.
+fn code_hash(id: Uuid, to: &str, code: &str) -> String {
+    tokens::sha256_hex(&format!("{}.{to}.{code}", id.simple()))
+}
+
+fn confirmed(r: &Record) -> bool {
+    r.text("verifiedAt").is_some()
+}
+
+fn wrong_code() -> Error {
+    Error::invalid_field(
+        "code",
+        "is wrong or expired; check the latest mail or ask for a new code",
+    )
+}
+
+fn closed() -> Error {
+    Error::Conflict {
+        message: "too many wrong codes for this address; confirm it with \"Forgot your password?\" instead".into(),
+        fields: Default::default(),
+    }
+}
+
+impl Auth {
+    fn settings_url(&self) -> String {
+        format!("{}/rbac/subjects/settings", self.cfg.public_url)
+    }
+
+    /// Mails a new code for `identity` to `to`: its address, or — with `change` — a new address
+    /// that waits for the code (`pendingEmail`). The code's hash binds the identity and the
+    /// address it went to, and is written in one compare-and-set with the address: a code mailed
+    /// for one address never confirms another, however requests interleave.
+    pub(crate) async fn send_verification(
+        &self,
+        identity: &Record,
+        to: &str,
+        change: bool,
+        ctx: &Ctx,
+    ) -> Result<Record> {
+        let id = Record::must_id(identity)?;
+        self.limits.account(&format!("verify-mail-to:{to}"))?;
+        let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
+        let mut set = vec![
+            ("verifyCode", Val::Text(code_hash(id, to, &code))),
+            ("verifyExpiresAt", Val::Timestamp(now() + VERIFY_TTL)),
+        ];
+        let held = identity
+            .text("pendingEmail")
+            .map_or(Val::Null, |p| Val::Text(p.to_owned()));
+        let expect = if change {
+            set.push(("pendingEmail", Val::Text(to.to_owned())));
+            vec![]
+        } else {
+            vec![("pendingEmail", held)]
+        };
+        let mut tx = self.store.db.begin().await?;
+        let out = repo::set_if(&mut tx.exec(), &self.e.identity, id, &set, &expect)
+            .await?
+            .ok_or_else(|| Error::Conflict {
+                message: "the address changed meanwhile; ask for a new code".into(),
+                fields: Default::default(),
+            })?;
+        tx.commit().await?;
+        self.store.touch(&self.e.identity);
+        let url = format!(
+            "{}/rbac/subject/verify-email?identity={id}&code={code}",
+            self.cfg.public_url
+        );
+        self.mailer
+            .queue(Email {
+                topic: "security",
+                template_variant: VERIFY_TEMPLATE,
+                to,
+                language: &ctx.language,
+                data: json!({"email": to}),
+                secret: json!({"code": code, "verifyUrl": url}),
+                ..Default::default()
+            })
+            .await?;
+        Ok(out)
+    }
+
+    /// Refuses (403) while `subject` has an email identity that is not confirmed: what such an
+    /// account may not do until it is.
+    pub(crate) async fn require_confirmed_email(&self, subject: Uuid) -> Result<()> {
+        let ids = self.identities(subject).await?;
+        match ids
+            .iter()
+            .find(|r| r.text("provider") == Some(EMAIL) && !confirmed(r))
+        {
+            Some(r) => Err(Error::Forbidden(format!(
+                "confirm your email address {} first: enter the code mailed to it (or ask for a new one in the account's settings)",
+                r.text("email").unwrap_or_default()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Sends a new code to the identity's address, or to the address waiting to replace it.
+    pub async fn request_verification(
+        &self,
+        subject: Uuid,
+        identity: Uuid,
+        ctx: &Ctx,
+    ) -> Result<Value> {
+        let row = self.owned_email_identity(subject, identity).await?;
+        let to = match (row.text("pendingEmail"), row.text("email")) {
+            (Some(p), _) => p.to_owned(),
+            (None, Some(e)) if !confirmed(&row) => e.to_owned(),
+            _ => {
+                return Err(Error::Conflict {
+                    message: "this address is already confirmed".into(),
+                    fields: Default::default(),
+                });
+            }
+        };
+        if row.int("verifyAttempts").unwrap_or(0) >= VERIFY_ATTEMPTS {
+            return Err(closed());
+        }
+        self.limits.account(&format!("verify-mail:{identity}"))?;
+        self.send_verification(&row, &to, false, ctx).await?;
+        Ok(json!({"ok": true, "sentTo": to}))
+    }
+
+    /// Confirms the identity's address — or, when a change is waiting, moves the identity to the
+    /// new address — with the mailed code.
+    pub async fn verify_identity(
+        &self,
+        subject: Uuid,
+        identity: Uuid,
+        code: &str,
+        ctx: &Ctx,
+    ) -> Result<Record> {
+        let row = self.owned_email_identity(subject, identity).await?;
+        let pending = row.text("pendingEmail").map(str::to_owned);
+        if pending.is_none() && confirmed(&row) {
+            return Err(Error::Conflict {
+                message: "this address is already confirmed".into(),
+                fields: Default::default(),
+            });
+        }
+        self.limits.account(&format!("verify:{identity}"))?;
+        let target = pending
+            .clone()
+            .or_else(|| row.text("email").map(str::to_owned))
+            .unwrap_or_default();
+        // Every try counts against the address, from whichever account or identity it comes.
+        self.limits.code_tried(&target)?;
+        let attempts = row.int("verifyAttempts").unwrap_or(0);
+        if attempts >= VERIFY_ATTEMPTS {
+            return Err(closed());
+        }
+        let code = code.trim();
+        if code.is_empty() || code.len() > 64 {
+            return Err(wrong_code());
+        }
+        let i = &self.e.identity;
+        // The try is spent before the code is compared, by compare-and-set: concurrent tries
+        // cannot all pass the count (a lost race is refused, not let through).
+        let mut tx = self.store.db.begin().await?;
+        let spent = repo::set_if(
+            &mut tx.exec(),
+            i,
+            identity,
+            &[("verifyAttempts", Val::Int(attempts + 1))],
+            &[("verifyAttempts", Val::Int(attempts))],
+        )
+        .await?;
+        tx.commit().await?;
+        self.store.touch(i);
+        if spent.is_none() {
+            return Err(Error::Conflict {
+                message: "another confirmation of this address is under way; try again".into(),
+                fields: Default::default(),
+            });
+        }
+        let stored = self.secret_of(identity, "verifyCode").await?;
+        let live = ts(&row, "verifyExpiresAt").is_some_and(|x| x > now());
+        let presented = code_hash(identity, &target, code);
+        let Some(stored) = stored.filter(|s| live && tokens::same(s, &presented)) else {
+            return Err(wrong_code());
+        };
+        let old = row.text("email").map(str::to_owned);
+        // The right code gives its own try back; wrong ones stay counted.
+        let mut set = vec![
+            ("verifiedAt", Val::Timestamp(now())),
+            ("verifyCode", Val::Null),
+            ("verifyExpiresAt", Val::Null),
+            ("verifyAttempts", Val::Int(attempts)),
+            ("pendingEmail", Val::Null),
+        ];
+        if let Some(new) = &pending {
+            set.push(("email", Val::Text(new.clone())));
+            set.push(("login", Val::Text(format!("{EMAIL}:{new}"))));
+        }
+        let mut tx = self.store.db.begin().await?;
+        // Only with the code just checked, for the address it was mailed to: two requests
+        // cannot both spend it, and a change of address since voids it.
+        let held = pending.clone().map_or(Val::Null, Val::Text);
+        let out = repo::set_if(
+            &mut tx.exec(),
+            i,
+            identity,
+            &set,
+            &[("verifyCode", Val::Text(stored)), ("pendingEmail", held)],
+        )
+        .await
+        .map_err(|e| match e {
+            Error::Conflict { .. } => {
+                Error::conflict_field("email", "is already registered by another account")
+            }
+            other => other,
+        })?
+        .ok_or_else(wrong_code)?;
+        tx.commit().await?;
+        self.store.touch(i);
+        if let (Some(new), Some(old)) = (&pending, &old) {
+            tracing::info!(subject = %subject, event = "email_changed", "email changed");
+            self.tell_email_change(old, new, true, ctx).await;
+        } else {
+            tracing::info!(subject = %subject, event = "email_verified", "email confirmed");
+        }
+        Ok(out)
+    }
+
+    /// `{email, password}` on an email identity (the password already checked): the new address
+    /// waits for its code; the current one is told.
+    pub(crate) async fn request_email_change(
+        &self,
+        row: &Record,
+        email: &str,
+        ctx: &Ctx,
+    ) -> Result<Record> {
+        let id = Record::must_id(row)?;
+        if row.text("email") == Some(email) {
+            return Err(Error::invalid_field(
+                "email",
+                "is already this account's address",
+            ));
+        }
+        if self
+            .identity_by_login(&format!("{EMAIL}:{email}"))
+            .await?
+            .is_some()
+        {
+            return Err(Error::conflict_field(
+                "email",
+                "is already registered by another account",
+            ));
+        }
+        if row.int("verifyAttempts").unwrap_or(0) >= VERIFY_ATTEMPTS {
+            return Err(closed());
+        }
+        self.limits.account(&format!("verify-mail:{id}"))?;
+        let out = self.send_verification(row, email, true, ctx).await?;
+        if let Some(old) = row.text("email") {
+            self.tell_email_change(old, email, false, ctx).await;
+        }
+        Ok(out)
+    }
+
+    /// Mails the current address about a change of email (asked for, or `done`). A mail that
+    /// cannot be queued is logged.
+    async fn tell_email_change(&self, to: &str, new: &str, done: bool, ctx: &Ctx) {
+        let queued = self
+            .mailer
+            .queue(Email {
+                topic: "security",
+                template_variant: EMAIL_CHANGED_TEMPLATE,
+                to,
+                language: &ctx.language,
+                data: json!({"newEmail": new, "done": done, "settingsUrl": self.settings_url()}),
+                ..Default::default()
+            })
+            .await;
+        if let Err(e) = queued {
+            tracing::error!(error = %e, "the email change notice could not be queued");
+        }
+    }
+
+    async fn owned_email_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+        let row = self.owned_identity(subject, identity).await?;
+        if row.text("provider") != Some(EMAIL) {
+            return Err(Error::invalid_field(
+                "provider",
+                "only email-and-password identities are confirmed by mail",
+            ));
+        }
+        Ok(row)
+    }
+
+    /// Inside a reset's transaction, once its code was accepted for `identity` (the row after the
+    /// update): the address is proved. When it was not confirmed before, every other identity of
+    /// `subject` and its second factor go, since the verified owner did not add them.
+    pub(crate) async fn address_proved(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        identity: &Record,
+    ) -> Result<Cleared> {
+        let id = Record::must_id(identity)?;
+        let mut out = Cleared {
+            removed: Vec::new(),
+            second_factor: false,
+        };
+        let i = &self.e.identity;
+        // Any reset ends a waiting change and its code, and reopens the code path.
+        let cleared = [
+            ("pendingEmail", Val::Null),
+            ("verifyCode", Val::Null),
+            ("verifyExpiresAt", Val::Null),
+            ("verifyAttempts", Val::Int(0)),
+        ];
+        if confirmed(identity) {
+            repo::set_if(exec, i, id, &cleared, &[]).await?;
+            return Ok(out);
+        }
+        // Every other identity, page after page (the list is never cut at a page).
+        loop {
+            let links = FindQuery::all()
+                .eq(&self.e.s2i, "subjectId", Val::Uuid(subject))?
+                .filter(
+                    &self.e.s2i,
+                    "identityId",
+                    stoa_kernel::query::Op::Ne,
+                    stoa_kernel::query::FilterValue::One(Val::Uuid(id)),
+                )?
+                .take(1000);
+            let others: Vec<(Uuid, Uuid)> = repo::find(exec, &self.e.s2i, &links)
+                .await?
+                .0
+                .iter()
+                .filter_map(|l| Some((l.id()?, l.uuid("identityId")?)))
+                .collect();
+            if others.is_empty() {
+                break;
+            }
+            for (link, other) in others {
+                match repo::delete(exec, i, other).await? {
+                    Some(gone) if out.removed.len() < 100 => out.removed.push(json!({
+                        "provider": gone.text("provider"),
+                        "email": gone.text("email"),
+                        "account": gone.text("account"),
+                    })),
+                    Some(_) => {}
+                    // A link whose identity is gone: drop the link itself.
+                    None => {
+                        repo::delete(exec, &self.e.s2i, link).await?;
+                    }
+                }
+            }
+        }
+        let before = repo::get(exec, &self.e.subject, subject).await?;
+        out.second_factor = before.is_some_and(|s| s.text("totpEnabledAt").is_some());
+        repo::set_if(
+            exec,
+            &self.e.subject,
+            subject,
+            &crate::second_factor::turned_off(),
+            &[],
+        )
+        .await?;
+        let mut set = cleared.to_vec();
+        set.push(("verifiedAt", Val::Timestamp(now())));
+        repo::set_if(exec, i, id, &set, &[]).await?;
+        if !out.removed.is_empty() || out.second_factor {
+            tracing::warn!(%subject, removed = out.removed.len(), second_factor = out.second_factor, "a first proof of the address removed what was added before it");
+        }
+        Ok(out)
+    }
+}
