@@ -5,7 +5,7 @@ STOA_ADDR ?= 127.0.0.1:8080
 NPM ?= npm
 WEB_STAMP := web/node_modules/.installed
 
-.PHONY: run build release web web-deps test lint test-rust test-web fuzz fuzz-short chromium s3-server tools bench clean-test-dbs help
+.PHONY: run build release web web-deps test lint test-rust test-web fuzz fuzz-short chromium nginx s3-server tools bench clean-test-dbs help
 
 help:
 	@echo "make run   - release build, serve on SQLite (./data/stoa.db) at http://$(STOA_ADDR)"
@@ -78,13 +78,20 @@ lint:
 tools:
 	@command -v cargo-nextest >/dev/null 2>&1 || $(CARGO) install cargo-nextest --locked
 
+# Debian's nginx: the two-instance test (crates/server/tests/cluster.rs) runs two stoa behind it.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  echo "installing Debian's nginx"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends nginx; }
+
 # moto (PyPI): the local S3-compatible server the file-storage tests start.
 s3-server:
 	@python3 -c "import moto.server, flask" >/dev/null 2>&1 || { \
 	  echo "installing moto[server] (a local S3-compatible server for the file tests)"; \
 	  python3 -m pip install -q --disable-pip-version-check 'moto[server]==5.2.1'; }
 
-test-rust: tools s3-server
+test-rust: tools s3-server nginx
 	@if [ -n "$$STOA_TEST_POSTGRES_URL" ]; then echo "integration suites: SQLite and PostgreSQL ($$STOA_TEST_POSTGRES_URL)"; else echo "integration suites: SQLite only (set STOA_TEST_POSTGRES_URL for PostgreSQL)"; fi
 	$(CARGO) nextest run --workspace --no-fail-fast
 	$(CARGO) test --workspace --doc

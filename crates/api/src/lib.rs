@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod body;
 pub mod call;
+pub mod cluster;
 pub mod config;
 pub mod crud;
 pub mod docs;

@@ -244,6 +244,21 @@ impl Hub {
         Since::Events(ring.events.iter().filter(|e| e.n > n).cloned().collect())
     }
 
+    /// Changes when the hub closes, and fails once it is dropped: what background tasks that
+    /// serve it wait on to stop.
+    pub fn stopped(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// Sends `data` to `audience` on this instance only (events every instance makes for
+    /// itself, such as `revalidate` from its change counters).
+    pub fn publish_here(&self, kind: &str, audience: Audience, data: &Value) {
+        if matches!(&audience, Audience::Subjects(s) if s.is_empty()) {
+            return;
+        }
+        self.deliver(kind, audience, data.to_string());
+    }
+
     /// Ends every open stream (the server is stopping); later subscriptions end at once.
     pub fn close(&self) {
         self.closing.send_replace(true);
@@ -525,15 +540,17 @@ pub async fn watch_store(store: stoa_store::Store, hub: std::sync::Weak<Hub>, ev
                 }
             }
         }
+        // Each instance sees every change in its counters (see `cluster`) and tells its own
+        // subscribers.
         if !public.is_empty() {
-            hub.publish(
+            hub.publish_here(
                 "revalidate",
                 Audience::Everyone,
                 &json!({"entities": public}),
             );
         }
         if !private.is_empty() {
-            hub.publish(
+            hub.publish_here(
                 "revalidate",
                 Audience::Admins,
                 &json!({"entities": private}),

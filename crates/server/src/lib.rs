@@ -179,11 +179,24 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     stoa_store::jobs::prepare(&db)
         .await
         .map_err(|e| anyhow::anyhow!("preparing the job queue failed: {e}"))?;
+    stoa_store::cluster::prepare(&db)
+        .await
+        .map_err(|e| anyhow::anyhow!("preparing the shared tables failed: {e}"))?;
     let store = Store::new(db, registry);
     let mut ctx = Context::new(store.clone(), Arc::new(config.clone()));
-    ctx.provide(Arc::new(stoa_api::live::Hub::new(
-        stoa_api::live::HubLimits::default(),
-    )));
+    // On PostgreSQL, changes and live events reach every instance on the database.
+    let cluster = stoa_api::cluster::Cluster::new(&store);
+    let limits = stoa_api::live::HubLimits::default();
+    let hub = Arc::new(match &cluster {
+        Some(c) => stoa_api::live::Hub::with_bus(limits, c.bus()),
+        None => stoa_api::live::Hub::new(limits),
+    });
+    if let Some(c) = &cluster {
+        c.start(&store, &hub)
+            .await
+            .map_err(|e| anyhow::anyhow!("listening for other instances failed: {e}"))?;
+    }
+    ctx.provide(hub);
     modules.setup(&mut ctx).map_err(anyhow::Error::msg)?;
     let state = AppState {
         store: store.clone(),

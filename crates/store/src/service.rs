@@ -32,7 +32,8 @@ pub struct Store {
 
 /// A change counter per entity, bumped after every committed write through the store: caches
 /// built from a table (permissions, roles) compare versions instead of polling the database.
-/// Counters are per process; a multi-instance deployment also bounds cache age (see rbac).
+/// Counters are per process; on PostgreSQL each change is also sent to the other instances
+/// (`stoa_api::cluster`), which bump theirs.
 #[derive(Default)]
 struct Versions {
     /// Each entity's counter, and whether visitors may read it.
@@ -43,6 +44,9 @@ struct Versions {
     /// bundles, the sitemap) are keyed on, so private writes (form requests, chat messages,
     /// orders, analytics counters, jobs) never clear them.
     public: AtomicU64,
+    /// Told each key this process changes, so other instances can be told (see
+    /// `stoa_api::cluster`); unset with one instance.
+    elsewhere: std::sync::OnceLock<Box<dyn Fn(&str) + Send + Sync>>,
 }
 
 pub struct Page {
@@ -120,6 +124,7 @@ impl Store {
                 .collect(),
             any: AtomicU64::new(0),
             public: AtomicU64::new(0),
+            elsewhere: std::sync::OnceLock::new(),
         };
         let links = registry
             .entities()
@@ -187,12 +192,39 @@ impl Store {
 
     /// Records that `e` changed: call after committing a write made with the `_in` functions.
     pub fn touch(&self, e: &Entity) {
-        if let Some((v, public)) = self.versions.each.get(&e.key()) {
+        let key = e.key();
+        self.bump(&key);
+        if let Some(tell) = self.versions.elsewhere.get() {
+            tell(&key);
+        }
+    }
+
+    fn bump(&self, key: &str) {
+        if let Some((v, public)) = self.versions.each.get(key) {
             v.fetch_add(1, Ordering::AcqRel);
             if *public {
                 self.versions.public.fetch_add(1, Ordering::AcqRel);
             }
         }
+        self.versions.any.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Sends every key this process changes to `tell` as well (once; false when already set).
+    pub fn tell_changes(&self, tell: Box<dyn Fn(&str) + Send + Sync>) -> bool {
+        self.versions.elsewhere.set(tell).is_ok()
+    }
+
+    /// Another instance changed `key` (`module.entity`): caches built from it here are stale.
+    pub fn changed_elsewhere(&self, key: &str) {
+        self.bump(key);
+    }
+
+    /// Another instance may have changed anything (its messages were lost): every cache is stale.
+    pub fn all_changed_elsewhere(&self) {
+        for (v, _) in self.versions.each.values() {
+            v.fetch_add(1, Ordering::AcqRel);
+        }
+        self.versions.public.fetch_add(1, Ordering::AcqRel);
         self.versions.any.fetch_add(1, Ordering::AcqRel);
     }
 

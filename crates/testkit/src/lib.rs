@@ -7,9 +7,11 @@
 #![forbid(unsafe_code)]
 
 pub mod fixtures;
+pub mod live;
 pub mod secrets;
 pub mod smtp;
 pub mod users;
+pub mod wallet;
 
 use std::sync::Arc;
 
@@ -55,28 +57,33 @@ impl Drop for TestApp {
             let _ = stop.send(());
         }
         if let Some((admin, name)) = self.pg.take() {
-            // A thread of its own: Drop may run inside the test's runtime.
-            let _ = std::thread::spawn(move || {
-                let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                else {
-                    return;
-                };
-                rt.block_on(async move {
-                    use sqlx::Connection;
-                    if let Ok(mut c) = sqlx::PgConnection::connect(&admin).await {
-                        let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                        )))
-                        .execute(&mut c)
-                        .await;
-                    }
-                });
-            })
-            .join();
+            drop_postgres(admin, name);
         }
     }
+}
+
+/// Drops the test database `name` on the server at `admin` (waits; callable from Drop inside a
+/// runtime).
+pub fn drop_postgres(admin: String, name: String) {
+    let _ = std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async move {
+            use sqlx::Connection;
+            if let Ok(mut c) = sqlx::PgConnection::connect(&admin).await {
+                let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                    "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                )))
+                .execute(&mut c)
+                .await;
+            }
+        });
+    })
+    .join();
 }
 
 /// A temporary folder removed on drop.

@@ -301,7 +301,7 @@ impl Mailer {
                 &mut exec,
                 &n,
                 nid,
-                &[(secret, Val::Text(email.secret.to_string()))],
+                &[(secret, Val::Text(bound_secret(email.secret, &email.to)))],
                 &[],
             )
             .await?;
@@ -425,9 +425,9 @@ impl Mailer {
         {
             let mut exec = tx.exec();
             s.update_in(&mut exec, &n, nid, &input).await?;
-            if retry_at.is_none() {
-                // Sent, or given up: the secret (a reset link, a confirmation code) is not kept
-                // for anyone to re-point the notification at another address and send it again.
+            if input.get("status").and_then(Value::as_str) == Some("sent") {
+                // Sent: the secret (a reset link, a confirmation code) is not kept. A failed mail
+                // keeps it for an admin's retry, and only to the address it was made for.
                 stoa_store::repo::set_if(&mut exec, &n, nid, &[("secretData", Val::Null)], &[])
                     .await?;
             }
@@ -571,15 +571,25 @@ impl Mailer {
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                 .unwrap_or(Value::Null)
         };
+        let to = row.text("reciever").unwrap_or_default().to_owned();
         let mut data = row.json("data").unwrap_or_else(|| json!({}));
-        if let (Some(d), Value::Object(sec)) = (data.as_object_mut(), secret) {
+        if let (Some(d), Value::Object(mut sec)) = (data.as_object_mut(), secret) {
+            // A secret goes only to the address it was made for: an edited recipient gets none.
+            if sec
+                .remove(SECRET_FOR)
+                .is_some_and(|f| f.as_str() != Some(to.as_str()))
+            {
+                return Err(Error::Conflict {
+                    message: "the recipient was changed after this mail was made; its one-time link or code is only sent to the original address".into(),
+                    fields: Default::default(),
+                });
+            }
             d.extend(sec);
         }
         let language = row.text("language").unwrap_or("en").to_owned();
         let body_src = pick(&template.json("body"), &language).unwrap_or_default();
         let body = render(&body_src, &data)?;
         let subject = row.text("title").unwrap_or("Notification").to_owned();
-        let to = row.text("reciever").unwrap_or_default().to_owned();
         match channel {
             Channel::Telegram => {
                 let Some(t) = &self.telegram else {
@@ -813,4 +823,16 @@ pub async fn seed(store: &Store) -> Result<()> {
     store.touch(&template);
     tracing::info!(seed = NAME, "seeded notification topics and templates");
     Ok(())
+}
+
+/// The key in a notification's secret naming the address the secret was made for.
+const SECRET_FOR: &str = "_for";
+
+/// `secret` as kept: bound to `to`, so a notification re-pointed at another address does not carry it.
+fn bound_secret(secret: Value, to: &str) -> String {
+    let mut secret = secret;
+    if let Value::Object(m) = &mut secret {
+        m.insert(SECRET_FOR.into(), json!(to));
+    }
+    secret.to_string()
 }

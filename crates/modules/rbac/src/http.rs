@@ -71,7 +71,7 @@ async fn credential(
 ) -> Result<(HeaderMap, Ctx, Map<String, Value>)> {
     let h = req.headers().clone();
     let c = ctx(&h, stoa_api::rate::client_ip(&req));
-    auth.limits.ip(&c.ip)?;
+    auth.limits.ip(&c.ip).await?;
     // JSON only: a form or text body is what a page on another site can post without asking.
     if stoa_api::body::media_type(&h) != "application/json" {
         return Err(Error::UnsupportedMediaType(
@@ -380,7 +380,9 @@ async fn reset(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response
 }
 
 async fn nonce(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    let v = auth.wallet_nonce(&ctx(req.headers(), stoa_api::rate::client_ip(&req)))?;
+    let v = auth
+        .wallet_nonce(&ctx(req.headers(), stoa_api::rate::client_ip(&req)))
+        .await?;
     Ok(data(StatusCode::CREATED, v))
 }
 

@@ -309,7 +309,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     loop {
                         tick.tick().await;
                         match pruner.upgrade() {
-                            Some(a) => a.limits.prune(),
+                            Some(a) => a.limits.prune().await,
                             None => return,
                         }
                     }

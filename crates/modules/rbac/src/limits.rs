@@ -6,12 +6,15 @@
 //!   little first. A stranger's wrong passwords therefore never lock the owner out; they only
 //!   slow guessing down.
 //!
-//! Each 429 carries `Retry-After` and lifts by itself.
+//! Each 429 carries `Retry-After` and lifts by itself. On PostgreSQL the counts are shared by every
+//! instance on the database (`stoa_store::cluster::Shared`), so a client gains nothing by being
+//! spread over instances.
 
 use std::time::Duration;
 
 use stoa_api::rate::{Failures, Keyed, too_many};
-use stoa_kernel::Result;
+use stoa_kernel::{Error, Result};
+use stoa_store::cluster::Shared;
 
 /// Wrong second-factor codes an account takes per hour from all addresses together.
 pub const SECOND_FACTOR_FAILURES: u32 = 20;
@@ -50,6 +53,8 @@ pub const PAIR_WINDOW: Duration = Duration::from_secs(15 * 60);
 /// What an attempt on an account past its failure ceiling waits.
 pub const SLOW_DOWN: Duration = Duration::from_secs(1);
 
+/// The credential limits: in this process, or on PostgreSQL in a table every instance shares
+/// (then each budget is a fixed window from its first use, counted across all instances).
 pub struct Limits {
     cfg: RateConfig,
     ip: Keyed,
@@ -58,6 +63,19 @@ pub struct Limits {
     per_account: Failures,
     /// Confirmation codes tried per target address (a day's window).
     codes: Failures,
+    shared: Option<Shared>,
+}
+
+const DAY: Duration = Duration::from_secs(24 * 3600);
+const HOUR: Duration = Duration::from_secs(3600);
+
+fn tripped(what: &'static str, left: Duration) -> Error {
+    tracing::warn!(
+        limit = what,
+        retry_after = left.as_secs(),
+        "rate limit tripped"
+    );
+    too_many(left)
 }
 
 impl Limits {
@@ -65,36 +83,86 @@ impl Limits {
         Self {
             cfg: c,
             ip: Keyed::new(c.ip_burst, c.ip_window, "ip"),
-            account: Keyed::new(c.account_per_hour, Duration::from_secs(3600), "account"),
+            account: Keyed::new(c.account_per_hour, HOUR, "account"),
             pair: Failures::new(PAIR_WINDOW),
-            per_account: Failures::new(Duration::from_secs(3600)),
-            codes: Failures::new(Duration::from_secs(24 * 3600)),
+            per_account: Failures::new(HOUR),
+            codes: Failures::new(DAY),
+            shared: None,
+        }
+    }
+
+    /// Keeps the counts in `shared` (several instances) instead of this process.
+    pub fn shared(mut self, shared: Option<Shared>) -> Self {
+        self.shared = shared;
+        self
+    }
+
+    /// One use of a shared budget of `burst` in `window`.
+    async fn spend(
+        s: &Shared,
+        what: &'static str,
+        key: String,
+        burst: u32,
+        window: Duration,
+    ) -> Result<()> {
+        let (n, left) = s.hit(&key, window).await?;
+        if n > burst.max(1) {
+            return Err(tripped(what, left));
+        }
+        Ok(())
+    }
+
+    /// A failure count: shared or local.
+    async fn failures(&self, local: &Failures, key: &str) -> Result<(u32, Duration)> {
+        match &self.shared {
+            Some(s) => s.count(key).await,
+            None => Ok(local.count(key)),
         }
     }
 
     /// One credential request from `ip`.
-    pub fn ip(&self, ip: &str) -> Result<()> {
-        self.ip.check(ip)
+    pub async fn ip(&self, ip: &str) -> Result<()> {
+        match &self.shared {
+            Some(s) => {
+                Self::spend(
+                    s,
+                    "ip",
+                    format!("rbac.ip {ip}"),
+                    self.cfg.ip_burst,
+                    self.cfg.ip_window,
+                )
+                .await
+            }
+            None => self.ip.check(ip),
+        }
     }
 
     /// One registration or reset on `account`.
-    pub fn account(&self, account: &str) -> Result<()> {
-        self.account.check(account)
+    pub async fn account(&self, account: &str) -> Result<()> {
+        match &self.shared {
+            Some(s) => {
+                Self::spend(
+                    s,
+                    "account",
+                    format!("rbac.account {account}"),
+                    self.cfg.account_per_hour,
+                    HOUR,
+                )
+                .await
+            }
+            None => self.account.check(account),
+        }
     }
 
     /// Before a sign-in attempt by `ip` on `account`: 429 when this IP has failed on this
     /// account too often; a short wait when the account as a whole has.
     pub async fn before_sign_in(&self, ip: &str, account: &str) -> Result<()> {
-        let (n, left) = self.pair.count(&pair(ip, account));
+        let (n, left) = self.failures(&self.pair, &pair(ip, account)).await?;
         if n >= self.cfg.pair_failures.max(1) {
-            tracing::warn!(
-                limit = "sign-in failures",
-                retry_after = left.as_secs(),
-                "rate limit tripped"
-            );
-            return Err(too_many(left));
+            return Err(tripped("sign-in failures", left));
         }
-        if self.per_account.count(account).0 >= self.cfg.slow_after.max(1) {
+        if self.failures(&self.per_account, &failed(account)).await?.0 >= self.cfg.slow_after.max(1)
+        {
             tokio::time::sleep(SLOW_DOWN).await;
         }
         Ok(())
@@ -105,57 +173,81 @@ impl Limits {
     /// spread over many IPs), so a stolen password cannot be walked through the second step.
     pub async fn before_second_factor(&self, ip: &str, account: &str) -> Result<()> {
         self.before_sign_in(ip, account).await?;
-        let (n, left) = self.per_account.count(account);
+        let (n, left) = self.failures(&self.per_account, &failed(account)).await?;
         if n >= SECOND_FACTOR_FAILURES {
-            tracing::warn!(
-                limit = "second-factor failures",
-                retry_after = left.as_secs(),
-                "rate limit tripped"
-            );
-            return Err(too_many(left));
+            return Err(tripped("second-factor failures", left));
         }
         Ok(())
     }
 
     /// One confirmation code tried for `address` (any account, any identity): 429 past
     /// [`CODE_TRIES_PER_ADDRESS`] a day.
-    pub fn code_tried(&self, address: &str) -> Result<()> {
+    pub async fn code_tried(&self, address: &str) -> Result<()> {
+        if let Some(s) = &self.shared {
+            return Self::spend(
+                s,
+                "confirmation codes",
+                format!("rbac.code {address}"),
+                CODE_TRIES_PER_ADDRESS,
+                DAY,
+            )
+            .await;
+        }
         let (n, left) = self.codes.count(address);
         if n >= CODE_TRIES_PER_ADDRESS {
-            tracing::warn!(
-                limit = "confirmation codes",
-                retry_after = left.as_secs(),
-                "rate limit tripped"
-            );
-            return Err(too_many(left));
+            return Err(tripped("confirmation codes", left));
         }
         self.codes.add(address);
         Ok(())
     }
 
     /// A failed sign-in by `ip` on `account`.
-    pub fn failed(&self, ip: &str, account: &str) {
-        self.pair.add(&pair(ip, account));
-        self.per_account.add(account);
+    pub async fn failed(&self, ip: &str, account: &str) {
+        let Some(s) = &self.shared else {
+            self.pair.add(&pair(ip, account));
+            self.per_account.add(&failed(account));
+            return;
+        };
+        for (key, window) in [(pair(ip, account), PAIR_WINDOW), (failed(account), HOUR)] {
+            if let Err(e) = s.hit(&key, window).await {
+                tracing::error!(error = %e, "a failed sign-in was not counted");
+            }
+        }
     }
 
     /// A successful sign-in: this IP's failures on the account are forgotten.
-    pub fn succeeded(&self, ip: &str, account: &str) {
-        self.pair.clear(&pair(ip, account));
+    pub async fn succeeded(&self, ip: &str, account: &str) {
+        match &self.shared {
+            Some(s) => {
+                if let Err(e) = s.clear(&pair(ip, account)).await {
+                    tracing::error!(error = %e, "sign-in failures were not cleared");
+                }
+            }
+            None => self.pair.clear(&pair(ip, account)),
+        }
     }
 
-    /// Drops idle keys (called now and then so the maps stay small).
-    pub fn prune(&self) {
+    /// Drops idle keys (called now and then so the maps and the shared table stay small).
+    pub async fn prune(&self) {
         self.ip.prune();
         self.account.prune();
         self.pair.prune();
         self.per_account.prune();
         self.codes.prune();
+        if let Some(s) = &self.shared
+            && let Err(e) = s.prune().await
+        {
+            tracing::error!(error = %e, "expired shared counters were not dropped");
+        }
     }
 }
 
+fn failed(account: &str) -> String {
+    format!("rbac.failed {account}")
+}
+
 fn pair(ip: &str, account: &str) -> String {
-    format!("{ip} {account}")
+    format!("rbac.pair {ip} {account}")
 }
 
 #[cfg(test)]
@@ -171,7 +263,7 @@ mod tests {
         });
         for _ in 0..3 {
             l.before_sign_in("6.6.6.6", "login:a").await.unwrap();
-            l.failed("6.6.6.6", "login:a");
+            l.failed("6.6.6.6", "login:a").await;
         }
         assert!(l.before_sign_in("6.6.6.6", "login:a").await.is_err());
         // The same attacker on another account, and the owner from elsewhere: not limited.
@@ -179,13 +271,13 @@ mod tests {
         l.before_sign_in("1.2.3.4", "login:a").await.unwrap();
         // Past the account's ceiling (from many addresses): slowed, never refused.
         for i in 0..5 {
-            l.failed(&format!("7.7.7.{i}"), "login:a");
+            l.failed(&format!("7.7.7.{i}"), "login:a").await;
         }
         let t = std::time::Instant::now();
         l.before_sign_in("1.2.3.4", "login:a").await.unwrap();
         assert!(t.elapsed() >= SLOW_DOWN);
         // Success clears that address's failures only.
-        l.succeeded("6.6.6.6", "login:a");
+        l.succeeded("6.6.6.6", "login:a").await;
         l.before_sign_in("6.6.6.6", "login:a").await.unwrap();
     }
 }

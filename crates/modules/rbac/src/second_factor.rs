@@ -431,11 +431,11 @@ impl Auth {
         let account = format!("second-factor:{subject}");
         self.limits.before_second_factor(&ctx.ip, &account).await?;
         if !self.use_code(subject, code).await? {
-            self.limits.failed(&ctx.ip, &account);
+            self.limits.failed(&ctx.ip, &account).await;
             tracing::info!(subject = %subject, event = "second_factor_failed", "second factor refused");
             return Err(wrong_code());
         }
-        self.limits.succeeded(&ctx.ip, &account);
+        self.limits.succeeded(&ctx.ip, &account).await;
         tracing::info!(subject = %subject, event = "login", second_factor = true, "signed in");
         self.sign_in(subject, ctx, true).await
     }

@@ -12,6 +12,7 @@ use stoa_kernel::model::Entity;
 use stoa_kernel::value::{Val, fields, format_timestamp, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
+use stoa_store::cluster::Shared;
 use stoa_store::{Exec, Record, Store, repo};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -206,8 +207,8 @@ impl Auth {
             jwt: Jwt::new(&cfg.jwt_secret)?,
             hasher: Hasher::new(cfg.hash_concurrency)?,
             policy: Policy::new(store.clone(), cfg.policy_max_age),
-            limits: Limits::new(cfg.rates),
-            nonces: Nonces::default(),
+            limits: Limits::new(cfg.rates).shared(Shared::of(&store.db)),
+            nonces: Nonces::shared(Shared::of(&store.db)),
             roles: RwLock::new((u64::MAX, HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
             rails: tokio::sync::Mutex::new(()),
@@ -693,7 +694,7 @@ impl Auth {
         ctx: &Ctx,
     ) -> Result<Tokens> {
         let email = normalise_email("login", login)?;
-        self.limits.account(&format!("register:{email}"))?;
+        self.limits.account(&format!("register:{email}")).await?;
         password::check_new("password", password)?;
         let roles = self.registration_roles(roles).await?;
         if self
@@ -756,11 +757,11 @@ impl Auth {
             _ => None,
         };
         let Some((subject, identity)) = subject else {
-            self.limits.failed(&ctx.ip, &account);
+            self.limits.failed(&ctx.ip, &account).await;
             tracing::info!(event = "login_failed", "sign-in refused");
             return Err(wrong_credentials());
         };
-        self.limits.succeeded(&ctx.ip, &account);
+        self.limits.succeeded(&ctx.ip, &account).await;
         let t = self
             .first_factor_passed(subject, ctx, (identity?, stored.as_deref()))
             .await?;
@@ -770,7 +771,7 @@ impl Auth {
 
     /// A subject with no identity (a guest cart, for example), signed in.
     pub async fn anonymous(&self, ctx: &Ctx) -> Result<Tokens> {
-        self.limits.ip(&ctx.ip)?;
+        self.limits.ip(&ctx.ip).await?;
         let guest = self
             .store
             .find_by(
@@ -786,7 +787,7 @@ impl Auth {
     /// Always answers the same; the mail goes out in the background when the account exists.
     pub async fn forgot_password(self: &Arc<Self>, email: &str, ctx: &Ctx) -> Result<()> {
         let email = normalise_email("email", email)?;
-        self.limits.account(&format!("forgot:{email}"))?;
+        self.limits.account(&format!("forgot:{email}")).await?;
         let me = self.clone();
         let ctx = ctx.clone();
         tokio::spawn(async move {
@@ -865,7 +866,7 @@ impl Auth {
         };
         let (id, _) = code.split_once('.').ok_or_else(bad)?;
         let id = Uuid::try_parse(id).map_err(|_| bad())?;
-        self.limits.account(&format!("reset:{id}"))?;
+        self.limits.account(&format!("reset:{id}")).await?;
         let i = &self.e.identity;
         let row = match self.store.get(i, id).await {
             Ok(r) => r,
@@ -927,9 +928,9 @@ impl Auth {
 
     // ---- wallet --------------------------------------------------------------------------
 
-    pub fn wallet_nonce(&self, ctx: &Ctx) -> Result<Value> {
-        self.limits.ip(&ctx.ip)?;
-        let nonce = self.nonces.issue()?;
+    pub async fn wallet_nonce(&self, ctx: &Ctx) -> Result<Value> {
+        self.limits.ip(&ctx.ip).await?;
+        let nonce = self.nonces.issue().await?;
         let issued = now();
         Ok(json!({
             "nonce": nonce,
@@ -942,7 +943,7 @@ impl Auth {
         }))
     }
 
-    fn verify_wallet(&self, message: &str, signature: &str, address: &str) -> Result<String> {
+    async fn verify_wallet(&self, message: &str, signature: &str, address: &str) -> Result<String> {
         siwe_login::verify(
             &self.nonces,
             self.cfg.domain(),
@@ -951,6 +952,7 @@ impl Auth {
             signature,
             address,
         )
+        .await
     }
 
     /// Signs in with a wallet, creating the account on first use.
@@ -963,10 +965,14 @@ impl Auth {
     ) -> Result<SignIn> {
         let account = format!("wallet:{}", address.trim().to_lowercase());
         self.limits.before_sign_in(&ctx.ip, &account).await?;
-        let addr = self
-            .verify_wallet(message, signature, address)
-            .inspect_err(|_| self.limits.failed(&ctx.ip, &account))?;
-        self.limits.succeeded(&ctx.ip, &account);
+        let addr = match self.verify_wallet(message, signature, address).await {
+            Ok(a) => a,
+            Err(e) => {
+                self.limits.failed(&ctx.ip, &account).await;
+                return Err(e);
+            }
+        };
+        self.limits.succeeded(&ctx.ip, &account).await;
         if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
             && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
         {
@@ -1023,7 +1029,7 @@ impl Auth {
         password: &str,
     ) -> Result<()> {
         password::check_len(field, password)?;
-        self.limits.account(&format!("identity:{identity}"))?;
+        self.limits.account(&format!("identity:{identity}")).await?;
         let stored = self.secret_of(identity, "password").await?;
         if self.hasher.verify(password, stored).await? {
             Ok(())
@@ -1043,8 +1049,10 @@ impl Auth {
         ctx: &Ctx,
         own_session: Option<Uuid>,
     ) -> Result<Record> {
-        self.limits.ip(&ctx.ip)?;
-        self.limits.account(&format!("identity-change:{subject}"))?;
+        self.limits.ip(&ctx.ip).await?;
+        self.limits
+            .account(&format!("identity-change:{subject}"))
+            .await?;
         let provider = str_field(body, "provider")?.replace('-', "_");
         let mut tx;
         let row = match provider.as_str() {
@@ -1076,11 +1084,13 @@ impl Auth {
                 if self.identities(subject).await?.iter().any(signs_in) {
                     self.require_recent_sign_in(own_session).await?;
                 }
-                let addr = self.verify_wallet(
-                    str_field(body, "message")?,
-                    str_field(body, "signature")?,
-                    str_field(body, "address")?,
-                )?;
+                let addr = self
+                    .verify_wallet(
+                        str_field(body, "message")?,
+                        str_field(body, "signature")?,
+                        str_field(body, "address")?,
+                    )
+                    .await?;
                 tx = self.store.db.begin().await?;
                 self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None, true)
                     .await?
@@ -1342,7 +1352,9 @@ impl Auth {
         own_session: Option<Uuid>,
         ctx: &Ctx,
     ) -> Result<Record> {
-        self.limits.account(&format!("identity-change:{subject}"))?;
+        self.limits
+            .account(&format!("identity-change:{subject}"))
+            .await?;
         let all = self.identities(subject).await?;
         let row = all
             .iter()

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use siwe::Message;
 use stoa_kernel::{Error, Result};
+use stoa_store::cluster::Shared;
 use time::OffsetDateTime;
 
 pub const CHAINS: [u64; 2] = [1, 11_155_111];
@@ -17,9 +18,12 @@ pub const NONCE_TTL: Duration = Duration::from_secs(300);
 pub const MAX_MESSAGE: usize = 4096;
 const MAX_NONCES: usize = 100_000;
 
+/// Issued nonces: in this process, or on PostgreSQL in a table every instance shares (a nonce
+/// issued by one instance is accepted once by any).
 pub struct Nonces {
     issued: Mutex<HashMap<String, Instant>>,
     ttl: Duration,
+    shared: Option<Shared>,
 }
 
 impl Default for Nonces {
@@ -33,11 +37,30 @@ impl Nonces {
         Self {
             issued: Mutex::new(HashMap::new()),
             ttl,
+            shared: None,
         }
     }
 
-    pub fn issue(&self) -> Result<String> {
+    /// Nonces kept in `shared` (several instances) instead of this process.
+    pub fn shared(shared: Option<Shared>) -> Self {
+        Self {
+            shared,
+            ..Self::default()
+        }
+    }
+
+    pub async fn issue(&self) -> Result<String> {
         let nonce = siwe::generate_nonce();
+        if let Some(s) = &self.shared {
+            // 17 random alphanumerics: a collision is a retry, never a shared nonce.
+            if !s.issue(&format!("siwe:{nonce}"), self.ttl).await? {
+                return Err(Error::Conflict {
+                    message: "a nonce collided; request another".into(),
+                    fields: Default::default(),
+                });
+            }
+            return Ok(nonce);
+        }
         let mut m = self
             .issued
             .lock()
@@ -55,12 +78,15 @@ impl Nonces {
         Ok(nonce)
     }
 
-    /// Spends `nonce`: true when it was issued here, unused and unexpired.
-    pub fn spend(&self, nonce: &str) -> bool {
+    /// Spends `nonce`: true when it was issued (by any instance), unused and unexpired.
+    pub async fn spend(&self, nonce: &str) -> Result<bool> {
+        if let Some(s) = &self.shared {
+            return s.spend(&format!("siwe:{nonce}")).await;
+        }
         let Ok(mut m) = self.issued.lock() else {
-            return false;
+            return Ok(false);
         };
-        matches!(m.remove(nonce), Some(at) if at.elapsed() < self.ttl)
+        Ok(matches!(m.remove(nonce), Some(at) if at.elapsed() < self.ttl))
     }
 }
 
@@ -70,7 +96,7 @@ fn denied(msg: &str) -> Error {
 
 /// Verifies a signed SIWE message for `domain` (host[:port]) and `origin` (scheme://host[:port])
 /// and returns the lower-case `0x…` address.
-pub fn verify(
+pub async fn verify(
     nonces: &Nonces,
     domain: &str,
     origin: &str,
@@ -100,7 +126,7 @@ pub fn verify(
         ));
     }
     // Spend the nonce first: a replay fails even when everything else is right.
-    if !nonces.spend(&m.nonce) {
+    if !nonces.spend(&m.nonce).await? {
         return Err(denied(
             "the nonce is unknown, used or expired; request a new one",
         ));
@@ -135,17 +161,17 @@ pub fn verify(
 mod tests {
     use super::*;
 
-    #[test]
-    fn nonces_are_single_use_and_expire() {
+    #[tokio::test]
+    async fn nonces_are_single_use_and_expire() {
         let n = Nonces::default();
-        let a = n.issue().unwrap();
+        let a = n.issue().await.unwrap();
         assert!(a.len() >= 8 && a.chars().all(|c| c.is_ascii_alphanumeric()));
-        assert!(n.spend(&a));
-        assert!(!n.spend(&a), "single use");
-        assert!(!n.spend("never-issued"));
+        assert!(n.spend(&a).await.unwrap());
+        assert!(!n.spend(&a).await.unwrap(), "single use");
+        assert!(!n.spend("never-issued").await.unwrap());
         let short = Nonces::with_ttl(Duration::from_millis(5));
-        let b = short.issue().unwrap();
+        let b = short.issue().await.unwrap();
         std::thread::sleep(Duration::from_millis(20));
-        assert!(!short.spend(&b), "expired");
+        assert!(!short.spend(&b).await.unwrap(), "expired");
     }
 }

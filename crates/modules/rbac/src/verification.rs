@@ -127,7 +127,7 @@ impl Auth {
         ctx: &Ctx,
     ) -> Result<Record> {
         let id = Record::must_id(identity)?;
-        self.limits.account(&format!("verify-mail-to:{to}"))?;
+        self.limits.account(&format!("verify-mail-to:{to}")).await?;
         let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
         let mut set = vec![
             ("verifyCode", Val::Text(code_hash(id, to, &code))),
@@ -206,7 +206,9 @@ impl Auth {
         if row.int("verifyAttempts").unwrap_or(0) >= VERIFY_ATTEMPTS {
             return Err(closed());
         }
-        self.limits.account(&format!("verify-mail:{identity}"))?;
+        self.limits
+            .account(&format!("verify-mail:{identity}"))
+            .await?;
         self.send_verification(&row, &to, false, ctx).await?;
         Ok(json!({"ok": true, "sentTo": to}))
     }
@@ -228,13 +230,13 @@ impl Auth {
                 fields: Default::default(),
             });
         }
-        self.limits.account(&format!("verify:{identity}"))?;
+        self.limits.account(&format!("verify:{identity}")).await?;
         let target = pending
             .clone()
             .or_else(|| row.text("email").map(str::to_owned))
             .unwrap_or_default();
         // Every try counts against the address, from whichever account or identity it comes.
-        self.limits.code_tried(&target)?;
+        self.limits.code_tried(&target).await?;
         let attempts = row.int("verifyAttempts").unwrap_or(0);
         if attempts >= VERIFY_ATTEMPTS {
             return Err(closed());
@@ -340,7 +342,7 @@ impl Auth {
         if row.int("verifyAttempts").unwrap_or(0) >= VERIFY_ATTEMPTS {
             return Err(closed());
         }
-        self.limits.account(&format!("verify-mail:{id}"))?;
+        self.limits.account(&format!("verify-mail:{id}")).await?;
         let out = self.send_verification(row, email, true, ctx).await?;
         if let Some(old) = row.text("email") {
             self.tell_email_change(old, email, false, ctx).await;

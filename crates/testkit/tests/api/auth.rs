@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use k256::ecdsa::SigningKey;
 use serde_json::{Value, json};
-use sha3::{Digest, Keccak256};
 use stoa_testkit::smtp::Sink;
 use stoa_testkit::users::{AUTH, PASSWORD};
+use stoa_testkit::wallet::{address, key as wallet_key, sign};
 use stoa_testkit::{Db, TestApp, dual_test, spawn_app_with};
 use time::OffsetDateTime;
 
@@ -440,28 +440,6 @@ dual_test!(identities, db);
 
 // ---- wallet --------------------------------------------------------------------------------
 
-fn wallet_key(seed: u8) -> SigningKey {
-    SigningKey::from_bytes(&[seed.max(1); 32].into()).unwrap()
-}
-
-fn address_bytes(key: &SigningKey) -> [u8; 20] {
-    let point = key.verifying_key().to_encoded_point(false);
-    let hash = Keccak256::digest(&point.as_bytes()[1..]);
-    hash[12..].try_into().unwrap()
-}
-
-fn address(key: &SigningKey) -> String {
-    format!("0x{}", hex::encode(address_bytes(key)))
-}
-
-fn sign(msg: &siwe::Message, key: &SigningKey) -> String {
-    let hash = msg.eip191_hash().unwrap();
-    let (sig, rec) = key.sign_prehash_recoverable(&hash).unwrap();
-    let mut bytes = sig.to_bytes().to_vec();
-    bytes.push(rec.to_byte() + 27);
-    format!("0x{}", hex::encode(bytes))
-}
-
 /// A fresh nonce from the server, a message for this site (changed by `edit`), signed by `key`.
 async fn sign_in_message(
     app: &TestApp,
@@ -473,23 +451,7 @@ async fn sign_in_message(
         .post(&p("ethereum-virtual-machine/nonce"), &json!({}))
         .await;
     assert_eq!(n.status, 201, "{}", n.text);
-    let d = n.data();
-    let mut msg = siwe::Message {
-        domain: d["domain"].as_str().unwrap().parse().unwrap(),
-        address: address_bytes(key),
-        statement: Some("Sign in to Stoa".into()),
-        uri: d["uri"].as_str().unwrap().parse().unwrap(),
-        version: siwe::Version::V1,
-        chain_id: 1,
-        nonce: d["nonce"].as_str().unwrap().to_owned(),
-        issued_at: siwe::TimeStamp::from(OffsetDateTime::now_utc()),
-        expiration_time: Some(siwe::TimeStamp::from(
-            OffsetDateTime::now_utc() + Duration::from_secs(300),
-        )),
-        not_before: None,
-        request_id: None,
-        resources: vec![],
-    };
+    let mut msg = stoa_testkit::wallet::message(&n.data(), key);
     edit(&mut msg);
     let sig = sign(&msg, key);
     (msg.to_string(), sig)

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use stoa_testkit::live::Live;
 use stoa_testkit::users::Account;
 use stoa_testkit::{TestApp, dual_test};
 
@@ -254,122 +255,9 @@ async fn chats_are_for_members(app: TestApp) {
 
 dual_test!(chats_are_for_members);
 
-/// An open `GET /api/live` stream.
-struct Live {
-    res: reqwest::Response,
-    buf: String,
-    last_id: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-struct Ev {
-    kind: String,
-    data: Value,
-}
-
-impl Live {
-    async fn open(app: &TestApp, jwt: Option<&str>, last: Option<&str>) -> Live {
-        let mut r = app.plain.get(app.url("/api/live"));
-        if let Some(t) = jwt {
-            r = r.bearer_auth(t);
-        }
-        if let Some(l) = last {
-            r = r.header("last-event-id", l);
-        }
-        let res = r.send().await.unwrap();
-        assert_eq!(res.status(), 200);
-        assert!(
-            res.headers()["content-type"]
-                .to_str()
-                .unwrap()
-                .starts_with("text/event-stream")
-        );
-        Live {
-            res,
-            buf: String::new(),
-            last_id: None,
-        }
-    }
-
-    /// The next event within `wait`.
-    async fn next(&mut self, wait: Duration) -> Option<Ev> {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            if let Some(end) = self.buf.find("\n\n") {
-                let block: String = self.buf.drain(..end + 2).collect();
-                let (mut kind, mut data, mut id) = (String::from("message"), String::new(), None);
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        kind = v.trim().to_owned();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim());
-                    } else if let Some(v) = line.strip_prefix("id:") {
-                        id = Some(v.trim().to_owned());
-                    }
-                }
-                if data.is_empty() {
-                    continue; // a keep-alive comment
-                }
-                if id.is_some() {
-                    self.last_id = id;
-                }
-                return Some(Ev {
-                    kind,
-                    data: serde_json::from_str(&data).unwrap_or(Value::Null),
-                });
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.res.chunk()).await;
-            match chunk {
-                Ok(Ok(Some(bytes))) => self.buf.push_str(&String::from_utf8_lossy(&bytes)),
-                _ => return None,
-            }
-        }
-    }
-
-    /// The next event of `kind` within `wait`.
-    async fn until(&mut self, kind: &str, wait: Duration) -> Option<Ev> {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let e = self.next(left).await?;
-            if e.kind == kind {
-                return Some(e);
-            }
-        }
-    }
-
-    /// Whether a `revalidate` naming `entity` arrives within `wait`.
-    async fn revalidated(&mut self, entity: &str, wait: Duration) -> bool {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            match self.until("revalidate", left).await {
-                Some(e)
-                    if e.data["entities"]
-                        .as_array()
-                        .is_some_and(|l| l.iter().any(|x| x == entity)) =>
-                {
-                    return true;
-                }
-                Some(_) => {}
-                None => return false,
-            }
-        }
-    }
-
-    /// Every `chat.*` event arriving within `wait`.
-    async fn chat_events(&mut self, wait: Duration) -> Vec<Ev> {
-        let deadline = tokio::time::Instant::now() + wait;
-        let mut out = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            match self.next(left).await {
-                Some(e) if e.kind.starts_with("chat.") => out.push(e),
-                Some(_) => {}
-                None => return out,
-            }
-        }
-    }
+/// An open `GET /api/live` stream of `app`.
+async fn open_live(app: &TestApp, jwt: Option<&str>, last: Option<&str>) -> Live {
+    Live::open(&app.plain, &app.url("/api/live"), jwt, last).await
 }
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -380,9 +268,9 @@ async fn live_events_reach_members_only(app: TestApp) {
     let carol = member(&app, "carol@live.test", "Carol").await;
     let chat = start(&app, &alice, &bob).await;
 
-    let mut to_bob = Live::open(&app, Some(&bob.account.jwt), None).await;
-    let mut to_carol = Live::open(&app, Some(&carol.account.jwt), None).await;
-    let mut to_anon = Live::open(&app, None, None).await;
+    let mut to_bob = open_live(&app, Some(&bob.account.jwt), None).await;
+    let mut to_carol = open_live(&app, Some(&carol.account.jwt), None).await;
+    let mut to_anon = open_live(&app, None, None).await;
     for s in [&mut to_bob, &mut to_carol, &mut to_anon] {
         assert!(s.until("hello", SECOND).await.is_some());
     }
@@ -401,7 +289,7 @@ async fn live_events_reach_members_only(app: TestApp) {
     drop(to_bob);
     let m1 = post(&app, &alice, &chat, "while you were away 1").await;
     let m2 = post(&app, &alice, &chat, "while you were away 2").await;
-    let mut back = Live::open(&app, Some(&bob.account.jwt), Some(&resume)).await;
+    let mut back = open_live(&app, Some(&bob.account.jwt), Some(&resume)).await;
     let missed = back.chat_events(SECOND).await;
     let ids: Vec<&Value> = missed
         .iter()
@@ -425,7 +313,7 @@ async fn live_events_reach_members_only(app: TestApp) {
     assert_eq!(r.data["reactions"][0]["emoji"], "🔥");
 
     // An id the server cannot resume from: told to reload.
-    let mut stale = Live::open(&app, Some(&bob.account.jwt), Some("0000.1")).await;
+    let mut stale = open_live(&app, Some(&bob.account.jwt), Some("0000.1")).await;
     assert!(stale.until("reset", SECOND).await.is_some());
 
     // Carol and an anonymous visitor heard nothing of the chat.
@@ -465,7 +353,7 @@ async fn live_events_reach_members_only(app: TestApp) {
     // One account holds at most 16 streams (Bob has two open: `back` and `stale`).
     let mut more = Vec::new();
     for _ in 0..14 {
-        more.push(Live::open(&app, Some(&bob.account.jwt), None).await);
+        more.push(open_live(&app, Some(&bob.account.jwt), None).await);
     }
     let r = app
         .plain
@@ -477,7 +365,7 @@ async fn live_events_reach_members_only(app: TestApp) {
     assert_eq!(r.status(), 429);
     drop(more);
     // Private data is revalidated for administrators only.
-    let mut to_admin = Live::open(
+    let mut to_admin = open_live(
         &app,
         Some(&app.admin_account("root@live.test").await.jwt),
         None,

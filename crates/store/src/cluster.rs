@@ -1,0 +1,218 @@
+//! What several instances on one PostgreSQL database share besides the data: counters with a
+//! window (rate limits), single-use tokens (sign-in nonces) and the bodies of live events too
+//! large for a `NOTIFY` payload. The tables are `UNLOGGED`: they hold nothing that must survive
+//! a crash of the database server (a lost counter or nonce costs a retry, never a wrong answer).
+//!
+//! On SQLite there is one instance, and the callers keep these in memory instead.
+
+use std::time::Duration;
+
+use sqlx::PgPool;
+use stoa_kernel::{Error, Result};
+
+use crate::db::Db;
+
+const COUNTERS: &str = "stoa_shared_counters";
+const TOKENS: &str = "stoa_shared_tokens";
+/// Live event bodies too large for a notification (see `stoa_api::cluster`).
+pub const EVENTS: &str = "stoa_shared_events";
+
+/// Creates the shared tables (PostgreSQL; nothing on SQLite).
+pub async fn prepare(db: &Db) -> Result<()> {
+    let Db::Postgres(pool) = db else {
+        return Ok(());
+    };
+    for sql in [
+        format!(
+            "CREATE UNLOGGED TABLE IF NOT EXISTS {COUNTERS} (key TEXT PRIMARY KEY, started TIMESTAMPTZ NOT NULL, n INTEGER NOT NULL, until TIMESTAMPTZ NOT NULL)"
+        ),
+        format!("CREATE INDEX IF NOT EXISTS ix_{COUNTERS}_until ON {COUNTERS} (until)"),
+        format!(
+            "CREATE UNLOGGED TABLE IF NOT EXISTS {TOKENS} (token TEXT PRIMARY KEY, until TIMESTAMPTZ NOT NULL)"
+        ),
+        format!("CREATE INDEX IF NOT EXISTS ix_{TOKENS}_until ON {TOKENS} (until)"),
+        format!(
+            "CREATE UNLOGGED TABLE IF NOT EXISTS {EVENTS} (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        ),
+    ] {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+            .execute(pool)
+            .await
+            .map_err(db_error)?;
+    }
+    Ok(())
+}
+
+fn db_error(e: sqlx::Error) -> Error {
+    Error::internal(format!("shared state: {e}"))
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn left(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or_default()
+}
+
+/// Counters and tokens in the database every instance uses.
+#[derive(Clone, Debug)]
+pub struct Shared {
+    pool: PgPool,
+}
+
+impl Shared {
+    /// `Some` on PostgreSQL.
+    pub fn of(db: &Db) -> Option<Self> {
+        match db {
+            Db::Postgres(pool) => Some(Self { pool: pool.clone() }),
+            Db::Sqlite { .. } => None,
+        }
+    }
+
+    /// One more event of `key` in a fixed window of `window` that starts at its first event:
+    /// the count in the current window (this one included) and the time until the window ends.
+    pub async fn hit(&self, key: &str, window: Duration) -> Result<(u32, Duration)> {
+        let (n, rest): (i32, f64) = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO {COUNTERS} (key, started, n, until) VALUES ($1, now(), 1, now() + make_interval(secs => $2))
+             ON CONFLICT (key) DO UPDATE SET
+               started = CASE WHEN {COUNTERS}.until <= now() THEN now() ELSE {COUNTERS}.started END,
+               n = CASE WHEN {COUNTERS}.until <= now() THEN 1 ELSE {COUNTERS}.n + 1 END,
+               until = CASE WHEN {COUNTERS}.until <= now() THEN now() + make_interval(secs => $2) ELSE {COUNTERS}.until END
+             RETURNING n, EXTRACT(EPOCH FROM (until - now()))::float8"
+        )))
+        .bind(key)
+        .bind(secs(window))
+        .fetch_one(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok((u32::try_from(n).unwrap_or(0), left(rest)))
+    }
+
+    /// The count of `key` in its current window, and the time until that window ends.
+    pub async fn count(&self, key: &str) -> Result<(u32, Duration)> {
+        let row: Option<(i32, f64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT n, EXTRACT(EPOCH FROM (until - now()))::float8 FROM {COUNTERS} WHERE key = $1 AND until > now()"
+        )))
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(row.map_or((0, Duration::ZERO), |(n, rest)| {
+            (u32::try_from(n).unwrap_or(0), left(rest))
+        }))
+    }
+
+    /// Forgets `key`'s count.
+    pub async fn clear(&self, key: &str) -> Result<()> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM {COUNTERS} WHERE key = $1"
+        )))
+        .bind(key)
+        .execute(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Whether the pool is closed (the process is stopping).
+    pub fn is_closed(&self) -> bool {
+        self.pool.is_closed()
+    }
+
+    /// Keeps `token` for `ttl`; false when it is already kept.
+    pub async fn issue(&self, token: &str, ttl: Duration) -> Result<bool> {
+        let done = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO {TOKENS} (token, until) VALUES ($1, now() + make_interval(secs => $2)) ON CONFLICT (token) DO NOTHING"
+        )))
+        .bind(token)
+        .bind(secs(ttl))
+        .execute(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Spends `token`: true when it was issued, unspent and unexpired. Whichever instance asks
+    /// first gets it; every later ask, on any instance, is refused.
+    pub async fn spend(&self, token: &str) -> Result<bool> {
+        let row: Option<(bool,)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM {TOKENS} WHERE token = $1 RETURNING until > now()"
+        )))
+        .bind(token)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(matches!(row, Some((true,))))
+    }
+
+    /// Drops expired counters and tokens, and event bodies older than a minute.
+    pub async fn prune(&self) -> Result<()> {
+        for sql in [
+            format!("DELETE FROM {COUNTERS} WHERE until <= now()"),
+            format!("DELETE FROM {TOKENS} WHERE until <= now()"),
+            format!("DELETE FROM {EVENTS} WHERE at < now() - interval '1 minute'"),
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .execute(&self.pool)
+                .await
+                .map_err(db_error)?;
+        }
+        Ok(())
+    }
+
+    /// Keeps a live event body for the other instances to read by id.
+    pub async fn put_event(&self, body: &str) -> Result<i64> {
+        let (id,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO {EVENTS} (body) VALUES ($1) RETURNING id"
+        )))
+        .bind(body)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(id)
+    }
+
+    /// A body kept with [`Shared::put_event`] (gone after a minute).
+    pub async fn event(&self, id: i64) -> Result<Option<String>> {
+        let row: Option<(String,)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT body FROM {EVENTS} WHERE id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(row.map(|(b,)| b))
+    }
+
+    /// Sends `payload` on `channel` to every listening instance (this one included).
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<()> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// A connection that listens on `channels` (reconnecting by itself; see
+    /// [`sqlx::postgres::PgListener::try_recv`]). It is a connection of its own, outside the
+    /// pool the requests use, so listening never takes one of their connections.
+    pub async fn listen(&self, channels: &[&str]) -> Result<sqlx::postgres::PgListener> {
+        let own = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(1)
+            .max_lifetime(None)
+            .idle_timeout(None)
+            .connect_with((*self.pool.connect_options()).clone())
+            .await
+            .map_err(db_error)?;
+        let mut l = sqlx::postgres::PgListener::connect_with(&own)
+            .await
+            .map_err(db_error)?;
+        l.listen_all(channels.iter().copied())
+            .await
+            .map_err(db_error)?;
+        Ok(l)
+    }
+}
