@@ -30,6 +30,9 @@ pub struct Store {
     links: Arc<HashMap<String, Vec<(usize, String)>>>,
 }
 
+/// Told each `module.entity` key this process changes (see [`Store::tell_changes`]).
+pub type TellChanges = Box<dyn Fn(&str) + Send + Sync>;
+
 /// A change counter per entity, bumped after every committed write through the store: caches
 /// built from a table (permissions, roles) compare versions instead of polling the database.
 /// Counters are per process; on PostgreSQL each change is also sent to the other instances
@@ -46,7 +49,7 @@ struct Versions {
     public: AtomicU64,
     /// Told each key this process changes, so other instances can be told (see
     /// `stoa_api::cluster`); unset with one instance.
-    elsewhere: std::sync::OnceLock<Box<dyn Fn(&str) + Send + Sync>>,
+    elsewhere: std::sync::OnceLock<TellChanges>,
 }
 
 pub struct Page {
@@ -210,7 +213,7 @@ impl Store {
     }
 
     /// Sends every key this process changes to `tell` as well (once; false when already set).
-    pub fn tell_changes(&self, tell: Box<dyn Fn(&str) + Send + Sync>) -> bool {
+    pub fn tell_changes(&self, tell: TellChanges) -> bool {
         self.versions.elsewhere.set(tell).is_ok()
     }
 

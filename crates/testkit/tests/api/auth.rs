@@ -914,7 +914,10 @@ async fn rate_limited(db: Db) {
                 .header("retry-after")
                 .and_then(|v| v.parse().ok())
                 .expect("Retry-After");
-            assert!((1..=60).contains(&retry), "{retry}");
+            // In one process the budget refills a slot every window / burst (60 s); shared by
+            // instances on PostgreSQL it is a fixed window, which lifts when the window ends.
+            let most = if matches!(db, Db::Postgres) { 600 } else { 60 };
+            assert!((1..=most).contains(&retry), "{retry}");
         }
     }
     assert_eq!(limited, 11, "{limited} of 20 were limited");
