@@ -133,6 +133,12 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
     assert_eq!(r.data()["queued"], true);
     assert!(until(&app, 10, async || !sink.mails().is_empty()).await);
     assert_eq!(outbox(&app, "down@example.com").await["status"], "sent");
+    // The failed mail kept its secret for the retry: the link is in it.
+    assert!(
+        sink.mails()[0].text().contains("reset?code=1"),
+        "{}",
+        sink.mails()[0].text()
+    );
     // Not a second time.
     let r = app
         .post(
@@ -153,6 +159,45 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
         )
         .await;
     assert_eq!(r.status, 403, "{}", r.text);
+    // A failed mail re-pointed at another address is not sent there with its secret.
+    sink.refuse(u64::MAX);
+    let id = queue(&app, "owner@example.com", None).await;
+    assert!(
+        until(&app, 15, async || {
+            outbox(&app, "owner@example.com").await["status"] == "failed"
+        })
+        .await
+    );
+    sink.refuse(0);
+    let r = app
+        .patch(
+            &format!("/api/notification/notifications/{id}"),
+            &json!({"reciever": "thief@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = app
+        .post(
+            &format!("/api/notification/notifications/{id}/send"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    app.drain_jobs().await;
+    assert!(
+        until(&app, 10, async || {
+            outbox(&app, "thief@example.com").await["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("recipient was changed"))
+        })
+        .await,
+        "{}",
+        outbox(&app, "thief@example.com").await
+    );
+    assert!(
+        sink.mails().iter().all(|m| !m.to.iter().any(|t| t.contains("thief"))),
+        "the secret went to the new address"
+    );
 }
 dual_test!(a_mail_that_keeps_failing_is_failed_then_resent, db);
 
