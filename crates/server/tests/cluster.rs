@@ -7,6 +7,8 @@
 //! Runs when `STOA_TEST_POSTGRES_URL` is set (as the PostgreSQL halves of the API suite do) and
 //! needs `nginx` on the PATH (`make nginx` installs it).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Tests fail by panicking.
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -301,7 +301,7 @@ impl Mailer {
                 &mut exec,
                 &n,
                 nid,
-                &[(secret, Val::Text(bound_secret(email.secret, &email.to)))],
+                &[(secret, Val::Text(bound_secret(email.secret, email.to)))],
                 &[],
             )
             .await?;

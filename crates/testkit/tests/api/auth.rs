@@ -451,7 +451,7 @@ async fn sign_in_message(
         .post(&p("ethereum-virtual-machine/nonce"), &json!({}))
         .await;
     assert_eq!(n.status, 201, "{}", n.text);
-    let mut msg = stoa_testkit::wallet::message(&n.data(), key);
+    let mut msg = stoa_testkit::wallet::message(n.data(), key);
     edit(&mut msg);
     let sig = sign(&msg, key);
     (msg.to_string(), sig)

@@ -195,7 +195,9 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
         outbox(&app, "thief@example.com").await
     );
     assert!(
-        sink.mails().iter().all(|m| !m.to.iter().any(|t| t.contains("thief"))),
+        sink.mails()
+            .iter()
+            .all(|m| !m.to.iter().any(|t| t.contains("thief"))),
         "the secret went to the new address"
     );
 }
