@@ -347,7 +347,7 @@ async fn two_instances_behind_nginx_act_as_one() {
         "the session of a replayed refresh token still works on B"
     );
 
-    // Through nginx, requests alternate between the instances and all succeed.
+    // Through nginx (round robin, no sticky sessions) a signed-in client is served throughout.
     let (jwt3, _, _) = register(&h, n, "two@cluster.test").await;
     for _ in 0..6 {
         assert_eq!(h.get(format!("{n}{AUTH}/me"), Some(&jwt3)).await.0, 200);

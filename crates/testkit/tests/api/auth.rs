@@ -25,6 +25,16 @@ async fn with_mail(db: Db) -> Option<(Sink, TestApp)> {
     Some((sink, app))
 }
 
+/// An anonymous email-and-password sign-in attempt.
+async fn sign_in(app: &TestApp, login: &str, password: &str) -> stoa_testkit::Res {
+    app.anon()
+        .post(
+            &p("email-and-password/authentication"),
+            &json!({"login": login, "password": password}),
+        )
+        .await
+}
+
 async fn refresh(app: &TestApp, token: &str) -> stoa_testkit::Res {
     app.anon()
         .post(&p("refresh"), &json!({"refresh": token}))
@@ -77,20 +87,8 @@ dual_test!(journey);
 
 async fn failures_look_alike(app: TestApp) {
     app.register("same@example.com").await;
-    let wrong = app
-        .anon()
-        .post(
-            &p("email-and-password/authentication"),
-            &json!({"login": "same@example.com", "password": "not-the-password-1"}),
-        )
-        .await;
-    let unknown = app
-        .anon()
-        .post(
-            &p("email-and-password/authentication"),
-            &json!({"login": "nobody@example.com", "password": "not-the-password-1"}),
-        )
-        .await;
+    let wrong = sign_in(&app, "same@example.com", "not-the-password-1").await;
+    let unknown = sign_in(&app, "nobody@example.com", "not-the-password-1").await;
     assert_eq!(wrong.status, 401);
     assert_eq!(wrong.status, unknown.status);
     let strip = |mut v: Value| {
@@ -361,13 +359,7 @@ async fn identities(db: Db) {
     assert_eq!(asked.status, 200, "{}", asked.text);
     assert_eq!(asked.data()["pendingEmail"], "new@example.com");
     assert_eq!(asked.data()["email"], "ids@example.com");
-    let early = app
-        .anon()
-        .post(
-            &p("email-and-password/authentication"),
-            &json!({"login": "new@example.com", "password": "brand-new-secret-77"}),
-        )
-        .await;
+    let early = sign_in(&app, "new@example.com", "brand-new-secret-77").await;
     assert_eq!(early.status, 401, "{}", early.text);
     app.login("ids@example.com", "brand-new-secret-77").await;
     let notice = sink
@@ -1164,13 +1156,7 @@ async fn an_address_is_taken_back_by_its_owner(db: Db) {
     let done = reset_through_mail(&app, &sink, "owner@example.com", "mine-after-all-333").await;
     assert_eq!(done.status, 201, "{}", done.text);
     assert_eq!(done.data()["removedIdentities"], json!([]));
-    let old = app
-        .anon()
-        .post(
-            &p("email-and-password/authentication"),
-            &json!({"login": "owner@example.com", "password": PASSWORD}),
-        )
-        .await;
+    let old = sign_in(&app, "owner@example.com", PASSWORD).await;
     assert_eq!(old.status, 401, "{}", old.text);
     let mine = app.login("owner@example.com", "mine-after-all-333").await;
     let me = app.as_account(&mine).get(&p("me")).await;

@@ -56,6 +56,15 @@ async fn outbox(app: &TestApp, to: &str) -> Value {
     r.data()[0].clone()
 }
 
+/// The admin's "send again" of notification `id`.
+async fn resend(app: &TestApp, id: uuid::Uuid) -> stoa_testkit::Res {
+    app.post(
+        &format!("/api/notification/notifications/{id}/send"),
+        &json!({}),
+    )
+    .await
+}
+
 async fn queue(app: &TestApp, to: &str, after: Option<Duration>) -> uuid::Uuid {
     let mailer = app.ctx.need::<Mailer>().unwrap();
     mailer
@@ -123,12 +132,7 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
     assert_eq!(sink.refused_at.lock().unwrap().len(), 3);
     // The admin fixes the mail server and sends it again.
     sink.refuse(0);
-    let r = app
-        .post(
-            &format!("/api/notification/notifications/{id}/send"),
-            &json!({}),
-        )
-        .await;
+    let r = resend(&app, id).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.data()["queued"], true);
     assert!(until(&app, 10, async || !sink.mails().is_empty()).await);
@@ -140,12 +144,7 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
         sink.mails()[0].text()
     );
     // Not a second time.
-    let r = app
-        .post(
-            &format!("/api/notification/notifications/{id}/send"),
-            &json!({}),
-        )
-        .await;
+    let r = resend(&app, id).await;
     assert_eq!(r.data()["queued"], false, "{}", r.text);
     app.drain_jobs().await;
     assert_eq!(sink.mails().len(), 1);
@@ -176,12 +175,7 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = app
-        .post(
-            &format!("/api/notification/notifications/{id}/send"),
-            &json!({}),
-        )
-        .await;
+    let r = resend(&app, id).await;
     assert_eq!(r.status, 200, "{}", r.text);
     app.drain_jobs().await;
     assert!(
