@@ -173,6 +173,14 @@ pub struct Config {
     /// the pool's connections and 64 starved the requests.
     #[arg(long, env = "STOA_JOB_CONCURRENCY")]
     pub job_concurrency: Option<usize>,
+    /// Most threads the server keeps for blocking work (SQLite statements, password hashing, file
+    /// and image work), each ended after 2 s idle. Default: four per core. Every kind of blocking
+    /// work has its own, smaller cap; this one keeps SQLite's hand-offs (`block_in_place`) from
+    /// spreading over many threads, each keeping its own allocator pages: 32 threads held 261 MB
+    /// under a list load and served 9 400 req/s, 8 held 166 MB and served 10 800
+    /// (docs/benchmarks.md, footprint).
+    #[arg(long, env = "STOA_BLOCKING_THREADS")]
+    pub blocking_threads: Option<usize>,
     /// Payment providers' credentials and addresses.
     #[command(flatten)]
     pub providers: ProviderConfig,
@@ -419,6 +427,7 @@ impl Config {
             form_rate: 10,
             chat_rate: 60,
             job_concurrency: None,
+            blocking_threads: None,
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),
         }

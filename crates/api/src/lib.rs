@@ -25,7 +25,7 @@ pub mod tls;
 
 use std::sync::{Arc, OnceLock};
 
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use serde_json::json;
@@ -41,7 +41,10 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     for e in reg.entities() {
         book = crud::entity_routes(book, e.clone(), &reg);
     }
-    let meta = Arc::new(meta::meta(&reg));
+    // Serialised once: the registry does not change while the server runs.
+    let mut meta = serde_json::to_vec(&json!({"data": meta::meta(&reg)})).unwrap_or_default();
+    meta.shrink_to_fit();
+    let meta = bytes::Bytes::from(meta);
     let meta_doc = openapi::operation(
         None,
         "meta".into(),
@@ -61,7 +64,7 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         "/api/meta",
         get(move || {
             let m = meta.clone();
-            async move { crud::data(StatusCode::OK, &*m) }
+            async move { ([(header::CONTENT_TYPE, "application/json")], m).into_response() }
         }),
         meta_doc,
     );
@@ -83,7 +86,7 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
     registry: &stoa_kernel::registry::Registry,
     servers: &[String],
 ) -> (RouteBook<S>, Arc<serde_json::Value>) {
-    let doc: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let doc: Arc<OnceLock<bytes::Bytes>> = Arc::new(OnceLock::new());
     let d = doc.clone();
     let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "x-hidden": true, "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
     let book = book.add(
@@ -108,6 +111,9 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
         env!("CARGO_PKG_VERSION"),
         servers,
     );
-    let _ = doc.set(document.to_string());
+    // Bytes: each request shares them (a `String` was copied, 2.2 MB, per request).
+    let mut text = serde_json::to_vec(&document).unwrap_or_default();
+    text.shrink_to_fit();
+    let _ = doc.set(bytes::Bytes::from(text));
     (book, Arc::new(document))
 }

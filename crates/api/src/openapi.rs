@@ -706,6 +706,28 @@ fn finish_operation(doc: &mut Value, access: Access, schemas: &mut Map<String, V
     }
 }
 
+/// Adds every `#/components/schemas/…` name `v` refers to (directly) to `out`.
+fn schema_refs(v: &Value, out: &mut std::collections::HashSet<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x.as_str()) {
+                    ("$ref", Some(r)) => {
+                        if let Some(name) = r.strip_prefix("#/components/schemas/")
+                            && !out.contains(name)
+                        {
+                            out.insert(name.to_owned());
+                        }
+                    }
+                    _ => schema_refs(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| schema_refs(x, out)),
+        _ => {}
+    }
+}
+
 /// The whole document for `ops`: served at `/api/openapi.json`, naming `servers`. Operations
 /// marked `x-hidden` (the document itself, the reference pages) are routes but not API.
 pub fn document(
@@ -743,11 +765,14 @@ pub fn document(
         entry[op.method.to_ascii_lowercase()] = doc;
     }
     // A Create or Patch shape no route takes (an entity written only by its module) is left out.
-    let used = serde_json::to_string(&paths).unwrap_or_default()
-        + &serde_json::to_string(&schemas).unwrap_or_default();
+    // (One walk collecting the references: searching the serialised document for each name was
+    // most of a cold start.)
+    let mut used = std::collections::HashSet::new();
+    for v in paths.values().chain(schemas.values()) {
+        schema_refs(v, &mut used);
+    }
     schemas.retain(|name, _| {
-        !(name.ends_with("Create") || name.ends_with("Patch"))
-            || used.contains(&format!("\"#/components/schemas/{name}\""))
+        !(name.ends_with("Create") || name.ends_with("Patch")) || used.contains(name)
     });
     let mut tags: Vec<String> = registry
         .entities()

@@ -47,10 +47,24 @@ pub struct Operation {
     pub method: &'static str,
     /// OpenAPI-style path (`/api/blog/articles/{id}`), the same syntax axum routes use.
     pub path: String,
-    /// The OpenAPI operation object.
+    /// The OpenAPI operation object; once the document is built, only its `x-hidden` mark
+    /// ([`Operation::described`]).
     pub doc: Value,
     /// Who may call it by default.
     pub access: Access,
+}
+
+impl Operation {
+    /// This operation once the OpenAPI document holds its description: the object is dropped
+    /// (1 085 of them were a third of the idle heap), keeping only `x-hidden`.
+    pub fn described(mut self) -> Self {
+        self.doc = if self.doc.get("x-hidden").and_then(Value::as_bool) == Some(true) {
+            serde_json::json!({"x-hidden": true})
+        } else {
+            Value::Null
+        };
+        self
+    }
 }
 
 pub struct RouteBook<S = ()> {

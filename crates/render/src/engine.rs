@@ -62,6 +62,9 @@ impl Default for Options {
     }
 }
 
+/// Each engine's "the script is loaded" (or why not).
+type Ready = Receiver<Result<(), String>>;
+
 struct Job {
     /// The page's boot data as JSON, and the requested path.
     input: (String, String),
@@ -194,10 +197,61 @@ fn describe(ctx: &rquickjs::Ctx<'_>, e: rquickjs::Error) -> String {
 }
 
 impl Renderer {
-    /// Starts the engines with the script at `script`. `Ok(None)` when there is no script (the
-    /// web UI is not built, or was built without its server entry): pages are then rendered in
-    /// the browser only. An error when the script is there but does not load.
+    /// Starts the engines with the script at `script` and waits until each has loaded it.
+    /// `Ok(None)` when there is no script (the web UI is not built, or was built without its server
+    /// entry): pages are then rendered in the browser only. An error when the script is there but
+    /// does not load.
     pub fn start(script: &Path, options: Options) -> Result<Option<Arc<Self>>, String> {
+        let engines = options.engines.max(1);
+        let Some((renderer, ready)) = Self::spawn(script, options)? else {
+            return Ok(None);
+        };
+        for _ in 0..engines {
+            match ready.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    renderer.close();
+                    return Err(format!("{}: {e}", script.display()));
+                }
+                Err(_) => return Err("a render engine stopped while starting".to_owned()),
+            }
+        }
+        Ok(Some(renderer))
+    }
+
+    /// [`Renderer::start`] without the wait: the engines load the script on their threads while
+    /// the server starts (loading it is most of a cold start), and pages asked for meanwhile wait
+    /// in the queue for the first engine that is ready (within their budget). A script that does
+    /// not load is logged, the renderer closes, and pages render in the browser.
+    pub fn launch(script: &Path, options: Options) -> Result<Option<Arc<Self>>, String> {
+        let engines = options.engines.max(1);
+        let Some((renderer, ready)) = Self::spawn(script, options)? else {
+            return Ok(None);
+        };
+        let (watched, name) = (renderer.clone(), script.display().to_string());
+        std::thread::Builder::new()
+            .name("stoa-render-start".to_owned())
+            .spawn(move || {
+                for _ in 0..engines {
+                    match ready.recv() {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => {
+                            tracing::error!(script = %name, error = %e, "the server script does not load: public pages render in the browser");
+                            watched.close();
+                            return;
+                        }
+                        Err(_) => return,
+                    }
+                }
+                tracing::debug!(script = %name, engines, "render engines ready");
+            })
+            .map_err(|e| format!("starting a render engine: {e}"))?;
+        Ok(Some(renderer))
+    }
+
+    /// Reads the script and starts the engine threads; each reports on the returned channel once
+    /// it has loaded the script (or failed to).
+    fn spawn(script: &Path, options: Options) -> Result<Option<(Arc<Self>, Ready)>, String> {
         let source = match std::fs::read_to_string(script) {
             Ok(s) => Arc::new(s),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -206,8 +260,7 @@ impl Renderer {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(options.queue.max(1));
         let rx = Arc::new(Mutex::new(rx));
         let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
-        let engines = options.engines.max(1);
-        for i in 0..engines {
+        for i in 0..options.engines.max(1) {
             let (rx, source, ready) = (rx.clone(), source.clone(), ready_tx.clone());
             let memory = options.memory;
             std::thread::Builder::new()
@@ -216,20 +269,15 @@ impl Renderer {
                 .spawn(move || run(&rx, &source, memory, &ready))
                 .map_err(|e| format!("starting a render engine: {e}"))?;
         }
-        drop(ready_tx);
-        for _ in 0..engines {
-            match ready_rx.recv() {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => return Err(format!("{}: {e}", script.display())),
-                Err(_) => return Err("a render engine stopped while starting".to_owned()),
-            }
-        }
-        Ok(Some(Arc::new(Self {
-            tx: Mutex::new(Some(tx)),
-            budget: options.budget,
-            renders: AtomicU64::new(0),
-            failures: AtomicU64::new(0),
-        })))
+        Ok(Some((
+            Arc::new(Self {
+                tx: Mutex::new(Some(tx)),
+                budget: options.budget,
+                renders: AtomicU64::new(0),
+                failures: AtomicU64::new(0),
+            }),
+            ready_rx,
+        )))
     }
 
     /// Renders one page: `StoaSsr.render(boot, path)` with the page's boot data (JSON, what the

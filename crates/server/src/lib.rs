@@ -86,12 +86,13 @@ pub async fn connect(config: &Config) -> anyhow::Result<Db> {
     Db::connect(&opts).await.map_err(anyhow::Error::msg)
 }
 
-/// Health, readiness, the generic API, every module's routes, meta, docs and OpenAPI.
+/// Health, readiness, the generic API, every module's routes, meta and the reference pages (the
+/// OpenAPI document is added by `stoa_api::with_openapi`).
 fn routes(
     state: &AppState,
     modules: &Modules,
     ctx: &Context,
-) -> anyhow::Result<(RouteBook<AppState>, Arc<serde_json::Value>)> {
+) -> anyhow::Result<RouteBook<AppState>> {
     let ok = |id: &str, summary: &str| {
         let status = json!({"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]});
         let mut responses = stoa_api::openapi::errors(&[503]);
@@ -147,11 +148,7 @@ fn routes(
                 .map_err(anyhow::Error::msg)?,
         ))
         .merge(stoa_api::api_routes(state));
-    Ok(stoa_api::with_openapi(
-        book,
-        &state.store.registry,
-        &[ctx.config.public_url()],
-    ))
+    Ok(book)
 }
 
 /// A started platform before it serves: the store, the modules and their context (services,
@@ -164,15 +161,61 @@ pub struct Platform {
     pub jobs: std::collections::HashMap<&'static str, stoa_api::module::JobDef>,
     api: Router<AppState>,
     state: AppState,
+    phases: Phases,
+}
+
+/// How long each start-up step took, logged once the server is assembled (the cold start's
+/// profile, docs/benchmarks.md).
+struct Phases {
+    began: std::time::Instant,
+    last: std::time::Instant,
+    took: Vec<(&'static str, Duration)>,
+}
+
+impl Default for Phases {
+    fn default() -> Self {
+        let now = std::time::Instant::now();
+        Self {
+            began: now,
+            last: now,
+            took: Vec::new(),
+        }
+    }
+}
+
+impl Phases {
+    fn mark(&mut self, step: &'static str) {
+        let now = std::time::Instant::now();
+        self.took.push((step, now - self.last));
+        self.last = now;
+    }
+
+    fn log(&self) {
+        let steps = self
+            .took
+            .iter()
+            .map(|(s, d)| format!("{s} {:.1} ms", d.as_secs_f64() * 1e3))
+            .collect::<Vec<_>>()
+            .join(", ");
+        tracing::info!(
+            total_ms = format!("{:.1}", self.began.elapsed().as_secs_f64() * 1e3),
+            %steps,
+            "assembled"
+        );
+    }
 }
 
 /// Connects, migrates, starts every module's services, builds the route book and runs the seeds.
 pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Result<Platform> {
+    let mut phases = Phases::default();
     let modules = with_platform(modules);
     let registry = Arc::new(modules.registry().map_err(anyhow::Error::msg)?);
     let jobs = modules.jobs().map_err(anyhow::Error::msg)?;
+    phases.mark("declarations");
     let db = connect(config).await?;
+    phases.mark("connect");
     let applied = migrate(config, &db, &registry).await?;
+    phases.mark("migrate");
     if !applied.is_empty() {
         tracing::info!(statements = applied.len(), "database migrated");
     }
@@ -198,6 +241,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     }
     ctx.provide(hub);
     modules.setup(&mut ctx).map_err(anyhow::Error::msg)?;
+    phases.mark("services");
     let state = AppState {
         store: store.clone(),
         limits: Limits {
@@ -207,13 +251,25 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
     };
-    let (book, document) = routes(&state, &modules, &ctx)?;
+    let book = routes(&state, &modules, &ctx)?;
+    phases.mark("routes");
+    let (book, document) =
+        stoa_api::with_openapi(book, &state.store.registry, &[ctx.config.public_url()]);
+    phases.mark("document");
     let (api, operations) = book.into_parts();
     let api = stoa_api::strict::layer(api, &document, state.limits);
-    ctx.set_operations(operations);
+    drop(document);
+    ctx.set_operations(
+        operations
+            .into_iter()
+            .map(stoa_api::routes::Operation::described)
+            .collect(),
+    );
+    phases.mark("checks");
     stoa_store::publish::with_drafts(modules.seed(&ctx))
         .await
         .map_err(|e| anyhow::anyhow!("seeding failed: {e}"))?;
+    phases.mark("seeds");
     Ok(Platform {
         store,
         modules,
@@ -221,6 +277,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         jobs,
         api,
         state,
+        phases,
     })
 }
 
@@ -305,7 +362,7 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
 
 /// Connects, migrates and assembles the application with `modules`.
 pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Result<App> {
-    let p = prepare_with(config, modules).await?;
+    let mut p = prepare_with(config, modules).await?;
     let operations = p.ctx.operations().to_vec();
     let api = p
         .modules
@@ -316,12 +373,13 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         .need::<dyn stoa_api::module::Pages>()
         .map_err(anyhow::Error::msg)?;
     let site_routes = p.modules.site(&p.ctx).map_err(anyhow::Error::msg)?;
+    p.phases.mark("layers");
     let web_dir = std::path::PathBuf::from(&config.web_dir);
     let renderer = if config.ssr_engines == 0 {
         None
     } else {
         let script = web_dir.join("server").join("render.js");
-        match stoa_render::Renderer::start(
+        match stoa_render::Renderer::launch(
             &script,
             stoa_render::Options {
                 engines: config.ssr_engines,
@@ -341,6 +399,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             }
         }
     };
+    p.phases.mark("renderer");
     let router = api.merge(site_routes).merge(web::routes(web::Site {
         shell: web::Site::read_shell(&web_dir),
         renderer,
@@ -390,6 +449,8 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             stoa_store::Backend::Postgres => 16,
         })
         .max(1);
+    p.phases.mark("site");
+    p.phases.log();
     Ok(App {
         router,
         store: p.store,

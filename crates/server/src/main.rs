@@ -8,6 +8,7 @@ use stoa_server::Config;
 
 /// mimalloc: glibc malloc spent ~45% of CPU on list responses (fragmentation and
 /// `malloc_consolidate` on growing response buffers); see docs/benchmarks.md.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -98,10 +99,32 @@ fn init_logs(config: &Config) {
     }
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    stoa_api::tls::install();
+fn main() -> anyhow::Result<()> {
+    // No transparent huge pages: mimalloc asks for them on its arenas, and each 2 MiB region
+    // touched was then zeroed and kept whole — at start that was half the CPU time and a third of
+    // the idle memory (docs/benchmarks.md, footprint). Pages faulted from here on are 4 KiB.
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
+        eprintln!("could not turn transparent huge pages off: {e}");
+    }
     let cli = Cli::parse();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(
+            cli.config
+                .blocking_threads
+                .unwrap_or_else(|| {
+                    4 * std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
+                })
+                .max(4),
+        )
+        .thread_keep_alive(std::time::Duration::from_secs(2))
+        .build()?
+        .block_on(run(cli))
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    stoa_api::tls::install();
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Openapi => {

@@ -119,6 +119,128 @@ pub async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
     Ok(format!("{base}/{name}"))
 }
 
+/// A fresh database with the schema of the default modules already in place, cloned from a
+/// template: migrating ~900 statements costs a PostgreSQL test 2–4 s, cloning ~0.2 s. The server
+/// started on it still runs its own migration (a diff: nothing, or an extra module's tables). Falls
+/// back to an empty database when the template cannot be made.
+pub async fn fresh_postgres_migrated(admin_url: &str) -> anyhow::Result<String> {
+    use sqlx::Connection;
+    let mut c = sqlx::PgConnection::connect(admin_url)
+        .await
+        .context("connect to STOA_TEST_POSTGRES_URL")?;
+    // One process at a time makes the template or clones it (a clone needs it untouched).
+    sqlx::query("SELECT pg_advisory_lock(7420171)")
+        .execute(&mut c)
+        .await?;
+    let template = match template(&mut c, admin_url).await {
+        Ok(t) => Some(t),
+        Err(e) => {
+            eprintln!("no template database ({e:#}): migrating a fresh one");
+            None
+        }
+    };
+    let name = format!("stoa_t_{}", uuid::Uuid::now_v7().simple());
+    let made = match &template {
+        Some(t) => format!("CREATE DATABASE {name} TEMPLATE {t}"),
+        None => format!("CREATE DATABASE {name}"),
+    };
+    let made = sqlx::raw_sql(sqlx::AssertSqlSafe(made))
+        .execute(&mut c)
+        .await;
+    let _ = sqlx::query("SELECT pg_advisory_unlock(7420171)")
+        .execute(&mut c)
+        .await;
+    let _ = c.close().await;
+    made?;
+    let (base, _) = admin_url
+        .rsplit_once('/')
+        .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
+    Ok(format!("{base}/{name}"))
+}
+
+/// The template for this build of the test binary (its name carries the binary's identity and
+/// the time it was made), migrated under a temporary name and renamed when complete. Templates of
+/// other builds older than six hours are dropped.
+async fn template(c: &mut sqlx::PgConnection, admin_url: &str) -> anyhow::Result<String> {
+    use std::hash::{Hash, Hasher};
+    let exe = std::env::current_exe()?;
+    let meta = std::fs::metadata(&exe)?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&exe, meta.len(), meta.modified()?).hash(&mut h);
+    let prefix = format!("stoa_tpl_{:016x}_", h.finish());
+    let existing: Option<String> =
+        sqlx::query_scalar("SELECT datname::text FROM pg_database WHERE starts_with(datname, $1)")
+            .bind(&prefix)
+            .fetch_optional(&mut *c)
+            .await?;
+    if let Some(t) = existing {
+        return Ok(t);
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_secs();
+    let old: Vec<String> = sqlx::query_scalar(
+        "SELECT datname::text FROM pg_database WHERE starts_with(datname, 'stoa_tpl_')",
+    )
+    .fetch_all(&mut *c)
+    .await?;
+    for t in old {
+        let made = t.rsplit('_').next().and_then(|n| n.parse::<u64>().ok());
+        if made.is_none_or(|m| now.saturating_sub(m) > 6 * 3600) {
+            let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {t}")))
+                .execute(&mut *c)
+                .await;
+        }
+    }
+    let building = format!("stoa_t_{}", uuid::Uuid::now_v7().simple());
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {building}")))
+        .execute(&mut *c)
+        .await?;
+    let migrated = async {
+        let (base, _) = admin_url
+            .rsplit_once('/')
+            .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
+        let db = stoa_store::Db::connect(&stoa_store::DbOptions::new(format!("{base}/{building}")))
+            .await
+            .map_err(anyhow::Error::msg)?;
+        let registry = stoa_server::registry().map_err(anyhow::Error::msg)?;
+        let done = async {
+            stoa_store::ddl::migrate(&db, &registry)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            stoa_store::jobs::prepare(&db)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            stoa_store::cluster::prepare(&db)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))
+        }
+        .await;
+        db.close().await;
+        done
+    }
+    .await;
+    let name = format!("{prefix}{now}");
+    let renamed = match migrated {
+        Ok(()) => {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                "ALTER DATABASE {building} RENAME TO {name}"
+            )))
+            .execute(&mut *c)
+            .await
+        }
+        Err(e) => {
+            drop_postgres(admin_url.to_owned(), building);
+            return Err(e);
+        }
+    };
+    if let Err(e) = renamed {
+        drop_postgres(admin_url.to_owned(), building);
+        return Err(e.into());
+    }
+    Ok(name)
+}
+
 /// Starts a server on `db`. `None` when `db` is PostgreSQL and no test server is configured.
 pub async fn spawn_app(db: Db) -> Option<TestApp> {
     spawn_app_with(db, |_| {}).await
@@ -161,7 +283,7 @@ async fn spawn(
         }
         Db::Postgres => {
             let admin = postgres_url()?;
-            config.database_url = match fresh_postgres(&admin).await {
+            config.database_url = match fresh_postgres_migrated(&admin).await {
                 Ok(u) => u,
                 Err(e) => panic!("cannot create a test database: {e:#}"),
             };
