@@ -2,7 +2,8 @@
 # Soak: a release `stoa` under a mixed load (bench/soak.mjs: reads, password sign-ins, checkouts
 # with the dummy provider and their payments, chat messages) for DURATION seconds (default 1800);
 # passes when no answer was a 5xx, no connection failed, and resident memory after the warm-up
-# grew by less than MAX_GROWTH percent (10) by the end. One backend per run (sqlite by default).
+# grew by less than MAX_GROWTH percent (10): the median of the last WINDOW seconds against that of
+# the first WINDOW seconds after the warm-up (bench/soak.mjs). One backend per run (sqlite by default).
 #
 #   bench/soak.sh                     # 30 minutes on SQLite
 #   DURATION=120 bench/soak.sh postgres
