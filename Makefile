@@ -5,7 +5,7 @@ STOA_ADDR ?= 127.0.0.1:8080
 NPM ?= npm
 WEB_STAMP := web/node_modules/.installed
 
-.PHONY: run build release web web-deps test lint test-rust test-web fuzz fuzz-short chromium nginx s3-server tools bench clean-test-dbs help
+.PHONY: run build release web web-deps test lint test-rust test-web fuzz fuzz-short chromium nginx s3-server tools prefetch bench clean-test-dbs help
 
 help:
 	@echo "make run   - release build, serve on SQLite (./data/stoa.db) at http://$(STOA_ADDR)"
@@ -90,6 +90,10 @@ s3-server:
 	@python3 -c "import moto.server, flask" >/dev/null 2>&1 || { \
 	  echo "installing moto[server] (a local S3-compatible server for the file tests)"; \
 	  python3 -m pip install -q --disable-pip-version-check 'moto[server]==5.2.1'; }
+
+# Everything `make test` downloads (apt, npm, PyPI), without compiling: .ci/run fetches it while
+# the Rust code compiles.
+prefetch: nginx chromium web-deps s3-server
 
 test-rust: tools s3-server nginx
 	@if [ -n "$$STOA_TEST_POSTGRES_URL" ]; then echo "integration suites: SQLite and PostgreSQL ($$STOA_TEST_POSTGRES_URL)"; else echo "integration suites: SQLite only (set STOA_TEST_POSTGRES_URL for PostgreSQL)"; fi

@@ -284,3 +284,77 @@ async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
     assert_eq!(other.status(), 404);
 }
 dual_test!(metrics_count_requests_for_admins, db);
+
+/// Several instances (PostgreSQL): when the connection an instance listens for the others'
+/// changes on is killed, the instance counts every table as changed (what was sent meanwhile is
+/// lost), listens again on a new connection, and hears the next change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cluster_listener_comes_back_after_its_connection_is_killed() {
+    use sqlx::Connection;
+    use std::time::{Duration, Instant};
+    let Some(app) = stoa_testkit::spawn_app(stoa_testkit::Db::Postgres).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let mut c = sqlx::PgConnection::connect(&app.ctx.config.database_url)
+        .await
+        .unwrap();
+    let listeners = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'";
+    let until = |what: &str, deadline: Duration| {
+        let what = what.to_owned();
+        let started = Instant::now();
+        move |ok: bool| {
+            assert!(
+                ok || started.elapsed() < deadline,
+                "{what}: not within {deadline:?}"
+            );
+            ok
+        }
+    };
+    let mut first = until("the instance listens", Duration::from_secs(5));
+    let old: i32 = loop {
+        let pids: Vec<i32> = sqlx::query_scalar(listeners)
+            .fetch_all(&mut c)
+            .await
+            .unwrap();
+        if first(pids.len() == 1) {
+            break pids[0];
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let key = app.registry.entities()[0].key();
+    let before = app.store.version(&key);
+    let killed: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1)")
+        .bind(old)
+        .fetch_one(&mut c)
+        .await
+        .unwrap();
+    assert!(killed);
+    let mut lost = until("the loss counts as a change", Duration::from_secs(5));
+    while !lost(app.store.version(&key) > before) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut again = until("the instance listens again", Duration::from_secs(5));
+    loop {
+        let pids: Vec<i32> = sqlx::query_scalar(listeners)
+            .fetch_all(&mut c)
+            .await
+            .unwrap();
+        if again(pids.len() == 1 && pids[0] != old) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Another instance's change, as it sends it: "<its id> <key> …".
+    let v = app.store.version(&key);
+    sqlx::query("SELECT pg_notify('stoa_touch', $1)")
+        .bind(format!("another-instance {key}"))
+        .execute(&mut c)
+        .await
+        .unwrap();
+    let mut heard = until("the next change is heard", Duration::from_secs(3));
+    while !heard(app.store.version(&key) > v) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let _ = c.close().await;
+}
