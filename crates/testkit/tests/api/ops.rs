@@ -311,7 +311,7 @@ async fn the_cluster_listener_comes_back_after_its_connection_is_killed() {
             ok
         }
     };
-    let mut first = until("the instance listens", Duration::from_secs(5));
+    let first = until("the instance listens", Duration::from_secs(5));
     let old: i32 = loop {
         let pids: Vec<i32> = sqlx::query_scalar(listeners)
             .fetch_all(&mut c)
@@ -330,11 +330,11 @@ async fn the_cluster_listener_comes_back_after_its_connection_is_killed() {
         .await
         .unwrap();
     assert!(killed);
-    let mut lost = until("the loss counts as a change", Duration::from_secs(5));
+    let lost = until("the loss counts as a change", Duration::from_secs(5));
     while !lost(app.store.version(&key) > before) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let mut again = until("the instance listens again", Duration::from_secs(5));
+    let again = until("the instance listens again", Duration::from_secs(5));
     loop {
         let pids: Vec<i32> = sqlx::query_scalar(listeners)
             .fetch_all(&mut c)
@@ -352,7 +352,7 @@ async fn the_cluster_listener_comes_back_after_its_connection_is_killed() {
         .execute(&mut c)
         .await
         .unwrap();
-    let mut heard = until("the next change is heard", Duration::from_secs(3));
+    let heard = until("the next change is heard", Duration::from_secs(3));
     while !heard(app.store.version(&key) > v) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
