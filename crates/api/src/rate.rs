@@ -10,6 +10,7 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use stoa_kernel::{Error, Result};
+use stoa_store::cluster::Shared;
 
 /// The client of a request, resolved once by the server ([`resolve_client`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,15 +106,10 @@ impl Keyed {
         }
         match self.limiter.check_key(&key.to_owned()) {
             Ok(()) => Ok(()),
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(DefaultClock::default().now());
-                tracing::warn!(
-                    limit = self.what,
-                    retry_after = wait.as_secs(),
-                    "rate limit tripped"
-                );
-                Err(too_many(wait))
-            }
+            Err(not_until) => Err(tripped(
+                self.what,
+                not_until.wait_time_from(DefaultClock::default().now()),
+            )),
         }
     }
 
@@ -194,6 +190,145 @@ impl Failures {
             m.shrink_to_fit();
         }
     }
+}
+
+/// Counts per key over a fixed window that starts at a key's first count: in this process
+/// ([`Failures`]), or — several instances on PostgreSQL — in the table they share
+/// ([`Shared`], with the prefix its keys are written under: `"<prefix> <key>"`), so a client
+/// spread over instances gains nothing.
+pub struct Window {
+    local: Failures,
+    window: Duration,
+    shared: Option<(Shared, &'static str)>,
+}
+
+impl Window {
+    pub fn new(window: Duration, shared: Option<(Shared, &'static str)>) -> Self {
+        Self {
+            local: Failures::new(window),
+            window,
+            shared,
+        }
+    }
+
+    /// The count of `key` in its current window, and the time until that window ends.
+    pub async fn count(&self, key: &str) -> Result<(u32, Duration)> {
+        match &self.shared {
+            Some((s, prefix)) => s.count(&format!("{prefix} {key}")).await,
+            None => Ok(self.local.count(key)),
+        }
+    }
+
+    /// One more of `key`.
+    pub async fn add(&self, key: &str) -> Result<()> {
+        match &self.shared {
+            Some((s, prefix)) => s
+                .hit(&format!("{prefix} {key}"), self.window)
+                .await
+                .map(|_| ()),
+            None => {
+                self.local.add(key);
+                Ok(())
+            }
+        }
+    }
+
+    /// One more of `key` while fewer than `limit` were admitted in its window; else 429 (the
+    /// refused one is not counted here; a shared count may include it, which admits no more).
+    pub async fn admit(&self, key: &str, limit: u32, what: &'static str) -> Result<()> {
+        let limit = limit.max(1);
+        match &self.shared {
+            Some((s, prefix)) => {
+                let (n, left) = s.hit(&format!("{prefix} {key}"), self.window).await?;
+                if n > limit {
+                    return Err(tripped(what, left));
+                }
+            }
+            None => {
+                let (n, left) = self.local.count(key);
+                if n >= limit {
+                    return Err(tripped(what, left));
+                }
+                self.local.add(key);
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets `key`'s count.
+    pub async fn clear(&self, key: &str) -> Result<()> {
+        match &self.shared {
+            Some((s, prefix)) => s.clear(&format!("{prefix} {key}")).await,
+            None => {
+                self.local.clear(key);
+                Ok(())
+            }
+        }
+    }
+
+    /// Drops expired local keys (the shared table is pruned by [`Shared::prune`]).
+    pub fn prune(&self) {
+        self.local.prune();
+    }
+}
+
+/// A burst per key in a window: a token bucket refilled evenly in this process ([`Keyed`]), or —
+/// several instances on PostgreSQL — a fixed [`Window`] in the table they share.
+pub enum Budget {
+    Local(Keyed),
+    Shared {
+        window: Window,
+        burst: u32,
+        what: &'static str,
+    },
+}
+
+impl Budget {
+    /// `burst` per key in `window`; `what` names it in logs; `shared`: the table and key prefix.
+    pub fn new(
+        burst: u32,
+        window: Duration,
+        what: &'static str,
+        shared: Option<(Shared, &'static str)>,
+    ) -> Self {
+        match shared {
+            Some(s) => Budget::Shared {
+                window: Window::new(window, Some(s)),
+                burst,
+                what,
+            },
+            None => Budget::Local(Keyed::new(burst, window, what)),
+        }
+    }
+
+    /// One request for `key`: 429 with the time to wait when over the budget.
+    pub async fn check(&self, key: &str) -> Result<()> {
+        match self {
+            Budget::Local(k) => k.check(key),
+            Budget::Shared {
+                window,
+                burst,
+                what,
+            } => window.admit(key, *burst, what).await,
+        }
+    }
+
+    /// Drops idle local keys.
+    pub fn prune(&self) {
+        if let Budget::Local(k) = self {
+            k.prune();
+        }
+    }
+}
+
+/// A 429 for the limit `what`, logged.
+pub fn tripped(what: &'static str, wait: Duration) -> Error {
+    tracing::warn!(
+        limit = what,
+        retry_after = wait.as_secs(),
+        "rate limit tripped"
+    );
+    too_many(wait)
 }
 
 /// A 429 asking to wait `wait`.

@@ -12,8 +12,8 @@
 
 use std::time::Duration;
 
-use stoa_api::rate::{Failures, Keyed, too_many};
-use stoa_kernel::{Error, Result};
+use stoa_api::rate::{Budget, Window, tripped};
+use stoa_kernel::Result;
 use stoa_store::cluster::Shared;
 
 /// Wrong second-factor codes an account takes per hour from all addresses together.
@@ -54,115 +54,55 @@ pub const PAIR_WINDOW: Duration = Duration::from_secs(15 * 60);
 pub const SLOW_DOWN: Duration = Duration::from_secs(1);
 
 /// The credential limits: in this process, or on PostgreSQL in a table every instance shares
-/// (then each budget is a fixed window from its first use, counted across all instances).
+/// (then each budget is a fixed window from its first use, counted across all instances; see
+/// [`Budget`] and [`Window`]).
 pub struct Limits {
     cfg: RateConfig,
-    ip: Keyed,
-    account: Keyed,
-    pair: Failures,
-    per_account: Failures,
+    ip: Budget,
+    account: Budget,
+    pair: Window,
+    per_account: Window,
     /// Confirmation codes tried per target address (a day's window).
-    codes: Failures,
+    codes: Window,
     shared: Option<Shared>,
 }
 
 const DAY: Duration = Duration::from_secs(24 * 3600);
 const HOUR: Duration = Duration::from_secs(3600);
 
-fn tripped(what: &'static str, left: Duration) -> Error {
-    tracing::warn!(
-        limit = what,
-        retry_after = left.as_secs(),
-        "rate limit tripped"
-    );
-    too_many(left)
-}
-
 impl Limits {
-    pub fn new(c: RateConfig) -> Self {
+    /// `shared`: the table every instance counts in (PostgreSQL), else this process.
+    pub fn new(c: RateConfig, shared: Option<Shared>) -> Self {
+        let on = |prefix: &'static str| shared.clone().map(|s| (s, prefix));
         Self {
             cfg: c,
-            ip: Keyed::new(c.ip_burst, c.ip_window, "ip"),
-            account: Keyed::new(c.account_per_hour, HOUR, "account"),
-            pair: Failures::new(PAIR_WINDOW),
-            per_account: Failures::new(HOUR),
-            codes: Failures::new(DAY),
-            shared: None,
-        }
-    }
-
-    /// Keeps the counts in `shared` (several instances) instead of this process.
-    pub fn shared(mut self, shared: Option<Shared>) -> Self {
-        self.shared = shared;
-        self
-    }
-
-    /// One use of a shared budget of `burst` in `window`.
-    async fn spend(
-        s: &Shared,
-        what: &'static str,
-        key: String,
-        burst: u32,
-        window: Duration,
-    ) -> Result<()> {
-        let (n, left) = s.hit(&key, window).await?;
-        if n > burst.max(1) {
-            return Err(tripped(what, left));
-        }
-        Ok(())
-    }
-
-    /// A failure count: shared or local.
-    async fn failures(&self, local: &Failures, key: &str) -> Result<(u32, Duration)> {
-        match &self.shared {
-            Some(s) => s.count(key).await,
-            None => Ok(local.count(key)),
+            ip: Budget::new(c.ip_burst, c.ip_window, "ip", on("rbac.ip")),
+            account: Budget::new(c.account_per_hour, HOUR, "account", on("rbac.account")),
+            pair: Window::new(PAIR_WINDOW, on("rbac.pair")),
+            per_account: Window::new(HOUR, on("rbac.failed")),
+            codes: Window::new(DAY, on("rbac.code")),
+            shared,
         }
     }
 
     /// One credential request from `ip`.
     pub async fn ip(&self, ip: &str) -> Result<()> {
-        match &self.shared {
-            Some(s) => {
-                Self::spend(
-                    s,
-                    "ip",
-                    format!("rbac.ip {ip}"),
-                    self.cfg.ip_burst,
-                    self.cfg.ip_window,
-                )
-                .await
-            }
-            None => self.ip.check(ip),
-        }
+        self.ip.check(ip).await
     }
 
     /// One registration or reset on `account`.
     pub async fn account(&self, account: &str) -> Result<()> {
-        match &self.shared {
-            Some(s) => {
-                Self::spend(
-                    s,
-                    "account",
-                    format!("rbac.account {account}"),
-                    self.cfg.account_per_hour,
-                    HOUR,
-                )
-                .await
-            }
-            None => self.account.check(account),
-        }
+        self.account.check(account).await
     }
 
     /// Before a sign-in attempt by `ip` on `account`: 429 when this IP has failed on this
     /// account too often; a short wait when the account as a whole has.
     pub async fn before_sign_in(&self, ip: &str, account: &str) -> Result<()> {
-        let (n, left) = self.failures(&self.pair, &pair(ip, account)).await?;
+        let (n, left) = self.pair.count(&pair(ip, account)).await?;
         if n >= self.cfg.pair_failures.max(1) {
             return Err(tripped("sign-in failures", left));
         }
-        if self.failures(&self.per_account, &failed(account)).await?.0 >= self.cfg.slow_after.max(1)
-        {
+        if self.per_account.count(account).await?.0 >= self.cfg.slow_after.max(1) {
             tokio::time::sleep(SLOW_DOWN).await;
         }
         Ok(())
@@ -173,7 +113,7 @@ impl Limits {
     /// spread over many IPs), so a stolen password cannot be walked through the second step.
     pub async fn before_second_factor(&self, ip: &str, account: &str) -> Result<()> {
         self.before_sign_in(ip, account).await?;
-        let (n, left) = self.failures(&self.per_account, &failed(account)).await?;
+        let (n, left) = self.per_account.count(account).await?;
         if n >= SECOND_FACTOR_FAILURES {
             return Err(tripped("second-factor failures", left));
         }
@@ -183,33 +123,18 @@ impl Limits {
     /// One confirmation code tried for `address` (any account, any identity): 429 past
     /// [`CODE_TRIES_PER_ADDRESS`] a day.
     pub async fn code_tried(&self, address: &str) -> Result<()> {
-        if let Some(s) = &self.shared {
-            return Self::spend(
-                s,
-                "confirmation codes",
-                format!("rbac.code {address}"),
-                CODE_TRIES_PER_ADDRESS,
-                DAY,
-            )
-            .await;
-        }
-        let (n, left) = self.codes.count(address);
-        if n >= CODE_TRIES_PER_ADDRESS {
-            return Err(tripped("confirmation codes", left));
-        }
-        self.codes.add(address);
-        Ok(())
+        self.codes
+            .admit(address, CODE_TRIES_PER_ADDRESS, "confirmation codes")
+            .await
     }
 
     /// A failed sign-in by `ip` on `account`.
     pub async fn failed(&self, ip: &str, account: &str) {
-        let Some(s) = &self.shared else {
-            self.pair.add(&pair(ip, account));
-            self.per_account.add(&failed(account));
-            return;
-        };
-        for (key, window) in [(pair(ip, account), PAIR_WINDOW), (failed(account), HOUR)] {
-            if let Err(e) = s.hit(&key, window).await {
+        for counted in [
+            self.pair.add(&pair(ip, account)).await,
+            self.per_account.add(account).await,
+        ] {
+            if let Err(e) = counted {
                 tracing::error!(error = %e, "a failed sign-in was not counted");
             }
         }
@@ -217,13 +142,8 @@ impl Limits {
 
     /// A successful sign-in: this IP's failures on the account are forgotten.
     pub async fn succeeded(&self, ip: &str, account: &str) {
-        match &self.shared {
-            Some(s) => {
-                if let Err(e) = s.clear(&pair(ip, account)).await {
-                    tracing::error!(error = %e, "sign-in failures were not cleared");
-                }
-            }
-            None => self.pair.clear(&pair(ip, account)),
+        if let Err(e) = self.pair.clear(&pair(ip, account)).await {
+            tracing::error!(error = %e, "sign-in failures were not cleared");
         }
     }
 
@@ -242,12 +162,8 @@ impl Limits {
     }
 }
 
-fn failed(account: &str) -> String {
-    format!("rbac.failed {account}")
-}
-
 fn pair(ip: &str, account: &str) -> String {
-    format!("rbac.pair {ip} {account}")
+    format!("{ip} {account}")
 }
 
 #[cfg(test)]
@@ -256,11 +172,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_strangers_failures_never_lock_the_owner_out() {
-        let l = Limits::new(RateConfig {
-            pair_failures: 3,
-            slow_after: 5,
-            ..RateConfig::default()
-        });
+        let l = Limits::new(
+            RateConfig {
+                pair_failures: 3,
+                slow_after: 5,
+                ..RateConfig::default()
+            },
+            None,
+        );
         for _ in 0..3 {
             l.before_sign_in("6.6.6.6", "login:a").await.unwrap();
             l.failed("6.6.6.6", "login:a").await;

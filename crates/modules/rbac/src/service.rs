@@ -207,7 +207,7 @@ impl Auth {
             jwt: Jwt::new(&cfg.jwt_secret)?,
             hasher: Hasher::new(cfg.hash_concurrency)?,
             policy: Policy::new(store.clone(), cfg.policy_max_age),
-            limits: Limits::new(cfg.rates).shared(Shared::of(&store.db)),
+            limits: Limits::new(cfg.rates, Shared::of(&store.db)),
             nonces: Nonces::shared(Shared::of(&store.db)),
             roles: RwLock::new((u64::MAX, HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
