@@ -149,6 +149,7 @@ impl Cluster {
             self.instance.clone(),
             outgoing,
         ));
+        tokio::spawn(prune_events(self.shared.clone(), stopped.clone()));
         tokio::spawn(receive(
             listener,
             self.shared.clone(),
@@ -200,6 +201,23 @@ async fn send_changes(
             if let Err(e) = shared.notify(TOUCH, &payload).await {
                 tracing::error!(error = %e, "changes were not sent to the other instances");
             }
+        }
+    }
+}
+
+/// Drops the bodies of large live events once every instance has had its minute to read them.
+async fn prune_events(shared: Shared, mut stopped: watch::Receiver<bool>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(60));
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopped.changed() => return,
+        }
+        if shared.is_closed() {
+            return;
+        }
+        if let Err(e) = shared.prune_events().await {
+            tracing::error!(error = %e, "old live event bodies were not dropped");
         }
     }
 }

@@ -146,13 +146,25 @@ impl Shared {
         Ok(matches!(row, Some((true,))))
     }
 
-    /// Drops expired counters and tokens, and event bodies older than a minute.
+    /// Drops expired counters and tokens.
     pub async fn prune(&self) -> Result<()> {
-        for sql in [
+        self.run_each([
             format!("DELETE FROM {COUNTERS} WHERE until <= now()"),
             format!("DELETE FROM {TOKENS} WHERE until <= now()"),
-            format!("DELETE FROM {EVENTS} WHERE at < now() - interval '1 minute'"),
-        ] {
+        ])
+        .await
+    }
+
+    /// Drops event bodies older than a minute (their notifications have been read by then).
+    pub async fn prune_events(&self) -> Result<()> {
+        self.run_each([format!(
+            "DELETE FROM {EVENTS} WHERE at < now() - interval '1 minute'"
+        )])
+        .await
+    }
+
+    async fn run_each<const N: usize>(&self, statements: [String; N]) -> Result<()> {
+        for sql in statements {
             sqlx::query(sqlx::AssertSqlSafe(sql))
                 .execute(&self.pool)
                 .await

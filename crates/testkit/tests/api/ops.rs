@@ -358,3 +358,60 @@ async fn the_cluster_listener_comes_back_after_its_connection_is_killed() {
     }
     let _ = c.close().await;
 }
+
+/// Several instances (PostgreSQL): the shared tables keep only what is live. The bodies of large
+/// live events go after a minute (the cluster drops them, not a module); expired counters and
+/// tokens go with `prune`, which leaves live ones and event bodies alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shared_state_forgets_what_expired() {
+    use std::time::Duration;
+    let Some(app) = stoa_testkit::spawn_app(stoa_testkit::Db::Postgres).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let stoa_store::Db::Postgres(pool) = &app.store.db else {
+        panic!("a PostgreSQL app");
+    };
+    let shared = stoa_store::cluster::Shared::of(&app.store.db).expect("shared on PostgreSQL");
+    let old = shared.put_event("old").await.unwrap();
+    let fresh = shared.put_event("fresh").await.unwrap();
+    sqlx::query("UPDATE stoa_shared_events SET at = now() - interval '2 minutes' WHERE id = $1")
+        .bind(old)
+        .execute(pool)
+        .await
+        .unwrap();
+    shared.prune_events().await.unwrap();
+    assert_eq!(shared.event(old).await.unwrap(), None);
+    assert_eq!(shared.event(fresh).await.unwrap().as_deref(), Some("fresh"));
+
+    shared
+        .hit("t brief", Duration::from_millis(1))
+        .await
+        .unwrap();
+    shared
+        .hit("t lasting", Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert!(
+        shared
+            .issue("t-token-brief", Duration::from_millis(1))
+            .await
+            .unwrap()
+    );
+    assert!(
+        shared
+            .issue("t-token-lasting", Duration::from_secs(60))
+            .await
+            .unwrap()
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    shared.prune().await.unwrap();
+    let left: Vec<String> = sqlx::query_scalar(
+        "SELECT key FROM stoa_shared_counters WHERE key LIKE 't %' UNION ALL SELECT token FROM stoa_shared_tokens WHERE token LIKE 't-%' ORDER BY 1",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(left, ["t lasting", "t-token-lasting"]);
+    assert_eq!(shared.event(fresh).await.unwrap().as_deref(), Some("fresh"));
+}
