@@ -8,6 +8,9 @@ use serde_json::Value;
 pub struct Live {
     res: reqwest::Response,
     buf: String,
+    /// The end of the last chunk when it stopped inside a character (a proxy cuts the stream
+    /// anywhere).
+    partial: Vec<u8>,
     pub last_id: Option<String>,
 }
 
@@ -44,6 +47,7 @@ impl Live {
         Live {
             res,
             buf: String::new(),
+            partial: Vec::new(),
             last_id: None,
         }
     }
@@ -77,7 +81,18 @@ impl Live {
             }
             let chunk = tokio::time::timeout_at(deadline, self.res.chunk()).await;
             match chunk {
-                Ok(Ok(Some(bytes))) => self.buf.push_str(&String::from_utf8_lossy(&bytes)),
+                Ok(Ok(Some(bytes))) => {
+                    self.partial.extend_from_slice(&bytes);
+                    let whole = match std::str::from_utf8(&self.partial) {
+                        Ok(_) => self.partial.len(),
+                        // Cut inside a character: keep its first bytes for the next chunk.
+                        Err(e) if e.error_len().is_none() => e.valid_up_to(),
+                        Err(_) => self.partial.len(),
+                    };
+                    let rest = self.partial.split_off(whole);
+                    self.buf.push_str(&String::from_utf8_lossy(&self.partial));
+                    self.partial = rest;
+                }
                 _ => return None,
             }
         }
