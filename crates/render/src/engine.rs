@@ -492,4 +492,32 @@ mod tests {
             empty.err()
         );
     }
+
+    /// `launch` returns before the engines have loaded the script: a page asked for at once
+    /// waits for them; a script that does not load closes the renderer, and pages are refused
+    /// (they then render in the browser) instead of waiting.
+    #[tokio::test]
+    async fn launched_engines_serve_pages_asked_for_while_they_load() {
+        let Ok(Some(r)) = Renderer::launch(&script("launch", SCRIPT), opts(2, 2_000)) else {
+            panic!("the pool did not launch");
+        };
+        assert_eq!(
+            r.render(r#"{"text":"first"}"#.into(), String::new()).await,
+            Ok("<p>first</p>".into())
+        );
+        let Ok(Some(bad)) = Renderer::launch(&script("launch-bad", "var x = ;"), opts(2, 2_000))
+        else {
+            panic!("a script that is there launches (and fails on its threads)");
+        };
+        let started = Instant::now();
+        assert_eq!(
+            bad.render(r#"{"text":"x"}"#.into(), String::new()).await,
+            Err(RenderError::Closed)
+        );
+        assert!(started.elapsed() < Duration::from_secs(1));
+        assert!(matches!(
+            Renderer::launch(Path::new("/nonexistent/stoa/render.js"), opts(1, 100)),
+            Ok(None)
+        ));
+    }
 }
