@@ -102,6 +102,14 @@ pub fn postgres_url() -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// The URL of database `name` on the server of `admin_url`.
+fn database_url(admin_url: &str, name: &str) -> anyhow::Result<String> {
+    let (base, _) = admin_url
+        .rsplit_once('/')
+        .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
+    Ok(format!("{base}/{name}"))
+}
+
 /// Creates a fresh database on the test PostgreSQL server and returns its URL.
 pub async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
     use sqlx::Connection;
@@ -113,10 +121,7 @@ pub async fn fresh_postgres(admin_url: &str) -> anyhow::Result<String> {
         .execute(&mut c)
         .await?;
     let _ = c.close().await;
-    let (base, _) = admin_url
-        .rsplit_once('/')
-        .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
-    Ok(format!("{base}/{name}"))
+    database_url(admin_url, &name)
 }
 
 /// A fresh database with the schema of the default modules already in place, cloned from a
@@ -152,10 +157,7 @@ pub async fn fresh_postgres_migrated(admin_url: &str) -> anyhow::Result<String> 
         .await;
     let _ = c.close().await;
     made?;
-    let (base, _) = admin_url
-        .rsplit_once('/')
-        .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
-    Ok(format!("{base}/{name}"))
+    database_url(admin_url, &name)
 }
 
 /// The template for this build of the test binary (its name carries the binary's identity and
@@ -197,12 +199,11 @@ async fn template(c: &mut sqlx::PgConnection, admin_url: &str) -> anyhow::Result
         .execute(&mut *c)
         .await?;
     let migrated = async {
-        let (base, _) = admin_url
-            .rsplit_once('/')
-            .context("STOA_TEST_POSTGRES_URL needs a /database part")?;
-        let db = stoa_store::Db::connect(&stoa_store::DbOptions::new(format!("{base}/{building}")))
-            .await
-            .map_err(anyhow::Error::msg)?;
+        let db = stoa_store::Db::connect(&stoa_store::DbOptions::new(database_url(
+            admin_url, &building,
+        )?))
+        .await
+        .map_err(anyhow::Error::msg)?;
         let registry = stoa_server::registry().map_err(anyhow::Error::msg)?;
         let done = async {
             stoa_store::ddl::migrate(&db, &registry)
