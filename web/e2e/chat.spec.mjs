@@ -2,6 +2,7 @@
 // a third person hears nothing, a page that went offline catches up, and an admin's edit shows on
 // an open public page without a reload.
 import { expect, screen, SECRET_KEY, signIn, watchedContext } from "./harness.mjs";
+import { makePng } from "./media.spec.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
 const PASSWORD = "chat password 4821";
@@ -154,6 +155,17 @@ export const chatSpecs = [
       await message(bob, "shall we plant two trees?").getByRole("button", { name: "👍: 2" }).waitFor();
       await message(alice, "shall we plant two trees?").getByRole("button", { name: "👍: 2" }).click();
       await message(bob, "shall we plant two trees?").getByRole("button", { name: "👍: 1" }).waitFor();
+
+      // A picture, sent without words: uploaded hidden, shown to Bob as a thumbnail, listed to nobody.
+      await alice.getByLabel("Attach files").setInputFiles({ name: "chat-forest.png", mimeType: "image/png", buffer: makePng(300, 200, [16, 120, 60], [200, 240, 160]) });
+      await alice.locator('[data-testid=attachment][data-ready="true"]').filter({ hasText: "chat-forest.png" }).waitFor();
+      await alice.getByRole("button", { name: "Send" }).click();
+      await alice.getByTestId("attachments").waitFor({ state: "detached" });
+      const picture = bob.getByTestId("message-files").getByRole("img", { name: "chat-forest.png" });
+      await picture.waitFor();
+      await bob.waitForFunction(() => [...document.querySelectorAll("[data-testid=message-files] img")].some((i) => i.complete && i.naturalWidth === 256));
+      const listed = await bob.evaluate(async () => (await fetch("/api/file-storage/files?limit=100")).text());
+      expect(!listed.includes("chat-forest.png"), "an attachment is not in the public file list");
 
       await send(alice, "This one goes away");
       await message(bob, "This one goes away").waitFor();

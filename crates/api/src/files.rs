@@ -19,6 +19,11 @@ pub struct Stored {
 pub trait Uploads: Send + Sync {
     /// Checks and keeps `part`; a type outside the allow-list or a bad image is a 4xx.
     fn store<'a>(&'a self, part: &'a FilePart) -> BoxFuture<'a, Result<Stored>>;
+
+    /// Checks and keeps `part` as a hidden `file-storage.file` row — listed to admins only, and
+    /// read by others through the module that links it (an account's chat attachment). The
+    /// row as JSON.
+    fn keep_hidden<'a>(&'a self, part: &'a FilePart) -> BoxFuture<'a, Result<Value>>;
 }
 
 /// Reads kept files back by URL (provided by file-storage): mail attachments.

@@ -207,6 +207,12 @@ pub struct Entity {
     /// Has a publishing `status` (draft, published, scheduled) and `publishAt`: visitors read
     /// only published rows; a scheduled row is published at its time by a job.
     pub publishable: bool,
+    /// Has a `hidden` flag: visitors and signed-in users read only rows where it is false (what
+    /// an account uploads for a private place, such as a chat attachment), as they read only
+    /// published rows of a publishable entity; admins, jobs and the owning module's services see
+    /// all. Links from public link tables to a hidden row are hidden with it.
+    #[serde(skip)]
+    pub hideable: bool,
 }
 
 impl Entity {
@@ -521,6 +527,7 @@ fn common(
         private: false,
         private_links: false,
         publishable: false,
+        hideable: false,
         ops: Ops {
             create: true,
             update: true,
@@ -637,6 +644,12 @@ impl EntityBuilder {
         .field(timestamp(PUBLISH_AT).list())
     }
 
+    /// A `hidden` flag (see [`Entity::hideable`]), false unless a write sets it.
+    pub fn hideable(mut self) -> Self {
+        self.entity.hideable = true;
+        self.field(boolean(HIDDEN).required().default_bool(false).list())
+    }
+
     pub fn no_bulk(mut self) -> Self {
         self.entity.ops.bulk = false;
         self
@@ -703,6 +716,23 @@ pub const PUBLISH_AT: &str = "publishAt";
 pub const DRAFT: &str = "draft";
 pub const PUBLISHED: &str = "published";
 pub const SCHEDULED: &str = "scheduled";
+/// The flag of a [`EntityBuilder::hideable`] entity.
+pub const HIDDEN: &str = "hidden";
+
+impl Entity {
+    /// The field and value that make a row readable by visitors, when the entity has one
+    /// (publishable: `status = published`; hideable: `hidden = false`).
+    pub fn visible_when(&self) -> Option<(&'static str, crate::value::Val)> {
+        use crate::value::Val;
+        if self.publishable {
+            Some((STATUS, Val::Text(PUBLISHED.into())))
+        } else if self.hideable {
+            Some((HIDDEN, Val::Bool(false)))
+        } else {
+            None
+        }
+    }
+}
 
 /// Every module's declarations, as a module crate exposes them.
 #[derive(Clone, Debug)]

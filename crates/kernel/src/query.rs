@@ -245,8 +245,9 @@ pub struct FindQuery {
     pub count: bool,
     /// Free text matched (case-insensitively) against the entity's searchable fields.
     pub search: Option<String>,
-    /// References that must point at a published row, as `(field index, target table)`: what
-    /// the store adds to a visitor's read of a link table whose other side has drafts.
+    /// References that must point at a visible row (published, not hidden), as `(field index,
+    /// SQL condition)`: what the store adds to a visitor's read of a link table whose other side
+    /// has drafts or hidden rows.
     pub published_refs: Vec<(usize, String)>,
     /// Keyset paging: the sort values of the last row of the previous page (one per `order` item,
     /// then its `id`); the page starts after that row.

@@ -14,6 +14,7 @@ use crate::db::Db;
 
 const COUNTERS: &str = "stoa_shared_counters";
 const TOKENS: &str = "stoa_shared_tokens";
+const VALUES: &str = "stoa_shared_values";
 /// Live event bodies too large for a notification (see `stoa_api::cluster`).
 pub const EVENTS: &str = "stoa_shared_events";
 
@@ -31,6 +32,10 @@ pub async fn prepare(db: &Db) -> Result<()> {
             "CREATE UNLOGGED TABLE IF NOT EXISTS {TOKENS} (token TEXT PRIMARY KEY, until TIMESTAMPTZ NOT NULL)"
         ),
         format!("CREATE INDEX IF NOT EXISTS ix_{TOKENS}_until ON {TOKENS} (until)"),
+        format!(
+            "CREATE UNLOGGED TABLE IF NOT EXISTS {VALUES} (key TEXT PRIMARY KEY, value TEXT NOT NULL, until TIMESTAMPTZ NOT NULL)"
+        ),
+        format!("CREATE INDEX IF NOT EXISTS ix_{VALUES}_until ON {VALUES} (until)"),
         format!(
             "CREATE UNLOGGED TABLE IF NOT EXISTS {EVENTS} (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())"
         ),
@@ -133,6 +138,59 @@ impl Shared {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Keeps each of `tokens` for `ttl`; the ones that were not kept before (by any instance).
+    pub async fn issue_many(
+        &self,
+        tokens: &[String],
+        ttl: Duration,
+    ) -> Result<std::collections::HashSet<String>> {
+        if tokens.is_empty() {
+            return Ok(Default::default());
+        }
+        let rows: Vec<(String,)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO {TOKENS} (token, until) SELECT t, now() + make_interval(secs => $2) FROM unnest($1::text[]) AS t ON CONFLICT (token) DO NOTHING RETURNING token"
+        )))
+        .bind(tokens)
+        .bind(secs(ttl))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db_error)?;
+        Ok(rows.into_iter().map(|(t,)| t).collect())
+    }
+
+    /// The value kept under `key`: `candidate`, kept for `ttl`, when none is kept yet (so every
+    /// instance agrees on the first one written, such as the day's analytics salt).
+    pub async fn value_or(&self, key: &str, candidate: &str, ttl: Duration) -> Result<String> {
+        for _ in 0..3 {
+            // A write racing ours commits between the two reads of one statement; a second
+            // statement sees it.
+            let row: Option<(String,)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "WITH put AS (INSERT INTO {VALUES} (key, value, until) VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (key) DO NOTHING RETURNING value) \
+                 SELECT value FROM put UNION ALL SELECT value FROM {VALUES} WHERE key = $1 AND until > now() LIMIT 1"
+            )))
+            .bind(key)
+            .bind(candidate)
+            .bind(secs(ttl))
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db_error)?;
+            if let Some((v,)) = row {
+                return Ok(v);
+            }
+            // An expired value still holds the key until it is pruned: replace it.
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DELETE FROM {VALUES} WHERE key = $1 AND until <= now()"
+            )))
+            .bind(key)
+            .execute(&self.pool)
+            .await
+            .map_err(db_error)?;
+        }
+        Err(Error::Unavailable(format!(
+            "shared value {key} could not be read"
+        )))
+    }
+
     /// Spends `token`: true when it was issued, unspent and unexpired. Whichever instance asks
     /// first gets it; every later ask, on any instance, is refused.
     pub async fn spend(&self, token: &str) -> Result<bool> {
@@ -151,6 +209,7 @@ impl Shared {
         self.run_each([
             format!("DELETE FROM {COUNTERS} WHERE until <= now()"),
             format!("DELETE FROM {TOKENS} WHERE until <= now()"),
+            format!("DELETE FROM {VALUES} WHERE until <= now()"),
         ])
         .await
     }

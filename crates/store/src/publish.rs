@@ -11,7 +11,7 @@
 use std::future::Future;
 
 use serde_json::json;
-use stoa_kernel::model::{Entity, EntityKind, Kind, PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
+use stoa_kernel::model::{Entity, EntityKind, Kind, PUBLISH_AT, SCHEDULED, STATUS};
 use stoa_kernel::query::FindQuery;
 use stoa_kernel::registry::Registry;
 use stoa_kernel::value::Val;
@@ -45,13 +45,15 @@ pub fn drafts_visible() -> bool {
 
 /// Whether reads of `e` made here must leave out unpublished rows.
 pub fn hides(e: &Entity) -> bool {
-    e.publishable && !drafts_visible()
+    e.visible_when().is_some() && !drafts_visible()
 }
 
-/// The references of public link table `e` to publishable entities, as `(field index, target
-/// table)`: what a visitor's read of the links must find published — a visitor must not learn,
+/// The references of public link table `e` to publishable or hideable entities, each as
+/// `(field index, SQL condition)` — the condition is true when the row referenced is one a
+/// visitor may read: what a visitor's read of the links must find — a visitor must not learn,
 /// through the links, which drafts a page, category or store holds (nor reach their metadata,
-/// files or prices). Computed once per entity by the store.
+/// files or prices), nor which hidden files a profile keeps. Computed once per entity by the
+/// store; table and column names come from the declarations, never from a request.
 pub fn published_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
     if e.kind != EntityKind::Relation || !registry.publicly_readable(e) {
         return Vec::new();
@@ -62,24 +64,45 @@ pub fn published_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
         .filter(|(_, f)| f.kind == Kind::Reference)
         .filter_map(|(i, f)| {
             let t = registry.by_key(f.target?)?;
-            t.publishable.then(|| (i, t.table.clone()))
+            let visible = visible_sql(t)?;
+            let tt = crate::ddl::q(&t.table);
+            Some((
+                i,
+                format!(
+                    "EXISTS (SELECT 1 FROM {tt} WHERE {tt}.{} = {}.{} AND {visible})",
+                    crate::ddl::q("id"),
+                    crate::ddl::q(&e.table),
+                    crate::ddl::q(&f.column),
+                ),
+            ))
         })
         .collect()
 }
 
-/// `q` narrowed to published rows, and to links to published rows (`refs`: the entity's
-/// [`published_refs`] when reads here hide drafts, else none).
+/// The condition, on `t`'s own table, that a row of `t` is readable by visitors.
+fn visible_sql(t: &Entity) -> Option<String> {
+    let tt = crate::ddl::q(&t.table);
+    match t.visible_when()? {
+        (col, Val::Text(v)) => Some(format!("{tt}.{} = '{v}'", crate::ddl::q(col))),
+        (col, Val::Bool(false)) => Some(format!("NOT {tt}.{}", crate::ddl::q(col))),
+        _ => None,
+    }
+}
+
+/// `q` narrowed to visible rows (published, not hidden), and to links to visible rows (`refs`:
+/// the entity's [`published_refs`] when reads here hide drafts, else none).
 pub fn visible_query(
     e: &Entity,
     refs: &[(usize, String)],
     q: &FindQuery,
 ) -> Result<Option<FindQuery>> {
-    if !hides(e) && refs.is_empty() {
+    let hidden = if hides(e) { e.visible_when() } else { None };
+    if hidden.is_none() && refs.is_empty() {
         return Ok(None);
     }
     let mut q = q.clone();
-    if hides(e) {
-        q = q.eq(e, STATUS, Val::Text(PUBLISHED.into()))?;
+    if let Some((col, v)) = hidden {
+        q = q.eq(e, col, v)?;
     }
     q.published_refs = refs.to_vec();
     Ok(Some(q))

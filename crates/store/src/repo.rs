@@ -265,7 +265,7 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
         all = all.add(filter_expr(e, f, b));
     }
     for r in &query.published_refs {
-        all = all.add(published_ref(e, r));
+        all = all.add(published_ref(r));
     }
     if let Some(term) = &query.search {
         let mut any = Condition::any();
@@ -818,7 +818,8 @@ pub fn get_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
     s
 }
 
-/// [`get_statement`], narrowed to a published row when reads of `e` hide drafts here.
+/// [`get_statement`], narrowed to a visible row (published, not hidden) when reads of `e` hide
+/// drafts here.
 pub fn get_visible_statement(
     e: &Entity,
     id: Uuid,
@@ -827,27 +828,25 @@ pub fn get_visible_statement(
 ) -> SelectStatement {
     let mut s = get_statement(e, id, b);
     if crate::publish::hides(e) {
-        s.and_where(col(stoa_kernel::model::STATUS).eq(stoa_kernel::model::PUBLISHED));
+        match e.visible_when() {
+            Some((c, Val::Text(v))) => {
+                s.and_where(col(c).eq(v));
+            }
+            Some((c, Val::Bool(v))) => {
+                s.and_where(col(c).eq(v));
+            }
+            _ => {}
+        }
     }
     for r in refs {
-        s.and_where(published_ref(e, r));
+        s.and_where(published_ref(r));
     }
     s
 }
 
-/// `EXISTS` a published row of table `r.1` whose id is in reference field `r.0` of `e` (the
-/// table and column names come from the declarations, never from a request).
-fn published_ref(e: &Entity, r: &(usize, String)) -> Expr {
-    let (i, target) = r;
-    let t = crate::ddl::q(target);
-    Expr::cust(format!(
-        "EXISTS (SELECT 1 FROM {t} WHERE {t}.{} = {}.{} AND {t}.{} = '{}')",
-        crate::ddl::q("id"),
-        crate::ddl::q(&e.table),
-        crate::ddl::q(&e.fields[*i].column),
-        crate::ddl::q(stoa_kernel::model::STATUS),
-        stoa_kernel::model::PUBLISHED
-    ))
+/// The condition of a reference that must find a visible row ([`crate::publish::published_refs`]).
+fn published_ref(r: &(usize, String)) -> Expr {
+    Expr::cust(r.1.clone())
 }
 
 /// Builds SQL and values for `b`.

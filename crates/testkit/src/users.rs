@@ -59,6 +59,29 @@ impl As<'_> {
         read(self.req(reqwest::Method::DELETE, path).send().await).await
     }
 
+    /// POSTs one file as the multipart part `field` (named `name`, claimed type `ctype`).
+    pub async fn post_file(
+        &self,
+        path: &str,
+        field: &str,
+        name: &str,
+        ctype: &str,
+        bytes: &[u8],
+    ) -> Res {
+        let part = reqwest::multipart::Part::bytes(bytes.to_vec())
+            .file_name(name.to_owned())
+            .mime_str(ctype)
+            .unwrap_or_else(|e| panic!("content type {ctype}: {e}"));
+        let form = reqwest::multipart::Form::new().part(field.to_owned(), part);
+        read(
+            self.req(reqwest::Method::POST, path)
+                .multipart(form)
+                .send()
+                .await,
+        )
+        .await
+    }
+
     /// Any method.
     pub async fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Res {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap_or(reqwest::Method::GET);

@@ -7220,6 +7220,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/subjects/{id}/social-module/profiles/{profileId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Uploads a file the profile may attach to its messages (kept hidden: only the chats it is sent to show it) */
+        post: operations["subjectSocialFileUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/{id}/social-module/unread": {
         parameters: {
             query?: never;
@@ -14030,6 +14047,7 @@ export interface components {
             file: string;
             /** Format: int64 */
             height: number | null;
+            hidden: boolean;
             /** Format: uuid */
             id: string;
             localizedAlt: components["schemas"]["Translations"];
@@ -14053,6 +14071,7 @@ export interface components {
             file: string;
             /** Format: int64 */
             height?: number | null;
+            hidden?: boolean;
             localizedAlt?: components["schemas"]["Translations"];
             mimeType?: string | null;
             originalName?: string | null;
@@ -14074,7 +14093,7 @@ export interface components {
         FileStorageFileFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "file" | "containerClassName" | "className" | "width" | "height" | "alt" | "localizedAlt" | "localizedAlt->>en" | "localizedAlt->>ru" | "size" | "extension" | "mimeType" | "originalName";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "file" | "containerClassName" | "className" | "width" | "height" | "alt" | "localizedAlt" | "localizedAlt->>en" | "localizedAlt->>ru" | "size" | "extension" | "mimeType" | "originalName" | "hidden";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -14097,7 +14116,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "file" | "mimeType";
+            column: "id" | "createdAt" | "variant" | "adminTitle" | "file" | "mimeType" | "hidden";
             /**
              * @default asc
              * @enum {string}
@@ -14113,6 +14132,7 @@ export interface components {
             file?: string;
             /** Format: int64 */
             height?: number | null;
+            hidden?: boolean;
             localizedAlt?: components["schemas"]["Translations"];
             mimeType?: string | null;
             originalName?: string | null;
@@ -17992,9 +18012,23 @@ export interface components {
             profileIds: string[];
             title?: string;
         };
+        SubjectSocialFileUploadBody: {
+            data?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: binary
+             * @description The file (its type is read from the bytes)
+             */
+            file?: string;
+        };
         SubjectSocialMessageCreateBody: {
-            description: string;
+            /** @description The text; it may be left out when files are attached */
+            description?: string;
+            /** @description Files to attach (at most 10): the profile's uploads (POST …/profiles/{profileId}/files) or public files */
             fileIds?: string[];
+        } | unknown | {
+            fileIds: unknown;
         };
         SubjectSocialMessageDeleteResult: {
             /** Format: uuid */
@@ -80441,6 +80475,119 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subjectSocialFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A multipart form: the fields as JSON in the `data` part, and a part per file field. The same fields as an application/json body (without files) are taken too. */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SubjectSocialFileUploadBody"];
+            };
+        };
+        responses: {
+            /** @description Uploads a file the profile may attach to its messages (kept hidden: only the chats it is sent to show it) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileStorageFile"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -401,6 +401,13 @@ export const en = {
     failed: "Something went wrong; try again",
     myProfiles: "My profiles",
     openChats: "Open chats",
+    attach: "Attach files",
+    attachments: "Attached files",
+    uploading: "Uploading {{name}}",
+    removeFile: "Remove {{name}}",
+    uploadFailed: "Could not upload {{name}}",
+    tooManyFiles: "At most {{count}} files go with one message",
+    file: "File",
     viewProfile: "View profile",
   },
   analytics: {

@@ -402,6 +402,13 @@ export const ru: Strings = {
     failed: "Что-то пошло не так; попробуйте ещё раз",
     myProfiles: "Мои профили",
     openChats: "Открыть чаты",
+    attach: "Прикрепить файлы",
+    attachments: "Прикреплённые файлы",
+    uploading: "Загрузка {{name}}",
+    removeFile: "Убрать {{name}}",
+    uploadFailed: "Не удалось загрузить {{name}}",
+    tooManyFiles: "К одному сообщению можно прикрепить не больше {{count}} файлов",
+    file: "Файл",
     viewProfile: "Открыть профиль",
   },
   analytics: {

@@ -3,6 +3,7 @@ import { api } from "@/api/client";
 import type { components } from "@/api/schema";
 import { tr } from "@/site/content";
 import { useMe } from "@/modules/rbac/session";
+import { multipartBody, upload, type UploadProgress } from "@/api/upload";
 
 /**
  * The chats of the signed-in subject's profiles (crates/modules/social/src/chats.rs), under
@@ -60,8 +61,20 @@ export const startChat = (s: string, p: string, profileIds: string[]): Promise<C
   api.post(CHATS, { params: { path: { id: s, profileId: p } }, body: { profileIds } });
 export const getMessages = (s: string, p: string, c: string, q: { before?: string; after?: number; limit?: number } = {}): Promise<Message[]> =>
   api.get(MESSAGES, { params: { ...chatParams(s, p, c), query: { limit: q.limit ?? PAGE, before: q.before, after: q.after } } });
-export const postMessage = (s: string, p: string, c: string, description: string): Promise<Message> =>
-  api.post(MESSAGES, { params: chatParams(s, p, c), body: { description } });
+export const postMessage = (s: string, p: string, c: string, description: string, fileIds: string[] = []): Promise<Message> =>
+  api.post(MESSAGES, { params: chatParams(s, p, c), body: fileIds.length ? { description, fileIds } : { description } });
+
+/** A file uploaded to attach to a message (kept hidden: only the chats it is sent to show it). */
+export type Upload = Schemas["FileStorageFile"];
+
+/** Uploads `file` as an attachment of profile `p`, reporting progress. */
+export const uploadAttachment = (s: string, p: string, file: File, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<Upload> =>
+  upload<Upload>("POST", `/api/rbac/subjects/${encodeURIComponent(s)}/social-module/profiles/${encodeURIComponent(p)}/files`, multipartBody({}, { file }), { onProgress, signal });
+
+/** Shows as a picture (a thumbnail made by the server); SVG and other types show as links. */
+export function isPicture(f: Pick<MessageFile, "mimeType">): boolean {
+  return /^image\/(png|jpeg|webp|gif)$/.test(f.mimeType ?? "");
+}
 export const editMessage = (s: string, p: string, c: string, m: string, description: string): Promise<Message> =>
   api.patch(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m), body: { description } });
 export const deleteMessage = (s: string, p: string, c: string, m: string) => api.delete(`${MESSAGES}/{messageId}`, { params: messageParams(s, p, c, m) });

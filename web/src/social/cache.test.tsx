@@ -163,4 +163,34 @@ describe("the composer", () => {
     await userEvent.type(box, "   {Enter}");
     expect(sent).toHaveLength(1);
   });
+
+  it("uploads attachments with progress, sends their ids (words optional), and drops a failed one", async () => {
+    const sent: [string, string[]][] = [];
+    let finish: (() => void) | undefined;
+    const onUpload = (file: File, onProgress: (p: { loaded: number; total: number }) => void) =>
+      file.name === "bad.png"
+        ? Promise.reject(new Error("refused"))
+        : new Promise<never>((resolve) => {
+            onProgress({ loaded: 1, total: 2 });
+            finish = () => resolve({ id: `id-${file.name}`, file: `/files/${file.name}` } as never);
+          });
+    render(<Composer pending={false} onSend={async (t, ids) => (sent.push([t, ids]), true)} onUpload={onUpload} />);
+    const send = screen.getByRole("button", { name: "Send" });
+    expect(send).toBeDisabled();
+    await userEvent.upload(screen.getByLabelText("Attach files"), new File(["png"], "tree.png", { type: "image/png" }));
+    const item = screen.getByTestId("attachment");
+    expect(item).toHaveAttribute("data-ready", "false");
+    expect(screen.getByLabelText("Uploading tree.png")).toHaveAttribute("value", "0.5");
+    // Still uploading: nothing can be sent yet.
+    expect(send).toBeDisabled();
+    finish?.();
+    await screen.findByText("tree.png");
+    await vi.waitFor(() => expect(screen.getByTestId("attachment")).toHaveAttribute("data-ready", "true"));
+    expect(send).toBeEnabled();
+    await userEvent.upload(screen.getByLabelText("Attach files"), new File(["x"], "bad.png", { type: "image/png" }));
+    await vi.waitFor(() => expect(screen.getAllByTestId("attachment")).toHaveLength(1));
+    await userEvent.click(send);
+    expect(sent).toEqual([["", ["id-tree.png"]]]);
+    expect(screen.queryByTestId("attachment")).toBeNull();
+  });
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Check, CheckCheck, MessageCircle, Pencil, Plus, Send, SmilePlus, Trash2 } from "lucide-react";
+import { ArrowLeft, Check, CheckCheck, MessageCircle, Paperclip, Pencil, Plus, Send, SmilePlus, Trash2, X } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
@@ -8,6 +8,7 @@ import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
 import { useMe } from "@/modules/rbac/session";
 import { fileUrl } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
+import { fraction, UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
 import { AUTH_PATH, siteLink } from "@/site/link";
 import { cn } from "@/ui/cn";
 import { Button } from "@/ui/button";
@@ -24,6 +25,7 @@ import {
   editMessage,
   getChat,
   getMessages,
+  isPicture,
   markRead,
   type Message,
   messagesKey,
@@ -38,6 +40,8 @@ import {
   startChat,
   unreadKey,
   unreadLabel,
+  type Upload,
+  uploadAttachment,
   useChats,
   useProfiles,
   useUnread,
@@ -382,14 +386,18 @@ function MessageItem({ m, chat, profile, showAuthor, actions }: { m: Message; ch
           </p>
         )}
         {m.files.length ? (
-          <ul className="mt-1 grid gap-1 text-sm">
-            {m.files.map((f) => (
-              <li key={f.id}>
-                <a href={fileUrl({ id: f.id, file: f.file })} target="_blank" rel="noopener noreferrer" className="underline">
-                  {f.adminTitle || f.file}
-                </a>
-              </li>
-            ))}
+          <ul className="mt-1 grid gap-1 text-sm" data-testid="message-files">
+            {m.files.map((f) => {
+              const url = fileUrl({ id: f.id, file: f.file });
+              const name = f.adminTitle || t("chat.file");
+              return (
+                <li key={f.id}>
+                  <a href={url} target="_blank" rel="noopener noreferrer" className="underline">
+                    {isPicture(f) ? <img src={`${url}?w=256`} alt={name} loading="lazy" decoding="async" className="max-h-48 max-w-full rounded-lg" /> : name}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         ) : null}
         <span className={cn("mt-0.5 flex items-center justify-end gap-1 text-[0.7rem]", mine ? "text-emerald-50" : "text-neutral-600")}>
@@ -436,16 +444,62 @@ function MessageItem({ m, chat, profile, showAuthor, actions }: { m: Message; ch
   );
 }
 
-export function Composer({ onSend, pending }: { onSend: (text: string) => Promise<boolean>; pending: boolean }) {
+/** A file being attached in the composer: uploading (with its progress) or kept (with its row). */
+interface Attaching {
+  key: string;
+  name: string;
+  /** Share sent, 0–1 (null when the size is unknown). */
+  progress: number | null;
+  file?: Upload;
+}
+
+/** Most files one message carries (the server's MAX_FILES). */
+export const MAX_ATTACHMENTS = 10;
+
+export function Composer({
+  onSend,
+  pending,
+  onUpload,
+}: {
+  onSend: (text: string, fileIds: string[]) => Promise<boolean>;
+  pending: boolean;
+  /** Uploads one attachment; without it the composer takes text only. */
+  onUpload?: (file: File, onProgress: (p: UploadProgress) => void) => Promise<Upload>;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const [text, setText] = useState("");
+  const [files, setFiles] = useState<Attaching[]>([]);
+  const picker = useRef<HTMLInputElement>(null);
+  const uploading = files.some((f) => !f.file);
+  const ready = files.flatMap((f) => (f.file ? [f.file.id] : []));
+  const canSend = !pending && !uploading && (text.trim().length > 0 || ready.length > 0);
   const submit = () => {
-    const v = text.trim();
-    if (!v || pending) return;
-    void onSend(v).then((ok) => {
-      if (ok) setText("");
+    if (!canSend) return;
+    void onSend(text.trim(), ready).then((ok) => {
+      if (ok) {
+        setText("");
+        setFiles([]);
+      }
     });
+  };
+  const attach = (list: FileList | null) => {
+    if (!list || !onUpload) return;
+    const room = MAX_ATTACHMENTS - files.length;
+    const chosen = Array.from(list).slice(0, Math.max(0, room));
+    if (list.length > chosen.length) toast.error(t("chat.tooManyFiles", { count: MAX_ATTACHMENTS }));
+    for (const file of chosen) {
+      const key = `${file.name}-${file.size}-${Math.random().toString(36).slice(2)}`;
+      setFiles((fs) => [...fs, { key, name: file.name, progress: 0 }]);
+      onUpload(file, (p) => setFiles((fs) => fs.map((f) => (f.key === key ? { ...f, progress: fraction(p) } : f)))).then(
+        (row) => setFiles((fs) => fs.map((f) => (f.key === key ? { ...f, progress: 1, file: row } : f))),
+        (e: unknown) => {
+          setFiles((fs) => fs.filter((f) => f.key !== key));
+          toast.error(errorMessage(e, t, t("chat.uploadFailed", { name: file.name })));
+        },
+      );
+    }
+    if (picker.current) picker.current.value = "";
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -455,34 +509,70 @@ export function Composer({ onSend, pending }: { onSend: (text: string) => Promis
   };
   return (
     <form
-      className="flex items-end gap-2 border-t border-neutral-200 p-3"
+      className="border-t border-neutral-200 p-3"
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
         submit();
       }}
     >
-      <label htmlFor={id} className="sr-only">
-        {t("chat.message")}
-      </label>
-      <span id={`${id}-keys`} className="sr-only">
-        {t("chat.keys")}
-      </span>
-      <textarea
-        id={id}
-        aria-describedby={`${id}-keys`}
-        title={t("chat.keys")}
-        data-testid="composer"
-        value={text}
-        maxLength={4000}
-        rows={Math.min(6, Math.max(1, text.split("\n").length))}
-        placeholder={t("chat.placeholder")}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-        className="min-h-10 flex-1 resize-none rounded-xl border border-neutral-300 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-800"
-      />
-      <button type="submit" disabled={pending || !text.trim()} aria-label={pending ? t("chat.sending") : t("chat.send")} className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-emerald-800 text-white disabled:opacity-50">
-        <Send aria-hidden className="h-4 w-4" />
-      </button>
+      {files.length ? (
+        <ul className="mb-2 flex flex-wrap gap-2" aria-label={t("chat.attachments")} data-testid="attachments">
+          {files.map((f) => (
+            <li key={f.key} className="flex max-w-56 items-center gap-1 rounded-lg border border-neutral-300 bg-neutral-50 px-2 py-1 text-xs" data-testid="attachment" data-ready={!!f.file}>
+              <Paperclip aria-hidden className="h-3.5 w-3.5 shrink-0" />
+              <span className="truncate">{f.name}</span>
+              {f.file ? null : (
+                <progress className="h-1.5 w-12" max={1} value={f.progress ?? undefined} aria-label={t("chat.uploading", { name: f.name })} />
+              )}
+              <button
+                type="button"
+                className="rounded p-0.5 hover:bg-neutral-200"
+                aria-label={t("chat.removeFile", { name: f.name })}
+                onClick={() => setFiles((fs) => fs.filter((x) => x.key !== f.key))}
+              >
+                <X aria-hidden className="h-3.5 w-3.5" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="flex items-end gap-2">
+        {onUpload ? (
+          <>
+            <input ref={picker} id={`${id}-file`} type="file" multiple accept={UPLOAD_ACCEPT} className="sr-only" onChange={(e) => attach(e.target.files)} data-testid="attach-input" />
+            <label
+              htmlFor={`${id}-file`}
+              title={t("chat.attach")}
+              className="inline-flex h-10 w-10 cursor-pointer items-center justify-center rounded-full text-neutral-700 hover:bg-muted focus-within:ring-2 focus-within:ring-emerald-800"
+            >
+              <Paperclip aria-hidden className="h-5 w-5" />
+              <span className="sr-only">{t("chat.attach")}</span>
+            </label>
+          </>
+        ) : null}
+        <label htmlFor={id} className="sr-only">
+          {t("chat.message")}
+        </label>
+        <span id={`${id}-keys`} className="sr-only">
+          {t("chat.keys")}
+        </span>
+        <textarea
+          id={id}
+          aria-describedby={`${id}-keys`}
+          title={t("chat.keys")}
+          data-testid="composer"
+          value={text}
+          maxLength={4000}
+          rows={Math.min(6, Math.max(1, text.split("\n").length))}
+          placeholder={t("chat.placeholder")}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          className="min-h-10 flex-1 resize-none rounded-xl border border-neutral-300 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-800"
+        />
+        <button type="submit" disabled={!canSend} aria-label={pending ? t("chat.sending") : t("chat.send")} className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-emerald-800 text-white disabled:opacity-50">
+          <Send aria-hidden className="h-4 w-4" />
+        </button>
+      </div>
     </form>
   );
 }
@@ -580,7 +670,7 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
   }, [visible, last, chat, lastRead, subject, profile, chatId, qc, follow]);
 
   const send = useMutation({
-    mutationFn: (text: string) => postMessage(subject, profile, chatId, text),
+    mutationFn: ({ text, fileIds }: { text: string; fileIds: string[] }) => postMessage(subject, profile, chatId, text, fileIds),
     onSuccess: (m) => {
       nearBottom.current = true;
       follow({ ...applyMessage(qc, subject, m), unread: false });
@@ -657,7 +747,11 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
           ))}
         </ol>
       </div>
-      <Composer pending={send.isPending} onSend={(text) => send.mutateAsync(text).then(() => true, () => false)} />
+      <Composer
+        pending={send.isPending}
+        onSend={(text, fileIds) => send.mutateAsync({ text, fileIds }).then(() => true, () => false)}
+        onUpload={(file, onProgress) => uploadAttachment(subject, profile, file, onProgress)}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}

@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 use stoa_kernel::query::{FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
+use stoa_store::cluster::Shared;
 use stoa_store::{Store, repo};
 
 /// Hits buffered between flushes; past it new hits are dropped (and counted as dropped).
@@ -25,6 +26,9 @@ pub const BUFFER: usize = 20_000;
 const SEEN_CAP: usize = 500_000;
 /// Distinct pages (or referrers, events) counted per day; the rest are counted under `(other)`.
 const KEYS_PER_DAY: usize = 2_000;
+/// How long a day's salt and its seen visitors are kept in the shared state (past midnight, so
+/// late flushes of the day still find them; then they are pruned).
+const SALT_KEPT: std::time::Duration = std::time::Duration::from_secs(2 * 24 * 3600);
 /// Counter rows one dashboard reads at most.
 const DASHBOARD_ROWS: usize = 100_000;
 
@@ -46,12 +50,16 @@ struct Hit {
     referrer: Option<String>,
     language: String,
     device: &'static str,
-    visitor: Option<String>,
+    /// For a view: the digest of the address and user agent, held in memory until the flush
+    /// salts it (never stored).
+    visitor: Option<[u8; 32]>,
 }
 
 struct Day {
     day: String,
-    salt: [u8; 32],
+    /// The day's salt: random, the same on every instance (kept in the shared state on
+    /// PostgreSQL), forgotten with the day. `None` until the first flush of the day reads it.
+    salt: Option<[u8; 32]>,
     seen: HashSet<[u8; 16]>,
     /// Keys counted today per metric (to bound distinct keys).
     keys: HashMap<&'static str, HashSet<String>>,
@@ -59,6 +67,8 @@ struct Day {
 
 pub struct Collector {
     store: Store,
+    /// Several instances on one PostgreSQL database: the day's salt and who was seen today.
+    shared: Option<Shared>,
     buf: Mutex<Vec<Hit>>,
     today: Mutex<Day>,
     pub dropped: AtomicU64,
@@ -128,11 +138,12 @@ fn referrer_host(r: &str, own_host: &str) -> Option<String> {
 impl Collector {
     pub fn new(store: Store) -> Self {
         Self {
+            shared: Shared::of(&store.db),
             store,
             buf: Mutex::new(Vec::new()),
             today: Mutex::new(Day {
                 day: day_of(now()),
-                salt: fresh_salt(),
+                salt: None,
                 seen: HashSet::new(),
                 keys: HashMap::new(),
             }),
@@ -173,31 +184,13 @@ impl Collector {
             .and_then(Value::as_str)
             .and_then(|r| referrer_host(r, own_host));
         let today = day_of(now());
-        let visitor = {
-            let mut d = self
-                .today
-                .lock()
-                .map_err(|_| Error::internal("analytics day poisoned"))?;
-            if d.day != today {
-                // A new day: a new salt, and yesterday's hashes are forgotten.
-                *d = Day {
-                    day: today.clone(),
-                    salt: fresh_salt(),
-                    seen: HashSet::new(),
-                    keys: HashMap::new(),
-                };
-            }
+        let visitor = event.is_none().then(|| {
             let mut h = Sha256::new();
-            h.update(d.salt);
             h.update(ip.as_bytes());
             h.update([0]);
             h.update(ua.as_bytes());
-            let mut id = [0u8; 16];
-            id.copy_from_slice(&h.finalize()[..16]);
-            // A view by someone not seen today is a new visitor.
-            (event.is_none() && (d.seen.len() >= SEEN_CAP || d.seen.insert(id)))
-                .then(|| hex::encode(id))
-        };
+            <[u8; 32]>::from(h.finalize())
+        });
         let mut buf = self
             .buf
             .lock()
@@ -235,6 +228,91 @@ impl Collector {
         }
     }
 
+    /// The salt of `day`: on PostgreSQL the one every instance uses (the first written wins).
+    async fn salt_of(&self, day: &str) -> Result<[u8; 32]> {
+        let Some(shared) = &self.shared else {
+            return Ok(fresh_salt());
+        };
+        let kept = shared
+            .value_or(
+                &format!("analytic:salt:{day}"),
+                &hex::encode(fresh_salt()),
+                SALT_KEPT,
+            )
+            .await?;
+        let mut salt = [0u8; 32];
+        hex::decode_to_slice(&kept, &mut salt)
+            .map_err(|_| Error::internal("the shared analytics salt is not 32 bytes of hex"))?;
+        Ok(salt)
+    }
+
+    /// Which of `hits` are a visitor's first view today: salted with the day's salt, looked up
+    /// among the visitors this process saw, then (on PostgreSQL) among those every instance
+    /// saw. Views of a day already gone (hits buffered over midnight) count no visitor.
+    async fn visitors(&self, hits: &[Hit]) -> Result<Vec<bool>> {
+        let mut out = vec![false; hits.len()];
+        let Some(day) = hits.iter().map(|h| h.day.as_str()).max() else {
+            return Ok(out);
+        };
+        {
+            let mut d = self.day()?;
+            if d.day.as_str() != day {
+                // A new day: a new salt, and yesterday's visitors and keys are forgotten.
+                *d = Day {
+                    day: day.to_owned(),
+                    salt: None,
+                    seen: HashSet::new(),
+                    keys: HashMap::new(),
+                };
+            }
+        }
+        if !hits.iter().any(|h| h.visitor.is_some() && h.day == day) {
+            return Ok(out);
+        }
+        if self.day()?.salt.is_none() {
+            let salt = self.salt_of(day).await?;
+            self.day()?.salt.get_or_insert(salt);
+        }
+        let mut fresh = Vec::new();
+        {
+            let mut d = self.day()?;
+            let salt = d.salt.unwrap_or_default();
+            for (i, h) in hits.iter().enumerate() {
+                let Some(inner) = h.visitor.filter(|_| h.day == d.day) else {
+                    continue;
+                };
+                let mut hs = Sha256::new();
+                hs.update(salt);
+                hs.update(inner);
+                let mut id = [0u8; 16];
+                id.copy_from_slice(&hs.finalize()[..16]);
+                if d.seen.len() >= SEEN_CAP || d.seen.insert(id) {
+                    fresh.push((i, id));
+                }
+            }
+        }
+        match &self.shared {
+            None => fresh.iter().for_each(|(i, _)| out[*i] = true),
+            Some(shared) => {
+                let tokens: Vec<String> = fresh
+                    .iter()
+                    .map(|(_, id)| format!("analytic:seen:{day}:{}", hex::encode(id)))
+                    .collect();
+                let first = shared.issue_many(&tokens, SALT_KEPT).await?;
+                for ((i, _), t) in fresh.iter().zip(&tokens) {
+                    out[*i] = first.contains(t);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn day(&self) -> Result<std::sync::MutexGuard<'_, Day>> {
+        self.today
+            .lock()
+            .map_err(|_| Error::internal("analytics day poisoned"))
+    }
+
     /// Writes the buffered hits as daily counters in one transaction. Returns the hits written.
     pub async fn flush(&self) -> Result<usize> {
         let hits = match self.buf.lock() {
@@ -244,6 +322,7 @@ impl Collector {
         if hits.is_empty() {
             return Ok(0);
         }
+        let new_visitor = self.visitors(&hits).await?;
         let mut counts: HashMap<(String, &'static str, String), i64> = HashMap::new();
         {
             let mut d = self
@@ -264,7 +343,7 @@ impl Collector {
                 };
                 *counts.entry((day.to_owned(), metric, key)).or_default() += 1;
             };
-            for h in &hits {
+            for (h, new_visitor) in hits.iter().zip(&new_visitor) {
                 match &h.event {
                     None => {
                         bump(&h.day, "total", "views".into());
@@ -274,7 +353,7 @@ impl Collector {
                         if let Some(r) = &h.referrer {
                             bump(&h.day, "referrer", r.clone());
                         }
-                        if h.visitor.is_some() {
+                        if *new_visitor {
                             bump(&h.day, "total", "visitors".into());
                         }
                     }

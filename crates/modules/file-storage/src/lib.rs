@@ -45,6 +45,9 @@ pub fn declarations() -> Module {
                 .field(text("extension").max_len(32))
                 .field(text("mimeType").max_len(255).list())
                 .field(text("originalName").max_len(255))
+                // An account's upload for a private place (a chat attachment): listed to admins
+                // only, read through the module that links it.
+                .hideable()
                 .variants(&[
                     "default",
                     "generate-template-opengraph-image-default",

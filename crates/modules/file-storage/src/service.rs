@@ -650,6 +650,20 @@ impl Uploads for Files {
     fn store<'a>(&'a self, part: &'a FilePart) -> BoxFuture<'a, Result<Stored>> {
         Box::pin(self.keep(&part.field, part.bytes.clone(), part.file_name.as_deref()))
     }
+
+    fn keep_hidden<'a>(&'a self, part: &'a FilePart) -> BoxFuture<'a, Result<Value>> {
+        Box::pin(async move {
+            let stored = self
+                .keep(&part.field, part.bytes.clone(), part.file_name.as_deref())
+                .await?;
+            let mut fields = Map::new();
+            fields.insert(stoa_kernel::model::HIDDEN.into(), Value::Bool(true));
+            if let Some(n) = stored.meta.get("originalName") {
+                fields.insert("adminTitle".into(), n.clone());
+            }
+            Ok(self.record(stored, &fields).await?.to_json())
+        })
+    }
 }
 
 /// Reads stored files for other modules (mail attachments).

@@ -27,6 +27,8 @@ pub enum Format {
     Webp,
     Jpeg,
     Png,
+    /// AV1 (rav1e, pure Rust): the smallest photographs, slowest to make.
+    Avif,
 }
 
 impl Format {
@@ -35,6 +37,7 @@ impl Format {
             Format::Webp => "webp",
             Format::Jpeg => "jpg",
             Format::Png => "png",
+            Format::Avif => "avif",
         }
     }
 
@@ -43,6 +46,7 @@ impl Format {
             Format::Webp => "image/webp",
             Format::Jpeg => "image/jpeg",
             Format::Png => "image/png",
+            Format::Avif => "image/avif",
         }
     }
 }
@@ -111,13 +115,8 @@ pub fn parse(query: Option<&str>, original: &Kind) -> Result<Option<Size>> {
                     "webp" => Format::Webp,
                     "jpeg" | "jpg" => Format::Jpeg,
                     "png" => Format::Png,
-                    "avif" => {
-                        return Err(Error::bad_field(
-                            "format",
-                            "avif is not produced here; use webp, jpeg or png",
-                        ));
-                    }
-                    _ => return Err(Error::bad_field("format", "use webp, jpeg or png")),
+                    "avif" => Format::Avif,
+                    _ => return Err(Error::bad_field("format", "use avif, webp, jpeg or png")),
                 })
             }
             // Cache busters some CDNs and editors add.
@@ -181,8 +180,14 @@ fn resize(img: DynamicImage, size: Size) -> DynamicImage {
     }
 }
 
+/// AVIF encoder speed (1 slowest … 10 fastest) and quality (1 … 100): speed 8 makes an 800-px
+/// photograph in well under a second on one core, quality 60 looks like JPEG 82 at about half
+/// its bytes.
+const AVIF_SPEED: u8 = 8;
+const AVIF_QUALITY: u8 = 60;
+
 /// Encodes `img` (jpeg at quality 82; webp is lossless: the pure-Rust encoder makes no lossy
-/// webp).
+/// webp; avif lossy, see [`AVIF_QUALITY`]).
 pub fn encode(img: &DynamicImage, format: Format) -> Result<Vec<u8>> {
     let mut out = Cursor::new(Vec::new());
     let res = match format {
@@ -191,6 +196,14 @@ pub fn encode(img: &DynamicImage, format: Format) -> Result<Vec<u8>> {
         Format::Jpeg => {
             let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 82);
             img.to_rgb8().write_with_encoder(enc)
+        }
+        Format::Avif => {
+            let enc = image::codecs::avif::AvifEncoder::new_with_speed_quality(
+                &mut out,
+                AVIF_SPEED,
+                AVIF_QUALITY,
+            );
+            img.to_rgba8().write_with_encoder(enc)
         }
     };
     res.map_err(|e| Error::internal(format!("encoding the image: {e}")))?;
@@ -218,7 +231,7 @@ mod tests {
             "format=bmp",
             "fit=fill",
             "x=1",
-            "format=avif",
+            "format=heic",
         ] {
             assert_eq!(
                 parse(Some(bad), &png).err().map(|e| e.status()),

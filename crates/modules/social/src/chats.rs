@@ -13,6 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
+use stoa_api::body::FilePart;
+use stoa_api::files::Uploads;
 use stoa_api::live::{Audience, Hub};
 use stoa_api::rate::Keyed;
 use stoa_kernel::query::{FilterValue, FindQuery, Op};
@@ -43,6 +45,8 @@ pub struct Chats {
     store: Store,
     subjects: Arc<Subjects>,
     hub: Arc<Hub>,
+    /// File storage, which keeps attachments (none when the module is not installed).
+    uploads: Option<Arc<dyn Uploads>>,
     /// Messages (posts, edits, reactions) one subject may send per minute.
     rate: Keyed,
 }
@@ -56,6 +60,11 @@ const IN_CHAT: &str = "social.chats-to-messages";
 const AUTHOR: &str = "social.profiles-to-messages";
 const REACTION: &str = "social.reaction";
 const FILES: &str = "social.messages-to-file-storage-module-files";
+/// A profile's uploads (and other files an admin gave it).
+const OWN_FILES: &str = "social.profiles-to-file-storage-module-files";
+const FILE: &str = "file-storage.file";
+/// The link field naming the file.
+const FILE_ID: &str = "fileStorageModuleFileId";
 
 fn obj(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
@@ -145,11 +154,18 @@ fn position_now() -> i64 {
 }
 
 impl Chats {
-    pub fn new(store: Store, subjects: Arc<Subjects>, hub: Arc<Hub>, per_minute: u32) -> Self {
+    pub fn new(
+        store: Store,
+        subjects: Arc<Subjects>,
+        hub: Arc<Hub>,
+        uploads: Option<Arc<dyn Uploads>>,
+        per_minute: u32,
+    ) -> Self {
         Self {
             store,
             subjects,
             hub,
+            uploads,
             rate: Keyed::new(per_minute.max(1), Duration::from_secs(60), "chat messages"),
         }
     }
@@ -521,14 +537,15 @@ impl Chats {
         let file_rows = if file_ids.is_empty() {
             Vec::new()
         } else {
-            self.store
-                .find_in(
-                    &*self.store.entity("file-storage.file")?,
-                    "id",
-                    &file_ids,
-                    file_ids.len(),
-                )
-                .await?
+            // Attachments are hidden files: members read them here, nobody lists them.
+            let files = self.store.entity(FILE)?;
+            stoa_store::publish::with_drafts(self.store.find_in(
+                &files,
+                "id",
+                &file_ids,
+                file_ids.len(),
+            ))
+            .await?
         };
         let mut out = Vec::new();
         for link in links {
@@ -657,7 +674,86 @@ impl Chats {
             .and_then(|a| a.uuid("profileId")))
     }
 
-    /// Posts a message of `profile` in `chat` (with files already uploaded, by id).
+    /// Keeps `part` as an attachment `profile` (of `subject`) may send: a hidden file, linked
+    /// to the profile. The file row.
+    pub async fn upload(&self, subject: Uuid, profile: Uuid, part: &FilePart) -> Result<Value> {
+        self.owned(subject, profile).await?;
+        let uploads = self.uploads.as_ref().ok_or_else(|| {
+            Error::Unavailable("file storage is not installed on this site".into())
+        })?;
+        let row = uploads.keep_hidden(part).await?;
+        let id = row
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| Uuid::parse_str(s).ok())
+            .ok_or_else(|| Error::internal("a kept file has no id"))?;
+        let own = self.store.entity(OWN_FILES)?;
+        let mut tx = self.store.db.begin().await?;
+        self.store
+            .link_in(&mut tx.exec(), &own, ("profileId", profile), (FILE_ID, id))
+            .await?;
+        tx.commit().await?;
+        self.store.touch(&own);
+        Ok(row)
+    }
+
+    /// The uploads limit: one attachment counts as one message of the subject's rate.
+    pub fn count_write(&self, subject: Uuid) -> Result<()> {
+        self.rate.check(&subject.to_string())
+    }
+
+    /// 422 unless `profile` may attach each of `files`: its own uploads, or files anyone may
+    /// read (an admin reads every file).
+    async fn attachable(&self, profile: Uuid, files: &[Uuid]) -> Result<()> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        let vals: Vec<Val> = files.iter().copied().map(Val::Uuid).collect();
+        let own = self.store.entity(OWN_FILES)?;
+        let q = FindQuery::all()
+            .eq(&own, "profileId", Val::Uuid(profile))?
+            .any_of(&own, FILE_ID, vals.clone())?;
+        let mine: HashSet<Uuid> =
+            stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, files.len()))
+                .await?
+                .iter()
+                .filter_map(|l| l.uuid(FILE_ID))
+                .collect();
+        let others: Vec<Val> = files
+            .iter()
+            .filter(|f| !mine.contains(f))
+            .map(|f| Val::Uuid(*f))
+            .collect();
+        if others.is_empty() {
+            return Ok(());
+        }
+        let file_e = self.store.entity(FILE)?;
+        let readable = self
+            .store
+            .find_in(&file_e, "id", &others, others.len())
+            .await?;
+        if readable.len() != others.len() {
+            return Err(Error::invalid_field(
+                "fileIds",
+                "no such file among your uploads: upload it first",
+            ));
+        }
+        // Own uploads must still exist (a deleted file leaves no dangling attachment).
+        let kept = stoa_store::publish::with_drafts(self.store.find_in(
+            &file_e,
+            "id",
+            &mine.iter().map(|f| Val::Uuid(*f)).collect::<Vec<_>>(),
+            mine.len(),
+        ))
+        .await?;
+        if kept.len() != mine.len() {
+            return Err(Error::invalid_field("fileIds", "no such file"));
+        }
+        Ok(())
+    }
+
+    /// Posts a message of `profile` in `chat` (with files already uploaded, by id; with files the
+    /// text may be left out).
     pub async fn post(
         &self,
         subject: Uuid,
@@ -666,22 +762,18 @@ impl Chats {
         body: &Map<String, Value>,
     ) -> Result<Value> {
         let me = self.member(subject, profile, chat).await?;
-        let text = message_text(body)?;
         let files = ids(body, "fileIds", MAX_FILES)?;
-        if !files.is_empty() {
-            let found = self
-                .store
-                .find_in(
-                    &*self.store.entity("file-storage.file")?,
-                    "id",
-                    &files.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
-                    files.len(),
-                )
-                .await?;
-            if found.len() != files.len() {
-                return Err(Error::invalid_field("fileIds", "no such file"));
-            }
-        }
+        // Files may go without words.
+        let wordless = body
+            .get("description")
+            .and_then(Value::as_str)
+            .is_none_or(|t| t.trim().is_empty());
+        let text = if wordless && !files.is_empty() {
+            String::new()
+        } else {
+            message_text(body)?
+        };
+        self.attachable(profile, &files).await?;
         self.rate.check(&subject.to_string())?;
         let message_e = self.store.entity(MESSAGE)?;
         let in_chat = self.store.entity(IN_CHAT)?;

@@ -4,10 +4,16 @@
 
 use std::sync::Arc;
 
+use std::collections::HashMap;
+
+use axum::extract::{Path, Request, State};
 use serde_json::{Value, json};
+use stoa_api::auth::Caller;
 use stoa_api::call::{Call, Fut, created, ok, route};
-use stoa_api::openapi::{custom, path_params};
-use stoa_api::{Access, AppState, RouteBook};
+use stoa_api::crud::parse_id;
+use stoa_api::openapi::{custom, path_params, request_body_with_files};
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_kernel::Error;
 
 use crate::chats::{Chats, MAX_PAGE};
 
@@ -115,6 +121,35 @@ fn read(c: Arc<Chats>, x: Call) -> Fut {
     })
 }
 
+/// `POST …/profiles/{profileId}/files`: one file part, `file`, kept as the profile's hidden
+/// upload. The rate is counted before the body is read.
+fn upload_route(c: Arc<Chats>) -> axum::routing::MethodRouter<AppState> {
+    axum::routing::post(
+        move |State(s): State<AppState>,
+              Path(params): Path<HashMap<String, String>>,
+              req: Request| {
+            let c = c.clone();
+            async move {
+                let id = |n: &str| {
+                    parse_id(params.get(n).map_or("", String::as_str))
+                        .map_err(|_| Error::bad_field(n, "must be a uuid"))
+                };
+                let subject = Caller::of(&req).acting_for(id("id")?)?;
+                let profile = id("profileId")?;
+                c.count_write(subject)?;
+                let body = stoa_api::body::parse_files(req, s.limits, &["file"]).await?;
+                let part = body.files.first().ok_or_else(|| {
+                    Error::invalid_field(
+                        "file",
+                        "send the file as the `file` part of a multipart/form-data body",
+                    )
+                })?;
+                ApiResult::Ok(created(c.upload(subject, profile, part).await?)?)
+            }
+        },
+    )
+}
+
 pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
     let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
     let uuid = json!({"type": "string", "format": "uuid"});
@@ -147,6 +182,15 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
         "required": ["members", "lastMessage", "unread", "lastRead"]
     }]});
     let text = json!({"type": "object", "properties": {"description": {"type": "string", "minLength": 1, "maxLength": crate::chats::MAX_MESSAGE}, "fileIds": {"type": "array", "items": {"type": "string", "format": "uuid"}}}, "required": ["description"]});
+    let mut post_body = text.clone();
+    post_body["required"] = json!([]);
+    post_body["anyOf"] = json!([{"required": ["description"]}, {"required": ["fileIds"], "properties": {"fileIds": {"minItems": 1}}}]);
+    post_body["properties"]["description"]["minLength"] = json!(0);
+    post_body["properties"]["description"]["description"] =
+        json!("The text; it may be left out when files are attached");
+    post_body["properties"]["fileIds"]["description"] = json!(
+        "Files to attach (at most 10): the profile's uploads (POST …/profiles/{profileId}/files) or public files"
+    );
     let chat_errs: &[u16] = &[400, 401, 403, 404];
     let write_errs: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
     let p = BASE.to_owned() + "/profiles/{profileId}/chats";
@@ -273,7 +317,7 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
             "subjectSocialMessageCreate",
             "Posts a message (1 to 4000 characters, up to 10 uploaded files by id)",
             vec!["id", "profileId", "chatId"],
-            Some(text.clone()),
+            Some(post_body),
             201,
             message.clone(),
             write_errs,
@@ -317,7 +361,24 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
             write_errs,
         ),
     ];
-    let mut book = RouteBook::new();
+    let mut doc = custom(
+        "social",
+        "subjectSocialFileUpload",
+        "Uploads a file the profile may attach to its messages (kept hidden: only the chats it is sent to show it)",
+        path_params(&["id", "profileId"]),
+        None,
+        201,
+        r("FileStorageFile"),
+        &[400, 401, 403, 404, 413, 415, 422, 429, 503],
+    );
+    doc["requestBody"] = request_body_with_files(json!({"type": "object"}), &["file"]);
+    let mut book = RouteBook::new().add(
+        Access::Owner,
+        "POST",
+        &(BASE.to_owned() + "/profiles/{profileId}/files"),
+        upload_route(c.clone()),
+        doc,
+    );
     for (method, path, f, id, summary, params, body, status, result, errs) in table {
         let mut ps = path_params(&params);
         if id == "subjectSocialMessages" {

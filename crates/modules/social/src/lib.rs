@@ -146,6 +146,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 ctx.store.clone(),
                 ctx.need::<stoa_rbac::subjects::Subjects>()?,
                 ctx.need::<stoa_api::live::Hub>()?,
+                ctx.get::<dyn stoa_api::files::Uploads>(),
                 ctx.config.chat_rate,
             );
             ctx.provide(std::sync::Arc::new(chats));

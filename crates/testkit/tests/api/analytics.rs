@@ -75,6 +75,28 @@ async fn views_are_counted_without_cookies(app: TestApp) {
 
     let public = app.store.public_version();
     app.ctx.need::<Collector>().unwrap().flush().await.unwrap();
+    if matches!(app.store.db, stoa_store::Db::Postgres(_)) {
+        // A second instance on the same database: the same visitor is not counted again (one
+        // salt and one set of today's visitors for all), a new one is.
+        let other = Collector::new(app.store.clone());
+        other
+            .hit(
+                json!({"path": "/"}).as_object().unwrap(),
+                "127.0.0.1",
+                DESKTOP,
+                "localhost",
+            )
+            .unwrap();
+        other
+            .hit(
+                json!({"path": "/"}).as_object().unwrap(),
+                "10.9.8.7",
+                DESKTOP,
+                "localhost",
+            )
+            .unwrap();
+        other.flush().await.unwrap();
+    }
     assert_eq!(
         app.store.public_version(),
         public,
@@ -83,12 +105,15 @@ async fn views_are_counted_without_cookies(app: TestApp) {
     let d = app.get("/api/analytic/dashboard?days=7").await;
     assert_eq!(d.status, 200, "{}", d.text);
     let d = d.data();
-    assert_eq!(d["views"], 3, "{d}");
-    assert_eq!(d["visitors"], 2, "{d}");
+    let pg = matches!(app.store.db, stoa_store::Db::Postgres(_));
+    assert_eq!(d["views"], if pg { 5 } else { 3 }, "{d}");
+    assert_eq!(d["visitors"], if pg { 3 } else { 2 }, "{d}");
     assert_eq!(d["perDay"].as_array().unwrap().len(), 7);
-    assert_eq!(
-        d["topPages"][0],
-        json!({"key": "/about", "count": 2}),
+    assert!(
+        d["topPages"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"key": "/about", "count": 2})),
         "{d}"
     );
     assert_eq!(

@@ -61,6 +61,129 @@ async fn start(app: &TestApp, a: &Member, b: &Member) -> String {
     r.data()["id"].as_str().unwrap().to_owned()
 }
 
+/// Files in messages: a member uploads an attachment (kept hidden), sends it — with or
+/// without words — and the other member sees it; nobody else lists or attaches it.
+async fn attachments_go_to_the_chat_only(app: TestApp) {
+    let alice = member(&app, "alice@files.test", "Alice").await;
+    let bob = member(&app, "bob@files.test", "Bob").await;
+    let eve = member(&app, "eve@files.test", "Eve").await;
+    let (a, b, e) = (
+        app.as_account(&alice.account),
+        app.as_account(&bob.account),
+        app.as_account(&eve.account),
+    );
+    let chat = start(&app, &alice, &bob).await;
+    let files = |m: &Member| {
+        format!(
+            "{S}/{}/social-module/profiles/{}/files",
+            m.account.id, m.profile
+        )
+    };
+    let picture = crate::files::png(40, 30);
+    let up = a
+        .post_file(&files(&alice), "file", "forest.png", "image/png", &picture)
+        .await;
+    assert_eq!(up.status, 201, "{}", up.text);
+    let file = up.data()["id"].as_str().unwrap().to_owned();
+    let url = up.data()["file"].as_str().unwrap().to_owned();
+    assert_eq!(up.data()["hidden"], true, "{}", up.text);
+    assert_eq!(up.data()["width"], 40);
+    assert_eq!(up.data()["adminTitle"], "forest.png");
+
+    // Hidden: not listed, not readable by id, not through the profile's public links.
+    for who in [app.anon(), app.as_account(&eve.account)] {
+        let list = who.get("/api/file-storage/files?limit=100").await;
+        assert_eq!(list.status, 200, "{}", list.text);
+        assert!(!list.text.contains(&file), "{}", list.text);
+        let one = who.get(&format!("/api/file-storage/files/{file}")).await;
+        assert_eq!(one.status, 404, "{}", one.text);
+        let links = who
+            .get("/api/social/profiles-to-file-storage-module-files?limit=100")
+            .await;
+        assert_eq!(links.status, 200, "{}", links.text);
+        assert!(!links.text.contains(&file), "{}", links.text);
+    }
+    // An admin sees every file.
+    let admin = app.get(&format!("/api/file-storage/files/{file}")).await;
+    assert_eq!(admin.status, 200, "{}", admin.text);
+
+    // Another account cannot attach it, nor upload as Alice's profile.
+    let r = e
+        .post(
+            &format!("{}/{chat}/messages", eve.chats()),
+            &json!({"description": "x", "fileIds": [file]}),
+        )
+        .await;
+    assert_eq!(r.status, 404, "not a member: {}", r.text);
+    let eves = start(&app, &eve, &bob).await;
+    let r = e
+        .post(
+            &format!("{}/{eves}/messages", eve.chats()),
+            &json!({"description": "look", "fileIds": [file]}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("fileIds"), "{}", r.text);
+    let r = e
+        .post_file(
+            &format!(
+                "{S}/{}/social-module/profiles/{}/files",
+                eve.account.id, alice.profile
+            ),
+            "file",
+            "x.png",
+            "image/png",
+            &picture,
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let r = e
+        .post_file(&files(&alice), "file", "x.png", "image/png", &picture)
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    // Not a file type we keep, and no file at all.
+    let r = a
+        .post_file(
+            &files(&alice),
+            "file",
+            "page.png",
+            "image/png",
+            b"<html><script>1</script>",
+        )
+        .await;
+    assert_eq!(r.status, 415, "{}", r.text);
+    let r = a.post(&files(&alice), &json!({})).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("file"), "{}", r.text);
+
+    // Alice sends it without words; Bob sees the file in the message and can fetch it.
+    let r = a
+        .post(
+            &format!("{}/{chat}/messages", alice.chats()),
+            &json!({"fileIds": [file]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.data()["description"], "");
+    let msgs = b.get(&format!("{}/{chat}/messages", bob.chats())).await;
+    let m = &msgs.data()[0];
+    assert_eq!(m["files"][0]["id"], file.as_str(), "{}", msgs.text);
+    assert_eq!(m["files"][0]["mimeType"], "image/png");
+    assert_eq!(m["files"][0]["file"], url.as_str());
+    let bytes = app.anon().get(&url).await;
+    assert_eq!(bytes.status, 200);
+    // Neither words nor files is still refused.
+    let r = a
+        .post(
+            &format!("{}/{chat}/messages", alice.chats()),
+            &json!({"description": "  ", "fileIds": []}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+}
+
+dual_test!(attachments_go_to_the_chat_only);
+
 async fn chats_are_for_members(app: TestApp) {
     let alice = member(&app, "alice@chat.test", "Alice").await;
     let bob = member(&app, "bob@chat.test", "Bob").await;

@@ -189,6 +189,12 @@ async fn round_trip(app: &TestApp) {
     )
     .await;
     assert_eq!((status, dims(&cover)), (200, Some((128, 128))));
+    // AVIF (encoded with rav1e; this build decodes no AVIF, so its box header is what is read).
+    let (status, h, avif) = fetch(app, &format!("{url}?w=64&format=avif"), &[]).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&avif));
+    assert_eq!(header(&h, "content-type"), "image/avif");
+    assert_eq!(&avif[4..12], b"ftypavif", "an AVIF file");
+    assert!(avif.len() < first.len() * 4, "{} bytes", avif.len());
     for bad in ["?w=65", "?format=bmp", "?w=64&evil=1"] {
         let (status, _, _) = fetch(app, &format!("{url}{bad}"), &[]).await;
         assert_eq!(status, 400, "{bad}");
