@@ -24,6 +24,10 @@ pub trait Uploads: Send + Sync {
     /// read by others through the module that links it (an account's chat attachment). The
     /// row as JSON.
     fn keep_hidden<'a>(&'a self, part: &'a FilePart) -> BoxFuture<'a, Result<Value>>;
+
+    /// Deletes the file row `id` when it is hidden (an upload nobody sent); a public file is
+    /// never touched. Whether a row was deleted. The bytes go with the next storage sweep.
+    fn discard_hidden<'a>(&'a self, id: uuid::Uuid) -> BoxFuture<'a, Result<bool>>;
 }
 
 /// Reads kept files back by URL (provided by file-storage): mail attachments.

@@ -664,6 +664,25 @@ impl Uploads for Files {
             Ok(self.record(stored, &fields).await?.to_json())
         })
     }
+
+    fn discard_hidden<'a>(&'a self, id: uuid::Uuid) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(stoa_store::publish::with_drafts(async move {
+            let e = self.store.entity("file-storage.file")?;
+            let hidden = e
+                .field_index(stoa_kernel::model::HIDDEN)
+                .ok_or_else(|| Error::internal("file-storage.file.hidden is not declared"))?;
+            let mut tx = self.store.db.begin().await?;
+            let gone =
+                stoa_store::repo::delete_if(&mut tx.exec(), &e, id, &[(hidden, Val::Bool(true))])
+                    .await?
+                    .is_some();
+            tx.commit().await?;
+            if gone {
+                self.store.touch(&e);
+            }
+            Ok(gone)
+        }))
+    }
 }
 
 /// Reads stored files for other modules (mail attachments).

@@ -16,11 +16,12 @@ use serde_json::{Map, Value, json};
 use stoa_api::body::FilePart;
 use stoa_api::files::Uploads;
 use stoa_api::live::{Audience, Hub};
-use stoa_api::rate::Keyed;
+use stoa_api::rate::Budget;
 use stoa_kernel::query::{FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
 use stoa_rbac::subjects::Subjects;
+use stoa_store::cluster::Shared;
 use stoa_store::{Record, Store, repo};
 use uuid::Uuid;
 
@@ -36,6 +37,11 @@ pub const MAX_MEMBERS: usize = 50;
 pub const UNREAD_CAP: u64 = 100;
 /// Most files one message carries.
 pub const MAX_FILES: usize = 10;
+/// Attachments one account may upload per hour (each up to `STOA_UPLOAD_LIMIT` bytes); uploads
+/// never sent are deleted a day later (`social.attachments.sweep`).
+pub const UPLOADS_PER_HOUR: u32 = 60;
+/// Upload links one sweep looks at (the rest wait for the next run).
+const SWEEP_BATCH: usize = 5_000;
 /// Profiles one account may own.
 pub const MAX_OWN_PROFILES: usize = 5;
 /// Distinct reactions one profile may leave on a message.
@@ -47,8 +53,11 @@ pub struct Chats {
     hub: Arc<Hub>,
     /// File storage, which keeps attachments (none when the module is not installed).
     uploads: Option<Arc<dyn Uploads>>,
-    /// Messages (posts, edits, reactions) one subject may send per minute.
-    rate: Keyed,
+    /// Messages (posts, edits, reactions) one subject may send per minute (counted by every
+    /// instance together on PostgreSQL).
+    rate: Budget,
+    /// Attachments one subject may upload per hour.
+    uploads_rate: Budget,
 }
 
 /// Entity keys.
@@ -161,12 +170,24 @@ impl Chats {
         uploads: Option<Arc<dyn Uploads>>,
         per_minute: u32,
     ) -> Self {
+        let shared = Shared::of(&store.db);
         Self {
             store,
             subjects,
             hub,
             uploads,
-            rate: Keyed::new(per_minute.max(1), Duration::from_secs(60), "chat messages"),
+            rate: Budget::new(
+                per_minute.max(1),
+                Duration::from_secs(60),
+                "chat messages",
+                shared.clone().map(|s| (s, "social.chat")),
+            ),
+            uploads_rate: Budget::new(
+                UPLOADS_PER_HOUR,
+                Duration::from_secs(3600),
+                "chat attachments",
+                shared.map(|s| (s, "social.upload")),
+            ),
         }
     }
 
@@ -389,7 +410,7 @@ impl Chats {
         body: &Map<String, Value>,
     ) -> Result<(bool, Value)> {
         self.owned(subject, profile).await?;
-        self.rate.check(&subject.to_string())?;
+        self.rate.check(&subject.to_string()).await?;
         let others: Vec<Uuid> = ids(body, "profileIds", MAX_MEMBERS - 1)?
             .into_iter()
             .filter(|p| *p != profile)
@@ -697,59 +718,93 @@ impl Chats {
         Ok(row)
     }
 
-    /// The uploads limit: one attachment counts as one message of the subject's rate.
-    pub fn count_write(&self, subject: Uuid) -> Result<()> {
-        self.rate.check(&subject.to_string())
+    /// The uploads limit, counted before the body is read: [`UPLOADS_PER_HOUR`] per subject.
+    pub async fn count_upload(&self, subject: Uuid) -> Result<()> {
+        self.uploads_rate.check(&subject.to_string()).await
     }
 
     /// 422 unless `profile` may attach each of `files`: its own uploads, or files anyone may
-    /// read (an admin reads every file).
-    async fn attachable(&self, profile: Uuid, files: &[Uuid]) -> Result<()> {
+    /// read (an admin reads every file). The profile's upload links of `files`, which sending
+    /// spends (an upload goes to one message; what is never sent is swept).
+    async fn attachable(&self, profile: Uuid, files: &[Uuid]) -> Result<Vec<Uuid>> {
         if files.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let vals: Vec<Val> = files.iter().copied().map(Val::Uuid).collect();
         let own = self.store.entity(OWN_FILES)?;
         let q = FindQuery::all()
             .eq(&own, "profileId", Val::Uuid(profile))?
-            .any_of(&own, FILE_ID, vals.clone())?;
-        let mine: HashSet<Uuid> =
-            stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, files.len()))
-                .await?
-                .iter()
-                .filter_map(|l| l.uuid(FILE_ID))
-                .collect();
+            .any_of(&own, FILE_ID, vals)?;
+        let links =
+            stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, files.len() * 2))
+                .await?;
+        let mine: HashSet<Uuid> = links.iter().filter_map(|l| l.uuid(FILE_ID)).collect();
+        let spent: Vec<Uuid> = links.iter().filter_map(Record::id).collect();
+        let file_e = self.store.entity(FILE)?;
         let others: Vec<Val> = files
             .iter()
             .filter(|f| !mine.contains(f))
             .map(|f| Val::Uuid(*f))
             .collect();
-        if others.is_empty() {
-            return Ok(());
+        if !others.is_empty() {
+            let readable = self
+                .store
+                .find_in(&file_e, "id", &others, others.len())
+                .await?;
+            if readable.len() != others.len() {
+                return Err(Error::invalid_field(
+                    "fileIds",
+                    "no such file among your uploads: upload it first",
+                ));
+            }
         }
-        let file_e = self.store.entity(FILE)?;
-        let readable = self
-            .store
-            .find_in(&file_e, "id", &others, others.len())
+        if !mine.is_empty() {
+            // Own uploads must still exist (a deleted file leaves no dangling attachment).
+            let kept = stoa_store::publish::with_drafts(self.store.find_in(
+                &file_e,
+                "id",
+                &mine.iter().map(|f| Val::Uuid(*f)).collect::<Vec<_>>(),
+                mine.len(),
+            ))
             .await?;
-        if readable.len() != others.len() {
-            return Err(Error::invalid_field(
-                "fileIds",
-                "no such file among your uploads: upload it first",
-            ));
+            if kept.len() != mine.len() {
+                return Err(Error::invalid_field("fileIds", "no such file"));
+            }
         }
-        // Own uploads must still exist (a deleted file leaves no dangling attachment).
-        let kept = stoa_store::publish::with_drafts(self.store.find_in(
-            &file_e,
-            "id",
-            &mine.iter().map(|f| Val::Uuid(*f)).collect::<Vec<_>>(),
-            mine.len(),
-        ))
-        .await?;
-        if kept.len() != mine.len() {
-            return Err(Error::invalid_field("fileIds", "no such file"));
+        Ok(spent)
+    }
+
+    /// Deletes uploads older than `grace` that were never sent: the profile's upload link and
+    /// the hidden file (its bytes go with file storage's sweep). How many were deleted.
+    pub async fn sweep_uploads(&self, grace: Duration) -> Result<usize> {
+        let Some(uploads) = &self.uploads else {
+            return Ok(0);
+        };
+        let own = self.store.entity(OWN_FILES)?;
+        let cutoff = now() - grace;
+        let q = FindQuery::all().filter(
+            &own,
+            "createdAt",
+            Op::Lt,
+            FilterValue::One(Val::Timestamp(cutoff)),
+        )?;
+        // Links to hidden files are themselves hidden from every reader but the module.
+        let links =
+            stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, SWEEP_BATCH))
+                .await?;
+        let mut gone = 0;
+        for l in &links {
+            let (Some(link), Some(file)) = (l.id(), l.uuid(FILE_ID)) else {
+                continue;
+            };
+            // Only an upload (a hidden file) is deleted; a public file an admin linked stays.
+            if uploads.discard_hidden(file).await? {
+                // The file's links may have gone with it.
+                let _ = self.store.delete(&own, link).await;
+                gone += 1;
+            }
         }
-        Ok(())
+        Ok(gone)
     }
 
     /// Posts a message of `profile` in `chat` (with files already uploaded, by id; with files the
@@ -773,13 +828,14 @@ impl Chats {
         } else {
             message_text(body)?
         };
-        self.attachable(profile, &files).await?;
-        self.rate.check(&subject.to_string())?;
+        let spent = self.attachable(profile, &files).await?;
+        self.rate.check(&subject.to_string()).await?;
         let message_e = self.store.entity(MESSAGE)?;
         let in_chat = self.store.entity(IN_CHAT)?;
         let author = self.store.entity(AUTHOR)?;
         let members = self.store.entity(MEMBERS)?;
         let file_e = self.store.entity(FILES)?;
+        let own_e = self.store.entity(OWN_FILES)?;
         let member_id = Record::must_id(&me)?;
         let position = position_now();
         let mut tx = self.store.db.begin().await?;
@@ -805,6 +861,9 @@ impl Chats {
                     &obj(json!({"profileId": profile, "messageId": id, "isRead": true})),
                 )
                 .await?;
+            for l in &spent {
+                repo::delete(&mut exec, &own_e, *l).await?;
+            }
             for (i, f) in files.iter().enumerate() {
                 self.store
                     .create_in(
@@ -836,6 +895,9 @@ impl Chats {
         }
         if !files.is_empty() {
             self.store.touch(&file_e);
+        }
+        if !spent.is_empty() {
+            self.store.touch(&own_e);
         }
         let view = self.message(link).await?;
         self.tell(
@@ -870,7 +932,7 @@ impl Chats {
         self.member(subject, profile, chat).await?;
         let text = message_text(body)?;
         let link = self.own(profile, chat, message).await?;
-        self.rate.check(&subject.to_string())?;
+        self.rate.check(&subject.to_string()).await?;
         let e = self.store.entity(MESSAGE)?;
         let edited = time::OffsetDateTime::now_utc()
             .format(&time::format_description::well_known::Rfc3339)
@@ -930,7 +992,7 @@ impl Chats {
         self.member(subject, profile, chat).await?;
         let emoji = emoji(body)?;
         let link = self.link_of(chat, message).await?;
-        self.rate.check(&subject.to_string())?;
+        self.rate.check(&subject.to_string()).await?;
         let e = self.store.entity(REACTION)?;
         let mine = self
             .store
@@ -1051,7 +1113,7 @@ impl Chats {
                 "give the profile a name of 1 to 100 characters",
             ));
         }
-        self.rate.check(&subject.to_string())?;
+        self.rate.check(&subject.to_string()).await?;
         if self
             .subjects
             .profiles(subject, MAX_OWN_PROFILES)

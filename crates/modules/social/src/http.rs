@@ -136,7 +136,7 @@ fn upload_route(c: Arc<Chats>) -> axum::routing::MethodRouter<AppState> {
                 };
                 let subject = Caller::of(&req).acting_for(id("id")?)?;
                 let profile = id("profileId")?;
-                c.count_write(subject)?;
+                c.count_upload(subject).await?;
                 let body = stoa_api::body::parse_files(req, s.limits, &["file"]).await?;
                 let part = body.files.first().ok_or_else(|| {
                     Error::invalid_field(

@@ -153,4 +153,26 @@ pub fn module() -> stoa_api::module::ModuleDef {
             Ok(())
         })
         .routes(|ctx| Ok(http::routes(ctx.need::<chats::Chats>()?)))
+        .job(
+            stoa_api::module::JobDef::new("social.attachments.sweep", |ctx, _| async move {
+                let chats = ctx.need::<chats::Chats>()?;
+                let gone = chats
+                    .sweep_uploads(UNSENT_KEPT)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if gone > 0 {
+                    tracing::info!(files = gone, "chat uploads never sent were deleted");
+                }
+                Ok(())
+            })
+            .attempts(3),
+        )
+        .schedule(
+            "social.attachments.sweep",
+            std::time::Duration::from_secs(6 * 3600),
+            serde_json::Value::Null,
+        )
 }
+
+/// How long an upload that was never sent is kept.
+pub const UNSENT_KEPT: std::time::Duration = std::time::Duration::from_secs(24 * 3600);

@@ -172,6 +172,33 @@ async fn attachments_go_to_the_chat_only(app: TestApp) {
     assert_eq!(m["files"][0]["file"], url.as_str());
     let bytes = app.anon().get(&url).await;
     assert_eq!(bytes.status, 200);
+    // An upload goes to one message: sending spends it.
+    let r = a
+        .post(
+            &format!("{}/{chat}/messages", alice.chats()),
+            &json!({"description": "again", "fileIds": [file]}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    // Uploads never sent are swept (here at once); sent ones stay.
+    let unsent = a
+        .post_file(
+            &files(&alice),
+            "file",
+            "later.png",
+            "image/png",
+            &crate::files::png(20, 20),
+        )
+        .await;
+    assert_eq!(unsent.status, 201, "{}", unsent.text);
+    let unsent = unsent.data()["id"].as_str().unwrap().to_owned();
+    let chats = app.ctx.need::<stoa_social::chats::Chats>().unwrap();
+    let gone = chats.sweep_uploads(Duration::ZERO).await.unwrap();
+    assert_eq!(gone, 1);
+    let r = app.get(&format!("/api/file-storage/files/{unsent}")).await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = app.get(&format!("/api/file-storage/files/{file}")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
     // Neither words nor files is still refused.
     let r = a
         .post(
