@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Files benchmark (issue 14): a release `stoa` on SQLite with local file storage; one 2400 × 1600
-# photo-like PNG uploaded; the first generation time of each size (webp and jpeg), then wrk on the
+# photo-like PNG uploaded; the first generation time of each size (webp, jpeg and avif), then wrk on the
 # cached 800-px webp (2 threads, 32 connections).
 #
 #   bench/files.sh               # DURATION=20s by default
@@ -53,7 +53,7 @@ url=$(curl -fs -X POST "$base/api/file-storage/files" -H "x-rbac-secret-key: $KE
 {
   echo "# files — $(date -u) — original $(stat -c %s "$dir/photo.png") bytes, 2400 × 1600 PNG — $url"
   echo "## first generation (s) and size (bytes) per width"
-  for fmt in webp jpeg; do
+  for fmt in webp jpeg avif; do
     for w in 256 640 800 1280 1920; do
       first=$(curl -fs -o "$dir/out" -w '%{time_total}' "$base$url?w=$w&format=$fmt")
       again=$(curl -fs -o /dev/null -w '%{time_total}' "$base$url?w=$w&format=$fmt")

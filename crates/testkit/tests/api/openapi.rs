@@ -216,12 +216,13 @@ async fn the_document_serves_generated_clients(app: TestApp) {
         }
     }
     assert!(ops > 900, "{ops} operations");
-    // Multipart only where a file field is (the file-storage file routes).
+    // Multipart only where a file field is (the file-storage file routes, chat attachments).
     assert!(!multipart.is_empty());
     assert!(
         multipart
             .iter()
-            .all(|m| m.contains("/api/file-storage/files")),
+            .all(|m| m.contains("/api/file-storage/files")
+                || m.ends_with("/social-module/profiles/{profileId}/files")),
         "{multipart:?}"
     );
     let mut bad = Vec::new();
