@@ -9,7 +9,7 @@ use axum::routing::post;
 use serde_json::{Map, Value, json};
 use stoa_api::auth::Caller;
 use stoa_api::openapi::{custom, path_params};
-use stoa_api::rate::Keyed;
+use stoa_api::rate::Budget;
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
 use stoa_kernel::value::as_object;
@@ -17,10 +17,11 @@ use uuid::Uuid;
 
 use crate::requests::{Requests, Submitted};
 
-/// The rate limits of submissions: per sender (client IP, or account) and form, and per form.
+/// The rate limits of submissions: per sender (client IP, or account) and form, and per form —
+/// counted by all instances together on PostgreSQL.
 pub struct Limits {
-    pub sender: Arc<Keyed>,
-    pub form: Arc<Keyed>,
+    pub sender: Budget,
+    pub form: Budget,
 }
 
 fn answer(s: Submitted) -> axum::response::Response {
@@ -48,8 +49,8 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
                     let form = stoa_api::crud::parse_id(&id)?;
                     // Checked before the body is read.
                     let ip = stoa_api::rate::client_ip(&req);
-                    l1.sender.check(&format!("{ip}|{form}"))?;
-                    l1.form.check(&form.to_string())?;
+                    l1.sender.check(&format!("{ip}|{form}")).await?;
+                    l1.form.check(&form.to_string()).await?;
                     let lang = stoa_api::body::accept_language(req.headers(), &r1.default_language());
                     let body = stoa_api::body::parse(req, s.limits).await?;
                     let values = as_object(&body.data)?;
@@ -77,7 +78,7 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
                     let subject = stoa_api::crud::parse_id(&id)?;
                     let caller = Caller::of(&req);
                     let subject = caller.acting_for(subject)?;
-                    limits.sender.check(&format!("subject:{subject}"))?;
+                    limits.sender.check(&format!("subject:{subject}")).await?;
                     let lang = stoa_api::body::accept_language(req.headers(), &requests.default_language());
                     let body = stoa_api::body::parse(req, s.limits).await?;
                     let mut values: Map<String, Value> = as_object(&body.data)?.clone();
@@ -85,7 +86,7 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
                         .remove("formId")
                         .and_then(|v| v.as_str().and_then(|s| Uuid::parse_str(s).ok()))
                         .ok_or_else(|| Error::invalid_field("formId", "name the form by its id"))?;
-                    limits.form.check(&form.to_string())?;
+                    limits.form.check(&form.to_string()).await?;
                     let done = requests.submit(form, &values, Some(subject), &lang).await?;
                     ApiResult::Ok(answer(done))
                 },

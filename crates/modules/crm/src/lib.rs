@@ -89,19 +89,22 @@ pub fn module() -> stoa_api::module::ModuleDef {
         })
         .routes(|ctx| {
             let per_minute = ctx.config.form_rate.max(1);
+            let shared = stoa_store::cluster::Shared::of(&ctx.store.db);
             Ok(http::routes(
                 ctx.need::<requests::Requests>()?,
                 http::Limits {
-                    sender: std::sync::Arc::new(stoa_api::rate::Keyed::new(
+                    sender: stoa_api::rate::Budget::new(
                         per_minute,
                         std::time::Duration::from_secs(60),
                         "form requests per sender",
-                    )),
-                    form: std::sync::Arc::new(stoa_api::rate::Keyed::new(
+                        shared.clone().map(|s| (s, "crm.sender")),
+                    ),
+                    form: stoa_api::rate::Budget::new(
                         per_minute.saturating_mul(20),
                         std::time::Duration::from_secs(60),
                         "form requests per form",
-                    )),
+                        shared.map(|s| (s, "crm.form")),
+                    ),
                 },
             ))
         })
