@@ -827,16 +827,9 @@ pub fn get_visible_statement(
     refs: &[(usize, String)],
 ) -> SelectStatement {
     let mut s = get_statement(e, id, b);
-    if crate::publish::hides(e) {
-        match e.visible_when() {
-            Some((c, Val::Text(v))) => {
-                s.and_where(col(c).eq(v));
-            }
-            Some((c, Val::Bool(v))) => {
-                s.and_where(col(c).eq(v));
-            }
-            _ => {}
-        }
+    if let Some((c, v)) = e.visible_when().filter(|_| crate::publish::hides(e)) {
+        let kind = e.field(c).map_or(Kind::Text, |f| f.kind);
+        s.and_where(col(c).eq(to_value(kind, &v, b)));
     }
     for r in refs {
         s.and_where(published_ref(r));

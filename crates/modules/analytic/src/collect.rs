@@ -325,10 +325,7 @@ impl Collector {
         let new_visitor = self.visitors(&hits).await?;
         let mut counts: HashMap<(String, &'static str, String), i64> = HashMap::new();
         {
-            let mut d = self
-                .today
-                .lock()
-                .map_err(|_| Error::internal("analytics day poisoned"))?;
+            let mut d = self.day()?;
             let mut bump = |day: &str, metric: &'static str, key: String| {
                 let key = if metric == "total" || day != d.day {
                     key

@@ -679,6 +679,8 @@ impl Uploads for Files {
             tx.commit().await?;
             if gone {
                 self.store.touch(&e);
+                // Links to it went with it.
+                self.store.touch_referencing(&e);
             }
             Ok(gone)
         }))

@@ -734,42 +734,29 @@ impl Chats {
         let own = self.store.entity(OWN_FILES)?;
         let q = FindQuery::all()
             .eq(&own, "profileId", Val::Uuid(profile))?
-            .any_of(&own, FILE_ID, vals)?;
+            .any_of(&own, FILE_ID, vals.clone())?;
         let links =
             stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, files.len() * 2))
                 .await?;
         let mine: HashSet<Uuid> = links.iter().filter_map(|l| l.uuid(FILE_ID)).collect();
         let spent: Vec<Uuid> = links.iter().filter_map(Record::id).collect();
+        // What the caller may read as it is (an admin reads hidden files too), before the one
+        // read that sees every file.
+        let sees_hidden = stoa_store::publish::drafts_visible();
         let file_e = self.store.entity(FILE)?;
-        let others: Vec<Val> = files
-            .iter()
-            .filter(|f| !mine.contains(f))
-            .map(|f| Val::Uuid(*f))
-            .collect();
-        if !others.is_empty() {
-            let readable = self
-                .store
-                .find_in(&file_e, "id", &others, others.len())
+        let hidden = |r: &Record| r.bool(stoa_kernel::model::HIDDEN) == Some(true);
+        let found =
+            stoa_store::publish::with_drafts(self.store.find_in(&file_e, "id", &vals, files.len()))
                 .await?;
-            if readable.len() != others.len() {
-                return Err(Error::invalid_field(
-                    "fileIds",
-                    "no such file among your uploads: upload it first",
-                ));
-            }
-        }
-        if !mine.is_empty() {
-            // Own uploads must still exist (a deleted file leaves no dangling attachment).
-            let kept = stoa_store::publish::with_drafts(self.store.find_in(
-                &file_e,
-                "id",
-                &mine.iter().map(|f| Val::Uuid(*f)).collect::<Vec<_>>(),
-                mine.len(),
-            ))
-            .await?;
-            if kept.len() != mine.len() {
-                return Err(Error::invalid_field("fileIds", "no such file"));
-            }
+        let ok = found
+            .iter()
+            .filter(|r| r.id().is_some_and(|id| mine.contains(&id)) || sees_hidden || !hidden(r))
+            .count();
+        if ok != files.len() {
+            return Err(Error::invalid_field(
+                "fileIds",
+                "no such file among your uploads: upload it first",
+            ));
         }
         Ok(spent)
     }
@@ -794,13 +781,12 @@ impl Chats {
                 .await?;
         let mut gone = 0;
         for l in &links {
-            let (Some(link), Some(file)) = (l.id(), l.uuid(FILE_ID)) else {
+            let Some(file) = l.uuid(FILE_ID) else {
                 continue;
             };
-            // Only an upload (a hidden file) is deleted; a public file an admin linked stays.
+            // Only an upload (a hidden file) is deleted, and its upload link with it (the
+            // reference cascades); a public file an admin linked stays.
             if uploads.discard_hidden(file).await? {
-                // The file's links may have gone with it.
-                let _ = self.store.delete(&own, link).await;
                 gone += 1;
             }
         }

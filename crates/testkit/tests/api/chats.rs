@@ -199,6 +199,26 @@ async fn attachments_go_to_the_chat_only(app: TestApp) {
     assert_eq!(r.status, 404, "{}", r.text);
     let r = app.get(&format!("/api/file-storage/files/{file}")).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    // Uploads are limited per account (before the body is read): the 61st in an hour is a 429.
+    let dan = member(&app, "dan@files.test", "Dan").await;
+    let d = app.as_account(&dan.account);
+    let tiny = crate::files::png(2, 2);
+    for i in 0..stoa_social::chats::UPLOADS_PER_HOUR {
+        let r = d
+            .post_file(
+                &files(&dan),
+                "file",
+                &format!("{i}.png"),
+                "image/png",
+                &tiny,
+            )
+            .await;
+        assert_eq!(r.status, 201, "upload {i}: {}", r.text);
+    }
+    let r = d
+        .post_file(&files(&dan), "file", "one-more.png", "image/png", &tiny)
+        .await;
+    assert_eq!(r.status, 429, "{}", r.text);
     // Neither words nor files is still refused.
     let r = a
         .post(
