@@ -269,6 +269,10 @@ async fn receive(
                         continue;
                     }
                     for key in parts {
+                        if key == stoa_store::jobs::KEY {
+                            // Another instance enqueued work: claim now, not at the next poll.
+                            stoa_store::jobs::wake().notify_one();
+                        }
                         store.changed_elsewhere(key);
                     }
                 } else if n.channel() == LIVE {

@@ -153,6 +153,10 @@ pub struct Config {
     /// Days audit entries are kept (0: forever); older ones are deleted daily.
     #[arg(long, env = "STOA_AUDIT_RETENTION_DAYS", default_value_t = 365)]
     pub audit_retention_days: u32,
+    /// Days finished background jobs are kept (0: forever); older ones are deleted hourly.
+    /// Dead jobs stay until an admin deletes them.
+    #[arg(long, env = "STOA_JOBS_KEPT_DAYS", default_value_t = 7)]
+    pub jobs_kept_days: u32,
     /// `required`: administrators must sign in with a second factor (TOTP); one without it is
     /// sent to enrolment and can do nothing else. `optional` (default): any account may enrol.
     #[arg(long, env = "STOA_ADMIN_2FA", default_value = "optional", value_parser = ["optional", "required"])]
@@ -422,6 +426,7 @@ impl Config {
             payment_timeout: 24 * 3600,
             cart_retention_hours: 24,
             audit_retention_days: 365,
+            jobs_kept_days: 7,
             admin_2fa: "optional".into(),
             webhook_rate: 600,
             form_rate: 10,

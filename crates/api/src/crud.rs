@@ -87,13 +87,12 @@ async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult
         res.headers_mut().insert("x-next-cursor", next);
     }
     if let Some(total) = total
-        && let Ok(v) = HeaderValue::from_str(&total.to_string())
+        && let Ok(v) = HeaderValue::from_str(&total.n.to_string())
     {
         res.headers_mut().insert("x-total-count", v);
-        let exact = stoa_store::repo::count_is_exact(state.store.db.backend(), &q, total);
         res.headers_mut().insert(
             "x-total-count-exact",
-            HeaderValue::from_static(if exact { "true" } else { "false" }),
+            HeaderValue::from_static(if total.exact { "true" } else { "false" }),
         );
     }
     Ok(res)

@@ -27,6 +27,10 @@ const MAX_WALK: usize = 2_000;
 pub const JOB_RETENTION: &str = "platform.audit-retention";
 /// Entries one retention run deletes at most (the next day's run takes the rest).
 const RETENTION_BATCH: usize = 20_000;
+/// The job that deletes finished jobs older than `STOA_JOBS_KEPT_DAYS`.
+pub const JOB_PRUNE: &str = "platform.jobs-prune";
+/// Finished jobs one prune transaction deletes.
+const PRUNE_BATCH: u64 = 5_000;
 
 /// The platform module: declarations, jobs, schedules and routes.
 pub fn module() -> ModuleDef {
@@ -45,6 +49,40 @@ pub fn module() -> ModuleDef {
             .background(),
         )
         .schedule(JOB_RETENTION, Duration::from_secs(24 * 3600), json!({}))
+        .job(
+            JobDef::new(JOB_PRUNE, |ctx, _| async move {
+                prune_jobs(&ctx).await.map(drop).map_err(|e| e.to_string())
+            })
+            .timeout(Duration::from_secs(600))
+            .background(),
+        )
+        .schedule(JOB_PRUNE, Duration::from_secs(3600), json!({}))
+}
+
+/// Deletes finished jobs older than the configured days, a batch per transaction.
+pub async fn prune_jobs(ctx: &Context) -> Result<u64> {
+    let days = ctx.config.jobs_kept_days;
+    if days == 0 {
+        return Ok(0);
+    }
+    let cutoff = stoa_kernel::value::now() - time::Duration::days(i64::from(days));
+    let mut deleted = 0;
+    loop {
+        let n = stoa_store::jobs::prune(&ctx.store.db, cutoff, PRUNE_BATCH).await?;
+        deleted += n;
+        if n < PRUNE_BATCH {
+            break;
+        }
+    }
+    if deleted > 0 {
+        tracing::info!(
+            event = "jobs_pruned",
+            deleted,
+            days,
+            "finished jobs deleted"
+        );
+    }
+    Ok(deleted)
 }
 
 /// Publishes the row a [`publish::JOB`] names, when it is still scheduled for the job's time.

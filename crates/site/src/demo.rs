@@ -295,7 +295,7 @@ pub async fn seed(store: &Store, data_dir: &Path) -> Result<usize> {
         refs: HashMap::new(),
         created: 0,
     };
-    let mut tx = store.db.begin().await?;
+    let mut tx = store.begin().await?;
     {
         let mut exec = tx.exec();
         for r in doc["records"].as_array().into_iter().flatten() {
@@ -310,9 +310,6 @@ pub async fn seed(store: &Store, data_dir: &Path) -> Result<usize> {
         stoa_store::seed::mark(&mut exec, SEED).await?;
     }
     tx.commit().await?;
-    for e in store.registry.entities() {
-        store.touch(e);
-    }
     tracing::info!(seed = SEED, rows = loader.created, "loaded the demo site");
     Ok(loader.created)
 }

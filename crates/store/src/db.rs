@@ -8,9 +8,10 @@ use std::time::Duration;
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
-use stoa_kernel::{Error, Result};
+use stoa_kernel::Result;
 use tokio::sync::OwnedMutexGuard;
 
+use crate::errors::pool_err;
 use crate::group::{Group, GroupTx, State};
 use crate::sqlite_read::Readers;
 use std::sync::Arc;
@@ -61,76 +62,129 @@ pub enum Conn {
     Postgres(PoolConnection<Postgres>),
 }
 
-/// A write transaction on either backend.
-pub enum Tx {
+/// A write transaction on either backend. One begun by the store ([`crate::Store::begin`])
+/// remembers which entities it wrote and tells the store's change counters when it commits, so
+/// no caller has to.
+pub struct Tx {
+    link: TxLink,
+    written: Written,
+    on_commit: Option<OnCommit>,
+}
+
+enum TxLink {
     Sqlite(GroupTx),
     Postgres(Transaction<'static, Postgres>),
 }
 
-/// A borrowed connection (pool connection or transaction) that queries run on.
-pub enum Exec<'a> {
+/// Told what a committed transaction wrote (the store's change counters).
+pub type OnCommit = Arc<dyn Fn(&Written) + Send + Sync>;
+
+/// The entities a transaction wrote, by key (`module.entity`), and whether rows were deleted
+/// from them (a delete cascades to what references them).
+#[derive(Default, Debug)]
+pub struct Written {
+    keys: Vec<(String, bool)>,
+}
+
+impl Written {
+    pub(crate) fn mark(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
+        let key = e.key();
+        match self.keys.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, d)) => *d |= deleted,
+            None => self.keys.push((key, deleted)),
+        }
+    }
+
+    /// Each written key, and whether rows were deleted from it.
+    pub fn keys(&self) -> impl Iterator<Item = (&str, bool)> {
+        self.keys.iter().map(|(k, d)| (k.as_str(), *d))
+    }
+}
+
+/// The connection a query runs on (a pool connection or a transaction's).
+pub enum Link<'a> {
     Sqlite(&'a mut rusqlite::Connection),
     Postgres(&'a mut PgConnection),
 }
 
-impl Exec<'_> {
+/// A borrowed connection that queries run on, and (in a transaction) the record of what it
+/// wrote.
+pub struct Exec<'a> {
+    pub link: Link<'a>,
+    written: Option<&'a mut Written>,
+}
+
+impl<'a> Exec<'a> {
+    /// A connection that records nothing it writes.
+    pub fn untracked(link: Link<'a>) -> Self {
+        Exec {
+            link,
+            written: None,
+        }
+    }
+
     pub fn backend(&self) -> Backend {
-        match self {
-            Exec::Sqlite(_) => Backend::Sqlite,
-            Exec::Postgres(_) => Backend::Postgres,
+        match self.link {
+            Link::Sqlite(_) => Backend::Sqlite,
+            Link::Postgres(_) => Backend::Postgres,
         }
     }
 
     /// Reborrow for a nested call.
     pub fn reborrow(&mut self) -> Exec<'_> {
-        match self {
-            Exec::Sqlite(c) => Exec::Sqlite(c),
-            Exec::Postgres(c) => Exec::Postgres(c),
+        Exec {
+            link: match &mut self.link {
+                Link::Sqlite(c) => Link::Sqlite(c),
+                Link::Postgres(c) => Link::Postgres(c),
+            },
+            written: self.written.as_deref_mut(),
+        }
+    }
+
+    /// Records that rows of `e` were written (`deleted`: removed) here.
+    pub(crate) fn wrote(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
+        if let Some(w) = self.written.as_deref_mut() {
+            w.mark(e, deleted);
         }
     }
 }
 
 impl Conn {
     pub fn exec(&mut self) -> Exec<'_> {
-        match self {
-            Conn::Sqlite(c) => Exec::Sqlite(c.conn()),
-            Conn::Postgres(c) => Exec::Postgres(c),
-        }
+        Exec::untracked(match self {
+            Conn::Sqlite(c) => Link::Sqlite(c.conn()),
+            Conn::Postgres(c) => Link::Postgres(c),
+        })
     }
 }
 
 impl Tx {
     pub fn exec(&mut self) -> Exec<'_> {
-        match self {
-            Tx::Sqlite(t) => Exec::Sqlite(t.conn()),
-            Tx::Postgres(t) => Exec::Postgres(t),
+        Exec {
+            link: match &mut self.link {
+                TxLink::Sqlite(t) => Link::Sqlite(t.conn()),
+                TxLink::Postgres(t) => Link::Postgres(t),
+            },
+            written: Some(&mut self.written),
         }
+    }
+
+    /// Tells `on_commit` what this transaction wrote once it commits.
+    pub(crate) fn told(mut self, on_commit: OnCommit) -> Self {
+        self.on_commit = Some(on_commit);
+        self
     }
 
     pub async fn commit(self) -> Result<()> {
-        match self {
-            Tx::Sqlite(t) => t.commit().await,
-            Tx::Postgres(t) => t.commit().await.map_err(pool_err),
+        match self.link {
+            TxLink::Sqlite(t) => t.commit().await?,
+            TxLink::Postgres(t) => t.commit().await.map_err(pool_err)?,
         }
+        if let Some(tell) = &self.on_commit {
+            tell(&self.written);
+        }
+        Ok(())
     }
-}
-
-pub(crate) fn pool_err(e: sqlx::Error) -> Error {
-    match e {
-        sqlx::Error::PoolTimedOut => Error::Unavailable("the database is busy; try again".into()),
-        sqlx::Error::PoolClosed => Error::Unavailable("the server is shutting down".into()),
-        sqlx::Error::Io(_) => Error::Unavailable("the database is unreachable".into()),
-        // statement_timeout (the request timeout) stopped the query.
-        sqlx::Error::Database(d) if d.code().as_deref() == Some("57014") => Error::Unavailable(
-            "the query ran past the request timeout and was stopped; narrow the list (filters, a smaller limit) and try again".into(),
-        ),
-        other => Error::internal(other),
-    }
-}
-
-/// A SQLite failure outside any entity's rules (schema, seeds, migrations).
-pub(crate) fn sqlite_err(e: rusqlite::Error) -> Error {
-    Error::internal(format!("sqlite: {e}"))
 }
 
 /// The SQLite file of a `sqlite://` URL (options after `?` dropped).
@@ -239,9 +293,14 @@ impl Db {
     /// commit (`group`).
     pub async fn begin(&self) -> Result<Tx> {
         match self {
-            Db::Sqlite { group, .. } => group.begin().await.map(Tx::Sqlite),
-            Db::Postgres(p) => p.begin().await.map(Tx::Postgres).map_err(pool_err),
+            Db::Sqlite { group, .. } => group.begin().await.map(TxLink::Sqlite),
+            Db::Postgres(p) => p.begin().await.map(TxLink::Postgres).map_err(pool_err),
         }
+        .map(|link| Tx {
+            link,
+            written: Written::default(),
+            on_commit: None,
+        })
     }
 
     /// Connections by state, for metrics (`idle`, `in_use`; on SQLite the readers, and
@@ -313,6 +372,7 @@ fn open_writer(path: &str) -> Result<rusqlite::Connection, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stoa_kernel::Error;
 
     /// PostgreSQL stops a statement at the query timeout, and the client reads a clear 503.
     #[tokio::test]

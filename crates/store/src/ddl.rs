@@ -10,28 +10,9 @@ use stoa_kernel::model::{DefaultValue, Entity, EntityKind, Field, Kind, OnDelete
 use stoa_kernel::registry::Registry;
 use stoa_kernel::{Error, Result};
 
-use crate::db::{Backend, Db, Exec, pool_err, sqlite_err};
-
-const MAX_IDENT: usize = 63;
-
-/// An identifier no longer than PostgreSQL's 63 bytes: long names keep a prefix and a hash.
-pub fn ident(name: &str) -> String {
-    if name.len() <= MAX_IDENT {
-        return name.to_owned();
-    }
-    let hash = Sha256::digest(name.as_bytes());
-    let tag: String = hash.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    format!("{}_{tag}", &name[..MAX_IDENT - 9])
-}
-
-pub fn q(ident: &str) -> String {
-    format!("\"{}\"", ident.replace('"', "\"\""))
-}
-
-/// Name of the unique index on `table.column`.
-pub fn unique_index(table: &str, column: &str) -> String {
-    ident(&format!("ux_{table}_{column}"))
-}
+use crate::db::{Backend, Db, Exec, Link};
+use crate::errors::{pool_err, sqlite_err};
+pub use crate::names::{ident, q, unique_index};
 
 fn sql_type(kind: Kind, b: Backend) -> &'static str {
     match (kind, b) {
@@ -285,8 +266,8 @@ struct Existing {
 
 async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
     let mut ex = Existing::default();
-    match exec {
-        Exec::Sqlite(c) => {
+    match &mut exec.link {
+        Link::Sqlite(c) => {
             let pairs = |sql: &str| -> rusqlite::Result<Vec<(String, String)>> {
                 let mut st = c.prepare(sql)?;
                 st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect()
@@ -304,7 +285,7 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
             .map_err(sqlite_err)?;
             ex.indexes = indexes.into_iter().map(|(n, _)| n).collect();
         }
-        Exec::Postgres(c) => {
+        Link::Postgres(c) => {
             let rows = sqlx::query(
                 "SELECT table_name::text AS t, column_name::text AS c FROM information_schema.columns WHERE table_schema = current_schema()",
             )
@@ -456,12 +437,12 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
             "INSERT INTO stoa_migrations (checksum, statements, applied_at) VALUES (?, ?, ?)"
         }
     };
-    match &mut exec {
-        Exec::Sqlite(c) => c
+    match &mut exec.link {
+        Link::Sqlite(c) => c
             .execute(sql, [&checksum, &all, &now])
             .map(|_| ())
             .map_err(sqlite_err)?,
-        Exec::Postgres(c) => sqlx::query(sql)
+        Link::Postgres(c) => sqlx::query(sql)
             .bind(&checksum)
             .bind(&all)
             .bind(&now)
@@ -475,12 +456,12 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
 }
 
 pub(crate) async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
-    match exec {
+    match &mut exec.link {
         // DDL and index builds can take a while: off the worker's other tasks.
-        Exec::Sqlite(c) => {
+        Link::Sqlite(c) => {
             crate::sqlite_read::blocking(|| c.execute_batch(sql)).map_err(sqlite_err)
         }
-        Exec::Postgres(c) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+        Link::Postgres(c) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
             .execute(&mut **c)
             .await
             .map(|_| ())

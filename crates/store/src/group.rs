@@ -358,7 +358,7 @@ impl Drop for GroupTx {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{Db, DbOptions, Exec, Tx};
+    use crate::db::{Db, DbOptions, Link, Tx};
 
     async fn db() -> (Db, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("stoa-group-{}", uuid::Uuid::new_v4()));
@@ -377,7 +377,7 @@ mod tests {
     }
 
     async fn run(tx: &mut Tx, sql: &str) {
-        let Exec::Sqlite(c) = tx.exec() else {
+        let Link::Sqlite(c) = tx.exec().link else {
             panic!("sqlite")
         };
         exec(c, sql).expect(sql);
@@ -444,7 +444,7 @@ mod tests {
                         1 => drop(tx),
                         _ => {
                             // A statement that fails (a duplicate) and then the writer gives up.
-                            let Exec::Sqlite(c) = tx.exec() else {
+                            let Link::Sqlite(c) = tx.exec().link else {
                                 unreachable!()
                             };
                             assert!(exec(c, "INSERT INTO t (n) VALUES (0)").is_err());

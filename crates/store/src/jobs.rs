@@ -35,6 +35,9 @@ pub fn module() -> Module {
 }
 
 pub const TABLE: &str = "platform_job";
+/// The key of the jobs entity: named among the changes a commit that enqueued jobs sends to
+/// the other instances, whose runners then claim at once.
+pub const KEY: &str = "platform.job";
 
 /// The declaration, built once: every statement below is built from it through the repository,
 /// so values bind and rows decode the way they do for every other entity.
@@ -393,13 +396,20 @@ pub async fn depth(db: &Db) -> Result<Vec<(&'static str, i64)>> {
     Ok(out)
 }
 
-/// Deletes finished jobs last updated before `before` (dead ones stay for an admin to see).
-pub async fn prune(db: &Db, before: OffsetDateTime) -> Result<u64> {
+/// Deletes at most `limit` finished jobs last updated before `before` (dead ones stay for an
+/// admin to see), in one short transaction; returns how many. Callers repeat it while it deletes
+/// a whole batch, so a large backlog never holds the writer for long.
+pub async fn prune(db: &Db, before: OffsetDateTime, limit: u64) -> Result<u64> {
     let b = db.backend();
+    let mut old = Query::select();
+    old.from(Alias::new(TABLE))
+        .column(Alias::new("id"))
+        .and_where(col("status").eq("done"))
+        .and_where(col("updated_at").lt(val("updatedAt", Val::Timestamp(before), b)))
+        .limit(limit);
     let mut s = Query::delete();
     s.from_table(Alias::new(TABLE))
-        .and_where(col("status").eq("done"))
-        .and_where(col("updated_at").lt(val("updatedAt", Val::Timestamp(before), b)));
+        .and_where(col("id").in_subquery(old));
     let mut tx = db.begin().await?;
     let n = execute(&mut tx.exec(), &JOB, &s).await?;
     tx.commit().await?;

@@ -17,6 +17,10 @@ use stoa_kernel::registry::Registry;
 use stoa_kernel::value::Val;
 use stoa_kernel::{Error, Result};
 
+use sea_query::{ExprTrait, SelectStatement};
+use uuid::Uuid;
+
+use crate::db::Backend;
 use crate::jobs::NewJob;
 use crate::record::Record;
 
@@ -65,14 +69,14 @@ pub fn published_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
         .filter_map(|(i, f)| {
             let t = registry.by_key(f.target?)?;
             let visible = visible_sql(t)?;
-            let tt = crate::ddl::q(&t.table);
+            let tt = crate::names::q(&t.table);
             Some((
                 i,
                 format!(
                     "EXISTS (SELECT 1 FROM {tt} WHERE {tt}.{} = {}.{} AND {visible})",
-                    crate::ddl::q("id"),
-                    crate::ddl::q(&e.table),
-                    crate::ddl::q(&f.column),
+                    crate::names::q("id"),
+                    crate::names::q(&e.table),
+                    crate::names::q(&f.column),
                 ),
             ))
         })
@@ -81,10 +85,10 @@ pub fn published_refs(registry: &Registry, e: &Entity) -> Vec<(usize, String)> {
 
 /// The condition, on `t`'s own table, that a row of `t` is readable by visitors.
 fn visible_sql(t: &Entity) -> Option<String> {
-    let tt = crate::ddl::q(&t.table);
+    let tt = crate::names::q(&t.table);
     match t.visible_when()? {
-        (col, Val::Text(v)) => Some(format!("{tt}.{} = '{v}'", crate::ddl::q(col))),
-        (col, Val::Bool(false)) => Some(format!("NOT {tt}.{}", crate::ddl::q(col))),
+        (col, Val::Text(v)) => Some(format!("{tt}.{} = '{v}'", crate::names::q(col))),
+        (col, Val::Bool(false)) => Some(format!("NOT {tt}.{}", crate::names::q(col))),
         _ => None,
     }
 }
@@ -127,4 +131,23 @@ pub fn after_write(e: &Entity, row: &Record) -> Result<Option<NewJob>> {
     Ok(Some(
         NewJob::now(JOB, json!({"entity": e.key(), "id": id, "at": at})).at(when),
     ))
+}
+
+/// [`get_statement`], narrowed to a visible row (published, not hidden) when reads of `e` hide
+/// drafts here.
+pub fn get_visible_statement(
+    e: &Entity,
+    id: Uuid,
+    b: Backend,
+    refs: &[(usize, String)],
+) -> SelectStatement {
+    let mut s = crate::repo::get_statement(e, id, b);
+    if let Some((c, v)) = e.visible_when().filter(|_| hides(e)) {
+        let kind = e.field(c).map_or(Kind::Text, |f| f.kind);
+        s.and_where(crate::repo::col(c).eq(crate::repo::to_value(kind, &v, b)));
+    }
+    for r in refs {
+        s.and_where(crate::repo::published_ref(r));
+    }
+    s
 }

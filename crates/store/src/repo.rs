@@ -18,8 +18,11 @@ use stoa_kernel::value::{Val, format_timestamp};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
-use crate::db::{Backend, Exec, pool_err};
-use crate::ddl::{q, unique_index};
+use crate::db::{Backend, Exec, Link};
+use crate::names::q;
+use crate::sqlite_read::{select_columns, sqlite_rows};
+
+pub use crate::errors::{db_error, sqlite_error};
 
 pub use crate::record::{Cell, Record};
 
@@ -316,10 +319,6 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
     all
 }
 
-pub(crate) fn select_columns(e: &Entity) -> Vec<&Field> {
-    e.public_fields().collect()
-}
-
 fn base_select(e: &Entity) -> SelectStatement {
     let mut s = Query::select();
     s.from(Alias::new(e.table.as_str()));
@@ -437,21 +436,18 @@ fn write_pg_row(e: &Entity, cols: &[&Field], row: &PgRow, out: &mut Vec<u8>) -> 
     Ok(())
 }
 
-/// The rows matching `query` on PostgreSQL written into `out` as comma-separated JSON objects as
+/// The rows of select `s` on PostgreSQL written into `out` as comma-separated JSON objects as
 /// they arrive (no records in between); the number written, and the record of row `keep` (for a
 /// cursor).
 pub(crate) async fn write_json_pg(
     c: &mut sqlx::PgConnection,
     e: &Entity,
-    query: &FindQuery,
+    s: &SelectStatement,
     out: &mut Vec<u8>,
     keep: Option<usize>,
 ) -> Result<(usize, Option<Record>)> {
     use futures::TryStreamExt;
-    let (sql, values) = build(
-        &find_statement(e, query, Backend::Postgres),
-        Backend::Postgres,
-    );
+    let (sql, values) = build(s, Backend::Postgres);
     let cols = select_columns(e);
     let mut rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values).fetch(&mut *c);
     let (mut n, mut kept) = (0, None);
@@ -468,138 +464,6 @@ pub(crate) async fn write_json_pg(
     Ok((n, kept))
 }
 
-/// What a database refused, in either backend's words.
-enum Refused {
-    Unique,
-    ForeignKey,
-    Check,
-    NotNull,
-    /// Anything else: not the client's doing.
-    Other,
-}
-
-/// A client error for a refusal on `e` (`constraint`: its name when the backend gives one).
-fn refused(e: &Entity, what: Refused, constraint: Option<&str>, message: &str) -> Option<Error> {
-    let field_of_column =
-        |column: &str| e.fields.iter().find(|f| f.column == column).map(|f| f.name);
-    Some(match what {
-        Refused::Unique => {
-            let by_constraint = constraint.and_then(|c| {
-                e.fields
-                    .iter()
-                    .find(|f| unique_index(&e.table, &f.column) == c)
-            });
-            let by_message = message
-                .rsplit_once('.')
-                .and_then(|(_, c)| field_of_column(c.trim()));
-            let field = by_constraint.map(|f| f.name).or(by_message).unwrap_or("id");
-            Error::conflict_field(field, "already taken")
-        }
-        Refused::ForeignKey => {
-            let field = constraint
-                .and_then(|c| {
-                    e.fields
-                        .iter()
-                        .find(|f| crate::ddl::ident(&format!("fk_{}_{}", e.table, f.column)) == c)
-                })
-                .map(|f| f.name);
-            match field {
-                Some(f) => Error::invalid_field(f, "references a record that does not exist"),
-                None => Error::Invalid {
-                    message: "a reference points to a record that does not exist".into(),
-                    fields: Default::default(),
-                },
-            }
-        }
-        Refused::Check => Error::Invalid {
-            message: message.to_owned(),
-            fields: Default::default(),
-        },
-        // Not-null: SQLite "NOT NULL constraint failed: t.c", PostgreSQL code 23502.
-        Refused::NotNull => {
-            let column = message
-                .rsplit_once('.')
-                .map(|(_, c)| c.trim().to_owned())
-                .unwrap_or_default();
-            Error::invalid_field(field_of_column(&column).unwrap_or("body"), "is required")
-        }
-        Refused::Other => return None,
-    })
-}
-
-/// Maps a PostgreSQL error on `e` to a client error where the database refused bad input.
-pub fn db_error(e: &Entity, err: sqlx::Error) -> Error {
-    if let sqlx::Error::Database(d) = &err {
-        let what = if d.is_unique_violation() {
-            Refused::Unique
-        } else if d.is_foreign_key_violation() {
-            Refused::ForeignKey
-        } else if d.is_check_violation() {
-            Refused::Check
-        } else if d.code().as_deref() == Some("23502")
-            || d.message().starts_with("NOT NULL constraint failed")
-        {
-            Refused::NotNull
-        } else {
-            Refused::Other
-        };
-        if let Some(x) = refused(e, what, d.constraint(), d.message()) {
-            return x;
-        }
-    }
-    pool_err(err)
-}
-
-/// Maps a SQLite error on `e` to a client error where the database refused bad input (SQLite
-/// names no constraint: the column comes from the message).
-pub fn sqlite_error(e: &Entity, err: rusqlite::Error) -> Error {
-    use rusqlite::ffi;
-    if let rusqlite::Error::SqliteFailure(f, msg) = &err {
-        let message = msg.as_deref().unwrap_or_default();
-        let what = match f.extended_code {
-            ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => Refused::Unique,
-            ffi::SQLITE_CONSTRAINT_FOREIGNKEY => Refused::ForeignKey,
-            ffi::SQLITE_CONSTRAINT_CHECK => Refused::Check,
-            ffi::SQLITE_CONSTRAINT_NOTNULL => Refused::NotNull,
-            _ => Refused::Other,
-        };
-        if let Some(x) = refused(e, what, None, message) {
-            return x;
-        }
-        if matches!(
-            f.code,
-            ffi::ErrorCode::DatabaseBusy | ffi::ErrorCode::DatabaseLocked
-        ) {
-            return Error::Unavailable("the database is busy; try again".into());
-        }
-    }
-    Error::internal(format!("sqlite: {err}"))
-}
-
-/// Runs `sql` on a SQLite connection and maps at most `limit` rows with `each`.
-pub(crate) fn sqlite_rows<T>(
-    c: &rusqlite::Connection,
-    e: &Entity,
-    sql: &str,
-    values: &SqlxValues,
-    limit: usize,
-    mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
-) -> Result<Vec<T>> {
-    let params = crate::sqlite_read::params(values)?;
-    let fail = |x| sqlite_error(e, x);
-    let mut stmt = c.prepare_cached(sql).map_err(fail)?;
-    let mut rows = stmt
-        .query(rusqlite::params_from_iter(params.iter()))
-        .map_err(fail)?;
-    let mut out = Vec::new();
-    while out.len() < limit
-        && let Some(r) = rows.next().map_err(fail)?
-    {
-        out.push(each(r)?);
-    }
-    Ok(out)
-}
-
 pub(crate) async fn fetch_all<S: SqlxBinder>(
     exec: &mut Exec<'_>,
     e: &Entity,
@@ -607,11 +471,11 @@ pub(crate) async fn fetch_all<S: SqlxBinder>(
 ) -> Result<Vec<Record>> {
     let (sql, values) = build(stmt, exec.backend());
     let cols = select_columns(e);
-    match exec {
-        Exec::Sqlite(c) => sqlite_rows(c, e, &sql, &values, usize::MAX, |r| {
+    match &mut exec.link {
+        Link::Sqlite(c) => sqlite_rows(c, e, &sql, &values, usize::MAX, |r| {
             crate::sqlite_read::decode(&cols, r)
         }),
-        Exec::Postgres(c) => {
+        Link::Postgres(c) => {
             let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_all(&mut **c)
                 .await
@@ -746,7 +610,7 @@ pub fn count_cap(query: &FindQuery) -> u64 {
 /// PostgreSQL: an unfiltered table at least this large is counted from the planner's estimate.
 pub const ESTIMATE_FROM: u64 = 100_000;
 
-fn narrowed(query: &FindQuery) -> bool {
+pub(crate) fn narrowed(query: &FindQuery) -> bool {
     !query.filters.is_empty() || query.search.is_some() || !query.published_refs.is_empty()
 }
 
@@ -818,27 +682,9 @@ pub fn get_statement(e: &Entity, id: Uuid, b: Backend) -> SelectStatement {
     s
 }
 
-/// [`get_statement`], narrowed to a visible row (published, not hidden) when reads of `e` hide
-/// drafts here.
-pub fn get_visible_statement(
-    e: &Entity,
-    id: Uuid,
-    b: Backend,
-    refs: &[(usize, String)],
-) -> SelectStatement {
-    let mut s = get_statement(e, id, b);
-    if let Some((c, v)) = e.visible_when().filter(|_| crate::publish::hides(e)) {
-        let kind = e.field(c).map_or(Kind::Text, |f| f.kind);
-        s.and_where(col(c).eq(to_value(kind, &v, b)));
-    }
-    for r in refs {
-        s.and_where(published_ref(r));
-    }
-    s
-}
-
-/// The condition of a reference that must find a visible row ([`crate::publish::published_refs`]).
-fn published_ref(r: &(usize, String)) -> Expr {
+/// The condition of a reference that must find a visible row
+/// ([`crate::publish::published_refs`]).
+pub(crate) fn published_ref(r: &(usize, String)) -> Expr {
     Expr::cust(r.1.clone())
 }
 
@@ -863,28 +709,13 @@ pub async fn find(
     Ok((rows, total))
 }
 
+/// The capped count of `query` inside a transaction (see [`count_statement`]); lists read
+/// through [`Db::total`](crate::Db::total), which also estimates big tables on PostgreSQL.
 pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {
     let b = exec.backend();
-    if b == Backend::Postgres
-        && !narrowed(query)
-        && let Exec::Postgres(c) = exec
-    {
-        // reltuples is kept by autovacuum/ANALYZE; -1 means never analysed.
-        let estimate: Option<f32> =
-            sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)")
-                .bind(crate::ddl::q(&e.table))
-                .fetch_optional(&mut **c)
-                .await
-                .map_err(|x| db_error(e, x))?;
-        if let Some(n) = estimate
-            && n >= ESTIMATE_FROM as f32
-        {
-            return Ok(n as u64);
-        }
-    }
     let (sql, values) = build(&count_statement(e, query, b), b);
-    let n: i64 = match exec {
-        Exec::Sqlite(c) => {
+    let n: i64 = match &mut exec.link {
+        Link::Sqlite(c) => {
             let params = crate::sqlite_read::params(&values)?;
             c.prepare_cached(&sql)
                 .and_then(|mut s| {
@@ -892,7 +723,7 @@ pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result
                 })
                 .map_err(|x| sqlite_error(e, x))?
         }
-        Exec::Postgres(c) => sqlx::query_scalar_with(sqlx::AssertSqlSafe(sql), values)
+        Link::Postgres(c) => sqlx::query_scalar_with(sqlx::AssertSqlSafe(sql), values)
             .fetch_one(&mut **c)
             .await
             .map_err(|x| db_error(e, x))?,
@@ -974,9 +805,11 @@ fn insert_statement(
 pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> Result<Record> {
     let mut s = insert_statement(e, vals, exec.backend())?;
     s.returning(returning(e));
-    fetch_one(exec, e, &s)
+    let row = fetch_one(exec, e, &s)
         .await?
-        .ok_or_else(|| Error::internal("insert returned no row"))
+        .ok_or_else(|| Error::internal("insert returned no row"))?;
+    exec.wrote(e, false);
+    Ok(row)
 }
 
 /// Inserts the row `vals`, or — when its unique field `key` is taken — adds the new row's
@@ -1019,7 +852,8 @@ pub async fn delete(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<
     s.from_table(Alias::new(e.table.as_str()));
     s.and_where(col("id").eq(id_value(id, b)));
     s.returning(returning(e));
-    fetch_one(exec, e, &s).await
+    let row = fetch_one(exec, e, &s).await?;
+    written(exec, e, true, row)
 }
 
 /// Deletes row `id` if every field in `expect` still holds its value; `None` when it does not
@@ -1036,7 +870,8 @@ pub async fn delete_if(
     s.and_where(col("id").eq(id_value(id, b)));
     s.cond_where(equal_to(e, expect, b));
     s.returning(returning(e));
-    fetch_one(exec, e, &s).await
+    let row = fetch_one(exec, e, &s).await?;
+    written(exec, e, true, row)
 }
 
 /// Text columns of one row, secrets included: for trusted module code only (never a response).
@@ -1057,8 +892,8 @@ pub async fn read_text(
     }
     s.and_where(col("id").eq(id_value(id, b)));
     let (sql, values) = build(&s, b);
-    match exec {
-        Exec::Sqlite(c) => Ok(sqlite_rows(c, e, &sql, &values, 1, |r| {
+    match &mut exec.link {
+        Link::Sqlite(c) => Ok(sqlite_rows(c, e, &sql, &values, 1, |r| {
             (0..fields.len())
                 .map(|i| {
                     r.get::<_, Option<String>>(i)
@@ -1067,7 +902,7 @@ pub async fn read_text(
                 .collect()
         })?
         .pop()),
-        Exec::Postgres(c) => {
+        Link::Postgres(c) => {
             let row = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_optional(&mut **c)
                 .await
@@ -1113,7 +948,8 @@ pub async fn update_if(
     s.and_where(col("id").eq(id_value(id, b)));
     s.cond_where(equal_to(e, expect, b));
     s.returning(returning(e));
-    fetch_one(exec, e, &s).await
+    let row = fetch_one(exec, e, &s).await?;
+    written(exec, e, false, row)
 }
 
 /// [`update_if`] with fields named: sets `set` on row `id` if every field in `expect` still holds
@@ -1144,20 +980,37 @@ pub(crate) async fn execute<S: SqlxBinder>(
     stmt: &S,
 ) -> Result<u64> {
     let (sql, values) = build(stmt, exec.backend());
-    match exec {
-        Exec::Sqlite(c) => {
+    let n = match &mut exec.link {
+        Link::Sqlite(c) => {
             let params = crate::sqlite_read::params(&values)?;
             c.prepare_cached(&sql)
                 .and_then(|mut s| s.execute(rusqlite::params_from_iter(params.iter())))
                 .map(|n| n as u64)
                 .map_err(|x| sqlite_error(e, x))
         }
-        Exec::Postgres(c) => sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
+        Link::Postgres(c) => sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
             .execute(&mut **c)
             .await
             .map(|r| r.rows_affected())
             .map_err(|x| db_error(e, x)),
+    }?;
+    if n > 0 {
+        exec.wrote(e, false);
     }
+    Ok(n)
+}
+
+/// `row`, recording in `exec` that `e` was written (`deleted`: a row removed) when there is one.
+fn written(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    deleted: bool,
+    row: Option<Record>,
+) -> Result<Option<Record>> {
+    if row.is_some() {
+        exec.wrote(e, deleted);
+    }
+    Ok(row)
 }
 
 /// Sets fields on every row matching `filter` (see [`update_if`]), except the row `except`;

@@ -5,12 +5,13 @@
 use stoa_kernel::value::{format_timestamp, now};
 use stoa_kernel::{Error, Result};
 
-use crate::db::{Db, Exec, pool_err, sqlite_err};
+use crate::db::{Db, Exec, Link};
+use crate::errors::{pool_err, sqlite_err};
 
 async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> {
     let stamp = format_timestamp(now());
-    match exec {
-        Exec::Sqlite(c) => {
+    match &mut exec.link {
+        Link::Sqlite(c) => {
             let mut st = c.prepare_cached(sql).map_err(sqlite_err)?;
             let args: Vec<String> = name.map(|n| vec![n.to_owned(), stamp]).unwrap_or_default();
             let n = st.parameter_count();
@@ -19,7 +20,7 @@ async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> 
                 .map(|n| n as u64)
                 .map_err(sqlite_err);
         }
-        Exec::Postgres(c) => {
+        Link::Postgres(c) => {
             let sql = sqlx::AssertSqlSafe(sql.to_owned());
             let mut q = sqlx::query(sql);
             if let Some(n) = name {
@@ -42,8 +43,8 @@ pub async fn applied(db: &Db, name: &str) -> Result<bool> {
     .await?;
     tx.commit().await?;
     let mut c = db.read().await?;
-    let n: i64 = match c.exec() {
-        Exec::Sqlite(c) => {
+    let n: i64 = match c.exec().link {
+        Link::Sqlite(c) => {
             return c
                 .query_row(
                     "SELECT COUNT(*) FROM stoa_seeds WHERE name = ?1",
@@ -53,7 +54,7 @@ pub async fn applied(db: &Db, name: &str) -> Result<bool> {
                 .map(|n| n > 0)
                 .map_err(sqlite_err);
         }
-        Exec::Postgres(c) => {
+        Link::Postgres(c) => {
             sqlx::query_scalar("SELECT COUNT(*) FROM stoa_seeds WHERE name = $1")
                 .bind(name.to_owned())
                 .fetch_one(&mut *c)
@@ -98,15 +99,15 @@ pub async fn applied_with_prefix(
     applied(db, prefix).await?;
     let mut c = db.read().await?;
     let pattern = format!("{}%", prefix.replace(['%', '_'], ""));
-    let names: Vec<String> = match c.exec() {
-        Exec::Sqlite(c) => c
+    let names: Vec<String> = match c.exec().link {
+        Link::Sqlite(c) => c
             .prepare("SELECT name FROM stoa_seeds WHERE name LIKE ?1")
             .and_then(|mut s| {
                 s.query_map([pattern], |r| r.get::<_, String>(0))?
                     .collect::<rusqlite::Result<Vec<_>>>()
             })
             .map_err(sqlite_err)?,
-        Exec::Postgres(c) => sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
+        Link::Postgres(c) => sqlx::query_scalar("SELECT name FROM stoa_seeds WHERE name LIKE $1")
             .bind(pattern)
             .fetch_all(&mut *c)
             .await

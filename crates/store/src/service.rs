@@ -13,7 +13,8 @@ use stoa_kernel::value::{Val, prepare_create, prepare_patch};
 use stoa_kernel::{Error, Result, words};
 use uuid::Uuid;
 
-use crate::db::{Backend, Db, Exec};
+use crate::db::{Db, Exec};
+use crate::read::{Keep, Total, cursor_values};
 use crate::repo::{self, Record};
 
 /// Most items a bulk request may carry.
@@ -28,6 +29,8 @@ pub struct Store {
     /// Each public link table's references to publishable entities, by table (see
     /// [`crate::publish::published_refs`]); built once, read on every visitor read.
     links: Arc<HashMap<String, Vec<(usize, String)>>>,
+    /// Bumps the counters of what a committed [`Store::begin`] transaction wrote.
+    on_commit: crate::db::OnCommit,
 }
 
 /// Told each `module.entity` key this process changes (see [`Store::tell_changes`]).
@@ -52,16 +55,36 @@ struct Versions {
     elsewhere: std::sync::OnceLock<TellChanges>,
 }
 
+impl Versions {
+    /// `key` changed here: bump its counters and tell the other instances.
+    fn touch(&self, key: &str) {
+        self.bump(key);
+        if let Some(tell) = self.elsewhere.get() {
+            tell(key);
+        }
+    }
+
+    fn bump(&self, key: &str) {
+        if let Some((v, public)) = self.each.get(key) {
+            v.fetch_add(1, Ordering::AcqRel);
+            if *public {
+                self.public.fetch_add(1, Ordering::AcqRel);
+            }
+        }
+        self.any.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
 pub struct Page {
     pub rows: Vec<Record>,
-    pub total: Option<u64>,
+    pub total: Option<Total>,
 }
 
 /// A list page as the API sends it: see [`Store::find_json`].
 pub struct JsonPage {
     /// `{"data":[…]}`
     pub body: Vec<u8>,
-    pub total: Option<u64>,
+    pub total: Option<Total>,
     /// The `after` cursor of the next page, when this page is full.
     pub next: Option<String>,
 }
@@ -76,18 +99,6 @@ fn cursor_names(e: &Entity, q: &FindQuery) -> Option<Vec<&'static str>> {
             .chain(["id"])
             .collect()
     })
-}
-
-/// The values of `names` in `r`, as the wire writes them.
-fn cursor_values(r: &Record, names: &[&str]) -> Vec<Json> {
-    names
-        .iter()
-        .map(|n| {
-            r.get(n)
-                .and_then(|c| serde_json::to_value(c).ok())
-                .unwrap_or(Json::Null)
-        })
-        .collect()
 }
 
 /// The guarded fields of `old` as a compare-and-set condition.
@@ -140,10 +151,39 @@ impl Store {
             })
             .filter(|(_, refs)| !refs.is_empty())
             .collect();
+        let versions = Arc::new(versions);
+        // Which relations a delete of each entity cascades to.
+        let cascades: HashMap<String, Vec<String>> = registry
+            .entities()
+            .iter()
+            .map(|e| {
+                let key = e.key();
+                let refs = registry
+                    .referencing(&key)
+                    .into_iter()
+                    .map(|(r, _)| r.key())
+                    .collect();
+                (key, refs)
+            })
+            .collect();
+        let on_commit: crate::db::OnCommit = {
+            let versions = versions.clone();
+            Arc::new(move |w: &crate::db::Written| {
+                for (key, deleted) in w.keys() {
+                    versions.touch(key);
+                    if deleted {
+                        for r in cascades.get(key).into_iter().flatten() {
+                            versions.touch(r);
+                        }
+                    }
+                }
+            })
+        };
         Self {
             db,
             registry,
-            versions: Arc::new(versions),
+            versions,
+            on_commit,
             guards: Arc::default(),
             links: Arc::new(links),
         }
@@ -181,35 +221,17 @@ impl Store {
         self.guards.set(entity, guard);
     }
 
-    /// After a committed update of `e`: `e` and what its guard writes changed.
-    fn touch_updated(&self, e: &Entity) {
-        self.touch(e);
-        if let Some(g) = self.guards.get(&e.key()) {
-            for k in g.writes() {
-                if let Ok(w) = self.entity(k) {
-                    self.touch(&w);
-                }
-            }
-        }
-    }
-
-    /// Records that `e` changed: call after committing a write made with the `_in` functions.
+    /// Records that `e` changed outside the store's transactions (a write made through
+    /// [`Db::begin`] or another process's database): writes through [`Store::begin`] and the
+    /// store's own methods count themselves.
     pub fn touch(&self, e: &Entity) {
-        let key = e.key();
-        self.bump(&key);
-        if let Some(tell) = self.versions.elsewhere.get() {
-            tell(&key);
-        }
+        self.versions.touch(&e.key());
     }
 
-    fn bump(&self, key: &str) {
-        if let Some((v, public)) = self.versions.each.get(key) {
-            v.fetch_add(1, Ordering::AcqRel);
-            if *public {
-                self.versions.public.fetch_add(1, Ordering::AcqRel);
-            }
-        }
-        self.versions.any.fetch_add(1, Ordering::AcqRel);
+    /// A write transaction whose commit bumps the change counters of every entity it wrote
+    /// (and, for deletes, of the relations a delete cascades to).
+    pub async fn begin(&self) -> Result<crate::db::Tx> {
+        Ok(self.db.begin().await?.told(self.on_commit.clone()))
     }
 
     /// Sends every key this process changes to `tell` as well (once; false when already set).
@@ -219,7 +241,7 @@ impl Store {
 
     /// Another instance changed `key` (`module.entity`): caches built from it here are stale.
     pub fn changed_elsewhere(&self, key: &str) {
-        self.bump(key);
+        self.versions.bump(key);
     }
 
     /// Another instance may have changed anything (its messages were lost): every cache is stale.
@@ -374,12 +396,12 @@ impl Store {
         Ok(out)
     }
 
-    /// How many rows `e` holds (an estimate for big PostgreSQL tables, see `repo::count`).
+    /// How many rows `e` holds (an estimate for big PostgreSQL tables, see [`Db::total`]).
     pub async fn count(&self, e: &Entity) -> Result<u64> {
         let mut q = FindQuery::all();
         q.limit = 0;
         q.count = true;
-        Ok(self.find(e, &q).await?.total.unwrap_or(0))
+        Ok(self.find(e, &q).await?.total.map_or(0, |t| t.n))
     }
 
     /// The sum of `sum` over the rows of `e` whose reference `via` points at a `target` row
@@ -393,53 +415,15 @@ impl Store {
         target: &Entity,
         q: &FindQuery,
     ) -> Result<Vec<(Option<String>, i64)>> {
-        let b = self.db.backend();
-        let stmt = repo::sum_statement(e, sum, group, via, target, q, b)?;
-        let (sql, values) = repo::build(&stmt, b);
-        if let Db::Sqlite { read, .. } = &self.db {
-            return read
-                .rows(e, &sql, &values, |r| {
-                    let pair = (r.get::<_, Option<String>>(0), r.get::<_, Option<i64>>(1));
-                    match pair {
-                        (Ok(k), Ok(n)) => Ok((k, n.unwrap_or(0))),
-                        (Err(x), _) | (_, Err(x)) => Err(repo::sqlite_error(e, x)),
-                    }
-                })
-                .await;
-        }
-        let mut c = self.db.read().await?;
-        let Exec::Postgres(c) = &mut c.exec() else {
-            return Err(Error::internal("a PostgreSQL connection"));
-        };
-        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
-            .fetch_all(&mut **c)
-            .await
-            .map_err(|x| repo::db_error(e, x))?;
-        rows.iter()
-            .map(|r| {
-                use sqlx::Row;
-                Ok((
-                    r.try_get::<Option<String>, _>(0)
-                        .map_err(|x| repo::db_error(e, x))?,
-                    r.try_get::<Option<i64>, _>(1)
-                        .map_err(|x| repo::db_error(e, x))?
-                        .unwrap_or(0),
-                ))
-            })
-            .collect()
+        let s = repo::sum_statement(e, sum, group, via, target, q, self.db.backend())?;
+        self.db.text_sums(e, &s).await
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
         let narrowed = crate::publish::visible_query(e, self.hidden_refs(e), q)?;
-        let q = narrowed.as_ref().unwrap_or(q);
-        if let Db::Sqlite { read, .. } = &self.db {
-            let (sql, values, matches) = sqlite_find(read, e, q).await?;
-            let rows = read.records(e, &sql, &values, false).await?;
-            let total = sqlite_total(read, e, q, matches).await?;
-            return Ok(Page { rows, total });
-        }
-        let mut c = self.db.read().await?;
-        let (rows, total) = repo::find(&mut c.exec(), e, q).await?;
+        let plan = self.db.plan(e, narrowed.as_ref().unwrap_or(q)).await?;
+        let rows = self.db.records(e, &plan.rows, false).await?;
+        let total = self.db.total(e, &plan).await?;
         Ok(Page { rows, total })
     }
 
@@ -453,37 +437,17 @@ impl Store {
         let limit = usize::try_from(q.limit).unwrap_or(usize::MAX);
         let names = cursor_names(e, q).filter(|_| limit > 0);
         let mut last = Vec::new();
-        let (rows, total) = if let Db::Sqlite { read, .. } = &self.db {
-            let (sql, values, matches) = sqlite_find(read, e, q).await?;
-            let keep = names
-                .as_deref()
-                .map(|n| (limit.saturating_sub(1), n, &mut last));
-            let rows = read
-                .write_json(e, &sql, &values, false, &mut out, keep)
-                .await?;
-            (rows, sqlite_total(read, e, q, matches).await?)
-        } else {
-            // Straight from the rows, as SQLite does; the record of the last row of a full page
-            // only, for its cursor.
-            let mut c = self.db.read().await?;
-            let mut ex = c.exec();
-            let Exec::Postgres(pg) = &mut ex else {
-                return Err(Error::internal(
-                    "a PostgreSQL store without a PostgreSQL connection",
-                ));
-            };
-            let keep = names.as_ref().map(|_| limit.saturating_sub(1));
-            let (rows, kept) = repo::write_json_pg(pg, e, q, &mut out, keep).await?;
-            if let (Some(names), Some(r)) = (&names, kept) {
-                last = cursor_values(&r, names);
-            }
-            let total = if q.count {
-                Some(repo::count(&mut c.exec(), e, q).await?)
-            } else {
-                None
-            };
-            (rows, total)
-        };
+        let plan = self.db.plan(e, q).await?;
+        let keep = names.as_deref().map(|names| Keep {
+            at: limit.saturating_sub(1),
+            names,
+            values: &mut last,
+        });
+        let rows = self
+            .db
+            .write_json(e, &plan.rows, false, &mut out, keep)
+            .await?;
+        let total = self.db.total(e, &plan).await?;
         out.extend_from_slice(b"]}");
         let next = (rows == limit && !last.is_empty())
             .then(|| stoa_kernel::query::cursor::encode(e, &q.order, last));
@@ -498,52 +462,36 @@ impl Store {
     pub async fn get_json(&self, e: &Entity, id: Uuid) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(1024);
         out.extend_from_slice(b"{\"data\":");
-        if let Db::Sqlite { read, .. } = &self.db {
-            let (sql, values) = repo::sql(
-                &repo::get_visible_statement(e, id, Backend::Sqlite, self.hidden_refs(e)),
-                Backend::Sqlite,
-            );
-            if read
-                .write_json(e, &sql, &values, true, &mut out, None)
-                .await?
-                == 0
-            {
-                return Err(missing(e, id));
-            }
-        } else {
-            self.get(e, id).await?.write_json(&mut out);
+        if self
+            .db
+            .write_json(e, &self.get_visible(e, id), true, &mut out, None)
+            .await?
+            == 0
+        {
+            return Err(missing(e, id));
         }
         out.push(b'}');
         Ok(out)
     }
 
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
-        if let Db::Sqlite { read, .. } = &self.db {
-            let (sql, values) = repo::sql(
-                &repo::get_visible_statement(e, id, Backend::Sqlite, self.hidden_refs(e)),
-                Backend::Sqlite,
-            );
-            return read
-                .records(e, &sql, &values, true)
-                .await?
-                .into_iter()
-                .next()
-                .ok_or_else(|| missing(e, id));
-        }
-        let mut c = self.db.read().await?;
-        let s = repo::get_visible_statement(e, id, Backend::Postgres, self.hidden_refs(e));
-        repo::fetch_all(&mut c.exec(), e, &s)
+        self.db
+            .records(e, &self.get_visible(e, id), true)
             .await?
             .into_iter()
             .next()
             .ok_or_else(|| missing(e, id))
     }
 
+    /// The select of row `id` of `e`, if visible to this read.
+    fn get_visible(&self, e: &Entity, id: Uuid) -> sea_query::SelectStatement {
+        crate::publish::get_visible_statement(e, id, self.db.backend(), self.hidden_refs(e))
+    }
+
     pub async fn create(&self, e: &Entity, input: &Map<String, Json>) -> Result<Record> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin().await?;
         let row = self.create_in(&mut tx.exec(), e, input).await?;
         tx.commit().await?;
-        self.touch(e);
         Ok(row)
     }
 
@@ -630,10 +578,9 @@ impl Store {
     }
 
     pub async fn update(&self, e: &Entity, id: Uuid, input: &Map<String, Json>) -> Result<Record> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin().await?;
         let row = self.update_in(&mut tx.exec(), e, id, input).await?;
         tx.commit().await?;
-        self.touch_updated(e);
         Ok(row)
     }
 
@@ -693,7 +640,7 @@ impl Store {
     /// Deletes row `id`; a guarded entity's guard may refuse, and the delete happens only if the
     /// guarded fields still hold what the guard saw.
     pub async fn delete(&self, e: &Entity, id: Uuid) -> Result<Record> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin().await?;
         if let Some(g) = self.guards.get(&e.key()) {
             // The row as it is, then a delete only if the guarded fields still hold (as updates do).
             let old = repo::get(&mut tx.exec(), e, id)
@@ -705,8 +652,6 @@ impl Store {
                 .ok_or_else(|| changed(e, id))?;
             crate::audit::write_in(&mut tx.exec(), e, Some(&row), None, None).await?;
             tx.commit().await?;
-            self.touch(e);
-            self.touch_referencing(e);
             return Ok(row);
         }
         let row = repo::delete(&mut tx.exec(), e, id)
@@ -714,8 +659,6 @@ impl Store {
             .ok_or_else(|| missing(e, id))?;
         crate::audit::write_in(&mut tx.exec(), e, Some(&row), None, None).await?;
         tx.commit().await?;
-        self.touch(e);
-        self.touch_referencing(e);
         Ok(row)
     }
 
@@ -744,7 +687,7 @@ impl Store {
                 fields: Default::default(),
             });
         }
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin().await?;
         let mut exec = tx.exec();
         if let Some(row) = repo::find_eq(&mut exec, e, &keys).await? {
             tx.commit().await?;
@@ -752,7 +695,6 @@ impl Store {
         }
         let row = self.create_in(&mut exec, e, input).await?;
         tx.commit().await?;
-        self.touch(e);
         Ok((row, true))
     }
 
@@ -763,7 +705,7 @@ impl Store {
         items: &[Map<String, Json>],
     ) -> Result<Vec<Record>> {
         check_bulk(items.len())?;
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin().await?;
         let mut out = Vec::with_capacity(items.len());
         {
             let mut exec = tx.exec();
@@ -776,7 +718,6 @@ impl Store {
             }
         }
         tx.commit().await?;
-        self.touch(e);
         Ok(out)
     }
 
@@ -787,7 +728,7 @@ impl Store {
         items: &[(Uuid, Map<String, Json>)],
     ) -> Result<Vec<Record>> {
         check_bulk(items.len())?;
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin().await?;
         let mut out = Vec::with_capacity(items.len());
         {
             let mut exec = tx.exec();
@@ -800,17 +741,7 @@ impl Store {
             }
         }
         tx.commit().await?;
-        self.touch_updated(e);
         Ok(out)
-    }
-}
-
-impl Store {
-    /// A delete cascades: the relations pointing at `e` changed too.
-    pub fn touch_referencing(&self, e: &Entity) {
-        for (r, _) in self.registry.referencing(&e.key()) {
-            self.touch(&r);
-        }
     }
 }
 
@@ -828,58 +759,6 @@ async fn after_write(
         crate::jobs::enqueue(exec, &job).await?;
     }
     crate::audit::write_in(exec, e, before, after, input).await
-}
-
-/// The list statement for `q` on SQLite, choosing the search plan from the index's match count
-/// (returned too, so the total need not be counted twice).
-async fn sqlite_find(
-    read: &crate::sqlite_read::Readers,
-    e: &Entity,
-    q: &FindQuery,
-) -> Result<(String, sea_query_sqlx::SqlxValues, Option<u64>)> {
-    let matches = match repo::search_matches_statement(e, q) {
-        Some((sql, values)) => Some(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0)),
-        None => None,
-    };
-    let plan = if matches.is_some_and(|m| m > repo::PROBE_FROM) {
-        repo::SearchPlan::Probe
-    } else {
-        repo::SearchPlan::Set
-    };
-    let (sql, values) = repo::sql(
-        &repo::find_statement_with(e, q, Backend::Sqlite, plan),
-        Backend::Sqlite,
-    );
-    Ok((sql, values, matches))
-}
-
-async fn sqlite_total(
-    read: &crate::sqlite_read::Readers,
-    e: &Entity,
-    q: &FindQuery,
-    matches: Option<u64>,
-) -> Result<Option<u64>> {
-    if !q.count {
-        return Ok(None);
-    }
-    match matches {
-        // Only the indexed search narrows the list (no short-term LIKE fields besides it): its
-        // index count is the list's.
-        Some(m) if repo::only_search(q) && repo::search_is_index_only(e) => Ok(Some(m)),
-        _ => Ok(Some(sqlite_count(read, e, q).await?)),
-    }
-}
-
-async fn sqlite_count(
-    read: &crate::sqlite_read::Readers,
-    e: &Entity,
-    q: &FindQuery,
-) -> Result<u64> {
-    let (sql, values) = repo::sql(
-        &repo::count_statement(e, q, Backend::Sqlite),
-        Backend::Sqlite,
-    );
-    Ok(u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0))
 }
 
 fn check_bulk(n: usize) -> Result<()> {

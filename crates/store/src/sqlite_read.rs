@@ -19,8 +19,8 @@ use stoa_kernel::model::{Entity, Field, Kind};
 use stoa_kernel::{Error, Result};
 use tokio::sync::Semaphore;
 
+use crate::errors::sqlite_error;
 use crate::record::{CellRef, Record, write_object};
-use crate::repo::select_columns;
 
 pub struct Readers {
     path: PathBuf,
@@ -487,10 +487,8 @@ impl Readers {
         values: &SqlxValues,
         each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
     ) -> Result<Vec<T>> {
-        self.with(false, |c| {
-            crate::repo::sqlite_rows(c, e, sql, values, usize::MAX, each)
-        })
-        .await
+        self.with(false, |c| sqlite_rows(c, e, sql, values, usize::MAX, each))
+            .await
     }
 
     /// Closes the idle connections; later reads fail with "shutting down".
@@ -506,6 +504,35 @@ impl Readers {
             .await
             .is_ok()
     }
+}
+
+/// The columns a select of `e` reads, in order (secret fields stay in the database).
+pub(crate) fn select_columns(e: &Entity) -> Vec<&Field> {
+    e.public_fields().collect()
+}
+
+/// Runs `sql` on a SQLite connection and maps at most `limit` rows with `each`.
+pub(crate) fn sqlite_rows<T>(
+    c: &rusqlite::Connection,
+    e: &Entity,
+    sql: &str,
+    values: &SqlxValues,
+    limit: usize,
+    mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let params = crate::sqlite_read::params(values)?;
+    let fail = |x| sqlite_error(e, x);
+    let mut stmt = c.prepare_cached(sql).map_err(fail)?;
+    let mut rows = stmt
+        .query(rusqlite::params_from_iter(params.iter()))
+        .map_err(fail)?;
+    let mut out = Vec::new();
+    while out.len() < limit
+        && let Some(r) = rows.next().map_err(fail)?
+    {
+        out.push(each(r)?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

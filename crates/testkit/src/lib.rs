@@ -460,10 +460,9 @@ impl TestApp {
     ) {
         let written = async {
             let e = self.store.entity(entity)?;
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             let row = stoa_store::repo::set_if(&mut tx.exec(), &e, id, fields, &[]).await?;
             tx.commit().await?;
-            self.store.touch(&e);
             Ok::<_, stoa_kernel::Error>(row.is_some())
         }
         .await;

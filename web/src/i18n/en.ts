@@ -145,6 +145,7 @@ export const en = {
     honeypot: "Leave this field empty",
     mainMenu: "Main menu",
     renderFailed: "This block could not be shown",
+    unknownVariant: "No component renders variant “{{variant}}” of {{module}}.{{entity}}",
     notifications: "Notifications",
     closeToast: "Close",
   },

@@ -147,6 +147,7 @@ export const ru: Strings = {
     honeypot: "Оставьте это поле пустым",
     mainMenu: "Основное меню",
     renderFailed: "Этот блок не удалось показать",
+    unknownVariant: "Нет компонента для варианта «{{variant}}» сущности {{module}}.{{entity}}",
     notifications: "Уведомления",
     closeToast: "Закрыть",
   },

@@ -374,7 +374,7 @@ impl Collector {
             idx("value")?,
         );
         let t = now();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
             for ((d, m, k), n) in &counts {
@@ -392,7 +392,6 @@ impl Collector {
             }
         }
         tx.commit().await?;
-        self.store.touch(&e);
         Ok(hits.len())
     }
 

@@ -280,13 +280,6 @@ impl Billing {
         Ok(id)
     }
 
-    /// Call after committing writes made by [`Billing::create_intent`] / [`Billing::draft_invoice`].
-    pub fn touch(&self) {
-        for e in [&self.e.intent, &self.e.invoice, &self.e.i2c, &self.e.i2i] {
-            self.store.touch(e);
-        }
-    }
-
     /// Starts the payment of a draft invoice with its provider (outside any transaction), then
     /// opens it. The dummy provider's webhook is scheduled in the same transaction.
     pub async fn open_invoice(&self, p: &NewPayment, provider: &str) -> Result<Record> {
@@ -297,7 +290,7 @@ impl Billing {
         } = match adapter.create(p).await {
             Ok(c) => c,
             Err(e) => {
-                let mut tx = self.store.db.begin().await?;
+                let mut tx = self.store.begin().await?;
                 repo::set_if(
                     &mut tx.exec(),
                     &self.e.invoice,
@@ -307,7 +300,6 @@ impl Billing {
                 )
                 .await?;
                 tx.commit().await?;
-                self.store.touch(&self.e.invoice);
                 tracing::warn!(invoice = %p.invoice, provider, error = %e, "the provider did not start the payment");
                 return Err(match e {
                     // The provider's words (unreachable, refused) or our own 4xx about the
@@ -320,7 +312,7 @@ impl Billing {
                 });
             }
         };
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let row = {
             let mut exec = tx.exec();
             let row = repo::set_if(
@@ -361,7 +353,6 @@ impl Billing {
             row
         };
         tx.commit().await?;
-        self.store.touch(&self.e.invoice);
         Ok(row)
     }
 
@@ -430,12 +421,11 @@ impl Billing {
                 .map_or_else(|| format!("{}/", self.public_url), str::to_owned)
         };
         let (success, cancel) = (url("successUrl"), url("cancelUrl"));
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let invoice = self
             .draft_invoice(&mut tx.exec(), &[id], provider, amount, &success, &cancel)
             .await?;
         tx.commit().await?;
-        self.touch();
         self.open_invoice(
             &NewPayment {
                 invoice,
@@ -477,7 +467,7 @@ impl Billing {
         {
             return Ok(false);
         }
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         for d in &drafts {
             let failed = repo::set_if(
                 &mut tx.exec(),
@@ -493,7 +483,6 @@ impl Billing {
             }
         }
         tx.commit().await?;
-        self.touch();
         tracing::warn!(
             invoices = drafts.len(),
             "draft invoices abandoned (the checkout was cut off before the provider was asked)"
@@ -701,7 +690,7 @@ impl Billing {
             }
             m
         };
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let (id, duplicate) = {
             let mut exec = tx.exec();
             match self
@@ -729,7 +718,7 @@ impl Billing {
             drop(tx);
             tracing::info!(provider = entry.provider, event = %entry.key, "duplicate webhook: acknowledged, no effect");
             let copy = format!("{}:copy:{}", entry.dedupe, Uuid::new_v4().simple());
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             let r = self
                 .store
                 .create_in(
@@ -743,11 +732,9 @@ impl Billing {
                 )
                 .await?;
             tx.commit().await?;
-            self.store.touch(&self.e.webhook);
             return Ok((r.id(), true));
         }
         tx.commit().await?;
-        self.store.touch(&self.e.webhook);
         Ok((id, false))
     }
 
@@ -759,7 +746,7 @@ impl Billing {
     }
 
     async fn finish(&self, id: Uuid, status: &str, verified: bool, result: &str) -> Result<bool> {
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let done = repo::set_if(
             &mut tx.exec(),
             &self.e.webhook,
@@ -775,7 +762,6 @@ impl Billing {
         .await?
         .is_some();
         tx.commit().await?;
-        self.store.touch(&self.e.webhook);
         Ok(done)
     }
 
@@ -990,7 +976,7 @@ impl Billing {
         intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
         let listeners: Vec<&'static str> =
             self.listeners.read().map(|l| l.clone()).unwrap_or_default();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let succeeded = {
             let mut exec = tx.exec();
             // The inbox entry is claimed first: a concurrent run of the same entry stops here.
@@ -1015,8 +1001,6 @@ impl Billing {
                     .renew(&mut exec, id, invoice, renewal, paid, &intent_ids)
                     .await?;
                 tx.commit().await?;
-                self.touch();
-                self.store.touch(&self.e.webhook);
                 return Ok(outcome);
             }
             let mut opened = None;
@@ -1067,7 +1051,6 @@ impl Billing {
                 )
                 .await?;
                 tx.commit().await?;
-                self.store.touch(&self.e.webhook);
                 return Ok(Outcome::Ignored("already paid".into()));
             }
             let mut left = paid;
@@ -1123,9 +1106,6 @@ impl Billing {
             succeeded
         };
         tx.commit().await?;
-        for e in [&self.e.webhook, &self.e.invoice, &self.e.intent] {
-            self.store.touch(e);
-        }
         tracing::info!(invoice = %invoice_id, intents = succeeded.len(), "invoice paid");
         Ok(Outcome::Paid(succeeded))
     }
@@ -1263,7 +1243,7 @@ impl Billing {
                 Ok(true)
             }
             Said::Failed(why) => {
-                let mut tx = self.store.db.begin().await?;
+                let mut tx = self.store.begin().await?;
                 repo::set_if(
                     &mut tx.exec(),
                     &self.e.invoice,
@@ -1273,7 +1253,6 @@ impl Billing {
                 )
                 .await?;
                 tx.commit().await?;
-                self.store.touch(&self.e.invoice);
                 tracing::info!(invoice = %iid, provider, reason = %why, "the provider reports the payment failed");
                 Ok(true)
             }
@@ -1305,7 +1284,7 @@ impl Billing {
 
     /// Puts an inbox entry back to `received` and enqueues its job again (admin replay).
     pub async fn replay(&self, id: Uuid) -> Result<Record> {
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let row = {
             let mut exec = tx.exec();
             let row = repo::set_if(
@@ -1324,7 +1303,6 @@ impl Billing {
             row
         };
         tx.commit().await?;
-        self.store.touch(&self.e.webhook);
         Ok(row)
     }
 

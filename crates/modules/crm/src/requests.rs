@@ -212,7 +212,7 @@ impl Requests {
         if let Some(s) = subject {
             payload["subjectId"] = json!(s);
         }
-        let mut tx = store.db.begin().await?;
+        let mut tx = store.begin().await?;
         let row = {
             let mut exec = tx.exec();
             let mut input = Map::new();
@@ -226,8 +226,6 @@ impl Requests {
         };
         tx.commit().await?;
         // Requests are private: no public page shows them, so no page cache is cleared.
-        store.touch(&request);
-        store.touch(&link);
         tracing::info!(form = %form, "crm form request received");
         if let Err(e) = self
             .tell(&form_row, &inputs, &checked, &row, subject, language)

@@ -299,12 +299,6 @@ impl Commerce {
         &self.billing
     }
 
-    fn touch(&self, keys: &[&Arc<Entity>]) {
-        for e in keys {
-            self.store.touch(e);
-        }
-    }
-
     /// The payment intents an order is linked to (its latest checkout's).
     async fn intents_of(&self, order: Uuid) -> Result<Vec<Uuid>> {
         self.store
@@ -655,7 +649,7 @@ impl Commerce {
                     .find(|l| l.uuid("productId") == Some(product))
                 {
                     let q = (line.int("quantity").unwrap_or(0) + qty).min(MAX_QUANTITY);
-                    let mut tx = self.store.db.begin().await?;
+                    let mut tx = self.store.begin().await?;
                     let mut exec = tx.exec();
                     // The order must still be open (compare-and-set first: a checkout that has
                     // moved it on makes this a new order instead).
@@ -673,12 +667,11 @@ impl Commerce {
                     )
                     .await?;
                     tx.commit().await?;
-                    self.touch(&[&self.e.line, &self.e.order]);
                     return Ok(oid);
                 }
             }
         }
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let oid = {
             let mut exec = tx.exec();
             let oid = Record::must_id(
@@ -715,8 +708,6 @@ impl Commerce {
             oid
         };
         tx.commit().await?;
-        self.touch(&[&self.e.order, &self.e.line, &self.e.o2c, &self.e.s2o]);
-        self.subjects.touch_orders();
         Ok(oid)
     }
 
@@ -771,7 +762,7 @@ impl Commerce {
             .iter()
             .filter_map(|l| l.id())
             .collect();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
             if !self.lock_open(&mut exec, order).await? {
@@ -792,7 +783,6 @@ impl Commerce {
             }
         }
         tx.commit().await?;
-        self.touch(&[&self.e.line, &self.e.order]);
         self.one(subject, order).await
     }
 
@@ -805,7 +795,7 @@ impl Commerce {
                 "only an order still in the cart (status new) can be deleted",
             ));
         }
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
             // Compare-and-delete: the order must still be new.
@@ -818,8 +808,6 @@ impl Commerce {
             repo::delete(&mut exec, &self.e.order, order).await?;
         }
         tx.commit().await?;
-        self.store.touch(&self.e.order);
-        self.store.touch_referencing(&self.e.order);
         Ok(row)
     }
 
@@ -893,12 +881,11 @@ impl Commerce {
         overridden: bool,
     ) -> Result<Record> {
         let row = self.store.get(&self.e.order, order).await?;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let out = self
             .transition_in(&mut tx.exec(), &row, to, by, actor, reason, overridden)
             .await?;
         tx.commit().await?;
-        self.touch(&[&self.e.order, &self.e.change]);
         Ok(out)
     }
 
@@ -1025,7 +1012,7 @@ impl Commerce {
             self.public_url
         );
         let mut payments = Vec::new();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
             if let Some(e) = &email {
@@ -1132,11 +1119,6 @@ impl Commerce {
             }
         }
         tx.commit().await?;
-        self.touch(&[&self.e.order, &self.e.change, &self.e.o2i]);
-        self.billing.touch();
-        if email.is_some() {
-            self.subjects.touch_identities();
-        }
         let mut invoices = Vec::new();
         let mut failure = None;
         for (members, p) in &payments {
@@ -1400,7 +1382,7 @@ impl Commerce {
             {
                 continue;
             }
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             let still = self.lock_open(&mut tx.exec(), oid).await?;
             if still {
                 repo::delete(&mut tx.exec(), &self.e.order, oid).await?;
@@ -1409,8 +1391,6 @@ impl Commerce {
             }
         }
         if removed > 0 {
-            self.store.touch(&self.e.order);
-            self.store.touch_referencing(&self.e.order);
             tracing::info!(removed, "cleared abandoned carts");
         }
         Ok(removed)

@@ -671,17 +671,13 @@ impl Uploads for Files {
             let hidden = e
                 .field_index(stoa_kernel::model::HIDDEN)
                 .ok_or_else(|| Error::internal("file-storage.file.hidden is not declared"))?;
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             let gone =
                 stoa_store::repo::delete_if(&mut tx.exec(), &e, id, &[(hidden, Val::Bool(true))])
                     .await?
                     .is_some();
+            // Links to it go with it (the commit counts both).
             tx.commit().await?;
-            if gone {
-                self.store.touch(&e);
-                // Links to it went with it.
-                self.store.touch_referencing(&e);
-            }
             Ok(gone)
         }))
     }

@@ -112,7 +112,7 @@ pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Valu
         }
         let mut set = Map::new();
         set.insert(STATUS.into(), Value::String(PUBLISHED.into()));
-        let mut tx = store.db.begin().await?;
+        let mut tx = store.begin().await?;
         let (page, widgets) = {
             let mut exec = tx.exec();
             let mut widgets = Vec::with_capacity(drafts.len());
@@ -122,8 +122,6 @@ pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Valu
             (store.update_in(&mut exec, &page_e, id, &set).await?, widgets)
         };
         tx.commit().await?;
-        store.touch(&page_e);
-        store.touch(&widget);
         Ok(json!({"page": page, "widgets": widgets}))
     })
     .await

@@ -289,7 +289,7 @@ impl Mailer {
         if !email.attachments.is_empty() {
             input.insert("attachments".into(), json!(email.attachments));
         }
-        let mut tx = s.db.begin().await?;
+        let mut tx = s.begin().await?;
         let row = {
             let mut exec = tx.exec();
             let row = s.create_in(&mut exec, &n, &input).await?;
@@ -330,7 +330,6 @@ impl Mailer {
             row
         };
         tx.commit().await?;
-        s.touch(&n);
         Record::must_id(&row)
     }
 
@@ -370,7 +369,7 @@ impl Mailer {
                 .ok_or_else(|| Error::internal(format!("notification.{f} is not declared")))
         };
         let claimed = {
-            let mut tx = s.db.begin().await?;
+            let mut tx = s.begin().await?;
             let r = repo::update_if(
                 &mut tx.exec(),
                 &n,
@@ -421,7 +420,7 @@ impl Mailer {
                 }
             }
         }
-        let mut tx = s.db.begin().await?;
+        let mut tx = s.begin().await?;
         {
             let mut exec = tx.exec();
             s.update_in(&mut exec, &n, nid, &input).await?;
@@ -442,7 +441,6 @@ impl Mailer {
             }
         }
         tx.commit().await?;
-        s.touch(&n);
         Ok(())
     }
 
@@ -477,7 +475,7 @@ impl Mailer {
         input.insert("status".into(), json!("new"));
         input.insert("attempts".into(), json!(0));
         input.insert("sendAfter".into(), json!(rfc3339(at)?));
-        let mut tx = s.db.begin().await?;
+        let mut tx = s.begin().await?;
         {
             let mut exec = tx.exec();
             s.update_in(&mut exec, &n, nid, &input).await?;
@@ -490,7 +488,6 @@ impl Mailer {
             .await?;
         }
         tx.commit().await?;
-        s.touch(&n);
         Ok(json!({"ok": true, "status": "new", "queued": true, "sendAfter": rfc3339(at)?}))
     }
 
@@ -509,7 +506,7 @@ impl Mailer {
             )?
             .take(cap);
         let due = s.find(&n, &q).await?.rows;
-        let mut tx = s.db.begin().await?;
+        let mut tx = s.begin().await?;
         let mut queued = 0;
         {
             let mut exec = tx.exec();
@@ -747,7 +744,7 @@ impl Mailer {
             return Ok(());
         }
         let template = store.entity("notification.template")?;
-        let mut tx = store.db.begin().await?;
+        let mut tx = store.begin().await?;
         {
             let mut exec = tx.exec();
             for t in templates {
@@ -758,7 +755,6 @@ impl Mailer {
             stoa_store::seed::mark(&mut exec, name).await?;
         }
         tx.commit().await?;
-        store.touch(&template);
         Ok(())
     }
 }
@@ -790,7 +786,7 @@ pub async fn seed(store: &Store) -> Result<()> {
     }
     let topic = store.entity("notification.topic")?;
     let template = store.entity("notification.template")?;
-    let mut tx = store.db.begin().await?;
+    let mut tx = store.begin().await?;
     {
         let mut exec = tx.exec();
         for (slug, title, kind) in [
@@ -819,8 +815,6 @@ pub async fn seed(store: &Store) -> Result<()> {
         stoa_store::seed::mark(&mut exec, NAME).await?;
     }
     tx.commit().await?;
-    store.touch(&topic);
-    store.touch(&template);
     tracing::info!(seed = NAME, "seeded notification topics and templates");
     Ok(())
 }

@@ -186,7 +186,7 @@ impl Auth {
             });
         }
         let secret = new_secret();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         repo::set_if(
             &mut tx.exec(),
             &self.e.subject,
@@ -260,7 +260,7 @@ impl Auth {
         })?;
         let step = matching_step(&pending, code, unix_now(), None)?.ok_or_else(wrong_code)?;
         let (codes, hashes) = new_recovery_codes();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
             repo::set_if(
@@ -294,8 +294,6 @@ impl Auth {
             .await?;
         }
         tx.commit().await?;
-        self.store.touch(&self.e.subject);
-        self.store.touch(&self.e.session);
         let jwt = match session {
             Some(sid) => Some(self.tokens(subject, sid, String::new(), true)?.jwt),
             None => None,
@@ -330,7 +328,7 @@ impl Auth {
                 return Err(wrong_code());
             }
         }
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
             repo::set_if(&mut exec, &self.e.subject, subject, &turned_off(), &[])
@@ -345,7 +343,6 @@ impl Auth {
             .await?;
         }
         tx.commit().await?;
-        self.store.touch(&self.e.subject);
         Ok(())
     }
 
@@ -363,7 +360,7 @@ impl Auth {
         };
         let last = st.step.as_deref().and_then(|s| s.parse::<u64>().ok());
         if let Some(step) = matching_step(&secret, code, unix_now(), last)? {
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             let old = st.step.map_or(Val::Null, Val::Text);
             let won = repo::set_if(
                 &mut tx.exec(),
@@ -387,7 +384,7 @@ impl Auth {
             .filter(|h| !h.is_empty() && !tokens::same(h, &wanted))
             .collect::<Vec<_>>()
             .join(" ");
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let won = repo::set_if(
             &mut tx.exec(),
             &self.e.subject,
@@ -498,7 +495,7 @@ impl Auth {
         };
         if row.text("revokedAt").is_none() {
             self.revoke(sid).await?;
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             record(&mut tx.exec(), subject, "a session was signed out", &[]).await?;
             tx.commit().await?;
         }

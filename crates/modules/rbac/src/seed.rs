@@ -100,7 +100,7 @@ async fn roles(store: &Store) -> Result<()> {
     let role = store.entity("rbac.role")?;
     let perm = store.entity("rbac.permission")?;
     let link = store.entity("rbac.roles-to-permissions")?;
-    let mut tx = store.db.begin().await?;
+    let mut tx = store.begin().await?;
     {
         let mut exec = tx.exec();
         let admin = create(
@@ -128,9 +128,6 @@ async fn roles(store: &Store) -> Result<()> {
         stoa_store::seed::mark(&mut exec, SEED).await?;
     }
     tx.commit().await?;
-    for e in [&role, &perm, &link] {
-        store.touch(e);
-    }
     tracing::info!(seed = SEED, "seeded roles admin and user");
     Ok(())
 }
@@ -141,7 +138,7 @@ async fn guest_role(store: &Store) -> Result<()> {
         return Ok(());
     }
     let role = store.entity("rbac.role")?;
-    let mut tx = store.db.begin().await?;
+    let mut tx = store.begin().await?;
     {
         let mut exec = tx.exec();
         create(
@@ -154,7 +151,6 @@ async fn guest_role(store: &Store) -> Result<()> {
         stoa_store::seed::mark(&mut exec, GUEST_SEED).await?;
     }
     tx.commit().await?;
-    store.touch(&role);
     Ok(())
 }
 
@@ -196,7 +192,7 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
         .await?
         .first()
         .and_then(|r| r.id());
-    let mut tx = store.db.begin().await?;
+    let mut tx = store.begin().await?;
     let mut written = 0;
     {
         let mut exec = tx.exec();
@@ -230,8 +226,6 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
         }
     }
     tx.commit().await?;
-    store.touch(&perm);
-    store.touch(&link);
     if written > 0 {
         tracing::info!(
             permissions = written,
@@ -262,7 +256,7 @@ async fn public_flag(store: &Store, ops: &[Operation]) -> Result<()> {
         .iter()
         .filter_map(|l| l.uuid("permissionId"))
         .collect();
-    let mut tx = store.db.begin().await?;
+    let mut tx = store.begin().await?;
     let mut opened = 0;
     {
         let mut exec = tx.exec();
@@ -282,7 +276,6 @@ async fn public_flag(store: &Store, ops: &[Operation]) -> Result<()> {
         stoa_store::seed::mark(&mut exec, PUBLIC_FLAG_SEED).await?;
     }
     tx.commit().await?;
-    store.touch(&perm);
     tracing::info!(public = opened, "permissions marked public (explicit flag)");
     Ok(())
 }

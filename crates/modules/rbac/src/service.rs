@@ -236,7 +236,7 @@ impl Auth {
     }
 
     /// Is session `sid` of `subject` live (not revoked, not expired)? Live sessions are kept in
-    /// memory until any session changes (every session write is followed by `Store::touch`:
+    /// memory until any session changes (every committed session write bumps its counter:
     /// a revocation applies to the next request), so a signed-in request costs no read.
     async fn session_live(&self, sid: Uuid, subject: Uuid) -> Result<bool> {
         let v = self.store.version("rbac.session");
@@ -378,7 +378,7 @@ impl Auth {
         mfa: bool,
         proof: Option<(Uuid, Option<&str>)>,
     ) -> Result<Tokens> {
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         if let Some((identity, hash)) = proof {
             let now_held =
                 repo::read_text(&mut tx.exec(), &self.e.identity, identity, &["password"]).await?;
@@ -395,7 +395,6 @@ impl Auth {
             .start_session(&mut tx.exec(), subject, ctx, mfa)
             .await?;
         tx.commit().await?;
-        self.store.touch(&self.e.session);
         self.tokens(subject, sid, refresh, mfa)
     }
 
@@ -454,7 +453,7 @@ impl Auth {
         let start = kept.len().saturating_sub(SPENT_KEPT);
         let kept = kept[start..].join(" ");
         let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let rotated = repo::update_if(
             &mut tx.exec(),
             s,
@@ -478,7 +477,6 @@ impl Auth {
             self.revoke(sid).await?;
             return Err(dead());
         }
-        self.store.touch(s);
         let mfa = row
             .json("options")
             .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
@@ -488,7 +486,7 @@ impl Auth {
 
     pub async fn revoke(&self, sid: Uuid) -> Result<()> {
         let s = &self.e.session;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         repo::update_where(
             &mut tx.exec(),
             s,
@@ -498,7 +496,6 @@ impl Auth {
         )
         .await?;
         tx.commit().await?;
-        self.store.touch(s);
         Ok(())
     }
 
@@ -647,7 +644,7 @@ impl Auth {
         roles: &[Uuid],
         ctx: &Ctx,
     ) -> Result<Tokens> {
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let (subject, sid, refresh) = {
             let mut exec = tx.exec();
             let subject = Record::must_id(
@@ -674,15 +671,6 @@ impl Auth {
             (subject, sid, refresh)
         };
         tx.commit().await?;
-        for e in [
-            &self.e.subject,
-            &self.e.identity,
-            &self.e.s2i,
-            &self.e.s2r,
-            &self.e.session,
-        ] {
-            self.store.touch(e);
-        }
         self.tokens(subject, sid, refresh, false)
     }
 
@@ -806,7 +794,7 @@ impl Auth {
         let secret = tokens::random_token();
         let code = format!("{}.{secret}", id.simple());
         let i = &self.e.identity;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         repo::update_if(
             &mut tx.exec(),
             i,
@@ -879,7 +867,7 @@ impl Auth {
             return Err(bad());
         }
         if !tokens::same(&stored, &tokens::sha256_hex(code)) {
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             repo::update_if(
                 &mut tx.exec(),
                 i,
@@ -893,7 +881,7 @@ impl Auth {
         }
         let hash = self.hasher.hash(password).await?;
         let subject = self.subject_of(id).await?.ok_or_else(bad)?;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let cleared = {
             let mut exec = tx.exec();
             let done = repo::update_if(
@@ -917,9 +905,6 @@ impl Auth {
             cleared
         };
         tx.commit().await?;
-        for e in [i, &self.e.session, &self.e.s2i, &self.e.subject] {
-            self.store.touch(e);
-        }
         tracing::info!(subject = %subject, event = "password_reset", removed = cleared.removed.len(), second_factor_removed = cleared.second_factor, "password reset; every session revoked");
         Ok(
             json!({"ok": true, "removedIdentities": cleared.removed, "secondFactorRemoved": cleared.second_factor}),
@@ -1075,7 +1060,7 @@ impl Auth {
                     });
                 }
                 let hash = self.hasher.hash(pw).await?;
-                tx = self.store.db.begin().await?;
+                tx = self.store.begin().await?;
                 self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash), false)
                     .await?
             }
@@ -1091,7 +1076,7 @@ impl Auth {
                         str_field(body, "address")?,
                     )
                     .await?;
-                tx = self.store.db.begin().await?;
+                tx = self.store.begin().await?;
                 self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None, true)
                     .await?
             }
@@ -1104,7 +1089,7 @@ impl Auth {
                     ));
                 };
                 let id = crate::telegram_login::verify(body, token, now().unix_timestamp())?;
-                tx = self.store.db.begin().await?;
+                tx = self.store.begin().await?;
                 self.create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None, true)
                     .await?
             }
@@ -1116,8 +1101,6 @@ impl Auth {
             }
         };
         tx.commit().await?;
-        self.store.touch(&self.e.identity);
-        self.store.touch(&self.e.s2i);
         if provider == EMAIL {
             if let Some(email) = row.text("email") {
                 self.send_verification(&row, email, false, ctx).await?;
@@ -1297,7 +1280,7 @@ impl Auth {
                 .await?;
             password::check_new("newPassword", new)?;
             let hash = self.hasher.hash(new).await?;
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             let out = {
                 let mut exec = tx.exec();
                 let out = repo::update_if(
@@ -1325,8 +1308,6 @@ impl Auth {
                 out
             };
             tx.commit().await?;
-            self.store.touch(i);
-            self.store.touch(&self.e.session);
             tracing::info!(subject = %subject, event = "password_changed", "password changed; other sessions revoked");
             return Ok(out);
         }
@@ -1432,7 +1413,7 @@ impl Auth {
         let pw = str_field(body, "password")?;
         password::check_new("password", pw)?;
         let hash = self.hasher.hash(pw).await?;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let row = {
             let mut exec = tx.exec();
             let subject = match body.get("subjectId").and_then(Value::as_str) {
@@ -1450,9 +1431,6 @@ impl Auth {
                 .await?
         };
         tx.commit().await?;
-        for e in [&self.e.subject, &self.e.identity, &self.e.s2i] {
-            self.store.touch(e);
-        }
         Ok(row)
     }
 

@@ -50,16 +50,6 @@ impl Subjects {
         Ok(())
     }
 
-    /// Call after committing [`Subjects::link_order`] writes.
-    pub fn touch_orders(&self) {
-        if let Ok(e) = self
-            .store
-            .entity("rbac.subjects-to-ecommerce-module-orders")
-        {
-            self.store.touch(&e);
-        }
-    }
-
     /// The ids of the orders `subject` owns (newest links last), at most [`MAX_ORDERS`].
     pub async fn order_ids(&self, subject: Uuid) -> Result<Vec<Uuid>> {
         let e = self
@@ -157,13 +147,6 @@ impl Subjects {
         Ok(())
     }
 
-    /// Call after committing [`Subjects::link_profile`] writes.
-    pub fn touch_profiles(&self) {
-        if let Ok(e) = self.store.entity("rbac.subjects-to-social-module-profiles") {
-            self.store.touch(&e);
-        }
-    }
-
     /// Makes sure `subject` has an identity with `email` (checkout by a guest: "deanonymise").
     /// The identity is provider `email`: an address to write to, not a way to sign in.
     pub async fn ensure_email(
@@ -214,15 +197,6 @@ impl Subjects {
             .link_in(exec, &s2i, ("subjectId", subject), ("identityId", id))
             .await?;
         Ok(true)
-    }
-
-    /// Call after committing [`Subjects::ensure_email`] writes that created an identity.
-    pub fn touch_identities(&self) {
-        for k in ["rbac.identity", "rbac.subjects-to-identities"] {
-            if let Ok(e) = self.store.entity(k) {
-                self.store.touch(&e);
-            }
-        }
     }
 
     /// The email addresses of `subject`'s identities (lower-case, distinct).
@@ -349,7 +323,7 @@ impl Subjects {
             .find_by(&s2r, &[("subjectId", Val::Uuid(subject))], 1000)
             .await?;
         let held: HashSet<Uuid> = have.iter().filter_map(|r| r.uuid("roleId")).collect();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let (mut added, mut removed) = (0, 0);
         {
             let mut exec = tx.exec();
@@ -370,9 +344,6 @@ impl Subjects {
             }
         }
         tx.commit().await?;
-        if added + removed > 0 {
-            self.store.touch(&s2r);
-        }
         Ok((added, removed))
     }
 }

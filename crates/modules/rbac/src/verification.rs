@@ -142,7 +142,7 @@ impl Auth {
         } else {
             vec![("pendingEmail", held)]
         };
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let out = repo::set_if(&mut tx.exec(), &self.e.identity, id, &set, &expect)
             .await?
             .ok_or_else(|| Error::Conflict {
@@ -150,7 +150,6 @@ impl Auth {
                 fields: Default::default(),
             })?;
         tx.commit().await?;
-        self.store.touch(&self.e.identity);
         let url = format!(
             "{}/rbac/subject/verify-email?identity={id}&code={code}",
             self.cfg.public_url
@@ -248,7 +247,7 @@ impl Auth {
         let i = &self.e.identity;
         // The try is spent before the code is compared, by compare-and-set: concurrent tries
         // cannot all pass the count (a lost race is refused, not let through).
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let spent = repo::set_if(
             &mut tx.exec(),
             i,
@@ -258,7 +257,6 @@ impl Auth {
         )
         .await?;
         tx.commit().await?;
-        self.store.touch(i);
         if spent.is_none() {
             return Err(Error::Conflict {
                 message: "another confirmation of this address is under way; try again".into(),
@@ -284,7 +282,7 @@ impl Auth {
             set.push(("email", Val::Text(new.clone())));
             set.push(("login", Val::Text(format!("{EMAIL}:{new}"))));
         }
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         // Only with the code just checked, for the address it was mailed to: two requests
         // cannot both spend it, and a change of address since voids it.
         let held = pending.clone().map_or(Val::Null, Val::Text);
@@ -304,7 +302,6 @@ impl Auth {
         })?
         .ok_or_else(wrong_code)?;
         tx.commit().await?;
-        self.store.touch(i);
         if let (Some(new), Some(old)) = (&pending, &old) {
             tracing::info!(subject = %subject, event = "email_changed", "email changed");
             self.tell_email_change(old, new, true, ctx).await;

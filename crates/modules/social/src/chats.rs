@@ -448,7 +448,7 @@ impl Chats {
         }
         let chat_e = self.store.entity(CHAT)?;
         let members_e = self.store.entity(MEMBERS)?;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let chat = {
             let mut exec = tx.exec();
             let mut input = Map::new();
@@ -469,8 +469,6 @@ impl Chats {
             id
         };
         tx.commit().await?;
-        self.store.touch(&chat_e);
-        self.store.touch(&members_e);
         let view = self.one(subject, profile, chat).await?;
         self.tell(chat, "chat.created", json!({"chatId": chat, "chat": view}))
             .await;
@@ -709,12 +707,11 @@ impl Chats {
             .and_then(|s| Uuid::parse_str(s).ok())
             .ok_or_else(|| Error::internal("a kept file has no id"))?;
         let own = self.store.entity(OWN_FILES)?;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         self.store
             .link_in(&mut tx.exec(), &own, ("profileId", profile), (FILE_ID, id))
             .await?;
         tx.commit().await?;
-        self.store.touch(&own);
         Ok(row)
     }
 
@@ -824,7 +821,7 @@ impl Chats {
         let own_e = self.store.entity(OWN_FILES)?;
         let member_id = Record::must_id(&me)?;
         let position = position_now();
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let link = {
             let mut exec = tx.exec();
             let row = self
@@ -876,15 +873,6 @@ impl Chats {
             link
         };
         tx.commit().await?;
-        for e in [&message_e, &in_chat, &author, &members] {
-            self.store.touch(e);
-        }
-        if !files.is_empty() {
-            self.store.touch(&file_e);
-        }
-        if !spent.is_empty() {
-            self.store.touch(&own_e);
-        }
         let view = self.message(link).await?;
         self.tell(
             chat,
@@ -952,11 +940,6 @@ impl Chats {
         self.own(profile, chat, message).await?;
         let e = self.store.entity(MESSAGE)?;
         self.store.delete(&e, message).await?;
-        for k in [IN_CHAT, AUTHOR, REACTION, FILES] {
-            if let Ok(x) = self.store.entity(k) {
-                self.store.touch(&x);
-            }
-        }
         self.tell(
             chat,
             "chat.message.deleted",
@@ -1053,7 +1036,7 @@ impl Chats {
                 .ok_or_else(|| Error::internal("profiles-to-chats.lastRead is not declared"))?;
             let id = Record::must_id(&me)?;
             // Only forward, even against a concurrent mark: the old value is the condition.
-            let mut tx = self.store.db.begin().await?;
+            let mut tx = self.store.begin().await?;
             repo::update_if(
                 &mut tx.exec(),
                 &members,
@@ -1063,7 +1046,6 @@ impl Chats {
             )
             .await?;
             tx.commit().await?;
-            self.store.touch(&members);
             self.tell(
                 chat,
                 "chat.read",
@@ -1113,7 +1095,7 @@ impl Chats {
             ));
         }
         let e = self.store.entity(PROFILE)?;
-        let mut tx = self.store.db.begin().await?;
+        let mut tx = self.store.begin().await?;
         let id = {
             let mut exec = tx.exec();
             let row = self
@@ -1129,8 +1111,6 @@ impl Chats {
             id
         };
         tx.commit().await?;
-        self.store.touch(&e);
-        self.subjects.touch_profiles();
         self.profile_cards(&[id])
             .await?
             .remove(&id)

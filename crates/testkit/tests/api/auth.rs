@@ -1406,7 +1406,7 @@ async fn codes_are_bound_and_budgeted(db: Db) {
         .unwrap();
         uuid::Uuid::parse_str(v["sid"].as_str().unwrap()).unwrap()
     };
-    let mut tx = app.store.db.begin().await.unwrap();
+    let mut tx = app.store.begin().await.unwrap();
     stoa_store::repo::set_if(
         &mut tx.exec(),
         &session,

@@ -594,7 +594,7 @@ async fn permissions_from_before_the_public_flag_are_migrated(app: TestApp) {
     )
     .await;
     assert_eq!(app.anon().get("/api/blog/articles").await.status, 401);
-    let mut tx = app.store.db.begin().await.unwrap();
+    let mut tx = app.store.begin().await.unwrap();
     stoa_store::seed::unmark(&mut tx.exec(), stoa_rbac::seed::PUBLIC_FLAG_SEED)
         .await
         .unwrap();

@@ -447,6 +447,42 @@ async fn queue(app: TestApp, log: Arc<Log>) {
         assert_eq!(log.count(&format!("w{i}")), 1, "job w{i} ran once");
     }
     assert_eq!(log.count("d"), 1);
+
+    // Finished jobs are pruned once older than STOA_JOBS_KEPT_DAYS (the hourly job keeps this
+    // week's); dead ones stay for an admin. A batch per transaction until a short one.
+    let e = app.store.entity(jobs::KEY).unwrap();
+    let with_status = |status: &'static str| {
+        let (store, e) = (app.store.clone(), e.clone());
+        async move {
+            let q = stoa_kernel::query::FindQuery::all()
+                .eq(&e, "status", stoa_kernel::value::Val::Text(status.into()))
+                .unwrap();
+            store.find_in_query(&e, q, 10_000).await.unwrap().len() as u64
+        }
+    };
+    let (done, dead) = (with_status("done").await, with_status("dead").await);
+    assert!(done > n as u64 && dead >= 1, "done {done}, dead {dead}");
+    assert_eq!(
+        stoa_api::platform::prune_jobs(&app.ctx).await.unwrap(),
+        0,
+        "nothing is a week old"
+    );
+    let tomorrow = stoa_kernel::value::now() + Duration::from_secs(24 * 3600);
+    let mut deleted = 0;
+    let mut batches = 0;
+    loop {
+        let k = jobs::prune(db, tomorrow, 16).await.unwrap();
+        assert!(k <= 16, "a batch deleted {k}");
+        deleted += k;
+        batches += 1;
+        if k < 16 {
+            break;
+        }
+    }
+    assert_eq!(deleted, done);
+    assert!(batches > 2, "{batches} batches");
+    assert_eq!(with_status("done").await, 0);
+    assert_eq!(with_status("dead").await, dead, "dead jobs stay");
 }
 
 async fn queue_on(db: Db) {
@@ -536,4 +572,89 @@ async fn schedules_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn schedules_postgres() {
     schedules_on(Db::Postgres).await;
+}
+
+/// Several instances (PostgreSQL): a job one instance enqueues wakes the others' runners at once
+/// (its commit names `platform.job` among the changes sent to them), instead of waiting for
+/// their poll.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jobs_enqueued_elsewhere_wake_the_runner() {
+    use sqlx::Connection;
+    let Some(app) = stoa_testkit::spawn_app(Db::Postgres).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let url = app.ctx.config.database_url.clone();
+
+    // Sending: a job enqueued in a store transaction is among the changes this instance sends.
+    let mut listener = sqlx::postgres::PgListener::connect(&url).await.unwrap();
+    listener.listen("stoa_touch").await.unwrap();
+    let mut tx = app.store.begin().await.unwrap();
+    jobs::enqueue(&mut tx.exec(), &NewJob::now("nobody.runs-this", json!({})))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let heard = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let n = listener.recv().await.unwrap();
+            if n.payload().split(' ').any(|k| k == jobs::KEY) {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(
+        heard.is_ok(),
+        "no stoa_touch notification named {}",
+        jobs::KEY
+    );
+
+    // Receiving: a runner that would not poll for two minutes runs a job as soon as another
+    // instance says it enqueued one.
+    let (ran_tx, mut ran) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let module = ModuleDef::new(Module {
+        name: "wake",
+        entities: vec![],
+    })
+    .job(JobDef::new("wake.ping", move |_ctx, _payload: Value| {
+        let ran_tx = ran_tx.clone();
+        async move {
+            let _ = ran_tx.send(());
+            Ok(())
+        }
+    }));
+    let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
+    let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
+    runner.poll = Duration::from_secs(120);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(runner.run(async move {
+        let _ = stop_rx.await;
+    }));
+    // Due in a second: enqueuing it rings nothing here (only due jobs do), so only the other
+    // instance's word can wake the runner before its poll.
+    jobs::enqueue_now(
+        &app.store.db,
+        &NewJob::now("wake.ping", json!({})).at(stoa_kernel::value::now() + Duration::from_secs(1)),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        ran.try_recv().is_err(),
+        "the runner ran the job before it was told"
+    );
+    let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query("SELECT pg_notify('stoa_touch', $1)")
+        .bind(format!("another-instance {}", jobs::KEY))
+        .execute(&mut c)
+        .await
+        .unwrap();
+    let woke = tokio::time::timeout(Duration::from_secs(5), ran.recv()).await;
+    assert!(
+        matches!(woke, Ok(Some(()))),
+        "the runner did not wake for another instance's job"
+    );
+    let _ = stop_tx.send(());
+    let _ = running.await;
+    let _ = c.close().await;
 }

@@ -159,11 +159,11 @@ async fn migrations_are_recorded_and_idempotent(app: TestApp) {
         .unwrap_or_else(|e| panic!("migrate: {e}"));
     assert!(again.is_empty(), "a second migrate ran {again:?}");
     let mut c = app.store.db.read().await.unwrap_or_else(|e| panic!("{e}"));
-    let n: i64 = match c.exec() {
-        stoa_store::Exec::Sqlite(c) => c
+    let n: i64 = match c.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c
             .query_row("SELECT COUNT(*) FROM stoa_migrations", [], |r| r.get(0))
             .map_err(|e| sqlx::Error::Protocol(e.to_string())),
-        stoa_store::Exec::Postgres(c) => {
+        stoa_store::db::Link::Postgres(c) => {
             sqlx::query_scalar("SELECT COUNT(*) FROM stoa_migrations")
                 .fetch_one(&mut *c)
                 .await
@@ -180,7 +180,7 @@ async fn sqlite_runs_with_the_durability_settings() {
         .await
         .expect("app");
     let mut c = app.store.db.read().await.unwrap_or_else(|e| panic!("{e}"));
-    let stoa_store::Exec::Sqlite(c) = c.exec() else {
+    let stoa_store::db::Link::Sqlite(c) = c.exec().link else {
         panic!("not sqlite")
     };
     let pragma = |p: &str| -> String {
@@ -415,3 +415,80 @@ async fn shared_state_forgets_what_expired() {
     assert_eq!(left, ["t lasting", "t-token-lasting"]);
     assert_eq!(shared.event(fresh).await.unwrap().as_deref(), Some("fresh"));
 }
+
+/// The write path counts its own changes: a transaction begun by the store bumps the counters of
+/// what it wrote when it commits (not before, and not when it rolls back), and a delete bumps
+/// the relations it cascades to. Nobody calls `touch`.
+async fn store_writes_count_themselves(app: TestApp) {
+    let store = &app.store;
+    let role = store.entity("rbac.role").expect("rbac.role");
+    let (rel, _) = store
+        .registry
+        .referencing("rbac.role")
+        .into_iter()
+        .next()
+        .expect("a relation to roles");
+    let (role_key, rel_key) = (role.key(), rel.key());
+    let input = |title: &str| {
+        json!({"title": title, "availableOnRegistration": false})
+            .as_object()
+            .cloned()
+            .expect("object")
+    };
+
+    // Rolled back: nothing moves.
+    let before = store.version(&role_key);
+    {
+        let mut tx = store.begin().await.expect("begin");
+        store
+            .create_in(&mut tx.exec(), &role, &input("rolled back"))
+            .await
+            .expect("create");
+        drop(tx);
+    }
+    assert_eq!(store.version(&role_key), before, "a rolled-back write");
+
+    // Committed: the counter moves at the commit, not at the write.
+    let mut tx = store.begin().await.expect("begin");
+    let row = store
+        .create_in(&mut tx.exec(), &role, &input("counted"))
+        .await
+        .expect("create");
+    assert_eq!(store.version(&role_key), before, "before the commit");
+    tx.commit().await.expect("commit");
+    assert!(store.version(&role_key) > before, "after the commit");
+
+    // A compare-and-set that changes nothing does not count; one that does, does.
+    let id = stoa_store::Record::must_id(&row).expect("id");
+    let before = store.version(&role_key);
+    let mut tx = store.begin().await.expect("begin");
+    let missed = stoa_store::repo::set_if(
+        &mut tx.exec(),
+        &role,
+        id,
+        &[("title", stoa_kernel::value::Val::Text("never".into()))],
+        &[(
+            "title",
+            stoa_kernel::value::Val::Text("not the title".into()),
+        )],
+    )
+    .await
+    .expect("set_if");
+    assert!(missed.is_none());
+    tx.commit().await.expect("commit");
+    assert_eq!(
+        store.version(&role_key),
+        before,
+        "a write that changed no row"
+    );
+
+    // A delete counts the role and what its delete cascades to.
+    let rel_before = store.version(&rel_key);
+    store.delete(&role, id).await.expect("delete");
+    assert!(store.version(&role_key) > before, "the deleted entity");
+    assert!(
+        store.version(&rel_key) > rel_before,
+        "the relation {rel_key} it cascades to"
+    );
+}
+dual_test!(store_writes_count_themselves);

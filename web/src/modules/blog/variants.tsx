@@ -2,7 +2,8 @@ import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
 import { linked, tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
-import { RenderVariant, type ModuleVariants, type VariantProps } from "@/site/registry";
+import { RenderVariant, type VariantProps } from "@/site/registry";
+import type { VariantKey, VariantsOf } from "@/site/variants";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
 
 const articleUrl = (a: Rec, lang: string) => siteLink(`/blog/articles/${a.slug}`, lang);
@@ -125,7 +126,14 @@ function ArticleProducts({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = {
+/** Declared by the server, deliberately not rendered by the public site. */
+export const notRendered = [
+  // The bare widget: the bundle gives it no `_list` or `_record` (those follow the variant's name).
+  "default",
+] as const satisfies readonly VariantKey<"blog", "article">[];
+
+/** Every declared variant of blog widgets, and of articles (`article:…`), but `notRendered`. */
+export const variants = {
   "category-list-default": CategoryList,
   "category-list-button-default": CategoryButtons,
   "category-overview-default": CategoryOverview,
@@ -137,4 +145,4 @@ export const variants: ModuleVariants = {
   "article:default": ({ data, lang }) => <Card data={data} lang={lang} to={articleUrl(data, lang)} />,
   "article:overview-default": ({ data, lang, url }) => <ArticleView article={data} lang={lang} url={url} />,
   "article:overview-with-private-content-default": ({ data, lang, url }) => <ArticleView article={data} lang={lang} url={url} />,
-};
+} satisfies VariantsOf<"blog", "article", (typeof notRendered)[number]>;

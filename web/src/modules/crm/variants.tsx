@@ -7,7 +7,8 @@ import { ApiError } from "@/api/http";
 import { trackEvent } from "@/lib/analytics";
 import { linked, tr, type Rec } from "@/site/content";
 import { errorMessage, fieldMessage } from "@/lib/form-errors";
-import type { ModuleVariants, VariantProps } from "@/site/registry";
+import type { VariantProps } from "@/site/registry";
+import type { VariantsOf } from "@/site/variants";
 import { cn } from "@/ui/cn";
 import { Block } from "../shared";
 
@@ -112,7 +113,8 @@ function Forms({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = {
+/** Every declared variant of CRM widgets. */
+export const variants = {
   default: Forms,
   "form-list-default": Forms,
-};
+} satisfies VariantsOf<"crm">;

@@ -1,7 +1,8 @@
 import { useTranslation } from "@/i18n";
 import { linked, tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
-import { RenderVariant, type ModuleVariants, type VariantProps } from "@/site/registry";
+import { RenderVariant, type VariantProps } from "@/site/registry";
+import type { VariantKey, VariantsOf } from "@/site/variants";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
 import { AddToCart } from "@/commerce/cart";
 import { TreeDonation } from "./donation";
@@ -89,7 +90,14 @@ function Donation({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = {
+/** Declared by the server, deliberately not rendered by the public site. */
+export const notRendered = [
+  // Orders are a signed-in visitor's own: the cart issue renders them.
+  "order-list-default",
+] as const satisfies readonly VariantKey<"ecommerce">[];
+
+/** Every declared variant of ecommerce widgets but `notRendered`. */
+export const variants = {
   default: ProductList,
   "product-list-default": ProductList,
   "product-overview-default": ProductOverview,
@@ -97,7 +105,5 @@ export const variants: ModuleVariants = {
   "category-overview-default": (p) => <Overview {...p} relation="categories-to-products" />,
   "store-list-default": (p) => <Simple {...p} kind="stores" />,
   "store-overview-default": (p) => <Overview {...p} relation="stores-to-products" />,
-  // Orders are a signed-in visitor's own: the cart issue renders them.
-  "order-list-default": () => null,
   "for-planet-products-list-block-default": Donation,
-};
+} satisfies VariantsOf<"ecommerce", never, (typeof notRendered)[number]>;

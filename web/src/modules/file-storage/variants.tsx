@@ -1,5 +1,6 @@
 import { linked } from "@/site/content";
-import type { ModuleVariants, VariantProps } from "@/site/registry";
+import type { VariantProps } from "@/site/registry";
+import type { VariantsOf } from "@/site/variants";
 import { Block, StoredFile } from "../shared";
 
 function Files({ data, lang }: VariantProps) {
@@ -14,4 +15,5 @@ function Files({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = { default: Files };
+/** Every declared variant of file-storage widgets. */
+export const variants = { default: Files } satisfies VariantsOf<"file-storage">;

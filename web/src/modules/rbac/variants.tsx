@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./screens";
 import { siteLink } from "@/site/link";
-import type { ModuleVariants, VariantProps } from "@/site/registry";
+import type { VariantProps } from "@/site/registry";
+import type { VariantKey, VariantsOf } from "@/site/variants";
 import { SubjectProfileOverview, SubjectProfiles } from "@/social/profiles";
 import { Block, ListGrid } from "../shared";
 
@@ -35,7 +36,16 @@ function SubjectOverview({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = {
+/** Declared by the server, deliberately not rendered by the public site. */
+export const notRendered = [
+  // The bare widget: the bundle gives it no `_list` or `_record` (those follow the variant's name).
+  "default",
+  // A subject's products: subjects are private, so the public bundle has no subject to list them of.
+  "subject-overview-ecommerce-module-product-list-default",
+] as const satisfies readonly VariantKey<"rbac">[];
+
+/** Every declared variant of rbac widgets but `notRendered`. */
+export const variants = {
   "subject-authentication-select-method-default": SelectMethodScreen,
   "subject-authentication-email-and-password-registration-form-default": RegistrationScreen,
   "subject-authentication-email-and-password-forgot-password-form-default": ForgotPasswordScreen,
@@ -46,4 +56,4 @@ export const variants: ModuleVariants = {
   "subject-list-default": SubjectList,
   "subject-list-social-module-profile-default": SubjectProfiles,
   "subject-overview-social-module-profile-overview-default": SubjectProfileOverview,
-};
+} satisfies VariantsOf<"rbac", never, (typeof notRendered)[number]>;

@@ -1,5 +1,6 @@
 import { tr } from "@/site/content";
-import type { ModuleVariants, VariantProps } from "@/site/registry";
+import type { VariantProps } from "@/site/registry";
+import type { VariantsOf } from "@/site/variants";
 import { ChatsApp } from "@/social/chat";
 import { Block, Body, Cover } from "../shared";
 
@@ -32,8 +33,9 @@ function Default({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = {
+/** Every declared variant of social widgets. */
+export const variants = {
   default: Default,
   "profile-overview-default": ProfileOverview,
   "chat-list-default": ChatList,
-};
+} satisfies VariantsOf<"social">;

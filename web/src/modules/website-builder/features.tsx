@@ -1,7 +1,9 @@
 import { useHydrated } from "@/lib/client-only";
 import { useEffect, useRef, useState } from "react";
 import { filesOf, linked, registeredLang, tr, type Rec } from "@/site/content";
+import { UnknownVariant } from "@/site/registry";
 import { RichText, richOf } from "@/site/rich-text";
+import type { DeclaredVariant } from "@/site/variants";
 import { cn } from "@/ui/cn";
 import { ButtonsArray, Img } from "./parts";
 
@@ -162,8 +164,8 @@ function Card({ data, lang, dark }: FeatureProps & { dark: boolean }) {
   );
 }
 
-/** Feature variants (SPEC §2, features for planet). */
-export const FEATURES: Record<string, (p: FeatureProps) => React.ReactNode> = {
+/** Feature variants (SPEC §2, features for planet): every variant the server declares for features. */
+const features = {
   default: Default,
   "for-planet-gallery": Gallery,
   "for-planet-headline": Headline,
@@ -176,12 +178,14 @@ export const FEATURES: Record<string, (p: FeatureProps) => React.ReactNode> = {
   "for-planet-celebrity": Celebrity,
   "for-planet-white-card": (p) => <Card {...p} dark={false} />,
   "for-planet-black-card": (p) => <Card {...p} dark />,
-};
+} satisfies Record<DeclaredVariant<"website-builder", "feature">, (p: FeatureProps) => React.ReactNode>;
+export const FEATURES: Record<string, (p: FeatureProps) => React.ReactNode> = features;
 
-/** A feature by its variant; an unknown variant renders nothing. */
+/** A feature by its variant; an unknown variant renders nothing (a marker in development builds). */
 export function Feature(props: FeatureProps) {
-  const C = FEATURES[props.data.variant ?? "default"];
-  return C ? <C {...props} /> : null;
+  const variant = props.data.variant ?? "default";
+  const C = FEATURES[variant];
+  return C ? <C {...props} /> : <UnknownVariant module="website-builder" variant={`feature:${variant}`} />;
 }
 
 export function Features({ data, lang, variant }: { data: Rec; lang: string; variant?: string }) {

@@ -5,9 +5,10 @@ import { Link } from "react-router";
 import { filesOf, linked, tr, type Rec } from "@/site/content";
 import { StoredFile } from "../shared";
 import { siteLink } from "@/site/link";
+import type { DeclaredVariant } from "@/site/variants";
 import { cn } from "@/ui/cn";
 
-/** Every button variant of the spec: the seed's seven, `children`, and the eight for-planet ones. */
+/** Every button variant of the spec (the server's declared ones): the seed's seven, `children`, and the eight for-planet ones. */
 export const buttonStyles = cva(
   "inline-flex items-center justify-center gap-2 rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:ring-emerald-700",
   {
@@ -29,7 +30,7 @@ export const buttonStyles = cva(
         "for-planet-underline": "text-emerald-900 underline decoration-2 underline-offset-4 hover:text-emerald-700",
         "for-planet-outline-light": "h-12 rounded-full border-2 border-white px-8 text-base font-semibold text-white hover:bg-white/10",
         "for-planet-link-muted": "py-1 text-neutral-300 hover:text-white",
-      },
+      } satisfies Record<DeclaredVariant<"website-builder", "button">, string>,
     },
     defaultVariants: { variant: "default" },
   },

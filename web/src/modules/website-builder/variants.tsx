@@ -4,7 +4,8 @@ import { LANGUAGES, useTranslation } from "@/i18n";
 import { Link, useLocation } from "react-router";
 import { api } from "@/api/client";
 import { filesOf, linked, tr, type Rec } from "@/site/content";
-import type { ModuleVariants, VariantProps } from "@/site/registry";
+import type { VariantProps } from "@/site/registry";
+import type { VariantsOf } from "@/site/variants";
 import { RichText, richOf } from "@/site/rich-text";
 import { cn } from "@/ui/cn";
 import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
@@ -411,7 +412,8 @@ function Default({ data, lang }: VariantProps) {
   );
 }
 
-export const variants: ModuleVariants = {
+/** Every declared variant of website-builder widgets. */
+export const variants = {
   default: Default,
   "content-default": Content,
   "content-for-planet-default": Content,
@@ -434,4 +436,4 @@ export const variants: ModuleVariants = {
   "content-block-for-planet-requisites": Requisites,
   "content-block-for-planet-qr-code": QrBlock,
   "content-block-for-planet-faq": FaqBlock,
-};
+} satisfies VariantsOf<"website-builder">;
