@@ -379,3 +379,58 @@ async fn multipart(
     };
     Ok(Body::new(data, files))
 }
+
+/// A request body read as the typed struct `T` (serde): a 422 names the field that does not
+/// fit — missing (`is required`), of the wrong type, or refused by `T`'s own rules.
+pub fn typed<T: serde::de::DeserializeOwned>(
+    body: serde_json::Map<String, serde_json::Value>,
+) -> Result<T> {
+    serde_path_to_error::deserialize(serde_json::Value::Object(body)).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // serde names a missing field only in its message: "missing field `login`".
+        if let Some(name) = inner
+            .strip_prefix("missing field `")
+            .and_then(|r| r.split('`').next())
+        {
+            let field = if path == "." {
+                name.to_owned()
+            } else {
+                format!("{path}.{name}")
+            };
+            return Error::invalid_field(&field, "is required");
+        }
+        let message = if inner.contains("expected a string") {
+            "must be a string".to_owned()
+        } else {
+            inner
+        };
+        if path == "." {
+            Error::Invalid {
+                message,
+                fields: Default::default(),
+            }
+        } else {
+            Error::invalid_field(&path, message)
+        }
+    })
+}
+
+/// The OpenAPI schema of the typed body `T`, generated from its declaration (schemars).
+pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
+    let mut v = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("$schema");
+        o.remove("title");
+        // A field that defaults to nothing is optional, not "null by default" (generated
+        // clients would make it required).
+        if let Some(props) = o.get_mut("properties").and_then(|p| p.as_object_mut()) {
+            for p in props.values_mut().filter_map(|p| p.as_object_mut()) {
+                if p.get("default").is_some_and(serde_json::Value::is_null) {
+                    p.remove("default");
+                }
+            }
+        }
+    }
+    v
+}

@@ -10544,6 +10544,7 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description The address a reset link goes to (`authForgotPassword`). */
         AuthForgotPasswordBody: {
             /** Format: email */
             email: string;
@@ -10559,6 +10560,7 @@ export interface components {
         AuthIsAuthorizedResult: {
             ok: boolean;
         };
+        /** @description Email and password (`authLogin`). */
         AuthLoginBody: {
             /** Format: email */
             login: string;
@@ -10568,6 +10570,7 @@ export interface components {
             jwt: string;
             refresh: string;
         };
+        /** @description The second step of a sign-in (`authLoginSecondFactor`). */
         AuthLoginSecondFactorBody: {
             challenge: string;
             /** @description A 6-digit code from the authenticator app, or a recovery code */
@@ -10588,21 +10591,25 @@ export interface components {
             jwt: string;
             refresh: string;
         };
+        /** @description A new account (`authRegister`): credentials and the roles open to registration it asks for. */
         AuthRegisterBody: {
             /** Format: email */
             login: string;
             password: string;
+            /** @description Role slugs (or `{ "slug": … }` objects, as the original client sends them). */
             roles?: string[];
         };
         AuthRegisterResult: {
             jwt: string;
             refresh: string;
         };
+        /** @description A reset code and the new password, twice (`authResetPassword`). */
         AuthResetPasswordBody: {
             code: string;
             password: string;
             passwordConfirmation: string;
         };
+        /** @description An EIP-4361 message and the wallet's signature of it (`authWallet`). */
         AuthWalletBody: {
             address: string;
             message: string;

@@ -11,6 +11,7 @@ use axum::routing::{delete, get, patch, post};
 use cookie::{Cookie, SameSite};
 use serde_json::{Map, Value, json};
 use stoa_api::auth::{Caller, Via};
+use stoa_api::body::{schema_of, typed};
 use stoa_api::crud::{data, parse_id};
 use stoa_api::error::error_response;
 use stoa_api::openapi::{custom, path_params};
@@ -19,6 +20,7 @@ use stoa_kernel::query::parse_qs;
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
+use crate::bodies;
 use crate::policy::Verdict;
 use crate::service::{Auth, Ctx, SignIn, Tokens, str_field};
 
@@ -132,10 +134,10 @@ fn ok_true(status: StatusCode) -> Response {
     data(status, json!({"ok": true}))
 }
 
-fn roles_from(body: &Map<String, Value>) -> Result<Vec<String>> {
-    match body.get("roles") {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => a
+fn roles_from(roles: &Value) -> Result<Vec<String>> {
+    match roles {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(a) => a
             .iter()
             .map(|r| match r {
                 Value::String(s) => Ok(s.clone()),
@@ -150,7 +152,7 @@ fn roles_from(body: &Map<String, Value>) -> Result<Vec<String>> {
                 )),
             })
             .collect(),
-        Some(_) => Err(Error::invalid_field(
+        _ => Err(Error::invalid_field(
             "roles",
             "must be a list of role slugs",
         )),
@@ -264,16 +266,16 @@ fn sign_in_response(auth: &Auth, headers: &HeaderMap, t: &SignIn) -> Response {
 
 async fn login(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (h, c, b) = credential(&auth, &s, req).await?;
-    let t = auth
-        .login(str_field(&b, "login")?, str_field(&b, "password")?, &c)
-        .await?;
+    let b: bodies::Credentials = typed(b)?;
+    let t = auth.login(&b.login, &b.password, &c).await?;
     Ok(sign_in_response(&auth, &h, &t))
 }
 
 async fn login_second_factor(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (h, c, b) = credential(&auth, &s, req).await?;
+    let b: bodies::SecondFactor = typed(b)?;
     let t = auth
-        .second_factor_sign_in(str_field(&b, "challenge")?, str_field(&b, "code")?, &c)
+        .second_factor_sign_in(&b.challenge, &b.code, &c)
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
@@ -349,32 +351,24 @@ async fn end_session(auth: Arc<Auth>, p: (String, String), req: Request) -> ApiR
 
 async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (h, c, b) = credential(&auth, &s, req).await?;
-    let roles = roles_from(&b)?;
-    let t = auth
-        .register(
-            str_field(&b, "login")?,
-            str_field(&b, "password")?,
-            &roles,
-            &c,
-        )
-        .await?;
+    let b: bodies::Registration = typed(b)?;
+    let roles = roles_from(&b.roles)?;
+    let t = auth.register(&b.login, &b.password, &roles, &c).await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
 
 async fn forgot(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (_, c, b) = credential(&auth, &s, req).await?;
-    auth.forgot_password(str_field(&b, "email")?, &c).await?;
+    let b: bodies::ForgotPassword = typed(b)?;
+    auth.forgot_password(&b.email, &c).await?;
     Ok(ok_true(StatusCode::CREATED))
 }
 
 async fn reset(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (_, _, b) = credential(&auth, &s, req).await?;
+    let b: bodies::ResetPassword = typed(b)?;
     let outcome = auth
-        .reset_password(
-            str_field(&b, "code")?,
-            str_field(&b, "password")?,
-            str_field(&b, "passwordConfirmation")?,
-        )
+        .reset_password(&b.code, &b.password, &b.password_confirmation)
         .await?;
     Ok(data(StatusCode::CREATED, outcome))
 }
@@ -388,13 +382,9 @@ async fn nonce(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
 
 async fn wallet(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
     let (h, c, b) = credential(&auth, &s, req).await?;
+    let b: bodies::WalletSignIn = typed(b)?;
     let t = auth
-        .wallet_login(
-            str_field(&b, "message")?,
-            str_field(&b, "signature")?,
-            str_field(&b, "address")?,
-            &c,
-        )
+        .wallet_login(&b.message, &b.signature, &b.address, &c)
         .await?;
     Ok(sign_in_response(&auth, &h, &t))
 }
@@ -610,18 +600,6 @@ fn ok_schema() -> Value {
 /// The account endpoints and subject-scoped identity routes.
 pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
     let a = || auth.clone();
-    let creds = || {
-        obj_schema(
-            &[
-                ("login", json!({"type": "string", "format": "email"})),
-                (
-                    "password",
-                    json!({"type": "string", "minLength": 8, "maxLength": 128}),
-                ),
-            ],
-            &["login", "password"],
-        )
-    };
     let identity = json!({"$ref": "#/components/schemas/RbacIdentity"});
     let mut b = RouteBook::new();
     let x = a();
@@ -725,7 +703,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "authLogin",
             "Signs in with email and password (201 with tokens, or 200 with the second step's challenge)",
             &[],
-            Some(creds()),
+            Some(schema_of::<bodies::Credentials>()),
             201,
             tokens_schema(),
             &[400, 401, 422, 429],
@@ -741,11 +719,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "authRegister",
             "Creates an account with the roles open to registration",
             &[],
-            Some({
-                let mut c = creds();
-                c["properties"]["roles"] = json!({"type": "array", "items": {"type": "string"}});
-                c
-            }),
+            Some(schema_of::<bodies::Registration>()),
             201,
             tokens_schema(),
             &[400, 403, 409, 422, 429],
@@ -761,10 +735,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "authForgotPassword",
             "Mails a reset link when the account exists (same answer either way)",
             &[],
-            Some(obj_schema(
-                &[("email", json!({"type": "string", "format": "email"}))],
-                &["email"],
-            )),
+            Some(schema_of::<bodies::ForgotPassword>()),
             201,
             ok_schema(),
             &[400, 422, 429],
@@ -780,14 +751,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "authResetPassword",
             "Sets a new password with a reset code; every session ends",
             &[],
-            Some(obj_schema(
-                &[
-                    ("code", string()),
-                    ("password", string()),
-                    ("passwordConfirmation", string()),
-                ],
-                &["code", "password", "passwordConfirmation"],
-            )),
+            Some(schema_of::<bodies::ResetPassword>()),
             201,
             json!({"title": "RbacResetOutcome", "type": "object", "properties": {
                 "ok": {"type": "boolean"},
@@ -829,14 +793,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "authWallet",
             "Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge)",
             &[],
-            Some(obj_schema(
-                &[
-                    ("message", string()),
-                    ("signature", string()),
-                    ("address", string()),
-                ],
-                &["message", "signature", "address"],
-            )),
+            Some(schema_of::<bodies::WalletSignIn>()),
             201,
             tokens_schema(),
             &[400, 401, 409, 429],
@@ -852,10 +809,7 @@ pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
             "authLoginSecondFactor",
             "The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code",
             &[],
-            Some(obj_schema(
-                &[("challenge", string()), ("code", json!({"type": "string", "minLength": 1, "maxLength": 64, "description": "A 6-digit code from the authenticator app, or a recovery code"}))],
-                &["challenge", "code"],
-            )),
+            Some(schema_of::<bodies::SecondFactor>()),
             201,
             tokens_schema(),
             &[401, 422, 429],

@@ -1,6 +1,7 @@
 //! rbac: subjects, identities, roles, permissions (route rules as data) and sessions.
 #![forbid(unsafe_code)]
 
+pub mod bodies;
 pub mod http;
 pub mod limits;
 pub mod password;

@@ -1,0 +1,255 @@
+//! Accounts: registration, password sign-in, anonymous subjects and the identities they
+//! start with.
+
+use super::*;
+
+impl Auth {
+    pub(crate) async fn identity_by_login(&self, login: &str) -> Result<Option<Record>> {
+        Ok(self
+            .store
+            .find_by(
+                &self.e.identity,
+                &[("login", Val::Text(login.to_owned()))],
+                1,
+            )
+            .await?
+            .into_iter()
+            .next())
+    }
+
+    pub(crate) async fn subject_of(&self, identity: Uuid) -> Result<Option<Uuid>> {
+        Ok(self
+            .store
+            .find_by(&self.e.s2i, &[("identityId", Val::Uuid(identity))], 1)
+            .await?
+            .first()
+            .and_then(|r| r.uuid("subjectId")))
+    }
+
+    pub(crate) async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
+        let mut c = self.store.db.read().await?;
+        Ok(
+            repo::read_text(&mut c.exec(), &self.e.identity, identity, &[field])
+                .await?
+                .and_then(|v| v.into_iter().next().flatten()),
+        )
+    }
+
+    /// The roles a new account gets: those open to registration, narrowed to `requested` slugs.
+    pub(super) async fn registration_roles(&self, requested: &[String]) -> Result<Vec<Uuid>> {
+        let open = self
+            .store
+            .find_by(
+                &self.e.role,
+                &[("availableOnRegistration", Val::Bool(true))],
+                1000,
+            )
+            .await?;
+        if requested.is_empty() {
+            return open.iter().map(Record::must_id).collect();
+        }
+        let mut out = Vec::new();
+        for slug in requested {
+            let r = open
+                .iter()
+                .find(|r| r.text("slug") == Some(slug.as_str()))
+                .ok_or_else(|| {
+                    Error::Forbidden(format!(
+                        "the role '{slug}' cannot be chosen at registration"
+                    ))
+                })?;
+            out.push(Record::must_id(r)?);
+        }
+        Ok(out)
+    }
+
+    pub(super) async fn create_identity(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        provider: &str,
+        key: &str,
+        hash: Option<String>,
+        verified: bool,
+    ) -> Result<Record> {
+        let mut input = fields(json!({"provider": provider, "login": format!("{provider}:{key}")}));
+        if provider == EMAIL {
+            input.insert("email".into(), json!(key));
+        } else {
+            input.insert("account".into(), json!(key));
+        }
+        let row = self
+            .store
+            .create_in(exec, &self.e.identity, &input)
+            .await
+            .map_err(|e| match e {
+                Error::Conflict { .. } if provider == EMAIL => {
+                    Error::conflict_field("email", "is already registered")
+                }
+                Error::Conflict { .. } => {
+                    Error::conflict_field("address", "is already linked to an account")
+                }
+                other => other,
+            })?;
+        let id = Record::must_id(&row)?;
+        let mut set = Vec::new();
+        if let Some(h) = hash {
+            set.push(("password", Val::Text(h)));
+        }
+        if verified {
+            set.push(("verifiedAt", Val::Timestamp(now())));
+        }
+        let row = if set.is_empty() {
+            row
+        } else {
+            repo::set_if(exec, &self.e.identity, id, &set, &[])
+                .await?
+                .ok_or_else(|| Error::internal("a new identity vanished"))?
+        };
+        self.store
+            .link_in(
+                exec,
+                &self.e.s2i,
+                ("subjectId", subject),
+                ("identityId", id),
+            )
+            .await?;
+        Ok(row)
+    }
+
+    /// A new subject with an identity (`(provider, key, password hash, proved)`; none for an
+    /// anonymous subject) and the given roles, signed in.
+    pub(super) async fn new_account(
+        &self,
+        identity: Option<(&str, &str, Option<String>, bool)>,
+        roles: &[Uuid],
+        ctx: &Ctx,
+    ) -> Result<Tokens> {
+        let mut tx = self.store.begin().await?;
+        let (subject, sid, refresh) = {
+            let mut exec = tx.exec();
+            let subject = Record::must_id(
+                &self
+                    .store
+                    .create_in(&mut exec, &self.e.subject, &Map::new())
+                    .await?,
+            )?;
+            if let Some((provider, key, hash, proved)) = identity {
+                self.create_identity(&mut exec, subject, provider, key, hash, proved)
+                    .await?;
+            }
+            for r in roles {
+                self.store
+                    .link_in(
+                        &mut exec,
+                        &self.e.s2r,
+                        ("subjectId", subject),
+                        ("roleId", *r),
+                    )
+                    .await?;
+            }
+            let (sid, refresh) = self.start_session(&mut exec, subject, ctx, false).await?;
+            (subject, sid, refresh)
+        };
+        tx.commit().await?;
+        self.tokens(subject, sid, refresh, false)
+    }
+
+    pub async fn register(
+        &self,
+        login: &str,
+        password: &str,
+        roles: &[String],
+        ctx: &Ctx,
+    ) -> Result<Tokens> {
+        let email = normalise_email("login", login)?;
+        self.limits.account(&format!("register:{email}")).await?;
+        password::check_new("password", password)?;
+        let roles = self.registration_roles(roles).await?;
+        if self
+            .identity_by_login(&format!("{EMAIL}:{email}"))
+            .await?
+            .is_some()
+        {
+            return Err(Error::conflict_field(
+                "login",
+                "is already registered; sign in or reset the password",
+            ));
+        }
+        let hash = self.hasher.hash(password).await?;
+        let t = self
+            .new_account(Some((EMAIL, &email, Some(hash), false)), &roles, ctx)
+            .await
+            .map_err(|e| match e {
+                Error::Conflict { .. } => Error::conflict_field(
+                    "login",
+                    "is already registered; sign in or reset the password",
+                ),
+                other => other,
+            })?;
+        tracing::info!(subject = %t.subject, event = "registration", "account registered");
+        // The address is unconfirmed until the code mailed now comes back (a mail that cannot be
+        // queued is logged: the account asks for another from its settings).
+        match self.identity_by_login(&format!("{EMAIL}:{email}")).await {
+            Ok(Some(row)) => {
+                if let Err(e) = self.send_verification(&row, &email, false, ctx).await {
+                    tracing::error!(subject = %t.subject, error = %e, "the confirmation mail could not be queued");
+                }
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::error!(subject = %t.subject, error = %e, "the confirmation mail could not be queued")
+            }
+        }
+        Ok(t)
+    }
+
+    pub async fn login(&self, login: &str, password: &str, ctx: &Ctx) -> Result<SignIn> {
+        password::check_len("password", password)?;
+        let email = login.trim().to_lowercase();
+        if email.is_empty() || email.len() > 320 {
+            return Err(Error::invalid_field("login", "must be an email address"));
+        }
+        let account = format!("login:{email}");
+        self.limits.before_sign_in(&ctx.ip, &account).await?;
+        let identity = self.identity_by_login(&format!("{EMAIL}:{email}")).await?;
+        let stored = match &identity {
+            Some(i) => self.secret_of(Record::must_id(i)?, "password").await?,
+            None => None,
+        };
+        let ok = self.hasher.verify(password, stored.clone()).await?;
+        let subject = match (&identity, ok) {
+            (Some(i), true) => self
+                .subject_of(Record::must_id(i)?)
+                .await?
+                .map(|s| (s, Record::must_id(i))),
+            _ => None,
+        };
+        let Some((subject, identity)) = subject else {
+            self.limits.failed(&ctx.ip, &account).await;
+            tracing::info!(event = "login_failed", "sign-in refused");
+            return Err(wrong_credentials());
+        };
+        self.limits.succeeded(&ctx.ip, &account).await;
+        let t = self
+            .first_factor_passed(subject, ctx, (identity?, stored.as_deref()))
+            .await?;
+        tracing::info!(subject = %subject, event = "login", second_step = matches!(t, SignIn::SecondFactor { .. }), "password accepted");
+        Ok(t)
+    }
+
+    /// A subject with no identity (a guest cart, for example), signed in.
+    pub async fn anonymous(&self, ctx: &Ctx) -> Result<Tokens> {
+        self.limits.ip(&ctx.ip).await?;
+        let guest = self
+            .store
+            .find_by(
+                &self.e.role,
+                &[("slug", Val::Text(crate::seed::GUEST.into()))],
+                1,
+            )
+            .await?;
+        let roles: Vec<Uuid> = guest.iter().filter_map(|r| r.id()).collect();
+        self.new_account(None, &roles, ctx).await
+    }
+}
