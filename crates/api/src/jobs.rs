@@ -178,9 +178,8 @@ impl Runner {
 
     /// Runs jobs until `stop` resolves: up to `concurrency` at once, each slot refilled as soon as
     /// its job settles (a slow job holds one slot, not the whole pass). The runner claims when a
-    /// slot frees, when this process enqueues a due job (`jobs::wake`: a claim right away and
-    /// another just after the enqueuing transaction's group commit), and every `poll` for work
-    /// from other instances or scheduled for later. Errors (a database gone for a moment) are
+    /// slot frees, when a due job is enqueued (`jobs::wake`: rung after the enqueuing transaction
+    /// commits, here or on another instance), and every `poll` for work scheduled for later. Errors (a database gone for a moment) are
     /// logged and retried.
     pub async fn run(self, stop: impl std::future::Future<Output = ()> + Send) {
         if self.jobs.is_empty() {
@@ -195,9 +194,6 @@ impl Runner {
         let names = me.leases();
         let wake = jobs::wake();
         tokio::pin!(stop);
-        // After a wake-up that found less than it asked for, one more claim once the enqueuing
-        // transaction has surely committed.
-        let mut recheck = false;
         loop {
             if let Err(e) = me.enqueue_schedules().await {
                 tracing::error!(error = %e, "job runner could not enqueue schedules");
@@ -233,16 +229,8 @@ impl Runner {
                     });
                 }
             }
+            // With every slot busy, the next claim waits for one to free.
             let full = slots.available_permits() == 0;
-            let pause = if full {
-                // Every slot is busy: the next claim waits for one to free.
-                me.poll
-            } else if recheck {
-                recheck = false;
-                jobs::COMMIT_WINDOW
-            } else {
-                me.poll
-            };
             tokio::select! {
                 _ = &mut stop => return,
                 () = settled.notified() => {
@@ -252,8 +240,8 @@ impl Runner {
                         tokio::time::sleep(CLAIM_COALESCE).await;
                     }
                 }
-                () = wake.notified(), if !full => recheck = true,
-                () = tokio::time::sleep(pause) => {}
+                () = wake.notified(), if !full => {}
+                () = tokio::time::sleep(me.poll) => {}
             }
         }
     }

@@ -127,15 +127,7 @@ impl Shared {
 
     /// Keeps `token` for `ttl`; false when it is already kept.
     pub async fn issue(&self, token: &str, ttl: Duration) -> Result<bool> {
-        let done = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "INSERT INTO {TOKENS} (token, until) VALUES ($1, now() + make_interval(secs => $2)) ON CONFLICT (token) DO NOTHING"
-        )))
-        .bind(token)
-        .bind(secs(ttl))
-        .execute(&self.pool)
-        .await
-        .map_err(db_error)?;
-        Ok(done.rows_affected() == 1)
+        Ok(!self.issue_many(&[token.to_owned()], ttl).await?.is_empty())
     }
 
     /// Keeps each of `tokens` for `ttl`; the ones that were not kept before (by any instance).

@@ -83,22 +83,31 @@ pub type OnCommit = Arc<dyn Fn(&Written) + Send + Sync>;
 /// from them (a delete cascades to what references them).
 #[derive(Default, Debug)]
 pub struct Written {
-    keys: Vec<(String, bool)>,
+    /// (table, key, deleted): the table finds an entity already marked without building its key.
+    keys: Vec<(String, String, bool)>,
+    /// A job due now was enqueued: the runner is rung once the commit makes it claimable.
+    job_due: bool,
 }
 
 impl Written {
     pub(crate) fn mark(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
-        let key = e.key();
-        match self.keys.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, d)) => *d |= deleted,
-            None => self.keys.push((key, deleted)),
+        match self.keys.iter_mut().find(|(t, _, _)| *t == e.table) {
+            Some((_, _, d)) => *d |= deleted,
+            None => self.keys.push((e.table.clone(), e.key(), deleted)),
         }
     }
 
     /// Each written key, and whether rows were deleted from it.
     pub fn keys(&self) -> impl Iterator<Item = (&str, bool)> {
-        self.keys.iter().map(|(k, d)| (k.as_str(), *d))
+        self.keys.iter().map(|(_, k, d)| (k.as_str(), *d))
     }
+}
+
+/// Rung when a job due now becomes claimable: after the commit of the transaction that enqueued
+/// it, or at once for a write outside a transaction (see `jobs::wake`).
+pub(crate) fn jobs_due() -> &'static tokio::sync::Notify {
+    static DUE: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    &DUE
 }
 
 /// The connection a query runs on (a pool connection or a transaction's).
@@ -147,6 +156,15 @@ impl<'a> Exec<'a> {
             w.mark(e, deleted);
         }
     }
+
+    /// A job due now was written here: the runner is rung when it can be claimed.
+    pub(crate) fn job_due(&mut self) {
+        match self.written.as_deref_mut() {
+            Some(w) => w.job_due = true,
+            // No transaction: the statement has committed.
+            None => jobs_due().notify_one(),
+        }
+    }
 }
 
 impl Conn {
@@ -179,6 +197,9 @@ impl Tx {
         match self.link {
             TxLink::Sqlite(t) => t.commit().await?,
             TxLink::Postgres(t) => t.commit().await.map_err(pool_err)?,
+        }
+        if self.written.job_due {
+            jobs_due().notify_one();
         }
         if let Some(tell) = &self.on_commit {
             tell(&self.written);

@@ -70,17 +70,12 @@ pub fn entity() -> Entity {
         .build()
 }
 
-/// Rung when this process enqueues a job that is due now, so the runner claims it without waiting
-/// for its poll. The ring comes before the enqueuing transaction commits: a runner that found
-/// nothing claims once more after [`COMMIT_WINDOW`].
+/// Rung when a job this process enqueued, due now, can be claimed (after the enqueuing
+/// transaction commits), and when another instance says it enqueued jobs (`stoa_api::cluster`),
+/// so the runner claims without waiting for its poll.
 pub fn wake() -> &'static tokio::sync::Notify {
-    static WAKE: tokio::sync::Notify = tokio::sync::Notify::const_new();
-    &WAKE
+    crate::db::jobs_due()
 }
-
-/// Long enough for a transaction that just enqueued a job to commit (a group commit waits at most
-/// `group::MAX_AGE`).
-pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_millis(30);
 
 /// The job names whose rows are written as background work (priority 1): the runner sets them
 /// from the job declarations before it starts.
@@ -206,7 +201,7 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
     );
     let n = execute(exec, &JOB, &s).await?;
     if n == 1 && job.run_at <= t {
-        wake().notify_one();
+        exec.job_due();
     }
     Ok((n == 1).then_some(id))
 }

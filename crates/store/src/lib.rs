@@ -21,6 +21,6 @@ pub mod service;
 pub mod sqlite_read;
 
 pub use db::{Backend, Db, DbOptions, Exec, Link, Tx};
-pub use read::{ListPlan, Total};
+pub use read::{ListPlan, Reader, Total};
 pub use record::{Cell, Record};
 pub use service::{JsonPage, Page, Store};

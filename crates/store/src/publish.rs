@@ -133,7 +133,7 @@ pub fn after_write(e: &Entity, row: &Record) -> Result<Option<NewJob>> {
     ))
 }
 
-/// [`get_statement`], narrowed to a visible row (published, not hidden) when reads of `e` hide
+/// [`get_statement`](crate::repo::get_statement), narrowed to a visible row (published, not hidden) when reads of `e` hide
 /// drafts here.
 pub fn get_visible_statement(
     e: &Entity,

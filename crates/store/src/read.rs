@@ -1,6 +1,7 @@
-//! The read path behind one interface: SQLite's reader connections or PostgreSQL's pool. Service
-//! code builds statements and plans lists; only this file (and `db`) knows which backend runs
-//! them.
+//! The read path behind one interface: SQLite's reader connections or a PostgreSQL pool
+//! connection. Service code builds statements and plans lists and reads through a [`Reader`]
+//! (one per operation: a list's rows and its total share one PostgreSQL connection); only this
+//! file (and `db`) knows which backend runs them.
 
 use sea_query::SelectStatement;
 use serde_json::Value as Json;
@@ -8,9 +9,14 @@ use stoa_kernel::Result;
 use stoa_kernel::model::Entity;
 use stoa_kernel::query::FindQuery;
 
+use sqlx::PgConnection;
+use sqlx::pool::PoolConnection;
+
 use crate::db::{Backend, Db, Exec, Link};
+use crate::errors::pool_err;
 use crate::record::Record;
 use crate::repo;
+use crate::sqlite_read::Readers;
 
 /// The total of a list, as the API reports it (`X-Total-Count`, `X-Total-Count-Exact`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +36,7 @@ pub struct ListPlan<'q> {
 }
 
 /// What a page's cursor needs kept from the row at `at`: the values of `names` (see
-/// [`Db::write_json`]).
+/// [`Reader::write_json`]).
 pub struct Keep<'a> {
     pub at: usize,
     pub names: &'a [&'static str],
@@ -49,7 +55,22 @@ pub(crate) fn cursor_values(r: &Record, names: &[&str]) -> Vec<Json> {
         .collect()
 }
 
+/// One operation's reads: SQLite's reader pool (each statement takes a reader) or one
+/// PostgreSQL connection held until the operation ends.
+pub enum Reader<'a> {
+    Sqlite(&'a Readers),
+    Postgres(PoolConnection<sqlx::Postgres>),
+}
+
 impl Db {
+    /// The reads of one operation (on PostgreSQL, a connection from the pool).
+    pub async fn reader(&self) -> Result<Reader<'_>> {
+        Ok(match self {
+            Db::Sqlite { read, .. } => Reader::Sqlite(read),
+            Db::Postgres(pool) => Reader::Postgres(pool.acquire().await.map_err(pool_err)?),
+        })
+    }
+
     /// Plans the list `q` of `e`. On SQLite a search asks the index how many rows match first:
     /// many matches walk the list's order and probe each row, few are read from the index.
     pub async fn plan<'q>(&self, e: &Entity, q: &'q FindQuery) -> Result<ListPlan<'q>> {
@@ -70,72 +91,60 @@ impl Db {
             matches,
         })
     }
+}
+
+impl Reader<'_> {
+    fn backend(&self) -> Backend {
+        match self {
+            Reader::Sqlite(_) => Backend::Sqlite,
+            Reader::Postgres(_) => Backend::Postgres,
+        }
+    }
 
     /// The list's total when its query asks for one (`count`): the index's match count when
     /// the search alone narrows it, PostgreSQL's estimate for a big unfiltered table, else a
     /// capped count.
-    pub async fn total(&self, e: &Entity, plan: &ListPlan<'_>) -> Result<Option<Total>> {
+    pub async fn total(&mut self, e: &Entity, plan: &ListPlan<'_>) -> Result<Option<Total>> {
         let q = plan.query;
         if !q.count {
             return Ok(None);
         }
+        let b = self.backend();
         let indexed = plan
             .matches
             .filter(|_| repo::only_search(q) && repo::search_is_index_only(e));
-        let n = match indexed {
-            Some(m) => m,
-            None => match self.estimate(e, q).await? {
+        let n = match (indexed, self) {
+            (Some(m), _) => m,
+            (None, Reader::Sqlite(read)) => {
+                let (sql, values) = repo::sql(&repo::count_statement(e, q, b), b);
+                u64::try_from(read.scalar(&sql, &values).await?).unwrap_or(0)
+            }
+            (None, Reader::Postgres(c)) => match estimate(c, e, q).await? {
                 Some(n) => n,
-                None => {
-                    let s = repo::count_statement(e, q, self.backend());
-                    u64::try_from(self.scalar(e, &s).await?).unwrap_or(0)
-                }
+                None => repo::count(&mut Exec::untracked(Link::Postgres(c)), e, q).await?,
             },
         };
         Ok(Some(Total {
             n,
-            exact: repo::count_is_exact(self.backend(), q, n),
+            exact: repo::count_is_exact(b, q, n),
         }))
-    }
-
-    /// PostgreSQL's row estimate of `e`'s table when `q` does not narrow it and the table is
-    /// big (counting it would scan it); `None` otherwise.
-    async fn estimate(&self, e: &Entity, q: &FindQuery) -> Result<Option<u64>> {
-        let Db::Postgres(pool) = self else {
-            return Ok(None);
-        };
-        if repo::narrowed(q) {
-            return Ok(None);
-        }
-        let mut c = pool.acquire().await.map_err(crate::errors::pool_err)?;
-        // reltuples is kept by autovacuum/ANALYZE; -1 means never analysed.
-        let estimate: Option<f32> =
-            sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)")
-                .bind(crate::names::q(&e.table))
-                .fetch_optional(&mut *c)
-                .await
-                .map_err(|x| repo::db_error(e, x))?;
-        Ok(estimate
-            .filter(|n| *n >= repo::ESTIMATE_FROM as f32)
-            .map(|n| n as u64))
     }
 
     /// The records a select of `e` returns (`point`: a lookup by key, never queued behind long
     /// reads).
     pub async fn records(
-        &self,
+        &mut self,
         e: &Entity,
         s: &SelectStatement,
         point: bool,
     ) -> Result<Vec<Record>> {
         match self {
-            Db::Sqlite { read, .. } => {
+            Reader::Sqlite(read) => {
                 let (sql, values) = repo::sql(s, Backend::Sqlite);
                 read.records(e, &sql, &values, point).await
             }
-            Db::Postgres(pool) => {
-                let mut c = pool.acquire().await.map_err(crate::errors::pool_err)?;
-                repo::fetch_all(&mut Exec::untracked(Link::Postgres(&mut c)), e, s).await
+            Reader::Postgres(c) => {
+                repo::fetch_all(&mut Exec::untracked(Link::Postgres(c)), e, s).await
             }
         }
     }
@@ -143,7 +152,7 @@ impl Db {
     /// Appends the rows of a select of `e` to `out` as comma-separated JSON objects, straight
     /// from the database's buffers; returns how many. `keep` copies the cursor values of one row.
     pub async fn write_json(
-        &self,
+        &mut self,
         e: &Entity,
         s: &SelectStatement,
         point: bool,
@@ -151,15 +160,14 @@ impl Db {
         keep: Option<Keep<'_>>,
     ) -> Result<usize> {
         match self {
-            Db::Sqlite { read, .. } => {
+            Reader::Sqlite(read) => {
                 let (sql, values) = repo::sql(s, Backend::Sqlite);
                 let keep = keep.map(|k| (k.at, k.names, k.values));
                 read.write_json(e, &sql, &values, point, out, keep).await
             }
-            Db::Postgres(pool) => {
-                let mut c = pool.acquire().await.map_err(crate::errors::pool_err)?;
+            Reader::Postgres(c) => {
                 let (n, kept) =
-                    repo::write_json_pg(&mut c, e, s, out, keep.as_ref().map(|k| k.at)).await?;
+                    repo::write_json_pg(c, e, s, out, keep.as_ref().map(|k| k.at)).await?;
                 if let (Some(k), Some(r)) = (keep, kept) {
                     *k.values = cursor_values(&r, k.names);
                 }
@@ -168,32 +176,14 @@ impl Db {
         }
     }
 
-    /// The one integer a select returns (a count).
-    pub async fn scalar(&self, e: &Entity, s: &SelectStatement) -> Result<i64> {
-        match self {
-            Db::Sqlite { read, .. } => {
-                let (sql, values) = repo::sql(s, Backend::Sqlite);
-                read.scalar(&sql, &values).await
-            }
-            Db::Postgres(pool) => {
-                let (sql, values) = repo::sql(s, Backend::Postgres);
-                let mut c = pool.acquire().await.map_err(crate::errors::pool_err)?;
-                sqlx::query_scalar_with(sqlx::AssertSqlSafe(sql), values)
-                    .fetch_one(&mut *c)
-                    .await
-                    .map_err(|x| repo::db_error(e, x))
-            }
-        }
-    }
-
     /// The (text, integer) pairs a grouped aggregate returns (NULL sums read as 0).
     pub async fn text_sums(
-        &self,
+        &mut self,
         e: &Entity,
         s: &SelectStatement,
     ) -> Result<Vec<(Option<String>, i64)>> {
         match self {
-            Db::Sqlite { read, .. } => {
+            Reader::Sqlite(read) => {
                 let (sql, values) = repo::sql(s, Backend::Sqlite);
                 read.rows(e, &sql, &values, |r| {
                     let pair = (r.get::<_, Option<String>>(0), r.get::<_, Option<i64>>(1));
@@ -204,12 +194,11 @@ impl Db {
                 })
                 .await
             }
-            Db::Postgres(pool) => {
+            Reader::Postgres(c) => {
                 use sqlx::Row;
                 let (sql, values) = repo::sql(s, Backend::Postgres);
-                let mut c = pool.acquire().await.map_err(crate::errors::pool_err)?;
                 let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
-                    .fetch_all(&mut *c)
+                    .fetch_all(&mut **c)
                     .await
                     .map_err(|x| repo::db_error(e, x))?;
                 rows.iter()
@@ -225,4 +214,22 @@ impl Db {
             }
         }
     }
+}
+
+/// PostgreSQL's row estimate of `e`'s table when `q` does not narrow it and the table is big
+/// (counting it would scan it); `None` otherwise.
+async fn estimate(c: &mut PgConnection, e: &Entity, q: &FindQuery) -> Result<Option<u64>> {
+    if repo::narrowed(q) {
+        return Ok(None);
+    }
+    // reltuples is kept by autovacuum/ANALYZE; -1 means never analysed.
+    let estimate: Option<f32> =
+        sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)")
+            .bind(crate::names::q(&e.table))
+            .fetch_optional(&mut *c)
+            .await
+            .map_err(|x| repo::db_error(e, x))?;
+    Ok(estimate
+        .filter(|n| *n >= repo::ESTIMATE_FROM as f32)
+        .map(|n| n as u64))
 }

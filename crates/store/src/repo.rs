@@ -710,7 +710,7 @@ pub async fn find(
 }
 
 /// The capped count of `query` inside a transaction (see [`count_statement`]); lists read
-/// through [`Db::total`](crate::Db::total), which also estimates big tables on PostgreSQL.
+/// through [`Reader::total`](crate::Reader::total), which also estimates big tables on PostgreSQL.
 pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {
     let b = exec.backend();
     let (sql, values) = build(&count_statement(e, query, b), b);

@@ -396,7 +396,7 @@ impl Store {
         Ok(out)
     }
 
-    /// How many rows `e` holds (an estimate for big PostgreSQL tables, see [`Db::total`]).
+    /// How many rows `e` holds (an estimate for big PostgreSQL tables, see [`Reader::total`](crate::Reader::total)).
     pub async fn count(&self, e: &Entity) -> Result<u64> {
         let mut q = FindQuery::all();
         q.limit = 0;
@@ -416,14 +416,15 @@ impl Store {
         q: &FindQuery,
     ) -> Result<Vec<(Option<String>, i64)>> {
         let s = repo::sum_statement(e, sum, group, via, target, q, self.db.backend())?;
-        self.db.text_sums(e, &s).await
+        self.db.reader().await?.text_sums(e, &s).await
     }
 
     pub async fn find(&self, e: &Entity, q: &FindQuery) -> Result<Page> {
         let narrowed = crate::publish::visible_query(e, self.hidden_refs(e), q)?;
         let plan = self.db.plan(e, narrowed.as_ref().unwrap_or(q)).await?;
-        let rows = self.db.records(e, &plan.rows, false).await?;
-        let total = self.db.total(e, &plan).await?;
+        let mut r = self.db.reader().await?;
+        let rows = r.records(e, &plan.rows, false).await?;
+        let total = r.total(e, &plan).await?;
         Ok(Page { rows, total })
     }
 
@@ -443,11 +444,9 @@ impl Store {
             names,
             values: &mut last,
         });
-        let rows = self
-            .db
-            .write_json(e, &plan.rows, false, &mut out, keep)
-            .await?;
-        let total = self.db.total(e, &plan).await?;
+        let mut r = self.db.reader().await?;
+        let rows = r.write_json(e, &plan.rows, false, &mut out, keep).await?;
+        let total = r.total(e, &plan).await?;
         out.extend_from_slice(b"]}");
         let next = (rows == limit && !last.is_empty())
             .then(|| stoa_kernel::query::cursor::encode(e, &q.order, last));
@@ -462,9 +461,12 @@ impl Store {
     pub async fn get_json(&self, e: &Entity, id: Uuid) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(1024);
         out.extend_from_slice(b"{\"data\":");
+        let s = self.get_visible(e, id);
         if self
             .db
-            .write_json(e, &self.get_visible(e, id), true, &mut out, None)
+            .reader()
+            .await?
+            .write_json(e, &s, true, &mut out, None)
             .await?
             == 0
         {
@@ -475,8 +477,11 @@ impl Store {
     }
 
     pub async fn get(&self, e: &Entity, id: Uuid) -> Result<Record> {
+        let s = self.get_visible(e, id);
         self.db
-            .records(e, &self.get_visible(e, id), true)
+            .reader()
+            .await?
+            .records(e, &s, true)
             .await?
             .into_iter()
             .next()

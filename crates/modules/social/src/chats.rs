@@ -707,11 +707,21 @@ impl Chats {
             .and_then(|s| Uuid::parse_str(s).ok())
             .ok_or_else(|| Error::internal("a kept file has no id"))?;
         let own = self.store.entity(OWN_FILES)?;
-        let mut tx = self.store.begin().await?;
-        self.store
-            .link_in(&mut tx.exec(), &own, ("profileId", profile), (FILE_ID, id))
-            .await?;
-        tx.commit().await?;
+        let linked = async {
+            let mut tx = self.store.begin().await?;
+            self.store
+                .link_in(&mut tx.exec(), &own, ("profileId", profile), (FILE_ID, id))
+                .await?;
+            tx.commit().await
+        }
+        .await;
+        if let Err(e) = linked {
+            // An upload no link names would never be swept: take it back.
+            if let Err(x) = uploads.discard_hidden(id).await {
+                tracing::error!(file = %id, error = %x, "an unlinked upload was not deleted");
+            }
+            return Err(e);
+        }
         Ok(row)
     }
 

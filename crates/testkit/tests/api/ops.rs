@@ -492,3 +492,39 @@ async fn store_writes_count_themselves(app: TestApp) {
     );
 }
 dual_test!(store_writes_count_themselves);
+
+/// A visitor's list of a publishable entity is narrowed to published rows, so its count is a
+/// capped count of a narrowed list: past the cap it is not exact, even on SQLite, where an
+/// admin's count of the whole table is.
+async fn a_visitors_capped_count_is_not_called_exact(app: TestApp) {
+    let store = &app.store;
+    let e = store.entity("blog.article").expect("blog.article");
+    let over = stoa_store::repo::COUNT_CAP + 1;
+    let mut tx = store.begin().await.expect("begin");
+    for n in 0..over {
+        let input = json!({"slug": format!("counted-{n:05}")});
+        store
+            .create_in(&mut tx.exec(), &e, input.as_object().expect("object"))
+            .await
+            .expect("create");
+    }
+    tx.commit().await.expect("commit");
+    let mut q = stoa_kernel::query::FindQuery::all();
+    q.limit = 1;
+    q.count = true;
+    let visitor = stoa_store::publish::without_drafts(store.find_json(&e, &q))
+        .await
+        .expect("visitor list")
+        .total
+        .expect("a total");
+    assert_eq!(visitor.n, over, "counted up to the cap and one over");
+    assert!(!visitor.exact, "a capped count of published rows");
+    let admin = stoa_store::publish::with_drafts(store.find_json(&e, &q))
+        .await
+        .expect("admin list")
+        .total
+        .expect("a total");
+    assert!(admin.n >= over, "{admin:?}");
+    assert!(admin.exact, "the whole table, counted: {admin:?}");
+}
+dual_test!(a_visitors_capped_count_is_not_called_exact);
