@@ -418,7 +418,27 @@ pub fn typed<T: serde::de::DeserializeOwned>(
 
 /// The OpenAPI schema of the typed body `T`, generated from its declaration (schemars).
 pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
-    let mut v = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
+    schema_for::<T>(schemars::generate::Contract::Deserialize)
+}
+
+/// The OpenAPI schema of the typed answer `T`: what it serialises to (an `Option` field is there,
+/// as `null` when empty, rather than optional).
+pub fn answer_schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
+    schema_for::<T>(schemars::generate::Contract::Serialize)
+}
+
+fn schema_for<T: schemars::JsonSchema>(
+    contract: schemars::generate::Contract,
+) -> serde_json::Value {
+    // Nested types are written in place: the operation's schema stands alone in the document
+    // (no `$defs` to point into).
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.contract = contract;
+        })
+        .into_generator();
+    let mut v = serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.remove("$schema");
         o.remove("title");

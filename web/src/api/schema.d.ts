@@ -6986,7 +6986,7 @@ export interface paths {
         /** The subject's identities */
         get: operations["subjectIdentities"];
         put?: never;
-        /** Adds an email identity ({provider: email_and_password, email, password}), links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) or Telegram (provider: telegram and the Login Widget's fields: id, first_name, username, photo_url, auth_date, hash) */
+        /** Adds an email identity, links a wallet (a signed EIP-4361 message) or Telegram (the Login Widget's signed fields) */
         post: operations["subjectAddIdentity"];
         delete?: never;
         options?: never;
@@ -7055,7 +7055,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queues a notification to the subject's addresses ({notification: {topic: {slug}, template: {variant}, notification: {method: email|telegram, data, sendAfter?}}, language?}): one per email identity, or per linked Telegram */
+        /** Queues a notification to the subject's addresses: one per email identity, or per linked Telegram */
         post: operations["subjectNotify"];
         delete?: never;
         options?: never;
@@ -10552,6 +10552,7 @@ export interface components {
         AuthForgotPasswordResult: {
             ok: boolean;
         };
+        /** @description A fresh token pair. */
         AuthInitAnonymousResult: {
             jwt: string;
             refresh: string;
@@ -10566,6 +10567,7 @@ export interface components {
             login: string;
             password: string;
         };
+        /** @description A fresh token pair. */
         AuthLoginResult: {
             jwt: string;
             refresh: string;
@@ -10576,6 +10578,7 @@ export interface components {
             /** @description A 6-digit code from the authenticator app, or a recovery code */
             code: string;
         };
+        /** @description A fresh token pair. */
         AuthLoginSecondFactorResult: {
             jwt: string;
             refresh: string;
@@ -10584,9 +10587,11 @@ export interface components {
             ok: boolean;
         };
         AuthMeResult: components["schemas"]["RbacMe"] | null;
+        /** @description A refresh token in the body (`authRefresh`); absent: the cookie's. */
         AuthRefreshBody: {
-            refresh?: string;
+            refresh?: string | null;
         };
+        /** @description A fresh token pair. */
         AuthRefreshResult: {
             jwt: string;
             refresh: string;
@@ -10599,6 +10604,7 @@ export interface components {
             /** @description Role slugs (or `{ "slug": … }` objects, as the original client sends them). */
             roles?: string[];
         };
+        /** @description A fresh token pair. */
         AuthRegisterResult: {
             jwt: string;
             refresh: string;
@@ -10627,6 +10633,7 @@ export interface components {
             uri: string;
             version: string;
         };
+        /** @description A fresh token pair. */
         AuthWalletResult: {
             jwt: string;
             refresh: string;
@@ -14984,15 +14991,22 @@ export interface components {
             /** Format: uuid */
             widgetId?: string;
         };
+        /** @description A new password for one of the caller's identities (`identityChangePassword`). */
         IdentityChangePasswordBody: {
             newPassword: string;
+            /** @description The current password */
             password: string;
         };
+        /** @description An email identity an admin creates (`identityCreateEmailAndPassword`). */
         IdentityCreateEmailAndPasswordBody: {
+            /** Format: email */
             email: string;
             password: string;
-            /** Format: uuid */
-            subjectId?: string;
+            /**
+             * Format: uuid
+             * @description The account to add it to; absent: a new account
+             */
+            subjectId?: string | null;
         };
         Meta: {
             entities: components["schemas"]["MetaEntity"][];
@@ -16020,6 +16034,7 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description A live session as its account sees it (`subjectSessions`). */
         RbacSessionView: {
             /** Format: date-time */
             createdAt: string;
@@ -17929,9 +17944,31 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description A way to sign in to add to an account (`subjectAddIdentity`), chosen by `provider`. */
         SubjectAddIdentityBody: {
-            /** @enum {string} */
-            provider: "email_and_password" | "ethereum_virtual_machine" | "telegram";
+            /** Format: email */
+            email: string;
+            password: string;
+            /** @constant */
+            provider: "email_and_password";
+        } | {
+            address: string;
+            message: string;
+            /** @constant */
+            provider: "ethereum_virtual_machine";
+            signature: string;
+        } | {
+            /** @description Text or a number (Telegram sends ids either way). */
+            auth_date: string | number;
+            first_name?: string | null;
+            hash: string;
+            /** @description Text or a number (Telegram sends ids either way). */
+            id: string | number;
+            last_name?: string | null;
+            photo_url?: string | null;
+            /** @constant */
+            provider: "telegram";
+            username?: string | null;
         };
         SubjectAddToCartBody: {
             /** @description The currency to pay in (the product's default when absent) */
@@ -17990,15 +18027,37 @@ export interface components {
         SubjectEndSessionResult: {
             ok: boolean;
         };
+        /** @description A notification to an account's addresses (`subjectNotify`). */
         SubjectNotifyBody: {
-            language?: string;
+            /** @description The template's language (default en) */
+            language?: string | null;
+            /** @description Which topic and template, and how and when to send. */
             notification: {
-                [key: string]: unknown;
+                /** @description How and when a notification goes. */
+                notification?: {
+                    /** @description The template's data: an object, or that object as a JSON string */
+                    data?: ({
+                        [key: string]: unknown;
+                    } | string) | null;
+                    /** @enum {string} */
+                    method?: "email" | "telegram";
+                    /**
+                     * Format: date-time
+                     * @description Not before this time (RFC 3339)
+                     */
+                    sendAfter?: string | null;
+                };
+                template: {
+                    variant: string;
+                };
+                topic: {
+                    slug: string;
+                };
             };
         };
         SubjectNotifyResult: {
-            notifications?: string[];
-            queued?: number;
+            notifications: string[];
+            queued: number;
         };
         SubjectSendVerificationResult: {
             ok: boolean;
@@ -18058,16 +18117,33 @@ export interface components {
             profileIds: string[];
             unread: number;
         };
+        /** @description Confirms two-factor enrolment (`subjectTotpConfirm`). */
         SubjectTotpConfirmBody: {
             code: string;
             /** @description The account's current password (required when it has one and enrols itself) */
-            password?: string;
+            password?: string | null;
         };
+        /**
+         * @description Turns two-factor sign-in off (`subjectTotpDisable`): a TOTP or recovery code; an admin acting
+         *     for another account sends none.
+         */
         SubjectTotpDisableBody: {
-            code?: string;
+            code?: string | null;
         };
         SubjectTotpDisableResult: {
             ok: boolean;
+        };
+        /**
+         * @description A change to an email identity (`subjectUpdateIdentity`): with `newPassword` the password
+         *     changes; with `email` the address does (once the new one confirms a mailed code). The current
+         *     password proves either.
+         */
+        SubjectUpdateIdentityBody: {
+            /** Format: email */
+            email?: string | null;
+            newPassword?: string | null;
+            /** @description The current password */
+            password: string;
         };
         SubjectUpdateOrderBody: {
             ordersToProducts: {
@@ -18076,6 +18152,7 @@ export interface components {
                 quantity: number;
             }[];
         };
+        /** @description A code from the mail (`subjectVerifyIdentity`). */
         SubjectVerifyIdentityBody: {
             /** @description The six digits from the mail */
             code: string;
@@ -79040,7 +79117,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Adds an email identity ({provider: email_and_password, email, password}), links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) or Telegram (provider: telegram and the Login Widget's fields: id, first_name, username, photo_url, auth_date, hash) */
+            /** @description Adds an email identity, links a wallet (a signed EIP-4361 message) or Telegram (the Login Widget's signed fields) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -79191,9 +79268,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["SubjectUpdateIdentityBody"];
             };
         };
         responses: {
@@ -79454,7 +79529,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Queues a notification to the subject's addresses ({notification: {topic: {slug}, template: {variant}, notification: {method: email|telegram, data, sendAfter?}}, language?}): one per email identity, or per linked Telegram */
+            /** @description Queues a notification to the subject's addresses: one per email identity, or per linked Telegram */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@ import { fileUrl, filesOf, formatPrice, linked, tr, type Rec } from "./content";
 import { siteLink } from "./link";
 import { RichText, hasText } from "./rich-text";
 
-const rec = (id: string, extra: Partial<Rec> = {}): Rec => ({ id, ...extra });
+const rec = (id: string, extra: Partial<Rec> = {}): Rec => ({ id, _entity: "test.record", ...extra });
 
 describe("page bundle records", () => {
   it("picks the language, then falls back", () => {

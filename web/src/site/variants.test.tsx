@@ -6,7 +6,7 @@ import { RegistryContext, RenderVariant, variantsPart, type Registry } from "./r
 import type { DeclaredVariant, VariantKey, VariantsOf } from "./variants";
 
 const Shown = () => <p>shown</p>;
-const widget = (variant: string) => ({ id: "w", variant });
+const widget = (variant: string) => ({ id: "w", _entity: "test.widget", variant });
 
 function renderWith(registry: Registry, module: string, variant: string, entity?: string) {
   return render(

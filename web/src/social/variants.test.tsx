@@ -25,7 +25,7 @@ function mount(node: React.ReactNode, signedIn: boolean, seed: (qc: QueryClient)
   );
 }
 
-const widget = (variant: string) => ({ id: "w", variant, title: null });
+const widget = (variant: string) => ({ id: "w", _entity: "test.widget", variant, title: null });
 
 describe("social and rbac chat variants", () => {
   it("ask a visitor to sign in", () => {

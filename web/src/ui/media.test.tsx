@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import { type Bundle, firstImageBlock, hasImage, type HostWidget, type Rec } from "@/site/content";
+import { type Bundle, firstImageBlock, hasImage, type HostWidget, type Link, type Rec } from "@/site/content";
 import { RegistryContext, type Registry } from "@/site/registry";
 import { StoredFile } from "@/modules/shared";
 import { PageView } from "@/site/page";
@@ -102,18 +102,18 @@ describe("Media", () => {
 });
 
 const file = (id: string, url: string, extra: Partial<Rec> = {}): Rec => ({ id, _entity: "file-storage.file", file: url, mimeType: url.endsWith(".svg") ? "image/svg+xml" : "image/png", alt: id, ...extra });
-const link = (to: Rec): Rec & { _to: Rec } => ({ id: `l-${to.id}`, _to: to });
-const host = (id: string, widget: Rec): HostWidget => ({ id, _externals: [{ id: `e-${id}`, module: "test", widget }] });
+const link = (to: Rec): Link => ({ id: `l-${to.id}`, _entity: "test.link", _to: to });
+const host = (id: string, widget: Rec): HostWidget => ({ id, _entity: "host.widget", _externals: [{ id: `e-${id}`, _entity: "host.widgets-to-external-widgets", module: "test", widget }] });
 
 describe("the page's first image", () => {
-  const text = host("text", { id: "t", variant: "default" });
-  const hero = host("hero", { id: "h", variant: "default", _rel: { "widgets-to-file-storage-module-files": [link(file("hero", stored("png"), { width: 1200, height: 800 }))] } });
-  const gallery = host("gallery", { id: "g", variant: "default", _rel: { "widgets-to-file-storage-module-files": [link(file("gallery", stored("jpg")))] } });
+  const text = host("text", { id: "t", _entity: "test.widget", variant: "default" });
+  const hero = host("hero", { id: "h", _entity: "test.widget", variant: "default", _rel: { "widgets-to-file-storage-module-files": [link(file("hero", stored("png"), { width: 1200, height: 800 }))] } });
+  const gallery = host("gallery", { id: "g", _entity: "test.widget", variant: "default", _rel: { "widgets-to-file-storage-module-files": [link(file("gallery", stored("jpg")))] } });
 
   it("finds the first widget that shows an image, however deep", () => {
     expect(hasImage(text._externals[0]?.widget)).toBe(false);
-    expect(hasImage({ id: "v", _rel: { "x-to-files": [link(file("clip", stored("mp4"), { mimeType: "video/mp4" }))] } })).toBe(false);
-    const deep: Rec = { id: "list", _list: [{ id: "item", _rel: { "items-to-features": [link({ id: "f", _rel: { "features-to-files": [link(file("deep", "/files/demo/tree.svg"))] } })] } }] };
+    expect(hasImage({ id: "v", _entity: "test.widget", _rel: { "x-to-files": [link(file("clip", stored("mp4"), { mimeType: "video/mp4" }))] } })).toBe(false);
+    const deep: Rec = { id: "list", _entity: "test.widget", _list: [{ id: "item", _entity: "test.item", _rel: { "items-to-features": [link({ id: "f", _entity: "test.feature", _rel: { "features-to-files": [link(file("deep", "/files/demo/tree.svg"))] } })] } }] };
     expect(hasImage(deep)).toBe(true);
     expect(firstImageBlock([text, hero, gallery])).toBe("hero-e-hero");
     expect(firstImageBlock([text])).toBeNull();
@@ -133,7 +133,7 @@ describe("the page's first image", () => {
         ),
       },
     };
-    const bundle: Bundle = { page: { id: "p" }, url: "/", meta: {}, layouts: [], widgets: [text, hero, gallery] };
+    const bundle: Bundle = { page: { id: "p", _entity: "host.page" }, url: "/", meta: {}, metaByLanguage: {}, layouts: [], widgets: [text, hero, gallery] };
     render(
       <MemoryRouter>
         <RegistryContext.Provider value={registry}>

@@ -1,17 +1,21 @@
 //! The account endpoints, the subject-scoped identity routes, and the one middleware that decides
 //! every request: credentials → caller → permission table → ownership → CSRF.
 
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, patch, post};
+use axum::routing::{MethodFilter, MethodRouter, on};
 use cookie::{Cookie, SameSite};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use stoa_api::auth::{Caller, Via};
-use stoa_api::body::{schema_of, typed};
+use stoa_api::body::{answer_schema_of, schema_of, typed};
 use stoa_api::crud::{data, parse_id};
 use stoa_api::error::error_response;
 use stoa_api::openapi::{custom, path_params};
@@ -22,12 +26,11 @@ use uuid::Uuid;
 
 use crate::bodies;
 use crate::policy::Verdict;
-use crate::service::{Auth, Ctx, SignIn, Tokens, str_field};
+use crate::service::{Auth, Ctx, SignIn, Tokens};
 
 pub const JWT_COOKIE: &str = "rbac.subject.jwt";
 pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
 const SECRET_HEADER: &str = "x-rbac-secret-key";
-const AUTH: &str = "/api/rbac/subjects/authentication";
 
 /// Every `(name, value)` of the request's `Cookie` headers.
 fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (String, String)> + '_ {
@@ -62,26 +65,6 @@ fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
             .map(str::to_owned),
         language,
     }
-}
-
-/// A credential request's headers, context and body: the client IP's rate is checked first, so a
-/// client over its limit costs no body read.
-async fn credential(
-    auth: &Auth,
-    s: &AppState,
-    req: Request,
-) -> Result<(HeaderMap, Ctx, Map<String, Value>)> {
-    let h = req.headers().clone();
-    let c = ctx(&h, stoa_api::rate::client_ip(&req));
-    auth.limits.ip(&c.ip).await?;
-    // JSON only: a form or text body is what a page on another site can post without asking.
-    if stoa_api::body::media_type(&h) != "application/json" {
-        return Err(Error::UnsupportedMediaType(
-            "send the credentials as JSON (Content-Type: application/json)".into(),
-        ));
-    }
-    let b = body(s, req).await?;
-    Ok((h, c, b))
 }
 
 /// The JSON body as an object; an empty body is `{}`.
@@ -161,8 +144,45 @@ fn roles_from(roles: &Value) -> Result<Vec<String>> {
 
 // ---- handlers ------------------------------------------------------------------------------
 
-async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    let c = Caller::of(&req);
+/// What every account route gets: the app state, its path parameters and the request (whose
+/// body is read, typed, only where the route takes one, and after any rate check).
+struct In {
+    s: AppState,
+    params: HashMap<String, String>,
+    req: Request,
+}
+
+impl In {
+    fn caller(&self) -> Caller {
+        Caller::of(&self.req)
+    }
+
+    fn headers(&self) -> HeaderMap {
+        self.req.headers().clone()
+    }
+
+    fn ctx(&self) -> Ctx {
+        ctx(self.req.headers(), stoa_api::rate::client_ip(&self.req))
+    }
+
+    /// The uuid path parameter `name`.
+    fn id(&self, name: &str) -> Result<Uuid> {
+        parse_id(self.params.get(name).map_or("", String::as_str))
+    }
+
+    /// The subject in the path (`{id}`): the caller's own, or any for an admin.
+    fn owner(&self) -> Result<Uuid> {
+        self.caller().acting_for(self.id("id")?)
+    }
+
+    /// The JSON body as `T` (an empty body is `{}`); a 422 names the field that does not fit.
+    async fn body<T: DeserializeOwned>(self) -> Result<T> {
+        typed(body(&self.s, self.req).await?)
+    }
+}
+
+async fn me(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let c = i.caller();
     let Some(subject) = c.subject else {
         return Ok(data(StatusCode::OK, Value::Null));
     };
@@ -184,9 +204,9 @@ async fn me(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
     Ok(data(StatusCode::OK, v))
 }
 
-async fn is_authorized(auth: Arc<Auth>, req: Request, q: Option<String>) -> ApiResult<Response> {
-    let mut c = Caller::of(&req);
-    let qs = parse_qs(q.as_deref().unwrap_or(""))?;
+async fn is_authorized(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let mut c = i.caller();
+    let qs = parse_qs(i.req.uri().query().unwrap_or(""))?;
     let action = qs.get("action");
     let route = action
         .and_then(|a| a.get("route"))
@@ -202,24 +222,16 @@ async fn is_authorized(auth: Arc<Auth>, req: Request, q: Option<String>) -> ApiR
     Ok(ok_true(StatusCode::OK))
 }
 
-async fn init_get(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    me(auth, req).await
+async fn init_anonymous(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let t = auth.anonymous(&i.ctx()).await?;
+    Ok(token_response(&auth, &i.headers(), &t, StatusCode::CREATED))
 }
 
-async fn init_post(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    let h = req.headers().clone();
-    let t = auth
-        .anonymous(&ctx(&h, stoa_api::rate::client_ip(&req)))
-        .await?;
-    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
-}
-
-async fn refresh(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let h = req.headers().clone();
-    let b = body(&s, req).await?;
-    let token = match b.get("refresh") {
-        Some(Value::String(t)) => t.clone(),
-        Some(_) => return Err(Error::invalid_field("refresh", "must be a string").into()),
+async fn refresh(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let h = i.headers();
+    let b: bodies::Refresh = i.body().await?;
+    let token = match b.refresh {
+        Some(t) => t,
         None => cookie_value(&h, REFRESH_COOKIE).ok_or_else(|| {
             Error::Unauthorized("no refresh token: send {\"refresh\": …} or the cookie".into())
         })?,
@@ -230,18 +242,15 @@ async fn refresh(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Respon
     }
 }
 
-async fn logout(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let h = req.headers().clone();
-    let b = body(&s, req).await.unwrap_or_default();
+async fn logout(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let c = i.caller();
+    let h = i.headers();
+    // A body that cannot be read still signs out (the cookie's session ends).
+    let b: bodies::Refresh = i.body().await.unwrap_or_default();
     if let Some(sid) = c.session {
         auth.revoke(sid).await?;
     }
-    let token = b
-        .get("refresh")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .or_else(|| cookie_value(&h, REFRESH_COOKIE));
+    let token = b.refresh.or_else(|| cookie_value(&h, REFRESH_COOKIE));
     if let Some(sid) = token.as_deref().and_then(crate::tokens::refresh_session)
         && Some(sid) != c.session
     {
@@ -264,48 +273,89 @@ fn sign_in_response(auth: &Auth, headers: &HeaderMap, t: &SignIn) -> Response {
     }
 }
 
-async fn login(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, c, b) = credential(&auth, &s, req).await?;
-    let b: bodies::Credentials = typed(b)?;
+/// A credential request's headers, context and typed body: the client IP's rate is checked
+/// first, so a client over its limit costs no body read.
+async fn credential<T: DeserializeOwned>(auth: &Auth, i: In) -> Result<(HeaderMap, Ctx, T)> {
+    let (h, c) = (i.headers(), i.ctx());
+    auth.limits.ip(&c.ip).await?;
+    // JSON only: a form or text body is what a page on another site can post without asking.
+    if stoa_api::body::media_type(&h) != "application/json" {
+        return Err(Error::UnsupportedMediaType(
+            "send the credentials as JSON (Content-Type: application/json)".into(),
+        ));
+    }
+    Ok((h, c, i.body().await?))
+}
+
+async fn login(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (h, c, b): (_, _, bodies::Credentials) = credential(&auth, i).await?;
     let t = auth.login(&b.login, &b.password, &c).await?;
     Ok(sign_in_response(&auth, &h, &t))
 }
 
-async fn login_second_factor(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, c, b) = credential(&auth, &s, req).await?;
-    let b: bodies::SecondFactor = typed(b)?;
+async fn login_second_factor(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (h, c, b): (_, _, bodies::SecondFactor) = credential(&auth, i).await?;
     let t = auth
         .second_factor_sign_in(&b.challenge, &b.code, &c)
         .await?;
     Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
 
-async fn totp_start(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &id)?;
-    Ok(data(StatusCode::CREATED, auth.totp_start(subject).await?))
+async fn register(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (h, c, b): (_, _, bodies::Registration) = credential(&auth, i).await?;
+    let roles = roles_from(&b.roles)?;
+    let t = auth.register(&b.login, &b.password, &roles, &c).await?;
+    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
 }
 
-async fn totp_confirm(
-    auth: Arc<Auth>,
-    s: AppState,
-    id: String,
-    req: Request,
-) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let subject = owner(&c, &id)?;
-    let h = req.headers().clone();
-    let b = body(&s, req).await?;
+async fn forgot(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (_, c, b): (_, _, bodies::ForgotPassword) = credential(&auth, i).await?;
+    auth.forgot_password(&b.email, &c).await?;
+    Ok(ok_true(StatusCode::CREATED))
+}
+
+async fn reset(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (_, _, b): (_, _, bodies::ResetPassword) = credential(&auth, i).await?;
+    let outcome = auth
+        .reset_password(&b.code, &b.password, &b.password_confirmation)
+        .await?;
+    Ok(data(StatusCode::CREATED, outcome))
+}
+
+async fn nonce(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    Ok(data(
+        StatusCode::CREATED,
+        auth.wallet_nonce(&i.ctx()).await?,
+    ))
+}
+
+async fn wallet(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (h, c, b): (_, _, bodies::WalletSignIn) = credential(&auth, i).await?;
+    let t = auth
+        .wallet_login(&b.message, &b.signature, &b.address, &c)
+        .await?;
+    Ok(sign_in_response(&auth, &h, &t))
+}
+
+async fn totp_start(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    Ok(data(
+        StatusCode::CREATED,
+        auth.totp_start(i.owner()?).await?,
+    ))
+}
+
+async fn totp_confirm(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (c, subject, h) = (i.caller(), i.owner()?, i.headers());
+    let b: bodies::TotpConfirm = i.body().await?;
     // Only the account's own session is upgraded (an admin enrolling someone else gets codes).
     let session = c.session.filter(|_| c.subject == Some(subject));
     // The owner proves it is them with the password (when the account has one): a stolen
     // session alone must not put a factor on the account and sign its owner out everywhere.
     if c.subject == Some(subject) {
-        auth.confirm_password(subject, b.get("password").and_then(Value::as_str))
+        auth.confirm_password(subject, b.password.as_deref())
             .await?;
     }
-    let (codes, jwt) = auth
-        .totp_confirm(subject, session, str_field(&b, "code")?)
-        .await?;
+    let (codes, jwt) = auth.totp_confirm(subject, session, &b.code).await?;
     let mut res = data(StatusCode::OK, json!({"recoveryCodes": codes, "jwt": jwt}));
     if let Some(jwt) = jwt {
         set_cookie(
@@ -319,251 +369,176 @@ async fn totp_confirm(
     Ok(res)
 }
 
-async fn totp_disable(
-    auth: Arc<Auth>,
-    s: AppState,
-    id: String,
-    req: Request,
-) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let subject = owner(&c, &id)?;
-    let b = body(&s, req).await?;
+async fn totp_disable(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (c, subject) = (i.caller(), i.owner()?);
+    let b: bodies::TotpDisable = i.body().await?;
     let for_other = c.admin && c.subject != Some(subject);
-    let code = b.get("code").and_then(Value::as_str);
-    auth.totp_disable(subject, code, for_other).await?;
+    auth.totp_disable(subject, b.code.as_deref(), for_other)
+        .await?;
     Ok(ok_true(StatusCode::OK))
 }
 
-async fn list_sessions(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let subject = owner(&c, &id)?;
-    Ok(data(
-        StatusCode::OK,
-        auth.sessions(subject, c.session).await?,
-    ))
+async fn list_sessions(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let views = auth.sessions(i.owner()?, i.caller().session).await?;
+    Ok(data(StatusCode::OK, views))
 }
 
-async fn end_session(auth: Arc<Auth>, p: (String, String), req: Request) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &p.0)?;
-    auth.revoke_session(subject, parse_id(&p.1)?).await?;
+async fn end_session(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    auth.revoke_session(i.owner()?, i.id("sessionId")?).await?;
     Ok(ok_true(StatusCode::OK))
 }
 
-async fn register(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, c, b) = credential(&auth, &s, req).await?;
-    let b: bodies::Registration = typed(b)?;
-    let roles = roles_from(&b.roles)?;
-    let t = auth.register(&b.login, &b.password, &roles, &c).await?;
-    Ok(token_response(&auth, &h, &t, StatusCode::CREATED))
+async fn list_identities(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    Ok(data(StatusCode::OK, auth.identities(i.owner()?).await?))
 }
 
-async fn forgot(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (_, c, b) = credential(&auth, &s, req).await?;
-    let b: bodies::ForgotPassword = typed(b)?;
-    auth.forgot_password(&b.email, &c).await?;
-    Ok(ok_true(StatusCode::CREATED))
+/// The caller's session when it changes its own account (`None` for an admin acting for another).
+fn own_session(c: &Caller, subject: Uuid) -> Option<Uuid> {
+    c.session.filter(|_| c.subject == Some(subject))
 }
 
-async fn reset(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (_, _, b) = credential(&auth, &s, req).await?;
-    let b: bodies::ResetPassword = typed(b)?;
-    let outcome = auth
-        .reset_password(&b.code, &b.password, &b.password_confirmation)
-        .await?;
-    Ok(data(StatusCode::CREATED, outcome))
-}
-
-async fn nonce(auth: Arc<Auth>, req: Request) -> ApiResult<Response> {
-    let v = auth
-        .wallet_nonce(&ctx(req.headers(), stoa_api::rate::client_ip(&req)))
-        .await?;
-    Ok(data(StatusCode::CREATED, v))
-}
-
-async fn wallet(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    let (h, c, b) = credential(&auth, &s, req).await?;
-    let b: bodies::WalletSignIn = typed(b)?;
-    let t = auth
-        .wallet_login(&b.message, &b.signature, &b.address, &c)
-        .await?;
-    Ok(sign_in_response(&auth, &h, &t))
-}
-
-fn owner(c: &Caller, id: &str) -> Result<Uuid> {
-    c.acting_for(parse_id(id)?)
-}
-
-async fn list_identities(auth: Arc<Auth>, id: String, req: Request) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &id)?;
-    Ok(data(StatusCode::OK, auth.identities(subject).await?))
-}
-
-async fn add_identity(
-    auth: Arc<Auth>,
-    s: AppState,
-    id: String,
-    req: Request,
-) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let subject = owner(&c, &id)?;
-    let own = c.session.filter(|_| c.subject == Some(subject));
-    let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
-    let b = body(&s, req).await?;
-    let row = auth.add_identity(subject, &b, &ctx(&h, ip), own).await?;
+async fn add_identity(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (subject, x) = (i.owner()?, i.ctx());
+    let own = own_session(&i.caller(), subject);
+    let b: bodies::NewIdentity = i.body().await.map_err(|e| match e {
+        // serde reads the tag before any field: an unknown one is the provider's fault.
+        Error::Invalid { message, fields } if fields.is_empty() => Error::invalid_field(
+            "provider",
+            format!("must be email_and_password, ethereum_virtual_machine or telegram ({message})"),
+        ),
+        e => e,
+    })?;
+    let row = auth.add_identity(subject, &b, &x, own).await?;
     Ok(data(StatusCode::CREATED, row))
 }
 
-async fn patch_identity(
-    auth: Arc<Auth>,
-    s: AppState,
-    (id, identity): (String, String),
-    req: Request,
-) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let subject = owner(&c, &id)?;
-    let identity = parse_id(&identity)?;
-    let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
-    let b = body(&s, req).await?;
+async fn patch_identity(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (c, subject, identity, x) = (i.caller(), i.owner()?, i.id("identityId")?, i.ctx());
+    let b: bodies::IdentityChange = i.body().await?;
     let row = auth
-        .update_identity(subject, identity, c.session, &b, &ctx(&h, ip))
+        .update_identity(subject, identity, c.session, &b, &x)
         .await?;
     Ok(data(StatusCode::OK, row))
 }
 
-async fn send_verification(
-    auth: Arc<Auth>,
-    (id, identity): (String, String),
-    req: Request,
-) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &id)?;
-    let c = ctx(req.headers(), stoa_api::rate::client_ip(&req));
+async fn send_verification(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
     let out = auth
-        .request_verification(subject, parse_id(&identity)?, &c)
+        .request_verification(i.owner()?, i.id("identityId")?, &i.ctx())
         .await?;
     Ok(data(StatusCode::CREATED, out))
 }
 
-async fn verify_identity(
-    auth: Arc<Auth>,
-    s: AppState,
-    (id, identity): (String, String),
-    req: Request,
-) -> ApiResult<Response> {
-    let subject = owner(&Caller::of(&req), &id)?;
-    let (h, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
-    let b = body(&s, req).await?;
+async fn verify_identity(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (subject, identity, x) = (i.owner()?, i.id("identityId")?, i.ctx());
+    let b: bodies::Code = i.body().await?;
+    let row = auth.verify_identity(subject, identity, &b.code, &x).await?;
+    Ok(data(StatusCode::OK, row))
+}
+
+async fn delete_identity(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let subject = i.owner()?;
+    let own = own_session(&i.caller(), subject);
     let row = auth
-        .verify_identity(
-            subject,
-            parse_id(&identity)?,
-            str_field(&b, "code")?,
-            &ctx(&h, ip),
-        )
+        .delete_identity(subject, i.id("identityId")?, own, &i.ctx())
         .await?;
     Ok(data(StatusCode::OK, row))
 }
 
-async fn delete_identity(
-    auth: Arc<Auth>,
-    (id, identity): (String, String),
-    req: Request,
-) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let subject = owner(&c, &id)?;
-    let own = c.session.filter(|_| c.subject == Some(subject));
-    let x = ctx(req.headers(), stoa_api::rate::client_ip(&req));
-    let row = auth
-        .delete_identity(subject, parse_id(&identity)?, own, &x)
-        .await?;
-    Ok(data(StatusCode::OK, row))
-}
-
-async fn admin_email_identity(auth: Arc<Auth>, s: AppState, req: Request) -> ApiResult<Response> {
-    if !Caller::of(&req).admin {
+async fn admin_email_identity(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    if !i.caller().admin {
         return Err(Error::Forbidden("only an admin may create identities here".into()).into());
     }
-    let b = body(&s, req).await?;
+    let b: bodies::AdminEmailIdentity = i.body().await?;
     Ok(data(
         StatusCode::CREATED,
         auth.admin_email_identity(&b).await?,
     ))
 }
 
-async fn change_password(
-    auth: Arc<Auth>,
-    s: AppState,
-    id: String,
-    req: Request,
-) -> ApiResult<Response> {
-    let c = Caller::of(&req);
-    let identity = parse_id(&id)?;
+async fn change_password(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let c = i.caller();
+    let identity = i.id("id")?;
     let subject = auth.identity_subject(identity).await?;
     if !c.owns(subject) {
         return Err(Error::not_found(format!("rbac.identity {identity} not found")).into());
     }
-    let (req_headers, ip) = (req.headers().clone(), stoa_api::rate::client_ip(&req));
-    let mut b = body(&s, req).await?;
-    if !b.contains_key("newPassword") {
-        return Err(Error::invalid_field("newPassword", "is required").into());
-    }
-    b.remove("email");
-    let keep = if c.subject == Some(subject) {
-        c.session
-    } else {
-        None
+    let x = i.ctx();
+    let b: bodies::PasswordChange = i.body().await?;
+    let change = bodies::IdentityChange {
+        password: b.password,
+        new_password: Some(b.new_password),
+        email: None,
     };
-    let c = ctx(&req_headers, ip);
     let row = auth
-        .update_identity(subject, identity, keep, &b, &c)
+        .update_identity(subject, identity, own_session(&c, subject), &change, &x)
         .await?;
     Ok(data(StatusCode::OK, row))
 }
 
+async fn notify(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let subject = i.id("id")?;
+    let b: bodies::Notify = i.body().await?;
+    Ok(data(StatusCode::OK, auth.notify(subject, &b).await?))
+}
+
 // ---- routes --------------------------------------------------------------------------------
 
-fn obj_schema(props: &[(&str, Value)], required: &[&str]) -> Value {
-    let p: Map<String, Value> = props
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), v.clone()))
-        .collect();
-    json!({"type": "object", "properties": p, "required": required})
-}
+type Fut = Pin<Box<dyn Future<Output = ApiResult<Response>> + Send>>;
 
-fn string() -> Value {
-    json!({"type": "string"})
-}
-
-fn op(
-    id: &str,
-    summary: &str,
-    params: &[&str],
-    body: Option<Value>,
+/// One account route: its access, method and path, what the OpenAPI document says of it, and
+/// its handler.
+struct Route {
+    access: Access,
+    method: &'static str,
+    path: &'static str,
+    id: &'static str,
+    summary: &'static str,
+    body: Option<fn() -> Value>,
     status: u16,
-    result: Value,
-    errs: &[u16],
-) -> Value {
-    custom(
-        "rbac",
-        id,
-        summary,
-        path_params(params),
-        body,
-        status,
-        result,
-        errs,
-    )
+    result: fn() -> Value,
+    errs: &'static [u16],
+    handler: fn(Arc<Auth>, In) -> Fut,
 }
 
-fn tokens_schema() -> Value {
-    obj_schema(
-        &[("jwt", string()), ("refresh", string())],
-        &["jwt", "refresh"],
-    )
+/// An async handler of the route table as a plain function pointer.
+macro_rules! h {
+    ($f:ident) => {{
+        fn call(a: Arc<Auth>, i: In) -> Fut {
+            Box::pin($f(a, i))
+        }
+        call
+    }};
+}
+
+/// A path under the authentication prefix.
+macro_rules! auth {
+    ($p:literal) => {
+        concat!("/api/rbac/subjects/authentication", $p)
+    };
+}
+
+fn r(n: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{n}")})
+}
+
+fn identity() -> Value {
+    r("RbacIdentity")
+}
+
+fn identities() -> Value {
+    json!({"type": "array", "items": r("RbacIdentity")})
+}
+
+fn tokens() -> Value {
+    answer_schema_of::<Tokens>()
+}
+
+fn ok_schema() -> Value {
+    json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]})
 }
 
 /// The signed-in subject with its roles and identities, or null (`me`, `GET init`).
 fn me_schema() -> Value {
-    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
     json!({"anyOf": [
         {"title": "RbacMe", "allOf": [r("RbacSubject"), {
             "type": "object",
@@ -583,512 +558,170 @@ fn me_schema() -> Value {
     ]})
 }
 
-/// Adds the 200 answer of a sign-in whose account has a second factor.
-fn with_challenge(mut op: Value) -> Value {
-    let challenge = json!({"title": "RbacSecondFactorChallenge", "type": "object", "properties": {
-        "secondFactor": {"type": "string", "enum": ["totp"]},
-        "challenge": {"type": "string", "description": "Send it with a code to authLoginSecondFactor within 5 minutes"}
-    }, "required": ["secondFactor", "challenge"]});
-    op["responses"]["200"] = stoa_api::openapi::ok("A second factor is needed", challenge);
+fn reset_outcome() -> Value {
+    json!({"title": "RbacResetOutcome", "type": "object", "properties": {
+        "ok": {"type": "boolean"},
+        "removedIdentities": {"type": "array", "description": "Sign-in methods removed because they were added while the address was unconfirmed", "items": {"type": "object", "properties": {
+            "provider": {"type": ["string", "null"]}, "email": {"type": ["string", "null"]}, "account": {"type": ["string", "null"]}
+        }, "required": ["provider", "email", "account"]}},
+        "secondFactorRemoved": {"type": "boolean"}
+    }, "required": ["ok", "removedIdentities", "secondFactorRemoved"]})
+}
+
+fn wallet_nonce() -> Value {
+    json!({"type": "object", "description": "What the wallet signs (EIP-4361)", "properties": {
+        "nonce": {"type": "string"}, "domain": {"type": "string"}, "uri": {"type": "string"},
+        "chainIds": {"type": "array", "items": {"type": "integer"}}, "version": {"type": "string"},
+        "issuedAt": {"type": "string", "format": "date-time"}, "expiresAt": {"type": "string", "format": "date-time"}
+    }, "required": ["nonce", "domain", "uri", "chainIds", "version", "issuedAt", "expiresAt"]})
+}
+
+fn totp_enrolment() -> Value {
+    json!({"title": "RbacTotpEnrolment", "type": "object", "properties": {
+        "secret": {"type": "string", "description": "Base32, for typing into an authenticator app"},
+        "otpauthUrl": {"type": "string"},
+        "digits": {"type": "integer"},
+        "period": {"type": "integer"},
+        "algorithm": {"type": "string"}
+    }, "required": ["secret", "otpauthUrl", "digits", "period", "algorithm"]})
+}
+
+fn recovery_codes() -> Value {
+    json!({"title": "RbacRecoveryCodes", "type": "object", "properties": {
+        "recoveryCodes": {"type": "array", "items": {"type": "string"}},
+        "jwt": {"type": ["string", "null"], "description": "A new access token for this session, now with its second factor (also set as the cookie)"}
+    }, "required": ["recoveryCodes", "jwt"]})
+}
+
+fn sessions() -> Value {
+    let mut view = answer_schema_of::<crate::rows::SessionView>();
+    // A title names the component the document lifts it into (the web reads `RbacSessionView`).
+    view["title"] = json!("RbacSessionView");
+    json!({"type": "array", "items": view})
+}
+
+fn sent_to() -> Value {
+    json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "sentTo": {"type": "string", "format": "email"}}, "required": ["ok", "sentTo"]})
+}
+
+fn queued() -> Value {
+    json!({"type": "object", "properties": {"queued": {"type": "integer"}, "notifications": {"type": "array", "items": {"type": "string", "format": "uuid"}}}, "required": ["queued", "notifications"]})
+}
+
+/// Sign-ins that may answer 200 with the second step's challenge instead of 201 with tokens.
+const CHALLENGED: [&str; 2] = ["authLogin", "authWallet"];
+
+/// The account routes: one line of access, method, path and document per route.
+#[rustfmt::skip]
+fn table() -> Vec<Route> {
+    use Access::{Admin, Owner, Public};
+    let route = |access, method, path, id, summary, body: Option<fn() -> Value>, status, result: fn() -> Value, errs, handler| Route { access, method, path, id, summary, body, status, result, errs, handler };
+    vec![
+        route(Public, "GET", auth!("/init"), "authInit", "The current subject, or null (creates nothing)", None, 200, me_schema, &[401], h!(me)),
+        route(Public, "POST", auth!("/init"), "authInitAnonymous", "Starts an anonymous session (a subject with no identity)", None, 201, tokens, &[429], h!(init_anonymous)),
+        route(Public, "GET", auth!("/me"), "authMe", "The signed-in subject with roles and identities, or null", None, 200, me_schema, &[401], h!(me)),
+        route(Public, "GET", auth!("/is-authorized"), "authIsAuthorized", "May the caller call action[method] action[route]?", None, 200, ok_schema, &[400, 401, 403], h!(is_authorized)),
+        route(Public, "POST", auth!("/refresh"), "authRefresh", "Rotates the refresh token (body or cookie) and issues a new pair", Some(schema_of::<bodies::Refresh>), 201, tokens, &[400, 401], h!(refresh)),
+        route(Public, "POST", auth!("/logout"), "authLogout", "Ends the session and clears the cookies", None, 200, ok_schema, &[403], h!(logout)),
+        route(Public, "POST", auth!("/email-and-password/authentication"), "authLogin", "Signs in with email and password (201 with tokens, or 200 with the second step's challenge)", Some(schema_of::<bodies::Credentials>), 201, tokens, &[400, 401, 422, 429], h!(login)),
+        route(Public, "POST", auth!("/email-and-password/registration"), "authRegister", "Creates an account with the roles open to registration", Some(schema_of::<bodies::Registration>), 201, tokens, &[400, 403, 409, 422, 429], h!(register)),
+        route(Public, "POST", auth!("/email-and-password/forgot-password"), "authForgotPassword", "Mails a reset link when the account exists (same answer either way)", Some(schema_of::<bodies::ForgotPassword>), 201, ok_schema, &[400, 422, 429], h!(forgot)),
+        route(Public, "POST", auth!("/email-and-password/reset-password"), "authResetPassword", "Sets a new password with a reset code; every session ends", Some(schema_of::<bodies::ResetPassword>), 201, reset_outcome, &[400, 422, 429], h!(reset)),
+        route(Public, "POST", auth!("/ethereum-virtual-machine/nonce"), "authWalletNonce", "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry", None, 201, wallet_nonce, &[429], h!(nonce)),
+        route(Public, "POST", auth!("/ethereum-virtual-machine"), "authWallet", "Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge)", Some(schema_of::<bodies::WalletSignIn>), 201, tokens, &[400, 401, 409, 429], h!(wallet)),
+        route(Public, "POST", auth!("/second-factor"), "authLoginSecondFactor", "The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code", Some(schema_of::<bodies::SecondFactor>), 201, tokens, &[401, 422, 429], h!(login_second_factor)),
+        route(Owner, "POST", "/api/rbac/subjects/{id}/totp", "subjectTotpStart", "Starts two-factor enrolment: a new secret (and otpauth URL for a QR code), active once confirmed", None, 201, totp_enrolment, &[401, 403, 409], h!(totp_start)),
+        route(Owner, "POST", "/api/rbac/subjects/{id}/totp/confirm", "subjectTotpConfirm", "Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once)", Some(schema_of::<bodies::TotpConfirm>), 200, recovery_codes, &[401, 403, 409, 422], h!(totp_confirm)),
+        route(Owner, "DELETE", "/api/rbac/subjects/{id}/totp", "subjectTotpDisable", "Turns two-factor sign-in off ({code}: a TOTP or recovery code; an admin acting for another account sends none)", Some(schema_of::<bodies::TotpDisable>), 200, ok_schema, &[401, 403, 409, 422], h!(totp_disable)),
+        route(Owner, "GET", "/api/rbac/subjects/{id}/sessions", "subjectSessions", "The account's live sessions, most recently used first", None, 200, sessions, &[401, 403], h!(list_sessions)),
+        route(Owner, "DELETE", "/api/rbac/subjects/{id}/sessions/{sessionId}", "subjectEndSession", "Ends one of the account's sessions at once", None, 200, ok_schema, &[401, 403, 404], h!(end_session)),
+        route(Owner, "GET", "/api/rbac/subjects/{id}/identities", "subjectIdentities", "The subject's identities", None, 200, identities, &[400, 401, 403], h!(list_identities)),
+        route(Owner, "POST", "/api/rbac/subjects/{id}/identities", "subjectAddIdentity", "Adds an email identity, links a wallet (a signed EIP-4361 message) or Telegram (the Login Widget's signed fields)", Some(schema_of::<bodies::NewIdentity>), 201, identity, &[400, 401, 403, 409, 422, 429], h!(add_identity)),
+        route(Owner, "PATCH", "/api/rbac/subjects/{id}/identities/{identityId}", "subjectUpdateIdentity", "Changes the password ({password, newPassword}), or asks to change the email ({email, password}): the new address gets a code and becomes the identity's when the code is confirmed (pendingEmail until then); the current address is told", Some(schema_of::<bodies::IdentityChange>), 200, identity, &[400, 401, 403, 404, 409, 422], h!(patch_identity)),
+        route(Owner, "DELETE", "/api/rbac/subjects/{id}/identities/{identityId}", "subjectDeleteIdentity", "Deletes an identity (never the last one)", None, 200, identity, &[400, 401, 403, 404, 409], h!(delete_identity)),
+        route(Owner, "POST", "/api/rbac/subjects/{id}/identities/{identityId}/verification", "subjectSendVerification", "Mails a new confirmation code to the identity's address, or to the address waiting to replace it", None, 201, sent_to, &[400, 401, 403, 404, 409, 429], h!(send_verification)),
+        route(Owner, "POST", "/api/rbac/subjects/{id}/identities/{identityId}/verify", "subjectVerifyIdentity", "Confirms the identity's address with the mailed code, or moves it to the address waiting to replace it", Some(schema_of::<bodies::Code>), 200, identity, &[400, 401, 403, 404, 409, 422, 429], h!(verify_identity)),
+        route(Admin, "POST", "/api/rbac/identities/email-and-password", "identityCreateEmailAndPassword", "Admin: creates an email-and-password identity (for subjectId, or a new subject)", Some(schema_of::<bodies::AdminEmailIdentity>), 201, identity, &[400, 401, 403, 409, 422], h!(admin_email_identity)),
+        route(Owner, "PATCH", "/api/rbac/identities/{id}/change-password", "identityChangePassword", "Changes the password of one of the caller's identities (current password required)", Some(schema_of::<bodies::PasswordChange>), 200, identity, &[400, 401, 403, 404, 422], h!(change_password)),
+        route(Admin, "POST", "/api/rbac/subjects/{id}/notify", "subjectNotify", "Queues a notification to the subject's addresses: one per email identity, or per linked Telegram", Some(schema_of::<bodies::Notify>), 200, queued, &[400, 401, 403, 404, 422], h!(notify)),
+    ]
+}
+
+/// The `{name}` parameters of a path template.
+fn params_of(path: &str) -> Vec<&str> {
+    path.split('/')
+        .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+        .collect()
+}
+
+/// The OpenAPI operation of `r`.
+fn document(r: &Route) -> Value {
+    let mut op = custom(
+        "rbac",
+        r.id,
+        r.summary,
+        path_params(&params_of(r.path)),
+        r.body.map(|b| b()),
+        r.status,
+        (r.result)(),
+        r.errs,
+    );
+    if r.id == "authIsAuthorized" {
+        op["parameters"] = json!([
+            {"name": "action[route]", "in": "query", "required": true, "schema": {"type": "string"}},
+            {"name": "action[method]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["GET", "POST", "PATCH", "DELETE"]}},
+            {"name": "action[type]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["HTTP"]}}
+        ]);
+    }
+    if CHALLENGED.contains(&r.id) {
+        let challenge = json!({"title": "RbacSecondFactorChallenge", "type": "object", "properties": {
+            "secondFactor": {"type": "string", "enum": ["totp"]},
+            "challenge": {"type": "string", "description": "Send it with a code to authLoginSecondFactor within 5 minutes"}
+        }, "required": ["secondFactor", "challenge"]});
+        op["responses"]["200"] = stoa_api::openapi::ok("A second factor is needed", challenge);
+    }
     op
 }
 
-fn ok_schema() -> Value {
-    obj_schema(&[("ok", json!({"type": "boolean"}))], &["ok"])
+/// The axum route of `r`, reading its path parameters (if any) for the handler.
+fn handler(auth: Arc<Auth>, r: &Route) -> MethodRouter<AppState> {
+    let f = r.handler;
+    let filter = Method::from_bytes(r.method.as_bytes())
+        .ok()
+        .and_then(|m| MethodFilter::try_from(m).ok())
+        .unwrap_or(MethodFilter::GET);
+    if params_of(r.path).is_empty() {
+        on(filter, move |State(s): State<AppState>, req: Request| {
+            f(
+                auth.clone(),
+                In {
+                    s,
+                    params: HashMap::new(),
+                    req,
+                },
+            )
+        })
+    } else {
+        on(
+            filter,
+            move |State(s): State<AppState>,
+                  Path(params): Path<HashMap<String, String>>,
+                  req: Request| f(auth.clone(), In { s, params, req }),
+        )
+    }
 }
 
 /// The account endpoints and subject-scoped identity routes.
 pub fn routes(auth: Arc<Auth>) -> RouteBook<AppState> {
-    let a = || auth.clone();
-    let identity = json!({"$ref": "#/components/schemas/RbacIdentity"});
-    let mut b = RouteBook::new();
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "GET",
-        &format!("{AUTH}/init"),
-        get(move |req: Request| init_get(x.clone(), req)),
-        op(
-            "authInit",
-            "The current subject, or null (creates nothing)",
-            &[],
-            None,
-            200,
-            me_schema(),
-            &[401],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/init"),
-        post(move |req: Request| init_post(x.clone(), req)),
-        op(
-            "authInitAnonymous",
-            "Starts an anonymous session (a subject with no identity)",
-            &[],
-            None,
-            201,
-            tokens_schema(),
-            &[429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "GET",
-        &format!("{AUTH}/me"),
-        get(move |req: Request| me(x.clone(), req)),
-        op(
-            "authMe",
-            "The signed-in subject with roles and identities, or null",
-            &[],
-            None,
-            200,
-            me_schema(),
-            &[401],
-        ),
-    );
-    let x = a();
-    b = b.add(Access::Public, "GET", &format!("{AUTH}/is-authorized"), get(move |RawQuery(q): RawQuery, req: Request| is_authorized(x.clone(), req, q)),
-        {
-            let mut o = op("authIsAuthorized", "May the caller call action[method] action[route]?", &[], None, 200, ok_schema(), &[400, 401, 403]);
-            o["parameters"] = json!([
-                {"name": "action[route]", "in": "query", "required": true, "schema": {"type": "string"}},
-                {"name": "action[method]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["GET", "POST", "PATCH", "DELETE"]}},
-                {"name": "action[type]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["HTTP"]}}
-            ]);
-            o
-        });
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/refresh"),
-        post(move |State(s): State<AppState>, req: Request| refresh(x.clone(), s, req)),
-        op(
-            "authRefresh",
-            "Rotates the refresh token (body or cookie) and issues a new pair",
-            &[],
-            Some(obj_schema(&[("refresh", string())], &[])),
-            201,
-            tokens_schema(),
-            &[400, 401],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/logout"),
-        post(move |State(s): State<AppState>, req: Request| logout(x.clone(), s, req)),
-        op(
-            "authLogout",
-            "Ends the session and clears the cookies",
-            &[],
-            None,
-            200,
-            ok_schema(),
-            &[403],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/email-and-password/authentication"),
-        post(move |State(s): State<AppState>, req: Request| login(x.clone(), s, req)),
-        with_challenge(op(
-            "authLogin",
-            "Signs in with email and password (201 with tokens, or 200 with the second step's challenge)",
-            &[],
-            Some(schema_of::<bodies::Credentials>()),
-            201,
-            tokens_schema(),
-            &[400, 401, 422, 429],
-        )),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/email-and-password/registration"),
-        post(move |State(s): State<AppState>, req: Request| register(x.clone(), s, req)),
-        op(
-            "authRegister",
-            "Creates an account with the roles open to registration",
-            &[],
-            Some(schema_of::<bodies::Registration>()),
-            201,
-            tokens_schema(),
-            &[400, 403, 409, 422, 429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/email-and-password/forgot-password"),
-        post(move |State(s): State<AppState>, req: Request| forgot(x.clone(), s, req)),
-        op(
-            "authForgotPassword",
-            "Mails a reset link when the account exists (same answer either way)",
-            &[],
-            Some(schema_of::<bodies::ForgotPassword>()),
-            201,
-            ok_schema(),
-            &[400, 422, 429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/email-and-password/reset-password"),
-        post(move |State(s): State<AppState>, req: Request| reset(x.clone(), s, req)),
-        op(
-            "authResetPassword",
-            "Sets a new password with a reset code; every session ends",
-            &[],
-            Some(schema_of::<bodies::ResetPassword>()),
-            201,
-            json!({"title": "RbacResetOutcome", "type": "object", "properties": {
-                "ok": {"type": "boolean"},
-                "removedIdentities": {"type": "array", "description": "Sign-in methods removed because they were added while the address was unconfirmed", "items": {"type": "object", "properties": {
-                    "provider": {"type": ["string", "null"]}, "email": {"type": ["string", "null"]}, "account": {"type": ["string", "null"]}
-                }, "required": ["provider", "email", "account"]}},
-                "secondFactorRemoved": {"type": "boolean"}
-            }, "required": ["ok", "removedIdentities", "secondFactorRemoved"]}),
-            &[400, 422, 429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/ethereum-virtual-machine/nonce"),
-        post(move |req: Request| nonce(x.clone(), req)),
-        op(
-            "authWalletNonce",
-            "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry",
-            &[],
-            None,
-            201,
-            json!({"type": "object", "description": "What the wallet signs (EIP-4361)", "properties": {
-                "nonce": {"type": "string"}, "domain": {"type": "string"}, "uri": {"type": "string"},
-                "chainIds": {"type": "array", "items": {"type": "integer"}}, "version": {"type": "string"},
-                "issuedAt": {"type": "string", "format": "date-time"}, "expiresAt": {"type": "string", "format": "date-time"}
-            }, "required": ["nonce", "domain", "uri", "chainIds", "version", "issuedAt", "expiresAt"]}),
-            &[429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/ethereum-virtual-machine"),
-        post(move |State(s): State<AppState>, req: Request| wallet(x.clone(), s, req)),
-        with_challenge(op(
-            "authWallet",
-            "Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge)",
-            &[],
-            Some(schema_of::<bodies::WalletSignIn>()),
-            201,
-            tokens_schema(),
-            &[400, 401, 409, 429],
-        )),
-    );
-    let x = a();
-    b = b.add(
-        Access::Public,
-        "POST",
-        &format!("{AUTH}/second-factor"),
-        post(move |State(s): State<AppState>, req: Request| login_second_factor(x.clone(), s, req)),
-        op(
-            "authLoginSecondFactor",
-            "The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code",
-            &[],
-            Some(schema_of::<bodies::SecondFactor>()),
-            201,
-            tokens_schema(),
-            &[401, 422, 429],
-        ),
-    );
-    let totp = "/api/rbac/subjects/{id}/totp";
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "POST",
-        totp,
-        post(move |Path(id): Path<String>, req: Request| totp_start(x.clone(), id, req)),
-        op(
-            "subjectTotpStart",
-            "Starts two-factor enrolment: a new secret (and otpauth URL for a QR code), active once confirmed",
-            &["id"],
-            None,
-            201,
-            json!({"title": "RbacTotpEnrolment", "type": "object", "properties": {
-                "secret": {"type": "string", "description": "Base32, for typing into an authenticator app"},
-                "otpauthUrl": {"type": "string"},
-                "digits": {"type": "integer"},
-                "period": {"type": "integer"},
-                "algorithm": {"type": "string"}
-            }, "required": ["secret", "otpauthUrl", "digits", "period", "algorithm"]}),
-            &[401, 403, 409],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "POST",
-        &format!("{totp}/confirm"),
-        post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| totp_confirm(x.clone(), s, id, req)),
-        op(
-            "subjectTotpConfirm",
-            "Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once)",
-            &["id"],
-            Some(obj_schema(&[
-                ("code", json!({"type": "string", "minLength": 1, "maxLength": 64})),
-                ("password", json!({"type": "string", "maxLength": 128, "description": "The account's current password (required when it has one and enrols itself)"})),
-            ], &["code"])),
-            200,
-            json!({"title": "RbacRecoveryCodes", "type": "object", "properties": {
-                "recoveryCodes": {"type": "array", "items": {"type": "string"}},
-                "jwt": {"type": ["string", "null"], "description": "A new access token for this session, now with its second factor (also set as the cookie)"}
-            }, "required": ["recoveryCodes", "jwt"]}),
-            &[401, 403, 409, 422],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "DELETE",
-        totp,
-        delete(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| totp_disable(x.clone(), s, id, req)),
-        op(
-            "subjectTotpDisable",
-            "Turns two-factor sign-in off ({code}: a TOTP or recovery code; an admin acting for another account sends none)",
-            &["id"],
-            Some(obj_schema(&[("code", json!({"type": "string", "minLength": 1, "maxLength": 64}))], &[])),
-            200,
-            ok_schema(),
-            &[401, 403, 409, 422],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "GET",
-        "/api/rbac/subjects/{id}/sessions",
-        get(move |Path(id): Path<String>, req: Request| list_sessions(x.clone(), id, req)),
-        op(
-            "subjectSessions",
-            "The account's live sessions, most recently used first",
-            &["id"],
-            None,
-            200,
-            json!({"type": "array", "items": {"title": "RbacSessionView", "type": "object", "properties": {
-                "id": {"type": "string", "format": "uuid"},
-                "createdAt": {"type": "string", "format": "date-time"},
-                "lastUsedAt": {"type": "string", "format": "date-time", "description": "The last token refresh (within the access-token lifetime of the last use)"},
-                "userAgent": {"type": ["string", "null"]},
-                "ip": {"type": ["string", "null"]},
-                "secondFactor": {"type": "boolean"},
-                "current": {"type": "boolean", "description": "The session of this request"}
-            }, "required": ["id", "createdAt", "lastUsedAt", "userAgent", "ip", "secondFactor", "current"]}}),
-            &[401, 403],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "DELETE",
-        "/api/rbac/subjects/{id}/sessions/{sessionId}",
-        delete(move |Path(p): Path<(String, String)>, req: Request| end_session(x.clone(), p, req)),
-        op(
-            "subjectEndSession",
-            "Ends one of the account's sessions at once",
-            &["id", "sessionId"],
-            None,
-            200,
-            ok_schema(),
-            &[401, 403, 404],
-        ),
-    );
-    let base = "/api/rbac/subjects/{id}/identities";
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "GET",
-        base,
-        get(move |Path(id): Path<String>, req: Request| list_identities(x.clone(), id, req)),
-        op(
-            "subjectIdentities",
-            "The subject's identities",
-            &["id"],
-            None,
-            200,
-            json!({"type": "array", "items": identity}),
-            &[400, 401, 403],
-        ),
-    );
-    let x = a();
-    b = b.add(Access::Owner, "POST", base, post(move |State(s): State<AppState>, Path(id): Path<String>, req: Request| add_identity(x.clone(), s, id, req)),
-        op("subjectAddIdentity", "Adds an email identity ({provider: email_and_password, email, password}), links a wallet ({provider: ethereum_virtual_machine, message, signature, address}) or Telegram (provider: telegram and the Login Widget's fields: id, first_name, username, photo_url, auth_date, hash)", &["id"], Some(json!({"type": "object", "properties": {"provider": {"type": "string", "enum": ["email_and_password", "ethereum_virtual_machine", "telegram"]}}, "required": ["provider"]})), 201, identity.clone(), &[400, 401, 403, 409, 422, 429]));
-    let item = "/api/rbac/subjects/{id}/identities/{identityId}";
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "PATCH",
-        item,
-        patch(
-            move |State(s): State<AppState>, Path(p): Path<(String, String)>, req: Request| {
-                patch_identity(x.clone(), s, p, req)
-            },
-        ),
-        op(
-            "subjectUpdateIdentity",
-            "Changes the password ({password, newPassword}), or asks to change the email ({email, password}): the new address gets a code and becomes the identity's when the code is confirmed (pendingEmail until then); the current address is told",
-            &["id", "identityId"],
-            Some(json!({"type": "object"})),
-            200,
-            identity.clone(),
-            &[400, 401, 403, 404, 409, 422],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "DELETE",
-        item,
-        delete(move |Path(p): Path<(String, String)>, req: Request| {
-            delete_identity(x.clone(), p, req)
-        }),
-        op(
-            "subjectDeleteIdentity",
-            "Deletes an identity (never the last one)",
-            &["id", "identityId"],
-            None,
-            200,
-            identity.clone(),
-            &[400, 401, 403, 404, 409],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "POST",
-        &format!("{item}/verification"),
-        post(move |Path(p): Path<(String, String)>, req: Request| {
-            send_verification(x.clone(), p, req)
-        }),
-        op(
-            "subjectSendVerification",
-            "Mails a new confirmation code to the identity's address, or to the address waiting to replace it",
-            &["id", "identityId"],
-            None,
-            201,
-            json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "sentTo": {"type": "string", "format": "email"}}, "required": ["ok", "sentTo"]}),
-            &[400, 401, 403, 404, 409, 429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "POST",
-        &format!("{item}/verify"),
-        post(
-            move |State(s): State<AppState>, Path(p): Path<(String, String)>, req: Request| {
-                verify_identity(x.clone(), s, p, req)
-            },
-        ),
-        op(
-            "subjectVerifyIdentity",
-            "Confirms the identity's address with the mailed code, or moves it to the address waiting to replace it",
-            &["id", "identityId"],
-            Some(obj_schema(
-                &[(
-                    "code",
-                    json!({"type": "string", "minLength": 1, "maxLength": 64, "description": "The six digits from the mail"}),
-                )],
-                &["code"],
-            )),
-            200,
-            identity.clone(),
-            &[400, 401, 403, 404, 409, 422, 429],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Admin,
-        "POST",
-        "/api/rbac/identities/email-and-password",
-        post(move |State(s): State<AppState>, req: Request| {
-            admin_email_identity(x.clone(), s, req)
-        }),
-        op(
-            "identityCreateEmailAndPassword",
-            "Admin: creates an email-and-password identity (for subjectId, or a new subject)",
-            &[],
-            Some(obj_schema(
-                &[
-                    ("email", string()),
-                    ("password", string()),
-                    ("subjectId", json!({"type": "string", "format": "uuid"})),
-                ],
-                &["email", "password"],
-            )),
-            201,
-            identity.clone(),
-            &[400, 401, 403, 409, 422],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Owner,
-        "PATCH",
-        "/api/rbac/identities/{id}/change-password",
-        patch(
-            move |State(s): State<AppState>, Path(id): Path<String>, req: Request| {
-                change_password(x.clone(), s, id, req)
-            },
-        ),
-        op(
-            "identityChangePassword",
-            "Changes the password of one of the caller's identities (current password required)",
-            &["id"],
-            Some(obj_schema(
-                &[("password", string()), ("newPassword", string())],
-                &["password", "newPassword"],
-            )),
-            200,
-            identity,
-            &[400, 401, 403, 404, 422],
-        ),
-    );
-    let x = a();
-    b = b.add(
-        Access::Admin,
-        "POST",
-        "/api/rbac/subjects/{id}/notify",
-        stoa_api::call::route(x, "POST", notify),
-        stoa_api::openapi::custom(
-            "rbac",
-            "subjectNotify",
-            "Queues a notification to the subject's addresses ({notification: {topic: {slug}, template: {variant}, notification: {method: email|telegram, data, sendAfter?}}, language?}): one per email identity, or per linked Telegram",
-            stoa_api::openapi::path_params(&["id"]),
-            Some(json!({"type": "object", "properties": {"notification": {"type": "object"}, "language": {"type": "string"}}, "required": ["notification"]})),
-            200,
-            json!({"type": "object", "properties": {"queued": {"type": "integer"}, "notifications": {"type": "array", "items": {"type": "string", "format": "uuid"}}}}),
-            &[400, 401, 403, 404, 422],
-        ),
-    );
-    b
-}
-
-fn notify(auth: Arc<Auth>, x: stoa_api::call::Call) -> stoa_api::call::Fut {
-    Box::pin(async move { stoa_api::call::ok(auth.notify(x.id("id")?, &x.body).await?) })
+    table().iter().fold(RouteBook::new(), |b, r| {
+        b.add(
+            r.access,
+            r.method,
+            r.path,
+            handler(auth.clone(), r),
+            document(r),
+        )
+    })
 }
 
 // ---- the middleware ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ pub mod limits;
 pub mod password;
 pub mod policy;
 pub mod rails;
+pub mod rows;
 pub mod second_factor;
 pub mod seed;
 pub mod service;

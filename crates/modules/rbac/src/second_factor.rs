@@ -227,8 +227,8 @@ impl Auth {
         let ids = self.identities(subject).await?;
         let Some(identity) = ids
             .iter()
-            .find(|i| i.text("provider") == Some(crate::service::EMAIL))
-            .and_then(Record::id)
+            .find(|i| i.provider == crate::rows::Provider::Email)
+            .map(|i| i.id)
         else {
             return Ok(());
         };
@@ -241,7 +241,7 @@ impl Auth {
     /// The account's email, when it has an email identity.
     pub async fn email_of(&self, subject: Uuid) -> Option<String> {
         let ids = self.identities(subject).await.ok()?;
-        ids.iter().find_map(|i| i.text("email")).map(str::to_owned)
+        ids.into_iter().find_map(|i| i.email)
     }
 
     /// Confirms enrolment with a code from the pending secret: turns two-factor sign-in on,
@@ -438,7 +438,11 @@ impl Auth {
     }
 
     /// The account's live sessions, most recently used first (`current`: the caller's).
-    pub async fn sessions(&self, subject: Uuid, current: Option<Uuid>) -> Result<Vec<Value>> {
+    pub async fn sessions(
+        &self,
+        subject: Uuid,
+        current: Option<Uuid>,
+    ) -> Result<Vec<crate::rows::SessionView>> {
         let rows = self
             .store
             .find_by(
@@ -448,39 +452,35 @@ impl Auth {
             )
             .await?;
         let t = now();
-        let mut out: Vec<(String, Value)> = rows
+        let mut out: Vec<crate::rows::SessionView> = rows
             .iter()
             .filter(|r| {
                 r.text("expiresAt")
                     .and_then(stoa_kernel::value::parse_timestamp)
                     .is_some_and(|x| x > t)
             })
-            .map(|r| {
-                let last = r
-                    .text("lastUsedAt")
-                    .or(r.text("createdAt"))
-                    .unwrap_or("")
-                    .to_owned();
-                let mfa = r
-                    .json("options")
-                    .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
-                    .unwrap_or(false);
-                (
-                    last.clone(),
-                    json!({
-                        "id": r.id(),
-                        "createdAt": r.text("createdAt"),
-                        "lastUsedAt": last,
-                        "userAgent": r.text("userAgent"),
-                        "ip": r.text("ip"),
-                        "secondFactor": mfa,
-                        "current": r.id().is_some() && r.id() == current,
-                    }),
-                )
+            .filter_map(|r| {
+                let id = r.id()?;
+                let created_at = r.text("createdAt").unwrap_or_default().to_owned();
+                Some(crate::rows::SessionView {
+                    id,
+                    last_used_at: r
+                        .text("lastUsedAt")
+                        .map_or_else(|| created_at.clone(), str::to_owned),
+                    created_at,
+                    user_agent: r.text("userAgent").map(str::to_owned),
+                    ip: r.text("ip").map(str::to_owned),
+                    second_factor: r
+                        .json("options")
+                        .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
+                        .unwrap_or(false),
+                    current: Some(id) == current,
+                })
             })
             .collect();
-        out.sort_by(|a, b| b.0.cmp(&a.0));
-        Ok(out.into_iter().map(|(_, v)| v).collect())
+        // Timestamps are written in one fixed format, so their text sorts as their time.
+        out.sort_by(|a, b| b.last_used_at.cmp(&a.last_used_at));
+        Ok(out)
     }
 
     /// Ends session `sid` of `subject` at once (its access tokens stop working on their next

@@ -23,9 +23,11 @@ use stoa_store::{Exec, Record, Store, repo};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::bodies::{self, AdminEmailIdentity, Change, IdentityChange, NewIdentity, Notify};
 use crate::limits::{Limits, RateConfig};
 use crate::password::{self, Hasher};
 use crate::policy::Policy;
+pub use crate::rows::{Identity, Provider};
 use crate::siwe_login::{self, Nonces};
 use crate::tokens::{self, Jwt};
 
@@ -60,11 +62,6 @@ const RESET_TTL: Duration = Duration::from_secs(15 * 60);
 /// How recent a sign-in must be to add or remove a way to sign in.
 pub const RECENT_SIGN_IN: Duration = Duration::from_secs(15 * 60);
 
-/// Is this identity a way to sign in (a password or a wallet)? Checkout addresses and Telegram
-/// (notifications only) are not.
-fn signs_in(r: &Record) -> bool {
-    matches!(r.text("provider"), Some(EMAIL | WALLET))
-}
 const RESET_ATTEMPTS: i64 = 5;
 const SPENT_KEPT: usize = 50;
 
@@ -128,7 +125,7 @@ pub struct Ctx {
 }
 
 /// A fresh token pair.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Tokens {
     pub jwt: String,
     pub refresh: String,

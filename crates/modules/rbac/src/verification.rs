@@ -25,7 +25,7 @@ use stoa_notification::mail::Email;
 use stoa_store::{Exec, Record, repo};
 use uuid::Uuid;
 
-use crate::service::{Auth, Ctx, EMAIL, ts};
+use crate::service::{Auth, Ctx, EMAIL, Provider, ts};
 use crate::tokens;
 
 /// The confirmation mail (a code, and a link to the page that takes it).
@@ -174,11 +174,11 @@ impl Auth {
         let ids = self.identities(subject).await?;
         match ids
             .iter()
-            .find(|r| r.text("provider") == Some(EMAIL) && !confirmed(r))
+            .find(|r| r.provider == Provider::Email && !r.confirmed)
         {
             Some(r) => Err(Error::Forbidden(format!(
                 "confirm your email address {} first: enter the code mailed to it (or ask for a new one in the account's settings)",
-                r.text("email").unwrap_or_default()
+                r.label()
             ))),
             None => Ok(()),
         }
@@ -367,14 +367,14 @@ impl Auth {
     }
 
     async fn owned_email_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
-        let row = self.owned_identity(subject, identity).await?;
-        if row.text("provider") != Some(EMAIL) {
+        let found = self.owned_identity(subject, identity).await?;
+        if found.provider != Provider::Email {
             return Err(Error::invalid_field(
                 "provider",
                 "only email-and-password identities are confirmed by mail",
             ));
         }
-        Ok(row)
+        Ok(found.row)
     }
 
     /// Inside a reset's transaction, once its code was accepted for `identity` (the row after the

@@ -357,6 +357,43 @@ async fn hand_written_routes_check_their_declared_bodies(app: TestApp) {
         .await;
     assert_error(&r, 422, "render with a numeric language");
     assert!(field(&r, "language"), "{}", r.text);
+    // The account routes read typed bodies whose declarations are generated from those types.
+    let user = app.register("typed-bodies@example.com").await;
+    let ids = format!("/api/rbac/subjects/{}/identities", user.id);
+    let r = app.post(&ids, &json!({"provider": "fax"})).await;
+    assert_error(&r, 422, "an unknown provider");
+    assert!(field(&r, "provider"), "{}", r.text);
+    let r = app
+        .post(
+            &ids,
+            &json!({"provider": "email_and_password", "email": "x@example.com"}),
+        )
+        .await;
+    assert_error(&r, 422, "a variant's missing field");
+    assert!(field(&r, "password"), "{}", r.text);
+    let notify = format!("/api/rbac/subjects/{}/notify", user.id);
+    let r = app
+        .post(
+            &notify,
+            &json!({"notification": {"topic": {"slug": "information"}}}),
+        )
+        .await;
+    assert_error(&r, 422, "a notification without a template");
+    assert!(r.text.contains("template"), "{}", r.text);
+    let r = app
+        .post(&notify, &json!({"notification": {"topic": {"slug": "information"}, "template": {"variant": "reset-password"}, "notification": {"data": 5}}}))
+        .await;
+    assert_error(&r, 422, "numeric template data");
+    let pw = format!("{ids}/{}", user.id);
+    let r = app
+        .send(
+            app.client
+                .patch(app.url(&pw))
+                .json(&json!({"password": 12})),
+        )
+        .await;
+    assert_error(&r, 422, "a numeric password");
+    assert!(field(&r, "password"), "{}", r.text);
 }
 dual_test!(hand_written_routes_check_their_declared_bodies);
 

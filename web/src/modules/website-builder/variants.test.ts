@@ -1,7 +1,7 @@
 import type { Rec } from "@/site/content";
 import { campaignOf, DEFAULT_CAMPAIGN } from "./variants";
 
-const widget = (options?: unknown): Rec => ({ id: "w", variant: "content-block-for-planet-target", ...(options === undefined ? {} : { options }) });
+const widget = (options?: unknown): Rec => ({ id: "w", _entity: "website-builder.widget", variant: "content-block-for-planet-target", ...(options === undefined ? {} : { options }) });
 
 describe("campaignOf", () => {
   it("reads the goal and the offset from the widget's options", () => {

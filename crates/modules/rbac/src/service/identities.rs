@@ -5,7 +5,7 @@ use super::*;
 
 impl Auth {
     /// The identities linked to `subject`.
-    pub async fn identities(&self, subject: Uuid) -> Result<Vec<Record>> {
+    pub async fn identities(&self, subject: Uuid) -> Result<Vec<Identity>> {
         let links = self
             .store
             .find_by(&self.e.s2i, &[("subjectId", Val::Uuid(subject))], 1000)
@@ -14,7 +14,7 @@ impl Auth {
         for l in links {
             if let Some(id) = l.uuid("identityId") {
                 match self.store.get(&self.e.identity, id).await {
-                    Ok(r) => out.push(r),
+                    Ok(r) => out.push(Identity::try_from(r)?),
                     Err(Error::NotFound { .. }) => {}
                     Err(e) => return Err(e),
                 }
@@ -23,11 +23,11 @@ impl Auth {
         Ok(out)
     }
 
-    pub(crate) async fn owned_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+    pub(crate) async fn owned_identity(&self, subject: Uuid, identity: Uuid) -> Result<Identity> {
         self.identities(subject)
             .await?
             .into_iter()
-            .find(|r| r.id() == Some(identity))
+            .find(|r| r.id == identity)
             .ok_or_else(|| {
                 Error::not_found(format!(
                     "rbac.identity {identity} not found for this subject"
@@ -51,14 +51,13 @@ impl Auth {
         }
     }
 
-    /// Adds an email-and-password identity (`{email, password}`) or links a wallet
-    /// (`{message, signature, address}`).
+    /// Adds an email-and-password identity, or links a wallet or a Telegram account.
     /// `own_session`: the caller's session when it changes its own account (an admin acting
     /// for another account passes `None`).
     pub async fn add_identity(
         &self,
         subject: Uuid,
-        body: &Map<String, Value>,
+        body: &NewIdentity,
         ctx: &Ctx,
         own_session: Option<Uuid>,
     ) -> Result<Record> {
@@ -66,20 +65,18 @@ impl Auth {
         self.limits
             .account(&format!("identity-change:{subject}"))
             .await?;
-        let provider = str_field(body, "provider")?.replace('-', "_");
         let mut tx;
-        let row = match provider.as_str() {
-            EMAIL => {
-                let email = normalise_email("email", str_field(body, "email")?)?;
-                let pw = str_field(body, "password")?;
-                password::check_new("password", pw)?;
+        let (provider, row) = match body {
+            NewIdentity::Email { email, password } => {
+                let email = normalise_email("email", email)?;
+                password::check_new("password", password)?;
                 let current = self.identities(subject).await?;
                 // A password sign-in added next to another sign-in method would outlive a stolen
                 // session: it takes a recent sign-in.
-                if current.iter().any(signs_in) {
+                if current.iter().any(Identity::signs_in) {
                     self.require_recent_sign_in(own_session).await?;
                 }
-                if current.iter().any(|r| r.text("provider") == Some(EMAIL)) {
+                if current.iter().any(|i| i.provider == Provider::Email) {
                     return Err(Error::Conflict {
                         message:
                             "this account already has an email identity; change its email instead"
@@ -87,28 +84,35 @@ impl Auth {
                         fields: Default::default(),
                     });
                 }
-                let hash = self.hasher.hash(pw).await?;
+                let hash = self.hasher.hash(password).await?;
                 tx = self.store.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash), false)
-                    .await?
+                let row = self
+                    .create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash), false)
+                    .await?;
+                (Provider::Email, row)
             }
-            WALLET => {
+            NewIdentity::Wallet {
+                message,
+                signature,
+                address,
+            } => {
                 self.require_confirmed_email(subject).await?;
-                if self.identities(subject).await?.iter().any(signs_in) {
+                if self
+                    .identities(subject)
+                    .await?
+                    .iter()
+                    .any(Identity::signs_in)
+                {
                     self.require_recent_sign_in(own_session).await?;
                 }
-                let addr = self
-                    .verify_wallet(
-                        str_field(body, "message")?,
-                        str_field(body, "signature")?,
-                        str_field(body, "address")?,
-                    )
-                    .await?;
+                let addr = self.verify_wallet(message, signature, address).await?;
                 tx = self.store.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, WALLET, &addr, None, true)
-                    .await?
+                let row = self
+                    .create_identity(&mut tx.exec(), subject, WALLET, &addr, None, true)
+                    .await?;
+                (Provider::Wallet, row)
             }
-            TELEGRAM => {
+            NewIdentity::Telegram(login) => {
                 self.require_confirmed_email(subject).await?;
                 let Some(token) = &self.cfg.telegram_bot_token else {
                     return Err(Error::invalid_field(
@@ -116,25 +120,22 @@ impl Auth {
                         "this site has no Telegram bot to link accounts with",
                     ));
                 };
-                let id = crate::telegram_login::verify(body, token, now().unix_timestamp())?;
+                let id =
+                    crate::telegram_login::verify(&login.fields(), token, now().unix_timestamp())?;
                 tx = self.store.begin().await?;
-                self.create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None, true)
-                    .await?
-            }
-            _ => {
-                return Err(Error::invalid_field(
-                    "provider",
-                    "must be email_and_password, ethereum_virtual_machine or telegram",
-                ));
+                let row = self
+                    .create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None, true)
+                    .await?;
+                (Provider::Telegram, row)
             }
         };
         tx.commit().await?;
-        if provider == EMAIL {
+        if provider == Provider::Email {
             if let Some(email) = row.text("email") {
                 self.send_verification(&row, email, false, ctx).await?;
             }
         } else {
-            self.tell_linked(subject, &provider, &row, ctx).await;
+            self.tell_linked(subject, provider, &row, ctx).await;
         }
         Ok(row)
     }
@@ -144,11 +145,11 @@ impl Auth {
     pub(super) async fn tell_linked(
         &self,
         subject: Uuid,
-        provider: &str,
+        provider: Provider,
         identity: &Record,
         ctx: &Ctx,
     ) {
-        let what = if provider == WALLET {
+        let what = if provider == Provider::Wallet {
             "wallet"
         } else {
             "telegram"
@@ -180,47 +181,25 @@ impl Auth {
 
     /// Queues a notification to `subject`'s addresses (an admin's `notify`): one per email
     /// identity, or one per linked Telegram.
-    pub async fn notify(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
-        let n = body
-            .get("notification")
-            .and_then(Value::as_object)
-            .ok_or_else(|| Error::invalid_field("notification", "must be an object"))?;
-        let pick = |path: [&str; 2]| -> Result<String> {
-            n.get(path[0])
-                .and_then(|o| o.get(path[1]))
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .ok_or_else(|| {
-                    Error::invalid_field(
-                        &format!("notification.{}.{}", path[0], path[1]),
-                        "is required",
-                    )
-                })
-        };
-        let topic = pick(["topic", "slug"])?;
-        let template = pick(["template", "variant"])?;
-        let inner = n
-            .get("notification")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let channel = match inner
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or("email")
-        {
-            "email" => stoa_notification::mail::Channel::Email,
-            "telegram" => stoa_notification::mail::Channel::Telegram,
-            _ => {
-                return Err(Error::invalid_field(
-                    "notification.notification.method",
-                    "must be email or telegram",
-                ));
+    pub async fn notify(&self, subject: Uuid, body: &Notify) -> Result<Value> {
+        let n = &body.notification;
+        let topic = n.topic.slug.as_str();
+        let template = n.template.variant.as_str();
+        for (v, field) in [
+            (topic, "notification.topic.slug"),
+            (template, "notification.template.variant"),
+        ] {
+            if v.is_empty() {
+                return Err(Error::invalid_field(field, "is required"));
             }
+        }
+        let delivery = &n.notification;
+        let channel = match delivery.method {
+            bodies::Method::Email => stoa_notification::mail::Channel::Email,
+            bodies::Method::Telegram => stoa_notification::mail::Channel::Telegram,
         };
         // `data` may come as a JSON string (as the original sends it) or as an object.
-        let data = match inner.get("data") {
+        let data = match &delivery.data {
             Some(Value::String(s)) => serde_json::from_str(s).map_err(|_| {
                 Error::invalid_field("notification.notification.data", "is not JSON")
             })?,
@@ -233,7 +212,7 @@ impl Auth {
                 ));
             }
         };
-        let send_after = match inner.get("sendAfter").and_then(Value::as_str) {
+        let send_after = match delivery.send_after.as_deref() {
             Some(t) => Some(parse_timestamp(t).ok_or_else(|| {
                 Error::invalid_field(
                     "notification.notification.sendAfter",
@@ -244,8 +223,8 @@ impl Auth {
         };
         self.mailer
             .check_setup(
-                &topic,
-                &template,
+                topic,
+                template,
                 ["notification.topic.slug", "notification.template.variant"],
             )
             .await?;
@@ -261,20 +240,16 @@ impl Auth {
                 format!("the account has no {} to send to", channel.as_str()),
             ));
         }
-        let language = body
-            .get("language")
-            .and_then(Value::as_str)
-            .unwrap_or("en")
-            .to_owned();
+        let language = body.language.as_deref().unwrap_or("en");
         let mut ids = Vec::new();
         for to in &targets {
             ids.push(
                 self.mailer
                     .queue(Email {
-                        topic: &topic,
-                        template_variant: &template,
+                        topic,
+                        template_variant: template,
                         to,
-                        language: &language,
+                        language,
                         data: data.clone(),
                         channel,
                         send_after,
@@ -294,67 +269,74 @@ impl Auth {
         subject: Uuid,
         identity: Uuid,
         keep_session: Option<Uuid>,
-        body: &Map<String, Value>,
+        body: &IdentityChange,
         ctx: &Ctx,
     ) -> Result<Record> {
-        let row = self.owned_identity(subject, identity).await?;
-        if row.text("provider") != Some(EMAIL) {
+        let found = self.owned_identity(subject, identity).await?;
+        if found.provider != Provider::Email {
             return Err(Error::invalid_field(
                 "provider",
                 "only email-and-password identities can be changed",
             ));
         }
-        let i = &self.e.identity;
-        if let Some(new) = body.get("newPassword") {
-            let new = new
-                .as_str()
-                .ok_or_else(|| Error::invalid_field("newPassword", "must be a string"))?;
-            password::check_len("newPassword", new)?;
-            self.check_password(identity, "password", str_field(body, "password")?)
-                .await?;
-            password::check_new("newPassword", new)?;
-            let hash = self.hasher.hash(new).await?;
-            let mut tx = self.store.begin().await?;
-            let out = {
-                let mut exec = tx.exec();
-                let out = repo::update_if(
-                    &mut exec,
-                    i,
-                    identity,
-                    &[(idx(i, "password")?, Val::Text(hash))],
-                    &[],
-                )
-                .await?
-                .ok_or_else(|| Error::not_found("identity not found"))?;
-                self.revoke_all(&mut exec, subject, keep_session).await?;
-                if let Some(who) = stoa_store::audit::current() {
-                    stoa_store::audit::event_in(
-                        &mut exec,
-                        &who,
-                        "rbac.identity",
-                        Some(identity),
-                        "password changed; other sessions signed out",
-                        Map::new(),
-                        &["password"],
-                    )
+        match body.change()? {
+            Change::Password(new) => {
+                self.change_password(subject, identity, keep_session, &body.password, new)
+                    .await
+            }
+            Change::Email(email) => {
+                let email = normalise_email("email", email)?;
+                self.check_password(identity, "password", &body.password)
                     .await?;
-                }
-                out
-            };
-            tx.commit().await?;
-            tracing::info!(subject = %subject, event = "password_changed", "password changed; other sessions revoked");
-            return Ok(out);
+                self.request_email_change(&found.row, &email, ctx).await
+            }
         }
-        if let Some(email) = body.get("email") {
-            let email = normalise_email("email", email.as_str().unwrap_or_default())?;
-            self.check_password(identity, "password", str_field(body, "password")?)
+    }
+
+    /// Sets a new password after checking the current one; the account's other sessions end.
+    async fn change_password(
+        &self,
+        subject: Uuid,
+        identity: Uuid,
+        keep_session: Option<Uuid>,
+        current: &str,
+        new: &str,
+    ) -> Result<Record> {
+        password::check_len("newPassword", new)?;
+        self.check_password(identity, "password", current).await?;
+        password::check_new("newPassword", new)?;
+        let hash = self.hasher.hash(new).await?;
+        let i = &self.e.identity;
+        let mut tx = self.store.begin().await?;
+        let out = {
+            let mut exec = tx.exec();
+            let out = repo::update_if(
+                &mut exec,
+                i,
+                identity,
+                &[(idx(i, "password")?, Val::Text(hash))],
+                &[],
+            )
+            .await?
+            .ok_or_else(|| Error::not_found("identity not found"))?;
+            self.revoke_all(&mut exec, subject, keep_session).await?;
+            if let Some(who) = stoa_store::audit::current() {
+                stoa_store::audit::event_in(
+                    &mut exec,
+                    &who,
+                    "rbac.identity",
+                    Some(identity),
+                    "password changed; other sessions signed out",
+                    Map::new(),
+                    &["password"],
+                )
                 .await?;
-            return self.request_email_change(&row, &email, ctx).await;
-        }
-        Err(Error::invalid_field(
-            "body",
-            "send {password, newPassword} to change the password or {email, password} to change the email",
-        ))
+            }
+            out
+        };
+        tx.commit().await?;
+        tracing::info!(subject = %subject, event = "password_changed", "password changed; other sessions revoked");
+        Ok(out)
     }
 
     /// Deletes an identity; the last way to sign in cannot go. Removing a sign-in method takes a
@@ -371,17 +353,17 @@ impl Auth {
             .account(&format!("identity-change:{subject}"))
             .await?;
         let all = self.identities(subject).await?;
-        let row = all
+        let found = all
             .iter()
-            .find(|r| r.id() == Some(identity))
+            .find(|r| r.id == identity)
             .cloned()
             .ok_or_else(|| {
                 Error::not_found(format!(
                     "rbac.identity {identity} not found for this subject"
                 ))
             })?;
-        if signs_in(&row) {
-            if !all.iter().any(|r| r.id() != Some(identity) && signs_in(r)) {
+        if found.signs_in() {
+            if !all.iter().any(|r| r.id != identity && r.signs_in()) {
                 return Err(Error::Conflict {
                     message:
                         "this is the account's last way to sign in; add another before deleting it"
@@ -392,17 +374,13 @@ impl Auth {
             self.require_recent_sign_in(own_session).await?;
         }
         self.store.delete(&self.e.identity, identity).await?;
-        if signs_in(&row) {
+        if found.signs_in() {
             let mut to = self.subjects.emails(subject).await.unwrap_or_default();
-            if let Some(e) = row.text("email")
-                && !to.iter().any(|x| x == e)
+            if let Some(e) = &found.email
+                && !to.contains(e)
             {
-                to.push(e.to_owned());
+                to.push(e.clone());
             }
-            let what = row
-                .text("email")
-                .or(row.text("account"))
-                .unwrap_or_default();
             for address in to {
                 let queued = self
                     .mailer
@@ -411,7 +389,7 @@ impl Auth {
                         template_variant: crate::verification::REMOVED_TEMPLATE,
                         to: &address,
                         language: &ctx.language,
-                        data: json!({"removed": what, "settingsUrl": format!("{}/rbac/subjects/settings", self.cfg.public_url)}),
+                        data: json!({"removed": found.label(), "settingsUrl": format!("{}/rbac/subjects/settings", self.cfg.public_url)}),
                         ..Default::default()
                     })
                     .await;
@@ -420,7 +398,7 @@ impl Auth {
                 }
             }
         }
-        Ok(row)
+        Ok(found.row)
     }
 
     /// 403 unless `session` (the caller's own) was opened by a sign-in in the last
@@ -442,17 +420,15 @@ impl Auth {
 
     /// Admin: creates an email-and-password identity for an existing subject, or a new subject
     /// with it (`subjectId` absent).
-    pub async fn admin_email_identity(&self, body: &Map<String, Value>) -> Result<Record> {
-        let email = normalise_email("email", str_field(body, "email")?)?;
-        let pw = str_field(body, "password")?;
-        password::check_new("password", pw)?;
-        let hash = self.hasher.hash(pw).await?;
+    pub async fn admin_email_identity(&self, body: &AdminEmailIdentity) -> Result<Record> {
+        let email = normalise_email("email", &body.email)?;
+        password::check_new("password", &body.password)?;
+        let hash = self.hasher.hash(&body.password).await?;
         let mut tx = self.store.begin().await?;
         let row = {
             let mut exec = tx.exec();
-            let subject = match body.get("subjectId").and_then(Value::as_str) {
-                Some(s) => Uuid::try_parse(s)
-                    .map_err(|_| Error::bad_field("subjectId", "must be a uuid"))?,
+            let subject = match body.subject_id {
+                Some(s) => s,
                 None => Record::must_id(
                     &self
                         .store
