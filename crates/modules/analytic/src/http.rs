@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use serde_json::{Value, json};
-use stoa_api::rate::Keyed;
+use stoa_api::rate::Budget;
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::Error;
 
@@ -18,11 +18,18 @@ use crate::collect::{Collector, EVENTS};
 /// The largest hit, in bytes (read no further).
 const MAX_HIT: usize = 4096;
 
-pub fn routes(c: Arc<Collector>, own_host: String) -> RouteBook<AppState> {
-    let rate = Arc::new(Keyed::new(
+/// `shared`: the instances' counter table (PostgreSQL), so an address spread over them gains
+/// nothing.
+pub fn routes(
+    c: Arc<Collector>,
+    own_host: String,
+    shared: Option<stoa_store::cluster::Shared>,
+) -> RouteBook<AppState> {
+    let rate = Arc::new(Budget::new(
         240,
         Duration::from_secs(60),
         "analytics hits per address",
+        shared.map(|s| (s, "analytic.ip")),
     ));
     let c2 = c.clone();
     RouteBook::new()
@@ -34,7 +41,7 @@ pub fn routes(c: Arc<Collector>, own_host: String) -> RouteBook<AppState> {
                 let (c, rate, own_host) = (c.clone(), rate.clone(), own_host.clone());
                 async move {
                     let ip = stoa_api::rate::client_ip(&req);
-                    rate.check(&ip)?;
+                    rate.check(&ip).await?;
                     let ua = req
                         .headers()
                         .get(axum::http::header::USER_AGENT)

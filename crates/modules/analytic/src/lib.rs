@@ -75,6 +75,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
             Ok(http::routes(
                 ctx.need::<collect::Collector>()?,
                 ctx.config.public_host(),
+                stoa_store::cluster::Shared::of(&ctx.store.db),
             ))
         })
 }

@@ -25,7 +25,7 @@ fn header_pairs(h: &HeaderMap) -> Vec<(String, String)> {
 
 async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<Response> {
     // Before the body is read: a flood costs neither memory nor inbox rows.
-    b.limit(&stoa_api::rate::client_ip(&req))?;
+    b.limit(&stoa_api::rate::client_ip(&req)).await?;
     let headers = header_pairs(req.headers());
     let body: Bytes = axum::body::to_bytes(req.into_body(), MAX_WEBHOOK_BODY)
         .await

@@ -90,7 +90,7 @@ pub struct Billing {
     dummy_delay: Duration,
     public_url: String,
     /// Webhooks per client IP (each is written before it is verified).
-    webhook_rate: stoa_api::rate::Keyed,
+    webhook_rate: stoa_api::rate::Budget,
     /// Jobs to enqueue (payload `{"intents": [...]}`) when intents succeed.
     listeners: RwLock<Vec<&'static str>>,
 }
@@ -153,6 +153,7 @@ impl Billing {
             webhook: e("billing.webhook")?,
             currency: e("billing.currency")?,
         };
+        let shared = stoa_store::cluster::Shared::of(&store.db);
         Ok(Self {
             store,
             e: entities,
@@ -160,10 +161,12 @@ impl Billing {
             allowed,
             dummy_delay: Duration::from_secs(config.dummy_webhook_delay),
             public_url,
-            webhook_rate: stoa_api::rate::Keyed::new(
+            // Shared by the instances on PostgreSQL: a sender spread over them gains nothing.
+            webhook_rate: stoa_api::rate::Budget::new(
                 config.webhook_rate,
                 Duration::from_secs(60),
                 "webhook ip",
+                shared.map(|s| (s, "billing.webhook")),
             ),
             listeners: RwLock::new(Vec::new()),
         })
@@ -532,8 +535,8 @@ impl Billing {
     }
 
     /// One webhook from client `ip`: 429 past `STOA_WEBHOOK_RATE` a minute.
-    pub fn limit(&self, ip: &str) -> Result<()> {
-        self.webhook_rate.check(ip)
+    pub async fn limit(&self, ip: &str) -> Result<()> {
+        self.webhook_rate.check(ip).await
     }
 
     /// Receives a webhook: its signature is verified at once and what it says is checked against

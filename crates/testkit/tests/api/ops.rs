@@ -416,6 +416,57 @@ async fn shared_state_forgets_what_expired() {
     assert_eq!(shared.event(fresh).await.unwrap().as_deref(), Some("fresh"));
 }
 
+/// Several instances (PostgreSQL): the analytics and payment-webhook budgets per address are
+/// counted in the shared table, so what other instances admitted counts here too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn per_address_budgets_are_shared_by_instances() {
+    use std::time::Duration;
+    let Some(app) = stoa_testkit::spawn_app(stoa_testkit::Db::Postgres).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let shared = stoa_store::cluster::Shared::of(&app.store.db).expect("shared on PostgreSQL");
+    let hit = || async {
+        app.send(
+            app.plain
+                .post(app.url("/api/analytic/collect"))
+                .body(r#"{"path": "/"}"#),
+        )
+        .await
+    };
+    assert_eq!(hit().await.status, 204, "under the budget");
+    // Other instances admitted the rest of this address's minute (240).
+    for _ in 0..239 {
+        shared
+            .hit("analytic.ip 127.0.0.1", Duration::from_secs(60))
+            .await
+            .unwrap();
+    }
+    let r = hit().await;
+    assert_eq!(r.status, 429, "{}", r.text);
+    let webhook = || async {
+        app.send(
+            app.plain
+                .post(app.url("/api/billing/payment-intents/dummy/webhook"))
+                .json(&serde_json::json!({})),
+        )
+        .await
+    };
+    let first = webhook().await;
+    assert_ne!(first.status, 429, "{}", first.text);
+    let (n, _) = shared.count("billing.webhook 127.0.0.1").await.unwrap();
+    assert_eq!(n, 1, "the webhook was counted in the shared table");
+    let limit = app.ctx.config.webhook_rate;
+    for _ in 1..limit {
+        shared
+            .hit("billing.webhook 127.0.0.1", Duration::from_secs(60))
+            .await
+            .unwrap();
+    }
+    let r = webhook().await;
+    assert_eq!(r.status, 429, "{}", r.text);
+}
+
 /// The write path counts its own changes: a transaction begun by the store bumps the counters of
 /// what it wrote when it commits (not before, and not when it rolls back), and a delete bumps
 /// the relations it cascades to. Nobody calls `touch`.
