@@ -478,6 +478,12 @@ export const en = {
     linked: "Telegram linked",
     failed: "Telegram could not be linked",
     linkedAs: "Telegram account {{id}}",
+    confirm: "Link Telegram account @{{username}} ({{name}})?",
+    confirmNoUsername: "Link Telegram account {{name}} (ID {{id}})?",
+    confirmHelp: "This account's notifications will go to it. Link it only if it is your own Telegram account.",
+    link: "Link",
+    cancel: "Cancel",
+    notStarted: "This Telegram sign-in was not started on this page, so nothing was linked. To link your own Telegram, use the Telegram button on this page.",
   },
   common: { home: "Home", reload: "Reload", error: "Oh no! Something went wrong..." },
 };

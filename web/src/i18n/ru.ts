@@ -479,6 +479,12 @@ export const ru: Strings = {
     linked: "Telegram привязан",
     failed: "Не удалось привязать Telegram",
     linkedAs: "Аккаунт Telegram {{id}}",
+    confirm: "Привязать аккаунт Telegram @{{username}} ({{name}})?",
+    confirmNoUsername: "Привязать аккаунт Telegram {{name}} (ID {{id}})?",
+    confirmHelp: "Уведомления этой учётной записи будут приходить туда. Привязывайте, только если это ваш собственный аккаунт Telegram.",
+    link: "Привязать",
+    cancel: "Отмена",
+    notStarted: "Этот вход через Telegram начат не на этой странице, поэтому ничего не привязано. Чтобы привязать свой Telegram, нажмите кнопку Telegram на этой странице.",
   },
   common: { home: "Главная", reload: "Перезагрузить", error: "Что-то пошло не так..." },
 };
