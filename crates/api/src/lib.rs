@@ -12,21 +12,21 @@ pub mod docs;
 pub mod error;
 pub mod files;
 pub mod jobs;
+pub mod later;
 pub mod live;
 pub mod meta;
 pub mod metrics;
 pub mod module;
 pub mod openapi;
+pub mod pack;
 pub mod platform;
 pub mod rate;
 pub mod routes;
 pub mod strict;
 pub mod tls;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use axum::http::header;
-use axum::response::IntoResponse;
 use axum::routing::get;
 use serde_json::json;
 
@@ -44,7 +44,8 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     // Serialised once: the registry does not change while the server runs.
     let mut meta = serde_json::to_vec(&json!({"data": meta::meta(&reg)})).unwrap_or_default();
     meta.shrink_to_fit();
-    let meta = bytes::Bytes::from(meta);
+    // Compressed (gzip and brotli, with an ETag) by the first request, then sent as they are.
+    let meta = Arc::new(pack::Lazy::new(bytes::Bytes::from(meta)));
     let meta_doc = openapi::operation(
         None,
         "meta".into(),
@@ -62,9 +63,9 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         Access::Public,
         "GET",
         "/api/meta",
-        get(move || {
+        get(move |headers: axum::http::HeaderMap| {
             let m = meta.clone();
-            async move { ([(header::CONTENT_TYPE, "application/json")], m).into_response() }
+            async move { pack::respond(&*m.get().await, &headers, "application/json") }
         }),
         meta_doc,
     );
@@ -79,41 +80,45 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         })
 }
 
-/// Adds `GET /api/openapi.json`, describing every route in `book` for a server at `servers`;
-/// the document is returned too (the strict layer checks requests against it).
+/// Adds `GET /api/openapi.json`, whose document ([`describe`]) is made off the start path: a
+/// request for it before then waits for it.
 pub fn with_openapi<S: Clone + Send + Sync + 'static>(
     book: RouteBook<S>,
-    registry: &stoa_kernel::registry::Registry,
-    servers: &[String],
-) -> (RouteBook<S>, Arc<serde_json::Value>) {
-    let doc: Arc<OnceLock<bytes::Bytes>> = Arc::new(OnceLock::new());
+) -> (RouteBook<S>, Arc<later::Later<pack::Lazy>>) {
+    let doc: Arc<later::Later<pack::Lazy>> = Arc::default();
     let d = doc.clone();
     let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "x-hidden": true, "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
     let book = book.add(
         Access::Public,
         "GET",
         "/api/openapi.json",
-        get(move || {
+        get(move |headers: axum::http::HeaderMap| {
             let d = d.clone();
             async move {
-                (
-                    [(header::CONTENT_TYPE, "application/json")],
-                    d.get().cloned().unwrap_or_default(),
-                )
-                    .into_response()
+                match d.get().await {
+                    Some(doc) => pack::respond(&*doc.get().await, &headers, "application/json"),
+                    None => error::error_response(&later::not_ready("the API description")),
+                }
             }
         }),
         op,
     );
-    let document = openapi::document(
-        registry,
-        book.operations(),
-        env!("CARGO_PKG_VERSION"),
-        servers,
-    );
-    // Bytes: each request shares them (a `String` was copied, 2.2 MB, per request).
+    (book, doc)
+}
+
+/// The OpenAPI document of `operations` (for a server at `servers`), kept in `slot` as bytes
+/// compressed on first use; the document itself is returned for the request rules.
+pub fn describe(
+    slot: &later::Later<pack::Lazy>,
+    registry: &stoa_kernel::registry::Registry,
+    operations: &[routes::Operation],
+    servers: &[String],
+) -> serde_json::Value {
+    let document = openapi::document(registry, operations, env!("CARGO_PKG_VERSION"), servers);
+    // Bytes: each request shares them (a `String` was copied, 2.2 MB, per request), compressed
+    // once by the first (the compression layer took ~40 ms per request for gzip alone).
     let mut text = serde_json::to_vec(&document).unwrap_or_default();
     text.shrink_to_fit();
-    let _ = doc.set(bytes::Bytes::from(text));
-    (book, Arc::new(document))
+    slot.set(pack::Lazy::new(bytes::Bytes::from(text)));
+    document
 }

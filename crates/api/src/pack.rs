@@ -2,7 +2,11 @@
 //! once when they are made, so serving them is a lookup and a write.
 
 use std::io::Write;
+use std::sync::Arc;
 
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
@@ -144,6 +148,79 @@ impl Packed {
     /// Bytes held, all encodings together.
     pub fn weight(&self) -> usize {
         self.raw.len() + self.gzip.len() + self.br.len() + self.etag.len()
+    }
+}
+
+/// The best encoding the request's `Accept-Encoding` allows.
+pub fn accepted(headers: &HeaderMap) -> Encoding {
+    choose(
+        headers
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default(),
+    )
+}
+
+/// `packed` as the answer to a request with `headers`: `304` when the client has it, else the
+/// body in the best encoding it accepts, as `content_type`, revalidated on each use (`no-cache`).
+pub fn respond(packed: &Packed, headers: &HeaderMap, content_type: &'static str) -> Response {
+    let encoding = accepted(headers);
+    let etag = HeaderValue::from_str(&packed.etag_for(encoding)).ok();
+    let has_it = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|inm| matches(inm, &packed.etag));
+    let mut res = if has_it && etag.is_some() {
+        let mut res = Response::new(Body::empty());
+        *res.status_mut() = StatusCode::NOT_MODIFIED;
+        res
+    } else {
+        let mut res = Response::new(Body::from(packed.body(encoding).clone()));
+        let h = res.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        if let Some(v) = encoding.header() {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(v));
+        }
+        res
+    };
+    let h = res.headers_mut();
+    if let Some(e) = etag {
+        h.insert(header::ETAG, e);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    res
+}
+
+/// Bytes packed on first use rather than when they are made: for large documents built at
+/// start (the OpenAPI document, `/api/meta`), whose compression would otherwise lengthen the
+/// start.
+pub struct Lazy {
+    raw: Bytes,
+    packed: tokio::sync::OnceCell<Arc<Packed>>,
+}
+
+impl Lazy {
+    pub fn new(raw: Bytes) -> Self {
+        Self {
+            raw,
+            packed: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// The packed bytes, compressed on a blocking thread by the first caller (the others wait).
+    pub async fn get(&self) -> Arc<Packed> {
+        self.packed
+            .get_or_init(|| async {
+                let raw = self.raw.clone();
+                match tokio::task::spawn_blocking(move || pack(raw)).await {
+                    Ok(p) => Arc::new(p),
+                    // The blocking pool is gone (shutting down): compress here.
+                    Err(_) => Arc::new(pack(self.raw.clone())),
+                }
+            })
+            .await
+            .clone()
     }
 }
 

@@ -48,22 +48,30 @@ pub struct Operation {
     /// OpenAPI-style path (`/api/blog/articles/{id}`), the same syntax axum routes use.
     pub path: String,
     /// The OpenAPI operation object; once the document is built, only its `x-hidden` mark
-    /// ([`Operation::described`]).
+    /// ([`Operation::outline`]).
     pub doc: Value,
     /// Who may call it by default.
     pub access: Access,
 }
 
 impl Operation {
-    /// This operation once the OpenAPI document holds its description: the object is dropped
-    /// (1 085 of them were a third of the idle heap), keeping only `x-hidden`.
-    pub fn described(mut self) -> Self {
-        self.doc = if self.doc.get("x-hidden").and_then(Value::as_bool) == Some(true) {
+    /// A copy without its OpenAPI object, keeping only `x-hidden`: what is kept once the document
+    /// is made from the originals (1 085 such objects were a third of the idle heap).
+    pub fn outline(&self) -> Self {
+        Self {
+            method: self.method,
+            path: self.path.clone(),
+            doc: self.outline_doc(),
+            access: self.access,
+        }
+    }
+
+    fn outline_doc(&self) -> Value {
+        if self.doc.get("x-hidden").and_then(Value::as_bool) == Some(true) {
             serde_json::json!({"x-hidden": true})
         } else {
             Value::Null
-        };
-        self
+        }
     }
 }
 

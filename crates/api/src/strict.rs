@@ -70,7 +70,8 @@ impl Rule {
 }
 
 /// Path template → method → rule (looked up without allocating).
-type Rules = HashMap<String, Vec<(String, Rule)>>;
+/// What each operation takes, by path template and method.
+pub struct Rules(HashMap<String, Vec<(String, Rule)>>);
 
 /// Collects the `#/components/schemas/…` names `v` refers to, transitively.
 fn referenced(v: &Value, schemas: &Map<String, Value>, out: &mut BTreeSet<String>) {
@@ -97,13 +98,14 @@ fn referenced(v: &Value, schemas: &Map<String, Value>, out: &mut BTreeSet<String
     }
 }
 
-fn rules(doc: &Value) -> Rules {
+/// The rules of every operation in `doc`.
+pub fn rules(doc: &Value) -> Rules {
     let empty = Map::new();
     let schemas = doc
         .pointer("/components/schemas")
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    let mut out = Rules::new();
+    let mut out: HashMap<String, Vec<(String, Rule)>> = HashMap::new();
     for (path, item) in doc["paths"].as_object().into_iter().flatten() {
         for (method, op) in item.as_object().into_iter().flatten() {
             let mut r = Rule {
@@ -148,21 +150,27 @@ fn rules(doc: &Value) -> Rules {
                 .push((method.to_ascii_uppercase(), r));
         }
     }
-    out
+    Rules(out)
 }
 
-/// Wraps `router` so each route refuses what its operation in `doc` does not declare.
+/// Wraps `router` so each route refuses what its operation in the document does not declare;
+/// `rules` ([`rules`] of the document) are made off the start path, and requests that come
+/// before them wait for them.
 pub fn layer<S: Clone + Send + Sync + 'static>(
     router: Router<S>,
-    doc: &Value,
+    rules: Arc<crate::later::Later<Rules>>,
     limits: Limits,
 ) -> Router<S> {
-    let rules = Arc::new(rules(doc));
     router.layer(axum::middleware::from_fn(
         move |req: Request, next: Next| {
             let rules = rules.clone();
             async move {
-                match check(&rules, req, limits).await {
+                let Some(rules) = rules.get().await else {
+                    return crate::error::error_response(&crate::later::not_ready(
+                        "the request rules",
+                    ));
+                };
+                match check(rules, req, limits).await {
                     Ok(req) => next.run(req).await,
                     Err(e) => crate::error::error_response(&e),
                 }
@@ -180,6 +188,7 @@ async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
         m => m,
     };
     let Some(rule) = rules
+        .0
         .get(path.as_str())
         .and_then(|ms| ms.iter().find(|(m, _)| m == method))
         .map(|(_, r)| r)

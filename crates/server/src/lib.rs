@@ -162,6 +162,8 @@ pub struct Platform {
     api: Router<AppState>,
     state: AppState,
     phases: Phases,
+    /// The request rules, made beside the start (see [`App::described`]).
+    rules: Arc<stoa_api::later::Later<stoa_api::strict::Rules>>,
 }
 
 /// How long each start-up step took, logged once the server is assembled (the cold start's
@@ -253,18 +255,28 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     };
     let book = routes(&state, &modules, &ctx)?;
     phases.mark("routes");
-    let (book, document) =
-        stoa_api::with_openapi(book, &state.store.registry, &[ctx.config.public_url()]);
-    phases.mark("document");
+    let (book, slot) = stoa_api::with_openapi(book);
     let (api, operations) = book.into_parts();
-    let api = stoa_api::strict::layer(api, &document, state.limits);
-    drop(document);
+    let rules: Arc<stoa_api::later::Later<stoa_api::strict::Rules>> = Arc::default();
+    let api = stoa_api::strict::layer(api, rules.clone(), state.limits);
+    let described = rules.clone();
     ctx.set_operations(
         operations
-            .into_iter()
-            .map(stoa_api::routes::Operation::described)
+            .iter()
+            .map(stoa_api::routes::Operation::outline)
             .collect(),
     );
+    // The document (~40 ms) and the request rules made from it (~11 ms) are made beside the
+    // start: the first API requests wait for the rules, nothing else does.
+    let registry = state.store.registry.clone();
+    let servers = [ctx.config.public_url()];
+    tokio::task::spawn_blocking(move || {
+        let t = std::time::Instant::now();
+        let document = stoa_api::describe(&slot, &registry, &operations, &servers);
+        drop(operations);
+        rules.set(stoa_api::strict::rules(&document));
+        tracing::info!(ms = t.elapsed().as_millis() as u64, "API described");
+    });
     phases.mark("checks");
     stoa_store::publish::with_drafts(modules.seed(&ctx))
         .await
@@ -278,6 +290,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         api,
         state,
         phases,
+        rules: described,
     })
 }
 
@@ -293,6 +306,7 @@ pub struct App {
     pub ctx: Arc<Context>,
     pub operations: Vec<stoa_api::routes::Operation>,
     jobs: Option<stoa_api::jobs::Runner>,
+    rules: Arc<stoa_api::later::Later<stoa_api::strict::Rules>>,
 }
 
 /// The configured default language, which must be one of the site's languages.
@@ -457,12 +471,23 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         ctx: p.ctx,
         operations,
         jobs: Some(runner),
+        rules: p.rules,
     })
 }
 
 impl App {
     /// The job runner, for a caller that runs it itself (tests tick it by hand); `serve` then
     /// runs none.
+    /// Waits until the API is described (the document and the request rules are made beside the
+    /// start; API requests that come first wait for them): for callers that want the API's
+    /// answers at once, not after a first wait (tests, the `openapi` command).
+    pub fn described(&self) -> impl std::future::Future<Output = ()> + use<> {
+        let rules = self.rules.clone();
+        async move {
+            let _ = rules.get().await;
+        }
+    }
+
     pub fn take_jobs(&mut self) -> Option<stoa_api::jobs::Runner> {
         self.jobs.take()
     }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use stoa_render::Packed;
+use stoa_api::pack::Packed;
 
 /// What identifies a page's bytes: its language and the resolved page (id and normalised URL,
 /// which carries the values of its dynamic segments). Never the raw request path.
@@ -148,7 +148,7 @@ mod tests {
         let cache = PageCache::new(40_000);
         let b1 = bundle("p1", "/", "one");
         let k1 = Key::of("ru", &b1).unwrap_or_else(|| unreachable!());
-        let packed = |n: usize| Arc::new(stoa_render::pack::pack(Bytes::from(vec![b'x'; n])));
+        let packed = |n: usize| Arc::new(stoa_api::pack::pack(Bytes::from(vec![b'x'; n])));
         cache.put(k1.clone(), b1.clone(), packed(2_000));
         assert!(cache.get(&k1, &b1).is_some());
         // Rebuilt but equal: still a hit.

@@ -199,7 +199,7 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
         return not_found();
     }
     // The build writes `<file>.br` and `<file>.gz` beside text assets: sent as they are.
-    use stoa_render::Encoding::{Br, Gzip, Identity};
+    use stoa_api::pack::Encoding::{Br, Gzip, Identity};
     let tries: &[_] = match accepted(headers) {
         Br => &[(Br, ".br"), (Gzip, ".gz"), (Identity, "")],
         Gzip => &[(Gzip, ".gz"), (Identity, "")],
@@ -227,13 +227,8 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
 }
 
 /// The best encoding the request's `Accept-Encoding` allows.
-fn accepted(headers: &HeaderMap) -> stoa_render::Encoding {
-    stoa_render::pack::choose(
-        headers
-            .get(header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default(),
-    )
+fn accepted(headers: &HeaderMap) -> stoa_api::pack::Encoding {
+    stoa_api::pack::accepted(headers)
 }
 
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Stoa</title></head><body><main><h1>The web UI is not built</h1><p>Run <code>make web</code> (or <code>npm --prefix web run build</code>) and reload. The API is at <a href=\"/api/docs/\">/api/docs/</a>.</p></main></body></html>";
@@ -371,7 +366,7 @@ async fn page(site: &Site, req: Request) -> Response {
             return packed_html(&packed, headers);
         }
         let (doc, keep) = document(site, lang, &key.url, status, Some(bundle), ssr).await;
-        let packed = Arc::new(stoa_render::pack::pack(doc.into()));
+        let packed = Arc::new(stoa_api::pack::pack(doc.into()));
         if keep {
             site.cache.put(key, bundle.clone(), packed.clone());
         }
@@ -456,41 +451,8 @@ fn only_campaign_tags(query: &str) -> bool {
 }
 
 /// A cached page: `304` when the client has it, else the body in the best encoding it accepts.
-fn packed_html(packed: &stoa_render::Packed, headers: &HeaderMap) -> Response {
-    let encoding = accepted(headers);
-    let etag = HeaderValue::from_str(&packed.etag_for(encoding)).ok();
-    if let (Some(inm), Some(_)) = (
-        headers
-            .get(header::IF_NONE_MATCH)
-            .and_then(|v| v.to_str().ok()),
-        &etag,
-    ) && stoa_render::pack::matches(inm, &packed.etag)
-    {
-        let mut res = Response::new(Body::empty());
-        *res.status_mut() = StatusCode::NOT_MODIFIED;
-        let h = res.headers_mut();
-        if let Some(e) = etag {
-            h.insert(header::ETAG, e);
-        }
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-        return res;
-    }
-    let mut res = Response::new(Body::from(packed.body(encoding).clone()));
-    let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-    if let Some(e) = etag {
-        h.insert(header::ETAG, e);
-    }
-    if let Some(v) = encoding.header() {
-        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(v));
-    }
-    res
+fn packed_html(packed: &stoa_api::pack::Packed, headers: &HeaderMap) -> Response {
+    stoa_api::pack::respond(packed, headers, "text/html; charset=utf-8")
 }
 
 #[cfg(test)]

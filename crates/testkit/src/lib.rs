@@ -357,6 +357,8 @@ async fn start_with(
         Ok(a) => a,
         Err(e) => panic!("the app did not start: {e:#}"),
     };
+    // Tests see the API as it is once started, without its first requests waiting for it.
+    app.described().await;
     let jobs = if manual_jobs { app.take_jobs() } else { None };
     let ctx = app.ctx.clone();
     let store = app.store.clone();

@@ -87,6 +87,60 @@ async fn the_document_is_valid_openapi_3_1(app: TestApp) {
 }
 dual_test!(the_document_is_valid_openapi_3_1);
 
+/// The two large documents (the API description and `/api/meta`) are compressed once and sent
+/// as they are, with an ETag a client revalidates against, in whichever encoding it takes.
+async fn the_large_documents_are_sent_precompressed(app: TestApp) {
+    use std::io::Read;
+    for path in ["/api/openapi.json", "/api/meta"] {
+        let get = |enc: &'static str| {
+            app.plain
+                .get(app.url(path))
+                .header("accept-encoding", enc)
+                .send()
+        };
+        let plain = get("identity").await.unwrap();
+        assert_eq!(plain.status(), 200, "{path}");
+        assert!(plain.headers().get("content-encoding").is_none(), "{path}");
+        assert_eq!(plain.headers()["content-type"], "application/json");
+        let plain: Value = serde_json::from_slice(&plain.bytes().await.unwrap()).unwrap();
+        for (enc, suffix) in [("br", "-br\""), ("gzip", "-gz\"")] {
+            let r = get(enc).await.unwrap();
+            assert_eq!(r.status(), 200, "{path} {enc}");
+            assert_eq!(r.headers()["content-encoding"], enc, "{path}");
+            assert_eq!(r.headers()["vary"], "Accept-Encoding", "{path}");
+            let etag = r.headers()["etag"].to_str().unwrap().to_owned();
+            assert!(etag.ends_with(suffix), "{path}: {etag}");
+            let body = r.bytes().await.unwrap();
+            let mut text = Vec::new();
+            if enc == "br" {
+                brotli::Decompressor::new(&body[..], 4096)
+                    .read_to_end(&mut text)
+                    .unwrap();
+            } else {
+                flate2::read::GzDecoder::new(&body[..])
+                    .read_to_end(&mut text)
+                    .unwrap();
+            }
+            let decoded: Value = serde_json::from_slice(&text).unwrap();
+            assert!(
+                decoded == plain,
+                "{path}: the {enc} body is the same document"
+            );
+            let again = app
+                .plain
+                .get(app.url(path))
+                .header("accept-encoding", enc)
+                .header("if-none-match", &etag)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(again.status(), 304, "{path} {enc}: revalidated");
+            assert!(again.bytes().await.unwrap().is_empty());
+        }
+    }
+}
+dual_test!(the_large_documents_are_sent_precompressed);
+
 async fn the_document_lists_exactly_the_routes_served(app: TestApp) {
     let doc = app.get("/api/openapi.json").await.body;
     let documented: BTreeSet<(String, String)> = doc["paths"]

@@ -1,0 +1,73 @@
+//! A value made after the server starts listening (the OpenAPI document, the request rules
+//! derived from it): requests that need it before it exists wait for it, the rest never look.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+/// How long a request waits for a value still being made before it is told to come back.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+pub struct Later<T> {
+    value: OnceLock<T>,
+    ready: watch::Sender<bool>,
+}
+
+impl<T> Default for Later<T> {
+    fn default() -> Self {
+        Self {
+            value: OnceLock::new(),
+            ready: watch::Sender::new(false),
+        }
+    }
+}
+
+impl<T> Later<T> {
+    /// Sets the value once (a second value is dropped) and wakes whoever waits for it.
+    pub fn set(&self, v: T) {
+        let _ = self.value.set(v);
+        self.ready.send_replace(true);
+    }
+
+    /// The value, if made.
+    pub fn now(&self) -> Option<&T> {
+        self.value.get()
+    }
+
+    /// The value, waiting up to 10 s while it is being made; `None` past that (a 503 for the
+    /// caller: the maker failed, which it logs).
+    pub async fn get(&self) -> Option<&T> {
+        if let Some(v) = self.value.get() {
+            return Some(v);
+        }
+        let mut rx = self.ready.subscribe();
+        let _ = tokio::time::timeout(PATIENCE, rx.wait_for(|ready| *ready)).await;
+        self.value.get()
+    }
+}
+
+/// The 503 for a request that came before its [`Later`] value was made.
+pub fn not_ready(what: &str) -> stoa_kernel::Error {
+    stoa_kernel::Error::Unavailable(format!("{what} is not ready; try again in a moment"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn a_waiter_gets_the_value_once_it_is_made() {
+        let later = Arc::new(Later::<u32>::default());
+        assert_eq!(later.now(), None);
+        let l = later.clone();
+        let waiter = tokio::spawn(async move { l.get().await.copied() });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiter.is_finished(), "it waits");
+        later.set(7);
+        assert_eq!(waiter.await.unwrap(), Some(7));
+        later.set(8);
+        assert_eq!(later.get().await, Some(&7), "set once");
+    }
+}
