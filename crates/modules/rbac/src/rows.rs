@@ -11,6 +11,9 @@ use uuid::Uuid;
 
 use crate::service::{EMAIL, TELEGRAM, WALLET};
 
+/// The provider of an address given at checkout.
+const ADDRESS: &str = "email";
+
 /// How an identity proves who it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Provider {
@@ -20,6 +23,8 @@ pub enum Provider {
     Wallet,
     /// A Telegram account (notifications; linked with the Login Widget).
     Telegram,
+    /// An address given at checkout (`email`): a mail target, not a way to sign in.
+    Address,
 }
 
 impl Provider {
@@ -28,6 +33,7 @@ impl Provider {
             Self::Email => EMAIL,
             Self::Wallet => WALLET,
             Self::Telegram => TELEGRAM,
+            Self::Address => ADDRESS,
         }
     }
 
@@ -36,6 +42,7 @@ impl Provider {
             EMAIL => Some(Self::Email),
             WALLET => Some(Self::Wallet),
             TELEGRAM => Some(Self::Telegram),
+            ADDRESS => Some(Self::Address),
             _ => None,
         }
     }
@@ -56,7 +63,8 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// Is this a way to sign in (a password or a wallet)? Telegram (notifications only) is not.
+    /// Is this a way to sign in (a password or a wallet)? Telegram and checkout addresses
+    /// (notifications only) are not.
     pub fn signs_in(&self) -> bool {
         matches!(self.provider, Provider::Email | Provider::Wallet)
     }
@@ -141,6 +149,11 @@ mod tests {
         assert_eq!(i.label(), "a@example.com");
         assert_eq!(serde_json::to_value(&i).unwrap(), i.row.to_json());
         assert!(!Identity::try_from(row(TELEGRAM)).unwrap().signs_in());
+        // Every provider the declaration allows is read.
+        for p in crate::IDENTITY_PROVIDERS {
+            assert_eq!(Identity::try_from(row(p)).unwrap().provider.as_str(), *p);
+        }
+        assert!(!Identity::try_from(row("email")).unwrap().signs_in());
         // A provider the code does not know is our bug, not the caller's.
         assert!(matches!(
             Identity::try_from(row("carrier-pigeon")),
