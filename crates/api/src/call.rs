@@ -87,18 +87,22 @@ pub type Fut = Pin<Box<dyn Future<Output = Result<Response>> + Send>>;
 /// A route handler of service `T`.
 pub type Handler<T> = fn(Arc<T>, Call) -> Fut;
 
+/// The axum filter of an upper-case HTTP method (`GET` for one axum does not route).
+pub fn method_filter(method: &str) -> MethodFilter {
+    axum::http::Method::from_bytes(method.as_bytes())
+        .ok()
+        .and_then(|m| MethodFilter::try_from(m).ok())
+        .unwrap_or(MethodFilter::GET)
+}
+
 /// The axum route for `method` calling `f` with `svc` and the request read as a [`Call`].
 pub fn route<T: Send + Sync + 'static>(
     svc: Arc<T>,
     method: &'static str,
     f: Handler<T>,
 ) -> MethodRouter<AppState> {
-    let filter = axum::http::Method::from_bytes(method.as_bytes())
-        .ok()
-        .and_then(|m| MethodFilter::try_from(m).ok())
-        .unwrap_or(MethodFilter::GET);
     on(
-        filter,
+        method_filter(method),
         move |State(s): State<AppState>,
               Path(params): Path<HashMap<String, String>>,
               Query(query): Query<HashMap<String, String>>,

@@ -282,3 +282,43 @@ fn describe(e: &jsonschema::ValidationError<'_>) -> (String, String) {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    /// The rules are made beside the start: a request that comes before them waits, then is
+    /// judged by them (not let through unchecked).
+    #[tokio::test]
+    async fn a_request_before_the_rules_waits_for_them() {
+        let doc = json!({"paths": {"/x": {"get": {
+            "parameters": [{"name": "a", "in": "query", "schema": {"type": "string"}}],
+            "responses": {}
+        }}}});
+        let later: Arc<crate::later::Later<Rules>> = Arc::default();
+        let app = layer(
+            Router::new().route("/x", get(|| async { "ok" })),
+            later.clone(),
+            Limits::default(),
+        );
+        let req = |q: &str| {
+            axum::http::Request::get(format!("/x?{q}"))
+                .body(Body::empty())
+                .unwrap()
+        };
+        let early = tokio::spawn(app.clone().oneshot(req("b=1")));
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(!early.is_finished(), "it waits for the rules");
+        later.set(rules(&doc));
+        let res = early.await.unwrap().unwrap();
+        assert_eq!(
+            res.status(),
+            400,
+            "an undeclared parameter, judged once the rules exist"
+        );
+        let res = app.oneshot(req("a=1")).await.unwrap();
+        assert_eq!(res.status(), 200);
+    }
+}

@@ -200,7 +200,7 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
     }
     // The build writes `<file>.br` and `<file>.gz` beside text assets: sent as they are.
     use stoa_api::pack::Encoding::{Br, Gzip, Identity};
-    let tries: &[_] = match accepted(headers) {
+    let tries: &[_] = match stoa_api::pack::accepted(headers) {
         Br => &[(Br, ".br"), (Gzip, ".gz"), (Identity, "")],
         Gzip => &[(Gzip, ".gz"), (Identity, "")],
         Identity => &[(Identity, "")],
@@ -224,11 +224,6 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
         }
     }
     not_found()
-}
-
-/// The best encoding the request's `Accept-Encoding` allows.
-fn accepted(headers: &HeaderMap) -> stoa_api::pack::Encoding {
-    stoa_api::pack::accepted(headers)
 }
 
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Stoa</title></head><body><main><h1>The web UI is not built</h1><p>Run <code>make web</code> (or <code>npm --prefix web run build</code>) and reload. The API is at <a href=\"/api/docs/\">/api/docs/</a>.</p></main></body></html>";

@@ -10,7 +10,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodFilter, MethodRouter, on};
+use axum::routing::{MethodRouter, on};
 use cookie::{Cookie, SameSite};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -686,10 +686,7 @@ fn document(r: &Route) -> Value {
 /// The axum route of `r`, reading its path parameters (if any) for the handler.
 fn handler(auth: Arc<Auth>, r: &Route) -> MethodRouter<AppState> {
     let f = r.handler;
-    let filter = Method::from_bytes(r.method.as_bytes())
-        .ok()
-        .and_then(|m| MethodFilter::try_from(m).ok())
-        .unwrap_or(MethodFilter::GET);
+    let filter = stoa_api::call::method_filter(r.method);
     if params_of(r.path).is_empty() {
         on(filter, move |State(s): State<AppState>, req: Request| {
             f(

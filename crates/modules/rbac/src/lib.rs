@@ -24,10 +24,10 @@ use stoa_kernel::model::*;
 const M: &str = "rbac";
 
 pub const IDENTITY_PROVIDERS: &[&str] = &[
-    "email_and_password",
-    "ethereum_virtual_machine",
-    "email",
-    "telegram",
+    service::EMAIL,
+    service::WALLET,
+    service::ADDRESS,
+    service::TELEGRAM,
 ];
 
 /// The entities and relations this module declares.

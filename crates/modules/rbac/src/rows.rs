@@ -9,10 +9,7 @@ use stoa_kernel::{Error, Result};
 use stoa_store::Record;
 use uuid::Uuid;
 
-use crate::service::{EMAIL, TELEGRAM, WALLET};
-
-/// The provider of an address given at checkout.
-const ADDRESS: &str = "email";
+use crate::service::{ADDRESS, EMAIL, TELEGRAM, WALLET};
 
 /// How an identity proves who it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -41,6 +41,8 @@ mod wallet;
 pub const EMAIL: &str = "email_and_password";
 pub const WALLET: &str = "ethereum_virtual_machine";
 pub const TELEGRAM: &str = "telegram";
+/// An address given at checkout: a mail target, not a way to sign in.
+pub const ADDRESS: &str = "email";
 /// The mail telling an account that a wallet or Telegram was linked to it.
 pub const LINKED_TEMPLATE: &str = "rbac-identity-linked";
 
@@ -236,10 +238,7 @@ impl Auth {
     }
 }
 
-pub fn str_field<'a>(body: &'a Map<String, Value>, name: &str) -> Result<&'a str> {
-    match body.get(name) {
-        Some(Value::String(s)) => Ok(s),
-        Some(_) => Err(Error::invalid_field(name, "must be a string")),
-        None => Err(Error::invalid_field(name, "is required")),
-    }
+/// An identity's unique login: its provider and its key (`email_and_password:a@b.c`).
+pub fn login_key(provider: &str, key: &str) -> String {
+    format!("{provider}:{key}")
 }

@@ -277,7 +277,7 @@ impl Subjects {
             .identity_rows(subjects, 1000)
             .await?
             .iter()
-            .filter(|r| r.text("provider") == Some("telegram"))
+            .filter(|r| r.text("provider") == Some(crate::service::TELEGRAM))
             .filter_map(|r| r.text("account"))
             .filter(|a| !a.is_empty())
             .map(str::to_owned)

@@ -280,7 +280,7 @@ impl Auth {
         ];
         if let Some(new) = &pending {
             set.push(("email", Val::Text(new.clone())));
-            set.push(("login", Val::Text(format!("{EMAIL}:{new}"))));
+            set.push(("login", Val::Text(crate::service::login_key(EMAIL, new))));
         }
         let mut tx = self.store.begin().await?;
         // Only with the code just checked, for the address it was mailed to: two requests
@@ -326,11 +326,7 @@ impl Auth {
                 "is already this account's address",
             ));
         }
-        if self
-            .identity_by_login(&format!("{EMAIL}:{email}"))
-            .await?
-            .is_some()
-        {
+        if self.identity_by_login(EMAIL, email).await?.is_some() {
             return Err(Error::conflict_field(
                 "email",
                 "is already registered by another account",

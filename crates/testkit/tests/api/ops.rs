@@ -421,48 +421,44 @@ async fn shared_state_forgets_what_expired() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn per_address_budgets_are_shared_by_instances() {
     use std::time::Duration;
-    let Some(app) = stoa_testkit::spawn_app(stoa_testkit::Db::Postgres).await else {
+    const WEBHOOKS: u32 = 5;
+    let Some(app) =
+        stoa_testkit::spawn_app_with(stoa_testkit::Db::Postgres, |c| c.webhook_rate = WEBHOOKS)
+            .await
+    else {
         eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
         return;
     };
     let shared = stoa_store::cluster::Shared::of(&app.store.db).expect("shared on PostgreSQL");
-    let hit = || async {
+    // What other instances admitted for this address: `n` more in the key's minute.
+    let others = |key: &'static str, n: u32| {
+        let shared = shared.clone();
+        async move {
+            for _ in 0..n {
+                shared.hit(key, Duration::from_secs(60)).await.unwrap();
+            }
+        }
+    };
+    let post = |path: &'static str, body: &'static str| {
         app.send(
             app.plain
-                .post(app.url("/api/analytic/collect"))
-                .body(r#"{"path": "/"}"#),
+                .post(app.url(path))
+                .header("content-type", "application/json")
+                .body(body),
         )
-        .await
     };
+    let hit = || post("/api/analytic/collect", r#"{"path": "/"}"#);
     assert_eq!(hit().await.status, 204, "under the budget");
-    // Other instances admitted the rest of this address's minute (240).
-    for _ in 0..239 {
-        shared
-            .hit("analytic.ip 127.0.0.1", Duration::from_secs(60))
-            .await
-            .unwrap();
-    }
+    others("analytic.ip 127.0.0.1", 239).await; // the rest of the 240 a minute
     let r = hit().await;
     assert_eq!(r.status, 429, "{}", r.text);
-    let webhook = || async {
-        app.send(
-            app.plain
-                .post(app.url("/api/billing/payment-intents/dummy/webhook"))
-                .json(&serde_json::json!({})),
-        )
-        .await
-    };
+
+    let webhook = || post("/api/billing/payment-intents/dummy/webhook", "{}");
     let first = webhook().await;
     assert_ne!(first.status, 429, "{}", first.text);
     let (n, _) = shared.count("billing.webhook 127.0.0.1").await.unwrap();
     assert_eq!(n, 1, "the webhook was counted in the shared table");
-    let limit = app.ctx.config.webhook_rate;
-    for _ in 1..limit {
-        shared
-            .hit("billing.webhook 127.0.0.1", Duration::from_secs(60))
-            .await
-            .unwrap();
-    }
+    others("billing.webhook 127.0.0.1", WEBHOOKS - 1).await;
     let r = webhook().await;
     assert_eq!(r.status, 429, "{}", r.text);
 }

@@ -4,12 +4,17 @@
 use super::*;
 
 impl Auth {
-    pub(crate) async fn identity_by_login(&self, login: &str) -> Result<Option<Record>> {
+    /// The identity of `provider` for `key` (an address, a wallet), by its unique login.
+    pub(crate) async fn identity_by_login(
+        &self,
+        provider: &str,
+        key: &str,
+    ) -> Result<Option<Record>> {
         Ok(self
             .store
             .find_by(
                 &self.e.identity,
-                &[("login", Val::Text(login.to_owned()))],
+                &[("login", Val::Text(login_key(provider, key)))],
                 1,
             )
             .await?
@@ -72,7 +77,7 @@ impl Auth {
         hash: Option<String>,
         verified: bool,
     ) -> Result<Record> {
-        let mut input = fields(json!({"provider": provider, "login": format!("{provider}:{key}")}));
+        let mut input = fields(json!({"provider": provider, "login": login_key(provider, key)}));
         if provider == EMAIL {
             input.insert("email".into(), json!(key));
         } else {
@@ -166,11 +171,7 @@ impl Auth {
         self.limits.account(&format!("register:{email}")).await?;
         password::check_new("password", password)?;
         let roles = self.registration_roles(roles).await?;
-        if self
-            .identity_by_login(&format!("{EMAIL}:{email}"))
-            .await?
-            .is_some()
-        {
+        if self.identity_by_login(EMAIL, &email).await?.is_some() {
             return Err(Error::conflict_field(
                 "login",
                 "is already registered; sign in or reset the password",
@@ -190,7 +191,7 @@ impl Auth {
         tracing::info!(subject = %t.subject, event = "registration", "account registered");
         // The address is unconfirmed until the code mailed now comes back (a mail that cannot be
         // queued is logged: the account asks for another from its settings).
-        match self.identity_by_login(&format!("{EMAIL}:{email}")).await {
+        match self.identity_by_login(EMAIL, &email).await {
             Ok(Some(row)) => {
                 if let Err(e) = self.send_verification(&row, &email, false, ctx).await {
                     tracing::error!(subject = %t.subject, error = %e, "the confirmation mail could not be queued");
@@ -212,7 +213,7 @@ impl Auth {
         }
         let account = format!("login:{email}");
         self.limits.before_sign_in(&ctx.ip, &account).await?;
-        let identity = self.identity_by_login(&format!("{EMAIL}:{email}")).await?;
+        let identity = self.identity_by_login(EMAIL, &email).await?;
         let stored = match &identity {
             Some(i) => self.secret_of(Record::must_id(i)?, "password").await?,
             None => None,

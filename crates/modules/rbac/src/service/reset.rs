@@ -18,7 +18,7 @@ impl Auth {
     }
 
     pub(super) async fn send_reset(&self, email: &str, ctx: &Ctx) -> Result<()> {
-        let Some(identity) = self.identity_by_login(&format!("{EMAIL}:{email}")).await? else {
+        let Some(identity) = self.identity_by_login(EMAIL, email).await? else {
             return Ok(());
         };
         let id = Record::must_id(&identity)?;

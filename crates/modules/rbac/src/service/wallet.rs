@@ -53,7 +53,7 @@ impl Auth {
             }
         };
         self.limits.succeeded(&ctx.ip, &account).await;
-        if let Some(i) = self.identity_by_login(&format!("{WALLET}:{addr}")).await?
+        if let Some(i) = self.identity_by_login(WALLET, &addr).await?
             && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
         {
             tracing::info!(subject = %subject, event = "login", provider = WALLET, "wallet accepted");
