@@ -195,14 +195,16 @@ function query(filters = [], extra = '') {
   return parts.join('&') + extra;
 }
 
-/** Every row of an admin list, 1000 per page in id order. */
+/** Every row of an admin list, 1000 per page in id order (keyset paging: the server bounds offsets). */
 async function all(path, filters = []) {
   const rows = [];
-  for (let offset = 0; ; offset += 1000) {
-    const r = await admin('GET', `${path}?${query(filters, `&orderBy[and][0][column]=id&orderBy[and][0][method]=asc&limit=1000&offset=${offset}`)}`);
+  for (let after = ''; ;) {
+    const cursor = after ? `&after=${encodeURIComponent(after)}` : '';
+    const r = await admin('GET', `${path}?${query(filters, `&orderBy[and][0][column]=id&orderBy[and][0][method]=asc&limit=1000${cursor}`)}`);
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text}`);
     rows.push(...r.data);
-    if (r.data.length < 1000) return rows;
+    after = r.headers.get('x-next-cursor') || '';
+    if (r.data.length < 1000 || !after) return rows;
   }
 }
 

@@ -165,6 +165,11 @@ pub fn layer<S: Clone + Send + Sync + 'static>(
         move |req: Request, next: Next| {
             let rules = rules.clone();
             async move {
+                if !checked(&req) {
+                    // Nothing the rules could refuse: no query, no JSON body. Such requests
+                    // (`/health`, `/ready`, reads by id) do not wait for the rules at the start.
+                    return next.run(req).await;
+                }
                 let Some(rules) = rules.get().await else {
                     return crate::error::error_response(&crate::later::not_ready(
                         "the request rules",
@@ -177,6 +182,12 @@ pub fn layer<S: Clone + Send + Sync + 'static>(
             }
         },
     ))
+}
+
+/// Whether [`check`] could refuse `req` for some rule: it has a query or a JSON body.
+fn checked(req: &Request) -> bool {
+    req.uri().query().is_some_and(|q| !q.is_empty())
+        || media_type(req.headers()) == "application/json"
 }
 
 async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
@@ -320,5 +331,35 @@ mod tests {
         );
         let res = app.oneshot(req("a=1")).await.unwrap();
         assert_eq!(res.status(), 200);
+    }
+
+    /// What the rules could not refuse (no query, no JSON body: `/ready`, reads by id) is
+    /// answered before they exist; a JSON body still waits.
+    #[tokio::test]
+    async fn a_request_with_nothing_to_check_does_not_wait() {
+        let later: Arc<crate::later::Later<Rules>> = Arc::default();
+        let app = layer(
+            Router::new().route("/x", get(|| async { "ok" }).post(|| async { "ok" })),
+            later.clone(),
+            Limits::default(),
+        );
+        let plain = axum::http::Request::get("/x").body(Body::empty()).unwrap();
+        let res = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            app.clone().oneshot(plain),
+        )
+        .await
+        .expect("answered without the rules")
+        .unwrap();
+        assert_eq!(res.status(), 200);
+        let json = axum::http::Request::post("/x")
+            .header("content-type", "application/json")
+            .body(Body::from("{}"))
+            .unwrap();
+        let early = tokio::spawn(app.oneshot(json));
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(!early.is_finished(), "a JSON body waits for the rules");
+        later.set(rules(&json!({"paths": {}})));
+        assert_eq!(early.await.unwrap().unwrap().status(), 200);
     }
 }

@@ -260,13 +260,25 @@ impl Renderer {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(options.queue.max(1));
         let rx = Arc::new(Mutex::new(rx));
         let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+        // The engines load one after another: each waits until the one before it has loaded (or
+        // failed to), so at most one competes with the rest of the start for the CPU; the first
+        // page needs only the first engine.
+        let mut before: Option<Receiver<()>> = None;
         for i in 0..options.engines.max(1) {
             let (rx, source, ready) = (rx.clone(), source.clone(), ready_tx.clone());
+            let (loaded, next) = std::sync::mpsc::channel::<()>();
+            let after = before.replace(next);
             let memory = options.memory;
             std::thread::Builder::new()
                 .name(format!("stoa-render-{i}"))
                 .stack_size(16 << 20)
-                .spawn(move || run(&rx, &source, memory, &ready))
+                .spawn(move || {
+                    if let Some(after) = after {
+                        // Err: the one before ended without a word; load anyway.
+                        let _ = after.recv();
+                    }
+                    run(&rx, &source, memory, &ready, loaded)
+                })
                 .map_err(|e| format!("starting a render engine: {e}"))?;
         }
         Ok(Some((
@@ -329,8 +341,12 @@ fn run(
     source: &str,
     memory: usize,
     ready: &std::sync::mpsc::Sender<Result<(), String>>,
+    loaded: std::sync::mpsc::Sender<()>,
 ) {
-    let mut engine = match Engine::new(source, memory) {
+    let built = Engine::new(source, memory);
+    // The next engine may load now (dropping the sender tells it too).
+    drop(loaded);
+    let mut engine = match built {
         Ok(e) => {
             let _ = ready.send(Ok(()));
             Some(e)

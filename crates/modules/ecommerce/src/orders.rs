@@ -834,6 +834,7 @@ impl Commerce {
         actor: &str,
         reason: Option<&str>,
         overridden: bool,
+        roles: bool,
     ) -> Result<Record> {
         let oid = Record::must_id(order)?;
         let from = order.text("status").unwrap_or("new").to_owned();
@@ -858,7 +859,15 @@ impl Commerce {
         )
         .await?
         .ok_or_else(|| Error::conflict_field("status", "the order changed meanwhile; reload it"))?;
-        let effects = status::effects(&oid.to_string(), &from, to, actor, reason, overridden);
+        let effects = status::effects(
+            &oid.to_string(),
+            &from,
+            to,
+            actor,
+            reason,
+            overridden,
+            roles,
+        );
         for (_, row) in &effects.rows {
             self.store.create_in(exec, &self.e.change, row).await?;
         }
@@ -881,9 +890,19 @@ impl Commerce {
         overridden: bool,
     ) -> Result<Record> {
         let row = self.store.get(&self.e.order, order).await?;
+        let roles = self.subjects.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
         let out = self
-            .transition_in(&mut tx.exec(), &row, to, by, actor, reason, overridden)
+            .transition_in(
+                &mut tx.exec(),
+                &row,
+                to,
+                by,
+                actor,
+                reason,
+                overridden,
+                roles,
+            )
             .await?;
         tx.commit().await?;
         Ok(out)
@@ -1012,6 +1031,7 @@ impl Commerce {
             self.public_url
         );
         let mut payments = Vec::new();
+        let roles = self.subjects.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
@@ -1020,7 +1040,16 @@ impl Commerce {
             }
             for o in &loaded.orders {
                 let row = self
-                    .transition_in(&mut exec, o, "paying", By::System, actor, None, false)
+                    .transition_in(
+                        &mut exec,
+                        o,
+                        "paying",
+                        By::System,
+                        actor,
+                        None,
+                        false,
+                        roles,
+                    )
                     .await
                     .map_err(|e| match e {
                         Error::Conflict { .. } => Error::conflict_field(
@@ -1452,7 +1481,7 @@ impl Commerce {
     /// Emails about a status change: the buyer always (in the order's language), the admins when
     /// an order was paid.
     pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
-        if to == "paying" || to == "new" {
+        if !status::mails(to) {
             return Ok(());
         }
         let Ok(row) = self.store.get(&self.e.order, order).await else {

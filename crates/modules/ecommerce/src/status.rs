@@ -59,9 +59,25 @@ pub fn settles(to: &str) -> bool {
     )
 }
 
+/// Whether a move to `to` mails anyone: the buyer hears of every status an order reaches after
+/// it was paid for (and of a cancel); nobody is mailed for a cart becoming an order or going back.
+pub fn mails(to: &str) -> bool {
+    !matches!(to, "new" | "paying")
+}
+
+/// Whether a move can change the buyer's product roles: roles follow the orders that are
+/// `delivering` (granted) and `paying` or `delivered` (revoked), so only a move into or out of one
+/// of those can.
+pub fn moves_roles(from: &str, to: &str) -> bool {
+    let counts = |s: &str| matches!(s, "delivering" | "paying" | "delivered");
+    counts(from) || counts(to)
+}
+
 /// What one status change writes with it: its history row, the job that mails the buyer and the
-/// admins, and the job that re-checks the buyer's product roles. The service's transitions and
-/// the guard on generic edits both use this.
+/// admins (when the new status mails anyone), and the job that re-checks the buyer's product
+/// roles (when the move can change them and `roles`: the caller knows whether the order's
+/// products carry roles; the guard on generic edits does not and passes `true`). The service's
+/// transitions and the guard both use this.
 pub fn effects(
     order: &str,
     from: &str,
@@ -69,20 +85,28 @@ pub fn effects(
     actor: &str,
     reason: Option<&str>,
     overridden: bool,
+    roles: bool,
 ) -> Effects {
     let actor: String = actor.chars().take(200).collect();
     let row = fields(json!({
         "orderId": order, "from": from, "to": to, "actor": actor, "reason": reason, "override": overridden,
     }));
+    let mut jobs = Vec::new();
+    if mails(to) {
+        jobs.push(NewJob::now(
+            crate::orders::JOB_NOTIFY,
+            json!({"order": order, "from": from, "to": to}),
+        ));
+    }
+    if roles && moves_roles(from, to) {
+        jobs.push(NewJob::now(
+            crate::orders::JOB_SUBJECT_CHECK,
+            json!({"order": order}),
+        ));
+    }
     Effects {
         rows: vec![("ecommerce.order-status-change".into(), row)],
-        jobs: vec![
-            NewJob::now(
-                crate::orders::JOB_NOTIFY,
-                json!({"order": order, "from": from, "to": to}),
-            ),
-            NewJob::now(crate::orders::JOB_SUBJECT_CHECK, json!({"order": order})),
-        ],
+        jobs,
     }
 }
 
@@ -103,7 +127,7 @@ impl WriteGuard for OrderGuard {
         match ADMIN.check_move(old, input)? {
             Some((from, to)) => {
                 let id = old.id().map(|i| i.to_string()).unwrap_or_default();
-                Ok(effects(&id, from, to, actor, None, false))
+                Ok(effects(&id, from, to, actor, None, false, true))
             }
             None => Ok(Effects::default()),
         }
@@ -163,5 +187,39 @@ mod tests {
                 assert!(allowed(f, t, By::Admin));
             }
         }
+    }
+
+    fn job_names(e: &Effects) -> Vec<&str> {
+        e.jobs.iter().map(|j| j.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_change_queues_only_the_jobs_that_can_do_something() {
+        use crate::orders::{JOB_NOTIFY, JOB_SUBJECT_CHECK};
+        let moves =
+            |from, to, roles| job_names(&effects("o", from, to, "a", None, false, roles)).join(" ");
+        // A cart becoming an order mails nobody; the roles follow `paying` orders.
+        assert_eq!(moves("new", "paying", true), JOB_SUBJECT_CHECK);
+        assert_eq!(moves("new", "paying", false), "");
+        assert_eq!(moves("paying", "new", false), "");
+        // Paid: the buyer and the admins are mailed; the roles only when products carry any.
+        assert_eq!(moves("paying", "approving", false), JOB_NOTIFY);
+        assert_eq!(
+            moves("paying", "approving", true),
+            format!("{JOB_NOTIFY} {JOB_SUBJECT_CHECK}")
+        );
+        // Neither status counts for roles.
+        assert_eq!(moves("approving", "packaging", true), JOB_NOTIFY);
+        assert_eq!(
+            moves("packaging", "delivering", true),
+            format!("{JOB_NOTIFY} {JOB_SUBJECT_CHECK}")
+        );
+        // The history row is written whatever the jobs.
+        assert_eq!(
+            effects("o", "new", "paying", "a", None, false, false)
+                .rows
+                .len(),
+            1
+        );
     }
 }

@@ -3,6 +3,7 @@
 //! instead of reading rbac's tables.
 
 use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use stoa_kernel::query::FindQuery;
@@ -14,14 +15,42 @@ use uuid::Uuid;
 /// Most orders one subject's listing reads.
 pub const MAX_ORDERS: usize = 1000;
 
+/// The roles-to-products link entity: roles granted by buying a product.
+const PRODUCT_ROLES: &str = "rbac.roles-to-ecommerce-module-products";
+
 #[derive(Clone)]
 pub struct Subjects {
     store: Store,
+    /// Whether any product grants a role, with the change counter of [`PRODUCT_ROLES`] it was
+    /// read at.
+    carry_roles: Arc<Mutex<Option<(u64, bool)>>>,
 }
 
 impl Subjects {
     pub fn new(store: Store) -> Self {
-        Self { store }
+        Self {
+            store,
+            carry_roles: Arc::default(),
+        }
+    }
+
+    /// Whether any product grants a role. Read once per change of the links (the store's change
+    /// counter, which other instances' writes move too), so a status change of an order on a
+    /// site without role-granting products skips the buyer's role check without a query.
+    pub async fn products_carry_roles(&self) -> Result<bool> {
+        let version = self.store.version(PRODUCT_ROLES);
+        if let Ok(guard) = self.carry_roles.lock()
+            && let Some((v, carry)) = *guard
+            && v == version
+        {
+            return Ok(carry);
+        }
+        let e = self.store.entity(PRODUCT_ROLES)?;
+        let carry = !self.store.find_by(&e, &[], 1).await?.is_empty();
+        if let Ok(mut guard) = self.carry_roles.lock() {
+            *guard = Some((version, carry));
+        }
+        Ok(carry)
     }
 
     /// Does the subject exist?
@@ -296,9 +325,7 @@ impl Subjects {
         Ok(self
             .store
             .linked(
-                &*self
-                    .store
-                    .entity("rbac.roles-to-ecommerce-module-products")?,
+                &*self.store.entity(PRODUCT_ROLES)?,
                 "ecommerceModuleProductId",
                 products,
                 "roleId",
