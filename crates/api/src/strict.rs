@@ -69,8 +69,7 @@ impl Rule {
     }
 }
 
-/// Path template → method → rule (looked up without allocating).
-/// What each operation takes, by path template and method.
+/// What each operation takes: path template → method → rule (looked up without allocating).
 pub struct Rules(HashMap<String, Vec<(String, Rule)>>);
 
 /// Collects the `#/components/schemas/…` names `v` refers to, transitively.
@@ -165,17 +164,7 @@ pub fn layer<S: Clone + Send + Sync + 'static>(
         move |req: Request, next: Next| {
             let rules = rules.clone();
             async move {
-                if !checked(&req) {
-                    // Nothing the rules could refuse: no query, no JSON body. Such requests
-                    // (`/health`, `/ready`, reads by id) do not wait for the rules at the start.
-                    return next.run(req).await;
-                }
-                let Some(rules) = rules.get().await else {
-                    return crate::error::error_response(&crate::later::not_ready(
-                        "the request rules",
-                    ));
-                };
-                match check(rules, req, limits).await {
+                match check(&rules, req, limits).await {
                     Ok(req) => next.run(req).await,
                     Err(e) => crate::error::error_response(&e),
                 }
@@ -184,16 +173,26 @@ pub fn layer<S: Clone + Send + Sync + 'static>(
     ))
 }
 
-/// Whether [`check`] could refuse `req` for some rule: it has a query or a JSON body.
-fn checked(req: &Request) -> bool {
-    req.uri().query().is_some_and(|q| !q.is_empty())
-        || media_type(req.headers()) == "application/json"
-}
-
-async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
+/// `req` as its operation's rule lets it through (its body read and put back when checked), or
+/// what the rule refuses. Only a query or a JSON body can be refused, so a request with neither
+/// (`/health`, `/ready`, reads by id) passes without waiting for the rules at the start.
+async fn check(
+    rules: &crate::later::Later<Rules>,
+    req: Request,
+    limits: Limits,
+) -> Result<Request> {
+    let has_query = req.uri().query().is_some_and(|q| !q.is_empty());
+    let json = media_type(req.headers()) == "application/json";
+    if !has_query && !json {
+        return Ok(req);
+    }
     let Some(path) = req.extensions().get::<MatchedPath>() else {
         return Ok(req);
     };
+    let rules = rules
+        .get()
+        .await
+        .ok_or_else(|| crate::later::not_ready("the request rules"))?;
     let method = match req.method().as_str() {
         "HEAD" => "GET",
         m => m,
@@ -209,7 +208,7 @@ async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
     if let Some(query) = req
         .uri()
         .query()
-        .filter(|q| !q.is_empty() && !rule.query_checked_by_route)
+        .filter(|_| has_query && !rule.query_checked_by_route)
     {
         for (n, (key, _)) in form_urlencoded::parse(query.as_bytes()).enumerate() {
             if n >= 1000 {
@@ -228,7 +227,7 @@ async fn check(rules: &Rules, req: Request, limits: Limits) -> Result<Request> {
             }
         }
     }
-    if rule.body.is_none() || media_type(req.headers()) != "application/json" {
+    if rule.body.is_none() || !json {
         // No schema to check, or not JSON (the handler answers 415 or reads its own way).
         return Ok(req);
     }

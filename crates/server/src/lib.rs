@@ -476,8 +476,6 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
 }
 
 impl App {
-    /// The job runner, for a caller that runs it itself (tests tick it by hand); `serve` then
-    /// runs none.
     /// Waits until the API is described (the document and the request rules are made beside the
     /// start; API requests that come first wait for them): for callers that want the API's
     /// answers at once, not after a first wait (tests, the `openapi` command).
@@ -488,6 +486,8 @@ impl App {
         }
     }
 
+    /// The job runner, for a caller that runs it itself (tests tick it by hand); `serve` then
+    /// runs none.
     pub fn take_jobs(&mut self) -> Option<stoa_api::jobs::Runner> {
         self.jobs.take()
     }

@@ -146,6 +146,53 @@ fn serve_answers_and_stops_on_sigterm() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `serve` restarts itself once (same pid) with mimalloc's purge delay at 0 so freed memory goes
+/// back at once; a delay set by the operator is kept.
+#[cfg(all(target_os = "linux", feature = "mimalloc"))]
+#[test]
+fn serve_gives_freed_memory_back_unless_told_otherwise() {
+    let (dir, url) = temp_db();
+    for (given, expected) in [(None, "0"), (Some("1000"), "1000")] {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("port");
+        let mut cmd = stoa();
+        cmd.arg("serve")
+            .env("DATABASE_URL", &url)
+            .env("STOA_DATA_DIR", &dir)
+            .env("STOA_ADDR", format!("127.0.0.1:{port}"))
+            .env("STOA_LOG", "error")
+            .env_remove("MIMALLOC_PURGE_DELAY")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some(v) = given {
+            cmd.env("MIMALLOC_PURGE_DELAY", v);
+        }
+        let mut child = cmd.spawn().expect("spawn");
+        let started = Instant::now();
+        while http_get(port, "/health").is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the server never answered"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        // The process we started is the one serving, with the setting in its environment.
+        let environ = std::fs::read(format!("/proc/{}/environ", child.id())).expect("environ");
+        let _ = child.kill();
+        let _ = child.wait();
+        let set: Vec<String> = environ
+            .split(|b| *b == 0)
+            .filter_map(|v| std::str::from_utf8(v).ok())
+            .filter_map(|v| v.strip_prefix("MIMALLOC_PURGE_DELAY="))
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(set, [expected], "given {given:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn admin_create_prints_a_generated_password_once_and_refuses_duplicates() {
     let (dir, url) = temp_db();

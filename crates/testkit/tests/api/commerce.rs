@@ -1121,6 +1121,45 @@ async fn subscriptions_and_housekeeping(db: Db) {
 }
 dual_test!(subscriptions_and_housekeeping, db);
 
+/// Whether any product grants a role is read once and kept until those links change (a status
+/// change skips the buyer's role check when none does): a role given to a product after its order
+/// was checked out — when the kept answer was "none" — still reaches the buyer once paid.
+async fn a_role_given_to_a_product_later_is_granted(db: Db) {
+    let app = spawn_app_manual(db, |c| c.dummy_webhook_delay = 0)
+        .await
+        .expect("app");
+    let c = catalog(&app).await;
+    let club = monthly(&app, &c.price_key, &c.rub, "500").await;
+    let bought = buy(
+        &app,
+        club["id"].as_str().unwrap(),
+        1,
+        json!({"provider": "dummy"}),
+    )
+    .await;
+    let role = app
+        .create(
+            "/api/rbac/roles",
+            &json!({"title": "Club member", "slug": "club-member"}),
+        )
+        .await;
+    app.create(
+        "/api/rbac/roles-to-ecommerce-module-products",
+        &json!({"roleId": role["id"], "ecommerceModuleProductId": club["id"]}),
+    )
+    .await;
+    app.drain_jobs().await;
+    assert_eq!(
+        order_row(&app, &bought.order).await["status"],
+        json!("delivering")
+    );
+    assert!(
+        holds(&app, &bought.subject, &role["id"]).await,
+        "the role given after the checkout is granted on payment"
+    );
+}
+dual_test!(a_role_given_to_a_product_later_is_granted, db);
+
 /// Admin's `POST /api/billing/payment-intents/{id}/{provider}`: a new invoice for an intent whose
 /// payment could not start, never a second one while an invoice is open or the intent is paid.
 async fn invoice_for_intent(db: Db) {
