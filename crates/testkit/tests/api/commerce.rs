@@ -941,6 +941,22 @@ async fn holds(app: &TestApp, subject: &str, role: &Value) -> bool {
         .any(|l| &l["roleId"] == role)
 }
 
+/// A 'Club member' role that buying `product` grants.
+async fn role_granted_by(app: &TestApp, product: &Value) -> Value {
+    let role = app
+        .create(
+            "/api/rbac/roles",
+            &json!({"title": "Club member", "slug": "club-member"}),
+        )
+        .await;
+    app.create(
+        "/api/rbac/roles-to-ecommerce-module-products",
+        &json!({"roleId": role["id"], "ecommerceModuleProductId": product["id"]}),
+    )
+    .await;
+    role
+}
+
 /// DOMAIN §5.4 and the admin's order reads: a subscription's role is granted while it is
 /// delivering and revoked once delivered; checkout-attributes, stats and clear-old-orders.
 async fn subscriptions_and_housekeeping(db: Db) {
@@ -954,17 +970,7 @@ async fn subscriptions_and_housekeeping(db: Db) {
     let c = catalog(&app).await;
     let rub = c.rub.clone();
     let club = monthly(&app, &c.price_key, &rub, "500").await;
-    let role = app
-        .create(
-            "/api/rbac/roles",
-            &json!({"title": "Club member", "slug": "club-member"}),
-        )
-        .await;
-    app.create(
-        "/api/rbac/roles-to-ecommerce-module-products",
-        &json!({"roleId": role["id"], "ecommerceModuleProductId": club["id"]}),
-    )
-    .await;
+    let role = role_granted_by(&app, &club).await;
     let (s, jwt) = guest(&app).await;
     let me = app.bearer(&jwt);
     let r = me
@@ -1137,17 +1143,7 @@ async fn a_role_given_to_a_product_later_is_granted(db: Db) {
         json!({"provider": "dummy"}),
     )
     .await;
-    let role = app
-        .create(
-            "/api/rbac/roles",
-            &json!({"title": "Club member", "slug": "club-member"}),
-        )
-        .await;
-    app.create(
-        "/api/rbac/roles-to-ecommerce-module-products",
-        &json!({"roleId": role["id"], "ecommerceModuleProductId": club["id"]}),
-    )
-    .await;
+    let role = role_granted_by(&app, &club).await;
     app.drain_jobs().await;
     assert_eq!(
         order_row(&app, &bought.order).await["status"],
