@@ -113,12 +113,14 @@ async fn request_context(req: Request, next: Next) -> Response {
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::now_v7().simple().to_string());
     let method = req.method().clone();
-    let path = req.uri().path().to_owned();
+    // A parsed URI shares its bytes: cloning it copies no text.
+    let uri = req.uri().clone();
+    let path = uri.path();
     // The route's template, for metrics (bounded, unlike paths).
     let route = req
         .extensions()
         .get::<axum::extract::MatchedPath>()
-        .map(|m| m.as_str().to_owned());
+        .cloned();
     let started = Instant::now();
     // Path plus query, measured without formatting the URI on every request.
     let uri_len = req.uri().path().len() + req.uri().query().map_or(0, |q| q.len() + 1);
@@ -140,11 +142,14 @@ async fn request_context(req: Request, next: Next) -> Response {
     let status = res.status().as_u16();
     let took = started.elapsed();
     let ms = took.as_secs_f64() * 1000.0;
-    let route = route.as_deref().unwrap_or(if status < 400 {
-        "(site)"
-    } else {
-        "(unmatched)"
-    });
+    let route = route.as_ref().map_or(
+        if status < 400 {
+            "(site)"
+        } else {
+            "(unmatched)"
+        },
+        axum::extract::MatchedPath::as_str,
+    );
     stoa_api::metrics::METRICS.request(method.as_str(), route, status, took);
     // The path is logged as a field, so input cannot forge a log line.
     if status >= 500 {

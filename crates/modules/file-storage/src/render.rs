@@ -172,18 +172,43 @@ pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
         height as f32 / size.height(),
     );
     resvg::render(&tree, t, &mut pixmap.as_mut());
-    encode_png(pixmap.take_demultiplied(), width, height)
+    // An opaque image (a receipt's background covers it) is the same premultiplied or not: its
+    // colour channels are encoded as they are, a quarter less to filter and deflate.
+    let data = pixmap.data();
+    let mut rgb = vec![0; data.len() / 4 * 3];
+    let mut alpha = u8::MAX;
+    for (to, px) in rgb.chunks_exact_mut(3).zip(data.chunks_exact(4)) {
+        to.copy_from_slice(&px[..3]);
+        alpha &= px[3];
+    }
+    if alpha == u8::MAX {
+        return encode_png(&rgb, width, height, image::ExtendedColorType::Rgb8);
+    }
+    drop(rgb);
+    encode_png(
+        &pixmap.take_demultiplied(),
+        width,
+        height,
+        image::ExtendedColorType::Rgba8,
+    )
 }
 
 /// PNG with the encoder's fast setting (fdeflate). With tiny-skia's default (zlib level 6) a
 /// receipt (1485 × 1050) took about 38 ms, 30 of them in deflate, and receipts were a fifth of
 /// the server's CPU in bench/checkout.sh; now about 10 ms, and the file is 87 KB instead of 36.
-fn encode_png(rgba: Vec<u8>, width: u32, height: u32) -> Result<Vec<u8>> {
+/// Opaque and as RGB: the encode 1.8 → 1.35 ms and 87 → 77 KB (`Sub` alone would be 0.95 ms but
+/// 113 KB).
+fn encode_png(
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    colour: image::ExtendedColorType,
+) -> Result<Vec<u8>> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut out = Vec::with_capacity(rgba.len() / 8);
+    let mut out = Vec::with_capacity(pixels.len() / 8);
     PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(&rgba, width, height, image::ExtendedColorType::Rgba8)
+        .write_image(pixels, width, height, colour)
         .map_err(|e| Error::internal(format!("encoding the image: {e}")))?;
     Ok(out)
 }
@@ -227,6 +252,41 @@ mod tests {
                 .err()
                 .map(|e| e.status()),
             Some(422)
+        );
+    }
+
+    #[test]
+    fn opaque_images_are_rgb_and_transparent_ones_keep_their_alpha() {
+        let opaque = br##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="4" height="2" fill="#336699"/></svg>"##;
+        let img = svg_to_png(opaque, 4, 2)
+            .ok()
+            .and_then(|b| image::load_from_memory(&b).ok());
+        assert_eq!(
+            img.as_ref().map(|i| i.color()),
+            Some(image::ColorType::Rgb8)
+        );
+        assert_eq!(
+            img.map(|i| i.to_rgb8().get_pixel(3, 1).0),
+            Some([0x33, 0x66, 0x99])
+        );
+        // Half covered: the other half stays transparent, the colour is not premultiplied.
+        let half = br##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="2" height="2" fill="#336699" fill-opacity="0.5"/></svg>"##;
+        let img = svg_to_png(half, 4, 2)
+            .ok()
+            .and_then(|b| image::load_from_memory(&b).ok());
+        assert_eq!(
+            img.as_ref().map(|i| i.color()),
+            Some(image::ColorType::Rgba8)
+        );
+        let px = img.map(|i| i.to_rgba8());
+        assert_eq!(px.as_ref().map(|p| p.get_pixel(3, 0).0[3]), Some(0));
+        let left = px.map(|p| p.get_pixel(0, 0).0);
+        assert!(
+            left.is_some_and(|[r, g, b, a]| (127..=128).contains(&a)
+                && r.abs_diff(0x33) <= 2
+                && g.abs_diff(0x66) <= 2
+                && b.abs_diff(0x99) <= 2),
+            "{left:?}"
         );
     }
 }

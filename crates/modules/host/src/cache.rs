@@ -1,6 +1,11 @@
 //! Page bundles cached per URL. An entry is good while no publicly readable entity changed since
-//! it was built (the store's public change counter: private writes never clear it) and for at most [`TTL`] (other instances' writes are not counted
-//! here). Revalidation clears everything.
+//! it was built (the store's public change counter: private writes never clear it) and for at most
+//! [`TTL`] (a safety net). Revalidation clears everything.
+//!
+//! One build per URL at a time: requests that find the entry out of date while it is being built
+//! wait for that build instead of starting their own (32 concurrent readers of a page used to
+//! build it 32 times when its entry expired); an entry that only outlived [`TTL`] (its data did
+//! not change) is served as it is while one request rebuilds it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,10 +27,34 @@ struct Entry {
     bundle: Option<Arc<Value>>,
 }
 
+enum Look {
+    Use(Option<Arc<Value>>),
+    Build(Arc<tokio::sync::Mutex<()>>),
+}
+
+/// Ends the build of `key` behind `gate` when dropped (a later build gets a new gate).
+struct Ending<'a> {
+    bundles: &'a Bundles,
+    key: &'a str,
+    gate: &'a Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Drop for Ending<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut b) = self.bundles.building.lock()
+            && b.get(self.key).is_some_and(|g| Arc::ptr_eq(g, self.gate))
+        {
+            b.remove(self.key);
+        }
+    }
+}
+
 pub struct Bundles {
     store: Store,
     parts: Vec<Arc<dyn stoa_api::module::BundlePart>>,
     map: Mutex<HashMap<String, Entry>>,
+    /// The URLs being built now, each with the gate its build holds.
+    building: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     sitemap: tokio::sync::Mutex<Option<Sitemap>>,
     /// Entries per sitemap file (`STOA_SITEMAP_URLS_PER_FILE`).
     per_file: usize,
@@ -58,6 +87,7 @@ impl Bundles {
             store,
             parts,
             map: Mutex::new(HashMap::new()),
+            building: Mutex::new(HashMap::new()),
             sitemap: tokio::sync::Mutex::new(None),
             per_file: sitemap_per_file,
         })
@@ -144,14 +174,28 @@ impl Bundles {
     async fn get_published(&self, url: &str) -> Result<Option<Arc<Value>>> {
         let key = crate::pages::normalise(url)?;
         let stamp = self.store.public_version();
-        if let Ok(map) = self.map.lock()
-            && let Some(e) = map.get(&key)
-            && e.stamp == stamp
-            && e.at.elapsed() < TTL
-        {
-            return Ok(e.bundle.clone());
+        let gate = match self.look(&key, stamp) {
+            Look::Use(bundle) => {
+                stoa_api::metrics::METRICS.cache_lookup("bundle", true);
+                return Ok(bundle);
+            }
+            Look::Build(gate) => gate,
+        };
+        // Whatever happens below (an error, the request dropped), the gate leaves with it.
+        let ending = Ending {
+            bundles: self,
+            key: &key,
+            gate: &gate,
+        };
+        let _building = gate.lock().await;
+        // Built by the request this one waited for.
+        if let Look::Use(bundle) = self.look(&key, stamp) {
+            stoa_api::metrics::METRICS.cache_lookup("bundle", true);
+            return Ok(bundle);
         }
-        let bundle = match crate::bundle::build(&self.store, &key, &self.parts).await {
+        stoa_api::metrics::METRICS.cache_lookup("bundle", false);
+        // Boxed: the build's state stays out of every cached request's future.
+        let bundle = match Box::pin(crate::bundle::build(&self.store, &key, &self.parts)).await {
             Ok(b) => Some(Arc::new(b)),
             Err(Error::NotFound { .. }) => None,
             Err(e) => return Err(e),
@@ -161,7 +205,7 @@ impl Bundles {
                 map.clear();
             }
             map.insert(
-                key,
+                key.clone(),
                 Entry {
                     stamp,
                     at: Instant::now(),
@@ -169,7 +213,27 @@ impl Bundles {
                 },
             );
         }
+        drop(ending);
         Ok(bundle)
+    }
+
+    /// The kept bundle of `key` when it can be used at `stamp`, else the gate to build it behind.
+    fn look(&self, key: &str, stamp: u64) -> Look {
+        let building = self.building.lock().ok();
+        let gate = building.as_ref().and_then(|b| b.get(key).cloned());
+        if let Ok(map) = self.map.lock()
+            && let Some(e) = map.get(key)
+            && e.stamp == stamp
+            // Only old: served while another request rebuilds it.
+            && (e.at.elapsed() < TTL || gate.is_some())
+        {
+            return Look::Use(e.bundle.clone());
+        }
+        Look::Build(match (gate, building) {
+            (Some(g), _) => g,
+            (None, Some(mut b)) => b.entry(key.to_owned()).or_default().clone(),
+            (None, None) => Arc::default(),
+        })
     }
 
     /// Forgets every cached bundle; returns how many there were.

@@ -226,3 +226,32 @@ async fn form_submissions_are_rate_limited(db: stoa_testkit::Db) {
     assert!(r.header("retry-after").is_some(), "{:?}", r.headers);
 }
 dual_test!(form_submissions_are_rate_limited, db);
+
+fn sample(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// Many visitors asking at once for a page whose bundle is not kept: it is built once, and every
+/// one of them gets it.
+async fn a_bundle_is_built_once_for_concurrent_requests(app: TestApp) {
+    let page = app
+        .create("/api/host/pages", &json!({"title": "Busy", "url": "/busy"}))
+        .await;
+    let builds = r#"stoa_cache_lookups_total{cache="bundle",result="miss"}"#;
+    let before = sample(&app.get("/metrics").await.text, builds);
+    let visitor = app.anon();
+    let answers =
+        futures::future::join_all((0..16).map(|_| visitor.get("/api/host/pages/bundle?url=/busy")))
+            .await;
+    for a in &answers {
+        assert_eq!(a.status, 200, "{}", a.text);
+        assert_eq!(a.data()["page"]["id"], page["id"], "{}", a.text);
+    }
+    let after = sample(&app.get("/metrics").await.text, builds);
+    // nextest runs each test in its own process: no other test builds bundles here.
+    assert_eq!(after - before, 1.0, "built {} times", after - before);
+}
+dual_test!(a_bundle_is_built_once_for_concurrent_requests);
