@@ -27,12 +27,16 @@ struct Entry {
     bundle: Option<Arc<Value>>,
 }
 
-enum Look {
-    Use(Option<Arc<Value>>),
-    Build(Arc<tokio::sync::Mutex<()>>),
+enum Kept {
+    /// Built at the current data version, within [`TTL`].
+    Fresh(Option<Arc<Value>>),
+    /// Built at the current data version, but older than [`TTL`].
+    Old(Option<Arc<Value>>),
+    Missing,
 }
 
-/// Ends the build of `key` behind `gate` when dropped (a later build gets a new gate).
+/// Takes the gate of `key`'s build out of the table when its builder is done (a later build gets
+/// a new gate).
 struct Ending<'a> {
     bundles: &'a Bundles,
     key: &'a str,
@@ -174,22 +178,27 @@ impl Bundles {
     async fn get_published(&self, url: &str) -> Result<Option<Arc<Value>>> {
         let key = crate::pages::normalise(url)?;
         let stamp = self.store.public_version();
-        let gate = match self.look(&key, stamp) {
-            Look::Use(bundle) => {
-                stoa_api::metrics::METRICS.cache_lookup("bundle", true);
-                return Ok(bundle);
-            }
-            Look::Build(gate) => gate,
-        };
-        // Whatever happens below (an error, the request dropped), the gate leaves with it.
-        let ending = Ending {
+        let kept = self.kept(&key, stamp);
+        if let Kept::Fresh(bundle) = kept {
+            stoa_api::metrics::METRICS.cache_lookup("bundle", true);
+            return Ok(bundle);
+        }
+        let (gate, mine) = self.gate(&key);
+        if !mine && let Kept::Old(bundle) = kept {
+            // Its data did not change; another request is rebuilding it.
+            stoa_api::metrics::METRICS.cache_lookup("bundle", true);
+            return Ok(bundle);
+        }
+        // The gate leaves the table with the request that put it there, however that ends (an
+        // error, the request dropped).
+        let _ending = mine.then(|| Ending {
             bundles: self,
             key: &key,
             gate: &gate,
-        };
+        });
         let _building = gate.lock().await;
         // Built by the request this one waited for.
-        if let Look::Use(bundle) = self.look(&key, stamp) {
+        if let Kept::Fresh(bundle) = self.kept(&key, stamp) {
             stoa_api::metrics::METRICS.cache_lookup("bundle", true);
             return Ok(bundle);
         }
@@ -213,27 +222,31 @@ impl Bundles {
                 },
             );
         }
-        drop(ending);
         Ok(bundle)
     }
 
-    /// The kept bundle of `key` when it can be used at `stamp`, else the gate to build it behind.
-    fn look(&self, key: &str, stamp: u64) -> Look {
-        let building = self.building.lock().ok();
-        let gate = building.as_ref().and_then(|b| b.get(key).cloned());
-        if let Ok(map) = self.map.lock()
-            && let Some(e) = map.get(key)
-            && e.stamp == stamp
-            // Only old: served while another request rebuilds it.
-            && (e.at.elapsed() < TTL || gate.is_some())
-        {
-            return Look::Use(e.bundle.clone());
+    /// What is kept for `key`, judged at `stamp`.
+    fn kept(&self, key: &str, stamp: u64) -> Kept {
+        match self.map.lock().ok().as_ref().and_then(|m| m.get(key)) {
+            Some(e) if e.stamp == stamp && e.at.elapsed() < TTL => Kept::Fresh(e.bundle.clone()),
+            Some(e) if e.stamp == stamp => Kept::Old(e.bundle.clone()),
+            _ => Kept::Missing,
         }
-        Look::Build(match (gate, building) {
-            (Some(g), _) => g,
-            (None, Some(mut b)) => b.entry(key.to_owned()).or_default().clone(),
-            (None, None) => Arc::default(),
-        })
+    }
+
+    /// The gate of `key`'s build, and whether this request put it there (and so builds).
+    fn gate(&self, key: &str) -> (Arc<tokio::sync::Mutex<()>>, bool) {
+        let Ok(mut b) = self.building.lock() else {
+            return (Arc::default(), true);
+        };
+        match b.get(key) {
+            Some(g) => (g.clone(), false),
+            None => {
+                let g: Arc<tokio::sync::Mutex<()>> = Arc::default();
+                b.insert(key.to_owned(), g.clone());
+                (g, true)
+            }
+        }
     }
 
     /// Forgets every cached bundle; returns how many there were.
