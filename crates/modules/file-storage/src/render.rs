@@ -255,29 +255,26 @@ mod tests {
         );
     }
 
+    /// A 4 × 2 SVG rendered, decoded again, and checked to be stored as `colour`.
+    fn decoded(svg: &[u8], colour: image::ColorType) -> Option<image::DynamicImage> {
+        let img = svg_to_png(svg, 4, 2)
+            .ok()
+            .and_then(|b| image::load_from_memory(&b).ok());
+        assert_eq!(img.as_ref().map(|i| i.color()), Some(colour));
+        img
+    }
+
     #[test]
     fn opaque_images_are_rgb_and_transparent_ones_keep_their_alpha() {
         let opaque = br##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="4" height="2" fill="#336699"/></svg>"##;
-        let img = svg_to_png(opaque, 4, 2)
-            .ok()
-            .and_then(|b| image::load_from_memory(&b).ok());
-        assert_eq!(
-            img.as_ref().map(|i| i.color()),
-            Some(image::ColorType::Rgb8)
-        );
+        let img = decoded(opaque, image::ColorType::Rgb8);
         assert_eq!(
             img.map(|i| i.to_rgb8().get_pixel(3, 1).0),
             Some([0x33, 0x66, 0x99])
         );
         // Half covered: the other half stays transparent, the colour is not premultiplied.
         let half = br##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="2" height="2" fill="#336699" fill-opacity="0.5"/></svg>"##;
-        let img = svg_to_png(half, 4, 2)
-            .ok()
-            .and_then(|b| image::load_from_memory(&b).ok());
-        assert_eq!(
-            img.as_ref().map(|i| i.color()),
-            Some(image::ColorType::Rgba8)
-        );
+        let img = decoded(half, image::ColorType::Rgba8);
         let px = img.map(|i| i.to_rgba8());
         assert_eq!(px.as_ref().map(|p| p.get_pixel(3, 0).0[3]), Some(0));
         let left = px.map(|p| p.get_pixel(0, 0).0);
