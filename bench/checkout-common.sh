@@ -39,10 +39,16 @@ migrate() {
 
 # Starts the server on $1, logging to $2 (appended), and waits until it is ready.
 start() {
+  # Another server on the port would answer for this one (with another key: 401 at setup).
+  if curl -fs "$BASE/ready" >/dev/null 2>&1; then echo "something already answers on $BASE: stop it or set PORT" >&2; exit 1; fi
   server_env "$1"
   env "${senv[@]}" "$BIN" serve >>"$2" 2>&1 &
   pid=$!
-  for _ in $(seq 1 300); do curl -fs "$BASE/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  for _ in $(seq 1 300); do
+    curl -fs "$BASE/ready" >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || { echo "the server exited at start (see $2)" >&2; pid=""; exit 1; }
+    sleep 0.1
+  done
   echo "server did not become ready (see $2)" >&2; exit 1
 }
 
