@@ -26,8 +26,9 @@ fi
 KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
 DIR=$(mktemp -d)
 # nginx's workers run as another user: mktemp's 0700 folder made every nginx answer a 404 (the
-# figures before 2026-11-25 compared stoa with nginx answering 153-byte 404s).
-chmod 755 "$DIR"
+# figures before 2026-11-25 compared stoa with nginx answering 153-byte 404s). They may pass
+# through it to www/, not list it.
+chmod 711 "$DIR"
 pid=""
 npid=""
 cleanup() {

@@ -202,7 +202,7 @@ async fn sqlite_runs_with_the_durability_settings() {
 }
 
 /// The value of the sample `line` starts with, or 0 when it is absent.
-fn sample(text: &str, series: &str) -> f64 {
+pub(crate) fn sample(text: &str, series: &str) -> f64 {
     text.lines()
         .find_map(|l| l.strip_prefix(series))
         .and_then(|v| v.trim().parse().ok())

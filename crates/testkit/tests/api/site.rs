@@ -1,5 +1,6 @@
 //! The public site on the demo data: page bundles, the CRM form submission, the paid counter.
 
+use crate::ops::sample;
 use serde_json::{Value, json};
 use stoa_testkit::{TestApp, dual_test};
 
@@ -226,13 +227,6 @@ async fn form_submissions_are_rate_limited(db: stoa_testkit::Db) {
     assert!(r.header("retry-after").is_some(), "{:?}", r.headers);
 }
 dual_test!(form_submissions_are_rate_limited, db);
-
-fn sample(text: &str, series: &str) -> f64 {
-    text.lines()
-        .find_map(|l| l.strip_prefix(series))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0.0)
-}
 
 /// Many visitors asking at once for a page whose bundle is not kept: it is built once, and every
 /// one of them gets it.
