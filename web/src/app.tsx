@@ -6,7 +6,7 @@ import { meKey } from "./modules/rbac/session";
 import { setSessionLostHandler } from "./api/client";
 import { DEFAULT_LANGUAGE, isLanguage } from "./i18n";
 import { trackView } from "./lib/analytics";
-import { ClientOnly } from "./lib/client-only";
+import { ClientOnly, hydrationDone } from "./lib/client-only";
 import { type Live, LiveContext } from "./lib/live";
 import { LiveBridge } from "./lib/live-bridge";
 import { RegistryContext } from "./site/registry";
@@ -96,6 +96,7 @@ export function AppProviders({ queryClient, live, children }: { queryClient: Que
  */
 function MarkHydrated() {
   useEffect(() => {
+    hydrationDone();
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return null;

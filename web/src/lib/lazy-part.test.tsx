@@ -3,8 +3,11 @@ import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { useState } from "react";
 import { lazyPart } from "./lazy-part";
+import { beginHydration, hydrationDone } from "./client-only";
 
+let renders = 0;
 function Hello({ name }: { name: string }) {
+  renders++;
   const [n, setN] = useState(0);
   return (
     <button type="button" onClick={() => setN(n + 1)}>
@@ -51,6 +54,8 @@ describe("lazyPart", () => {
       container.innerHTML = html;
       document.body.append(container);
       const errors: unknown[] = [];
+      renders = 0;
+      beginHydration();
       await act(async () => {
         hydrateRoot(
           container,
@@ -61,7 +66,10 @@ describe("lazyPart", () => {
         );
       });
       await act(() => new Promise((r) => setTimeout(r, 10)));
+      hydrationDone();
       expect(errors).toEqual([]);
+      // Rendered once: the end of hydration does not render a part (and all it holds) again.
+      expect(renders).toBe(1);
       const button = container.querySelector("button")!;
       await act(async () => button.click());
       expect(button).toHaveTextContent("Hello x 1");

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense, useState } from "react";
-import { useHydrated } from "./client-only";
+import { isLive } from "./client-only";
 
 type Loaded<P> = { default: ComponentType<P> };
 
@@ -29,9 +29,9 @@ export function lazyPart<P extends object>(load: () => Promise<Loaded<P>>, eager
     }));
   const Lazy = lazy(fetch);
   function Part(props: P) {
-    const hydrated = useHydrated();
-    // Chosen once per mount: changing between them would remount what is inside.
-    const [mode] = useState(() => (loaded ? "ready" : hydrated ? "boundary" : "hydrating"));
+    // Chosen once per mount: changing between them would remount what is inside. (Read, not
+    // subscribed to: a part is not rendered again when hydration ends.)
+    const [mode] = useState(() => (loaded ? "ready" : isLive() ? "boundary" : "hydrating"));
     if (mode === "ready" && loaded) return <loaded.default {...props} />;
     if (mode === "hydrating") return <Lazy {...props} />;
     return (

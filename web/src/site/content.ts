@@ -1,4 +1,5 @@
 import type { components } from "@/api/schema";
+import { formatNumber } from "@/lib/number";
 
 /**
  * Reading page-bundle records (see crates/modules/host/src/bundle.rs): every record carries `_entity`;
@@ -119,7 +120,7 @@ export function fileUrl(f: { id: string; file?: unknown } | null | undefined): s
 /** A price for display: `199 ₽`. Whole amounts lose their decimals. (Orders carry currency cards, whose symbol may be missing.) */
 export function formatPrice(p: { amount: string; currency: { symbol?: string | null } }, lang: string): string {
   const n = Number(p.amount);
-  const amount = Number.isFinite(n) ? new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US", { maximumFractionDigits: 2 }).format(n) : p.amount;
+  const amount = Number.isFinite(n) ? formatNumber(lang, n, { maximumFractionDigits: 2 }) : p.amount;
   return p.currency.symbol ? `${amount} ${p.currency.symbol}` : amount;
 }
 

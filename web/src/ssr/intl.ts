@@ -2,10 +2,11 @@
  * The part of `Intl` the public site uses, for the server's engine (QuickJS has no `Intl`):
  * numbers (decimal, percent, the byte units) and plural rules in Russian and English, written to
  * give exactly what browsers give (CLDR), so hydration finds the same text. Dates are formatted
- * only in screens rendered in the browser.
+ * only in screens rendered in the browser. Public pages format their numbers with it in the browser
+ * too (`lib/number.ts`).
  */
 
-type Options = {
+export type NumberOptions = {
   style?: "decimal" | "percent" | "unit" | "currency";
   unit?: string;
   unitDisplay?: string;
@@ -55,9 +56,9 @@ export function roundDecimal(abs: number, digits: number): string {
 
 export class NumberFormat {
   private readonly ru: boolean;
-  private readonly o: Options;
+  private readonly o: NumberOptions;
   private readonly locale: string;
-  constructor(locale?: string | string[], options: Options = {}) {
+  constructor(locale?: string | string[], options: NumberOptions = {}) {
     const l = (Array.isArray(locale) ? locale[0] : locale) ?? "en";
     this.ru = /^ru\b/i.test(l);
     this.locale = this.ru ? "ru" : "en";

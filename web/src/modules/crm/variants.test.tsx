@@ -9,7 +9,9 @@ const form = {
   id: "f1",
   slug: "contact",
   title: { en: "Write to us" },
-  _rel: { "forms-to-inputs": [{ _to: { id: "in1", slug: "name", label: { en: "Name" }, isRequired: true } }] },
+  _rel: {
+    "forms-to-inputs": [{ _to: { id: "in1", slug: "name", label: { en: "Name" }, isRequired: true } }, { _to: { id: "in2", slug: "email", label: { en: "Email" }, type: "email" } }],
+  },
 } as unknown as Rec;
 
 describe("the CRM form", () => {
@@ -30,11 +32,34 @@ describe("the CRM form", () => {
     expect(trap.autocomplete).toBe("off");
     expect(trap.closest("[aria-hidden=true]")).not.toBeNull();
     // Not offered to people: no accessible textbox but the real input.
-    expect(screen.getAllByRole("textbox")).toHaveLength(1);
+    expect(screen.getAllByRole("textbox")).toHaveLength(2);
     await userEvent.type(screen.getByLabelText(/Name/), "Vera");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
     await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0]).toEqual({ method: "POST", url: "/api/crm/forms/f1/requests", body: { name: "Vera", [HONEYPOT]: "" } });
+    expect(posts[0]).toEqual({ method: "POST", url: "/api/crm/forms/f1/requests", body: { name: "Vera", email: "", [HONEYPOT]: "" } });
     await waitFor(() => expect(beacons).toEqual([{ type: "event", name: "form-submitted", path: "/" }]));
+  });
+
+  it("asks for required fields before sending, shows the server's field messages, and drops a message once its field is edited", async () => {
+    const posts = stubFetch(() => reply(422, { status: 422, code: "invalid_input", error: "invalid input", fields: { email: ["must be an email address"] } }));
+    render(<CrmForm form={form} lang="en" />);
+    const name = screen.getByLabelText(/Name/);
+    const email = screen.getByLabelText(/Email/);
+    await userEvent.click(screen.getByRole("button", { name: "Submit" }));
+    expect(await screen.findByText("Required")).toBeInTheDocument();
+    expect(name).toHaveAttribute("aria-invalid", "true");
+    expect(name).toHaveFocus();
+    expect(posts).toHaveLength(0);
+    await userEvent.type(name, "Vera");
+    expect(screen.queryByText("Required")).toBeNull();
+    await userEvent.type(email, "vera");
+    await userEvent.click(screen.getByRole("button", { name: "Submit" }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(await screen.findByText("Enter a valid email, like name@example.com")).toBeInTheDocument();
+    expect(email).toHaveAttribute("aria-describedby", "crm-f1-email-error");
+    // The visitor's text stays to be corrected.
+    expect(name).toHaveValue("Vera");
+    await userEvent.type(email, "@example.org");
+    expect(screen.queryByText("Enter a valid email, like name@example.com")).toBeNull();
   });
 });

@@ -1,5 +1,4 @@
-import { useState } from "react";
-import { type UseFormRegisterReturn, useForm } from "react-hook-form";
+import { type FormEvent, useState } from "react";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { api } from "@/api/client";
@@ -26,54 +25,86 @@ export const HONEYPOT = "_gotcha";
 
 /** The honeypot input: off screen, out of the tab order, hidden from assistive technology and
  * from autofill. */
-function Honeypot({ id, ...field }: { id: string } & UseFormRegisterReturn) {
+function Honeypot({ id }: { id: string }) {
   const { t } = useTranslation();
   return (
     <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden" data-testid="honeypot">
       <label htmlFor={id}>{t("site.honeypot")}</label>
-      <input id={id} type="text" tabIndex={-1} autoComplete="off" {...field} />
+      <input id={id} name={HONEYPOT} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>
   );
 }
 
-/** A public CRM form: its inputs (text, textarea, number) in order; submit stores a request. */
+const nameOf = (input: Rec): string => String(input.slug ?? input.id);
+
+/**
+ * A public CRM form: its inputs (text, textarea, number) in order; submit stores a request.
+ *
+ * Its inputs are the browser's own (uncontrolled, read with `FormData` on submit), not a form
+ * library's: this form hydrates with the home page, and react-hook-form's mount effect re-renders
+ * it synchronously inside hydration's commit, which makes React run the effects of the whole page
+ * in that same task (the longest task of the home page on a phone). The checks are two: required
+ * fields here, everything else by the server, whose field messages are shown under each field.
+ */
 export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
   const { t } = useTranslation();
   const inputs = linked(form, "forms-to-inputs");
-  const { register, handleSubmit, reset, setError, formState } = useForm<Values>();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [sending, setSending] = useState(false);
   const [done, setDone] = useState(false);
-  const submit = handleSubmit(async (values) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const el = event.currentTarget;
+    if (sending) return;
+    const values: Values = {};
+    for (const [key, value] of new FormData(el)) if (typeof value === "string") values[key] = value;
+    const missing: Record<string, string> = {};
+    for (const input of inputs) if (input.isRequired && !values[nameOf(input)]?.trim()) missing[nameOf(input)] = t("site.required");
+    setErrors(missing);
+    const first = Object.keys(missing)[0];
+    if (first) {
+      (el.elements.namedItem(first) as HTMLElement | null)?.focus();
+      return;
+    }
+    setSending(true);
     try {
       await api.post("/api/crm/forms/{id}/requests", { params: { path: { id: form.id } }, body: values });
       trackEvent("form-submitted");
       toast.success(t("site.submitted"));
       setDone(true);
-      reset();
+      el.reset();
     } catch (e) {
-      const fields = e instanceof ApiError ? Object.entries(e.fields) : [];
-      for (const [field, messages] of fields) if (messages[0]) setError(field, { message: fieldMessage(messages[0], t) });
+      const fields = e instanceof ApiError ? Object.entries(e.fields).filter(([, messages]) => messages[0]) : [];
+      setErrors(Object.fromEntries(fields.map(([field, messages]) => [field, fieldMessage(messages[0] ?? "", t)])));
       // Each field says what is wrong with it; the toast sends the visitor to them.
       toast.error(fields.length ? t("errors.code.invalid_input") : errorMessage(e, t));
+    } finally {
+      setSending(false);
     }
-  });
+  };
+  // A field's message goes as soon as it is edited.
+  const edited = (e: FormEvent<HTMLFormElement>) => {
+    const name = (e.target as HTMLInputElement).name;
+    if (name && errors[name]) setErrors((all) => Object.fromEntries(Object.entries(all).filter(([field]) => field !== name)));
+  };
   return (
-    <form id={form.slug} onSubmit={(e) => void submit(e)} noValidate className="grid max-w-2xl scroll-mt-20 gap-4" data-testid="crm-form">
+    <form id={form.slug} onSubmit={(e) => void submit(e)} onInput={edited} noValidate className="grid max-w-2xl scroll-mt-20 gap-4" data-testid="crm-form">
       {tr(form.title, lang) ? <h3 className="text-2xl font-semibold">{tr(form.title, lang)}</h3> : null}
       {tr(form.subtitle, lang) ? <p className="-mt-2 text-neutral-600">{tr(form.subtitle, lang)}</p> : null}
       {inputs.map((input) => {
-        const name = input.slug ?? input.id;
+        const name = nameOf(input);
         const id = `crm-${form.id}-${name}`;
         const label = tr(input.label, lang) || tr(input.title, lang) || name;
         const kind = kindOf(input);
         const required = Boolean(input.isRequired);
-        const error = formState.errors[name]?.message;
+        const error = errors[name];
         const common = {
           id,
+          name,
           placeholder: tr(input.placeholder, lang),
           "aria-invalid": error ? true : undefined,
           "aria-describedby": error ? `${id}-error` : undefined,
           className: cn("w-full rounded-xl border border-neutral-300 px-4 py-3 text-base focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/30", input.className as string | undefined),
-          ...register(name, { required: required ? t("site.required") : false }),
         };
         return (
           <div key={input.id} className="grid gap-1.5">
@@ -90,9 +121,9 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
           </div>
         );
       })}
-      <Honeypot id={`crm-${form.id}-${HONEYPOT}`} {...register(HONEYPOT)} />
-      <button type="submit" disabled={formState.isSubmitting} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
-        {formState.isSubmitting ? t("site.sending") : t("site.submit")}
+      <Honeypot id={`crm-${form.id}-${HONEYPOT}`} />
+      <button type="submit" disabled={sending} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
+        {sending ? t("site.sending") : t("site.submit")}
       </button>
       {done ? (
         <output className="text-emerald-800">{t("site.submitted")}</output>

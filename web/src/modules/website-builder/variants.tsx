@@ -7,6 +7,7 @@ import { filesOf, linked, tr, type Rec } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
 import { RichText, richOf } from "@/site/rich-text";
+import { formatNumber } from "@/lib/number";
 import { cn } from "@/ui/cn";
 import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
 import { Feature, Features } from "./features";
@@ -205,15 +206,14 @@ export function ProgressBar({ data, lang }: { data: Rec; lang: string }) {
     const id = requestAnimationFrame(() => setShown(pct));
     return () => cancelAnimationFrame(id);
   }, [pct]);
-  const fmt = new Intl.NumberFormat(lang === "ru" ? "ru-RU" : "en-US");
   return (
     <div className="mt-8">
       <div className="flex items-end justify-between gap-4">
         <p className="text-4xl font-bold text-emerald-900" data-testid="progress-count">
-          {fmt.format(count)} <span className="text-base font-medium text-emerald-800">{t("site.planted")}</span>
+          {formatNumber(lang, count)} <span className="text-base font-medium text-emerald-800">{t("site.planted")}</span>
         </p>
         <p className="text-sm text-neutral-600">
-          {t("site.goal")}: {fmt.format(goal)}
+          {t("site.goal")}: {formatNumber(lang, goal)}
         </p>
       </div>
       <progress className="sr-only" aria-label={t("site.planted")} max={goal} value={count} />
