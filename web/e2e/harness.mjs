@@ -107,6 +107,14 @@ export async function startStack() {
     if (i > 200) throw new Error(`stoa did not start:\n${serverLog}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  // The render engines load the server script after `/ready` (a page asked for meanwhile waits
+  // its 250 ms budget, then is served as the browser-rendered shell): the suites start once a
+  // page comes rendered, or after 15 s (the server-HTML spec then says what is missing).
+  for (let i = 0; i < 150; i++) {
+    const html = await (await fetch(`${base}/ru/`)).text();
+    if (!html.includes('<div id="root"></div>')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,

@@ -2,7 +2,9 @@ import { type ReactNode, startTransition, useEffect, useState } from "react";
 
 /**
  * Where the app runs: rendering on the server, hydrating the server's HTML in the browser, or
- * live in the browser (after hydration, or on a page the browser renders from nothing).
+ * live in the browser (after hydration, or on a page the browser renders from nothing). "Server"
+ * is where there is no `document` (the engine `stoa` renders in): a `renderToString` in a test's
+ * jsdom renders as the browser does.
  */
 let phase: "server" | "hydrating" | "live" = typeof document === "undefined" ? "server" : "live";
 

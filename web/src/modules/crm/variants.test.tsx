@@ -57,6 +57,9 @@ describe("the CRM form", () => {
     await waitFor(() => expect(posts).toHaveLength(1));
     expect(await screen.findByText("Enter a valid email, like name@example.com")).toBeInTheDocument();
     expect(email).toHaveAttribute("aria-describedby", "crm-f1-email-error");
+    expect(email).toHaveFocus();
+    expect(name).toHaveAttribute("aria-required", "true");
+    expect(email).not.toHaveAttribute("aria-required");
     // The visitor's text stays to be corrected.
     expect(name).toHaveValue("Vera");
     await userEvent.type(email, "@example.org");

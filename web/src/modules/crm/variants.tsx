@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { trackEvent } from "@/lib/analytics";
+import { useHydrated } from "@/lib/client-only";
 import { linked, tr, type Rec } from "@/site/content";
 import { errorMessage, fieldMessage } from "@/lib/form-errors";
 import type { VariantProps } from "@/site/registry";
@@ -52,6 +53,16 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [sending, setSending] = useState(false);
   const [done, setDone] = useState(false);
+  // Before hydration the browser would send the form itself (a GET putting the visitor's words
+  // in the URL): it can be sent once the page is live.
+  const hydrated = useHydrated();
+  /** Focuses the first field on screen with a message; false when there is none. */
+  const focusFirst = (el: HTMLFormElement, messages: Record<string, string>): boolean => {
+    const input = inputs.find((i) => messages[nameOf(i)]);
+    if (!input) return false;
+    el.querySelector<HTMLElement>(`#${CSS.escape(`crm-${form.id}-${nameOf(input)}`)}`)?.focus();
+    return true;
+  };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const el = event.currentTarget;
@@ -61,21 +72,20 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
     const missing: Record<string, string> = {};
     for (const input of inputs) if (input.isRequired && !values[nameOf(input)]?.trim()) missing[nameOf(input)] = t("site.required");
     setErrors(missing);
-    const first = Object.keys(missing)[0];
-    if (first) {
-      (el.elements.namedItem(first) as HTMLElement | null)?.focus();
-      return;
-    }
+    if (focusFirst(el, missing)) return;
     setSending(true);
     try {
       await api.post("/api/crm/forms/{id}/requests", { params: { path: { id: form.id } }, body: values });
       trackEvent("form-submitted");
       toast.success(t("site.submitted"));
       setDone(true);
-      el.reset();
+      // The prototype's: a field named `reset` would shadow the form's method.
+      HTMLFormElement.prototype.reset.call(el);
     } catch (e) {
       const fields = e instanceof ApiError ? Object.entries(e.fields).filter(([, messages]) => messages[0]) : [];
-      setErrors(Object.fromEntries(fields.map(([field, messages]) => [field, fieldMessage(messages[0] ?? "", t)])));
+      const messages = Object.fromEntries(fields.map(([field, list]) => [field, fieldMessage(list[0] ?? "", t)]));
+      setErrors(messages);
+      focusFirst(el, messages);
       // Each field says what is wrong with it; the toast sends the visitor to them.
       toast.error(fields.length ? t("errors.code.invalid_input") : errorMessage(e, t));
     } finally {
@@ -103,6 +113,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
           name,
           placeholder: tr(input.placeholder, lang),
           "aria-invalid": error ? true : undefined,
+          "aria-required": required || undefined,
           "aria-describedby": error ? `${id}-error` : undefined,
           className: cn("w-full rounded-xl border border-neutral-300 px-4 py-3 text-base focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/30", input.className as string | undefined),
         };
@@ -122,7 +133,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
         );
       })}
       <Honeypot id={`crm-${form.id}-${HONEYPOT}`} />
-      <button type="submit" disabled={sending} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
+      <button type="submit" disabled={sending || !hydrated} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
         {sending ? t("site.sending") : t("site.submit")}
       </button>
       {done ? (
