@@ -1,5 +1,8 @@
 import { reply, stubFetch } from "@/test-fetch";
-import { render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { beginHydration, hydrationDone } from "@/lib/client-only";
 import userEvent from "@testing-library/user-event";
 import type { Rec } from "@/site/content";
 import { resetAnalytics } from "@/lib/analytics";
@@ -64,5 +67,25 @@ describe("the CRM form", () => {
     expect(name).toHaveValue("Vera");
     await userEvent.type(email, "@example.org");
     expect(screen.queryByText("Enter a valid email, like name@example.com")).toBeNull();
+  });
+
+  it("cannot be sent before the page is live (the browser would send it as a GET), and can once hydrated", async () => {
+    // The server's HTML, as the engine renders it before any effect.
+    beginHydration();
+    const container = document.createElement("div");
+    try {
+      container.innerHTML = renderToString(<CrmForm form={form} lang="en" />);
+      expect(container.querySelector("button[type=submit]")).toBeDisabled();
+      document.body.append(container);
+      const errors: unknown[] = [];
+      await act(async () => {
+        hydrateRoot(container, <CrmForm form={form} lang="en" />, { onRecoverableError: (e) => errors.push(e) });
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      hydrationDone();
+    }
+    await waitFor(() => expect(container.querySelector("button[type=submit]")).toBeEnabled());
+    container.remove();
   });
 });

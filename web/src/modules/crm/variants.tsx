@@ -37,6 +37,8 @@ function Honeypot({ id }: { id: string }) {
 }
 
 const nameOf = (input: Rec): string => String(input.slug ?? input.id);
+/** The element id of `form`'s field `name` (its label's `htmlFor`, its message's prefix). */
+const fieldId = (form: Rec, name: string): string => `crm-${form.id}-${name}`;
 
 /**
  * A public CRM form: its inputs (text, textarea, number) in order; submit stores a request.
@@ -60,7 +62,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
   const focusFirst = (el: HTMLFormElement, messages: Record<string, string>): boolean => {
     const input = inputs.find((i) => messages[nameOf(i)]);
     if (!input) return false;
-    el.querySelector<HTMLElement>(`#${CSS.escape(`crm-${form.id}-${nameOf(input)}`)}`)?.focus();
+    el.querySelector<HTMLElement>(`#${CSS.escape(fieldId(form, nameOf(input)))}`)?.focus();
     return true;
   };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -103,7 +105,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
       {tr(form.subtitle, lang) ? <p className="-mt-2 text-neutral-600">{tr(form.subtitle, lang)}</p> : null}
       {inputs.map((input) => {
         const name = nameOf(input);
-        const id = `crm-${form.id}-${name}`;
+        const id = fieldId(form, name);
         const label = tr(input.label, lang) || tr(input.title, lang) || name;
         const kind = kindOf(input);
         const required = Boolean(input.isRequired);
@@ -132,7 +134,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
           </div>
         );
       })}
-      <Honeypot id={`crm-${form.id}-${HONEYPOT}`} />
+      <Honeypot id={fieldId(form, HONEYPOT)} />
       <button type="submit" disabled={sending || !hydrated} className="h-12 w-fit rounded-full bg-emerald-800 px-8 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60">
         {sending ? t("site.sending") : t("site.submit")}
       </button>
