@@ -194,16 +194,6 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             let f = q(&fts);
             let trigger = |suffix: &str| q(&ident(&format!("{}_{suffix}", fts)));
             let mut out = Vec::new();
-            if let Some(have) = ex.columns.get(&fts) {
-                if cols.len() == have.len() && cols.iter().all(|c| have.contains(*c)) {
-                    return Vec::new();
-                }
-                // The searchable fields changed (translated titles joined, say): rebuild.
-                for sfx in ["ai", "ad", "au"] {
-                    out.push(format!("DROP TRIGGER IF EXISTS {}", trigger(sfx)));
-                }
-                out.push(format!("DROP TABLE IF EXISTS {f}"));
-            }
             let list = cols.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
             let new = cols
                 .iter()
@@ -215,6 +205,34 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                 .map(|c| format!("old.{}", q(c)))
                 .collect::<Vec<_>>()
                 .join(", ");
+            // Only an update that sets a searched column touches the index: a status change
+            // (most updates) leaves it alone. An FTS5 table written in a transaction flushes its
+            // pending terms to a new segment at every later savepoint (each writer of a group
+            // commit opens one), so an index touched by every update cost each writer a segment
+            // write and later merges.
+            let on_update = format!(
+                "CREATE TRIGGER {} AFTER UPDATE OF {list} ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); INSERT INTO {f}(rowid, {list}) VALUES (new.rowid, {new}); END",
+                trigger("au")
+            );
+            if let Some(have) = ex.columns.get(&fts) {
+                if cols.len() == have.len() && cols.iter().all(|c| have.contains(*c)) {
+                    // Made before updates were narrowed to the searched columns.
+                    if ex
+                        .triggers
+                        .get(&ident(&format!("{fts}_au")))
+                        .is_some_and(|sql| !sql.contains(" UPDATE OF "))
+                    {
+                        out.push(format!("DROP TRIGGER IF EXISTS {}", trigger("au")));
+                        out.push(on_update);
+                    }
+                    return out;
+                }
+                // The searchable fields changed (translated titles joined, say): rebuild.
+                for sfx in ["ai", "ad", "au"] {
+                    out.push(format!("DROP TRIGGER IF EXISTS {}", trigger(sfx)));
+                }
+                out.push(format!("DROP TABLE IF EXISTS {f}"));
+            }
             out.extend([
                 format!(
                     "CREATE VIRTUAL TABLE {f} USING fts5({list}, content={t}, content_rowid='rowid', tokenize='trigram')"
@@ -227,10 +245,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                     "CREATE TRIGGER {} AFTER DELETE ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); END",
                     trigger("ad")
                 ),
-                format!(
-                    "CREATE TRIGGER {} AFTER UPDATE ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); INSERT INTO {f}(rowid, {list}) VALUES (new.rowid, {new}); END",
-                    trigger("au")
-                ),
+                on_update,
                 format!("INSERT INTO {f}({f}) VALUES ('rebuild')"),
             ]);
             out
@@ -259,6 +274,8 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
 struct Existing {
     columns: HashMap<String, HashSet<String>>,
     indexes: HashSet<String>,
+    /// SQLite: each trigger's statement, by name.
+    triggers: HashMap<String, String>,
     /// PostgreSQL: pg_trgm is installed or can be.
     trigram: bool,
     trigram_installed: bool,
@@ -284,6 +301,10 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
             )
             .map_err(sqlite_err)?;
             ex.indexes = indexes.into_iter().map(|(n, _)| n).collect();
+            ex.triggers = pairs("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+                .map_err(sqlite_err)?
+                .into_iter()
+                .collect();
         }
         Link::Postgres(c) => {
             let rows = sqlx::query(

@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod backup;
+mod checkpoint;
 pub mod cluster;
 pub mod db;
 pub mod ddl;

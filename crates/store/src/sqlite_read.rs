@@ -30,6 +30,8 @@ pub struct Readers {
     gate: Arc<Gate>,
     /// The longest one read may run: the request timeout.
     budget: Duration,
+    /// The WAL's checkpoints, off the writer (started by [`Readers::checkpoint`]).
+    checkpointer: Mutex<Option<crate::checkpoint::Checkpointer>>,
 }
 
 /// A read connection and the watch its progress handler keeps.
@@ -171,8 +173,22 @@ fn open(path: &PathBuf) -> Result<Connection> {
         "PRAGMA case_sensitive_like = ON; PRAGMA busy_timeout = 10000; PRAGMA mmap_size = 268435456; PRAGMA query_only = ON;",
     )
     .map_err(err)?;
+    stable_plans(&c).map_err(err)?;
     c.set_prepared_statement_cache_capacity(512);
     Ok(c)
+}
+
+/// SQLite's query planner stability guarantee: a statement's plan does not depend on the values
+/// bound to it. Without it, a parameter the planner looked at (every `LIMIT ?`, and any value
+/// compared with a partial index's condition) marks the statement, and binding that parameter
+/// again throws the prepared plan away: every cached statement with a `LIMIT` was parsed and
+/// planned anew on each run (15 % of the server's CPU in bench/checkout.sh).
+pub(crate) fn stable_plans(c: &Connection) -> rusqlite::Result<()> {
+    c.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )
+    .map(|_| ())
 }
 
 /// sea-query values (already mapped for SQLite by `repo::to_value`) as rusqlite values.
@@ -289,6 +305,14 @@ impl Readers {
                 max_waiting: 2 * max,
             }),
             budget,
+            checkpointer: Mutex::new(None),
+        }
+    }
+
+    /// Checkpoints the WAL from a thread of its own from now on (see `checkpoint.rs`).
+    pub fn checkpoint(&self) {
+        if let Ok(mut c) = self.checkpointer.lock() {
+            c.get_or_insert_with(|| crate::checkpoint::Checkpointer::start(self.path.clone()));
         }
     }
 
@@ -494,6 +518,9 @@ impl Readers {
     /// Closes the idle connections; later reads fail with "shutting down".
     pub fn close(&self) {
         self.permits.close();
+        if let Ok(Some(c)) = self.checkpointer.lock().map(|mut c| c.take()) {
+            c.stop();
+        }
         if let Ok(mut idle) = self.idle.lock() {
             idle.clear();
         }

@@ -50,6 +50,9 @@ pub struct Received {
     pub duplicate: bool,
     /// What the provider expects back.
     pub ack: Ack,
+    /// The inbox entry its receiver applies itself (see [`Billing::dummy_pay`]): written
+    /// without the job that would apply it, or an earlier copy still waiting to be applied.
+    pending: Option<Uuid>,
 }
 
 /// What a verified event may do to its invoice.
@@ -551,6 +554,18 @@ impl Billing {
         headers: Vec<(String, String)>,
         body: &[u8],
     ) -> Result<Received> {
+        self.receive_as(provider, headers, body, true).await
+    }
+
+    /// [`Billing::receive`]; an accepted webhook's job is queued when `queue`, otherwise the
+    /// caller applies the entry itself ([`Received::pending`]).
+    async fn receive_as(
+        &self,
+        provider: &str,
+        headers: Vec<(String, String)>,
+        body: &[u8],
+        queue: bool,
+    ) -> Result<Received> {
         let adapter = self.provider(provider).map_err(|_| {
             Error::not_found(format!(
                 "no payment provider '{}' is enabled here",
@@ -598,7 +613,7 @@ impl Billing {
             Err(e) => {
                 let why = format!("not verified: {}", e.public_message());
                 tracing::warn!(provider, reason = %why, "webhook rejected");
-                self.record(&entry, "rejected", false, &why, None, None)
+                self.record(&entry, "rejected", false, &why, None, None, true)
                     .await?;
                 return Err(e);
             }
@@ -606,15 +621,20 @@ impl Billing {
         match self.assess(provider, &event).await? {
             Verdict::Ignore(why) => {
                 let (id, duplicate) = self
-                    .record(&entry, "ignored", true, &why, None, None)
+                    .record(&entry, "ignored", true, &why, None, None, true)
                     .await?;
-                Ok(Received { id, duplicate, ack })
+                Ok(Received {
+                    id,
+                    duplicate,
+                    ack,
+                    pending: None,
+                })
             }
             Verdict::Reject(e, alert) => {
                 let why = e.public_message();
                 tracing::warn!(provider, reason = %why, "webhook refused");
                 let alert = alert.then(|| alert_of(provider, &why, event.invoice));
-                self.record(&entry, "rejected", true, &why, None, alert)
+                self.record(&entry, "rejected", true, &why, None, alert, true)
                     .await?;
                 Err(e)
             }
@@ -627,16 +647,41 @@ impl Billing {
                         "verified; being applied",
                         invoice.id(),
                         None,
+                        queue,
                     )
                     .await?;
-                Ok(Received { id, duplicate, ack })
+                let pending = match (queue, duplicate) {
+                    (true, _) => None,
+                    (false, false) => id,
+                    // A receiver that stopped between writing the entry and applying it (a
+                    // crash) left it waiting: its retry applies it.
+                    (false, true) => self
+                        .store
+                        .find_in(
+                            &self.e.webhook,
+                            "dedupeKey",
+                            &[Val::Text(entry.dedupe.clone())],
+                            1,
+                        )
+                        .await?
+                        .iter()
+                        .find(|r| r.text("status") == Some("received"))
+                        .and_then(Record::id),
+                };
+                Ok(Received {
+                    id,
+                    duplicate,
+                    ack,
+                    pending,
+                })
             }
         }
     }
 
-    /// Writes an inbox entry in `status` (with the job that applies it when `received`, and the
-    /// admins' alert when given). A second copy of an accepted entry is written as an `ignored`
-    /// copy; rejected entries never block a later genuine one.
+    /// Writes an inbox entry in `status` (with the job that applies it when `received` and
+    /// `queue`, and the admins' alert when given). A second copy of an accepted entry is written
+    /// as an `ignored` copy; rejected entries never block a later genuine one.
+    #[allow(clippy::too_many_arguments)]
     async fn record(
         &self,
         entry: &Entry<'_>,
@@ -645,6 +690,7 @@ impl Billing {
         result: &str,
         invoice: Option<Uuid>,
         alert: Option<Value>,
+        queue: bool,
     ) -> Result<(Option<Uuid>, bool)> {
         stoa_api::metrics::Metrics::outcome(
             &stoa_api::metrics::METRICS.webhooks,
@@ -703,7 +749,7 @@ impl Billing {
             {
                 Ok(r) => {
                     let id = Record::must_id(&r)?;
-                    if status == "received" {
+                    if status == "received" && queue {
                         enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
                     }
                     if let Some(mut a) = alert {
@@ -1229,6 +1275,7 @@ impl Billing {
                                 "reported paid by the status API",
                                 inv.id(),
                                 None,
+                                true,
                             )
                             .await?;
                         if let (Some(id), false) = (id, duplicate) {
@@ -1238,7 +1285,7 @@ impl Billing {
                     Verdict::Reject(err, alert) => {
                         let why = err.public_message();
                         let alert = alert.then(|| alert_of(&provider, &why, Some(iid)));
-                        self.record(&e, "rejected", true, &why, Some(iid), alert)
+                        self.record(&e, "rejected", true, &why, Some(iid), alert, true)
                             .await?;
                     }
                     Verdict::Ignore(_) => {}
@@ -1309,19 +1356,29 @@ impl Billing {
         Ok(row)
     }
 
-    /// The dummy provider's own webhook, run as a job after the configured delay.
+    /// The dummy provider's own webhook, run as a job after the configured delay. It goes
+    /// through the inbox like any provider's webhook (verified, assessed, recorded), and this
+    /// job applies it at once instead of queueing another job to do so. Applying claims the
+    /// entry (`received` → `processed`), so it happens once whoever gets there first; a retry
+    /// of this job after a crash between the two steps finds the entry still `received` and
+    /// applies it.
     pub async fn dummy_pay(&self, payload: &Value) -> Result<()> {
         let invoice = stoa_api::jobs::uuid_arg(payload, "invoice")?;
         let row = self.store.get(&self.e.invoice, invoice).await?;
         let token = row.text("providerId").unwrap_or_default();
         let body = json!({"data": {"id": invoice, "token": token, "status": "paid"}}).to_string();
-        // Through the inbox like any provider's webhook; its job applies it.
-        self.receive(
-            "dummy",
-            vec![("content-type".into(), "application/json".into())],
-            body.as_bytes(),
-        )
-        .await?;
+        let received = self
+            .receive_as(
+                "dummy",
+                vec![("content-type".into(), "application/json".into())],
+                body.as_bytes(),
+                false,
+            )
+            .await?;
+        if let Some(id) = received.pending {
+            let outcome = self.process(id).await?;
+            tracing::info!(inbox = %id, outcome = ?outcome, "webhook processed");
+        }
         Ok(())
     }
 

@@ -739,6 +739,43 @@ async fn webhooks_apply_once(db: Db) {
 }
 dual_test!(webhooks_apply_once, db);
 
+/// The dummy provider's job applies the inbox entry it writes itself (no second job), and one
+/// it finds written but not yet applied: a copy of its webhook (the same bytes) already waiting
+/// in the inbox, as a run cut off between writing and applying leaves it for the retry.
+async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let Bought { order, invoice, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
+    let body = dummy_payment(&app, &invoice).await;
+    let r = app
+        .anon()
+        .post("/api/billing/payment-intents/dummy/webhook", &body)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(inbox_in(&app, "received").await.len(), 1);
+    let billing = app
+        .ctx
+        .need::<stoa_billing::service::Billing>()
+        .expect("billing");
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("dummy pay");
+    // Applied by the dummy job itself, before any other job ran; its own copy is a copy.
+    assert_eq!(inbox_in(&app, "received").await.len(), 0);
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(inbox_in(&app, "ignored").await.len(), 1);
+    // Run again (a retry after a crash past this point): nothing more happens.
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("dummy pay again");
+    app.drain_jobs().await;
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+}
+dual_test!(the_dummy_job_applies_its_waiting_entry, db);
+
 async fn concurrent_checkouts(db: Db) {
     let app = app(db, None, 3600, 3600).await;
     let c = catalog(&app).await;

@@ -575,3 +575,106 @@ async fn a_visitors_capped_count_is_not_called_exact(app: TestApp) {
     assert!(admin.exact, "the whole table, counted: {admin:?}");
 }
 dual_test!(a_visitors_capped_count_is_not_called_exact);
+
+/// SQLite's search index follows only updates of the searched columns: a database made with the
+/// older trigger (fired by every update) is moved to the narrow one by `migrate`, and search
+/// finds the new value after an update of a searched column and the old one no more, while an
+/// update of another column leaves the index alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_triggers_follow_only_the_searched_columns() {
+    let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
+        .await
+        .expect("sqlite app");
+    let trigger_sql = |app: &TestApp| {
+        let db = app.store.db.clone();
+        async move {
+            let mut c = db.read().await.expect("read");
+            let stoa_store::db::Link::Sqlite(c) = c.exec().link else {
+                panic!("sqlite")
+            };
+            c.query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'ecommerce_order_search_au'",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .expect("the trigger")
+        }
+    };
+    assert!(trigger_sql(&app).await.contains("AFTER UPDATE OF"));
+    {
+        // The trigger as databases made before this change have it.
+        let mut tx = app.store.db.begin().await.expect("begin");
+        let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
+            panic!("sqlite")
+        };
+        c.execute_batch(
+            r#"DROP TRIGGER "ecommerce_order_search_au";
+               CREATE TRIGGER "ecommerce_order_search_au" AFTER UPDATE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END"#,
+        )
+        .expect("old trigger");
+        tx.commit().await.expect("commit");
+    }
+    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan");
+    let pending: Vec<&String> = plan
+        .iter()
+        .filter(|s| !s.contains("stoa_migrations"))
+        .collect();
+    assert_eq!(pending.len(), 2, "{pending:?}");
+    assert!(pending[0].starts_with("DROP TRIGGER"), "{pending:?}");
+    assert!(pending[1].contains("AFTER UPDATE OF"), "{pending:?}");
+    stoa_store::ddl::migrate(&app.store.db, &app.registry)
+        .await
+        .expect("migrate");
+    assert!(trigger_sql(&app).await.contains("AFTER UPDATE OF"));
+    let o = app
+        .create(
+            "/api/ecommerce/orders",
+            &json!({"email": "first@example.com"}),
+        )
+        .await;
+    let id = o["id"].as_str().expect("id");
+    let found = |term: &'static str| {
+        let app = &app;
+        async move {
+            let r = app
+                .get(&format!("/api/ecommerce/orders?search={term}"))
+                .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            r.data()
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|o| o["id"].as_str().unwrap_or_default().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found("first@").await, vec![id.to_owned()]);
+    let r = app
+        .patch(
+            &format!("/api/ecommerce/orders/{id}"),
+            &json!({"comment": "no search change"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(found("first@").await, vec![id.to_owned()]);
+    let r = app
+        .patch(
+            &format!("/api/ecommerce/orders/{id}"),
+            &json!({"email": "second@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(found("first@").await.is_empty());
+    assert_eq!(found("second@").await, vec![id.to_owned()]);
+    // The index agrees with its table (FTS5's own check).
+    let mut c = app.store.db.read().await.expect("read");
+    let stoa_store::db::Link::Sqlite(c) = c.exec().link else {
+        panic!("sqlite")
+    };
+    c.execute_batch(
+        r#"INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rank) VALUES ('integrity-check', 1)"#,
+    )
+    .expect("the search index matches its table");
+}
