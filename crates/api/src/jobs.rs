@@ -25,6 +25,11 @@ pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> Result<uuid::Uuid> {
 
 /// How long a settled job's slot may wait for others before the runner claims (see `run`).
 const CLAIM_COALESCE: Duration = Duration::from_millis(2);
+/// The most finished jobs marked done in one transaction.
+const SETTLE_MAX: usize = 256;
+
+/// A finished job waiting to be marked done, and who waits for the answer.
+type Finished = (Claimed, tokio::sync::oneshot::Sender<Result<bool>>);
 
 pub struct Runner {
     ctx: Arc<Context>,
@@ -36,6 +41,8 @@ pub struct Runner {
     pub concurrency: usize,
     /// Pause between ticks when nothing was due.
     pub poll: Duration,
+    /// While `run` runs: where finished jobs go to be marked done together (see [`settle`]).
+    finished: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<Finished>>,
 }
 
 /// What one tick did.
@@ -64,6 +71,7 @@ impl Runner {
             enqueued: Mutex::new(HashMap::new()),
             concurrency: 4,
             poll: Duration::from_secs(1),
+            finished: std::sync::OnceLock::new(),
         }
     }
 
@@ -140,7 +148,7 @@ impl Runner {
         };
         match error {
             None => {
-                if !jobs::finish(db, &job).await? {
+                if !self.finish(job.clone()).await? {
                     tracing::warn!(job = %job.name, id = %job.id, "job finished after losing its lease");
                 }
                 tracing::info!(job = %job.name, id = %job.id, attempt = job.attempts, "job done");
@@ -166,6 +174,23 @@ impl Runner {
         }
     }
 
+    /// Marks a job that ran to its end done: with the others that ended meanwhile while `run`
+    /// runs, on its own otherwise (`tick`). `false` when its lease was lost.
+    async fn finish(&self, job: Claimed) -> Result<bool> {
+        let Some(to) = self.finished.get() else {
+            return jobs::finish(&self.ctx.store.db, &job).await;
+        };
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if let Err(tokio::sync::mpsc::error::SendError((job, _))) = to.send((job, tx)) {
+            return jobs::finish(&self.ctx.store.db, &job).await;
+        }
+        rx.await.unwrap_or_else(|_| {
+            Err(stoa_kernel::Error::Unavailable(
+                "the job runner stopped before the job was marked done".into(),
+            ))
+        })
+    }
+
     /// `(name, lease)` of every job: an attempt holds its lease for the job's timeout and a
     /// margin. Both classes claim among all names (by priority): a background job written before
     /// its class was known (priority 0) still runs.
@@ -186,6 +211,9 @@ impl Runner {
             stop.await;
             return;
         }
+        let (finished, queue) = tokio::sync::mpsc::unbounded_channel();
+        let _ = self.finished.set(finished);
+        tokio::spawn(settle(self.ctx.store.db.clone(), queue));
         let me = Arc::new(self);
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
         // Background jobs never hold more than an eighth of the slots (at least one).
@@ -242,6 +270,28 @@ impl Runner {
                 }
                 () = wake.notified(), if !full => {}
                 () = tokio::time::sleep(me.poll) => {}
+            }
+        }
+    }
+}
+
+/// Marks finished jobs done, those that ended together in one transaction: while one batch
+/// waits for its commit, the next gathers. Ends when the runner and its running jobs are gone.
+async fn settle(db: stoa_store::db::Db, mut queue: tokio::sync::mpsc::UnboundedReceiver<Finished>) {
+    let mut batch = Vec::with_capacity(SETTLE_MAX);
+    while queue.recv_many(&mut batch, SETTLE_MAX).await > 0 {
+        let done: Vec<&Claimed> = batch.iter().map(|(job, _)| job).collect();
+        match jobs::finish_all(&db, &done).await {
+            Ok(held) => {
+                for ((_, reply), held) in batch.drain(..).zip(held) {
+                    let _ = reply.send(Ok(held));
+                }
+            }
+            Err(e) => {
+                let why = e.to_string();
+                for (_, reply) in batch.drain(..) {
+                    let _ = reply.send(Err(stoa_kernel::Error::Unavailable(why.clone())));
+                }
             }
         }
     }

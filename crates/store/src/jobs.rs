@@ -347,6 +347,33 @@ pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
     settle(db, job, &[("status", Val::Text("done".into()))]).await
 }
 
+/// Marks claimed jobs done in one transaction (the runner settles the jobs that ended together
+/// at once: each settle was a write transaction of its own); for each, `false` when its lease
+/// was lost.
+pub async fn finish_all(db: &Db, jobs: &[&Claimed]) -> Result<Vec<bool>> {
+    let set = vals(&[
+        ("status", Val::Text("done".into())),
+        ("lockedUntil", Val::Null),
+        ("lockedBy", Val::Null),
+        ("updatedAt", Val::Timestamp(now())),
+    ]);
+    let mut tx = db.begin().await?;
+    let mut held = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let row = crate::repo::update_if(
+            &mut tx.exec(),
+            &JOB,
+            job.id,
+            &set,
+            &vals(&[("lockedBy", Val::Text(job.token.clone()))]),
+        )
+        .await?;
+        held.push(row.is_some());
+    }
+    tx.commit().await?;
+    Ok(held)
+}
+
 /// A failed attempt: queued again at `retry_at`, or dead when `retry_at` is `None`.
 pub async fn retry_or_bury(
     db: &Db,

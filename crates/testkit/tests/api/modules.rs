@@ -658,3 +658,91 @@ async fn jobs_enqueued_elsewhere_wake_the_runner() {
     let _ = running.await;
     let _ = c.close().await;
 }
+
+/// Jobs that end together are marked done together: sixteen jobs held at a barrier until all
+/// sixteen run end at once, and the runner settles them in a few transactions (one `updatedAt`
+/// per transaction) instead of sixteen. Every job is done once, none left running.
+async fn jobs_ending_together_are_settled_together(db: Db) {
+    const N: usize = 16;
+    let ran = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let gate = Arc::new(tokio::sync::Barrier::new(N));
+    let (r, g) = (ran.clone(), gate.clone());
+    let module = ModuleDef::new(Module {
+        name: "together",
+        entities: vec![],
+    })
+    .job(JobDef::new(
+        "together.wait",
+        move |_ctx, _payload: Value| {
+            let (ran, gate) = (r.clone(), g.clone());
+            async move {
+                ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                gate.wait().await;
+                Ok(())
+            }
+        },
+    ));
+    let Some(app) = spawn_app_modules(db, vec![]).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    for i in 0..N {
+        jobs::enqueue_now(
+            &app.store.db,
+            &NewJob::now("together.wait", json!({"i": i})),
+        )
+        .await
+        .unwrap();
+    }
+    let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
+    let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
+    runner.concurrency = N;
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(runner.run(async move {
+        let _ = stop_rx.await;
+    }));
+    let e = app.store.entity(jobs::KEY).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let rows = loop {
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(
+                &e,
+                "name",
+                stoa_kernel::value::Val::Text("together.wait".into()),
+            )
+            .unwrap();
+        let rows = app.store.find_in_query(&e, q, 100).await.unwrap();
+        if rows.iter().all(|r| r.text("status") == Some("done")) {
+            break rows;
+        }
+        assert!(Instant::now() < deadline, "the jobs never finished");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let _ = stop_tx.send(());
+    let _ = running.await;
+    assert_eq!(rows.len(), N);
+    assert_eq!(
+        ran.load(std::sync::atomic::Ordering::SeqCst),
+        N,
+        "each ran once"
+    );
+    let settles: std::collections::HashSet<String> = rows
+        .iter()
+        .map(|r| r.text("updatedAt").unwrap_or_default().to_owned())
+        .collect();
+    assert!(
+        settles.len() <= N / 4,
+        "{} settle transactions for {N} jobs that ended together",
+        settles.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jobs_ending_together_are_settled_together_sqlite() {
+    jobs_ending_together_are_settled_together(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jobs_ending_together_are_settled_together_postgres() {
+    jobs_ending_together_are_settled_together(Db::Postgres).await;
+}
