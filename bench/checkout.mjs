@@ -257,9 +257,21 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
+/** SQLite's write transactions and group commits so far (`/metrics`); null on PostgreSQL. */
+async function writes() {
+  const r = await admin('GET', '/metrics');
+  const read = (state) => {
+    const m = (r.text || '').match(new RegExp(`^stoa_db_sqlite_writes_total\\{state="${state}"\\} (\\d+)`, 'm'));
+    return m ? Number(m[1]) : null;
+  };
+  const [transactions, commits] = [read('transactions'), read('commits')];
+  return transactions === null ? null : { transactions, commits };
+}
+
 async function bench() {
   const approving = () => count('/api/ecommerce/orders', [['status', 'eq', 'approving']]);
   const before = await approving(); // 0 on the fresh database of checkout.sh
+  const writesBefore = await writes();
   const acks = await load({ kill: false });
   log(`load done: ${stats.acked} checkouts acknowledged in ${((stats.loadEnd - stats.started) / 1000).toFixed(1)} s; waiting for the payments`);
   const until = Date.now() + PAY_TIMEOUT * 1000;
@@ -270,6 +282,7 @@ async function bench() {
     if (Date.now() > until) { log(`timed out: ${paying} orders still paying`); break; }
     await sleep(250);
   }
+  const writesAfter = await writes(); // before the audit's reads (they write nothing anyway)
   const a = await audit(acks);
   // The background work behind the payments: jobs by name and status.
   a.jobs = tally((await all('/api/platform/jobs')).map((j) => `${j.name} ${j.status}`));
@@ -292,6 +305,15 @@ async function bench() {
     doublePaid: a.ordersApprovedTwice.length + a.invoicesPaidTwice.length,
     ...a,
   };
+  if (writesBefore && writesAfter) {
+    // Every write of the run (the buyers' requests and the jobs behind the payments), per
+    // acknowledged checkout, and how many writers shared each fsync.
+    const tx = writesAfter.transactions - writesBefore.transactions;
+    const commits = writesAfter.commits - writesBefore.commits;
+    s.writeTransactionsPerCheckout = tx / Math.max(1, stats.acked);
+    s.writersPerCommit = tx / Math.max(1, commits);
+    log(`SQLite: ${tx} write transactions (${s.writeTransactionsPerCheckout.toFixed(1)} per checkout) in ${commits} commits (${s.writersPerCommit.toFixed(1)} writers per fsync)`);
+  }
   if (env.RESULT) writeFileSync(env.RESULT, JSON.stringify(s, null, 2));
   if (errors) log('errors:', JSON.stringify(stats.errors));
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');

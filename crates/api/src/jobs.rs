@@ -280,6 +280,8 @@ impl Runner {
 async fn settle(db: stoa_store::db::Db, mut queue: tokio::sync::mpsc::UnboundedReceiver<Finished>) {
     let mut batch = Vec::with_capacity(SETTLE_MAX);
     while queue.recv_many(&mut batch, SETTLE_MAX).await > 0 {
+        // In id order: two instances' settlers never wait on each other's rows in turns.
+        batch.sort_by_key(|(job, _)| job.id);
         let done: Vec<&Claimed> = batch.iter().map(|(job, _)| job).collect();
         match jobs::finish_all(&db, &done).await {
             Ok(held) => {
@@ -288,9 +290,11 @@ async fn settle(db: stoa_store::db::Db, mut queue: tokio::sync::mpsc::UnboundedR
                 }
             }
             Err(e) => {
-                let why = e.to_string();
-                for (_, reply) in batch.drain(..) {
-                    let _ = reply.send(Err(stoa_kernel::Error::Unavailable(why.clone())));
+                // The batch is undone as a whole: each job is settled on its own again, so one
+                // failure does not send every job of the batch back to run after its lease.
+                tracing::warn!(error = %e, jobs = batch.len(), "settling jobs together failed; one by one");
+                for (job, reply) in batch.drain(..) {
+                    let _ = reply.send(jobs::finish(&db, &job).await);
                 }
             }
         }

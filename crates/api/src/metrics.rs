@@ -69,6 +69,8 @@ pub struct Metrics {
     pub jobs: Family<OutcomeLabels, Counter>,
     pub db_connections: Family<StateLabels, Gauge>,
     pub job_queue: Family<StateLabels, Gauge>,
+    /// SQLite: write transactions and commits (`Db::sqlite_writes`, brought up to date at scrape).
+    pub sqlite_writes: Family<StateLabels, Counter>,
     registry: Registry,
 }
 
@@ -86,6 +88,7 @@ impl Metrics {
         let jobs = Family::<OutcomeLabels, Counter>::default();
         let db_connections = Family::<StateLabels, Gauge>::default();
         let job_queue = Family::<StateLabels, Gauge>::default();
+        let sqlite_writes = Family::<StateLabels, Counter>::default();
         let mut registry = Registry::with_prefix("stoa");
         registry.register(
             "http_requests",
@@ -127,6 +130,11 @@ impl Metrics {
             "Background jobs by state (queued, running, dead)",
             job_queue.clone(),
         );
+        registry.register(
+            "db_sqlite_writes",
+            "SQLite write transactions (state=transactions) and the group commits that made them durable (state=commits); their ratio is the writers per fsync",
+            sqlite_writes.clone(),
+        );
         Self {
             requests,
             latency,
@@ -136,6 +144,7 @@ impl Metrics {
             jobs,
             db_connections,
             job_queue,
+            sqlite_writes,
             registry,
         }
     }
@@ -200,6 +209,15 @@ pub async fn scrape(store: &stoa_store::Store) -> String {
     let m = &*METRICS;
     for (state, n) in store.db.connections() {
         Metrics::set_state(&m.db_connections, state, n);
+    }
+    if let Some((transactions, commits)) = store.db.sqlite_writes() {
+        // One scrape at a time brings the counters up to the totals (two would add twice).
+        static SYNC: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = SYNC.lock();
+        for (state, total) in [("transactions", transactions), ("commits", commits)] {
+            let c = m.sqlite_writes.get_or_create(&StateLabels { state });
+            c.inc_by(total.saturating_sub(c.get()));
+        }
     }
     match stoa_store::jobs::depth(&store.db).await {
         Ok(depth) => {

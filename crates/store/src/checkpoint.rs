@@ -22,7 +22,7 @@ pub(crate) const FALLBACK_PAGES: u32 = 10_000;
 #[derive(Debug)]
 pub(crate) struct Checkpointer {
     stop: Arc<AtomicBool>,
-    thread: Option<std::thread::Thread>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Checkpointer {
@@ -34,15 +34,19 @@ impl Checkpointer {
             .name("sqlite-checkpoint".into())
             .spawn(move || run(&path, &flag))
             .map_err(|e| tracing::warn!(error = %e, "no checkpoint thread: the writer checkpoints"))
-            .ok()
-            .map(|h| h.thread().clone());
+            .ok();
         Self { stop, thread }
     }
 
-    pub(crate) fn stop(&self) {
+    /// Stops the thread and waits until it has closed its connection (a checkpoint under way
+    /// finishes first), so nothing holds the database once the store is closed.
+    pub(crate) fn stop(&mut self) {
         self.stop.store(true, Ordering::Release);
-        if let Some(t) = &self.thread {
-            t.unpark();
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            if t.join().is_err() {
+                tracing::warn!("the checkpoint thread panicked");
+            }
         }
     }
 }
@@ -65,6 +69,12 @@ fn run(path: &PathBuf, stop: &AtomicBool) {
             return;
         }
     };
+    // A checkpoint fsyncs the database file before the WAL may be reused only at FULL (or
+    // NORMAL): set here rather than trusted to the build's default.
+    if let Err(e) = conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA busy_timeout = 0;") {
+        tracing::warn!(error = %e, "no checkpoint connection: the writer checkpoints");
+        return;
+    }
     let mut failing = false;
     while !stop.load(Ordering::Acquire) {
         std::thread::park_timeout(EVERY);

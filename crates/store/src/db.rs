@@ -340,6 +340,18 @@ impl Db {
         }
     }
 
+    /// SQLite: write transactions and the commits that made them durable, since start (group
+    /// commit: several writers share a commit). `None` on PostgreSQL.
+    pub fn sqlite_writes(&self) -> Option<(u64, u64)> {
+        match self {
+            Db::Sqlite { group, .. } => Some((
+                group.members.load(std::sync::atomic::Ordering::Relaxed),
+                group.batches.load(std::sync::atomic::Ordering::Relaxed),
+            )),
+            Db::Postgres(_) => None,
+        }
+    }
+
     /// Is the database reachable?
     pub async fn ping(&self) -> bool {
         match self {

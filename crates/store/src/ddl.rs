@@ -216,11 +216,11 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             );
             if let Some(have) = ex.columns.get(&fts) {
                 if cols.len() == have.len() && cols.iter().all(|c| have.contains(*c)) {
-                    // Made before updates were narrowed to the searched columns.
+                    // Made before updates were narrowed to the searched columns (or lost).
                     if ex
                         .triggers
                         .get(&ident(&format!("{fts}_au")))
-                        .is_some_and(|sql| !sql.contains(" UPDATE OF "))
+                        .is_none_or(|sql| !sql.contains(" UPDATE OF "))
                     {
                         out.push(format!("DROP TRIGGER IF EXISTS {}", trigger("au")));
                         out.push(on_update);

@@ -63,7 +63,7 @@ pub struct Group {
     /// Writers queued for the connection (a committing writer hands on while this is non-zero).
     waiting: AtomicUsize,
     acquire_timeout: Duration,
-    /// Batches committed and writers in them (tests).
+    /// Batches committed and writers in them (tests, and `/metrics` through `Db::sqlite_writes`).
     pub(crate) batches: AtomicU64,
     pub(crate) members: AtomicU64,
     /// How long the last COMMIT took, in microseconds.

@@ -518,7 +518,7 @@ impl Readers {
     /// Closes the idle connections; later reads fail with "shutting down".
     pub fn close(&self) {
         self.permits.close();
-        if let Ok(Some(c)) = self.checkpointer.lock().map(|mut c| c.take()) {
+        if let Ok(Some(mut c)) = self.checkpointer.lock().map(|mut c| c.take()) {
             c.stop();
         }
         if let Ok(mut idle) = self.idle.lock() {

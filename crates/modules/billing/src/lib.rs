@@ -174,6 +174,18 @@ pub fn module() -> stoa_api::module::ModuleDef {
             ),
         )
         .job(
+            JobDef::new(service::JOB_INBOX_SWEEP, |ctx, _| async move {
+                let b = ctx.need::<service::Billing>()?;
+                b.sweep_inbox().await.map(|_| ()).map_err(|e| e.to_string())
+            })
+            .background(),
+        )
+        .schedule(
+            service::JOB_INBOX_SWEEP,
+            service::INBOX_STALE,
+            serde_json::json!({}),
+        )
+        .job(
             JobDef::new(service::JOB_CHECK, |ctx, payload| async move {
                 let b = ctx.need::<service::Billing>()?;
                 b.check_job(&payload).await.map_err(|e| e.to_string())

@@ -28,6 +28,12 @@ pub const JOB_DUMMY_PAY: &str = "billing.dummy-pay";
 pub const JOB_CHECK: &str = "billing.check";
 /// Tells the admins about a payment whose amount or currency differs from its invoice.
 pub const JOB_ALERT: &str = "billing.alert";
+/// Re-queues accepted inbox entries left waiting (see [`Billing::sweep_inbox`]).
+pub const JOB_INBOX_SWEEP: &str = "billing.inbox-sweep";
+/// How long an accepted inbox entry may wait to be applied before the sweep gives it a job.
+pub const INBOX_STALE: Duration = Duration::from_secs(10 * 60);
+/// The most entries one sweep re-queues.
+const INBOX_SWEEP_MAX: usize = 100;
 /// The admins' email about a payment that does not match its invoice.
 pub const ALERT_TEMPLATE: &str = "billing-payment-mismatch-admin";
 /// The first status check after a payment was started, and the pause between checks.
@@ -1354,6 +1360,53 @@ impl Billing {
         };
         tx.commit().await?;
         Ok(row)
+    }
+
+    /// Accepted inbox entries still `received` [`INBOX_STALE`] after they arrived get a job that
+    /// applies them: the dummy job applies its own entry without one, and gives up after its
+    /// last attempt (a database away for longer); a webhook job can die too. Applying claims the
+    /// entry, so an entry whose own job still comes is applied once either way. Each entry is
+    /// re-queued at most once per period; at most [`INBOX_SWEEP_MAX`] a run. Returns how many.
+    pub async fn sweep_inbox(&self) -> Result<usize> {
+        let before = now() - time::Duration::try_from(INBOX_STALE).unwrap_or(time::Duration::ZERO);
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&self.e.webhook, "status", Val::Text("received".into()))?
+            .filter(
+                &self.e.webhook,
+                "createdAt",
+                stoa_kernel::query::Op::Lt,
+                stoa_kernel::query::FilterValue::One(Val::Timestamp(before)),
+            )?
+            .take(INBOX_SWEEP_MAX as u64);
+        let waiting = self
+            .store
+            .find_in_query(&self.e.webhook, q, INBOX_SWEEP_MAX)
+            .await?;
+        if waiting.is_empty() {
+            return Ok(0);
+        }
+        let period = now().unix_timestamp() / INBOX_STALE.as_secs().max(1) as i64;
+        let mut tx = self.store.begin().await?;
+        let mut queued = 0;
+        {
+            let mut exec = tx.exec();
+            for row in &waiting {
+                let id = Record::must_id(row)?;
+                let job = NewJob::now(JOB_WEBHOOK, json!({"id": id}))
+                    .dedupe(format!("inbox-sweep:{id}:{period}"));
+                if enqueue(&mut exec, &job).await?.is_some() {
+                    queued += 1;
+                }
+            }
+        }
+        tx.commit().await?;
+        if queued > 0 {
+            tracing::warn!(
+                entries = queued,
+                "webhooks left waiting in the inbox were queued again"
+            );
+        }
+        Ok(queued)
     }
 
     /// The dummy provider's own webhook, run as a job after the configured delay. It goes

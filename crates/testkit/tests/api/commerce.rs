@@ -776,6 +776,70 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
 }
 dual_test!(the_dummy_job_applies_its_waiting_entry, db);
 
+/// An accepted webhook left waiting with no job to apply it (its job died after its last
+/// attempt) is queued again by the inbox sweep once it is stale, once per period, and applied.
+async fn the_inbox_sweep_applies_entries_left_waiting(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let Bought { order, invoice, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
+    let body = dummy_payment(&app, &invoice).await;
+    let r = app
+        .anon()
+        .post("/api/billing/payment-intents/dummy/webhook", &body)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let entry = inbox_in(&app, "received").await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let entry = uuid::Uuid::parse_str(&entry).unwrap();
+    let billing = app
+        .ctx
+        .need::<stoa_billing::service::Billing>()
+        .expect("billing");
+    // Fresh: left to its own job.
+    assert_eq!(billing.sweep_inbox().await.unwrap(), 0);
+    // Its job is gone (dead after its last attempt), and the entry is older than the sweep waits.
+    let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
+    let webhooks = app.store.entity("billing.webhook").unwrap();
+    let mut tx = app.store.begin().await.unwrap();
+    {
+        let mut exec = tx.exec();
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&jobs, "name", Val::Text("billing.webhook".into()))
+            .unwrap();
+        for j in app.store.find_in_query(&jobs, q, 100).await.unwrap() {
+            stoa_store::repo::set_if(
+                &mut exec,
+                &jobs,
+                j.id().unwrap(),
+                &[("status", Val::Text("dead".into()))],
+                &[],
+            )
+            .await
+            .unwrap();
+        }
+        let old = stoa_kernel::value::now() - time::Duration::minutes(11);
+        stoa_store::repo::set_if(
+            &mut exec,
+            &webhooks,
+            entry,
+            &[("createdAt", Val::Timestamp(old))],
+            &[],
+        )
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    assert_eq!(billing.sweep_inbox().await.unwrap(), 1);
+    assert_eq!(billing.sweep_inbox().await.unwrap(), 0, "once per period");
+    app.drain_jobs().await;
+    assert_eq!(inbox_in(&app, "received").await.len(), 0);
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+}
+dual_test!(the_inbox_sweep_applies_entries_left_waiting, db);
+
 async fn concurrent_checkouts(db: Db) {
     let app = app(db, None, 3600, 3600).await;
     let c = catalog(&app).await;

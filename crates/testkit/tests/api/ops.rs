@@ -266,6 +266,18 @@ async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
     }
     // The registration's confirmation mail went through the job queue's runner: job outcomes.
     assert!(after.contains("stoa_jobs_total{"), "{after}");
+    // SQLite's writes and the group commits that made them durable (none on PostgreSQL).
+    let writes = r#"stoa_db_sqlite_writes_total{state="transactions"}"#;
+    let commits = r#"stoa_db_sqlite_writes_total{state="commits"}"#;
+    if db == stoa_testkit::Db::Sqlite {
+        assert!(sample(&after, commits) >= 1.0, "{after}");
+        assert!(sample(&after, writes) >= sample(&after, commits), "{after}");
+        app.register("metrics-2@example.com").await;
+        let again = app.get("/metrics").await.text;
+        assert!(sample(&again, writes) > sample(&after, writes), "{again}");
+    } else {
+        assert!(!after.contains("stoa_db_sqlite_writes"), "{after}");
+    }
     // The private listener answers without credentials, and serves nothing else.
     let plain = reqwest::get(format!("http://127.0.0.1:{port}/metrics"))
         .await
