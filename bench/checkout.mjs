@@ -277,6 +277,17 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
+/** CPU seconds the server (SERVER_PID) has used so far, from /proc; null when unknown. */
+function serverCpu() {
+  try {
+    const f = readFileSync(`/proc/${env.SERVER_PID}/stat`, 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100)
+  } catch {
+    return null;
+  }
+}
+
 /** SQLite's write transactions and group commits so far (`/metrics`); null on PostgreSQL. */
 async function writes() {
   const r = await admin('GET', '/metrics');
@@ -292,6 +303,7 @@ async function bench() {
   const approving = () => count('/api/ecommerce/orders', [['status', 'eq', 'approving']]);
   const before = await approving(); // 0 on the fresh database of checkout.sh
   const writesBefore = await writes();
+  const cpuBefore = serverCpu();
   const acks = await load({ kill: false });
   log(`load done: ${stats.acked} checkouts acknowledged in ${((stats.loadEnd - stats.started) / 1000).toFixed(1)} s; waiting for the payments`);
   const until = Date.now() + PAY_TIMEOUT * 1000;
@@ -302,6 +314,7 @@ async function bench() {
     if (Date.now() > until) { log(`timed out: ${paying} orders still paying`); break; }
     await sleep(250);
   }
+  const cpuAfter = serverCpu(); // the payments are done; the background mail may go on
   const writesAfter = await writes(); // before the audit's reads (they write nothing anyway)
   const a = await audit(acks);
   // The background work behind the payments: jobs by name and status.
@@ -325,6 +338,10 @@ async function bench() {
     doublePaid: a.ordersApprovedTwice.length + a.invoicesPaidTwice.length,
     ...a,
   };
+  if (cpuBefore !== null && cpuAfter !== null) {
+    s.serverCpuMsPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, stats.acked);
+    log(`server CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s, ${s.serverCpuMsPerCheckout.toFixed(1)} ms per paid checkout (receipts and mail still queued not included)`);
+  }
   if (writesBefore && writesAfter) {
     // Every write of the run (the buyers' requests and the jobs behind the payments), per
     // acknowledged checkout, and how many writers shared each fsync.

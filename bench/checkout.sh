@@ -17,6 +17,9 @@
 # per second); last paid = that time; p50/p99 = latency of the checkout request alone, at the
 # client, over every answered checkout request (refused ones too); lost = acknowledged but not approving when the wait ended; double-paid = orders with more
 # than one paying → approving change plus invoices with more than one applied webhook.
+# Besides the row, the client logs the server's CPU per paid checkout (/proc of the server, from
+# the load's start until the last payment) and, on SQLite, the write transactions per checkout
+# and the writers per fsync (stoa_db_sqlite_writes_total of /metrics).
 # The dummy webhook is delayed STOA_DUMMY_WEBHOOK_DELAY s (0 here); the anonymous-init rate limit is
 # raised so it does not limit the load. Other STOA_* variables in the environment reach the server
 # (e.g. STOA_DB_MAX_CONNECTIONS=64). Server logs and JSON summaries (with the jobs behind the
@@ -37,7 +40,7 @@ run() {
   local log="$OUT/checkout-server-$backend.log"
   migrate "$url" "$log"
   start "$url" "$log"
-  PRODUCT=$(node bench/checkout.mjs setup) LABEL=$backend RESULT="$OUT/checkout-$backend-$stamp.json" node bench/checkout.mjs bench
+  PRODUCT=$(node bench/checkout.mjs setup) SERVER_PID=$pid LABEL=$backend RESULT="$OUT/checkout-$backend-$stamp.json" node bench/checkout.mjs bench
   echo "server RSS after the run ($backend): $(ps -o rss= -p "$pid" | awk '{printf "%.1f MiB", $1/1024}')" >&2
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 }

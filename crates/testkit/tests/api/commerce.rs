@@ -840,6 +840,64 @@ async fn the_inbox_sweep_applies_entries_left_waiting(db: Db) {
 }
 dual_test!(the_inbox_sweep_applies_entries_left_waiting, db);
 
+/// Money is read from the price tables at the moment it is needed: a price an admin changes
+/// reaches the very next cart read, and a price taken away makes the product unbuyable at once.
+async fn a_price_change_reaches_the_next_cart_read(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.grove, "quantity": 2}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.data()["checkoutTotal"], json!("3981"));
+    let order = r.data()["id"].as_str().unwrap().to_owned();
+    let path = format!("{}/{order}", orders(&s));
+    let total = || {
+        let (me, path) = (&me, &path);
+        async move {
+            let r = me.get(path).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            r.data()["checkoutTotal"].clone()
+        }
+    };
+    assert_eq!(total().await, json!("3981"), "read twice: kept");
+    let link = app
+        .get(&format!(
+            "/api/ecommerce/products-to-attributes?filters[and][0][column]=productId&filters[and][0][method]=eq&filters[and][0][value]={}",
+            c.grove
+        ))
+        .await;
+    let attr = link.data()[0]["attributeId"].as_str().unwrap().to_owned();
+    let r = app
+        .patch(
+            &format!("/api/ecommerce/attributes/{attr}"),
+            &json!({"number": "2000"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(total().await, json!("4000"), "the new price at once");
+    // The price taken away: the product has no price any more.
+    let l = app
+        .get(&format!(
+            "/api/ecommerce/attributes-to-billing-module-currencies?filters[and][0][column]=attributeId&filters[and][0][method]=eq&filters[and][0][value]={attr}"
+        ))
+        .await;
+    let lid = l.data()[0]["id"].as_str().unwrap().to_owned();
+    let r = app
+        .delete(&format!(
+            "/api/ecommerce/attributes-to-billing-module-currencies/{lid}"
+        ))
+        .await;
+    assert!(r.status < 300, "{}", r.text);
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.grove, "quantity": 1}))
+        .await;
+    assert_eq!(r.status, 422, "no price any more: {}", r.text);
+}
+dual_test!(a_price_change_reaches_the_next_cart_read, db);
+
 async fn concurrent_checkouts(db: Db) {
     let app = app(db, None, 3600, 3600).await;
     let c = catalog(&app).await;
