@@ -739,10 +739,10 @@ async fn webhooks_apply_once(db: Db) {
 }
 dual_test!(webhooks_apply_once, db);
 
-/// The dummy provider's job applies the inbox entry it writes itself (no second job), and one
-/// it finds written but not yet applied: a copy of its webhook (the same bytes) already waiting
-/// in the inbox, as a run cut off between writing and applying leaves it for the retry.
-async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
+/// A dummy checkout whose webhook was posted from outside and waits in the inbox (`received`,
+/// its job not run yet; the dummy job itself is an hour away): the app, the order, the waiting
+/// entry and the billing service.
+async fn waiting_webhook(db: Db) -> Waiting {
     let app = app(db, None, 3600, 3600).await;
     let c = catalog(&app).await;
     let Bought { order, invoice, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
@@ -752,11 +752,41 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
         .post("/api/billing/payment-intents/dummy/webhook", &body)
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(inbox_in(&app, "received").await.len(), 1);
+    let waiting = inbox_in(&app, "received").await;
+    assert_eq!(waiting.len(), 1);
+    let entry = uuid::Uuid::parse_str(waiting[0]["id"].as_str().unwrap()).unwrap();
     let billing = app
         .ctx
         .need::<stoa_billing::service::Billing>()
         .expect("billing");
+    Waiting {
+        app,
+        order,
+        invoice,
+        entry,
+        billing,
+    }
+}
+
+struct Waiting {
+    app: TestApp,
+    order: String,
+    invoice: String,
+    entry: uuid::Uuid,
+    billing: std::sync::Arc<stoa_billing::service::Billing>,
+}
+
+/// The dummy provider's job applies the inbox entry it writes itself (no second job), and one
+/// it finds written but not yet applied: a copy of its webhook (the same bytes) already waiting
+/// in the inbox, as a run cut off between writing and applying leaves it for the retry.
+async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
+    let Waiting {
+        app,
+        order,
+        invoice,
+        billing,
+        ..
+    } = waiting_webhook(db).await;
     billing
         .dummy_pay(&json!({"invoice": invoice}))
         .await
@@ -779,24 +809,13 @@ dual_test!(the_dummy_job_applies_its_waiting_entry, db);
 /// An accepted webhook left waiting with no job to apply it (its job died after its last
 /// attempt) is queued again by the inbox sweep once it is stale, once per period, and applied.
 async fn the_inbox_sweep_applies_entries_left_waiting(db: Db) {
-    let app = app(db, None, 3600, 3600).await;
-    let c = catalog(&app).await;
-    let Bought { order, invoice, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
-    let body = dummy_payment(&app, &invoice).await;
-    let r = app
-        .anon()
-        .post("/api/billing/payment-intents/dummy/webhook", &body)
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    let entry = inbox_in(&app, "received").await[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let entry = uuid::Uuid::parse_str(&entry).unwrap();
-    let billing = app
-        .ctx
-        .need::<stoa_billing::service::Billing>()
-        .expect("billing");
+    let Waiting {
+        app,
+        order,
+        entry,
+        billing,
+        ..
+    } = waiting_webhook(db).await;
     // Fresh: left to its own job.
     assert_eq!(billing.sweep_inbox().await.unwrap(), 0);
     // Its job is gone (dead after its last attempt), and the entry is older than the sweep waits.
