@@ -27,6 +27,10 @@ pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> Result<uuid::Uuid> {
 const CLAIM_COALESCE: Duration = Duration::from_millis(2);
 /// The most finished jobs marked done in one transaction.
 const SETTLE_MAX: usize = 256;
+/// While `run` runs, a claimed job is leased for this long at a time (at most its timeout and a
+/// margin) and its lease is renewed every quarter of it while it runs: a job that was running
+/// when its process died is claimable again within a minute, not after its whole timeout.
+const RENEWED_LEASE: Duration = Duration::from_secs(60);
 
 /// A finished job waiting to be marked done, and who waits for the answer.
 type Finished = (Claimed, tokio::sync::oneshot::Sender<Result<bool>>);
@@ -43,6 +47,10 @@ pub struct Runner {
     pub poll: Duration,
     /// While `run` runs: where finished jobs go to be marked done together (see [`settle`]).
     finished: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<Finished>>,
+    /// How long `run` leases a job at a time, renewing it while it runs ([`RENEWED_LEASE`]).
+    pub lease: Duration,
+    /// The jobs running now, with their lease tokens (what `run` renews).
+    running: Mutex<HashMap<uuid::Uuid, String>>,
 }
 
 /// What one tick did.
@@ -72,6 +80,8 @@ impl Runner {
             concurrency: 4,
             poll: Duration::from_secs(1),
             finished: std::sync::OnceLock::new(),
+            lease: RENEWED_LEASE,
+            running: Mutex::new(HashMap::new()),
         }
     }
 
@@ -127,6 +137,7 @@ impl Runner {
 
     /// Runs one claimed job and records its outcome; `Ok(false)` when the attempt failed.
     async fn run_one(&self, job: Claimed) -> Result<bool> {
+        let _running = Running::new(&self.running, &job);
         let db = &self.ctx.store.db;
         let Some(def) = self.jobs.get(job.name.as_str()) else {
             jobs::retry_or_bury(db, &job, "no module declares this job", None).await?;
@@ -201,6 +212,14 @@ impl Runner {
             .collect()
     }
 
+    /// [`Self::leases`] cut to [`Runner::lease`]: what `run` claims with, renewing as jobs run.
+    fn renewed_leases(&self) -> Vec<(&'static str, Duration)> {
+        self.leases()
+            .into_iter()
+            .map(|(name, l)| (name, l.min(self.lease)))
+            .collect()
+    }
+
     /// Runs jobs until `stop` resolves: up to `concurrency` at once, each slot refilled as soon as
     /// its job settles (a slow job holds one slot, not the whole pass). The runner claims when a
     /// slot frees, when a due job is enqueued (`jobs::wake`: rung after the enqueuing transaction
@@ -215,11 +234,12 @@ impl Runner {
         let _ = self.finished.set(finished);
         tokio::spawn(settle(self.ctx.store.db.clone(), queue));
         let me = Arc::new(self);
+        tokio::spawn(renew(Arc::downgrade(&me)));
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
         // Background jobs never hold more than an eighth of the slots (at least one).
         let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 8).max(1)));
         let settled = Arc::new(tokio::sync::Notify::new());
-        let names = me.leases();
+        let names = me.renewed_leases();
         let wake = jobs::wake();
         tokio::pin!(stop);
         loop {
@@ -297,6 +317,53 @@ async fn settle(db: stoa_store::db::Db, mut queue: tokio::sync::mpsc::UnboundedR
                     let _ = reply.send(jobs::finish(&db, &job).await);
                 }
             }
+        }
+    }
+}
+
+/// A job in [`Runner::running`] while it runs.
+struct Running<'a> {
+    all: &'a Mutex<HashMap<uuid::Uuid, String>>,
+    id: uuid::Uuid,
+}
+
+impl<'a> Running<'a> {
+    fn new(all: &'a Mutex<HashMap<uuid::Uuid, String>>, job: &Claimed) -> Self {
+        if let Ok(mut m) = all.lock() {
+            m.insert(job.id, job.token.clone());
+        }
+        Self { all, id: job.id }
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut m) = self.all.lock() {
+            m.remove(&self.id);
+        }
+    }
+}
+
+/// Renews the leases of the jobs running under `runner` every quarter of its lease, until the
+/// runner and its running jobs are gone.
+async fn renew(runner: std::sync::Weak<Runner>) {
+    loop {
+        let every = match runner.upgrade() {
+            Some(r) => r.lease / 4,
+            None => return,
+        };
+        tokio::time::sleep(every.max(Duration::from_millis(10))).await;
+        let Some(r) = runner.upgrade() else { return };
+        let running: Vec<(uuid::Uuid, String)> = r
+            .running
+            .lock()
+            .map(|m| m.iter().map(|(id, t)| (*id, t.clone())).collect())
+            .unwrap_or_default();
+        if running.is_empty() {
+            continue;
+        }
+        if let Err(e) = jobs::renew(&r.ctx.store.db, &running, r.lease).await {
+            tracing::warn!(error = %e, jobs = running.len(), "job leases could not be renewed; retrying");
         }
     }
 }

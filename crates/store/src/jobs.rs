@@ -347,6 +347,34 @@ pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
     settle(db, job, &[("status", Val::Text("done".into()))]).await
 }
 
+/// Extends the leases of jobs still running here to `lease` from now, in one transaction; only
+/// a job still held under its token (`(id, token)`) is touched. Returns how many were.
+pub async fn renew(
+    db: &Db,
+    running: &[(Uuid, String)],
+    lease: std::time::Duration,
+) -> Result<usize> {
+    let until = vals(&[("lockedUntil", Val::Timestamp(now() + lease))]);
+    let mut tx = db.begin().await?;
+    let mut held = 0;
+    for (id, token) in running {
+        let row = crate::repo::update_if(
+            &mut tx.exec(),
+            &JOB,
+            *id,
+            &until,
+            &vals(&[
+                ("lockedBy", Val::Text(token.clone())),
+                ("status", Val::Text("running".into())),
+            ]),
+        )
+        .await?;
+        held += usize::from(row.is_some());
+    }
+    tx.commit().await?;
+    Ok(held)
+}
+
 /// Marks claimed jobs done in one transaction (the runner settles the jobs that ended together
 /// at once: each settle was a write transaction of its own); for each, `false` when its lease
 /// was lost.

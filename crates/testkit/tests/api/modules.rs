@@ -746,3 +746,78 @@ async fn jobs_ending_together_are_settled_together_sqlite() {
 async fn jobs_ending_together_are_settled_together_postgres() {
     jobs_ending_together_are_settled_together(Db::Postgres).await;
 }
+
+/// A job that runs longer than the runner's lease keeps its job: the runner renews the lease
+/// while the job runs, so another worker never takes it over, and it runs once.
+async fn a_running_job_keeps_its_lease(db: Db) {
+    let started = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let s = started.clone();
+    let module = ModuleDef::new(Module {
+        name: "long",
+        entities: vec![],
+    })
+    .job(JobDef::new("long.sleep", move |_ctx, _payload: Value| {
+        let started = s.clone();
+        async move {
+            started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_millis(2500)).await;
+            Ok(())
+        }
+    }));
+    let Some(app) = spawn_app_modules(db, vec![]).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let id = jobs::enqueue_now(&app.store.db, &NewJob::now("long.sleep", json!({})))
+        .await
+        .unwrap()
+        .unwrap();
+    let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
+    let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
+    runner.lease = Duration::from_millis(800);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(runner.run(async move {
+        let _ = stop_rx.await;
+    }));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while started.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "the job never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Three leases long, another worker finds nothing to take.
+    let until = Instant::now() + Duration::from_millis(2200);
+    while Instant::now() < until {
+        let taken = jobs::claim(
+            &app.store.db,
+            &[("long.sleep", Duration::from_secs(60))],
+            0,
+            1,
+        )
+        .await
+        .unwrap();
+        assert!(taken.is_empty(), "a running job was taken over: {taken:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let e = app.store.entity(jobs::KEY).unwrap();
+    while app.store.get(&e, id).await.unwrap().text("status") != Some("done") {
+        assert!(Instant::now() < deadline, "the job never finished");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = stop_tx.send(());
+    let _ = running.await;
+    assert_eq!(
+        started.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "it ran once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_job_keeps_its_lease_sqlite() {
+    a_running_job_keeps_its_lease(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_job_keeps_its_lease_postgres() {
+    a_running_job_keeps_its_lease(Db::Postgres).await;
+}
