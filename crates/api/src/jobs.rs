@@ -49,8 +49,9 @@ pub struct Runner {
     finished: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<Finished>>,
     /// How long `run` leases a job at a time, renewing it while it runs ([`RENEWED_LEASE`]).
     pub lease: Duration,
-    /// The jobs running now, with their lease tokens (what `run` renews).
-    running: Mutex<HashMap<uuid::Uuid, String>>,
+    /// The jobs running now: lease token and the latest their lease may be renewed to (what
+    /// `run` renews).
+    running: Mutex<HashMap<uuid::Uuid, (String, time::OffsetDateTime)>>,
 }
 
 /// What one tick did.
@@ -137,12 +138,18 @@ impl Runner {
 
     /// Runs one claimed job and records its outcome; `Ok(false)` when the attempt failed.
     async fn run_one(&self, job: Claimed) -> Result<bool> {
-        let _running = Running::new(&self.running, &job);
         let db = &self.ctx.store.db;
         let Some(def) = self.jobs.get(job.name.as_str()) else {
             jobs::retry_or_bury(db, &job, "no module declares this job", None).await?;
             return Ok(false);
         };
+        // Renewed while it runs, never past its timeout and the margin its full lease had (a job
+        // stuck on a thread it never yields would otherwise be renewed for ever).
+        let _running = Running::new(
+            &self.running,
+            &job,
+            now() + def.timeout + Duration::from_secs(30),
+        );
         // Background work sees drafts (publishing them is one of its jobs).
         let run =
             stoa_store::publish::with_drafts((def.run)(self.ctx.clone(), job.payload.clone()));
@@ -323,22 +330,35 @@ async fn settle(db: stoa_store::db::Db, mut queue: tokio::sync::mpsc::UnboundedR
 
 /// A job in [`Runner::running`] while it runs.
 struct Running<'a> {
-    all: &'a Mutex<HashMap<uuid::Uuid, String>>,
+    all: &'a Mutex<HashMap<uuid::Uuid, (String, time::OffsetDateTime)>>,
     id: uuid::Uuid,
+    token: String,
 }
 
 impl<'a> Running<'a> {
-    fn new(all: &'a Mutex<HashMap<uuid::Uuid, String>>, job: &Claimed) -> Self {
+    fn new(
+        all: &'a Mutex<HashMap<uuid::Uuid, (String, time::OffsetDateTime)>>,
+        job: &Claimed,
+        deadline: time::OffsetDateTime,
+    ) -> Self {
         if let Ok(mut m) = all.lock() {
-            m.insert(job.id, job.token.clone());
+            m.insert(job.id, (job.token.clone(), deadline));
         }
-        Self { all, id: job.id }
+        Self {
+            all,
+            id: job.id,
+            token: job.token.clone(),
+        }
     }
 }
 
 impl Drop for Running<'_> {
+    /// Leaves the map only if the entry is still this run's: the same job claimed again here
+    /// after this run lost its lease has its own.
     fn drop(&mut self) {
-        if let Ok(mut m) = self.all.lock() {
+        if let Ok(mut m) = self.all.lock()
+            && m.get(&self.id).is_some_and(|(t, _)| *t == self.token)
+        {
             m.remove(&self.id);
         }
     }
@@ -354,16 +374,59 @@ async fn renew(runner: std::sync::Weak<Runner>) {
         };
         tokio::time::sleep(every.max(Duration::from_millis(10))).await;
         let Some(r) = runner.upgrade() else { return };
-        let running: Vec<(uuid::Uuid, String)> = r
+        let mut running: Vec<(uuid::Uuid, String, time::OffsetDateTime)> = r
             .running
             .lock()
-            .map(|m| m.iter().map(|(id, t)| (*id, t.clone())).collect())
+            .map(|m| m.iter().map(|(id, (t, d))| (*id, t.clone(), *d)).collect())
             .unwrap_or_default();
         if running.is_empty() {
             continue;
         }
-        if let Err(e) = jobs::renew(&r.ctx.store.db, &running, r.lease).await {
-            tracing::warn!(error = %e, jobs = running.len(), "job leases could not be renewed; retrying");
+        // In id order, as the settler marks jobs done: the two never wait on each other's rows
+        // in turns (PostgreSQL).
+        running.sort_by_key(|(id, _, _)| *id);
+        match jobs::renew(&r.ctx.store.db, &running, r.lease).await {
+            Ok(held) if held < running.len() => tracing::debug!(
+                renewed = held,
+                running = running.len(),
+                "some running jobs were settled meanwhile or lost their lease"
+            ),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, jobs = running.len(), "job leases could not be renewed; retrying")
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claimed(id: uuid::Uuid, token: &str) -> Claimed {
+        Claimed {
+            id,
+            name: "t.job".into(),
+            payload: serde_json::Value::Null,
+            attempts: 1,
+            token: token.into(),
+        }
+    }
+
+    /// A run that lost its lease and ends after the same job was claimed again here leaves the
+    /// new run's entry (so the new run is still renewed).
+    #[test]
+    fn an_old_run_leaves_the_new_runs_entry() {
+        let all = Mutex::new(HashMap::new());
+        let id = uuid::Uuid::new_v4();
+        let first = Running::new(&all, &claimed(id, "first"), now());
+        let second = Running::new(&all, &claimed(id, "second"), now());
+        drop(first);
+        assert_eq!(
+            all.lock().unwrap().get(&id).map(|(t, _)| t.as_str()),
+            Some("second")
+        );
+        drop(second);
+        assert!(all.lock().unwrap().is_empty());
     }
 }

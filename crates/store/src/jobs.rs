@@ -347,22 +347,23 @@ pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
     settle(db, job, &[("status", Val::Text("done".into()))]).await
 }
 
-/// Extends the leases of jobs still running here to `lease` from now, in one transaction; only
-/// a job still held under its token (`(id, token)`) is touched. Returns how many were.
+/// Extends the leases of jobs still running here to `lease` from now, never past each one's
+/// deadline, in one transaction; only a job still running under its token (`(id, token,
+/// deadline)`) is touched. Returns how many were.
 pub async fn renew(
     db: &Db,
-    running: &[(Uuid, String)],
+    running: &[(Uuid, String, OffsetDateTime)],
     lease: std::time::Duration,
 ) -> Result<usize> {
-    let until = vals(&[("lockedUntil", Val::Timestamp(now() + lease))]);
+    let until = now() + lease;
     let mut tx = db.begin().await?;
     let mut held = 0;
-    for (id, token) in running {
+    for (id, token, deadline) in running {
         let row = crate::repo::update_if(
             &mut tx.exec(),
             &JOB,
             *id,
-            &until,
+            &vals(&[("lockedUntil", Val::Timestamp(Ord::min(until, *deadline)))]),
             &vals(&[
                 ("lockedBy", Val::Text(token.clone())),
                 ("status", Val::Text("running".into())),

@@ -760,7 +760,7 @@ async fn a_running_job_keeps_its_lease(db: Db) {
         let started = s.clone();
         async move {
             started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            tokio::time::sleep(Duration::from_millis(2500)).await;
+            tokio::time::sleep(Duration::from_millis(4500)).await;
             Ok(())
         }
     }));
@@ -774,18 +774,18 @@ async fn a_running_job_keeps_its_lease(db: Db) {
         .unwrap();
     let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
     let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
-    runner.lease = Duration::from_millis(800);
+    runner.lease = Duration::from_millis(1500);
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let running = tokio::spawn(runner.run(async move {
         let _ = stop_rx.await;
     }));
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(20);
     while started.load(std::sync::atomic::Ordering::SeqCst) == 0 {
         assert!(Instant::now() < deadline, "the job never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     // Three leases long, another worker finds nothing to take.
-    let until = Instant::now() + Duration::from_millis(2200);
+    let until = Instant::now() + Duration::from_millis(4000);
     while Instant::now() < until {
         let taken = jobs::claim(
             &app.store.db,
@@ -796,7 +796,7 @@ async fn a_running_job_keeps_its_lease(db: Db) {
         .await
         .unwrap();
         assert!(taken.is_empty(), "a running job was taken over: {taken:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let e = app.store.entity(jobs::KEY).unwrap();
     while app.store.get(&e, id).await.unwrap().text("status") != Some("done") {
