@@ -32,6 +32,12 @@ const SETTLE_MAX: usize = 256;
 /// when its process died is claimable again within a minute, not after its whole timeout.
 const RENEWED_LEASE: Duration = Duration::from_secs(60);
 
+/// The longest an attempt of `def` may hold its job: its timeout and a margin (what a claim
+/// without renewal leases it for, and the furthest renewals extend it).
+fn full_lease(def: &JobDef) -> Duration {
+    def.timeout + Duration::from_secs(30)
+}
+
 /// A finished job waiting to be marked done, and who waits for the answer.
 type Finished = (Claimed, tokio::sync::oneshot::Sender<Result<bool>>);
 
@@ -145,11 +151,7 @@ impl Runner {
         };
         // Renewed while it runs, never past its timeout and the margin its full lease had (a job
         // stuck on a thread it never yields would otherwise be renewed for ever).
-        let _running = Running::new(
-            &self.running,
-            &job,
-            now() + def.timeout + Duration::from_secs(30),
-        );
+        let _running = Running::new(&self.running, &job, now() + full_lease(def));
         // Background work sees drafts (publishing them is one of its jobs).
         let run =
             stoa_store::publish::with_drafts((def.run)(self.ctx.clone(), job.payload.clone()));
@@ -215,7 +217,7 @@ impl Runner {
     fn leases(&self) -> Vec<(&'static str, Duration)> {
         self.jobs
             .values()
-            .map(|j| (j.name, j.timeout + Duration::from_secs(30)))
+            .map(|j| (j.name, full_lease(j)))
             .collect()
     }
 

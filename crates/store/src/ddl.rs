@@ -192,7 +192,8 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
         Backend::Sqlite => {
             let fts = search_table(e);
             let f = q(&fts);
-            let trigger = |suffix: &str| q(&ident(&format!("{}_{suffix}", fts)));
+            let trigger_name = |suffix: &str| ident(&format!("{fts}_{suffix}"));
+            let trigger = |suffix: &str| q(&trigger_name(suffix));
             let mut out = Vec::new();
             let list = cols.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
             let new = cols
@@ -219,7 +220,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                     // Made before updates were narrowed to the searched columns (or lost).
                     if ex
                         .triggers
-                        .get(&ident(&format!("{fts}_au")))
+                        .get(&trigger_name("au"))
                         .is_none_or(|sql| !sql.contains(" UPDATE OF "))
                     {
                         out.push(format!("DROP TRIGGER IF EXISTS {}", trigger("au")));

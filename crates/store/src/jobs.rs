@@ -321,30 +321,41 @@ pub async fn claim(
         .collect())
 }
 
-/// Settles a claimed job, only while it is still held under the caller's lease token.
-async fn settle(db: &Db, job: &Claimed, changes: &[(&str, Val)]) -> Result<bool> {
+/// Settles claimed jobs with `changes` in one transaction, each only while it is still held
+/// under its lease token; for each, `false` when its lease was lost.
+async fn settle(db: &Db, jobs: &[&Claimed], changes: &[(&str, Val)]) -> Result<Vec<bool>> {
     let mut set = vec![
         ("lockedUntil", Val::Null),
         ("lockedBy", Val::Null),
         ("updatedAt", Val::Timestamp(now())),
     ];
     set.extend(changes.iter().cloned());
+    let set = vals(&set);
     let mut tx = db.begin().await?;
-    let row = crate::repo::update_if(
-        &mut tx.exec(),
-        &JOB,
-        job.id,
-        &vals(&set),
-        &vals(&[("lockedBy", Val::Text(job.token.clone()))]),
-    )
-    .await?;
+    let mut held = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let row = crate::repo::update_if(
+            &mut tx.exec(),
+            &JOB,
+            job.id,
+            &set,
+            &vals(&[("lockedBy", Val::Text(job.token.clone()))]),
+        )
+        .await?;
+        held.push(row.is_some());
+    }
     tx.commit().await?;
-    Ok(row.is_some())
+    Ok(held)
+}
+
+/// [`settle`] of one job.
+async fn settle_one(db: &Db, job: &Claimed, changes: &[(&str, Val)]) -> Result<bool> {
+    Ok(settle(db, &[job], changes).await?.first() == Some(&true))
 }
 
 /// Marks a claimed job done. `false` when the lease was lost (another worker took it over).
 pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
-    settle(db, job, &[("status", Val::Text("done".into()))]).await
+    settle_one(db, job, &[("status", Val::Text("done".into()))]).await
 }
 
 /// Extends the leases of jobs still running here to `lease` from now, never past each one's
@@ -380,27 +391,7 @@ pub async fn renew(
 /// at once: each settle was a write transaction of its own); for each, `false` when its lease
 /// was lost.
 pub async fn finish_all(db: &Db, jobs: &[&Claimed]) -> Result<Vec<bool>> {
-    let set = vals(&[
-        ("status", Val::Text("done".into())),
-        ("lockedUntil", Val::Null),
-        ("lockedBy", Val::Null),
-        ("updatedAt", Val::Timestamp(now())),
-    ]);
-    let mut tx = db.begin().await?;
-    let mut held = Vec::with_capacity(jobs.len());
-    for job in jobs {
-        let row = crate::repo::update_if(
-            &mut tx.exec(),
-            &JOB,
-            job.id,
-            &set,
-            &vals(&[("lockedBy", Val::Text(job.token.clone()))]),
-        )
-        .await?;
-        held.push(row.is_some());
-    }
-    tx.commit().await?;
-    Ok(held)
+    settle(db, jobs, &[("status", Val::Text("done".into()))]).await
 }
 
 /// A failed attempt: queued again at `retry_at`, or dead when `retry_at` is `None`.
@@ -413,7 +404,7 @@ pub async fn retry_or_bury(
     let error = Val::Text(error.chars().take(4000).collect());
     match retry_at {
         Some(t) => {
-            settle(
+            settle_one(
                 db,
                 job,
                 &[
@@ -425,7 +416,7 @@ pub async fn retry_or_bury(
             .await
         }
         None => {
-            settle(
+            settle_one(
                 db,
                 job,
                 &[("status", Val::Text("dead".into())), ("lastError", error)],

@@ -612,6 +612,7 @@ impl Billing {
             dedupe: format!("{provider}:{key}:{digest}"),
             body,
             headers: &kept,
+            queue,
         };
         let event = match adapter.verify(&incoming, Some(now())) {
             Ok(e) => e,
@@ -619,7 +620,7 @@ impl Billing {
             Err(e) => {
                 let why = format!("not verified: {}", e.public_message());
                 tracing::warn!(provider, reason = %why, "webhook rejected");
-                self.record(&entry, "rejected", false, &why, None, None, true)
+                self.record(&entry, "rejected", false, &why, None, None)
                     .await?;
                 return Err(e);
             }
@@ -627,7 +628,7 @@ impl Billing {
         match self.assess(provider, &event).await? {
             Verdict::Ignore(why) => {
                 let (id, duplicate) = self
-                    .record(&entry, "ignored", true, &why, None, None, true)
+                    .record(&entry, "ignored", true, &why, None, None)
                     .await?;
                 Ok(Received {
                     id,
@@ -640,7 +641,7 @@ impl Billing {
                 let why = e.public_message();
                 tracing::warn!(provider, reason = %why, "webhook refused");
                 let alert = alert.then(|| alert_of(provider, &why, event.invoice));
-                self.record(&entry, "rejected", true, &why, None, alert, true)
+                self.record(&entry, "rejected", true, &why, None, alert)
                     .await?;
                 Err(e)
             }
@@ -653,7 +654,6 @@ impl Billing {
                         "verified; being applied",
                         invoice.id(),
                         None,
-                        queue,
                     )
                     .await?;
                 let pending = match (queue, duplicate) {
@@ -663,15 +663,16 @@ impl Billing {
                     // crash) left it waiting: its retry applies it.
                     (false, true) => self
                         .store
-                        .find_in(
+                        .find_by(
                             &self.e.webhook,
-                            "dedupeKey",
-                            &[Val::Text(entry.dedupe.clone())],
+                            &[
+                                ("dedupeKey", Val::Text(entry.dedupe.clone())),
+                                ("status", Val::Text("received".into())),
+                            ],
                             1,
                         )
                         .await?
-                        .iter()
-                        .find(|r| r.text("status") == Some("received"))
+                        .first()
                         .and_then(Record::id),
                 };
                 Ok(Received {
@@ -684,10 +685,9 @@ impl Billing {
         }
     }
 
-    /// Writes an inbox entry in `status` (with the job that applies it when `received` and
-    /// `queue`, and the admins' alert when given). A second copy of an accepted entry is written
-    /// as an `ignored` copy; rejected entries never block a later genuine one.
-    #[allow(clippy::too_many_arguments)]
+    /// Writes an inbox entry in `status` (with the job that applies it when `received` and the
+    /// entry asks for one, and the admins' alert when given). A second copy of an accepted entry
+    /// is written as an `ignored` copy; rejected entries never block a later genuine one.
     async fn record(
         &self,
         entry: &Entry<'_>,
@@ -696,7 +696,6 @@ impl Billing {
         result: &str,
         invoice: Option<Uuid>,
         alert: Option<Value>,
-        queue: bool,
     ) -> Result<(Option<Uuid>, bool)> {
         stoa_api::metrics::Metrics::outcome(
             &stoa_api::metrics::METRICS.webhooks,
@@ -755,7 +754,7 @@ impl Billing {
             {
                 Ok(r) => {
                     let id = Record::must_id(&r)?;
-                    if status == "received" && queue {
+                    if status == "received" && entry.queue {
                         enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
                     }
                     if let Some(mut a) = alert {
@@ -1270,6 +1269,7 @@ impl Billing {
                     dedupe: format!("{STATUS_SOURCE}:{provider}:{iid}"),
                     body: &body,
                     headers: &[],
+                    queue: true,
                 };
                 match self.assess(&provider, &event).await? {
                     Verdict::Apply(inv) => {
@@ -1281,7 +1281,6 @@ impl Billing {
                                 "reported paid by the status API",
                                 inv.id(),
                                 None,
-                                true,
                             )
                             .await?;
                         if let (Some(id), false) = (id, duplicate) {
@@ -1291,7 +1290,7 @@ impl Billing {
                     Verdict::Reject(err, alert) => {
                         let why = err.public_message();
                         let alert = alert.then(|| alert_of(&provider, &why, Some(iid)));
-                        self.record(&e, "rejected", true, &why, Some(iid), alert, true)
+                        self.record(&e, "rejected", true, &why, Some(iid), alert)
                             .await?;
                     }
                     Verdict::Ignore(_) => {}
@@ -1385,7 +1384,7 @@ impl Billing {
         if waiting.is_empty() {
             return Ok(0);
         }
-        let period = now().unix_timestamp() / INBOX_STALE.as_secs().max(1) as i64;
+        let period = now().unix_timestamp() / INBOX_STALE.as_secs() as i64;
         let mut tx = self.store.begin().await?;
         let mut queued = 0;
         {
@@ -1467,6 +1466,9 @@ struct Entry<'a> {
     dedupe: String,
     body: &'a [u8],
     headers: &'a [(String, String)],
+    /// An accepted entry is written with the job that applies it; `false` when its receiver
+    /// applies it itself (the dummy provider's job, see [`Billing::dummy_pay`]).
+    queue: bool,
 }
 
 /// What a status API said, kept as an inbox entry's body.

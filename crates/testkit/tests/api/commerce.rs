@@ -252,6 +252,17 @@ async fn dummy_payment(app: &TestApp, invoice: &str) -> Value {
     json!({"data": {"id": invoice, "token": token, "status": "paid"}})
 }
 
+/// The rows of `/api/{route}` whose `column` equals `value` (admin).
+async fn rows_where(app: &TestApp, route: &str, column: &str, value: &str) -> Vec<Value> {
+    let r = app
+        .get(&format!(
+            "/api/{route}?filters[and][0][column]={column}&filters[and][0][method]=eq&filters[and][0][value]={value}"
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.data().as_array().cloned().unwrap_or_default()
+}
+
 /// The inbox entries in `status` (at most 100).
 pub(crate) async fn inbox_in(app: &TestApp, status: &str) -> Vec<Value> {
     let r = app
@@ -881,14 +892,15 @@ async fn a_price_change_reaches_the_next_cart_read(db: Db) {
             r.data()["checkoutTotal"].clone()
         }
     };
-    assert_eq!(total().await, json!("3981"), "read twice: kept");
-    let link = app
-        .get(&format!(
-            "/api/ecommerce/products-to-attributes?filters[and][0][column]=productId&filters[and][0][method]=eq&filters[and][0][value]={}",
-            c.grove
-        ))
-        .await;
-    let attr = link.data()[0]["attributeId"].as_str().unwrap().to_owned();
+    assert_eq!(total().await, json!("3981"), "read again: the same");
+    let link = rows_where(
+        &app,
+        "ecommerce/products-to-attributes",
+        "productId",
+        &c.grove,
+    )
+    .await;
+    let attr = link[0]["attributeId"].as_str().unwrap().to_owned();
     let r = app
         .patch(
             &format!("/api/ecommerce/attributes/{attr}"),
@@ -898,12 +910,14 @@ async fn a_price_change_reaches_the_next_cart_read(db: Db) {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(total().await, json!("4000"), "the new price at once");
     // The price taken away: the product has no price any more.
-    let l = app
-        .get(&format!(
-            "/api/ecommerce/attributes-to-billing-module-currencies?filters[and][0][column]=attributeId&filters[and][0][method]=eq&filters[and][0][value]={attr}"
-        ))
-        .await;
-    let lid = l.data()[0]["id"].as_str().unwrap().to_owned();
+    let l = rows_where(
+        &app,
+        "ecommerce/attributes-to-billing-module-currencies",
+        "attributeId",
+        &attr,
+    )
+    .await;
+    let lid = l[0]["id"].as_str().unwrap().to_owned();
     let r = app
         .delete(&format!(
             "/api/ecommerce/attributes-to-billing-module-currencies/{lid}"

@@ -254,6 +254,27 @@ fn queue_module(log: Arc<Log>) -> ModuleDef {
     }))
 }
 
+/// A runner's `run` in the background, until [`Background::stop`].
+struct Background {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Background {
+    fn start(runner: Runner) -> Self {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(runner.run(async move {
+            let _ = stopped.await;
+        }));
+        Self { stop, task }
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.task.await;
+    }
+}
+
 async fn job_row(app: &TestApp, id: uuid::Uuid) -> Value {
     let r = app.get(&format!("/api/platform/jobs/{id}")).await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -626,10 +647,7 @@ async fn jobs_enqueued_elsewhere_wake_the_runner() {
     let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
     let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
     runner.poll = Duration::from_secs(120);
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let running = tokio::spawn(runner.run(async move {
-        let _ = stop_rx.await;
-    }));
+    let running = Background::start(runner);
     // Due in a second: enqueuing it rings nothing here (only due jobs do), so only the other
     // instance's word can wake the runner before its poll.
     jobs::enqueue_now(
@@ -654,8 +672,7 @@ async fn jobs_enqueued_elsewhere_wake_the_runner() {
         matches!(woke, Ok(Some(()))),
         "the runner did not wake for another instance's job"
     );
-    let _ = stop_tx.send(());
-    let _ = running.await;
+    running.stop().await;
     let _ = c.close().await;
 }
 
@@ -682,10 +699,7 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
             }
         },
     ));
-    let Some(app) = spawn_app_modules(db, vec![]).await else {
-        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let app = spawn_app_modules(db, vec![]).await.expect("app");
     for i in 0..N {
         jobs::enqueue_now(
             &app.store.db,
@@ -697,10 +711,7 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
     let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
     let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
     runner.concurrency = N;
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let running = tokio::spawn(runner.run(async move {
-        let _ = stop_rx.await;
-    }));
+    let running = Background::start(runner);
     let e = app.store.entity(jobs::KEY).unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     let rows = loop {
@@ -718,8 +729,7 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
         assert!(Instant::now() < deadline, "the jobs never finished");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    let _ = stop_tx.send(());
-    let _ = running.await;
+    running.stop().await;
     assert_eq!(rows.len(), N);
     assert_eq!(
         ran.load(std::sync::atomic::Ordering::SeqCst),
@@ -737,15 +747,7 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn jobs_ending_together_are_settled_together_sqlite() {
-    jobs_ending_together_are_settled_together(Db::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn jobs_ending_together_are_settled_together_postgres() {
-    jobs_ending_together_are_settled_together(Db::Postgres).await;
-}
+dual_test!(jobs_ending_together_are_settled_together, db);
 
 /// A job that runs longer than the runner's lease keeps its job: the runner renews the lease
 /// while the job runs, so another worker never takes it over, and it runs once.
@@ -764,10 +766,7 @@ async fn a_running_job_keeps_its_lease(db: Db) {
             Ok(())
         }
     }));
-    let Some(app) = spawn_app_modules(db, vec![]).await else {
-        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let app = spawn_app_modules(db, vec![]).await.expect("app");
     let id = jobs::enqueue_now(&app.store.db, &NewJob::now("long.sleep", json!({})))
         .await
         .unwrap()
@@ -775,10 +774,7 @@ async fn a_running_job_keeps_its_lease(db: Db) {
     let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
     let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
     runner.lease = Duration::from_millis(1500);
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let running = tokio::spawn(runner.run(async move {
-        let _ = stop_rx.await;
-    }));
+    let running = Background::start(runner);
     let deadline = Instant::now() + Duration::from_secs(20);
     while started.load(std::sync::atomic::Ordering::SeqCst) == 0 {
         assert!(Instant::now() < deadline, "the job never started");
@@ -798,13 +794,11 @@ async fn a_running_job_keeps_its_lease(db: Db) {
         assert!(taken.is_empty(), "a running job was taken over: {taken:?}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let e = app.store.entity(jobs::KEY).unwrap();
-    while app.store.get(&e, id).await.unwrap().text("status") != Some("done") {
+    while job_row(&app, id).await["status"] != "done" {
         assert!(Instant::now() < deadline, "the job never finished");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let _ = stop_tx.send(());
-    let _ = running.await;
+    running.stop().await;
     assert_eq!(
         started.load(std::sync::atomic::Ordering::SeqCst),
         1,
@@ -812,12 +806,4 @@ async fn a_running_job_keeps_its_lease(db: Db) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_running_job_keeps_its_lease_sqlite() {
-    a_running_job_keeps_its_lease(Db::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_running_job_keeps_its_lease_postgres() {
-    a_running_job_keeps_its_lease(Db::Postgres).await;
-}
+dual_test!(a_running_job_keeps_its_lease, db);

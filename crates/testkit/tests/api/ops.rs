@@ -1,6 +1,6 @@
 //! Operations basics: health, readiness, request ids, security headers, meta and the docs page.
 
-use serde_json::json;
+use serde_json::{Value, json};
 use stoa_testkit::{TestApp, dual_test};
 
 async fn health_ready_and_request_ids(app: TestApp) {
@@ -589,57 +589,33 @@ async fn a_visitors_capped_count_is_not_called_exact(app: TestApp) {
 dual_test!(a_visitors_capped_count_is_not_called_exact);
 
 /// SQLite's search index follows only updates of the searched columns: a database made with the
-/// older trigger (fired by every update) is moved to the narrow one by `migrate`, and search
-/// finds the new value after an update of a searched column and the old one no more, while an
-/// update of another column leaves the index alone.
+/// older trigger (fired by every update, which rewrote the index on a status change) is moved to
+/// the narrow one by `migrate`; then an update of another column leaves the index's pages as they
+/// were, and an update of a searched column makes search find the new value and the old one no
+/// more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_triggers_follow_only_the_searched_columns() {
     let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
         .await
         .expect("sqlite app");
-    let trigger_sql = |app: &TestApp| {
+    // One text value read on a reader connection (committed data).
+    let one = |sql: &'static str| {
         let db = app.store.db.clone();
         async move {
             let mut c = db.read().await.expect("read");
             let stoa_store::db::Link::Sqlite(c) = c.exec().link else {
                 panic!("sqlite")
             };
-            c.query_row(
-                "SELECT sql FROM sqlite_master WHERE name = 'ecommerce_order_search_au'",
-                [],
-                |r| r.get::<_, String>(0),
-            )
-            .expect("the trigger")
+            c.query_row(sql, [], |r| r.get::<_, String>(0)).expect(sql)
         }
     };
-    assert!(trigger_sql(&app).await.contains("AFTER UPDATE OF"));
-    {
-        // The trigger as databases made before this change have it.
-        let mut tx = app.store.db.begin().await.expect("begin");
-        let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
-            panic!("sqlite")
-        };
-        c.execute_batch(
-            r#"DROP TRIGGER "ecommerce_order_search_au";
-               CREATE TRIGGER "ecommerce_order_search_au" AFTER UPDATE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END"#,
+    let trigger = || one("SELECT sql FROM sqlite_master WHERE name = 'ecommerce_order_search_au'");
+    // The index's stored pages: what a write to it changes.
+    let index = || {
+        one(
+            r#"SELECT ifnull(group_concat(id || ':' || hex(block), ','), '') FROM "ecommerce_order_search_data""#,
         )
-        .expect("old trigger");
-        tx.commit().await.expect("commit");
-    }
-    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
-        .await
-        .expect("plan");
-    let pending: Vec<&String> = plan
-        .iter()
-        .filter(|s| !s.contains("stoa_migrations"))
-        .collect();
-    assert_eq!(pending.len(), 2, "{pending:?}");
-    assert!(pending[0].starts_with("DROP TRIGGER"), "{pending:?}");
-    assert!(pending[1].contains("AFTER UPDATE OF"), "{pending:?}");
-    stoa_store::ddl::migrate(&app.store.db, &app.registry)
-        .await
-        .expect("migrate");
-    assert!(trigger_sql(&app).await.contains("AFTER UPDATE OF"));
+    };
     let o = app
         .create(
             "/api/ecommerce/orders",
@@ -647,6 +623,15 @@ async fn search_triggers_follow_only_the_searched_columns() {
         )
         .await;
     let id = o["id"].as_str().expect("id");
+    let patch = |body: Value| {
+        let app = &app;
+        async move {
+            let r = app
+                .patch(&format!("/api/ecommerce/orders/{id}"), &body)
+                .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+        }
+    };
     let found = |term: &'static str| {
         let app = &app;
         async move {
@@ -662,22 +647,47 @@ async fn search_triggers_follow_only_the_searched_columns() {
                 .collect::<Vec<_>>()
         }
     };
-    assert_eq!(found("first@").await, vec![id.to_owned()]);
-    let r = app
-        .patch(
-            &format!("/api/ecommerce/orders/{id}"),
-            &json!({"comment": "no search change"}),
+    assert!(trigger().await.contains("AFTER UPDATE OF"));
+    {
+        // The trigger as databases made before this change have it.
+        let mut tx = app.store.db.begin().await.expect("begin");
+        let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
+            panic!("sqlite")
+        };
+        c.execute_batch(
+            r#"DROP TRIGGER "ecommerce_order_search_au";
+               CREATE TRIGGER "ecommerce_order_search_au" AFTER UPDATE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END"#,
         )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
+        .expect("old trigger");
+        tx.commit().await.expect("commit");
+    }
+    // With it, an update of another column rewrites the index (what the probe below tells).
+    let before = index().await;
+    patch(json!({"comment": "old trigger"})).await;
+    assert_ne!(index().await, before, "the old trigger writes the index");
+    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan");
+    let pending: Vec<&String> = plan
+        .iter()
+        .filter(|s| !s.contains("stoa_migrations"))
+        .collect();
+    assert_eq!(pending.len(), 2, "{pending:?}");
+    assert!(pending[0].starts_with("DROP TRIGGER"), "{pending:?}");
+    assert!(pending[1].contains("AFTER UPDATE OF"), "{pending:?}");
+    stoa_store::ddl::migrate(&app.store.db, &app.registry)
+        .await
+        .expect("migrate");
+    assert!(trigger().await.contains("AFTER UPDATE OF"));
+    let before = index().await;
+    patch(json!({"comment": "no search change"})).await;
+    assert_eq!(
+        index().await,
+        before,
+        "an update of another column left the index alone"
+    );
     assert_eq!(found("first@").await, vec![id.to_owned()]);
-    let r = app
-        .patch(
-            &format!("/api/ecommerce/orders/{id}"),
-            &json!({"email": "second@example.com"}),
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
+    patch(json!({"email": "second@example.com"})).await;
     assert!(found("first@").await.is_empty());
     assert_eq!(found("second@").await, vec![id.to_owned()]);
     // The index agrees with its table (FTS5's own check).
