@@ -103,12 +103,20 @@ fn init_logs(config: &Config) {
 #[cfg(all(feature = "mimalloc", target_os = "linux"))]
 const PURGE_DELAY: &str = "MIMALLOC_PURGE_DELAY";
 
-/// A server gives freed memory back at once: mimalloc waits a second by default, and only purges
-/// when it next allocates, so after a burst of load an idle server kept what the burst took (195
-/// against 52 MiB five seconds later; docs/benchmarks.md, footprint). mimalloc reads the setting
-/// from the environment when the process starts and offers no safe call to change it later, so
-/// the server starts itself once more with it set (the same program, `/proc/self/exe`, the same
-/// arguments and pid; a few milliseconds). An explicit `MIMALLOC_PURGE_DELAY` is kept as it is.
+/// How long freed memory waits before mimalloc gives it back, in ms, unless the operator says.
+/// mimalloc's own default (1 s, and a purge only when the thread next allocates) kept what a
+/// burst of load took for long after it (195 against 52 MiB five seconds later; docs/benchmarks.md,
+/// footprint). 0 gave it back at once but made every freed page a page fault again at its next
+/// use: under `bench/checkout.sh` that was a tenth of the server's CPU, and 100 ms served 30 %
+/// more paid checkouts (144 → 191 a second, three interleaved rounds) for ~8 MiB more right after
+/// the load, back within a second (docs/benchmarks.md, "The allocator's purge delay").
+#[cfg(all(feature = "mimalloc", target_os = "linux"))]
+const PURGE_DELAY_MS: &str = "100";
+
+/// mimalloc reads its purge delay from the environment when the process starts and offers no
+/// safe call to change it later, so the server starts itself once more with it set (the same
+/// program, `/proc/self/exe`, the same arguments and pid; a few milliseconds). An explicit
+/// `MIMALLOC_PURGE_DELAY` is kept as it is.
 #[cfg(all(feature = "mimalloc", target_os = "linux"))]
 fn purge_promptly() {
     use std::os::unix::process::CommandExt;
@@ -120,10 +128,10 @@ fn purge_promptly() {
     let e = std::process::Command::new("/proc/self/exe")
         .arg0(name)
         .args(args)
-        .env(PURGE_DELAY, "0")
+        .env(PURGE_DELAY, PURGE_DELAY_MS)
         .exec();
     // Only reached when the exec failed: serve with mimalloc's default.
-    eprintln!("could not restart with {PURGE_DELAY}=0 ({e}); freed memory is kept longer");
+    eprintln!("could not restart with {PURGE_DELAY}={PURGE_DELAY_MS} ({e}); freed memory is kept longer");
 }
 
 fn main() -> anyhow::Result<()> {
