@@ -19,7 +19,9 @@
 //
 // Environment: BASE (http://127.0.0.1:18092), KEY (the server's STOA_SECRET_KEY: admin reads and the
 // setup), PRODUCT (from setup), CLIENTS (32), DURATION (s, 20), COUNT (checkouts in all; replaces
-// DURATION), PAY_TIMEOUT (s the bench waits for the payments, 120), ACKS (file of acknowledged
+// DURATION), PAY_TIMEOUT (s the bench waits for the payments, and then for the background work,
+// 120), BACKGROUND (1: after the payments, also wait until no job is due or running and log the
+// CPU per checkout in all; 0: skip), ACKS (file of acknowledged
 // checkouts), DRAIN_TIMEOUT (s, 400), RESTARTED_AT (ms epoch of the restart, for the report),
 // LABEL (first column of the row), RESULT (file for the JSON summary).
 import { appendFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -34,6 +36,7 @@ const DURATION = Number(env.DURATION || 20);
 const COUNT = env.COUNT ? Number(env.COUNT) : null;
 const PAY_TIMEOUT = Number(env.PAY_TIMEOUT || 120);
 const DRAIN_TIMEOUT = Number(env.DRAIN_TIMEOUT || 400);
+const BACKGROUND = env.BACKGROUND !== '0';
 const AUTH = '/api/rbac/subjects/authentication';
 const HOOK = '/api/billing/payment-intents/dummy/webhook';
 
@@ -350,6 +353,27 @@ async function bench() {
     s.writeTransactionsPerCheckout = tx / Math.max(1, stats.acked);
     s.writersPerCommit = tx / Math.max(1, commits);
     log(`SQLite: ${tx} write transactions (${s.writeTransactionsPerCheckout.toFixed(1)} per checkout) in ${commits} commits (${s.writersPerCommit.toFixed(1)} writers per fsync)`);
+  }
+  if (BACKGROUND && cpuBefore !== null) {
+    // The whole cost of a paid order: wait until the background work behind the payments (the
+    // receipt and the buyer's and admins' mail) is done too, i.e. no job due or running.
+    const limit = Date.now() + PAY_TIMEOUT * 1000;
+    let left = null;
+    for (;;) {
+      const now = new Date().toISOString();
+      left = (await count('/api/platform/jobs', [['status', 'eq', 'queued'], ['runAt', 'lte', now]]))
+        + (await count('/api/platform/jobs', [['status', 'eq', 'running']]));
+      if (left === 0 || Date.now() > limit) break;
+      await sleep(250);
+    }
+    const cpuAll = serverCpu();
+    const doneAfter = (Date.now() - stats.started) / 1000;
+    s.backgroundDone = left === 0;
+    s.allDoneAfterSeconds = doneAfter;
+    s.fullyProcessedPerSecond = stats.acked / doneAfter;
+    s.serverCpuMsPerCheckoutInAll = ((cpuAll - cpuBefore) * 1000) / Math.max(1, stats.acked);
+    log(`${left === 0 ? 'all background work (receipts, mail) done' : `gave up waiting with ${left} jobs left`} ${doneAfter.toFixed(1)} s after the start: `
+      + `${s.fullyProcessedPerSecond.toFixed(1)} checkouts fully processed/s, ${s.serverCpuMsPerCheckoutInAll.toFixed(1)} ms of server CPU per checkout in all`);
   }
   if (env.RESULT) writeFileSync(env.RESULT, JSON.stringify(s, null, 2));
   if (errors) log('errors:', JSON.stringify(stats.errors));

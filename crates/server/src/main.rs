@@ -131,7 +131,9 @@ fn purge_promptly() {
         .env(PURGE_DELAY, PURGE_DELAY_MS)
         .exec();
     // Only reached when the exec failed: serve with mimalloc's default.
-    eprintln!("could not restart with {PURGE_DELAY}={PURGE_DELAY_MS} ({e}); freed memory is kept longer");
+    eprintln!(
+        "could not restart with {PURGE_DELAY}={PURGE_DELAY_MS} ({e}); freed memory is kept longer"
+    );
 }
 
 fn main() -> anyhow::Result<()> {

@@ -13,7 +13,7 @@ use stoa_api::{Access, AppState, RouteBook};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
-use crate::orders::Commerce;
+use crate::orders::{Commerce, Picked};
 
 /// The ids of `ecommerceModule.orders: [{id}]`.
 fn order_ids(body: &Map<String, Value>) -> Result<Option<Vec<Uuid>>> {
@@ -62,11 +62,7 @@ fn list(c: Arc<Commerce>, x: Call) -> Fut {
 }
 
 fn add(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let s = x.subject()?;
-        let order = c.add(s, &x.body, false, None).await?;
-        created(c.one(s, order).await?)
-    })
+    Box::pin(async move { created(c.add_and_show(x.subject()?, &x.body).await?) })
 }
 
 fn quantity(c: Arc<Commerce>, x: Call) -> Fut {
@@ -95,16 +91,11 @@ fn remove(c: Arc<Commerce>, x: Call) -> Fut {
 fn checkout(c: Arc<Commerce>, x: Call) -> Fut {
     Box::pin(async move {
         let s = x.subject()?;
-        let ids = match order_ids(&x.body)? {
-            Some(ids) => ids,
-            None => c
-                .open_orders(s)
-                .await?
-                .iter()
-                .filter_map(|o| o.id())
-                .collect(),
+        let picked = match order_ids(&x.body)? {
+            Some(ids) => Picked::Ids(ids),
+            None => Picked::Open(c.open_orders(s).await?),
         };
-        created(c.checkout(s, ids, &x.body, &x.actor).await?)
+        created(c.checkout(s, picked, &x.body, &x.actor).await?)
     })
 }
 
@@ -120,7 +111,10 @@ fn buy_now(c: Arc<Commerce>, x: Call) -> Fut {
             .unwrap_or_default();
         c.billing().provider(provider)?;
         let order = c.add(s, &x.body, true, Some(product)).await?;
-        match c.checkout(s, vec![order], &x.body, &x.actor).await {
+        match c
+            .checkout(s, Picked::Ids(vec![order]), &x.body, &x.actor)
+            .await
+        {
             Ok(r) => created(r),
             Err(e) => {
                 let _ = c.remove(s, order).await;

@@ -178,15 +178,7 @@ pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
     resvg::render(&tree, t, &mut pixmap.as_mut());
     // An opaque image (a receipt's background covers it) is the same premultiplied or not: its
     // colour channels are encoded as they are, a quarter less to filter and deflate.
-    let data = pixmap.data();
-    let rgb = &mut buf.1;
-    rgb.resize(n * 3, 0);
-    let mut alpha = u8::MAX;
-    for (to, px) in rgb.chunks_exact_mut(3).zip(data.chunks_exact(4)) {
-        to.copy_from_slice(&px[..3]);
-        alpha &= px[3];
-    }
-    if alpha != u8::MAX {
+    if !rgb_of_opaque(pixmap.data(), &mut buf.1) {
         return encode_png(
             &pixmap.take_demultiplied(),
             width,
@@ -194,10 +186,30 @@ pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
             image::ExtendedColorType::Rgba8,
         );
     }
-    let png = encode_png(rgb, width, height, image::ExtendedColorType::Rgb8);
+    let png = encode_png(&buf.1, width, height, image::ExtendedColorType::Rgb8);
     buf.0 = pixmap.take();
     buf.give_back();
     png
+}
+
+/// Writes the colour channels of premultiplied RGBA `pixels` to `rgb` and says whether every
+/// pixel was opaque. `rgb` is reused as it is when it has the right length (every byte is
+/// written), and the pixels go as fixed-size arrays (no bounds checks): the per-pixel slice loop
+/// over a freshly zeroed `rgb` took 2.3 of a receipt's 10 ms (`cargo run --release -p
+/// stoa-file-storage --example receipt_time`).
+fn rgb_of_opaque(pixels: &[u8], rgb: &mut Vec<u8>) -> bool {
+    let (px, _) = pixels.as_chunks::<4>();
+    if rgb.len() != px.len() * 3 {
+        rgb.clear();
+        rgb.resize(px.len() * 3, 0);
+    }
+    let (out, _) = rgb.as_chunks_mut::<3>();
+    let mut alpha = u8::MAX;
+    for (o, p) in out.iter_mut().zip(px) {
+        *o = [p[0], p[1], p[2]];
+        alpha &= p[3];
+    }
+    alpha == u8::MAX
 }
 
 /// The pixel buffers of a rendering (RGBA, then RGB), kept between renderings: a receipt's are
@@ -224,7 +236,6 @@ impl Buffers {
             .unwrap_or(Buffers(Vec::new(), Vec::new()));
         b.0.clear();
         b.0.resize(len, 0);
-        b.1.clear();
         b
     }
 

@@ -450,6 +450,31 @@ async fn cart(db: Db) {
 }
 dual_test!(cart, db);
 
+/// A new cart order is answered from what the add wrote and had already read, not read back
+/// (a dozen reads fewer an add): the answer must be what a read of the order shows, for a one-off
+/// product with a comment, in a currency the buyer chose, and for a subscription (its interval).
+async fn a_new_cart_order_answers_as_it_reads_back(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let club = monthly(&app, &c.price_key, &c.rub, "500").await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    for body in [
+        json!({"productId": c.tree, "quantity": 2, "comment": "для мамы"}),
+        json!({"productId": c.tree, "billingModule": {"currency": {"id": c.kzt}}}),
+        json!({"productId": club["id"]}),
+    ] {
+        let r = me.post(&orders(&s), &body).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let id = r.data()["id"].as_str().unwrap();
+        let read = me.get(&format!("{}/{id}", orders(&s))).await;
+        assert_eq!(read.status, 200, "{}", read.text);
+        assert_eq!(r.data(), read.data(), "added {body}");
+        assert!(r.data()["checkoutTotal"].is_string(), "{}", r.text);
+    }
+}
+dual_test!(a_new_cart_order_answers_as_it_reads_back, db);
+
 async fn checkout(db: Db) {
     let sink = Sink::start().await;
     let app = app(db, Some(&sink), 0, 3600).await;
