@@ -546,6 +546,22 @@ impl TestApp {
         read(req.send().await).await
     }
 
+    /// The rows of the list at `path` (`/api/…`) whose `column` equals `value`, failing the test
+    /// on anything but 200.
+    pub async fn rows_where(&self, path: &str, column: &str, value: &str) -> Vec<Value> {
+        let r = self
+            .get(&format!(
+                "{path}?filters[and][0][column]={column}&filters[and][0][method]=eq&filters[and][0][value]={value}"
+            ))
+            .await;
+        assert_eq!(
+            r.status, 200,
+            "GET {path} where {column} = {value}: {}",
+            r.text
+        );
+        r.data().as_array().cloned().unwrap_or_default()
+    }
+
     /// Creates a record and returns it, failing the test on anything but 201.
     pub async fn create(&self, path: &str, body: &Value) -> Value {
         let r = self.post(path, body).await;

@@ -184,12 +184,10 @@ pub(crate) async fn order_row(app: &TestApp, id: &str) -> Value {
 /// (email, provider) of `subject`'s identities.
 async fn identities(app: &TestApp, subject: &str) -> Vec<(String, String)> {
     let links = app
-        .get(&format!(
-            "/api/rbac/subjects-to-identities?filters[and][0][column]=subjectId&filters[and][0][method]=eq&filters[and][0][value]={subject}"
-        ))
+        .rows_where("/api/rbac/subjects-to-identities", "subjectId", subject)
         .await;
     let mut out = Vec::new();
-    for l in links.data().as_array().unwrap() {
+    for l in &links {
         let i = app
             .get(&format!(
                 "/api/rbac/identities/{}",
@@ -250,17 +248,6 @@ async fn dummy_payment(app: &TestApp, invoice: &str) -> Value {
         .unwrap()
         .to_owned();
     json!({"data": {"id": invoice, "token": token, "status": "paid"}})
-}
-
-/// The rows of `/api/{route}` whose `column` equals `value` (admin).
-async fn rows_where(app: &TestApp, route: &str, column: &str, value: &str) -> Vec<Value> {
-    let r = app
-        .get(&format!(
-            "/api/{route}?filters[and][0][column]={column}&filters[and][0][method]=eq&filters[and][0][value]={value}"
-        ))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    r.data().as_array().cloned().unwrap_or_default()
 }
 
 /// The inbox entries in `status` (at most 100).
@@ -601,11 +588,12 @@ async fn checkout(db: Db) {
     let img = image::load_from_memory(&receipt.body).expect("the receipt is a PNG");
     assert_eq!((img.width(), img.height()), (1485, 1050));
     let links = app
-        .get(&format!(
-            "/api/ecommerce/orders-to-file-storage-module-files?filters[and][0][column]=orderId&filters[and][0][method]=eq&filters[and][0][value]={order}"
-        ))
+        .rows_where(
+            "/api/ecommerce/orders-to-file-storage-module-files",
+            "orderId",
+            &order,
+        )
         .await;
-    let links = links.data().as_array().unwrap().clone();
     assert_eq!(links.len(), 1, "one receipt");
     assert_eq!(links[0]["variant"], json!("receipt-default"));
     let file = app
@@ -724,13 +712,10 @@ async fn webhooks_apply_once(db: Db) {
     app.drain_jobs().await;
     let o = order_row(&app, &order).await;
     assert_eq!(o["status"], json!("approving"));
-    let changes = app.get(&format!("/api/ecommerce/order-status-changes?filters[and][0][column]=orderId&filters[and][0][method]=eq&filters[and][0][value]={order}")).await;
-    assert_eq!(
-        changes.data().as_array().unwrap().len(),
-        2,
-        "{}",
-        changes.text
-    );
+    let changes = app
+        .rows_where("/api/ecommerce/order-status-changes", "orderId", &order)
+        .await;
+    assert_eq!(changes.len(), 2, "{changes:?}");
     // One entry applied, one refused, and each copy recorded as a copy.
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
     assert_eq!(inbox_in(&app, "rejected").await.len(), 1);
@@ -918,13 +903,13 @@ async fn a_price_change_reaches_the_next_cart_read(db: Db) {
         }
     };
     assert_eq!(total().await, json!("3981"), "read again: the same");
-    let link = rows_where(
-        &app,
-        "ecommerce/products-to-attributes",
-        "productId",
-        &c.grove,
-    )
-    .await;
+    let link = app
+        .rows_where(
+            "/api/ecommerce/products-to-attributes",
+            "productId",
+            &c.grove,
+        )
+        .await;
     let attr = link[0]["attributeId"].as_str().unwrap().to_owned();
     let r = app
         .patch(
@@ -935,13 +920,13 @@ async fn a_price_change_reaches_the_next_cart_read(db: Db) {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(total().await, json!("4000"), "the new price at once");
     // The price taken away: the product has no price any more.
-    let l = rows_where(
-        &app,
-        "ecommerce/attributes-to-billing-module-currencies",
-        "attributeId",
-        &attr,
-    )
-    .await;
+    let l = app
+        .rows_where(
+            "/api/ecommerce/attributes-to-billing-module-currencies",
+            "attributeId",
+            &attr,
+        )
+        .await;
     let lid = l[0]["id"].as_str().unwrap().to_owned();
     let r = app
         .delete(&format!(
@@ -1146,14 +1131,8 @@ async fn state_machine(db: Db) {
 dual_test!(state_machine, db);
 
 async fn holds(app: &TestApp, subject: &str, role: &Value) -> bool {
-    let path = format!(
-        "/api/rbac/subjects-to-roles?filters[and][0][column]=subjectId&filters[and][0][method]=eq&filters[and][0][value]={subject}"
-    );
-    app.get(&path)
+    app.rows_where("/api/rbac/subjects-to-roles", "subjectId", subject)
         .await
-        .data()
-        .as_array()
-        .unwrap()
         .iter()
         .any(|l| &l["roleId"] == role)
 }
