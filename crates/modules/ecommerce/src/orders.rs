@@ -614,18 +614,24 @@ impl Commerce {
     /// has no status changes yet), instead of reading them all again (a dozen reads an add).
     pub async fn add_and_show(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
         match self.add_then(subject, body, false, None).await? {
-            (_, Some(view)) => Ok(view),
+            (_, Some(loaded)) => {
+                let mut view = self.view(&loaded, &loaded.orders[0]);
+                view["statusChanges"] = json!([]);
+                Ok(view)
+            }
             (order, None) => self.one(subject, order).await,
         }
     }
 
+    /// [`Self::add`]: the order, and when it is new, everything its view needs (already read or
+    /// just written).
     async fn add_then(
         &self,
         subject: Uuid,
         body: &Map<String, Value>,
         fresh: bool,
         product: Option<Uuid>,
-    ) -> Result<(Uuid, Option<Value>)> {
+    ) -> Result<(Uuid, Option<Loaded>)> {
         let product = match product {
             Some(p) => p,
             None => uuid_field(body, &["productId"], "productId")?
@@ -746,9 +752,7 @@ impl Commerce {
             // A view shows no intervals (a checkout reads them).
             intervals: HashMap::new(),
         };
-        let mut view = self.view(&loaded, &loaded.orders[0]);
-        view["statusChanges"] = json!([]);
-        Ok((oid, Some(view)))
+        Ok((oid, Some(loaded)))
     }
 
     /// Sets line quantities of an open order (`ordersToProducts: [{id, quantity}]`); lines of
