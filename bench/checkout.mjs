@@ -291,7 +291,8 @@ function serverCpu() {
   }
 }
 
-/** SQLite's write transactions and group commits so far (`/metrics`); null on PostgreSQL. */
+/** SQLite's write transactions, group commits and seconds the writer connection was held so
+ *  far (`/metrics`), with when they were read; null on PostgreSQL. */
 async function writes() {
   const r = await admin('GET', '/metrics');
   const read = (state) => {
@@ -299,7 +300,8 @@ async function writes() {
     return m ? Number(m[1]) : null;
   };
   const [transactions, commits] = [read('transactions'), read('commits')];
-  return transactions === null ? null : { transactions, commits };
+  const busy = (r.text || '').match(/^stoa_db_sqlite_writer_busy_seconds_total ([\d.e+-]+)/m);
+  return transactions === null ? null : { transactions, commits, busy: busy ? Number(busy[1]) : null, at: Date.now() };
 }
 
 async function bench() {
@@ -353,6 +355,13 @@ async function bench() {
     s.writeTransactionsPerCheckout = tx / Math.max(1, stats.acked);
     s.writersPerCommit = tx / Math.max(1, commits);
     log(`SQLite: ${tx} write transactions (${s.writeTransactionsPerCheckout.toFixed(1)} per checkout) in ${commits} commits (${s.writersPerCommit.toFixed(1)} writers per fsync)`);
+    if (writesBefore.busy !== null && writesAfter.busy !== null) {
+      // Near 100 %, the one writer connection is what limits the checkouts.
+      const busy = writesAfter.busy - writesBefore.busy;
+      s.writerBusyShare = busy / ((writesAfter.at - writesBefore.at) / 1000);
+      s.writerHeldMsPerCheckout = (busy * 1000) / Math.max(1, stats.acked);
+      log(`SQLite's writer connection held ${(s.writerBusyShare * 100).toFixed(0)} % of the time (${s.writerHeldMsPerCheckout.toFixed(2)} ms per checkout, ${((busy * 1e6) / Math.max(1, tx)).toFixed(0)} µs per write transaction)`);
+    }
   }
   if (BACKGROUND && cpuBefore !== null) {
     // The whole cost of a paid order: wait until the background work behind the payments (the

@@ -71,6 +71,8 @@ pub struct Metrics {
     pub job_queue: Family<StateLabels, Gauge>,
     /// SQLite: write transactions and commits (`Db::sqlite_writes`, brought up to date at scrape).
     pub sqlite_writes: Family<StateLabels, Counter>,
+    /// SQLite: seconds the one writer connection was held (`Db::sqlite_writer_busy`).
+    pub sqlite_writer_busy: Counter<f64, std::sync::atomic::AtomicU64>,
     registry: Registry,
 }
 
@@ -89,6 +91,7 @@ impl Metrics {
         let db_connections = Family::<StateLabels, Gauge>::default();
         let job_queue = Family::<StateLabels, Gauge>::default();
         let sqlite_writes = Family::<StateLabels, Counter>::default();
+        let sqlite_writer_busy = Counter::<f64, std::sync::atomic::AtomicU64>::default();
         let mut registry = Registry::with_prefix("stoa");
         registry.register(
             "http_requests",
@@ -135,6 +138,11 @@ impl Metrics {
             "SQLite write transactions (state=transactions) and the group commits that made them durable (state=commits); their ratio is the writers per fsync",
             sqlite_writes.clone(),
         );
+        registry.register(
+            "db_sqlite_writer_busy_seconds",
+            "Seconds SQLite's one writer connection was held by a write transaction (its statements, the waits between them and the commits); a rate near 1 means writes queue for it",
+            sqlite_writer_busy.clone(),
+        );
         Self {
             requests,
             latency,
@@ -145,6 +153,7 @@ impl Metrics {
             db_connections,
             job_queue,
             sqlite_writes,
+            sqlite_writer_busy,
             registry,
         }
     }
@@ -218,6 +227,12 @@ pub async fn scrape(store: &stoa_store::Store) -> String {
             let c = m.sqlite_writes.get_or_create(&StateLabels { state });
             c.inc_by(total.saturating_sub(c.get()));
         }
+    }
+    if let Some(busy) = store.db.sqlite_writer_busy() {
+        static SYNC: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = SYNC.lock();
+        let c = &m.sqlite_writer_busy;
+        c.inc_by((busy - c.get()).max(0.0));
     }
     match stoa_store::jobs::depth(&store.db).await {
         Ok(depth) => {

@@ -352,6 +352,17 @@ impl Db {
         }
     }
 
+    /// SQLite: seconds a writer held the one writer connection, since start (see `Group::busy_us`).
+    /// `None` on PostgreSQL.
+    pub fn sqlite_writer_busy(&self) -> Option<f64> {
+        match self {
+            Db::Sqlite { group, .. } => {
+                Some(group.busy_us.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6)
+            }
+            Db::Postgres(_) => None,
+        }
+    }
+
     /// Is the database reachable?
     pub async fn ping(&self) -> bool {
         match self {

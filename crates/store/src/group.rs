@@ -68,6 +68,9 @@ pub struct Group {
     pub(crate) members: AtomicU64,
     /// How long the last COMMIT took, in microseconds.
     last_commit_us: AtomicU64,
+    /// Microseconds a writer held the connection, in all (its statements, the waits between them,
+    /// and the commits it ran): near one second a second, the one writer is what limits writes.
+    pub(crate) busy_us: AtomicU64,
     /// The youngest age that ends a batch, in microseconds ([`MIN_AGE`]; tests raise it to make
     /// writers share a batch whatever the machine's speed).
     min_age_us: AtomicU64,
@@ -80,6 +83,8 @@ pub struct State {
     batch: Option<Batch>,
     /// Batch ids.
     seq: u64,
+    /// When the writer holding the connection took it.
+    held_at: Instant,
 }
 
 #[derive(Debug)]
@@ -151,12 +156,14 @@ impl Group {
                 conn,
                 batch: None,
                 seq: 0,
+                held_at: Instant::now(),
             })),
             waiting: AtomicUsize::new(0),
             acquire_timeout,
             batches: AtomicU64::new(0),
             members: AtomicU64::new(0),
             last_commit_us: AtomicU64::new(0),
+            busy_us: AtomicU64::new(0),
             min_age_us: AtomicU64::new(u64::try_from(MIN_AGE.as_micros()).unwrap_or(500)),
         })
     }
@@ -173,6 +180,7 @@ impl Group {
             let _queued = Queued::new(&self.waiting);
             self.lock().await?
         };
+        st.held_at = Instant::now();
         if st.batch.is_none() {
             if !st.conn.is_autocommit() {
                 // Left open by a failure between statements: whatever it began is undone.
@@ -209,6 +217,20 @@ impl Group {
         mut st: OwnedMutexGuard<State>,
         failed: Option<String>,
     ) -> Option<watch::Receiver<Option<Outcome>>> {
+        let rx = self.hand_on_or_finish(&mut st, failed);
+        self.busy_us.fetch_add(
+            u64::try_from(st.held_at.elapsed().as_micros()).unwrap_or(u64::MAX),
+            Ordering::Relaxed,
+        );
+        rx
+    }
+
+    /// [`Self::end_or_hand_on`] but for the time held, which that adds to `busy_us` after.
+    fn hand_on_or_finish(
+        &self,
+        st: &mut State,
+        failed: Option<String>,
+    ) -> Option<watch::Receiver<Option<Outcome>>> {
         let batch = st.batch.as_ref()?;
         let rx = batch.done.subscribe();
         // An empty batch (every writer in it rolled back) is ended rather than handed on, so a
@@ -219,10 +241,9 @@ impl Group {
             && batch.members < MAX_MEMBERS
             && batch.started.elapsed() < self.max_age()
         {
-            drop(st);
             return Some(rx);
         }
-        self.finish(&mut st, failed);
+        self.finish(st, failed);
         Some(rx)
     }
 
@@ -398,6 +419,32 @@ mod tests {
             .expect("query")
             .map(|r| r.expect("row"))
             .collect()
+    }
+
+    /// `busy_us` counts the time a writer holds the connection, the waits between its statements
+    /// included, and not the time it spends queued or after its commit.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_time_a_writer_holds_the_connection_is_counted() {
+        let (db, _dir) = db().await;
+        let g = group(&db);
+        let before = g.busy_us.load(Ordering::Relaxed);
+        let mut tx = db.begin().await.expect("begin");
+        run(&mut tx, "INSERT INTO t (n) VALUES (1)").await;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        tx.commit().await.expect("commit");
+        let held = g.busy_us.load(Ordering::Relaxed) - before;
+        assert!(held >= 30_000, "held {held} µs");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(
+            g.busy_us.load(Ordering::Relaxed) - before,
+            held,
+            "nothing held meanwhile"
+        );
+        // A writer that gives up (dropped without commit) is counted too.
+        let tx = db.begin().await.expect("begin");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        drop(tx);
+        assert!(g.busy_us.load(Ordering::Relaxed) - before >= held + 20_000);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

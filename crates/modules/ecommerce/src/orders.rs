@@ -1672,7 +1672,13 @@ impl Commerce {
         let t = template_of(variant)?;
         let row = self
             .files
-            .generate(variant, (t.width, t.height), data, &fields)
+            .generate(
+                variant,
+                (t.width, t.height),
+                data,
+                &fields,
+                stoa_file_storage::service::Pace::Background,
+            )
             .await?;
         let mut input = Map::new();
         input.insert("orderId".into(), json!(order));

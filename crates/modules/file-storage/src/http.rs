@@ -90,7 +90,9 @@ pub fn routes(files: Arc<Files>) -> RouteBook<AppState> {
                     if let Some(alt) = body.get("alt") {
                         fields.insert("alt".into(), alt.clone());
                     }
-                    let row = files.generate(variant, size, data, &fields).await?;
+                    let row = files
+                        .generate(variant, size, data, &fields, crate::service::Pace::Asked)
+                        .await?;
                     ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, row.to_json()))
                 }
             }),

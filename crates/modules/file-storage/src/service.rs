@@ -53,6 +53,56 @@ pub struct Files {
     making: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
+/// Who waits for a render: a request ([`Pace::Asked`]: the blocking pool, a few at once, a 503
+/// past [`WORK_TIMEOUT`]) or nobody ([`Pace::Background`]: the [`quiet`] threads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    Asked,
+    Background,
+}
+
+/// The threads background renders run on (one per core, made on first use), at the lowest CPU
+/// priority: a receipt takes what requests and payments leave of the cores, so under a burst of
+/// checkouts the receipts wait instead of slowing the payments, and catch up when it is over
+/// (docs/files.md; the figures are in docs/benchmarks.md). On Linux a thread's nice value is
+/// its own; elsewhere they run at the normal priority.
+fn quiet() -> Result<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<std::result::Result<rayon::ThreadPool, String>> =
+        std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .thread_name(|i| format!("stoa-quiet-{i}"))
+            .start_handler(|_| lowest_priority())
+            .panic_handler(|_| tracing::error!("a background render panicked"))
+            .build()
+            .map_err(|e| e.to_string())
+    })
+    .as_ref()
+    .map_err(|e| Error::internal(format!("background render threads: {e}")))
+}
+
+/// Runs `f` on the [`quiet`] threads; a panic in it is an error here (and a logged one there).
+async fn quietly<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    quiet()?.spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.await
+        .map_err(|_| Error::internal("the background render ended without an answer"))?
+}
+
+#[cfg(target_os = "linux")]
+fn lowest_priority() {
+    let me = rustix::thread::gettid();
+    if let Err(e) = rustix::process::setpriority_process(Some(me), 19) {
+        tracing::warn!(error = %e, "background render thread: could not lower its priority");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lowest_priority() {}
+
 /// `<64 hex>` — the name of a content-addressed object.
 fn is_hash(stem: &str) -> bool {
     stem.len() == 64
@@ -161,8 +211,12 @@ impl Files {
         size: (u32, u32),
         data: Value,
         fields: &Map<String, Value>,
+        pace: Pace,
     ) -> Result<Record> {
-        let bytes = self.render(variant, size, data).await?;
+        let bytes = match pace {
+            Pace::Asked => self.render(variant, size, data).await?,
+            Pace::Background => self.render_quietly(variant, size, data).await?,
+        };
         let stored = self
             .keep("file", Bytes::from(bytes), Some(&format!("{variant}.png")))
             .await?;
@@ -223,6 +277,20 @@ impl Files {
         let variant = variant.to_owned();
         self.on_pool("render", move || crate::render::png(&variant, w, h, &data))
             .await
+    }
+
+    /// Renders a template to PNG on the [`quiet`] threads: for work nobody is waiting on (a paid
+    /// order's receipt, made by a background job). No [`WORK_TIMEOUT`]: under load it waits for
+    /// idle CPU, and the job's own timeout bounds it.
+    pub async fn render_quietly(
+        &self,
+        variant: &str,
+        (w, h): (u32, u32),
+        data: Value,
+    ) -> Result<Vec<u8>> {
+        crate::render::template_of(variant)?;
+        let variant = variant.to_owned();
+        quietly(move || crate::render::png(&variant, w, h, &data)).await
     }
 
     /// The bytes and type of a stored file by its URL (`/files/…`), for mail attachments.
@@ -693,6 +761,37 @@ impl stoa_api::files::FileReader for Files {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Background renders run at the lowest priority, make the same PNG as a request's render,
+    /// and a panic in one answers an error instead of leaving its caller waiting.
+    #[tokio::test]
+    async fn background_renders_run_quietly_and_make_the_same_png() {
+        #[cfg(target_os = "linux")]
+        {
+            let nice = quietly(|| {
+                rustix::process::getpriority_process(Some(rustix::thread::gettid()))
+                    .map_err(|e| Error::internal(e.to_string()))
+            })
+            .await
+            .expect("nice");
+            assert_eq!(nice, 19);
+        }
+        let data = json!({"language": "en", "ecommerce": {"order": {"id": "o-1"}}});
+        let t = crate::render::template_of(crate::render::RECEIPT).expect("template");
+        let want =
+            crate::render::png(crate::render::RECEIPT, t.width, t.height, &data).expect("png");
+        let got =
+            quietly(move || crate::render::png(crate::render::RECEIPT, t.width, t.height, &data))
+                .await
+                .expect("quiet png");
+        assert!(got == want, "the same bytes");
+        let e = quietly::<()>(|| panic!("boom"))
+            .await
+            .expect_err("an error");
+        assert!(e.to_string().contains("without an answer"), "{e}");
+        // The threads survive it.
+        assert_eq!(quietly(|| Ok(2 + 2)).await.expect("after"), 4);
+    }
 
     fn with_range(v: &str) -> HeaderMap {
         let mut h = HeaderMap::new();

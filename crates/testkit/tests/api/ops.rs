@@ -275,8 +275,12 @@ async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
         app.register("metrics-2@example.com").await;
         let again = app.get("/metrics").await.text;
         assert!(sample(&again, writes) > sample(&after, writes), "{again}");
+        // The time a writer held the one writer connection grows with the writes.
+        let busy = "stoa_db_sqlite_writer_busy_seconds_total";
+        assert!(sample(&again, busy) > sample(&after, busy), "{again}");
     } else {
         assert!(!after.contains("stoa_db_sqlite_writes"), "{after}");
+        assert!(!after.contains("stoa_db_sqlite_writer_busy"), "{after}");
     }
     // The private listener answers without credentials, and serves nothing else.
     let plain = reqwest::get(format!("http://127.0.0.1:{port}/metrics"))
