@@ -880,6 +880,99 @@ async fn the_inbox_sweep_applies_entries_left_waiting(db: Db) {
 }
 dual_test!(the_inbox_sweep_applies_entries_left_waiting, db);
 
+/// The inbox sweep queues at most a hundred entries a run (its cost is bounded whatever the
+/// backlog); the rest is worked off by the next runs, none left behind, and the real payment
+/// among them is applied once.
+async fn the_inbox_sweep_queues_at_most_a_hundred_a_run(db: Db) {
+    let Waiting {
+        app,
+        order,
+        entry,
+        billing,
+        ..
+    } = waiting_webhook(db).await;
+    let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
+    let webhooks = app.store.entity("billing.webhook").unwrap();
+    let real = app.store.get(&webhooks, entry).await.unwrap();
+    let old = stoa_kernel::value::now() - time::Duration::minutes(11);
+    let mut tx = app.store.begin().await.unwrap();
+    {
+        let mut exec = tx.exec();
+        // 100 more accepted entries waiting with no job (other events of the provider, as a
+        // backlog after an outage leaves them), all older than the sweep waits: 101 in all.
+        for n in 0..100 {
+            let mut m = serde_json::Map::new();
+            for f in [
+                "provider", "body", "headers", "status", "verified", "result",
+            ] {
+                m.insert(f.into(), real.to_json()[f].clone());
+            }
+            m.insert("eventKey".into(), json!(format!("backlog-{n}")));
+            m.insert("dedupeKey".into(), json!(format!("backlog-{n}")));
+            let r = app.store.create_in(&mut exec, &webhooks, &m).await.unwrap();
+            stoa_store::repo::set_if(
+                &mut exec,
+                &webhooks,
+                r.id().unwrap(),
+                &[("createdAt", Val::Timestamp(old))],
+                &[],
+            )
+            .await
+            .unwrap();
+        }
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&jobs, "name", Val::Text("billing.webhook".into()))
+            .unwrap();
+        for j in app.store.find_in_query(&jobs, q, 1000).await.unwrap() {
+            stoa_store::repo::set_if(
+                &mut exec,
+                &jobs,
+                j.id().unwrap(),
+                &[("status", Val::Text("dead".into()))],
+                &[],
+            )
+            .await
+            .unwrap();
+        }
+        stoa_store::repo::set_if(
+            &mut exec,
+            &webhooks,
+            entry,
+            &[("createdAt", Val::Timestamp(old))],
+            &[],
+        )
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    assert_eq!(
+        inbox_in(&app, "received").await.len(),
+        100,
+        "a page of the 101"
+    );
+    assert_eq!(
+        billing.sweep_inbox().await.unwrap(),
+        100,
+        "at most 100 a run"
+    );
+    // The next runs (the drain runs the scheduled sweep too) take the one left: none stays.
+    app.drain_jobs().await;
+    assert_eq!(inbox_in(&app, "received").await.len(), 0);
+    assert_eq!(
+        inbox_in(&app, "ignored").await.len(),
+        100,
+        "the backlog: no second payment"
+    );
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    let applied = inbox_in(&app, "processed").await;
+    assert_eq!(
+        applied.iter().filter(|w| w["id"] == json!(entry)).count(),
+        1,
+        "the real payment applied"
+    );
+}
+dual_test!(the_inbox_sweep_queues_at_most_a_hundred_a_run, db);
+
 /// Money is read from the price tables at the moment it is needed: a price an admin changes
 /// reaches the very next cart read, and a price taken away makes the product unbuyable at once.
 async fn a_price_change_reaches_the_next_cart_read(db: Db) {
