@@ -827,6 +827,34 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
 }
 dual_test!(the_dummy_job_applies_its_waiting_entry, db);
 
+/// Leaves the inbox `entries` waiting as after an outage: every webhook job dead after its last
+/// attempt, and the entries older than the inbox sweep waits.
+async fn left_waiting(app: &TestApp, entries: &[uuid::Uuid]) {
+    let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
+    let webhooks = app.store.entity("billing.webhook").unwrap();
+    let old = stoa_kernel::value::now() - time::Duration::minutes(11);
+    let mut tx = app.store.begin().await.unwrap();
+    {
+        let mut exec = tx.exec();
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&jobs, "name", Val::Text("billing.webhook".into()))
+            .unwrap();
+        let dead = [("status", Val::Text("dead".into()))];
+        for j in app.store.find_in_query(&jobs, q, 1000).await.unwrap() {
+            stoa_store::repo::set_if(&mut exec, &jobs, j.id().unwrap(), &dead, &[])
+                .await
+                .unwrap();
+        }
+        let stale = [("createdAt", Val::Timestamp(old))];
+        for e in entries {
+            stoa_store::repo::set_if(&mut exec, &webhooks, *e, &stale, &[])
+                .await
+                .unwrap();
+        }
+    }
+    tx.commit().await.unwrap();
+}
+
 /// An accepted webhook left waiting with no job to apply it (its job died after its last
 /// attempt) is queued again by the inbox sweep once it is stale, once per period, and applied.
 async fn the_inbox_sweep_applies_entries_left_waiting(db: Db) {
@@ -839,38 +867,7 @@ async fn the_inbox_sweep_applies_entries_left_waiting(db: Db) {
     } = waiting_webhook(db).await;
     // Fresh: left to its own job.
     assert_eq!(billing.sweep_inbox().await.unwrap(), 0);
-    // Its job is gone (dead after its last attempt), and the entry is older than the sweep waits.
-    let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
-    let webhooks = app.store.entity("billing.webhook").unwrap();
-    let mut tx = app.store.begin().await.unwrap();
-    {
-        let mut exec = tx.exec();
-        let q = stoa_kernel::query::FindQuery::all()
-            .eq(&jobs, "name", Val::Text("billing.webhook".into()))
-            .unwrap();
-        for j in app.store.find_in_query(&jobs, q, 100).await.unwrap() {
-            stoa_store::repo::set_if(
-                &mut exec,
-                &jobs,
-                j.id().unwrap(),
-                &[("status", Val::Text("dead".into()))],
-                &[],
-            )
-            .await
-            .unwrap();
-        }
-        let old = stoa_kernel::value::now() - time::Duration::minutes(11);
-        stoa_store::repo::set_if(
-            &mut exec,
-            &webhooks,
-            entry,
-            &[("createdAt", Val::Timestamp(old))],
-            &[],
-        )
-        .await
-        .unwrap();
-    }
-    tx.commit().await.unwrap();
+    left_waiting(&app, &[entry]).await;
     assert_eq!(billing.sweep_inbox().await.unwrap(), 1);
     assert_eq!(billing.sweep_inbox().await.unwrap(), 0, "once per period");
     app.drain_jobs().await;
@@ -891,60 +888,23 @@ async fn the_inbox_sweep_queues_at_most_a_hundred_a_run(db: Db) {
         billing,
         ..
     } = waiting_webhook(db).await;
-    let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
     let webhooks = app.store.entity("billing.webhook").unwrap();
-    let real = app.store.get(&webhooks, entry).await.unwrap();
-    let old = stoa_kernel::value::now() - time::Duration::minutes(11);
-    let mut tx = app.store.begin().await.unwrap();
-    {
-        let mut exec = tx.exec();
-        // 100 more accepted entries waiting with no job (other events of the provider, as a
-        // backlog after an outage leaves them), all older than the sweep waits: 101 in all.
-        for n in 0..100 {
-            let mut m = serde_json::Map::new();
-            for f in [
-                "provider", "body", "headers", "status", "verified", "result",
-            ] {
-                m.insert(f.into(), real.to_json()[f].clone());
-            }
-            m.insert("eventKey".into(), json!(format!("backlog-{n}")));
-            m.insert("dedupeKey".into(), json!(format!("backlog-{n}")));
-            let r = app.store.create_in(&mut exec, &webhooks, &m).await.unwrap();
-            stoa_store::repo::set_if(
-                &mut exec,
-                &webhooks,
-                r.id().unwrap(),
-                &[("createdAt", Val::Timestamp(old))],
-                &[],
-            )
-            .await
-            .unwrap();
+    let real = app.store.get(&webhooks, entry).await.unwrap().to_json();
+    // 100 more accepted entries (other events of the provider, as a backlog after an outage
+    // leaves them): 101 in all, none with a job, all older than the sweep waits.
+    let mut backlog = vec![entry];
+    for n in 0..100 {
+        let mut m = serde_json::Map::new();
+        for f in [
+            "provider", "body", "headers", "status", "verified", "result",
+        ] {
+            m.insert(f.into(), real[f].clone());
         }
-        let q = stoa_kernel::query::FindQuery::all()
-            .eq(&jobs, "name", Val::Text("billing.webhook".into()))
-            .unwrap();
-        for j in app.store.find_in_query(&jobs, q, 1000).await.unwrap() {
-            stoa_store::repo::set_if(
-                &mut exec,
-                &jobs,
-                j.id().unwrap(),
-                &[("status", Val::Text("dead".into()))],
-                &[],
-            )
-            .await
-            .unwrap();
-        }
-        stoa_store::repo::set_if(
-            &mut exec,
-            &webhooks,
-            entry,
-            &[("createdAt", Val::Timestamp(old))],
-            &[],
-        )
-        .await
-        .unwrap();
+        m.insert("eventKey".into(), json!(format!("backlog-{n}")));
+        m.insert("dedupeKey".into(), json!(format!("backlog-{n}")));
+        backlog.push(app.store.create(&webhooks, &m).await.unwrap().id().unwrap());
     }
-    tx.commit().await.unwrap();
+    left_waiting(&app, &backlog).await;
     assert_eq!(
         inbox_in(&app, "received").await.len(),
         100,
