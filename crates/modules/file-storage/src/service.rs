@@ -213,10 +213,7 @@ impl Files {
         fields: &Map<String, Value>,
         pace: Pace,
     ) -> Result<Record> {
-        let bytes = match pace {
-            Pace::Asked => self.render(variant, size, data).await?,
-            Pace::Background => self.render_quietly(variant, size, data).await?,
-        };
+        let bytes = self.render(variant, size, data, pace).await?;
         let stored = self
             .keep("file", Bytes::from(bytes), Some(&format!("{variant}.png")))
             .await?;
@@ -271,26 +268,24 @@ impl Files {
         }
     }
 
-    /// Renders a template to PNG on the blocking pool.
-    pub async fn render(&self, variant: &str, (w, h): (u32, u32), data: Value) -> Result<Vec<u8>> {
-        crate::render::template_of(variant)?;
-        let variant = variant.to_owned();
-        self.on_pool("render", move || crate::render::png(&variant, w, h, &data))
-            .await
-    }
-
-    /// Renders a template to PNG on the [`quiet`] threads: for work nobody is waiting on (a paid
-    /// order's receipt, made by a background job). No [`WORK_TIMEOUT`]: under load it waits for
-    /// idle CPU, and the job's own timeout bounds it.
-    pub async fn render_quietly(
+    /// Renders a template to PNG: for a request on the blocking pool ([`Self::on_pool`]); for
+    /// work nobody is waiting on (a paid order's receipt, made by a background job) on the
+    /// [`quiet`] threads, with no [`WORK_TIMEOUT`]: under load it waits for idle CPU, and the
+    /// job's own timeout bounds it.
+    pub async fn render(
         &self,
         variant: &str,
         (w, h): (u32, u32),
         data: Value,
+        pace: Pace,
     ) -> Result<Vec<u8>> {
         crate::render::template_of(variant)?;
         let variant = variant.to_owned();
-        quietly(move || crate::render::png(&variant, w, h, &data)).await
+        let make = move || crate::render::png(&variant, w, h, &data);
+        match pace {
+            Pace::Asked => self.on_pool("render", make).await,
+            Pace::Background => quietly(make).await,
+        }
     }
 
     /// The bytes and type of a stored file by its URL (`/files/…`), for mail attachments.
@@ -495,7 +490,7 @@ impl Files {
         let made = self.made_once(&key, || async {
             let data = json!({"title": title, "site": site, "language": lang});
             let png = self
-                .render(crate::render::OPENGRAPH, (1200, 630), data)
+                .render(crate::render::OPENGRAPH, (1200, 630), data, Pace::Asked)
                 .await?;
             Ok(Some(Bytes::from(png)))
         });
