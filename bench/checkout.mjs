@@ -300,7 +300,7 @@ async function writes() {
     return m ? Number(m[1]) : null;
   };
   const [transactions, commits] = [read('transactions'), read('commits')];
-  const busy = (r.text || '').match(/^stoa_db_sqlite_writer_busy_seconds_total ([\d.e+-]+)/m);
+  const busy = (r.text || '').match(/^stoa_db_sqlite_writer_busy_seconds_total\{state="held"\} ([\d.e+-]+)/m);
   return transactions === null ? null : { transactions, commits, busy: busy ? Number(busy[1]) : null, at: Date.now() };
 }
 

@@ -71,8 +71,9 @@ pub struct Metrics {
     pub job_queue: Family<StateLabels, Gauge>,
     /// SQLite: write transactions and commits (`Db::sqlite_writes`, brought up to date at scrape).
     pub sqlite_writes: Family<StateLabels, Counter>,
-    /// SQLite: seconds the one writer connection was held (`Db::sqlite_writer_busy`).
-    pub sqlite_writer_busy: Counter<f64, std::sync::atomic::AtomicU64>,
+    /// SQLite: seconds the one writer connection was held (`Db::sqlite_writes`; one series,
+    /// `state="held"`, made at the first scrape on SQLite so PostgreSQL shows none).
+    pub sqlite_writer_busy: Family<StateLabels, Counter<f64, std::sync::atomic::AtomicU64>>,
     registry: Registry,
 }
 
@@ -91,7 +92,8 @@ impl Metrics {
         let db_connections = Family::<StateLabels, Gauge>::default();
         let job_queue = Family::<StateLabels, Gauge>::default();
         let sqlite_writes = Family::<StateLabels, Counter>::default();
-        let sqlite_writer_busy = Counter::<f64, std::sync::atomic::AtomicU64>::default();
+        let sqlite_writer_busy =
+            Family::<StateLabels, Counter<f64, std::sync::atomic::AtomicU64>>::default();
         let mut registry = Registry::with_prefix("stoa");
         registry.register(
             "http_requests",
@@ -219,20 +221,18 @@ pub async fn scrape(store: &stoa_store::Store) -> String {
     for (state, n) in store.db.connections() {
         Metrics::set_state(&m.db_connections, state, n);
     }
-    if let Some((transactions, commits)) = store.db.sqlite_writes() {
+    if let Some(w) = store.db.sqlite_writes() {
         // One scrape at a time brings the counters up to the totals (two would add twice).
         static SYNC: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let _one = SYNC.lock();
-        for (state, total) in [("transactions", transactions), ("commits", commits)] {
+        for (state, total) in [("transactions", w.transactions), ("commits", w.commits)] {
             let c = m.sqlite_writes.get_or_create(&StateLabels { state });
             c.inc_by(total.saturating_sub(c.get()));
         }
-    }
-    if let Some(busy) = store.db.sqlite_writer_busy() {
-        static SYNC: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _one = SYNC.lock();
-        let c = &m.sqlite_writer_busy;
-        c.inc_by((busy - c.get()).max(0.0));
+        let busy = m
+            .sqlite_writer_busy
+            .get_or_create(&StateLabels { state: "held" });
+        busy.inc_by((w.busy_seconds - busy.get()).max(0.0));
     }
     match stoa_store::jobs::depth(&store.db).await {
         Ok(depth) => {

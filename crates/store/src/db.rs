@@ -340,25 +340,17 @@ impl Db {
         }
     }
 
-    /// SQLite: write transactions and the commits that made them durable, since start (group
-    /// commit: several writers share a commit). `None` on PostgreSQL.
-    pub fn sqlite_writes(&self) -> Option<(u64, u64)> {
+    /// SQLite's writer since start: write transactions, the group commits that made them durable
+    /// (several writers share a commit), and the time the connection was held. `None` on
+    /// PostgreSQL.
+    pub fn sqlite_writes(&self) -> Option<SqliteWrites> {
+        use std::sync::atomic::Ordering::Relaxed;
         match self {
-            Db::Sqlite { group, .. } => Some((
-                group.members.load(std::sync::atomic::Ordering::Relaxed),
-                group.batches.load(std::sync::atomic::Ordering::Relaxed),
-            )),
-            Db::Postgres(_) => None,
-        }
-    }
-
-    /// SQLite: seconds a writer held the one writer connection, since start (see `Group::busy_us`).
-    /// `None` on PostgreSQL.
-    pub fn sqlite_writer_busy(&self) -> Option<f64> {
-        match self {
-            Db::Sqlite { group, .. } => {
-                Some(group.busy_us.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6)
-            }
+            Db::Sqlite { group, .. } => Some(SqliteWrites {
+                transactions: group.members.load(Relaxed),
+                commits: group.batches.load(Relaxed),
+                busy_seconds: group.busy_us.load(Relaxed) as f64 / 1e6,
+            }),
             Db::Postgres(_) => None,
         }
     }
@@ -384,6 +376,15 @@ impl Db {
             Db::Postgres(p) => p.close().await,
         }
     }
+}
+
+/// What [`Db::sqlite_writes`] reports (totals since start).
+#[derive(Clone, Copy, Debug)]
+pub struct SqliteWrites {
+    pub transactions: u64,
+    pub commits: u64,
+    /// Seconds a write transaction held the one writer connection (`Group::busy_us`).
+    pub busy_seconds: f64,
 }
 
 /// Opens (creating when missing) the SQLite writer connection with the durability settings

@@ -276,7 +276,7 @@ async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
         let again = app.get("/metrics").await.text;
         assert!(sample(&again, writes) > sample(&after, writes), "{again}");
         // The time a writer held the one writer connection grows with the writes.
-        let busy = "stoa_db_sqlite_writer_busy_seconds_total";
+        let busy = r#"stoa_db_sqlite_writer_busy_seconds_total{state="held"}"#;
         assert!(sample(&again, busy) > sample(&after, busy), "{again}");
     } else {
         assert!(!after.contains("stoa_db_sqlite_writes"), "{after}");
