@@ -546,12 +546,13 @@ impl TestApp {
         read(req.send().await).await
     }
 
-    /// The rows of the list at `path` (`/api/…`) whose `column` equals `value`, failing the test
-    /// on anything but 200.
+    /// The rows of the list at `path` (`/api/…`, with its own query if any, e.g. `?limit=100`)
+    /// whose `column` equals `value`, failing the test on anything but 200 with a list.
     pub async fn rows_where(&self, path: &str, column: &str, value: &str) -> Vec<Value> {
+        let sep = if path.contains('?') { '&' } else { '?' };
         let r = self
             .get(&format!(
-                "{path}?filters[and][0][column]={column}&filters[and][0][method]=eq&filters[and][0][value]={value}"
+                "{path}{sep}filters[and][0][column]={column}&filters[and][0][method]=eq&filters[and][0][value]={value}"
             ))
             .await;
         assert_eq!(
@@ -559,7 +560,13 @@ impl TestApp {
             "GET {path} where {column} = {value}: {}",
             r.text
         );
-        r.data().as_array().cloned().unwrap_or_default()
+        match r.data().as_array() {
+            Some(rows) => rows.clone(),
+            None => panic!(
+                "GET {path} where {column} = {value}: not a list: {}",
+                r.text
+            ),
+        }
     }
 
     /// Creates a record and returns it, failing the test on anything but 201.

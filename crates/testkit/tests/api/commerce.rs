@@ -252,11 +252,8 @@ async fn dummy_payment(app: &TestApp, invoice: &str) -> Value {
 
 /// The inbox entries in `status` (at most 100).
 pub(crate) async fn inbox_in(app: &TestApp, status: &str) -> Vec<Value> {
-    let r = app
-        .get(&format!("/api/billing/webhooks?limit=100&filters[and][0][column]=status&filters[and][0][method]=eq&filters[and][0][value]={status}"))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    r.data().as_array().unwrap().clone()
+    app.rows_where("/api/billing/webhooks?limit=100", "status", status)
+        .await
 }
 
 /// An order created by an admin and moved to `status` by the override (orders are born `new`).
