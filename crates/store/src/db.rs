@@ -157,6 +157,43 @@ impl<'a> Exec<'a> {
         }
     }
 
+    /// Opens a nested savepoint in this transaction: work after it can be undone by
+    /// [`Self::end_nested`] without undoing the transaction (one level; the group writer's own
+    /// per-writer savepoint has another name).
+    pub async fn begin_nested(&mut self) -> Result<()> {
+        self.run_bare(&["SAVEPOINT nested"]).await
+    }
+
+    /// Ends the savepoint [`Self::begin_nested`] opened: `keep` releases its work into the
+    /// transaction, otherwise it is rolled back.
+    pub async fn end_nested(&mut self, keep: bool) -> Result<()> {
+        if keep {
+            self.run_bare(&["RELEASE nested"]).await
+        } else {
+            self.run_bare(&["ROLLBACK TO nested", "RELEASE nested"])
+                .await
+        }
+    }
+
+    /// Statements without parameters or rows, in order.
+    async fn run_bare(&mut self, statements: &[&'static str]) -> Result<()> {
+        for sql in statements {
+            match &mut self.link {
+                Link::Sqlite(c) => c
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.execute([]))
+                    .map(drop)
+                    .map_err(crate::errors::sqlite_err)?,
+                Link::Postgres(c) => sqlx::raw_sql(sqlx::AssertSqlSafe(*sql))
+                    .execute(&mut **c)
+                    .await
+                    .map(drop)
+                    .map_err(crate::errors::pool_err)?,
+            }
+        }
+        Ok(())
+    }
+
     /// A job due now was written here: the runner is rung when it can be claimed.
     pub(crate) fn job_due(&mut self) {
         match self.written.as_deref_mut() {

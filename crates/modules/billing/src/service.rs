@@ -23,6 +23,26 @@ use crate::provider::{
 };
 
 pub const JOB_WEBHOOK: &str = "billing.webhook";
+
+/// Another module's work when intents succeed, done in the transaction that marks them (an
+/// order moves on with its payment's commit, not in a job after it).
+pub trait PaidHook: Send + Sync {
+    /// `intents`: the rows just marked `succeeded`. An error undoes only this hook's writes; the
+    /// payment stands and the hook's job runs instead.
+    fn paid_in<'a, 'b>(
+        &'a self,
+        exec: &'a mut Exec<'b>,
+        intents: &'a [Record],
+    ) -> stoa_api::module::BoxFuture<'a, Result<()>>;
+}
+
+/// What runs when intents succeed: job `job` (payload `{"intents": [ids]}`), or `hook` in the
+/// same transaction with the job as its fallback.
+#[derive(Clone)]
+struct Listener {
+    job: &'static str,
+    hook: Option<Arc<dyn PaidHook>>,
+}
 pub const JOB_DUMMY_PAY: &str = "billing.dummy-pay";
 /// Asks a provider's status API about an invoice still open after its webhook was expected.
 pub const JOB_CHECK: &str = "billing.check";
@@ -100,8 +120,8 @@ pub struct Billing {
     public_url: String,
     /// Webhooks per client IP (each is written before it is verified).
     webhook_rate: stoa_api::rate::Budget,
-    /// Jobs to enqueue (payload `{"intents": [...]}`) when intents succeed.
-    listeners: RwLock<Vec<&'static str>>,
+    /// What runs when intents succeed.
+    listeners: RwLock<Vec<Listener>>,
 }
 
 impl Billing {
@@ -202,7 +222,18 @@ impl Billing {
     /// that marks them).
     pub fn on_paid(&self, job: &'static str) {
         if let Ok(mut l) = self.listeners.write() {
-            l.push(job);
+            l.push(Listener { job, hook: None });
+        }
+    }
+
+    /// Run `hook` in the transaction that marks intents succeeded; should it fail, its writes are
+    /// undone (a nested savepoint) and job `job` is enqueued instead, as [`Self::on_paid`] does.
+    pub fn on_paid_in(&self, job: &'static str, hook: Arc<dyn PaidHook>) {
+        if let Ok(mut l) = self.listeners.write() {
+            l.push(Listener {
+                job,
+                hook: Some(hook),
+            });
         }
     }
 
@@ -500,6 +531,15 @@ impl Billing {
             "draft invoices abandoned (the checkout was cut off before the provider was asked)"
         );
         Ok(true)
+    }
+
+    /// The intents' rows, read through the caller's transaction.
+    pub async fn intents_in(&self, exec: &mut Exec<'_>, ids: &[Uuid]) -> Result<Vec<Record>> {
+        let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+        let q = stoa_kernel::query::FindQuery::all()
+            .any_of(&self.e.intent, "id", vals)?
+            .take(ids.len().max(1) as u64);
+        Ok(repo::find(exec, &self.e.intent, &q).await?.0)
     }
 
     /// The intents' rows.
@@ -1028,8 +1068,7 @@ impl Billing {
             .unwrap_or_else(|| invoice.decimal("amount").unwrap_or_default());
         let mut intents = self.intents(&intent_ids).await?;
         intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
-        let listeners: Vec<&'static str> =
-            self.listeners.read().map(|l| l.clone()).unwrap_or_default();
+        let listeners: Vec<Listener> = self.listeners.read().map(|l| l.clone()).unwrap_or_default();
         let mut tx = self.store.begin().await?;
         let succeeded = {
             let mut exec = tx.exec();
@@ -1109,6 +1148,7 @@ impl Billing {
             }
             let mut left = paid;
             let mut succeeded = Vec::new();
+            let mut rows = Vec::new();
             for it in &intents {
                 let status = it.text("status").unwrap_or_default();
                 if matches!(status, "succeeded" | "canceled") {
@@ -1119,7 +1159,7 @@ impl Billing {
                     continue;
                 }
                 let iid = Record::must_id(it)?;
-                if repo::set_if(
+                if let Some(row) = repo::set_if(
                     &mut exec,
                     &self.e.intent,
                     iid,
@@ -1127,10 +1167,10 @@ impl Billing {
                     &[("status", Val::Text(status.into()))],
                 )
                 .await?
-                .is_some()
                 {
                     left -= amount;
                     succeeded.push(iid);
+                    rows.push(row);
                 }
             }
             repo::set_if(
@@ -1148,11 +1188,24 @@ impl Billing {
             )
             .await?;
             if !succeeded.is_empty() {
-                for job in &listeners {
+                for l in &listeners {
+                    if let Some(hook) = &l.hook {
+                        exec.begin_nested().await?;
+                        match hook.paid_in(&mut exec, &rows).await {
+                            Ok(()) => {
+                                exec.end_nested(true).await?;
+                                continue;
+                            }
+                            Err(e) => {
+                                tracing::warn!(job = l.job, invoice = %invoice_id, error = %e, "work on a payment failed in its transaction; it runs as a job");
+                                exec.end_nested(false).await?;
+                            }
+                        }
+                    }
                     enqueue(
                         &mut exec,
-                        &NewJob::now(*job, json!({"intents": succeeded}))
-                            .dedupe(format!("{job}:{invoice_id}")),
+                        &NewJob::now(l.job, json!({"intents": succeeded}))
+                            .dedupe(format!("{}:{invoice_id}", l.job)),
                     )
                     .await?;
                 }

@@ -273,8 +273,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
             let c = Arc::new(orders::Commerce::new(ctx)?);
             ctx.store
                 .guard("ecommerce.order", Arc::new(status::OrderGuard));
-            ctx.need::<stoa_billing::service::Billing>()?
-                .on_paid(orders::JOB_PAID);
+            ctx.need::<stoa_billing::service::Billing>()?.on_paid_in(
+                orders::JOB_PAID,
+                Arc::new(orders::PaidOrders(Arc::downgrade(&c))),
+            );
             ctx.provide(c);
             Ok(())
         })

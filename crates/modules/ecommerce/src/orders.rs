@@ -1255,7 +1255,78 @@ impl Commerce {
         })
     }
 
-    /// The orders paid by `intents` are checked (job after a webhook).
+    /// The orders paid by `intents` move on inside the transaction that marked the intents
+    /// succeeded (billing's [`PaidHook`]): a paying order goes to approving, or delivering when
+    /// one of its intents is a subscription, as [`Self::check`] would move it a moment later.
+    pub async fn intents_paid_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<()> {
+        let ids: Vec<Val> = paid
+            .iter()
+            .filter_map(|r| r.uuid("id"))
+            .map(Val::Uuid)
+            .collect();
+        let q = FindQuery::all()
+            .any_of(&self.e.o2i, "billingModulePaymentIntentId", ids.clone())?
+            .take(ids.len() as u64 * 100 + 1);
+        let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
+            .await?
+            .0
+            .iter()
+            .filter_map(|l| l.uuid("orderId"))
+            .collect();
+        orders.sort_unstable();
+        orders.dedup();
+        if orders.is_empty() {
+            return Ok(());
+        }
+        let roles = self.subjects.products_carry_roles().await?;
+        for oid in orders {
+            let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
+                continue;
+            };
+            match row.text("status") {
+                Some("paying") => {}
+                Some("canceled") => {
+                    // Paid after the timeout canceled it: money taken for a canceled order. An
+                    // admin restores it with the override or refunds it at the provider.
+                    tracing::error!(order = %oid, "a payment arrived for a canceled order: restore it (override) or refund it");
+                    continue;
+                }
+                _ => continue,
+            }
+            // The order's own intents (a subscription's among them makes it delivering).
+            let q = FindQuery::all()
+                .eq(&self.e.o2i, "orderId", Val::Uuid(oid))?
+                .take(100);
+            let mine: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
+                .await?
+                .0
+                .iter()
+                .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+                .collect();
+            let subscription = self
+                .billing
+                .intents_in(exec, &mine)
+                .await?
+                .iter()
+                .any(|i| i.text("type") == Some("subscription"));
+            let to = if subscription {
+                "delivering"
+            } else {
+                "approving"
+            };
+            match self
+                .transition_in(exec, &row, to, By::System, "payment", None, false, roles)
+                .await
+            {
+                Ok(_) | Err(Error::Conflict { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// The orders paid by `intents` are checked (the job after a webhook: when the work in the
+    /// payment's transaction failed, or for a payment recorded before that work existed).
     pub async fn intents_paid(&self, intents: &[Uuid]) -> Result<()> {
         let orders = self
             .store
@@ -1940,5 +2011,25 @@ mod tests {
             Some(time::macros::datetime!(2026-02-07 10:00 UTC))
         );
         assert_eq!(period_end(t, "fortnight"), None);
+    }
+}
+
+/// Billing's hook: the orders a payment pays move on in the payment's transaction. Holds the shop
+/// weakly (the shop holds billing); once the shop is gone the hook fails and billing's job runs.
+pub struct PaidOrders(pub std::sync::Weak<Commerce>);
+
+impl stoa_billing::service::PaidHook for PaidOrders {
+    fn paid_in<'a, 'b>(
+        &'a self,
+        exec: &'a mut Exec<'b>,
+        intents: &'a [Record],
+    ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let shop = self
+                .0
+                .upgrade()
+                .ok_or_else(|| Error::Unavailable("the shop is shutting down".into()))?;
+            shop.intents_paid_in(exec, intents).await
+        })
     }
 }

@@ -813,6 +813,19 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
     assert_eq!(inbox_in(&app, "received").await.len(), 0);
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
     assert_eq!(inbox_in(&app, "ignored").await.len(), 1);
+    // The order moved on with the payment's commit (no job in between), its change recorded.
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    let changes = app
+        .rows_where("/api/ecommerce/order-status-changes", "orderId", &order)
+        .await;
+    assert!(
+        changes.iter().any(|c| c["to"] == json!("approving")),
+        "{changes:?}"
+    );
+    assert!(
+        queued(&app, "ecommerce.intents-paid").await.is_empty(),
+        "no job is left to move the order"
+    );
     // Run again (a retry after a crash past this point): nothing more happens.
     billing
         .dummy_pay(&json!({"invoice": invoice}))
@@ -823,6 +836,90 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
     assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
 }
 dual_test!(the_dummy_job_applies_its_waiting_entry, db);
+
+/// The queued (due, not yet run) jobs named `name`.
+async fn queued(app: &TestApp, name: &str) -> Vec<stoa_store::Record> {
+    let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
+    let q = stoa_kernel::query::FindQuery::all()
+        .eq(&jobs, "name", Val::Text(name.into()))
+        .unwrap();
+    app.store
+        .find_in_query(&jobs, q, 1000)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|j| j.text("status") == Some("queued"))
+        .collect()
+}
+
+/// A hook on payments that writes and then fails: it cancels the intents it is handed, then
+/// errs, as a module's bug would.
+struct FailingHook(std::sync::Arc<stoa_kernel::model::Entity>);
+
+impl stoa_billing::service::PaidHook for FailingHook {
+    fn paid_in<'a, 'b>(
+        &'a self,
+        exec: &'a mut stoa_store::Exec<'b>,
+        intents: &'a [stoa_store::Record],
+    ) -> stoa_api::module::BoxFuture<'a, stoa_kernel::Result<()>> {
+        Box::pin(async move {
+            for i in intents {
+                stoa_store::repo::set_if(
+                    exec,
+                    &self.0,
+                    i.id().expect("an intent has an id"),
+                    &[("status", Val::Text("canceled".into()))],
+                    &[],
+                )
+                .await?;
+            }
+            Err(stoa_kernel::Error::internal("a hook's bug"))
+        })
+    }
+}
+
+/// A hook that fails in the payment's transaction undoes only its own writes: the payment
+/// stands, the other hook's work (the order) stands, and the failed hook's job is queued.
+async fn a_failing_payment_hook_falls_back_to_its_job(db: Db) {
+    let Waiting {
+        app,
+        order,
+        invoice,
+        billing,
+        ..
+    } = waiting_webhook(db).await;
+    let intents = app.store.entity("billing.payment-intent").unwrap();
+    billing.on_paid_in(
+        "ecommerce.intents-paid",
+        std::sync::Arc::new(FailingHook(intents.clone())),
+    );
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("dummy pay");
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    let links = app
+        .rows_where(
+            "/api/billing/payment-intents-to-invoices",
+            "invoiceId",
+            &invoice,
+        )
+        .await;
+    assert!(!links.is_empty());
+    for l in links {
+        let id = l["paymentIntentId"].as_str().unwrap();
+        let it = app.get(&format!("/api/billing/payment-intents/{id}")).await;
+        assert_eq!(it.data()["status"], json!("succeeded"), "{}", it.text);
+    }
+    let jobs = queued(&app, "ecommerce.intents-paid").await;
+    assert_eq!(jobs.len(), 1, "the failed hook's job instead");
+    // It runs, and finds nothing left to do.
+    app.drain_jobs().await;
+    assert!(queued(&app, "ecommerce.intents-paid").await.is_empty());
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+}
+dual_test!(a_failing_payment_hook_falls_back_to_its_job, db);
 
 /// Leaves the inbox `entries` waiting as after an outage: every webhook job dead after its last
 /// attempt, and the entries older than the inbox sweep waits.
