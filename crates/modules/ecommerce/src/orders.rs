@@ -1278,7 +1278,7 @@ impl Commerce {
         if orders.is_empty() {
             return Ok(());
         }
-        let roles = self.subjects.products_carry_roles().await?;
+        let roles = self.subjects.products_carry_roles_in(exec).await?;
         for oid in orders {
             let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
                 continue;

@@ -39,18 +39,38 @@ impl Subjects {
     /// site without role-granting products skips the buyer's role check without a query.
     pub async fn products_carry_roles(&self) -> Result<bool> {
         let version = self.store.version(PRODUCT_ROLES);
-        if let Ok(guard) = self.carry_roles.lock()
-            && let Some((v, carry)) = *guard
-            && v == version
-        {
+        if let Some(carry) = self.carry_roles_at(version) {
             return Ok(carry);
         }
         let e = self.store.entity(PRODUCT_ROLES)?;
         let carry = !self.store.find_by(&e, &[], 1).await?.is_empty();
+        self.keep_carry_roles(version, carry);
+        Ok(carry)
+    }
+
+    /// [`Self::products_carry_roles`] read through the caller's transaction (no second
+    /// connection while it holds one).
+    pub async fn products_carry_roles_in(&self, exec: &mut Exec<'_>) -> Result<bool> {
+        let version = self.store.version(PRODUCT_ROLES);
+        if let Some(carry) = self.carry_roles_at(version) {
+            return Ok(carry);
+        }
+        let e = self.store.entity(PRODUCT_ROLES)?;
+        let q = FindQuery::all().take(1);
+        let carry = !stoa_store::repo::find(exec, &e, &q).await?.0.is_empty();
+        self.keep_carry_roles(version, carry);
+        Ok(carry)
+    }
+
+    fn carry_roles_at(&self, version: u64) -> Option<bool> {
+        let guard = self.carry_roles.lock().ok()?;
+        guard.filter(|(v, _)| *v == version).map(|(_, carry)| carry)
+    }
+
+    fn keep_carry_roles(&self, version: u64, carry: bool) {
         if let Ok(mut guard) = self.carry_roles.lock() {
             *guard = Some((version, carry));
         }
-        Ok(carry)
     }
 
     /// Does the subject exist?
