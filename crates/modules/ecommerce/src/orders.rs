@@ -1967,6 +1967,26 @@ pub fn status_title(status: &str, lang: &str) -> &'static str {
     }
 }
 
+/// Billing's hook: the orders a payment pays move on in the payment's transaction. Holds the shop
+/// weakly (the shop holds billing); once the shop is gone the hook fails and billing's job runs.
+pub struct PaidOrders(pub std::sync::Weak<Commerce>);
+
+impl stoa_billing::service::PaidHook for PaidOrders {
+    fn paid_in<'a, 'b>(
+        &'a self,
+        exec: &'a mut Exec<'b>,
+        intents: &'a [Record],
+    ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let shop = self
+                .0
+                .upgrade()
+                .ok_or_else(|| Error::Unavailable("the shop is shutting down".into()))?;
+            shop.intents_paid_in(exec, intents).await
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2011,25 +2031,5 @@ mod tests {
             Some(time::macros::datetime!(2026-02-07 10:00 UTC))
         );
         assert_eq!(period_end(t, "fortnight"), None);
-    }
-}
-
-/// Billing's hook: the orders a payment pays move on in the payment's transaction. Holds the shop
-/// weakly (the shop holds billing); once the shop is gone the hook fails and billing's job runs.
-pub struct PaidOrders(pub std::sync::Weak<Commerce>);
-
-impl stoa_billing::service::PaidHook for PaidOrders {
-    fn paid_in<'a, 'b>(
-        &'a self,
-        exec: &'a mut Exec<'b>,
-        intents: &'a [Record],
-    ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
-        Box::pin(async move {
-            let shop = self
-                .0
-                .upgrade()
-                .ok_or_else(|| Error::Unavailable("the shop is shutting down".into()))?;
-            shop.intents_paid_in(exec, intents).await
-        })
     }
 }
