@@ -41,17 +41,24 @@ pub struct Who {
 }
 
 tokio::task_local! {
-    static WHO: Who;
+    static WHO: Option<Who>;
 }
 
 /// Runs `f` with its writes recorded as made by `who`.
 pub async fn recording<F: Future>(who: Who, f: F) -> F::Output {
-    WHO.scope(who, f).await
+    WHO.scope(Some(who), f).await
+}
+
+/// Runs `f` with its writes not recorded, inside a recorded request too: the platform's own work
+/// that a request only happens to trigger (an order moving with a payment an admin's status check
+/// applied is not the admin's write), as it is not recorded when a job does it.
+pub async fn unrecorded<F: Future>(f: F) -> F::Output {
+    WHO.scope(None, f).await
 }
 
 /// Who writes here, when writes here are recorded.
 pub fn current() -> Option<Who> {
-    WHO.try_with(Clone::clone).ok()
+    WHO.try_with(Clone::clone).ok().flatten()
 }
 
 /// The declarations of `platform.audit`.

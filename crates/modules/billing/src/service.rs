@@ -1191,16 +1191,21 @@ impl Billing {
                 for l in &listeners {
                     if let Some(hook) = &l.hook {
                         exec.begin_nested().await?;
-                        match hook.paid_in(&mut exec, &rows).await {
-                            Ok(()) => {
-                                exec.end_nested(true).await?;
-                                continue;
-                            }
-                            Err(e) => {
-                                tracing::warn!(job = l.job, invoice = %invoice_id, error = %e, "work on a payment failed in its transaction; it runs as a job");
-                                exec.end_nested(false).await?;
-                            }
-                        }
+                        // The hook's writes are the platform's, not those of a request that
+                        // happened to apply the payment (an admin's status check).
+                        let ran =
+                            stoa_store::audit::unrecorded(hook.paid_in(&mut exec, &rows)).await;
+                        // Kept only when its savepoint is released too (a statement it failed and
+                        // swallowed would leave PostgreSQL's transaction aborted).
+                        let failed = match ran {
+                            Ok(()) => exec.end_nested(true).await.err(),
+                            Err(e) => Some(e),
+                        };
+                        let Some(e) = failed else {
+                            continue;
+                        };
+                        tracing::warn!(job = l.job, invoice = %invoice_id, error = %e, "work on a payment failed in its transaction; it runs as a job");
+                        exec.end_nested(false).await?;
                     }
                     enqueue(
                         &mut exec,

@@ -1286,9 +1286,7 @@ impl Commerce {
             match row.text("status") {
                 Some("paying") => {}
                 Some("canceled") => {
-                    // Paid after the timeout canceled it: money taken for a canceled order. An
-                    // admin restores it with the override or refunds it at the provider.
-                    tracing::error!(order = %oid, "a payment arrived for a canceled order: restore it (override) or refund it");
+                    paid_after_cancel(oid);
                     continue;
                 }
                 _ => continue,
@@ -1318,7 +1316,15 @@ impl Commerce {
                 .transition_in(exec, &row, to, By::System, "payment", None, false, roles)
                 .await
             {
-                Ok(_) | Err(Error::Conflict { .. }) => {}
+                Ok(_) => {}
+                // Moved meanwhile (PostgreSQL: the timeout's cancel committed while this waited
+                // for the row): read again, so a cancel that won is not passed over in silence.
+                Err(Error::Conflict { .. }) => {
+                    let now = repo::get(exec, &self.e.order, oid).await?;
+                    if now.as_ref().and_then(|r| r.text("status")) == Some("canceled") {
+                        paid_after_cancel(oid);
+                    }
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -1340,11 +1346,7 @@ impl Commerce {
             .await?;
         for o in orders {
             match self.check(o).await {
-                Ok(s) if s == "canceled" => {
-                    // Paid after the timeout canceled it: money taken for a canceled order. An
-                    // admin restores it with the override or refunds it at the provider.
-                    tracing::error!(order = %o, "a payment arrived for a canceled order: restore it (override) or refund it");
-                }
+                Ok(s) if s == "canceled" => paid_after_cancel(o),
                 Ok(_) | Err(Error::Conflict { .. }) | Err(Error::NotFound { .. }) => {}
                 Err(e) => return Err(e),
             }
@@ -1965,6 +1967,12 @@ pub fn status_title(status: &str, lang: &str) -> &'static str {
         }
         _ => "",
     }
+}
+
+/// Paid after the timeout canceled it: money taken for a canceled order. An admin restores it
+/// with the override or refunds it at the provider.
+fn paid_after_cancel(order: Uuid) {
+    tracing::error!(order = %order, "a payment arrived for a canceled order: restore it (override) or refund it");
 }
 
 /// Billing's hook: the orders a payment pays move on in the payment's transaction. Holds the shop

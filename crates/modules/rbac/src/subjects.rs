@@ -49,7 +49,8 @@ impl Subjects {
     }
 
     /// [`Self::products_carry_roles`] read through the caller's transaction (no second
-    /// connection while it holds one).
+    /// connection while it holds one). What it reads there is not cached: it may include writes
+    /// that never commit.
     pub async fn products_carry_roles_in(&self, exec: &mut Exec<'_>) -> Result<bool> {
         let version = self.store.version(PRODUCT_ROLES);
         if let Some(carry) = self.carry_roles_at(version) {
@@ -57,9 +58,7 @@ impl Subjects {
         }
         let e = self.store.entity(PRODUCT_ROLES)?;
         let q = FindQuery::all().take(1);
-        let carry = !stoa_store::repo::find(exec, &e, &q).await?.0.is_empty();
-        self.keep_carry_roles(version, carry);
-        Ok(carry)
+        Ok(!stoa_store::repo::find(exec, &e, &q).await?.0.is_empty())
     }
 
     fn carry_roles_at(&self, version: u64) -> Option<bool> {

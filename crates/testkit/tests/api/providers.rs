@@ -440,6 +440,15 @@ async fn status_check(db: Db) {
             order_row(&app, &c.order).await["status"],
             json!("approving")
         );
+        // The order moved with the payment the admin's check applied, but that is the
+        // platform's write, not the admin's: the audit log has no entry of it.
+        let audits = app
+            .rows_where("/api/platform/audits", "recordId", &c.order)
+            .await;
+        assert!(
+            !audits.iter().any(|a| a.to_string().contains("approving")),
+            "{audits:?}"
+        );
         // Asked again: still once.
         let r = app.post(&check, &json!({})).await;
         assert_eq!(r.status, 200, "{}", r.text);
