@@ -1301,17 +1301,7 @@ impl Commerce {
                 .iter()
                 .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
                 .collect();
-            let subscription = self
-                .billing
-                .intents_in(exec, &mine)
-                .await?
-                .iter()
-                .any(|i| i.text("type") == Some("subscription"));
-            let to = if subscription {
-                "delivering"
-            } else {
-                "approving"
-            };
+            let to = paid_to(&self.billing.intents_in(exec, &mine).await?);
             match self
                 .transition_in(exec, &row, to, By::System, "payment", None, false, roles)
                 .await
@@ -1368,14 +1358,7 @@ impl Commerce {
                     .iter()
                     .any(|i| i.text("status") == Some("succeeded"))
                 {
-                    let subscription = intents
-                        .iter()
-                        .any(|i| i.text("type") == Some("subscription"));
-                    let to = if subscription {
-                        "delivering"
-                    } else {
-                        "approving"
-                    };
+                    let to = paid_to(&intents);
                     self.transition(order, to, By::System, "payment", None, false)
                         .await?;
                     return Ok(to.into());
@@ -1966,6 +1949,19 @@ pub fn status_title(status: &str, lang: &str) -> &'static str {
             }
         }
         _ => "",
+    }
+}
+
+/// Where a paid order goes, given its intents: delivering when one is a subscription, approving
+/// otherwise.
+fn paid_to(intents: &[Record]) -> &'static str {
+    if intents
+        .iter()
+        .any(|i| i.text("type") == Some("subscription"))
+    {
+        "delivering"
+    } else {
+        "approving"
     }
 }
 
