@@ -36,12 +36,12 @@ pub trait PaidHook: Send + Sync {
     ) -> stoa_api::module::BoxFuture<'a, Result<()>>;
 }
 
-/// What runs when intents succeed: job `job` (payload `{"intents": [ids]}`), or `hook` in the
-/// same transaction with the job as its fallback.
+/// What runs when intents succeed: `hook` in the same transaction, and job `job` (payload
+/// `{"intents": [ids]}`) when the hook fails.
 #[derive(Clone)]
 struct Listener {
     job: &'static str,
-    hook: Option<Arc<dyn PaidHook>>,
+    hook: Arc<dyn PaidHook>,
 }
 pub const JOB_DUMMY_PAY: &str = "billing.dummy-pay";
 /// Asks a provider's status API about an invoice still open after its webhook was expected.
@@ -218,22 +218,12 @@ impl Billing {
             .collect()
     }
 
-    /// Enqueue job `job` with `{"intents": [ids]}` whenever intents succeed (in the transaction
-    /// that marks them).
-    pub fn on_paid(&self, job: &'static str) {
-        if let Ok(mut l) = self.listeners.write() {
-            l.push(Listener { job, hook: None });
-        }
-    }
-
     /// Run `hook` in the transaction that marks intents succeeded; should it fail, its writes are
-    /// undone (a nested savepoint) and job `job` is enqueued instead, as [`Self::on_paid`] does.
+    /// undone (a nested savepoint) and job `job` is enqueued there instead with
+    /// `{"intents": [ids]}`, to do the same work later.
     pub fn on_paid_in(&self, job: &'static str, hook: Arc<dyn PaidHook>) {
         if let Ok(mut l) = self.listeners.write() {
-            l.push(Listener {
-                job,
-                hook: Some(hook),
-            });
+            l.push(Listener { job, hook });
         }
     }
 
@@ -1189,30 +1179,7 @@ impl Billing {
             .await?;
             if !succeeded.is_empty() {
                 for l in &listeners {
-                    if let Some(hook) = &l.hook {
-                        exec.begin_nested().await?;
-                        // The hook's writes are the platform's, not those of a request that
-                        // happened to apply the payment (an admin's status check).
-                        let ran =
-                            stoa_store::audit::unrecorded(hook.paid_in(&mut exec, &rows)).await;
-                        // Kept only when its savepoint is released too (a statement it failed and
-                        // swallowed would leave PostgreSQL's transaction aborted).
-                        let failed = match ran {
-                            Ok(()) => exec.end_nested(true).await.err(),
-                            Err(e) => Some(e),
-                        };
-                        let Some(e) = failed else {
-                            continue;
-                        };
-                        tracing::warn!(job = l.job, invoice = %invoice_id, error = %e, "work on a payment failed in its transaction; it runs as a job");
-                        exec.end_nested(false).await?;
-                    }
-                    enqueue(
-                        &mut exec,
-                        &NewJob::now(l.job, json!({"intents": succeeded}))
-                            .dedupe(format!("{}:{invoice_id}", l.job)),
-                    )
-                    .await?;
+                    run_listener(&mut exec, l, &rows, invoice_id).await?;
                 }
             }
             succeeded
@@ -1556,6 +1523,39 @@ impl StatusEntry {
 }
 
 /// The admins' alert job's payload (`inbox` is added once the entry exists).
+/// Runs listener `l` on the intents just marked succeeded (`rows`), inside the payment's
+/// transaction and a nested savepoint; on its failure the savepoint is rolled back and its job
+/// queued instead.
+async fn run_listener(
+    exec: &mut Exec<'_>,
+    l: &Listener,
+    rows: &[Record],
+    invoice: Uuid,
+) -> Result<()> {
+    exec.begin_nested().await?;
+    // The hook's writes are the platform's, not those of a request that happened to apply the
+    // payment (an admin's status check).
+    let ran = stoa_store::audit::unrecorded(l.hook.paid_in(exec, rows)).await;
+    // Kept only when its savepoint is released too (a statement it failed and swallowed would
+    // leave PostgreSQL's transaction aborted).
+    let failed = match ran {
+        Ok(()) => exec.end_nested(true).await.err(),
+        Err(e) => Some(e),
+    };
+    let Some(e) = failed else {
+        return Ok(());
+    };
+    tracing::warn!(job = l.job, invoice = %invoice, error = %e, "work on a payment failed in its transaction; it runs as a job");
+    exec.end_nested(false).await?;
+    let ids: Vec<Uuid> = rows.iter().filter_map(|r| r.uuid("id")).collect();
+    enqueue(
+        exec,
+        &NewJob::now(l.job, json!({"intents": ids})).dedupe(format!("{}:{invoice}", l.job)),
+    )
+    .await
+    .map(drop)
+}
+
 fn alert_of(provider: &str, why: &str, invoice: Option<Uuid>) -> Value {
     json!({"provider": provider, "why": why, "invoice": invoice})
 }

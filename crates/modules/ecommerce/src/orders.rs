@@ -1264,9 +1264,11 @@ impl Commerce {
             .filter_map(|r| r.uuid("id"))
             .map(Val::Uuid)
             .collect();
-        let q = FindQuery::all()
-            .any_of(&self.e.o2i, "billingModulePaymentIntentId", ids.clone())?
-            .take(ids.len() as u64 * 100 + 1);
+        let links = |field: &str, vals: Vec<Val>| -> Result<FindQuery> {
+            let n = vals.len() as u64 * 100 + 1;
+            Ok(FindQuery::all().any_of(&self.e.o2i, field, vals)?.take(n))
+        };
+        let q = links("billingModulePaymentIntentId", ids)?;
         let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
             .await?
             .0
@@ -1277,6 +1279,28 @@ impl Commerce {
         orders.dedup();
         if orders.is_empty() {
             return Ok(());
+        }
+        // Every intent of those orders (a subscription's among them makes one delivering): the
+        // paid ones are at hand, any other is read once for all the orders.
+        let q = links("orderId", orders.iter().copied().map(Val::Uuid).collect())?;
+        let all = repo::find(exec, &self.e.o2i, &q).await?.0;
+        let mut intents: HashMap<Uuid, Record> = paid
+            .iter()
+            .filter_map(|r| Some((r.uuid("id")?, r.clone())))
+            .collect();
+        let other: Vec<Uuid> = all
+            .iter()
+            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+            .filter(|i| !intents.contains_key(i))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        if !other.is_empty() {
+            for r in self.billing.intents_in(exec, &other).await? {
+                if let Some(id) = r.uuid("id") {
+                    intents.insert(id, r);
+                }
+            }
         }
         let roles = self.subjects.products_carry_roles_in(exec).await?;
         for oid in orders {
@@ -1291,17 +1315,16 @@ impl Commerce {
                 }
                 _ => continue,
             }
-            // The order's own intents (a subscription's among them makes it delivering).
-            let q = FindQuery::all()
-                .eq(&self.e.o2i, "orderId", Val::Uuid(oid))?
-                .take(100);
-            let mine: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
-                .await?
-                .0
+            let mine: Vec<Record> = all
                 .iter()
-                .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+                .filter(|l| l.uuid("orderId") == Some(oid))
+                .filter_map(|l| {
+                    intents
+                        .get(&l.uuid("billingModulePaymentIntentId")?)
+                        .cloned()
+                })
                 .collect();
-            let to = paid_to(&self.billing.intents_in(exec, &mine).await?);
+            let to = paid_to(&mine);
             match self
                 .transition_in(exec, &row, to, By::System, "payment", None, false, roles)
                 .await

@@ -837,16 +837,19 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
 }
 dual_test!(the_dummy_job_applies_its_waiting_entry, db);
 
-/// The queued (due, not yet run) jobs named `name`.
-async fn queued(app: &TestApp, name: &str) -> Vec<stoa_store::Record> {
+/// The jobs named `name`, whatever their status (at most 1000).
+async fn jobs_named(app: &TestApp, name: &str) -> Vec<stoa_store::Record> {
     let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
     let q = stoa_kernel::query::FindQuery::all()
         .eq(&jobs, "name", Val::Text(name.into()))
         .unwrap();
-    app.store
-        .find_in_query(&jobs, q, 1000)
+    app.store.find_in_query(&jobs, q, 1000).await.unwrap()
+}
+
+/// The queued (not yet run) jobs named `name`.
+async fn queued(app: &TestApp, name: &str) -> Vec<stoa_store::Record> {
+    jobs_named(app, name)
         .await
-        .unwrap()
         .into_iter()
         .filter(|j| j.text("status") == Some("queued"))
         .collect()
@@ -927,14 +930,12 @@ async fn left_waiting(app: &TestApp, entries: &[uuid::Uuid]) {
     let jobs = app.store.entity(stoa_store::jobs::KEY).unwrap();
     let webhooks = app.store.entity("billing.webhook").unwrap();
     let old = stoa_kernel::value::now() - time::Duration::minutes(11);
+    let webhook_jobs = jobs_named(app, "billing.webhook").await;
     let mut tx = app.store.begin().await.unwrap();
     {
         let mut exec = tx.exec();
-        let q = stoa_kernel::query::FindQuery::all()
-            .eq(&jobs, "name", Val::Text("billing.webhook".into()))
-            .unwrap();
         let dead = [("status", Val::Text("dead".into()))];
-        for j in app.store.find_in_query(&jobs, q, 1000).await.unwrap() {
+        for j in webhook_jobs {
             stoa_store::repo::set_if(&mut exec, &jobs, j.id().unwrap(), &dead, &[])
                 .await
                 .unwrap();
