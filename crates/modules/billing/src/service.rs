@@ -3,7 +3,10 @@
 //! (raw body, headers, dedupe key) together with a job that applies it; the job verifies it and
 //! applies it exactly once (the inbox row moves out of `received` in the same transaction as the
 //! invoice and the intents change), then enqueues the jobs other modules asked for when intents
-//! succeed. A crash between receipt and effect loses nothing: the job runs after restart.
+//! succeed. A crash between receipt and effect loses nothing: the job runs after restart. What
+//! our own server reports paid (the dummy provider's webhook, a status API's answer) is applied
+//! in the transaction that writes its entry, the job only when that fails: the receipt and its
+//! effect commit together or not at all.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, RwLock};
@@ -346,10 +349,59 @@ impl Billing {
             }
         };
         let mut tx = self.store.begin().await?;
+        let row = self
+            .opened_in(
+                &mut tx.exec(),
+                p,
+                adapter.as_ref(),
+                Created {
+                    provider_id,
+                    payment_url,
+                },
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Starts the payment of draft invoice `p` inside the caller's transaction when its
+    /// provider answers without leaving the process ([`Provider::local`]: the dummy one), so a
+    /// checkout with it is one write transaction; `None` for any other provider, whose call
+    /// must not hold a transaction open ([`Self::open_invoice`] after the commit). An error
+    /// undoes the caller's transaction: nothing was started.
+    pub async fn start_in(
+        &self,
+        exec: &mut Exec<'_>,
+        p: &NewPayment,
+        provider: &str,
+    ) -> Result<Option<Record>> {
+        let adapter = self.provider(provider)?;
+        if !adapter.local() {
+            return Ok(None);
+        }
+        let created = adapter.create(p).await?;
+        self.opened_in(exec, p, adapter.as_ref(), created)
+            .await
+            .map(Some)
+    }
+
+    /// The draft invoice `p` opened with what its provider answered, and the job that settles
+    /// it if no webhook comes (the dummy provider's own webhook, or a status check).
+    async fn opened_in(
+        &self,
+        exec: &mut Exec<'_>,
+        p: &NewPayment,
+        adapter: &dyn Provider,
+        created: Created,
+    ) -> Result<Record> {
+        let provider = adapter.name();
+        let Created {
+            provider_id,
+            payment_url,
+        } = created;
         let row = {
-            let mut exec = tx.exec();
             let row = repo::set_if(
-                &mut exec,
+                exec,
                 &self.e.invoice,
                 p.invoice,
                 &[
@@ -365,7 +417,7 @@ impl Billing {
                 let at = now()
                     + time::Duration::try_from(self.dummy_delay).unwrap_or(time::Duration::ZERO);
                 enqueue(
-                    &mut exec,
+                    exec,
                     &NewJob::now(JOB_DUMMY_PAY, json!({"invoice": p.invoice}))
                         .at(at)
                         .dedupe(format!("dummy-pay:{}", p.invoice)),
@@ -376,7 +428,7 @@ impl Billing {
                 let at =
                     now() + time::Duration::try_from(CHECK_AFTER).unwrap_or(time::Duration::ZERO);
                 enqueue(
-                    &mut exec,
+                    exec,
                     &NewJob::now(JOB_CHECK, json!({"invoice": p.invoice}))
                         .at(at)
                         .dedupe(format!("check:{}", p.invoice)),
@@ -385,7 +437,6 @@ impl Billing {
             }
             row
         };
-        tx.commit().await?;
         Ok(row)
     }
 
@@ -593,8 +644,8 @@ impl Billing {
         self.receive_as(provider, headers, body, true).await
     }
 
-    /// [`Billing::receive`]; an accepted webhook's job is queued when `queue`, otherwise the
-    /// caller applies the entry itself ([`Received::pending`]).
+    /// [`Billing::receive`]; an accepted webhook is applied by its job when `queue`, otherwise
+    /// in the transaction that writes it (with the job only when applying fails).
     async fn receive_as(
         &self,
         provider: &str,
@@ -636,13 +687,13 @@ impl Billing {
             .chars()
             .take(200)
             .collect();
-        let entry = Entry {
+        let mut entry = Entry {
             provider,
             key: &key,
             dedupe: format!("{provider}:{key}:{digest}"),
             body,
             headers: &kept,
-            queue,
+            inline: None,
         };
         let event = match adapter.verify(&incoming, Some(now())) {
             Ok(e) => e,
@@ -676,6 +727,13 @@ impl Billing {
                 Err(e)
             }
             Verdict::Apply(invoice) => {
+                if !queue {
+                    entry.inline = Some(Inline {
+                        event: &event,
+                        invoice: &invoice,
+                        payment: self.payment_of(&invoice).await?,
+                    });
+                }
                 let (id, duplicate) = self
                     .record(
                         &entry,
@@ -687,10 +745,10 @@ impl Billing {
                     )
                     .await?;
                 let pending = match (queue, duplicate) {
-                    (true, _) => None,
-                    (false, false) => id,
-                    // A receiver that stopped between writing the entry and applying it (a
-                    // crash) left it waiting: its retry applies it.
+                    (_, false) | (true, true) => None,
+                    // A copy of an entry still waiting to be applied (its own application
+                    // failed and its job has not run yet, or an earlier version's receiver
+                    // stopped between the two): applied now.
                     (false, true) => self
                         .store
                         .find_by(
@@ -784,8 +842,15 @@ impl Billing {
             {
                 Ok(r) => {
                     let id = Record::must_id(&r)?;
-                    if status == "received" && entry.queue {
-                        enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
+                    if status == "received" {
+                        let applied = match &entry.inline {
+                            Some(i) => self.apply_nested(&mut exec, id, i).await?,
+                            None => false,
+                        };
+                        if !applied {
+                            enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id})))
+                                .await?;
+                        }
                     }
                     if let Some(mut a) = alert {
                         a["inbox"] = json!(id);
@@ -820,6 +885,28 @@ impl Billing {
         }
         tx.commit().await?;
         Ok((id, false))
+    }
+
+    /// Applies the entry `id` just written, inside a nested savepoint of its transaction;
+    /// `false` (its work undone) when that failed, and its job is to apply it instead.
+    async fn apply_nested(&self, exec: &mut Exec<'_>, id: Uuid, i: &Inline<'_>) -> Result<bool> {
+        exec.begin_nested().await?;
+        let failed = match self
+            .apply_in(exec, id, i.event, i.invoice, &i.payment)
+            .await
+        {
+            Ok(outcome) => match exec.end_nested(true).await {
+                Ok(()) => {
+                    tracing::info!(inbox = %id, outcome = ?outcome, "webhook processed");
+                    return Ok(true);
+                }
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        tracing::warn!(inbox = %id, error = %failed, "applying a webhook as it was written failed; its job applies it");
+        exec.end_nested(false).await?;
+        Ok(false)
     }
 
     pub async fn process_job(&self, payload: &Value) -> Result<()> {
@@ -1051,20 +1138,45 @@ impl Billing {
     /// the invoice moves to paid once, and its intents succeed while the amount lasts. A
     /// subscription's renewal is recorded as a new paid invoice of the same intents.
     async fn apply(&self, id: Uuid, event: &Event, invoice: &Record) -> Result<Outcome> {
+        let payment = self.payment_of(invoice).await?;
+        let mut tx = self.store.begin().await?;
+        let outcome = self
+            .apply_in(&mut tx.exec(), id, event, invoice, &payment)
+            .await?;
+        // Skipped: nothing was written.
+        if outcome != Outcome::Skipped {
+            tx.commit().await?;
+        }
+        Ok(outcome)
+    }
+
+    /// The intents `invoice` pays, oldest first (read before the paying transaction).
+    async fn payment_of(&self, invoice: &Record) -> Result<Payment> {
+        let ids = self.intents_of_invoice(Record::must_id(invoice)?).await?;
+        let mut intents = self.intents(&ids).await?;
+        intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+        Ok(Payment { ids, intents })
+    }
+
+    /// [`Self::apply`] inside the caller's transaction, with the invoice's intents read before.
+    async fn apply_in(
+        &self,
+        exec: &mut Exec<'_>,
+        id: Uuid,
+        event: &Event,
+        invoice: &Record,
+        payment: &Payment,
+    ) -> Result<Outcome> {
         let invoice_id = Record::must_id(invoice)?;
-        let intent_ids = self.intents_of_invoice(invoice_id).await?;
+        let (intent_ids, intents) = (&payment.ids, &payment.intents);
         let paid = event
             .amount
             .unwrap_or_else(|| invoice.decimal("amount").unwrap_or_default());
-        let mut intents = self.intents(&intent_ids).await?;
-        intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
         let listeners: Vec<Listener> = self.listeners.read().map(|l| l.clone()).unwrap_or_default();
-        let mut tx = self.store.begin().await?;
         let succeeded = {
-            let mut exec = tx.exec();
             // The inbox entry is claimed first: a concurrent run of the same entry stops here.
             let claimed = repo::set_if(
-                &mut exec,
+                exec,
                 &self.e.webhook,
                 id,
                 &[
@@ -1080,16 +1192,14 @@ impl Billing {
                 return Ok(Outcome::Skipped);
             }
             if let Some(renewal) = &event.renewal {
-                let outcome = self
-                    .renew(&mut exec, id, invoice, renewal, paid, &intent_ids)
-                    .await?;
-                tx.commit().await?;
-                return Ok(outcome);
+                return self
+                    .renew(exec, id, invoice, renewal, paid, intent_ids)
+                    .await;
             }
             let mut opened = None;
             for from in ["open", "draft", "failed"] {
                 opened = repo::set_if(
-                    &mut exec,
+                    exec,
                     &self.e.invoice,
                     invoice_id,
                     &[("status", Val::Text("paid".into()))],
@@ -1119,11 +1229,11 @@ impl Billing {
                         Some(invoice_id),
                     );
                     alert["inbox"] = json!(id);
-                    enqueue(&mut exec, &NewJob::now(JOB_ALERT, alert)).await?;
+                    enqueue(exec, &NewJob::now(JOB_ALERT, alert)).await?;
                     why
                 };
                 repo::set_if(
-                    &mut exec,
+                    exec,
                     &self.e.webhook,
                     id,
                     &[
@@ -1133,13 +1243,12 @@ impl Billing {
                     &[],
                 )
                 .await?;
-                tx.commit().await?;
                 return Ok(Outcome::Ignored("already paid".into()));
             }
             let mut left = paid;
             let mut succeeded = Vec::new();
             let mut rows = Vec::new();
-            for it in &intents {
+            for it in intents {
                 let status = it.text("status").unwrap_or_default();
                 if matches!(status, "succeeded" | "canceled") {
                     continue;
@@ -1150,7 +1259,7 @@ impl Billing {
                 }
                 let iid = Record::must_id(it)?;
                 if let Some(row) = repo::set_if(
-                    &mut exec,
+                    exec,
                     &self.e.intent,
                     iid,
                     &[("status", Val::Text("succeeded".into()))],
@@ -1164,7 +1273,7 @@ impl Billing {
                 }
             }
             repo::set_if(
-                &mut exec,
+                exec,
                 &self.e.webhook,
                 id,
                 &[(
@@ -1179,12 +1288,11 @@ impl Billing {
             .await?;
             if !succeeded.is_empty() {
                 for l in &listeners {
-                    run_listener(&mut exec, l, &rows, invoice_id).await?;
+                    run_listener(exec, l, &rows, invoice_id).await?;
                 }
             }
             succeeded
         };
-        tx.commit().await?;
         tracing::info!(invoice = %invoice_id, intents = succeeded.len(), "invoice paid");
         Ok(Outcome::Paid(succeeded))
     }
@@ -1288,29 +1396,30 @@ impl Billing {
                 let body =
                     serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
                 let key = format!("status:{iid}");
-                let e = Entry {
+                let mut e = Entry {
                     provider: &provider,
                     key: &key,
                     dedupe: format!("{STATUS_SOURCE}:{provider}:{iid}"),
                     body: &body,
                     headers: &[],
-                    queue: true,
+                    inline: None,
                 };
                 match self.assess(&provider, &event).await? {
                     Verdict::Apply(inv) => {
-                        let (id, duplicate) = self
-                            .record(
-                                &e,
-                                "received",
-                                true,
-                                "reported paid by the status API",
-                                inv.id(),
-                                None,
-                            )
-                            .await?;
-                        if let (Some(id), false) = (id, duplicate) {
-                            self.apply(id, &event, &inv).await?;
-                        }
+                        e.inline = Some(Inline {
+                            event: &event,
+                            invoice: &inv,
+                            payment: self.payment_of(&inv).await?,
+                        });
+                        self.record(
+                            &e,
+                            "received",
+                            true,
+                            "reported paid by the status API",
+                            inv.id(),
+                            None,
+                        )
+                        .await?;
                     }
                     Verdict::Reject(err, alert) => {
                         let why = err.public_message();
@@ -1434,11 +1543,11 @@ impl Billing {
     }
 
     /// The dummy provider's own webhook, run as a job after the configured delay. It goes
-    /// through the inbox like any provider's webhook (verified, assessed, recorded), and this
-    /// job applies it at once instead of queueing another job to do so. Applying claims the
-    /// entry (`received` → `processed`), so it happens once whoever gets there first; a retry
-    /// of this job after a crash between the two steps finds the entry still `received` and
-    /// applies it.
+    /// through the inbox like any provider's webhook (verified, assessed, recorded), and is
+    /// applied in the transaction that writes its entry instead of by another job (one write
+    /// transaction per payment, not two). Applying claims the entry (`received` → `processed`),
+    /// so it happens once whoever gets there first; when applying fails, the entry is kept with
+    /// its job, and a retry of this job finds that entry and applies it.
     pub async fn dummy_pay(&self, payload: &Value) -> Result<()> {
         let invoice = stoa_api::jobs::uuid_arg(payload, "invoice")?;
         let row = self.store.get(&self.e.invoice, invoice).await?;
@@ -1491,9 +1600,23 @@ struct Entry<'a> {
     dedupe: String,
     body: &'a [u8],
     headers: &'a [(String, String)],
-    /// An accepted entry is written with the job that applies it; `false` when its receiver
-    /// applies it itself (the dummy provider's job, see [`Billing::dummy_pay`]).
-    queue: bool,
+    /// An accepted entry is written with the job that applies it, or applied in the
+    /// transaction that writes it (the job only when that fails).
+    inline: Option<Inline<'a>>,
+}
+
+/// What applying an entry as it is written needs: the event, its invoice and the intents that
+/// invoice pays, all read before the transaction.
+struct Inline<'a> {
+    event: &'a Event,
+    invoice: &'a Record,
+    payment: Payment,
+}
+
+/// The intents an invoice pays: their ids, and their rows oldest first.
+struct Payment {
+    ids: Vec<Uuid>,
+    intents: Vec<Record>,
 }
 
 /// What a status API said, kept as an inbox entry's body.

@@ -15,7 +15,7 @@ use stoa_kernel::value::{Val, fields, now, parse_timestamp};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
 use stoa_rbac::subjects::Subjects;
-use stoa_store::jobs::{NewJob, enqueue};
+use stoa_store::jobs::enqueue;
 use stoa_store::{Exec, Record, Store, repo};
 use uuid::Uuid;
 
@@ -23,6 +23,8 @@ use crate::prices::{self, Price};
 use crate::status::{self, By};
 
 pub const JOB_PAID: &str = "ecommerce.intents-paid";
+/// One paying order's timeout: written by earlier versions at each checkout, still run for the
+/// rows they left (the sweep, [`JOB_SWEEP`], times orders out now).
 pub const JOB_TIMEOUT: &str = "ecommerce.order-timeout";
 pub const JOB_NOTIFY: &str = "ecommerce.order-notify";
 pub const JOB_SUBJECT_CHECK: &str = "ecommerce.subject-check";
@@ -1147,12 +1149,7 @@ impl Commerce {
                 for l in repo::find(&mut exec, &self.e.o2i, &stale).await?.0 {
                     repo::delete(&mut exec, &self.e.o2i, Record::must_id(&l)?).await?;
                 }
-                enqueue(
-                    &mut exec,
-                    &NewJob::now(JOB_TIMEOUT, json!({"order": oid}))
-                        .at(now() + self.timeout + time::Duration::seconds(1)),
-                )
-                .await?;
+                // The payment timeout is the sweep's (`JOB_SWEEP`), not a job row per checkout.
             }
             // …and computed again once the orders are `paying`: a quantity change that committed
             // before is charged, one that comes after fails its own `status = new` check.
@@ -1181,40 +1178,44 @@ impl Commerce {
                     .currency(*currency)
                     .map(|c| c.slug.clone())
                     .unwrap_or_default();
-                payments.push((
-                    members.clone(),
-                    NewPayment {
-                        invoice,
-                        intents: vec![intent],
-                        amount: *amount,
-                        currency: cur,
-                        email: email.clone(),
-                        description: format!(
-                            "Orders {}",
-                            members
-                                .iter()
-                                .map(Uuid::to_string)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        success_url: success.clone(),
-                        cancel_url: cancel.clone(),
-                        kind: kind.clone(),
-                        interval: interval.clone(),
-                    },
-                ));
+                let payment = NewPayment {
+                    invoice,
+                    intents: vec![intent],
+                    amount: *amount,
+                    currency: cur,
+                    email: email.clone(),
+                    description: format!(
+                        "Orders {}",
+                        members
+                            .iter()
+                            .map(Uuid::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    success_url: success.clone(),
+                    cancel_url: cancel.clone(),
+                    kind: kind.clone(),
+                    interval: interval.clone(),
+                };
+                // A provider that answers without a network call starts the payment here.
+                let opened = self.billing.start_in(&mut exec, &payment, provider).await?;
+                payments.push((members.clone(), payment, opened));
             }
         }
         tx.commit().await?;
         let mut invoices = Vec::new();
         let mut failure = None;
-        for (members, p) in &payments {
-            let row = match self.billing.open_invoice(p, provider).await {
+        for (members, p, opened) in payments {
+            let opened = match opened {
+                Some(row) => Ok(row),
+                None => self.billing.open_invoice(&p, provider).await,
+            };
+            let row = match opened {
                 Ok(row) => row,
                 Err(e) => {
                     // The payment never started: these orders go back to the cart, to be paid
                     // again with this or another provider.
-                    for oid in members {
+                    for oid in &members {
                         self.transition(
                             *oid,
                             "new",
@@ -1520,25 +1521,23 @@ impl Commerce {
     /// Deletes cart orders never checked out (no payment intent) older than the retention.
     pub async fn clear_old(&self) -> Result<u64> {
         let cutoff = now() - self.retention;
-        let rows = self
-            .store
-            .find_by(
-                &self.e.order,
-                &[
-                    ("status", Val::Text("new".into())),
-                    ("type", Val::Text("cart".into())),
-                ],
-                SWEEP,
-            )
-            .await?;
+        let e = &self.e.order;
+        // Only carts past the retention, oldest first: however many live carts there are, a run
+        // reaches the old ones.
+        let q = FindQuery::all()
+            .eq(e, "status", Val::Text("new".into()))?
+            .eq(e, "type", Val::Text("cart".into()))?
+            .filter(
+                e,
+                "createdAt",
+                Op::Lte,
+                FilterValue::One(Val::Timestamp(cutoff)),
+            )?
+            .sort(e, "createdAt", false)?
+            .take(SWEEP);
+        let rows = self.store.find(e, &q).await?.rows;
         let mut removed = 0;
         for o in rows {
-            let Some(created) = o.text("createdAt").and_then(parse_timestamp) else {
-                continue;
-            };
-            if created > cutoff {
-                continue;
-            }
             let oid = Record::must_id(&o)?;
             if !self
                 .store
@@ -1562,16 +1561,26 @@ impl Commerce {
         Ok(removed)
     }
 
-    /// Cancels paying orders past the timeout and delivers lapsed subscriptions.
+    /// Cancels paying orders past the payment timeout (and gives back to the cart those whose
+    /// checkout was cut off before the provider was asked), and delivers lapsed subscriptions.
+    /// Paying orders are looked at only once they could need either, so a sweep reads nothing
+    /// while every checkout is younger than [`DRAFT_GRACE`].
     pub async fn sweep(&self) -> Result<()> {
         let e = &self.e.order;
         for st in ["paying", "delivering"] {
             // Oldest first: those are the ones past their timeout or period, so a backlog larger
             // than one run drains instead of the same newest rows being read every time.
-            let q = FindQuery::all()
-                .eq(e, "status", Val::Text(st.into()))?
-                .sort(e, "updatedAt", false)?
-                .take(SWEEP);
+            let mut q = FindQuery::all().eq(e, "status", Val::Text(st.into()))?;
+            if st == "paying" {
+                let idle = now() - DRAFT_GRACE.min(self.timeout);
+                q = q.filter(
+                    e,
+                    "updatedAt",
+                    Op::Lte,
+                    FilterValue::One(Val::Timestamp(idle)),
+                )?;
+            }
+            let q = q.sort(e, "updatedAt", false)?.take(SWEEP);
             let rows = self.store.find(e, &q).await?.rows;
             for o in rows {
                 let id = Record::must_id(&o)?;

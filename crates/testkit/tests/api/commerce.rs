@@ -924,6 +924,128 @@ async fn a_failing_payment_hook_falls_back_to_its_job(db: Db) {
 }
 dual_test!(a_failing_payment_hook_falls_back_to_its_job, db);
 
+/// A checkout with the dummy provider (which answers without a network call) starts its payment
+/// in the checkout's own transaction: one write transaction on SQLite's writer, the invoice
+/// open in the answer and its webhook job queued with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dummy_checkout_is_one_write_transaction() {
+    let app = app(Db::Sqlite, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (subject, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let r = me
+        .post(
+            &orders(&subject),
+            &json!({"productId": c.tree, "quantity": 2}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let writes = || app.store.db.sqlite_writes().expect("sqlite").transactions;
+    let before = writes();
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&subject)),
+            &json!({"provider": "dummy", "email": "one@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(writes() - before, 1, "write transactions of one checkout");
+    let invoice = &r.data()["billingModule"]["invoices"][0];
+    assert_eq!(invoice["status"], json!("open"), "{invoice}");
+    assert!(
+        invoice["paymentUrl"]
+            .as_str()
+            .is_some_and(|u| u.contains("/checkout/success")),
+        "{invoice}"
+    );
+    assert_eq!(queued(&app, "billing.dummy-pay").await.len(), 1);
+}
+
+/// A fault in the database itself (not in our code): while `on`, no payment intent may become
+/// `succeeded` — a trigger that aborts the statement, on either backend.
+async fn intents_cannot_succeed(app: &TestApp, on: bool) {
+    let mut tx = app.store.db.begin().await.expect("begin");
+    match tx.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c
+            .execute_batch(if on {
+                r#"CREATE TRIGGER "test_fault" BEFORE UPDATE OF "status" ON "billing_payment_intent"
+                   WHEN new."status" = 'succeeded' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"#
+            } else {
+                r#"DROP TRIGGER "test_fault""#
+            })
+            .expect("sqlite fault"),
+        stoa_store::db::Link::Postgres(c) => {
+            let sql: &[&'static str] = if on {
+                &[
+                    r#"CREATE OR REPLACE FUNCTION test_fault() RETURNS trigger LANGUAGE plpgsql
+                       AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$"#,
+                    r#"CREATE TRIGGER test_fault BEFORE UPDATE OF status ON billing_payment_intent
+                       FOR EACH ROW WHEN (NEW.status = 'succeeded') EXECUTE FUNCTION test_fault()"#,
+                ]
+            } else {
+                &["DROP TRIGGER test_fault ON billing_payment_intent"]
+            };
+            for q in sql {
+                sqlx::query(*q).execute(&mut *c).await.expect("postgres fault");
+            }
+        }
+    }
+    tx.commit().await.expect("commit");
+}
+
+/// The dummy provider's webhook is applied in the transaction that writes its inbox entry (no
+/// job for it). When applying fails there, only that is undone: the entry stays `received`
+/// with its job, which applies it once the fault is gone — once.
+async fn a_dummy_payment_that_cannot_be_applied_waits_with_its_job(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let billing = app
+        .ctx
+        .need::<stoa_billing::service::Billing>()
+        .expect("billing");
+    // Without a fault: paid as written, the order moved on, no job behind it.
+    let Bought { order, invoice, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("dummy pay");
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    assert!(jobs_named(&app, "billing.webhook").await.is_empty());
+    // With one: the entry is kept, its job queued, nothing paid.
+    intents_cannot_succeed(&app, true).await;
+    let Bought { order, invoice, .. } = buy(&app, &c.tree, 2, json!({"provider": "dummy"})).await;
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("dummy pay with the fault");
+    let waiting = inbox_in(&app, "received").await;
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    assert_eq!(waiting[0]["invoiceId"], json!(invoice));
+    assert_eq!(queued(&app, "billing.webhook").await.len(), 1);
+    assert_eq!(order_row(&app, &order).await["status"], json!("paying"));
+    let inv = app.get(&format!("/api/billing/invoices/{invoice}")).await;
+    assert_eq!(inv.data()["status"], json!("open"), "{}", inv.text);
+    // The fault gone, the job applies it.
+    intents_cannot_succeed(&app, false).await;
+    app.drain_jobs().await;
+    assert!(inbox_in(&app, "received").await.is_empty());
+    assert_eq!(inbox_in(&app, "processed").await.len(), 2);
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    let inv = app.get(&format!("/api/billing/invoices/{invoice}")).await;
+    assert_eq!(inv.data()["status"], json!("paid"), "{}", inv.text);
+    // The dummy job's retry finds it paid: no second payment.
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("dummy pay again");
+    assert_eq!(inbox_in(&app, "processed").await.len(), 2);
+}
+dual_test!(
+    a_dummy_payment_that_cannot_be_applied_waits_with_its_job,
+    db
+);
+
 /// Leaves the inbox `entries` waiting as after an outage: every webhook job dead after its last
 /// attempt, and the entries older than the inbox sweep waits.
 async fn left_waiting(app: &TestApp, entries: &[uuid::Uuid]) {
@@ -1262,10 +1384,22 @@ async fn state_machine(db: Db) {
             "{from}>{to} not in {moves:?}"
         );
     }
-    // Payment timeout: a paying order left too long is canceled by the sweep.
+    // Payment timeout: a paying order left too long is canceled by the sweep (no job row per
+    // checkout waits for it), and not before.
+    let commerce = app
+        .ctx
+        .need::<stoa_ecommerce::orders::Commerce>()
+        .expect("commerce");
+    let bought = std::time::Instant::now();
     let Bought { order, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
+    commerce.sweep().await.expect("sweep");
+    // (The timeout here is a second: a machine slow enough to take that long has no "before".)
+    if bought.elapsed() < std::time::Duration::from_millis(900) {
+        assert_eq!(order_row(&app, &order).await["status"], json!("paying"));
+    }
+    assert!(queued(&app, "ecommerce.order-timeout").await.is_empty());
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
-    app.drain_jobs().await;
+    commerce.sweep().await.expect("sweep");
     let o = order_row(&app, &order).await;
     assert_eq!(
         (o["status"].as_str(), o["type"].as_str()),

@@ -28,6 +28,10 @@ impl Provider for Dummy {
         })
     }
 
+    fn local(&self) -> bool {
+        true
+    }
+
     fn event_key(&self, w: &Incoming<'_>) -> Option<String> {
         let v: Value = serde_json::from_slice(w.body).ok()?;
         v.pointer("/data/id")

@@ -192,6 +192,12 @@ pub trait Provider: Send + Sync {
     fn has_status(&self) -> bool {
         false
     }
+    /// Whether [`Provider::create`] answers without leaving the process (no network call,
+    /// nothing that can wait): such a payment is started inside the checkout's transaction
+    /// ([`crate::service::Billing::start_in`]) instead of between two.
+    fn local(&self) -> bool {
+        false
+    }
 }
 
 /// The outgoing HTTP client every provider shares: bounded in time so a provider that does not
