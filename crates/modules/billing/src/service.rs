@@ -1496,8 +1496,8 @@ impl Billing {
     }
 
     /// Accepted inbox entries still `received` [`INBOX_STALE`] after they arrived get a job that
-    /// applies them: the dummy job applies its own entry without one, and gives up after its
-    /// last attempt (a database away for longer); a webhook job can die too. Applying claims the
+    /// applies them: a webhook job can die after its last attempt (a database away for longer),
+    /// and entries written by earlier versions' dummy job had none. Applying claims the
     /// entry, so an entry whose own job still comes is applied once either way. Each entry is
     /// re-queued at most once per period; at most [`INBOX_SWEEP_MAX`] a run. Returns how many.
     pub async fn sweep_inbox(&self) -> Result<usize> {
@@ -1547,7 +1547,8 @@ impl Billing {
     /// applied in the transaction that writes its entry instead of by another job (one write
     /// transaction per payment, not two). Applying claims the entry (`received` → `processed`),
     /// so it happens once whoever gets there first; when applying fails, the entry is kept with
-    /// its job, and a retry of this job finds that entry and applies it.
+    /// its own job (this one ends), and a copy of the same webhook finds that entry waiting and
+    /// applies it.
     pub async fn dummy_pay(&self, payload: &Value) -> Result<()> {
         let invoice = stoa_api::jobs::uuid_arg(payload, "invoice")?;
         let row = self.store.get(&self.e.invoice, invoice).await?;

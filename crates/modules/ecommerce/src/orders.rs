@@ -35,8 +35,13 @@ pub const JOB_SWEEP: &str = "ecommerce.sweep";
 pub const MAX_QUANTITY: i64 = 10_000;
 /// Most orders one checkout may pay.
 pub const MAX_CHECKOUT_ORDERS: usize = 100;
-/// Orders one sweep looks at.
+/// Orders one page of a sweep reads.
 const SWEEP: u64 = 500;
+/// How long one sweep (or clear-old-orders) pages on before leaving the rest to the next run.
+const SWEEP_BUDGET: std::time::Duration = std::time::Duration::from_secs(120);
+/// Paying orders younger than this past [`DRAFT_GRACE`] are looked at for draft invoices (a few
+/// sweeps' worth).
+const DRAFT_WINDOW: time::Duration = time::Duration::minutes(30);
 /// How long a checkout's invoices may stay drafts (the provider not yet asked) before the sweep
 /// gives the orders back to the cart.
 const DRAFT_GRACE: time::Duration = time::Duration::minutes(2);
@@ -1522,37 +1527,37 @@ impl Commerce {
     pub async fn clear_old(&self) -> Result<u64> {
         let cutoff = now() - self.retention;
         let e = &self.e.order;
-        // Only carts past the retention, oldest first: however many live carts there are, a run
-        // reaches the old ones.
-        let q = FindQuery::all()
-            .eq(e, "status", Val::Text("new".into()))?
-            .eq(e, "type", Val::Text("cart".into()))?
-            .filter(
-                e,
-                "createdAt",
-                Op::Lte,
-                FilterValue::One(Val::Timestamp(cutoff)),
-            )?
-            .sort(e, "createdAt", false)?
-            .take(SWEEP);
-        let rows = self.store.find(e, &q).await?.rows;
         let mut removed = 0;
-        for o in rows {
-            let oid = Record::must_id(&o)?;
-            if !self
-                .store
-                .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 1)
-                .await?
-                .is_empty()
-            {
-                continue;
-            }
-            let mut tx = self.store.begin().await?;
-            let still = self.lock_open(&mut tx.exec(), oid).await?;
-            if still {
-                repo::delete(&mut tx.exec(), &self.e.order, oid).await?;
-                tx.commit().await?;
-                removed += 1;
+        let mut pages = self.pages(
+            e,
+            "new",
+            &[
+                ("type", Op::Eq, FilterValue::One(Val::Text("cart".into()))),
+                (
+                    "createdAt",
+                    Op::Lte,
+                    FilterValue::One(Val::Timestamp(cutoff)),
+                ),
+            ],
+        );
+        while let Some(rows) = pages.next(self).await? {
+            for o in rows {
+                let oid = Record::must_id(&o)?;
+                if !self
+                    .store
+                    .find_by(&self.e.o2i, &[("orderId", Val::Uuid(oid))], 1)
+                    .await?
+                    .is_empty()
+                {
+                    continue;
+                }
+                let mut tx = self.store.begin().await?;
+                let still = self.lock_open(&mut tx.exec(), oid).await?;
+                if still {
+                    repo::delete(&mut tx.exec(), &self.e.order, oid).await?;
+                    tx.commit().await?;
+                    removed += 1;
+                }
             }
         }
         if removed > 0 {
@@ -1561,27 +1566,31 @@ impl Commerce {
         Ok(removed)
     }
 
-    /// Cancels paying orders past the payment timeout (and gives back to the cart those whose
-    /// checkout was cut off before the provider was asked), and delivers lapsed subscriptions.
-    /// Paying orders are looked at only once they could need either, so a sweep reads nothing
-    /// while every checkout is younger than [`DRAFT_GRACE`].
+    /// Orders in `status` matching `filters`, oldest first (ids are time-ordered: a walk of the
+    /// status index), [`SWEEP`] at a time, for at most [`SWEEP_BUDGET`]: every match is reached
+    /// however many rows before it are skipped, and a run's cost is bounded.
+    fn pages(
+        &self,
+        e: &Arc<Entity>,
+        status: &str,
+        filters: &[(&'static str, Op, FilterValue)],
+    ) -> Pages {
+        Pages {
+            entity: e.clone(),
+            status: status.to_owned(),
+            filters: filters.to_vec(),
+            after: None,
+            started: std::time::Instant::now(),
+            done: false,
+        }
+    }
+
+    /// Cancels paying orders past the payment timeout (an order paid meanwhile moves on
+    /// instead), gives back to the cart those whose checkout was cut off before the provider was
+    /// asked, and delivers lapsed subscriptions.
     pub async fn sweep(&self) -> Result<()> {
         let e = &self.e.order;
-        for st in ["paying", "delivering"] {
-            // Oldest first: those are the ones past their timeout or period, so a backlog larger
-            // than one run drains instead of the same newest rows being read every time.
-            let mut q = FindQuery::all().eq(e, "status", Val::Text(st.into()))?;
-            if st == "paying" {
-                let idle = now() - DRAFT_GRACE.min(self.timeout);
-                q = q.filter(
-                    e,
-                    "updatedAt",
-                    Op::Lte,
-                    FilterValue::One(Val::Timestamp(idle)),
-                )?;
-            }
-            let q = q.sort(e, "updatedAt", false)?.take(SWEEP);
-            let rows = self.store.find(e, &q).await?.rows;
+        let check = |rows: Vec<Record>| async move {
             for o in rows {
                 let id = Record::must_id(&o)?;
                 match self.check(id).await {
@@ -1589,7 +1598,46 @@ impl Commerce {
                     Err(e) => tracing::warn!(order = %id, error = %e, "order check failed"),
                 }
             }
+            Result::Ok(())
+        };
+        // Past the timeout: every one of them, page after page.
+        let due = now() - self.timeout;
+        let mut pages = self.pages(
+            e,
+            "paying",
+            &[("updatedAt", Op::Lte, FilterValue::One(Val::Timestamp(due)))],
+        );
+        while let Some(rows) = pages.next(self).await? {
+            check(rows).await?;
         }
+        // A checkout cut off between its transaction and the provider's answer leaves draft
+        // invoices: looked at in the sweeps after its grace (newest first, one page; one missed
+        // here is given back to the cart when it times out).
+        let grace = now() - DRAFT_GRACE;
+        let q = FindQuery::all()
+            .eq(e, "status", Val::Text("paying".into()))?
+            .filter(
+                e,
+                "updatedAt",
+                Op::Lte,
+                FilterValue::One(Val::Timestamp(grace)),
+            )?
+            .filter(
+                e,
+                "updatedAt",
+                Op::Gt,
+                FilterValue::One(Val::Timestamp(grace - DRAFT_WINDOW)),
+            )?
+            .sort(e, "id", true)?
+            .take(SWEEP);
+        check(self.store.find(e, &q).await?.rows).await?;
+        // Subscriptions (not bounded yet: a renewal does not touch its order, so the oldest
+        // stay first; a page a run).
+        let q = FindQuery::all()
+            .eq(e, "status", Val::Text("delivering".into()))?
+            .sort(e, "updatedAt", false)?
+            .take(SWEEP);
+        check(self.store.find(e, &q).await?.rows).await?;
         Ok(())
     }
 
@@ -2020,6 +2068,41 @@ impl stoa_billing::service::PaidHook for PaidOrders {
                 .ok_or_else(|| Error::Unavailable("the shop is shutting down".into()))?;
             shop.intents_paid_in(exec, intents).await
         })
+    }
+}
+
+/// A walk over orders in one status, oldest first, by id (see [`Commerce::pages`]).
+struct Pages {
+    entity: Arc<Entity>,
+    status: String,
+    filters: Vec<(&'static str, Op, FilterValue)>,
+    after: Option<Uuid>,
+    started: std::time::Instant,
+    done: bool,
+}
+
+impl Pages {
+    /// The next page; `None` once a page came back short or the budget is spent.
+    async fn next(&mut self, c: &Commerce) -> Result<Option<Vec<Record>>> {
+        if self.done || self.started.elapsed() > SWEEP_BUDGET {
+            return Ok(None);
+        }
+        let e = &self.entity;
+        let mut q = FindQuery::all().eq(e, "status", Val::Text(self.status.clone()))?;
+        for (field, op, value) in &self.filters {
+            q = q.filter(e, field, *op, value.clone())?;
+        }
+        if let Some(a) = self.after {
+            q = q.filter(e, "id", Op::Gt, FilterValue::One(Val::Uuid(a)))?;
+        }
+        let rows = c
+            .store
+            .find(e, &q.sort(e, "id", false)?.take(SWEEP))
+            .await?
+            .rows;
+        self.done = (rows.len() as u64) < SWEEP;
+        self.after = rows.last().and_then(Record::id);
+        Ok((!rows.is_empty()).then_some(rows))
     }
 }
 
