@@ -12,8 +12,8 @@
 //!   `SAVEPOINT`, so a writer that fails or is dropped rolls back only its own work;
 //! - a writer's commit releases its savepoint and, if another writer is already queued for the
 //!   connection (and the batch is young, see [`AGE_PER_COMMIT`], and smaller than
-//!   [`MAX_MEMBERS`]), hands the connection on without committing; with nobody queued it leaves
-//!   a young batch open for [`LINGER`] for writers about to come, then commits it (one fsync);
+//!   [`MAX_MEMBERS`]), hands the connection on without committing; otherwise it commits the batch
+//!   (one fsync);
 //! - `commit()` returns only once the batch it belongs to is durably committed, with that commit's
 //!   outcome: a writer is never told "done" for work that could still be lost, and a failed batch
 //!   commit fails every writer in it (none of their work is kept).
@@ -52,9 +52,6 @@ const AGE_PER_COMMIT: u32 = 3;
 const MIN_AGE: Duration = Duration::from_micros(500);
 /// A writer waiting for its batch commits it itself when nobody did within this time.
 const HEAL_AFTER: Duration = Duration::from_millis(50);
-/// A young batch whose last writer finds nobody queued stays open this long (about a timer
-/// tick) for the writers about to come, then that writer commits it: one fsync for more writers.
-const LINGER: Duration = Duration::from_micros(500);
 
 /// How a batch ended: `Ok` when committed; the message of the failure otherwise.
 type Outcome = std::result::Result<(), String>;
@@ -77,8 +74,6 @@ pub struct Group {
     /// The youngest age that ends a batch, in microseconds ([`MIN_AGE`]; tests raise it to make
     /// writers share a batch whatever the machine's speed).
     min_age_us: AtomicU64,
-    /// [`LINGER`] in microseconds (tests lengthen it to see a batch wait for its next writer).
-    linger_us: AtomicU64,
 }
 
 /// The writer connection and the batch open on it.
@@ -170,7 +165,6 @@ impl Group {
             last_commit_us: AtomicU64::new(0),
             busy_us: AtomicU64::new(0),
             min_age_us: AtomicU64::new(u64::try_from(MIN_AGE.as_micros()).unwrap_or(500)),
-            linger_us: AtomicU64::new(u64::try_from(LINGER.as_micros()).unwrap_or(500)),
         })
     }
 
@@ -206,7 +200,7 @@ impl Group {
         }
         if let Err(e) = savepoint(&st.conn, SAVEPOINT) {
             let err = unavailable("start a transaction", &e);
-            self.end_or_hand_on(st, Some(e), false);
+            self.end_or_hand_on(st, Some(e));
             return Err(err);
         }
         Ok(GroupTx {
@@ -218,16 +212,12 @@ impl Group {
     /// After a writer left the connection: commit the batch when nobody is queued (or it is full
     /// or old), otherwise leave it open for the next writer. `failed` ends the batch with that
     /// failure (its transaction is gone). Returns the batch's outcome receiver.
-    /// `linger`: the leaving writer waits for the batch and commits it after [`LINGER`] (see
-    /// [`Self::wait`]), so a young batch with nobody queued may stay open meanwhile; the answer
-    /// then says it did.
     fn end_or_hand_on(
         &self,
         mut st: OwnedMutexGuard<State>,
         failed: Option<String>,
-        linger: bool,
-    ) -> Option<(watch::Receiver<Option<Outcome>>, bool)> {
-        let rx = self.hand_on_or_finish(&mut st, failed, linger);
+    ) -> Option<watch::Receiver<Option<Outcome>>> {
+        let rx = self.hand_on_or_finish(&mut st, failed);
         self.busy_us.fetch_add(
             u64::try_from(st.held_at.elapsed().as_micros()).unwrap_or(u64::MAX),
             Ordering::Relaxed,
@@ -240,26 +230,21 @@ impl Group {
         &self,
         st: &mut State,
         failed: Option<String>,
-        linger: bool,
-    ) -> Option<(watch::Receiver<Option<Outcome>>, bool)> {
+    ) -> Option<watch::Receiver<Option<Outcome>>> {
         let batch = st.batch.as_ref()?;
         let rx = batch.done.subscribe();
         // An empty batch (every writer in it rolled back) is ended rather than handed on, so a
         // transaction is never left open with nobody to end it.
         if failed.is_none()
             && batch.members > 0
+            && self.waiting.load(Ordering::Acquire) > 0
             && batch.members < MAX_MEMBERS
             && batch.started.elapsed() < self.max_age()
         {
-            if self.waiting.load(Ordering::Acquire) > 0 {
-                return Some((rx, false));
-            }
-            if linger && batch.started.elapsed() + self.linger() < self.max_age() {
-                return Some((rx, true));
-            }
+            return Some(rx);
         }
         self.finish(st, failed);
-        Some((rx, false))
+        Some(rx)
     }
 
     /// Commits (or, after `failed` or with no members, rolls back) the open batch and tells its
@@ -298,10 +283,6 @@ impl Group {
         let _ = batch.done.send(Some(outcome));
     }
 
-    fn linger(&self) -> Duration {
-        Duration::from_micros(self.linger_us.load(Ordering::Relaxed))
-    }
-
     /// How old a batch may grow while writers keep coming (see [`AGE_PER_COMMIT`]).
     fn max_age(&self) -> Duration {
         let last = Duration::from_micros(self.last_commit_us.load(Ordering::Relaxed));
@@ -311,15 +292,7 @@ impl Group {
 
     /// Waits until the batch behind `rx` ended; commits it itself when it stays open with nobody
     /// holding the connection.
-    /// `lingered`: this writer left the batch open with nobody queued, and commits it after
-    /// [`LINGER`] unless a writer that came meanwhile holds it (that one then decides).
-    async fn wait(
-        &self,
-        mut rx: watch::Receiver<Option<Outcome>>,
-        id: u64,
-        lingered: bool,
-    ) -> Outcome {
-        let mut after = if lingered { self.linger() } else { HEAL_AFTER };
+    async fn wait(&self, mut rx: watch::Receiver<Option<Outcome>>, id: u64) -> Outcome {
         loop {
             if let Some(o) = rx.borrow_and_update().clone() {
                 return o;
@@ -330,18 +303,12 @@ impl Group {
                         return rx.borrow().clone().unwrap_or_else(|| Err("the batch was abandoned".into()));
                     }
                 }
-                () = tokio::time::sleep(after) => {
+                () = tokio::time::sleep(HEAL_AFTER) => {
                     if let Ok(mut st) = self.state.clone().try_lock_owned()
                         && st.batch.as_ref().is_some_and(|b| b.id == id)
                     {
-                        let t = Instant::now();
                         self.finish(&mut st, None);
-                        self.busy_us.fetch_add(
-                            u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX),
-                            Ordering::Relaxed,
-                        );
                     }
-                    after = HEAL_AFTER;
                 }
             }
         }
@@ -381,17 +348,17 @@ impl GroupTx {
         if let Err(e) = released {
             // SQLite rolled the whole transaction back (disk full, I/O error): the batch is lost.
             let err = unavailable("save", &e);
-            self.group.end_or_hand_on(st, Some(e), false);
+            self.group.end_or_hand_on(st, Some(e));
             return Err(err);
         }
         if let Some(b) = st.batch.as_mut() {
             b.members += 1;
         }
-        let Some((rx, lingered)) = self.group.end_or_hand_on(st, None, true) else {
+        let Some(rx) = self.group.end_or_hand_on(st, None) else {
             return Err(Error::internal("no open batch"));
         };
         self.group
-            .wait(rx, id, lingered)
+            .wait(rx, id)
             .await
             .map_err(|e| unavailable("commit", &e))
     }
@@ -405,7 +372,7 @@ impl Drop for GroupTx {
             return;
         };
         let undone = savepoint(&st.conn, ROLLBACK_TO).and_then(|()| savepoint(&st.conn, RELEASE));
-        self.group.end_or_hand_on(st, undone.err(), false);
+        self.group.end_or_hand_on(st, undone.err());
     }
 }
 
@@ -613,42 +580,6 @@ mod tests {
         let done = tokio::time::timeout(Duration::from_secs(5), committing).await;
         assert!(matches!(done, Ok(Ok(Ok(())))), "{done:?}");
         assert_eq!(committed(&dir).await, vec![1]);
-    }
-
-    /// A writer that finds nobody queued leaves a young batch open for a moment: a writer that
-    /// comes meanwhile joins it (one commit for both), and neither is told "done" before that
-    /// commit; with nobody coming, the first commits it itself.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_young_batch_waits_a_moment_for_the_next_writer() {
-        let (db, dir) = db().await;
-        let g = group(&db);
-        g.min_age_us.store(60_000_000, Ordering::Relaxed);
-        g.linger_us.store(300_000, Ordering::Relaxed);
-        let before = g.batches.load(Ordering::Relaxed);
-        let mut first = db.begin().await.expect("begin");
-        run(&mut first, "INSERT INTO t (n) VALUES (1)").await;
-        let first = tokio::spawn(async move { first.commit().await });
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        assert!(!first.is_finished(), "told done before its batch committed");
-        assert!(
-            committed(&dir).await.is_empty(),
-            "committed before the linger"
-        );
-        let mut second = db.begin().await.expect("begin");
-        run(&mut second, "INSERT INTO t (n) VALUES (2)").await;
-        second.commit().await.expect("second");
-        first.await.expect("task").expect("first");
-        assert_eq!(committed(&dir).await, vec![1, 2]);
-        assert_eq!(g.batches.load(Ordering::Relaxed) - before, 1, "one commit");
-        // Alone: committed after the linger by the writer itself.
-        let mut third = db.begin().await.expect("begin");
-        run(&mut third, "INSERT INTO t (n) VALUES (3)").await;
-        tokio::time::timeout(Duration::from_secs(5), third.commit())
-            .await
-            .expect("committed within the linger")
-            .expect("third");
-        assert_eq!(committed(&dir).await, vec![1, 2, 3]);
-        assert_eq!(g.batches.load(Ordering::Relaxed) - before, 2);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
