@@ -173,6 +173,9 @@ pub struct Commerce {
     default_language: String,
     timeout: time::Duration,
     retention: time::Duration,
+    /// Where the sweep's walk of `delivering` orders stopped when its budget ran out (the next
+    /// sweep goes on from there).
+    lapse_cursor: std::sync::Mutex<Option<Uuid>>,
 }
 
 /// The orders a checkout pays: those the buyer named (each checked to be theirs), or the
@@ -307,6 +310,7 @@ impl Commerce {
             retention: time::Duration::hours(
                 ctx.config.cart_retention_hours.min(10 * 365 * 24) as i64
             ),
+            lapse_cursor: std::sync::Mutex::new(None),
         })
     }
 
@@ -1631,13 +1635,17 @@ impl Commerce {
             .sort(e, "id", true)?
             .take(SWEEP);
         check(self.store.find(e, &q).await?.rows).await?;
-        // Subscriptions (not bounded yet: a renewal does not touch its order, so the oldest
-        // stay first; a page a run).
-        let q = FindQuery::all()
-            .eq(e, "status", Val::Text("delivering".into()))?
-            .sort(e, "updatedAt", false)?
-            .take(SWEEP);
-        check(self.store.find(e, &q).await?.rows).await?;
+        // Subscriptions: every delivering order, by id, the walk going on where the last run's
+        // budget stopped it (a renewal does not touch its order, so no cut-off finds the lapsed
+        // ones; the oldest 500 by `updatedAt` used to be all a run looked at).
+        let start = self.lapse_cursor.lock().map(|c| *c).unwrap_or(None);
+        let mut pages = self.pages(e, "delivering", &[]).after(start);
+        while let Some(rows) = pages.next(self).await? {
+            check(rows).await?;
+        }
+        if let Ok(mut c) = self.lapse_cursor.lock() {
+            *c = (!pages.done).then_some(pages.after).flatten();
+        }
         Ok(())
     }
 
@@ -2082,6 +2090,12 @@ struct Pages {
 }
 
 impl Pages {
+    /// Starts after order `id` (a walk an earlier run left unfinished).
+    fn after(mut self, id: Option<Uuid>) -> Self {
+        self.after = id;
+        self
+    }
+
     /// The next page; `None` once a page came back short or the budget is spent.
     async fn next(&mut self, c: &Commerce) -> Result<Option<Vec<Record>>> {
         if self.done || self.started.elapsed() > SWEEP_BUDGET {
