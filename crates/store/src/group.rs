@@ -490,11 +490,13 @@ mod tests {
                         0 => tx.commit().await.expect("commit"),
                         1 => drop(tx),
                         _ => {
-                            // A statement that fails (a duplicate) and then the writer gives up.
+                            // A statement that fails (its own row again: a duplicate, whatever
+                            // order the writers came in) and then the writer gives up.
                             let Link::Sqlite(c) = tx.exec().link else {
                                 unreachable!()
                             };
-                            assert!(exec(c, "INSERT INTO t (n) VALUES (0)").is_err());
+                            let again = format!("INSERT INTO t (n) VALUES ({n})");
+                            assert!(exec(c, &again).is_err());
                             drop(tx);
                         }
                     }
