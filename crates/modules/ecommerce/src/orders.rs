@@ -1530,10 +1530,8 @@ impl Commerce {
     /// Deletes cart orders never checked out (no payment intent) older than the retention.
     pub async fn clear_old(&self) -> Result<u64> {
         let cutoff = now() - self.retention;
-        let e = &self.e.order;
         let mut removed = 0;
         let mut pages = self.pages(
-            e,
             "new",
             &[
                 ("type", Op::Eq, FilterValue::One(Val::Text("cart".into()))),
@@ -1573,14 +1571,8 @@ impl Commerce {
     /// Orders in `status` matching `filters`, oldest first (ids are time-ordered: a walk of the
     /// status index), [`SWEEP`] at a time, for at most [`SWEEP_BUDGET`]: every match is reached
     /// however many rows before it are skipped, and a run's cost is bounded.
-    fn pages(
-        &self,
-        e: &Arc<Entity>,
-        status: &str,
-        filters: &[(&'static str, Op, FilterValue)],
-    ) -> Pages {
+    fn pages(&self, status: &str, filters: &[(&'static str, Op, FilterValue)]) -> Pages {
         Pages {
-            entity: e.clone(),
             status: status.to_owned(),
             filters: filters.to_vec(),
             after: None,
@@ -1607,7 +1599,6 @@ impl Commerce {
         // Past the timeout: every one of them, page after page.
         let due = now() - self.timeout;
         let mut pages = self.pages(
-            e,
             "paying",
             &[("updatedAt", Op::Lte, FilterValue::One(Val::Timestamp(due)))],
         );
@@ -1639,7 +1630,7 @@ impl Commerce {
         // budget stopped it (a renewal does not touch its order, so no cut-off finds the lapsed
         // ones; the oldest 500 by `updatedAt` used to be all a run looked at).
         let start = self.lapse_cursor.lock().map(|c| *c).unwrap_or(None);
-        let mut pages = self.pages(e, "delivering", &[]).after(start);
+        let mut pages = self.pages("delivering", &[]).after(start);
         while let Some(rows) = pages.next(self).await? {
             check(rows).await?;
         }
@@ -2081,7 +2072,6 @@ impl stoa_billing::service::PaidHook for PaidOrders {
 
 /// A walk over orders in one status, oldest first, by id (see [`Commerce::pages`]).
 struct Pages {
-    entity: Arc<Entity>,
     status: String,
     filters: Vec<(&'static str, Op, FilterValue)>,
     after: Option<Uuid>,
@@ -2101,7 +2091,7 @@ impl Pages {
         if self.done || self.started.elapsed() > SWEEP_BUDGET {
             return Ok(None);
         }
-        let e = &self.entity;
+        let e = &c.e.order;
         let mut q = FindQuery::all().eq(e, "status", Val::Text(self.status.clone()))?;
         for (field, op, value) in &self.filters {
             q = q.filter(e, field, *op, value.clone())?;

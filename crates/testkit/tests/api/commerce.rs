@@ -805,10 +805,7 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
         billing,
         ..
     } = waiting_webhook(db).await;
-    billing
-        .dummy_pay(&json!({"invoice": invoice}))
-        .await
-        .expect("dummy pay");
+    run_dummy_pay(&billing, &invoice).await;
     // Applied by the dummy job itself, before any other job ran; its own copy is a copy.
     assert_eq!(inbox_in(&app, "received").await.len(), 0);
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
@@ -827,15 +824,20 @@ async fn the_dummy_job_applies_its_waiting_entry(db: Db) {
         "no job is left to move the order"
     );
     // Run again (a retry after a crash past this point): nothing more happens.
-    billing
-        .dummy_pay(&json!({"invoice": invoice}))
-        .await
-        .expect("dummy pay again");
+    run_dummy_pay(&billing, &invoice).await;
     app.drain_jobs().await;
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
     assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
 }
 dual_test!(the_dummy_job_applies_its_waiting_entry, db);
+
+/// Runs the dummy provider's job for `invoice` now (its delay skipped).
+async fn run_dummy_pay(billing: &stoa_billing::service::Billing, invoice: &str) {
+    billing
+        .dummy_pay(&json!({"invoice": invoice}))
+        .await
+        .expect("the dummy provider's job");
+}
 
 /// The jobs named `name`, whatever their status (at most 1000).
 async fn jobs_named(app: &TestApp, name: &str) -> Vec<stoa_store::Record> {
@@ -896,10 +898,7 @@ async fn a_failing_payment_hook_falls_back_to_its_job(db: Db) {
         "ecommerce.intents-paid",
         std::sync::Arc::new(FailingHook(intents.clone())),
     );
-    billing
-        .dummy_pay(&json!({"invoice": invoice}))
-        .await
-        .expect("dummy pay");
+    run_dummy_pay(&billing, &invoice).await;
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
     assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
     let links = app
@@ -1005,20 +1004,14 @@ async fn a_dummy_payment_that_cannot_be_applied_waits_with_its_job(db: Db) {
         .expect("billing");
     // Without a fault: paid as written, the order moved on, no job behind it.
     let Bought { order, invoice, .. } = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
-    billing
-        .dummy_pay(&json!({"invoice": invoice}))
-        .await
-        .expect("dummy pay");
+    run_dummy_pay(&billing, &invoice).await;
     assert_eq!(inbox_in(&app, "processed").await.len(), 1);
     assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
     assert!(jobs_named(&app, "billing.webhook").await.is_empty());
     // With one: the entry is kept, its job queued, nothing paid.
     intents_cannot_succeed(&app, true).await;
     let Bought { order, invoice, .. } = buy(&app, &c.tree, 2, json!({"provider": "dummy"})).await;
-    billing
-        .dummy_pay(&json!({"invoice": invoice}))
-        .await
-        .expect("dummy pay with the fault");
+    run_dummy_pay(&billing, &invoice).await;
     let waiting = inbox_in(&app, "received").await;
     assert_eq!(waiting.len(), 1, "{waiting:?}");
     assert_eq!(waiting[0]["invoiceId"], json!(invoice));
@@ -1035,10 +1028,7 @@ async fn a_dummy_payment_that_cannot_be_applied_waits_with_its_job(db: Db) {
     let inv = app.get(&format!("/api/billing/invoices/{invoice}")).await;
     assert_eq!(inv.data()["status"], json!("paid"), "{}", inv.text);
     // The dummy job's retry finds it paid: no second payment.
-    billing
-        .dummy_pay(&json!({"invoice": invoice}))
-        .await
-        .expect("dummy pay again");
+    run_dummy_pay(&billing, &invoice).await;
     assert_eq!(inbox_in(&app, "processed").await.len(), 2);
 }
 dual_test!(
