@@ -309,7 +309,9 @@ async function bench() {
   const before = await approving(); // 0 on the fresh database of checkout.sh
   const writesBefore = await writes();
   const cpuBefore = serverCpu();
+  const clientBefore = process.cpuUsage();
   const acks = await load({ kill: false });
+  const client = process.cpuUsage(clientBefore); // the load only, not the wait for the payments
   log(`load done: ${stats.acked} checkouts acknowledged in ${((stats.loadEnd - stats.started) / 1000).toFixed(1)} s; waiting for the payments`);
   const until = Date.now() + PAY_TIMEOUT * 1000;
   const acked = acks.reduce((n, a) => n + a.orders.length, 0);
@@ -347,6 +349,8 @@ async function bench() {
     s.serverCpuMsPerCheckout = ((cpuAfter - cpuBefore) * 1000) / Math.max(1, stats.acked);
     log(`server CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s, ${s.serverCpuMsPerCheckout.toFixed(1)} ms per paid checkout (receipts and mail still queued not included)`);
   }
+  s.clientCpuMsPerCheckout = ((client.user + client.system) / 1000) / Math.max(1, stats.acked);
+  log(`client CPU during the load: ${((client.user + client.system) / 1e6).toFixed(1)} s, ${s.clientCpuMsPerCheckout.toFixed(2)} ms per acknowledged checkout (the client shares the machine's cores)`);
   if (writesBefore && writesAfter) {
     // Every write of the run (the buyers' requests and the jobs behind the payments), per
     // acknowledged checkout, and how many writers shared each fsync.

@@ -87,6 +87,8 @@ pub struct Written {
     keys: Vec<(String, String, bool)>,
     /// A job due now was enqueued: the runner is rung once the commit makes it claimable.
     job_due: bool,
+    /// Nested savepoints open now (see [`Exec::begin_nested`]).
+    nested: u8,
 }
 
 impl Written {
@@ -102,6 +104,31 @@ impl Written {
         self.keys.iter().map(|(_, k, d)| (k.as_str(), *d))
     }
 }
+
+/// The statements of nested savepoints by depth (begin, release, roll back): static names, so
+/// each is prepared once.
+const NESTED: [(&str, &str, &str); 4] = [
+    (
+        "SAVEPOINT nested_1",
+        "RELEASE nested_1",
+        "ROLLBACK TO nested_1",
+    ),
+    (
+        "SAVEPOINT nested_2",
+        "RELEASE nested_2",
+        "ROLLBACK TO nested_2",
+    ),
+    (
+        "SAVEPOINT nested_3",
+        "RELEASE nested_3",
+        "ROLLBACK TO nested_3",
+    ),
+    (
+        "SAVEPOINT nested_4",
+        "RELEASE nested_4",
+        "ROLLBACK TO nested_4",
+    ),
+];
 
 /// Rung when a job due now becomes claimable: after the commit of the transaction that enqueued
 /// it, or at once for a write outside a transaction (see `jobs::wake`).
@@ -158,20 +185,56 @@ impl<'a> Exec<'a> {
     }
 
     /// Opens a nested savepoint in this transaction: work after it can be undone by
-    /// [`Self::end_nested`] without undoing the transaction (one level; the group writer's own
-    /// per-writer savepoint has another name).
+    /// [`Self::end_nested`] without undoing the transaction. Savepoints nest, each named by its
+    /// depth (`nested_1`, `nested_2`, …; the group writer's own per-writer savepoint has another
+    /// name), so ending one can never reach an outer one, even after a failed end.
     pub async fn begin_nested(&mut self) -> Result<()> {
-        self.run_bare(&["SAVEPOINT nested"]).await
+        let depth = match self.written.as_deref_mut() {
+            Some(w) if (w.nested as usize) < NESTED.len() => {
+                w.nested += 1;
+                w.nested
+            }
+            Some(_) => {
+                return Err(stoa_kernel::Error::internal(
+                    "nested savepoints are too deep",
+                ));
+            }
+            None => {
+                return Err(stoa_kernel::Error::internal(
+                    "a nested savepoint needs a transaction (Store::begin)",
+                ));
+            }
+        };
+        let (begin, _, _) = NESTED[depth as usize - 1];
+        if let Err(e) = self.run_bare(&[begin]).await {
+            self.left_nested();
+            return Err(e);
+        }
+        Ok(())
     }
 
-    /// Ends the savepoint [`Self::begin_nested`] opened: `keep` releases its work into the
-    /// transaction, otherwise it is rolled back.
+    /// Ends the innermost savepoint [`Self::begin_nested`] opened: `keep` releases its work into
+    /// the transaction (or the savepoint around it), otherwise it is rolled back. When this
+    /// fails the savepoint is still the innermost one, so a failed keep can still be undone with
+    /// `end_nested(false)`, which reaches that savepoint and no outer one.
     pub async fn end_nested(&mut self, keep: bool) -> Result<()> {
+        let depth = self.written.as_deref().map_or(0, |w| w.nested);
+        if depth == 0 {
+            return Err(stoa_kernel::Error::internal("no nested savepoint is open"));
+        }
+        let (_, release, rollback) = NESTED[depth as usize - 1];
         if keep {
-            self.run_bare(&["RELEASE nested"]).await
+            self.run_bare(&[release]).await?;
         } else {
-            self.run_bare(&["ROLLBACK TO nested", "RELEASE nested"])
-                .await
+            self.run_bare(&[rollback, release]).await?;
+        }
+        self.left_nested();
+        Ok(())
+    }
+
+    fn left_nested(&mut self) {
+        if let Some(w) = self.written.as_deref_mut() {
+            w.nested = w.nested.saturating_sub(1);
         }
     }
 

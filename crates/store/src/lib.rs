@@ -24,4 +24,4 @@ pub mod sqlite_read;
 pub use db::{Backend, Db, DbOptions, Exec, Link, Tx};
 pub use read::{ListPlan, Reader, Total};
 pub use record::{Cell, Record};
-pub use service::{JsonPage, Page, Store};
+pub use service::{JsonPage, Page, Store, Walk};

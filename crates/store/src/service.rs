@@ -89,6 +89,69 @@ pub struct JsonPage {
     pub next: Option<String>,
 }
 
+/// A query's rows page by page: see [`Store::walk`].
+pub struct Walk<'s> {
+    store: &'s Store,
+    e: &'s Entity,
+    q: FindQuery,
+    /// The cursor's fields; `None` when the sort cannot be a cursor (pages go by offset).
+    names: Option<Vec<&'static str>>,
+    /// Rows still to hand out.
+    left: usize,
+    /// No page is fetched past this (see [`Walk::within`]).
+    deadline: Option<std::time::Instant>,
+    done: bool,
+}
+
+impl Walk<'_> {
+    /// A walk that fetches no page once `budget` has passed from now: what a periodic job does
+    /// with a table of any size (the rest waits for its next run, from [`Walk::after`]).
+    pub fn within(mut self, budget: std::time::Duration) -> Self {
+        self.deadline = Some(std::time::Instant::now() + budget);
+        self
+    }
+
+    /// The next page; `None` once the rows, the cap or the time budget ran out.
+    pub async fn next(&mut self) -> Result<Option<Vec<Record>>> {
+        if self.done()
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Ok(None);
+        }
+        let mut rows = self.store.find(self.e, &self.q).await?.rows;
+        self.done = (rows.len() as u64) < self.q.limit;
+        rows.truncate(self.left);
+        self.left -= rows.len();
+        match (rows.last(), self.names.as_deref()) {
+            (Some(r), Some(names)) => {
+                let values = cursor_values(r, names);
+                self.q.after = Some(stoa_kernel::query::cursor::typed(
+                    self.e,
+                    &self.q.order,
+                    &values,
+                )?);
+            }
+            (Some(_), None) => self.q.offset += self.q.limit,
+            (None, _) => self.done = true,
+        }
+        Ok((!rows.is_empty()).then_some(rows))
+    }
+
+    /// The keyset cursor after the last row handed out (`None` before the first page, or for a
+    /// sort a cursor cannot hold): a later walk of the same query with it as `after` goes on
+    /// from there.
+    pub fn after(&self) -> Option<&[Val]> {
+        self.q.after.as_deref()
+    }
+
+    /// Whether the rows ran out (a walk stopped before that has more to give).
+    pub fn done(&self) -> bool {
+        self.done || self.left == 0
+    }
+}
+
 /// The fields a cursor of `q` names (its sort fields, then `id`); `None` when the sort is on
 /// something a cursor cannot hold (a JSON key).
 fn cursor_names(e: &Entity, q: &FindQuery) -> Option<Vec<&'static str>> {
@@ -344,40 +407,39 @@ impl Store {
     }
 
     /// Hands the rows of `q` to `each`, a page of up to 1 000 at a time, at most `cap` rows in
-    /// all. Each page starts at the previous page's last row (keyset), so the last page costs
-    /// what the first does.
+    /// all (a [`Walk`] driven to its end).
     pub async fn scan(
         &self,
         e: &Entity,
-        mut q: FindQuery,
+        q: FindQuery,
         cap: usize,
         mut each: impl FnMut(Vec<Record>),
     ) -> Result<()> {
-        q.limit = stoa_kernel::query::MAX_LIMIT;
-        q.spell_implicit_order(e);
-        let names = cursor_names(e, &q);
-        let mut seen = 0usize;
-        while seen < cap {
-            let mut rows = self.find(e, &q).await?.rows;
-            let n = rows.len() as u64;
-            rows.truncate(cap - seen);
-            seen += rows.len();
-            let last = rows
-                .last()
-                .zip(names.as_deref())
-                .map(|(r, n)| cursor_values(r, n));
+        let mut walk = self.walk(e, q, stoa_kernel::query::MAX_LIMIT, cap);
+        while let Some(rows) = walk.next().await? {
             each(rows);
-            if n < q.limit {
-                break;
-            }
-            match last {
-                Some(values) => {
-                    q.after = Some(stoa_kernel::query::cursor::typed(e, &q.order, &values)?)
-                }
-                None => q.offset += q.limit,
-            }
         }
         Ok(())
+    }
+
+    /// The rows of `q` in its list order (by id when it names no sort), `page` at a time, at
+    /// most `cap` in all, each page pulled by [`Walk::next`] when the caller wants it (work,
+    /// writes or a time budget between pages). Each page starts after the previous page's last
+    /// row (keyset), so the last page costs what the first does, and [`Walk::after`] is where a
+    /// walk stopped early goes on from (as `q.after`).
+    pub fn walk<'s>(&'s self, e: &'s Entity, mut q: FindQuery, page: u64, cap: usize) -> Walk<'s> {
+        q.limit = page.clamp(1, stoa_kernel::query::MAX_LIMIT);
+        q.spell_implicit_order(e);
+        let names = cursor_names(e, &q);
+        Walk {
+            store: self,
+            e,
+            q,
+            names,
+            left: cap,
+            deadline: None,
+            done: false,
+        }
     }
 
     /// The entity `module.entity`, which must be declared.

@@ -175,7 +175,7 @@ pub struct Commerce {
     retention: time::Duration,
     /// Where the sweep's walk of `delivering` orders stopped when its budget ran out (the next
     /// sweep goes on from there).
-    lapse_cursor: std::sync::Mutex<Option<Uuid>>,
+    lapse_cursor: std::sync::Mutex<Option<Vec<Val>>>,
 }
 
 /// The orders a checkout pays: those the buyer named (each checked to be theirs), or the
@@ -1442,8 +1442,8 @@ impl Commerce {
                         order,
                         "delivered",
                         By::System,
-                        "subscription lapsed",
-                        None,
+                        "subscription check",
+                        Some("subscription lapsed"),
                         false,
                     )
                     .await?;
@@ -1531,7 +1531,7 @@ impl Commerce {
     pub async fn clear_old(&self) -> Result<u64> {
         let cutoff = now() - self.retention;
         let mut removed = 0;
-        let mut pages = self.pages(
+        let q = self.in_status(
             "new",
             &[
                 ("type", Op::Eq, FilterValue::One(Val::Text("cart".into()))),
@@ -1541,8 +1541,9 @@ impl Commerce {
                     FilterValue::One(Val::Timestamp(cutoff)),
                 ),
             ],
-        );
-        while let Some(rows) = pages.next(self).await? {
+        )?;
+        let mut pages = self.sweeping(q);
+        while let Some(rows) = pages.next().await? {
             for o in rows {
                 let oid = Record::must_id(&o)?;
                 if !self
@@ -1568,17 +1569,23 @@ impl Commerce {
         Ok(removed)
     }
 
-    /// Orders in `status` matching `filters`, oldest first (ids are time-ordered: a walk of the
-    /// status index), [`SWEEP`] at a time, for at most [`SWEEP_BUDGET`]: every match is reached
-    /// however many rows before it are skipped, and a run's cost is bounded.
-    fn pages(&self, status: &str, filters: &[(&'static str, Op, FilterValue)]) -> Pages {
-        Pages {
-            status: status.to_owned(),
-            filters: filters.to_vec(),
-            after: None,
-            started: std::time::Instant::now(),
-            done: false,
+    /// Orders in `status` matching `filters`, oldest first (no sort: by id, and ids are
+    /// time-ordered, so a walk of the status index).
+    fn in_status(&self, status: &str, filters: &[(&str, Op, FilterValue)]) -> Result<FindQuery> {
+        let e = &self.e.order;
+        let mut q = FindQuery::all().eq(e, "status", Val::Text(status.to_owned()))?;
+        for (field, op, value) in filters {
+            q = q.filter(e, field, *op, value.clone())?;
         }
+        Ok(q)
+    }
+
+    /// The rows of `q`, [`SWEEP`] a page, for at most [`SWEEP_BUDGET`]: every match is reached
+    /// however many rows before it are skipped, and a run's cost is bounded.
+    fn sweeping(&self, q: FindQuery) -> stoa_store::Walk<'_> {
+        self.store
+            .walk(&self.e.order, q, SWEEP, usize::MAX)
+            .within(SWEEP_BUDGET)
     }
 
     /// Cancels paying orders past the payment timeout (an order paid meanwhile moves on
@@ -1598,11 +1605,12 @@ impl Commerce {
         };
         // Past the timeout: every one of them, page after page.
         let due = now() - self.timeout;
-        let mut pages = self.pages(
+        let q = self.in_status(
             "paying",
             &[("updatedAt", Op::Lte, FilterValue::One(Val::Timestamp(due)))],
-        );
-        while let Some(rows) = pages.next(self).await? {
+        )?;
+        let mut pages = self.sweeping(q);
+        while let Some(rows) = pages.next().await? {
             check(rows).await?;
         }
         // A checkout cut off between its transaction and the provider's answer leaves draft
@@ -1629,13 +1637,16 @@ impl Commerce {
         // Subscriptions: every delivering order, by id, the walk going on where the last run's
         // budget stopped it (a renewal does not touch its order, so no cut-off finds the lapsed
         // ones; the oldest 500 by `updatedAt` used to be all a run looked at).
-        let start = self.lapse_cursor.lock().map(|c| *c).unwrap_or(None);
-        let mut pages = self.pages("delivering", &[]).after(start);
-        while let Some(rows) = pages.next(self).await? {
+        let mut q = self.in_status("delivering", &[])?;
+        q.after = self.lapse_cursor.lock().map(|c| c.clone()).unwrap_or(None);
+        let mut pages = self.sweeping(q);
+        while let Some(rows) = pages.next().await? {
             check(rows).await?;
         }
         if let Ok(mut c) = self.lapse_cursor.lock() {
-            *c = (!pages.done).then_some(pages.after).flatten();
+            *c = (!pages.done())
+                .then(|| pages.after().map(<[Val]>::to_vec))
+                .flatten();
         }
         Ok(())
     }
@@ -2067,46 +2078,6 @@ impl stoa_billing::service::PaidHook for PaidOrders {
                 .ok_or_else(|| Error::Unavailable("the shop is shutting down".into()))?;
             shop.intents_paid_in(exec, intents).await
         })
-    }
-}
-
-/// A walk over orders in one status, oldest first, by id (see [`Commerce::pages`]).
-struct Pages {
-    status: String,
-    filters: Vec<(&'static str, Op, FilterValue)>,
-    after: Option<Uuid>,
-    started: std::time::Instant,
-    done: bool,
-}
-
-impl Pages {
-    /// Starts after order `id` (a walk an earlier run left unfinished).
-    fn after(mut self, id: Option<Uuid>) -> Self {
-        self.after = id;
-        self
-    }
-
-    /// The next page; `None` once a page came back short or the budget is spent.
-    async fn next(&mut self, c: &Commerce) -> Result<Option<Vec<Record>>> {
-        if self.done || self.started.elapsed() > SWEEP_BUDGET {
-            return Ok(None);
-        }
-        let e = &c.e.order;
-        let mut q = FindQuery::all().eq(e, "status", Val::Text(self.status.clone()))?;
-        for (field, op, value) in &self.filters {
-            q = q.filter(e, field, *op, value.clone())?;
-        }
-        if let Some(a) = self.after {
-            q = q.filter(e, "id", Op::Gt, FilterValue::One(Val::Uuid(a)))?;
-        }
-        let rows = c
-            .store
-            .find(e, &q.sort(e, "id", false)?.take(SWEEP))
-            .await?
-            .rows;
-        self.done = (rows.len() as u64) < SWEEP;
-        self.after = rows.last().and_then(Record::id);
-        Ok((!rows.is_empty()).then_some(rows))
     }
 }
 

@@ -1523,30 +1523,61 @@ async fn subscriptions_and_housekeeping(db: Db) {
     let until = stoa_kernel::value::parse_timestamp(&until).unwrap();
     let days = (until - now()).whole_days();
     assert!((27..=31).contains(&days), "a calendar month: {days} days");
-    // The sweep's walk of delivering orders leaves a paid month alone too.
-    app.ctx
-        .need::<stoa_ecommerce::orders::Commerce>()
-        .expect("commerce")
-        .sweep()
-        .await
-        .expect("sweep");
-    assert_eq!(order_row(&app, &order).await["status"], json!("delivering"));
-    // …once the month is over (the payment moved 40 days back), the subscription lapses: the
-    // order is delivered and the role goes.
-    let invoice = app.get("/api/billing/invoices").await.data()[0]["id"]
+    // A second buyer of the club: its lapse is found by the scheduled sweep, not by enforce.
+    let (s2, jwt2) = guest(&app).await;
+    let r = app
+        .bearer(&jwt2)
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s2}/ecommerce-module/products/{}/checkout",
+                club["id"].as_str().unwrap()
+            ),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let order2 = r.data()["ecommerceModule"]["orders"][0]
         .as_str()
         .unwrap()
-        .parse::<uuid::Uuid>()
-        .unwrap();
-    app.write_raw(
-        "billing.invoice",
-        invoice,
-        &[(
-            "updatedAt",
-            Val::Timestamp(now() - time::Duration::days(40)),
-        )],
-    )
-    .await;
+        .to_owned();
+    app.drain_jobs().await;
+    assert_eq!(
+        order_row(&app, &order2).await["status"],
+        json!("delivering")
+    );
+    assert!(holds(&app, &s2, &role["id"]).await);
+    // The sweep's walk of delivering orders leaves a paid month alone too.
+    let commerce = app
+        .ctx
+        .need::<stoa_ecommerce::orders::Commerce>()
+        .expect("commerce");
+    commerce.sweep().await.expect("sweep");
+    assert_eq!(order_row(&app, &order).await["status"], json!("delivering"));
+    assert_eq!(
+        order_row(&app, &order2).await["status"],
+        json!("delivering")
+    );
+    // …once the month is over (both payments moved 40 days back), the subscription lapses: the
+    // order is delivered and the role goes.
+    let invoices = app.get("/api/billing/invoices").await;
+    assert_eq!(
+        invoices.data().as_array().unwrap().len(),
+        2,
+        "{}",
+        invoices.text
+    );
+    for i in invoices.data().as_array().unwrap() {
+        let invoice = i["id"].as_str().unwrap().parse::<uuid::Uuid>().unwrap();
+        app.write_raw(
+            "billing.invoice",
+            invoice,
+            &[(
+                "updatedAt",
+                Val::Timestamp(now() - time::Duration::days(40)),
+            )],
+        )
+        .await;
+    }
     let r = app.post(&enforce, &json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(
@@ -1568,6 +1599,30 @@ async fn subscriptions_and_housekeeping(db: Db) {
     );
     let history = app
         .get(&format!("/api/ecommerce/orders/{order}/details"))
+        .await;
+    let last = history.data()["statusChanges"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["reason"], json!("subscription lapsed"), "{last}");
+    // Enforcing one buyer's product left the other's order alone; the sweep delivers it and its
+    // buyer loses the role.
+    assert_eq!(
+        order_row(&app, &order2).await["status"],
+        json!("delivering")
+    );
+    assert!(holds(&app, &s2, &role["id"]).await);
+    commerce.sweep().await.expect("sweep");
+    assert_eq!(order_row(&app, &order2).await["status"], json!("delivered"));
+    app.drain_jobs().await;
+    assert!(
+        !holds(&app, &s2, &role["id"]).await,
+        "the sweep's lapse revokes the role too"
+    );
+    let history = app
+        .get(&format!("/api/ecommerce/orders/{order2}/details"))
         .await;
     let last = history.data()["statusChanges"]
         .as_array()

@@ -667,8 +667,166 @@ async fn scans_page_through_every_row_once(app: TestApp) {
     unique.dedup();
     assert_eq!(unique.len(), 1500, "no row twice across pages");
     assert_eq!(got[0].0, 6);
+    // A pulled walk (what the order sweep does): pages of 64, stopped after the third page and
+    // taken up later from where it stopped, deleting each page's last row as it goes; every row
+    // once.
+    let mut walk = app.store.walk(&e, FindQuery::all(), 64, usize::MAX);
+    let mut walked = Vec::new();
+    for _ in 0..3 {
+        let rows = walk.next().await.expect("page").expect("a page");
+        assert_eq!(rows.len(), 64);
+        walked.extend(ids(&rows));
+    }
+    assert!(!walk.done(), "rows are left");
+    let resume = walk.after().map(<[stoa_kernel::value::Val]>::to_vec);
+    assert!(resume.is_some());
+    let mut q = FindQuery::all();
+    q.after = resume;
+    let mut walk = app.store.walk(&e, q, 64, usize::MAX);
+    let mut pages = 0;
+    while let Some(rows) = walk.next().await.expect("page") {
+        pages += 1;
+        // Deleting the row the cursor stands on does not move the walk (keyset, not offset).
+        let last = rows.last().and_then(stoa_store::Record::id).expect("id");
+        app.store.delete(&e, last).await.expect("delete");
+        walked.extend(ids(&rows));
+    }
+    assert!(walk.done());
+    assert_eq!(
+        pages,
+        (2100 - 192_usize).div_ceil(64),
+        "full pages, then a short one"
+    );
+    assert_eq!(
+        walked, all,
+        "every row once, in id order, across the two walks"
+    );
+    // A walk whose time budget is spent fetches nothing, and is not done.
+    let mut spent = app
+        .store
+        .walk(&e, FindQuery::all(), 64, usize::MAX)
+        .within(std::time::Duration::ZERO);
+    assert!(spent.next().await.expect("none").is_none());
+    assert!(!spent.done());
 }
 dual_test!(scans_page_through_every_row_once);
+
+/// Nested savepoints (billing applies a payment, and the work hooked on it, in savepoints of the
+/// payment's transaction): each end reaches only its own level, whichever `Exec` of the
+/// transaction ends it; an inner rollback keeps the outer work; an outer rollback takes the
+/// released inner work with it; ending one with none open is refused, not sent.
+async fn nested_savepoints_end_only_their_own_level(app: TestApp) {
+    let e = app.store.entity("analytic.metric").expect("entity");
+    let currencies = app.store.entity("billing.currency").expect("entity");
+    let item = |t: &str| {
+        json!({"title": t, "value": 1})
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut tx = app.store.begin().await.expect("begin");
+    {
+        let mut x = tx.exec();
+        app.store
+            .create_in(&mut x, &e, &item("outer"))
+            .await
+            .unwrap();
+        x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("kept"))
+            .await
+            .unwrap();
+        x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("undone"))
+            .await
+            .unwrap();
+        x.end_nested(false).await.unwrap();
+        // Depth 2 again, ended through another borrow of the transaction.
+        x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("kept too"))
+            .await
+            .unwrap();
+    }
+    tx.exec().end_nested(true).await.unwrap();
+    tx.exec().end_nested(true).await.unwrap();
+    {
+        let mut x = tx.exec();
+        assert!(x.end_nested(true).await.is_err(), "none is open");
+        // Released inner work goes with its outer level's rollback.
+        x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("gone"))
+            .await
+            .unwrap();
+        x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("gone too"))
+            .await
+            .unwrap();
+        x.end_nested(true).await.unwrap();
+        x.end_nested(false).await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("last"))
+            .await
+            .unwrap();
+        // A statement failing inside a level (a duplicate): on PostgreSQL that aborts the
+        // transaction, so releasing the level fails and it is rolled back instead (what billing
+        // does), reaching that level only; the work of the level around it stays.
+        let rub = json!({"slug": "dup", "symbol": "d", "title": "d"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &currencies, &rub)
+            .await
+            .unwrap();
+        x.begin_nested().await.unwrap();
+        assert!(
+            app.store
+                .create_in(&mut x, &currencies, &rub)
+                .await
+                .is_err()
+        );
+        let kept = x.end_nested(true).await;
+        assert_eq!(
+            kept.is_err(),
+            app.store.db.backend() == stoa_store::Backend::Postgres,
+            "{kept:?}"
+        );
+        if kept.is_err() {
+            x.end_nested(false).await.unwrap();
+        }
+        x.end_nested(true).await.unwrap();
+    }
+    tx.commit().await.expect("commit");
+    let dup = app
+        .store
+        .find_by(
+            &currencies,
+            &[("slug", stoa_kernel::value::Val::Text("dup".into()))],
+            5,
+        )
+        .await
+        .expect("find");
+    assert_eq!(dup.len(), 1, "the outer level's currency stays");
+    let mut titles: Vec<String> = app
+        .store
+        .all(&e, 100)
+        .await
+        .expect("all")
+        .iter()
+        .filter_map(|r| r.text("title").map(str::to_owned))
+        .collect();
+    titles.sort();
+    assert_eq!(titles, ["kept", "kept too", "last", "outer"]);
+    // Outside a transaction there is nothing to nest in.
+    let mut conn = app.store.db.read().await.expect("conn");
+    assert!(conn.exec().begin_nested().await.is_err());
+}
+dual_test!(nested_savepoints_end_only_their_own_level);
 
 /// A list writes each row as the same JSON the record's own read writes (PostgreSQL lists are
 /// written straight from the rows, SQLite's from its reader): every kind of column — uuid,
