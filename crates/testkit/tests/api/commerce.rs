@@ -1406,6 +1406,36 @@ async fn holds(app: &TestApp, subject: &str, role: &Value) -> bool {
         .any(|l| &l["roleId"] == role)
 }
 
+/// The newest entry of an order's status history.
+async fn last_change(app: &TestApp, order: &str) -> Value {
+    let history = app
+        .get(&format!("/api/ecommerce/orders/{order}/details"))
+        .await;
+    history.data()["statusChanges"]
+        .as_array()
+        .and_then(|c| c.last())
+        .cloned()
+        .unwrap_or_else(|| panic!("no status history: {}", history.text))
+}
+
+/// Subject `s` buys `product` at once (the buy-now checkout) with the dummy provider: its order.
+async fn buy_now(me: &stoa_testkit::users::As<'_>, s: &str, product: &Value) -> String {
+    let r = me
+        .post(
+            &format!(
+                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                product["id"].as_str().unwrap()
+            ),
+            &json!({"provider": "dummy"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.data()["ecommerceModule"]["orders"][0]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// A 'Club member' role that buying `product` grants.
 async fn role_granted_by(app: &TestApp, product: &Value) -> Value {
     let role = app
@@ -1438,20 +1468,7 @@ async fn subscriptions_and_housekeeping(db: Db) {
     let role = role_granted_by(&app, &club).await;
     let (s, jwt) = guest(&app).await;
     let me = app.bearer(&jwt);
-    let r = me
-        .post(
-            &format!(
-                "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
-                club["id"].as_str().unwrap()
-            ),
-            &json!({"provider": "dummy"}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let order = r.data()["ecommerceModule"]["orders"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let order = buy_now(&me, &s, &club).await;
     assert!(
         !holds(&app, &s, &role["id"]).await,
         "no role before the payment"
@@ -1525,21 +1542,7 @@ async fn subscriptions_and_housekeeping(db: Db) {
     assert!((27..=31).contains(&days), "a calendar month: {days} days");
     // A second buyer of the club: its lapse is found by the scheduled sweep, not by enforce.
     let (s2, jwt2) = guest(&app).await;
-    let r = app
-        .bearer(&jwt2)
-        .post(
-            &format!(
-                "/api/rbac/subjects/{s2}/ecommerce-module/products/{}/checkout",
-                club["id"].as_str().unwrap()
-            ),
-            &json!({"provider": "dummy"}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let order2 = r.data()["ecommerceModule"]["orders"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let order2 = buy_now(&app.bearer(&jwt2), &s2, &club).await;
     app.drain_jobs().await;
     assert_eq!(
         order_row(&app, &order2).await["status"],
@@ -1597,15 +1600,7 @@ async fn subscriptions_and_housekeeping(db: Db) {
         !holds(&app, &s, &role["id"]).await,
         "the role is revoked once the subscription lapsed"
     );
-    let history = app
-        .get(&format!("/api/ecommerce/orders/{order}/details"))
-        .await;
-    let last = history.data()["statusChanges"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let last = last_change(&app, &order).await;
     assert_eq!(last["reason"], json!("subscription lapsed"), "{last}");
     // Enforcing one buyer's product left the other's order alone; the sweep delivers it and its
     // buyer loses the role.
@@ -1621,15 +1616,7 @@ async fn subscriptions_and_housekeeping(db: Db) {
         !holds(&app, &s2, &role["id"]).await,
         "the sweep's lapse revokes the role too"
     );
-    let history = app
-        .get(&format!("/api/ecommerce/orders/{order2}/details"))
-        .await;
-    let last = history.data()["statusChanges"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let last = last_change(&app, &order2).await;
     assert_eq!(last["reason"], json!("subscription lapsed"), "{last}");
     // An abandoned cart is cleared; paid orders stay.
     let tree = c.tree.clone();
