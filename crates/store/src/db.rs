@@ -105,7 +105,12 @@ impl Written {
     }
 }
 
-/// The statements of nested savepoints by depth (begin, release, roll back): static names, so
+/// A nested savepoint [`Exec::begin_nested`] opened: its level, which [`Exec::end_nested`] ends.
+#[must_use = "a nested savepoint is ended with Exec::end_nested"]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nested(u8);
+
+/// The statements of nested savepoints by level (begin, release, roll back): static names, so
 /// each is prepared once.
 const NESTED: [(&str, &str, &str); 4] = [
     (
@@ -186,14 +191,13 @@ impl<'a> Exec<'a> {
 
     /// Opens a nested savepoint in this transaction: work after it can be undone by
     /// [`Self::end_nested`] without undoing the transaction. Savepoints nest, each named by its
-    /// depth (`nested_1`, `nested_2`, …; the group writer's own per-writer savepoint has another
-    /// name), so ending one can never reach an outer one, even after a failed end.
-    pub async fn begin_nested(&mut self) -> Result<()> {
-        let depth = match self.written.as_deref_mut() {
-            Some(w) if (w.nested as usize) < NESTED.len() => {
-                w.nested += 1;
-                w.nested
-            }
+    /// level (`nested_1`, `nested_2`, …; the group writer's own per-writer savepoint has another
+    /// name), and each is ended by the level this returns: an inner level left open (a caller
+    /// that returned early) or an end that failed never moves which savepoint an outer end
+    /// reaches.
+    pub async fn begin_nested(&mut self) -> Result<Nested> {
+        let level = match self.written.as_deref() {
+            Some(w) if (w.nested as usize) < NESTED.len() => w.nested + 1,
             Some(_) => {
                 return Err(stoa_kernel::Error::internal(
                     "nested savepoints are too deep",
@@ -205,36 +209,39 @@ impl<'a> Exec<'a> {
                 ));
             }
         };
-        let (begin, _, _) = NESTED[depth as usize - 1];
-        if let Err(e) = self.run_bare(&[begin]).await {
-            self.left_nested();
-            return Err(e);
-        }
-        Ok(())
+        let (begin, _, _) = NESTED[level as usize - 1];
+        self.run_bare(&[begin]).await?;
+        self.set_nested(level);
+        Ok(Nested(level))
     }
 
-    /// Ends the innermost savepoint [`Self::begin_nested`] opened: `keep` releases its work into
-    /// the transaction (or the savepoint around it), otherwise it is rolled back. When this
-    /// fails the savepoint is still the innermost one, so a failed keep can still be undone with
-    /// `end_nested(false)`, which reaches that savepoint and no outer one.
-    pub async fn end_nested(&mut self, keep: bool) -> Result<()> {
-        let depth = self.written.as_deref().map_or(0, |w| w.nested);
-        if depth == 0 {
-            return Err(stoa_kernel::Error::internal("no nested savepoint is open"));
+    /// Ends savepoint `level` (and any deeper one still open, which SQL ends with it): `keep`
+    /// releases its work into the level around it, otherwise it is rolled back. A keep that
+    /// fails leaves the level open, so it can still be rolled back with `end_nested(level,
+    /// false)`; after a rollback, even a failed one, the open levels are those around it.
+    pub async fn end_nested(&mut self, level: Nested, keep: bool) -> Result<()> {
+        let open = self.written.as_deref().map_or(0, |w| w.nested);
+        if level.0 == 0 || level.0 > open {
+            return Err(stoa_kernel::Error::internal(format!(
+                "nested savepoint {} is not open",
+                level.0
+            )));
         }
-        let (_, release, rollback) = NESTED[depth as usize - 1];
-        if keep {
-            self.run_bare(&[release]).await?;
+        let (_, release, rollback) = NESTED[level.0 as usize - 1];
+        let ended = if keep {
+            self.run_bare(&[release]).await
         } else {
-            self.run_bare(&[rollback, release]).await?;
+            self.run_bare(&[rollback, release]).await
+        };
+        if ended.is_ok() || !keep {
+            self.set_nested(level.0 - 1);
         }
-        self.left_nested();
-        Ok(())
+        ended
     }
 
-    fn left_nested(&mut self) {
+    fn set_nested(&mut self, level: u8) {
         if let Some(w) = self.written.as_deref_mut() {
-            w.nested = w.nested.saturating_sub(1);
+            w.nested = level;
         }
     }
 

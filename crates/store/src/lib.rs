@@ -21,7 +21,7 @@ pub mod seed;
 pub mod service;
 pub mod sqlite_read;
 
-pub use db::{Backend, Db, DbOptions, Exec, Link, Tx};
+pub use db::{Backend, Db, DbOptions, Exec, Link, Nested, Tx};
 pub use read::{ListPlan, Reader, Total};
 pub use record::{Cell, Record};
 pub use service::{JsonPage, Page, Store, Walk};

@@ -107,7 +107,8 @@ impl Walk<'_> {
     /// A walk that fetches no page once `budget` has passed from now: what a periodic job does
     /// with a table of any size (the rest waits for its next run, from [`Walk::after`]).
     pub fn within(mut self, budget: std::time::Duration) -> Self {
-        self.deadline = Some(std::time::Instant::now() + budget);
+        // A budget past what an `Instant` can hold is no budget.
+        self.deadline = std::time::Instant::now().checked_add(budget);
         self
     }
 
@@ -132,6 +133,8 @@ impl Walk<'_> {
                     &self.q.order,
                     &values,
                 )?);
+                // The cursor is where the next page starts: a caller's offset applied once.
+                self.q.offset = 0;
             }
             (Some(_), None) => self.q.offset += self.q.limit,
             (None, _) => self.done = true,
@@ -139,9 +142,9 @@ impl Walk<'_> {
         Ok((!rows.is_empty()).then_some(rows))
     }
 
-    /// The keyset cursor after the last row handed out (`None` before the first page, or for a
-    /// sort a cursor cannot hold): a later walk of the same query with it as `after` goes on
-    /// from there.
+    /// The keyset cursor after the last row handed out (before the first page, the query's own
+    /// `after`; `None` for a sort a cursor cannot hold): a later walk of the same query with it
+    /// as `after` goes on from there.
     pub fn after(&self) -> Option<&[Val]> {
         self.q.after.as_deref()
     }

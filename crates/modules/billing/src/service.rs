@@ -890,12 +890,12 @@ impl Billing {
     /// Applies the entry `id` just written, inside a nested savepoint of its transaction;
     /// `false` (its work undone) when that failed, and its job is to apply it instead.
     async fn apply_nested(&self, exec: &mut Exec<'_>, id: Uuid, i: &Inline<'_>) -> Result<bool> {
-        exec.begin_nested().await?;
+        let level = exec.begin_nested().await?;
         let failed = match self
             .apply_in(exec, id, i.event, i.invoice, &i.payment)
             .await
         {
-            Ok(outcome) => match exec.end_nested(true).await {
+            Ok(outcome) => match exec.end_nested(level, true).await {
                 Ok(()) => {
                     tracing::info!(inbox = %id, outcome = ?outcome, "webhook processed");
                     return Ok(true);
@@ -905,7 +905,7 @@ impl Billing {
             Err(e) => e,
         };
         tracing::warn!(inbox = %id, error = %failed, "applying a webhook as it was written failed; its job applies it");
-        exec.end_nested(false).await?;
+        exec.end_nested(level, false).await?;
         Ok(false)
     }
 
@@ -1656,21 +1656,21 @@ async fn run_listener(
     rows: &[Record],
     invoice: Uuid,
 ) -> Result<()> {
-    exec.begin_nested().await?;
+    let level = exec.begin_nested().await?;
     // The hook's writes are the platform's, not those of a request that happened to apply the
     // payment (an admin's status check).
     let ran = stoa_store::audit::unrecorded(l.hook.paid_in(exec, rows)).await;
     // Kept only when its savepoint is released too (a statement it failed and swallowed would
     // leave PostgreSQL's transaction aborted).
     let failed = match ran {
-        Ok(()) => exec.end_nested(true).await.err(),
+        Ok(()) => exec.end_nested(level, true).await.err(),
         Err(e) => Some(e),
     };
     let Some(e) = failed else {
         return Ok(());
     };
     tracing::warn!(job = l.job, invoice = %invoice, error = %e, "work on a payment failed in its transaction; it runs as a job");
-    exec.end_nested(false).await?;
+    exec.end_nested(level, false).await?;
     let ids: Vec<Uuid> = rows.iter().filter_map(|r| r.uuid("id")).collect();
     enqueue(
         exec,

@@ -708,13 +708,24 @@ async fn scans_page_through_every_row_once(app: TestApp) {
         .within(std::time::Duration::ZERO);
     assert!(spent.next().await.expect("none").is_none());
     assert!(!spent.done());
+    // A query's offset skips rows once, before the first page, not again before each page.
+    let left = app.store.all(&e, usize::MAX).await.expect("all").len();
+    let mut q = FindQuery::all();
+    q.offset = 10;
+    let mut walk = app.store.walk(&e, q, 64, usize::MAX);
+    let mut seen = 0;
+    while let Some(rows) = walk.next().await.expect("page") {
+        seen += rows.len();
+    }
+    assert_eq!(seen, left - 10);
 }
 dual_test!(scans_page_through_every_row_once);
 
 /// Nested savepoints (billing applies a payment, and the work hooked on it, in savepoints of the
 /// payment's transaction): each end reaches only its own level, whichever `Exec` of the
-/// transaction ends it; an inner rollback keeps the outer work; an outer rollback takes the
-/// released inner work with it; ending one with none open is refused, not sent.
+/// transaction ends it, and whatever inner level was left open; an inner rollback keeps the
+/// outer work; an outer rollback takes the released inner work with it; ending a level that is
+/// not open is refused, not sent.
 async fn nested_savepoints_end_only_their_own_level(app: TestApp) {
     let e = app.store.entity("analytic.metric").expect("entity");
     let currencies = app.store.entity("billing.currency").expect("entity");
@@ -725,52 +736,73 @@ async fn nested_savepoints_end_only_their_own_level(app: TestApp) {
             .unwrap_or_default()
     };
     let mut tx = app.store.begin().await.expect("begin");
-    {
+    let (one, two) = {
         let mut x = tx.exec();
         app.store
             .create_in(&mut x, &e, &item("outer"))
             .await
             .unwrap();
-        x.begin_nested().await.unwrap();
+        let one = x.begin_nested().await.unwrap();
         app.store
             .create_in(&mut x, &e, &item("kept"))
             .await
             .unwrap();
-        x.begin_nested().await.unwrap();
+        let two = x.begin_nested().await.unwrap();
         app.store
             .create_in(&mut x, &e, &item("undone"))
             .await
             .unwrap();
-        x.end_nested(false).await.unwrap();
-        // Depth 2 again, ended through another borrow of the transaction.
-        x.begin_nested().await.unwrap();
+        x.end_nested(two, false).await.unwrap();
+        // Level 2 again, ended through another borrow of the transaction.
+        let two = x.begin_nested().await.unwrap();
         app.store
             .create_in(&mut x, &e, &item("kept too"))
             .await
             .unwrap();
-    }
-    tx.exec().end_nested(true).await.unwrap();
-    tx.exec().end_nested(true).await.unwrap();
+        (one, two)
+    };
+    tx.exec().end_nested(two, true).await.unwrap();
+    tx.exec().end_nested(one, true).await.unwrap();
     {
         let mut x = tx.exec();
-        assert!(x.end_nested(true).await.is_err(), "none is open");
+        assert!(x.end_nested(one, true).await.is_err(), "none is open");
         // Released inner work goes with its outer level's rollback.
-        x.begin_nested().await.unwrap();
+        let one = x.begin_nested().await.unwrap();
         app.store
             .create_in(&mut x, &e, &item("gone"))
             .await
             .unwrap();
-        x.begin_nested().await.unwrap();
+        let two = x.begin_nested().await.unwrap();
         app.store
             .create_in(&mut x, &e, &item("gone too"))
             .await
             .unwrap();
-        x.end_nested(true).await.unwrap();
-        x.end_nested(false).await.unwrap();
+        x.end_nested(two, true).await.unwrap();
+        x.end_nested(one, false).await.unwrap();
         app.store
             .create_in(&mut x, &e, &item("last"))
             .await
             .unwrap();
+        // An inner level left open (a caller that returned early) does not move the outer
+        // one's end: level 1's rollback reaches level 1 and takes level 2 with it.
+        let one = x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("gone 3"))
+            .await
+            .unwrap();
+        let left_open = x.begin_nested().await.unwrap();
+        app.store
+            .create_in(&mut x, &e, &item("gone 4"))
+            .await
+            .unwrap();
+        x.end_nested(one, false).await.unwrap();
+        // …and levels count from 1 again.
+        let one = x.begin_nested().await.unwrap();
+        assert!(
+            x.end_nested(left_open, false).await.is_err(),
+            "level 2 is not open"
+        );
+        x.end_nested(one, true).await.unwrap();
         // A statement failing inside a level (a duplicate): on PostgreSQL that aborts the
         // transaction, so releasing the level fails and it is rolled back instead (what billing
         // does), reaching that level only; the work of the level around it stays.
@@ -778,28 +810,28 @@ async fn nested_savepoints_end_only_their_own_level(app: TestApp) {
             .as_object()
             .cloned()
             .unwrap_or_default();
-        x.begin_nested().await.unwrap();
+        let one = x.begin_nested().await.unwrap();
         app.store
             .create_in(&mut x, &currencies, &rub)
             .await
             .unwrap();
-        x.begin_nested().await.unwrap();
+        let two = x.begin_nested().await.unwrap();
         assert!(
             app.store
                 .create_in(&mut x, &currencies, &rub)
                 .await
                 .is_err()
         );
-        let kept = x.end_nested(true).await;
+        let kept = x.end_nested(two, true).await;
         assert_eq!(
             kept.is_err(),
             app.store.db.backend() == stoa_store::Backend::Postgres,
             "{kept:?}"
         );
         if kept.is_err() {
-            x.end_nested(false).await.unwrap();
+            x.end_nested(two, false).await.unwrap();
         }
-        x.end_nested(true).await.unwrap();
+        x.end_nested(one, true).await.unwrap();
     }
     tx.commit().await.expect("commit");
     let dup = app
