@@ -1542,7 +1542,7 @@ impl Commerce {
                 ),
             ],
         )?;
-        let mut pages = self.sweeping(q);
+        let mut pages = self.sweeping(q, std::time::Instant::now());
         while let Some(rows) = pages.next().await? {
             for o in rows {
                 let oid = Record::must_id(&o)?;
@@ -1580,18 +1580,20 @@ impl Commerce {
         Ok(q)
     }
 
-    /// The rows of `q`, [`SWEEP`] a page, for at most [`SWEEP_BUDGET`]: every match is reached
-    /// however many rows before it are skipped, and a run's cost is bounded.
-    fn sweeping(&self, q: FindQuery) -> stoa_store::Walk<'_> {
+    /// The rows of `q`, [`SWEEP`] a page, until `run` (when the run began) is [`SWEEP_BUDGET`]
+    /// old: every match is reached however many rows before it are skipped, and a run's cost is
+    /// bounded, however many walks it makes.
+    fn sweeping(&self, q: FindQuery, run: std::time::Instant) -> stoa_store::Walk<'_> {
         self.store
             .walk(&self.e.order, q, SWEEP, usize::MAX)
-            .within(SWEEP_BUDGET)
+            .within(SWEEP_BUDGET.saturating_sub(run.elapsed()))
     }
 
     /// Cancels paying orders past the payment timeout (an order paid meanwhile moves on
     /// instead), gives back to the cart those whose checkout was cut off before the provider was
     /// asked, and delivers lapsed subscriptions.
     pub async fn sweep(&self) -> Result<()> {
+        let run = std::time::Instant::now();
         let e = &self.e.order;
         let check = |rows: Vec<Record>| async move {
             for o in rows {
@@ -1609,7 +1611,7 @@ impl Commerce {
             "paying",
             &[("updatedAt", Op::Lte, FilterValue::One(Val::Timestamp(due)))],
         )?;
-        let mut pages = self.sweeping(q);
+        let mut pages = self.sweeping(q, run);
         while let Some(rows) = pages.next().await? {
             check(rows).await?;
         }
@@ -1617,19 +1619,21 @@ impl Commerce {
         // invoices: looked at in the sweeps after its grace (newest first, one page; one missed
         // here is given back to the cart when it times out).
         let grace = now() - DRAFT_GRACE;
-        let q = FindQuery::all()
-            .eq(e, "status", Val::Text("paying".into()))?
-            .filter(
-                e,
-                "updatedAt",
-                Op::Lte,
-                FilterValue::One(Val::Timestamp(grace)),
-            )?
-            .filter(
-                e,
-                "updatedAt",
-                Op::Gt,
-                FilterValue::One(Val::Timestamp(grace - DRAFT_WINDOW)),
+        let q = self
+            .in_status(
+                "paying",
+                &[
+                    (
+                        "updatedAt",
+                        Op::Lte,
+                        FilterValue::One(Val::Timestamp(grace)),
+                    ),
+                    (
+                        "updatedAt",
+                        Op::Gt,
+                        FilterValue::One(Val::Timestamp(grace - DRAFT_WINDOW)),
+                    ),
+                ],
             )?
             .sort(e, "id", true)?
             .take(SWEEP);
@@ -1639,7 +1643,7 @@ impl Commerce {
         // ones; the oldest 500 by `updatedAt` used to be all a run looked at).
         let mut q = self.in_status("delivering", &[])?;
         q.after = self.lapse_cursor.lock().map(|c| c.clone()).unwrap_or(None);
-        let mut pages = self.sweeping(q);
+        let mut pages = self.sweeping(q, run);
         while let Some(rows) = pages.next().await? {
             check(rows).await?;
         }
