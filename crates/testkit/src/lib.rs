@@ -665,3 +665,45 @@ pub async fn read_head(s: &mut tokio::net::TcpStream) -> String {
     }
     String::from_utf8_lossy(&got).into_owned()
 }
+
+/// A fault in the database itself, not in our code: while `on`, an update that sets `column` of
+/// `table` where `when` holds (a condition on `new."column"`s, the same text on both backends)
+/// aborts with "injected fault" — a trigger named `test_fault`, on either backend. One fault per
+/// table at a time; `on = false` drops it.
+pub async fn fault(db: &stoa_store::db::Db, table: &str, column: &str, when: &str, on: bool) {
+    let mut tx = db.begin().await.unwrap_or_else(|e| panic!("begin: {e}"));
+    match tx.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c
+            .execute_batch(&if on {
+                format!(
+                    r#"CREATE TRIGGER "test_fault" BEFORE UPDATE OF "{column}" ON "{table}"
+                       WHEN {when} BEGIN SELECT RAISE(ABORT, 'injected fault'); END"#
+                )
+            } else {
+                r#"DROP TRIGGER "test_fault""#.to_owned()
+            })
+            .unwrap_or_else(|e| panic!("sqlite fault: {e}")),
+        stoa_store::db::Link::Postgres(c) => {
+            let sql = if on {
+                vec![
+                    r#"CREATE OR REPLACE FUNCTION test_fault() RETURNS trigger LANGUAGE plpgsql
+                       AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$"#
+                        .to_owned(),
+                    format!(
+                        r#"CREATE TRIGGER test_fault BEFORE UPDATE OF "{column}" ON "{table}"
+                           FOR EACH ROW WHEN ({when}) EXECUTE FUNCTION test_fault()"#
+                    ),
+                ]
+            } else {
+                vec![format!(r#"DROP TRIGGER test_fault ON "{table}""#)]
+            };
+            for q in sql {
+                sqlx::query(sqlx::AssertSqlSafe(q))
+                    .execute(&mut *c)
+                    .await
+                    .unwrap_or_else(|e| panic!("postgres fault: {e}"));
+            }
+        }
+    }
+    tx.commit().await.unwrap_or_else(|e| panic!("commit: {e}"));
+}

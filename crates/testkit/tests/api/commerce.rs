@@ -963,33 +963,8 @@ async fn a_dummy_checkout_is_one_write_transaction() {
 /// A fault in the database itself (not in our code): while `on`, no payment intent may become
 /// `succeeded` — a trigger that aborts the statement, on either backend.
 async fn intents_cannot_succeed(app: &TestApp, on: bool) {
-    let mut tx = app.store.db.begin().await.expect("begin");
-    match tx.exec().link {
-        stoa_store::db::Link::Sqlite(c) => c
-            .execute_batch(if on {
-                r#"CREATE TRIGGER "test_fault" BEFORE UPDATE OF "status" ON "billing_payment_intent"
-                   WHEN new."status" = 'succeeded' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"#
-            } else {
-                r#"DROP TRIGGER "test_fault""#
-            })
-            .expect("sqlite fault"),
-        stoa_store::db::Link::Postgres(c) => {
-            let sql: &[&'static str] = if on {
-                &[
-                    r#"CREATE OR REPLACE FUNCTION test_fault() RETURNS trigger LANGUAGE plpgsql
-                       AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$"#,
-                    r#"CREATE TRIGGER test_fault BEFORE UPDATE OF status ON billing_payment_intent
-                       FOR EACH ROW WHEN (NEW.status = 'succeeded') EXECUTE FUNCTION test_fault()"#,
-                ]
-            } else {
-                &["DROP TRIGGER test_fault ON billing_payment_intent"]
-            };
-            for q in sql {
-                sqlx::query(*q).execute(&mut *c).await.expect("postgres fault");
-            }
-        }
-    }
-    tx.commit().await.expect("commit");
+    let when = r#"new."status" = 'succeeded'"#;
+    stoa_testkit::fault(&app.store.db, "billing_payment_intent", "status", when, on).await;
 }
 
 /// The dummy provider's webhook is applied in the transaction that writes its inbox entry (no

@@ -749,6 +749,129 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
 
 dual_test!(jobs_ending_together_are_settled_together, db);
 
+/// The rows of the jobs named `name`, once every one of them has status `status` (at most 30 s).
+async fn jobs_reaching(app: &TestApp, name: &str, status: &str) -> Vec<stoa_store::record::Record> {
+    let e = app.store.entity(jobs::KEY).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&e, "name", stoa_kernel::value::Val::Text(name.into()))
+            .unwrap();
+        let rows = app.store.find_in_query(&e, q, 100).await.unwrap();
+        if !rows.is_empty() && rows.iter().all(|r| r.text("status") == Some(status)) {
+            return rows;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the {name} jobs never became {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// When marking a batch of finished jobs done fails (a fault in the database on one job of the
+/// batch), the runner settles each job of that batch on its own: every other job is done and ran
+/// once — none is sent back to run again after its lease. The job that cannot be marked stays
+/// `running`; once the fault is gone, its lease runs out, it runs again and is done.
+async fn a_batch_that_cannot_be_settled_is_settled_one_by_one(db: Db) {
+    const N: usize = 16;
+    const STUCK: usize = 3;
+    let runs: Arc<Mutex<std::collections::HashMap<u64, usize>>> = Arc::default();
+    let gate = Arc::new(tokio::sync::Barrier::new(N));
+    let body = |runs: Arc<Mutex<std::collections::HashMap<u64, usize>>>,
+                gate: Arc<tokio::sync::Barrier>| {
+        move |_ctx, payload: Value| {
+            let (runs, gate) = (runs.clone(), gate.clone());
+            async move {
+                let i = payload["i"].as_u64().unwrap_or(u64::MAX);
+                let first = {
+                    let mut runs = runs.lock().unwrap();
+                    let n = runs.entry(i).or_default();
+                    *n += 1;
+                    *n == 1
+                };
+                // Every first run ends at once, so the settler gathers them in batches.
+                if first {
+                    gate.wait().await;
+                }
+                Ok(())
+            }
+        }
+    };
+    let module = ModuleDef::new(Module {
+        name: "batch",
+        entities: vec![],
+    })
+    .job(JobDef::new("batch.ok", body(runs.clone(), gate.clone())))
+    .job(JobDef::new("batch.stuck", body(runs.clone(), gate.clone())));
+    let app = spawn_app_modules(db, vec![]).await.expect("app");
+    for i in 0..N {
+        let name = if i % (N / STUCK) == 1 {
+            "batch.stuck"
+        } else {
+            "batch.ok"
+        };
+        jobs::enqueue_now(&app.store.db, &NewJob::now(name, json!({"i": i})))
+            .await
+            .unwrap();
+    }
+    let when = r#"new."status" = 'done' AND new."name" = 'batch.stuck'"#;
+    stoa_testkit::fault(&app.store.db, jobs::TABLE, "status", when, true).await;
+    let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
+    let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
+    runner.concurrency = N;
+    runner.lease = Duration::from_millis(1500);
+    let running = Background::start(runner);
+
+    let ok = jobs_reaching(&app, "batch.ok", "done").await;
+    assert_eq!(ok.len(), N - STUCK);
+    let stuck = jobs_reaching(&app, "batch.stuck", "running").await;
+    assert_eq!(stuck.len(), STUCK);
+    assert_eq!(runs.lock().unwrap().len(), N, "every job ran");
+    // Two leases on, no job that was marked done has run again.
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+    let twice: Vec<u64> = {
+        let runs = runs.lock().unwrap();
+        let mut v: Vec<u64> = runs
+            .iter()
+            .filter(|(_, n)| **n > 1)
+            .map(|(i, _)| *i)
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let stuck_ids: Vec<u64> = (0..N as u64)
+        .filter(|i| i % (N / STUCK) as u64 == 1)
+        .collect();
+    assert!(
+        twice.iter().all(|i| stuck_ids.contains(i)),
+        "jobs marked done ran again: {twice:?} (only {stuck_ids:?} could not be marked)"
+    );
+    assert!(
+        jobs_reaching(&app, "batch.ok", "done").await.len() == N - STUCK,
+        "the done jobs stay done"
+    );
+
+    // The fault gone, the stuck jobs run again once their lease is out, and are done.
+    stoa_testkit::fault(&app.store.db, jobs::TABLE, "status", when, false).await;
+    jobs_reaching(&app, "batch.stuck", "done").await;
+    running.stop().await;
+    let runs = runs.lock().unwrap();
+    for i in 0..N as u64 {
+        let n = runs[&i];
+        if stuck_ids.contains(&i) {
+            assert!(
+                n >= 2,
+                "job {i}, which could not be marked done, ran {n} times"
+            );
+        } else {
+            assert_eq!(n, 1, "job {i} ran {n} times");
+        }
+    }
+}
+
+dual_test!(a_batch_that_cannot_be_settled_is_settled_one_by_one, db);
+
 /// A job that runs longer than the runner's lease keeps its job: the runner renews the lease
 /// while the job runs, so another worker never takes it over, and it runs once.
 async fn a_running_job_keeps_its_lease(db: Db) {

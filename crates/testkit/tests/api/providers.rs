@@ -494,6 +494,72 @@ async fn status_check(db: Db) {
 }
 stoa_testkit::dual_test!(status_check, db);
 
+/// A status API's "paid" that cannot be applied as it is written (a fault in the database: no
+/// payment intent may succeed) is kept: the admin's check answers, the inbox entry waits
+/// `received` with its job, nothing is paid. The fault gone, the job applies it — once, however
+/// often the check is asked again.
+async fn status_answer_that_cannot_be_applied_waits_with_its_job(db: Db) {
+    let sink = Sink::start().await;
+    let (app, fake, shop) = start(db, Kind::Stripe, &sink).await;
+    let c = checkout(&app, &shop, "stripe", currency_of(Kind::Stripe)).await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let invoice = c.invoice["id"].as_str().unwrap().to_owned();
+    let intent = app
+        .get(&format!("/api/billing/payment-intents-to-invoices?filters[and][0][column]=invoiceId&filters[and][0][method]=eq&filters[and][0][value]={invoice}"))
+        .await
+        .data()[0]["paymentIntentId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let check = format!("/api/billing/payment-intents/{intent}/check");
+    fake.set_webhook_url(&app.url("/nowhere"));
+    let payment = fake.payments()[0].id.clone();
+    let _ = fake.pay(&payment, Tamper::None).await;
+    let when = r#"new."status" = 'succeeded'"#;
+    stoa_testkit::fault(
+        &app.store.db,
+        "billing_payment_intent",
+        "status",
+        when,
+        true,
+    )
+    .await;
+    let r = app.post(&check, &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_ne!(r.data()["status"], json!("succeeded"), "{}", r.text);
+    let waiting = inbox_in(&app, "received").await;
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    assert_eq!(waiting[0]["invoiceId"], json!(invoice));
+    assert_eq!(invoice_status(&app, &invoice).await, "open");
+    assert_eq!(order_row(&app, &c.order).await["status"], json!("paying"));
+    // Asked again while it waits: the same answer is already in the inbox, nothing more.
+    let r = app.post(&check, &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(inbox_in(&app, "received").await.len(), 1);
+
+    stoa_testkit::fault(
+        &app.store.db,
+        "billing_payment_intent",
+        "status",
+        when,
+        false,
+    )
+    .await;
+    app.drain_jobs().await;
+    assert!(inbox_in(&app, "received").await.is_empty());
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1);
+    assert_eq!(invoice_status(&app, &invoice).await, "paid");
+    assert_eq!(
+        order_row(&app, &c.order).await["status"],
+        json!("approving")
+    );
+    let r = app.post(&check, &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["status"], json!("succeeded"), "{}", r.text);
+    assert_eq!(inbox_in(&app, "processed").await.len(), 1, "applied once");
+}
+stoa_testkit::dual_test!(status_answer_that_cannot_be_applied_waits_with_its_job, db);
+
 /// Money for an invoice an admin voided is not credited, and the admins are told.
 async fn paid_after_void(db: Db) {
     let sink = Sink::start().await;
