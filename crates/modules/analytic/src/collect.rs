@@ -72,6 +72,9 @@ pub struct Collector {
     buf: Mutex<Vec<Hit>>,
     today: Mutex<Day>,
     pub dropped: AtomicU64,
+    /// Held through a flush: a flush that finds another under way waits for it, so every hit
+    /// buffered before `flush` was called is written when it returns.
+    flushing: tokio::sync::Mutex<()>,
 }
 
 fn day_of(t: time::OffsetDateTime) -> String {
@@ -148,6 +151,7 @@ impl Collector {
                 keys: HashMap::new(),
             }),
             dropped: AtomicU64::new(0),
+            flushing: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -314,7 +318,10 @@ impl Collector {
     }
 
     /// Writes the buffered hits as daily counters in one transaction. Returns the hits written.
+    /// Every hit buffered before the call is written when it returns, also when the background
+    /// flush had taken it a moment before (that flush is waited for).
     pub async fn flush(&self) -> Result<usize> {
+        let _one_at_a_time = self.flushing.lock().await;
         let hits = match self.buf.lock() {
             Ok(mut b) => std::mem::take(&mut *b),
             Err(_) => return Err(Error::internal("analytics buffer poisoned")),

@@ -399,6 +399,19 @@ per_provider! {
     oxprocessing => Kind::OxProcessing,
 }
 
+/// The admin's status check of the payment intent that invoice `invoice` belongs to.
+async fn intent_check(app: &TestApp, invoice: &str) -> String {
+    let link = app
+        .rows_where(
+            "/api/billing/payment-intents-to-invoices",
+            "invoiceId",
+            invoice,
+        )
+        .await;
+    let intent = link[0]["paymentIntentId"].as_str().unwrap().to_owned();
+    format!("/api/billing/payment-intents/{intent}/check")
+}
+
 /// A lost webhook: the status API (Stripe, CloudPayments, TipTopPay, PayKeeper) settles the
 /// invoice through the admin check, once.
 async fn status_check(db: Db) {
@@ -408,14 +421,7 @@ async fn status_check(db: Db) {
         let c = checkout(&app, &shop, kind.name(), currency_of(kind)).await;
         assert_eq!(c.status, 201, "{}", c.text);
         let invoice = c.invoice["id"].as_str().unwrap().to_owned();
-        let intent = app
-            .get(&format!("/api/billing/payment-intents-to-invoices?filters[and][0][column]=invoiceId&filters[and][0][method]=eq&filters[and][0][value]={invoice}"))
-            .await
-            .data()[0]["paymentIntentId"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        let check = format!("/api/billing/payment-intents/{intent}/check");
+        let check = intent_check(&app, &invoice).await;
         // Not paid yet: nothing changes.
         let r = app.post(&check, &json!({})).await;
         assert_eq!(r.status, 200, "{}", r.text);
@@ -504,14 +510,7 @@ async fn status_answer_that_cannot_be_applied_waits_with_its_job(db: Db) {
     let c = checkout(&app, &shop, "stripe", currency_of(Kind::Stripe)).await;
     assert_eq!(c.status, 201, "{}", c.text);
     let invoice = c.invoice["id"].as_str().unwrap().to_owned();
-    let intent = app
-        .get(&format!("/api/billing/payment-intents-to-invoices?filters[and][0][column]=invoiceId&filters[and][0][method]=eq&filters[and][0][value]={invoice}"))
-        .await
-        .data()[0]["paymentIntentId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let check = format!("/api/billing/payment-intents/{intent}/check");
+    let check = intent_check(&app, &invoice).await;
     fake.set_webhook_url(&app.url("/nowhere"));
     let payment = fake.payments()[0].id.clone();
     let _ = fake.pay(&payment, Tamper::None).await;
