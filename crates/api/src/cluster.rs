@@ -199,6 +199,10 @@ async fn send_changes(
                 return;
             }
             if let Err(e) = shared.notify(TOUCH, &payload).await {
+                // The pool closed while this was sent: the server is stopping, not failing.
+                if shared.is_closed() {
+                    return;
+                }
                 tracing::error!(error = %e, "changes were not sent to the other instances");
             }
         }
