@@ -668,8 +668,8 @@ pub async fn read_head(s: &mut tokio::net::TcpStream) -> String {
 
 /// A fault in the database itself, not in our code: while `on`, an update that sets `column` of
 /// `table` where `when` holds (a condition on `new."column"`s, the same text on both backends)
-/// aborts with "injected fault" — a trigger named `test_fault`, on either backend. One fault per
-/// table at a time; `on = false` drops it.
+/// aborts with "injected fault" — a trigger named `test_fault`, on either backend. One fault at a
+/// time (SQLite's trigger names are the schema's); `on = false` drops it.
 pub async fn fault(db: &stoa_store::db::Db, table: &str, column: &str, when: &str, on: bool) {
     let mut tx = db.begin().await.unwrap_or_else(|e| panic!("begin: {e}"));
     match tx.exec().link {

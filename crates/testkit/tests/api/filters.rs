@@ -729,36 +729,31 @@ dual_test!(scans_page_through_every_row_once);
 async fn nested_savepoints_end_only_their_own_level(app: TestApp) {
     let e = app.store.entity("analytic.metric").expect("entity");
     let currencies = app.store.entity("billing.currency").expect("entity");
-    let item = |t: &str| {
-        json!({"title": t, "value": 1})
-            .as_object()
-            .cloned()
-            .unwrap_or_default()
-    };
+    // A metric titled `t`, written on `x`.
+    async fn add(
+        app: &TestApp,
+        x: &mut stoa_store::Exec<'_>,
+        e: &stoa_kernel::model::Entity,
+        t: &str,
+    ) {
+        let item = json!({"title": t, "value": 1});
+        app.store
+            .create_in(x, e, item.as_object().expect("an object"))
+            .await
+            .expect("metric");
+    }
     let mut tx = app.store.begin().await.expect("begin");
     let (one, two) = {
         let mut x = tx.exec();
-        app.store
-            .create_in(&mut x, &e, &item("outer"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "outer").await;
         let one = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("kept"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "kept").await;
         let two = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("undone"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "undone").await;
         x.end_nested(two, false).await.unwrap();
         // Level 2 again, ended through another borrow of the transaction.
         let two = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("kept too"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "kept too").await;
         (one, two)
     };
     tx.exec().end_nested(two, true).await.unwrap();
@@ -768,33 +763,18 @@ async fn nested_savepoints_end_only_their_own_level(app: TestApp) {
         assert!(x.end_nested(one, true).await.is_err(), "none is open");
         // Released inner work goes with its outer level's rollback.
         let one = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("gone"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "gone").await;
         let two = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("gone too"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "gone too").await;
         x.end_nested(two, true).await.unwrap();
         x.end_nested(one, false).await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("last"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "last").await;
         // An inner level left open (a caller that returned early) does not move the outer
         // one's end: level 1's rollback reaches level 1 and takes level 2 with it.
         let one = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("gone 3"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "gone 3").await;
         let left_open = x.begin_nested().await.unwrap();
-        app.store
-            .create_in(&mut x, &e, &item("gone 4"))
-            .await
-            .unwrap();
+        add(&app, &mut x, &e, "gone 4").await;
         x.end_nested(one, false).await.unwrap();
         // …and levels count from 1 again.
         let one = x.begin_nested().await.unwrap();

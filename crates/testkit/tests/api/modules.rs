@@ -712,23 +712,7 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
     let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
     runner.concurrency = N;
     let running = Background::start(runner);
-    let e = app.store.entity(jobs::KEY).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let rows = loop {
-        let q = stoa_kernel::query::FindQuery::all()
-            .eq(
-                &e,
-                "name",
-                stoa_kernel::value::Val::Text("together.wait".into()),
-            )
-            .unwrap();
-        let rows = app.store.find_in_query(&e, q, 100).await.unwrap();
-        if rows.iter().all(|r| r.text("status") == Some("done")) {
-            break rows;
-        }
-        assert!(Instant::now() < deadline, "the jobs never finished");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let rows = jobs_reaching(&app, "together.wait", "done").await;
     running.stop().await;
     assert_eq!(rows.len(), N);
     assert_eq!(
