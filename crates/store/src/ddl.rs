@@ -178,10 +178,61 @@ pub fn search_table(e: &Entity) -> String {
     ident(&format!("{}_search", e.table))
 }
 
+/// SQLite: the rows whose search-index entries wait for their transaction's commit (see
+/// [`search_index`]): which index, whether the entry is removed (`del`) or added, the row, and
+/// its searched values in `c0`, `c1`, ….
+pub const SEARCH_PENDING: &str = "stoa_search_pending";
+/// SQLite: per search index, the statement that moves its pending entries into it.
+pub const SEARCH_FLUSH: &str = "stoa_search_flush";
+/// Value columns the pending table is made with (more are added when an entity needs them).
+const PENDING_VALUES: usize = 8;
+
+/// SQLite: the pending table and the flush table, or the value columns the pending table lacks.
+fn search_pending_tables(reg: &Registry, ex: &Existing) -> Vec<String> {
+    let need = reg
+        .creation_order()
+        .iter()
+        .map(|e| search_columns(e).len())
+        .max()
+        .unwrap_or(0)
+        .max(PENDING_VALUES);
+    let mut out = Vec::new();
+    match ex.columns.get(SEARCH_PENDING) {
+        None => {
+            let values = (0..need).map(|i| format!(", c{i}")).collect::<String>();
+            out.push(format!(
+                "CREATE TABLE {SEARCH_PENDING} (seq INTEGER PRIMARY KEY, fts TEXT NOT NULL, del INTEGER NOT NULL, rid INTEGER NOT NULL{values})"
+            ));
+        }
+        Some(have) => {
+            for i in 0..need {
+                if !have.contains(&format!("c{i}")) {
+                    out.push(format!("ALTER TABLE {SEARCH_PENDING} ADD COLUMN c{i}"));
+                }
+            }
+        }
+    }
+    if !ex.columns.contains_key(SEARCH_FLUSH) {
+        out.push(format!(
+            "CREATE TABLE {SEARCH_FLUSH} (fts TEXT PRIMARY KEY, sql TEXT NOT NULL)"
+        ));
+    }
+    out
+}
+
 /// Statements for the index behind `search`, so a contains-search stays fast at millions of rows.
 /// SQLite: an external-content FTS5 table with the trigram tokenizer (substring matching, case
-/// folded), kept in step by triggers and filled once. PostgreSQL: a pg_trgm GIN index per column,
-/// which `ILIKE '%term%'` uses.
+/// folded), filled once and kept in step by triggers. PostgreSQL: a pg_trgm GIN index per
+/// column, which `ILIKE '%term%'` uses.
+///
+/// On SQLite the triggers do not write the index itself: they queue the change in
+/// [`SEARCH_PENDING`], and the transaction moves its queue into the index just before it commits
+/// (`group.rs`, with the statement kept in [`SEARCH_FLUSH`]), so a search sees a row from the
+/// moment its transaction commits, as before. Written directly, an FTS5 table touched in a
+/// transaction flushes its pending terms to a new segment at every later savepoint — every writer
+/// of a group commit opens one — so each searchable row cost a segment write and later merges on
+/// the one writer (a sixth of its time in bench/checkout.sh); queued, a group commit of twenty
+/// writers writes one segment per index.
 fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
     let cols = search_columns(e);
     if cols.is_empty() {
@@ -196,59 +247,79 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             let trigger = |suffix: &str| q(&trigger_name(suffix));
             let mut out = Vec::new();
             let list = cols.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
-            let new = cols
-                .iter()
-                .map(|c| format!("new.{}", q(c)))
+            let values = (0..cols.len())
+                .map(|i| format!("c{i}"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let old = cols
-                .iter()
-                .map(|c| format!("old.{}", q(c)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            // Only an update that sets a searched column touches the index: a status change
-            // (most updates) leaves it alone. An FTS5 table written in a transaction flushes its
-            // pending terms to a new segment at every later savepoint (each writer of a group
-            // commit opens one), so an index touched by every update cost each writer a segment
-            // write and later merges.
-            let on_update = format!(
-                "CREATE TRIGGER {} AFTER UPDATE OF {list} ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); INSERT INTO {f}(rowid, {list}) VALUES (new.rowid, {new}); END",
-                trigger("au")
+            let of = |row: &str| {
+                cols.iter()
+                    .map(|c| format!("{row}.{}", q(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let name = literal(&fts);
+            let queue = |del: u8, row: &str| {
+                format!(
+                    "INSERT INTO {SEARCH_PENDING}(fts, del, rid, {values}) VALUES ({name}, {del}, {row}.rowid, {})",
+                    of(row)
+                )
+            };
+            let flush = format!(
+                "INSERT INTO {f}({f}, rowid, {list}) SELECT CASE del WHEN 1 THEN 'delete' END, rid, {values} FROM {SEARCH_PENDING} WHERE fts = {name} ORDER BY seq"
             );
+            let triggers = [
+                format!(
+                    "CREATE TRIGGER {} AFTER INSERT ON {t} BEGIN {}; END",
+                    trigger("ai"),
+                    queue(0, "new")
+                ),
+                format!(
+                    "CREATE TRIGGER {} AFTER DELETE ON {t} BEGIN {}; END",
+                    trigger("ad"),
+                    queue(1, "old")
+                ),
+                // Only an update that sets a searched column touches the index: a status
+                // change (most updates) leaves it alone.
+                format!(
+                    "CREATE TRIGGER {} AFTER UPDATE OF {list} ON {t} BEGIN {}; {}; END",
+                    trigger("au"),
+                    queue(1, "old"),
+                    queue(0, "new")
+                ),
+                format!(
+                    "INSERT OR REPLACE INTO {SEARCH_FLUSH}(fts, sql) VALUES ({name}, {})",
+                    literal(&flush)
+                ),
+            ];
             if let Some(have) = ex.columns.get(&fts) {
                 if cols.len() == have.len() && cols.iter().all(|c| have.contains(*c)) {
-                    // Made before updates were narrowed to the searched columns (or lost).
-                    if ex
-                        .triggers
-                        .get(&trigger_name("au"))
-                        .is_none_or(|sql| !sql.contains(" UPDATE OF "))
-                    {
-                        out.push(format!("DROP TRIGGER IF EXISTS {}", trigger("au")));
-                        out.push(on_update);
+                    // Made before the index was written at commit (or lost): made again.
+                    let current = ["ai", "ad", "au"].iter().all(|sfx| {
+                        ex.triggers
+                            .get(&trigger_name(sfx))
+                            .is_some_and(|sql| sql.contains(SEARCH_PENDING))
+                    });
+                    if !current {
+                        for sfx in ["ai", "ad", "au"] {
+                            out.push(format!("DROP TRIGGER IF EXISTS {}", trigger(sfx)));
+                        }
+                        out.extend(triggers);
                     }
                     return out;
                 }
-                // The searchable fields changed (translated titles joined, say): rebuild.
+                // The searchable fields changed (translated titles joined, say): rebuild, and
+                // drop what was queued for the old index.
                 for sfx in ["ai", "ad", "au"] {
                     out.push(format!("DROP TRIGGER IF EXISTS {}", trigger(sfx)));
                 }
                 out.push(format!("DROP TABLE IF EXISTS {f}"));
+                out.push(format!("DELETE FROM {SEARCH_PENDING} WHERE fts = {name}"));
             }
-            out.extend([
-                format!(
-                    "CREATE VIRTUAL TABLE {f} USING fts5({list}, content={t}, content_rowid='rowid', tokenize='trigram')"
-                ),
-                format!(
-                    "CREATE TRIGGER {} AFTER INSERT ON {t} BEGIN INSERT INTO {f}(rowid, {list}) VALUES (new.rowid, {new}); END",
-                    trigger("ai")
-                ),
-                format!(
-                    "CREATE TRIGGER {} AFTER DELETE ON {t} BEGIN INSERT INTO {f}({f}, rowid, {list}) VALUES ('delete', old.rowid, {old}); END",
-                    trigger("ad")
-                ),
-                on_update,
-                format!("INSERT INTO {f}({f}) VALUES ('rebuild')"),
-            ]);
+            out.push(format!(
+                "CREATE VIRTUAL TABLE {f} USING fts5({list}, content={t}, content_rowid='rowid', tokenize='trigram')"
+            ));
+            out.extend(triggers);
+            out.push(format!("INSERT INTO {f}({f}) VALUES ('rebuild')"));
             out
         }
         Backend::Postgres => {
@@ -358,6 +429,9 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
     let mut out = Vec::new();
     let mut warnings = BTreeSet::new();
     let mut trigram_added = false;
+    if b == Backend::Sqlite {
+        out.extend(search_pending_tables(reg, &ex));
+    }
     for e in reg.creation_order() {
         match ex.columns.get(&e.table) {
             None => {

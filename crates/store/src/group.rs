@@ -56,6 +56,37 @@ const HEAL_AFTER: Duration = Duration::from_millis(50);
 /// How a batch ended: `Ok` when committed; the message of the failure otherwise.
 type Outcome = std::result::Result<(), String>;
 
+/// Moves the search-index entries the batch's writes queued into their indexes (see
+/// `ddl::search_index`): one statement per index written to, then the queue is emptied. A
+/// database not migrated yet has no queue.
+fn flush_search(c: &Connection) -> std::result::Result<(), String> {
+    let pending = format!(
+        "SELECT DISTINCT f.sql FROM {} p JOIN {} f ON f.fts = p.fts",
+        crate::ddl::SEARCH_PENDING,
+        crate::ddl::SEARCH_FLUSH
+    );
+    let flushes: Vec<String> = match c.prepare_cached(&pending) {
+        Ok(mut st) => st
+            .query_map([], |r| r.get(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| e.to_string())?,
+        Err(e) if e.to_string().contains("no such table") => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
+    if flushes.is_empty() {
+        return Ok(());
+    }
+    for sql in &flushes {
+        c.prepare_cached(sql)
+            .and_then(|mut st| st.execute([]))
+            .map_err(|e| format!("search index: {e}"))?;
+    }
+    c.prepare_cached(&format!("DELETE FROM {}", crate::ddl::SEARCH_PENDING))
+        .and_then(|mut st| st.execute([]))
+        .map(drop)
+        .map_err(|e| format!("search index: {e}"))
+}
+
 /// The writer side of a SQLite database.
 #[derive(Debug)]
 pub struct Group {
@@ -256,7 +287,7 @@ impl Group {
             None if batch.members > 0 => {
                 // The fsync: the worker's other tasks move elsewhere meanwhile.
                 let t = Instant::now();
-                let r = blocking(|| exec(c, "COMMIT"));
+                let r = flush_search(c).and_then(|()| blocking(|| exec(c, "COMMIT")));
                 self.last_commit_us.store(
                     u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX),
                     Ordering::Relaxed,

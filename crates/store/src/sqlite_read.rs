@@ -32,6 +32,8 @@ pub struct Readers {
     budget: Duration,
     /// The WAL's checkpoints, off the writer (started by [`Readers::checkpoint`]).
     checkpointer: Mutex<Option<crate::checkpoint::Checkpointer>>,
+    /// Reads that ran past [`INLINE_FOR`] on a worker and were run again off it.
+    moved: std::sync::atomic::AtomicU64,
 }
 
 /// A read connection and the watch its progress handler keeps.
@@ -48,6 +50,8 @@ struct Run {
     long: bool,
     /// Holds a slot of the [`Gate`].
     gated: bool,
+    /// Running on the worker (see [`INLINE_FOR`]) until then.
+    inline_until: Option<Instant>,
     stopped: Option<Stop>,
 }
 
@@ -57,12 +61,21 @@ enum Stop {
     Deadline,
     /// Too many long reads already wait for the gate.
     Busy,
+    /// Ran past [`INLINE_FOR`] on the worker: run again off it.
+    Inline,
 }
 
 /// A read running longer than this is long: it gives its reader permit back to cheap reads and
 /// waits for one of the few long-read slots, so a handful of expensive lists cannot starve
 /// point lookups and `/health`.
 const LONG_AFTER: Duration = Duration::from_millis(100);
+/// A read that is not a point lookup starts on the worker that asked for it, as a point lookup
+/// does; one still running after this long is stopped and run again from the start off the
+/// worker (`block_in_place`, so the worker's other tasks move to another thread meanwhile). Handing
+/// the worker away costs two thread wake-ups and switches per read, and nearly every read is
+/// over well before this (a tenth of the server's CPU in bench/checkout.sh went to those hand-offs,
+/// for reads of a few tens of microseconds); a long read loses at most this much work.
+const INLINE_FOR: Duration = Duration::from_millis(2);
 /// SQLite VM steps between two progress checks (well under a millisecond of work).
 const CHECK_EVERY: i32 = 10_000;
 
@@ -135,6 +148,10 @@ fn check(watch: &Mutex<Option<Run>>, gate: &Gate, permits: &Semaphore) -> bool {
     let now = Instant::now();
     if now >= run.deadline {
         run.stopped = Some(Stop::Deadline);
+        return true;
+    }
+    if run.inline_until.is_some_and(|t| now >= t) {
+        run.stopped = Some(Stop::Inline);
         return true;
     }
     if !run.long && now - run.started >= LONG_AFTER {
@@ -306,6 +323,7 @@ impl Readers {
             }),
             budget,
             checkpointer: Mutex::new(None),
+            moved: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -342,9 +360,11 @@ impl Readers {
         Ok(Reader { conn, watch })
     }
 
-    /// `inline`: the query is a bounded point lookup (primary key), cheaper to run on the worker
-    /// than to hand the worker's other tasks away.
-    async fn with<R>(&self, inline: bool, f: impl FnOnce(&Connection) -> Result<R>) -> Result<R> {
+    /// `point`: the query is a bounded point lookup (primary key), cheaper to run on the worker
+    /// than to hand the worker's other tasks away. Any other read starts on the worker too, and
+    /// moves off it when it runs past [`INLINE_FOR`]: `f` is then run again from the start, so it
+    /// must start its output afresh on each call.
+    async fn with<R>(&self, point: bool, mut f: impl FnMut(&Connection) -> Result<R>) -> Result<R> {
         self.permits
             .acquire()
             .await
@@ -369,6 +389,7 @@ impl Readers {
                 deadline: started + self.budget,
                 long: false,
                 gated: false,
+                inline_until: (!point).then(|| started + INLINE_FOR),
                 stopped: None,
             });
         }
@@ -384,11 +405,21 @@ impl Readers {
             .as_ref()
             .ok_or_else(|| err("reader missing"))?
             .conn;
-        let out = if inline {
-            f(conn)
-        } else {
-            blocking(|| f(conn))
-        };
+        let mut out = f(conn);
+        if !point {
+            let moved = match turn.reader.as_ref().map(|r| r.watch.lock()) {
+                Some(Ok(mut w)) => w.as_mut().is_some_and(|run| {
+                    run.inline_until = None;
+                    run.stopped.take_if(|s| matches!(s, Stop::Inline)).is_some()
+                }),
+                _ => false,
+            };
+            if moved {
+                self.moved
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                out = blocking(|| f(conn));
+            }
+        }
         let run = turn.finish();
         match (out, run) {
             (Err(_), Some(Stop::Deadline)) => Err(Error::Unavailable(format!(
@@ -410,7 +441,7 @@ impl Readers {
         sql: &str,
         values: &SqlxValues,
         point: bool,
-        mut each: impl FnMut(&[&Field], &rusqlite::Row<'_>) -> Result<()>,
+        mut each: impl FnMut(usize, &[&Field], &rusqlite::Row<'_>) -> Result<()>,
     ) -> Result<usize> {
         let params = params(values)?;
         self.with(point, |c| {
@@ -421,7 +452,7 @@ impl Readers {
             let cols = select_columns(e);
             let mut n = 0;
             while let Some(row) = rows.next().map_err(err)? {
-                each(&cols, row)?;
+                each(n, &cols, row)?;
                 n += 1;
             }
             Ok(n)
@@ -438,7 +469,11 @@ impl Readers {
         point: bool,
     ) -> Result<Vec<Record>> {
         let mut out = Vec::new();
-        self.each_row(e, sql, values, point, |cols, row| {
+        self.each_row(e, sql, values, point, |n, cols, row| {
+            if n == 0 {
+                // A read run again (see `with`) starts over.
+                out.clear();
+            }
             out.push(decode(cols, row)?);
             Ok(())
         })
@@ -458,8 +493,16 @@ impl Readers {
         out: &mut Vec<u8>,
         mut keep: Option<(usize, &[&str], &mut Vec<serde_json::Value>)>,
     ) -> Result<usize> {
-        let mut n = 0;
-        self.each_row(e, sql, values, point, |cols, row| {
+        let start = out.len();
+        let kept_from = keep.as_ref().map_or(0, |(_, _, kept)| kept.len());
+        self.each_row(e, sql, values, point, |n, cols, row| {
+            if n == 0 {
+                // A read run again (see `with`) starts over.
+                out.truncate(start);
+                if let Some((_, _, kept)) = keep.as_mut() {
+                    kept.truncate(kept_from);
+                }
+            }
             // Rows after the first follow a '}'; the first follows '[' or ':'.
             if out.last() == Some(&b'}') {
                 out.push(b',');
@@ -482,7 +525,6 @@ impl Readers {
                     }));
                 }
             }
-            n += 1;
             write_object(out, cells.into_iter());
             Ok(())
         })
@@ -509,10 +551,12 @@ impl Readers {
         e: &Entity,
         sql: &str,
         values: &SqlxValues,
-        each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
+        mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
     ) -> Result<Vec<T>> {
-        self.with(false, |c| sqlite_rows(c, e, sql, values, usize::MAX, each))
-            .await
+        self.with(false, |c| {
+            sqlite_rows(c, e, sql, values, usize::MAX, &mut each)
+        })
+        .await
     }
 
     /// Closes the idle connections; later reads fail with "shutting down".
@@ -600,6 +644,84 @@ mod tests {
         }
         // The connection is fine afterwards, and every permit came back.
         assert!(r.ping().await);
+        assert_eq!(r.permits.available_permits(), 2);
+    }
+
+    /// A read that outlasts its time on the worker is run again off it, and its answer is the
+    /// rows of one run: none twice, none missing, in order (records and the JSON fast path).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_read_moved_off_the_worker_answers_each_row_once() {
+        use stoa_kernel::model::{int, model};
+        let r = readers(2, Duration::from_secs(5)).await;
+        let w = Connection::open(&r.path).expect("writer");
+        w.execute_batch(
+            "INSERT INTO t (n) WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 100) SELECT x FROM s",
+        )
+        .expect("rows");
+        let e = model("test", "thing", "things").field(int("n")).build();
+        // Each row costs thousands of VM steps, so the read passes INLINE_FOR after it has
+        // handed some rows on (no ORDER BY: rows come as they are found, not after a sort).
+        let cols: Vec<String> = select_columns(&e)
+            .iter()
+            .map(|f| {
+                if f.column == "n" {
+                    "n".to_owned()
+                } else {
+                    "NULL".to_owned()
+                }
+            })
+            .collect();
+        let sql = format!(
+            "SELECT {} FROM t WHERE (WITH RECURSIVE c(x) AS (SELECT n UNION ALL SELECT x + 1 FROM c WHERE x < n + 3000) SELECT count(*) FROM c) > 0",
+            cols.join(", ")
+        );
+        let none = SqlxValues(sea_query::Values(Vec::new()));
+        let moved = |r: &Readers| r.moved.load(std::sync::atomic::Ordering::Relaxed);
+        let rows = r.records(&e, &sql, &none, false).await.expect("records");
+        let ns: Vec<i64> = rows.iter().filter_map(|x| x.int("n")).collect();
+        assert_eq!(ns, (1..=100).collect::<Vec<_>>());
+        assert_eq!(moved(&r), 1, "the read was run again off the worker");
+
+        let mut out = b"{\"data\":[".to_vec();
+        let mut kept = Vec::new();
+        let n = r
+            .write_json(
+                &e,
+                &sql,
+                &none,
+                false,
+                &mut out,
+                Some((99, &["n"], &mut kept)),
+            )
+            .await
+            .expect("json");
+        out.extend_from_slice(b"]}");
+        assert_eq!(n, 100);
+        let v: serde_json::Value = serde_json::from_slice(&out).expect("valid JSON");
+        let ns: Vec<i64> = v["data"]
+            .as_array()
+            .expect("array")
+            .iter()
+            .filter_map(|x| x["n"].as_i64())
+            .collect();
+        assert_eq!(ns, (1..=100).collect::<Vec<_>>());
+        assert_eq!(
+            kept,
+            vec![serde_json::json!(100)],
+            "the cursor row's values, once"
+        );
+        assert_eq!(moved(&r), 2);
+
+        // A short read stays on the worker.
+        let small = format!("SELECT {} FROM t WHERE n = 3", cols.join(", "));
+        assert_eq!(
+            r.records(&e, &small, &none, false)
+                .await
+                .expect("one")
+                .len(),
+            1
+        );
+        assert_eq!(moved(&r), 2);
         assert_eq!(r.permits.available_permits(), 2);
     }
 

@@ -592,13 +592,15 @@ async fn a_visitors_capped_count_is_not_called_exact(app: TestApp) {
 }
 dual_test!(a_visitors_capped_count_is_not_called_exact);
 
-/// SQLite's search index follows only updates of the searched columns: a database made with the
-/// older trigger (fired by every update, which rewrote the index on a status change) is moved to
-/// the narrow one by `migrate`; then an update of another column leaves the index's pages as they
-/// were, and an update of a searched column makes search find the new value and the old one no
-/// more.
+/// SQLite's search index is written at each transaction's commit from the queue its triggers
+/// fill, and follows only updates of the searched columns: a database made with the older
+/// triggers (which wrote the index directly, the update one on every update) is moved to the
+/// queued ones by `migrate`; then an update of another column leaves the index's pages as they
+/// were, an update of a searched column makes search find the new value and the old one no more,
+/// a writer rolled back queues nothing, writers sharing one group commit are all found, and the
+/// queue is empty after every commit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn search_triggers_follow_only_the_searched_columns() {
+async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns() {
     let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
         .await
         .expect("sqlite app");
@@ -613,7 +615,12 @@ async fn search_triggers_follow_only_the_searched_columns() {
             c.query_row(sql, [], |r| r.get::<_, String>(0)).expect(sql)
         }
     };
-    let trigger = || one("SELECT sql FROM sqlite_master WHERE name = 'ecommerce_order_search_au'");
+    let triggers = || {
+        one(
+            "SELECT group_concat(sql, ';') FROM sqlite_master WHERE name LIKE 'ecommerce_order_search_a%'",
+        )
+    };
+    let queued = || one("SELECT CAST(count(*) AS TEXT) FROM stoa_search_pending");
     // The index's stored pages: what a write to it changes.
     let index = || {
         one(
@@ -636,7 +643,7 @@ async fn search_triggers_follow_only_the_searched_columns() {
             assert_eq!(r.status, 200, "{}", r.text);
         }
     };
-    let found = |term: &'static str| {
+    let found = |term: String| {
         let app = &app;
         async move {
             let r = app
@@ -651,21 +658,34 @@ async fn search_triggers_follow_only_the_searched_columns() {
                 .collect::<Vec<_>>()
         }
     };
-    assert!(trigger().await.contains("AFTER UPDATE OF"));
+    let t = triggers().await;
+    // Insert and delete queue one entry, an update two (the old values out, the new in).
+    assert_eq!(
+        t.matches("INSERT INTO stoa_search_pending").count(),
+        4,
+        "{t}"
+    );
+    assert!(t.contains("AFTER UPDATE OF"), "{t}");
+    assert_eq!(queued().await, "0");
+    assert_eq!(found("first@".into()).await, vec![id.to_owned()]);
     {
-        // The trigger as databases made before this change have it.
+        // The triggers as databases made before this change have them.
         let mut tx = app.store.db.begin().await.expect("begin");
         let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
             panic!("sqlite")
         };
         c.execute_batch(
-            r#"DROP TRIGGER "ecommerce_order_search_au";
+            r#"DROP TRIGGER "ecommerce_order_search_ai";
+               DROP TRIGGER "ecommerce_order_search_ad";
+               DROP TRIGGER "ecommerce_order_search_au";
+               CREATE TRIGGER "ecommerce_order_search_ai" AFTER INSERT ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END;
+               CREATE TRIGGER "ecommerce_order_search_ad" AFTER DELETE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); END;
                CREATE TRIGGER "ecommerce_order_search_au" AFTER UPDATE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END"#,
         )
-        .expect("old trigger");
+        .expect("old triggers");
         tx.commit().await.expect("commit");
     }
-    // With it, an update of another column rewrites the index (what the probe below tells).
+    // With them, an update of another column rewrites the index (what the probe below tells).
     let before = index().await;
     patch(json!({"comment": "old trigger"})).await;
     assert_ne!(index().await, before, "the old trigger writes the index");
@@ -676,13 +696,28 @@ async fn search_triggers_follow_only_the_searched_columns() {
         .iter()
         .filter(|s| !s.contains("stoa_migrations"))
         .collect();
-    assert_eq!(pending.len(), 2, "{pending:?}");
-    assert!(pending[0].starts_with("DROP TRIGGER"), "{pending:?}");
-    assert!(pending[1].contains("AFTER UPDATE OF"), "{pending:?}");
+    assert_eq!(pending.len(), 7, "{pending:?}");
+    assert!(
+        pending[..3].iter().all(|s| s.starts_with("DROP TRIGGER")),
+        "{pending:?}"
+    );
+    assert!(
+        pending[3..6]
+            .iter()
+            .all(|s| s.contains("INSERT INTO stoa_search_pending")),
+        "{pending:?}"
+    );
+    assert!(pending[6].contains("stoa_search_flush"), "{pending:?}");
     stoa_store::ddl::migrate(&app.store.db, &app.registry)
         .await
         .expect("migrate");
-    assert!(trigger().await.contains("AFTER UPDATE OF"));
+    assert_eq!(
+        triggers()
+            .await
+            .matches("INSERT INTO stoa_search_pending")
+            .count(),
+        4
+    );
     let before = index().await;
     patch(json!({"comment": "no search change"})).await;
     assert_eq!(
@@ -690,10 +725,46 @@ async fn search_triggers_follow_only_the_searched_columns() {
         before,
         "an update of another column left the index alone"
     );
-    assert_eq!(found("first@").await, vec![id.to_owned()]);
+    assert_eq!(found("first@".into()).await, vec![id.to_owned()]);
     patch(json!({"email": "second@example.com"})).await;
-    assert!(found("first@").await.is_empty());
-    assert_eq!(found("second@").await, vec![id.to_owned()]);
+    assert!(found("first@".into()).await.is_empty());
+    assert_eq!(found("second@".into()).await, vec![id.to_owned()]);
+    assert_eq!(queued().await, "0", "the commit emptied the queue");
+
+    // A writer rolled back queues nothing, and its row is not found.
+    {
+        let mut tx = app.store.db.begin().await.expect("begin");
+        let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
+            panic!("sqlite")
+        };
+        c.execute_batch(
+            r#"UPDATE "ecommerce_order" SET "email" = 'undone@example.com' WHERE "id" = (SELECT "id" FROM "ecommerce_order" LIMIT 1)"#,
+        )
+        .expect("update");
+        drop(tx);
+    }
+    assert!(found("undone@".into()).await.is_empty());
+    assert_eq!(queued().await, "0");
+
+    // Writers at once share group commits: each one's row is found once they are answered.
+    let many: Vec<String> = futures::future::join_all((0..24).map(|i| {
+        let app = &app;
+        async move {
+            let o = app
+                .create(
+                    "/api/ecommerce/orders",
+                    &json!({"email": format!("together{i:02}@example.com")}),
+                )
+                .await;
+            o["id"].as_str().expect("id").to_owned()
+        }
+    }))
+    .await;
+    for (i, id) in many.iter().enumerate() {
+        assert_eq!(found(format!("together{i:02}@")).await, vec![id.clone()]);
+    }
+    assert_eq!(found("together".into()).await.len(), 24);
+    assert_eq!(queued().await, "0");
     // The index agrees with its table (FTS5's own check).
     let mut c = app.store.db.read().await.expect("read");
     let stoa_store::db::Link::Sqlite(c) = c.exec().link else {
