@@ -363,8 +363,16 @@ impl Readers {
     /// `point`: the query is a bounded point lookup (primary key), cheaper to run on the worker
     /// than to hand the worker's other tasks away. Any other read starts on the worker too, and
     /// moves off it when it runs past [`INLINE_FOR`]: `f` is then run again from the start, so it
-    /// must start its output afresh on each call.
-    async fn with<R>(&self, point: bool, mut f: impl FnMut(&Connection) -> Result<R>) -> Result<R> {
+    /// must start its output afresh on each call. A full-text search (`sql` with `MATCH`) runs off
+    /// the worker from the start: FTS5 reads a term's whole posting list inside one VM step,
+    /// where no progress check can stop it.
+    async fn with<R>(
+        &self,
+        point: bool,
+        sql: &str,
+        mut f: impl FnMut(&Connection) -> Result<R>,
+    ) -> Result<R> {
+        let search = !point && sql.contains(" MATCH ");
         self.permits
             .acquire()
             .await
@@ -389,7 +397,7 @@ impl Readers {
                 deadline: started + self.budget,
                 long: false,
                 gated: false,
-                inline_until: (!point).then(|| started + INLINE_FOR),
+                inline_until: (!point && !search).then(|| started + INLINE_FOR),
                 stopped: None,
             });
         }
@@ -405,8 +413,12 @@ impl Readers {
             .as_ref()
             .ok_or_else(|| err("reader missing"))?
             .conn;
-        let mut out = f(conn);
-        if !point {
+        let mut out = if search {
+            blocking(|| f(conn))
+        } else {
+            f(conn)
+        };
+        if !point && !search {
             let moved = match turn.reader.as_ref().map(|r| r.watch.lock()) {
                 Some(Ok(mut w)) => w.as_mut().is_some_and(|run| {
                     run.inline_until = None;
@@ -444,7 +456,7 @@ impl Readers {
         mut each: impl FnMut(usize, &[&Field], &rusqlite::Row<'_>) -> Result<()>,
     ) -> Result<usize> {
         let params = params(values)?;
-        self.with(point, |c| {
+        self.with(point, sql, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
             let mut rows = stmt
                 .query(rusqlite::params_from_iter(params.iter()))
@@ -534,7 +546,7 @@ impl Readers {
     /// The single integer a select returns (counts).
     pub async fn scalar(&self, sql: &str, values: &SqlxValues) -> Result<i64> {
         let params = params(values)?;
-        self.with(false, |c| {
+        self.with(false, sql, |c| {
             let mut stmt = c.prepare_cached(sql).map_err(err)?;
             stmt.query_row(rusqlite::params_from_iter(params.iter()), |r| {
                 r.get::<_, i64>(0)
@@ -553,7 +565,7 @@ impl Readers {
         values: &SqlxValues,
         mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<T>,
     ) -> Result<Vec<T>> {
-        self.with(false, |c| {
+        self.with(false, sql, |c| {
             sqlite_rows(c, e, sql, values, usize::MAX, &mut each)
         })
         .await
@@ -571,9 +583,11 @@ impl Readers {
     }
 
     pub async fn ping(&self) -> bool {
-        self.with(true, |c| c.execute_batch("SELECT 1").map_err(err))
-            .await
-            .is_ok()
+        self.with(true, "SELECT 1", |c| {
+            c.execute_batch("SELECT 1").map_err(err)
+        })
+        .await
+        .is_ok()
     }
 }
 
