@@ -267,7 +267,9 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             let flush = format!(
                 "INSERT INTO {f}({f}, rowid, {list}) SELECT CASE del WHEN 1 THEN 'delete' END, rid, {values} FROM {SEARCH_PENDING} WHERE fts = {name} ORDER BY seq"
             );
-            let triggers = [
+            // The three triggers that queue, and the statement that empties the queue into the
+            // index (kept with the schema, so it changes in the same migration).
+            let queueing = [
                 format!(
                     "CREATE TRIGGER {} AFTER INSERT ON {t} BEGIN {}; END",
                     trigger("ai"),
@@ -303,7 +305,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                         for sfx in ["ai", "ad", "au"] {
                             out.push(format!("DROP TRIGGER IF EXISTS {}", trigger(sfx)));
                         }
-                        out.extend(triggers);
+                        out.extend(queueing);
                     }
                     return out;
                 }
@@ -318,7 +320,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             out.push(format!(
                 "CREATE VIRTUAL TABLE {f} USING fts5({list}, content={t}, content_rowid='rowid', tokenize='trigram')"
             ));
-            out.extend(triggers);
+            out.extend(queueing);
             out.push(format!("INSERT INTO {f}({f}) VALUES ('rebuild')"));
             out
         }

@@ -60,12 +60,18 @@ type Outcome = std::result::Result<(), String>;
 /// `ddl::search_index`): one statement per index written to, then the queue is emptied. A
 /// database not migrated yet has no queue.
 fn flush_search(c: &Connection) -> std::result::Result<(), String> {
-    let pending = format!(
-        "SELECT DISTINCT f.sql FROM {} p JOIN {} f ON f.fts = p.fts",
-        crate::ddl::SEARCH_PENDING,
-        crate::ddl::SEARCH_FLUSH
-    );
-    let flushes: Vec<String> = match c.prepare_cached(&pending) {
+    // Made once: this runs before every batch's COMMIT.
+    static SQL: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
+        use crate::ddl::{SEARCH_FLUSH, SEARCH_PENDING};
+        (
+            format!(
+                "SELECT DISTINCT f.sql FROM {SEARCH_PENDING} p JOIN {SEARCH_FLUSH} f ON f.fts = p.fts"
+            ),
+            format!("DELETE FROM {SEARCH_PENDING}"),
+        )
+    });
+    let (pending, emptied) = &*SQL;
+    let flushes: Vec<String> = match c.prepare_cached(pending) {
         Ok(mut st) => st
             .query_map([], |r| r.get(0))
             .and_then(|rows| rows.collect())
@@ -81,7 +87,7 @@ fn flush_search(c: &Connection) -> std::result::Result<(), String> {
             .and_then(|mut st| st.execute([]))
             .map_err(|e| format!("search index: {e}"))?;
     }
-    c.prepare_cached(&format!("DELETE FROM {}", crate::ddl::SEARCH_PENDING))
+    c.prepare_cached(emptied)
         .and_then(|mut st| st.execute([]))
         .map(drop)
         .map_err(|e| format!("search index: {e}"))

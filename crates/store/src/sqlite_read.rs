@@ -418,7 +418,9 @@ impl Readers {
         } else {
             f(conn)
         };
-        if !point && !search {
+        // Only a failed run can have been stopped for its time on the worker (the stop is an
+        // interrupt), so a read that succeeded takes no second look at its watch.
+        if out.is_err() && !point && !search {
             let moved = match turn.reader.as_ref().map(|r| r.watch.lock()) {
                 Some(Ok(mut w)) => w.as_mut().is_some_and(|run| {
                     run.inline_until = None;
