@@ -643,21 +643,6 @@ async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns
             assert_eq!(r.status, 200, "{}", r.text);
         }
     };
-    let found = |term: String| {
-        let app = &app;
-        async move {
-            let r = app
-                .get(&format!("/api/ecommerce/orders?search={term}"))
-                .await;
-            assert_eq!(r.status, 200, "{}", r.text);
-            r.data()
-                .as_array()
-                .expect("rows")
-                .iter()
-                .map(|o| o["id"].as_str().unwrap_or_default().to_owned())
-                .collect::<Vec<_>>()
-        }
-    };
     let t = triggers().await;
     // Insert and delete queue one entry, an update two (the old values out, the new in).
     assert_eq!(
@@ -667,7 +652,7 @@ async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns
     );
     assert!(t.contains("AFTER UPDATE OF"), "{t}");
     assert_eq!(queued().await, "0");
-    assert_eq!(found("first@".into()).await, vec![id.to_owned()]);
+    assert_eq!(orders_found(&app, "first@").await, vec![id.to_owned()]);
     {
         // The triggers as databases made before this change have them.
         let mut tx = app.store.db.begin().await.expect("begin");
@@ -725,10 +710,10 @@ async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns
         before,
         "an update of another column left the index alone"
     );
-    assert_eq!(found("first@".into()).await, vec![id.to_owned()]);
+    assert_eq!(orders_found(&app, "first@").await, vec![id.to_owned()]);
     patch(json!({"email": "second@example.com"})).await;
-    assert!(found("first@".into()).await.is_empty());
-    assert_eq!(found("second@".into()).await, vec![id.to_owned()]);
+    assert!(orders_found(&app, "first@").await.is_empty());
+    assert_eq!(orders_found(&app, "second@").await, vec![id.to_owned()]);
     assert_eq!(queued().await, "0", "the commit emptied the queue");
 
     // A writer rolled back queues nothing, and its row is not found.
@@ -743,7 +728,7 @@ async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns
         .expect("update");
         drop(tx);
     }
-    assert!(found("undone@".into()).await.is_empty());
+    assert!(orders_found(&app, "undone@").await.is_empty());
     assert_eq!(queued().await, "0");
 
     // Writers at once (the group commit batches them): each one's row is found once it is
@@ -762,9 +747,12 @@ async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns
     }))
     .await;
     for (i, id) in many.iter().enumerate() {
-        assert_eq!(found(format!("together{i:02}@")).await, vec![id.clone()]);
+        assert_eq!(
+            orders_found(&app, &format!("together{i:02}@")).await,
+            vec![id.clone()]
+        );
     }
-    assert_eq!(found("together".into()).await.len(), 24);
+    assert_eq!(orders_found(&app, "together").await.len(), 24);
     assert_eq!(queued().await, "0");
     // The index agrees with its table (FTS5's own check).
     let mut c = app.store.db.read().await.expect("read");
@@ -786,21 +774,6 @@ async fn a_search_index_whose_fields_changed_is_rebuilt() {
     let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
         .await
         .expect("sqlite app");
-    let found = |term: &'static str| {
-        let app = &app;
-        async move {
-            let r = app
-                .get(&format!("/api/ecommerce/orders?search={term}"))
-                .await;
-            assert_eq!(r.status, 200, "{}", r.text);
-            r.data()
-                .as_array()
-                .expect("rows")
-                .iter()
-                .map(|o| o["id"].as_str().unwrap_or_default().to_owned())
-                .collect::<Vec<_>>()
-        }
-    };
     let o = app
         .create(
             "/api/ecommerce/orders",
@@ -826,7 +799,7 @@ async fn a_search_index_whose_fields_changed_is_rebuilt() {
         tx.commit().await.expect("commit");
     }
     assert!(
-        found("rebuilt@").await.is_empty(),
+        orders_found(&app, "rebuilt@").await.is_empty(),
         "the older index has no emails"
     );
     let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
@@ -845,7 +818,7 @@ async fn a_search_index_whose_fields_changed_is_rebuilt() {
     stoa_store::ddl::migrate(&app.store.db, &app.registry)
         .await
         .expect("migrate");
-    assert_eq!(found("rebuilt@").await, vec![id]);
+    assert_eq!(orders_found(&app, "rebuilt@").await, vec![id]);
     let later = app
         .create(
             "/api/ecommerce/orders",
@@ -853,7 +826,7 @@ async fn a_search_index_whose_fields_changed_is_rebuilt() {
         )
         .await;
     assert_eq!(
-        found("after-rebuild@").await,
+        orders_found(&app, "after-rebuild@").await,
         vec![later["id"].as_str().expect("id").to_owned()]
     );
     let mut c = app.store.db.read().await.expect("read");
@@ -868,4 +841,18 @@ async fn a_search_index_whose_fields_changed_is_rebuilt() {
         r#"INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rank) VALUES ('integrity-check', 1)"#,
     )
     .expect("the search index matches its table");
+}
+
+/// The ids of the orders an admin's search for `term` lists.
+async fn orders_found(app: &TestApp, term: &str) -> Vec<String> {
+    let r = app
+        .get(&format!("/api/ecommerce/orders?search={term}"))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.data()
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|o| o["id"].as_str().unwrap_or_default().to_owned())
+        .collect()
 }
