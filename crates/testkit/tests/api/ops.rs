@@ -653,23 +653,17 @@ async fn search_index_is_written_at_commit_and_follows_only_the_searched_columns
     assert!(t.contains("AFTER UPDATE OF"), "{t}");
     assert_eq!(queued().await, "0");
     assert_eq!(orders_found(&app, "first@").await, vec![id.to_owned()]);
-    {
-        // The triggers as databases made before this change have them.
-        let mut tx = app.store.db.begin().await.expect("begin");
-        let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
-            panic!("sqlite")
-        };
-        c.execute_batch(
-            r#"DROP TRIGGER "ecommerce_order_search_ai";
+    // The triggers as databases made before this change have them.
+    committed_sql(
+        &app,
+        r#"DROP TRIGGER "ecommerce_order_search_ai";
                DROP TRIGGER "ecommerce_order_search_ad";
                DROP TRIGGER "ecommerce_order_search_au";
                CREATE TRIGGER "ecommerce_order_search_ai" AFTER INSERT ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END;
                CREATE TRIGGER "ecommerce_order_search_ad" AFTER DELETE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); END;
                CREATE TRIGGER "ecommerce_order_search_au" AFTER UPDATE ON "ecommerce_order" BEGIN INSERT INTO "ecommerce_order_search"("ecommerce_order_search", rowid, "email") VALUES ('delete', old.rowid, old."email"); INSERT INTO "ecommerce_order_search"(rowid, "email") VALUES (new.rowid, new."email"); END"#,
-        )
-        .expect("old triggers");
-        tx.commit().await.expect("commit");
-    }
+    )
+    .await;
     // With them, an update of another column rewrites the index (what the probe below tells).
     let before = index().await;
     patch(json!({"comment": "old trigger"})).await;
@@ -781,23 +775,17 @@ async fn a_search_index_whose_fields_changed_is_rebuilt() {
         )
         .await;
     let id = o["id"].as_str().expect("id").to_owned();
-    {
-        // The index as an older declaration had it: over `comment`, not `email`.
-        let mut tx = app.store.db.begin().await.expect("begin");
-        let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
-            panic!("sqlite")
-        };
-        c.execute_batch(
-            r#"DROP TRIGGER "ecommerce_order_search_ai";
+    // The index as an older declaration had it: over `comment`, not `email`.
+    committed_sql(
+        &app,
+        r#"DROP TRIGGER "ecommerce_order_search_ai";
                DROP TRIGGER "ecommerce_order_search_ad";
                DROP TRIGGER "ecommerce_order_search_au";
                DROP TABLE "ecommerce_order_search";
                CREATE VIRTUAL TABLE "ecommerce_order_search" USING fts5("comment", content="ecommerce_order", content_rowid='rowid', tokenize='trigram');
                INSERT INTO "ecommerce_order_search"("ecommerce_order_search") VALUES ('rebuild');"#,
-        )
-        .expect("older index");
-        tx.commit().await.expect("commit");
-    }
+    )
+    .await;
     assert!(
         orders_found(&app, "rebuilt@").await.is_empty(),
         "the older index has no emails"
@@ -855,4 +843,15 @@ async fn orders_found(app: &TestApp, term: &str) -> Vec<String> {
         .iter()
         .map(|o| o["id"].as_str().unwrap_or_default().to_owned())
         .collect()
+}
+
+/// Runs `sql` on SQLite's writer in a transaction of its own, and commits it.
+async fn committed_sql(app: &TestApp, sql: &str) {
+    let mut tx = app.store.db.begin().await.expect("begin");
+    let stoa_store::db::Link::Sqlite(c) = tx.exec().link else {
+        panic!("sqlite")
+    };
+    c.execute_batch(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    tx.commit().await.expect("commit");
 }
