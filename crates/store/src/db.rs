@@ -79,12 +79,14 @@ enum TxLink {
 /// Told what a committed transaction wrote (the store's change counters).
 pub type OnCommit = Arc<dyn Fn(&Written) + Send + Sync>;
 
-/// The entities a transaction wrote, by key (`module.entity`), and whether rows were deleted
-/// from them (a delete cascades to what references them).
+/// The entities a transaction wrote, by key (`module.entity`), whether rows were deleted from
+/// them (a delete cascades to what references them), and whether rows it did not insert itself
+/// changed (an update or a delete; see [`Written::keys`]).
 #[derive(Default, Debug)]
 pub struct Written {
-    /// (table, key, deleted): the table finds an entity already marked without building its key.
-    keys: Vec<(String, String, bool)>,
+    /// (table, key, deleted, changed): the table finds an entity already marked without building
+    /// its key.
+    keys: Vec<(String, String, bool, bool)>,
     /// A job due now was enqueued: the runner is rung once the commit makes it claimable.
     job_due: bool,
     /// Nested savepoints open now (see [`Exec::begin_nested`]).
@@ -92,16 +94,24 @@ pub struct Written {
 }
 
 impl Written {
-    pub(crate) fn mark(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
-        match self.keys.iter_mut().find(|(t, _, _)| *t == e.table) {
-            Some((_, _, d)) => *d |= deleted,
-            None => self.keys.push((e.table.clone(), e.key(), deleted)),
+    /// `e` was written: rows deleted (`deleted`), or, when `changed`, rows updated or deleted;
+    /// otherwise only inserted.
+    pub(crate) fn mark(&mut self, e: &stoa_kernel::model::Entity, deleted: bool, changed: bool) {
+        match self.keys.iter_mut().find(|(t, _, _, _)| *t == e.table) {
+            Some((_, _, d, c)) => {
+                *d |= deleted;
+                *c |= changed || deleted;
+            }
+            None => self
+                .keys
+                .push((e.table.clone(), e.key(), deleted, changed || deleted)),
         }
     }
 
-    /// Each written key, and whether rows were deleted from it.
-    pub fn keys(&self) -> impl Iterator<Item = (&str, bool)> {
-        self.keys.iter().map(|(_, k, d)| (k.as_str(), *d))
+    /// Each written key, whether rows were deleted from it, and whether rows that were there
+    /// before changed (false when the transaction only inserted rows).
+    pub fn keys(&self) -> impl Iterator<Item = (&str, bool, bool)> {
+        self.keys.iter().map(|(_, k, d, c)| (k.as_str(), *d, *c))
     }
 }
 
@@ -182,10 +192,18 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// Records that rows of `e` were written (`deleted`: removed) here.
+    /// Records that rows of `e` were written (`deleted`: removed) here: updated, deleted, or
+    /// inserted by a statement that may also update (an upsert).
     pub(crate) fn wrote(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
         if let Some(w) = self.written.as_deref_mut() {
-            w.mark(e, deleted);
+            w.mark(e, deleted, true);
+        }
+    }
+
+    /// Records that a row of `e` was inserted here (and nothing else changed in it).
+    pub(crate) fn inserted(&mut self, e: &stoa_kernel::model::Entity) {
+        if let Some(w) = self.written.as_deref_mut() {
+            w.mark(e, false, false);
         }
     }
 

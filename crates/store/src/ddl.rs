@@ -236,7 +236,7 @@ fn search_pending_tables(reg: &Registry, ex: &Existing) -> Vec<String> {
 fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
     let cols = search_columns(e);
     if cols.is_empty() {
-        return Vec::new();
+        return search_index_dropped(e, b, ex);
     }
     let t = q(&e.table);
     match b {
@@ -325,21 +325,66 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             out
         }
         Backend::Postgres => {
+            // A column no longer searched loses its index (each one costs every insert).
+            let mut out = search_index_dropped(e, b, ex);
             if !ex.trigram {
+                return out;
+            }
+            out.extend(
+                cols.iter()
+                    .map(|c| (trigram_index(e, c), c))
+                    .filter(|(name, _)| !ex.indexes.contains(name))
+                    .map(|(name, c)| {
+                        format!(
+                            "CREATE INDEX IF NOT EXISTS {} ON {t} USING gin ({} gin_trgm_ops)",
+                            q(&name),
+                            search_expr(e, c)
+                        )
+                    }),
+            );
+            out
+        }
+    }
+}
+
+/// PostgreSQL: the name of the trigram index of search column `c`.
+fn trigram_index(e: &Entity, c: &str) -> String {
+    ident(&format!("ix_{}_{}_trgm", e.table, c))
+}
+
+/// The search index of columns `e` no longer searches, dropped: on SQLite the whole index with
+/// its triggers and queued entries once no column is searched, on PostgreSQL each column's.
+fn search_index_dropped(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
+    let cols = search_columns(e);
+    match b {
+        Backend::Sqlite => {
+            let fts = search_table(e);
+            if !cols.is_empty() || !ex.columns.contains_key(&fts) {
                 return Vec::new();
             }
-            cols.iter()
-                .map(|c| (ident(&format!("ix_{}_{}_trgm", e.table, c)), c))
-                .filter(|(name, _)| !ex.indexes.contains(name))
-                .map(|(name, c)| {
+            let name = literal(&fts);
+            let mut out: Vec<String> = ["ai", "ad", "au"]
+                .iter()
+                .map(|sfx| {
                     format!(
-                        "CREATE INDEX IF NOT EXISTS {} ON {t} USING gin ({} gin_trgm_ops)",
-                        q(&name),
-                        search_expr(e, c)
+                        "DROP TRIGGER IF EXISTS {}",
+                        q(&ident(&format!("{fts}_{sfx}")))
                     )
                 })
-                .collect()
+                .collect();
+            out.push(format!("DROP TABLE IF EXISTS {}", q(&fts)));
+            out.push(format!("DELETE FROM {SEARCH_PENDING} WHERE fts = {name}"));
+            out.push(format!("DELETE FROM {SEARCH_FLUSH} WHERE fts = {name}"));
+            out
         }
+        Backend::Postgres => e
+            .fields
+            .iter()
+            .filter(|f| !cols.contains(&f.column.as_str()))
+            .map(|f| trigram_index(e, &f.column))
+            .filter(|name| ex.indexes.contains(name))
+            .map(|name| format!("DROP INDEX IF EXISTS {}", q(&name)))
+            .collect(),
     }
 }
 

@@ -808,7 +808,7 @@ pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> R
     let row = fetch_one(exec, e, &s)
         .await?
         .ok_or_else(|| Error::internal("insert returned no row"))?;
-    exec.wrote(e, false);
+    exec.inserted(e);
     Ok(row)
 }
 

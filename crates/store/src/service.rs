@@ -44,6 +44,9 @@ pub type TellChanges = Box<dyn Fn(&str) + Send + Sync>;
 struct Versions {
     /// Each entity's counter, and whether visitors may read it.
     each: HashMap<String, (AtomicU64, bool)>,
+    /// Each entity's counter of changes to rows that existed (updates and deletes; inserts do
+    /// not move it): caches of rows that only an update or a delete can make stale.
+    rows_changed: HashMap<String, AtomicU64>,
     /// Bumped with every entity's counter: "has anything changed?" in one load.
     any: AtomicU64,
     /// Bumped only when an entity visitors may read changes: what public caches (page
@@ -62,6 +65,22 @@ impl Versions {
         if let Some(tell) = self.elsewhere.get() {
             tell(key);
         }
+    }
+
+    /// [`Self::touch`], and rows of `key` that existed changed (updated or deleted).
+    fn touch_rows(&self, key: &str) {
+        if let Some(v) = self.rows_changed.get(key) {
+            v.fetch_add(1, Ordering::AcqRel);
+        }
+        self.touch(key);
+    }
+
+    /// Every counter of `key` (a change whose kind is not known: another instance's).
+    fn bump_all(&self, key: &str) {
+        if let Some(v) = self.rows_changed.get(key) {
+            v.fetch_add(1, Ordering::AcqRel);
+        }
+        self.bump(key);
     }
 
     fn bump(&self, key: &str) {
@@ -202,6 +221,11 @@ impl Store {
                 .iter()
                 .map(|e| (e.key(), (AtomicU64::new(0), registry.publicly_readable(e))))
                 .collect(),
+            rows_changed: registry
+                .entities()
+                .iter()
+                .map(|e| (e.key(), AtomicU64::new(0)))
+                .collect(),
             any: AtomicU64::new(0),
             public: AtomicU64::new(0),
             elsewhere: std::sync::OnceLock::new(),
@@ -235,11 +259,15 @@ impl Store {
         let on_commit: crate::db::OnCommit = {
             let versions = versions.clone();
             Arc::new(move |w: &crate::db::Written| {
-                for (key, deleted) in w.keys() {
-                    versions.touch(key);
+                for (key, deleted, changed) in w.keys() {
+                    if changed {
+                        versions.touch_rows(key);
+                    } else {
+                        versions.touch(key);
+                    }
                     if deleted {
                         for r in cascades.get(key).into_iter().flatten() {
-                            versions.touch(r);
+                            versions.touch_rows(r);
                         }
                     }
                 }
@@ -271,6 +299,17 @@ impl Store {
             .map_or(0, |(v, _)| v.load(Ordering::Acquire))
     }
 
+    /// The counter of committed changes to rows of `key` that already existed: updates and
+    /// deletes (cascades included) move it, inserts do not. A cache of rows that only an update
+    /// or a delete can make stale (a live session: revoked, or gone) keys on this, so the steady
+    /// stream of new rows does not empty it.
+    pub fn rows_changed_version(&self, key: &str) -> u64 {
+        self.versions
+            .rows_changed
+            .get(key)
+            .map_or(0, |v| v.load(Ordering::Acquire))
+    }
+
     /// A counter that moves whenever any entity changes.
     pub fn any_version(&self) -> u64 {
         self.versions.any.load(Ordering::Acquire)
@@ -291,7 +330,7 @@ impl Store {
     /// [`Db::begin`] or another process's database): writes through [`Store::begin`] and the
     /// store's own methods count themselves.
     pub fn touch(&self, e: &Entity) {
-        self.versions.touch(&e.key());
+        self.versions.touch_rows(&e.key());
     }
 
     /// A write transaction whose commit bumps the change counters of every entity it wrote
@@ -307,12 +346,15 @@ impl Store {
 
     /// Another instance changed `key` (`module.entity`): caches built from it here are stale.
     pub fn changed_elsewhere(&self, key: &str) {
-        self.versions.bump(key);
+        self.versions.bump_all(key);
     }
 
     /// Another instance may have changed anything (its messages were lost): every cache is stale.
     pub fn all_changed_elsewhere(&self) {
         for (v, _) in self.versions.each.values() {
+            v.fetch_add(1, Ordering::AcqRel);
+        }
+        for v in self.versions.rows_changed.values() {
             v.fetch_add(1, Ordering::AcqRel);
         }
         self.versions.public.fetch_add(1, Ordering::AcqRel);
@@ -572,10 +614,30 @@ impl Store {
         e: &Entity,
         input: &Map<String, Json>,
     ) -> Result<Record> {
+        self.create_with_in(exec, e, input, &[]).await
+    }
+
+    /// [`Self::create_in`] with values the server sets itself: each `(field index, value)` of
+    /// `own` replaces what the input or the default gave — server-owned and secret fields too
+    /// (the id, a token's hash), which no input can set. One INSERT where a create and an update
+    /// of what it just made were two.
+    pub async fn create_with_in(
+        &self,
+        exec: &mut Exec<'_>,
+        e: &Entity,
+        input: &Map<String, Json>,
+        own: &[(usize, Val)],
+    ) -> Result<Record> {
         if let Some(g) = self.guards.get(&e.key()) {
             g.check_create(input)?;
         }
         let mut vals = prepare_create(e, input)?;
+        for (i, v) in own {
+            match vals.iter_mut().find(|(j, _)| j == i) {
+                Some(slot) => slot.1 = v.clone(),
+                None => vals.push((*i, v.clone())),
+            }
+        }
         self.fresh_generated_slugs(exec, e, input, &mut vals)
             .await?;
         let row = match repo::insert(exec, e, &vals).await {

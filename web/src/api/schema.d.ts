@@ -10754,7 +10754,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "status" | "amount" | "provider";
+            column: "id" | "createdAt" | "variant" | "status" | "amount" | "providerId" | "provider";
             /**
              * @default asc
              * @enum {string}

@@ -48,7 +48,10 @@ pub fn declarations() -> Module {
                 .field(text("successUrl").required().default_text("").max_len(4000))
                 .field(text("cancelUrl").required().default_text("").max_len(4000))
                 .field(decimal("amount").required().default_text("0").list())
-                .field(text("providerId").max_len(500).searchable())
+                // An opaque reference, looked up whole (webhooks, the admin's filter): an index
+                // on the value, not a substring search index (each of a random token's trigrams
+                // was a term the search index kept, written at every payment).
+                .field(text("providerId").max_len(500).list())
                 .field(
                     enumeration("provider", PROVIDERS)
                         .required()
@@ -91,7 +94,8 @@ pub fn declarations() -> Module {
                 .build(),
             model(M, "webhook", "webhooks")
                 .field(enumeration("provider", PROVIDERS).required().list())
-                .field(text("eventKey").required().max_len(300).list().searchable())
+                // Looked up whole, through its list index (see `providerId`).
+                .field(text("eventKey").required().max_len(300).list())
                 .field(text("dedupeKey").required().unique().max_len(400))
                 .field(text("body").required().max_len(service::MAX_WEBHOOK_BODY))
                 .field(json("headers"))

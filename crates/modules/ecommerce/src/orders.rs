@@ -152,9 +152,7 @@ struct Entities {
     o2c: Arc<Entity>,
     o2i: Arc<Entity>,
     s2o: Arc<Entity>,
-    s2p: Arc<Entity>,
     store: Arc<Entity>,
-    product: Arc<Entity>,
     change: Arc<Entity>,
 }
 
@@ -162,6 +160,8 @@ pub struct Commerce {
     pub store: Store,
     /// The public paid counter's sums.
     pub paid: prices::PaidCounter,
+    /// Products' rows, prices, intervals and stores, kept while their tables do not change.
+    catalog: prices::Catalog,
     e: Entities,
     billing: Arc<Billing>,
     subjects: Arc<Subjects>,
@@ -286,15 +286,14 @@ impl Commerce {
         Ok(Self {
             store: s.clone(),
             paid: prices::PaidCounter::default(),
+            catalog: prices::Catalog::default(),
             e: Entities {
                 order: e("ecommerce.order")?,
                 line: e("ecommerce.orders-to-products")?,
                 o2c: e("ecommerce.orders-to-billing-module-currencies")?,
                 o2i: e("ecommerce.orders-to-billing-module-payment-intents")?,
                 s2o: e("ecommerce.stores-to-orders")?,
-                s2p: e("ecommerce.stores-to-products")?,
                 store: e("ecommerce.store")?,
-                product: e("ecommerce.product")?,
                 change: e("ecommerce.order-status-change")?,
             },
             billing: ctx.need::<Billing>()?,
@@ -361,16 +360,21 @@ impl Commerce {
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
-        let pvals: Vec<Val> = product_ids.iter().copied().map(Val::Uuid).collect();
-        let products: HashMap<Uuid, Record> = self
-            .store
-            .find_in(&self.e.product, "id", &pvals, pvals.len() + 1)
-            .await?
-            .into_iter()
-            .filter_map(|p| Some((p.id()?, p)))
-            .collect();
-        let prices = prices::of(&self.store, &product_ids).await?;
-        let intervals = prices::intervals(&self.store, &product_ids).await?;
+        let listings = self.catalog.listings(&self.store, &product_ids).await?;
+        let mut products = HashMap::new();
+        let mut prices = HashMap::new();
+        let mut intervals = HashMap::new();
+        for (id, l) in listings {
+            if let Some(p) = &l.product {
+                products.insert(id, p.clone());
+            }
+            if !l.prices.is_empty() {
+                prices.insert(id, l.prices.clone());
+            }
+            if let Some(i) = &l.interval {
+                intervals.insert(id, i.clone());
+            }
+        }
         let currency_of = self
             .store
             .find_in(&self.e.o2c, "orderId", &ids, ids.len() * 2 + 1)
@@ -552,7 +556,7 @@ impl Commerce {
     }
 
     /// The store an order goes to: the one named, or the only one.
-    async fn pick_store(&self, named: Option<Uuid>, product: Uuid) -> Result<Option<Uuid>> {
+    async fn pick_store(&self, named: Option<Uuid>, selling: &[Uuid]) -> Result<Option<Uuid>> {
         if let Some(s) = named {
             if self
                 .store
@@ -564,14 +568,9 @@ impl Commerce {
             }
             return Ok(Some(s));
         }
-        let selling = self
-            .store
-            .find_by(&self.e.s2p, &[("productId", Val::Uuid(product))], 3)
-            .await?;
-        let stores: HashSet<Uuid> = selling.iter().filter_map(|l| l.uuid("storeId")).collect();
-        match stores.len() {
-            0 => Ok(None),
-            1 => Ok(stores.into_iter().next()),
+        match selling {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
             _ => Err(Error::invalid_field(
                 "storeId",
                 "several stores sell this product; choose one",
@@ -649,24 +648,22 @@ impl Commerce {
                 .ok_or_else(|| Error::invalid_field("productId", "is required"))?,
         };
         let qty = quantity("quantity", body.get("quantity"))?;
-        let Some(product_row) = self
-            .store
-            .find_by(&self.e.product, &[("id", Val::Uuid(product))], 1)
+        let listing = self
+            .catalog
+            .listings(&self.store, &[product])
             .await?
-            .pop()
-        else {
+            .remove(&product)
+            .unwrap_or_default();
+        let Some(product_row) = listing.product.clone() else {
             return Err(Error::invalid_field(
                 "productId",
                 format!("no product {product}"),
             ));
         };
-        let price_list = prices::of(&self.store, &[product])
-            .await?
-            .remove(&product)
-            .unwrap_or_default();
+        let price_list = listing.prices.clone();
         let currency = self.pick_currency(&price_list, currency_field(body)?)?;
         let store = self
-            .pick_store(uuid_field(body, &["storeId"], "storeId")?, product)
+            .pick_store(uuid_field(body, &["storeId"], "storeId")?, &listing.stores)
             .await?;
         let comment = match body.get("comment") {
             Some(Value::String(s)) if s.chars().count() > 10_000 => {

@@ -157,6 +157,166 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
     Ok(out)
 }
 
+/// A product as the cart and the checkout read it: its row (absent when it does not exist or
+/// the reader may not see it), its prices, its subscription interval, and the stores that sell
+/// it (from at most three links: more than one is already ambiguous).
+#[derive(Debug, Default)]
+pub struct Listing {
+    pub product: Option<Record>,
+    pub prices: Vec<Price>,
+    pub interval: Option<String>,
+    pub stores: Vec<Uuid>,
+}
+
+/// The tables a [`Listing`] is read from: a committed change to any of them (here, or on another
+/// instance, through its change notice) empties the catalogue.
+const LISTING_TABLES: [&str; 8] = [
+    "ecommerce.product",
+    "ecommerce.attribute-key",
+    "ecommerce.attribute",
+    "ecommerce.products-to-attributes",
+    "ecommerce.attribute-keys-to-attributes",
+    "ecommerce.attributes-to-billing-module-currencies",
+    "billing.currency",
+    "ecommerce.stores-to-products",
+];
+/// Listings kept at most: a spray of made-up product ids fills the map, which is then emptied
+/// (each listing is a few hundred bytes, so the catalogue stays within a few MiB).
+const LISTINGS_MAX: usize = 10_000;
+/// The longest a listing is served without being read again (bounds what a lost change notice
+/// from another instance can leave stale).
+const LISTING_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Listings kept in memory while their tables do not change. Every add to cart and every
+/// checkout read a product's row, prices, interval and stores: about fifteen reads, the same for
+/// every buyer of the product. Kept apart for readers who see drafts (the admin, jobs) and
+/// readers who do not (visitors).
+#[derive(Default)]
+pub struct Catalog {
+    kept: std::sync::RwLock<Kept>,
+}
+
+#[derive(Default)]
+struct Kept {
+    /// The tables' change counters the listings were read at.
+    versions: [u64; LISTING_TABLES.len()],
+    since: Option<std::time::Instant>,
+    listings: HashMap<(bool, Uuid), std::sync::Arc<Listing>>,
+}
+
+impl Kept {
+    fn fresh(&self, versions: &[u64; LISTING_TABLES.len()]) -> bool {
+        self.versions == *versions && self.since.is_some_and(|t| t.elapsed() < LISTING_MAX_AGE)
+    }
+}
+
+impl Catalog {
+    /// The listing of each of `products` (one for every id asked, empty for an unknown one).
+    pub async fn listings(
+        &self,
+        store: &Store,
+        products: &[Uuid],
+    ) -> Result<HashMap<Uuid, std::sync::Arc<Listing>>> {
+        // Read before the tables are: a change committed meanwhile moves a counter past these,
+        // so what is read now is never kept under counters newer than it.
+        let versions = LISTING_TABLES.map(|k| store.version(k));
+        let drafts = stoa_store::publish::drafts_visible();
+        let mut out = HashMap::with_capacity(products.len());
+        let mut missing = Vec::new();
+        if let Ok(kept) = self.kept.read() {
+            let fresh = kept.fresh(&versions);
+            for p in products {
+                match kept.listings.get(&(drafts, *p)) {
+                    Some(l) if fresh => {
+                        out.insert(*p, l.clone());
+                    }
+                    _ => missing.push(*p),
+                }
+            }
+        } else {
+            missing.extend_from_slice(products);
+        }
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return Ok(out);
+        }
+        let read = read_listings(store, &missing).await?;
+        if let Ok(mut kept) = self.kept.write() {
+            let newer = versions
+                .iter()
+                .zip(kept.versions.iter())
+                .all(|(now, then)| now >= then);
+            if !kept.fresh(&versions) && newer {
+                *kept = Kept {
+                    versions,
+                    since: Some(std::time::Instant::now()),
+                    listings: HashMap::new(),
+                };
+            }
+            if kept.versions == versions {
+                if kept.listings.len() + read.len() > LISTINGS_MAX {
+                    kept.listings.clear();
+                }
+                for (p, l) in &read {
+                    kept.listings.insert((drafts, *p), l.clone());
+                }
+            }
+        }
+        out.extend(read);
+        Ok(out)
+    }
+}
+
+/// The listings of `ids`, read from the tables.
+async fn read_listings(
+    store: &Store,
+    ids: &[Uuid],
+) -> Result<HashMap<Uuid, std::sync::Arc<Listing>>> {
+    let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+    let mut rows: HashMap<Uuid, Record> = store
+        .find_in(
+            &*store.entity("ecommerce.product")?,
+            "id",
+            &vals,
+            vals.len() + 1,
+        )
+        .await?
+        .into_iter()
+        .filter_map(|p| Some((p.id()?, p)))
+        .collect();
+    let mut prices = of(store, ids).await?;
+    let mut intervals = intervals(store, ids).await?;
+    let s2p = store.entity("ecommerce.stores-to-products")?;
+    let mut out = HashMap::with_capacity(ids.len());
+    for id in ids {
+        let product = rows.remove(id);
+        let mut stores = Vec::new();
+        if product.is_some() {
+            for l in store
+                .find_by(&s2p, &[("productId", Val::Uuid(*id))], 3)
+                .await?
+            {
+                if let Some(s) = l.uuid("storeId")
+                    && !stores.contains(&s)
+                {
+                    stores.push(s);
+                }
+            }
+        }
+        out.insert(
+            *id,
+            std::sync::Arc::new(Listing {
+                product,
+                prices: prices.remove(id).unwrap_or_default(),
+                interval: intervals.remove(id),
+                stores,
+            }),
+        );
+    }
+    Ok(out)
+}
+
 /// Order statuses that mean the order was paid.
 pub const PAID: &[&str] = &["approving", "packaging", "delivering", "delivered"];
 

@@ -1114,6 +1114,8 @@ dual_test!(the_inbox_sweep_queues_at_most_a_hundred_a_run, db);
 
 /// Money is read from the price tables at the moment it is needed: a price an admin changes
 /// reaches the very next cart read, and a price taken away makes the product unbuyable at once.
+/// The same for what else a cart reads of a product (kept in memory between changes: the
+/// catalogue of `prices::Catalog`): its stores and whether it is published.
 async fn a_price_change_reaches_the_next_cart_read(db: Db) {
     let app = app(db, None, 3600, 3600).await;
     let c = catalog(&app).await;
@@ -1151,6 +1153,40 @@ async fn a_price_change_reaches_the_next_cart_read(db: Db) {
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(total().await, json!("4000"), "the new price at once");
+    // What else an add reads of the product follows its tables as promptly: a second store
+    // selling it makes the store a choice…
+    let other = app
+        .create("/api/ecommerce/stores", &json!({"slug": "second-shop"}))
+        .await;
+    let link = app
+        .create(
+            "/api/ecommerce/stores-to-products",
+            &json!({"storeId": other["id"], "productId": c.grove, "sku": "grove-2"}),
+        )
+        .await;
+    let (cart, one) = (orders(&s), json!({"productId": c.grove, "quantity": 1}));
+    let add = || me.post(&cart, &one);
+    let r = add().await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("storeId"), "{}", r.text);
+    let r = app
+        .delete(&format!(
+            "/api/ecommerce/stores-to-products/{}",
+            link["id"].as_str().unwrap()
+        ))
+        .await;
+    assert!(r.status < 300, "{}", r.text);
+    assert_eq!(add().await.status, 201, "one store again");
+    // …and a product taken back to draft cannot be bought by a visitor at once.
+    let product = format!("/api/ecommerce/products/{}", c.grove);
+    let r = app.patch(&product, &json!({"status": "draft"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = add().await;
+    assert_eq!(r.status, 422, "a draft is not for sale: {}", r.text);
+    assert!(r.text.contains("productId"), "{}", r.text);
+    let r = app.patch(&product, &json!({"status": "published"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(add().await.status, 201, "published again");
     // The price taken away: the product has no price any more.
     let l = app
         .rows_where(

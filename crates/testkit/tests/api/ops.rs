@@ -855,3 +855,124 @@ async fn committed_sql(app: &TestApp, sql: &str) {
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
     tx.commit().await.expect("commit");
 }
+
+/// A field no longer declared searchable loses its search index at the next `migrate`: the
+/// invoice's provider reference, searched by substring before (a random token's every trigram
+/// a term in the index) and now looked up whole through its list index. On SQLite the FTS5
+/// table goes with its triggers and the statement that filled it; on PostgreSQL the column's
+/// trigram index. Writes go on, and the reference is found by its whole value.
+async fn a_field_no_longer_searched_loses_its_search_index(db: stoa_testkit::Db) {
+    let app = stoa_testkit::spawn_app(db).await.expect("app");
+    // The index as the older declaration made it.
+    let mut tx = app.store.db.begin().await.expect("begin");
+    match tx.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c
+            .execute_batch(
+                r#"CREATE VIRTUAL TABLE "billing_invoice_search" USING fts5("provider_id", content="billing_invoice", content_rowid='rowid', tokenize='trigram');
+                   CREATE TRIGGER "billing_invoice_search_ai" AFTER INSERT ON "billing_invoice" BEGIN INSERT INTO stoa_search_pending(fts, del, rid, c0) VALUES ('billing_invoice_search', 0, new.rowid, new."provider_id"); END;
+                   INSERT INTO stoa_search_flush(fts, sql) VALUES ('billing_invoice_search', 'INSERT INTO "billing_invoice_search"("billing_invoice_search", rowid, "provider_id") SELECT CASE del WHEN 1 THEN ''delete'' END, rid, c0 FROM stoa_search_pending WHERE fts = ''billing_invoice_search'' ORDER BY seq');"#,
+            )
+            .expect("old index"),
+        stoa_store::db::Link::Postgres(c) => {
+            for q in [
+                "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+                r#"CREATE INDEX "ix_billing_invoice_provider_id_trgm" ON "billing_invoice" USING gin ("provider_id" gin_trgm_ops)"#,
+            ] {
+                sqlx::query(q).execute(&mut *c).await.expect(q);
+            }
+        }
+    }
+    tx.commit().await.expect("commit");
+    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan");
+    let wanted: &[&str] = match db {
+        stoa_testkit::Db::Sqlite => &[
+            r#"DROP TRIGGER IF EXISTS "billing_invoice_search_ai""#,
+            r#"DROP TABLE IF EXISTS "billing_invoice_search""#,
+            "DELETE FROM stoa_search_flush WHERE fts = 'billing_invoice_search'",
+        ],
+        stoa_testkit::Db::Postgres => {
+            &[r#"DROP INDEX IF EXISTS "ix_billing_invoice_provider_id_trgm""#]
+        }
+    };
+    for w in wanted {
+        assert!(plan.iter().any(|s| s == w), "{w} missing from {plan:?}");
+    }
+    stoa_store::ddl::migrate(&app.store.db, &app.registry)
+        .await
+        .expect("migrate");
+    let again = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan");
+    assert!(
+        !again
+            .iter()
+            .any(|s| s.contains("billing_invoice_search") || s.contains("_trgm\"")),
+        "dropped once: {again:?}"
+    );
+    let mut c = app.store.db.read().await.expect("read");
+    let left: i64 = match c.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'billing_invoice_search%') + (SELECT COUNT(*) FROM stoa_search_flush WHERE fts = 'billing_invoice_search')",
+                [],
+                |r| r.get(0),
+            )
+            .expect("count"),
+        stoa_store::db::Link::Postgres(c) => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_indexes WHERE indexname = 'ix_billing_invoice_provider_id_trgm'",
+        )
+        .fetch_one(&mut *c)
+        .await
+        .expect("count"),
+    };
+    drop(c);
+    assert_eq!(left, 0, "nothing of the old index is left");
+    let inv = app
+        .create(
+            "/api/billing/invoices",
+            &json!({"providerId": "pi_3Q1x2y3z4", "amount": "10"}),
+        )
+        .await;
+    let r = app
+        .get("/api/billing/invoices?filters[and][0][column]=providerId&filters[and][0][method]=eq&filters[and][0][value]=pi_3Q1x2y3z4")
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let found: Vec<&str> = r
+        .data()
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|i| i["id"].as_str())
+        .collect();
+    assert_eq!(found, vec![inv["id"].as_str().expect("id")]);
+}
+dual_test!(a_field_no_longer_searched_loses_its_search_index, db);
+
+/// Inserts move an entity's change counter but not its rows-changed counter (what the live
+/// sessions' cache keys on, so new sessions do not empty it); an update and a delete move both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_updates_and_deletes_move_the_rows_changed_counter() {
+    let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
+        .await
+        .expect("sqlite app");
+    let key = "ecommerce.order";
+    let counters = || (app.store.version(key), app.store.rows_changed_version(key));
+    let (v0, r0) = counters();
+    let o = app
+        .create("/api/ecommerce/orders", &json!({"comment": "counted"}))
+        .await;
+    let (v1, r1) = counters();
+    assert!(v1 > v0, "an insert is a change");
+    assert_eq!(r1, r0, "but changes no row that was there");
+    let path = format!("/api/ecommerce/orders/{}", o["id"].as_str().expect("id"));
+    let r = app.patch(&path, &json!({"comment": "changed"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (v2, r2) = counters();
+    assert!(v2 > v1 && r2 > r1, "an update moves both");
+    let r = app.delete(&path).await;
+    assert!(r.status < 300, "{}", r.text);
+    let (v3, r3) = counters();
+    assert!(v3 > v2 && r3 > r2, "a delete moves both");
+}

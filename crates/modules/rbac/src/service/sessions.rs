@@ -19,10 +19,11 @@ impl Auth {
     }
 
     /// Is session `sid` of `subject` live (not revoked, not expired)? Live sessions are kept in
-    /// memory until any session changes (every committed session write bumps its counter:
-    /// a revocation applies to the next request), so a signed-in request costs no read.
+    /// memory until a session that existed changes (every committed update or delete of a
+    /// session bumps the counter: a revocation applies to the next request; a new session, which
+    /// changes no other, does not), so a signed-in request costs no read.
     pub(super) async fn session_live(&self, sid: Uuid, subject: Uuid) -> Result<bool> {
-        let v = self.store.version("rbac.session");
+        let v = self.store.rows_changed_version("rbac.session");
         if let Ok(g) = self.live.read()
             && g.0 == v
             && let Some((owner, expires)) = g.1.get(&sid)
@@ -97,9 +98,12 @@ impl Auth {
             .user_agent
             .as_ref()
             .map(|u| u.chars().take(500).collect());
-        let row = self
-            .store
-            .create_in(
+        // The refresh token names its session, so the id is chosen here and the row is written
+        // once, with the token's hash.
+        let sid = Uuid::now_v7();
+        let (token, hash) = tokens::new_refresh(sid);
+        self.store
+            .create_with_in(
                 exec,
                 &self.e.session,
                 &fields(json!({
@@ -109,24 +113,16 @@ impl Auth {
                     "userAgent": ua,
                     "ip": ctx.ip.chars().take(64).collect::<String>(),
                 })),
+                &[
+                    (idx(&self.e.session, "id")?, Val::Uuid(sid)),
+                    (idx(&self.e.session, "tokenHash")?, Val::Text(hash)),
+                    (
+                        idx(&self.e.session, "options")?,
+                        Val::Json(json!({"secondFactor": mfa})),
+                    ),
+                ],
             )
             .await?;
-        let sid = Record::must_id(&row)?;
-        let (token, hash) = tokens::new_refresh(sid);
-        repo::update_if(
-            exec,
-            &self.e.session,
-            sid,
-            &[
-                (idx(&self.e.session, "tokenHash")?, Val::Text(hash)),
-                (
-                    idx(&self.e.session, "options")?,
-                    Val::Json(json!({"secondFactor": mfa})),
-                ),
-            ],
-            &[],
-        )
-        .await?;
         Ok((sid, token))
     }
 
