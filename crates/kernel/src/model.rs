@@ -158,6 +158,10 @@ pub struct Field {
     pub max_len: Option<usize>,
     /// Admin hint: shown as a list column.
     pub list: bool,
+    /// A list column the admin does not sort on, so no index is kept for it (free text of a
+    /// table written at every checkout: a session's user agent, a webhook's result).
+    #[serde(skip)]
+    pub unsorted: bool,
     /// Admin hint: included in the admin's free-text search.
     pub searchable: bool,
 }
@@ -239,12 +243,16 @@ impl Entity {
     }
 
     /// Whether field `f` leads its own list index (`(column, id)`): the admin sorts its tables by
-    /// their list columns, and each is kept an index walk at any size.
+    /// their list columns, and each is kept an index walk at any size. Not `variant` when the
+    /// entity declares one variant: the column then holds one value, its index would order rows
+    /// as `id` does, and every insert would pay for it (a paid checkout inserts some twenty rows).
     pub fn has_list_index(&self, f: &Field) -> bool {
         f.list
             && !f.unique
             && !f.secret
             && f.name != "orderIndex"
+            && !f.unsorted
+            && (f.name != "variant" || self.variants.len() >= 2)
             && matches!(
                 f.kind,
                 Kind::Text | Kind::Int | Kind::Enum | Kind::Timestamp | Kind::Decimal | Kind::Bool
@@ -335,6 +343,7 @@ fn base(name: &'static str, kind: Kind) -> Field {
         format: Format::None,
         max_len: None,
         list: false,
+        unsorted: false,
         searchable: false,
     }
 }
@@ -446,6 +455,12 @@ impl Field {
     }
     pub fn list(mut self) -> Self {
         self.list = true;
+        self
+    }
+    /// Shown as a list column, but not sorted on: no index (see [`Field::unsorted`]).
+    pub fn unsorted(mut self) -> Self {
+        self.list = true;
+        self.unsorted = true;
         self
     }
     pub fn searchable(mut self) -> Self {
@@ -788,5 +803,26 @@ mod tests {
             e.field("variant").map(|f| f.values.clone()),
             Some(vec!["default", "x"])
         );
+    }
+
+    /// A list column leads an index the admin sorts on, except where the index would serve no
+    /// sort: `variant` of an entity with one variant (one value in the column), and a column
+    /// declared `unsorted`.
+    #[test]
+    fn list_indexes_only_where_a_sort_can_use_them() {
+        let one = model("blog", "note", "notes")
+            .field(text("title").list())
+            .field(text("remark").unsorted())
+            .build();
+        let two = model("blog", "widget", "widgets")
+            .variants(&["default", "x"])
+            .build();
+        let f = |e: &Entity, n: &str| e.field(n).cloned().expect("field");
+        assert!(one.has_list_index(&f(&one, "title")) && one.sortable(&f(&one, "title")));
+        assert!(!one.has_list_index(&f(&one, "variant")) && !one.sortable(&f(&one, "variant")));
+        assert!(two.has_list_index(&f(&two, "variant")) && two.sortable(&f(&two, "variant")));
+        let remark = f(&one, "remark");
+        assert!(remark.list, "still a list column");
+        assert!(!one.has_list_index(&remark) && !one.sortable(&remark));
     }
 }

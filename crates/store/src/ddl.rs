@@ -113,11 +113,7 @@ fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
         // The admin sorts its tables by their list columns (and the newest first): keep that an
         // index walk at any size (`Entity::sortable`).
         if e.has_list_index(f) || f.name == "createdAt" {
-            out.push((
-                ident(&format!("ix_{}_{}_list", e.table, f.column)),
-                false,
-                vec![f.column.clone(), "id".into()],
-            ));
+            out.push((list_index(e, f), false, vec![f.column.clone(), "id".into()]));
         }
         if f.kind == Kind::Reference
             || (e.kind == EntityKind::Relation && f.kind == Kind::Uuid && f.name != "id")
@@ -138,6 +134,11 @@ fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
         }
     }
     out
+}
+
+/// The name of the list index `(column, id)` of field `f`.
+fn list_index(e: &Entity, f: &Field) -> String {
+    ident(&format!("ix_{}_{}_list", e.table, f.column))
 }
 
 fn create_index(e: &Entity, (name, unique, cols): &(String, bool, Vec<String>)) -> String {
@@ -514,9 +515,18 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
                 }
             }
         }
-        for ix in indexes(&e) {
+        let declared = indexes(&e);
+        for ix in &declared {
             if !ex.indexes.contains(&ix.0) {
-                out.push(create_index(&e, &ix));
+                out.push(create_index(&e, ix));
+            }
+        }
+        // A list index no longer declared (its column no longer listed, or the `variant` of an
+        // entity with one variant) is dropped: it only served sorts, and every write paid for it.
+        for f in &e.fields {
+            let name = list_index(&e, f);
+            if ex.indexes.contains(&name) && !declared.iter().any(|ix| ix.0 == name) {
+                out.push(format!("DROP INDEX IF EXISTS {}", q(&name)));
             }
         }
         let search = search_index(&e, b, &ex);

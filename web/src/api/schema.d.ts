@@ -10382,7 +10382,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "bucket" | "day" | "metric" | "key" | "value";
+            column: "id" | "createdAt" | "bucket" | "day" | "metric" | "key" | "value";
             /**
              * @default asc
              * @enum {string}
@@ -10469,7 +10469,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "title" | "value";
+            column: "id" | "createdAt" | "title" | "value";
             /**
              * @default asc
              * @enum {string}
@@ -10527,7 +10527,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -10680,7 +10680,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "isDefault" | "symbol" | "title";
+            column: "id" | "createdAt" | "adminTitle" | "slug" | "isDefault" | "symbol" | "title";
             /**
              * @default asc
              * @enum {string}
@@ -10754,7 +10754,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "status" | "amount" | "providerId" | "provider";
+            column: "id" | "createdAt" | "status" | "amount" | "providerId" | "provider";
             /**
              * @default asc
              * @enum {string}
@@ -10823,7 +10823,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "amount" | "status" | "type";
+            column: "id" | "createdAt" | "amount" | "status" | "type";
             /**
              * @default asc
              * @enum {string}
@@ -10888,7 +10888,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "paymentIntentId" | "currencyId";
+            column: "id" | "createdAt" | "orderIndex" | "paymentIntentId" | "currencyId";
             /**
              * @default asc
              * @enum {string}
@@ -10952,7 +10952,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "paymentIntentId" | "invoiceId";
+            column: "id" | "createdAt" | "orderIndex" | "paymentIntentId" | "invoiceId";
             /**
              * @default asc
              * @enum {string}
@@ -11017,7 +11017,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "provider" | "eventKey" | "dedupeKey" | "status" | "verified" | "result" | "processedAt";
+            column: "id" | "createdAt" | "provider" | "eventKey" | "dedupeKey" | "status" | "verified" | "processedAt";
             /**
              * @default asc
              * @enum {string}
@@ -11066,7 +11066,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11201,7 +11201,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "articleId" | "ecommerceModuleProductId";
+            column: "id" | "createdAt" | "orderIndex" | "articleId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -11265,7 +11265,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "articleId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "articleId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -11329,7 +11329,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "articleId" | "websiteBuilderModuleWidgetId";
+            column: "id" | "createdAt" | "orderIndex" | "articleId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -11393,7 +11393,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "articleId";
+            column: "id" | "createdAt" | "orderIndex" | "categoryId" | "articleId";
             /**
              * @default asc
              * @enum {string}
@@ -11457,7 +11457,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "websiteBuilderModuleWidgetId";
+            column: "id" | "createdAt" | "orderIndex" | "categoryId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -11519,7 +11519,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11643,7 +11643,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "articleId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "articleId";
             /**
              * @default asc
              * @enum {string}
@@ -11707,7 +11707,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "categoryId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "categoryId";
             /**
              * @default asc
              * @enum {string}
@@ -11777,7 +11777,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -11846,7 +11846,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "formId" | "inputId";
+            column: "id" | "createdAt" | "orderIndex" | "formId" | "inputId";
             /**
              * @default asc
              * @enum {string}
@@ -11910,7 +11910,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "formId" | "requestId";
+            column: "id" | "createdAt" | "orderIndex" | "formId" | "requestId";
             /**
              * @default asc
              * @enum {string}
@@ -12049,7 +12049,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant";
+            column: "id" | "createdAt";
             /**
              * @default asc
              * @enum {string}
@@ -12168,7 +12168,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "formId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "formId";
             /**
              * @default asc
              * @enum {string}
@@ -12280,7 +12280,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "type";
+            column: "id" | "createdAt" | "adminTitle" | "slug" | "type";
             /**
              * @default asc
              * @enum {string}
@@ -12347,7 +12347,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "attributeKeyId" | "attributeId";
+            column: "id" | "createdAt" | "orderIndex" | "attributeKeyId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -12371,7 +12371,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "number";
+            column: "id" | "createdAt" | "number";
             /**
              * @default asc
              * @enum {string}
@@ -12436,7 +12436,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "attributeId" | "billingModuleCurrencyId";
+            column: "id" | "createdAt" | "orderIndex" | "attributeId" | "billingModuleCurrencyId";
             /**
              * @default asc
              * @enum {string}
@@ -12519,7 +12519,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "categoryId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -12583,7 +12583,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "categoryId" | "productId";
+            column: "id" | "createdAt" | "orderIndex" | "categoryId" | "productId";
             /**
              * @default asc
              * @enum {string}
@@ -12645,7 +12645,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -12753,7 +12753,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "status" | "type" | "email";
+            column: "id" | "createdAt" | "status" | "type" | "email";
             /**
              * @default asc
              * @enum {string}
@@ -12831,7 +12831,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderId" | "from" | "to" | "actor" | "reason" | "override";
+            column: "id" | "createdAt" | "orderId" | "from" | "to" | "actor" | "override";
             /**
              * @default asc
              * @enum {string}
@@ -12888,7 +12888,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "billingModuleCurrencyId";
+            column: "id" | "createdAt" | "orderIndex" | "orderId" | "billingModuleCurrencyId";
             /**
              * @default asc
              * @enum {string}
@@ -12954,7 +12954,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "billingModulePaymentIntentId";
+            column: "id" | "createdAt" | "orderIndex" | "orderId" | "billingModulePaymentIntentId";
             /**
              * @default asc
              * @enum {string}
@@ -13086,7 +13086,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "productId" | "quantity";
+            column: "id" | "createdAt" | "orderIndex" | "orderId" | "productId" | "quantity";
             /**
              * @default asc
              * @enum {string}
@@ -13152,7 +13152,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "orderId" | "socialModuleChatId";
+            column: "id" | "createdAt" | "orderIndex" | "orderId" | "socialModuleChatId";
             /**
              * @default asc
              * @enum {string}
@@ -13249,7 +13249,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "type" | "status" | "publishAt";
+            column: "id" | "createdAt" | "adminTitle" | "slug" | "type" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -13318,7 +13318,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "productId" | "attributeId";
+            column: "id" | "createdAt" | "orderIndex" | "productId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -13446,7 +13446,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "productId" | "websiteBuilderModuleWidgetId";
+            column: "id" | "createdAt" | "orderIndex" | "productId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -13508,7 +13508,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -13571,7 +13571,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "storeId" | "attributeId";
+            column: "id" | "createdAt" | "orderIndex" | "storeId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -13635,7 +13635,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "storeId" | "orderId";
+            column: "id" | "createdAt" | "orderIndex" | "storeId" | "orderId";
             /**
              * @default asc
              * @enum {string}
@@ -13701,7 +13701,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "storeId" | "productId" | "sku";
+            column: "id" | "createdAt" | "orderIndex" | "storeId" | "productId" | "sku";
             /**
              * @default asc
              * @enum {string}
@@ -13766,7 +13766,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "storesToProductsId" | "attributeId";
+            column: "id" | "createdAt" | "orderIndex" | "storesToProductsId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -13894,7 +13894,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "categoryId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "categoryId";
             /**
              * @default asc
              * @enum {string}
@@ -13958,7 +13958,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "productId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "productId";
             /**
              * @default asc
              * @enum {string}
@@ -14022,7 +14022,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "storeId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "storeId";
             /**
              * @default asc
              * @enum {string}
@@ -14199,7 +14199,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -14261,7 +14261,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "fileId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "fileId";
             /**
              * @default asc
              * @enum {string}
@@ -14368,7 +14368,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "title";
+            column: "id" | "createdAt" | "adminTitle" | "slug" | "title";
             /**
              * @default asc
              * @enum {string}
@@ -14620,7 +14620,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "title" | "url" | "status" | "publishAt";
+            column: "id" | "createdAt" | "adminTitle" | "title" | "url" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -14761,7 +14761,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "pageId" | "metadataId";
+            column: "id" | "createdAt" | "orderIndex" | "pageId" | "metadataId";
             /**
              * @default asc
              * @enum {string}
@@ -14825,7 +14825,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "pageId" | "widgetId";
+            column: "id" | "createdAt" | "orderIndex" | "pageId" | "widgetId";
             /**
              * @default asc
              * @enum {string}
@@ -14900,7 +14900,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "status" | "publishAt";
+            column: "id" | "createdAt" | "adminTitle" | "slug" | "status" | "publishAt";
             /**
              * @default asc
              * @enum {string}
@@ -15118,7 +15118,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "status" | "method" | "title" | "reciever" | "sendAfter";
+            column: "id" | "createdAt" | "status" | "method" | "title" | "reciever" | "sendAfter";
             /**
              * @default asc
              * @enum {string}
@@ -15189,7 +15189,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "notificationId" | "templateId";
+            column: "id" | "createdAt" | "orderIndex" | "notificationId" | "templateId";
             /**
              * @default asc
              * @enum {string}
@@ -15327,7 +15327,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug" | "type";
+            column: "id" | "createdAt" | "adminTitle" | "slug" | "type";
             /**
              * @default asc
              * @enum {string}
@@ -15389,7 +15389,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "topicId" | "notificationId";
+            column: "id" | "createdAt" | "orderIndex" | "topicId" | "notificationId";
             /**
              * @default asc
              * @enum {string}
@@ -15449,7 +15449,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -15509,7 +15509,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "action" | "entity" | "actor" | "actorName" | "ip" | "summary";
+            column: "id" | "createdAt" | "action" | "entity" | "actor" | "actorName" | "ip" | "summary";
             /**
              * @default asc
              * @enum {string}
@@ -15577,7 +15577,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "name" | "status" | "attempts" | "runAt" | "dedupeKey";
+            column: "id" | "createdAt" | "name" | "status" | "attempts" | "runAt" | "dedupeKey";
             /**
              * @default asc
              * @enum {string}
@@ -15663,7 +15663,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "email" | "account" | "provider" | "login" | "verifiedAt";
+            column: "id" | "createdAt" | "email" | "account" | "provider" | "login" | "verifiedAt";
             /**
              * @default asc
              * @enum {string}
@@ -15735,7 +15735,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "method" | "path" | "public";
+            column: "id" | "createdAt" | "method" | "path" | "public";
             /**
              * @default asc
              * @enum {string}
@@ -15805,7 +15805,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "title" | "slug" | "availableOnRegistration";
+            column: "id" | "createdAt" | "title" | "slug" | "availableOnRegistration";
             /**
              * @default asc
              * @enum {string}
@@ -15865,7 +15865,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "roleId" | "ecommerceModuleProductId";
+            column: "id" | "createdAt" | "orderIndex" | "roleId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -15929,7 +15929,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "roleId" | "permissionId";
+            column: "id" | "createdAt" | "orderIndex" | "roleId" | "permissionId";
             /**
              * @default asc
              * @enum {string}
@@ -16013,7 +16013,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "subjectId" | "expiresAt" | "revokedAt" | "lastUsedAt" | "userAgent" | "ip";
+            column: "id" | "createdAt" | "subjectId" | "expiresAt" | "revokedAt" | "lastUsedAt";
             /**
              * @default asc
              * @enum {string}
@@ -16087,7 +16087,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "slug" | "totpEnabledAt";
+            column: "id" | "createdAt" | "slug" | "totpEnabledAt";
             /**
              * @default asc
              * @enum {string}
@@ -16145,7 +16145,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "billingModulePaymentIntentId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "billingModulePaymentIntentId";
             /**
              * @default asc
              * @enum {string}
@@ -16209,7 +16209,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "blogModuleArticleId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "blogModuleArticleId";
             /**
              * @default asc
              * @enum {string}
@@ -16273,7 +16273,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "ecommerceModuleOrderId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "ecommerceModuleOrderId";
             /**
              * @default asc
              * @enum {string}
@@ -16337,7 +16337,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "ecommerceModuleProductId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -16401,7 +16401,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "identityId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "identityId";
             /**
              * @default asc
              * @enum {string}
@@ -16465,7 +16465,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "notificationModuleTopicId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "notificationModuleTopicId";
             /**
              * @default asc
              * @enum {string}
@@ -16529,7 +16529,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "roleId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "roleId";
             /**
              * @default asc
              * @enum {string}
@@ -16593,7 +16593,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "sessionId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "sessionId";
             /**
              * @default asc
              * @enum {string}
@@ -16657,7 +16657,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "subjectId" | "socialModuleProfileId";
+            column: "id" | "createdAt" | "orderIndex" | "subjectId" | "socialModuleProfileId";
             /**
              * @default asc
              * @enum {string}
@@ -16894,7 +16894,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -16961,7 +16961,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "attributeKeyId" | "attributeId";
+            column: "id" | "createdAt" | "orderIndex" | "attributeKeyId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -16985,7 +16985,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "number";
+            column: "id" | "createdAt" | "number";
             /**
              * @default asc
              * @enum {string}
@@ -17135,7 +17135,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "chatId" | "messageId";
+            column: "id" | "createdAt" | "orderIndex" | "chatId" | "messageId";
             /**
              * @default asc
              * @enum {string}
@@ -17214,7 +17214,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "description";
+            column: "id" | "createdAt" | "description";
             /**
              * @default asc
              * @enum {string}
@@ -17278,7 +17278,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "messageId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "messageId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -17412,7 +17412,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "attributeId";
+            column: "id" | "createdAt" | "orderIndex" | "profileId" | "attributeId";
             /**
              * @default asc
              * @enum {string}
@@ -17480,7 +17480,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "chatId";
+            column: "id" | "createdAt" | "orderIndex" | "profileId" | "chatId";
             /**
              * @default asc
              * @enum {string}
@@ -17546,7 +17546,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "ecommerceModuleProductId";
+            column: "id" | "createdAt" | "orderIndex" | "profileId" | "ecommerceModuleProductId";
             /**
              * @default asc
              * @enum {string}
@@ -17610,7 +17610,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "profileId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -17676,7 +17676,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "messageId" | "isRead";
+            column: "id" | "createdAt" | "orderIndex" | "profileId" | "messageId" | "isRead";
             /**
              * @default asc
              * @enum {string}
@@ -17741,7 +17741,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "profileId" | "websiteBuilderModuleWidgetId";
+            column: "id" | "createdAt" | "orderIndex" | "profileId" | "websiteBuilderModuleWidgetId";
             /**
              * @default asc
              * @enum {string}
@@ -17806,7 +17806,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "messageId" | "profileId" | "emoji";
+            column: "id" | "createdAt" | "messageId" | "profileId" | "emoji";
             /**
              * @default asc
              * @enum {string}
@@ -17927,7 +17927,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18340,7 +18340,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "buttonsArrayId" | "buttonId";
+            column: "id" | "createdAt" | "orderIndex" | "buttonsArrayId" | "buttonId";
             /**
              * @default asc
              * @enum {string}
@@ -18404,7 +18404,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "buttonId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "buttonId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18529,7 +18529,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "featureId" | "buttonsArrayId";
+            column: "id" | "createdAt" | "orderIndex" | "featureId" | "buttonsArrayId";
             /**
              * @default asc
              * @enum {string}
@@ -18593,7 +18593,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "featureId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "featureId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18653,7 +18653,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18715,7 +18715,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "logotypeId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "logotypeId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -18779,7 +18779,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18841,7 +18841,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "adminTitle" | "slug";
+            column: "id" | "createdAt" | "adminTitle" | "slug";
             /**
              * @default asc
              * @enum {string}
@@ -18904,7 +18904,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "sliderId" | "slideId";
+            column: "id" | "createdAt" | "orderIndex" | "sliderId" | "slideId";
             /**
              * @default asc
              * @enum {string}
@@ -18968,7 +18968,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "slideId" | "buttonsArrayId";
+            column: "id" | "createdAt" | "orderIndex" | "slideId" | "buttonsArrayId";
             /**
              * @default asc
              * @enum {string}
@@ -19032,7 +19032,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "slideId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "slideId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -19290,7 +19290,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "fileStorageModuleFileId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "fileStorageModuleFileId";
             /**
              * @default asc
              * @enum {string}
@@ -19354,7 +19354,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "logotypeId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "logotypeId";
             /**
              * @default asc
              * @enum {string}
@@ -19418,7 +19418,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "variant" | "orderIndex" | "widgetId" | "sliderId";
+            column: "id" | "createdAt" | "orderIndex" | "widgetId" | "sliderId";
             /**
              * @default asc
              * @enum {string}

@@ -84,7 +84,8 @@ pub fn declarations() -> Module {
                 .field(enumeration("from", ORDER_STATUSES).required().list())
                 .field(enumeration("to", ORDER_STATUSES).required().list())
                 .field(text("actor").required().max_len(200).list())
-                .field(text("reason").max_len(2000).list())
+                // Shown, not sorted on: no index for free text written at every status change.
+                .field(text("reason").max_len(2000).unsorted())
                 .field(boolean("override").required().default_bool(false).list())
                 .title("to")
                 .private()
