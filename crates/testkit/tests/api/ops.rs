@@ -899,12 +899,7 @@ async fn a_field_no_longer_searched_loses_its_search_index(db: stoa_testkit::Db)
     for w in wanted {
         assert!(plan.iter().any(|s| s == w), "{w} missing from {plan:?}");
     }
-    stoa_store::ddl::migrate(&app.store.db, &app.registry)
-        .await
-        .expect("migrate");
-    let again = stoa_store::ddl::plan(&app.store.db, &app.registry)
-        .await
-        .expect("plan");
+    let again = migrated_then_planned(&app).await;
     assert!(
         !again
             .iter()
@@ -1014,12 +1009,7 @@ async fn a_list_index_no_longer_declared_is_dropped(db: stoa_testkit::Db) {
             .any(|s| s.starts_with("DROP INDEX") && !old.iter().any(|o| s.contains(o))),
         "only those: {plan:?}"
     );
-    stoa_store::ddl::migrate(&app.store.db, &app.registry)
-        .await
-        .expect("migrate");
-    let again = stoa_store::ddl::plan(&app.store.db, &app.registry)
-        .await
-        .expect("plan");
+    let again = migrated_then_planned(&app).await;
     assert!(
         !again.iter().any(|s| s.starts_with("DROP INDEX")),
         "dropped once: {again:?}"
@@ -1039,3 +1029,13 @@ async fn a_list_index_no_longer_declared_is_dropped(db: stoa_testkit::Db) {
     assert_eq!(r.status, 200, "{}", r.text);
 }
 dual_test!(a_list_index_no_longer_declared_is_dropped, db);
+
+/// Migrates `app`'s database, then answers what `migrate` would still run.
+async fn migrated_then_planned(app: &TestApp) -> Vec<String> {
+    stoa_store::ddl::migrate(&app.store.db, &app.registry)
+        .await
+        .expect("migrate");
+    stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan")
+}
