@@ -162,6 +162,10 @@ pub struct Field {
     /// table written at every checkout: a session's user agent, a webhook's result).
     #[serde(skip)]
     pub unsorted: bool,
+    /// The admin's search matches this field's whole value (an opaque reference such as a
+    /// provider's payment id), through its list index, instead of searching inside it.
+    #[serde(skip)]
+    pub search_whole: bool,
     /// Admin hint: included in the admin's free-text search.
     pub searchable: bool,
 }
@@ -344,6 +348,7 @@ fn base(name: &'static str, kind: Kind) -> Field {
         max_len: None,
         list: false,
         unsorted: false,
+        search_whole: false,
         searchable: false,
     }
 }
@@ -461,6 +466,13 @@ impl Field {
     pub fn unsorted(mut self) -> Self {
         self.list = true;
         self.unsorted = true;
+        self
+    }
+    /// Found by the admin's search when the term is its whole value (see [`Field::search_whole`]):
+    /// a list column, so an index serves the lookup.
+    pub fn search_whole(mut self) -> Self {
+        self.list = true;
+        self.search_whole = true;
         self
     }
     pub fn searchable(mut self) -> Self {

@@ -311,6 +311,9 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
             };
             any = any.add(contains(target, term, b));
         }
+        for f in e.public_fields().filter(|f| f.search_whole) {
+            any = any.add(col(&f.column).eq(to_value(f.kind, &Val::Text(term.clone()), b)));
+        }
         if let Ok(id) = Uuid::parse_str(term) {
             any = any.add(col("id").eq(to_value(Kind::Uuid, &Val::Uuid(id), b)));
         }

@@ -48,10 +48,10 @@ pub fn declarations() -> Module {
                 .field(text("successUrl").required().default_text("").max_len(4000))
                 .field(text("cancelUrl").required().default_text("").max_len(4000))
                 .field(decimal("amount").required().default_text("0").list())
-                // An opaque reference, looked up whole (webhooks, the admin's filter): an index
-                // on the value, not a substring search index (each of a random token's trigrams
-                // was a term the search index kept, written at every payment).
-                .field(text("providerId").max_len(500).list())
+                // An opaque reference, looked up whole (webhooks, the admin's search): an index on
+                // the value, not a substring search index (each of a random token's trigrams was
+                // a term the search index kept, written at every payment).
+                .field(text("providerId").max_len(500).search_whole())
                 .field(
                     enumeration("provider", PROVIDERS)
                         .required()
@@ -95,7 +95,7 @@ pub fn declarations() -> Module {
             model(M, "webhook", "webhooks")
                 .field(enumeration("provider", PROVIDERS).required().list())
                 // Looked up whole, through its list index (see `providerId`).
-                .field(text("eventKey").required().max_len(300).list())
+                .field(text("eventKey").required().max_len(300).search_whole())
                 .field(text("dedupeKey").required().unique().max_len(400))
                 .field(text("body").required().max_len(service::MAX_WEBHOOK_BODY))
                 .field(json("headers"))

@@ -158,8 +158,9 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
 }
 
 /// A product as the cart and the checkout read it: its row (absent when it does not exist or
-/// the reader may not see it), its prices, its subscription interval, and the stores that sell
-/// it (from at most three links: more than one is already ambiguous).
+/// the reader may not see it; only the fields a cart shows, [`LISTED_FIELDS`]), its prices, its
+/// subscription interval, and the stores that sell it (two at most: more than one is already
+/// ambiguous).
 #[derive(Debug, Default)]
 pub struct Listing {
     pub product: Option<Record>,
@@ -180,8 +181,12 @@ const LISTING_TABLES: [&str; 8] = [
     "billing.currency",
     "ecommerce.stores-to-products",
 ];
+/// The product fields a listing keeps (a cart's line shows them; the checkout reads the type):
+/// not the descriptions, which may be long.
+pub const LISTED_FIELDS: [&str; 5] = ["id", "slug", "title", "type", "adminTitle"];
 /// Listings kept at most: a spray of made-up product ids fills the map, which is then emptied
-/// (each listing is a few hundred bytes, so the catalogue stays within a few MiB).
+/// (a listing is its fields above — the title in each language, bounded by its field's
+/// length — a price per currency and a few ids, so the catalogue stays within a few MiB).
 const LISTINGS_MAX: usize = 10_000;
 /// The longest a listing is served without being read again (bounds what a lost change notice
 /// from another instance can leave stale).
@@ -254,7 +259,7 @@ impl Catalog {
                     listings: HashMap::new(),
                 };
             }
-            if kept.versions == versions {
+            if kept.versions == versions && read.len() <= LISTINGS_MAX {
                 if kept.listings.len() + read.len() > LISTINGS_MAX {
                     kept.listings.clear();
                 }
@@ -283,27 +288,25 @@ async fn read_listings(
         )
         .await?
         .into_iter()
-        .filter_map(|p| Some((p.id()?, p)))
+        .filter_map(|p| {
+            let id = p.id()?;
+            let kept =
+                p.0.into_iter()
+                    .filter(|(name, _)| LISTED_FIELDS.contains(name))
+                    .collect();
+            Some((id, Record(kept)))
+        })
         .collect();
     let mut prices = of(store, ids).await?;
     let mut intervals = intervals(store, ids).await?;
-    let s2p = store.entity("ecommerce.stores-to-products")?;
+    let stores = selling_stores(store, ids).await?;
     let mut out = HashMap::with_capacity(ids.len());
     for id in ids {
         let product = rows.remove(id);
-        let mut stores = Vec::new();
-        if product.is_some() {
-            for l in store
-                .find_by(&s2p, &[("productId", Val::Uuid(*id))], 3)
-                .await?
-            {
-                if let Some(s) = l.uuid("storeId")
-                    && !stores.contains(&s)
-                {
-                    stores.push(s);
-                }
-            }
-        }
+        let stores = match &product {
+            Some(_) => stores.get(id).cloned().unwrap_or_default(),
+            None => Vec::new(),
+        };
         out.insert(
             *id,
             std::sync::Arc::new(Listing {
@@ -313,6 +316,41 @@ async fn read_listings(
                 stores,
             }),
         );
+    }
+    Ok(out)
+}
+
+/// Up to two distinct stores selling each of `ids`: one read for all of them; a product whose
+/// links that read cut short is read again on its own.
+async fn selling_stores(store: &Store, ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<Uuid>>> {
+    let s2p = store.entity("ecommerce.stores-to-products")?;
+    let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+    let cap = (ids.len() * 3).min(CAP);
+    let links = store.find_in(&s2p, "productId", &vals, cap).await?;
+    let cut = links.len() >= cap;
+    let mut out: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
+    let add = |out: &mut HashMap<Uuid, Vec<Uuid>>, l: &Record| {
+        if let (Some(p), Some(s)) = (l.uuid("productId"), l.uuid("storeId")) {
+            let v = out.entry(p).or_default();
+            if v.len() < 2 && !v.contains(&s) {
+                v.push(s);
+            }
+        }
+    };
+    for l in &links {
+        add(&mut out, l);
+    }
+    if cut {
+        for id in ids {
+            if out.get(id).is_none_or(|v| v.len() < 2) {
+                for l in store
+                    .find_by(&s2p, &[("productId", Val::Uuid(*id))], 3)
+                    .await?
+                {
+                    add(&mut out, &l);
+                }
+            }
+        }
     }
     Ok(out)
 }

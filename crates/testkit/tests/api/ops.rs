@@ -942,6 +942,20 @@ async fn a_field_no_longer_searched_loses_its_search_index(db: stoa_testkit::Db)
         .filter_map(|i| i["id"].as_str())
         .collect();
     assert_eq!(found, vec![inv["id"].as_str().expect("id")]);
+    // The admin's search box finds it by the whole reference (through the same index), not by
+    // a piece of it.
+    for (term, hits) in [("pi_3Q1x2y3z4", 1), ("3Q1x2", 0)] {
+        let r = app
+            .get(&format!("/api/billing/invoices?search={term}"))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(
+            r.data().as_array().expect("rows").len(),
+            hits,
+            "{term}: {}",
+            r.text
+        );
+    }
 }
 dual_test!(a_field_no_longer_searched_loses_its_search_index, db);
 
