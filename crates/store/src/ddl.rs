@@ -237,15 +237,14 @@ fn search_pending_tables(reg: &Registry, ex: &Existing) -> Vec<String> {
 fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
     let cols = search_columns(e);
     if cols.is_empty() {
-        return search_index_dropped(e, b, ex);
+        return search_index_dropped(e, &cols, b, ex);
     }
     let t = q(&e.table);
     match b {
         Backend::Sqlite => {
             let fts = search_table(e);
             let f = q(&fts);
-            let trigger_name = |suffix: &str| ident(&format!("{fts}_{suffix}"));
-            let trigger = |suffix: &str| q(&trigger_name(suffix));
+            let trigger = |suffix: &str| q(&search_trigger(&fts, suffix));
             let mut out = Vec::new();
             let list = cols.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
             let values = (0..cols.len())
@@ -299,7 +298,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                     // Made before the index was written at commit (or lost): made again.
                     let current = ["ai", "ad", "au"].iter().all(|sfx| {
                         ex.triggers
-                            .get(&trigger_name(sfx))
+                            .get(&search_trigger(&fts, sfx))
                             .is_some_and(|sql| sql.contains(SEARCH_PENDING))
                     });
                     if !current {
@@ -327,7 +326,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
         }
         Backend::Postgres => {
             // A column no longer searched loses its index (each one costs every insert).
-            let mut out = search_index_dropped(e, b, ex);
+            let mut out = search_index_dropped(e, &cols, b, ex);
             if !ex.trigram {
                 return out;
             }
@@ -353,10 +352,15 @@ fn trigram_index(e: &Entity, c: &str) -> String {
     ident(&format!("ix_{}_{}_trgm", e.table, c))
 }
 
-/// The search index of columns `e` no longer searches, dropped: on SQLite the whole index with
-/// its triggers and queued entries once no column is searched, on PostgreSQL each column's.
-fn search_index_dropped(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
-    let cols = search_columns(e);
+/// SQLite: the name of the search index trigger `suffix` (`ai`, `ad`, `au`) of index `fts`.
+fn search_trigger(fts: &str, suffix: &str) -> String {
+    ident(&format!("{fts}_{suffix}"))
+}
+
+/// The search index of what `e` no longer searches (`cols`: what it searches now), dropped: on
+/// SQLite the whole index with its triggers and queued entries once no column is searched, on
+/// PostgreSQL each column's.
+fn search_index_dropped(e: &Entity, cols: &[&str], b: Backend, ex: &Existing) -> Vec<String> {
     match b {
         Backend::Sqlite => {
             let fts = search_table(e);
@@ -366,12 +370,7 @@ fn search_index_dropped(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
             let name = literal(&fts);
             let mut out: Vec<String> = ["ai", "ad", "au"]
                 .iter()
-                .map(|sfx| {
-                    format!(
-                        "DROP TRIGGER IF EXISTS {}",
-                        q(&ident(&format!("{fts}_{sfx}")))
-                    )
-                })
+                .map(|sfx| format!("DROP TRIGGER IF EXISTS {}", q(&search_trigger(&fts, sfx))))
                 .collect();
             out.push(format!("DROP TABLE IF EXISTS {}", q(&fts)));
             out.push(format!("DELETE FROM {SEARCH_PENDING} WHERE fts = {name}"));

@@ -42,11 +42,8 @@ pub type TellChanges = Box<dyn Fn(&str) + Send + Sync>;
 /// (`stoa_api::cluster`), which bump theirs.
 #[derive(Default)]
 struct Versions {
-    /// Each entity's counter, and whether visitors may read it.
-    each: HashMap<String, (AtomicU64, bool)>,
-    /// Each entity's counter of changes to rows that existed (updates and deletes; inserts do
-    /// not move it): caches of rows that only an update or a delete can make stale.
-    rows_changed: HashMap<String, AtomicU64>,
+    /// Each entity's counters, and whether visitors may read it.
+    each: HashMap<String, Counters>,
     /// Bumped with every entity's counter: "has anything changed?" in one load.
     any: AtomicU64,
     /// Bumped only when an entity visitors may read changes: what public caches (page
@@ -58,35 +55,34 @@ struct Versions {
     elsewhere: std::sync::OnceLock<TellChanges>,
 }
 
+/// One entity's change counters.
+struct Counters {
+    /// Every committed change.
+    all: AtomicU64,
+    /// Changes to rows that existed (updates and deletes; inserts do not move it): caches of
+    /// rows that only an update or a delete can make stale.
+    rows: AtomicU64,
+    /// Visitors may read the entity.
+    public: bool,
+}
+
 impl Versions {
-    /// `key` changed here: bump its counters and tell the other instances.
-    fn touch(&self, key: &str) {
-        self.bump(key);
+    /// `key` changed here (`rows`: rows that existed changed, not only new ones): bump its
+    /// counters and tell the other instances.
+    fn touch(&self, key: &str, rows: bool) {
+        self.bump(key, rows);
         if let Some(tell) = self.elsewhere.get() {
             tell(key);
         }
     }
 
-    /// [`Self::touch`], and rows of `key` that existed changed (updated or deleted).
-    fn touch_rows(&self, key: &str) {
-        if let Some(v) = self.rows_changed.get(key) {
-            v.fetch_add(1, Ordering::AcqRel);
-        }
-        self.touch(key);
-    }
-
-    /// Every counter of `key` (a change whose kind is not known: another instance's).
-    fn bump_all(&self, key: &str) {
-        if let Some(v) = self.rows_changed.get(key) {
-            v.fetch_add(1, Ordering::AcqRel);
-        }
-        self.bump(key);
-    }
-
-    fn bump(&self, key: &str) {
-        if let Some((v, public)) = self.each.get(key) {
-            v.fetch_add(1, Ordering::AcqRel);
-            if *public {
+    fn bump(&self, key: &str, rows: bool) {
+        if let Some(c) = self.each.get(key) {
+            c.all.fetch_add(1, Ordering::AcqRel);
+            if rows {
+                c.rows.fetch_add(1, Ordering::AcqRel);
+            }
+            if c.public {
                 self.public.fetch_add(1, Ordering::AcqRel);
             }
         }
@@ -219,12 +215,14 @@ impl Store {
             each: registry
                 .entities()
                 .iter()
-                .map(|e| (e.key(), (AtomicU64::new(0), registry.publicly_readable(e))))
-                .collect(),
-            rows_changed: registry
-                .entities()
-                .iter()
-                .map(|e| (e.key(), AtomicU64::new(0)))
+                .map(|e| {
+                    let counters = Counters {
+                        all: AtomicU64::new(0),
+                        rows: AtomicU64::new(0),
+                        public: registry.publicly_readable(e),
+                    };
+                    (e.key(), counters)
+                })
                 .collect(),
             any: AtomicU64::new(0),
             public: AtomicU64::new(0),
@@ -260,14 +258,10 @@ impl Store {
             let versions = versions.clone();
             Arc::new(move |w: &crate::db::Written| {
                 for (key, deleted, changed) in w.keys() {
-                    if changed {
-                        versions.touch_rows(key);
-                    } else {
-                        versions.touch(key);
-                    }
+                    versions.touch(key, changed);
                     if deleted {
                         for r in cascades.get(key).into_iter().flatten() {
-                            versions.touch_rows(r);
+                            versions.touch(r, true);
                         }
                     }
                 }
@@ -296,7 +290,7 @@ impl Store {
         self.versions
             .each
             .get(key)
-            .map_or(0, |(v, _)| v.load(Ordering::Acquire))
+            .map_or(0, |c| c.all.load(Ordering::Acquire))
     }
 
     /// The counter of committed changes to rows of `key` that already existed: updates and
@@ -305,9 +299,9 @@ impl Store {
     /// stream of new rows does not empty it.
     pub fn rows_changed_version(&self, key: &str) -> u64 {
         self.versions
-            .rows_changed
+            .each
             .get(key)
-            .map_or(0, |v| v.load(Ordering::Acquire))
+            .map_or(0, |c| c.rows.load(Ordering::Acquire))
     }
 
     /// A counter that moves whenever any entity changes.
@@ -330,7 +324,7 @@ impl Store {
     /// [`Db::begin`] or another process's database): writes through [`Store::begin`] and the
     /// store's own methods count themselves.
     pub fn touch(&self, e: &Entity) {
-        self.versions.touch_rows(&e.key());
+        self.versions.touch(&e.key(), true);
     }
 
     /// A write transaction whose commit bumps the change counters of every entity it wrote
@@ -346,16 +340,15 @@ impl Store {
 
     /// Another instance changed `key` (`module.entity`): caches built from it here are stale.
     pub fn changed_elsewhere(&self, key: &str) {
-        self.versions.bump_all(key);
+        // Whether it only inserted is not said: every counter moves.
+        self.versions.bump(key, true);
     }
 
     /// Another instance may have changed anything (its messages were lost): every cache is stale.
     pub fn all_changed_elsewhere(&self) {
-        for (v, _) in self.versions.each.values() {
-            v.fetch_add(1, Ordering::AcqRel);
-        }
-        for v in self.versions.rows_changed.values() {
-            v.fetch_add(1, Ordering::AcqRel);
+        for c in self.versions.each.values() {
+            c.all.fetch_add(1, Ordering::AcqRel);
+            c.rows.fetch_add(1, Ordering::AcqRel);
         }
         self.versions.public.fetch_add(1, Ordering::AcqRel);
         self.versions.any.fetch_add(1, Ordering::AcqRel);

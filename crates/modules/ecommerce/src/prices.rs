@@ -183,7 +183,7 @@ const LISTING_TABLES: [&str; 8] = [
 ];
 /// The product fields a listing keeps (a cart's line shows them; the checkout reads the type):
 /// not the descriptions, which may be long.
-pub const LISTED_FIELDS: [&str; 5] = ["id", "slug", "title", "type", "adminTitle"];
+const LISTED_FIELDS: [&str; 5] = ["id", "slug", "title", "type", "adminTitle"];
 /// Listings kept at most: a spray of made-up product ids fills the map, which is then emptied
 /// (a listing is its fields above — the title in each language, bounded by its field's
 /// length — a price per currency and a few ids, so the catalogue stays within a few MiB).

@@ -185,9 +185,6 @@ pub struct Auth {
     roles: RwLock<RolesCache>,
     /// Live sessions (owner, expiry) for one version of `rbac.session`.
     live: RwLock<LiveSessions>,
-    /// The guest role's id (none when it is missing) for one version of `rbac.role`: every
-    /// anonymous visitor's first request reads it.
-    guest: RwLock<(u64, Option<Vec<Uuid>>)>,
     /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
     pub rails: tokio::sync::Mutex<()>,
 }
@@ -226,7 +223,6 @@ impl Auth {
             nonces: Nonces::shared(Shared::of(&store.db)),
             roles: RwLock::new((u64::MAX, HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
-            guest: RwLock::new((u64::MAX, None)),
             rails: tokio::sync::Mutex::new(()),
             store,
             cfg,

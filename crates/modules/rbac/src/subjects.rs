@@ -2,8 +2,8 @@
 //! the administrators' addresses, and roles granted by purchased products. Ecommerce calls these
 //! instead of reading rbac's tables.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::json;
 use stoa_kernel::query::FindQuery;
@@ -18,12 +18,18 @@ pub const MAX_ORDERS: usize = 1000;
 /// The roles-to-products link entity: roles granted by buying a product.
 const PRODUCT_ROLES: &str = "rbac.roles-to-ecommerce-module-products";
 
+/// Role ids by slug, and the change counter of `rbac.role` they were read at.
+type RoleIds = (u64, HashMap<&'static str, Option<Uuid>>);
+
 #[derive(Clone)]
 pub struct Subjects {
     store: Store,
     /// Whether any product grants a role, with the change counter of [`PRODUCT_ROLES`] it was
     /// read at.
     carry_roles: Arc<Mutex<Option<(u64, bool)>>>,
+    /// Role ids by slug (none for a missing role), with the change counter of `rbac.role` they
+    /// were read at.
+    role_ids: Arc<RwLock<RoleIds>>,
 }
 
 impl Subjects {
@@ -31,7 +37,38 @@ impl Subjects {
         Self {
             store,
             carry_roles: Arc::default(),
+            role_ids: Arc::new(RwLock::new((u64::MAX, HashMap::new()))),
         }
+    }
+
+    /// The id of role `slug` (none when there is no such role), read again only after roles
+    /// changed: every anonymous visitor's first request asks for the guest role, every paid
+    /// order's admin mail for the admin role.
+    pub async fn role_id(&self, slug: &'static str) -> Result<Option<Uuid>> {
+        let version = self.store.version("rbac.role");
+        if let Ok(g) = self.role_ids.read()
+            && g.0 == version
+            && let Some(id) = g.1.get(slug)
+        {
+            return Ok(*id);
+        }
+        let id = self
+            .store
+            .find_by(
+                &*self.store.entity("rbac.role")?,
+                &[("slug", Val::Text(slug.into()))],
+                1,
+            )
+            .await?
+            .first()
+            .and_then(|r| r.id());
+        if let Ok(mut g) = self.role_ids.write() {
+            if g.0 != version {
+                *g = (version, HashMap::new());
+            }
+            g.1.insert(slug, id);
+        }
+        Ok(id)
     }
 
     /// Whether any product grants a role. Read once per change of the links (the store's change
@@ -290,15 +327,7 @@ impl Subjects {
 
     /// The subjects holding the `admin` role (at most 100).
     async fn admins(&self) -> Result<Vec<Uuid>> {
-        let role = self
-            .store
-            .find_by(
-                &*self.store.entity("rbac.role")?,
-                &[("slug", Val::Text("admin".into()))],
-                1,
-            )
-            .await?;
-        let Some(admin) = role.first().and_then(|r| r.id()) else {
+        let Some(admin) = self.role_id("admin").await? else {
             return Ok(Vec::new());
         };
         self.store

@@ -1448,3 +1448,45 @@ async fn codes_are_bound_and_budgeted(db: Db) {
     .await;
 }
 dual_test!(codes_are_bound_and_budgeted, db);
+
+/// The guest role an anonymous visitor gets is the role table's as it is now (kept in memory
+/// between changes of roles): once another role takes the `guest` slug, the next visitor gets
+/// that one.
+async fn a_visitor_gets_the_guest_role_as_it_is_now(db: stoa_testkit::Db) {
+    let app = stoa_testkit::spawn_app(db).await.expect("app");
+    let role_of = |subject: String| {
+        let app = &app;
+        async move {
+            let links = app
+                .rows_where("/api/rbac/subjects-to-roles", "subjectId", &subject)
+                .await;
+            links
+                .iter()
+                .filter_map(|l| l["roleId"].as_str().map(str::to_owned))
+                .collect::<Vec<_>>()
+        }
+    };
+    let old = app.rows_where("/api/rbac/roles", "slug", "guest").await;
+    let old = old[0]["id"].as_str().expect("guest role").to_owned();
+    let (first, _) = crate::commerce::guest(&app).await;
+    assert_eq!(role_of(first).await, vec![old.clone()]);
+    let r = app
+        .patch(
+            &format!("/api/rbac/roles/{old}"),
+            &json!({"slug": "guest-before"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let new = app
+        .create(
+            "/api/rbac/roles",
+            &json!({"slug": "guest", "title": "Guest, anew"}),
+        )
+        .await;
+    let (second, _) = crate::commerce::guest(&app).await;
+    assert_eq!(
+        role_of(second).await,
+        vec![new["id"].as_str().expect("id").to_owned()]
+    );
+}
+stoa_testkit::dual_test!(a_visitor_gets_the_guest_role_as_it_is_now, db);

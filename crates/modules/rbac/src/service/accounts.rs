@@ -242,31 +242,12 @@ impl Auth {
     /// A subject with no identity (a guest cart, for example), signed in.
     pub async fn anonymous(&self, ctx: &Ctx) -> Result<Tokens> {
         self.limits.ip(&ctx.ip).await?;
-        let roles = self.guest_role().await?;
+        let roles: Vec<Uuid> = self
+            .subjects
+            .role_id(crate::seed::GUEST)
+            .await?
+            .into_iter()
+            .collect();
         self.new_account(None, &roles, ctx).await
-    }
-
-    /// The guest role's id, read again only after roles changed.
-    async fn guest_role(&self) -> Result<Vec<Uuid>> {
-        let v = self.store.version("rbac.role");
-        if let Ok(g) = self.guest.read()
-            && g.0 == v
-            && let Some(ids) = &g.1
-        {
-            return Ok(ids.clone());
-        }
-        let guest = self
-            .store
-            .find_by(
-                &self.e.role,
-                &[("slug", Val::Text(crate::seed::GUEST.into()))],
-                1,
-            )
-            .await?;
-        let roles: Vec<Uuid> = guest.iter().filter_map(|r| r.id()).collect();
-        if let Ok(mut g) = self.guest.write() {
-            *g = (v, Some(roles.clone()));
-        }
-        Ok(roles)
     }
 }
