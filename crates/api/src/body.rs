@@ -10,15 +10,14 @@ use bytes::Bytes;
 use serde_json::Value;
 use stoa_kernel::{Error, Result};
 
-/// Body limits, configured by the server.
+/// Body limits, configured by the server. What bodies may hold at once, per address and in
+/// time is the [`crate::gate`]'s, in front of every route.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// JSON and form bodies.
     pub json: usize,
     /// One uploaded file.
     pub file: usize,
-    /// The bytes of bodies held at once across all requests (`None`: no bound).
-    pub budget: Option<&'static Budget>,
 }
 
 impl Default for Limits {
@@ -26,49 +25,33 @@ impl Default for Limits {
         Self {
             json: 2 << 20,
             file: 20 << 20,
-            budget: None,
         }
     }
 }
 
-/// What all requests together may hold of their bodies while they are read and handled: each
-/// reserves its body's size (its `Content-Length`, or its cap when it sends none) before the first
-/// byte is read, and gives it back when its handler is done with the body. Many concurrent large
-/// bodies then wait, and past [`BUDGET_WAIT`] get a 503, instead of each being buffered.
-#[derive(Debug)]
-pub struct Budget {
-    kib: tokio::sync::Semaphore,
-    total_kib: u32,
-}
+/// The JSON limit of the route a request is for, when it is smaller than [`Limits::json`] (set
+/// by the request rules: a refresh token is not 2 MiB).
+#[derive(Clone, Copy, Debug)]
+pub struct RouteLimit(pub usize);
 
-/// Bodies up to this size (declared) skip the [`Budget`].
-pub const SMALL_BODY: usize = 64 << 10;
-
-/// How long a body waits for room in the [`Budget`].
-pub const BUDGET_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
-
-impl Budget {
-    /// A budget of `bytes` (at least 1 MiB), kept for the life of the process.
-    pub fn leak(bytes: usize) -> &'static Budget {
-        let total_kib = u32::try_from(bytes.div_ceil(1024).max(1024)).unwrap_or(u32::MAX >> 4);
-        Box::leak(Box::new(Budget {
-            kib: tokio::sync::Semaphore::new(total_kib as usize),
-            total_kib,
-        }))
+impl Limits {
+    /// These limits for `req`'s route.
+    pub fn for_request(self, req: &Request) -> Self {
+        match req.extensions().get::<RouteLimit>() {
+            Some(l) => Self {
+                json: l.0.min(self.json),
+                ..self
+            },
+            None => self,
+        }
     }
 
-    /// Room for `bytes`, waiting at most [`BUDGET_WAIT`]. A body larger than the whole budget
-    /// takes all of it.
-    async fn reserve(&'static self, bytes: usize) -> Result<tokio::sync::SemaphorePermit<'static>> {
-        let kib = u32::try_from(bytes.div_ceil(1024).max(1))
-            .unwrap_or(u32::MAX)
-            .min(self.total_kib);
-        match tokio::time::timeout(BUDGET_WAIT, self.kib.acquire_many(kib)).await {
-            Ok(Ok(p)) => Ok(p),
-            _ => Err(Error::Unavailable(
-                "the server is receiving too many large bodies at once; try again shortly".into(),
-            )),
-        }
+    /// The largest multipart body a route with `file_fields` takes.
+    pub fn multipart(self, file_fields: usize) -> usize {
+        // 64 KiB of headroom for part headers and boundaries.
+        self.json
+            .saturating_add(self.file.saturating_mul(file_fields))
+            .saturating_add(64 << 10)
     }
 }
 
@@ -86,32 +69,35 @@ pub struct FilePart {
 pub struct Body {
     pub data: Value,
     pub files: Vec<FilePart>,
-    /// The body's room in the [`Budget`], given back when the body is dropped.
-    held: Option<tokio::sync::SemaphorePermit<'static>>,
 }
 
 impl Body {
     pub fn new(data: Value, files: Vec<FilePart>) -> Self {
-        Self {
-            data,
-            files,
-            held: None,
-        }
+        Self { data, files }
     }
 }
 
-/// Reads a whole body of at most `limit` bytes: over it is a 413, a broken read a 400.
-pub(crate) async fn read(body: AxumBody, limit: usize) -> Result<Bytes> {
-    axum::body::to_bytes(body, limit).await.map_err(|e| {
-        let mut src: Option<&(dyn std::error::Error + 'static)> = Some(&e);
-        while let Some(s) = src {
-            if s.is::<http_body_util::LengthLimitError>() {
-                return Error::PayloadTooLarge(format!("the body is larger than {limit} bytes"));
-            }
-            src = s.source();
+/// A body read's error as the client should hear it: over `limit` is a 413, a body the gate
+/// stopped (too slow, no room) its answer, anything else a 400.
+pub fn read_error(e: &(dyn std::error::Error + 'static), limit: usize) -> Error {
+    if let Some(st) = crate::gate::stopped(e) {
+        return st.error();
+    }
+    let mut src: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = src {
+        if s.is::<http_body_util::LengthLimitError>() {
+            return Error::PayloadTooLarge(format!("the body is larger than {limit} bytes"));
         }
-        Error::bad_request(format!("could not read the body: {e}"))
-    })
+        src = s.source();
+    }
+    Error::bad_request(format!("could not read the body: {e}"))
+}
+
+/// Reads a whole body of at most `limit` bytes: over it is a 413, a broken read a 400.
+pub async fn read(body: AxumBody, limit: usize) -> Result<Bytes> {
+    axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|e| read_error(&e, limit))
 }
 
 fn parse_json(bytes: &[u8], what: &str) -> Result<Value> {
@@ -188,6 +174,7 @@ pub fn media_type(headers: &axum::http::HeaderMap) -> String {
 /// (up to `limits.file` bytes apiece). A file part for any other name is refused before it is
 /// read; without a `data` field a multipart body that carries files means `{}`.
 pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> Result<Body> {
+    let limits = limits.for_request(&req);
     // The boundary is case-sensitive (`----WebKitFormBoundaryAbC…`): only the type is compared
     // case-insensitively, the header itself is kept as sent.
     let ct = req
@@ -205,7 +192,7 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
         )));
     }
     let cap = if mime == "multipart/form-data" {
-        multipart_cap(limits, file_fields)
+        limits.multipart(file_fields.len())
     } else {
         limits.json
     };
@@ -233,19 +220,7 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
             "the body is larger than {cap} bytes"
         )));
     }
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
-    let need = declared.unwrap_or(cap).min(cap);
-    // Small bodies cost little and must get through while large ones wait.
-    let held = match limits.budget {
-        Some(b) if need > SMALL_BODY => Some(b.reserve(need).await?),
-        _ => None,
-    };
-    let mut body = parse_mime(req, &mime, &ct, limits, file_fields, cap).await?;
-    body.held = held;
-    Ok(body)
+    parse_mime(req, &mime, &ct, limits, file_fields, cap).await
 }
 
 async fn parse_mime(
@@ -279,15 +254,6 @@ async fn parse_mime(
     }
 }
 
-/// The largest multipart body a route with `file_fields` takes.
-fn multipart_cap(limits: Limits, file_fields: &[&str]) -> usize {
-    // 64 KiB of headroom for part headers and boundaries.
-    limits
-        .json
-        .saturating_add(limits.file.saturating_mul(file_fields.len()))
-        .saturating_add(64 << 10)
-}
-
 async fn multipart(
     req: Request,
     ct: &str,
@@ -309,6 +275,10 @@ async fn multipart(
     let mut data = None;
     let mut files: Vec<FilePart> = Vec::new();
     let mp_err = |e: multer::Error| match e {
+        multer::Error::StreamReadFailed(inner) => match crate::gate::stopped(&*inner) {
+            Some(s) => s.error(),
+            None => Error::bad_request(format!("malformed multipart body: {inner}")),
+        },
         multer::Error::StreamSizeExceeded { .. } => {
             Error::PayloadTooLarge(format!("the body is larger than {cap} bytes"))
         }

@@ -31,10 +31,22 @@ pub struct Config {
     /// Largest uploaded file, in bytes.
     #[arg(long, env = "STOA_UPLOAD_LIMIT", default_value_t = 20 * 1024 * 1024)]
     pub upload_limit: usize,
-    /// Bytes of request bodies held at once across all requests; past it bodies wait (2 s) and
-    /// then get a 503.
+    /// Bytes of request bodies held at once across all requests, reserved before a body is read;
+    /// past it bodies wait (2 s) and then get a 503. Bodies over 1 MiB may fill half of it, over
+    /// 64 KiB seven eighths: the rest stays for small ones.
     #[arg(long, env = "STOA_BODY_BUDGET", default_value_t = 256 * 1024 * 1024)]
     pub body_budget: usize,
+    /// Seconds a request body may take to arrive whole; a slower one is dropped with a 408.
+    #[arg(long, env = "STOA_BODY_TIMEOUT", default_value_t = 10)]
+    pub body_timeout: u64,
+    /// Request bodies one client address may send at once (past it: 429); it may also hold at
+    /// most an eighth of STOA_BODY_BUDGET (at least one largest body).
+    #[arg(long, env = "STOA_BODIES_PER_ADDRESS", default_value_t = 32)]
+    pub bodies_per_address: u32,
+    /// Open connections one client address may hold (trusted proxies are not counted); past it
+    /// new connections from that address are closed at once.
+    #[arg(long, env = "STOA_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    pub connections_per_address: u32,
     /// Seconds a request may take before the server answers 503.
     #[arg(long, env = "STOA_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout: u64,
@@ -393,6 +405,9 @@ impl Config {
             body_limit: 2 * 1024 * 1024,
             upload_limit: 20 * 1024 * 1024,
             body_budget: 256 * 1024 * 1024,
+            body_timeout: 10,
+            bodies_per_address: 32,
+            connections_per_address: 256,
             request_timeout: 30,
             db_max_connections: None,
             web_dir: "web/dist".into(),

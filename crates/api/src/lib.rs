@@ -11,6 +11,7 @@ pub mod crud;
 pub mod docs;
 pub mod error;
 pub mod files;
+pub mod gate;
 pub mod jobs;
 pub mod later;
 pub mod live;

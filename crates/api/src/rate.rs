@@ -64,6 +64,17 @@ pub fn trusted_peer(peer: IpAddr, trusted: &[ipnet::IpNet]) -> bool {
     trusted.iter().any(|n| n.contains(&canonical(peer)))
 }
 
+/// The key per-address bounds count on: an IPv4 address, or the /64 network of an IPv6 one (a
+/// single client commonly has a whole /64).
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match canonical(ip) {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(
+            u128::from(v6) & !((1u128 << 64) - 1),
+        )),
+        v4 => v4,
+    }
+}
+
 /// An IPv4 address written as IPv6 (`::ffff:1.2.3.4`) read as IPv4.
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {

@@ -23,7 +23,10 @@ use serde_json::{Map, Value, json};
 use stoa_kernel::error::FieldErrors;
 use stoa_kernel::{Error, Result};
 
-use crate::body::{Limits, media_type};
+use crate::body::{Limits, RouteLimit, media_type};
+
+/// The JSON body limit of a hand-written route that declares no `x-body-limit`.
+pub const SMALL_JSON: usize = 64 << 10;
 
 #[derive(Default)]
 struct Rule {
@@ -34,6 +37,8 @@ struct Rule {
     bracketed: Vec<String>,
     /// The JSON body schema (with the components it uses), compiled on first use.
     body: Option<(Value, OnceLock<Option<jsonschema::Validator>>)>,
+    /// The largest JSON body the route takes, when smaller than the server's limit.
+    limit: Option<usize>,
 }
 
 impl Rule {
@@ -129,6 +134,19 @@ pub fn rules(doc: &Value) -> Rules {
                     r.bracketed.push(name.to_owned());
                 }
             }
+            // Hand-written routes take small bodies (credentials, tokens, a message) unless they
+            // say otherwise (`x-body-limit`); the generic entity routes take the server's limit.
+            if op.get("x-entity").is_none()
+                && op
+                    .pointer("/requestBody/content/application~1json")
+                    .is_some()
+            {
+                r.limit = Some(
+                    op.get("x-body-limit")
+                        .and_then(Value::as_u64)
+                        .map_or(SMALL_JSON, |n| n as usize),
+                );
+            }
             // Rate-limited routes (429) count a request before reading its body, so a flood of
             // large bodies costs nothing; their handlers check the body themselves.
             if op.get("x-entity").is_none()
@@ -186,14 +204,16 @@ async fn check(
     if !has_query && !json {
         return Ok(req);
     }
-    let Some(path) = req.extensions().get::<MatchedPath>() else {
+    let Some(path) = req.extensions().get::<MatchedPath>().cloned() else {
         return Ok(req);
     };
     let rules = rules
         .get()
         .await
         .ok_or_else(|| crate::later::not_ready("the request rules"))?;
-    let method = match req.method().as_str() {
+    // A standard method's clone copies no text.
+    let m = req.method().clone();
+    let method = match m.as_str() {
         "HEAD" => "GET",
         m => m,
     };
@@ -227,6 +247,27 @@ async fn check(
             }
         }
     }
+    let mut req = req;
+    let limit = match rule.limit {
+        Some(l) if json => {
+            let l = l.min(limits.json);
+            if let Some(len) = req
+                .headers()
+                .get(axum::http::header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+                && len > l
+            {
+                // Refused on its head: none of it is read.
+                return Err(Error::PayloadTooLarge(format!(
+                    "the body is larger than {l} bytes, the most {method} {} takes",
+                    path.as_str()
+                )));
+            }
+            req.extensions_mut().insert(RouteLimit(l));
+            l
+        }
+        _ => limits.json,
+    };
     if rule.body.is_none() || !json {
         // No schema to check, or not JSON (the handler answers 415 or reads its own way).
         return Ok(req);
@@ -235,7 +276,7 @@ async fn check(
         return Ok(req);
     };
     let (parts, body) = req.into_parts();
-    let bytes = crate::body::read(body, limits.json).await?;
+    let bytes = crate::body::read(body, limit).await?;
     // Malformed or empty JSON goes on to the handler, which says what is wrong with it.
     if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
         let mut fields = FieldErrors::new();

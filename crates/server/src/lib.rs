@@ -3,11 +3,11 @@
 
 pub use stoa_api::config;
 mod head;
+mod listener;
 mod middleware;
 mod page_cache;
 pub mod web;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -249,7 +249,6 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         limits: Limits {
             json: config.body_limit,
             file: config.upload_limit,
-            budget: Some(stoa_api::body::Budget::leak(config.body_budget)),
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
     };
@@ -307,6 +306,8 @@ pub struct App {
     pub operations: Vec<stoa_api::routes::Operation>,
     jobs: Option<stoa_api::jobs::Runner>,
     rules: Arc<stoa_api::later::Later<stoa_api::strict::Rules>>,
+    /// Connections one address may hold, and the proxies exempt from it.
+    connections: listener::Bounds,
 }
 
 /// The configured default language, which must be one of the site's languages.
@@ -433,10 +434,36 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             .filter(|n| !n.is_empty() && config.telegram_bot_token.is_some()),
     }));
     let trusted = config.trusted_proxy_nets().map_err(anyhow::Error::msg)?;
+    // The largest body any route takes: a multipart body with a file in each file field of the
+    // entity with the most.
+    let files = p
+        .store
+        .registry
+        .entities()
+        .iter()
+        .map(|e| stoa_api::openapi::file_fields(e).len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let largest = stoa_api::body::Limits {
+        json: config.body_limit,
+        file: config.upload_limit,
+    }
+    .multipart(files);
+    let gate = stoa_api::gate::Gate {
+        budget: stoa_api::gate::Budget::leak(
+            config.body_budget,
+            config.bodies_per_address,
+            largest,
+        ),
+        body_timeout: Duration::from_secs(config.body_timeout.max(1)),
+        largest,
+    };
     let router = middleware::wrap(
         router,
+        gate,
         Duration::from_secs(config.request_timeout),
-        std::sync::Arc::new(trusted),
+        std::sync::Arc::new(trusted.clone()),
         middleware::csp(
             config.telegram_bot_token.is_some()
                 && config
@@ -472,6 +499,10 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         operations,
         jobs: Some(runner),
         rules: p.rules,
+        connections: listener::Bounds {
+            per_address: config.connections_per_address.max(1),
+            trusted: Arc::new(trusted),
+        },
     })
 }
 
@@ -524,10 +555,10 @@ pub async fn serve(
         tracing::info!(addr = %metrics.local_addr()?, "metrics listening");
         tokio::spawn(serve_metrics(metrics, app.store.clone()));
     }
+    let router = app.router;
     axum::serve(
-        listener,
-        app.router
-            .into_make_service_with_connect_info::<SocketAddr>(),
+        listener::Bounded::new(listener, app.connections),
+        listener::WithPeer(router),
     )
     .with_graceful_shutdown(shutdown)
     .await?;

@@ -38,6 +38,7 @@ pub fn csp(telegram: bool) -> HeaderValue {
 
 pub fn wrap(
     router: Router,
+    gate: stoa_api::gate::Gate,
     timeout: Duration,
     trusted: Arc<Vec<ipnet::IpNet>>,
     csp: HeaderValue,
@@ -58,6 +59,10 @@ pub fn wrap(
             error_response(&Error::internal("panic"))
         }))
         .layer(middleware::from_fn_with_state(csp, security_headers))
+        // Every body is reserved, bounded in time and per address before anything reads it.
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            stoa_api::gate::gate(gate, req, next)
+        }))
         .layer(middleware::from_fn_with_state(trusted, client_address))
         .layer(middleware::from_fn(request_context))
 }

@@ -512,6 +512,35 @@ impl TestApp {
         s
     }
 
+    /// [`TestApp::raw`] from the loopback address `from` (`127.0.0.2`, …): a client at another
+    /// address, for per-address bounds.
+    pub async fn raw_from(&self, from: std::net::Ipv4Addr, head: &str) -> tokio::net::TcpStream {
+        use tokio::io::AsyncWriteExt;
+        let mut s = self.connect_from(from).await;
+        s.write_all(head.as_bytes())
+            .await
+            .unwrap_or_else(|e| panic!("write: {e}"));
+        s
+    }
+
+    /// A fresh connection to the server from the loopback address `from`.
+    pub async fn connect_from(&self, from: std::net::Ipv4Addr) -> tokio::net::TcpStream {
+        let addr: std::net::SocketAddr = self
+            .base
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap_or_else(|e| panic!("server address: {e}"));
+        let socket = tokio::net::TcpSocket::new_v4().unwrap_or_else(|e| panic!("socket: {e}"));
+        socket
+            .bind((from, 0).into())
+            .unwrap_or_else(|e| panic!("bind {from}: {e}"));
+        socket
+            .connect(addr)
+            .await
+            .unwrap_or_else(|e| panic!("connect to {addr}: {e}"))
+    }
+
     pub async fn get(&self, path: &str) -> Res {
         read(self.client.get(self.url(path)).send().await).await
     }

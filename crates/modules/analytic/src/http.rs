@@ -50,11 +50,7 @@ pub fn routes(
                         .to_owned();
                     // `navigator.sendBeacon` posts text/plain: the body is read as JSON whatever
                     // its type, and no further than MAX_HIT.
-                    let bytes = axum::body::to_bytes(req.into_body(), MAX_HIT)
-                        .await
-                        .map_err(|_| {
-                            Error::PayloadTooLarge(format!("a hit is at most {MAX_HIT} bytes"))
-                        })?;
+                    let bytes = stoa_api::body::read(req.into_body(), MAX_HIT).await?;
                     let body: Value = serde_json::from_slice(&bytes)
                         .map_err(|e| Error::bad_request(format!("the hit is not JSON: {e}")))?;
                     let map = body

@@ -12,7 +12,6 @@ use serde_json::json;
 use stoa_api::crud::{data, parse_id};
 use stoa_api::openapi::{custom, path_params};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::Error;
 
 use crate::provider::Ack;
 use crate::service::{Billing, MAX_WEBHOOK_BODY};
@@ -27,9 +26,7 @@ async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<R
     // Before the body is read: a flood costs neither memory nor inbox rows.
     b.limit(&stoa_api::rate::client_ip(&req)).await?;
     let headers = header_pairs(req.headers());
-    let body: Bytes = axum::body::to_bytes(req.into_body(), MAX_WEBHOOK_BODY)
-        .await
-        .map_err(|_| Error::PayloadTooLarge("webhook body too large".into()))?;
+    let body: Bytes = stoa_api::body::read(req.into_body(), MAX_WEBHOOK_BODY).await?;
     let received = b.receive(&provider, headers, &body).await?;
     Ok(match received.ack {
         Ack::Json(v) => (StatusCode::OK, axum::Json(v)).into_response(),

@@ -858,9 +858,7 @@ async fn guarded(
     next: Next,
 ) -> Result<Response> {
     let (parts, body) = req.into_parts();
-    let bytes = axum::body::to_bytes(body, RAILS_BODY).await.map_err(|_| {
-        Error::PayloadTooLarge(format!("the body is larger than {RAILS_BODY} bytes"))
-    })?;
+    let bytes = stoa_api::body::read(body, RAILS_BODY).await?;
     // Read as the rails read it, or not at all: a body they cannot read (multipart, say) could
     // carry a change they did not check.
     let json: Option<Value> = if bytes.is_empty() {

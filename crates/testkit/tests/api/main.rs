@@ -1,6 +1,7 @@
 //! The Core suite: every test runs against a real server on SQLite and on PostgreSQL.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests fail by panicking.
 
+mod abuse;
 mod admin_content;
 mod analytics;
 mod auth;
