@@ -39,7 +39,7 @@ pub struct Config {
     /// Seconds a request body may take to arrive whole; a slower one is dropped with a 408.
     #[arg(long, env = "STOA_BODY_TIMEOUT", default_value_t = 10)]
     pub body_timeout: u64,
-    /// Request bodies one client address may send at once (past it: 429); it may also hold at
+    /// Request bodies over 64 KiB one client address may send at once (past it: 429); it may also hold at
     /// most an eighth of STOA_BODY_BUDGET (at least one largest body).
     #[arg(long, env = "STOA_BODIES_PER_ADDRESS", default_value_t = 32)]
     pub bodies_per_address: u32,

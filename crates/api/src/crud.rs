@@ -78,8 +78,23 @@ async fn object(state: &AppState, e: &Entity, req: Request) -> Result<Map<String
     Ok(input)
 }
 
-async fn find(state: AppState, e: Arc<Entity>, raw: Option<String>) -> ApiResult<Response> {
+/// Searches one client address may run at once (the next waits its turn): a search can be a
+/// long read, and the long reads' slots are few (issue 47).
+static SEARCHES: std::sync::LazyLock<crate::rate::PerAddress> = std::sync::LazyLock::new(|| {
+    crate::rate::PerAddress::new(2, std::time::Duration::from_secs(10), "searches")
+});
+
+async fn find(
+    state: AppState,
+    e: Arc<Entity>,
+    raw: Option<String>,
+    client: Option<crate::rate::ClientIp>,
+) -> ApiResult<Response> {
     let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
+    let _turn = match (&q.search, client) {
+        (Some(_), Some(ip)) => Some(SEARCHES.turn(ip.0).await?),
+        _ => None,
+    };
     let page = state.store.find_json(&e, &q).await?;
     let total = page.total;
     let mut res = json_bytes(StatusCode::OK, page.body);
@@ -208,7 +223,13 @@ pub fn entity_routes(
         read,
         "GET",
         &base,
-        get(move |State(s): State<AppState>, RawQuery(q): RawQuery| find(s, x.clone(), q)),
+        get(
+            move |State(s): State<AppState>,
+                  RawQuery(q): RawQuery,
+                  ip: Option<axum::Extension<crate::rate::ClientIp>>| {
+                find(s, x.clone(), q, ip.map(|i| i.0))
+            },
+        ),
         ops::find(&e),
     );
     let x = e.clone();

@@ -9,8 +9,8 @@
 //! - **large bodies cannot take it all**: bodies over 1 MiB may fill half of the budget, bodies
 //!   over 64 KiB seven eighths, so small ones (a sign-in, a comment, an admin's photo) still get
 //!   through while strangers hold large ones;
-//! - **one address gets a share**: at most `bodies_per_address` bodies at once and an eighth of
-//!   the budget (at least one largest body); past either it is a 429 at once;
+//! - **one address gets a share**: at most `bodies_per_address` bodies over 64 KiB at once and an
+//!   eighth of the budget (at least one largest body); past either it is a 429 at once;
 //! - **a body must arrive in time**: one that is not whole within `body_timeout` is dropped with a
 //!   408, and its room given back (a client that holds back the last bytes holds nothing long).
 //!
@@ -125,6 +125,9 @@ impl Budget {
         bytes.max(1).min(self.ceiling(bytes))
     }
 
+    /// `new_body`: a body over [`SMALL_BODY`] starting (small ones are not counted: they arrive
+    /// with their head, and an address's small slow ones are bounded by its connections, its
+    /// bytes and the body timeout).
     fn try_take(&self, ip: Option<IpAddr>, bytes: usize, new_body: bool) -> Result<(), Refusal> {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let share = ip
@@ -173,12 +176,13 @@ impl Budget {
         let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
         loop {
             let freed = self.freed.notified();
-            match self.try_take(ip, need, true) {
+            match self.try_take(ip, need, need > SMALL_BODY) {
                 Ok(()) => {
                     return Ok(Held {
                         budget: self,
                         ip,
                         bytes: need,
+                        counted: need > SMALL_BODY,
                     });
                 }
                 Err(Refusal::Address) => return Err(Refusal::Address),
@@ -203,6 +207,8 @@ pub struct Held {
     budget: &'static Budget,
     ip: Option<IpAddr>,
     bytes: usize,
+    /// Counted among its address's bodies.
+    counted: bool,
 }
 
 impl Held {
@@ -220,7 +226,7 @@ impl Held {
 
 impl Drop for Held {
     fn drop(&mut self) {
-        self.budget.give_back(self.ip, self.bytes, true);
+        self.budget.give_back(self.ip, self.bytes, self.counted);
     }
 }
 

@@ -351,9 +351,104 @@ pub fn too_many(wait: Duration) -> Error {
     }
 }
 
+/// At most `per_address` of some costly work (a search) at once per client address: the next
+/// one from that address waits its turn (up to `wait`, then a 429), so one client cannot hold
+/// every worker while others wait.
+pub struct PerAddress {
+    per_address: usize,
+    wait: Duration,
+    what: &'static str,
+    turns:
+        std::sync::Mutex<std::collections::HashMap<IpAddr, std::sync::Arc<tokio::sync::Semaphore>>>,
+}
+
+impl PerAddress {
+    pub fn new(per_address: usize, wait: Duration, what: &'static str) -> Self {
+        Self {
+            per_address: per_address.max(1),
+            wait,
+            what,
+            turns: std::sync::Mutex::default(),
+        }
+    }
+
+    /// A turn for `ip` (kept until dropped).
+    pub async fn turn(&self, ip: IpAddr) -> Result<Turn<'_>> {
+        let key = address_key(ip);
+        let sem = {
+            let mut m = self.turns.lock().unwrap_or_else(|p| p.into_inner());
+            m.entry(key)
+                .or_insert_with(|| {
+                    std::sync::Arc::new(tokio::sync::Semaphore::new(self.per_address))
+                })
+                .clone()
+        };
+        let permit = tokio::time::timeout(self.wait, sem.clone().acquire_owned()).await;
+        match permit {
+            Ok(Ok(p)) => Ok(Turn {
+                of: self,
+                key,
+                sem,
+                _permit: Some(p),
+            }),
+            _ => {
+                drop(Turn {
+                    of: self,
+                    key,
+                    sem,
+                    _permit: None,
+                });
+                Err(Error::TooManyRequests {
+                    message: format!(
+                        "your address already runs {} {} at once; wait for them to finish",
+                        self.per_address, self.what
+                    ),
+                    retry_after: 1,
+                })
+            }
+        }
+    }
+}
+
+/// A turn of [`PerAddress`]: the address's entry goes when nobody holds or waits for it.
+pub struct Turn<'a> {
+    of: &'a PerAddress,
+    key: IpAddr,
+    sem: std::sync::Arc<tokio::sync::Semaphore>,
+    _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        self._permit.take();
+        let mut m = self.of.turns.lock().unwrap_or_else(|p| p.into_inner());
+        // The map's copy and ours: nobody else holds or waits.
+        if std::sync::Arc::strong_count(&self.sem) <= 2 {
+            m.remove(&self.key);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One address runs one search at a time: its second waits, past the wait it is a 429;
+    /// another address is not held up; entries go when unused.
+    #[tokio::test]
+    async fn one_turn_per_address() {
+        let p = PerAddress::new(1, Duration::from_millis(200), "searches");
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let first = p.turn(a).await.unwrap();
+        assert_eq!(p.turn(a).await.err().map(|e| e.status()), Some(429));
+        let other = p.turn(b).await.unwrap();
+        drop((first, other));
+        let again = p.turn(a).await;
+        assert!(again.is_ok());
+        drop(again);
+        assert!(p.turns.lock().unwrap().is_empty(), "no entry left");
+    }
 
     #[test]
     fn bursts_then_refuses_with_a_retry_after() {

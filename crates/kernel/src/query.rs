@@ -23,6 +23,10 @@ pub const MAX_LIMIT: u64 = 1000;
 /// The deepest `offset` a list takes: past it, pages go on with the `after` cursor (an offset
 /// walks and throws away every row before it; a cursor starts at its row).
 pub const MAX_OFFSET: u64 = 10_000;
+/// The deepest `offset` a search takes: a search ranks every match before it skips any, so a deep
+/// offset costs as much as the whole result (the review's `offset=10000&search=…` held a core for
+/// 1.3 s at 30 000 rows). Past it, narrow the search or page with `after`.
+pub const MAX_SEARCH_OFFSET: u64 = 1_000;
 const MAX_PAIRS: usize = 1000;
 const MAX_DEPTH: usize = 6;
 const MAX_INDEX: usize = 10_000;
@@ -422,6 +426,14 @@ impl FindQuery {
             if !s.is_empty() {
                 q.search = Some(s.to_owned());
             }
+        }
+        if q.search.is_some() && q.offset > MAX_SEARCH_OFFSET {
+            return Err(Error::bad_field(
+                "offset",
+                format!(
+                    "must be at most {MAX_SEARCH_OFFSET} with a search; narrow the search, or page with after=<the X-Next-Cursor header of the previous page>"
+                ),
+            ));
         }
         Ok(q)
     }

@@ -139,7 +139,9 @@ fn routes(
                     "200".into(),
                     json!({"description": "OpenMetrics text", "content": {stoa_api::metrics::CONTENT_TYPE: {"schema": {"type": "string"}}}}),
                 );
-                json!({"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text): requests by route and status with latency histograms, database connections, job queue and outcomes, cache lookups, notification and webhook outcomes. Admins only; STOA_METRICS_ADDR serves them unauthenticated on a private address", "tags": ["platform"], "responses": responses})
+                // An operations endpoint, not API: `x-hidden` keeps it out of the document
+                // (generators know no OpenMetrics type); docs/deployment.md describes it.
+                json!({"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text): requests by route and status with latency histograms, database connections, job queue and outcomes, cache lookups, notification and webhook outcomes. Admins only; STOA_METRICS_ADDR serves them unauthenticated on a private address", "tags": ["platform"], "x-hidden": true, "responses": responses})
             },
         )
         .merge(modules.routes(ctx).map_err(anyhow::Error::msg)?)

@@ -231,6 +231,47 @@ impl Billing {
     }
 
     /// The adapter of an allowed provider; 422 naming `provider` otherwise.
+    /// Refuses `adapter` for a payment in `currency` (a slug) it does not take, naming the
+    /// enabled providers that do: it would be sent an amount in the wrong currency, and the
+    /// buyer's order would wait for a payment that never matches.
+    pub fn takes(&self, adapter: &dyn Provider, currency: &str) -> Result<()> {
+        let takes = |p: &dyn Provider| {
+            p.currencies().is_empty()
+                || p.currencies()
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(currency))
+        };
+        if takes(adapter) {
+            return Ok(());
+        }
+        let others: Vec<&str> = self
+            .allowed
+            .iter()
+            .filter(|n| {
+                self.providers
+                    .get(n.as_str())
+                    .is_some_and(|p| takes(p.as_ref()))
+            })
+            .map(String::as_str)
+            .collect();
+        let code = currency.to_uppercase();
+        Err(Error::invalid_field(
+            "provider",
+            if others.is_empty() {
+                format!(
+                    "{} does not take {code}, and no enabled provider does",
+                    adapter.name()
+                )
+            } else {
+                format!(
+                    "{} does not take {code}; pay in {code} with {}",
+                    adapter.name(),
+                    others.join(", ")
+                )
+            },
+        ))
+    }
+
     pub fn provider(&self, name: &str) -> Result<Arc<dyn Provider>> {
         if !self.allowed.iter().any(|a| a == name) {
             return Err(Error::invalid_field(

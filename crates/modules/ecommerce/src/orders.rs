@@ -1176,14 +1176,16 @@ impl Commerce {
                         )
                         .await?;
                 }
-                let invoice = self
-                    .billing
-                    .draft_invoice(&mut exec, &[intent], provider, *amount, &success, &cancel)
-                    .await?;
                 let cur = loaded
                     .currency(*currency)
                     .map(|c| c.slug.clone())
                     .unwrap_or_default();
+                // Refused before anything is kept: the transaction is dropped with the error.
+                self.billing.takes(adapter.as_ref(), &cur)?;
+                let invoice = self
+                    .billing
+                    .draft_invoice(&mut exec, &[intent], provider, *amount, &success, &cancel)
+                    .await?;
                 let payment = NewPayment {
                     invoice,
                     intents: vec![intent],

@@ -49,9 +49,17 @@ pub struct Files {
     cache: quick_cache::sync::Cache<String, Bytes, ByLen>,
     /// Decodes and renders at once (each can take a core for a while).
     work: Arc<Semaphore>,
-    /// One maker per variant key: concurrent requests for a missing size wait for the first.
+    /// Slow sizes (AVIF, large originals) at once: one, so small resizes always find a worker.
+    heavy: Arc<Semaphore>,
+    /// One maker per original: its sizes are made one after another, and concurrent requests for
+    /// a missing size wait for the first.
     making: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Sizes being made or waiting to be (past [`MAX_PENDING`] a new one is a 503 at once).
+    pending: std::sync::atomic::AtomicUsize,
 }
+
+/// Sizes made or queued at once, across all originals.
+const MAX_PENDING: usize = 32;
 
 /// Who waits for a render: a request ([`Pace::Asked`]: the blocking pool, a few at once, a 503
 /// past [`WORK_TIMEOUT`]) or nobody ([`Pace::Background`]: the [`quiet`] threads).
@@ -152,7 +160,9 @@ impl Files {
                     .map_or(2, |n| n.get())
                     .max(1),
             )),
+            heavy: Arc::new(Semaphore::new(1)),
             making: Mutex::new(HashMap::new()),
+            pending: std::sync::atomic::AtomicUsize::new(0),
         })
     }
 
@@ -352,27 +362,113 @@ impl Files {
         out
     }
 
-    /// The stored size `size` of the original `key` (made now when missing).
-    async fn sized(&self, key: &str, kind: &Kind, size: Size) -> Result<Option<(String, Bytes)>> {
-        let stem = key.split('.').next().unwrap_or_default();
+    /// The stored size `size` of the original `key` (made now when missing). The making runs
+    /// on its own: a request that stops waiting after [`WORK_TIMEOUT`] gets a 503, but the size
+    /// is still finished and kept, so the next request is served it instead of paying again.
+    /// One original's sizes are made one at a time; slow ones (AVIF, large originals) one at a
+    /// time in all, so small resizes are not starved.
+    async fn sized(
+        self: &Arc<Self>,
+        key: &str,
+        kind: &Kind,
+        size: Size,
+    ) -> Result<Option<(String, Bytes)>> {
+        use std::sync::atomic::Ordering;
+        let stem = key.split('.').next().unwrap_or_default().to_owned();
         let vkey = format!("sizes/{stem}/{}", size.variant());
-        let made = self
-            .made_once(&vkey, || async {
-                let Some(orig) = self.storage.read(key).await? else {
+        if let Some(b) = self.object(&vkey, true).await? {
+            return Ok(Some((vkey, b)));
+        }
+        if self.pending.fetch_add(1, Ordering::AcqRel) >= MAX_PENDING {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+            return Err(Error::Unavailable(
+                "the server is making many image sizes now; try again in a few seconds".into(),
+            ));
+        }
+        let lock = {
+            let mut m = self
+                .making
+                .lock()
+                .map_err(|_| Error::internal("the makers' lock"))?;
+            m.entry(stem.clone()).or_default().clone()
+        };
+        let (this, key, kind, task_vkey) = (self.clone(), key.to_owned(), *kind, vkey.clone());
+        let task = tokio::spawn(async move {
+            let out = async {
+                let _one = lock.clone().lock_owned().await;
+                if let Some(b) = this.object(&task_vkey, true).await? {
+                    return Ok(Some(b));
+                }
+                let Some(orig) = this.storage.read(&key).await? else {
                     return Ok(None);
                 };
-                let (kind, max) = (*kind, self.max_pixels);
-                let bytes = self
-                    .on_pool("resize", move || sizes::make(&orig, &kind, size, max))
+                let pixels = sniff::dimensions("file", &kind, &orig, this.max_pixels)
+                    .map_or(u64::MAX, |(w, h)| u64::from(w) * u64::from(h));
+                let max = this.max_pixels;
+                let bytes = this
+                    .on_pool_to_the_end(size.heavy(pixels), move || {
+                        sizes::make(&orig, &kind, size, max)
+                    })
                     .await?;
-                Ok(Some(Bytes::from(bytes)))
-            })
-            .await?;
-        Ok(made.map(|b| (vkey, b)))
+                let b = Bytes::from(bytes);
+                this.storage.put(&task_vkey, b.clone()).await?;
+                if b.len() <= CACHE_OBJECT_MAX {
+                    this.cache.insert(task_vkey.clone(), b.clone());
+                }
+                Ok(Some(b))
+            }
+            .await;
+            // The entry goes when no other request holds it (counted under the map's lock, where
+            // every holder took its copy).
+            if let Ok(mut m) = this.making.lock()
+                && Arc::strong_count(&lock) <= 2
+            {
+                m.remove(&stem);
+            }
+            drop(lock);
+            this.pending.fetch_sub(1, Ordering::AcqRel);
+            out
+        });
+        match tokio::time::timeout(WORK_TIMEOUT, task).await {
+            Ok(done) => done
+                .map_err(|e| Error::internal(format!("resize task: {e}")))?
+                .map(|b| b.map(|b| (vkey, b))),
+            Err(_) => Err(Error::Unavailable(format!(
+                "this image size is still being made (over {} s); it is kept when done, try again shortly",
+                WORK_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
+    /// Runs a resize on the blocking pool to its end (nobody cancels it: its result is kept),
+    /// slow ones one at a time.
+    async fn on_pool_to_the_end<T: Send + 'static>(
+        &self,
+        heavy: bool,
+        f: impl FnOnce() -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let closed = |_| Error::Unavailable("shutting down".into());
+        let slow = if heavy {
+            Some(self.heavy.clone().acquire_owned().await.map_err(closed)?)
+        } else {
+            None
+        };
+        let permit = self.work.clone().acquire_owned().await.map_err(closed)?;
+        tokio::task::spawn_blocking(move || {
+            let _slots = (permit, slow);
+            f()
+        })
+        .await
+        .map_err(|e| Error::internal(format!("resize task: {e}")))?
     }
 
     /// `GET /files/<key>[?w=&h=&fit=&format=]`.
-    pub async fn serve(&self, key: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
+    pub async fn serve(
+        self: &Arc<Self>,
+        key: &str,
+        query: Option<&str>,
+        headers: &HeaderMap,
+    ) -> Response {
         match self.try_serve(key, query, headers).await {
             Ok(r) => r,
             Err(e) => stoa_api::error::error_response(&e),
@@ -380,7 +476,7 @@ impl Files {
     }
 
     async fn try_serve(
-        &self,
+        self: &Arc<Self>,
         key: &str,
         query: Option<&str>,
         headers: &HeaderMap,

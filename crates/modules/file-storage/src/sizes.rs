@@ -14,6 +14,15 @@ use crate::sniff::Kind;
 /// The widths (and heights) a size may have.
 pub const WIDTHS: &[u32] = &[64, 128, 256, 384, 640, 800, 1080, 1280, 1920];
 
+/// The box a size is made in when it names no side (`?format=webp`): the original is never
+/// re-encoded whole on request, only up to this.
+pub const DEFAULT_BOX: u32 = 1920;
+
+/// The largest side an AVIF variant has: the encoder's time and memory grow with the pixels it
+/// writes (the review saw 31 CPU-s and 1.4 GB for one 40-megapixel AVIF), so larger asks are
+/// made at this size.
+pub const AVIF_BOX: u32 = 1280;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fit {
     /// Fill the box, cropping the overflow (needs both `w` and `h`).
@@ -148,8 +157,36 @@ pub fn parse(query: Option<&str>, original: &Kind) -> Result<Option<Size>> {
     } else {
         Fit::Contain
     });
-    Ok(Some(Size { w, h, fit, format }))
+    Ok(Some(Size { w, h, fit, format }.bounded()))
 }
+
+impl Size {
+    /// This size within what a request may make: no side means [`DEFAULT_BOX`], AVIF sides at
+    /// most [`AVIF_BOX`] (the variant's name says what was made, so asks that end the same share
+    /// one variant).
+    pub fn bounded(self) -> Self {
+        let mut s = self;
+        if s.w == 0 && s.h == 0 {
+            s.w = DEFAULT_BOX;
+            s.h = DEFAULT_BOX;
+            s.fit = Fit::Contain;
+        }
+        if s.format == Format::Avif {
+            s.w = s.w.min(AVIF_BOX);
+            s.h = s.h.min(AVIF_BOX);
+        }
+        s
+    }
+
+    /// Whether making this size from an original of `pixels` is slow work (AVIF, or a large
+    /// original to decode): slow work runs one at a time, so it never takes every worker.
+    pub fn heavy(&self, pixels: u64) -> bool {
+        self.format == Format::Avif || pixels > HEAVY_PIXELS
+    }
+}
+
+/// Originals over this many pixels are slow to decode and shrink.
+pub const HEAVY_PIXELS: u64 = 12_000_000;
 
 /// Decodes `bytes` (at most `max_pixels`) and makes `size`. Never enlarges the image.
 pub fn make(bytes: &[u8], kind: &Kind, size: Size, max_pixels: u64) -> Result<Vec<u8>> {
@@ -171,6 +208,28 @@ pub fn make(bytes: &[u8], kind: &Kind, size: Size, max_pixels: u64) -> Result<Ve
 fn resize(img: DynamicImage, size: Size) -> DynamicImage {
     let (w0, h0) = (img.width(), img.height());
     let (w, h) = (size.w.min(w0), size.h.min(h0));
+    // A much larger original is first shrunk with a fast box filter to twice the target, so the
+    // fine filter below works on a few megapixels, not forty.
+    let (tw, th) = (
+        if w > 0 {
+            w
+        } else {
+            (u64::from(w0) * u64::from(h) / u64::from(h0.max(1))) as u32
+        },
+        if h > 0 {
+            h
+        } else {
+            (u64::from(h0) * u64::from(w) / u64::from(w0.max(1))) as u32
+        },
+    );
+    let factor = (w0 / (2 * tw).max(1)).min(h0 / (2 * th).max(1));
+    let img = if factor >= 2 {
+        img.thumbnail_exact((w0 / factor).max(1), (h0 / factor).max(1))
+    } else {
+        img
+    };
+    let (w0, h0) = (img.width(), img.height());
+    let (w, h) = (w.min(w0), h.min(h0));
     match (w, h, size.fit) {
         (0, 0, _) => img,
         (w, 0, _) => img.resize(w, u32::MAX, FilterType::CatmullRom),

@@ -242,8 +242,8 @@ async fn one_address_holds_only_so_many_connections() {
     );
 }
 
-/// Fix 1: bodies per address at once are bounded (429 at once past them); another address's body
-/// is read meanwhile.
+/// Fix 1: bodies over 64 KiB per address at once are bounded (429 at once past them); another
+/// address's body is read meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_sends_only_so_many_bodies_at_once() {
     let app = stoa_testkit::spawn_app_with(Db::Sqlite, |c| c.bodies_per_address = 2)
@@ -252,7 +252,7 @@ async fn one_address_sends_only_so_many_bodies_at_once() {
     let attacker = Ipv4Addr::new(127, 0, 0, 7);
     let head = format!(
         "{}{{\"title\": \"",
-        post_head(&app, "/api/analytic/metrics", 1000, true)
+        post_head(&app, "/api/analytic/metrics", 100 << 10, true)
     );
     let _a = app.raw_from(attacker, &head).await;
     let _b = app.raw_from(attacker, &head).await;
@@ -271,4 +271,49 @@ async fn one_address_sends_only_so_many_bodies_at_once() {
         )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
+}
+
+/// Fix 9: `/metrics` is an operations endpoint, not API: served to admins, absent from the
+/// OpenAPI document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_are_served_but_not_described() {
+    let app = stoa_testkit::spawn_app(Db::Sqlite).await.expect("app");
+    let doc = app.get("/api/openapi.json").await;
+    assert_eq!(doc.status, 200);
+    assert!(doc.body["paths"].get("/metrics").is_none());
+    assert!(
+        !doc.text.contains("openmetrics"),
+        "no OpenMetrics type left"
+    );
+    let m = app.get("/metrics").await;
+    assert_eq!(m.status, 200);
+    assert!(
+        m.text.contains("stoa_"),
+        "{}",
+        &m.text[..m.text.len().min(200)]
+    );
+}
+
+/// Fix 3: a search's cost does not grow with a deep offset: past 1 000 it is a 400 that says how
+/// to page on; a shallow one is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_takes_no_deep_offset() {
+    let app = stoa_testkit::spawn_app(Db::Sqlite).await.expect("app");
+    let r = app
+        .anon()
+        .get("/api/blog/articles?offset=10000&limit=1&search=alpha")
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("after="), "{}", r.text);
+    let r = app
+        .anon()
+        .get("/api/blog/articles?offset=500&limit=1&search=alpha")
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Without a search a deep offset is still taken.
+    let r = app
+        .anon()
+        .get("/api/blog/articles?offset=5000&limit=1")
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
 }

@@ -653,3 +653,105 @@ async fn unused_files_are_swept(app: TestApp) {
     assert_eq!(fetch(&app, &kept_url, &[]).await.2, png(30, 20));
 }
 dual_test!(unused_files_are_swept);
+
+/// CPU seconds this process (server and client) has used.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    let rest = stat.rsplit(')').next().unwrap_or_default();
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    f.iter().sum::<u64>() as f64 / 100.0
+}
+
+/// Issue 47, fix 2: an anonymous `?format=avif` of a large original is not a full-size
+/// re-encode (the review: 31 CPU-s and 1.4 GB for a 40-megapixel PNG, every repeat the same):
+/// it is made within the AVIF box, once (the repeat is served what was kept), and a small resize
+/// of another image is answered while it is made.
+async fn a_large_image_costs_a_bounded_variant_once(app: TestApp) {
+    let flat = image::RgbImage::from_pixel(4000, 4000, image::Rgb([30, 120, 60]));
+    let mut big = std::io::Cursor::new(Vec::new());
+    flat.write_to(&mut big, image::ImageFormat::Png)
+        .expect("png");
+    let r = upload_to(
+        &app,
+        reqwest::Method::POST,
+        "/api/file-storage/files",
+        &json!({}),
+        "big.png",
+        big.get_ref(),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let big_url = r.data()["file"].as_str().expect("url").to_owned();
+    let r = upload_to(
+        &app,
+        reqwest::Method::POST,
+        "/api/file-storage/files",
+        &json!({}),
+        "small.png",
+        &png(300, 200),
+    )
+    .await;
+    let small_url = r.data()["file"].as_str().expect("url").to_owned();
+    let cpu = cpu_seconds();
+    let (anon, base) = (app.plain.clone(), app.base.clone());
+    let started = std::time::Instant::now();
+    let avif = tokio::spawn({
+        let (anon, url) = (anon.clone(), format!("{base}{big_url}?format=avif"));
+        async move { anon.get(url).send().await.expect("avif") }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let small = anon
+        .get(format!("{base}{small_url}?w=64"))
+        .send()
+        .await
+        .expect("small");
+    assert_eq!(small.status(), 200);
+    let small_took = started.elapsed();
+    let avif = avif.await.expect("joined");
+    assert_eq!(avif.status(), 200);
+    let etag = avif
+        .headers()
+        .get("etag")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(etag.contains("w1280-h1280-contain.avif"), "{etag}");
+    let bytes = avif.bytes().await.expect("bytes");
+    let spent = cpu_seconds() - cpu;
+    eprintln!("avif of 16 MP: {spent:.1} CPU-s, small resize answered in {small_took:?}");
+    assert!(spent < 10.0, "{spent:.1} CPU-s for one bounded AVIF");
+    assert!(
+        small_took < std::time::Duration::from_secs(5),
+        "a small resize waited {small_took:?}"
+    );
+    // The repeat costs nothing: it is what was kept.
+    let cpu = cpu_seconds();
+    let again = anon
+        .get(format!("{base}{big_url}?format=avif"))
+        .send()
+        .await
+        .expect("again");
+    assert_eq!(again.status(), 200);
+    assert_eq!(again.bytes().await.expect("bytes"), bytes);
+    assert!(cpu_seconds() - cpu < 0.5, "the repeat was made again");
+    // A larger AVIF ask is made at the AVIF box.
+    let wide = anon
+        .get(format!("{base}{big_url}?format=avif&w=1920"))
+        .send()
+        .await
+        .expect("wide");
+    assert_eq!(wide.status(), 200);
+    let etag = wide
+        .headers()
+        .get("etag")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert!(etag.contains("w1280-h0-contain.avif"), "{etag}");
+}
+dual_test!(a_large_image_costs_a_bounded_variant_once);

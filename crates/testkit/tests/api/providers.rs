@@ -740,3 +740,23 @@ fn stripe_signature(secret: &str, t: i64, body: &str) -> String {
     mac.update(format!("{t}.{body}").as_bytes());
     hex::encode(mac.finalize().into_bytes())
 }
+
+/// Issue 47, fix 7: a provider that does not take the order's currency is refused with a 422
+/// naming the currency (before, a USD order went to paykeeper as roubles and waited forever);
+/// the order stays unpaid and can be paid in a currency the provider takes.
+async fn a_provider_is_refused_for_a_currency_it_does_not_take(db: Db) {
+    let sink = Sink::start().await;
+    let (app, _fake, shop) = start(db, Kind::PayKeeper, &sink).await;
+    let c = checkout(&app, &shop, "paykeeper", "usd").await;
+    assert_eq!(c.status, 422, "{}", c.text);
+    assert!(
+        c.text.contains("USD") && c.text.contains("paykeeper"),
+        "{}",
+        c.text
+    );
+    let order = app.get(&format!("/api/ecommerce/orders/{}", c.order)).await;
+    assert_eq!(order.data()["status"], json!("new"), "{}", order.text);
+    let c = checkout(&app, &shop, "paykeeper", "rub").await;
+    assert_eq!(c.status, 201, "{}", c.text);
+}
+stoa_testkit::dual_test!(a_provider_is_refused_for_a_currency_it_does_not_take, db);
