@@ -447,13 +447,17 @@ mod tests {
         let b: &'static Budget = Budget::leak(64 << 20, 3, 2 << 20);
         let mut held = Vec::new();
         for _ in 0..3 {
-            held.push(b.reserve(ip(1), 1 << 10).await.expect("within the count"));
+            held.push(b.reserve(ip(1), 100 << 10).await.expect("within the count"));
         }
         assert_eq!(
-            b.reserve(ip(1), 1 << 10).await.err(),
+            b.reserve(ip(1), 100 << 10).await.err(),
             Some(Refusal::Address)
         );
-        assert!(b.reserve(ip(2), 1 << 10).await.is_ok(), "another address");
+        assert!(
+            b.reserve(ip(1), 1 << 10).await.is_ok(),
+            "small bodies are not counted"
+        );
+        assert!(b.reserve(ip(2), 100 << 10).await.is_ok(), "another address");
         drop(held);
         // Bytes: an eighth of 64 MiB is 8 MiB.
         let a = b.reserve(ip(3), 2 << 20).await.expect("2 MiB");

@@ -112,4 +112,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
             "crm.templates.v1",
             requests::templates,
         ))
+        .seed(stoa_notification::mail::templates_seed(
+            "crm.templates.v2",
+            requests::digest_templates,
+        ))
 }

@@ -25,6 +25,12 @@ pub const HONEYPOT: &str = "_gotcha";
 pub const ADMIN_EMAIL: &str = "generate-email-crm-form-request-created-admin";
 pub const ADMIN_TELEGRAM: &str = "generate-telegram-crm-form-request-created-admin";
 pub const RECEIVED: &str = "crm-form-request-received";
+pub const ADMIN_DIGEST: &str = "generate-email-crm-form-requests-digest-admin";
+
+/// Admin alerts one at a time per hour; past them, one digest an hour says more came.
+pub const ADMIN_ALERTS_PER_HOUR: u32 = 20;
+/// Confirmations one address receives a day, whoever typed it into a form.
+pub const RECEIPTS_PER_ADDRESS_PER_DAY: u32 = 3;
 
 /// The inputs of `form`, in the form's order.
 pub async fn inputs(store: &Store, form: Uuid) -> Result<Vec<Record>> {
@@ -148,6 +154,11 @@ pub struct Requests {
     /// The admins' language.
     default_language: String,
     public_url: String,
+    /// Admin alerts sent one per request (one key), and confirmations per recipient address.
+    alerts: stoa_api::rate::Budget,
+    receipts: stoa_api::rate::Budget,
+    /// The hour (since the epoch) whose digest is queued already.
+    digest: std::sync::Mutex<i64>,
 }
 
 /// What a submission produced.
@@ -166,7 +177,21 @@ impl Requests {
         default_language: String,
         public_url: String,
     ) -> Self {
+        let shared = stoa_store::cluster::Shared::of(&store.db);
         Self {
+            alerts: stoa_api::rate::Budget::new(
+                ADMIN_ALERTS_PER_HOUR,
+                std::time::Duration::from_secs(3600),
+                "form request alerts to admins",
+                shared.clone().map(|s| (s, "crm.alerts")),
+            ),
+            receipts: stoa_api::rate::Budget::new(
+                RECEIPTS_PER_ADDRESS_PER_DAY,
+                std::time::Duration::from_secs(24 * 3600),
+                "form confirmations per address",
+                shared.map(|s| (s, "crm.receipts")),
+            ),
+            digest: std::sync::Mutex::new(0),
             store,
             mailer,
             subjects,
@@ -278,6 +303,14 @@ impl Requests {
             })
         };
         let admin_lang = self.default_language.as_str();
+        if self.alerts.check("all").await.is_err() {
+            // A flood (or a busy day): one digest at the end of the hour instead of a mail per
+            // request.
+            return self
+                .digest(admin_lang)
+                .await
+                .and(self.receipt(subject, inputs, values, form, language).await);
+        }
         for to in self.subjects.admin_emails().await? {
             self.mailer
                 .queue(Email {
@@ -311,6 +344,54 @@ impl Requests {
                     .await?;
             }
         }
+        self.receipt(subject, inputs, values, form, language).await
+    }
+
+    /// One mail to the admins at the end of this hour saying more requests came than were sent
+    /// one by one (queued once an hour per instance).
+    async fn digest(&self, lang: &str) -> Result<()> {
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let hour = now / 3600;
+        {
+            let mut last = self.digest.lock().unwrap_or_else(|p| p.into_inner());
+            if *last == hour {
+                return Ok(());
+            }
+            *last = hour;
+        }
+        let at = time::OffsetDateTime::from_unix_timestamp((hour + 1) * 3600)
+            .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+        let data = json!({
+            "perHour": ADMIN_ALERTS_PER_HOUR,
+            "adminUrl": format!("{}/admin/crm/requests", self.public_url),
+        });
+        for to in self.subjects.admin_emails().await? {
+            self.mailer
+                .queue(Email {
+                    topic: "information",
+                    template_variant: ADMIN_DIGEST,
+                    to: &to,
+                    language: lang,
+                    data: data.clone(),
+                    send_after: Some(at),
+                    ..Default::default()
+                })
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The sender's confirmation. It carries none of what was sent (the address is whatever the
+    /// visitor typed: the site must not relay a stranger's text to it), and one address gets at
+    /// most [`RECEIPTS_PER_ADDRESS_PER_DAY`] a day.
+    async fn receipt(
+        &self,
+        subject: Option<Uuid>,
+        inputs: &[Record],
+        values: &Map<String, Value>,
+        form: &Record,
+        language: &str,
+    ) -> Result<()> {
         // The sender: the form's email input, else the signed-in sender's address.
         let mut sender = inputs.iter().filter(|i| is_email_input(i)).find_map(|i| {
             values
@@ -324,13 +405,19 @@ impl Requests {
             sender = self.subjects.emails(s).await?.into_iter().next();
         }
         if let Some(to) = sender {
+            if self.receipts.check(&to.to_lowercase()).await.is_err() {
+                tracing::info!(form = ?form.id(), "a form confirmation was not sent: its address had its share today");
+                return Ok(());
+            }
+            // The form's title is the site's words; the values are not included.
+            let data = json!({"form": {"title": form.text("adminTitle")}});
             self.mailer
                 .queue(Email {
                     topic: "information",
                     template_variant: RECEIVED,
                     to: &to,
                     language,
-                    data: data(language),
+                    data,
                     ..Default::default()
                 })
                 .await?;
@@ -372,11 +459,27 @@ pub fn templates() -> Vec<Value> {
             "title": "We received your request",
             "subject": {"en": "We received your request", "ru": "Мы получили вашу заявку"},
             "body": {
-                "en": format!("Thank you! We received your request and will answer soon.\n\nWhat you sent:\n{list}"),
-                "ru": format!("Спасибо! Мы получили вашу заявку и скоро ответим.\n\nВы отправили:\n{list}"),
+                "en": "Thank you! We received your request and will answer soon.\n",
+                "ru": "Спасибо! Мы получили вашу заявку и скоро ответим.\n",
             }
         }),
     ]
+}
+
+/// The admins' hourly digest of a flood of requests (seeded apart: sites made before it have the
+/// other templates already).
+pub fn digest_templates() -> Vec<Value> {
+    vec![json!({
+        "slug": "crm-form-requests-digest-admin-email",
+        "adminTitle": "More form requests this hour (admins, email)",
+        "variant": ADMIN_DIGEST,
+        "title": "More form requests",
+        "subject": {"en": "More form requests this hour", "ru": "Ещё заявки за этот час"},
+        "body": {
+            "en": "More than {{ perHour }} form requests came in this hour; the rest were not mailed one by one. See them all in the admin: {{ adminUrl }}\n",
+            "ru": "За этот час пришло больше {{ perHour }} заявок; остальные не отправлялись по одной. Все заявки — в админке: {{ adminUrl }}\n",
+        }
+    })]
 }
 
 #[cfg(test)]
@@ -386,11 +489,18 @@ mod tests {
     #[test]
     fn the_templates_render_in_both_languages() {
         let data = json!({"form": {"title": "Contact"}, "fields": [{"label": "Name", "value": "Ann"}], "adminUrl": "http://h/admin"});
-        for t in templates() {
+        for t in templates().into_iter().chain(digest_templates()) {
             let rendered = stoa_notification::mail::render_seed(&t, &data);
             assert_eq!(rendered.len(), 2, "{}: en and ru", t["variant"]);
             for (lang, _, body) in rendered {
-                assert!(body.contains("Ann"), "{} {lang}: {body}", t["variant"]);
+                // The sender's confirmation carries nothing the sender typed (issue 47).
+                let relays = t["variant"] != RECEIVED && t["variant"] != ADMIN_DIGEST;
+                assert_eq!(
+                    body.contains("Ann"),
+                    relays,
+                    "{} {lang}: {body}",
+                    t["variant"]
+                );
             }
         }
     }

@@ -54,6 +54,7 @@ pub fn declarations() -> Module {
                     "reset-password",
                     "generate-email-agent-result-admin",
                     "generate-email-crm-form-request-created-admin",
+                    "generate-email-crm-form-requests-digest-admin",
                     "generate-telegram-crm-form-request-created-admin",
                     "for-planet-order-receipt",
                     "billing-payment-mismatch-admin",

@@ -403,6 +403,86 @@ async fn crm_requests_are_checked_and_told(db: Db) {
 }
 dual_test!(crm_requests_are_checked_and_told, db);
 
+/// Notifications queued for `to` whose title starts with `title`.
+async fn queued(app: &TestApp, to: &str, title: &str) -> usize {
+    app.rows_where("/api/notification/notifications", "reciever", to)
+        .await
+        .iter()
+        .filter(|n| n["title"].as_str().is_some_and(|t| t.starts_with(title)))
+        .count()
+}
+
+/// Issue 47, fix 4: the form does not relay a stranger's text to an address the stranger typed
+/// (the review mailed "Your account is locked, verify at http://evil…" to 60 victims in 0.5 s):
+/// the confirmation carries none of the request, one address gets at most 3 a day, and past 20
+/// alerts an hour the admins get one digest instead of a mail per request.
+async fn a_form_relays_nothing_to_the_address_typed_into_it(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    let admin = app.admin_account("boss@example.com").await;
+    let id = form(&app, "relay").await;
+    let url = format!("/api/crm/forms/{id}/requests");
+    let visitor = app.anon();
+    let lure = "Your account is locked, verify at http://evil.example/login";
+    for _ in 0..4 {
+        let r = visitor
+            .send_with_lang(
+                &url,
+                &json!({"relay-name": lure, "relay-email": "victim@example.com"}),
+                "en",
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    assert!(
+        until(&app, 10, async || sink
+            .mails()
+            .iter()
+            .any(|m| m.to.iter().any(|t| t == "victim@example.com"))
+            && sink.mails().iter().any(
+                |m| m.to.contains(&admin.email) && m.text().contains("evil.example")
+            ))
+        .await,
+        "mails: {}",
+        sink.mails().len()
+    );
+    let thanks = sink.wait_for("victim@example.com").await;
+    assert!(thanks.text().contains("Thank you"), "{}", thanks.text());
+    assert!(!thanks.text().contains("evil"), "{}", thanks.text());
+    assert_eq!(
+        queued(&app, "victim@example.com", "We received").await,
+        3,
+        "three confirmations a day to one address"
+    );
+    // The admins still see what was sent.
+    let alert = sink.wait_for_text(&admin.email, "evil.example").await;
+    assert!(alert.text().contains("Посетитель"), "{}", alert.text());
+    // A flood: five forms, five requests each (the per-form limit), from one address.
+    for n in 0..5 {
+        let other = form(&app, &format!("flood{n}")).await;
+        for _ in 0..5 {
+            let r = visitor
+                .post(
+                    &format!("/api/crm/forms/{other}/requests"),
+                    &json!({format!("flood{n}-name"): "x"}),
+                )
+                .await;
+            assert_eq!(r.status, 201, "{}", r.text);
+        }
+    }
+    assert_eq!(
+        queued(&app, &admin.email, "Новая заявка").await,
+        20,
+        "one alert a request up to 20 an hour"
+    );
+    assert_eq!(
+        queued(&app, &admin.email, "Ещё заявки").await,
+        1,
+        "then one digest for the hour"
+    );
+}
+dual_test!(a_form_relays_nothing_to_the_address_typed_into_it, db);
+
 async fn telegram_is_linked_and_notified(db: Db) {
     let sink = Sink::start().await;
     let tg = TelegramFake::start(TOKEN).await.unwrap();
