@@ -47,6 +47,10 @@ pub struct Config {
     /// new connections from that address are closed at once.
     #[arg(long, env = "STOA_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     pub connections_per_address: u32,
+    /// Days a payment webhook that was rejected or ignored stays in the inbox (a daily job
+    /// deletes older ones; accepted ones stay with their invoice).
+    #[arg(long, env = "STOA_WEBHOOK_RETENTION_DAYS", default_value_t = 30)]
+    pub webhook_retention_days: u64,
     /// Seconds a request may take before the server answers 503.
     #[arg(long, env = "STOA_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout: u64,
@@ -408,6 +412,7 @@ impl Config {
             body_timeout: 10,
             bodies_per_address: 32,
             connections_per_address: 256,
+            webhook_retention_days: 30,
             request_timeout: 30,
             db_max_connections: None,
             web_dir: "web/dist".into(),

@@ -100,6 +100,9 @@ pub struct HubLimits {
     pub subscribers: usize,
     /// Open subscriptions of one subject (or of anonymous visitors from one address).
     pub per_subscriber: usize,
+    /// Open subscriptions from one client address, whoever is signed in (guests made at will
+    /// from one address share it).
+    pub per_address: usize,
 }
 
 impl Default for HubLimits {
@@ -109,6 +112,7 @@ impl Default for HubLimits {
             ring_bytes: 8 * 1024 * 1024,
             subscribers: 10_000,
             per_subscriber: 16,
+            per_address: 32,
         }
     }
 }
@@ -278,18 +282,32 @@ impl Hub {
             )
             .into());
         }
-        let key = who.key.clone();
+        let mut keys = vec![who.key.clone()];
+        if let Some(a) = who.address.as_ref().filter(|a| **a != who.key) {
+            keys.push(a.clone());
+        }
         let over = {
             let mut per = self.per.lock().map_err(|_| {
                 crate::error::ApiError::from(stoa_kernel::Error::internal("live hub poisoned"))
             })?;
-            let n = per.entry(key.clone()).or_insert(0);
-            *n += 1;
-            *n > self.limits.per_subscriber
+            let mut over = false;
+            for k in &keys {
+                let limit = if k.starts_with("ip:") && who.subject.is_some() {
+                    self.limits.per_address
+                } else if k.starts_with("ip:") {
+                    self.limits.per_subscriber.min(self.limits.per_address)
+                } else {
+                    self.limits.per_subscriber
+                };
+                let n = per.entry(k.clone()).or_insert(0);
+                *n += 1;
+                over |= *n > limit;
+            }
+            over
         };
         let sub = Subscription {
             hub: self.clone(),
-            key,
+            keys,
             rx: self.tx.subscribe(),
             closing: self.closing.subscribe(),
         };
@@ -313,11 +331,13 @@ struct Who {
     admin: bool,
     /// What the per-subscriber limit counts: the subject, else the client address.
     key: String,
+    /// The client address (`ip:…`), counted as well for a signed-in subject.
+    address: Option<String>,
 }
 
 struct Subscription {
     hub: Arc<Hub>,
-    key: String,
+    keys: Vec<String>,
     rx: broadcast::Receiver<Arc<Event>>,
     closing: tokio::sync::watch::Receiver<bool>,
 }
@@ -325,12 +345,14 @@ struct Subscription {
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.hub.open.fetch_sub(1, Ordering::AcqRel);
-        if let Ok(mut per) = self.hub.per.lock()
-            && let Some(n) = per.get_mut(&self.key)
-        {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                per.remove(&self.key);
+        if let Ok(mut per) = self.hub.per.lock() {
+            for k in &self.keys {
+                if let Some(n) = per.get_mut(k) {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        per.remove(k);
+                    }
+                }
             }
         }
     }
@@ -461,14 +483,21 @@ pub fn routes(hub: Arc<Hub>) -> RouteBook<AppState> {
             let hub = hub.clone();
             async move {
                 let caller = Caller::of(&req);
+                let address = req
+                    .extensions()
+                    .get::<crate::rate::ClientIp>()
+                    .map(|c| format!("ip:{}", crate::rate::address_key(c.0)));
                 let key = match caller.subject {
                     Some(s) => format!("s:{s}"),
-                    None => format!("ip:{}", crate::rate::client_ip(&req)),
+                    None => address
+                        .clone()
+                        .unwrap_or_else(|| format!("ip:{}", crate::rate::client_ip(&req))),
                 };
                 let who = Who {
                     subject: caller.subject,
                     admin: caller.admin,
                     key,
+                    address,
                 };
                 let last = last_event_id(req.headers(), req.uri().query());
                 let sub = match hub.subscribe(&who) {
@@ -616,6 +645,7 @@ mod tests {
             subject: s,
             admin,
             key: String::new(),
+            address: None,
         };
         assert!(Audience::Everyone.reaches(&who(None, false)));
         assert!(!Audience::Admins.reaches(&who(Some(a), false)));

@@ -133,9 +133,12 @@ pub fn routes(site: Site) -> Router {
         .route(
             "/files/share/{lang}/{*page}",
             get(
-                move |UrlPath((lang, page)): UrlPath<(String, String)>, headers: HeaderMap| {
+                move |UrlPath((lang, page)): UrlPath<(String, String)>,
+                      client: Option<axum::Extension<stoa_api::rate::ClientIp>>,
+                      headers: HeaderMap| {
                     let s = s4.clone();
-                    async move { share(&s, &lang, &page, &headers).await }
+                    let client = client.map(|c| c.0.0);
+                    async move { share(&s, &lang, &page, client, &headers).await }
                 },
             ),
         )
@@ -229,7 +232,13 @@ async fn asset(dir: &Path, file: &str, headers: &HeaderMap) -> Response {
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Stoa</title></head><body><main><h1>The web UI is not built</h1><p>Run <code>make web</code> (or <code>npm --prefix web run build</code>) and reload. The API is at <a href=\"/api/docs/\">/api/docs/</a>.</p></main></body></html>";
 
 /// `/files/share/<lang>/<page>.png`: the page's share image, made from its title once.
-async fn share(site: &Site, lang: &str, page: &str, headers: &HeaderMap) -> Response {
+async fn share(
+    site: &Site,
+    lang: &str,
+    page: &str,
+    client: Option<std::net::IpAddr>,
+    headers: &HeaderMap,
+) -> Response {
     let Some(lang) = LANGUAGES.iter().copied().find(|l| *l == lang) else {
         return not_found();
     };
@@ -249,7 +258,7 @@ async fn share(site: &Site, lang: &str, page: &str, headers: &HeaderMap) -> Resp
     let meta = head::meta_in(&bundle, lang);
     let title = head::share_title(meta);
     let name = head::site_name(meta, &site.public_url);
-    site.files.share(lang, title, name, headers).await
+    site.files.share(lang, title, name, client, headers).await
 }
 
 fn html(status: StatusCode, body: String) -> Response {

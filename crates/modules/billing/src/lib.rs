@@ -191,6 +191,21 @@ pub fn module() -> stoa_api::module::ModuleDef {
             serde_json::json!({}),
         )
         .job(
+            JobDef::new(service::JOB_INBOX_RETENTION, |ctx, _| async move {
+                let b = ctx.need::<service::Billing>()?;
+                b.expire_inbox()
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
+            .background(),
+        )
+        .schedule(
+            service::JOB_INBOX_RETENTION,
+            std::time::Duration::from_secs(3600),
+            serde_json::json!({}),
+        )
+        .job(
             JobDef::new(service::JOB_CHECK, |ctx, payload| async move {
                 let b = ctx.need::<service::Billing>()?;
                 b.check_job(&payload).await.map_err(|e| e.to_string())

@@ -69,6 +69,48 @@ pub const MAX_WEBHOOK_BODY: usize = 256 * 1024;
 const REJECTED_BODY: usize = 2048;
 /// Headers kept with an inbox entry (never cookies or credentials).
 const KEPT_HEADERS: usize = 40;
+/// What an unverified (rejected) webhook's headers may take in the inbox: the review stored
+/// 297 KB of padding headers per forged request. Headers that carry a signature and the content
+/// type come first; each value is cut at [`REJECTED_HEADER_VALUE`].
+const REJECTED_HEADERS_BYTES: usize = 2048;
+const REJECTED_HEADER_VALUE: usize = 512;
+/// The retention job: entries it deletes per run at most, per batch.
+const RETENTION_BATCH: u64 = 500;
+const RETENTION_BATCHES: usize = 20;
+/// The job that deletes rejected and ignored inbox entries past their retention.
+pub const JOB_INBOX_RETENTION: &str = "billing.inbox-retention";
+
+/// The headers an unverified webhook keeps: signature-like ones and the content type first, each
+/// value cut, [`REJECTED_HEADERS_BYTES`] in all.
+fn rejected_headers(headers: &[(String, String)]) -> Map<String, Value> {
+    let telling = |k: &str| {
+        [
+            "sign",
+            "hmac",
+            "content-type",
+            "user-agent",
+            "webhook",
+            "event",
+        ]
+        .iter()
+        .any(|w| k.contains(w))
+    };
+    let mut ordered: Vec<&(String, String)> = headers.iter().filter(|(k, _)| telling(k)).collect();
+    ordered.extend(headers.iter().filter(|(k, _)| !telling(k)));
+    let mut out = Map::new();
+    let mut used = 0;
+    for (k, v) in ordered {
+        let cut: String = v.chars().take(REJECTED_HEADER_VALUE).collect();
+        let cost = k.len() + cut.len();
+        if used + cost > REJECTED_HEADERS_BYTES {
+            out.insert("x-stoa-headers-cut".into(), json!("the rest were not kept"));
+            break;
+        }
+        used += cost;
+        out.insert(k.clone(), json!(cut));
+    }
+    out
+}
 
 /// What happened to a webhook that was accepted.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +162,8 @@ pub struct Billing {
     providers: HashMap<&'static str, Arc<dyn Provider>>,
     allowed: Vec<String>,
     dummy_delay: Duration,
+    /// Days rejected and ignored inbox entries are kept.
+    retention_days: u64,
     public_url: String,
     /// Webhooks per client IP (each is written before it is verified).
     webhook_rate: stoa_api::rate::Budget,
@@ -192,6 +236,7 @@ impl Billing {
             providers,
             allowed,
             dummy_delay: Duration::from_secs(config.dummy_webhook_delay),
+            retention_days: config.webhook_retention_days.max(1),
             public_url,
             // Shared by the instances on PostgreSQL: a sender spread over them gains nothing.
             webhook_rate: stoa_api::rate::Budget::new(
@@ -846,11 +891,15 @@ impl Billing {
             text.truncate(cut);
             text.push_str(" …[cut]");
         }
-        let headers: Map<String, Value> = entry
-            .headers
-            .iter()
-            .map(|(k, v)| (k.clone(), json!(v)))
-            .collect();
+        let headers: Map<String, Value> = if status == "rejected" && !verified {
+            rejected_headers(entry.headers)
+        } else {
+            entry
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect()
+        };
         let dedupe = if status == "rejected" {
             format!("{}:rejected:{}", entry.dedupe, Uuid::new_v4().simple())
         } else {
@@ -1541,6 +1590,64 @@ impl Billing {
     /// and entries written by earlier versions' dummy job had none. Applying claims the
     /// entry, so an entry whose own job still comes is applied once either way. Each entry is
     /// re-queued at most once per period; at most [`INBOX_SWEEP_MAX`] a run. Returns how many.
+    /// Deletes rejected and ignored inbox entries older than the retention
+    /// (`STOA_WEBHOOK_RETENTION_DAYS`), at most [`RETENTION_BATCHES`] batches a run; accepted
+    /// entries are kept with their invoice. Returns how many went.
+    pub async fn expire_inbox(&self) -> Result<usize> {
+        self.expire_inbox_before(now() - time::Duration::days(self.retention_days as i64))
+            .await
+    }
+
+    /// Deletes rejected and ignored inbox entries that arrived before `before`.
+    pub async fn expire_inbox_before(&self, before: time::OffsetDateTime) -> Result<usize> {
+        let mut gone = 0;
+        for _ in 0..RETENTION_BATCHES {
+            let q = stoa_kernel::query::FindQuery::all()
+                .filter(
+                    &self.e.webhook,
+                    "status",
+                    stoa_kernel::query::Op::InArray,
+                    stoa_kernel::query::FilterValue::Many(vec![
+                        Val::Text("rejected".into()),
+                        Val::Text("ignored".into()),
+                    ]),
+                )?
+                .filter(
+                    &self.e.webhook,
+                    "createdAt",
+                    stoa_kernel::query::Op::Lt,
+                    stoa_kernel::query::FilterValue::One(Val::Timestamp(before)),
+                )?
+                .take(RETENTION_BATCH);
+            let old = self
+                .store
+                .find_in_query(&self.e.webhook, q, RETENTION_BATCH as usize)
+                .await?;
+            if old.is_empty() {
+                break;
+            }
+            let mut tx = self.store.begin().await?;
+            {
+                let mut exec = tx.exec();
+                for row in &old {
+                    repo::delete(&mut exec, &self.e.webhook, Record::must_id(row)?).await?;
+                }
+            }
+            tx.commit().await?;
+            gone += old.len();
+            if old.len() < RETENTION_BATCH as usize {
+                break;
+            }
+        }
+        if gone > 0 {
+            tracing::info!(
+                entries = gone,
+                "old rejected and ignored webhooks were deleted"
+            );
+        }
+        Ok(gone)
+    }
+
     pub async fn sweep_inbox(&self) -> Result<usize> {
         let before = now() - time::Duration::try_from(INBOX_STALE).unwrap_or(time::Duration::ZERO);
         let q = stoa_kernel::query::FindQuery::all()

@@ -56,7 +56,17 @@ pub struct Files {
     making: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// Sizes being made or waiting to be (past [`MAX_PENDING`] a new one is a 503 at once).
     pending: std::sync::atomic::AtomicUsize,
+    /// Share images one client address may have made (not served: made) per window.
+    share_makes: stoa_api::rate::Keyed,
 }
+
+/// Share images one address may have made in [`SHARE_MAKES_WINDOW`]; ones already made are
+/// served to anyone without counting.
+const SHARE_MAKES: u32 = 30;
+const SHARE_MAKES_WINDOW: Duration = Duration::from_secs(600);
+/// Share images are kept this long after they were made; one still linked is made again on its
+/// next request (a page whose title changed links a new one, so the old one is never asked for).
+const SHARE_KEEP: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Sizes made or queued at once, across all originals.
 const MAX_PENDING: usize = 32;
@@ -163,6 +173,11 @@ impl Files {
             heavy: Arc::new(Semaphore::new(1)),
             making: Mutex::new(HashMap::new()),
             pending: std::sync::atomic::AtomicUsize::new(0),
+            share_makes: stoa_api::rate::Keyed::new(
+                SHARE_MAKES,
+                SHARE_MAKES_WINDOW,
+                "share images made per address",
+            ),
         })
     }
 
@@ -579,11 +594,17 @@ impl Files {
         lang: &str,
         title: &str,
         site: &str,
+        client: Option<std::net::IpAddr>,
         headers: &HeaderMap,
     ) -> Response {
         let id = share_id(lang, title, site);
         let key = format!("share/{id}.png");
         let made = self.made_once(&key, || async {
+            // Only a new image counts against its asker: one made already is served to anyone.
+            if let Some(ip) = client {
+                self.share_makes
+                    .check(&stoa_api::rate::address_key(ip).to_string())?;
+            }
             let data = json!({"title": title, "site": site, "language": lang});
             let png = self
                 .render(crate::render::OPENGRAPH, (1200, 630), data, Pace::Asked)
@@ -638,6 +659,15 @@ impl Files {
             self.storage.delete(&key).await?;
             self.cache.remove(&key);
             gone += 1;
+        }
+        // Share images past their keep: made again if still linked.
+        let stale = now_secs() - SHARE_KEEP.as_secs() as i64;
+        for (key, modified) in self.storage.list(Some("share")).await? {
+            if modified < stale && key.ends_with(".png") {
+                self.storage.delete(&key).await?;
+                self.cache.remove(&key);
+                gone += 1;
+            }
         }
         Ok(gone)
     }

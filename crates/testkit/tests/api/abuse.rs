@@ -317,3 +317,32 @@ async fn a_search_takes_no_deep_offset() {
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
 }
+
+/// Fix 8: live streams are counted per address as well as per account: guests made at will from
+/// one address (the review: three `/init` guests got 48 of 48) share the address's 32.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_from_one_address_share_its_live_streams() {
+    let app = stoa_testkit::spawn_app(Db::Sqlite).await.expect("app");
+    let mut open = Vec::new();
+    let mut refused = 0;
+    for _ in 0..3 {
+        let (_, jwt) = crate::commerce::guest(&app).await;
+        for _ in 0..16 {
+            let r = app
+                .plain
+                .get(app.url("/api/live"))
+                .bearer_auth(&jwt)
+                .send()
+                .await
+                .expect("live");
+            match r.status().as_u16() {
+                200 => open.push(r),
+                429 => refused += 1,
+                s => panic!("live answered {s}"),
+            }
+        }
+    }
+    assert_eq!(open.len(), 32, "the address's share");
+    assert_eq!(refused, 16);
+    drop(open);
+}

@@ -755,3 +755,69 @@ async fn a_large_image_costs_a_bounded_variant_once(app: TestApp) {
     assert!(etag.contains("w1280-h0-contain.avif"), "{etag}");
 }
 dual_test!(a_large_image_costs_a_bounded_variant_once);
+
+/// Issue 47, fix 6: share images cannot be made to fill the disk. One address may have 30 made
+/// per ten minutes (one made already is served to anyone, uncounted); the daily sweep deletes
+/// share images past their week (remade if still linked), which it skipped before.
+async fn share_images_are_bounded_per_address_and_swept(app: TestApp) {
+    let files = app.ctx.need::<stoa_file_storage::Files>().expect("files");
+    let headers = axum::http::HeaderMap::new();
+    let visitor: std::net::IpAddr = "203.0.113.9".parse().unwrap();
+    for n in 0..30 {
+        let r = files
+            .share(
+                "en",
+                &format!("Profile {n}"),
+                "Site",
+                Some(visitor),
+                &headers,
+            )
+            .await;
+        assert_eq!(r.status(), 200, "image {n}");
+    }
+    let r = files
+        .share("en", "Profile 30", "Site", Some(visitor), &headers)
+        .await;
+    assert_eq!(r.status(), 429, "the 31st new image from one address");
+    let r = files
+        .share("en", "Profile 3", "Site", Some(visitor), &headers)
+        .await;
+    assert_eq!(r.status(), 200, "one made already is served");
+    let other: std::net::IpAddr = "198.51.100.7".parse().unwrap();
+    let r = files
+        .share("en", "Profile 30", "Site", Some(other), &headers)
+        .await;
+    assert_eq!(r.status(), 200, "another address");
+    // A week later (the files' times moved back), the sweep deletes them.
+    let mut shares = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(&app.ctx.config.data_dir)];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.parent().is_some_and(|d| d.ends_with("share")) {
+                shares.push(p);
+            }
+        }
+    }
+    if shares.is_empty() {
+        return eprintln!("skipped the sweep: share images are not on disk here");
+    }
+    assert_eq!(shares.len(), 31);
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(8 * 24 * 3600);
+    for p in &shares[..10] {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .and_then(|f| f.set_modified(old))
+            .expect("age");
+    }
+    let gone = files
+        .sweep(std::time::Duration::from_secs(3600))
+        .await
+        .expect("sweep");
+    assert_eq!(gone, 10);
+    assert_eq!(shares.iter().filter(|p| p.exists()).count(), 21);
+}
+dual_test!(share_images_are_bounded_per_address_and_swept);

@@ -760,3 +760,77 @@ async fn a_provider_is_refused_for_a_currency_it_does_not_take(db: Db) {
     assert_eq!(c.status, 201, "{}", c.text);
 }
 stoa_testkit::dual_test!(a_provider_is_refused_for_a_currency_it_does_not_take, db);
+
+/// Issue 47, fix 5: forged webhooks do not fill the inbox. The review's shape — a bad signature
+/// and 40 headers of 8 KB — is refused and its entry keeps about 2 KB of headers (signature
+/// first), not 297 KB; the retention job deletes rejected entries past their age and keeps the
+/// accepted ones.
+async fn a_forged_webhook_costs_the_inbox_little_and_is_deleted_in_time(db: Db) {
+    let sink = Sink::start().await;
+    let (app, fake, shop) = start(db, Kind::Stripe, &sink).await;
+    // One real payment: its entry is accepted and kept.
+    let c = checkout(&app, &shop, "stripe", "eur").await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let hook = app.url("/api/billing/payment-intents/stripe/webhook");
+    let t = time::OffsetDateTime::now_utc().unix_timestamp();
+    let body =
+        json!({"id": "evt_forged", "type": "checkout.session.completed", "data": {"object": {}}})
+            .to_string();
+    let padding = "p".repeat(8 << 10);
+    for n in 0..5 {
+        let mut req = app
+            .plain
+            .post(&hook)
+            .header("content-type", "application/json")
+            .header("stripe-signature", format!("t={t},v1={}", "0".repeat(64)));
+        for h in 0..40 {
+            req = req.header(format!("x-pad-{h}"), padding.as_str());
+        }
+        let r = req.body(body.clone()).send().await.unwrap();
+        assert!(
+            (400..500).contains(&r.status().as_u16()),
+            "forgery {n}: {}",
+            r.status()
+        );
+    }
+    let rejected = app
+        .get("/api/billing/webhooks?filters[and][0][column]=status&filters[and][0][method]=eq&filters[and][0][value]=rejected&limit=100")
+        .await;
+    let rows = rejected.data().as_array().expect("rows").clone();
+    assert_eq!(rows.len(), 5, "{}", rejected.text);
+    for r in &rows {
+        let kept = r["headers"].to_string();
+        assert!(kept.len() < 3000, "{} bytes of headers kept", kept.len());
+        assert!(kept.contains("stripe-signature"), "{kept}");
+    }
+    // Retention: every rejected entry older than the cut goes; accepted ones stay.
+    drop(fake);
+    let billing = app
+        .ctx
+        .need::<stoa_billing::service::Billing>()
+        .expect("billing");
+    let before = app.get("/api/billing/webhooks?limit=100").await;
+    let total = before.data().as_array().map_or(0, Vec::len);
+    assert_eq!(
+        billing.expire_inbox().await.expect("expire"),
+        0,
+        "nothing is past the default 30 days"
+    );
+    let gone = billing
+        .expire_inbox_before(time::OffsetDateTime::now_utc() + time::Duration::minutes(1))
+        .await
+        .expect("expire");
+    assert_eq!(gone, 5);
+    let after = app.get("/api/billing/webhooks?limit=100").await;
+    let left = after.data().as_array().expect("rows").clone();
+    assert_eq!(left.len(), total - 5);
+    assert!(
+        left.iter().all(|r| r["status"] != "rejected"),
+        "{}",
+        after.text
+    );
+}
+stoa_testkit::dual_test!(
+    a_forged_webhook_costs_the_inbox_little_and_is_deleted_in_time,
+    db
+);
