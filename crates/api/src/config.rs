@@ -47,7 +47,11 @@ pub struct Config {
     /// new connections from that address are closed at once.
     #[arg(long, env = "STOA_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     pub connections_per_address: u32,
-    /// Days a payment webhook that was rejected or ignored stays in the inbox (a daily job
+    /// Seconds a connection may stay unanswered after the client sent something (slow headers),
+    /// or idle between requests, before it is closed (longer than STOA_REQUEST_TIMEOUT).
+    #[arg(long, env = "STOA_CONNECTION_QUIET", default_value_t = 60)]
+    pub connection_quiet: u64,
+    /// Days a payment webhook that was rejected or ignored stays in the inbox (an hourly job
     /// deletes older ones; accepted ones stay with their invoice).
     #[arg(long, env = "STOA_WEBHOOK_RETENTION_DAYS", default_value_t = 30)]
     pub webhook_retention_days: u64,
@@ -412,6 +416,7 @@ impl Config {
             body_timeout: 10,
             bodies_per_address: 32,
             connections_per_address: 256,
+            connection_quiet: 60,
             webhook_retention_days: 30,
             request_timeout: 30,
             db_max_connections: None,

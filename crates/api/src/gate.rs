@@ -11,8 +11,9 @@
 //!   through while strangers hold large ones;
 //! - **one address gets a share**: at most `bodies_per_address` bodies over 64 KiB at once and an
 //!   eighth of the budget (at least one largest body); past either it is a 429 at once;
-//! - **a body must arrive in time**: one that is not whole within `body_timeout` is dropped with a
-//!   408, and its room given back (a client that holds back the last bytes holds nothing long).
+//! - **a body must arrive in time**: one that is not whole within `body_timeout` (plus a second
+//!   per MiB it declares, at most the request timeout) is dropped with a 408, and its room given
+//!   back (a client that holds back the last bytes holds nothing long).
 //!
 //! Connections are bounded per address before any request is parsed (the server's listener).
 
@@ -128,7 +129,15 @@ impl Budget {
     /// `new_body`: a body over [`SMALL_BODY`] starting (small ones are not counted: they arrive
     /// with their head, and an address's small slow ones are bounded by its connections, its
     /// bytes and the body timeout).
-    fn try_take(&self, ip: Option<IpAddr>, bytes: usize, new_body: bool) -> Result<(), Refusal> {
+    /// `tier`: the whole size of the body, whose part of the budget applies (a chunked body
+    /// growing by small steps is still judged by its whole size).
+    fn try_take(
+        &self,
+        ip: Option<IpAddr>,
+        bytes: usize,
+        tier: usize,
+        new_body: bool,
+    ) -> Result<(), Refusal> {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let share = ip
             .and_then(|ip| s.by_address.get(&ip).copied())
@@ -139,7 +148,7 @@ impl Budget {
         {
             return Err(Refusal::Address);
         }
-        if s.used + bytes > self.ceiling(bytes) {
+        if s.used + bytes > self.ceiling(tier) {
             return Err(Refusal::Full);
         }
         s.used += bytes;
@@ -176,7 +185,7 @@ impl Budget {
         let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
         loop {
             let freed = self.freed.notified();
-            match self.try_take(ip, need, need > SMALL_BODY) {
+            match self.try_take(ip, need, need, need > SMALL_BODY) {
                 Ok(()) => {
                     return Ok(Held {
                         budget: self,
@@ -218,7 +227,11 @@ impl Held {
         if total <= self.bytes {
             return Err(Refusal::Full);
         }
-        self.budget.try_take(self.ip, total - self.bytes, false)?;
+        // Counted among its address's bodies once it is no longer small.
+        let newly = !self.counted && total > SMALL_BODY;
+        self.budget
+            .try_take(self.ip, total - self.bytes, total, newly)?;
+        self.counted |= newly;
         self.bytes = total;
         Ok(())
     }
@@ -234,8 +247,11 @@ impl Drop for Held {
 #[derive(Debug, Clone, Copy)]
 pub struct Gate {
     pub budget: &'static Budget,
-    /// How long a body may take to arrive whole.
+    /// How long a body may take to arrive whole, plus a second per MiB it declares (at most
+    /// `longest`): a 2 MiB body has 12 s, a 20 MiB upload the request's whole time.
     pub body_timeout: Duration,
+    /// The longest a body may take (the request timeout).
+    pub longest: Duration,
     /// The largest body any route takes: a larger declared one is a 413 before it is read.
     pub largest: usize,
 }
@@ -394,10 +410,12 @@ pub async fn gate(gate: Gate, req: Request, next: Next) -> Response {
         Err(r) => return crate::error::error_response(&r.error()),
     };
     let (parts, body) = req.into_parts();
+    let timeout = (gate.body_timeout + Duration::from_secs((declared.unwrap_or(0) >> 20) as u64))
+        .min(gate.longest.max(gate.body_timeout));
     let gated = Gated {
         inner: body,
-        deadline: Box::pin(tokio::time::sleep(gate.body_timeout)),
-        timeout: gate.body_timeout,
+        deadline: Box::pin(tokio::time::sleep(timeout)),
+        timeout,
         held: held.clone(),
         covered: first,
         seen: 0,
@@ -427,7 +445,7 @@ mod tests {
             large.push(b.reserve(ip(n), 2 << 20).await.expect("half the budget"));
         }
         assert_eq!(
-            b.try_take(ip(9), 2 << 20, true),
+            b.try_take(ip(9), 2 << 20, 2 << 20, true),
             Err(Refusal::Full),
             "a fifth large body is over half"
         );
@@ -469,6 +487,31 @@ mod tests {
             "9 MiB is over the address's share"
         );
         drop((a, c, d));
+        assert_eq!(b.used(), 0);
+    }
+
+    /// A chunked body growing by small steps is judged by its whole size: past 1 MiB it may fill
+    /// only half the budget, and past 64 KiB it counts among its address's bodies.
+    #[tokio::test]
+    async fn a_growing_body_is_judged_by_its_whole_size() {
+        let b: &'static Budget = Budget::leak(8 << 20, 1, 8 << 20);
+        let mut first = b.reserve(ip(1), STEP).await.expect("a first step");
+        let mut grown = STEP;
+        while grown < (4 << 20) {
+            first.grow(STEP).expect("up to half");
+            grown += STEP;
+        }
+        assert_eq!(
+            first.grow(STEP),
+            Err(Refusal::Full),
+            "past half of the budget"
+        );
+        // The same address's next body over 64 KiB is over its count of one.
+        assert_eq!(
+            b.reserve(ip(1), 100 << 10).await.err(),
+            Some(Refusal::Address)
+        );
+        drop(first);
         assert_eq!(b.used(), 0);
     }
 

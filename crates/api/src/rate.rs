@@ -388,14 +388,14 @@ impl PerAddress {
             Ok(Ok(p)) => Ok(Turn {
                 of: self,
                 key,
-                sem,
+                sem: Some(sem),
                 _permit: Some(p),
             }),
             _ => {
                 drop(Turn {
                     of: self,
                     key,
-                    sem,
+                    sem: Some(sem),
                     _permit: None,
                 });
                 Err(Error::TooManyRequests {
@@ -414,7 +414,7 @@ impl PerAddress {
 pub struct Turn<'a> {
     of: &'a PerAddress,
     key: IpAddr,
-    sem: std::sync::Arc<tokio::sync::Semaphore>,
+    sem: Option<std::sync::Arc<tokio::sync::Semaphore>>,
     _permit: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
@@ -422,8 +422,12 @@ impl Drop for Turn<'_> {
     fn drop(&mut self) {
         self._permit.take();
         let mut m = self.of.turns.lock().unwrap_or_else(|p| p.into_inner());
-        // The map's copy and ours: nobody else holds or waits.
-        if std::sync::Arc::strong_count(&self.sem) <= 2 {
+        // Our copy goes under the map's lock (where every copy is taken), so the last one out
+        // sees only the map's.
+        self.sem.take();
+        if m.get(&self.key)
+            .is_some_and(|s| std::sync::Arc::strong_count(s) == 1)
+        {
             m.remove(&self.key);
         }
     }

@@ -200,7 +200,19 @@ async fn check(
     limits: Limits,
 ) -> Result<Request> {
     let has_query = req.uri().query().is_some_and(|q| !q.is_empty());
-    let json = media_type(req.headers()) == "application/json";
+    // A body sent without a type is read as JSON by the handlers, so it is judged as JSON here.
+    let json = match media_type(req.headers()).as_str() {
+        "application/json" => true,
+        "" => req
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .map_or(
+                req.headers()
+                    .contains_key(axum::http::header::TRANSFER_ENCODING),
+                |v| v.as_bytes() != b"0",
+            ),
+        _ => false,
+    };
     if !has_query && !json {
         return Ok(req);
     }

@@ -459,6 +459,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             largest,
         ),
         body_timeout: Duration::from_secs(config.body_timeout.max(1)),
+        longest: Duration::from_secs(config.request_timeout.max(1)),
         largest,
     };
     let router = middleware::wrap(
@@ -503,6 +504,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         rules: p.rules,
         connections: listener::Bounds {
             per_address: config.connections_per_address.max(1),
+            quiet: Duration::from_secs(config.connection_quiet.max(1)),
             trusted: Arc::new(trusted),
         },
     })

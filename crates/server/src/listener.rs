@@ -20,6 +20,14 @@ use tokio::net::{TcpListener, TcpStream};
 #[derive(Clone, Debug)]
 pub struct Bounds {
     pub per_address: u32,
+    /// How long a connection may go without the server writing to it while the client has
+    /// sent something (a request head or body not answered yet), or without any traffic at all
+    /// (an idle keep-alive connection): past it the connection is closed
+    /// (`STOA_CONNECTION_QUIET`, 60 s: longer than a request may take, so it never cuts an
+    /// answer short). It ends slow headers (hyper's own header timeout needs a timer axum does
+    /// not give it), idle connections and clients that read nothing of their answer, which would
+    /// otherwise hold their address's slots.
+    pub quiet: std::time::Duration,
     /// Proxies in front of the server: every client comes through them, so they are not counted.
     pub trusted: Arc<Vec<ipnet::IpNet>>,
 }
@@ -54,7 +62,7 @@ impl Listener for Bounded {
         loop {
             let (io, addr) = Listener::accept(&mut self.inner).await;
             if stoa_api::rate::trusted_peer(addr.ip(), &self.bounds.trusted) {
-                return (Counted { io, slot: None }, addr);
+                return (Counted::new(io, None, self.bounds.quiet), addr);
             }
             let key = stoa_api::rate::address_key(addr.ip());
             {
@@ -67,13 +75,7 @@ impl Listener for Bounded {
                         key,
                         open: self.open.clone(),
                     };
-                    return (
-                        Counted {
-                            io,
-                            slot: Some(slot),
-                        },
-                        addr,
-                    );
+                    return (Counted::new(io, Some(slot), self.bounds.quiet), addr);
                 }
             }
             // Closed unread: a client holding this many connections gets no more.
@@ -117,13 +119,38 @@ impl Drop for Slot {
 pub struct Counted {
     io: TcpStream,
     slot: Option<Slot>,
+    /// When the connection is closed unless the server writes first.
+    quiet: Pin<Box<tokio::time::Sleep>>,
+    /// The client sent something since the server last wrote.
+    asked: bool,
+    /// How long the connection may be quiet.
+    allowed: std::time::Duration,
 }
 
 impl Counted {
+    fn new(io: TcpStream, slot: Option<Slot>, quiet: std::time::Duration) -> Self {
+        Self {
+            io,
+            slot,
+            quiet: Box::pin(tokio::time::sleep(quiet)),
+            asked: false,
+            allowed: quiet,
+        }
+    }
+
     /// Whether this connection is counted against its address.
     #[allow(dead_code)]
     pub fn counted(&self) -> bool {
         self.slot.is_some()
+    }
+
+    fn wrote(&mut self, n: usize) {
+        if n > 0 {
+            self.asked = false;
+            self.quiet
+                .as_mut()
+                .reset(tokio::time::Instant::now() + self.allowed);
+        }
     }
 }
 
@@ -133,7 +160,30 @@ impl AsyncRead for Counted {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        match Pin::new(&mut this.io).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                if buf.filled().len() > before && !this.asked {
+                    // The clock for an answer starts at the first byte of a request.
+                    this.asked = true;
+                    this.quiet
+                        .as_mut()
+                        .reset(tokio::time::Instant::now() + this.allowed);
+                }
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending => {
+                if this.quiet.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the connection was quiet too long",
+                    )));
+                }
+                Poll::Pending
+            }
+            other => other,
+        }
     }
 }
 
@@ -143,7 +193,20 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.io).poll_write(cx, buf);
+        match r {
+            Poll::Ready(Ok(n)) => this.wrote(n),
+            // A client that reads nothing of its answer holds its connection no longer.
+            Poll::Pending if this.quiet.as_mut().poll(cx).is_ready() => {
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the client read nothing too long",
+                )));
+            }
+            _ => {}
+        }
+        r
     }
 
     fn poll_write_vectored(
@@ -151,7 +214,20 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        match r {
+            Poll::Ready(Ok(n)) => this.wrote(n),
+            // A client that reads nothing of its answer holds its connection no longer.
+            Poll::Pending if this.quiet.as_mut().poll(cx).is_ready() => {
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the client read nothing too long",
+                )));
+            }
+            _ => {}
+        }
+        r
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -103,16 +103,21 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
             "POST",
             "/api/billing/payment-intents/{id}/webhook",
             post(move |Path(provider): Path<String>, req: Request| webhook(b2.clone(), provider, req)),
-            custom(
-                "billing",
-                "billingWebhook",
-                "A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job",
-                vec![json!({"name": "id", "in": "path", "required": true, "description": "the provider: dummy, stripe, cloudpayments…", "schema": {"type": "string"}})],
-                Some(json!({"type": "object"})),
-                200,
-                json!({"type": "object"}),
-                &[400, 401, 404, 413, 422, 429],
-            ),
+            {
+                let mut op = custom(
+                    "billing",
+                    "billingWebhook",
+                    "A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job",
+                    vec![json!({"name": "id", "in": "path", "required": true, "description": "the provider: dummy, stripe, cloudpayments…", "schema": {"type": "string"}})],
+                    Some(json!({"type": "object"})),
+                    200,
+                    json!({"type": "object"}),
+                    &[400, 401, 404, 413, 422, 429],
+                );
+                // A provider's event may be larger than the 64 KiB of other hand-written routes.
+                op["x-body-limit"] = json!(crate::service::MAX_WEBHOOK_BODY);
+                op
+            },
         )
         .add(
             Access::Admin,

@@ -275,7 +275,6 @@ impl Billing {
         }
     }
 
-    /// The adapter of an allowed provider; 422 naming `provider` otherwise.
     /// Refuses `adapter` for a payment in `currency` (a slug) it does not take, naming the
     /// enabled providers that do: it would be sent an amount in the wrong currency, and the
     /// buyer's order would wait for a payment that never matches.
@@ -317,6 +316,7 @@ impl Billing {
         ))
     }
 
+    /// The adapter of an allowed provider; 422 naming `provider` otherwise.
     pub fn provider(&self, name: &str) -> Result<Arc<dyn Provider>> {
         if !self.allowed.iter().any(|a| a == name) {
             return Err(Error::invalid_field(
@@ -1585,11 +1585,6 @@ impl Billing {
         Ok(row)
     }
 
-    /// Accepted inbox entries still `received` [`INBOX_STALE`] after they arrived get a job that
-    /// applies them: a webhook job can die after its last attempt (a database away for longer),
-    /// and entries written by earlier versions' dummy job had none. Applying claims the
-    /// entry, so an entry whose own job still comes is applied once either way. Each entry is
-    /// re-queued at most once per period; at most [`INBOX_SWEEP_MAX`] a run. Returns how many.
     /// Deletes rejected and ignored inbox entries older than the retention
     /// (`STOA_WEBHOOK_RETENTION_DAYS`), at most [`RETENTION_BATCHES`] batches a run; accepted
     /// entries are kept with their invoice. Returns how many went.
@@ -1648,6 +1643,11 @@ impl Billing {
         Ok(gone)
     }
 
+    /// Accepted inbox entries still `received` [`INBOX_STALE`] after they arrived get a job that
+    /// applies them: a webhook job can die after its last attempt (a database away for longer),
+    /// and entries written by earlier versions' dummy job had none. Applying claims the
+    /// entry, so an entry whose own job still comes is applied once either way. Each entry is
+    /// re-queued at most once per period; at most [`INBOX_SWEEP_MAX`] a run. Returns how many.
     pub async fn sweep_inbox(&self) -> Result<usize> {
         let before = now() - time::Duration::try_from(INBOX_STALE).unwrap_or(time::Duration::ZERO);
         let q = stoa_kernel::query::FindQuery::all()

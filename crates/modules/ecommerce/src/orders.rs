@@ -1181,7 +1181,9 @@ impl Commerce {
                     .map(|c| c.slug.clone())
                     .unwrap_or_default();
                 // Refused before anything is kept: the transaction is dropped with the error.
-                self.billing.takes(adapter.as_ref(), &cur)?;
+                if !cur.is_empty() {
+                    self.billing.takes(adapter.as_ref(), &cur)?;
+                }
                 let invoice = self
                     .billing
                     .draft_invoice(&mut exec, &[intent], provider, *amount, &success, &cancel)

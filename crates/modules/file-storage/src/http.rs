@@ -119,9 +119,13 @@ pub fn site(files: Arc<Files>) -> Router {
     Router::new().route(
         "/files/{*key}",
         get(
-            move |Path(key): Path<String>, RawQuery(q): RawQuery, headers: HeaderMap| {
+            move |Path(key): Path<String>,
+                  RawQuery(q): RawQuery,
+                  client: Option<axum::Extension<stoa_api::rate::ClientIp>>,
+                  headers: HeaderMap| {
                 let files = files.clone();
-                async move { files.serve(&key, q.as_deref(), &headers).await }
+                let client = client.map(|c| c.0.0);
+                async move { files.serve(&key, q.as_deref(), client, &headers).await }
             },
         ),
     )

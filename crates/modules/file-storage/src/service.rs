@@ -58,11 +58,16 @@ pub struct Files {
     pending: std::sync::atomic::AtomicUsize,
     /// Share images one client address may have made (not served: made) per window.
     share_makes: stoa_api::rate::Keyed,
+    /// Image sizes one client address may have made per window.
+    size_makes: stoa_api::rate::Keyed,
 }
 
 /// Share images one address may have made in [`SHARE_MAKES_WINDOW`]; ones already made are
 /// served to anyone without counting.
 const SHARE_MAKES: u32 = 30;
+/// Image sizes one address may have made in [`SHARE_MAKES_WINDOW`] (a first look at a gallery
+/// makes one or two per image; every allowed name of one image is about 800).
+const SIZE_MAKES: u32 = 200;
 const SHARE_MAKES_WINDOW: Duration = Duration::from_secs(600);
 /// Share images are kept this long after they were made; one still linked is made again on its
 /// next request (a page whose title changed links a new one, so the old one is never asked for).
@@ -70,6 +75,17 @@ const SHARE_KEEP: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Sizes made or queued at once, across all originals.
 const MAX_PENDING: usize = 32;
+
+/// A size counted in [`Files::pending`] until dropped.
+struct Pending(Arc<Files>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0
+            .pending
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
 
 /// Who waits for a render: a request ([`Pace::Asked`]: the blocking pool, a few at once, a 503
 /// past [`WORK_TIMEOUT`]) or nobody ([`Pace::Background`]: the [`quiet`] threads).
@@ -173,6 +189,11 @@ impl Files {
             heavy: Arc::new(Semaphore::new(1)),
             making: Mutex::new(HashMap::new()),
             pending: std::sync::atomic::AtomicUsize::new(0),
+            size_makes: stoa_api::rate::Keyed::new(
+                SIZE_MAKES,
+                SHARE_MAKES_WINDOW,
+                "image sizes made per address",
+            ),
             share_makes: stoa_api::rate::Keyed::new(
                 SHARE_MAKES,
                 SHARE_MAKES_WINDOW,
@@ -387,6 +408,7 @@ impl Files {
         key: &str,
         kind: &Kind,
         size: Size,
+        client: Option<std::net::IpAddr>,
     ) -> Result<Option<(String, Bytes)>> {
         use std::sync::atomic::Ordering;
         let stem = key.split('.').next().unwrap_or_default().to_owned();
@@ -394,12 +416,19 @@ impl Files {
         if let Some(b) = self.object(&vkey, true).await? {
             return Ok(Some((vkey, b)));
         }
+        // Only a new size counts against its asker: one made already is served to anyone.
+        if let Some(ip) = client {
+            self.size_makes
+                .check(&stoa_api::rate::address_key(ip).to_string())?;
+        }
         if self.pending.fetch_add(1, Ordering::AcqRel) >= MAX_PENDING {
             self.pending.fetch_sub(1, Ordering::AcqRel);
             return Err(Error::Unavailable(
                 "the server is making many image sizes now; try again in a few seconds".into(),
             ));
         }
+        // Given back however the making ends (a panic in it too).
+        let pending = Pending(self.clone());
         let lock = {
             let mut m = self
                 .making
@@ -433,15 +462,15 @@ impl Files {
                 Ok(Some(b))
             }
             .await;
-            // The entry goes when no other request holds it (counted under the map's lock, where
-            // every holder took its copy).
-            if let Ok(mut m) = this.making.lock()
-                && Arc::strong_count(&lock) <= 2
-            {
-                m.remove(&stem);
+            // The entry goes when no other request holds it: our copy is dropped under the map's
+            // lock, where every holder took its copy, so the last one out sees the count at one.
+            if let Ok(mut m) = this.making.lock() {
+                drop(lock);
+                if m.get(&stem).is_some_and(|a| Arc::strong_count(a) == 1) {
+                    m.remove(&stem);
+                }
             }
-            drop(lock);
-            this.pending.fetch_sub(1, Ordering::AcqRel);
+            drop(pending);
             out
         });
         match tokio::time::timeout(WORK_TIMEOUT, task).await {
@@ -482,9 +511,10 @@ impl Files {
         self: &Arc<Self>,
         key: &str,
         query: Option<&str>,
+        client: Option<std::net::IpAddr>,
         headers: &HeaderMap,
     ) -> Response {
-        match self.try_serve(key, query, headers).await {
+        match self.try_serve(key, query, client, headers).await {
             Ok(r) => r,
             Err(e) => stoa_api::error::error_response(&e),
         }
@@ -494,6 +524,7 @@ impl Files {
         self: &Arc<Self>,
         key: &str,
         query: Option<&str>,
+        client: Option<std::net::IpAddr>,
         headers: &HeaderMap,
     ) -> Result<Response> {
         if !safe_key(key) {
@@ -519,7 +550,10 @@ impl Files {
             ));
         }
         if let (Some(size), Some(k)) = (size, kind) {
-            let (vkey, bytes) = self.sized(key, k, size).await?.ok_or_else(not_found)?;
+            let (vkey, bytes) = self
+                .sized(key, k, size, client)
+                .await?
+                .ok_or_else(not_found)?;
             let etag = format!("\"{stem}-{}\"", vkey.rsplit('/').next().unwrap_or_default());
             return Ok(send(
                 headers,

@@ -171,9 +171,12 @@ impl Size {
             s.h = DEFAULT_BOX;
             s.fit = Fit::Contain;
         }
-        if s.format == Format::Avif {
-            s.w = s.w.min(AVIF_BOX);
-            s.h = s.h.min(AVIF_BOX);
+        if s.format == Format::Avif && s.w.max(s.h) > AVIF_BOX {
+            // Scaled as a whole, so a cropped size keeps its shape (1920 × 1080 → 1280 × 720).
+            let (w, h) = (u64::from(s.w), u64::from(s.h));
+            let side = w.max(h);
+            s.w = (w * u64::from(AVIF_BOX) / side) as u32;
+            s.h = (h * u64::from(AVIF_BOX) / side) as u32;
         }
         s
     }
@@ -283,6 +286,16 @@ mod tests {
         assert_eq!(s.map(|s| s.variant()), Some("w800-h0-contain.webp".into()));
         let s = parse(Some("w=256&h=256"), &png).ok().flatten();
         assert_eq!(s.map(|s| s.variant()), Some("w256-h256-cover.png".into()));
+        // AVIF within its box, keeping a crop's shape; no side means the default box.
+        let s = parse(Some("w=1920&h=1080&format=avif"), &png)
+            .ok()
+            .flatten();
+        assert_eq!(s.map(|s| s.variant()), Some("w1280-h720-cover.avif".into()));
+        let s = parse(Some("format=webp"), &png).ok().flatten();
+        assert_eq!(
+            s.map(|s| s.variant()),
+            Some("w1920-h1920-contain.webp".into())
+        );
         for bad in [
             "w=801",
             "w=-1",

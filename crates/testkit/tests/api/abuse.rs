@@ -346,3 +346,48 @@ async fn guests_from_one_address_share_its_live_streams() {
     assert_eq!(refused, 16);
     drop(open);
 }
+
+/// Fix 1: a connection cannot be held by trickling a request head (slowloris) or by idling: one
+/// the server has not answered for STOA_CONNECTION_QUIET after the client sent something, or
+/// that carries nothing for as long, is closed, and its slot comes back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_and_idle_connections_are_closed() {
+    let app = stoa_testkit::spawn_app_with(Db::Sqlite, |c| {
+        c.connection_quiet = 2;
+        c.connections_per_address = 2;
+    })
+    .await
+    .expect("app");
+    let attacker = Ipv4Addr::new(127, 0, 0, 8);
+    let started = Instant::now();
+    let mut slow = app
+        .raw_from(attacker, "GET /health HTTP/1.1\r\nHost: x\r\n")
+        .await;
+    let mut idle = app.connect_from(attacker).await;
+    let trickle = tokio::spawn(async move {
+        // One header byte every 300 ms: each arrives, none finishes the head.
+        for _ in 0..40 {
+            if slow.write_all(b"X").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        status_of(&mut slow, Duration::from_secs(1)).await
+    });
+    assert_eq!(
+        status_of(&mut idle, Duration::from_secs(6)).await,
+        None,
+        "the idle connection is closed"
+    );
+    assert_eq!(trickle.await.expect("joined"), None, "closed, unanswered");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(8), "{took:?}");
+    // Their slots came back: the address is served again.
+    let mut again = app
+        .raw_from(attacker, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await;
+    assert_eq!(
+        status_of(&mut again, Duration::from_secs(3)).await,
+        Some(200)
+    );
+}
