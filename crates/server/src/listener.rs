@@ -144,6 +144,26 @@ impl Counted {
         self.slot.is_some()
     }
 
+    /// `r`, a write's outcome, noted: a write restarts the quiet clock; a client that reads
+    /// nothing of its answer holds its connection no longer than the quiet time.
+    fn after_write(
+        &mut self,
+        r: Poll<io::Result<usize>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<usize>> {
+        match r {
+            Poll::Ready(Ok(n)) => self.wrote(n),
+            Poll::Pending if self.quiet.as_mut().poll(cx).is_ready() => {
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the client read nothing too long",
+                )));
+            }
+            _ => {}
+        }
+        r
+    }
+
     fn wrote(&mut self, n: usize) {
         if n > 0 {
             self.asked = false;
@@ -195,18 +215,7 @@ impl AsyncWrite for Counted {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let r = Pin::new(&mut this.io).poll_write(cx, buf);
-        match r {
-            Poll::Ready(Ok(n)) => this.wrote(n),
-            // A client that reads nothing of its answer holds its connection no longer.
-            Poll::Pending if this.quiet.as_mut().poll(cx).is_ready() => {
-                return Poll::Ready(Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "the client read nothing too long",
-                )));
-            }
-            _ => {}
-        }
-        r
+        this.after_write(r, cx)
     }
 
     fn poll_write_vectored(
@@ -216,18 +225,7 @@ impl AsyncWrite for Counted {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let r = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
-        match r {
-            Poll::Ready(Ok(n)) => this.wrote(n),
-            // A client that reads nothing of its answer holds its connection no longer.
-            Poll::Pending if this.quiet.as_mut().poll(cx).is_ready() => {
-                return Poll::Ready(Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "the client read nothing too long",
-                )));
-            }
-            _ => {}
-        }
-        r
+        this.after_write(r, cx)
     }
 
     fn is_write_vectored(&self) -> bool {
