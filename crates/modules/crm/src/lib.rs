@@ -116,4 +116,5 @@ pub fn module() -> stoa_api::module::ModuleDef {
             "crm.templates.v2",
             requests::digest_templates,
         ))
+        .seed(|ctx| Box::pin(requests::update_received(&ctx.store)))
 }

@@ -466,6 +466,58 @@ pub fn templates() -> Vec<Value> {
     ]
 }
 
+/// The sender's confirmation as sites made before issue 47 have it: it listed what was sent.
+pub fn old_received_body() -> Value {
+    let list = "{% for f in fields %}{{ f.label }}: {{ f.value }}\n{% endfor %}";
+    json!({
+        "en": format!("Thank you! We received your request and will answer soon.\n\nWhat you sent:\n{list}"),
+        "ru": format!("Спасибо! Мы получили вашу заявку и скоро ответим.\n\nВы отправили:\n{list}"),
+    })
+}
+
+/// Brings a site's sender confirmation to the text without the request (once): a template the
+/// admins left as it was seeded is rewritten; one they edited is theirs and kept (its list of
+/// fields renders empty now, since the mail's data no longer holds them).
+pub async fn update_received(store: &Store) -> Result<()> {
+    update_received_as(store, "crm.received.v2").await
+}
+
+/// [`update_received`] as the seed `name` (tests run it again under another name).
+pub async fn update_received_as(store: &Store, name: &str) -> Result<()> {
+    if stoa_store::seed::applied(&store.db, name).await? {
+        return Ok(());
+    }
+    let template = store.entity("notification.template")?;
+    let new = templates()
+        .into_iter()
+        .find(|t| t["variant"] == RECEIVED)
+        .map(|t| t["body"].clone())
+        .unwrap_or(Value::Null);
+    let rows = store
+        .find_by(
+            &template,
+            &[("variant", Val::Text(RECEIVED.to_owned()))],
+            10,
+        )
+        .await?;
+    let mut tx = store.begin().await?;
+    {
+        let mut exec = tx.exec();
+        for row in rows {
+            if row.json("body") == Some(old_received_body()) {
+                let mut m = Map::new();
+                m.insert("body".into(), new.clone());
+                store
+                    .update_in(&mut exec, &template, Record::must_id(&row)?, &m)
+                    .await?;
+            }
+        }
+        stoa_store::seed::mark(&mut exec, name).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 /// The admins' hourly digest of a flood of requests (seeded apart: sites made before it have the
 /// other templates already).
 pub fn digest_templates() -> Vec<Value> {
@@ -485,6 +537,16 @@ pub fn digest_templates() -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text sites made before have is the one `update_received` looks for.
+    #[test]
+    fn the_old_confirmation_is_known() {
+        let data =
+            json!({"form": {"title": "Contact"}, "fields": [{"label": "Name", "value": "Ann"}]});
+        let t = json!({"variant": RECEIVED, "subject": {"en": "x", "ru": "x"}, "body": old_received_body()});
+        let rendered = stoa_notification::mail::render_seed(&t, &data);
+        assert!(rendered.iter().all(|(_, _, body)| body.contains("Ann")));
+    }
 
     #[test]
     fn the_templates_render_in_both_languages() {

@@ -483,6 +483,40 @@ async fn a_form_relays_nothing_to_the_address_typed_into_it(db: Db) {
 }
 dual_test!(a_form_relays_nothing_to_the_address_typed_into_it, db);
 
+/// Sites made before issue 47 have a confirmation that listed what was sent: the upgrade
+/// rewrites it when the admins left it as seeded, and keeps one they edited.
+async fn the_old_confirmation_is_rewritten_unless_edited(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    let path = "/api/notification/templates";
+    let rows = app
+        .rows_where(path, "variant", stoa_crm::requests::RECEIVED)
+        .await;
+    let id = rows[0]["id"].as_str().expect("id").to_owned();
+    let old = stoa_crm::requests::old_received_body();
+    let r = app
+        .patch(&format!("{path}/{id}"), &json!({"body": old}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    stoa_crm::requests::update_received_as(&app.store, "test.received.1")
+        .await
+        .expect("update");
+    let now = app.get(&format!("{path}/{id}")).await;
+    let body = now.data()["body"].to_string();
+    assert!(!body.contains("for f in fields"), "{body}");
+    assert!(body.contains("Thank you"), "{body}");
+    // An edited one is the admins'.
+    let edited = json!({"en": "Thanks, {{ fields }}", "ru": "Спасибо"});
+    app.patch(&format!("{path}/{id}"), &json!({"body": edited}))
+        .await;
+    stoa_crm::requests::update_received_as(&app.store, "test.received.2")
+        .await
+        .expect("update");
+    let kept = app.get(&format!("{path}/{id}")).await;
+    assert_eq!(kept.data()["body"], edited);
+}
+dual_test!(the_old_confirmation_is_rewritten_unless_edited, db);
+
 async fn telegram_is_linked_and_notified(db: Db) {
     let sink = Sink::start().await;
     let tg = TelegramFake::start(TOKEN).await.unwrap();
