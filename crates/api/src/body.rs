@@ -55,6 +55,24 @@ impl Limits {
     }
 }
 
+/// Reads and drops a moderately oversized body (declared `len`, over `cap`) so the client
+/// finishes sending and reads the 413: closing with unread data makes clients see a broken pipe
+/// instead. Chunk by chunk, keeping none: draining costs no memory, and the body gate's deadline
+/// bounds its time.
+pub(crate) async fn drain(body: AxumBody, len: usize, cap: usize) {
+    if len <= cap.saturating_mul(4) && len <= 8 << 20 {
+        use futures::StreamExt;
+        let mut chunks = body.into_data_stream();
+        let mut seen = 0usize;
+        while let Some(Ok(c)) = chunks.next().await {
+            seen += c.len();
+            if seen >= len {
+                break;
+            }
+        }
+    }
+}
+
 /// An uploaded file part.
 #[derive(Debug, Clone)]
 pub struct FilePart {
@@ -202,20 +220,7 @@ pub async fn parse_files(req: Request, limits: Limits, file_fields: &[&str]) -> 
         .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
         && len > cap
     {
-        // Read and drop a moderately oversized body so the client finishes sending and reads
-        // the 413 (closing with unread data makes clients see a broken pipe instead).
-        if len <= cap.saturating_mul(4) && len <= 8 << 20 {
-            // Chunk by chunk, keeping none: draining costs no memory.
-            use futures::StreamExt;
-            let mut chunks = req.into_body().into_data_stream();
-            let mut seen = 0usize;
-            while let Some(Ok(c)) = chunks.next().await {
-                seen += c.len();
-                if seen >= len {
-                    break;
-                }
-            }
-        }
+        drain(req.into_body(), len, cap).await;
         return Err(Error::PayloadTooLarge(format!(
             "the body is larger than {cap} bytes"
         )));

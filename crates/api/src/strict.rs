@@ -269,11 +269,14 @@ async fn check(
                 .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
                 && len > l
             {
-                // Refused on its head: none of it is read.
-                return Err(Error::PayloadTooLarge(format!(
+                // Refused on its head: none of it is kept (a moderate one is read past, so the
+                // client gets to read the answer).
+                let message = format!(
                     "the body is larger than {l} bytes, the most {method} {} takes",
                     path.as_str()
-                )));
+                );
+                crate::body::drain(req.into_body(), len, l).await;
+                return Err(Error::PayloadTooLarge(message));
             }
             req.extensions_mut().insert(RouteLimit(l));
             l
