@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::header;
+use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use bytes::Bytes;
@@ -389,6 +389,13 @@ fn has_body(req: &Request) -> bool {
 pub async fn gate(gate: Gate, req: Request, next: Next) -> Response {
     if !has_body(&req) {
         return next.run(req).await;
+    }
+    if matches!(*req.method(), Method::GET | Method::HEAD) {
+        // A read never reads a body: one sent would hold its room until the answer.
+        return crate::error::error_response(&Error::bad_request(format!(
+            "a {} request takes no body; send the parameters in the query string",
+            req.method()
+        )));
     }
     let declared = req
         .headers()

@@ -391,3 +391,17 @@ async fn slow_headers_and_idle_connections_are_closed() {
         Some(200)
     );
 }
+
+/// Fix 1: a read takes no body (one would hold its room in the budget until the answer, unread).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_with_a_body_is_refused() {
+    let app = stoa_testkit::spawn_app(Db::Sqlite).await.expect("app");
+    let mut s = app
+        .raw("GET /api/blog/articles?search=a HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n\r\n")
+        .await;
+    assert_eq!(status_of(&mut s, Duration::from_secs(3)).await, Some(400));
+    assert_eq!(
+        app.anon().get("/api/blog/articles?limit=1").await.status,
+        200
+    );
+}
