@@ -148,7 +148,9 @@ async fn idor(app: TestApp) {
             .replace("{id}", &b.id)
             .replace("{identityId}", &b_identity);
         let body = json!({"provider": "email_and_password", "email": "x@example.com", "password": "another-pass-123", "newPassword": "another-pass-456"});
-        let r = app.as_account(&a).call(&method, &url, Some(&body)).await;
+        // A read takes no body (a GET with one is a 400 before anything, issue 47).
+        let body = (method != "GET").then_some(&body);
+        let r = app.as_account(&a).call(&method, &url, body).await;
         assert!(
             r.status == 403 || r.status == 404,
             "{method} {url} as A: {} {}",
