@@ -26,6 +26,18 @@ pub struct AppState {
     pub limits: Limits,
     /// Keeps files sent for `Format::File` fields (none: such parts are refused).
     pub uploads: Option<Arc<dyn crate::files::Uploads>>,
+    /// Searches one client address may run at once ([`searches`]).
+    pub searches: Arc<crate::rate::PerAddress>,
+}
+
+/// Two searches at once per client address (the next waits its turn, 429 after 10 s): a search
+/// can be a long read, and the long reads' slots are few (issue 47).
+pub fn searches() -> Arc<crate::rate::PerAddress> {
+    Arc::new(crate::rate::PerAddress::new(
+        2,
+        std::time::Duration::from_secs(10),
+        "searches",
+    ))
 }
 
 #[derive(serde::Serialize)]
@@ -78,12 +90,6 @@ async fn object(state: &AppState, e: &Entity, req: Request) -> Result<Map<String
     Ok(input)
 }
 
-/// Searches one client address may run at once (the next waits its turn): a search can be a
-/// long read, and the long reads' slots are few (issue 47).
-static SEARCHES: std::sync::LazyLock<crate::rate::PerAddress> = std::sync::LazyLock::new(|| {
-    crate::rate::PerAddress::new(2, std::time::Duration::from_secs(10), "searches")
-});
-
 async fn find(
     state: AppState,
     e: Arc<Entity>,
@@ -92,7 +98,7 @@ async fn find(
 ) -> ApiResult<Response> {
     let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
     let _turn = match (&q.search, client) {
-        (Some(_), Some(ip)) => Some(SEARCHES.turn(ip.0).await?),
+        (Some(_), Some(ip)) => Some(state.searches.turn(ip.0).await?),
         _ => None,
     };
     let page = state.store.find_json(&e, &q).await?;

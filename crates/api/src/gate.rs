@@ -377,7 +377,7 @@ impl HttpBody for Gated {
 }
 
 /// Whether `req` carries a body (a declared non-zero length, or a chunked one).
-fn has_body(req: &Request) -> bool {
+pub(crate) fn has_body(req: &Request) -> bool {
     let h = req.headers();
     match h.get(header::CONTENT_LENGTH) {
         Some(v) => v.as_bytes() != b"0",

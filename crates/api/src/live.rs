@@ -282,29 +282,25 @@ impl Hub {
             )
             .into());
         }
-        let mut keys = vec![who.key.clone()];
+        // The subject (or an anonymous visitor's address) within `per_subscriber`; a signed-in
+        // subject's address as well, within `per_address`.
+        let mut limited = vec![(who.key.clone(), self.limits.per_subscriber)];
         if let Some(a) = who.address.as_ref().filter(|a| **a != who.key) {
-            keys.push(a.clone());
+            limited.push((a.clone(), self.limits.per_address));
         }
         let over = {
             let mut per = self.per.lock().map_err(|_| {
                 crate::error::ApiError::from(stoa_kernel::Error::internal("live hub poisoned"))
             })?;
             let mut over = false;
-            for k in &keys {
-                let limit = if k.starts_with("ip:") && who.subject.is_some() {
-                    self.limits.per_address
-                } else if k.starts_with("ip:") {
-                    self.limits.per_subscriber.min(self.limits.per_address)
-                } else {
-                    self.limits.per_subscriber
-                };
+            for (k, limit) in &limited {
                 let n = per.entry(k.clone()).or_insert(0);
                 *n += 1;
-                over |= *n > limit;
+                over |= *n > *limit;
             }
             over
         };
+        let keys = limited.into_iter().map(|(k, _)| k).collect();
         let sub = Subscription {
             hub: self.clone(),
             keys,

@@ -203,14 +203,7 @@ async fn check(
     // A body sent without a type is read as JSON by the handlers, so it is judged as JSON here.
     let json = match media_type(req.headers()).as_str() {
         "application/json" => true,
-        "" => req
-            .headers()
-            .get(axum::http::header::CONTENT_LENGTH)
-            .map_or(
-                req.headers()
-                    .contains_key(axum::http::header::TRANSFER_ENCODING),
-                |v| v.as_bytes() != b"0",
-            ),
+        "" => crate::gate::has_body(&req),
         _ => false,
     };
     if !has_query && !json {

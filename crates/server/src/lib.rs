@@ -253,6 +253,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
             file: config.upload_limit,
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
+        searches: stoa_api::crud::searches(),
     };
     let book = routes(&state, &modules, &ctx)?;
     phases.mark("routes");

@@ -498,18 +498,7 @@ impl TestApp {
     /// start of its body), left open: for what a client library will not send (a stalled body,
     /// a body the server must refuse before reading).
     pub async fn raw(&self, head: &str) -> tokio::net::TcpStream {
-        use tokio::io::AsyncWriteExt;
-        let addr = self
-            .base
-            .trim_start_matches("http://")
-            .trim_end_matches('/');
-        let mut s = tokio::net::TcpStream::connect(addr)
-            .await
-            .unwrap_or_else(|e| panic!("connect to {addr}: {e}"));
-        s.write_all(head.as_bytes())
-            .await
-            .unwrap_or_else(|e| panic!("write: {e}"));
-        s
+        self.raw_from(std::net::Ipv4Addr::LOCALHOST, head).await
     }
 
     /// [`TestApp::raw`] from the loopback address `from` (`127.0.0.2`, …): a client at another
@@ -675,6 +664,29 @@ pub fn providers_from_env(pairs: &[(String, String)]) -> stoa_api::config::Provi
         Ok(a) => a.providers,
         Err(e) => panic!("provider settings: {e}"),
     }
+}
+
+/// The status of the answer on `s`, or `None` when none came whole within `within` (the server
+/// closed the connection unanswered, or said nothing).
+pub async fn status_within<R: tokio::io::AsyncRead + Unpin>(
+    s: &mut R,
+    within: std::time::Duration,
+) -> Option<u16> {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + within;
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => got.extend_from_slice(&buf[..n]),
+            _ => return None,
+        }
+    }
+    String::from_utf8_lossy(&got)
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 /// The status line and headers of the answer on `s` (at most 10 s away).

@@ -306,42 +306,40 @@ impl Requests {
         if self.alerts.check("all").await.is_err() {
             // A flood (or a busy day): one digest at the end of the hour instead of a mail per
             // request.
-            return self
-                .digest(admin_lang)
-                .await
-                .and(self.receipt(subject, inputs, values, form, language).await);
-        }
-        for to in self.subjects.admin_emails().await? {
-            self.mailer
-                .queue(Email {
-                    topic: "information",
-                    template_variant: ADMIN_EMAIL,
-                    to: &to,
-                    language: admin_lang,
-                    data: data(admin_lang),
-                    ..Default::default()
-                })
-                .await?;
-        }
-        if self.mailer.delivers_by(Channel::Telegram) {
-            let mut chats = self.subjects.admin_telegram_chats().await?;
-            if let Some(c) = &self.admin_chat
-                && !chats.contains(c)
-            {
-                chats.push(c.clone());
-            }
-            for chat in chats {
+            self.digest(admin_lang).await?;
+        } else {
+            for to in self.subjects.admin_emails().await? {
                 self.mailer
                     .queue(Email {
                         topic: "information",
-                        template_variant: ADMIN_TELEGRAM,
-                        to: &chat,
+                        template_variant: ADMIN_EMAIL,
+                        to: &to,
                         language: admin_lang,
                         data: data(admin_lang),
-                        channel: Channel::Telegram,
                         ..Default::default()
                     })
                     .await?;
+            }
+            if self.mailer.delivers_by(Channel::Telegram) {
+                let mut chats = self.subjects.admin_telegram_chats().await?;
+                if let Some(c) = &self.admin_chat
+                    && !chats.contains(c)
+                {
+                    chats.push(c.clone());
+                }
+                for chat in chats {
+                    self.mailer
+                        .queue(Email {
+                            topic: "information",
+                            template_variant: ADMIN_TELEGRAM,
+                            to: &chat,
+                            language: admin_lang,
+                            data: data(admin_lang),
+                            channel: Channel::Telegram,
+                            ..Default::default()
+                        })
+                        .await?;
+                }
             }
         }
         self.receipt(subject, inputs, values, form, language).await

@@ -54,7 +54,8 @@ pub struct Files {
     /// One maker per original: its sizes are made one after another, and concurrent requests for
     /// a missing size wait for the first.
     making: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    /// Sizes being made or waiting to be (past [`MAX_PENDING`] a new one is a 503 at once).
+    /// Images (sizes, share images) being made or waiting to be (past [`MAX_PENDING`] a new one
+    /// is a 503 at once).
     pending: std::sync::atomic::AtomicUsize,
     /// Share images one client address may have made (not served: made) per window.
     share_makes: stoa_api::rate::Keyed,
@@ -73,10 +74,10 @@ const SHARE_MAKES_WINDOW: Duration = Duration::from_secs(600);
 /// next request (a page whose title changed links a new one, so the old one is never asked for).
 const SHARE_KEEP: Duration = Duration::from_secs(7 * 24 * 3600);
 
-/// Sizes made or queued at once, across all originals.
+/// Images made or queued at once.
 const MAX_PENDING: usize = 32;
 
-/// A size counted in [`Files::pending`] until dropped.
+/// An image counted in [`Files::pending`] until dropped.
 struct Pending(Arc<Files>);
 
 impl Drop for Pending {
@@ -287,31 +288,29 @@ impl Files {
             .is_empty())
     }
 
-    /// Runs a decode or a render on the blocking pool, a few at a time. The slot is held until
-    /// the work really ends; a caller waiting past [`WORK_TIMEOUT`] gets a 503 (the work goes on
-    /// and its slot stays taken, so slow inputs cannot pile up more threads).
+    /// Runs a decode or a render on the blocking pool, a few at a time (`heavy` ones, one at a
+    /// time in all, so small resizes always find a worker), to its end: its slots are held until
+    /// the work really ends, so slow inputs cannot pile up more threads. A caller that stops
+    /// waiting does not stop it.
     async fn on_pool<T: Send + 'static>(
         &self,
         what: &'static str,
+        heavy: bool,
         f: impl FnOnce() -> Result<T> + Send + 'static,
     ) -> Result<T> {
-        let permit = self
-            .work
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| Error::Unavailable("shutting down".into()))?;
-        let task = tokio::task::spawn_blocking(move || {
-            let _slot = permit;
+        let closed = |_| Error::Unavailable("shutting down".into());
+        let slow = if heavy {
+            Some(self.heavy.clone().acquire_owned().await.map_err(closed)?)
+        } else {
+            None
+        };
+        let permit = self.work.clone().acquire_owned().await.map_err(closed)?;
+        tokio::task::spawn_blocking(move || {
+            let _slots = (permit, slow);
             f()
-        });
-        match tokio::time::timeout(WORK_TIMEOUT, task).await {
-            Ok(done) => done.map_err(|e| Error::internal(format!("{what} task: {e}")))?,
-            Err(_) => Err(Error::Unavailable(format!(
-                "the {what} took longer than {} s; try again later",
-                WORK_TIMEOUT.as_secs()
-            ))),
-        }
+        })
+        .await
+        .map_err(|e| Error::internal(format!("{what} task: {e}")))?
     }
 
     /// Renders a template to PNG: for a request on the blocking pool ([`Self::on_pool`]); for
@@ -329,7 +328,15 @@ impl Files {
         let variant = variant.to_owned();
         let make = move || crate::render::png(&variant, w, h, &data);
         match pace {
-            Pace::Asked => self.on_pool("render", make).await,
+            // A caller waiting past WORK_TIMEOUT gets a 503; the render goes on in its slot.
+            Pace::Asked => tokio::time::timeout(WORK_TIMEOUT, self.on_pool("render", false, make))
+                .await
+                .unwrap_or_else(|_| {
+                    Err(Error::Unavailable(format!(
+                        "the render took longer than {} s; try again later",
+                        WORK_TIMEOUT.as_secs()
+                    )))
+                }),
             Pace::Background => quietly(make).await,
         }
     }
@@ -360,71 +367,30 @@ impl Files {
         Ok(b)
     }
 
-    /// The object under `key`, made by `make` and stored when missing; one maker at a time per
-    /// key (concurrent requests for it wait and then read what the first made).
-    async fn made_once<F, Fut>(&self, key: &str, make: F) -> Result<Option<Bytes>>
+    /// The object under `key`, made by `make` and stored when missing. The making runs on its
+    /// own task: a request that stops waiting after [`WORK_TIMEOUT`] gets a 503, but the object
+    /// is still finished and kept, so the next request is served it instead of paying again. One
+    /// maker at a time per `maker` (an original's sizes one after another; concurrent requests
+    /// for a missing object wait and then read what the first made); at most [`MAX_PENDING`]
+    /// made or queued at once, a 503 past that.
+    async fn made_once<F, Fut>(
+        self: &Arc<Self>,
+        maker: &str,
+        key: &str,
+        make: F,
+    ) -> Result<Option<Bytes>>
     where
-        F: FnOnce() -> Fut,
-        Fut: std::future::Future<Output = Result<Option<Bytes>>>,
+        F: FnOnce(Arc<Self>) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<Option<Bytes>>> + Send,
     {
+        use std::sync::atomic::Ordering;
         if let Some(b) = self.object(key, true).await? {
             return Ok(Some(b));
-        }
-        let lock = {
-            let mut m = self
-                .making
-                .lock()
-                .map_err(|_| Error::internal("the makers' lock"))?;
-            m.entry(key.to_owned()).or_default().clone()
-        };
-        let out = async {
-            let _one = lock.lock().await;
-            if let Some(b) = self.object(key, true).await? {
-                return Ok(Some(b));
-            }
-            let Some(b) = make().await? else {
-                return Ok(None);
-            };
-            self.storage.put(key, b.clone()).await?;
-            if b.len() <= CACHE_OBJECT_MAX {
-                self.cache.insert(key.to_owned(), b.clone());
-            }
-            Ok(Some(b))
-        }
-        .await;
-        if let Ok(mut m) = self.making.lock() {
-            m.remove(key);
-        }
-        out
-    }
-
-    /// The stored size `size` of the original `key` (made now when missing). The making runs
-    /// on its own: a request that stops waiting after [`WORK_TIMEOUT`] gets a 503, but the size
-    /// is still finished and kept, so the next request is served it instead of paying again.
-    /// One original's sizes are made one at a time; slow ones (AVIF, large originals) one at a
-    /// time in all, so small resizes are not starved.
-    async fn sized(
-        self: &Arc<Self>,
-        key: &str,
-        kind: &Kind,
-        size: Size,
-        client: Option<std::net::IpAddr>,
-    ) -> Result<Option<(String, Bytes)>> {
-        use std::sync::atomic::Ordering;
-        let stem = key.split('.').next().unwrap_or_default().to_owned();
-        let vkey = format!("sizes/{stem}/{}", size.variant());
-        if let Some(b) = self.object(&vkey, true).await? {
-            return Ok(Some((vkey, b)));
-        }
-        // Only a new size counts against its asker: one made already is served to anyone.
-        if let Some(ip) = client {
-            self.size_makes
-                .check(&stoa_api::rate::address_key(ip).to_string())?;
         }
         if self.pending.fetch_add(1, Ordering::AcqRel) >= MAX_PENDING {
             self.pending.fetch_sub(1, Ordering::AcqRel);
             return Err(Error::Unavailable(
-                "the server is making many image sizes now; try again in a few seconds".into(),
+                "the server is making many images now; try again in a few seconds".into(),
             ));
         }
         // Given back however the making ends (a panic in it too).
@@ -434,30 +400,21 @@ impl Files {
                 .making
                 .lock()
                 .map_err(|_| Error::internal("the makers' lock"))?;
-            m.entry(stem.clone()).or_default().clone()
+            m.entry(maker.to_owned()).or_default().clone()
         };
-        let (this, key, kind, task_vkey) = (self.clone(), key.to_owned(), *kind, vkey.clone());
+        let (this, maker, key) = (self.clone(), maker.to_owned(), key.to_owned());
         let task = tokio::spawn(async move {
             let out = async {
                 let _one = lock.clone().lock_owned().await;
-                if let Some(b) = this.object(&task_vkey, true).await? {
+                if let Some(b) = this.object(&key, true).await? {
                     return Ok(Some(b));
                 }
-                let Some(orig) = this.storage.read(&key).await? else {
+                let Some(b) = make(this.clone()).await? else {
                     return Ok(None);
                 };
-                let pixels = sniff::dimensions("file", &kind, &orig, this.max_pixels)
-                    .map_or(u64::MAX, |(w, h)| u64::from(w) * u64::from(h));
-                let max = this.max_pixels;
-                let bytes = this
-                    .on_pool_to_the_end(size.heavy(pixels), move || {
-                        sizes::make(&orig, &kind, size, max)
-                    })
-                    .await?;
-                let b = Bytes::from(bytes);
-                this.storage.put(&task_vkey, b.clone()).await?;
+                this.storage.put(&key, b.clone()).await?;
                 if b.len() <= CACHE_OBJECT_MAX {
-                    this.cache.insert(task_vkey.clone(), b.clone());
+                    this.cache.insert(key.clone(), b.clone());
                 }
                 Ok(Some(b))
             }
@@ -466,44 +423,57 @@ impl Files {
             // lock, where every holder took its copy, so the last one out sees the count at one.
             if let Ok(mut m) = this.making.lock() {
                 drop(lock);
-                if m.get(&stem).is_some_and(|a| Arc::strong_count(a) == 1) {
-                    m.remove(&stem);
+                if m.get(&maker).is_some_and(|a| Arc::strong_count(a) == 1) {
+                    m.remove(&maker);
                 }
             }
             drop(pending);
             out
         });
         match tokio::time::timeout(WORK_TIMEOUT, task).await {
-            Ok(done) => done
-                .map_err(|e| Error::internal(format!("resize task: {e}")))?
-                .map(|b| b.map(|b| (vkey, b))),
+            Ok(done) => done.map_err(|e| Error::internal(format!("making task: {e}")))?,
             Err(_) => Err(Error::Unavailable(format!(
-                "this image size is still being made (over {} s); it is kept when done, try again shortly",
+                "this image is still being made (over {} s); it is kept when done, try again shortly",
                 WORK_TIMEOUT.as_secs()
             ))),
         }
     }
 
-    /// Runs a resize on the blocking pool to its end (nobody cancels it: its result is kept),
-    /// slow ones one at a time.
-    async fn on_pool_to_the_end<T: Send + 'static>(
-        &self,
-        heavy: bool,
-        f: impl FnOnce() -> Result<T> + Send + 'static,
-    ) -> Result<T> {
-        let closed = |_| Error::Unavailable("shutting down".into());
-        let slow = if heavy {
-            Some(self.heavy.clone().acquire_owned().await.map_err(closed)?)
-        } else {
-            None
-        };
-        let permit = self.work.clone().acquire_owned().await.map_err(closed)?;
-        tokio::task::spawn_blocking(move || {
-            let _slots = (permit, slow);
-            f()
-        })
-        .await
-        .map_err(|e| Error::internal(format!("resize task: {e}")))?
+    /// The stored size `size` of the original `key` (made now when missing, see
+    /// [`Self::made_once`]); slow ones (AVIF, large originals) one at a time in all, so small
+    /// resizes are not starved.
+    async fn sized(
+        self: &Arc<Self>,
+        key: &str,
+        kind: &Kind,
+        size: Size,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Option<(String, Bytes)>> {
+        let stem = key.split('.').next().unwrap_or_default();
+        let vkey = format!("sizes/{stem}/{}", size.variant());
+        let (key, kind) = (key.to_owned(), *kind);
+        let made = self
+            .made_once(stem, &vkey, move |this| async move {
+                // Only a new size counts against its asker: one made already is served to anyone.
+                if let Some(ip) = client {
+                    this.size_makes
+                        .check(&stoa_api::rate::address_key(ip).to_string())?;
+                }
+                let Some(orig) = this.storage.read(&key).await? else {
+                    return Ok(None);
+                };
+                let pixels = sniff::dimensions("file", &kind, &orig, this.max_pixels)
+                    .map_or(u64::MAX, |(w, h)| u64::from(w) * u64::from(h));
+                let max = this.max_pixels;
+                let bytes = this
+                    .on_pool("resize", size.heavy(pixels), move || {
+                        sizes::make(&orig, &kind, size, max)
+                    })
+                    .await?;
+                Ok(Some(Bytes::from(bytes)))
+            })
+            .await?;
+        Ok(made.map(|b| (vkey, b)))
     }
 
     /// `GET /files/<key>[?w=&h=&fit=&format=]`.
@@ -624,7 +594,7 @@ impl Files {
     /// `GET /files/share/<lang>/<page>.png`: the share image of a page titled `title` on the
     /// site `site`, made once per (language, title, site) and kept.
     pub async fn share(
-        &self,
+        self: &Arc<Self>,
         lang: &str,
         title: &str,
         site: &str,
@@ -633,15 +603,17 @@ impl Files {
     ) -> Response {
         let id = share_id(lang, title, site);
         let key = format!("share/{id}.png");
-        let made = self.made_once(&key, || async {
+        let data = json!({"title": title, "site": site, "language": lang});
+        let made = self.made_once(&key, &key, move |this| async move {
             // Only a new image counts against its asker: one made already is served to anyone.
             if let Some(ip) = client {
-                self.share_makes
+                this.share_makes
                     .check(&stoa_api::rate::address_key(ip).to_string())?;
             }
-            let data = json!({"title": title, "site": site, "language": lang});
-            let png = self
-                .render(crate::render::OPENGRAPH, (1200, 630), data, Pace::Asked)
+            let png = this
+                .on_pool("render", false, move || {
+                    crate::render::png(crate::render::OPENGRAPH, 1200, 630, &data)
+                })
                 .await?;
             Ok(Some(Bytes::from(png)))
         });

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use stoa_testkit::{Db, TestApp};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 
 /// Anonymous resident memory of this process (server and client), in bytes (`RssAnon`: the
 /// readers' mmap of the database does not count).
@@ -27,21 +27,18 @@ fn rss_anon() -> u64 {
 
 /// The status of the answer on `s`, or `None` when the server closed it without one.
 async fn status_of(s: &mut tokio::net::TcpStream, within: Duration) -> Option<u16> {
-    let mut got = Vec::new();
-    let mut buf = [0u8; 4096];
-    let deadline = Instant::now() + within;
-    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        match tokio::time::timeout(left, s.read(&mut buf)).await {
-            Ok(Ok(n)) if n > 0 => got.extend_from_slice(&buf[..n]),
-            _ => return None,
-        }
-    }
-    String::from_utf8_lossy(&got)
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
+    stoa_testkit::status_within(s, within).await
+}
+
+/// An honest small write (a metric) is answered 201.
+async fn a_small_write_goes_through(app: &TestApp, title: &str) {
+    let r = app
+        .post(
+            "/api/analytic/metrics",
+            &json!({"title": title, "value": 1}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{title}: {}", r.text);
 }
 
 fn post_head(app: &TestApp, path: &str, len: usize, admin: bool) -> String {
@@ -116,13 +113,7 @@ async fn a_slow_body_is_dropped() {
         took >= Duration::from_millis(900) && took < Duration::from_secs(5),
         "{took:?}"
     );
-    let r = app
-        .post(
-            "/api/analytic/metrics",
-            &json!({"title": "after", "value": 1}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", r.text);
+    a_small_write_goes_through(&app, "after").await;
 }
 
 /// Fix 1: one address gets a share of the body budget. The review's shape — many connections
@@ -152,27 +143,12 @@ async fn one_address_holds_only_its_share_of_the_body_budget() {
                 let _ = w.write_all(b"{\"title\": \"").await;
                 let _ = w.write_all(payload).await;
                 // The last bytes are held back.
-                std::future::pending::<()>().await;
-            };
-            let mut got = Vec::new();
-            let mut buf = [0u8; 1024];
-            let read = async {
-                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match r.read(&mut buf).await {
-                        Ok(n) if n > 0 => got.extend_from_slice(&buf[..n]),
-                        _ => break,
-                    }
-                }
+                std::future::pending::<Option<u16>>().await
             };
             tokio::select! {
-                () = write => {}
-                () = read => {}
-                () = tokio::time::sleep(Duration::from_secs(8)) => {}
+                st = write => st,
+                st = stoa_testkit::status_within(&mut r, Duration::from_secs(8)) => st,
             }
-            String::from_utf8_lossy(&got)
-                .split_whitespace()
-                .nth(1)
-                .and_then(|s| s.parse::<u16>().ok())
         }));
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -264,13 +240,7 @@ async fn one_address_sends_only_so_many_bodies_at_once() {
         started.elapsed() < Duration::from_secs(1),
         "refused at once"
     );
-    let r = app
-        .post(
-            "/api/analytic/metrics",
-            &json!({"title": "elsewhere", "value": 1}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", r.text);
+    a_small_write_goes_through(&app, "elsewhere").await;
 }
 
 /// Fix 9: `/metrics` is an operations endpoint, not API: served to admins, absent from the
