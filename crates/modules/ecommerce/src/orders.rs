@@ -50,6 +50,10 @@ pub const PAYMENT_NOT_STARTED: &str = "the payment provider did not start the pa
 /// The most payments one dashboard window reads (a month of 1 000 paid orders a day fits).
 const STATS_CAP: u64 = 50_000;
 
+/// The counter of order numbers and where it starts (a shop's first order is № 1001).
+pub const ORDER_NUMBERS: &str = "ecommerce.order.number";
+pub const FIRST_ORDER_NUMBER: i64 = 1001;
+
 pub const BUYER_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-default";
 pub const ADMIN_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-admin";
 
@@ -1097,6 +1101,7 @@ impl Commerce {
             self.public_url
         );
         let mut payments = Vec::new();
+        let mut numbers: HashMap<Uuid, i64> = HashMap::new();
         let roles = self.subjects.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
         {
@@ -1146,6 +1151,27 @@ impl Commerce {
                 self.store
                     .update_in(&mut exec, &self.e.order, oid, &lang)
                     .await?;
+                if row.int("number").is_none() {
+                    let n = stoa_store::counters::next(
+                        &mut exec,
+                        ORDER_NUMBERS,
+                        &self.e.order,
+                        "number",
+                        FIRST_ORDER_NUMBER,
+                    )
+                    .await?;
+                    repo::set_if(
+                        &mut exec,
+                        &self.e.order,
+                        oid,
+                        &[("number", Val::Int(n))],
+                        &[],
+                    )
+                    .await?;
+                    numbers.insert(oid, n);
+                } else if let Some(n) = row.int("number") {
+                    numbers.insert(oid, n);
+                }
                 // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
                 // the transaction go through it: a second pooled connection per checkout would
                 // let concurrent checkouts exhaust the pool waiting on each other.)
@@ -1195,10 +1221,17 @@ impl Commerce {
                     currency: cur,
                     email: email.clone(),
                     description: format!(
-                        "Orders {}",
+                        "{} {}",
+                        if language == "ru" {
+                            "Заказ"
+                        } else {
+                            "Order"
+                        },
                         members
                             .iter()
-                            .map(Uuid::to_string)
+                            .map(|m| numbers
+                                .get(m)
+                                .map_or_else(|| m.to_string(), |n| format!("№ {n}")))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
@@ -1718,8 +1751,10 @@ impl Commerce {
                 "from": from,
                 "to": to,
                 "status": status_title(to, lang),
-                "siteUrl": self.public_url,
+                "buyer": buyer.first(),
+                "siteUrl": format!("{}/{lang}", self.public_url),
                 "orderUrl": format!("{}/{lang}/ecommerce/orders/{order}", self.public_url),
+                "adminUrl": format!("{}/admin/ecommerce/order?edit={order}", self.public_url),
             })
         };
         // A paid order gets its receipt, attached to the buyer's email.
@@ -1753,14 +1788,15 @@ impl Commerce {
                 .await?;
         }
         if to == "approving" || to == "delivering" && from == "paying" {
-            for a in self.subjects.admin_emails().await? {
+            for (a, lang) in self.subjects.admin_recipients().await? {
+                let lang = lang.as_deref().unwrap_or(&self.default_language);
                 self.mailer
                     .queue(Email {
                         topic: "information",
                         template_variant: ADMIN_TEMPLATE,
                         to: &a,
-                        language: &self.default_language,
-                        data: data(&self.default_language),
+                        language: lang,
+                        data: data(lang),
                         secret: Value::Null,
                         attachments: Vec::new(),
                         ..Default::default()

@@ -33,6 +33,7 @@ use crate::tokens::{self, Jwt};
 
 mod accounts;
 mod admin;
+mod adopt;
 mod identities;
 mod reset;
 mod sessions;
@@ -124,6 +125,9 @@ pub struct Ctx {
     pub ip: String,
     pub user_agent: Option<String>,
     pub language: String,
+    /// The subject of the session the request already carries (a guest's, after a donation):
+    /// a sign-in takes over what a guest had (see `adopt`).
+    pub guest: Option<Uuid>,
 }
 
 /// A fresh token pair.

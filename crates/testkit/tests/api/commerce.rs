@@ -11,8 +11,8 @@ use stoa_testkit::{Db, TestApp, dual_test, spawn_app_manual};
 
 const AUTH: &str = "/api/rbac/subjects/authentication";
 
-struct Catalog {
-    tree: String,
+pub(crate) struct Catalog {
+    pub(crate) tree: String,
     grove: String,
     unpriced: String,
     kzt: String,
@@ -49,7 +49,7 @@ pub(crate) async fn price_key(app: &TestApp) -> Value {
     .await
 }
 
-async fn catalog(app: &TestApp) -> Catalog {
+pub(crate) async fn catalog(app: &TestApp) -> Catalog {
     let rub = currency(app, "rub", "₽", true).await;
     let kzt = currency(app, "kzt", "₸", false).await;
     let key = price_key(app).await;
