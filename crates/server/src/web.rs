@@ -60,15 +60,15 @@ static BUILT_IN: LazyLock<HashSet<String>> = LazyLock::new(|| {
         .unwrap_or_else(|e| panic!("web/src/site/built-in-routes.json is not a list of paths: {e}"))
 });
 
-/// Is `path` one of the client's own screens? An entry ending in `/:id` matches one more
-/// segment that is a UUID (`/ecommerce/orders/:id`: an order's page).
+/// Is `path` one of the client's own screens? An entry ending in `/*` matches one more
+/// segment that is a UUID (`/ecommerce/orders/*`: an order's page).
 fn built_in(path: &str) -> bool {
     let path = path.trim_end_matches('/');
     if BUILT_IN.contains(path) {
         return true;
     }
     path.rsplit_once('/').is_some_and(|(parent, last)| {
-        uuid::Uuid::parse_str(last).is_ok() && BUILT_IN.contains(&format!("{parent}/:id"))
+        uuid::Uuid::parse_str(last).is_ok() && BUILT_IN.contains(&format!("{parent}/*"))
     })
 }
 

@@ -241,7 +241,13 @@ impl Sink {
             .await
             .is_err()
             {
-                panic!("no mail to {to} arrived within 10 s");
+                let got: Vec<String> = self
+                    .mails()
+                    .iter()
+                    .filter(|m| m.to.iter().any(|t| t == to))
+                    .map(Mail::text)
+                    .collect();
+                panic!("no mail to {to} with '{needle}' arrived within 10 s; it got: {got:?}");
             }
         }
     }

@@ -173,6 +173,8 @@ pub struct Commerce {
     files: Arc<stoa_file_storage::Files>,
     /// First-party analytics (a paid order is the funnel's last step).
     events: Option<Arc<dyn stoa_api::module::EventSink>>,
+    /// Open pages: the buyer's follow its order, everyone's the public counters.
+    hub: Option<Arc<stoa_api::live::Hub>>,
     public_url: String,
     default_language: String,
     timeout: time::Duration,
@@ -305,6 +307,7 @@ impl Commerce {
             mailer: ctx.need::<Mailer>()?,
             files: ctx.need::<stoa_file_storage::Files>()?,
             events: ctx.get::<dyn stoa_api::module::EventSink>(),
+            hub: ctx.get::<stoa_api::live::Hub>(),
             public_url: ctx.config.public_url(),
             default_language: ctx.config.default_language.clone(),
             timeout: time::Duration::seconds(
@@ -1723,6 +1726,33 @@ impl Commerce {
     /// Emails about a status change: the buyer always (in the order's language), the admins when
     /// an order was paid.
     pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
+        let paid = from == "paying" && (to == "approving" || to == "delivering");
+        // Orders are private: the live channel's own watch tells only admins. The owner's open
+        // pages (the success page, the order's page) follow it, and a payment moves the public
+        // counters on every open page.
+        if let Some(h) = &self.hub {
+            let owners: Vec<Uuid> = self
+                .subjects
+                .order_owners(&[order])
+                .await?
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect();
+            if !owners.is_empty() {
+                h.publish(
+                    "revalidate",
+                    stoa_api::live::Audience::Subjects(owners),
+                    &json!({"entities": ["ecommerce.order"]}),
+                );
+            }
+            if paid {
+                h.publish(
+                    "revalidate",
+                    stoa_api::live::Audience::Everyone,
+                    &json!({"entities": ["ecommerce.paid-orders"]}),
+                );
+            }
+        }
         if !status::mails(to) {
             return Ok(());
         }
@@ -1758,7 +1788,6 @@ impl Commerce {
             })
         };
         // A paid order gets its receipt, attached to the buyer's email.
-        let paid = from == "paying" && (to == "approving" || to == "delivering");
         if paid && let Some(e) = &self.events {
             e.event("checkout-completed", "/");
         }

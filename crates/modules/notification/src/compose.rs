@@ -152,14 +152,11 @@ pub fn html(text: &str, subject: &str, language: &str, look: &Look) -> String {
 
 /// The display name of a From address (`Stoa <no-reply@…>` → `Stoa`), else its domain.
 pub fn site_of(from: &str) -> String {
-    let name = from
-        .split('<')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .trim_matches('"');
-    if !name.is_empty() {
-        return name.to_owned();
+    if let Some((name, _)) = from.split_once('<') {
+        let name = name.trim().trim_matches('"');
+        if !name.is_empty() {
+            return name.to_owned();
+        }
     }
     from.rsplit('@')
         .next()

@@ -56,7 +56,13 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
-    let language = stoa_api::body::accept_language(headers, "en");
+    let stated = stoa_api::body::accept_language(headers, "");
+    let language_stated = !stated.is_empty();
+    let language = if language_stated {
+        stated
+    } else {
+        "en".to_owned()
+    };
     Ctx {
         ip,
         user_agent: headers
@@ -64,6 +70,7 @@ fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
         language,
+        language_stated,
         guest: None,
     }
 }

@@ -125,6 +125,8 @@ pub struct Ctx {
     pub ip: String,
     pub user_agent: Option<String>,
     pub language: String,
+    /// The request stated its language (Accept-Language): only then is it remembered.
+    pub language_stated: bool,
     /// The subject of the session the request already carries (a guest's, after a donation):
     /// a sign-in takes over what a guest had (see `adopt`).
     pub guest: Option<Uuid>,

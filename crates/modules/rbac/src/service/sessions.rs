@@ -129,7 +129,7 @@ impl Auth {
             self.adopt(exec, guest, subject).await?;
         }
         // The language of the sign-in is the one the person's mail is written in later.
-        if stoa_kernel::model::LANGUAGES.contains(&ctx.language.as_str()) {
+        if ctx.language_stated && stoa_kernel::model::LANGUAGES.contains(&ctx.language.as_str()) {
             repo::set_if(
                 exec,
                 &self.e.subject,
