@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "@/i18n";
+import { useWidgetsT } from "@/modules/widgets-i18n";
 
 /** A Tiptap (ProseMirror) JSON node. */
 interface PmNode {
@@ -88,7 +88,7 @@ function renderMarks(text: ReactNode, marks: PmNode["marks"], key: string): Reac
 /** An embedded video: a link to it (a player would call its host from the reader's browser
  * before they asked for it). */
 function Embed({ src }: { src: string }) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   return (
     <p className={STYLE.figure}>
       <a href={src} className={`${STYLE.a} font-medium`} rel="noopener noreferrer" target="_blank">

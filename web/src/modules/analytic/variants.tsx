@@ -9,9 +9,11 @@ import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
 import { Block } from "../shared";
+import { useWidgetsT } from "../widgets-i18n";
 
 function Counter({ value, label, testId }: { value: number | undefined; label: (n: number) => string; testId: string }) {
-  const { t, i18n } = useTranslation();
+  const t = useWidgetsT();
+  const { i18n } = useTranslation();
   return (
     <div className="flex flex-col gap-1 rounded-2xl border border-emerald-100 bg-emerald-50 p-6" data-testid={testId}>
       {value === undefined ? (
@@ -32,7 +34,7 @@ function Counter({ value, label, testId }: { value: number | undefined; label: (
 }
 
 function PublicCounters({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   const trees = useQuery({ queryKey: ["paid-orders-to-products-quantity"], queryFn: () => api.get("/api/ecommerce/orders/paid-orders-to-products-quantity") });
   const articles = useQuery({
     queryKey: ["blog", "articles", "count"],

@@ -2,11 +2,11 @@
 //! server's order, with the currencies each takes (`/api/billing/providers`, public).
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/api/client";
-import { useTranslation } from "@/i18n";
 import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
 import { Block } from "../shared";
+import { useWidgetsT } from "../widgets-i18n";
 
 /** A currency as a reader knows it: its sign and code (`₽ RUB`); the code alone without a sign. */
 export function currencyLabel(code: string, currencies: readonly { slug: string; symbol: string }[]): string {
@@ -16,7 +16,7 @@ export function currencyLabel(code: string, currencies: readonly { slug: string;
 }
 
 function PaymentMethods({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   const providers = useQuery({ queryKey: ["commerce", "providers"], queryFn: () => api.get("/api/billing/providers"), staleTime: 5 * 60_000 });
   const currencies = useQuery({ queryKey: ["commerce", "currencies"], queryFn: () => api.get("/api/billing/currencies", { params: { query: { limit: 50 } } }), staleTime: 5 * 60_000 });
   const subtitle = tr(data.subtitle, lang);

@@ -1,18 +1,18 @@
 //! An article's pieces that lists, the article page and "read next" share: its URL, its meta
 //! line and its card.
 import { Link } from "react-router";
-import { useTranslation } from "@/i18n";
 import { tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
 import { cn } from "@/ui/cn";
 import { Cover } from "../shared";
 import { authorOf, cardLayout, formatDate, publishedAt, readingMinutes } from "./article-meta";
+import { useWidgetsT } from "../widgets-i18n";
 
 export const articleUrl = (a: Rec, lang: string) => siteLink(`/blog/articles/${a.slug}`, lang);
 
 /** Date, author (when the article has one) and reading time, as one line. */
 export function ArticleMeta({ article, lang, className }: { article: Rec; lang: string; className?: string }) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   const at = publishedAt(article);
   const author = authorOf(article, lang);
   const parts = [
@@ -22,7 +22,7 @@ export function ArticleMeta({ article, lang, className }: { article: Rec; lang: 
       </time>
     ) : null,
     author ? <span key="author">{author}</span> : null,
-    <span key="time">{t("blog.readingTime", { minutes: readingMinutes(article, lang) })}</span>,
+    <span key="time">{t("widgets.blog.readingTime", { minutes: readingMinutes(article, lang) })}</span>,
   ].filter(Boolean);
   return (
     <p className={cn("flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-neutral-600", className)} data-testid="article-meta">

@@ -5,10 +5,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api } from "@/api/client";
-import { useTranslation } from "@/i18n";
 import { tr, type Rec } from "@/site/content";
 import { relatedArticles } from "./article-meta";
 import { ArticleMeta, articleUrl } from "./parts";
+import { useWidgetsT } from "../widgets-i18n";
 
 /** Articles shown under one. */
 const SHOWN = 3;
@@ -35,14 +35,14 @@ async function fetchRelated(id: string): Promise<{ sameCategory: Rec[]; newest: 
 /** Up to three articles to read after `article`, as compact links; nothing while loading or when
  * there is no other article. */
 export function RelatedArticles({ article, lang }: { article: Rec; lang: string }) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   const q = useQuery({ queryKey: ["blog", "related", article.id], queryFn: () => fetchRelated(article.id), staleTime: 60_000 });
   const items = q.data ? relatedArticles(article.id, q.data.sameCategory, q.data.newest, SHOWN) : [];
   if (!items.length) return null;
   return (
     <aside aria-labelledby="related-articles" className="mx-auto max-w-3xl px-4 pb-12 sm:px-6" data-testid="related-articles">
       <h2 id="related-articles" className="border-t border-neutral-200 pt-8 text-2xl font-bold tracking-tight">
-        {t("blog.related")}
+        {t("widgets.blog.related")}
       </h2>
       <ul className="mt-6 grid gap-4">
         {items.map((a) => (

@@ -4,18 +4,18 @@
 //! route exists, `SUBSCRIBE_OPEN` turns it on (docs/widgets.md).
 import { useId } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "@/i18n";
 import { tr } from "@/site/content";
 import { siteLink } from "@/site/link";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
 import { Block } from "../shared";
+import { useWidgetsT } from "../widgets-i18n";
 
 /** Whether visitors can subscribe (false until the server has a public subscription route). */
 export const SUBSCRIBE_OPEN = false;
 
 function SubscribeUpdates({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   const id = useId();
   const note = `${id}-note`;
   return (

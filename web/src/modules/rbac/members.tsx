@@ -7,11 +7,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api } from "@/api/client";
 import type { components } from "@/api/schema";
-import { useTranslation } from "@/i18n";
 import { tr } from "@/site/content";
 import { siteLink } from "@/site/link";
 import type { VariantProps } from "@/site/registry";
 import { Block } from "../shared";
+import { useWidgetsT } from "../widgets-i18n";
 
 type Profile = components["schemas"]["SocialProfile"];
 
@@ -29,7 +29,7 @@ export function memberCard(p: Pick<Profile, "title" | "adminTitle" | "slug" | "v
 
 /** rbac `subject-list-default`: the members with a public profile, newest first. */
 export function SubjectList({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   const q = useQuery({
     queryKey: ["social-directory", "members"],
     queryFn: () =>
@@ -70,7 +70,7 @@ export function SubjectList({ data, lang }: VariantProps) {
 /** rbac `subject-overview-default`: an account page, which visitors may not see — said plainly,
  * with the way to the members' public profiles. */
 export function SubjectOverview({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
+  const t = useWidgetsT();
   return (
     <Block data={{ ...data, title: null }} lang={lang}>
       <div className="mx-auto max-w-2xl rounded-3xl border border-neutral-200 p-8 text-center" data-testid="subject-private">
