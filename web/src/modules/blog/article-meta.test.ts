@@ -1,5 +1,5 @@
 import type { Rec } from "@/site/content";
-import { authorOf, cardLayout, formatDate, listedArticles, newestFirst, orderedArticles, plainText, publishedAt, readingMinutes, relatedArticles, wordCount } from "./article-meta";
+import { authorOf, cardLayout, formatDate, idTime, listedArticles, newestFirst, orderedArticles, parseTime, plainText, publishedAt, readingMinutes, relatedArticles, wordCount } from "./article-meta";
 
 const article = (id: string, extra: Partial<Rec> = {}): Rec => ({ id, _entity: "blog.article", slug: id, ...extra });
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -35,6 +35,17 @@ describe("publication date", () => {
     expect(publishedAt(article("a", { publishAt: "2026-03-01T10:00:00Z", createdAt: "2026-01-01T00:00:00Z" }))).toBe("2026-03-01T10:00:00Z");
     expect(publishedAt(article("a", { publishAt: null, createdAt: "2026-01-01T00:00:00Z" }))).toBe("2026-01-01T00:00:00Z");
     expect(publishedAt(article("a", { createdAt: "not a date" }))).toBeNull();
+    // The page's embedded bundle has no timestamps: a UUID v7 id carries the creation time.
+    expect(publishedAt(article("01a2258b-409d-7256-8087-d3b9f2e054c9"))).toBe("2026-11-29T04:23:32.765Z");
+    expect(idTime("01a2258b-409d-4256-8087-d3b9f2e054c9")).toBeNull();
+  });
+
+  it("reads the server's timestamps exactly, microseconds and offsets included", () => {
+    expect(parseTime("2026-11-29T04:23:32.765322Z")).toBe(Date.UTC(2026, 10, 29, 4, 23, 32, 765));
+    expect(parseTime("2026-03-01T00:30:00+03:00")).toBe(Date.UTC(2026, 1, 28, 21, 30));
+    expect(parseTime("2026-03-01")).toBe(Date.UTC(2026, 2, 1));
+    expect(parseTime("yesterday")).toBeNull();
+    expect(publishedAt(article("a", { createdAt: "2026-11-29T04:23:32.765322Z" }))).toBe("2026-11-29T04:23:32.765322Z");
   });
 
   it("is written in the page's language, on the UTC day", () => {
@@ -42,6 +53,7 @@ describe("publication date", () => {
     expect(formatDate("2026-11-29T20:30:00Z", "en")).toBe("29 November 2026");
     expect(formatDate("2026-03-01T00:30:00+03:00", "en")).toBe("28 February 2026");
     expect(formatDate("nonsense", "en")).toBe("");
+    expect(formatDate("2026-11-29T04:23:32.765322Z", "ru")).toBe("29 ноября 2026");
   });
 });
 

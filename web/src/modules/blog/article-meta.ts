@@ -30,17 +30,43 @@ export function readingMinutes(article: Rec, lang: string): number {
   return Math.max(1, Math.ceil(words / (WORDS_PER_MINUTE[lang] ?? DEFAULT_WPM)));
 }
 
-const time = (v: unknown): number | null => {
-  if (typeof v !== "string" || !v) return null;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : t;
-};
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** When an article was published: its `publishAt` (set when scheduled, or backdated by an
- * editor), else when it was created (published at once). ISO text, or null. */
+/**
+ * Milliseconds since the epoch of an ISO timestamp (`2026-11-29T04:23:32.765322Z`), or null. Parsed
+ * here, not by `Date.parse`: the server's engine rejects the microseconds the server writes, and
+ * the page it renders must say what the browser's says.
+ */
+export function parseTime(v: unknown): number | null {
+  const m = typeof v === "string" ? ISO.exec(v.trim()) : null;
+  if (!m) return null;
+  const [, y, mo, d, h = "0", mi = "0", sec = "0", frac = "", zone = "Z"] = m;
+  let t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(frac.slice(0, 3).padEnd(3, "0")));
+  if (zone !== "Z") {
+    const z = /([+-])(\d{2}):?(\d{2})/.exec(zone);
+    if (z) t -= (z[1] === "-" ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3])) * 60_000;
+  }
+  return Number.isNaN(t) ? null : t;
+}
+
+const time = parseTime;
+
+/** When a record with a UUID v7 id (the store's ids) was created: the id's first 48 bits are
+ * its creation time in milliseconds. Null for another kind of id. */
+export function idTime(id: unknown): number | null {
+  const m = typeof id === "string" ? /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-/i.exec(id) : null;
+  return m ? parseInt(`${m[1]}${m[2]}`, 16) : null;
+}
+
+/**
+ * When an article was published: its `publishAt` (set when scheduled, or backdated by an editor),
+ * else when it was created (published at once) — its `createdAt`, or, where the page embeds its
+ * bundle without timestamps, the creation time its id carries. ISO text, or null.
+ */
 export function publishedAt(article: Rec): string | null {
   for (const v of [article.publishAt, article.createdAt]) if (time(v) !== null) return v as string;
-  return null;
+  const t = idTime(article.id);
+  return t === null ? null : new Date(t).toISOString();
 }
 
 const MONTHS: Record<string, readonly string[]> = {
@@ -51,8 +77,9 @@ const MONTHS: Record<string, readonly string[]> = {
 /** A date as readers write it: `29 ноября 2026`, `29 November 2026`. The day is the UTC one, so
  * the server's page and the browser's hydration agree wherever the reader is. */
 export function formatDate(iso: string, lang: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
+  const t = parseTime(iso);
+  if (t === null) return "";
+  const d = new Date(t);
   const months = MONTHS[lang] ?? MONTHS.en ?? [];
   return `${d.getUTCDate()} ${months[d.getUTCMonth()] ?? ""} ${d.getUTCFullYear()}`;
 }
