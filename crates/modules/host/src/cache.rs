@@ -61,10 +61,13 @@ pub struct Bundles {
     building: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     sitemap: tokio::sync::Mutex<Option<Sitemap>>,
     /// The blog's feed per language: (data stamp, built at, the feed; `None`: no feed).
-    feeds: tokio::sync::Mutex<HashMap<String, (u64, Instant, Option<bytes::Bytes>)>>,
+    feeds: tokio::sync::Mutex<HashMap<String, Feed>>,
     /// Entries per sitemap file (`STOA_SITEMAP_URLS_PER_FILE`).
     per_file: usize,
 }
+
+/// A feed as built: the data stamp it was built at, when, and the feed (`None`: none).
+type Feed = (u64, Instant, Option<bytes::Bytes>);
 
 /// The last sitemap built: for which site and data, when, and how long it took.
 struct Sitemap {
