@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "@/i18n";
+import { useTranslation, type TFunction } from "@/i18n";
 import { toast } from "sonner";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import type { components } from "@/api/schema";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
-import { money, type OrderDetails } from "@/commerce/api";
+import { money, type Order, type OrderDetails } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
 import { Button } from "@/ui/button";
 import { Card } from "@/ui/card";
@@ -32,8 +32,8 @@ export function OrdersView({ lang }: { lang: string }) {
     {
       title: t("orders.number"),
       render: (r) => (
-        <button type="button" className="font-mono underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
-          {r.id.slice(0, 8)}
+        <button type="button" className="font-medium underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
+          {typeof r.number === "number" ? t("orders.numbered", { number: r.number }) : t("orders.open")}
         </button>
       ),
     },
@@ -52,6 +52,11 @@ export function OrdersView({ lang }: { lang: string }) {
   );
 }
 
+/** 'Order № 1042', or 'Order' from a server that gives no numbers yet (never the id). */
+function adminOrderTitle(o: (OrderDetails & Pick<Order, "number">) | undefined, t: TFunction): string {
+  return typeof o?.number === "number" ? t("commerce.orderNumber", { number: o.number }) : t("orders.number");
+}
+
 function OrderDetails({ id, lang }: { id: string; lang: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -68,11 +73,11 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
   });
   const o = q.data;
   return (
-    <DialogContent title={t("commerce.order", { id })} className="w-[min(56rem,calc(100vw-2rem))]">
+    <DialogContent title={adminOrderTitle(o, t)} className="w-[min(56rem,calc(100vw-2rem))]">
       {!o ? (
         <p>{t("admin.loading")}</p>
       ) : (
-        <div className="space-y-6 text-sm" data-testid="order-details">
+        <div className="space-y-6 text-sm" data-testid="order-details" data-order-id={o.id}>
           <div className="flex flex-wrap items-center gap-3">
             <StatusBadge status={o.status} />
             <span>{o.email}</span>
