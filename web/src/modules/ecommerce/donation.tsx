@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type RefObject } from "react";
 import { useForm } from "react-hook-form";
-import { useSearchParams } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
 import { useTranslation, type TFunction } from "@/i18n";
@@ -58,7 +58,7 @@ export function requestedQuantity(link: HTMLAnchorElement, base: string): number
 }
 
 /** Is `link` a link to this page's `section`, or to the block just before it that introduces it? */
-export function linksTo(link: HTMLAnchorElement, section: HTMLElement, here: Location): boolean {
+export function linksTo(link: HTMLAnchorElement, section: HTMLElement, here: Pick<URL, "href" | "origin" | "pathname">): boolean {
   let url: URL;
   try {
     url = new URL(link.getAttribute("href") ?? "", here.href);
@@ -79,8 +79,12 @@ function useTierPreset(form: RefObject<HTMLElement | null>, quantity: RefObject<
   const [params] = useSearchParams();
   const asked = quantityIn(params.get("trees") ?? params.get("quantity"));
   const apply = useRef(preset);
+  // The page's path as the router has it (the address bar's, in a browser).
+  const { pathname } = useLocation();
+  const path = useRef(pathname);
   useEffect(() => {
     apply.current = preset;
+    path.current = pathname;
   });
   useEffect(() => {
     if (asked) apply.current(asked);
@@ -89,8 +93,9 @@ function useTierPreset(form: RefObject<HTMLElement | null>, quantity: RefObject<
     const onClick = (e: MouseEvent) => {
       const link = (e.target as Element | null)?.closest?.("a[href]");
       const section = form.current?.closest("section");
-      if (!(link instanceof HTMLAnchorElement) || !section || !linksTo(link, section, window.location)) return;
-      const n = requestedQuantity(link, window.location.href);
+      const here = new URL(path.current, window.location.origin);
+      if (!(link instanceof HTMLAnchorElement) || !section || !linksTo(link, section, here)) return;
+      const n = requestedQuantity(link, here.href);
       if (n === null) return;
       apply.current(n);
       // After the route has scrolled to the link's anchor: the form itself, then its quantity.
