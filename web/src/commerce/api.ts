@@ -146,7 +146,7 @@ export function paymentState(status: OrderStatus): PaymentState {
 
 /** How a person names an order: `Order № 1042`, or "Your order" where the server gives no number (never its id). */
 export function orderTitle(order: Pick<Order, "number">, t: TFunction): string {
-  return typeof order.number === "number" ? t("commerce.orderNumber", { number: order.number }) : t("commerce.yourOrder");
+  return typeof order.number === "number" ? t("shop.orderNumber", { number: order.number }) : t("shop.yourOrder");
 }
 
 /** The page of one of the buyer's orders (the order mails link there too). */

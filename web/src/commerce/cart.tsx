@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { isLanguage, useTranslation } from "@/i18n";
+import { isLanguage } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { X } from "lucide-react";
@@ -36,6 +36,7 @@ import {
 import { formatDateTime } from "./dates";
 import { anyPending, followInterval, SLOW_AFTER_MS } from "./follow";
 import { SignInPrompt, useScreenTitle } from "./screen";
+import { useShopT } from "./i18n";
 
 export function lineTitle(o: Order["ordersToProducts"][number], lang: string): string {
   const t = o.product?.title ?? {};
@@ -45,7 +46,7 @@ export function lineTitle(o: Order["ordersToProducts"][number], lang: string): s
 /** 'Add to cart' ('Adding...' while the request runs); a guest gets an anonymous cart. The
  * quantity and the currency (its id) default to 1 and the product's default currency. */
 export function AddToCart({ productId, quantity = 1, currency, className }: { productId: string; quantity?: number; currency?: string; className?: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const qc = useQueryClient();
   const me = useMe();
   const add = useMutation({
@@ -65,7 +66,7 @@ export function AddToCart({ productId, quantity = 1, currency, className }: { pr
 
 /** A quantity stepper that saves 100 ms after the last change ('Updated successfully'). */
 function QuantityStepper({ subject, order, line }: { subject: string; order: Order; line: Order["ordersToProducts"][number] }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const qc = useQueryClient();
   const id = useId();
   const [value, setValue] = useState(line.quantity);
@@ -112,7 +113,7 @@ const BADGE: Record<PaymentState, string> = {
 };
 
 export function StatusBadge({ status }: { status: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   return (
     <span data-testid="order-status" data-status={status} className={cn("whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold", BADGE[paymentState(status as Order["status"])])}>
       {t(`commerce.status.${status}`, { defaultValue: status })}
@@ -126,7 +127,7 @@ export function StatusBadge({ status }: { status: string }) {
  * order a Delete; a cart order has no number to show yet, so it has no heading there.
  */
 export function OrderCard({ order, lang, subject, editable, headingLevel = 3 }: { order: Order; lang: string; subject?: string; editable?: boolean; headingLevel?: 2 | 3 }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const qc = useQueryClient();
   const remove = useMutation({
     mutationFn: () => deleteOrder(subject as string, order.id),
@@ -179,7 +180,7 @@ export function OrderCard({ order, lang, subject, editable, headingLevel = 3 }: 
 }
 
 function PaymentLinks({ invoices }: { invoices: Invoice[] }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   return (
     <div className="mt-4 flex flex-col gap-2" data-testid="payment-links">
       {invoices.map((i) => (
@@ -193,7 +194,7 @@ function PaymentLinks({ invoices }: { invoices: Invoice[] }) {
 
 /** The checkout form: provider, email for the invoice, 'Checkout'. */
 function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Order[]; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const qc = useQueryClient();
   const providers = useProviders();
   const id = useId();
@@ -258,7 +259,7 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
 /** The navbar's cart: a badge with the quantity and a sheet ('Cart', a close button, Escape
  * closes it) with the cart and the checkout. */
 export function CartButton() {
-  const { t } = useTranslation();
+  const t = useShopT();
   const { lang = "ru" } = useParams();
   const me = useMe();
   const cart = useCart();
@@ -273,14 +274,14 @@ export function CartButton() {
           {t("commerce.cart")}
           {count > 0 ? (
             <span data-testid="cart-badge" className="rounded-full bg-emerald-800 px-2 text-xs text-white">
-              <span className="sr-only">{t("commerce.itemsInCart")} </span>
+              <span className="sr-only">{t("shop.itemsInCart")} </span>
               {count}
             </span>
           ) : null}
         </button>
       </DialogTrigger>
       <DialogContent title={t("commerce.cart")} data-testid="cart-sheet" className="left-auto right-0 top-0 h-full max-h-none w-[400px] max-w-full translate-x-0 translate-y-0 rounded-none sm:w-[540px]">
-        <DialogClose aria-label={t("commerce.closeCart")} data-testid="cart-close" className="absolute right-3 top-3 inline-flex h-10 w-10 items-center justify-center rounded-full text-neutral-700 hover:bg-neutral-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-800">
+        <DialogClose aria-label={t("shop.closeCart")} data-testid="cart-close" className="absolute right-3 top-3 inline-flex h-10 w-10 items-center justify-center rounded-full text-neutral-700 hover:bg-neutral-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-800">
           <X aria-hidden className="h-5 w-5" />
         </DialogClose>
         {open.length === 0 ? (
@@ -327,25 +328,25 @@ function Spinner() {
 
 /** The sentence under the title of the page after a payment: what we know of it right now. */
 function PaymentNote({ state, slow }: { state: PaymentState | null; slow: boolean }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   if (state === null || state === "pending") {
     return (
       <span className="mt-2 flex items-center gap-2 text-neutral-700" data-testid="payment-note" data-state="pending">
         <Spinner />
-        {slow ? t("commerce.follow.slow") : t("commerce.follow.pending")}
+        {slow ? t("shop.follow.slow") : t("shop.follow.pending")}
       </span>
     );
   }
   return (
     <span className={cn("mt-2 block font-medium", state === "paid" ? "text-emerald-900" : state === "failed" ? "text-red-800" : "text-neutral-800")} data-testid="payment-note" data-state={state}>
-      {t(`commerce.follow.${state}`)}
+      {t(`shop.follow.${state}`)}
     </span>
   );
 }
 
 /** After the payment page: the orders followed by themselves until their payments end, and said so. */
 export function CheckoutReturnScreen({ canceled }: { canceled?: boolean }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const { lang = "ru" } = useParams();
   const [params] = useSearchParams();
   const me = useMe();
@@ -362,7 +363,7 @@ export function CheckoutReturnScreen({ canceled }: { canceled?: boolean }) {
   // Past the backoff's quick part (about a minute and a half), the wait is said to be long.
   const [since] = useState(() => Date.now());
   const slow = anyPending(orders) && q.dataUpdatedAt - since > SLOW_AFTER_MS;
-  const title = canceled ? t("commerce.canceledTitle") : state === "failed" ? t("commerce.failedTitle") : state === "open" ? t("commerce.notStartedTitle") : t("commerce.successTitle");
+  const title = canceled ? t("commerce.canceledTitle") : state === "failed" ? t("shop.failedTitle") : state === "open" ? t("shop.notStartedTitle") : t("commerce.successTitle");
   useScreenTitle(title);
   return (
     <section className="mx-auto max-w-2xl px-4 py-16" data-testid="checkout-return" data-state={state ?? "loading"}>
@@ -370,7 +371,7 @@ export function CheckoutReturnScreen({ canceled }: { canceled?: boolean }) {
       <output className="block" aria-live="polite">
         {canceled ? <span className="mt-2 block text-neutral-700">{t("commerce.canceledText")}</span> : subject || me.isPending ? <PaymentNote state={state} slow={slow} /> : null}
       </output>
-      {!me.isPending && !subject ? <SignInPrompt className="mt-6" text={t("commerce.signInToFollow")} /> : null}
+      {!me.isPending && !subject ? <SignInPrompt className="mt-6" text={t("shop.signInToFollow")} /> : null}
       <div className="mt-6 space-y-3">
         {orders.map((o) => (
           <OrderCard key={o.id} order={o} lang={lang} />
@@ -389,7 +390,7 @@ export function CheckoutReturnScreen({ canceled }: { canceled?: boolean }) {
 
 /** The signed-in (or guest) visitor's orders, newest first, each with its number, date and status. */
 export function OrdersList({ lang, empty }: { lang: string; empty?: ReactNode }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const me = useMe();
   const subject = me.data?.id;
   const q = useQuery({ queryKey: [...ordersKey, "all", subject], queryFn: () => listOrders(subject as string, "all"), enabled: !!subject, refetchInterval: followInterval });
@@ -416,13 +417,13 @@ export function OrdersList({ lang, empty }: { lang: string; empty?: ReactNode })
 
 /** 'My orders': every order of the signed-in subject, newest first. */
 export function MyOrdersScreen() {
-  const { t } = useTranslation();
+  const t = useShopT();
   const { lang = "ru" } = useParams();
   useScreenTitle(t("commerce.myOrders"));
   return (
     <section className="mx-auto max-w-3xl px-4 py-16" data-testid="my-orders">
       <h1 className="text-3xl font-bold">{t("commerce.myOrders")}</h1>
-      <AuthGate skeleton={<GateSkeleton className="px-0" />} fallback={<SignInPrompt className="mt-4" text={t("commerce.signInForOrders")} />}>
+      <AuthGate skeleton={<GateSkeleton className="px-0" />} fallback={<SignInPrompt className="mt-4" text={t("shop.signInForOrders")} />}>
         <OrdersList lang={lang} />
       </AuthGate>
     </section>

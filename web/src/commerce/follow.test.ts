@@ -1,6 +1,6 @@
-import i18n from "@/i18n";
 import { isOrderId, orderTitle, paymentState, type Order } from "./api";
 import { overallState } from "./cart";
+import { shopT } from "./i18n";
 import { anyPending, FOLLOW_BACKOFF, followDelay, followInterval } from "./follow";
 
 const order = (status: Order["status"], extra: Partial<Order> = {}) => ({ status, ...extra }) as Order;
@@ -40,8 +40,8 @@ describe("following a payment", () => {
 });
 
 describe("an order's name", () => {
-  const t = i18n.getFixedT("en");
-  const ru = i18n.getFixedT("ru");
+  const t = shopT("en");
+  const ru = shopT("ru");
 
   it("is its number when the server gives one, else a neutral title, never its id", () => {
     expect(orderTitle({ number: 1042 }, t)).toBe("Order № 1042");

@@ -3,7 +3,6 @@
 //! with dates. Someone else, or a visitor without a session, is told so and offered sign-in.
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation, useParams } from "react-router";
-import { useTranslation } from "@/i18n";
 import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
 import { GateSkeleton } from "@/modules/rbac/gate";
@@ -15,6 +14,7 @@ import { lineTitle, StatusBadge } from "./cart";
 import { formatDateTime } from "./dates";
 import { followInterval } from "./follow";
 import { SignInPrompt, useScreenTitle } from "./screen";
+import { useShopT } from "./i18n";
 
 /** The order id at the end of the current URL (`…/ecommerce/orders/{id}`), when it is one. */
 function useOrderId(): string | null {
@@ -24,24 +24,24 @@ function useOrderId(): string | null {
 }
 
 function Lines({ order, lang }: { order: Order; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const currency = order.billingModuleCurrency?.id;
   return (
     <section className="mt-8" aria-labelledby="order-lines">
       <h2 id="order-lines" className="text-lg font-semibold">
-        {t("commerce.page.lines")}
+        {t("shop.page.lines")}
       </h2>
       <table className="mt-3 w-full text-left" data-testid="order-lines">
         <thead className="text-sm text-neutral-600">
           <tr>
             <th scope="col" className="py-1 pr-3 font-medium">
-              {t("commerce.page.product")}
+              {t("shop.page.product")}
             </th>
             <th scope="col" className="py-1 pr-3 text-right font-medium">
               {t("commerce.quantity")}
             </th>
             <th scope="col" className="py-1 text-right font-medium">
-              {t("commerce.page.sum")}
+              {t("shop.page.sum")}
             </th>
           </tr>
         </thead>
@@ -82,16 +82,16 @@ function Lines({ order, lang }: { order: Order; lang: string }) {
 }
 
 function History({ order, lang }: { order: Order; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   // The order was placed (in the cart) before any change; each change after it, oldest first.
   const steps = [
-    { id: "created", at: order.createdAt, label: t("commerce.page.created") },
+    { id: "created", at: order.createdAt, label: t("shop.page.created") },
     ...(order.statusChanges ?? []).map((c) => ({ id: c.id, at: c.createdAt, label: t(`commerce.status.${c.to}`, { defaultValue: c.to }) })),
   ];
   return (
     <section className="mt-8" aria-labelledby="order-history">
       <h2 id="order-history" className="text-lg font-semibold">
-        {t("commerce.page.history")}
+        {t("shop.page.history")}
       </h2>
       <ol className="mt-3 space-y-3 border-l-2 border-emerald-200 pl-4" data-testid="order-history">
         {steps.map((s) => (
@@ -109,7 +109,7 @@ function History({ order, lang }: { order: Order; lang: string }) {
 }
 
 function OrderView({ order, lang }: { order: Order; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const title = orderTitle(order, t);
   const state = paymentState(order.status);
   return (
@@ -120,14 +120,14 @@ function OrderView({ order, lang }: { order: Order; lang: string }) {
             {title}
           </h1>
           <p className="mt-1 text-neutral-600">
-            {t("commerce.page.placed")} <time dateTime={order.createdAt}>{formatDateTime(order.createdAt, lang)}</time>
+            {t("shop.page.placed")} <time dateTime={order.createdAt}>{formatDateTime(order.createdAt, lang)}</time>
           </p>
         </div>
         <StatusBadge status={order.status} />
       </header>
       <output aria-live="polite" className="mt-4 block rounded-xl bg-neutral-50 p-4 text-neutral-800" data-testid="order-state" data-state={state}>
-        {t(`commerce.page.state.${state}`)}
-        {order.email && state !== "open" ? ` ${t("commerce.page.mailedTo", { email: order.email })}` : ""}
+        {t(`shop.page.state.${state}`)}
+        {order.email && state !== "open" ? ` ${t("shop.page.mailedTo", { email: order.email })}` : ""}
       </output>
       <Lines order={order} lang={lang} />
       <History order={order} lang={lang} />
@@ -137,9 +137,9 @@ function OrderView({ order, lang }: { order: Order; lang: string }) {
 
 /** Why the order cannot be shown: not the visitor's (or gone), or another failure. */
 function Refused({ error }: { error: unknown }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const mine = error instanceof ApiError && [401, 403, 404].includes(error.status);
-  if (mine) return <SignInPrompt className="mt-6" text={t("commerce.page.notYours")} />;
+  if (mine) return <SignInPrompt className="mt-6" text={t("shop.page.notYours")} />;
   return (
     <p role="alert" className="mt-6 text-red-800">
       {errorMessage(error, t)}
@@ -148,7 +148,7 @@ function Refused({ error }: { error: unknown }) {
 }
 
 export function OrderScreen() {
-  const { t } = useTranslation();
+  const t = useShopT();
   const { lang = "ru" } = useParams();
   const id = useOrderId();
   const me = useMe();
@@ -162,17 +162,17 @@ export function OrderScreen() {
     refetchInterval: followInterval,
   });
   let body;
-  if (!id) body = <p className="mt-6 text-neutral-700">{t("commerce.page.notFound")}</p>;
+  if (!id) body = <p className="mt-6 text-neutral-700">{t("shop.page.notFound")}</p>;
   else if (!hydrated || me.isPending) body = <GateSkeleton className="px-0" />;
-  else if (!subject) body = <SignInPrompt className="mt-6" text={t("commerce.page.signIn")} />;
+  else if (!subject) body = <SignInPrompt className="mt-6" text={t("shop.page.signIn")} />;
   else if (q.isPending) body = <GateSkeleton className="px-0" />;
   else if (q.isError) body = <Refused error={q.error} />;
   else body = <OrderView order={q.data} lang={lang} />;
-  const fallbackTitle = t("commerce.yourOrder");
+  const fallbackTitle = t("shop.yourOrder");
   useScreenTitle(q.data ? orderTitle(q.data, t) : fallbackTitle);
   return (
     <section className="mx-auto max-w-3xl px-4 py-16" data-testid="order-screen">
-      <nav aria-label={t("commerce.page.breadcrumbs")} className="mb-6 text-sm">
+      <nav aria-label={t("shop.page.breadcrumbs")} className="mb-6 text-sm">
         <Link to={siteLink("/ecommerce/orders", lang)} className="font-medium text-emerald-900 underline underline-offset-4">
           ← {t("commerce.myOrders")}
         </Link>

@@ -2,9 +2,9 @@
 //! visitor to sign in.
 import { useEffect } from "react";
 import { Link, useLocation, useParams } from "react-router";
-import { useTranslation } from "@/i18n";
 import { AUTH_PATH, siteLink } from "@/site/link";
 import { cn } from "@/ui/cn";
+import { useShopT } from "./i18n";
 
 /**
  * Names the browser tab after the screen. The site route around a built-in screen titles the
@@ -32,13 +32,13 @@ export function useSignInHref(to?: string): string {
 
 /** `text` and a 'Sign in' link that brings the visitor back here. */
 export function SignInPrompt({ text, className }: { text: string; className?: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const href = useSignInHref();
   return (
     <div className={cn("rounded-xl border border-emerald-200 bg-emerald-50 p-4", className)} data-testid="sign-in-prompt">
       <p className="text-emerald-950">{text}</p>
       <Link to={href} className="mt-3 inline-flex h-10 items-center rounded-full bg-emerald-800 px-5 font-semibold text-white hover:bg-emerald-700">
-        {t("commerce.signIn")}
+        {t("shop.signIn")}
       </Link>
     </div>
   );

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { useLocation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { useTranslation, type TFunction } from "@/i18n";
+import type { TFunction } from "@/i18n";
 import { ApiError } from "@/api/http";
 import { useMe } from "@/modules/rbac/session";
 import { trackEvent } from "@/lib/analytics";
@@ -15,6 +15,7 @@ import { formatPrice, linked, registeredLang, tr, type Rec } from "@/site/conten
 import { applyServerErrors, errorMessage } from "@/lib/form-errors";
 import { RichText, richOf } from "@/site/rich-text";
 import { cn } from "@/ui/cn";
+import { useShopT } from "@/commerce/i18n";
 
 export const DESKTOP_AMOUNTS = [1, 3, 5, 10, 20, 50, 100, 1000];
 /** SPEC §2's phone amounts (5, 10, 20, 50, 100) and 1, the default, so the chosen one always shows. */
@@ -111,7 +112,7 @@ function useTierPreset(form: RefObject<HTMLElement | null>, quantity: RefObject<
 }
 
 function Copy({ text }: { text: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const [done, setDone] = useState(false);
   const copy = async () => {
     try {
@@ -136,14 +137,14 @@ type ReceiptForm = z.infer<ReturnType<typeof receiptSchema>>;
 
 /** What the bank choice says under its name: the currency, and the provider or the details. */
 function bankHint(bank: Bank, method: PaymentMethod | undefined, t: TFunction): string {
-  if (bank === "foreign" && !method) return t("donation.hint.foreignDetails");
+  if (bank === "foreign" && !method) return t("shop.donation.hint.foreignDetails");
   const provider = method ? t(`commerce.providers.${method.provider}`, { defaultValue: method.provider }) : "";
-  return t(`donation.hint.${bank}`, { provider });
+  return t(`shop.donation.hint.${bank}`, { provider });
 }
 
 /** The foreign bank's details (PayPal, a Telegram link), in the page's language. */
 function ForeignDetails({ product, lang }: { product: Rec; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const details = linked(product, "products-to-website-builder-module-widgets");
   const requisites = details.flatMap((w) => linked(w, "widgets-to-features"));
   return (
@@ -180,7 +181,7 @@ function ForeignDetails({ product, lang }: { product: Rec; lang: string }) {
 /** The tree donation: the bank of the card (and so the currency and provider), quick amounts, a
  * stepper with minimum 1, the running total, the receipt email and Pay. */
 export function TreeDonation({ product, lang }: { product: Rec; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const id = useId();
   const prices = product._prices ?? [];
   const providers = useProviders();
@@ -254,14 +255,14 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
       <h3 className="text-2xl font-bold">{tr(product.title, lang)}</h3>
       {tr(product.shortDescription, lang) ? <p className="mt-1 text-neutral-700">{tr(product.shortDescription, lang)}</p> : null}
       <fieldset className="mt-6">
-        <legend className="text-sm font-semibold">{t("donation.bank")}</legend>
+        <legend className="text-sm font-semibold">{t("shop.donation.bank")}</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-3" data-testid="banks">
           {banks.map((value) => (
             <label key={value} className={cn("flex cursor-pointer items-start gap-2 rounded-2xl border px-4 py-3 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-emerald-800", bank === value ? "border-emerald-800 bg-emerald-50" : "border-neutral-300")}>
               <input type="radio" name={`${id}-bank`} value={value} checked={bank === value} onChange={() => setBank(value)} aria-labelledby={`${id}-${value}-name`} aria-describedby={`${id}-${value}-hint`} className="mt-1 accent-emerald-800" data-testid={`bank-${value}`} />
               <span>
                 <span id={`${id}-${value}-name`} className="block font-medium">
-                  {t(`donation.banks.${value}`)}
+                  {t(`shop.donation.banks.${value}`)}
                 </span>
                 <span id={`${id}-${value}-hint`} className="block text-sm text-neutral-700">
                   {bankHint(value, methods[value], t)}
@@ -306,8 +307,8 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
           </div>
           <p className="mt-2 text-sm text-neutral-700" data-testid="pay-with">
             {method
-              ? t("donation.payWith", { price: formatPrice(price, lang), provider: t(`commerce.providers.${method.provider}`, { defaultValue: method.provider }) })
-              : t("donation.perTree", { price: formatPrice(price, lang) })}
+              ? t("shop.donation.payWith", { price: formatPrice(price, lang), provider: t(`commerce.providers.${method.provider}`, { defaultValue: method.provider }) })
+              : t("shop.donation.perTree", { price: formatPrice(price, lang) })}
           </p>
           <div className="mt-6">
             <label htmlFor={`${id}-email`} className="text-sm font-semibold">
@@ -329,7 +330,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
               </p>
             ) : (
               <p id={`${id}-email-help`} className="mt-1 text-sm text-neutral-700">
-                {t("donation.emailHelp")}
+                {t("shop.donation.emailHelp")}
               </p>
             )}
           </div>

@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { toast } from "sonner";
-import { useTranslation, type TFunction } from "@/i18n";
+import type { TFunction } from "@/i18n";
 import { buyNow, ensureSubject, paymentTarget, useProviders } from "@/commerce/api";
 import { AddToCart } from "@/commerce/cart";
 import { currencyChoices, type PaymentMethod } from "@/commerce/payment";
@@ -14,16 +14,17 @@ import { errorMessage } from "@/lib/form-errors";
 import { formatPrice, type Price, type Rec } from "@/site/content";
 import { cn } from "@/ui/cn";
 import { clampQuantity, MAX_QUANTITY } from "./donation";
+import { useShopT } from "@/commerce/i18n";
 
 /** Who pays in a currency: '— Russian cards', '— Kazakh cards (TipTopPay)', '— foreign cards (Stripe)'. */
 function cardsOf(method: PaymentMethod, t: TFunction): string {
-  if (method.bank === "ru") return t("commerce.currency.rub");
-  if (method.bank === "kz") return t("commerce.currency.kzt");
-  return t("commerce.currency.other", { provider: t(`commerce.providers.${method.provider}`, { defaultValue: method.provider }) });
+  if (method.bank === "ru") return t("shop.currency.rub");
+  if (method.bank === "kz") return t("shop.currency.kzt");
+  return t("shop.currency.other", { provider: t(`commerce.providers.${method.provider}`, { defaultValue: method.provider }) });
 }
 
 export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const id = useId();
   const prices: Price[] = product._prices ?? [];
   const providers = useProviders();
@@ -36,7 +37,7 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
   const me = useMe();
   const buy = useMutation({
     mutationFn: async () => {
-      if (!chosen) throw new Error(t("commerce.currency.none"));
+      if (!chosen) throw new Error(t("shop.currency.none"));
       const subject = await ensureSubject(qc, me.data);
       return buyNow(subject, product.id, { provider: chosen.provider, quantity: n, language: lang, billingModule: { currency: { id: chosen.price.currency.id } } });
     },
@@ -57,12 +58,12 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
       </p>
     );
   }
-  if (!chosen) return <p className="mt-6 text-neutral-700">{t("commerce.currency.none")}</p>;
+  if (!chosen) return <p className="mt-6 text-neutral-700">{t("shop.currency.none")}</p>;
   const step = (d: number) => setQty((q) => Math.min(MAX_QUANTITY, Math.max(1, (q === "" ? 1 : q) + d)));
   return (
     <div className="mt-6 rounded-2xl border border-emerald-100 bg-emerald-50/50 p-5" data-testid="product-buy">
       <fieldset>
-        <legend className="text-sm font-semibold">{t("commerce.currency.legend")}</legend>
+        <legend className="text-sm font-semibold">{t("shop.currency.legend")}</legend>
         <div className="mt-2 grid gap-2" data-testid="prices">
           {choices.map((c) => {
             const selected = c === chosen;
@@ -109,7 +110,7 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
           }}
           className="inline-flex h-11 items-center justify-center rounded-full bg-emerald-800 px-6 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60"
         >
-          {buy.isPending ? t("commerce.loadingPay") : t("commerce.buyNow")}
+          {buy.isPending ? t("commerce.loadingPay") : t("shop.buyNow")}
         </button>
         <AddToCart productId={product.id} quantity={n} currency={chosen.price.currency.id} className="border border-emerald-800 bg-white text-emerald-900 hover:bg-emerald-50" />
       </div>

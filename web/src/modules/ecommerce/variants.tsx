@@ -1,4 +1,3 @@
-import { useTranslation } from "@/i18n";
 import { linked, tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
 import { RenderVariant, type VariantProps } from "@/site/registry";
@@ -9,11 +8,12 @@ import { SignInPrompt } from "@/commerce/screen";
 import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
 import { TreeDonation } from "./donation";
 import { ProductBuy } from "./product-buy";
+import { useShopT } from "@/commerce/i18n";
 
 const link = (kind: string, r: Rec, lang: string) => siteLink(`/ecommerce/${kind}/${r.slug}`, lang);
 
 function Products({ items, lang }: { items: Rec[]; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   if (!items.length) return <p className="text-neutral-600">{t("site.noItems")}</p>;
   return (
     <ListGrid>
@@ -94,11 +94,11 @@ function Donation({ data, lang }: VariantProps) {
 
 /** The visitor's own orders (a guest's too), or a sign-in prompt for someone without a session. */
 function OrderList({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
+  const t = useShopT();
   return (
     <Block data={data} lang={lang}>
       <div data-testid="order-list-widget">
-        <AuthGate skeleton={<GateSkeleton className="px-0" />} fallback={<SignInPrompt text={t("commerce.signInForOrders")} />}>
+        <AuthGate skeleton={<GateSkeleton className="px-0" />} fallback={<SignInPrompt text={t("shop.signInForOrders")} />}>
           <OrdersList lang={lang} />
         </AuthGate>
       </div>
