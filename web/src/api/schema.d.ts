@@ -5172,6 +5172,23 @@ export interface paths {
         patch: operations["updateNotificationNotification"];
         trace?: never;
     };
+    "/api/notification/notifications/{id}/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' */
+        get: operations["notificationMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notification/notifications/{id}/send": {
         parameters: {
             query?: never;
@@ -12690,6 +12707,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             language: string | null;
+            /** Format: int64 */
+            number: number | null;
             receipt: string;
             /** @enum {string} */
             status: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
@@ -12723,7 +12742,7 @@ export interface components {
         EcommerceOrderFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "status" | "type" | "receipt" | "comment" | "email" | "language";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "status" | "type" | "receipt" | "comment" | "email" | "language" | "number";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -12736,7 +12755,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "status" | "type" | "email";
+            column: "id" | "createdAt" | "status" | "type" | "email" | "number";
             /**
              * @default asc
              * @enum {string}
@@ -15042,6 +15061,17 @@ export interface components {
             unique: boolean;
             values: string[] | null;
         };
+        NotificationMessageResult: {
+            /** @description whether its channel is configured (false: it stays in the outbox) */
+            delivered: boolean;
+            html: string;
+            language: string;
+            links: string[];
+            status?: string | null;
+            subject: string;
+            text: string;
+            to: string;
+        };
         /** @description notification.notification (notification_notification) */
         NotificationNotification: {
             attachments: unknown;
@@ -16040,6 +16070,7 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             id: string;
+            language: string | null;
             slug: string;
             /** Format: date-time */
             totpEnabledAt: string | null;
@@ -16057,7 +16088,7 @@ export interface components {
         RbacSubjectFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "slug" | "totpEnabledAt";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "slug" | "totpEnabledAt" | "language";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -63453,6 +63484,84 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notificationMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NotificationMessageResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,10 +15,11 @@ export type OwnerStatusChange = Pick<Schemas["EcommerceOrderStatusChange"], "id"
 
 /**
  * An order with its lines (product, total per currency), currency, totals and checkout total.
- * `number` is the short sequential number people read (`№ 1042`), given by servers that have it;
- * `statusChanges` comes with one order of the buyer's (`subjectOrder`), not with lists.
+ * `number` is the short sequential number people read (`№ 1042`; null on orders older than it);
+ * `statusChanges` comes with one order of the buyer's (`subjectOrder`), not with lists (the
+ * document does not declare it yet).
  */
-export type Order = Schemas["EcommerceOrderView"] & { number?: number | null; statusChanges?: OwnerStatusChange[] };
+export type Order = Schemas["EcommerceOrderView"] & { statusChanges?: OwnerStatusChange[] };
 
 export type OrderStatus = Order["status"];
 
@@ -101,6 +102,14 @@ export function useProviders() {
   return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => api.get("/api/billing/providers"), staleTime: 5 * 60_000 });
 }
 
+/** Does `offer` mail a receipt, so that checkout needs the buyer's email? Every real provider does;
+ * the demo's dummy one does not. (A server that says so per provider, `needsEmail`, is believed.) */
+export function needsEmail(offer: ProviderOffer | undefined): boolean {
+  if (!offer) return false;
+  const said = (offer as { needsEmail?: unknown }).needsEmail;
+  return typeof said === "boolean" ? said : offer.provider !== "dummy";
+}
+
 /** Does `offer` take payments in `currency` (a slug)? */
 export function accepts(offer: ProviderOffer, currency: string | null | undefined): boolean {
   return offer.currencies.length === 0 || (!!currency && offer.currencies.includes(currency.toLowerCase()));
@@ -145,7 +154,7 @@ export function paymentState(status: OrderStatus): PaymentState {
 }
 
 /** How a person names an order: `Order № 1042`, or "Your order" where the server gives no number (never its id). */
-export function orderTitle(order: Pick<Order, "number">, t: TFunction): string {
+export function orderTitle(order: { number?: number | null }, t: TFunction): string {
   return typeof order.number === "number" ? t("shop.orderNumber", { number: order.number }) : t("shop.yourOrder");
 }
 

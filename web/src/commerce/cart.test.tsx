@@ -72,7 +72,7 @@ describe("the cart sheet", () => {
 describe("My orders", () => {
   it("lists each order with its number (or a neutral title), its date and status, linking to its page", async () => {
     stubFetch((s) => {
-      if (s.url.includes("/orders?type=all")) return reply(200, { data: [order({ status: "approving", type: "history", number: 1042 } as Partial<Order>), order({ id: "01a22472-5525-7617-ba15-000000000002", status: "canceled", type: "history", createdAt: "2026-03-01T08:00:00Z" })] });
+      if (s.url.includes("/orders?type=history")) return reply(200, { data: [order({ status: "approving", type: "history", number: 1042 } as Partial<Order>), order({ id: "01a22472-5525-7617-ba15-000000000002", status: "canceled", type: "history", createdAt: "2026-03-01T08:00:00Z" })] });
       return reply(404, { code: "not_found", error: "no" });
     });
     mount(<MyOrdersScreen />, { me: guest, url: "/en/ecommerce/orders" });
@@ -116,6 +116,7 @@ describe("an order's page", () => {
     mount(<OrderScreen />, { me: guest, url });
     await screen.findByTestId("order-page");
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Your order");
+    expect(screen.getAllByRole("heading", { level: 1 })).toHaveLength(1);
     expect(screen.getByTestId("order-state")).toHaveTextContent("Paid. Thank you! Updates go to donor@example.com.");
     const lines = screen.getByTestId("order-lines");
     expect(within(lines).getByRole("link", { name: "A tree" })).toHaveAttribute("href", "/en/ecommerce/products/tree");

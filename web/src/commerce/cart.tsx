@@ -139,27 +139,26 @@ export function OrderCard({ order, lang, subject, editable, headingLevel = 3 }: 
   });
   const H = headingLevel === 2 ? "h2" : "h3";
   const inCart = editable && order.status === "new";
-  const heading = inCart && typeof order.number !== "number" ? null : (
-    <H className="text-base font-semibold" data-testid="order-title">
-      <Link to={siteLink(orderPath(order.id), lang)} className="underline-offset-4 hover:underline">
-        {orderTitle(order, t)}
-      </Link>
-    </H>
+  // In the cart every order is 'In the cart' and has no number yet: nothing to head it with.
+  const header = inCart && typeof order.number !== "number" ? null : (
+    <header className="flex flex-wrap items-start justify-between gap-2">
+      <div className="min-w-0">
+        <H className="text-base font-semibold" data-testid="order-title">
+          <Link to={siteLink(orderPath(order.id), lang)} className="underline decoration-emerald-300 underline-offset-4 hover:decoration-emerald-800">
+            {orderTitle(order, t)}
+          </Link>
+        </H>
+        <p className="text-sm text-neutral-600" data-testid="order-date">
+          <time dateTime={order.createdAt}>{formatDateTime(order.createdAt, lang)}</time>
+        </p>
+      </div>
+      {inCart ? null : <StatusBadge status={order.status} />}
+    </header>
   );
   return (
     <article className="rounded-xl border border-neutral-200 bg-white p-4" data-testid="order-card" data-order={order.id}>
-      <header className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          {heading}
-          {inCart ? null : (
-            <p className="text-sm text-neutral-600" data-testid="order-date">
-              <time dateTime={order.createdAt}>{formatDateTime(order.createdAt, lang)}</time>
-            </p>
-          )}
-        </div>
-        <StatusBadge status={order.status} />
-      </header>
-      <ul className="mt-3 space-y-2">
+      {header}
+      <ul className={cn("space-y-2", header && "mt-3")}>
         {order.ordersToProducts.map((l) => (
           <li key={l.id} className="flex flex-wrap items-center justify-between gap-2">
             <span className="font-medium">{lineTitle(l, lang)}</span>
@@ -388,12 +387,13 @@ export function CheckoutReturnScreen({ canceled }: { canceled?: boolean }) {
   );
 }
 
-/** The signed-in (or guest) visitor's orders, newest first, each with its number, date and status. */
+/** The signed-in (or guest) visitor's placed orders (the cart has its sheet), newest first, each with
+ * its number, date and status. */
 export function OrdersList({ lang, empty }: { lang: string; empty?: ReactNode }) {
   const t = useShopT();
   const me = useMe();
   const subject = me.data?.id;
-  const q = useQuery({ queryKey: [...ordersKey, "all", subject], queryFn: () => listOrders(subject as string, "all"), enabled: !!subject, refetchInterval: followInterval });
+  const q = useQuery({ queryKey: [...ordersKey, "history", subject], queryFn: () => listOrders(subject as string, "history"), enabled: !!subject, refetchInterval: followInterval });
   if (q.isPending) return <GateSkeleton className="px-0" />;
   if (q.isError) {
     return (
@@ -408,7 +408,7 @@ export function OrdersList({ lang, empty }: { lang: string; empty?: ReactNode })
     <ol className="mt-6 space-y-3" data-testid="orders-list">
       {orders.map((o) => (
         <li key={o.id}>
-          <OrderCard order={o} lang={lang} subject={subject} editable={o.status === "new"} />
+          <OrderCard order={o} lang={lang} />
         </li>
       ))}
     </ol>

@@ -9,6 +9,7 @@ export const shopEn: Catalogue = {
   shop: {
     orderNumber: "Order № {{number}}",
     yourOrder: "Your order",
+    order: "Order",
     closeCart: "Close the cart",
     itemsInCart: "Items in the cart:",
     signIn: "Sign in",
@@ -50,6 +51,8 @@ export const shopEn: Catalogue = {
       none: "Payment is not available right now.",
     },
     buyNow: "Buy now",
+    receiptHelp: "The receipt is sent here.",
+    receiptHelpOptional: "Optional: the receipt is sent here.",
     donation: {
       bank: "Your card's bank",
       banks: { ru: "Russian bank", kz: "Kazakh bank", foreign: "Foreign bank" },
@@ -61,7 +64,6 @@ export const shopEn: Catalogue = {
       },
       payWith: "{{price}} per tree, paid through {{provider}}",
       perTree: "{{price}} per tree",
-      emailHelp: "Optional: we send the receipt here.",
     },
   },
 };
@@ -70,6 +72,7 @@ export const shopRu: Catalogue = {
   shop: {
     orderNumber: "Заказ № {{number}}",
     yourOrder: "Ваш заказ",
+    order: "Заказ",
     closeCart: "Закрыть корзину",
     itemsInCart: "Товаров в корзине:",
     signIn: "Войти",
@@ -111,6 +114,8 @@ export const shopRu: Catalogue = {
       none: "Оплата сейчас недоступна.",
     },
     buyNow: "Купить",
+    receiptHelp: "Сюда придёт чек.",
+    receiptHelpOptional: "Необязательно: сюда придёт чек.",
     donation: {
       bank: "Банк вашей карты",
       banks: { ru: "Российский банк", kz: "Казахстанский банк", foreign: "Иностранный банк" },
@@ -122,7 +127,6 @@ export const shopRu: Catalogue = {
       },
       payWith: "{{price}} за дерево, оплата через {{provider}}",
       perTree: "{{price}} за дерево",
-      emailHelp: "Необязательно: пришлём сюда чек.",
     },
   },
 };

@@ -168,7 +168,7 @@ export function OrderScreen() {
   else if (q.isPending) body = <GateSkeleton className="px-0" />;
   else if (q.isError) body = <Refused error={q.error} />;
   else body = <OrderView order={q.data} lang={lang} />;
-  const fallbackTitle = t("shop.yourOrder");
+  const fallbackTitle = t("shop.order");
   useScreenTitle(q.data ? orderTitle(q.data, t) : fallbackTitle);
   return (
     <section className="mx-auto max-w-3xl px-4 py-16" data-testid="order-screen">

@@ -6,7 +6,7 @@ import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import type { components } from "@/api/schema";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
-import { money, type Order, type OrderDetails } from "@/commerce/api";
+import { money, type OrderDetails } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
 import { Button } from "@/ui/button";
 import { Card } from "@/ui/card";
@@ -54,7 +54,7 @@ export function OrdersView({ lang }: { lang: string }) {
 }
 
 /** 'Order № 1042', or 'Order' from a server that gives no numbers yet (never the id). */
-function adminOrderTitle(o: (OrderDetails & Pick<Order, "number">) | undefined, t: TFunction): string {
+function adminOrderTitle(o: OrderDetails | undefined, t: TFunction): string {
   return typeof o?.number === "number" ? t("shop.orderNumber", { number: o.number }) : t("orders.number");
 }
 

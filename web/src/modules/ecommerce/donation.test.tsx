@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { mount } from "@/modules/rbac/test-utils";
 import type { Rec } from "@/site/content";
@@ -134,9 +134,30 @@ describe("the tree donation", () => {
     await userEvent.click(kz);
     expect(screen.getByTestId("total")).toHaveTextContent("995 ₸");
     expect(screen.getByTestId("pay-with")).toHaveTextContent("995 ₸ per tree, paid through TipTopPay");
+    await userEvent.type(screen.getByLabelText("Email for the receipt"), "donor@example.com");
     await userEvent.click(screen.getByRole("button", { name: "Pay" }));
     await waitFor(() => expect(sent.some((s) => s.url.endsWith("/checkout"))).toBe(true));
-    expect(sent.find((s) => s.url.endsWith("/checkout"))?.body).toMatchObject({ provider: "tiptoppay", quantity: 1, billingModule: { currency: { id: "c-kzt" } } });
+    expect(sent.find((s) => s.url.endsWith("/checkout"))?.body).toMatchObject({ provider: "tiptoppay", quantity: 1, email: "donor@example.com", billingModule: { currency: { id: "c-kzt" } } });
+  });
+
+  it("asks for the email a real provider mails the receipt to, and not for the demo's dummy one", async () => {
+    const sent = serve();
+    mount(<TreeDonation product={tree} lang="en" />, { me: { id: "s1", admin: false, roles: [], identities: [] }, url: "/en/" });
+    const email = await screen.findByLabelText("Email for the receipt");
+    await waitFor(() => expect(email).toHaveAttribute("aria-required", "true"));
+    expect(email).toHaveAccessibleDescription("The receipt is sent here.");
+    await userEvent.click(screen.getByRole("button", { name: "Pay" }));
+    await waitFor(() => expect(email).toHaveAccessibleDescription("Enter an email to receive the invoice."));
+    expect(email).toHaveFocus();
+    expect(sent.some((s) => s.url.endsWith("/checkout"))).toBe(false);
+    vi.unstubAllGlobals();
+    cleanup();
+    const dummy = serve({ providers: [{ provider: "dummy", currencies: [], statusApi: false }] });
+    mount(<TreeDonation product={tree} lang="en" />, { me: { id: "s1", admin: false, roles: [], identities: [] }, url: "/en/" });
+    await screen.findByText("In roubles (₽) · Test payment");
+    expect(screen.getByLabelText("Email for the receipt")).toHaveAccessibleDescription("Optional: the receipt is sent here.");
+    await userEvent.click(screen.getByRole("button", { name: "Pay" }));
+    await waitFor(() => expect(dummy.some((s) => s.url.endsWith("/checkout"))).toBe(true));
   });
 
   it("has no Kazakh card without TipTopPay", async () => {

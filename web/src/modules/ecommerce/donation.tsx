@@ -1,18 +1,15 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type RefObject } from "react";
-import { useForm } from "react-hook-form";
 import { useLocation, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { z } from "zod";
 import type { TFunction } from "@/i18n";
-import { ApiError } from "@/api/http";
 import { useMe } from "@/modules/rbac/session";
 import { trackEvent } from "@/lib/analytics";
-import { buyNow, ensureSubject, paymentTarget, useProviders } from "@/commerce/api";
+import { buyNow, ensureSubject, needsEmail, paymentTarget, useProviders } from "@/commerce/api";
+import { emailRefused, ReceiptEmailField, useReceiptForm } from "@/commerce/receipt-email";
 import { paymentFor, type Bank, type PaymentMethod } from "@/commerce/payment";
 import { formatPrice, linked, registeredLang, tr, type Rec } from "@/site/content";
-import { applyServerErrors, errorMessage } from "@/lib/form-errors";
+import { errorMessage } from "@/lib/form-errors";
 import { RichText, richOf } from "@/site/rich-text";
 import { cn } from "@/ui/cn";
 import { useShopT } from "@/commerce/i18n";
@@ -131,10 +128,6 @@ function Copy({ text }: { text: string }) {
   );
 }
 
-/** The receipt email: empty, or an address the server will take. */
-export const receiptSchema = (t: TFunction) => z.object({ email: z.union([z.literal(""), z.string().trim().email(t("errors.email"))]) });
-type ReceiptForm = z.infer<ReturnType<typeof receiptSchema>>;
-
 /** What the bank choice says under its name: the currency, and the provider or the details. */
 function bankHint(bank: Bank, method: PaymentMethod | undefined, t: TFunction): string {
   if (bank === "foreign" && !method) return t("shop.donation.hint.foreignDetails");
@@ -206,8 +199,8 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
   useTierPreset(formRef, qtyRef, (k) => setQty(k));
   const qc = useQueryClient();
   const me = useMe();
-  const form = useForm<ReceiptForm>({ resolver: zodResolver(receiptSchema(t)), defaultValues: { email: "" }, mode: "onTouched" });
-  const emailError = form.formState.errors.email?.message;
+  const emailRequired = needsEmail(offers.find((o) => o.provider === method?.provider));
+  const form = useReceiptForm(t, emailRequired);
   const pay = useMutation({
     mutationFn: async (email: string) => {
       if (!method) throw new Error(t("commerce.payFailed"));
@@ -226,11 +219,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
     },
     onError: (e) => {
       // A message about the email goes on the field (and the focus with it); anything else is a toast.
-      if (e instanceof ApiError && e.fields.email?.length) {
-        applyServerErrors(e, form.setError, ["email"], t);
-        form.setFocus("email");
-        return;
-      }
+      if (emailRefused(e, form, t)) return;
       toast.error(t("commerce.payFailed"), { description: errorMessage(e, t, t("commerce.failed")) });
     },
   });
@@ -239,7 +228,6 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
       {a}
     </button>
   );
-  const emailField = form.register("email");
   return (
     <form
       ref={formRef}
@@ -311,28 +299,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
               : t("shop.donation.perTree", { price: formatPrice(price, lang) })}
           </p>
           <div className="mt-6">
-            <label htmlFor={`${id}-email`} className="text-sm font-semibold">
-              {t("commerce.emailOptional")}
-            </label>
-            <input
-              id={`${id}-email`}
-              data-testid="donation-email"
-              type="email"
-              autoComplete="email"
-              aria-invalid={emailError ? true : undefined}
-              aria-describedby={emailError ? `${id}-email-error` : `${id}-email-help`}
-              {...emailField}
-              className={cn("mt-1 h-11 w-full rounded-xl border px-3", emailError ? "border-red-700 ring-1 ring-red-700" : "border-neutral-300")}
-            />
-            {emailError ? (
-              <p id={`${id}-email-error`} className="mt-1 text-sm font-medium text-red-800" data-testid="donation-email-error">
-                {emailError}
-              </p>
-            ) : (
-              <p id={`${id}-email-help`} className="mt-1 text-sm text-neutral-700">
-                {t("shop.donation.emailHelp")}
-              </p>
-            )}
+            <ReceiptEmailField form={form} id={`${id}-email`} testId="donation-email" required={emailRequired} label={t("commerce.emailOptional")} help={t(emailRequired ? "shop.receiptHelp" : "shop.receiptHelpOptional")} />
           </div>
           <button type="submit" data-testid="pay" disabled={pay.isPending || !method} className="mt-6 h-14 w-full rounded-full bg-emerald-800 text-lg font-semibold text-white hover:bg-emerald-700 disabled:opacity-70">
             {pay.isPending ? t("commerce.loadingPay") : t("site.pay")}

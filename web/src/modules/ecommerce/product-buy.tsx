@@ -5,7 +5,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import type { TFunction } from "@/i18n";
-import { buyNow, ensureSubject, paymentTarget, useProviders } from "@/commerce/api";
+import { buyNow, ensureSubject, needsEmail, paymentTarget, useProviders } from "@/commerce/api";
+import { emailRefused, ReceiptEmailField, useReceiptForm } from "@/commerce/receipt-email";
 import { AddToCart } from "@/commerce/cart";
 import { currencyChoices, type PaymentMethod } from "@/commerce/payment";
 import { useMe } from "@/modules/rbac/session";
@@ -35,17 +36,22 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
   const n = qty === "" ? 1 : qty;
   const qc = useQueryClient();
   const me = useMe();
+  const emailRequired = needsEmail(providers.data?.find((o) => o.provider === chosen?.provider));
+  const form = useReceiptForm(t, emailRequired);
   const buy = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (email: string) => {
       if (!chosen) throw new Error(t("shop.currency.none"));
       const subject = await ensureSubject(qc, me.data);
-      return buyNow(subject, product.id, { provider: chosen.provider, quantity: n, language: lang, billingModule: { currency: { id: chosen.price.currency.id } } });
+      return buyNow(subject, product.id, { provider: chosen.provider, quantity: n, email: email.trim() || undefined, language: lang, billingModule: { currency: { id: chosen.price.currency.id } } });
     },
     onSuccess: (r) => {
       const target = paymentTarget(r);
       if (target) window.location.assign(target);
     },
-    onError: (e) => toast.error(t("commerce.payFailed"), { description: errorMessage(e, t, t("commerce.failed")) }),
+    onError: (e) => {
+      if (emailRefused(e, form, t)) return;
+      toast.error(t("commerce.payFailed"), { description: errorMessage(e, t, t("commerce.failed")) });
+    },
   });
   if (prices.length === 0) return null;
   // Until the providers are known, every price is shown as it is (the server's page has them too).
@@ -61,7 +67,16 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
   if (!chosen) return <p className="mt-6 text-neutral-700">{t("shop.currency.none")}</p>;
   const step = (d: number) => setQty((q) => Math.min(MAX_QUANTITY, Math.max(1, (q === "" ? 1 : q) + d)));
   return (
-    <div className="mt-6 rounded-2xl border border-emerald-100 bg-emerald-50/50 p-5" data-testid="product-buy">
+    <form
+      noValidate
+      aria-label={t("shop.buyNow")}
+      onSubmit={form.handleSubmit((v) => {
+        trackEvent("checkout-started");
+        buy.mutate(v.email);
+      })}
+      className="mt-6 rounded-2xl border border-emerald-100 bg-emerald-50/50 p-5"
+      data-testid="product-buy"
+    >
       <fieldset>
         <legend className="text-sm font-semibold">{t("shop.currency.legend")}</legend>
         <div className="mt-2 grid gap-2" data-testid="prices">
@@ -69,9 +84,11 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
             const selected = c === chosen;
             return (
               <label key={c.price.currency.id} className={cn("flex cursor-pointer items-center gap-3 rounded-xl border bg-white px-4 py-3 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-emerald-800", selected ? "border-emerald-800" : "border-neutral-300")}>
-                <input type="radio" name={`${id}-currency`} checked={selected} onChange={() => setPicked(c.price.currency.id)} className="accent-emerald-800" data-testid={`currency-${c.price.currency.slug}`} />
-                <span className="text-2xl font-bold text-emerald-900">{formatPrice(c.price, lang)}</span>
-                <span className="text-neutral-700">— {cardsOf(c, t)}</span>
+                <input type="radio" name={`${id}-currency`} checked={selected} onChange={() => setPicked(c.price.currency.id)} className="shrink-0 accent-emerald-800" data-testid={`currency-${c.price.currency.slug}`} aria-labelledby={`${id}-${c.price.currency.slug}`} />
+                <span id={`${id}-${c.price.currency.slug}`} className="flex flex-wrap items-baseline gap-x-2">
+                  <span className="whitespace-nowrap text-2xl font-bold text-emerald-900">{formatPrice(c.price, lang)}</span>
+                  <span className="text-neutral-700">— {cardsOf(c, t)}</span>
+                </span>
               </label>
             );
           })}
@@ -99,21 +116,20 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
           </span>
         </p>
       </div>
+      <div className="mt-4">
+        <ReceiptEmailField form={form} id={`${id}-email`} testId="product-email" required={emailRequired} label={t("commerce.emailOptional")} help={t(emailRequired ? "shop.receiptHelp" : "shop.receiptHelpOptional")} />
+      </div>
       <div className="mt-5 flex flex-wrap gap-3">
         <button
-          type="button"
+          type="submit"
           data-testid="buy-now"
           disabled={buy.isPending}
-          onClick={() => {
-            trackEvent("checkout-started");
-            buy.mutate();
-          }}
           className="inline-flex h-11 items-center justify-center rounded-full bg-emerald-800 px-6 font-semibold text-white hover:bg-emerald-700 disabled:opacity-60"
         >
           {buy.isPending ? t("commerce.loadingPay") : t("shop.buyNow")}
         </button>
         <AddToCart productId={product.id} quantity={n} currency={chosen.price.currency.id} className="border border-emerald-800 bg-white text-emerald-900 hover:bg-emerald-50" />
       </div>
-    </div>
+    </form>
   );
 }
