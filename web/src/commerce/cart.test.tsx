@@ -69,6 +69,41 @@ describe("the cart sheet", () => {
   });
 });
 
+describe("a cart in two currencies", () => {
+  it("checks each currency out on its own, with the providers that take it", async () => {
+    const kzt = { id: "c-kzt", slug: "kzt", symbol: "₸", title: "Tenge", isDefault: false };
+    const tenge = order({ id: "01a22472-5525-7617-ba15-000000000003", billingModuleCurrency: kzt, checkoutTotal: "995", total: [{ billingModuleCurrency: kzt, total: "995" }] });
+    const sent = stubFetch((s) => {
+      if (s.url.includes("/orders/total"))
+        return reply(200, {
+          data: [
+            { billingModuleCurrency: rub, total: "398", orders: [order()] },
+            { billingModuleCurrency: kzt, total: "995", orders: [tenge] },
+          ],
+        });
+      if (s.url.startsWith("/api/billing/providers")) return reply(200, { data: [{ provider: "cloudpayments", currencies: ["rub"], statusApi: true }, { provider: "tiptoppay", currencies: ["kzt"], statusApi: true }] });
+      if (s.url.endsWith("/orders/checkout")) return reply(201, { data: { billingModule: { invoices: [] }, ecommerceModule: { orders: [] } } });
+      return reply(404, { code: "not_found", error: "no" });
+    });
+    mount(<CartButton />, { me: guest, url: "/en/" });
+    await userEvent.click(await screen.findByRole("button", { name: /Cart/ }));
+    const sheet = await screen.findByRole("dialog", { name: "Cart" });
+    const groups = await within(sheet).findAllByTestId("cart-group");
+    expect(groups).toHaveLength(2);
+    const [inRub, inKzt] = groups as [HTMLElement, HTMLElement];
+    expect(within(inRub).getByRole("heading", { name: "Paid in ₽" })).toBeInTheDocument();
+    await within(inKzt).findByRole("option", { name: "TipTopPay" });
+    expect(within(inKzt).queryByRole("option", { name: "CloudPayments" })).toBeNull();
+    // A real provider mails the invoice: no email, no checkout.
+    await userEvent.click(within(inKzt).getByRole("button", { name: "Checkout" }));
+    await waitFor(() => expect(within(inKzt).getByLabelText("Email for the invoice")).toHaveAccessibleDescription("Enter an email to receive the invoice."));
+    await userEvent.type(within(inKzt).getByLabelText("Email for the invoice"), "buyer@example.com");
+    await userEvent.click(within(inKzt).getByRole("button", { name: "Checkout" }));
+    await waitFor(() => expect(sent.some((s) => s.url.endsWith("/orders/checkout"))).toBe(true));
+    expect(sent.find((s) => s.url.endsWith("/orders/checkout"))?.body).toMatchObject({ provider: "tiptoppay", email: "buyer@example.com", ecommerceModule: { orders: [{ id: tenge.id }] } });
+  });
+});
+
 describe("My orders", () => {
   it("lists each order with its number (or a neutral title), its date and status, linking to its page", async () => {
     stubFetch((s) => {

@@ -21,6 +21,7 @@ import {
   getOrder,
   listOrders,
   money,
+  needsEmail,
   orderPath,
   ordersKey,
   orderTitle,
@@ -34,6 +35,7 @@ import {
   type PaymentState,
 } from "./api";
 import { formatDateTime } from "./dates";
+import { emailRefused, ReceiptEmailField, useReceiptForm } from "./receipt-email";
 import { anyPending, followInterval, SLOW_AFTER_MS } from "./follow";
 import { SignInPrompt, useScreenTitle } from "./screen";
 import { useShopT } from "./i18n";
@@ -191,21 +193,22 @@ function PaymentLinks({ invoices }: { invoices: Invoice[] }) {
   );
 }
 
-/** The checkout form: provider, email for the invoice, 'Checkout'. */
-function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Order[]; lang: string }) {
+/** The checkout of the cart's orders in one currency: a provider that takes it, the email for the
+ * invoice (required where the provider mails one), 'Checkout'. */
+function CheckoutForm({ subject, orders, currency, lang }: { subject: string; orders: Order[]; currency: string; lang: string }) {
   const t = useShopT();
   const qc = useQueryClient();
   const providers = useProviders();
   const id = useId();
   const [provider, setProvider] = useState("");
-  const [email, setEmail] = useState("");
   const [links, setLinks] = useState<Invoice[] | null>(null);
-  // Only the providers that take the cart's currency are offered.
-  const currency = orders[0]?.billingModuleCurrency?.slug;
-  const offered = (providers.data ?? []).filter((p) => accepts(p, currency)).map((p) => p.provider);
+  const offers = (providers.data ?? []).filter((p) => accepts(p, currency));
+  const offered = offers.map((p) => p.provider);
   const chosen = offered.includes(provider) ? provider : (offered[0] ?? "");
+  const emailRequired = needsEmail(offers.find((o) => o.provider === chosen));
+  const form = useReceiptForm(t, emailRequired);
   const go = useMutation({
-    mutationFn: () => checkout(subject, { provider: chosen, email: email.trim() || undefined, language: isLanguage(lang) ? lang : undefined, ecommerceModule: { orders: orders.map((o) => ({ id: o.id })) } }),
+    mutationFn: (email: string) => checkout(subject, { provider: chosen, email: email.trim() || undefined, language: isLanguage(lang) ? lang : undefined, ecommerceModule: { orders: orders.map((o) => ({ id: o.id })) } }),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: cartKey });
       if (r.billingModule.invoices.length > 1) setLinks(r.billingModule.invoices);
@@ -217,24 +220,24 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
     onError: (e) => {
       // A payment that did not start gives the orders back to the cart: show them as they are.
       void qc.invalidateQueries({ queryKey: cartKey });
-      toast.error(errorMessage(e, t, t("commerce.failed")));
+      if (!emailRefused(e, form, t)) toast.error(errorMessage(e, t, t("commerce.failed")));
     },
   });
   if (links) return <PaymentLinks invoices={links} />;
   return (
     <form
+      noValidate
       className="mt-4 space-y-3"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={form.handleSubmit((v) => {
         trackEvent("checkout-started");
-        go.mutate();
-      }}
+        go.mutate(v.email);
+      })}
     >
       <div>
         <label htmlFor={`${id}-p`} className="text-sm font-semibold">
           {t("commerce.provider")}
         </label>
-        <select id={`${id}-p`} data-testid="provider" value={chosen} onChange={(e) => setProvider(e.target.value)} className="mt-1 h-10 w-full rounded-md border border-neutral-300 px-2">
+        <select id={`${id}-p`} data-testid="provider" value={chosen} onChange={(e) => setProvider(e.target.value)} className="mt-1 h-10 w-full rounded-md border border-neutral-300 bg-white px-2">
           {offered.map((p) => (
             <option key={p} value={p}>
               {t(`commerce.providers.${p}`, { defaultValue: p })}
@@ -242,12 +245,7 @@ function CheckoutForm({ subject, orders, lang }: { subject: string; orders: Orde
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor={`${id}-e`} className="text-sm font-semibold">
-          {t("commerce.email")}
-        </label>
-        <input id={`${id}-e`} data-testid="checkout-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} className="mt-1 h-10 w-full rounded-md border border-neutral-300 px-2" />
-      </div>
+      <ReceiptEmailField form={form} id={`${id}-e`} testId="checkout-email" required={emailRequired} label={t("commerce.email")} help={t(emailRequired ? "shop.invoiceHelp" : "shop.invoiceHelpOptional")} />
       <button type="submit" data-testid="checkout" disabled={go.isPending || !chosen || orders.length === 0} className="h-11 w-full rounded-full bg-emerald-800 font-semibold text-white disabled:opacity-60">
         {go.isPending ? t("commerce.loading") : t("commerce.checkout")}
       </button>
@@ -286,20 +284,20 @@ export function CartButton() {
         {open.length === 0 ? (
           <p className="text-neutral-600">{t("commerce.empty")}</p>
         ) : (
-          <div className="space-y-3">
-            {open.map((o) => (
-              <OrderCard key={o.id} order={o} lang={lang} subject={me.data?.id} editable />
-            ))}
-            <div className="rounded-xl bg-emerald-50 p-3" data-testid="cart-totals">
-              <p className="text-sm font-semibold">{t("site.total")}</p>
-              {groups.map((g) => (
-                <p key={g.billingModuleCurrency.id} className="text-lg font-bold">
-                  {money(g.total, g.billingModuleCurrency, lang)}
-                </p>
+          // One checkout per currency: a provider takes one currency, and an invoice is in one.
+          groups.map((g) => (
+            <section key={g.billingModuleCurrency.id} className="space-y-3 pb-6" data-testid="cart-group">
+              {groups.length > 1 ? <h3 className="font-semibold">{t("shop.inCurrency", { currency: g.billingModuleCurrency.symbol || g.billingModuleCurrency.slug.toUpperCase() })}</h3> : null}
+              {g.orders.map((o) => (
+                <OrderCard key={o.id} order={o} lang={lang} subject={me.data?.id} editable />
               ))}
-            </div>
-            <CheckoutForm subject={me.data.id} orders={open} lang={lang} />
-          </div>
+              <div className="rounded-xl bg-emerald-50 p-3" data-testid="cart-totals">
+                <p className="text-sm font-semibold">{t("site.total")}</p>
+                <p className="text-lg font-bold">{money(g.total, g.billingModuleCurrency, lang)}</p>
+              </div>
+              {me.data ? <CheckoutForm subject={me.data.id} orders={g.orders} currency={g.billingModuleCurrency.slug} lang={lang} /> : null}
+            </section>
+          ))
         )}
         <p className="mt-6 text-sm">
           <Link to={siteLink("/ecommerce/orders", lang)} className="font-medium text-emerald-900 underline underline-offset-4">

@@ -53,6 +53,9 @@ export const shopEn: Catalogue = {
     buyNow: "Buy now",
     receiptHelp: "The receipt is sent here.",
     receiptHelpOptional: "Optional: the receipt is sent here.",
+    invoiceHelp: "The invoice and the receipt are sent here.",
+    invoiceHelpOptional: "Optional: the invoice and the receipt are sent here.",
+    inCurrency: "Paid in {{currency}}",
     donation: {
       bank: "Your card's bank",
       banks: { ru: "Russian bank", kz: "Kazakh bank", foreign: "Foreign bank" },
@@ -116,6 +119,9 @@ export const shopRu: Catalogue = {
     buyNow: "Купить",
     receiptHelp: "Сюда придёт чек.",
     receiptHelpOptional: "Необязательно: сюда придёт чек.",
+    invoiceHelp: "Сюда придут счёт и чек.",
+    invoiceHelpOptional: "Необязательно: сюда придут счёт и чек.",
+    inCurrency: "Оплата в {{currency}}",
     donation: {
       bank: "Банк вашей карты",
       banks: { ru: "Российский банк", kz: "Казахстанский банк", foreign: "Иностранный банк" },
