@@ -66,11 +66,13 @@ function serve(answers: { providers?: unknown; checkout?: () => Response } = {})
 
 describe("the number of trees a link asks for", () => {
   it("reads `?trees=N`, else the heading of the card the link is in", () => {
-    document.body.innerHTML = `<section><div><h3>10 деревьев</h3><a id="a" href="/#donate">Выбрать</a></div><div><h3>1 000 trees</h3><a id="b" href="/?trees=100#donate">Choose</a></div></section><section><a id="c" href="/#donate">Donate</a></section>`;
+    document.body.innerHTML = `<section><div><h3>10 деревьев</h3><a id="a" href="/#donate">Выбрать</a></div><div><h3>1 000 trees</h3><a id="b" href="/?trees=100#donate">Choose</a></div></section><section><a id="c" href="/#donate">Donate</a></section><header><div><a id="d" href="/#donate">Plant a tree</a></div></header><main><h2>5 trees</h2><div><a id="e" href="/#donate">Plant</a></div></main>`;
     const link = (id: string) => document.getElementById(id) as HTMLAnchorElement;
     expect(requestedQuantity(link("a"), "http://x/ru/")).toBe(10);
     expect(requestedQuantity(link("b"), "http://x/ru/")).toBe(100);
     expect(requestedQuantity(link("c"), "http://x/ru/")).toBeNull();
+    expect(requestedQuantity(link("d"), "http://x/ru/")).toBeNull();
+    expect(requestedQuantity(link("e"), "http://x/ru/")).toBeNull();
   });
 
   it("takes whole numbers from 1 to 10 000 only", () => {

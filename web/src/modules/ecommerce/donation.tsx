@@ -34,6 +34,9 @@ export function quantityIn(text: string | null | undefined): number | null {
   return Number.isInteger(n) && n >= 1 && n <= MAX_QUANTITY ? n : null;
 }
 
+/** Elements that end the search for a link's card. */
+const BLOCKS = "section, header, nav, footer, main, article, aside, body";
+
 /**
  * The quantity a link to the donation form asks for: `?trees=N` (or `?quantity=N`) in its URL,
  * else the number in the heading of the card it sits in (a tier card: '10 деревьев' … 'Выбрать').
@@ -48,7 +51,8 @@ export function requestedQuantity(link: HTMLAnchorElement, base: string): number
   }
   const asked = url.searchParams.get("trees") ?? url.searchParams.get("quantity");
   if (asked !== null) return quantityIn(asked);
-  for (let el = link.parentElement; el && el.tagName !== "SECTION" && el !== document.body; el = el.parentElement) {
+  // Up to the block the link is in, never past it: a menu's or a hero's link is in no card.
+  for (let el = link.parentElement; el && !el.matches(BLOCKS); el = el.parentElement) {
     const heading = el.querySelector("h2, h3, h4");
     if (heading) return quantityIn(heading.textContent);
   }
