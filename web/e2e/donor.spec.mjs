@@ -49,7 +49,7 @@ async function pressed(donation, row, amount) {
 
 export const donorSpecs = [
   [
-    "donor: a tier's 'Choose' presets the quantity (10, 100) and highlights its quick amount, on a desktop and a phone",
+    "shop, donor: a tier's 'Choose' presets the quantity (10, 100) and highlights its quick amount, on a desktop and a phone",
     async (stack) => {
       const w = await watchedContext(stack, { viewport: DESKTOP });
       const { page } = w;
@@ -88,7 +88,7 @@ export const donorSpecs = [
     },
   ],
   [
-    "donor: a bad receipt email is marked on its field and the payment does not start",
+    "shop, donor: a bad receipt email is marked on its field and the payment does not start",
     async (stack) => {
       const w = await watchedContext(stack, { viewport: DESKTOP });
       const { page } = w;
@@ -112,7 +112,7 @@ export const donorSpecs = [
     },
   ],
   [
-    "donor: a keyboard-only donation reaches the payment page; the success page gets to 'Оплачен' by itself; an open home page's counter moves",
+    "shop, donor: a keyboard-only donation reaches the payment page; the success page gets to 'Оплачен' by itself; an open home page's counter moves",
     async (stack) => {
       // A home page already open in another browser, before the payment.
       const watcher = await watchedContext(stack, { viewport: DESKTOP });
@@ -163,7 +163,7 @@ export const donorSpecs = [
     },
   ],
   [
-    "buyer: the product page pays in tenge through TipTop Pay; the success page (en, phone) gets to 'Paid'; My orders and the order page show a number or 'Your order', and dates",
+    "shop, buyer: the product page pays in tenge through TipTop Pay; the success page (en, phone) gets to 'Paid'; My orders and the order page show a number or 'Your order', and dates",
     async (stack, s) => {
       const w = await watchedContext(stack, { viewport: PHONE });
       s.donor = w;
@@ -223,7 +223,7 @@ export const donorSpecs = [
     },
   ],
   [
-    "buyer: someone else opening the order's page is told it is not theirs and offered sign-in",
+    "shop, buyer: someone else opening the order's page is told it is not theirs and offered sign-in",
     async (stack, s) => {
       const w = await watchedContext(stack, { viewport: DESKTOP });
       const { page } = w;
@@ -238,7 +238,7 @@ export const donorSpecs = [
     },
   ],
   [
-    "buyer: the cart sheet is titled 'Cart'/'Корзина', shows no id, and closes by its button (keyboard too) and by Escape",
+    "shop, buyer: the cart sheet is titled 'Cart'/'Корзина', shows no id, and closes by its button (keyboard too) and by Escape",
     async (stack, s) => {
       const { page } = s.donor;
       for (const [lang, viewport] of [
