@@ -12,9 +12,3 @@ export function formatDateTime(iso: string, lang: string): string {
   const d = dayjs(iso);
   return d.isValid() ? d.locale(locale(lang)).format("LLL") : iso;
 }
-
-/** `12 марта 2026 г.` / `March 12, 2026`. */
-export function formatDate(iso: string, lang: string): string {
-  const d = dayjs(iso);
-  return d.isValid() ? d.locale(locale(lang)).format("LL") : iso;
-}

@@ -1,4 +1,4 @@
-import { bankOfCurrency, currencyChoices, paymentFor, paymentMethods } from "./payment";
+import { bankOfCurrency, currencyChoices, paymentFor } from "./payment";
 
 const cur = (slug: string, isDefault = false) => ({ id: slug, slug, symbol: slug, title: slug, isDefault });
 const prices = [
@@ -33,11 +33,6 @@ describe("paymentFor: the provider and price a card's bank pays with", () => {
 
 describe("the choices offered", () => {
   const all = [offer("dummy"), offer("cloudpayments", ["rub"]), offer("stripe"), offer("tiptoppay", ["kzt"])];
-
-  it("the donation offers each bank that can pay, Russian first", () => {
-    expect(paymentMethods(all, prices).map((m) => `${m.bank}:${m.provider}:${m.price.currency.slug}`)).toEqual(["ru:cloudpayments:rub", "kz:tiptoppay:kzt", "foreign:stripe:rub"]);
-    expect(paymentMethods([offer("dummy")], prices).map((m) => m.bank)).toEqual(["ru"]);
-  });
 
   it("the product page offers one choice per price some provider charges", () => {
     expect(currencyChoices(all, prices).map((m) => `${m.price.currency.slug}:${m.provider}`)).toEqual(["rub:cloudpayments", "kzt:tiptoppay"]);

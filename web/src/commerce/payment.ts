@@ -60,11 +60,6 @@ export function paymentFor(bank: Bank, offers: readonly ProviderOffer[], prices:
   return undefined;
 }
 
-/** Every bank a visitor can pay with right now, in the order they are offered. */
-export function paymentMethods(offers: readonly ProviderOffer[], prices: readonly Price[]): PaymentMethod[] {
-  return (["ru", "kz", "foreign"] as const).map((b) => paymentFor(b, offers, prices)).filter((m): m is PaymentMethod => !!m);
-}
-
 /** What a price's currency is paid with, for the product page's choice (`₽ — Russian cards`):
  * the bank whose cards pay in it, else foreign cards. */
 export function bankOfCurrency(slug: string): Bank {
