@@ -2,6 +2,7 @@
 // console error, non-loopback request or axe-core violation. Screenshots go to e2e/artifacts/.
 import { accountSpecs, s_problems } from "./account.spec.mjs";
 import { auditProblems, auditSpecs } from "./admin-audit.spec.mjs";
+import { blogSpecs } from "./blog.spec.mjs";
 import { adminRecordsSpecs } from "./admin-records.spec.mjs";
 import { adminToolsSpecs } from "./admin-tools.spec.mjs";
 import { adminSpecs } from "./admin.spec.mjs";
@@ -15,7 +16,7 @@ import { siteSpecs } from "./site.spec.mjs";
 import { ssrSpecs } from "./ssr.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...donorSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;

@@ -105,6 +105,9 @@ pub struct Config {
         default_value = "Stoa <no-reply@localhost>"
     )]
     pub mail_from: String,
+    /// The brand colour of the mail's HTML part (`#rrggbb`; the header band and the links).
+    #[arg(long, env = "STOA_MAIL_BRAND_COLOR")]
+    pub mail_brand_color: Option<String>,
     /// Telegram bot token for Telegram notifications (from @BotFather). Unset: Telegram
     /// notifications stay in the outbox.
     #[arg(long, env = "STOA_TELEGRAM_BOT_TOKEN", hide_env_values = true)]
@@ -432,6 +435,7 @@ impl Config {
             secret_key: None,
             smtp_url: None,
             mail_from: "Stoa <no-reply@localhost>".into(),
+            mail_brand_color: None,
             telegram_bot_token: None,
             telegram_api_url: "https://api.telegram.org".into(),
             telegram_bot_name: None,

@@ -60,6 +60,18 @@ static BUILT_IN: LazyLock<HashSet<String>> = LazyLock::new(|| {
         .unwrap_or_else(|e| panic!("web/src/site/built-in-routes.json is not a list of paths: {e}"))
 });
 
+/// Is `path` one of the client's own screens? An entry ending in `/*` matches one more
+/// segment that is a UUID (`/ecommerce/orders/*`: an order's page).
+fn built_in(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    if BUILT_IN.contains(path) {
+        return true;
+    }
+    path.rsplit_once('/').is_some_and(|(parent, last)| {
+        uuid::Uuid::parse_str(last).is_ok() && BUILT_IN.contains(&format!("{parent}/*"))
+    })
+}
+
 /// `/sitemap.xml` (`part` `None`) or `/sitemaps/{part}.xml`.
 async fn sitemap_response(s: &Site, part: Option<usize>) -> Response {
     match s.pages.sitemap(&s.public_url, LANGUAGES, part).await {
@@ -329,7 +341,7 @@ async fn page(site: &Site, req: Request) -> Response {
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
         Ok(None) => {
-            let known = BUILT_IN.contains(rest.trim_end_matches('/'));
+            let known = built_in(rest);
             let fallback = if known {
                 None
             } else {
@@ -461,7 +473,19 @@ fn packed_html(packed: &stoa_api::pack::Packed, headers: &HeaderMap) -> Response
 
 #[cfg(test)]
 mod tests {
-    use super::BUILT_IN;
+    use super::{BUILT_IN, built_in};
+
+    #[test]
+    fn an_order_page_is_a_client_screen() {
+        assert!(built_in(
+            "/ecommerce/orders/01a22472-5525-7617-ba15-e3b4d4091ecf"
+        ));
+        assert!(built_in("/ecommerce/orders/"));
+        assert!(!built_in("/ecommerce/orders/not-an-id"));
+        assert!(!built_in(
+            "/ecommerce/nothing/01a22472-5525-7617-ba15-e3b4d4091ecf"
+        ));
+    }
 
     #[test]
     fn built_in_routes_are_the_client_list() {

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod backup;
 mod checkpoint;
 pub mod cluster;
+pub mod counters;
 pub mod db;
 pub mod ddl;
 mod errors;

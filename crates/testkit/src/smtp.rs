@@ -16,20 +16,8 @@ pub struct Mail {
     pub raw: String,
 }
 
-/// A MIME entity's body with its transfer encoding (quoted-printable or base64) undone.
-fn decode(head: &str, body: &str) -> Vec<u8> {
-    let head = head.to_ascii_lowercase();
-    if head.contains("content-transfer-encoding: base64") {
-        let clean: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-        return b64(&clean);
-    }
-    if head.contains("content-transfer-encoding: quoted-printable") {
-        return qp(body).into_bytes();
-    }
-    body.as_bytes().to_vec()
-}
-
-/// One part of a multipart mail: its headers (as received) and decoded body.
+/// One leaf part of a mail: its content type (and disposition) as a header line, and its
+/// decoded body.
 #[derive(Clone, Debug)]
 pub struct Part {
     pub head: String,
@@ -37,50 +25,52 @@ pub struct Part {
 }
 
 impl Mail {
-    /// The text: the body, or the first text/plain part of a multipart mail, decoded.
-    pub fn text(&self) -> String {
-        if let Some(p) = self.parts().into_iter().find(|p| {
-            p.head
-                .to_ascii_lowercase()
-                .contains("content-type: text/plain")
-        }) {
-            return String::from_utf8_lossy(&p.body).into_owned();
-        }
-        let (head, body) = self
-            .raw
-            .split_once("\r\n\r\n")
-            .unwrap_or((self.raw.as_str(), ""));
-        String::from_utf8_lossy(&decode(head, body)).into_owned()
+    /// The mail parsed as MIME (mail-parser): panics when it is not a message at all.
+    pub fn parsed(&self) -> mail_parser::Message<'_> {
+        mail_parser::MessageParser::default()
+            .parse(self.raw.as_bytes())
+            .unwrap_or_else(|| panic!("not a MIME message: {}", self.raw))
     }
 
-    /// The parts of a multipart mail (empty for a single-part one).
+    /// The text: the first text/plain part (or the body), decoded.
+    pub fn text(&self) -> String {
+        self.parsed()
+            .body_text(0)
+            .map(|t| t.into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The HTML alternative, when the mail has one.
+    pub fn html(&self) -> Option<String> {
+        let m = self.parsed();
+        m.html_body
+            .first()
+            .and_then(|&i| m.parts.get(i as usize))
+            .filter(|p| p.is_text_html())
+            .and_then(|p| p.text_contents().map(str::to_owned))
+    }
+
+    /// Every leaf part, decoded.
     pub fn parts(&self) -> Vec<Part> {
-        let (head, body) = self
-            .raw
-            .split_once("\r\n\r\n")
-            .unwrap_or((self.raw.as_str(), ""));
-        let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
-        let Some(boundary) = unfolded
-            .split("boundary=")
-            .nth(1)
-            .map(|b| b.trim_start_matches('"'))
-            .and_then(|b| b.split(['"', ';', '\r', '\n']).next())
-            .filter(|b| !b.is_empty())
-        else {
-            return Vec::new();
-        };
-        let delim = format!("--{boundary}");
-        body.split(&delim)
-            .skip(1)
-            .filter(|p| !p.starts_with("--"))
-            .filter_map(|p| {
-                let p = p.trim_start_matches("\r\n");
-                let (h, b) = p.split_once("\r\n\r\n")?;
-                let b = b.strip_suffix("\r\n").unwrap_or(b);
-                Some(Part {
-                    head: h.to_owned(),
-                    body: decode(h, b),
-                })
+        use mail_parser::MimeHeaders;
+        let m = self.parsed();
+        m.parts
+            .iter()
+            .filter(|p| !matches!(p.body, mail_parser::PartType::Multipart(_)))
+            .map(|p| {
+                let ct = p
+                    .content_type()
+                    .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or_default()))
+                    .unwrap_or_default();
+                Part {
+                    head: format!(
+                        "Content-Type: {ct}\r\nContent-Disposition: {}",
+                        p.content_disposition()
+                            .map(|d| d.ctype().to_owned())
+                            .unwrap_or_default()
+                    ),
+                    body: p.contents().to_vec(),
+                }
             })
             .collect()
     }
@@ -95,58 +85,10 @@ impl Mail {
         (digits.len() == 6).then_some(digits)
     }
 
+    /// The Subject, decoded (RFC 2047).
     pub fn subject(&self) -> Option<String> {
-        self.raw
-            .lines()
-            .find_map(|l| l.strip_prefix("Subject: ").map(str::to_owned))
+        self.parsed().subject().map(str::to_owned)
     }
-}
-
-/// Undoes quoted-printable.
-fn qp(s: &str) -> String {
-    let s = s.replace("=\r\n", "");
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'='
-            && i + 2 < b.len()
-            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(v);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn b64(s: &str) -> Vec<u8> {
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => u32::from(c - b'A'),
-            b'a'..=b'z' => u32::from(c - b'a') + 26,
-            b'0'..=b'9' => u32::from(c - b'0') + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    let mut out = Vec::new();
-    for chunk in s.as_bytes().chunks(4) {
-        let vals: Vec<u32> = chunk.iter().filter_map(|c| val(*c)).collect();
-        let mut n = 0u32;
-        for (i, v) in vals.iter().enumerate() {
-            n |= v << (18 - 6 * i);
-        }
-        let bytes = n.to_be_bytes();
-        out.extend_from_slice(&bytes[1..vals.len().max(1)]);
-    }
-    out
 }
 
 #[derive(Clone, Default)]
@@ -299,7 +241,13 @@ impl Sink {
             .await
             .is_err()
             {
-                panic!("no mail to {to} arrived within 10 s");
+                let got: Vec<String> = self
+                    .mails()
+                    .iter()
+                    .filter(|m| m.to.iter().any(|t| t == to))
+                    .map(Mail::text)
+                    .collect();
+                panic!("no mail to {to} with '{needle}' arrived within 10 s; it got: {got:?}");
             }
         }
     }

@@ -93,7 +93,10 @@ export default function AdminApp() {
         </Button>
         <div className="ml-auto flex items-center gap-2">
           <AdminShortcuts />
-          <select aria-label={t("site.language")} className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => void i18n.changeLanguage(e.target.value)}>
+          <select aria-label={t("site.language")} className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => {
+              document.documentElement.lang = e.target.value;
+              void i18n.changeLanguage(e.target.value);
+            }}>
             {meta.data.languages.map((l) => (
               <option key={l} value={l}>
                 {l}

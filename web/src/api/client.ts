@@ -49,8 +49,20 @@ export function setSessionLostHandler(handler: () => void): void {
 /** Per request (by openapi-fetch's request id): a copy to send again after a refresh, and whether it holds a read slot. */
 const inFlight = new Map<string, { again: Request | null; slot: boolean }>();
 
+/** The language the person uses here: the page's (`/ru/…`), else the document's (the admin's
+ * choice). Sent as Accept-Language, so the server writes their mail in it and links it to pages
+ * in it, whatever the browser's own setting is. */
+export function pageLanguage(): string | undefined {
+  const first = globalThis.location?.pathname.split("/")[1] ?? "";
+  if (/^[a-z]{2}$/.test(first)) return first;
+  const doc = globalThis.document?.documentElement.lang ?? "";
+  return /^[a-z]{2}$/.test(doc) ? doc : undefined;
+}
+
 const transport: Middleware = {
   async onRequest({ request, id }) {
+    const language = pageLanguage();
+    if (language) request.headers.set("accept-language", language);
     const slot = request.method === "GET";
     if (slot) await acquire();
     // The body of `request` is used up by sending it: the retry needs its own copy.

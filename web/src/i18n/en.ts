@@ -468,6 +468,12 @@ export const en = {
     previewData: "Data (JSON)",
     language: "Language",
     body: "Body",
+    message: "The message",
+    messageHelp: "As the recipient gets it: the text, the HTML version and its links.",
+    outboxOnly: "No mail server is configured: nothing is sent, and messages wait here. One-time codes and links are shown so you can test sign-up and password reset.",
+    links: "Links",
+    htmlVersion: "HTML version",
+    textVersion: "Text version",
   },
   telegram: {
     title: "Link Telegram",

@@ -14,4 +14,8 @@ export const registry: Registry = {
   rbac: lazyPart(() => import("./rbac/part")),
   social: lazyPart(() => import("./social/part")),
   "file-storage": lazyPart(() => import("./file-storage/part")),
+  billing: lazyPart(() => import("./billing/part")),
+  notification: lazyPart(() => import("./notification/part")),
+  analytic: lazyPart(() => import("./analytic/part")),
+  startup: lazyPart(() => import("./startup/part")),
 };

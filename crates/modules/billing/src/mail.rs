@@ -35,17 +35,17 @@ pub async fn alert(
 ) -> Result<usize> {
     let mut data = payload.clone();
     data["inboxUrl"] = json!(format!("{public_url}/admin/billing/webhook"));
-    let admins = subjects.admin_emails().await?;
+    let admins = subjects.admin_recipients().await?;
     if admins.is_empty() {
         tracing::warn!(alert = %payload, "a payment does not match its invoice, and there is no admin to tell");
     }
-    for to in &admins {
+    for (to, lang) in &admins {
         mailer
             .queue(Email {
                 topic: "security",
                 template_variant: ALERT_TEMPLATE,
                 to,
-                language,
+                language: lang.as_deref().unwrap_or(language),
                 data: data.clone(),
                 secret: Value::Null,
                 attachments: Vec::new(),

@@ -299,23 +299,25 @@ impl Requests {
                 },
                 "request": {"id": request.id()},
                 "fields": fields(lang),
-                "adminUrl": format!("{}/admin/crm/requests/{}", self.public_url, request.id().map(|i| i.to_string()).unwrap_or_default()),
+                "adminUrl": format!("{}/admin/crm/request?edit={}", self.public_url, request.id().map(|i| i.to_string()).unwrap_or_default()),
             })
         };
         let admin_lang = self.default_language.as_str();
         if self.alerts.check("all").await.is_err() {
             // A flood (or a busy day): one digest at the end of the hour instead of a mail per
             // request.
-            self.digest(admin_lang).await?;
+            self.digest().await?;
         } else {
-            for to in self.subjects.admin_emails().await? {
+            // Each admin in the language they use on the site.
+            for (to, lang) in self.subjects.admin_recipients().await? {
+                let lang = lang.as_deref().unwrap_or(admin_lang);
                 self.mailer
                     .queue(Email {
                         topic: "information",
                         template_variant: ADMIN_EMAIL,
                         to: &to,
-                        language: admin_lang,
-                        data: data(admin_lang),
+                        language: lang,
+                        data: data(lang),
                         ..Default::default()
                     })
                     .await?;
@@ -347,7 +349,7 @@ impl Requests {
 
     /// One mail to the admins at the end of this hour saying more requests came than were sent
     /// one by one (queued once an hour per instance).
-    async fn digest(&self, lang: &str) -> Result<()> {
+    async fn digest(&self) -> Result<()> {
         let now = time::OffsetDateTime::now_utc().unix_timestamp();
         let hour = now / 3600;
         {
@@ -361,15 +363,15 @@ impl Requests {
             .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
         let data = json!({
             "perHour": ADMIN_ALERTS_PER_HOUR,
-            "adminUrl": format!("{}/admin/crm/requests", self.public_url),
+            "adminUrl": format!("{}/admin/crm/request", self.public_url),
         });
-        for to in self.subjects.admin_emails().await? {
+        for (to, lang) in self.subjects.admin_recipients().await? {
             self.mailer
                 .queue(Email {
                     topic: "information",
                     template_variant: ADMIN_DIGEST,
                     to: &to,
-                    language: lang,
+                    language: lang.as_deref().unwrap_or(&self.default_language),
                     data: data.clone(),
                     send_after: Some(at),
                     ..Default::default()

@@ -77,6 +77,11 @@ pub fn declarations() -> Module {
                 .field(text("comment").max_len(10_000))
                 .field(text("email").max_len(320).list().searchable())
                 .field(text("language").max_len(10))
+                // The number people read (№ 1042), given at checkout; the id stays the API's.
+                .field(Field {
+                    server_owned: true,
+                    ..int("number").unique().list()
+                })
                 .private()
                 .build(),
             model(M, "order-status-change", "order-status-changes")
@@ -286,6 +291,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
             "ecommerce.templates.v1",
             mail::templates,
         ))
+        .seed(|ctx| Box::pin(mail::update_templates(&ctx.store)))
+        .seed(|ctx| Box::pin(stoa_store::counters::ensure(&ctx.store.db)))
         .job(JobDef::new(orders::JOB_PAID, |ctx, p| async move {
             let ids: Vec<uuid::Uuid> = p
                 .get("intents")

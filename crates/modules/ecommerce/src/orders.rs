@@ -50,6 +50,10 @@ pub const PAYMENT_NOT_STARTED: &str = "the payment provider did not start the pa
 /// The most payments one dashboard window reads (a month of 1 000 paid orders a day fits).
 const STATS_CAP: u64 = 50_000;
 
+/// The counter of order numbers and where it starts (a shop's first order is № 1001).
+pub const ORDER_NUMBERS: &str = "ecommerce.order.number";
+pub const FIRST_ORDER_NUMBER: i64 = 1001;
+
 pub const BUYER_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-default";
 pub const ADMIN_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-admin";
 
@@ -169,6 +173,8 @@ pub struct Commerce {
     files: Arc<stoa_file_storage::Files>,
     /// First-party analytics (a paid order is the funnel's last step).
     events: Option<Arc<dyn stoa_api::module::EventSink>>,
+    /// Open pages: the buyer's follow its order, everyone's the public counters.
+    hub: Option<Arc<stoa_api::live::Hub>>,
     public_url: String,
     default_language: String,
     timeout: time::Duration,
@@ -301,6 +307,7 @@ impl Commerce {
             mailer: ctx.need::<Mailer>()?,
             files: ctx.need::<stoa_file_storage::Files>()?,
             events: ctx.get::<dyn stoa_api::module::EventSink>(),
+            hub: ctx.get::<stoa_api::live::Hub>(),
             public_url: ctx.config.public_url(),
             default_language: ctx.config.default_language.clone(),
             timeout: time::Duration::seconds(
@@ -1097,6 +1104,7 @@ impl Commerce {
             self.public_url
         );
         let mut payments = Vec::new();
+        let mut numbers: HashMap<Uuid, i64> = HashMap::new();
         let roles = self.subjects.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
         {
@@ -1146,6 +1154,27 @@ impl Commerce {
                 self.store
                     .update_in(&mut exec, &self.e.order, oid, &lang)
                     .await?;
+                if row.int("number").is_none() {
+                    let n = stoa_store::counters::next(
+                        &mut exec,
+                        ORDER_NUMBERS,
+                        &self.e.order,
+                        "number",
+                        FIRST_ORDER_NUMBER,
+                    )
+                    .await?;
+                    repo::set_if(
+                        &mut exec,
+                        &self.e.order,
+                        oid,
+                        &[("number", Val::Int(n))],
+                        &[],
+                    )
+                    .await?;
+                    numbers.insert(oid, n);
+                } else if let Some(n) = row.int("number") {
+                    numbers.insert(oid, n);
+                }
                 // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
                 // the transaction go through it: a second pooled connection per checkout would
                 // let concurrent checkouts exhaust the pool waiting on each other.)
@@ -1195,10 +1224,17 @@ impl Commerce {
                     currency: cur,
                     email: email.clone(),
                     description: format!(
-                        "Orders {}",
+                        "{} {}",
+                        if language == "ru" {
+                            "Заказ"
+                        } else {
+                            "Order"
+                        },
                         members
                             .iter()
-                            .map(Uuid::to_string)
+                            .map(|m| numbers
+                                .get(m)
+                                .map_or_else(|| m.to_string(), |n| format!("№ {n}")))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
@@ -1690,6 +1726,33 @@ impl Commerce {
     /// Emails about a status change: the buyer always (in the order's language), the admins when
     /// an order was paid.
     pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
+        let paid = from == "paying" && (to == "approving" || to == "delivering");
+        // Orders are private: the live channel's own watch tells only admins. The owner's open
+        // pages (the success page, the order's page) follow it, and a payment moves the public
+        // counters on every open page.
+        if let Some(h) = &self.hub {
+            let owners: Vec<Uuid> = self
+                .subjects
+                .order_owners(&[order])
+                .await?
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect();
+            if !owners.is_empty() {
+                h.publish(
+                    "revalidate",
+                    stoa_api::live::Audience::Subjects(owners),
+                    &json!({"entities": ["ecommerce.order"]}),
+                );
+            }
+            if paid {
+                h.publish(
+                    "revalidate",
+                    stoa_api::live::Audience::Everyone,
+                    &json!({"entities": ["ecommerce.paid-orders"]}),
+                );
+            }
+        }
         if !status::mails(to) {
             return Ok(());
         }
@@ -1718,12 +1781,13 @@ impl Commerce {
                 "from": from,
                 "to": to,
                 "status": status_title(to, lang),
-                "siteUrl": self.public_url,
+                "buyer": buyer.first(),
+                "siteUrl": format!("{}/{lang}", self.public_url),
                 "orderUrl": format!("{}/{lang}/ecommerce/orders/{order}", self.public_url),
+                "adminUrl": format!("{}/admin/ecommerce/order?edit={order}", self.public_url),
             })
         };
         // A paid order gets its receipt, attached to the buyer's email.
-        let paid = from == "paying" && (to == "approving" || to == "delivering");
         if paid && let Some(e) = &self.events {
             e.event("checkout-completed", "/");
         }
@@ -1753,14 +1817,15 @@ impl Commerce {
                 .await?;
         }
         if to == "approving" || to == "delivering" && from == "paying" {
-            for a in self.subjects.admin_emails().await? {
+            for (a, lang) in self.subjects.admin_recipients().await? {
+                let lang = lang.as_deref().unwrap_or(&self.default_language);
                 self.mailer
                     .queue(Email {
                         topic: "information",
                         template_variant: ADMIN_TEMPLATE,
                         to: &a,
-                        language: &self.default_language,
-                        data: data(&self.default_language),
+                        language: lang,
+                        data: data(lang),
                         secret: Value::Null,
                         attachments: Vec::new(),
                         ..Default::default()

@@ -24,6 +24,10 @@ fn send_all(m: Arc<Mailer>, _x: Call) -> Fut {
     })
 }
 
+fn message(m: Arc<Mailer>, x: Call) -> Fut {
+    Box::pin(async move { ok(m.message(x.id("id")?).await?) })
+}
+
 fn render(m: Arc<Mailer>, x: Call) -> Fut {
     Box::pin(async move {
         let data = x.body.get("data").cloned().unwrap_or_else(|| json!({}));
@@ -67,6 +71,21 @@ pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
             None,
             json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "queued": {"type": "integer"}}}),
             &[401, 403],
+        ),
+        (
+            "GET",
+            "/api/notification/notifications/{id}/message",
+            message,
+            "notificationMessage",
+            "A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)'",
+            vec!["id"],
+            None,
+            json!({"type": "object", "required": ["to", "subject", "text", "html", "language", "links", "delivered"], "properties": {
+                "to": {"type": "string"}, "subject": {"type": "string"}, "text": {"type": "string"}, "html": {"type": "string"},
+                "language": {"type": "string"}, "links": {"type": "array", "items": {"type": "string"}},
+                "delivered": {"type": "boolean", "description": "whether its channel is configured (false: it stays in the outbox)"},
+                "status": {"type": ["string", "null"]}}}),
+            &[400, 401, 403, 404, 409, 422],
         ),
         (
             "POST",

@@ -1,6 +1,7 @@
 //! notification: topics, templates and the notifications sent through them.
 #![forbid(unsafe_code)]
 
+pub mod compose;
 pub mod http;
 pub mod mail;
 pub mod telegram;
@@ -118,6 +119,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     }),
                     attempts: ctx.config.notify_attempts,
                     backoff: std::time::Duration::from_secs(ctx.config.notify_backoff),
+                    public_url: ctx.config.public_url(),
+                    brand: ctx.config.mail_brand_color.clone(),
                 },
             )
             .map_err(|e| e.to_string())?;

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use lettre::message::header::ContentType;
-use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde_json::{Map, Value, json};
 use stoa_kernel::value::{Val, format_timestamp, now, parse_timestamp};
@@ -32,6 +32,10 @@ pub struct MailConfig {
     pub attempts: u32,
     /// The wait before the second attempt (doubling after each failure, at most an hour).
     pub backoff: Duration,
+    /// The site's address (`STOA_PUBLIC_URL`): the log points to the admin's outbox there.
+    pub public_url: String,
+    /// The HTML part's brand colour (`STOA_MAIL_BRAND_COLOR`, `#rrggbb`).
+    pub brand: Option<String>,
 }
 
 /// How a notification is delivered.
@@ -94,6 +98,22 @@ pub struct Mailer {
     backoff: Duration,
     /// The topics and templates the platform's own mail uses.
     pub in_use: std::sync::Arc<InUse>,
+    look: crate::compose::Look,
+    public_url: String,
+}
+
+/// A notification as its recipient receives it.
+#[derive(Clone, Debug)]
+pub struct Composed {
+    pub to: String,
+    pub subject: String,
+    /// The text part (and the Telegram message).
+    pub text: String,
+    /// The HTML alternative (email).
+    pub html: String,
+    pub language: String,
+    /// The absolute links it carries, in order.
+    pub links: Vec<String>,
 }
 
 /// Topic slugs and template variants the platform's own mail is written with (the reset mail,
@@ -217,6 +237,11 @@ impl Mailer {
             attempts: config.attempts.max(1),
             backoff: config.backoff.max(Duration::from_millis(100)),
             in_use: Default::default(),
+            look: crate::compose::Look {
+                site: crate::compose::site_of(&config.from),
+                brand: crate::compose::brand_colour(config.brand.as_deref()),
+            },
+            public_url: config.public_url.trim_end_matches('/').to_owned(),
         })
     }
 
@@ -358,9 +383,10 @@ impl Mailer {
         }
         let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
         if !self.delivers_by(channel) {
-            // Never the body: it may hold a secret (a reset link).
+            // Never the body: it may hold a secret (a reset link). An admin reads it in the outbox.
             tracing::info!(notification = %nid, channel = channel.as_str(), title = row.text("title").unwrap_or_default(),
-                "notification kept in the outbox: its channel is not configured");
+                to = row.text("reciever").unwrap_or_default(),
+                "notification kept in the outbox (its channel is not configured): read it at {}/admin/notification/notification?open={nid}", self.public_url);
             return Ok(());
         }
         let tried = row.int("attempts").unwrap_or(0);
@@ -542,8 +568,10 @@ impl Mailer {
         }))
     }
 
-    /// Renders `row` and sends it by `channel` once.
-    async fn deliver(&self, nid: Uuid, row: &Record, channel: Channel) -> Result<()> {
+    /// `nid` as its recipient receives it. `reveal`: with its one-time secrets (a reset link, a
+    /// code) — what delivery sends; without (`reveal = false`) each secret reads "(sent only to
+    /// the recipient)".
+    pub async fn compose(&self, nid: Uuid, row: &Record, reveal: bool) -> Result<Composed> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
         let links = s
@@ -581,35 +609,55 @@ impl Mailer {
                     fields: Default::default(),
                 });
             }
+            if !reveal {
+                for v in sec.values_mut() {
+                    *v = json!(HIDDEN);
+                }
+            }
             d.extend(sec);
         }
         let language = row.text("language").unwrap_or("en").to_owned();
         let body_src = pick(&template.json("body"), &language).unwrap_or_default();
-        let body = render(&body_src, &data)?;
+        let text = render(&body_src, &data)?;
         let subject = row.text("title").unwrap_or("Notification").to_owned();
+        Ok(Composed {
+            html: crate::compose::html(&text, &subject, &language, &self.look),
+            links: crate::compose::links(&text),
+            to,
+            subject,
+            text,
+            language,
+        })
+    }
+
+    /// Renders `row` and sends it by `channel` once: an email is MIME (UTF-8 text and HTML
+    /// alternatives, the receipt attached).
+    async fn deliver(&self, nid: Uuid, row: &Record, channel: Channel) -> Result<()> {
+        let m = self.compose(nid, row, true).await?;
         match channel {
             Channel::Telegram => {
                 let Some(t) = &self.telegram else {
                     return Err(Error::Unavailable("Telegram is not configured".into()));
                 };
-                t.send(&to, &body).await
+                t.send(&m.to, &m.text).await
             }
             Channel::Email => {
                 let Some(transport) = &self.transport else {
                     return Err(Error::Unavailable("SMTP is not configured".into()));
                 };
-                let to_box: Mailbox = to.parse().map_err(|e| {
+                let to_box: Mailbox = m.to.parse().map_err(|e| {
                     Error::invalid_field("reciever", format!("not an address: {e}"))
                 })?;
                 let builder = Message::builder()
                     .from(self.from.clone())
                     .to(to_box)
-                    .subject(subject);
+                    .subject(m.subject);
+                let alternative = MultiPart::alternative_plain_html(m.text, m.html);
                 let attachments = self.attachments(nid, &row.json("attachments")).await;
                 let message = if attachments.is_empty() {
-                    builder.body(body)
+                    builder.multipart(alternative)
                 } else {
-                    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
+                    let mut parts = MultiPart::mixed().multipart(alternative);
                     for (name, bytes, mime) in attachments {
                         let ct = ContentType::parse(mime).unwrap_or(
                             ContentType::parse("application/octet-stream")
@@ -625,6 +673,29 @@ impl Mailer {
                 })
             }
         }
+    }
+
+    /// `nid` as its recipient receives (or received) it, for the admin's outbox. One-time secrets
+    /// show only while its channel is not configured (development: nothing is sent, and this is
+    /// how the code or the link is read); otherwise they are hidden.
+    pub async fn message(&self, nid: Uuid) -> Result<Value> {
+        let row = self
+            .store
+            .get(&*self.store.entity("notification.notification")?, nid)
+            .await?;
+        let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
+        let delivers = self.delivers_by(channel);
+        let m = self.compose(nid, &row, !delivers).await?;
+        Ok(json!({
+            "to": m.to,
+            "subject": m.subject,
+            "text": m.text,
+            "html": m.html,
+            "language": m.language,
+            "links": m.links,
+            "delivered": delivers,
+            "status": row.text("status"),
+        }))
     }
 
     /// The attachments a notification names, read from file storage. One that cannot be read is
@@ -706,10 +777,21 @@ fn pick(map: &Option<Value>, language: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Renders a template body (`{{ rbac.resetUrl }}` placeholders) with `data`.
+/// What a one-time secret reads as where it is not shown.
+pub const HIDDEN: &str = "(sent only to the recipient)";
+
+/// Renders a template body (`{{ rbac.resetUrl }}` placeholders) with `data`. A missing or null
+/// value prints as nothing (never "None").
 pub fn render(source: &str, data: &Value) -> Result<String> {
     let mut env = minijinja::Environment::new();
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
+    env.set_formatter(|out, state, value| {
+        if value.is_none() || value.is_undefined() {
+            Ok(())
+        } else {
+            minijinja::escape_formatter(out, state, value)
+        }
+    });
     env.render_str(source, data)
         .map_err(|e| Error::invalid_field("body", format!("the template does not render: {e}")))
 }

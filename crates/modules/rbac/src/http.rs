@@ -56,7 +56,13 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
-    let language = stoa_api::body::accept_language(headers, "en");
+    let stated = stoa_api::body::accept_language(headers, "");
+    let language_stated = !stated.is_empty();
+    let language = if language_stated {
+        stated
+    } else {
+        "en".to_owned()
+    };
     Ctx {
         ip,
         user_agent: headers
@@ -64,7 +70,19 @@ fn ctx(headers: &HeaderMap, ip: String) -> Ctx {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
         language,
+        language_stated,
+        guest: None,
     }
+}
+
+/// The subject of the session a request already carries: its access token's, else (expired)
+/// its refresh cookie's. A sign-in takes over a guest's orders from it.
+async fn carried(auth: &Auth, caller: Option<Uuid>, headers: &HeaderMap) -> Option<Uuid> {
+    if caller.is_some() {
+        return caller;
+    }
+    let token = cookie_value(headers, REFRESH_COOKIE)?;
+    auth.refresh_subject(&token).await.ok().flatten()
 }
 
 /// The JSON body as an object; an empty body is `{}`.
@@ -276,8 +294,9 @@ fn sign_in_response(auth: &Auth, headers: &HeaderMap, t: &SignIn) -> Response {
 /// A credential request's headers, context and typed body: the client IP's rate is checked
 /// first, so a client over its limit costs no body read.
 async fn credential<T: DeserializeOwned>(auth: &Auth, i: In) -> Result<(HeaderMap, Ctx, T)> {
-    let (h, c) = (i.headers(), i.ctx());
+    let (h, mut c) = (i.headers(), i.ctx());
     auth.limits.ip(&c.ip).await?;
+    c.guest = carried(auth, i.caller().subject, &h).await;
     // JSON only: a form or text body is what a page on another site can post without asking.
     if stoa_api::body::media_type(&h) != "application/json" {
         return Err(Error::UnsupportedMediaType(

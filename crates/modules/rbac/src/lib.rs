@@ -155,6 +155,11 @@ pub fn declarations() -> Module {
                 .field(text("totpPending").secret())
                 .field(text("totpStep").secret())
                 .field(text("recoveryCodes").secret())
+                // The language the person last used on the site: their mail is written in it.
+                .field(Field {
+                    server_owned: true,
+                    ..text("language").max_len(10)
+                })
                 .title("slug")
                 .private()
                 .private_links()

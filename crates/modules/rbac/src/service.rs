@@ -33,6 +33,7 @@ use crate::tokens::{self, Jwt};
 
 mod accounts;
 mod admin;
+mod adopt;
 mod identities;
 mod reset;
 mod sessions;
@@ -124,6 +125,11 @@ pub struct Ctx {
     pub ip: String,
     pub user_agent: Option<String>,
     pub language: String,
+    /// The request stated its language (Accept-Language): only then is it remembered.
+    pub language_stated: bool,
+    /// The subject of the session the request already carries (a guest's, after a donation):
+    /// a sign-in takes over what a guest had (see `adopt`).
+    pub guest: Option<Uuid>,
 }
 
 /// A fresh token pair.

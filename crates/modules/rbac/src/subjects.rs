@@ -347,6 +347,56 @@ impl Subjects {
         self.emails_of_subjects(&holders, 1000).await
     }
 
+    /// Every admin's addresses, each with the language that admin last used (`None`: never
+    /// seen; the caller's default applies). Admin mail goes out in it.
+    pub async fn admin_recipients(&self) -> Result<Vec<(String, Option<String>)>> {
+        let holders = self.admins().await?;
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for s in holders.iter().take(1000) {
+            let language = self.language_of(*s).await?;
+            for e in self.emails(*s).await? {
+                if seen.insert(e.clone()) {
+                    out.push((e, language.clone()));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The language `subject` last used on the site (signing in, registering, paying).
+    pub async fn language_of(&self, subject: Uuid) -> Result<Option<String>> {
+        match self
+            .store
+            .get(&*self.store.entity("rbac.subject")?, subject)
+            .await
+        {
+            Ok(r) => Ok(r.text("language").map(str::to_owned)),
+            Err(Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Records `language` as the one `subject` uses (a write only when it changed).
+    pub async fn set_language(&self, subject: Uuid, language: &str) -> Result<()> {
+        if !stoa_kernel::model::LANGUAGES.contains(&language)
+            || self.language_of(subject).await?.as_deref() == Some(language)
+        {
+            return Ok(());
+        }
+        let e = self.store.entity("rbac.subject")?;
+        let mut tx = self.store.begin().await?;
+        stoa_store::repo::set_if(
+            &mut tx.exec(),
+            &e,
+            subject,
+            &[("language", Val::Text(language.to_owned()))],
+            &[],
+        )
+        .await?;
+        tx.commit().await
+    }
+
     /// The Telegram chat ids of `subjects` (their linked Telegram identities).
     pub async fn telegram_chats(&self, subjects: &[Uuid]) -> Result<Vec<String>> {
         let mut seen = HashSet::new();

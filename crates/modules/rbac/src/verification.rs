@@ -111,8 +111,9 @@ fn closed() -> Error {
 }
 
 impl Auth {
-    fn settings_url(&self) -> String {
-        format!("{}/rbac/subjects/settings", self.cfg.public_url)
+    /// The account's settings in `language` (the site's screen, `/{lang}/rbac/subjects/settings`).
+    pub(crate) fn settings_url(&self, language: &str) -> String {
+        format!("{}/{language}/rbac/subjects/settings", self.cfg.public_url)
     }
 
     /// Mails a new code for `identity` to `to`: its address, or — with `change` — a new address
@@ -151,8 +152,8 @@ impl Auth {
             })?;
         tx.commit().await?;
         let url = format!(
-            "{}/rbac/subject/verify-email?identity={id}&code={code}",
-            self.cfg.public_url
+            "{}/{}/rbac/subject/verify-email?identity={id}&code={code}",
+            self.cfg.public_url, ctx.language
         );
         self.mailer
             .queue(Email {
@@ -353,7 +354,7 @@ impl Auth {
                 template_variant: EMAIL_CHANGED_TEMPLATE,
                 to,
                 language: &ctx.language,
-                data: json!({"newEmail": new, "done": done, "settingsUrl": self.settings_url()}),
+                data: json!({"newEmail": new, "done": done, "settingsUrl": self.settings_url(&ctx.language)}),
                 ..Default::default()
             })
             .await;

@@ -11,8 +11,8 @@ use stoa_testkit::{Db, TestApp, dual_test, spawn_app_manual};
 
 const AUTH: &str = "/api/rbac/subjects/authentication";
 
-struct Catalog {
-    tree: String,
+pub(crate) struct Catalog {
+    pub(crate) tree: String,
     grove: String,
     unpriced: String,
     kzt: String,
@@ -49,7 +49,7 @@ pub(crate) async fn price_key(app: &TestApp) -> Value {
     .await
 }
 
-async fn catalog(app: &TestApp) -> Catalog {
+pub(crate) async fn catalog(app: &TestApp) -> Catalog {
     let rub = currency(app, "rub", "₽", true).await;
     let kzt = currency(app, "kzt", "₸", false).await;
     let key = price_key(app).await;
@@ -614,9 +614,13 @@ async fn checkout(db: Db) {
         receipt.body.as_slice(),
         "the mailed receipt is the stored one"
     );
+    let number = order_row(&app, &order).await["number"].as_i64().unwrap();
     assert!(
-        buyer.subject().unwrap_or_default().contains(&order),
-        "{:?}",
+        buyer
+            .subject()
+            .unwrap_or_default()
+            .contains(&format!("№ {number}")),
+        "the order's number, not its id: {:?}",
         buyer.subject()
     );
     let admin = sink.wait_for("boss@example.com").await;
@@ -1909,3 +1913,139 @@ async fn cut_off_checkout(db: Db) {
 }
 
 dual_test!(cut_off_checkout, db);
+
+/// The ids of `subject`'s orders of `which` kind (cart, history, all), as its owner reads them.
+async fn order_ids(app: &TestApp, jwt: &str, subject: &str, which: &str) -> Vec<String> {
+    let r = app
+        .bearer(jwt)
+        .get(&format!("{}?type={which}", orders(subject)))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o["id"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The subject a token belongs to.
+async fn subject_of(app: &TestApp, jwt: &str) -> String {
+    let me = app.bearer(jwt).get(&format!("{AUTH}/me")).await;
+    me.data()["id"].as_str().unwrap().to_owned()
+}
+
+/// A guest who put a tree in the cart and then registers, or signs in, keeps the cart: it moves
+/// to the account. An account signing in as another keeps its own.
+async fn a_guest_keeps_its_cart_when_it_signs_in(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    // Registers from the guest's session.
+    let (s, jwt) = guest(&app).await;
+    let r = app
+        .bearer(&jwt)
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 2}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cart = r.data()["id"].as_str().unwrap().to_owned();
+    let r = app
+        .bearer(&jwt)
+        .post(
+            &format!("{AUTH}/email-and-password/registration"),
+            &json!({"login": "donor@example.com", "password": stoa_testkit::users::PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let account_jwt = r.data()["jwt"].as_str().unwrap().to_owned();
+    let account = subject_of(&app, &account_jwt).await;
+    assert_ne!(account, s);
+    assert_eq!(
+        order_ids(&app, &account_jwt, &account, "all").await,
+        std::slice::from_ref(&cart)
+    );
+    assert!(
+        order_ids(&app, &jwt, &s, "all").await.is_empty(),
+        "the guest has none left"
+    );
+
+    // Signs in from another guest's session: that cart joins the account's.
+    let (s2, jwt2) = guest(&app).await;
+    let r = app
+        .bearer(&jwt2)
+        .post(&orders(&s2), &json!({"productId": c.grove, "quantity": 1}))
+        .await;
+    let cart2 = r.data()["id"].as_str().unwrap().to_owned();
+    let r = app
+        .bearer(&jwt2)
+        .post(
+            &format!("{AUTH}/email-and-password/authentication"),
+            &json!({"login": "donor@example.com", "password": stoa_testkit::users::PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let mut mine = order_ids(&app, &account_jwt, &account, "all").await;
+    mine.sort();
+    let mut both = vec![cart.clone(), cart2];
+    both.sort();
+    assert_eq!(mine, both);
+
+    // An account is not a guest: signing in as another account from its session moves nothing.
+    let other = app.register("other@example.com").await;
+    let r = app
+        .bearer(&account_jwt)
+        .post(
+            &format!("{AUTH}/email-and-password/authentication"),
+            &json!({"login": "other@example.com", "password": stoa_testkit::users::PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        order_ids(&app, &account_jwt, &account, "all").await.len(),
+        2
+    );
+    assert!(
+        order_ids(&app, &other.jwt, &other.id, "all")
+            .await
+            .is_empty()
+    );
+}
+dual_test!(a_guest_keeps_its_cart_when_it_signs_in, db);
+
+/// A payment moves the public counters on every open page, and the buyer's own pages (the
+/// success page, the order's page) follow the order: orders are private, so the live channel's
+/// watch alone would tell only admins.
+async fn open_pages_follow_a_payment(db: Db) {
+    let app = app(db, None, 0, 3600).await;
+    let c = catalog(&app).await;
+    let mut visitor =
+        stoa_testkit::live::Live::open(&app.plain, &app.url("/api/live"), None, None).await;
+    let (s, jwt) = guest(&app).await;
+    let mut buyer =
+        stoa_testkit::live::Live::open(&app.plain, &app.url("/api/live"), Some(&jwt), None).await;
+    let me = app.bearer(&jwt);
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 1}))
+        .await;
+    let order = r.data()["id"].as_str().unwrap().to_owned();
+    let r = me
+        .post(
+            &format!("{}/checkout", orders(&s)),
+            &json!({"provider": "dummy", "ecommerceModule": {"orders": [{"id": order}]}}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    for _ in 0..5 {
+        app.drain_jobs().await;
+    }
+    assert_eq!(order_row(&app, &order).await["status"], json!("approving"));
+    let wait = std::time::Duration::from_secs(5);
+    assert!(
+        visitor.revalidated("ecommerce.paid-orders", wait).await,
+        "an anonymous page hears that the counters moved"
+    );
+    assert!(
+        buyer.revalidated("ecommerce.order", wait).await,
+        "the buyer's page hears that its order changed"
+    );
+}
+dual_test!(open_pages_follow_a_payment, db);

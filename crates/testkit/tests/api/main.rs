@@ -15,6 +15,7 @@ mod contract;
 mod files;
 mod filters;
 mod host_pages;
+mod mails;
 mod modules;
 mod notify;
 mod openapi;

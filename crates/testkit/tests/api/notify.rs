@@ -241,7 +241,7 @@ async fn a_template_renders_for_the_admin(db: Db) {
 dual_test!(a_template_renders_for_the_admin, db);
 
 /// A form with a required name, an email and a count of at least 1.
-async fn form(app: &TestApp, slug: &str) -> String {
+pub(crate) async fn form(app: &TestApp, slug: &str) -> String {
     let form = app
         .create(
             "/api/crm/forms",

@@ -3,10 +3,13 @@ import { Link } from "react-router";
 import { linked, tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
 import { RenderVariant, type VariantProps } from "@/site/registry";
+import { RichText, richOf } from "@/site/rich-text";
 import type { VariantKey, VariantsOf } from "@/site/variants";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
+import { listedArticles, orderedArticles } from "./article-meta";
+import { ArticleCard, ArticleMeta } from "./parts";
+import { RelatedArticles } from "./related";
 
-const articleUrl = (a: Rec, lang: string) => siteLink(`/blog/articles/${a.slug}`, lang);
 const categoryUrl = (c: Rec, lang: string) => siteLink(`/blog/categories/${c.slug}`, lang);
 
 function Empty() {
@@ -49,19 +52,21 @@ function CategoryButtons({ data, lang }: VariantProps) {
 
 function ArticleCards({ items, lang }: { items: Rec[]; lang: string }) {
   if (!items.length) return <Empty />;
+  // Cards keep their own height (`items-start`): a compact card beside one with a cover is not
+  // stretched into a tall empty box.
   return (
-    <ListGrid>
+    <div className="grid items-start gap-6 md:grid-cols-2" data-testid="article-cards">
       {items.map((a) => (
-        <Card key={a.id} data={a} lang={lang} to={articleUrl(a, lang)} />
+        <ArticleCard key={a.id} article={a} lang={lang} />
       ))}
-    </ListGrid>
+    </div>
   );
 }
 
 function ArticleList({ data, lang }: VariantProps) {
   return (
     <Block data={data} lang={lang}>
-      <ArticleCards items={data._list ?? []} lang={lang} />
+      <ArticleCards items={listedArticles(data)} lang={lang} />
     </Block>
   );
 }
@@ -75,7 +80,7 @@ function CategoryOverview({ data, lang, url }: VariantProps) {
       {tr(c.subtitle, lang) ? <p className="-mt-4 mb-4 text-lg text-neutral-600">{tr(c.subtitle, lang)}</p> : null}
       <Body data={c} lang={lang} />
       <h3 className="mb-4 mt-8 text-xl font-semibold">{t("site.articles")}</h3>
-      <ArticleCards items={linked(c, "categories-to-articles")} lang={lang} />
+      <ArticleCards items={orderedArticles(c._rel?.["categories-to-articles"] ?? [])} lang={lang} />
       <RenderWidgets record={c} relation="categories-to-website-builder-module-widgets" lang={lang} url={url} />
     </Block>
   );
@@ -91,23 +96,34 @@ function RenderWidgets({ record, relation, lang, url }: { record: Rec; relation:
   );
 }
 
-/** An article: its cover, title, subtitle, body and the website-builder widgets it embeds. */
+/** An article: its title, subtitle, date and reading time, cover, body and the website-builder
+ * widgets it embeds. */
 export function ArticleView({ article, lang, url }: { article: Rec; lang: string; url: string }) {
+  const subtitle = tr(article.subtitle, lang);
   return (
-    <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
-      <h1 className="text-4xl font-bold tracking-tight">{tr(article.title, lang)}</h1>
-      {tr(article.subtitle, lang) ? <p className="mt-3 text-xl text-neutral-600">{tr(article.subtitle, lang)}</p> : null}
+    <article className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14" data-testid="article">
+      <header>
+        <h1 className="text-3xl font-bold leading-tight tracking-tight sm:text-4xl">{tr(article.title, lang)}</h1>
+        {subtitle ? <p className="mt-3 text-xl leading-snug text-neutral-600">{subtitle}</p> : null}
+        <ArticleMeta article={article} lang={lang} className="mt-5" />
+      </header>
       <Cover data={article} className="mt-8 rounded-2xl" sizes="(min-width: 768px) 720px, 100vw" />
-      <Body data={article} lang={lang} />
+      <RichText value={richOf(article.description, lang)} className="mt-8 text-lg leading-relaxed text-neutral-800" />
       <RenderWidgets record={article} relation="articles-to-website-builder-module-widgets" lang={lang} url={url} />
     </article>
   );
 }
 
+/** The article a page's URL names, and what to read next under it. */
 function ArticleOverview({ data, lang, url }: VariantProps) {
   const a = data._record;
   if (!a) return null;
-  return <ArticleView article={a} lang={lang} url={url} />;
+  return (
+    <>
+      <ArticleView article={a} lang={lang} url={url} />
+      <RelatedArticles article={a} lang={lang} />
+    </>
+  );
 }
 
 function ArticleProducts({ data, lang }: VariantProps) {
@@ -142,7 +158,7 @@ export const variants = {
   // A pass-through wrapper in the spec: private content is gated by the article's own page.
   "article-overview-with-private-content-default": ArticleOverview,
   "article-overview-ecommerce-module-product-list-default": ArticleProducts,
-  "article:default": ({ data, lang }) => <Card data={data} lang={lang} to={articleUrl(data, lang)} />,
+  "article:default": ({ data, lang }) => <ArticleCard article={data} lang={lang} />,
   "article:overview-default": ({ data, lang, url }) => <ArticleView article={data} lang={lang} url={url} />,
   "article:overview-with-private-content-default": ({ data, lang, url }) => <ArticleView article={data} lang={lang} url={url} />,
 } satisfies VariantsOf<"blog", "article", (typeof notRendered)[number]>;

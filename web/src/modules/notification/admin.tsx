@@ -96,7 +96,8 @@ function SendButton({ row, size = "sm" }: { row: Row; size?: "sm" | "default" })
 export function NotificationsView({ lang }: { lang: string }) {
   const { t } = useTranslation();
   const refresh = useRefreshSoon();
-  const [open, setOpen] = useState<string | null>(null);
+  // `?open=<id>` (the server's log links a kept message so) opens that message at once.
+  const [open, setOpen] = useState<string | null>(() => new URLSearchParams(globalThis.location?.search ?? "").get("open"));
   const sendAll = useMutation({
     mutationFn: () => api.post("/api/notification/topics/send-all"),
     onSuccess: (r) => {
@@ -202,6 +203,61 @@ export function NotificationPanel({ id, lang }: { id: string; lang: string }) {
       <div>
         <SendButton row={n} />
       </div>
+      <MessageView id={id} />
+    </section>
+  );
+}
+
+/** The message as its recipient gets it (subject, text, HTML, links). While no channel is
+ * configured (development) this is where a confirmation code or a reset link is read. */
+function MessageView({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const q = useQuery({ queryKey: ["admin", "notification", id, "message"], queryFn: () => api.get(`${NOTIFICATIONS}/{id}/message`, { params: { path: { id } } }) });
+  const m = q.data;
+  if (!m) return q.isError ? <p className="text-sm">{t("admin.failed")}</p> : null;
+  return (
+    <section aria-labelledby={headingId} className="grid gap-2" data-testid="notification-message">
+      <h4 id={headingId} className="font-semibold">
+        {t("notifications.message")}
+      </h4>
+      <p className="text-neutral-700">{t("notifications.messageHelp")}</p>
+      {!m.delivered ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-amber-950" data-testid="notification-outbox-only">
+          {t("notifications.outboxOnly")}
+        </p>
+      ) : null}
+      <p>
+        <span className="font-semibold">{t("notifications.subject")}: </span>
+        <span data-testid="notification-message-subject">{m.subject}</span>
+      </p>
+      {m.links.length ? (
+        <div>
+          <p className="font-semibold">{t("notifications.links")}</p>
+          <ul className="grid gap-1" data-testid="notification-message-links">
+            {m.links.map((l) => (
+              <li key={l} className="break-all">
+                <a href={l} className="underline underline-offset-4" target="_blank" rel="noreferrer noopener">
+                  {l}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <details open>
+        <summary className="cursor-pointer font-semibold">{t("notifications.textVersion")}</summary>
+        <pre className="mt-1 max-h-72 overflow-auto whitespace-pre-wrap break-words rounded bg-muted p-2 text-xs" data-testid="notification-message-text">
+          {m.text}
+        </pre>
+      </details>
+      {m.html ? (
+        <details>
+          <summary className="cursor-pointer font-semibold">{t("notifications.htmlVersion")}</summary>
+          {/* Sandboxed: no script, no same-origin access; the HTML is made from escaped text. */}
+          <iframe title={t("notifications.htmlVersion")} sandbox="" srcDoc={m.html} className="mt-1 h-80 w-full rounded border border-border bg-white" />
+        </details>
+      ) : null}
     </section>
   );
 }

@@ -1,40 +1,8 @@
-import { useTranslation } from "@/i18n";
-import { Link } from "react-router";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./screens";
-import { siteLink } from "@/site/link";
-import type { VariantProps } from "@/site/registry";
 import type { VariantKey, VariantsOf } from "@/site/variants";
 import { SubjectProfileOverview, SubjectProfiles } from "@/social/profiles";
-import { Block, ListGrid } from "../shared";
-
-function SubjectList({ data, lang }: VariantProps) {
-  const { t } = useTranslation();
-  return (
-    <Block data={data} lang={lang}>
-      <ListGrid>
-        {(data._list ?? []).map((s) => (
-          <article key={s.id} className="flex items-center justify-between rounded-2xl border border-neutral-200 p-5">
-            <span className="font-medium">{String(s.slug)}</span>
-            <Link to={siteLink(`/rbac/subjects/${s.slug}`, lang)} className="text-emerald-800 underline-offset-4 hover:underline">
-              {t("site.viewProfile")}
-            </Link>
-          </article>
-        ))}
-      </ListGrid>
-    </Block>
-  );
-}
-
-function SubjectOverview({ data, lang }: VariantProps) {
-  const s = data._record;
-  if (!s) return null;
-  return (
-    <Block data={data} lang={lang}>
-      <h1 className="text-3xl font-bold">{String(s.slug)}</h1>
-    </Block>
-  );
-}
+import { SubjectList, SubjectOverview } from "./members";
 
 /** Declared by the server, deliberately not rendered by the public site. */
 export const notRendered = [

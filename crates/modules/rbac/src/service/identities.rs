@@ -169,7 +169,7 @@ impl Auth {
                     template_variant: LINKED_TEMPLATE,
                     to: &to,
                     language: &ctx.language,
-                    data: json!({"kind": what, "account": identity.text("account"), "settingsUrl": format!("{}/rbac/subjects/settings", self.cfg.public_url)}),
+                    data: json!({"kind": what, "account": identity.text("account"), "settingsUrl": self.settings_url(&ctx.language)}),
                     ..Default::default()
                 })
                 .await;
@@ -240,7 +240,15 @@ impl Auth {
                 format!("the account has no {} to send to", channel.as_str()),
             ));
         }
-        let language = body.language.as_deref().unwrap_or("en");
+        let known = match &body.language {
+            Some(_) => None,
+            None => self.subjects.language_of(subject).await?,
+        };
+        let language = body
+            .language
+            .as_deref()
+            .or(known.as_deref())
+            .unwrap_or("en");
         let mut ids = Vec::new();
         for to in &targets {
             ids.push(
@@ -389,7 +397,7 @@ impl Auth {
                         template_variant: crate::verification::REMOVED_TEMPLATE,
                         to: &address,
                         language: &ctx.language,
-                        data: json!({"removed": found.label(), "settingsUrl": format!("{}/rbac/subjects/settings", self.cfg.public_url)}),
+                        data: json!({"removed": found.label(), "settingsUrl": self.settings_url(&ctx.language)}),
                         ..Default::default()
                     })
                     .await;

@@ -40,8 +40,8 @@ impl Auth {
         .await?;
         tx.commit().await?;
         let url = format!(
-            "{}/rbac/subject/authentication/email-and-password/reset-password?code={code}",
-            self.cfg.public_url
+            "{}/{}/rbac/subject/authentication/email-and-password/reset-password?code={code}",
+            self.cfg.public_url, ctx.language
         );
         self.mailer
             .queue(Email {

@@ -123,6 +123,22 @@ impl Auth {
                 ],
             )
             .await?;
+        if let Some(guest) = ctx.guest
+            && guest != subject
+        {
+            self.adopt(exec, guest, subject).await?;
+        }
+        // The language of the sign-in is the one the person's mail is written in later.
+        if ctx.language_stated && stoa_kernel::model::LANGUAGES.contains(&ctx.language.as_str()) {
+            repo::set_if(
+                exec,
+                &self.e.subject,
+                subject,
+                &[("language", Val::Text(ctx.language.clone()))],
+                &[],
+            )
+            .await?;
+        }
         Ok((sid, token))
     }
 
@@ -197,6 +213,32 @@ impl Auth {
     }
 
     /// Rotates a refresh token. A spent token revokes its whole session (reuse detection).
+    /// The subject of the live session whose current refresh token is `token` (nothing rotates):
+    /// who a request's refresh cookie says it is, when its access token has expired.
+    pub async fn refresh_subject(&self, token: &str) -> Result<Option<Uuid>> {
+        let Some(sid) = tokens::refresh_session(token) else {
+            return Ok(None);
+        };
+        let s = &self.e.session;
+        let row = match self.store.get(s, sid).await {
+            Ok(r) => r,
+            Err(Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if row.text("revokedAt").is_some() || ts(&row, "expiresAt").is_none_or(|x| x <= now()) {
+            return Ok(None);
+        }
+        let current = {
+            let mut c = self.store.db.read().await?;
+            repo::read_text(&mut c.exec(), s, sid, &["tokenHash"]).await?
+        }
+        .and_then(|v| v.into_iter().next().flatten())
+        .unwrap_or_default();
+        Ok(tokens::same(&current, &tokens::sha256_hex(token))
+            .then(|| row.uuid("subjectId"))
+            .flatten())
+    }
+
     pub async fn refresh(&self, token: &str) -> Result<Tokens> {
         let dead =
             || Error::Unauthorized("the refresh token is invalid or expired; sign in again".into());
