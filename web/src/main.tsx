@@ -10,11 +10,8 @@ import { Live } from "./lib/live";
 import { beginHydration } from "./lib/client-only";
 import { boot } from "./site/boot";
 import { preloadPage } from "./site/preload";
-import { pollCounter } from "./commerce/counter";
 
 const queryClient = new QueryClient(queryClientOptions);
-// The campaign counter follows payments made elsewhere while the page is open.
-pollCounter(queryClient);
 /** The one live connection of the app (public revalidation, chat events). */
 const live = new Live();
 

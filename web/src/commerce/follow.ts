@@ -1,6 +1,8 @@
-//! Following a payment to its end: the buyer's orders are not on the live channel (order changes
-//! go to administrators only), so a page waiting for a payment asks again, quickly at first (a
-//! webhook usually lands within seconds), then slower, and stops once nothing is being paid.
+//! Following a payment to its end. The server tells the buyer's open pages when their order
+//! changes (`revalidate` {entities: ["ecommerce.order"]} on the live channel, which refetches every
+//! `commerce` query, `lib/live.ts`); a change made before the page's connection opened is not
+//! replayed to it, so a page waiting for a payment also asks again — quickly at first (a webhook
+//! usually lands within seconds), then slower — and stops once nothing is being paid.
 import { paymentState, type Order } from "./api";
 
 /** Waits between checks, in ms, by the number of answers so far; the last one repeats. */
