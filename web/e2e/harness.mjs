@@ -64,14 +64,15 @@ export async function startStack() {
   const smtp = await startSmtpSink();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Card payments go through local fakes of CloudPayments (a Russian bank) and Stripe (a foreign
-  // one); the cart keeps the dummy provider, offered first.
+  // Card payments go through local fakes of CloudPayments (a Russian bank), TipTop Pay (a Kazakh
+  // one, in tenge) and Stripe (a foreign one); the cart keeps the dummy provider, offered first.
   const fakes = {};
-  for (const kind of ["cloudpayments", "stripe"]) fakes[kind] = await startFake(kind, `${base}/api/billing/payment-intents/${kind}/webhook`);
+  for (const kind of ["cloudpayments", "tiptoppay", "stripe"]) fakes[kind] = await startFake(kind, `${base}/api/billing/payment-intents/${kind}/webhook`);
   const env = {
     ...fakes.cloudpayments.env,
+    ...fakes.tiptoppay.env,
     ...fakes.stripe.env,
-    STOA_PAYMENT_PROVIDERS: "dummy,cloudpayments,stripe",
+    STOA_PAYMENT_PROVIDERS: "dummy,cloudpayments,stripe,tiptoppay",
     ...process.env,
     DATABASE_URL: `sqlite://${dir}/stoa.db`,
     STOA_DATA_DIR: dir,

@@ -8,6 +8,7 @@ import { adminToolsSpecs } from "./admin-tools.spec.mjs";
 import { adminSpecs } from "./admin.spec.mjs";
 import { analyticsSpecs } from "./analytics.spec.mjs";
 import { chatSpecs } from "./chat.spec.mjs";
+import { donorSpecs } from "./donor.spec.mjs";
 import { artifacts, startStack } from "./harness.mjs";
 import { i18nSpecs } from "./i18n.spec.mjs";
 import { mediaSpecs } from "./media.spec.mjs";
@@ -15,7 +16,7 @@ import { siteSpecs } from "./site.spec.mjs";
 import { ssrSpecs } from "./ssr.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;
@@ -28,7 +29,7 @@ for (const [name, fn] of specs) {
   } catch (e) {
     failed += 1;
     console.log(`  ✗ ${name}\n    ${String(e?.stack ?? e).split("\n").slice(0, 8).join("\n    ")}`);
-    const pages = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
+    const pages = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.donor, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
     for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}/failure-${failed}-${i}.png` }).catch(() => undefined);
   }
 }

@@ -3,14 +3,25 @@ import { api, type Result } from "@/api/client";
 import type { components } from "@/api/schema";
 import { formatPrice, type Price } from "@/site/content";
 import { AUTH, meKey, useMe, type Subject } from "@/modules/rbac/session";
+import type { TFunction } from "@/i18n";
 
 type Schemas = components["schemas"];
 
 /** A currency as the server sends it with prices (every field). */
 export type Currency = Price["currency"];
 
-/** An order with its lines (product, total per currency), currency, totals and checkout total. */
-export type Order = Schemas["EcommerceOrderView"];
+/** A status change as the buyer sees it: when, from what, to what (who and why stay with the admins). */
+export type OwnerStatusChange = Pick<Schemas["EcommerceOrderStatusChange"], "id" | "createdAt" | "from" | "to">;
+
+/**
+ * An order with its lines (product, total per currency), currency, totals and checkout total.
+ * `number` is the short sequential number people read (`№ 1042`; null on orders older than it);
+ * `statusChanges` comes with one order of the buyer's (`subjectOrder`), not with lists (the
+ * document does not declare it yet).
+ */
+export type Order = Schemas["EcommerceOrderView"] & { statusChanges?: OwnerStatusChange[] };
+
+export type OrderStatus = Order["status"];
 
 export type Line = Order["ordersToProducts"][number];
 
@@ -45,8 +56,9 @@ export async function ensureSubject(qc: ReturnType<typeof useQueryClient>, me: S
   return fresh.id;
 }
 
-export function addToCart(subject: string, productId: string, quantity = 1): Promise<Order> {
-  return api.post(`${BASE}/orders`, { params: subjectPath(subject), body: { productId, quantity } });
+/** Adds `quantity` of a product to the cart, priced in `currency` (its id; the product's default when absent). */
+export function addToCart(subject: string, productId: string, quantity = 1, currency?: string): Promise<Order> {
+  return api.post(`${BASE}/orders`, { params: subjectPath(subject), body: { productId, quantity, ...(currency ? { billingModule: { currency: { id: currency } } } : {}) } });
 }
 
 export function listOrders(subject: string, type: "cart" | "history" | "all" = "cart"): Promise<Order[]> {
@@ -56,6 +68,9 @@ export function listOrders(subject: string, type: "cart" | "history" | "all" = "
 export function getOrder(subject: string, id: string): Promise<Order> {
   return api.get(ORDER, { params: { path: { id: subject, orderId: id } } });
 }
+
+/** The query key of one of the buyer's orders. */
+export const orderKey = (subject: string | undefined, id: string) => [...ordersKey, "one", subject, id] as const;
 
 export function updateLine(subject: string, order: string, line: string, quantity: number): Promise<Order> {
   return api.patch(ORDER, { params: { path: { id: subject, orderId: order } }, body: { ordersToProducts: [{ id: line, quantity }] } });
@@ -87,6 +102,14 @@ export function useProviders() {
   return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => api.get("/api/billing/providers"), staleTime: 5 * 60_000 });
 }
 
+/** Does `offer` mail a receipt, so that checkout needs the buyer's email? Every real provider does;
+ * the demo's dummy one does not. (A server that says so per provider, `needsEmail`, is believed.) */
+export function needsEmail(offer: ProviderOffer | undefined): boolean {
+  if (!offer) return false;
+  const said = (offer as { needsEmail?: unknown }).needsEmail;
+  return typeof said === "boolean" ? said : offer.provider !== "dummy";
+}
+
 /** Does `offer` take payments in `currency` (a slug)? */
 export function accepts(offer: ProviderOffer, currency: string | null | undefined): boolean {
   return offer.currencies.length === 0 || (!!currency && offer.currencies.includes(currency.toLowerCase()));
@@ -114,4 +137,35 @@ export function paymentTarget(r: CheckoutResult): string | null {
 /** An amount in a currency, as prices are shown everywhere ("—" when unknown). */
 export function money(amount: string | null | undefined, currency: CurrencyCard | null | undefined, lang: string): string {
   return amount == null || !currency ? "—" : formatPrice({ amount, currency }, lang);
+}
+
+/** Statuses of an order whose payment went through (DOMAIN §5.2: approving and what follows). */
+const PAID: ReadonlySet<OrderStatus> = new Set(["approving", "packaging", "delivering", "delivered"]);
+
+/** Where a payment stands for the buyer: still being confirmed, paid, failed (canceled), or not
+ * started (the order went back to the cart). */
+export type PaymentState = "pending" | "paid" | "failed" | "open";
+
+export function paymentState(status: OrderStatus): PaymentState {
+  if (status === "paying") return "pending";
+  if (status === "canceled") return "failed";
+  if (PAID.has(status)) return "paid";
+  return "open";
+}
+
+/** How a person names an order: `Order № 1042`, or "Your order" where the server gives no number (never its id). */
+export function orderTitle(order: { number?: number | null }, t: TFunction): string {
+  return typeof order.number === "number" ? t("shop.orderNumber", { number: order.number }) : t("shop.yourOrder");
+}
+
+/** The page of one of the buyer's orders (the order mails link there too). */
+export function orderPath(id: string): string {
+  return `/ecommerce/orders/${id}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Is `s` an order id (a UUID)? Anything else in an order URL is not looked up. */
+export function isOrderId(s: string): boolean {
+  return UUID.test(s);
 }

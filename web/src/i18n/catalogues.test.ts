@@ -10,6 +10,7 @@ const SAME_IN_BOTH = new Set([
   "login.email",
   "login.methodEvm",
   "orders.email",
+  "orders.numbered",
   "media.pdf",
   "chat.reaction",
   "commerce.providers.cloudpayments",

@@ -1,4 +1,4 @@
-import { BUILT_IN_ROUTES, builtInScreen } from "./builtin";
+import { BUILT_IN_ROUTES, builtInRoute, builtInScreen } from "./builtin";
 import routes from "./built-in-routes.json";
 
 describe("built-in routes", () => {
@@ -12,5 +12,13 @@ describe("built-in routes", () => {
     for (const route of BUILT_IN_ROUTES) expect(builtInScreen(route), route).toBeDefined();
     expect(builtInScreen("/rbac/subjects")).toBeUndefined();
     expect(builtInScreen("/")).toBeUndefined();
+  });
+
+  it("a route ending in /* takes one more segment, and only one", () => {
+    expect(builtInRoute("/ecommerce/orders/0196a3f0-1c2d-7e00-8000-000000000001")).toBe("/ecommerce/orders/*");
+    expect(builtInRoute("/ecommerce/orders")).toBe("/ecommerce/orders");
+    expect(builtInRoute("/ecommerce/orders/a/b")).toBeUndefined();
+    expect(builtInRoute("/ecommerce/orders/")).toBeUndefined();
+    expect(builtInRoute("/rbac/subjects/settings/x")).toBeUndefined();
   });
 });

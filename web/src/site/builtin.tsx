@@ -28,11 +28,23 @@ const SCREENS: Record<string, ReactElement> = {
   "/ecommerce/checkout/success": <Commerce screen="checkout-success" />,
   "/ecommerce/checkout/cancel": <Commerce screen="checkout-cancel" />,
   "/ecommerce/orders": <Commerce screen="orders" />,
+  "/ecommerce/orders/*": <Commerce screen="order" />,
   "/social/chats": <ChatsScreen />,
 };
 
+/** The built-in route `url` is: itself, or `{parent}/*` (a route whose last segment is a value,
+ * such as an order's id in `/ecommerce/orders/*`). */
+export function builtInRoute(url: string): string | undefined {
+  if (BUILT_IN_ROUTES.has(url)) return url;
+  const cut = url.lastIndexOf("/");
+  if (cut <= 0 || cut === url.length - 1) return undefined;
+  const pattern = `${url.slice(0, cut)}/*`;
+  return BUILT_IN_ROUTES.has(pattern) ? pattern : undefined;
+}
+
 export function builtInScreen(url: string): ReactElement | undefined {
-  return BUILT_IN_ROUTES.has(url) ? SCREENS[url] : undefined;
+  const route = builtInRoute(url);
+  return route ? SCREENS[route] : undefined;
 }
 
 /** Fetches the chunk of `url`'s built-in screen, when it has one (`site/preload.ts`). */

@@ -1,5 +1,5 @@
 import { render, screen } from "@testing-library/react";
-import { clampQuantity, paymentFor } from "@/modules/ecommerce/donation";
+import { clampQuantity } from "@/modules/ecommerce/donation";
 import { fileUrl, filesOf, formatPrice, linked, tr, type Rec } from "./content";
 import { siteLink } from "./link";
 import { RichText, hasText } from "./rich-text";
@@ -89,29 +89,5 @@ describe("tree quantity", () => {
     expect(clampQuantity("3.7")).toBe(3);
     expect(clampQuantity("12")).toBe(12);
     expect(clampQuantity("99999999")).toBe(10000);
-  });
-});
-
-describe("paymentFor: the provider and price a bank choice pays with", () => {
-  const cur = (slug: string, isDefault = false) => ({ id: slug, slug, symbol: slug, title: slug, isDefault });
-  const prices = [
-    { amount: "995", currency: cur("kzt") },
-    { amount: "199", currency: cur("rub", true) },
-  ];
-  const offer = (provider: string, currencies: string[] = []) => ({ provider, currencies, statusApi: false });
-
-  it("a Russian bank prefers CloudPayments in roubles, and TipTopPay takes tenge", () => {
-    expect(paymentFor("ru", [offer("dummy"), offer("cloudpayments", ["rub"])], prices)).toMatchObject({ provider: "cloudpayments", price: { amount: "199" } });
-    expect(paymentFor("ru", [offer("tiptoppay", ["kzt"])], prices)).toMatchObject({ provider: "tiptoppay", price: { amount: "995" } });
-  });
-
-  it("a foreign bank pays by Stripe, or shows bank details when no foreign card provider is enabled", () => {
-    expect(paymentFor("foreign", [offer("cloudpayments", ["rub"]), offer("stripe")], prices)).toMatchObject({ provider: "stripe", price: { amount: "199" } });
-    expect(paymentFor("foreign", [offer("dummy"), offer("cloudpayments", ["rub"])], prices)).toBeUndefined();
-  });
-
-  it("falls back to any enabled provider for a Russian bank (the demo's dummy), never to one without the currency", () => {
-    expect(paymentFor("ru", [offer("dummy")], prices)?.provider).toBe("dummy");
-    expect(paymentFor("ru", [offer("payselection-international", ["usd"])], prices)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "@/i18n";
+import type { TFunction } from "@/i18n";
 import { toast } from "sonner";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
@@ -12,6 +12,7 @@ import { Button } from "@/ui/button";
 import { Card } from "@/ui/card";
 import { DialogContent, Dialog } from "@/ui/dialog";
 import { Label, Select, Textarea } from "@/ui/input";
+import { useShopT } from "@/commerce/i18n";
 
 /** Every order status, in the order of the lifecycle. */
 export const ORDER_STATUSES = ["new", "paying", "approving", "packaging", "delivering", "delivered", "canceled"] as const;
@@ -26,14 +27,14 @@ function failure(e: unknown, fallback: string) {
 
 /** The orders back office: filter by status, open one to see everything about it and move it on. */
 export function OrdersView({ lang }: { lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const [open, setOpen] = useState<string | null>(null);
   const columns: Column[] = [
     {
       title: t("orders.number"),
       render: (r) => (
-        <button type="button" className="font-mono underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
-          {r.id.slice(0, 8)}
+        <button type="button" className="font-medium underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="order-open">
+          {typeof r.number === "number" ? t("orders.numbered", { number: r.number }) : t("orders.open")}
         </button>
       ),
     },
@@ -52,8 +53,13 @@ export function OrdersView({ lang }: { lang: string }) {
   );
 }
 
+/** 'Order № 1042', or 'Order' from a server that gives no numbers yet (never the id). */
+function adminOrderTitle(o: OrderDetails | undefined, t: TFunction): string {
+  return typeof o?.number === "number" ? t("shop.orderNumber", { number: o.number }) : t("orders.number");
+}
+
 function OrderDetails({ id, lang }: { id: string; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const qc = useQueryClient();
   const q = useQuery({ queryKey: detailsKey(id), queryFn: (): Promise<OrderDetails> => api.get(`${ORDERS}/{id}/details`, { params: { path: { id } } }) });
   const done = (msg: string) => {
@@ -68,11 +74,11 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
   });
   const o = q.data;
   return (
-    <DialogContent title={t("commerce.order", { id })} className="w-[min(56rem,calc(100vw-2rem))]">
+    <DialogContent title={adminOrderTitle(o, t)} className="w-[min(56rem,calc(100vw-2rem))]">
       {!o ? (
         <p>{t("admin.loading")}</p>
       ) : (
-        <div className="space-y-6 text-sm" data-testid="order-details">
+        <div className="space-y-6 text-sm" data-testid="order-details" data-order-id={o.id}>
           <div className="flex flex-wrap items-center gap-3">
             <StatusBadge status={o.status} />
             <span>{o.email}</span>
@@ -149,7 +155,7 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
 
 /** The explicit correction: any status, with a reason that goes into the history. */
 function OverrideForm({ id, current, onDone }: { id: string; current: string; onDone: () => void }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const [status, setStatus] = useState<OrderStatus | "">("");
   const [reason, setReason] = useState("");
   const save = useMutation({
@@ -200,7 +206,7 @@ type Stats = components["schemas"]["EcommerceOrderStats"];
 
 /** Dashboard card: paid orders and revenue per currency over the last 30 days, as bars per day. */
 export function SalesCard({ lang }: { lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   const q = useQuery({ queryKey: ["admin", "order-stats"], queryFn: (): Promise<Stats> => api.get(`${ORDERS}/stats`, { params: { query: { days: 30 } } }) });
   const days = lastDays(30);
   return (

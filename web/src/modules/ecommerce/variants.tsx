@@ -1,16 +1,19 @@
-import { useTranslation } from "@/i18n";
 import { linked, tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
 import { RenderVariant, type VariantProps } from "@/site/registry";
 import type { VariantKey, VariantsOf } from "@/site/variants";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
-import { AddToCart } from "@/commerce/cart";
+import { AddToCart, OrdersList } from "@/commerce/cart";
+import { SignInPrompt } from "@/commerce/screen";
+import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
 import { TreeDonation } from "./donation";
+import { ProductBuy } from "./product-buy";
+import { useShopT } from "@/commerce/i18n";
 
 const link = (kind: string, r: Rec, lang: string) => siteLink(`/ecommerce/${kind}/${r.slug}`, lang);
 
 function Products({ items, lang }: { items: Rec[]; lang: string }) {
-  const { t } = useTranslation();
+  const t = useShopT();
   if (!items.length) return <p className="text-neutral-600">{t("site.noItems")}</p>;
   return (
     <ListGrid>
@@ -51,8 +54,7 @@ export function ProductView({ product, lang, url }: { product: Rec; lang: string
       <div>
         <h1 className="text-4xl font-bold tracking-tight">{tr(product.title, lang)}</h1>
         {tr(product.shortDescription, lang) ? <p className="mt-3 text-lg text-neutral-600">{tr(product.shortDescription, lang)}</p> : null}
-        <Prices data={product} lang={lang} className="mt-6 text-3xl" />
-        {product._prices?.length ? <AddToCart productId={product.id} className="mt-6" /> : null}
+        <ProductBuy product={product} lang={lang} />
         <Body data={product} lang={lang} />
         {linked(product, "products-to-website-builder-module-widgets").map((w) => (
           <RenderVariant key={w.id} module="website-builder" data={w} lang={lang} url={url} />
@@ -90,11 +92,22 @@ function Donation({ data, lang }: VariantProps) {
   );
 }
 
+/** The visitor's own orders (a guest's too), or a sign-in prompt for someone without a session. */
+function OrderList({ data, lang }: VariantProps) {
+  const t = useShopT();
+  return (
+    <Block data={data} lang={lang}>
+      <div data-testid="order-list-widget">
+        <AuthGate skeleton={<GateSkeleton className="px-0" />} fallback={<SignInPrompt text={t("shop.signInForOrders")} />}>
+          <OrdersList lang={lang} />
+        </AuthGate>
+      </div>
+    </Block>
+  );
+}
+
 /** Declared by the server, deliberately not rendered by the public site. */
-export const notRendered = [
-  // Orders are a signed-in visitor's own: the cart issue renders them.
-  "order-list-default",
-] as const satisfies readonly VariantKey<"ecommerce">[];
+export const notRendered = [] as const satisfies readonly VariantKey<"ecommerce">[];
 
 /** Every declared variant of ecommerce widgets but `notRendered`. */
 export const variants = {
@@ -106,4 +119,5 @@ export const variants = {
   "store-list-default": (p) => <Simple {...p} kind="stores" />,
   "store-overview-default": (p) => <Overview {...p} relation="stores-to-products" />,
   "for-planet-products-list-block-default": Donation,
+  "order-list-default": OrderList,
 } satisfies VariantsOf<"ecommerce", never, (typeof notRendered)[number]>;
