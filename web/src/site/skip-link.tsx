@@ -22,7 +22,7 @@ export function SkipLink() {
         main.scrollIntoView();
         focusTarget(main);
       }}
-      className="sr-only rounded-md bg-emerald-950 px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-[60]"
+      className="sr-only rounded-md bg-emerald-950 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-[60] focus:px-4 focus:py-3"
     >
       {t("site.skipToContent")}
     </a>

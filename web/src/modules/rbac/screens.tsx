@@ -133,9 +133,12 @@ export function AccountMenu() {
   return (
     <Dropdown modal={false}>
       <DropdownTrigger asChild>
-        <Button variant="outline" data-testid="account-menu" className="max-w-48 shrink-0" title={name}>
+        {/* The name shows from xl; below, the icon (the name is its label and its tooltip), so the
+            header keeps to one line at 1024 px with a long address. */}
+        <Button variant="outline" data-testid="account-menu" className="max-w-40 shrink-0 px-3 xl:px-4" title={name}>
           <UserRound aria-hidden className="h-4 w-4 shrink-0" />
-          <span className="truncate">{name}</span>
+          <span className="sr-only xl:hidden">{name}</span>
+          <span className="hidden min-w-0 truncate xl:block">{name}</span>
         </Button>
       </DropdownTrigger>
       <DropdownContent>

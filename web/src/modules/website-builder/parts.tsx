@@ -156,10 +156,10 @@ export function Slider({ data, lang }: { data: Rec; lang: string }) {
           inner
         )}
       </div>
-      <button type="button" aria-label={t("site.previous")} data-testid="slider-prev" onClick={() => go(-1)} className="absolute inset-y-0 left-0 w-1/4 cursor-w-resize focus-visible:outline-2 focus-visible:outline-white">
+      <button type="button" aria-label={t("site.previous")} data-testid="slider-prev" onClick={() => go(-1)} className="absolute inset-y-0 left-0 w-1/4 cursor-w-resize rounded-2xl">
         <span aria-hidden className="ml-3 inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/80 text-xl text-emerald-900">‹</span>
       </button>
-      <button type="button" aria-label={t("site.next")} data-testid="slider-next" onClick={() => go(1)} className="absolute inset-y-0 right-0 flex w-1/4 cursor-e-resize items-center justify-end focus-visible:outline-2 focus-visible:outline-white">
+      <button type="button" aria-label={t("site.next")} data-testid="slider-next" onClick={() => go(1)} className="absolute inset-y-0 right-0 flex w-1/4 cursor-e-resize items-center justify-end rounded-2xl">
         <span aria-hidden className="mr-3 inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/80 text-xl text-emerald-900">›</span>
       </button>
       <div className="mt-3 flex justify-center gap-2" aria-hidden>

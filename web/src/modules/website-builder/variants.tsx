@@ -84,7 +84,7 @@ function LanguageSwitch({ lang, light, className }: { lang: string; light?: bool
           to={`/${l}${rest}${hash}`}
           lang={l}
           aria-current={l === lang ? "true" : undefined}
-          className={cn("rounded px-2 py-1 font-medium", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-80 hover:opacity-100")}
+          className={cn("rounded px-1.5 py-1 font-medium xl:px-2", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-80 hover:opacity-100")}
         >
           {l.toUpperCase()}
         </Link>
@@ -95,7 +95,7 @@ function LanguageSwitch({ lang, light, className }: { lang: string; light?: bool
 
 /** The navbar's links and its call to action: one line from the lg breakpoint (smaller type and
  * gaps until xl, so the Russian labels fit at 1024 px too). */
-const NAV_LINK = "whitespace-nowrap px-2 text-sm xl:text-base";
+const NAV_LINK = "whitespace-nowrap px-1.5 text-sm xl:px-2 xl:text-[0.9375rem]";
 const NAV_ACTION = "h-10 whitespace-nowrap px-5 text-sm xl:h-11 xl:px-6";
 
 /**
@@ -119,9 +119,9 @@ function Navbar({ data, lang }: VariantProps) {
     <header className={cn("sticky top-0 z-40 border-b border-emerald-100 bg-white/95 backdrop-blur", data.className)} data-variant={data.variant}>
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-6 xl:gap-6 xl:px-8" data-testid="navbar-bar">
         <Logo data={data} lang={lang} />
-        <nav aria-label={tr(data.title, lang) || t("site.mainMenu")} className="hidden min-w-0 flex-1 items-center lg:flex" data-testid="navbar-links">
+        <nav aria-label={t("site.mainMenu")} className="hidden min-w-0 flex-1 items-center lg:flex" data-testid="navbar-links">
           {main.map((b) => (
-            <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap gap-0 xl:gap-2" buttonClassName={NAV_LINK} />
+            <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap gap-0 xl:gap-1" buttonClassName={NAV_LINK} />
           ))}
         </nav>
         <div className="ml-auto hidden shrink-0 items-center gap-2 lg:flex xl:gap-3" data-testid="navbar-actions">
@@ -149,7 +149,7 @@ function Navbar({ data, lang }: VariantProps) {
               </SheetClose>
             </div>
             <div className="flex flex-1 flex-col gap-6 px-4 py-6">
-              <nav aria-label={tr(data.title, lang) || t("site.mainMenu")}>
+              <nav aria-label={t("site.mainMenu")}>
                 {main.map((b) => (
                   <ButtonsArray key={b.id} data={b} lang={lang} className="flex-col items-stretch gap-1" buttonClassName="justify-start px-2 py-3 text-base" />
                 ))}
