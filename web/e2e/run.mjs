@@ -16,7 +16,7 @@ import { ssrSpecs } from "./ssr.spec.mjs";
 import { visitorSpecs } from "./visitor.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...visitorSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...visitorSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;

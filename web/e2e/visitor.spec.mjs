@@ -10,8 +10,8 @@ const PHONE = { width: 390, height: 844 };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const PERSON = { email: "vera.lesnaya.volunteer@forplanet.example", password: "visitor password 123" };
 const WORDS = {
-  ru: { signIn: "Войти", signOut: "Выйти", register: "Регистрация", account: "Аккаунт", settings: "Настройки", orders: "Мои заказы", chats: "Чаты", blog: "Блог", plant: "Посадить дерево" },
-  en: { signIn: "Sign in", signOut: "Sign out", register: "Register", account: "Account", settings: "Settings", orders: "My orders", chats: "Chats", blog: "Blog", plant: "Plant a tree" },
+  ru: { signIn: "Войти", signOut: "Выйти", register: "Регистрация", account: "Аккаунт", settings: "Настройки", orders: "Мои заказы", chats: "Чаты", blog: "Блог", faq: "Вопросы", plant: "Посадить дерево" },
+  en: { signIn: "Sign in", signOut: "Sign out", register: "Register", account: "Account", settings: "Settings", orders: "My orders", chats: "Chats", blog: "Blog", faq: "FAQ", plant: "Plant a tree" },
 };
 
 const header = (page) => page.locator('header[data-variant^="navbar"]');
@@ -212,6 +212,11 @@ export const visitorSpecs = [
         await menu.getByTestId("cart-button").waitFor();
         await screen(p.page, `visitor-guest-menu-${lang}-mobile`);
         await escapeCloses(p.page);
+        // An in-page link of the menu closes it and takes the focus to its target, not back to the button.
+        const faq = await openMenu(p.page);
+        await faq.getByRole("link", { name: WORDS[lang].faq, exact: true }).click();
+        await faq.waitFor({ state: "detached" });
+        await p.page.waitForFunction(() => document.activeElement?.id === "faq", undefined, { timeout: 3000 });
         await noSidewaysScroll(p.page, PHONE.width);
         await screen(p.page, `visitor-guest-home-${lang}-mobile`);
         expect(p.problems.length === 0, p.problems.join("\n"));

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LANGUAGES, useTranslation } from "@/i18n";
 import { Link, useLocation } from "react-router";
 import { api } from "@/api/client";
@@ -82,7 +82,6 @@ function LanguageSwitch({ lang, light, className }: { lang: string; light?: bool
         <Link
           key={l}
           to={`/${l}${rest}${hash}`}
-          lang={l}
           aria-current={l === lang ? "true" : undefined}
           className={cn("rounded px-1.5 py-1 font-medium xl:px-2", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-80 hover:opacity-100")}
         >
@@ -91,6 +90,11 @@ function LanguageSwitch({ lang, light, className }: { lang: string; light?: bool
       ))}
     </nav>
   );
+}
+
+/** The browser's address as `useLocation` gives it (path, query, hash). */
+function currentAddress(): string {
+  return `${window.location.pathname}${window.location.search}${window.location.hash}`;
 }
 
 /** The navbar's links and its call to action: one line from the lg breakpoint (smaller type and
@@ -106,13 +110,16 @@ const NAV_ACTION = "h-10 whitespace-nowrap px-5 text-sm xl:h-11 xl:px-6";
 function Navbar({ data, lang }: VariantProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  // The menu is open for the location it was opened at: any navigation closes it.
+  // The menu is open for the location it was opened at: any navigation closes it (and Back to
+  // that location does not open it again).
   const here = `${location.pathname}${location.search}${location.hash}`;
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === here;
-  // Closed by a navigation: focus goes where the navigation sends it (an anchor's target), not
-  // back to the menu button.
-  const navigated = openAt !== null && openAt !== here;
+  if (openAt !== null && !open) setOpenAt(null);
+  // Where the menu was opened: closed by a navigation (the address changed since), the focus goes
+  // where the navigation sends it (an anchor's target), not back to the menu button. A ref: the
+  // dialog calls back after it has gone, with the props it last had.
+  const openedAt = useRef("");
   const main = linked(data, "widgets-to-buttons-arrays", "default");
   const extra = linked(data, "widgets-to-buttons-arrays", "additional");
   return (
@@ -133,14 +140,20 @@ function Navbar({ data, lang }: VariantProps) {
             <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap" buttonClassName={NAV_ACTION} />
           ))}
         </div>
-        <Sheet open={open} onOpenChange={(o) => setOpenAt(o ? here : null)}>
+        <Sheet
+          open={open}
+          onOpenChange={(o) => {
+            openedAt.current = here;
+            setOpenAt(o ? here : null);
+          }}
+        >
           <SheetTrigger asChild>
             <button type="button" data-testid="menu-toggle" className="ml-auto inline-flex h-11 w-11 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50 lg:hidden">
               <Menu aria-hidden className="h-6 w-6" />
               <span className="sr-only">{t("site.menu")}</span>
             </button>
           </SheetTrigger>
-          <SheetContent data-testid="mobile-menu" onCloseAutoFocus={(e) => navigated && e.preventDefault()}>
+          <SheetContent data-testid="mobile-menu" onCloseAutoFocus={(e) => currentAddress() !== openedAt.current && e.preventDefault()}>
             <div className="flex h-16 shrink-0 items-center justify-between gap-4 border-b border-emerald-100 px-4">
               <SheetTitle className="text-lg font-semibold text-emerald-950">{t("site.menu")}</SheetTitle>
               <SheetClose className="inline-flex h-11 w-11 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50" data-testid="menu-close">
