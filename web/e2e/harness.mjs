@@ -82,6 +82,9 @@ export async function startStack() {
     STOA_SMTP_URL: smtp.url,
     STOA_MAIL_FROM: "Stoa <no-reply@e2e.test>",
     STOA_AUTH_RATE_BURST: "1000",
+    // Every page of every spec comes from this one address: the whole suite makes more new image
+    // sizes than one visitor may in ten minutes.
+    STOA_IMAGE_SIZES_PER_ADDRESS: "100000",
     STOA_LOG: "warn",
     STOA_DUMMY_WEBHOOK_DELAY: "1",
     STOA_SECRET_KEY: SECRET_KEY,

@@ -235,6 +235,10 @@ pub struct FileConfig {
     /// Largest image (width × height, in pixels) that is decoded for sizes or accepted at all.
     #[arg(long, env = "STOA_IMAGE_MAX_PIXELS", default_value_t = 40_000_000)]
     pub image_max_pixels: u64,
+    /// New image sizes one client address may have made in ten minutes (sizes already made are
+    /// served to anyone without counting); past it: 429.
+    #[arg(long, env = "STOA_IMAGE_SIZES_PER_ADDRESS", default_value_t = 200)]
+    pub image_sizes_per_address: u32,
     /// Addresses create-from-url may reach although they are private (`10.0.0.5:443,[fd00::1]:80`):
     /// for an internal media server. Everything else private, loopback or link-local is refused.
     #[arg(long, env = "STOA_FETCH_ALLOW")]
@@ -249,6 +253,7 @@ impl FileConfig {
         Self {
             s3_region: "us-east-1".into(),
             image_max_pixels: 40_000_000,
+            image_sizes_per_address: 200,
             fetch_timeout: 20,
             ..Self::default()
         }

@@ -66,9 +66,6 @@ pub struct Files {
 /// Share images one address may have made in [`SHARE_MAKES_WINDOW`]; ones already made are
 /// served to anyone without counting.
 const SHARE_MAKES: u32 = 30;
-/// Image sizes one address may have made in [`SHARE_MAKES_WINDOW`] (a first look at a gallery
-/// makes one or two per image; every allowed name of one image is about 800).
-const SIZE_MAKES: u32 = 200;
 const SHARE_MAKES_WINDOW: Duration = Duration::from_secs(600);
 /// Share images are kept this long after they were made; one still linked is made again on its
 /// next request (a page whose title changed links a new one, so the old one is never asked for).
@@ -190,8 +187,11 @@ impl Files {
             heavy: Arc::new(Semaphore::new(1)),
             making: Mutex::new(HashMap::new()),
             pending: std::sync::atomic::AtomicUsize::new(0),
+            // Image sizes one address may have made in a window (`STOA_IMAGE_SIZES_PER_ADDRESS`,
+            // 200: a first look at a gallery makes one or two per image; every allowed name of
+            // one image is about 800).
             size_makes: stoa_api::rate::Keyed::new(
-                SIZE_MAKES,
+                f.image_sizes_per_address.max(1),
                 SHARE_MAKES_WINDOW,
                 "image sizes made per address",
             ),
