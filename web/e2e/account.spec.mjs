@@ -33,7 +33,7 @@ function toast(page, text) {
 async function logout(page) {
   await page.goto("/en/");
   await page.getByTestId("account-menu").click();
-  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
   // Logout goes to '/', which is the default language's home (ru).
   await page.waitForURL((u) => u.pathname === "/ru");
   await page.getByRole("button", { name: "Войти" }).waitFor();
@@ -73,7 +73,8 @@ export const accountSpecs = [
       expect((await page.getByText("Not confirmed").count()) === 0, "no 'Not confirmed' text once the code is entered");
       await page.goto("/en/");
       await page.getByTestId("account-menu").click();
-      await page.getByRole("menu").getByText("user").waitFor();
+      await page.getByRole("menu").getByText(EMAIL).waitFor();
+      expect(!/\buser\b/.test(await page.getByRole("menu").innerText()), "no role chip in the account menu");
       await page.getByRole("menuitem", { name: "Settings" }).waitFor();
       await screen(page, "account-dropdown");
       await page.keyboard.press("Escape");
@@ -276,14 +277,14 @@ export const accountSpecs = [
       });
       const { page } = w;
       await page.goto(`${AUTH}/select-method`);
-      await page.getByText("Ethereum Virtual Machine").first().click();
-      await page.getByRole("button", { name: "Connect Wallet" }).click();
+      // The wallet method shows where the browser has a wallet (this one is injected).
+      await page.getByRole("button", { name: "Sign in with an Ethereum wallet" }).click();
       await page.getByTestId("account-menu").waitFor();
       const me = await page.evaluate(async () => (await (await fetch("/api/rbac/subjects/authentication/me")).json()).data);
       const linked = me?.identities?.find((i) => i.provider === "ethereum_virtual_machine");
       expect(linked && linked.account.toLowerCase() === account.address.toLowerCase(), `signed in with the wallet: ${JSON.stringify(me?.identities)}`);
       await page.goto("/en/rbac/subjects/settings");
-      await page.getByTestId("identity").getByText("EVM").waitFor();
+      await page.getByTestId("identity").getByText("Ethereum wallet").waitFor();
       await screen(page, "account-wallet-settings");
       // No email identity: the email-add form, then the code step for the address.
       const add = page.getByTestId("email-add");

@@ -85,7 +85,7 @@ async function nextCode(state) {
 async function logout(page) {
   await page.goto("/en/");
   await page.getByTestId("account-menu").click();
-  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
   await page.waitForURL((u) => u.pathname === "/ru");
   await page.getByRole("button", { name: "Войти" }).waitFor();
 }

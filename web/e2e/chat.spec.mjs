@@ -212,7 +212,7 @@ export const chatSpecs = [
       await page.waitForURL((u) => u.pathname === "/en/");
       await page.getByTestId("account-menu").waitFor({ state: "attached" });
       await page.getByTestId("menu-toggle").click();
-      await page.getByTestId("mobile-menu").getByTestId("chat-button").click();
+      await page.getByTestId("mobile-menu").getByRole("link", { name: "Chats", exact: true }).click();
       await page.waitForURL((u) => u.pathname === "/en/social/chats");
       const item = page.getByTestId("chat-item").filter({ hasText: "Alice Chat" });
       await item.waitFor();

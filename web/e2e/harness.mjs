@@ -212,10 +212,10 @@ export async function screen(page, name) {
 export async function signIn(page, { email, password }, redirect) {
   const q = redirect ? `?redirect=${encodeURIComponent(redirect)}` : "";
   await page.goto(`/en/rbac/subject/authentication/select-method${q}`);
-  const form = page.getByRole("form", { name: "Login" });
+  const form = page.getByRole("form", { name: "Sign in" });
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Password", { exact: true }).fill(password);
-  await form.getByRole("button", { name: "Login" }).click();
+  await form.getByRole("button", { name: "Sign in" }).click();
 }
 
 export function expect(cond, message) {

@@ -14,9 +14,10 @@ import { i18nSpecs } from "./i18n.spec.mjs";
 import { mediaSpecs } from "./media.spec.mjs";
 import { siteSpecs } from "./site.spec.mjs";
 import { ssrSpecs } from "./ssr.spec.mjs";
+import { visitorSpecs } from "./visitor.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs].filter(([name]) => !filter || name.includes(filter));
+const specs = [...siteSpecs, ...visitorSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs].filter(([name]) => !filter || name.includes(filter));
 const stack = await startStack();
 const state = {};
 let failed = 0;

@@ -89,11 +89,16 @@ export const siteSpecs = [
       await page.locator('#timeline li[data-active="true"]').nth(2).waitFor();
       expect((await steps.nth(2).locator(".border-dashed").count()) === 1, "step 3 has a dashed line");
       expect((await steps.nth(1).locator(".border-dashed").count()) === 0, "step 2 has a solid line");
-      // Headlines: 7 cards placed at fixed, distinct spots on a large screen.
+      // Headlines: 7 cards in a tidy grid on a large screen — rows of three sharing their top and
+      // height, columns of one width, the last short row centred.
       const cards = page.locator('[data-variant="content-block-for-planet-headlines"] [data-index]');
       expect((await cards.count()) === 7, "seven headline cards");
-      const spots = await cards.evaluateAll((els) => els.map((e) => `${getComputedStyle(e).position} ${e.offsetLeft},${e.offsetTop}`));
-      expect(spots.every((p) => p.startsWith("absolute")) && new Set(spots).size === 7, `fixed spots: ${spots}`);
+      const boxes = await cards.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: Math.round(r.left), y: Math.round(r.top), w: Math.round(r.width), h: Math.round(r.height) })));
+      const rows = [...new Set(boxes.map((b) => b.y))];
+      expect(rows.length === 3 && rows.map((y) => boxes.filter((b) => b.y === y).length).join() === "3,3,1", `rows of three: ${JSON.stringify(boxes)}`);
+      expect(new Set(boxes.map((b) => b.w)).size === 1, `one column width: ${JSON.stringify(boxes)}`);
+      expect(rows.every((y) => new Set(boxes.filter((b) => b.y === y).map((b) => b.h)).size === 1), `a row's cards are as tall as each other: ${JSON.stringify(boxes)}`);
+      expect(boxes[6].x === boxes[1].x, `the last card sits under the middle column: ${JSON.stringify(boxes)}`);
       await page.getByTestId("total").getByText("199 ₽").waitFor();
       await screen(page, "site-home-ru-desktop");
       await page.goto("/en/");
@@ -206,7 +211,7 @@ export const siteSpecs = [
       expect((await menu.count()) === 0, "the menu starts closed");
       await page.getByTestId("menu-toggle").click();
       await menu.waitFor();
-      await page.getByTestId("menu-toggle").click();
+      await menu.getByTestId("menu-close").click();
       await menu.waitFor({ state: "detached" });
       await page.getByTestId("menu-toggle").click();
       await menu.getByRole("link", { name: "Блог" }).click();

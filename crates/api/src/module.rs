@@ -120,6 +120,14 @@ pub trait Pages: Send + Sync {
         languages: &'a [&'a str],
         part: Option<usize>,
     ) -> BoxFuture<'a, Result<Option<bytes::Bytes>>>;
+    /// The blog's Atom feed in `lang` titled `title` (its newest articles); `None` when the site
+    /// shows no article on a page of its own. Cached like the sitemap.
+    fn feed<'a>(
+        &'a self,
+        public_url: &'a str,
+        lang: &'a str,
+        title: &'a str,
+    ) -> BoxFuture<'a, Result<Option<bytes::Bytes>>>;
 }
 
 type SetupFn = Box<dyn Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync>;

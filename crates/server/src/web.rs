@@ -88,6 +88,31 @@ async fn sitemap_response(s: &Site, part: Option<usize>) -> Response {
     }
 }
 
+/// `/{lang}/feed.xml`: the blog's Atom feed in `lang`, titled with the site's name there.
+async fn feed_response(s: &Site, lang: &str) -> Response {
+    if !LANGUAGES.contains(&lang) {
+        return crate::middleware::not_found_route();
+    }
+    let home = s.pages.bundle("/").await.ok().flatten();
+    let name = home.as_deref().map_or_else(
+        || crate::head::site_name(&serde_json::Value::Null, &s.public_url).to_owned(),
+        |b| crate::head::site_name(crate::head::meta_in(b, lang), &s.public_url).to_owned(),
+    );
+    let title = format!("{name} — {}", if lang == "ru" { "блог" } else { "blog" });
+    match s.pages.feed(&s.public_url, lang, &title).await {
+        Ok(Some(xml)) => (
+            [
+                (header::CONTENT_TYPE, "application/atom+xml; charset=utf-8"),
+                (header::CACHE_CONTROL, "public, max-age=300"),
+            ],
+            xml,
+        )
+            .into_response(),
+        Ok(None) => crate::middleware::not_found_route(),
+        Err(e) => stoa_api::error::error_response(&e),
+    }
+}
+
 /// Routes for the site. Not behind authorization: everything here is public; the data it shows
 /// comes from public reads only.
 pub fn routes(site: Site) -> Router {
@@ -113,6 +138,16 @@ pub fn routes(site: Site) -> Router {
                         ),
                     )
                         .into_response()
+                }
+            }),
+        )
+        .route(
+            "/{lang}/feed.xml",
+            get({
+                let s = site.clone();
+                move |UrlPath(lang): UrlPath<String>| {
+                    let s = s.clone();
+                    async move { feed_response(&s, &lang).await }
                 }
             }),
         )

@@ -8,7 +8,6 @@ import { catalogueProblems, type Tree, untranslated } from "./catalogue-checks";
  */
 const SAME_IN_BOTH = new Set([
   "login.email",
-  "login.methodEvm",
   "orders.email",
   "orders.numbered",
   "media.pdf",

@@ -8,6 +8,9 @@ export interface Boot {
     /** The username of the site's Telegram bot (the Login Widget links accounts with it); absent
      * or null when the site has none. */
     telegramBot?: string | null;
+    /** The sign-in methods the site offers (`email_and_password`, `ethereum_virtual_machine`),
+     * when the server says; absent: see `walletOffered` (`modules/rbac/methods.ts`). */
+    signInMethods?: string[] | null;
   };
   lang: string;
   url: string;

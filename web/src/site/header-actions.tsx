@@ -1,39 +1,65 @@
 import { lazy, type ReactNode, Suspense } from "react";
-import { useNavigate } from "react-router";
-import { useMe } from "@/modules/rbac/session";
+import { Link, useNavigate } from "react-router";
+import { isGuest, type Subject, useLogout, useMe } from "@/modules/rbac/session";
 import { useTranslation } from "@/i18n";
 import { useHydrated } from "@/lib/client-only";
 import { AUTH_PATH, useLink } from "./link";
 import { Button } from "@/ui/button";
+import { cn } from "@/ui/cn";
 
 // What a signed-in visitor sees in the header comes in chunks of its own, once the session is known.
 const LazyChatButton = lazy(() => import("@/social/chat-button"));
 const LazyCartButton = lazy(() => import("@/commerce/cart-button"));
 const LazyAccountMenu = lazy(() => import("@/modules/rbac/account-menu"));
 
-/** `children` for a signed-in visitor, after hydration (the server never knows the session). */
-function SignedIn({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
+/** Where the account's entries lead (paths without the language). */
+export const ACCOUNT_PATHS = {
+  signIn: `${AUTH_PATH}/select-method`,
+  register: `${AUTH_PATH}/email-and-password/registration`,
+  settings: "/rbac/subjects/settings",
+  orders: "/ecommerce/orders",
+  chats: "/social/chats",
+} as const;
+
+/**
+ * Who the visitor is, as the screens show it: `pending` on the server, while hydrating and while
+ * the session is asked; `visitor` without a subject; `guest` for a checkout's anonymous subject
+ * (`isGuest`: shown as a visitor, but it has a cart); `person` for an account signed in.
+ */
+export type Session = { kind: "pending" | "visitor"; subject: null } | { kind: "guest" | "person"; subject: Subject };
+
+export function useSession(): Session {
   const me = useMe();
   const hydrated = useHydrated();
-  if (!hydrated || !me.data?.id) return fallback;
+  // The server never knows the session: hydration renders what it rendered.
+  if (!hydrated || me.isPending) return { kind: "pending", subject: null };
+  const s = me.data;
+  if (!s) return { kind: "visitor", subject: null };
+  return { kind: isGuest(s) ? "guest" : "person", subject: s };
+}
+
+/** `children` for a session of `kinds`, after hydration (the server never knows the session). */
+function When({ kinds, children, fallback = null }: { kinds: Session["kind"][]; children: ReactNode; fallback?: ReactNode }) {
+  const session = useSession();
+  if (!kinds.includes(session.kind)) return fallback;
   return <Suspense fallback={fallback}>{children}</Suspense>;
 }
 
-/** The chats button with the unread count (signed-in visitors). */
+/** The chats button with the unread count (signed-in people; a guest has no chats). */
 export function ChatButton() {
   return (
-    <SignedIn>
+    <When kinds={["person"]}>
       <LazyChatButton />
-    </SignedIn>
+    </When>
   );
 }
 
-/** The cart button and its sheet (signed-in visitors, guests with a cart included). */
+/** The cart button and its sheet (signed-in people, and guests: their cart is theirs). */
 export function CartButton() {
   return (
-    <SignedIn>
+    <When kinds={["person", "guest"]}>
       <LazyCartButton />
-    </SignedIn>
+    </When>
   );
 }
 
@@ -42,28 +68,135 @@ export function AccountPlaceholder() {
   return <span className="h-9 w-20" aria-hidden />;
 }
 
-/** 'Login', to the sign-in page in the current language. */
+/** 'Sign in', to the sign-in page in the current language. */
 export function LoginButton() {
   const { t } = useTranslation();
   const link = useLink();
   const navigate = useNavigate();
   return (
-    <Button variant="outline" onClick={() => void navigate(link(`${AUTH_PATH}/select-method`))}>
+    <Button variant="outline" className="shrink-0" onClick={() => void navigate(link(ACCOUNT_PATHS.signIn))} data-testid="login-button">
       {t("account.login")}
     </Button>
   );
 }
 
-/** 'Login' for a visitor, the account's menu once signed in (a placeholder while the session is asked). */
+/** 'Sign in' for a visitor or a guest, the account's menu for a person (a placeholder while the session is asked). */
 export function AccountMenu() {
-  const me = useMe();
-  const hydrated = useHydrated();
-  // The server never knows the session: hydration renders what it rendered.
-  if (!hydrated || me.isPending) return <AccountPlaceholder />;
-  if (!me.data) return <LoginButton />;
+  const session = useSession();
+  if (session.kind === "pending") return <AccountPlaceholder />;
+  if (session.kind !== "person") return <LoginButton />;
   return (
-    <SignedIn fallback={<AccountPlaceholder />}>
+    <Suspense fallback={<AccountPlaceholder />}>
       <LazyAccountMenu />
-    </SignedIn>
+    </Suspense>
+  );
+}
+
+/** Signs out, then goes home (`/`, as the spec's logout does). */
+export function useSignOut() {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  return () => logout.mutate(undefined, { onSettled: () => void navigate("/") });
+}
+
+/** Which account entry a link target is (`/ru/rbac/subject/authentication/select-method` → `signIn`), if any. */
+export function accountEntryOf(url: string | null | undefined): "signIn" | "register" | null {
+  if (!url || url.includes(":")) return null;
+  const path = url.replace(/[?#].*$/, "").replace(/^\/[a-z]{2}(?=\/)/, "").replace(/\/+$/, "");
+  if (path === ACCOUNT_PATHS.signIn) return "signIn";
+  if (path === ACCOUNT_PATHS.register) return "register";
+  return null;
+}
+
+/**
+ * A link of the site's content to the sign-in or registration screen (the footer's 'Members'
+ * column): in the header's words for a visitor or a guest; for a signed-in person, the account
+ * ('Account', to the settings) in place of sign-in and 'Sign out' in place of registration.
+ */
+export function AccountEntryLink({ entry, className, children }: { entry: "signIn" | "register"; className?: string; children?: ReactNode }) {
+  const { t } = useTranslation();
+  const link = useLink();
+  const session = useSession();
+  const signOut = useSignOut();
+  if (session.kind === "person") {
+    if (entry === "register") {
+      return (
+        <button type="button" className={cn("cursor-pointer", className)} onClick={signOut} data-account-entry="signOut">
+          {children}
+          {t("account.logout")}
+        </button>
+      );
+    }
+    return (
+      <Link to={link(ACCOUNT_PATHS.settings)} className={className} data-account-entry="account">
+        {children}
+        {t("account.account")}
+      </Link>
+    );
+  }
+  return (
+    <Link to={link(ACCOUNT_PATHS[entry])} className={className} data-account-entry={entry}>
+      {children}
+      {entry === "signIn" ? t("account.login") : t("account.register")}
+    </Link>
+  );
+}
+
+/**
+ * The account's entries as a list of links (the mobile menu): sign-in and registration for a
+ * visitor or a guest; settings, orders, chats, the admin (for an admin) and sign-out for a person.
+ */
+export function AccountEntries({ className, itemClassName }: { className?: string; itemClassName?: string }) {
+  const { t } = useTranslation();
+  const link = useLink();
+  const session = useSession();
+  const signOut = useSignOut();
+  if (session.kind === "pending") return null;
+  if (session.kind !== "person") {
+    return (
+      <ul className={className} data-testid="account-entries" data-session={session.kind}>
+        <li>
+          <Link to={link(ACCOUNT_PATHS.signIn)} className={itemClassName}>
+            {t("account.login")}
+          </Link>
+        </li>
+        <li>
+          <Link to={link(ACCOUNT_PATHS.register)} className={itemClassName}>
+            {t("account.register")}
+          </Link>
+        </li>
+      </ul>
+    );
+  }
+  return (
+    <ul className={className} data-testid="account-entries" data-session="person">
+      <li>
+        <Link to={link(ACCOUNT_PATHS.settings)} className={itemClassName}>
+          {t("account.settings")}
+        </Link>
+      </li>
+      <li>
+        <Link to={link(ACCOUNT_PATHS.orders)} className={itemClassName}>
+          {t("commerce.myOrders")}
+        </Link>
+      </li>
+      <li>
+        <Link to={link(ACCOUNT_PATHS.chats)} className={itemClassName}>
+          {t("chat.chats")}
+        </Link>
+      </li>
+      {session.subject.admin ? (
+        <li>
+          <Link to="/admin" className={itemClassName}>
+            {t("account.admin")}
+          </Link>
+        </li>
+      ) : null}
+      <li>
+        <button type="button" onClick={signOut} className={cn("cursor-pointer text-left", itemClassName)}>
+          {t("account.logout")}
+        </button>
+      </li>
+    </ul>
   );
 }

@@ -11,6 +11,8 @@ import { lazyPart } from "@/lib/lazy-part";
 import { MediaPriority } from "@/ui/media-priority";
 import { builtInScreen } from "./builtin";
 import { WidgetBoundary } from "./errors";
+import { Main, SkipLink } from "./skip-link";
+import { goToAnchor } from "./focus";
 
 // Only some pages show these: chunks of their own (the server renders them at once).
 export const SiteShell = lazyPart(() => import("./shell"));
@@ -99,16 +101,18 @@ export function PageView({ bundle, lang, children }: { bundle: Bundle; lang: str
       {children}
     </>
   );
+  // One main landmark: the innermost layout's (the page's own widgets), the skip link's target.
   return (
     <div className="flex min-h-screen flex-col" data-page={bundle.page.id}>
+      <SkipLink />
       {bundle.layouts.length === 0 ? (
-        <main className="flex-1">{content}</main>
+        <Main>{content}</Main>
       ) : (
         bundle.layouts.reduceRight<ReactNode>(
-          (inner, layout) => (
+          (inner, layout, i) => (
             <div key={layout.id} className={layout.className ?? "flex min-h-screen flex-col"}>
               <HostWidgets widgets={layout._before} lang={lang} url={url} />
-              <main className="flex-1">{inner}</main>
+              {i === bundle.layouts.length - 1 ? <Main>{inner}</Main> : <div className="flex flex-1 flex-col">{inner}</div>}
               <HostWidgets widgets={layout._after} lang={lang} url={url} />
             </div>
           ),
@@ -191,13 +195,14 @@ function Resolved({ url, lang }: { url: string; lang: string }) {
 export function SitePage() {
   const { lang = "ru" } = useParams();
   const url = usePagePath();
-  const { pathname, hash } = useLocation();
-  // Scroll to the anchor, or to the top of a new page.
-  const target = hash ? decodeURIComponent(hash.slice(1)) : `top:${pathname}`;
+  const { pathname, hash, key } = useLocation();
+  // Each visit to an anchor (the same link twice too) scrolls to its target and moves the focus
+  // there, so Tab goes on from it; a new page starts at its top.
+  const visit = hash ? `${key}${hash}` : `top:${pathname}`;
   useEffect(() => {
-    if (target.startsWith("top:")) window.scrollTo(0, 0);
-    else document.getElementById(target)?.scrollIntoView();
-  }, [target]);
+    if (visit.startsWith("top:")) window.scrollTo(0, 0);
+    else goToAnchor(decodeURIComponent(visit.slice(visit.indexOf("#") + 1)));
+  }, [visit]);
   return (
     <PageBoundary lang={lang}>
       <Resolved url={url} lang={lang} />

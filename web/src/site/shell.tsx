@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
 import { useLink } from "./link";
+import { Main, SkipLink } from "./skip-link";
 
 const YEAR = new Date().getFullYear();
 
@@ -13,6 +14,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
   const { lang } = useParams();
   return (
     <div className="flex min-h-screen flex-col">
+      <SkipLink />
       <header className="border-b border-border">
         <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
           <Link to={link("")} className="text-lg font-semibold">
@@ -30,9 +32,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
           <AccountMenu />
         </div>
       </header>
-      <main className="flex-1">
-        {children}
-      </main>
+      <Main>{children}</Main>
       <footer className="border-t border-border py-6 text-center text-sm text-neutral-600">
         © {YEAR} Stoa · {t("common.home")}
       </footer>

@@ -5,7 +5,7 @@ import { useTranslation } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
-import { useMe } from "@/modules/rbac/session";
+import { isSignedIn, useMe } from "@/modules/rbac/session";
 import { fileUrl } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
 import { fraction, UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
@@ -789,7 +789,8 @@ function ChatHeader({ title, onBack }: { title: string; onBack: () => void }) {
 export function ChatsApp({ heading = true }: { heading?: boolean }) {
   const { t } = useTranslation();
   const me = useMe();
-  const subject = me.data?.id;
+  // A guest (a checkout's subject) has no chats: AuthGate shows it the sign-in prompt.
+  const subject = isSignedIn(me.data) ? me.data.id : undefined;
   const profiles = useProfiles(subject);
   const [params, setParams] = useSearchParams();
   const own = profiles.data ?? [];
@@ -872,7 +873,7 @@ export function ChatsApp({ heading = true }: { heading?: boolean }) {
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-8" data-testid="chats-screen">
       {heading ? <h1 className="mb-4 text-3xl font-bold">{t("chat.title")}</h1> : null}
-      <AuthGate skeleton={<GateSkeleton className="px-0 py-0" />} fallback={<SignInPrompt />}>
+      <AuthGate guests={false} skeleton={<GateSkeleton className="px-0 py-0" />} fallback={<SignInPrompt />}>
         {body}
       </AuthGate>
     </section>

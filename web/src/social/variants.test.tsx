@@ -8,7 +8,8 @@ import { variants as social } from "@/modules/social/variants";
 import { chatsKey, profilesKey, unreadKey } from "./api";
 import { ChatButton } from "./chat";
 
-const subject = { id: "s1", admin: false, roles: [], identities: [] };
+// Signed in with a password (a subject without such an identity is a guest: no chats).
+const subject = { id: "s1", admin: false, roles: [], identities: [{ id: "i1", provider: "email_and_password", email: "a@b.test", account: null, verifiedAt: null, pendingEmail: null }] };
 
 function mount(node: React.ReactNode, signedIn: boolean, seed: (qc: QueryClient) => void = () => {}) {
   const qc = new QueryClient(queryClientOptions);

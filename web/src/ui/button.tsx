@@ -8,6 +8,9 @@ export const buttonVariants = cva(
     variants: {
       variant: {
         default: "bg-neutral-900 text-white hover:bg-neutral-700",
+        /** The site's brand colour (`--color-primary`): the public site's own actions (sign-in). */
+        brand: "bg-primary text-primary-foreground hover:bg-primary/90",
+        "brand-outline": "border border-primary bg-white text-primary hover:bg-primary/5",
         outline: "border border-border bg-white hover:bg-muted",
         ghost: "hover:bg-muted",
         destructive: "bg-destructive text-white hover:bg-red-800",

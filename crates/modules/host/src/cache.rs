@@ -60,9 +60,14 @@ pub struct Bundles {
     /// The URLs being built now, each with the gate its build holds.
     building: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     sitemap: tokio::sync::Mutex<Option<Sitemap>>,
+    /// The blog's feed per language: (data stamp, built at, the feed; `None`: no feed).
+    feeds: tokio::sync::Mutex<HashMap<String, Feed>>,
     /// Entries per sitemap file (`STOA_SITEMAP_URLS_PER_FILE`).
     per_file: usize,
 }
+
+/// A feed as built: the data stamp it was built at, when, and the feed (`None`: none).
+type Feed = (u64, Instant, Option<bytes::Bytes>);
 
 /// The last sitemap built: for which site and data, when, and how long it took.
 struct Sitemap {
@@ -81,6 +86,9 @@ struct Sitemap {
 /// costs a lookup each.
 pub const SITEMAP_MIN_AGE: Duration = Duration::from_secs(60);
 
+/// A feed is rebuilt after a change, but no sooner than this after the last build.
+pub const FEED_MIN_AGE: Duration = Duration::from_secs(30);
+
 impl Bundles {
     pub fn new(
         store: Store,
@@ -93,8 +101,34 @@ impl Bundles {
             map: Mutex::new(HashMap::new()),
             building: Mutex::new(HashMap::new()),
             sitemap: tokio::sync::Mutex::new(None),
+            feeds: tokio::sync::Mutex::new(HashMap::new()),
             per_file: sitemap_per_file,
         })
+    }
+
+    /// The blog's Atom feed in `lang` (its newest articles), or `None` when no page shows articles
+    /// one by one. Kept until the data changes, and rebuilt no sooner than [`FEED_MIN_AGE`]:
+    /// a request is a lookup, a rebuild one indexed read of [`crate::pages::FEED_ENTRIES`] rows.
+    pub async fn feed(
+        &self,
+        public_url: &str,
+        lang: &str,
+        title: &str,
+    ) -> Result<Option<bytes::Bytes>> {
+        let stamp = self.store.public_version();
+        let mut g = self.feeds.lock().await;
+        if let Some((at_stamp, at, feed)) = g.get(lang)
+            && (*at_stamp == stamp || at.elapsed() < FEED_MIN_AGE)
+        {
+            return Ok(feed.clone());
+        }
+        let entries =
+            crate::pages::feed_entries(&self.store, "blog", "articles", crate::pages::FEED_ENTRIES)
+                .await?;
+        let feed = entries
+            .map(|e| bytes::Bytes::from(crate::pages::feed_xml(public_url, lang, title, &e)));
+        g.insert(lang.to_owned(), (stamp, Instant::now(), feed.clone()));
+        Ok(feed)
     }
 
     /// A sitemap file, built once and kept (see [`SITEMAP_MIN_AGE`]); one build at a time.
@@ -283,5 +317,14 @@ impl stoa_api::module::Pages for Bundles {
         part: Option<usize>,
     ) -> stoa_api::module::BoxFuture<'a, Result<Option<bytes::Bytes>>> {
         Box::pin(Bundles::sitemap(self, public_url, languages, part))
+    }
+
+    fn feed<'a>(
+        &'a self,
+        public_url: &'a str,
+        lang: &'a str,
+        title: &'a str,
+    ) -> stoa_api::module::BoxFuture<'a, Result<Option<bytes::Bytes>>> {
+        Box::pin(Bundles::feed(self, public_url, lang, title))
     }
 }

@@ -313,6 +313,134 @@ pub async fn concrete_urls(store: &Store, cap: usize) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// Most entries in a feed.
+pub const FEED_ENTRIES: u64 = 30;
+
+/// The newest records of `module.route` that a page shows one by one (`/blog/[blog.articles.slug]`),
+/// newest first, at most `cap`, each with its path; drafts never. `None` when no page shows
+/// them one by one (the site has no feed of them).
+pub async fn feed_entries(
+    store: &Store,
+    module: &str,
+    route: &str,
+    cap: u64,
+) -> Result<Option<Vec<(String, Record)>>> {
+    let Some(e) = entity_by_route(store, module, route) else {
+        return Ok(None);
+    };
+    for page in all_pages(store).await? {
+        let template = page.text("url").unwrap_or_default().to_owned();
+        let segs: Vec<Segment<'_>> = segments(&template).into_iter().map(parse_segment).collect();
+        let dynamic: Vec<&Segment<'_>> = segs
+            .iter()
+            .filter(|s| !matches!(s, Segment::Static(_)))
+            .collect();
+        let [
+            Segment::Record {
+                module: m,
+                route: r,
+                field,
+            },
+        ] = dynamic.as_slice()
+        else {
+            continue;
+        };
+        if *m != module || !(*r == e.route || *r == e.name) || !e.has_field(field) {
+            continue;
+        }
+        let q = stoa_kernel::query::FindQuery::all()
+            .sort(e, "createdAt", true)?
+            .take(cap);
+        let rows = stoa_store::publish::without_drafts(store.find(e, &q))
+            .await?
+            .rows;
+        let entries = rows
+            .into_iter()
+            .filter_map(|row| {
+                let value = match row.get(field) {
+                    Some(stoa_store::Cell::Text(s)) => s.clone(),
+                    Some(stoa_store::Cell::Int(i)) => i.to_string(),
+                    _ => return None,
+                };
+                let path: Vec<String> = segs
+                    .iter()
+                    .map(|s| match s {
+                        Segment::Static(x) => (*x).to_owned(),
+                        _ => value.clone(),
+                    })
+                    .collect();
+                Some((format!("/{}", path.join("/")), row))
+            })
+            .collect();
+        return Ok(Some(entries));
+    }
+    Ok(None)
+}
+
+/// A translation of `field` of `row` in `lang` (else English, else any), or plain text.
+fn translated(row: &Record, field: &str, lang: &str) -> Option<String> {
+    match row.json(field) {
+        Some(serde_json::Value::Object(m)) => [lang, "en"]
+            .iter()
+            .find_map(|l| m.get(*l).and_then(|v| v.as_str()).filter(|s| !s.is_empty()))
+            .or_else(|| {
+                m.values()
+                    .find_map(|v| v.as_str().filter(|s| !s.is_empty()))
+            })
+            .map(str::to_owned),
+        Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
+        _ => row.text(field).filter(|s| !s.is_empty()).map(str::to_owned),
+    }
+}
+
+/// An Atom feed (RFC 4287) in `lang` of `entries` (paths and records), titled `title`.
+pub fn feed_xml(base: &str, lang: &str, title: &str, entries: &[(String, Record)]) -> String {
+    let base = base.trim_end_matches('/');
+    let stamp = |r: &Record, f: &str| r.text(f).map(str::to_owned);
+    let updated = entries
+        .iter()
+        .filter_map(|(_, r)| stamp(r, "updatedAt").or_else(|| stamp(r, "createdAt")))
+        .max()
+        .unwrap_or_else(|| stoa_kernel::value::format_timestamp(stoa_kernel::value::now()));
+    let home = format!("{base}/{lang}");
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n  <title>{}</title>\n  <id>{}/</id>\n  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}/feed.xml\"/>\n  <updated>{}</updated>\n",
+        xml_escape(lang),
+        xml_escape(title),
+        xml_escape(&home),
+        xml_escape(&home),
+        xml_escape(&home),
+        xml_escape(&updated),
+    );
+    for (path, r) in entries {
+        let url = format!("{home}{path}");
+        let name = translated(r, "title", lang)
+            .or_else(|| r.text("adminTitle").map(str::to_owned))
+            .unwrap_or_default();
+        let published = stamp(r, "publishAt")
+            .or_else(|| stamp(r, "createdAt"))
+            .unwrap_or_else(|| updated.clone());
+        let changed = stamp(r, "updatedAt").unwrap_or_else(|| published.clone());
+        out.push_str(&format!(
+            "  <entry>\n    <title>{}</title>\n    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n    <id>{}</id>\n    <published>{}</published>\n    <updated>{}</updated>\n",
+            xml_escape(&name),
+            xml_escape(&url),
+            xml_escape(&url),
+            xml_escape(&published),
+            xml_escape(&changed),
+        ));
+        if let Some(summary) = translated(r, "subtitle", lang) {
+            out.push_str(&format!(
+                "    <summary>{}</summary>\n",
+                xml_escape(&summary)
+            ));
+        }
+        out.push_str("  </entry>\n");
+    }
+    out.push_str("</feed>\n");
+    out
+}
+
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")

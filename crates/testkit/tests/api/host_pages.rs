@@ -236,3 +236,71 @@ async fn a_big_sitemap_is_an_index_of_files(app: TestApp) {
     }
 }
 dual_test!(@app a_big_sitemap_is_an_index_of_files, |db| stoa_testkit::spawn_app_with(db, |c| c.sitemap_urls_per_file = 4));
+
+/// The blog's Atom feed per language: its newest articles first, titled in the language, each
+/// linking its page.
+async fn the_blog_has_a_feed_per_language(app: TestApp) {
+    app.create(
+        "/api/host/pages",
+        &json!({"title": "Article", "url": "/blog/[blog.articles.slug]"}),
+    )
+    .await;
+    for (slug, en, ru) in [
+        ("first", "The first", "Первая"),
+        ("second", "The second", "Вторая"),
+    ] {
+        app.create(
+            "/api/blog/articles",
+            &json!({"slug": slug, "title": {"en": en, "ru": ru}, "subtitle": {"en": format!("{en}, briefly"), "ru": format!("{ru}, кратко")}}),
+        )
+        .await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let base = app.base.trim_end_matches('/');
+    for (lang, newest, older, summary) in [
+        ("ru", "Вторая", "Первая", "Вторая, кратко"),
+        ("en", "The second", "The first", "The second, briefly"),
+    ] {
+        let r = app.anon().get(&format!("/{lang}/feed.xml")).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert!(
+            r.header("content-type")
+                .unwrap()
+                .starts_with("application/atom+xml"),
+        );
+        assert!(
+            r.text.contains(&format!("xml:lang=\"{lang}\"")),
+            "{}",
+            r.text
+        );
+        let at = |s: &str| {
+            r.text
+                .find(&format!("<title>{s}</title>"))
+                .unwrap_or(usize::MAX)
+        };
+        assert!(
+            at(newest) < at(older) && at(older) < usize::MAX,
+            "newest first: {}",
+            r.text
+        );
+        assert!(
+            r.text.contains(&format!("<summary>{summary}</summary>")),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text
+                .contains(&format!("href=\"{base}/{lang}/blog/second\"")),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text.contains(&format!("href=\"{base}/{lang}/feed.xml\"")),
+            "its own address: {}",
+            r.text
+        );
+    }
+    let r = app.anon().get("/xx/feed.xml").await;
+    assert_eq!(r.status, 404, "{}", r.text);
+}
+dual_test!(the_blog_has_a_feed_per_language);

@@ -117,7 +117,7 @@ export function CrmForm({ form, lang }: { form: Rec; lang: string }) {
           "aria-invalid": error ? true : undefined,
           "aria-required": required || undefined,
           "aria-describedby": error ? `${id}-error` : undefined,
-          className: cn("w-full rounded-xl border border-neutral-300 px-4 py-3 text-base focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/30", input.className as string | undefined),
+          className: cn("w-full rounded-xl border border-neutral-300 px-4 py-3 text-base focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700", input.className as string | undefined),
         };
         return (
           <div key={input.id} className="grid gap-1.5">

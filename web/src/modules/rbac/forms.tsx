@@ -90,7 +90,7 @@ export function LoginForm({ onDone, onCodeStep }: { onDone?: () => void; onCodeS
         <FieldError id="login-password-error" message={errors.password?.message} />
       </div>
       <FieldError id="login-error" message={errors.root?.server?.message} />
-      <Button type="submit" disabled={isSubmitting} className="w-full">
+      <Button type="submit" variant="brand" disabled={isSubmitting} className="w-full">
         {t("login.submit")}
       </Button>
       <p className="text-center text-sm">
@@ -159,7 +159,7 @@ export function RegistrationScreen() {
         <TextField id="reg-email" label={t("login.email")} type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
         <TextField id="reg-password" label={t("login.password")} type="password" autoComplete="new-password" error={errors.password?.message} {...form.register("password")} />
         <FieldError id="reg-error" message={errors.root?.server?.message} />
-        <Button type="submit" disabled={isSubmitting} className="w-full">
+        <Button type="submit" variant="brand" disabled={isSubmitting} className="w-full">
           {t("registration.submit")}
         </Button>
         <p className="text-center text-sm">
@@ -198,7 +198,7 @@ export function ForgotPasswordScreen() {
         <form onSubmit={submit} className="grid gap-4" noValidate aria-label={t("forgot.title")}>
           <TextField id="forgot-email" label={t("login.email")} type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
           <FieldError id="forgot-error" message={errors.root?.server?.message} />
-          <Button type="submit" disabled={isSubmitting} className="w-full">
+          <Button type="submit" variant="brand" disabled={isSubmitting} className="w-full">
             {t("forgot.submit")}
           </Button>
         </form>
@@ -284,7 +284,7 @@ export function ResetPasswordScreen() {
             {...form.register("passwordConfirmation")}
           />
           <FieldError id="reset-error" message={errors.root?.server?.message} />
-          <Button type="submit" disabled={isSubmitting} className="w-full">
+          <Button type="submit" variant="brand" disabled={isSubmitting} className="w-full">
             {t("reset.submit")}
           </Button>
         </form>

@@ -47,6 +47,27 @@ describe("AuthGate", () => {
     expect(await screen.findByText("hello s1")).toBeInTheDocument();
     expect(screen.queryByText("signed out")).toBeNull();
   });
+
+  it("with guests={false}, shows a guest (a checkout's subject, a contact email only) the fallback", async () => {
+    stubFetch(() => reply(200, { data: subjectWith(emailIdentity({ provider: "email", email: "donor@example.com" })) }));
+    mount(
+      <AuthGate guests={false} fallback={<p>signed out</p>}>
+        <p>secret</p>
+      </AuthGate>,
+    );
+    expect(await screen.findByText("signed out")).toBeInTheDocument();
+    expect(screen.queryByText("secret")).toBeNull();
+  });
+
+  it("by default, shows a guest the children (its cart and orders are its own)", async () => {
+    stubFetch(() => reply(200, { data: subjectWith() }));
+    mount(
+      <AuthGate fallback={<p>signed out</p>}>
+        <p>its orders</p>
+      </AuthGate>,
+    );
+    expect(await screen.findByText("its orders")).toBeInTheDocument();
+  });
 });
 
 describe("Authorized", () => {

@@ -1,4 +1,4 @@
-// Gates for the account's screens: `AuthGate` shows its children to a signed-in visitor only,
+// Gates for the account's screens: `AuthGate` shows its children to a visitor with a session only,
 // `Authorized` only to one the server lets call a route. Both show a skeleton while they ask.
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -6,7 +6,7 @@ import { useTranslation } from "@/i18n";
 import { useHydrated } from "@/lib/client-only";
 import { errorMessage } from "@/lib/form-errors";
 import { cn } from "@/ui/cn";
-import { type HttpMethod, isAuthorized, type Subject, useMe } from "./session";
+import { type HttpMethod, isAuthorized, isGuest, type Subject, useMe } from "./session";
 
 /** A placeholder while the session is asked: announced as busy, a few pulsing bars. */
 export function GateSkeleton({ className }: { className?: string }) {
@@ -22,16 +22,28 @@ export function GateSkeleton({ className }: { className?: string }) {
 }
 
 /**
- * `children` when the visitor is signed in (a function of children gets the subject), `fallback`
+ * `children` when the visitor has a subject (a function of children gets the subject), `fallback`
  * when not, a skeleton while the session is asked. The server never knows the session, so the
- * first (hydrating) render is the skeleton too.
+ * first (hydrating) render is the skeleton too. With `guests={false}` a guest (`isGuest`: a
+ * checkout's anonymous subject) gets the fallback too, as any visitor who is not signed in: the
+ * account's own screens; a guest's cart and orders are its own and leave it at the default.
  */
-export function AuthGate({ children, fallback = null, skeleton }: { children: ReactNode | ((subject: Subject) => ReactNode); fallback?: ReactNode; skeleton?: ReactNode }) {
+export function AuthGate({
+  children,
+  fallback = null,
+  skeleton,
+  guests = true,
+}: {
+  children: ReactNode | ((subject: Subject) => ReactNode);
+  fallback?: ReactNode;
+  skeleton?: ReactNode;
+  guests?: boolean;
+}) {
   const me = useMe();
   const hydrated = useHydrated();
   if (!hydrated || me.isPending) return skeleton ?? <GateSkeleton />;
   const s = me.data;
-  if (!s) return fallback;
+  if (!s || (!guests && isGuest(s))) return fallback;
   return typeof children === "function" ? children(s) : children;
 }
 

@@ -5,6 +5,7 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "@/i18n";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import { UserRound } from "lucide-react";
 import { z } from "zod";
 import { applyServerErrors, errorMessage } from "@/lib/form-errors";
 import { useFormStatus } from "@/lib/form-status";
@@ -23,12 +24,14 @@ import { SecondFactorStep } from "./second-factor";
 import { SecuritySection } from "./security";
 import { useEmailT } from "./email-i18n";
 import { AuthGate } from "./gate";
+import { useWalletOffered } from "./methods";
 import {
   changePassword,
   deleteIdentity,
   displayName,
   type Identity,
   isEmailIdentity,
+  isSignedIn,
   meKey,
   safeRedirect,
   sessionChanged,
@@ -41,28 +44,29 @@ import { AddEmailSection, ChangeEmailDialog, VerifyDialog } from "./verification
 
 const WalletButton = lazy(() => import("./wallet"));
 
-export function Wallet({ onSignedIn, onChallenge }: { onSignedIn?: () => void; onChallenge?: (challenge: string) => void }) {
+export function Wallet({ onSignedIn, onChallenge, label }: { onSignedIn?: () => void; onChallenge?: (challenge: string) => void; label?: string }) {
   const waiting = (
-    <Button variant="outline" className="w-full" disabled>
+    <Button variant="brand-outline" className="w-full" disabled>
       …
     </Button>
   );
   return (
     <ClientOnly fallback={waiting}>
       <Suspense fallback={waiting}>
-        <WalletButton onSignedIn={onSignedIn} onChallenge={onChallenge} />
+        <WalletButton onSignedIn={onSignedIn} onChallenge={onChallenge} label={label} />
       </Suspense>
     </ClientOnly>
   );
 }
 
-/** Login and Password form, or the Ethereum wallet, separated by 'Or continue with'. */
+/** The login and password form, and — where the site offers it (`walletOffered`) — 'Sign in
+ * with an Ethereum wallet' under 'or'. */
 export function SelectMethodScreen() {
   const { t } = useTranslation();
-  const [method, setMethod] = useState<"password" | "evm">("password");
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const qc = useQueryClient();
+  const wallet = useWalletOffered();
   // A wallet account with two-factor sign-in: its code step in place of the methods.
   const [challenge, setChallenge] = useState<string | null>(null);
   // The password's code step: the other methods step aside until it is done or abandoned.
@@ -86,36 +90,17 @@ export function SelectMethodScreen() {
   }
   return (
     <AuthCard title={t("login.title")} subtitle={codeStep ? undefined : t("login.subtitle")}>
-      <fieldset hidden={codeStep} className="mb-6 grid grid-cols-2 gap-1 rounded-md bg-muted p-1">
-        <legend className="sr-only">{t("login.title")}</legend>
-        {(["password", "evm"] as const).map((m) => (
-          <label
-            key={m}
-            className={`cursor-pointer rounded px-2 py-1.5 text-center text-xs font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-neutral-900 ${method === m ? "bg-white shadow-sm" : "text-neutral-700"}`}
-          >
-            <input type="radio" name="method" value={m} className="sr-only" checked={method === m} onChange={() => setMethod(m)} />
-            {m === "password" ? t("login.methodPassword") : t("login.methodEvm")}
-          </label>
-        ))}
-      </fieldset>
-      {method === "password" ? <LoginForm onCodeStep={setCodeStep} /> : null}
-      <div hidden={codeStep} className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
-        <span className="h-px flex-1 bg-border" />
-        {t("login.or")}
-        <span className="h-px flex-1 bg-border" />
-      </div>
-      {codeStep ? null : method === "password" ? (
-        <Button variant="outline" className="w-full" onClick={() => setMethod("evm")}>
-          {t("login.methodEvm")}
-        </Button>
-      ) : (
-        <div className="grid gap-3">
-          <Wallet onSignedIn={() => void navigate(safeRedirect(params.get("redirect"), "/"))} onChallenge={setChallenge} />
-          <Button variant="outline" className="w-full" onClick={() => setMethod("password")}>
-            {t("login.methodPassword")}
-          </Button>
-        </div>
-      )}
+      <LoginForm onCodeStep={setCodeStep} />
+      {wallet && !codeStep ? (
+        <>
+          <div className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
+            <span className="h-px flex-1 bg-border" />
+            {t("login.or")}
+            <span className="h-px flex-1 bg-border" />
+          </div>
+          <Wallet label={t("wallet.signIn")} onSignedIn={() => void navigate(safeRedirect(params.get("redirect"), "/"))} onChallenge={setChallenge} />
+        </>
+      ) : null}
     </AuthCard>
   );
 }
@@ -133,6 +118,7 @@ export function LogoutScreen() {
   return null;
 }
 
+/** The signed-in person's menu in the header: their name (never an id), then their account's places. */
 export function AccountMenu() {
   const { t } = useTranslation();
   const link = useLink();
@@ -141,24 +127,22 @@ export function AccountMenu() {
   const navigate = useNavigate();
   if (me.isPending) return <AccountPlaceholder />;
   const s = me.data;
-  if (!s) return <LoginButton />;
+  // A guest (a checkout's subject) signs in like any visitor.
+  if (!isSignedIn(s)) return <LoginButton />;
+  const name = displayName(s, t("account.account"));
   return (
     <Dropdown modal={false}>
       <DropdownTrigger asChild>
-        <Button variant="outline" data-testid="account-menu">
-          {displayName(s)}
+        {/* The name shows from xl; below, the icon (the name is its label and its tooltip), so the
+            header keeps to one line at 1024 px with a long address. */}
+        <Button variant="outline" data-testid="account-menu" className="max-w-40 shrink-0 px-3 xl:px-4" title={name}>
+          <UserRound aria-hidden className="h-4 w-4 shrink-0" />
+          <span className="sr-only xl:hidden">{name}</span>
+          <span className="hidden min-w-0 truncate xl:block">{name}</span>
         </Button>
       </DropdownTrigger>
       <DropdownContent>
-        <DropdownLabel className="grid gap-1 px-2 py-1.5 text-sm font-medium">
-          <span className="break-all">{displayName(s)}</span>
-          <span className="flex flex-wrap gap-1">
-            <span className="sr-only">{t("account.roles")}:</span>
-            {s.roles.map((r) => (
-              <Badge key={r.id}>{r.slug}</Badge>
-            ))}
-          </span>
-        </DropdownLabel>
+        <DropdownLabel className="px-2 py-1.5 text-sm font-medium [overflow-wrap:anywhere]">{name}</DropdownLabel>
         <DropdownSeparator />
         <DropdownItem onSelect={() => void navigate(link("/rbac/subjects/settings"))}>{t("account.settings")}</DropdownItem>
         <DropdownItem onSelect={() => void navigate(link("/ecommerce/orders"))}>{t("commerce.myOrders")}</DropdownItem>
@@ -233,33 +217,45 @@ function NotSignedIn() {
 
 /** The identities of the signed-in subject, each with its badge and actions. */
 export function SettingsScreen() {
-  return <AuthGate fallback={<NotSignedIn />}>{(s) => <Settings subject={s} />}</AuthGate>;
+  return (
+    <AuthGate guests={false} fallback={<NotSignedIn />}>
+      {(s) => <Settings subject={s} />}
+    </AuthGate>
+  );
 }
 
-/** One sign-in method: its kind and address, whether the address is confirmed, its actions. */
+/** One sign-in method: its kind and address, whether the address is confirmed, its actions. The
+ * address keeps to one line (cut with an ellipsis, whole in its tooltip), never a letter a line. */
 function IdentityRow({ subject, identity: i, onDelete }: { subject: Subject; identity: Identity; onDelete: () => void }) {
   const t = useEmailT();
   const kind = identityKind(i);
   const email = isEmailIdentity(i);
   const unconfirmed = email && i.verifiedAt === null;
+  const address = (kind === "email" ? i.email : i.account) ?? "";
   return (
-    <li className="flex flex-wrap items-center gap-3 rounded-lg border border-border p-4" data-testid="identity" data-provider={i.provider} data-confirmed={email ? !unconfirmed : undefined}>
-      <Badge>{kind}</Badge>
-      <span className="flex-1 break-all text-sm">{kind === "Email" ? i.email : i.account}</span>
-      {unconfirmed ? (
-        <Badge className="border-amber-700 bg-amber-50 text-amber-950" data-testid="identity-unconfirmed">
-          {t("email.badge.unconfirmed")}
-        </Badge>
-      ) : null}
-      {unconfirmed && !i.pendingEmail ? <VerifyDialog subject={subject} identity={i} label={t("email.confirm")} /> : null}
-      {email ? <ChangeEmailDialog subject={subject} identity={i} /> : null}
-      {kind === "Email" ? <ChangePasswordDialog subject={subject} identity={i} /> : null}
-      <Button variant="destructive" size="sm" onClick={onDelete}>
-        {t("account.delete")}
-      </Button>
+    <li className="grid gap-3 rounded-lg border border-border p-4" data-testid="identity" data-provider={i.provider} data-confirmed={email ? !unconfirmed : undefined}>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Badge className="shrink-0">{kind === "wallet" ? t("login.methodEvm") : kind === "telegram" ? "Telegram" : t("login.email")}</Badge>
+        <span className="min-w-0 max-w-full truncate text-sm font-medium" title={address} data-testid="identity-address">
+          {address}
+        </span>
+        {unconfirmed ? (
+          <Badge className="shrink-0 border-amber-700 bg-amber-50 text-amber-950" data-testid="identity-unconfirmed">
+            {t("email.badge.unconfirmed")}
+          </Badge>
+        ) : null}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        {unconfirmed && !i.pendingEmail ? <VerifyDialog subject={subject} identity={i} label={t("email.confirm")} /> : null}
+        {email ? <ChangeEmailDialog subject={subject} identity={i} /> : null}
+        {kind === "email" ? <ChangePasswordDialog subject={subject} identity={i} /> : null}
+        <Button variant="destructive" size="sm" onClick={onDelete}>
+          {t("account.delete")}
+        </Button>
+      </div>
       {i.pendingEmail ? (
-        <div className="flex basis-full flex-wrap items-center gap-3 rounded-md bg-muted px-3 py-2 text-sm" data-testid="identity-pending">
-          <span className="flex-1">{t("email.pending", { email: i.pendingEmail })}</span>
+        <div className="flex flex-wrap items-center gap-3 rounded-md bg-muted px-3 py-2 text-sm" data-testid="identity-pending">
+          <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">{t("email.pending", { email: i.pendingEmail })}</span>
           <VerifyDialog subject={subject} identity={i} label={t("email.enterCode")} />
         </div>
       ) : null}
@@ -314,9 +310,9 @@ function Settings({ subject: s }: { subject: Subject }) {
   );
 }
 
-/** The badge of an identity: its provider in short. */
-function identityKind(i: Identity): "EVM" | "Telegram" | "Email" {
-  if (i.provider === "ethereum_virtual_machine") return "EVM";
-  if (i.provider === TELEGRAM) return "Telegram";
-  return "Email";
+/** The kind of an identity, for its badge. */
+function identityKind(i: Identity): "wallet" | "telegram" | "email" {
+  if (i.provider === "ethereum_virtual_machine") return "wallet";
+  if (i.provider === TELEGRAM) return "telegram";
+  return "email";
 }

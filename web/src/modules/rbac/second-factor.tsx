@@ -93,7 +93,7 @@ export function SecondFactorStep({ challenge, onSignedIn, onRestart }: { challen
         />
         <FieldError id={`${id}-error`} message={error} />
       </div>
-      <Button type="submit" disabled={busy} className="w-full">
+      <Button type="submit" variant="brand" disabled={busy} className="w-full">
         {t("security.code.submit")}
       </Button>
       <div className="flex flex-wrap justify-between gap-2 text-sm">

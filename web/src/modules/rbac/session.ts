@@ -45,6 +45,8 @@ export interface Subject {
   admin: boolean;
   roles: { id: string; slug: string; title: string }[];
   identities: Identity[];
+  /** The person's display name (their social profile's), when the server gives one. */
+  name?: string | null;
   /** Two-factor sign-in: on for this account, required of it (an admin under
    * STOA_ADMIN_2FA=required), and whether this session has it (false: enrol before anything else). */
   secondFactor?: { enabled: boolean; required: boolean; satisfied: boolean };
@@ -57,10 +59,40 @@ export function useMe() {
   return useQuery({ queryKey: meKey, queryFn: (): Promise<Subject | null> => api.get(`${AUTH}/me`) });
 }
 
-/** The email of a subject's first email identity, or the wallet address. */
-export function displayName(s: Subject): string {
-  const email = s.identities.find((i) => i.email)?.email;
-  return email ?? s.identities.find((i) => i.account)?.account ?? s.id;
+/**
+ * The provider of an identity that is an address to write to, not a way to sign in: a guest who
+ * typed an email at checkout gets one (its receipts and order mails go there).
+ */
+export const CONTACT_PROVIDER = "email";
+
+/**
+ * Whether `s` is a guest: a subject made for an anonymous visitor (checkout starts one: its cart
+ * and orders belong to it) with no identity it can sign in with — none, or contact addresses only.
+ * The screens show a guest exactly as a visitor who is not signed in ('Sign in', never 'Sign out'),
+ * except for its cart. `isGuest(null)`: false (there is no subject at all).
+ */
+export function isGuest(s: Subject | null | undefined): boolean {
+  if (!s) return false;
+  if (s.admin) return false;
+  return s.identities.every((i) => i.provider === CONTACT_PROVIDER);
+}
+
+/** Whether `s` is a person signed in to an account (not a guest, not nobody). */
+export function isSignedIn(s: Subject | null | undefined): s is Subject {
+  return !!s && !isGuest(s);
+}
+
+/**
+ * The name a signed-in person is shown by: their profile's name, else the address of an identity
+ * they sign in with; `fallback` ('Account') otherwise. Never an id: a wallet-only account has a
+ * long hex address and an anonymous one a UUID, neither of which is a name.
+ */
+export function displayName(s: Subject, fallback: string): string {
+  const name = s.name?.trim();
+  if (name) return name;
+  const own = s.identities.filter((i) => i.provider !== CONTACT_PROVIDER);
+  const email = own.find((i) => isEmailIdentity(i) && i.email)?.email ?? own.find((i) => i.email)?.email;
+  return email ?? fallback;
 }
 
 export function useLogout() {

@@ -191,6 +191,6 @@ describe("the settings' email identity", () => {
     server();
     mount(<SettingsScreen />, { me: null });
     expect(screen.getByText("Sign in to see your settings.")).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Login" })).toHaveAttribute("href", "/en/rbac/subject/authentication/select-method");
+    expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/en/rbac/subject/authentication/select-method");
   });
 });

@@ -74,7 +74,7 @@ export function VerifyEmailScreen() {
           {t("email.page.noCode")}
         </p>
       ) : (
-        <AuthGate skeleton={<GateSkeleton className="px-0 py-0" />} fallback={<SignInToConfirm />}>
+        <AuthGate guests={false} skeleton={<GateSkeleton className="px-0 py-0" />} fallback={<SignInToConfirm />}>
           {(s) => <ConfirmFromLink subject={s} identity={identity} code={code} />}
         </AuthGate>
       )}

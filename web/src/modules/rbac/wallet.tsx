@@ -17,6 +17,8 @@ interface WalletProps {
   onSignedIn?: () => void;
   /** The account has two-factor sign-in: the code step takes over with this challenge. */
   onChallenge?: (challenge: string) => void;
+  /** The button's words before a wallet is connected (default 'Connect Wallet'). */
+  label?: string;
 }
 
 type Injected = { request: EIP1193RequestFn };
@@ -66,7 +68,7 @@ function walletProblem(e: unknown, t: TFunction): string | undefined {
   return undefined;
 }
 
-function WalletInner({ onSignedIn, onChallenge }: WalletProps) {
+function WalletInner({ onSignedIn, onChallenge, label }: WalletProps) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const connection = useConnection();
@@ -124,8 +126,8 @@ function WalletInner({ onSignedIn, onChallenge }: WalletProps) {
 
   const address = connection.status === "connected" ? connection.address : undefined;
   return (
-    <Button variant="outline" className="w-full" onClick={() => void signIn()} disabled={busy} data-testid="wallet-button">
-      {address ? shortAddress(address) : t("wallet.connect")}
+    <Button variant="brand-outline" className="w-full" onClick={() => void signIn()} disabled={busy} data-testid="wallet-button">
+      {address ? shortAddress(address) : (label ?? t("wallet.connect"))}
     </Button>
   );
 }

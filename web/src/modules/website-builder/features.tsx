@@ -39,20 +39,24 @@ function Default({ data, lang }: FeatureProps) {
   );
 }
 
+/** An image with its caption under it (only the image is rounded: a caption inside the rounded
+ * clip lost its first letters to the corner). */
 function Gallery({ data, lang }: FeatureProps) {
+  const caption = tr(data.title, lang);
   return (
-    <figure className={cn("overflow-hidden rounded-2xl", data.className)}>
-      <Img file={filesOf(data)[0]} className="aspect-[4/3] w-full object-cover" />
-      {tr(data.title, lang) ? <figcaption className="mt-2 text-sm font-medium text-neutral-700">{tr(data.title, lang)}</figcaption> : null}
+    <figure className={cn("flex min-w-0 flex-col", data.className)}>
+      <Img file={filesOf(data)[0]} className="aspect-[4/3] w-full rounded-2xl object-cover" />
+      {caption ? <figcaption className="mt-3 text-sm font-medium leading-snug text-neutral-700">{caption}</figcaption> : null}
     </figure>
   );
 }
 
+/** A press quote: the headline, then the publication, as tall as the others in its row. */
 function Headline({ data, lang }: FeatureProps) {
   return (
-    <blockquote className={cn("rounded-2xl bg-white p-5 shadow-sm ring-1 ring-emerald-100", data.className)}>
-      <p className="text-base font-semibold text-emerald-950">{tr(data.title, lang)}</p>
-      <footer className="mt-2 text-sm text-emerald-800">— {tr(data.subtitle, lang)}</footer>
+    <blockquote className={cn("flex h-full flex-col justify-between gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-emerald-100", data.className)}>
+      <p className="text-base font-semibold leading-snug text-emerald-950">{tr(data.title, lang)}</p>
+      <footer className="text-sm text-emerald-800">— {tr(data.subtitle, lang)}</footer>
     </blockquote>
   );
 }

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { filesOf, linked, tr, type Rec } from "@/site/content";
 import { StoredFile } from "../shared";
 import { siteLink } from "@/site/link";
+import { AccountEntryLink, accountEntryOf } from "@/site/header-actions";
 import type { DeclaredVariant } from "@/site/variants";
 import { cn } from "@/ui/cn";
 
@@ -58,17 +59,31 @@ export function SmartLink({ to, lang, className, children, label }: { to: string
 /** A file record as an image or video (see `StoredFile`). */
 export const Img = StoredFile;
 
+/**
+ * A button by its variant: a link for a url, else a label. A link to the sign-in or registration
+ * screen is the account's entry (`AccountEntryLink`: the header's words, and the account and
+ * sign-out for a signed-in person).
+ */
 export function Btn({ data, lang, className }: { data: Rec; lang: string; className?: string }) {
   const variant = (data.variant ?? "default") as ButtonVariant;
   const title = tr(data.title, lang);
   const icon = filesOf(data)[0];
+  const image = icon ? <Img file={icon} className="h-5 w-5" alt="" sizes="20px" /> : null;
+  const cls = cn(buttonStyles({ variant }), data.className, className);
+  const entry = accountEntryOf(data.url);
+  if (entry) {
+    return (
+      <AccountEntryLink entry={entry} className={cls}>
+        {image}
+      </AccountEntryLink>
+    );
+  }
   const body = (
     <>
-      {icon ? <Img file={icon} className="h-5 w-5" alt="" sizes="20px" /> : null}
+      {image}
       {title}
     </>
   );
-  const cls = cn(buttonStyles({ variant }), data.className, className);
   if (!data.url) return <span className={cls}>{body}</span>;
   return (
     <SmartLink to={data.url} lang={lang} className={cls}>
@@ -77,8 +92,8 @@ export function Btn({ data, lang, className }: { data: Rec; lang: string; classN
   );
 }
 
-/** A buttons array by its variant: row, column with a title, or the default wrap. */
-export function ButtonsArray({ data, lang, className }: { data: Rec; lang: string; className?: string }) {
+/** A buttons array by its variant: row, column with a title, or the default wrap; `buttonClassName` goes to each button. */
+export function ButtonsArray({ data, lang, className, buttonClassName }: { data: Rec; lang: string; className?: string; buttonClassName?: string }) {
   const buttons = linked(data, "buttons-arrays-to-buttons");
   const variant = data.variant ?? "default";
   const title = tr(data.title, lang);
@@ -87,7 +102,7 @@ export function ButtonsArray({ data, lang, className }: { data: Rec; lang: strin
       <div className={cn("flex flex-col gap-2", data.className, className)}>
         {title ? <p className="mb-1 text-sm font-semibold uppercase tracking-wide text-white">{title}</p> : null}
         {buttons.map((b) => (
-          <Btn key={b.id} data={b} lang={lang} className="justify-start" />
+          <Btn key={b.id} data={b} lang={lang} className={cn("justify-start", buttonClassName)} />
         ))}
       </div>
     );
@@ -96,7 +111,7 @@ export function ButtonsArray({ data, lang, className }: { data: Rec; lang: strin
   return (
     <div className={cn("flex flex-wrap items-center gap-3", row && "flex-row", data.className, className)}>
       {buttons.map((b) => (
-        <Btn key={b.id} data={b} lang={lang} />
+        <Btn key={b.id} data={b} lang={lang} className={buttonClassName} />
       ))}
     </div>
   );
@@ -141,10 +156,10 @@ export function Slider({ data, lang }: { data: Rec; lang: string }) {
           inner
         )}
       </div>
-      <button type="button" aria-label={t("site.previous")} data-testid="slider-prev" onClick={() => go(-1)} className="absolute inset-y-0 left-0 w-1/4 cursor-w-resize focus-visible:outline-2 focus-visible:outline-white">
+      <button type="button" aria-label={t("site.previous")} data-testid="slider-prev" onClick={() => go(-1)} className="absolute inset-y-0 left-0 w-1/4 cursor-w-resize rounded-2xl">
         <span aria-hidden className="ml-3 inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/80 text-xl text-emerald-900">‹</span>
       </button>
-      <button type="button" aria-label={t("site.next")} data-testid="slider-next" onClick={() => go(1)} className="absolute inset-y-0 right-0 flex w-1/4 cursor-e-resize items-center justify-end focus-visible:outline-2 focus-visible:outline-white">
+      <button type="button" aria-label={t("site.next")} data-testid="slider-next" onClick={() => go(1)} className="absolute inset-y-0 right-0 flex w-1/4 cursor-e-resize items-center justify-end rounded-2xl">
         <span aria-hidden className="mr-3 inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/80 text-xl text-emerald-900">›</span>
       </button>
       <div className="mt-3 flex justify-center gap-2" aria-hidden>

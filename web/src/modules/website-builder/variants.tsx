@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LANGUAGES, useTranslation } from "@/i18n";
 import { Link, useLocation } from "react-router";
 import { api } from "@/api/client";
@@ -9,7 +9,9 @@ import type { VariantsOf } from "@/site/variants";
 import { RichText, richOf } from "@/site/rich-text";
 import { formatNumber } from "@/lib/number";
 import { cn } from "@/ui/cn";
-import { AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
+import { AccountEntries, AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
+import { Sheet, SheetClose, SheetContent, SheetTitle, SheetTrigger } from "@/ui/sheet";
+import { Menu, X } from "lucide-react";
 import { Feature, Features } from "./features";
 import { Btn, ButtonsArray, ButtonsArrays, Heading, Img, Section, Slider, SmartLink } from "./parts";
 
@@ -30,26 +32,59 @@ function Sliders({ data, lang }: { data: Rec; lang: string }) {
   );
 }
 
+/** The relation from a logotype to its images. */
+const LOGO_FILES = "logotypes-to-file-storage-module-files";
+
+/**
+ * The logotype's image for a page in `lang`: one linked for that language (relation variant
+ * `ru`, `en`), else its default one — unless that one's words are another language's (its `alt`,
+ * the words it shows, is the logotype's title in another language, not in `lang`): then none, and
+ * the header sets the title as text. One language per page, the logo's words included.
+ */
+export function logoFile(logo: Rec, lang: string): Rec | undefined {
+  const own = linked(logo, LOGO_FILES, lang)[0];
+  if (own) return own;
+  const file = linked(logo, LOGO_FILES, "default")[0] ?? filesOf(logo)[0];
+  if (!file) return undefined;
+  const words = typeof file.alt === "string" ? file.alt.trim() : "";
+  const titles = logo.title && typeof logo.title === "object" ? (logo.title as Record<string, unknown>) : {};
+  const here = tr(logo.title, lang).trim();
+  const elsewhere = Object.entries(titles).some(([l, v]) => l !== lang && typeof v === "string" && v.trim() === words);
+  return words && elsewhere && words !== here ? undefined : file;
+}
+
 function Logo({ data, lang }: { data: Rec; lang: string }) {
   const logo = linked(data, "widgets-to-logotypes")[0];
-  if (!logo) return <span className="text-lg font-bold">{tr(data.title, lang)}</span>;
+  if (!logo) return <span className="shrink-0 text-lg font-bold">{tr(data.title, lang)}</span>;
   const title = tr(logo.title, lang);
+  const file = logoFile(logo, lang);
   return (
-    <SmartLink to={logo.url ?? "/"} lang={lang} className="flex items-center gap-2" label={title}>
+    <SmartLink to={logo.url ?? "/"} lang={lang} className="flex shrink-0 items-center gap-2 rounded-md" label={file ? title : undefined}>
       {/* The header is above the fold on every page: its logo is never lazy. */}
-      <Img file={filesOf(logo)[0]} className="h-9 w-auto" alt="" sizes="160px" priority />
+      {file ? (
+        <Img file={file} className="h-8 w-auto xl:h-9" alt="" sizes="160px" priority />
+      ) : (
+        <span className="whitespace-nowrap text-xl font-bold tracking-tight text-emerald-900" data-testid="logo-text">
+          {title}
+        </span>
+      )}
     </SmartLink>
   );
 }
 
-function LanguageSwitch({ lang, light }: { lang: string; light?: boolean }) {
+function LanguageSwitch({ lang, light, className }: { lang: string; light?: boolean; className?: string }) {
   const { t } = useTranslation();
   const { pathname, hash } = useLocation();
   const rest = pathname.replace(/^\/[a-z]{2}(?=\/|$)/, "");
   return (
-    <nav aria-label={t("site.language")} className="flex gap-1 text-sm">
+    <nav aria-label={t("site.language")} className={cn("flex shrink-0 gap-1 text-sm", className)}>
       {LANGUAGES.map((l) => (
-        <Link key={l} to={`/${l}${rest}${hash}`} aria-current={l === lang ? "true" : undefined} className={cn("rounded px-2 py-1 font-medium", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-70 hover:opacity-100")}>
+        <Link
+          key={l}
+          to={`/${l}${rest}${hash}`}
+          aria-current={l === lang ? "true" : undefined}
+          className={cn("rounded px-1.5 py-1 font-medium xl:px-2", l === lang ? (light ? "bg-white/15" : "bg-emerald-100 text-emerald-950") : "opacity-80 hover:opacity-100")}
+        >
           {l.toUpperCase()}
         </Link>
       ))}
@@ -57,61 +92,99 @@ function LanguageSwitch({ lang, light }: { lang: string; light?: boolean }) {
   );
 }
 
-/** Navbar: links inline from the lg breakpoint, a toggled menu below it that closes on navigation. */
+/** The browser's address as `useLocation` gives it (path, query, hash). */
+function currentAddress(): string {
+  return `${window.location.pathname}${window.location.search}${window.location.hash}`;
+}
+
+/** The navbar's links and its call to action: one line from the lg breakpoint (smaller type and
+ * gaps until xl, so the Russian labels fit at 1024 px too). */
+const NAV_LINK = "whitespace-nowrap px-1.5 text-sm xl:px-2 xl:text-[0.9375rem]";
+const NAV_ACTION = "h-10 whitespace-nowrap px-5 text-sm xl:h-11 xl:px-6";
+
+/**
+ * Navbar: the logo, the links, the language, the cart and the account in one line from the lg
+ * breakpoint; below it a menu button opens a sheet (a dialog: Escape closes it and gives focus
+ * back to the button; any navigation closes it) with the links, the language and the account.
+ */
 function Navbar({ data, lang }: VariantProps) {
   const { t } = useTranslation();
   const location = useLocation();
-  // The menu is open for the location it was opened at: any navigation closes it.
-  const here = `${location.pathname}${location.hash}`;
+  // The menu is open for the location it was opened at: any navigation closes it (and Back to
+  // that location does not open it again).
+  const here = `${location.pathname}${location.search}${location.hash}`;
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === here;
+  if (openAt !== null && !open) setOpenAt(null);
+  // Where the menu was opened: closed by a navigation (the address changed since), the focus goes
+  // where the navigation sends it (an anchor's target), not back to the menu button. A ref: the
+  // dialog calls back after it has gone, with the props it last had.
+  const openedAt = useRef("");
   const main = linked(data, "widgets-to-buttons-arrays", "default");
   const extra = linked(data, "widgets-to-buttons-arrays", "additional");
   return (
     <header className={cn("sticky top-0 z-40 border-b border-emerald-100 bg-white/95 backdrop-blur", data.className)} data-variant={data.variant}>
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6 lg:px-8">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-6 xl:gap-6 xl:px-8" data-testid="navbar-bar">
         <Logo data={data} lang={lang} />
-        <nav aria-label={tr(data.title, lang) || t("site.mainMenu")} className="hidden flex-1 items-center gap-4 lg:flex">
+        <nav aria-label={t("site.mainMenu")} className="hidden min-w-0 flex-1 items-center lg:flex" data-testid="navbar-links">
           {main.map((b) => (
-            <ButtonsArray key={b.id} data={b} lang={lang} />
+            <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap gap-0 xl:gap-1" buttonClassName={NAV_LINK} />
           ))}
         </nav>
-        <div className="ml-auto hidden items-center gap-4 lg:flex">
+        <div className="ml-auto hidden shrink-0 items-center gap-2 lg:flex xl:gap-3" data-testid="navbar-actions">
           <LanguageSwitch lang={lang} />
           <ChatButton />
           <CartButton />
           <AccountMenu />
           {extra.map((b) => (
-            <ButtonsArray key={b.id} data={b} lang={lang} />
+            <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap" buttonClassName={NAV_ACTION} />
           ))}
         </div>
-        <button type="button" data-testid="menu-toggle" aria-expanded={open} aria-controls="site-menu" onClick={() => setOpenAt(open ? null : here)} className="ml-auto inline-flex h-10 w-10 items-center justify-center rounded-md text-2xl text-emerald-950 hover:bg-emerald-50 lg:hidden">
-          <span aria-hidden>{open ? "×" : "☰"}</span>
-          <span className="sr-only">{open ? t("site.closeMenu") : t("site.menu")}</span>
-        </button>
+        <Sheet
+          open={open}
+          onOpenChange={(o) => {
+            openedAt.current = here;
+            setOpenAt(o ? here : null);
+          }}
+        >
+          <SheetTrigger asChild>
+            <button type="button" data-testid="menu-toggle" className="ml-auto inline-flex h-11 w-11 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50 lg:hidden">
+              <Menu aria-hidden className="h-6 w-6" />
+              <span className="sr-only">{t("site.menu")}</span>
+            </button>
+          </SheetTrigger>
+          <SheetContent data-testid="mobile-menu" onCloseAutoFocus={(e) => currentAddress() !== openedAt.current && e.preventDefault()}>
+            <div className="flex h-16 shrink-0 items-center justify-between gap-4 border-b border-emerald-100 px-4">
+              <SheetTitle className="text-lg font-semibold text-emerald-950">{t("site.menu")}</SheetTitle>
+              <SheetClose className="inline-flex h-11 w-11 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50" data-testid="menu-close">
+                <X aria-hidden className="h-6 w-6" />
+                <span className="sr-only">{t("site.closeMenu")}</span>
+              </SheetClose>
+            </div>
+            <div className="flex flex-1 flex-col gap-6 px-4 py-6">
+              <nav aria-label={t("site.mainMenu")}>
+                {main.map((b) => (
+                  <ButtonsArray key={b.id} data={b} lang={lang} className="flex-col items-stretch gap-1" buttonClassName="justify-start px-2 py-3 text-base" />
+                ))}
+              </nav>
+              {extra.map((b) => (
+                <ButtonsArray key={b.id} data={b} lang={lang} className="flex-col items-stretch" />
+              ))}
+              <div className="flex flex-wrap items-center gap-3">
+                <CartButton />
+              </div>
+              <AccountEntries className="grid gap-1 border-t border-emerald-100 pt-4" itemClassName="flex w-full rounded-md px-2 py-3 text-base font-medium text-emerald-950 hover:bg-emerald-50" />
+              <LanguageSwitch lang={lang} className="mt-auto" />
+            </div>
+          </SheetContent>
+        </Sheet>
       </div>
-      {open ? (
-        <div id="site-menu" data-testid="mobile-menu" className="border-t border-emerald-100 bg-white px-4 pb-6 pt-2 lg:hidden">
-          <nav aria-label={t("site.menu")} className="flex flex-col gap-2">
-            {main.map((b) => (
-              <ButtonsArray key={b.id} data={b} lang={lang} className="flex-col items-start" />
-            ))}
-          </nav>
-          <div className="mt-4 flex flex-wrap items-center gap-4">
-            <LanguageSwitch lang={lang} />
-            <ChatButton />
-            <CartButton />
-            {extra.map((b) => (
-              <ButtonsArray key={b.id} data={b} lang={lang} />
-            ))}
-          </div>
-        </div>
-      ) : null}
     </header>
   );
 }
 
-/** Footer: a 12-column grid — the brand over 3 columns, then 3 columns of links — and the copyright. */
+/** Footer: a 12-column grid — the brand over 3 columns, then 3 columns of links — and the
+ * copyright. A link to sign-in or registration is the account's entry (`AccountEntryLink`). */
 function Footer({ data, lang }: VariantProps) {
   const { t } = useTranslation();
   const columns = linked(data, "widgets-to-buttons-arrays").slice(0, 3);
@@ -249,29 +322,20 @@ function Grid({ data, lang, cols = "md:grid-cols-3", tone }: VariantProps & { co
   );
 }
 
-/** Fixed spots of the up to 7 headline cards on large screens (percent of the board). */
-const SPOTS = [
-  "lg:left-[2%] lg:top-[4%]",
-  "lg:left-[36%] lg:top-[0%]",
-  "lg:left-[68%] lg:top-[6%]",
-  "lg:left-[10%] lg:top-[38%]",
-  "lg:left-[46%] lg:top-[34%]",
-  "lg:left-[2%] lg:top-[70%]",
-  "lg:left-[60%] lg:top-[68%]",
-];
-
+/** The press: up to 7 headline cards in rows of three (two on a tablet, one on a phone), each row
+ * as tall as its tallest card, a last short row centred. */
 function Headlines({ data, lang }: VariantProps) {
   const items = linked(data, "widgets-to-features").slice(0, 7);
   return (
     <Section data={data} tone="tint">
       <Heading data={data} lang={lang} />
-      <div className="relative mt-10 grid gap-4 sm:grid-cols-2 lg:block lg:h-[34rem]">
+      <ul className="mt-10 flex flex-wrap justify-center gap-4 lg:gap-6">
         {items.map((f, i) => (
-          <div key={f.id} data-index={i} className={cn("lg:absolute lg:w-[30%]", SPOTS[i])}>
+          <li key={f.id} data-index={i} className="w-full sm:w-[calc((100%-1rem)/2)] lg:w-[calc((100%-3rem)/3)]">
             <Feature data={f} lang={lang} index={i} />
-          </div>
+          </li>
         ))}
-      </div>
+      </ul>
     </Section>
   );
 }
@@ -347,14 +411,27 @@ function Videos({ data, lang }: VariantProps) {
   );
 }
 
+/** The map of regions: on a phone as wide as a tablet's, in a box that scrolls sideways (its
+ * numbered markers stay readable), the list of regions beside it from xl, under it below. */
 function MapBlock({ data, lang }: VariantProps) {
+  const { t } = useTranslation();
+  const title = tr(data.title, lang);
+  const map = filesOf(data)[0];
   return (
-    <Section data={data} className="grid gap-10 lg:grid-cols-3">
-      <div className="lg:col-span-2">
+    <Section data={data} className="grid gap-10 xl:grid-cols-3">
+      <div className="min-w-0 xl:col-span-2">
         <Heading data={data} lang={lang} />
-        <Img file={filesOf(data)[0]} className="mt-8 w-full rounded-3xl" />
+        {map ? (
+          <>
+            {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a box that scrolls must take focus, for the keyboard to scroll it */}
+            <section className="mt-8 overflow-x-auto rounded-3xl" tabIndex={0} aria-label={title || t("site.map")} data-testid="map-scroll">
+              <Img file={map} className="w-[44rem] max-w-none rounded-3xl md:w-full md:max-w-full" sizes="(min-width: 1280px) 800px, (min-width: 768px) 100vw, 704px" />
+            </section>
+            <p className="mt-2 text-sm text-neutral-600 md:hidden">{t("site.mapScroll")}</p>
+          </>
+        ) : null}
       </div>
-      <div className="self-end">
+      <div className="grid gap-x-8 sm:grid-cols-2 xl:grid-cols-1 xl:self-end">
         <Features data={data} lang={lang} />
       </div>
     </Section>
