@@ -10,10 +10,13 @@ import { Live } from "./lib/live";
 import { beginHydration } from "./lib/client-only";
 import { boot } from "./site/boot";
 import { preloadPage } from "./site/preload";
+import { followCounterWithoutLive } from "./commerce/counter";
 
 const queryClient = new QueryClient(queryClientOptions);
 /** The one live connection of the app (public revalidation, chat events). */
 const live = new Live();
+// Without a live connection, the campaign counter is asked for now and then instead.
+followCounterWithoutLive(queryClient, { connected: () => live.connected });
 
 /**
  * Resolves in the task after the browser's first frame: the server's HTML is painted before the
