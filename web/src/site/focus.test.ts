@@ -29,6 +29,22 @@ describe("focusTarget and goToAnchor", () => {
     expect(document.activeElement).toBe(input);
   });
 
+  it("moves the focus from the link that was followed", () => {
+    document.body.innerHTML = `<a id="link" href="#faq">FAQ</a><section id="faq"></section>`;
+    (document.getElementById("link") as HTMLElement).focus();
+    expect(goToAnchor("faq")).toBe(true);
+    expect(document.activeElement).toBe(document.getElementById("faq"));
+  });
+
+  it("leaves the focus on a field the page put it on (a tier's preset quantity)", () => {
+    document.body.innerHTML = `<section id="donate"></section><section><input id="quantity" /></section>`;
+    const quantity = document.getElementById("quantity") as HTMLElement;
+    quantity.focus();
+    expect(goToAnchor("donate")).toBe(false);
+    expect(document.activeElement).toBe(quantity);
+    expect(scrolled).not.toHaveBeenCalled();
+  });
+
   it("says so when no element has the id", () => {
     document.body.innerHTML = `<main></main>`;
     expect(goToAnchor("nowhere")).toBe(false);

@@ -16,10 +16,23 @@ export function focusTarget(el: HTMLElement): void {
   el.focus({ preventScroll: true });
 }
 
-/** Scrolls to the element with id `id` and focuses it (`focusTarget`); false when there is none. */
+/**
+ * Whether the focus is still where a navigation left it — nowhere, or on the link or button that
+ * navigated — rather than put on a field by the page itself (a tier's 'Choose' focuses the
+ * donation's quantity): an anchor then leaves it there.
+ */
+export function focusIsFree(): boolean {
+  const el = document.activeElement;
+  return !el || el === document.body || !el.isConnected || el.matches("a[href], button");
+}
+
+/**
+ * Scrolls to the element with id `id` and focuses it (`focusTarget`), unless the page has already
+ * put the focus on a field (`focusIsFree`); false when there is no such element or it left it.
+ */
 export function goToAnchor(id: string): boolean {
   const el = document.getElementById(id);
-  if (!el) return false;
+  if (!el || !focusIsFree()) return false;
   el.scrollIntoView();
   focusTarget(el);
   return true;
