@@ -82,7 +82,7 @@ function useTierPreset(form: RefObject<HTMLElement | null>, quantity: RefObject<
   const asked = quantityIn(params.get("trees") ?? params.get("quantity"));
   const apply = useRef(preset);
   // The page's path as the router has it (the address bar's, in a browser).
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   const path = useRef(pathname);
   useEffect(() => {
     apply.current = preset;
@@ -91,6 +91,24 @@ function useTierPreset(form: RefObject<HTMLElement | null>, quantity: RefObject<
   useEffect(() => {
     if (asked) apply.current(asked);
   }, [asked]);
+  // The location a tier was clicked at; once its navigation has landed (a new location), the form
+  // takes the view and the focus — after the route has moved them to the link's anchor
+  // (`site/page.tsx`).
+  const arriving = useRef<string | null>(null);
+  const at = useRef(key);
+  const bring = useRef(() => {
+    arriving.current = null;
+    const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    form.current?.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
+    quantity.current?.focus({ preventScroll: true });
+  });
+  useEffect(() => {
+    at.current = key;
+    if (arriving.current === null || arriving.current === key) return;
+    // After every effect of this navigation (the route's own runs after ours).
+    const timer = window.setTimeout(() => bring.current(), 0);
+    return () => window.clearTimeout(timer);
+  }, [key]);
   useEffect(() => {
     const onClick = (e: MouseEvent) => {
       const link = (e.target as Element | null)?.closest?.("a[href]");
@@ -100,16 +118,13 @@ function useTierPreset(form: RefObject<HTMLElement | null>, quantity: RefObject<
       const n = requestedQuantity(link, here.href);
       if (n === null) return;
       apply.current(n);
-      // After the route has scrolled to the link's anchor: the form itself, then its quantity.
-      window.setTimeout(() => {
-        const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-        form.current?.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
-        quantity.current?.focus({ preventScroll: true });
-      }, 60);
+      arriving.current = at.current;
+      // A link the router does not handle lands without a navigation of its own.
+      window.setTimeout(() => arriving.current !== null && bring.current(), 500);
     };
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);
-  }, [form, quantity]);
+  }, [form]);
 }
 
 function Copy({ text }: { text: string }) {
