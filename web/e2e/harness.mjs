@@ -85,6 +85,9 @@ export async function startStack() {
     // Every page of every spec comes from this one address: the whole suite makes more new image
     // sizes than one visitor may in ten minutes.
     STOA_IMAGE_SIZES_PER_ADDRESS: "100000",
+    // …and holds more live streams open than one visitor may (specs keep their pages open).
+    STOA_LIVE_PER_SUBJECT: "1000",
+    STOA_LIVE_PER_ADDRESS: "1000",
     STOA_LOG: "warn",
     STOA_DUMMY_WEBHOOK_DELAY: "1",
     STOA_SECRET_KEY: SECRET_KEY,

@@ -47,6 +47,13 @@ pub struct Config {
     /// new connections from that address are closed at once.
     #[arg(long, env = "STOA_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     pub connections_per_address: u32,
+    /// Live streams (`GET /api/live`) one signed-in person, or the anonymous visitors of one
+    /// address, may hold open at once; past it: 429.
+    #[arg(long, env = "STOA_LIVE_PER_SUBJECT", default_value_t = 16)]
+    pub live_per_subject: u32,
+    /// Live streams one client address may hold open at once, whoever is signed in; past it: 429.
+    #[arg(long, env = "STOA_LIVE_PER_ADDRESS", default_value_t = 32)]
+    pub live_per_address: u32,
     /// Seconds a connection may stay unanswered after the client sent something (slow headers),
     /// or idle between requests, before it is closed (longer than STOA_REQUEST_TIMEOUT).
     #[arg(long, env = "STOA_CONNECTION_QUIET", default_value_t = 60)]
@@ -424,6 +431,8 @@ impl Config {
             body_timeout: 10,
             bodies_per_address: 32,
             connections_per_address: 256,
+            live_per_subject: 16,
+            live_per_address: 32,
             connection_quiet: 60,
             webhook_retention_days: 30,
             request_timeout: 30,

@@ -233,7 +233,11 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     let mut ctx = Context::new(store.clone(), Arc::new(config.clone()));
     // On PostgreSQL, changes and live events reach every instance on the database.
     let cluster = stoa_api::cluster::Cluster::new(&store);
-    let limits = stoa_api::live::HubLimits::default();
+    let limits = stoa_api::live::HubLimits {
+        per_subscriber: usize::try_from(config.live_per_subject.max(1)).unwrap_or(16),
+        per_address: usize::try_from(config.live_per_address.max(1)).unwrap_or(32),
+        ..Default::default()
+    };
     let hub = Arc::new(match &cluster {
         Some(c) => stoa_api::live::Hub::with_bus(limits, c.bus()),
         None => stoa_api::live::Hub::new(limits),
