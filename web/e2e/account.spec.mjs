@@ -202,9 +202,12 @@ export const accountSpecs = [
       await dialog.waitFor({ state: "detached" });
       await logout(page);
 
-      // The mail's link has no language: the site's default (ru) opens it, query and all.
+      // The mail's link is in the language the account was made in (English); the same link on
+      // the Russian site works alike, query and all.
       const mail = await confirmationMail(stack, LINKER.email);
-      await page.goto(mail.link);
+      const sent = new URL(mail.link);
+      expect(sent.pathname.startsWith("/en/"), `the link is in English: ${mail.link}`);
+      await page.goto(`${sent.pathname.replace(/^\/en\//, "/ru/")}${sent.search}`);
       await page.waitForURL((u) => u.pathname === "/ru/rbac/subject/verify-email" && u.searchParams.get("code") === mail.code);
       const ask = page.getByTestId("verify-sign-in");
       await ask.getByText("Войдите в аккаунт, адрес которого подтверждаете").waitFor();

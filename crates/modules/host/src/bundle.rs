@@ -219,13 +219,13 @@ async fn widget_extras(ctx: &mut Ctx<'_>, module: &str, n: &mut Node, url: &str)
             .flat_map(|(rel, ..)| linked(n, rel.name))
             .collect();
         let list = if picked.is_empty() {
-            let mut nodes: Vec<Node> = ctx
-                .store
-                .all(&e, LIST_CAP)
-                .await?
-                .iter()
-                .map(|r| node(&e, r))
-                .collect();
+            // The newest LIST_CAP (ids are time-ordered), shown in the order they were made.
+            let newest = stoa_kernel::query::FindQuery::all()
+                .sort(&e, "id", true)?
+                .take(LIST_CAP as u64);
+            let mut rows = ctx.store.find(&e, &newest).await?.rows;
+            rows.reverse();
+            let mut nodes: Vec<Node> = rows.iter().map(|r| node(&e, r)).collect();
             ctx.records += nodes.len();
             expand(ctx, &e, &mut nodes, 2).await?;
             nodes.into_iter().map(Value::Object).collect()
