@@ -79,20 +79,7 @@ pub fn share_title(meta: &Value) -> &str {
 }
 
 /// Escapes text for an HTML attribute or element.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use stoa_kernel::markup::escape;
 
 /// JSON safe inside `<script type="application/json">`: no `</script>`, no `<!--`, no line
 /// separators that would end a JavaScript string.

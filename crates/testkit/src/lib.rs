@@ -587,6 +587,24 @@ impl TestApp {
         }
     }
 
+    /// The newest mail to `to` in `sink` whose text holds `needle`, running due jobs while it
+    /// is on its way (some flows queue their mail after answering); at most 30 s.
+    pub async fn mail_to(&self, sink: &smtp::Sink, to: &str, needle: &str) -> smtp::Mail {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            self.drain_jobs().await;
+            if let Some(m) = sink.newest(to, needle) {
+                return m;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{} within 30 s",
+                sink.missing(to, needle)
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// Creates a record and returns it, failing the test on anything but 201.
     pub async fn create(&self, path: &str, body: &Value) -> Value {
         let r = self.post(path, body).await;

@@ -219,16 +219,30 @@ impl Sink {
         self.wait_for_text(to, "").await
     }
 
+    /// The newest mail to `to` whose text holds `needle`, if one has arrived.
+    pub fn newest(&self, to: &str, needle: &str) -> Option<Mail> {
+        self.mails()
+            .into_iter()
+            .rev()
+            .find(|m| m.to.iter().any(|t| t == to) && m.text().contains(needle))
+    }
+
+    /// Why [`Sink::newest`] found nothing: the texts `to` got.
+    pub fn missing(&self, to: &str, needle: &str) -> String {
+        let got: Vec<String> = self
+            .mails()
+            .iter()
+            .filter(|m| m.to.iter().any(|t| t == to))
+            .map(Mail::text)
+            .collect();
+        format!("no mail to {to} with '{needle}'; it got: {got:?}")
+    }
+
     /// Waits up to 10 s for a mail to `to` whose text holds `needle`; the newest such mail.
     pub async fn wait_for_text(&self, to: &str, needle: &str) -> Mail {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
-            if let Some(m) = self
-                .mails()
-                .into_iter()
-                .rev()
-                .find(|m| m.to.iter().any(|t| t == to) && m.text().contains(needle))
-            {
+            if let Some(m) = self.newest(to, needle) {
                 return m;
             }
             let wait = self.arrived.notified();
@@ -241,13 +255,7 @@ impl Sink {
             .await
             .is_err()
             {
-                let got: Vec<String> = self
-                    .mails()
-                    .iter()
-                    .filter(|m| m.to.iter().any(|t| t == to))
-                    .map(Mail::text)
-                    .collect();
-                panic!("no mail to {to} with '{needle}' arrived within 10 s; it got: {got:?}");
+                panic!("{} within 10 s", self.missing(to, needle));
             }
         }
     }

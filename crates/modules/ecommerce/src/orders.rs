@@ -1727,21 +1727,21 @@ impl Commerce {
     /// an order was paid.
     pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
         let paid = from == "paying" && (to == "approving" || to == "delivering");
+        let owners: Vec<Uuid> = self
+            .subjects
+            .order_owners(&[order])
+            .await?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
         // Orders are private: the live channel's own watch tells only admins. The owner's open
         // pages (the success page, the order's page) follow it, and a payment moves the public
         // counters on every open page.
         if let Some(h) = &self.hub {
-            let owners: Vec<Uuid> = self
-                .subjects
-                .order_owners(&[order])
-                .await?
-                .into_iter()
-                .map(|(_, s)| s)
-                .collect();
             if !owners.is_empty() {
                 h.publish(
                     "revalidate",
-                    stoa_api::live::Audience::Subjects(owners),
+                    stoa_api::live::Audience::Subjects(owners.clone()),
                     &json!({"entities": ["ecommerce.order"]}),
                 );
             }
@@ -1765,9 +1765,8 @@ impl Commerce {
             .text("language")
             .unwrap_or(&self.default_language)
             .to_owned();
-        let owners = self.subjects.order_owners(&[order]).await?;
         let mut buyer = Vec::new();
-        for (_, s) in &owners {
+        for s in &owners {
             buyer.extend(self.subjects.emails(*s).await?);
         }
         if let Some(e) = loaded.orders[0].text("email")

@@ -6,6 +6,7 @@
 //! template and looking up the one record each dynamic segment names — never by expanding every
 //! record into every URL.
 
+use stoa_kernel::markup::escape;
 use stoa_kernel::model::{Entity, Kind};
 use stoa_kernel::value::Val;
 use stoa_kernel::{Error, Result};
@@ -405,12 +406,12 @@ pub fn feed_xml(base: &str, lang: &str, title: &str, entries: &[(String, Record)
     let home = format!("{base}/{lang}");
     let mut out = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n  <title>{}</title>\n  <id>{}/</id>\n  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}/feed.xml\"/>\n  <updated>{}</updated>\n",
-        xml_escape(lang),
-        xml_escape(title),
-        xml_escape(&home),
-        xml_escape(&home),
-        xml_escape(&home),
-        xml_escape(&updated),
+        escape(lang),
+        escape(title),
+        escape(&home),
+        escape(&home),
+        escape(&home),
+        escape(&updated),
     );
     for (path, r) in entries {
         let url = format!("{home}{path}");
@@ -423,30 +424,19 @@ pub fn feed_xml(base: &str, lang: &str, title: &str, entries: &[(String, Record)
         let changed = stamp(r, "updatedAt").unwrap_or_else(|| published.clone());
         out.push_str(&format!(
             "  <entry>\n    <title>{}</title>\n    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n    <id>{}</id>\n    <published>{}</published>\n    <updated>{}</updated>\n",
-            xml_escape(&name),
-            xml_escape(&url),
-            xml_escape(&url),
-            xml_escape(&published),
-            xml_escape(&changed),
+            escape(&name),
+            escape(&url),
+            escape(&url),
+            escape(&published),
+            escape(&changed),
         ));
         if let Some(summary) = translated(r, "subtitle", lang) {
-            out.push_str(&format!(
-                "    <summary>{}</summary>\n",
-                xml_escape(&summary)
-            ));
+            out.push_str(&format!("    <summary>{}</summary>\n", escape(&summary)));
         }
         out.push_str("  </entry>\n");
     }
     out.push_str("</feed>\n");
     out
-}
-
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
 }
 
 /// The sitemap file of `urls` (paths, `/` for the home page): each in every language, with
@@ -462,12 +452,12 @@ pub fn sitemap_xml(urls: &[String], base: &str, languages: &[&str]) -> String {
         for lang in languages {
             out.push_str(&format!(
                 "  <url><loc>{}</loc>",
-                xml_escape(&format!("{base}/{lang}{path}"))
+                escape(&format!("{base}/{lang}{path}"))
             ));
             for alt in languages {
                 out.push_str(&format!(
                     "<xhtml:link rel=\"alternate\" hreflang=\"{alt}\" href=\"{}\"/>",
-                    xml_escape(&format!("{base}/{alt}{path}"))
+                    escape(&format!("{base}/{alt}{path}"))
                 ));
             }
             out.push_str("</url>\n");
@@ -486,7 +476,7 @@ pub fn sitemap_index_xml(base: &str, files: usize) -> String {
     for n in 1..=files {
         out.push_str(&format!(
             "  <sitemap><loc>{}</loc></sitemap>\n",
-            xml_escape(&format!("{base}/sitemaps/{n}.xml"))
+            escape(&format!("{base}/sitemaps/{n}.xml"))
         ));
     }
     out.push_str("</sitemapindex>\n");

@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use stoa_kernel::markup::escape_into;
+
 /// How the HTML part looks: the site's name (the From address's display name) and brand colour.
 #[derive(Clone, Debug)]
 pub struct Look {
@@ -39,70 +41,58 @@ pub fn brand_colour(colour: Option<&str>) -> String {
     }
 }
 
+/// Where the absolute `http(s)://` links of `text` are: `(start, link)`, in order, apart. A
+/// link starts a word and runs to whitespace or `<>"«»`, without trailing punctuation.
+fn link_spans(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("http").map(|i| from + i) {
+        let rest = &text[at..];
+        let starts_word = !text[..at].ends_with(char::is_alphanumeric);
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '«' | '»'))
+            .unwrap_or(rest.len());
+        let url = rest[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
+        let scheme = ["https://", "http://"]
+            .into_iter()
+            .find(|p| url.starts_with(p));
+        if starts_word && scheme.is_some_and(|p| url.len() > p.len()) {
+            out.push((at, url));
+            from = at + url.len();
+        } else {
+            from = at + "http".len();
+        }
+    }
+    out
+}
+
 /// The absolute `http(s)://` links in `text`, in order, each once.
 pub fn links(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (start, _) in text.match_indices("http") {
-        let rest = &text[start..];
-        if !(rest.starts_with("http://") || rest.starts_with("https://")) {
-            continue;
-        }
-        if start > 0 && !text[..start].ends_with(|c: char| !c.is_alphanumeric()) {
-            continue;
-        }
-        let url = link_at(rest);
-        if url.len() > "https://".len() && !out.iter().any(|u| u == url) {
+    for (_, url) in link_spans(text) {
+        if !out.iter().any(|u| u == url) {
             out.push(url.to_owned());
         }
     }
     out
 }
 
-/// The link at the start of `s`: up to whitespace or `<>"`, without trailing punctuation.
-fn link_at(s: &str) -> &str {
-    let end = s
-        .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '«' | '»'))
-        .unwrap_or(s.len());
-    s[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\''])
-}
-
-fn escape(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-}
-
 /// One line, escaped, its links made clickable.
 fn line_html(line: &str, brand: &str, out: &mut String) {
-    let mut rest = line;
-    while let Some(at) = rest.find("http") {
-        let tail = &rest[at..];
-        let boundary = at == 0 || rest[..at].ends_with(|c: char| !c.is_alphanumeric());
-        if boundary && (tail.starts_with("http://") || tail.starts_with("https://")) {
-            let url = link_at(tail);
-            escape(&rest[..at], out);
-            out.push_str("<a href=\"");
-            escape(url, out);
-            let _ = write!(
-                out,
-                "\" style=\"color:{brand};text-decoration:underline;word-break:break-all\">"
-            );
-            escape(url, out);
-            out.push_str("</a>");
-            rest = &tail[url.len()..];
-        } else {
-            escape(&rest[..at + 4], out);
-            rest = &rest[at + 4..];
-        }
+    let mut done = 0;
+    for (at, url) in link_spans(line) {
+        escape_into(&line[done..at], out);
+        out.push_str("<a href=\"");
+        escape_into(url, out);
+        let _ = write!(
+            out,
+            "\" style=\"color:{brand};text-decoration:underline;word-break:break-all\">"
+        );
+        escape_into(url, out);
+        out.push_str("</a>");
+        done = at + url.len();
     }
-    escape(rest, out);
+    escape_into(&line[done..], out);
 }
 
 /// The HTML alternative of `text` in `language`: a blank line starts a paragraph, a line break
@@ -133,9 +123,9 @@ pub fn html(text: &str, subject: &str, language: &str, look: &Look) -> String {
     }
     let mut out = String::with_capacity(body.len() + 1200);
     out.push_str("<!doctype html><html lang=\"");
-    escape(language, &mut out);
+    escape_into(language, &mut out);
     out.push_str("\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>");
-    escape(subject, &mut out);
+    escape_into(subject, &mut out);
     out.push_str("</title></head><body style=\"margin:0;padding:0;background:#f4f4f5\">");
     out.push_str("<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" style=\"background:#f4f4f5;padding:24px 12px\"><tr><td align=\"center\">");
     out.push_str("<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" style=\"max-width:600px;background:#ffffff;border-radius:8px;overflow:hidden\">");
@@ -143,7 +133,7 @@ pub fn html(text: &str, subject: &str, language: &str, look: &Look) -> String {
         out,
         "<tr><td style=\"background:{brand};color:#ffffff;padding:16px 24px;font:600 18px/1.3 -apple-system,'Segoe UI',Roboto,Arial,sans-serif\">"
     );
-    escape(&look.site, &mut out);
+    escape_into(&look.site, &mut out);
     out.push_str("</td></tr><tr><td style=\"padding:24px;color:#18181b;font:16px/1.55 -apple-system,'Segoe UI',Roboto,Arial,sans-serif\">");
     out.push_str(&body);
     out.push_str("</td></tr></table></td></tr></table></body></html>");

@@ -224,7 +224,7 @@ pub struct TotpDisable {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Notify {
     pub notification: NotifyRequest,
-    /// The template's language (default en)
+    /// The template's language (default: the one the person last used on the site, else en)
     pub language: Option<String>,
 }
 

@@ -351,17 +351,46 @@ impl Subjects {
     /// seen; the caller's default applies). Admin mail goes out in it.
     pub async fn admin_recipients(&self) -> Result<Vec<(String, Option<String>)>> {
         let holders = self.admins().await?;
+        let ids: Vec<Val> = holders.iter().copied().map(Val::Uuid).collect();
+        let language: HashMap<Uuid, String> = self
+            .store
+            .find_in(&*self.store.entity("rbac.subject")?, "id", &ids, ids.len())
+            .await?
+            .iter()
+            .filter_map(|r| Some((r.id()?, r.text("language")?.to_owned())))
+            .collect();
+        let links = self
+            .store
+            .find_in(
+                &*self.store.entity("rbac.subjects-to-identities")?,
+                "subjectId",
+                &ids,
+                1000,
+            )
+            .await?;
+        let owner: HashMap<Uuid, Uuid> = links
+            .iter()
+            .filter_map(|l| Some((l.uuid("identityId")?, l.uuid("subjectId")?)))
+            .collect();
+        let identity_ids: Vec<Val> = owner.keys().copied().map(Val::Uuid).collect();
         let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        for s in holders.iter().take(1000) {
-            let language = self.language_of(*s).await?;
-            for e in self.emails(*s).await? {
-                if seen.insert(e.clone()) {
-                    out.push((e, language.clone()));
-                }
-            }
-        }
-        Ok(out)
+        Ok(self
+            .store
+            .find_in(
+                &*self.store.entity("rbac.identity")?,
+                "id",
+                &identity_ids,
+                1000,
+            )
+            .await?
+            .iter()
+            .filter_map(|r| {
+                let email = r.text("email").filter(|e| !e.is_empty())?.to_lowercase();
+                let subject = owner.get(&r.id()?)?;
+                seen.insert(email.clone())
+                    .then(|| (email, language.get(subject).cloned()))
+            })
+            .collect())
     }
 
     /// The language `subject` last used on the site (signing in, registering, paying).
@@ -375,26 +404,6 @@ impl Subjects {
             Err(Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(e),
         }
-    }
-
-    /// Records `language` as the one `subject` uses (a write only when it changed).
-    pub async fn set_language(&self, subject: Uuid, language: &str) -> Result<()> {
-        if !stoa_kernel::model::LANGUAGES.contains(&language)
-            || self.language_of(subject).await?.as_deref() == Some(language)
-        {
-            return Ok(());
-        }
-        let e = self.store.entity("rbac.subject")?;
-        let mut tx = self.store.begin().await?;
-        stoa_store::repo::set_if(
-            &mut tx.exec(),
-            &e,
-            subject,
-            &[("language", Val::Text(language.to_owned()))],
-            &[],
-        )
-        .await?;
-        tx.commit().await
     }
 
     /// The Telegram chat ids of `subjects` (their linked Telegram identities).

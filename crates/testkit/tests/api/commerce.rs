@@ -2049,3 +2049,49 @@ async fn open_pages_follow_a_payment(db: Db) {
     );
 }
 dual_test!(open_pages_follow_a_payment, db);
+
+/// Orders checked out at the same time get numbers people can read: each its own, one after
+/// another from № 1001, and the buyer's mail names it.
+async fn concurrent_checkouts_number_orders_apart(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let mut buyers = Vec::new();
+    for _ in 0..6 {
+        let (s, jwt) = guest(&app).await;
+        let r = app
+            .bearer(&jwt)
+            .post(&orders(&s), &json!({"productId": c.tree, "quantity": 1}))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        buyers.push((s, jwt, r.data()["id"].as_str().unwrap().to_owned()));
+    }
+    let app = &app;
+    let answers = futures::future::join_all(buyers.iter().map(|(s, jwt, order)| async move {
+        app.bearer(jwt)
+            .post(
+                &format!("{}/checkout", orders(s)),
+                &json!({"provider": "dummy", "ecommerceModule": {"orders": [{"id": order}]}}),
+            )
+            .await
+    }))
+    .await;
+    for r in &answers {
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let mut numbers = Vec::new();
+    for (_, _, order) in &buyers {
+        numbers.push(order_row(app, order).await["number"].as_i64().unwrap());
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1001..1007).collect::<Vec<i64>>());
+    // The owner reads the same number as the admin.
+    let (s, jwt, order) = &buyers[0];
+    let before = order_row(app, order).await["number"].clone();
+    let r = app.bearer(jwt).get(&format!("{}/{order}", orders(s))).await;
+    assert_eq!(
+        r.data()["number"],
+        before,
+        "the owner reads the same number"
+    );
+}
+dual_test!(concurrent_checkouts_number_orders_apart, db);

@@ -98,26 +98,33 @@ async fn reads_right(app: &TestApp, mail: &Mail, lang: &str, reader: Option<&str
     text
 }
 
-/// The mail to `to` whose text holds `needle`, running due jobs while it is on its way (some
-/// flows queue their mail after answering).
-async fn mail(app: &TestApp, sink: &Sink, to: &str, needle: &str) -> Mail {
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        app.drain_jobs().await;
-        if let Some(m) = sink
-            .mails()
-            .into_iter()
-            .rev()
-            .find(|m| m.to.iter().any(|t| t == to) && m.text().contains(needle))
-        {
-            return m;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no mail to {to} with '{needle}'"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+/// An app whose mail goes to `sink` (`tweak` changes the rest of its configuration).
+async fn app_mailing_to(
+    db: Db,
+    sink: &Sink,
+    tweak: impl FnOnce(&mut stoa_server::Config),
+) -> TestApp {
+    let url = sink.url.clone();
+    spawn_app_manual(db, move |c| {
+        c.smtp_url = Some(url);
+        tweak(c);
+    })
+    .await
+    .expect("app")
+}
+
+/// The admin's outbox view (`…/{id}/message`) of the one mail queued to `to`.
+async fn outbox_message(app: &TestApp, to: &str) -> (String, Value) {
+    let rows = app
+        .rows_where("/api/notification/notifications", "reciever", to)
+        .await;
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let id = rows[0]["id"].as_str().unwrap().to_owned();
+    let r = app
+        .get(&format!("/api/notification/notifications/{id}/message"))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    (id, r.data().clone())
 }
 
 /// Posts `body` to `path` as a visitor of the site in `lang` (the web client sends the page's
@@ -138,14 +145,11 @@ async fn post_in(app: &TestApp, lang: &str, jwt: Option<&str>, path: &str, body:
 
 async fn every_mail_reads_right(db: Db) {
     let sink = Sink::start().await;
-    let url = sink.url.clone();
-    let app = spawn_app_manual(db, move |c| {
-        c.smtp_url = Some(url);
+    let app = app_mailing_to(db, &sink, |c| {
         c.dummy_webhook_delay = 0;
         c.payment_timeout = 3600;
     })
-    .await
-    .expect("app");
+    .await;
     let admin = app.admin_account("boss@example.com").await;
     // The admin uses the site in English: admin mail goes out in English.
     post_in(
@@ -158,6 +162,14 @@ async fn every_mail_reads_right(db: Db) {
     .await;
     let catalog = crate::commerce::catalog(&app).await;
     let form = crate::notify::form(&app, "contact").await;
+    app.create(
+        "/api/notification/templates",
+        &json!({"variant": "default", "slug": "project-news", "adminTitle": "Project news", "title": "Project news",
+            "subject": {"en": "Project news", "ru": "Новости проекта"},
+            "body": {"en": "Hello!\n\nThe spring planting begins; your account: {{ url }}\n",
+                     "ru": "Здравствуйте!\n\nНачинается весенняя посадка; ваша учётная запись: {{ url }}\n"}}),
+    )
+    .await;
     for lang in ["ru", "en"] {
         // Account: the confirmation of a new address, then a password reset.
         let email = format!("{lang}-person@example.com");
@@ -171,7 +183,7 @@ async fn every_mail_reads_right(db: Db) {
         .await;
         let jwt = t["data"]["jwt"].as_str().unwrap_or_default().to_owned();
         app.drain_jobs().await;
-        let m = mail(&app, &sink, &email, "verify-email").await;
+        let m = app.mail_to(&sink, &email, "verify-email").await;
         reads_right(&app, &m, lang, Some(&jwt)).await;
         post_in(
             &app,
@@ -182,8 +194,22 @@ async fn every_mail_reads_right(db: Db) {
         )
         .await;
         app.drain_jobs().await;
-        let m = mail(&app, &sink, &email, "reset-password?code=").await;
+        let m = app.mail_to(&sink, &email, "reset-password?code=").await;
         reads_right(&app, &m, lang, None).await;
+
+        // An admin's notification, sent without a language: in the one the person signed up in.
+        let person = app.bearer(&jwt).get(&format!("{AUTH}/me")).await;
+        let person = person.data()["id"].as_str().unwrap().to_owned();
+        let r = app
+            .post(
+                &format!("/api/rbac/subjects/{person}/notify"),
+                &json!({"notification": {"topic": {"slug": "information"}, "template": {"variant": "default"},
+                    "notification": {"data": {"url": app.url(&format!("/{lang}/rbac/subjects/settings"))}}}}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        let m = app.mail_to(&sink, &email, "/rbac/subjects/settings").await;
+        reads_right(&app, &m, lang, Some(&jwt)).await;
 
         // An order paid by a guest who typed an address: the buyer's mail and the admins'.
         let g = post_in(&app, lang, None, &format!("{AUTH}/init"), &json!({})).await;
@@ -215,13 +241,15 @@ async fn every_mail_reads_right(db: Db) {
         let row = crate::commerce::order_row(&app, &order).await;
         let number = row["number"].as_i64().expect("a number once checked out");
         assert!(number >= 1001, "{row}");
-        let m = mail(&app, &sink, &buyer, &format!("№ {number}")).await;
+        let m = app.mail_to(&sink, &buyer, &format!("№ {number}")).await;
         let text = reads_right(&app, &m, lang, Some(&gjwt)).await;
         assert!(
             text.contains(&format!("/{lang}/ecommerce/orders/{order}")),
             "the buyer's mail links the order's page: {text}"
         );
-        let m = mail(&app, &sink, "boss@example.com", &format!("№ {number}")).await;
+        let m = app
+            .mail_to(&sink, "boss@example.com", &format!("№ {number}"))
+            .await;
         let text = reads_right(&app, &m, "en", Some(&admin.jwt)).await;
         assert!(text.contains(&buyer), "the admins learn who bought: {text}");
 
@@ -236,9 +264,9 @@ async fn every_mail_reads_right(db: Db) {
         )
         .await;
         app.drain_jobs().await;
-        let m = mail(&app, &sink, &sender, "").await;
+        let m = app.mail_to(&sink, &sender, "").await;
         reads_right(&app, &m, lang, None).await;
-        let m = mail(&app, &sink, "boss@example.com", &sender).await;
+        let m = app.mail_to(&sink, "boss@example.com", &sender).await;
         reads_right(&app, &m, "en", Some(&admin.jwt)).await;
     }
     // Every mail sent was MIME with both alternatives (the loop above read each kind).
@@ -255,20 +283,7 @@ async fn the_outbox_shows_unsent_mail_whole(db: Db) {
     let a = app.register("new@example.com").await;
     assert!(!a.jwt.is_empty());
     app.drain_jobs().await;
-    let rows = app
-        .rows_where(
-            "/api/notification/notifications",
-            "reciever",
-            "new@example.com",
-        )
-        .await;
-    assert_eq!(rows.len(), 1, "{rows:?}");
-    let id = rows[0]["id"].as_str().unwrap();
-    let r = app
-        .get(&format!("/api/notification/notifications/{id}/message"))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    let m = r.data();
+    let (id, m) = outbox_message(&app, "new@example.com").await;
     assert_eq!(m["delivered"], json!(false));
     let text = m["text"].as_str().unwrap();
     assert!(
@@ -296,29 +311,15 @@ dual_test!(the_outbox_shows_unsent_mail_whole, db);
 async fn the_outbox_hides_secrets_of_mail_that_is_sent(db: Db) {
     let sink = Sink::start().await;
     sink.refuse(100);
-    let url = sink.url.clone();
-    let app = spawn_app_manual(db, move |c| {
-        c.smtp_url = Some(url);
+    let app = app_mailing_to(db, &sink, |c| {
         c.notify_attempts = 5;
         c.notify_backoff = 3600;
     })
-    .await
-    .expect("app");
+    .await;
     app.register("new@example.com").await;
     app.drain_jobs().await;
-    let rows = app
-        .rows_where(
-            "/api/notification/notifications",
-            "reciever",
-            "new@example.com",
-        )
-        .await;
-    let id = rows[0]["id"].as_str().unwrap();
-    let r = app
-        .get(&format!("/api/notification/notifications/{id}/message"))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    let text = r.data()["text"].as_str().unwrap();
+    let (_, m) = outbox_message(&app, "new@example.com").await;
+    let text = m["text"].as_str().unwrap();
     assert!(text.contains("(sent only to the recipient)"), "{text}");
     assert!(!text.contains("verify-email?identity="), "{text}");
 }

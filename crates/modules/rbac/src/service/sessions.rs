@@ -213,9 +213,9 @@ impl Auth {
     }
 
     /// Rotates a refresh token. A spent token revokes its whole session (reuse detection).
-    /// The subject of the live session whose current refresh token is `token` (nothing rotates):
-    /// who a request's refresh cookie says it is, when its access token has expired.
-    pub async fn refresh_subject(&self, token: &str) -> Result<Option<Uuid>> {
+    /// The live session a refresh token names: its id, subject, current token hash and spent
+    /// hashes. `None` for a token that names none, or a revoked or expired one.
+    async fn presented_session(&self, token: &str) -> Result<Option<Presented>> {
         let Some(sid) = tokens::refresh_session(token) else {
             return Ok(None);
         };
@@ -225,41 +225,52 @@ impl Auth {
             Err(Error::NotFound { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
+        let Some(subject) = row.uuid("subjectId") else {
+            return Ok(None);
+        };
         if row.text("revokedAt").is_some() || ts(&row, "expiresAt").is_none_or(|x| x <= now()) {
             return Ok(None);
         }
-        let current = {
+        let Some(secrets) = ({
             let mut c = self.store.db.read().await?;
-            repo::read_text(&mut c.exec(), s, sid, &["tokenHash"]).await?
-        }
-        .and_then(|v| v.into_iter().next().flatten())
-        .unwrap_or_default();
-        Ok(tokens::same(&current, &tokens::sha256_hex(token))
-            .then(|| row.uuid("subjectId"))
-            .flatten())
+            repo::read_text(&mut c.exec(), s, sid, &["tokenHash", "spentHashes"]).await?
+        }) else {
+            return Ok(None);
+        };
+        let mfa = row
+            .json("options")
+            .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
+            .unwrap_or(false);
+        Ok(Some(Presented {
+            sid,
+            subject,
+            mfa,
+            current: secrets.first().cloned().flatten().unwrap_or_default(),
+            spent: secrets.get(1).cloned().flatten().unwrap_or_default(),
+        }))
+    }
+
+    /// The subject of the live session whose current refresh token is `token` (nothing rotates):
+    /// who a request's refresh cookie says it is, when its access token has expired.
+    pub async fn refresh_subject(&self, token: &str) -> Result<Option<Uuid>> {
+        Ok(self
+            .presented_session(token)
+            .await?
+            .filter(|p| tokens::same(&p.current, &tokens::sha256_hex(token)))
+            .map(|p| p.subject))
     }
 
     pub async fn refresh(&self, token: &str) -> Result<Tokens> {
         let dead =
             || Error::Unauthorized("the refresh token is invalid or expired; sign in again".into());
-        let sid = tokens::refresh_session(token).ok_or_else(dead)?;
+        let Presented {
+            sid,
+            subject,
+            mfa,
+            current,
+            spent,
+        } = self.presented_session(token).await?.ok_or_else(dead)?;
         let s = &self.e.session;
-        let row = match self.store.get(s, sid).await {
-            Ok(r) => r,
-            Err(Error::NotFound { .. }) => return Err(dead()),
-            Err(e) => return Err(e),
-        };
-        let subject = row.uuid("subjectId").ok_or_else(dead)?;
-        if row.text("revokedAt").is_some() || ts(&row, "expiresAt").is_none_or(|x| x <= now()) {
-            return Err(dead());
-        }
-        let secrets = {
-            let mut c = self.store.db.read().await?;
-            repo::read_text(&mut c.exec(), s, sid, &["tokenHash", "spentHashes"]).await?
-        }
-        .ok_or_else(dead)?;
-        let current = secrets.first().cloned().flatten().unwrap_or_default();
-        let spent = secrets.get(1).cloned().flatten().unwrap_or_default();
         let presented = tokens::sha256_hex(token);
         if !tokens::same(&current, &presented) {
             if spent.split(' ').any(|h| tokens::same(h, &presented)) {
@@ -298,10 +309,6 @@ impl Auth {
             self.revoke(sid).await?;
             return Err(dead());
         }
-        let mfa = row
-            .json("options")
-            .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
-            .unwrap_or(false);
         self.tokens(subject, sid, new_token, mfa)
     }
 
@@ -343,4 +350,16 @@ impl Auth {
     }
 
     // ---- accounts ------------------------------------------------------------------------
+}
+
+/// A live session as a presented refresh token names it.
+struct Presented {
+    sid: Uuid,
+    subject: Uuid,
+    /// It was opened with a second factor.
+    mfa: bool,
+    /// The hash of its current refresh token.
+    current: String,
+    /// The hashes of its spent tokens (a reuse revokes the session).
+    spent: String,
 }
