@@ -18043,7 +18043,7 @@ export interface components {
         };
         /** @description A notification to an account's addresses (`subjectNotify`). */
         SubjectNotifyBody: {
-            /** @description The template's language (default en) */
+            /** @description The template's language (default: the one the person last used on the site, else en) */
             language?: string | null;
             /** @description Which topic and template, and how and when to send. */
             notification: {

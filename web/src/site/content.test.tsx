@@ -1,5 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { clampQuantity } from "@/modules/ecommerce/donation";
+import { stepQuantity } from "@/modules/ecommerce/quantity";
 import { fileUrl, filesOf, formatPrice, linked, tr, type Rec } from "./content";
 import { siteLink } from "./link";
 import { RichText, hasText } from "./rich-text";
@@ -89,5 +90,13 @@ describe("tree quantity", () => {
     expect(clampQuantity("3.7")).toBe(3);
     expect(clampQuantity("12")).toBe(12);
     expect(clampQuantity("99999999")).toBe(10000);
+  });
+
+  it("steps by one within 1…10 000, and '−' leaves 1 or an empty field as it is", () => {
+    expect(stepQuantity(1, -1)).toBe(1);
+    expect(stepQuantity("", -1)).toBe("");
+    expect(stepQuantity("", 1)).toBe(1);
+    expect(stepQuantity(3, -1)).toBe(2);
+    expect(stepQuantity(10000, 1)).toBe(10000);
   });
 });

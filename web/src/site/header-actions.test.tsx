@@ -1,27 +1,14 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { MemoryRouter, Route, Routes } from "react-router";
 import i18n from "@/i18n";
-import { queryClientOptions } from "@/query";
-import { meKey, type Subject } from "@/modules/rbac/session";
-import { emailIdentity, subjectWith } from "@/modules/rbac/test-utils";
+import type { Subject } from "@/modules/rbac/session";
+import { emailIdentity, mount as mountAt, subjectWith } from "@/modules/rbac/test-utils";
 import { AccountEntries, AccountEntryLink, accountEntryOf, AccountMenu } from "./header-actions";
 
 /** Renders `node` on a page at `url`, in that page's language. */
 function mount(node: ReactNode, me: Subject | null, url = "/ru/") {
   void i18n.changeLanguage(url.slice(1, 3));
-  const qc = new QueryClient(queryClientOptions);
-  qc.setQueryData(meKey, me);
-  return render(
-    <QueryClientProvider client={qc}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/:lang/*" element={node} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  return mountAt(node, { me, url });
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;

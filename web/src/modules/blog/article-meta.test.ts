@@ -107,4 +107,9 @@ describe("related articles", () => {
     expect(ids(relatedArticles("cur", [], newest, 2))).toEqual(["n1", "s2"]);
     expect(relatedArticles("cur", [], [a("cur", 1)])).toEqual([]);
   });
+
+  it("leaves out what cannot be shown and takes the next one instead", () => {
+    const newest = [a("n1", 8), a("n2", 5), a("n3", 3), a("n4", 2)];
+    expect(ids(relatedArticles("cur", [], newest, 2, (r) => r.id !== "n1"))).toEqual(["n2", "n3"]);
+  });
 });

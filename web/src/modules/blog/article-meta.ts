@@ -133,12 +133,12 @@ export function cardLayout(article: Rec): "cover" | "compact" {
  * Up to `n` articles to read after `current`: those sharing a category with it (newest first),
  * then the newest others; never `current` itself, never one twice.
  */
-export function relatedArticles(current: string, sameCategory: readonly Rec[], newest: readonly Rec[], n = 3): Rec[] {
+export function relatedArticles(current: string, sameCategory: readonly Rec[], newest: readonly Rec[], n = 3, shown: (r: Rec) => boolean = () => true): Rec[] {
   const out: Rec[] = [];
   const seen = new Set([current]);
   for (const r of [...newestFirst(sameCategory), ...newestFirst(newest)]) {
     if (out.length >= n) break;
-    if (seen.has(r.id)) continue;
+    if (seen.has(r.id) || !shown(r)) continue;
     seen.add(r.id);
     out.push(r);
   }

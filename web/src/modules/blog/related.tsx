@@ -38,7 +38,7 @@ export function RelatedArticles({ article, lang }: { article: Rec; lang: string 
   const t = useWidgetsT();
   const q = useQuery({ queryKey: ["blog", "related", article.id], queryFn: () => fetchRelated(article.id), staleTime: 60_000 });
   // An article with no title in the page's language has nothing to be linked by: left out.
-  const items = q.data ? relatedArticles(article.id, q.data.sameCategory, q.data.newest.filter((a) => tr(a.title, lang).trim() !== ""), SHOWN).filter((a) => tr(a.title, lang).trim() !== "") : [];
+  const items = q.data ? relatedArticles(article.id, q.data.sameCategory, q.data.newest, SHOWN, (a) => tr(a.title, lang).trim() !== "") : [];
   if (!items.length) return null;
   return (
     <aside aria-labelledby="related-articles" className="mx-auto max-w-3xl px-4 pb-12 sm:px-6" data-testid="related-articles">

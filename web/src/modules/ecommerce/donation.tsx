@@ -13,18 +13,12 @@ import { errorMessage } from "@/lib/form-errors";
 import { RichText, richOf } from "@/site/rich-text";
 import { cn } from "@/ui/cn";
 import { useShopT } from "@/commerce/i18n";
+import { MAX_QUANTITY, QuantityStepper } from "./quantity";
 
 export const DESKTOP_AMOUNTS = [1, 3, 5, 10, 20, 50, 100, 1000];
 /** SPEC §2's phone amounts (5, 10, 20, 50, 100) and 1, the default, so the chosen one always shows. */
 export const MOBILE_AMOUNTS = [1, 5, 10, 20, 50, 100];
-export const MAX_QUANTITY = 10_000;
-
-/** The quantity rule: a whole number, at least 1 (empty while typing). */
-export function clampQuantity(raw: string): number | "" {
-  if (raw.trim() === "") return "";
-  const n = Math.floor(Number(raw));
-  return Number.isFinite(n) ? Math.max(1, Math.min(MAX_QUANTITY, n)) : 1;
-}
+export { clampQuantity, MAX_QUANTITY } from "./quantity";
 
 /** A whole number of trees from a link or a card's heading (`10 деревьев`, `1,000 trees`), or null. */
 export function quantityIn(text: string | null | undefined): number | null {
@@ -212,7 +206,6 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
   const [qty, setQty] = useState<number | "">(1);
   const n = qty === "" ? 0 : qty;
   const total = price ? Number(price.amount) * n : 0;
-  const step = (d: number) => setQty((q) => (d < 0 && (q === "" || q <= 1) ? q : Math.min(MAX_QUANTITY, Math.max(1, (q === "" ? 0 : q) + d))));
   const formRef = useRef<HTMLFormElement>(null);
   const qtyRef = useRef<HTMLInputElement>(null);
   useTierPreset(formRef, qtyRef, (k) => setQty(k));
@@ -291,20 +284,7 @@ export function TreeDonation({ product, lang }: { product: Rec; lang: string }) 
             </div>
           </fieldset>
           <div className="mt-6 flex flex-wrap items-end gap-4">
-            <div>
-              <label htmlFor={`${id}-qty`} className="text-sm font-semibold">
-                {t("site.amount")}
-              </label>
-              <div className="mt-1 flex items-center gap-2">
-                <button type="button" onClick={() => step(-1)} aria-label={t("site.less")} data-testid="minus" className="h-11 w-11 rounded-full border border-emerald-800 text-xl font-bold">
-                  −
-                </button>
-                <input ref={qtyRef} id={`${id}-qty`} data-testid="quantity" type="number" inputMode="numeric" min={1} max={MAX_QUANTITY} step={1} value={qty} onChange={(e) => setQty(clampQuantity(e.target.value))} onBlur={() => qty === "" && setQty(1)} className="h-11 w-24 rounded-xl border border-neutral-300 px-3 text-center text-lg" />
-                <button type="button" onClick={() => step(1)} aria-label={t("site.moreTrees")} data-testid="plus" className="h-11 w-11 rounded-full border border-emerald-800 text-xl font-bold">
-                  +
-                </button>
-              </div>
-            </div>
+            <QuantityStepper id={`${id}-qty`} label={t("site.amount")} value={qty} onChange={setQty} inputRef={qtyRef} />
             <p className="ml-auto text-right">
               <span className="block text-sm text-neutral-700">{t("site.total")}</span>
               <span className="text-3xl font-bold" data-testid="total">

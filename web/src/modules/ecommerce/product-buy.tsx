@@ -14,7 +14,7 @@ import { trackEvent } from "@/lib/analytics";
 import { errorMessage } from "@/lib/form-errors";
 import { formatPrice, type Price, type Rec } from "@/site/content";
 import { cn } from "@/ui/cn";
-import { clampQuantity, MAX_QUANTITY } from "./donation";
+import { QuantityStepper } from "./quantity";
 import { useShopT } from "@/commerce/i18n";
 
 /** Who pays in a currency: '— Russian cards', '— Kazakh cards (TipTopPay)', '— foreign cards (Stripe)'. */
@@ -65,7 +65,6 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
     );
   }
   if (!chosen) return <p className="mt-6 text-neutral-700">{t("shop.currency.none")}</p>;
-  const step = (d: number) => setQty((q) => Math.min(MAX_QUANTITY, Math.max(1, (q === "" ? 1 : q) + d)));
   return (
     <form
       noValidate
@@ -95,20 +94,7 @@ export function ProductBuy({ product, lang }: { product: Rec; lang: string }) {
         </div>
       </fieldset>
       <div className="mt-4 flex flex-wrap items-end gap-4">
-        <div>
-          <label htmlFor={`${id}-qty`} className="text-sm font-semibold">
-            {t("commerce.quantity")}
-          </label>
-          <div className="mt-1 flex items-center gap-2">
-            <button type="button" onClick={() => step(-1)} disabled={n <= 1} aria-label={t("site.less")} data-testid="product-minus" className="h-11 w-11 rounded-full border border-emerald-800 text-xl font-bold disabled:opacity-40">
-              −
-            </button>
-            <input id={`${id}-qty`} data-testid="product-quantity" type="number" inputMode="numeric" min={1} max={MAX_QUANTITY} step={1} value={qty} onChange={(e) => setQty(clampQuantity(e.target.value))} onBlur={() => qty === "" && setQty(1)} className="h-11 w-24 rounded-xl border border-neutral-300 bg-white px-3 text-center text-lg" />
-            <button type="button" onClick={() => step(1)} aria-label={t("site.moreTrees")} data-testid="product-plus" className="h-11 w-11 rounded-full border border-emerald-800 text-xl font-bold">
-              +
-            </button>
-          </div>
-        </div>
+        <QuantityStepper id={`${id}-qty`} label={t("commerce.quantity")} value={qty} onChange={setQty} testId="product-" />
         <p className="ml-auto text-right">
           <span className="block text-sm text-neutral-700">{t("site.total")}</span>
           <span className="text-3xl font-bold" data-testid="product-total">

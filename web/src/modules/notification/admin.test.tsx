@@ -3,7 +3,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { queryClientOptions } from "@/query";
 import { reply as json, stubFetch } from "@/test-fetch";
-import { NotificationsView, parseData, sendAction, TemplatePreview } from "./admin";
+import { NotificationPanel, NotificationsView, parseData, sendAction, TemplatePreview } from "./admin";
 
 const reply = (body: unknown, status = 200) => json(status, body);
 
@@ -59,5 +59,35 @@ describe("notification admin", () => {
     expect(await screen.findByTestId("template-preview-subject")).toHaveTextContent("Сброс пароля");
     expect(screen.getByTestId("template-preview-body")).toHaveTextContent("Ссылка: https://x.test/r");
     expect(calls).toEqual([{ url: "/api/notification/templates/t1/render", method: "POST", body: { data: { resetUrl: "https://x.test/r" }, language: "ru" } }]);
+  });
+
+  it("shows a message as its recipient gets it, and says why nothing was sent in development", async () => {
+    const n = { id: "n1", title: "Confirm your email address", reciever: "a@b.test", method: "email", status: "new", attempts: 0 };
+    const message = {
+      to: "a@b.test",
+      subject: "Confirm your email address",
+      text: "Your confirmation code is 123456.\n\nhttps://x.test/en/rbac/subject/verify-email?identity=i&code=123456\n",
+      html: "<p>Your confirmation code is 123456.</p>",
+      language: "en",
+      links: ["https://x.test/en/rbac/subject/verify-email?identity=i&code=123456"],
+      delivered: false,
+      status: "new",
+    };
+    const calls = stubFetch((c) => reply({ data: c.url.endsWith("/message") ? message : n }));
+    mount(<NotificationPanel id="n1" lang="en" />);
+    expect(await screen.findByTestId("notification-message-subject")).toHaveTextContent("Confirm your email address");
+    expect(screen.getByTestId("notification-outbox-only")).toBeInTheDocument();
+    expect(screen.getByTestId("notification-message-text")).toHaveTextContent("Your confirmation code is 123456.");
+    expect(screen.getByRole("link", { name: message.links[0] })).toHaveAttribute("href", message.links[0]);
+    expect(screen.getByTitle("HTML version")).toHaveAttribute("sandbox", "");
+    expect(calls.some((c) => c.url === "/api/notification/notifications/n1/message")).toBe(true);
+  });
+
+  it("does not say 'nothing is sent' about mail a configured server delivers", async () => {
+    const message = { to: "a@b.test", subject: "S", text: "T", html: "", language: "en", links: [], delivered: true, status: "sent" };
+    stubFetch((c) => reply({ data: c.url.endsWith("/message") ? message : { id: "n1", status: "sent" } }));
+    mount(<NotificationPanel id="n1" lang="en" />);
+    await screen.findByTestId("notification-message-subject");
+    expect(screen.queryByTestId("notification-outbox-only")).toBeNull();
   });
 });
