@@ -88,32 +88,39 @@ export async function startSmtpSink() {
   };
 }
 
-/** The decoded text of a mail: its first text/plain part, through nested multiparts
- * (alternative inside mixed), with quoted-printable or base64 undone. */
-export function mailText(raw) {
+/** The decoded `type` part of a mail (`text/plain`, `text/html`): the first such part, through
+ * nested multiparts (alternative inside mixed), with quoted-printable or base64 undone; "" when
+ * it has none. */
+export function mailPart(raw, type) {
   const [head, ...rest] = raw.split("\r\n\r\n");
   const body = rest.join("\r\n\r\n");
   const unfolded = head.replace(/\r\n[ \t]+/g, " ");
   const boundary = /content-type:\s*multipart\/[^;]+;[^\r\n]*boundary="?([^";\r\n]+)"?/i.exec(unfolded)?.[1];
   if (boundary) {
-    const parts = body.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith("--"));
-    const texts = parts.map((p) => p.replace(/^\r\n/, "").replace(/\r\n$/, ""));
-    const plain = texts.find((p) => /^content-type:\s*text\/plain/im.test(p.split("\r\n\r\n")[0]));
-    if (plain) return mailText(plain);
-    for (const p of texts) {
-      if (/^content-type:\s*multipart\//im.test(p.split("\r\n\r\n")[0])) {
-        const inner = mailText(p);
-        if (inner) return inner;
-      }
+    const parts = body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((p) => !p.startsWith("--"))
+      .map((p) => p.replace(/^\r\n/, "").replace(/\r\n$/, ""));
+    for (const p of parts) {
+      const found = mailPart(p, type);
+      if (found) return found;
     }
     return "";
   }
+  const own = /^content-type:\s*([^;\s]+)/im.exec(unfolded)?.[1]?.toLowerCase() ?? "text/plain";
+  if (own !== type) return "";
   if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
     const bytes = body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
     return Buffer.from(bytes, "latin1").toString("utf8");
   }
   if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   return body;
+}
+
+/** The decoded text of a mail: its first text/plain part. */
+export function mailText(raw) {
+  return mailPart(raw, "text/plain");
 }
 
 /** A mail whose text holds `needle` (for `waitFor`'s `match`). */

@@ -103,6 +103,24 @@ pub trait EventSink: Send + Sync {
     fn event(&self, name: &str, path: &str);
 }
 
+/// A page bundle's metadata in `lang` (the page's, over the site defaults, in that language),
+/// else its language-neutral metadata.
+pub fn bundle_meta<'a>(bundle: &'a Value, lang: &str) -> &'a Value {
+    match &bundle["metaByLanguage"][lang] {
+        Value::Object(_) => &bundle["metaByLanguage"][lang],
+        _ => &bundle["meta"],
+    }
+}
+
+/// The site's name in `lang` as a page bundle's metadata gives it (`opengraphSiteName`).
+pub fn bundle_site_name<'a>(bundle: &'a Value, lang: &str) -> Option<&'a str> {
+    bundle_meta(bundle, lang)
+        .get("opengraphSiteName")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
 /// The public pages, as the site needs them (provided by host).
 pub trait Pages: Send + Sync {
     /// The bundle of the page `url` shows, or `None` when no page does.

@@ -47,14 +47,7 @@ pub fn share_image(place: &Place<'_>, title: &str, site: &str) -> Option<String>
     ))
 }
 
-/// A bundle's metadata in `lang` (the page's, over the site defaults, in that language), else
-/// its language-neutral metadata.
-pub fn meta_in<'a>(bundle: &'a Value, lang: &str) -> &'a Value {
-    match &bundle["metaByLanguage"][lang] {
-        Value::Object(_) => &bundle["metaByLanguage"][lang],
-        _ => &bundle["meta"],
-    }
-}
+pub use stoa_api::module::bundle_meta as meta_in;
 
 /// The site's name for share images: the metadata's, else the public origin's host.
 pub fn site_name<'a>(meta: &'a Value, base: &'a str) -> &'a str {

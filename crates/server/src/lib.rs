@@ -394,6 +394,10 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         .ctx
         .need::<dyn stoa_api::module::Pages>()
         .map_err(anyhow::Error::msg)?;
+    // Mail is headed with the site's name (notification sits below host: it is handed the pages).
+    if let Some(mailer) = p.ctx.get::<stoa_notification::mail::Mailer>() {
+        mailer.set_site(pages.clone());
+    }
     let site_routes = p.modules.site(&p.ctx).map_err(anyhow::Error::msg)?;
     p.phases.mark("layers");
     let web_dir = std::path::PathBuf::from(&config.web_dir);

@@ -100,6 +100,9 @@ pub struct Mailer {
     pub in_use: std::sync::Arc<InUse>,
     look: crate::compose::Look,
     public_url: String,
+    /// The site's pages: a mail is headed with the site's name in its language (host provides
+    /// them; set once everything is set up, see [`Mailer::set_site`]).
+    site: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<dyn stoa_api::module::Pages>>>,
 }
 
 /// A notification as its recipient receives it.
@@ -242,7 +245,26 @@ impl Mailer {
                 brand: crate::compose::brand_colour(config.brand.as_deref()),
             },
             public_url: config.public_url.trim_end_matches('/').to_owned(),
+            site: Default::default(),
         })
+    }
+
+    /// Heads mail with the site's name as its pages give it, in each mail's language (else the
+    /// From address's display name).
+    pub fn set_site(&self, pages: std::sync::Arc<dyn stoa_api::module::Pages>) {
+        let _ = self.site.set(pages);
+    }
+
+    /// How a mail in `language` looks: the site's name in that language, when the site has one.
+    async fn look_in(&self, language: &str) -> crate::compose::Look {
+        let mut look = self.look.clone();
+        if let Some(pages) = self.site.get()
+            && let Ok(Some(home)) = pages.bundle("/").await
+            && let Some(name) = stoa_api::module::bundle_site_name(&home, language)
+        {
+            look.site = name.to_owned();
+        }
+        look
     }
 
     /// Attachments are read through `files`.
@@ -621,7 +643,7 @@ impl Mailer {
         let text = render(&body_src, &data)?;
         let subject = row.text("title").unwrap_or("Notification").to_owned();
         Ok(Composed {
-            html: crate::compose::html(&text, &subject, &language, &self.look),
+            html: crate::compose::html(&text, &subject, &language, &self.look_in(&language).await),
             links: crate::compose::links(&text),
             to,
             subject,

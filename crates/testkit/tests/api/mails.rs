@@ -162,6 +162,16 @@ async fn every_mail_reads_right(db: Db) {
     .await;
     let catalog = crate::commerce::catalog(&app).await;
     let form = crate::notify::form(&app, "contact").await;
+    // The site's name in each language heads its mail.
+    app.create("/api/host/pages", &json!({"title": "Home", "url": "/"}))
+        .await;
+    for (lang, name) in [("ru", "для планеты"), ("en", "for planet")] {
+        app.create(
+            "/api/host/metadata",
+            &json!({"title": name, "variant": "primary", "language": lang, "opengraphSiteName": name}),
+        )
+        .await;
+    }
     app.create(
         "/api/notification/templates",
         &json!({"variant": "default", "slug": "project-news", "adminTitle": "Project news", "title": "Project news",
@@ -185,6 +195,15 @@ async fn every_mail_reads_right(db: Db) {
         app.drain_jobs().await;
         let m = app.mail_to(&sink, &email, "verify-email").await;
         reads_right(&app, &m, lang, Some(&jwt)).await;
+        let site = if lang == "ru" {
+            "для планеты"
+        } else {
+            "for planet"
+        };
+        assert!(
+            m.html().unwrap_or_default().contains(site),
+            "headed with the site's name in {lang}"
+        );
         post_in(
             &app,
             lang,
