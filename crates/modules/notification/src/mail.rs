@@ -473,10 +473,14 @@ impl Mailer {
             let mut exec = tx.exec();
             s.update_in(&mut exec, &n, nid, &input).await?;
             if input.get("status").and_then(Value::as_str) == Some("sent") {
-                // Sent: the secret (a reset link, a confirmation code) is not kept. A failed mail
-                // keeps it for an admin's retry, and only to the address it was made for.
-                stoa_store::repo::set_if(&mut exec, &n, nid, &[("secretData", Val::Null)], &[])
-                    .await?;
+                // Sent: the secret (a reset link, a confirmation code) is not kept — only its
+                // names, so the outbox shows where it stood. A failed mail keeps it for an
+                // admin's retry, and only to the address it was made for.
+                let names = repo::read_text(&mut exec, &n, nid, &["secretData"])
+                    .await?
+                    .and_then(|v| v.into_iter().next().flatten())
+                    .map_or(Val::Null, |t| Val::Text(secret_names(&t)));
+                stoa_store::repo::set_if(&mut exec, &n, nid, &[("secretData", names)], &[]).await?;
             }
             if let Some(at) = retry_at {
                 jobs::enqueue(
@@ -926,6 +930,20 @@ pub async fn seed(store: &Store) -> Result<()> {
 /// The key in a notification's secret naming the address the secret was made for.
 const SECRET_FOR: &str = "_for";
 
+/// A kept secret (JSON text) with its values gone: each name reads [`HIDDEN`].
+fn secret_names(kept: &str) -> String {
+    match serde_json::from_str::<Value>(kept) {
+        Ok(Value::Object(m)) => Value::Object(
+            m.into_iter()
+                .filter(|(k, _)| k != SECRET_FOR)
+                .map(|(k, _)| (k, json!(HIDDEN)))
+                .collect(),
+        )
+        .to_string(),
+        _ => "{}".to_owned(),
+    }
+}
+
 /// `secret` as kept: bound to `to`, so a notification re-pointed at another address does not carry it.
 fn bound_secret(secret: Value, to: &str) -> String {
     let mut secret = secret;
@@ -933,4 +951,20 @@ fn bound_secret(secret: Value, to: &str) -> String {
         m.insert(SECRET_FOR.into(), json!(to));
     }
     secret.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sent_secret_keeps_only_its_names() {
+        let kept = bound_secret(
+            json!({"code": "123456", "verifyUrl": "https://x/v?code=123456"}),
+            "a@b.test",
+        );
+        let names: Value = serde_json::from_str(&secret_names(&kept)).unwrap();
+        assert_eq!(names, json!({"code": HIDDEN, "verifyUrl": HIDDEN}));
+        assert_eq!(secret_names("not json"), "{}");
+    }
 }

@@ -337,9 +337,27 @@ async fn the_outbox_hides_secrets_of_mail_that_is_sent(db: Db) {
     .await;
     app.register("new@example.com").await;
     app.drain_jobs().await;
-    let (_, m) = outbox_message(&app, "new@example.com").await;
+    let (id, m) = outbox_message(&app, "new@example.com").await;
     let text = m["text"].as_str().unwrap();
     assert!(text.contains("(sent only to the recipient)"), "{text}");
     assert!(!text.contains("verify-email?identity="), "{text}");
+    // Once sent the secret is gone, and the outbox still says where it stood (not an empty gap).
+    sink.refuse(0);
+    let r = app
+        .post(
+            &format!("/api/notification/notifications/{id}/send"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let sent = app
+        .mail_to(&sink, "new@example.com", "verify-email?identity=")
+        .await;
+    let (_, m) = outbox_message(&app, "new@example.com").await;
+    assert_eq!(m["status"], json!("sent"));
+    let text = m["text"].as_str().unwrap();
+    let code = sent.confirmation_code().expect("the mail had its code");
+    assert!(!text.contains(&code), "the sent code is not kept: {text}");
+    assert!(text.contains("(sent only to the recipient)"), "{text}");
 }
 dual_test!(the_outbox_hides_secrets_of_mail_that_is_sent, db);
