@@ -5179,7 +5179,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' */
+        /** A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' in the mail's language */
         get: operations["notificationMessage"];
         put?: never;
         post?: never;
@@ -63513,7 +63513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' */
+            /** @description A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' in the mail's language */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -19,6 +19,7 @@ const SAME_IN_BOTH = new Set([
   "commerce.providers.payselection-international",
   "commerce.providers.paykeeper",
   "commerce.providers.0xprocessing",
+  "notifications.methods.telegram",
 ]);
 
 describe("the i18n catalogues", () => {

@@ -471,6 +471,7 @@ export const en = {
     previewData: "Data (JSON)",
     language: "Language",
     body: "Body",
+    methods: { email: "Email", telegram: "Telegram" },
     message: "The message",
     messageHelp: "As the recipient gets it: the text, the HTML version and its links.",
     outboxOnly: "No mail server is configured: nothing is sent, and messages wait here. One-time codes and links are shown so you can test sign-up and password reset.",

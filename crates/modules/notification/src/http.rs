@@ -77,7 +77,7 @@ pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
             "/api/notification/notifications/{id}/message",
             message,
             "notificationMessage",
-            "A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)'",
+            "A notification as its recipient receives it: subject, text and HTML parts, language and links. Its one-time secrets (a code, a reset link) show only while its channel is not configured (development); otherwise they read '(sent only to the recipient)' in the mail's language",
             vec!["id"],
             None,
             json!({"type": "object", "required": ["to", "subject", "text", "html", "language", "links", "delivered"], "properties": {

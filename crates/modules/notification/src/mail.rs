@@ -623,6 +623,7 @@ impl Mailer {
                 .unwrap_or(Value::Null)
         };
         let to = row.text("reciever").unwrap_or_default().to_owned();
+        let language = row.text("language").unwrap_or("en").to_owned();
         let mut data = row.json("data").unwrap_or_else(|| json!({}));
         if let (Some(d), Value::Object(mut sec)) = (data.as_object_mut(), secret) {
             // A secret goes only to the address it was made for: an edited recipient gets none.
@@ -637,12 +638,11 @@ impl Mailer {
             }
             if !reveal {
                 for v in sec.values_mut() {
-                    *v = json!(HIDDEN);
+                    *v = json!(hidden_in(&language));
                 }
             }
             d.extend(sec);
         }
-        let language = row.text("language").unwrap_or("en").to_owned();
         let body_src = pick(&template.json("body"), &language).unwrap_or_default();
         let text = render(&body_src, &data)?;
         let subject = row.text("title").unwrap_or("Notification").to_owned();
@@ -803,8 +803,16 @@ fn pick(map: &Option<Value>, language: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// What a one-time secret reads as where it is not shown.
+/// What a one-time secret reads as where it is not shown (in English; see [`hidden_in`]).
 pub const HIDDEN: &str = "(sent only to the recipient)";
+
+/// [`HIDDEN`] in the mail's `language`.
+pub fn hidden_in(language: &str) -> &'static str {
+    match language {
+        "ru" => "(отправлено только адресату)",
+        _ => HIDDEN,
+    }
+}
 
 /// Renders a template body (`{{ rbac.resetUrl }}` placeholders) with `data`. A missing or null
 /// value prints as nothing (never "None").

@@ -341,6 +341,25 @@ async fn the_outbox_hides_secrets_of_mail_that_is_sent(db: Db) {
     let text = m["text"].as_str().unwrap();
     assert!(text.contains("(sent only to the recipient)"), "{text}");
     assert!(!text.contains("verify-email?identity="), "{text}");
+    // A Russian mail says so in Russian.
+    let r = app
+        .send(
+            app.plain
+                .post(app.url(&format!("{AUTH}/email-and-password/registration")))
+                .header("accept-language", "ru")
+                .json(
+                    &json!({"login": "ru@example.com", "password": stoa_testkit::users::PASSWORD}),
+                ),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    app.drain_jobs().await;
+    let (_, ru) = outbox_message(&app, "ru@example.com").await;
+    let ru = ru["text"].as_str().unwrap();
+    assert!(
+        ru.contains("(отправлено только адресату)") && !ru.contains("sent only"),
+        "{ru}"
+    );
     // Once sent the secret is gone, and the outbox still says where it stood (not an empty gap).
     sink.refuse(0);
     let r = app

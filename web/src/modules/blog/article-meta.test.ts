@@ -1,5 +1,5 @@
 import type { Rec } from "@/site/content";
-import { authorOf, cardLayout, formatDate, idTime, listedArticles, newestFirst, orderedArticles, parseTime, plainText, publishedAt, readingMinutes, relatedArticles, wordCount } from "./article-meta";
+import { authorOf, cardLayout, formatDate, idTime, listedArticles, newestFirst, orderedArticles, parseTime, plainText, publishedAt, readingMinutes, relatedArticles, titledIn, wordCount } from "./article-meta";
 
 const article = (id: string, extra: Partial<Rec> = {}): Rec => ({ id, _entity: "blog.article", slug: id, ...extra });
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -111,5 +111,14 @@ describe("related articles", () => {
   it("leaves out what cannot be shown and takes the next one instead", () => {
     const newest = [a("n1", 8), a("n2", 5), a("n3", 3), a("n4", 2)];
     expect(ids(relatedArticles("cur", [], newest, 2, (r) => r.id !== "n1"))).toEqual(["n2", "n3"]);
+  });
+
+  it("counts an article as titled when the page shows it a title with words in it", () => {
+    const ru = titledIn("ru");
+    expect(ru({ _entity: "blog.article", id: "a", title: { ru: "Лес", en: "Forest" } })).toBe(true);
+    expect(ru({ _entity: "blog.article", id: "b", title: { en: "Forest" } })).toBe(true); // shown in the language it has
+    expect(ru({ _entity: "blog.article", id: "c", title: { ru: "  " } })).toBe(false);
+    expect(ru({ _entity: "blog.article", id: "d", title: {} })).toBe(false);
+    expect(ru({ _entity: "blog.article", id: "e" })).toBe(false);
   });
 });

@@ -101,6 +101,13 @@ export function newestFirst<T extends Rec>(items: readonly T[]): T[] {
     .map(([r]) => r);
 }
 
+/** Whether a page in `lang` shows an article a title (its own language's, else the one it has): one
+ * without has nothing a reader could follow a link by (an imported draft titled only for the
+ * admin), so lists and "read next" leave it out. */
+export function titledIn(lang: string): (article: Rec) => boolean {
+  return (a) => tr(a.title, lang).trim() !== "";
+}
+
 /**
  * The articles linked through relation rows (an editor's pick, a category's articles), in order:
  * the rows' `orderIndex` first (an editor's order), newest first among equal indexes (all 0 unless

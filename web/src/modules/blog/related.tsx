@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api } from "@/api/client";
 import { tr, type Rec } from "@/site/content";
-import { relatedArticles } from "./article-meta";
+import { relatedArticles, titledIn } from "./article-meta";
 import { ArticleMeta, articleUrl } from "./parts";
 import { useWidgetsT } from "../widgets-i18n";
 
@@ -37,8 +37,7 @@ async function fetchRelated(id: string): Promise<{ sameCategory: Rec[]; newest: 
 export function RelatedArticles({ article, lang }: { article: Rec; lang: string }) {
   const t = useWidgetsT();
   const q = useQuery({ queryKey: ["blog", "related", article.id], queryFn: () => fetchRelated(article.id), staleTime: 60_000 });
-  // An article with no title in the page's language has nothing to be linked by: left out.
-  const items = q.data ? relatedArticles(article.id, q.data.sameCategory, q.data.newest, SHOWN, (a) => tr(a.title, lang).trim() !== "") : [];
+  const items = q.data ? relatedArticles(article.id, q.data.sameCategory, q.data.newest, SHOWN, titledIn(lang)) : [];
   if (!items.length) return null;
   return (
     <aside aria-labelledby="related-articles" className="mx-auto max-w-3xl px-4 pb-12 sm:px-6" data-testid="related-articles">

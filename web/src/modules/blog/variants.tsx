@@ -6,7 +6,7 @@ import { RenderVariant, type VariantProps } from "@/site/registry";
 import { RichText, richOf } from "@/site/rich-text";
 import type { VariantKey, VariantsOf } from "@/site/variants";
 import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
-import { listedArticles, orderedArticles } from "./article-meta";
+import { listedArticles, orderedArticles, titledIn } from "./article-meta";
 import { ArticleCard, ArticleMeta } from "./parts";
 import { RelatedArticles } from "./related";
 
@@ -50,7 +50,8 @@ function CategoryButtons({ data, lang }: VariantProps) {
   );
 }
 
-function ArticleCards({ items, lang }: { items: Rec[]; lang: string }) {
+function ArticleCards({ items: all, lang }: { items: Rec[]; lang: string }) {
+  const items = all.filter(titledIn(lang));
   if (!items.length) return <Empty />;
   // Cards keep their own height (`items-start`): a compact card beside one with a cover is not
   // stretched into a tall empty box.

@@ -117,7 +117,7 @@ export function NotificationsView({ lang }: { lang: string }) {
     },
     { title: t("notifications.subject"), render: (r) => String(r.title ?? ""), className: "max-w-56 truncate py-2 pr-3" },
     { title: t("notifications.receiver"), render: (r) => String(r.reciever ?? ""), className: "max-w-48 truncate py-2 pr-3" },
-    { title: t("notifications.method"), render: (r) => String(r.method ?? "") },
+    { title: t("notifications.method"), render: (r) => t(`notifications.methods.${String(r.method ?? "")}`, { defaultValue: String(r.method ?? "") }) },
     { title: t("orders.status"), render: (r) => <StatusBadge status={r.status} /> },
     { title: t("notifications.attempts"), render: (r) => <span data-testid="notification-attempts">{String(r.attempts ?? 0)}</span> },
     {
@@ -184,7 +184,7 @@ export function NotificationPanel({ id, lang }: { id: string; lang: string }) {
         <dt className="font-semibold">{t("notifications.receiver")}</dt>
         <dd className="break-all">{String(n.reciever ?? "")}</dd>
         <dt className="font-semibold">{t("notifications.method")}</dt>
-        <dd>{String(n.method ?? "")}</dd>
+        <dd>{t(`notifications.methods.${String(n.method ?? "")}`, { defaultValue: String(n.method ?? "") })}</dd>
         <dt className="font-semibold">{t("notifications.attempts")}</dt>
         <dd data-testid="notification-attempts">{String(n.attempts ?? 0)}</dd>
         <dt className="font-semibold">{t("notifications.error")}</dt>
