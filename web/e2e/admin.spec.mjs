@@ -1,5 +1,5 @@
 // The admin back office, driven through a real browser against a real server.
-import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, screen, watchedContext } from "./harness.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
 
@@ -11,14 +11,18 @@ async function submitAndWait(dialog, label) {
 
 export const adminSpecs = [
   [
-    "an anonymous visitor sees 'Not authorized' at /admin, and the admin signs in",
+    "someone signed out at an admin screen is sent to sign in, and comes back to that screen",
     async (stack, s) => {
       s.w = await watchedContext(stack);
       const { page } = s.w;
-      await page.goto("/admin");
-      await page.getByRole("heading", { name: "Not authorized" }).waitFor();
-      await screen(page, "admin-not-authorized");
-      await signIn(page, ADMIN, "/admin");
+      await page.goto("/admin/host/widget");
+      await page.waitForURL((u) => u.pathname === "/en/rbac/subject/authentication/select-method" && u.searchParams.get("redirect") === "/admin/host/widget");
+      const form = page.getByRole("form", { name: "Sign in" });
+      await form.getByLabel("Email").fill(ADMIN.email);
+      await form.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+      await screen(page, "admin-sign-in-first");
+      await form.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL((u) => u.pathname === "/admin/host/widget");
       await page.getByRole("navigation", { name: "Models" }).waitFor();
       await page.getByTestId("account-menu").waitFor();
       await screen(page, "admin-home");

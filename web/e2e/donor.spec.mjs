@@ -2,8 +2,8 @@
 // 'Choose' presets the donation, a bad receipt email is marked on its field, a keyboard-only
 // donation reaches the payment page, the success page follows the payment to 'Paid' by itself, an
 // already open home page's counter moves, the product page pays in tenge through TipTop Pay, the
-// cart sheet is titled 'Cart' and closes, My orders and the order page show numbers and dates —
-// never an order's id.
+// cart sheet is titled 'Cart' and closes, a cart is checked out and paid with the keyboard alone,
+// My orders and the order page show numbers, dates, the payment and the receipt — never an order's id.
 import { expect, screen, watchedContext } from "./harness.mjs";
 
 const DESKTOP = { width: 1366, height: 900 };
@@ -213,6 +213,16 @@ export const donorSpecs = [
         await history.getByText(lang === "ru" ? "Оплачен" : "Paid").waitFor();
         await history.getByText(lang === "ru" ? "Заказ оформлен" : "Order placed").waitFor();
         await order.getByTestId("order-total").getByText(/1[\s,]990 ₸/).waitFor();
+        // The payment, and the receipt the mails promise on this page (an image that answers).
+        const payment = order.locator('[data-testid=order-payment][data-status="paid"]');
+        await payment.getByText(/TipTopPay · 1[\s,]990 ₸/).waitFor();
+        expect((await order.getByTestId("order-pay").count()) === 0, "a paid invoice offers no payment");
+        const receipt = order.getByRole("link", { name: lang === "ru" ? "Открыть квитанцию" : "Open the receipt" });
+        const answer = await page.evaluate(async (href) => {
+          const r = await fetch(href);
+          return `${r.status} ${r.headers.get("content-type")}`;
+        }, await receipt.getAttribute("href"));
+        expect(answer === "200 image/png", `the receipt answers: ${answer}`);
         const title = await order.getByTestId("order-title").textContent();
         expect(/^(Order|Заказ) № \d+$/.test(title) || title === (lang === "ru" ? "Ваш заказ" : "Your order"), `the order is titled by its number or neutrally: ${title}`);
         await noOrderId(page, `the order page (${lang})`);
@@ -274,6 +284,48 @@ export const donorSpecs = [
       }
       expect(s.donor.problems.length === 0, s.donor.problems.join("\n"));
       await s.donor.context.close();
+    },
+  ],
+  [
+    "shop, buyer: a keyboard-only cart checkout — add to the cart, open it, one more, the email, check out, pay — ends on 'Оплачен'",
+    async (stack) => {
+      const w = await watchedContext(stack, { viewport: DESKTOP });
+      const { page } = w;
+      await page.goto("/ru/ecommerce/products/tree");
+      const buy = page.getByTestId("product-buy");
+      await buy.getByTestId("add-to-cart").waitFor();
+      await tabTo(page, buy.getByTestId("add-to-cart"));
+      await page.keyboard.press("Enter");
+      const open = page.getByTestId("cart-button").filter({ visible: true });
+      await open.getByTestId("cart-badge").getByText("1").waitFor();
+      // Back to the header's cart (Shift+Tab), Enter opens the sheet with the focus inside it.
+      for (let i = 0; i < 300 && !(await open.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Enter");
+      const sheet = page.getByRole("dialog", { name: "Корзина" });
+      await sheet.getByTestId("order-card").first().waitFor();
+      expect(await sheet.evaluate((el) => el.contains(document.activeElement)), "the focus is in the cart");
+      // '+' on the line, by Tab and Space: the cart saves 2.
+      await tabTo(page, sheet.getByRole("button", { name: "Больше деревьев" }).first(), 40);
+      await page.keyboard.press("Space");
+      await sheet.getByTestId("cart-totals").getByText(/398 ₽/).waitFor();
+      await tabTo(page, sheet.getByTestId("checkout-email"), 40);
+      await page.keyboard.type("cart-buyer@example.com");
+      await page.keyboard.press("Tab");
+      expect((await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))) === "checkout", "Tab goes from the email to 'Оформить'");
+      await screen(page, "buyer-cart-keyboard-ru-desktop");
+      await page.keyboard.press("Enter");
+      const fakes = Object.values(stack.fakes).map((f) => f.url);
+      await page.waitForURL((u) => fakes.includes(u.origin));
+      await tabTo(page, page.getByRole("button", { name: /pay/i }), 40);
+      await page.keyboard.press("Enter");
+      await page.waitForURL((u) => u.pathname === "/ru/ecommerce/checkout/success");
+      const back = page.getByTestId("checkout-return");
+      await back.locator('[data-testid=payment-note][data-state="paid"]').waitFor({ timeout: 20000 });
+      await back.getByTestId("order-status").getByText("Оплачен").waitFor();
+      await back.getByText(/398 ₽/).waitFor();
+      await noOrderId(page, "the success page after the cart");
+      expect(w.problems.length === 0, w.problems.join("\n"));
+      await w.context.close();
     },
   ],
 ];

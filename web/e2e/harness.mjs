@@ -153,6 +153,15 @@ export async function startStack() {
 export async function watchedContext(stack, { viewport = { width: 1280, height: 900 }, init } = {}) {
   const context = await stack.browser.newContext({ viewport, baseURL: stack.base });
   context.setDefaultTimeout(10000);
+  // The admin keeps its language in the browser (else the site's default, Russian here); the
+  // specs read it in English unless one of them chooses another.
+  await context.addInitScript(() => {
+    try {
+      if (!localStorage.getItem("stoa.admin.language")) localStorage.setItem("stoa.admin.language", "en");
+    } catch {
+      // an opaque origin (about:blank) has no storage
+    }
+  });
   const problems = [];
   const allowed = new Set();
   if (init) await init(context);

@@ -6,12 +6,15 @@ import type { EntityMeta, FieldMeta } from "@/api/meta";
  */
 export function field(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}): FieldMeta {
   const sortable = !!extra.list && !["translations", "json", "rich_text"].includes(kind);
-  return { name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable, ...extra };
+  return { label: null, help: null, valueLabels: null, name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable, ...extra };
 }
 
 /** A model as `/api/meta` describes it: `module.name` at `/api/{module}/{route}` with `fields`. */
 export function entityMeta(module: string, name: string, route: string, fields: FieldMeta[], extra: Partial<EntityMeta> = {}): EntityMeta {
   return {
+    label: null,
+    labelMany: null,
+    help: null,
     module,
     name,
     route,
@@ -36,6 +39,9 @@ export function publishingFields(): FieldMeta[] {
 /** `file-storage.file` as `/api/meta` describes it, with `fields`. */
 export function fileEntity(fields: FieldMeta[]): EntityMeta {
   return {
+    label: null,
+    labelMany: null,
+    help: null,
     module: "file-storage",
     name: "file",
     route: "files",

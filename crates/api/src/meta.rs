@@ -6,10 +6,19 @@ use stoa_kernel::model::{Entity, LANGUAGES};
 use stoa_kernel::registry::Registry;
 
 fn entity(reg: &Registry, e: &Entity) -> Value {
+    let words = reg.words();
     let fields: Vec<Value> = e
         .public_fields()
         .map(|f| {
+            let w = words.field(e.module, e.name, f.name, &f.values);
+            let value_labels = match &w {
+                Some(w) if !f.values.is_empty() => json!(w.values),
+                _ => Value::Null,
+            };
             json!({
+                "label": w.as_ref().map(|w| &w.label),
+                "help": w.as_ref().and_then(|w| w.help.as_ref()),
+                "valueLabels": value_labels,
                 "name": f.name,
                 "kind": f.kind,
                 "required": f.required,
@@ -36,7 +45,11 @@ fn entity(reg: &Registry, e: &Entity) -> Value {
         .into_iter()
         .map(|(r, field)| json!({"module": r.module, "name": r.name, "route": r.route, "field": field}))
         .collect();
+    let label = words.entity(e.module, e.name);
     json!({
+        "label": label.as_ref().map(|l| &l.one),
+        "labelMany": label.as_ref().map(|l| &l.many),
+        "help": label.as_ref().and_then(|l| l.help.as_ref()),
         "module": e.module,
         "name": e.name,
         "route": e.route,
@@ -56,9 +69,22 @@ pub fn meta(reg: &Registry) -> Value {
     let mut modules: Vec<&str> = reg.entities().iter().map(|e| e.module).collect();
     modules.sort_unstable();
     modules.dedup();
+    let module_labels: serde_json::Map<String, Value> = modules
+        .iter()
+        .filter_map(|m| {
+            let w = reg.words();
+            w.module(m).map(|l| {
+                (
+                    (*m).to_owned(),
+                    json!({"label": l, "help": w.module_help(m)}),
+                )
+            })
+        })
+        .collect();
     json!({
         "languages": LANGUAGES,
         "modules": modules,
+        "moduleLabels": module_labels,
         "entities": reg.entities().iter().map(|e| entity(reg, e)).collect::<Vec<_>>(),
     })
 }
@@ -73,10 +99,20 @@ pub fn schemas() -> serde_json::Map<String, Value> {
     let s = |t: &str| json!({"type": t});
     let nullable = |t: &str| json!({"type": [t, "null"]});
     let strings = json!({"type": "array", "items": {"type": "string"}});
+    let words = json!({"anyOf": [{"$ref": "#/components/schemas/MetaWords"}, {"type": "null"}]});
     let mut out = serde_json::Map::new();
+    out.insert(
+        "MetaWords".into(),
+        json!({"type": "object", "description": "Words people read, in each language", "properties": {
+            "en": s("string"), "ru": s("string")
+        }, "required": ["en", "ru"]}),
+    );
     out.insert(
         "MetaField".into(),
         json!({"type": "object", "properties": {
+            "label": words.clone(),
+            "help": words.clone(),
+            "valueLabels": {"type": ["object", "null"], "description": "Each enum value's words", "additionalProperties": {"$ref": "#/components/schemas/MetaWords"}},
             "name": s("string"),
             "kind": {"type": "string", "enum": kinds},
             "required": s("boolean"),
@@ -93,11 +129,14 @@ pub fn schemas() -> serde_json::Map<String, Value> {
             "list": s("boolean"),
             "searchable": s("boolean"),
             "sortable": s("boolean")
-        }, "required": ["name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable", "sortable"]}),
+        }, "required": ["label", "help", "valueLabels", "name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable", "sortable"]}),
     );
     out.insert(
         "MetaEntity".into(),
         json!({"type": "object", "properties": {
+            "label": words.clone(),
+            "labelMany": words.clone(),
+            "help": words.clone(),
             "module": s("string"),
             "name": s("string"),
             "route": s("string"),
@@ -115,15 +154,18 @@ pub fn schemas() -> serde_json::Map<String, Value> {
             "referencedBy": {"type": "array", "items": {"type": "object", "properties": {
                 "module": s("string"), "name": s("string"), "route": s("string"), "field": s("string")
             }, "required": ["module", "name", "route", "field"]}}
-        }, "required": ["module", "name", "route", "path", "kind", "table", "titleField", "listColumns", "variants", "ops", "fields", "referencedBy"]}),
+        }, "required": ["label", "labelMany", "help", "module", "name", "route", "path", "kind", "table", "titleField", "listColumns", "variants", "ops", "fields", "referencedBy"]}),
     );
     out.insert(
         "Meta".into(),
         json!({"type": "object", "properties": {
             "languages": strings,
             "modules": strings,
+            "moduleLabels": {"type": "object", "description": "Each module's words", "additionalProperties": {"type": "object", "properties": {
+                "label": {"$ref": "#/components/schemas/MetaWords"}, "help": words
+            }, "required": ["label", "help"]}},
             "entities": {"type": "array", "items": {"$ref": "#/components/schemas/MetaEntity"}}
-        }, "required": ["languages", "modules", "entities"]}),
+        }, "required": ["languages", "modules", "moduleLabels", "entities"]}),
     );
     out
 }

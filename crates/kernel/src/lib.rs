@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod labels;
 pub mod markup;
 pub mod model;
 pub mod query;

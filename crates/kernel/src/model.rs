@@ -765,6 +765,9 @@ impl Entity {
 #[derive(Clone, Debug)]
 pub struct Module {
     pub name: &'static str,
+    /// The module's `words.toml` (see `labels`): what editors read for its model, in en and
+    /// ru; empty for a module that brings none (the admin then shows its names as declared).
+    pub words: &'static str,
     pub entities: Vec<Entity>,
 }
 

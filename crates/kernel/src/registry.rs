@@ -8,6 +8,7 @@ use crate::model::{DefaultValue, Entity, EntityKind, Kind, Module};
 
 pub struct Registry {
     entities: Vec<Arc<Entity>>,
+    words: crate::labels::Words,
     by_route: HashMap<(String, String), usize>,
     by_key: HashMap<String, usize>,
 }
@@ -20,7 +21,11 @@ impl Registry {
         let mut by_key = HashMap::new();
         let mut tables = HashMap::new();
         let mut problems = Vec::new();
+        let mut words = crate::labels::Words::shared()?;
         for module in modules {
+            if let Err(e) = words.add(module.name, module.words) {
+                problems.push(e);
+            }
             for e in module.entities {
                 if e.module != module.name {
                     problems.push(format!("{} is declared in module {}", e.key(), module.name));
@@ -74,6 +79,7 @@ impl Registry {
         if problems.is_empty() {
             Ok(Self {
                 entities,
+                words,
                 by_route,
                 by_key,
             })
@@ -84,6 +90,11 @@ impl Registry {
 
     pub fn entities(&self) -> &[Arc<Entity>] {
         &self.entities
+    }
+
+    /// The words people read for the model (see `labels`).
+    pub fn words(&self) -> &crate::labels::Words {
+        &self.words
     }
 
     pub fn by_route(&self, module: &str, route: &str) -> Option<&Arc<Entity>> {

@@ -49,7 +49,8 @@ pub fn share_image(place: &Place<'_>, title: &str, site: &str) -> Option<String>
 
 pub use stoa_api::module::bundle_meta as meta_in;
 
-/// The site's name for share images: the metadata's, else the public origin's host.
+/// The site's name for share images and the feed's link: the metadata's, else the public
+/// origin's host.
 pub fn site_name<'a>(meta: &'a Value, base: &'a str) -> &'a str {
     meta.get("opengraphSiteName")
         .and_then(Value::as_str)
@@ -135,6 +136,13 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
     out.push_str(&format!(
         "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\">",
         escape(&place.url(place.default_language))
+    ));
+    // The page's language's Atom feed, for readers that find feeds through any page.
+    out.push_str(&format!(
+        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"{}/{}/feed.xml\">",
+        escape(site_name(meta, place.base)),
+        escape(place.base.trim_end_matches('/')),
+        escape(place.lang)
     ));
     meta_tag(
         &mut out,
@@ -318,6 +326,7 @@ mod tests {
         assert!(t.contains("<link rel=\"canonical\" href=\"https://x.org/en/blog\">"));
         assert!(t.contains("hreflang=\"ru\" href=\"https://x.org/ru/blog\""));
         assert!(t.contains("hreflang=\"x-default\" href=\"https://x.org/ru/blog\""));
+        assert!(t.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"x.org\" href=\"https://x.org/en/feed.xml\">"));
         assert!(t.contains("<meta property=\"og:description\" content=\"D\">"));
         assert!(t.contains("<meta property=\"og:locale\" content=\"en_US\">"));
     }

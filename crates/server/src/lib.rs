@@ -616,3 +616,23 @@ pub async fn shutdown_signal() {
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
     tracing::info!("shutting down");
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every module, entity, field and enum value has words in en and ru (its module's
+    /// `words.toml` or the shared one), and no `words.toml` names what is not declared: no raw
+    /// key reaches an editor's screen.
+    #[test]
+    fn every_declared_name_has_words_in_en_and_ru() {
+        let reg = super::registry().expect("the declarations hold");
+        let problems = reg
+            .words()
+            .problems(reg.entities().iter().map(|e| e.as_ref()));
+        assert!(
+            problems.is_empty(),
+            "{} problems:\n{}",
+            problems.len(),
+            problems.join("\n")
+        );
+    }
+}

@@ -30,6 +30,7 @@ use crate::repo::{assignments, col, execute, fetch_all, returning, to_value};
 pub fn module() -> Module {
     Module {
         name: "platform",
+        words: include_str!("words.toml"),
         entities: vec![entity()],
     }
 }

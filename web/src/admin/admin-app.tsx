@@ -1,6 +1,6 @@
-import { Suspense, useMemo, useState } from "react";
-import { DEFAULT_LANGUAGE, useTranslation } from "@/i18n";
-import { Link, NavLink, useLocation, useParams } from "react-router";
+import { Suspense, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "@/i18n";
+import { Link, Navigate, NavLink, useLocation, useParams } from "react-router";
 import { type EntityMeta, type Meta, useMeta } from "@/api/meta";
 import { AccountMenu } from "@/modules/rbac/screens";
 import { useMe } from "@/modules/rbac/session";
@@ -9,20 +9,47 @@ import { Input } from "@/ui/input";
 import { cn } from "@/ui/cn";
 import { useToolsT } from "./i18n";
 import { EnrolmentRequired } from "./enrolment";
+import { adminLanguage, adminSignInUrl, rememberAdminLanguage } from "./language";
 import { AdminShortcuts } from "./shortcuts-help";
 import { EntityTable } from "./table";
 import { adminScreens, dashboardCards, entityViews } from "./views";
 
+/** A signed-in person who is not an admin: told so, with the way to another account or the site. */
 function NotAuthorized() {
   const { t } = useTranslation();
+  const { pathname, search } = useLocation();
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center gap-4">
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-4 text-center">
       <h1 className="text-2xl font-semibold">{t("admin.notAuthorized")}</h1>
-      <Link className="underline" to={`/${DEFAULT_LANGUAGE}/rbac/subject/authentication/select-method?redirect=/admin`}>
-        {t("account.login")}
-      </Link>
+      <p className="max-w-md text-neutral-700">{t("admin.notAnAdmin")}</p>
+      <p className="flex gap-4">
+        <Link className="font-medium underline underline-offset-4" to={adminSignInUrl(pathname + search)}>
+          {t("admin.otherAccount")}
+        </Link>
+        <Link className="font-medium underline underline-offset-4" to="/">
+          {t("admin.openSite")}
+        </Link>
+      </p>
     </main>
   );
+}
+
+/** Someone signed out is sent to sign in, and back here after it. */
+function SignInFirst() {
+  const { pathname, search } = useLocation();
+  return <Navigate replace to={adminSignInUrl(pathname + search)} />;
+}
+
+/** The admin in the language its person chose last (kept in the browser), from the first screen. */
+function useAdminLanguage() {
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    const lang = adminLanguage();
+    if (i18n.language !== lang) {
+      document.documentElement.lang = lang;
+      void i18n.changeLanguage(lang);
+    }
+  }, [i18n]);
 }
 
 /** An entity's own screen when its module gives one (with a switch to the generic table), else the table. */
@@ -58,6 +85,7 @@ export default function AdminApp() {
   const setMenuOpen = (open: boolean) => setMenuAt(open ? pathname : null);
   const tt = useToolsT();
   const [raw, setRaw] = useState(false);
+  useAdminLanguage();
   const lang = i18n.language;
   const groups = useMemo(() => {
     const m = meta.data;
@@ -75,7 +103,8 @@ export default function AdminApp() {
   if (me.isPending) return null;
   // An admin who must enrol a second factor first is no admin until then (the server says so).
   if (me.data?.secondFactor?.required && !me.data.secondFactor.satisfied) return <EnrolmentRequired lang={lang} />;
-  if (!me.data?.admin) return <NotAuthorized />;
+  if (!me.data) return <SignInFirst />;
+  if (!me.data.admin) return <NotAuthorized />;
   if (!meta.data) return null;
   const current = meta.data.entities.find((e) => e.module === module && e.name === entity);
   const screen = entity ? undefined : adminScreens.find((s) => s.path === module);
@@ -95,11 +124,12 @@ export default function AdminApp() {
           <AdminShortcuts />
           <select aria-label={t("site.language")} className="h-8 rounded-md border border-border px-2 text-sm" value={lang} onChange={(e) => {
               document.documentElement.lang = e.target.value;
+              rememberAdminLanguage(e.target.value);
               void i18n.changeLanguage(e.target.value);
             }}>
             {meta.data.languages.map((l) => (
-              <option key={l} value={l}>
-                {l}
+              <option key={l} value={l} lang={l}>
+                {t(`admin.languageNames.${l}`, { defaultValue: l })}
               </option>
             ))}
           </select>

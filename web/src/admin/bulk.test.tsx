@@ -11,6 +11,9 @@ import { BulkBar, deleteEach, publishEach, publishable, SelectAll, SelectRow, us
 const ids = ["a", "b", "c", "d"].map((x) => `0191e6a4-0000-7000-8000-00000000000${x}`);
 
 const page: EntityMeta = {
+  label: null,
+  labelMany: null,
+  help: null,
   module: "host",
   name: "page",
   route: "pages",

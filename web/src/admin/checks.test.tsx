@@ -161,7 +161,7 @@ describe("the uniqueness lookup", () => {
 });
 
 describe("the form refuses what the server would", () => {
-  const meta: Meta = { languages: ["en", "ru"], modules: ["blog"], entities: [article] };
+  const meta: Meta = { languages: ["en", "ru"], modules: ["blog"], moduleLabels: {}, entities: [article] };
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.useRealTimers();

@@ -7,6 +7,9 @@ import { field as f } from "@/test-meta";
 import CsvImportDialog from "./csv-import";
 
 const category: EntityMeta = {
+  label: null,
+  labelMany: null,
+  help: null,
   module: "blog",
   name: "category",
   route: "categories",

@@ -16,7 +16,7 @@ const files: EntityMeta = fileEntity([
     f("width", "int"),
     f("mimeType", "text", { maxLength: 255 }),
   ]);
-const meta: Meta = { languages: ["en", "ru"], modules: ["file-storage"], entities: [files] };
+const meta: Meta = { languages: ["en", "ru"], modules: ["file-storage"], moduleLabels: {}, entities: [files] };
 const STORED = `/files/${"ab".repeat(32)}.png`;
 
 function form() {

@@ -25,7 +25,7 @@ const link = entity("host", "pages-to-widgets", "pages-to-widgets", [f("pageId",
   kind: "relation",
   titleField: null,
 });
-const meta: Meta = { languages: ["en", "ru"], modules: ["host"], entities: [widget, page, link] };
+const meta: Meta = { languages: ["en", "ru"], modules: ["host"], moduleLabels: {}, entities: [widget, page, link] };
 const id = (n: number) => `0191e6a4-0000-7000-8000-00000000000${n}`;
 const doc = (text: string) => ({ type: "doc", content: [{ type: "paragraph", content: text ? [{ type: "text", text }] : [] }] });
 

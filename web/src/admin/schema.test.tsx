@@ -4,10 +4,13 @@ import { StatusButton } from "./form";
 import { entitySchema, initialValues, payload } from "./schema";
 
 function f(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}): FieldMeta {
-  return { name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable: false, ...extra };
+  return { label: null, help: null, valueLabels: null, name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable: false, ...extra };
 }
 
 const article: EntityMeta = {
+  label: null,
+  labelMany: null,
+  help: null,
   module: "blog",
   name: "article",
   route: "articles",

@@ -6896,7 +6896,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the subject's orders, with its status history */
+        /** One of the subject's orders, with its status history, payments (an open one's page to pay on) and receipt */
         get: operations["subjectOrder"];
         put?: never;
         post?: never;
@@ -12779,6 +12779,22 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description One of an order's invoices as its buyer sees it */
+        EcommerceOrderPayment: {
+            /**
+             * Format: decimal
+             * @description In the order's currency
+             */
+            amount: string;
+            createdAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description The provider's page to pay on, while the invoice is open */
+            paymentUrl: string | null;
+            provider: string | null;
+            /** @enum {string} */
+            status: "draft" | "open" | "paid" | "uncollectible" | "void" | "failed";
+        };
         EcommerceOrderStats: {
             currencies: components["schemas"]["EcommerceCurrencyCard"][];
             days: {
@@ -12840,6 +12856,14 @@ export interface components {
              */
             method: "asc" | "desc";
         }[];
+        /** @description A change of the order's status: when, from and to (who and why stay with the admins) */
+        EcommerceOrderStep: {
+            createdAt: string;
+            from: string;
+            /** Format: uuid */
+            id: string;
+            to: string;
+        };
         /** @description ecommerce.orders-to-billing-module-currencies (ecommerce_orders_to_billing_module_currencies) */
         EcommerceOrdersToBillingModuleCurrencies: {
             /** Format: uuid */
@@ -13186,6 +13210,13 @@ export interface components {
             })[];
             /** @description Per currency the products are priced in */
             total: components["schemas"]["EcommerceMoney"][];
+        };
+        /** @description One of the buyer's orders: the order view, its status history, its payments and its receipt */
+        EcommerceOwnerOrder: components["schemas"]["EcommerceOrderView"] & {
+            payments: components["schemas"]["EcommerceOrderPayment"][];
+            /** @description The receipt's image, once the order is paid */
+            receiptUrl: string | null;
+            statusChanges: components["schemas"]["EcommerceOrderStep"][];
         };
         /** @description ecommerce.product (ecommerce_product) */
         EcommerceProduct: {
@@ -15013,12 +15044,22 @@ export interface components {
         Meta: {
             entities: components["schemas"]["MetaEntity"][];
             languages: string[];
+            /** @description Each module's words */
+            moduleLabels: {
+                [key: string]: {
+                    help: components["schemas"]["MetaWords"] | null;
+                    label: components["schemas"]["MetaWords"];
+                };
+            };
             modules: string[];
         };
         MetaEntity: {
             fields: components["schemas"]["MetaField"][];
+            help: components["schemas"]["MetaWords"] | null;
             /** @enum {string} */
             kind: "model" | "relation";
+            label: components["schemas"]["MetaWords"] | null;
+            labelMany: components["schemas"]["MetaWords"] | null;
             listColumns: string[];
             module: string;
             name: string;
@@ -15048,8 +15089,10 @@ export interface components {
             } | null;
             /** @enum {string} */
             format: "none" | "slug" | "email" | "file";
+            help: components["schemas"]["MetaWords"] | null;
             /** @enum {string} */
             kind: "uuid" | "text" | "int" | "bool" | "decimal" | "timestamp" | "translations" | "rich_text" | "json" | "enum" | "reference";
+            label: components["schemas"]["MetaWords"] | null;
             list: boolean;
             maxLength: number | null;
             name: string;
@@ -15059,7 +15102,16 @@ export interface components {
             sortable: boolean;
             target: string | null;
             unique: boolean;
+            /** @description Each enum value's words */
+            valueLabels: {
+                [key: string]: components["schemas"]["MetaWords"];
+            } | null;
             values: string[] | null;
+        };
+        /** @description Words people read, in each language */
+        MetaWords: {
+            en: string;
+            ru: string;
         };
         NotificationMessageResult: {
             /** @description whether its channel is configured (false: it stays in the outbox) */
@@ -78591,14 +78643,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One of the subject's orders, with its status history */
+            /** @description One of the subject's orders, with its status history, payments (an open one's page to pay on) and receipt */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["EcommerceOrderView"];
+                        data: components["schemas"]["EcommerceOwnerOrder"];
                     };
                 };
             };

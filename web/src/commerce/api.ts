@@ -10,16 +10,18 @@ type Schemas = components["schemas"];
 /** A currency as the server sends it with prices (every field). */
 export type Currency = Price["currency"];
 
-/** A status change as the buyer sees it: when, from what, to what (who and why stay with the admins). */
-export type OwnerStatusChange = Pick<Schemas["EcommerceOrderStatusChange"], "id" | "createdAt" | "from" | "to">;
-
 /**
  * An order with its lines (product, total per currency), currency, totals and checkout total.
- * `number` is the short sequential number people read (`№ 1042`; null on orders older than it);
- * `statusChanges` comes with one order of the buyer's (`subjectOrder`), not with lists (the
- * document does not declare it yet).
+ * `number` is the short sequential number people read (`№ 1042`; null on orders older than it).
  */
-export type Order = Schemas["EcommerceOrderView"] & { statusChanges?: OwnerStatusChange[] };
+export type Order = Schemas["EcommerceOrderView"];
+
+/** One of the buyer's orders (`subjectOrder`): the order with its status history (when, from, to),
+ * its payments (an open one's page to pay on) and its receipt once paid. */
+export type OwnerOrder = Schemas["EcommerceOwnerOrder"];
+
+/** One of an order's invoices as its buyer sees it. */
+export type OrderPayment = OwnerOrder["payments"][number];
 
 export type OrderStatus = Order["status"];
 
@@ -65,7 +67,7 @@ export function listOrders(subject: string, type: "cart" | "history" | "all" = "
   return api.get(`${BASE}/orders`, { params: { ...subjectPath(subject), query: { type } } });
 }
 
-export function getOrder(subject: string, id: string): Promise<Order> {
+export function getOrder(subject: string, id: string): Promise<OwnerOrder> {
   return api.get(ORDER, { params: { path: { id: subject, orderId: id } } });
 }
 

@@ -144,7 +144,9 @@ describe("an order's page", () => {
                 { id: "h1", createdAt: "2026-03-12T11:06:00Z", from: "new", to: "paying" },
                 { id: "h2", createdAt: "2026-03-12T11:07:00Z", from: "paying", to: "approving" },
               ],
-            }),
+              payments: [{ id: "i1", status: "paid", provider: "cloudpayments", amount: "398", createdAt: "2026-03-12T11:06:00Z", paymentUrl: null }],
+              receiptUrl: "/files/receipt-1.png",
+            } as Partial<Order>),
           })
         : reply(404, { code: "not_found", error: "no" }),
     );
@@ -159,7 +161,33 @@ describe("an order's page", () => {
     const history = within(screen.getByTestId("order-history")).getAllByRole("listitem");
     expect(history.map((li) => li.querySelector("p")?.textContent)).toEqual(["Order placed", "Awaiting payment", "Paid"]);
     expect(history[2]).toHaveTextContent("March 12, 2026");
+    const payment = within(screen.getByTestId("order-payments")).getByRole("listitem");
+    expect(payment).toHaveTextContent("CloudPayments · 398 ₽");
+    expect(payment).toHaveTextContent("Paid · March 12, 2026");
+    expect(screen.queryByRole("link", { name: /Go to payment/ })).toBeNull();
+    expect(screen.getByRole("link", { name: "Open the receipt" })).toHaveAttribute("href", "/files/receipt-1.png");
     expect(document.body.textContent).not.toContain(ID);
+  });
+
+  it("links an open payment's page, so a buyer who left it can pay, and has no receipt yet", async () => {
+    stubFetch((s) =>
+      s.url.endsWith(`/orders/${ID}`)
+        ? reply(200, {
+            data: order({
+              status: "paying",
+              type: "cart",
+              statusChanges: [{ id: "h1", createdAt: "2026-03-12T11:06:00Z", from: "new", to: "paying" }],
+              payments: [{ id: "i1", status: "open", provider: "tiptoppay", amount: "995", createdAt: "2026-03-12T11:06:00Z", paymentUrl: "https://pay.example/i1" }],
+              receiptUrl: null,
+            } as Partial<Order>),
+          })
+        : reply(404, { code: "not_found", error: "no" }),
+    );
+    mount(<OrderScreen />, { me: guest, url });
+    const pay = await screen.findByRole("link", { name: "Go to payment (opens TipTopPay)" });
+    expect(pay).toHaveAttribute("href", "https://pay.example/i1");
+    expect(screen.getByTestId("order-payment")).toHaveTextContent("Waiting for payment");
+    expect(screen.queryByRole("link", { name: "Open the receipt" })).toBeNull();
   });
 
   it("tells someone whose order it is not, and offers sign-in", async () => {

@@ -9,7 +9,7 @@ import { GateSkeleton } from "@/modules/rbac/gate";
 import { useMe } from "@/modules/rbac/session";
 import { useHydrated } from "@/lib/client-only";
 import { siteLink } from "@/site/link";
-import { getOrder, isOrderId, money, orderKey, orderTitle, paymentState, type Order } from "./api";
+import { getOrder, isOrderId, money, orderKey, orderTitle, paymentState, type Order, type OrderPayment, type OwnerOrder } from "./api";
 import { lineTitle, StatusBadge } from "./cart";
 import { formatDateTime } from "./dates";
 import { followInterval } from "./follow";
@@ -81,12 +81,12 @@ function Lines({ order, lang }: { order: Order; lang: string }) {
   );
 }
 
-function History({ order, lang }: { order: Order; lang: string }) {
+function History({ order, lang }: { order: OwnerOrder; lang: string }) {
   const t = useShopT();
   // The order was placed (in the cart) before any change; each change after it, oldest first.
   const steps = [
     { id: "created", at: order.createdAt, label: t("shop.page.created") },
-    ...(order.statusChanges ?? []).map((c) => ({ id: c.id, at: c.createdAt, label: t(`commerce.status.${c.to}`, { defaultValue: c.to }) })),
+    ...order.statusChanges.map((c) => ({ id: c.id, at: c.createdAt, label: t(`commerce.status.${c.to}`, { defaultValue: c.to }) })),
   ];
   return (
     <section className="mt-8" aria-labelledby="order-history">
@@ -108,7 +108,58 @@ function History({ order, lang }: { order: Order; lang: string }) {
   );
 }
 
-function OrderView({ order, lang }: { order: Order; lang: string }) {
+/** One invoice: through which provider, how much, where it stands, when; an open one links the
+ * provider's page to pay on (a buyer who left it comes back from here). */
+function Payment({ payment, order, lang }: { payment: OrderPayment; order: Order; lang: string }) {
+  const t = useShopT();
+  const provider = t(`commerce.providers.${payment.provider}`, { defaultValue: payment.provider ?? undefined });
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-neutral-200 p-4" data-testid="order-payment" data-status={payment.status}>
+      <div>
+        <p className="font-medium">
+          {provider} · <span className="tabular-nums">{money(payment.amount, order.billingModuleCurrency, lang)}</span>
+        </p>
+        <p className="text-sm text-neutral-600">
+          {t(`shop.page.payment.${payment.status}`)} · <time dateTime={payment.createdAt || undefined}>{formatDateTime(payment.createdAt ?? "", lang)}</time>
+        </p>
+      </div>
+      {payment.paymentUrl ? (
+        <a href={payment.paymentUrl} className="rounded-lg bg-emerald-800 px-4 py-2 font-semibold text-white hover:bg-emerald-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-900" data-testid="order-pay">
+          {t("shop.page.pay")}
+          <span className="sr-only"> ({t("shop.page.payNote", { provider })})</span>
+        </a>
+      ) : null}
+    </li>
+  );
+}
+
+/** The order's payments and, once it is paid, its receipt (the one the mails link here for). */
+function Payments({ order, lang }: { order: OwnerOrder; lang: string }) {
+  const t = useShopT();
+  if (!order.payments.length && !order.receiptUrl) return null;
+  return (
+    <section className="mt-8" aria-labelledby="order-payments">
+      <h2 id="order-payments" className="text-lg font-semibold">
+        {t("shop.page.payments")}
+      </h2>
+      <ul className="mt-3 space-y-3" data-testid="order-payments">
+        {order.payments.map((p) => (
+          <Payment key={p.id} payment={p} order={order} lang={lang} />
+        ))}
+      </ul>
+      {order.receiptUrl ? (
+        <p className="mt-4">
+          <span className="text-neutral-700">{t("shop.page.receipt")}: </span>
+          <a href={order.receiptUrl} className="font-medium text-emerald-900 underline underline-offset-4" data-testid="order-receipt">
+            {t("shop.page.receiptLink")}
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function OrderView({ order, lang }: { order: OwnerOrder; lang: string }) {
   const t = useShopT();
   const title = orderTitle(order, t);
   const state = paymentState(order.status);
@@ -130,6 +181,7 @@ function OrderView({ order, lang }: { order: Order; lang: string }) {
         {order.email && state !== "open" ? ` ${t("shop.page.mailedTo", { email: order.email })}` : ""}
       </output>
       <Lines order={order} lang={lang} />
+      <Payments order={order} lang={lang} />
       <History order={order} lang={lang} />
     </article>
   );

@@ -62,6 +62,9 @@ export const en = {
   admin: {
     title: "Admin",
     notAuthorized: "Not authorized",
+    notAnAdmin: "You are signed in, but this account does not manage the site. Sign in with an administrator's account to open the admin.",
+    otherAccount: "Sign in with another account",
+    languageNames: { ru: "Русский", en: "English" },
     models: "Models",
     hide: "Hide",
     show: "Show",

@@ -64,6 +64,9 @@ export const ru: Strings = {
   admin: {
     title: "Админка",
     notAuthorized: "Нет доступа",
+    notAnAdmin: "Вы вошли, но этот аккаунт не управляет сайтом. Чтобы открыть админку, войдите под аккаунтом администратора.",
+    otherAccount: "Войти под другим аккаунтом",
+    languageNames: { ru: "Русский", en: "English" },
     models: "Модели",
     hide: "Скрыть",
     show: "Показать",

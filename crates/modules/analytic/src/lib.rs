@@ -13,6 +13,7 @@ const M: &str = "analytic";
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "metric", "metrics")
                 .field(text("title").required().max_len(500).list().searchable())

@@ -26,6 +26,7 @@ pub const PROVIDERS: &[&str] = &[
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "currency", "currencies")
                 .admin_title()

@@ -9,6 +9,7 @@ const M: &str = "blog";
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "article", "articles")
                 .content()

@@ -12,6 +12,7 @@ const M: &str = "crm";
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "form", "forms").content().tsd(true).build(),
             model(M, "input", "inputs")

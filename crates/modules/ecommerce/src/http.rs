@@ -208,6 +208,24 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             "statusChanges": {"type": "array", "items": r("EcommerceOrderStatusChange")},
             "nextStatuses": {"type": "array", "items": {"type": "string", "enum": crate::ORDER_STATUSES}}
         }, "required": ["paymentIntents", "invoices", "statusChanges", "nextStatuses"]}]});
+    let payment = json!({"type": "object", "title": "EcommerceOrderPayment", "description": "One of an order's invoices as its buyer sees it",
+        "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "status": {"type": "string", "enum": ["draft", "open", "paid", "uncollectible", "void", "failed"]},
+            "provider": nstr,
+            "amount": {"type": "string", "format": "decimal", "description": "In the order's currency"},
+            "createdAt": nstr,
+            "paymentUrl": {"type": ["string", "null"], "description": "The provider's page to pay on, while the invoice is open"}
+        }, "required": ["id", "status", "provider", "amount", "createdAt", "paymentUrl"]});
+    let buyer_change = json!({"type": "object", "title": "EcommerceOrderStep", "description": "A change of the order's status: when, from and to (who and why stay with the admins)",
+        "properties": {"id": {"type": "string", "format": "uuid"}, "createdAt": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"}},
+        "required": ["id", "createdAt", "from", "to"]});
+    let owner_order = json!({"title": "EcommerceOwnerOrder", "description": "One of the buyer's orders: the order view, its status history, its payments and its receipt",
+        "allOf": [r("EcommerceOrderView"), {"type": "object", "properties": {
+            "statusChanges": {"type": "array", "items": buyer_change},
+            "payments": {"type": "array", "items": payment},
+            "receiptUrl": {"type": ["string", "null"], "description": "The receipt's image, once the order is paid"}
+        }, "required": ["statusChanges", "payments", "receiptUrl"]}]});
     let orders = json!({"type": "array", "items": order});
     let invoice = json!({"type": "object", "title": "EcommerceCheckoutInvoice", "description": "An invoice to pay: open paymentUrl", "properties": {
         "id": {"type": "string", "format": "uuid"}, "status": nstr, "provider": nstr,
@@ -327,11 +345,11 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             format!("{SUBJECT}/orders/{{orderId}}"),
             one,
             "subjectOrder",
-            "One of the subject's orders, with its status history",
+            "One of the subject's orders, with its status history, payments (an open one's page to pay on) and receipt",
             vec!["id", "orderId"],
             None,
             200,
-            order.clone(),
+            owner_order,
             &[400, 401, 403, 404],
         ),
         (

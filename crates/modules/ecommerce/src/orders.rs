@@ -504,7 +504,54 @@ impl Commerce {
             }
         }
         v["statusChanges"] = json!(h);
+        v["payments"] = json!(self.payments_of(order).await?);
+        v["receiptUrl"] = json!(self.receipt_url(order).await?);
         Ok(v)
+    }
+
+    /// The order's invoices as its buyer sees them, oldest first: where each stands, through which
+    /// provider, for how much, and — while one is still open — the provider's page to pay it on
+    /// (a buyer who left that page comes back to it from the order). The provider's own ids and
+    /// the return addresses stay with the admins.
+    async fn payments_of(&self, order: Uuid) -> Result<Vec<Value>> {
+        let intents = self.intents_of(order).await?;
+        Ok(self
+            .billing
+            .invoices_of(&intents)
+            .await?
+            .iter()
+            .map(|i| {
+                let status = i.text("status").unwrap_or("draft");
+                let url = i.text("paymentUrl").filter(|u| status == "open" && !u.is_empty());
+                json!({"id": i.id(), "status": status, "provider": i.text("provider"),
+                    "amount": i.decimal("amount").unwrap_or_default().normalize().to_string(), "createdAt": i.text("createdAt"), "paymentUrl": url})
+            })
+            .collect())
+    }
+
+    /// The URL of the order's receipt once it is made (at payment), else `None`.
+    async fn receipt_url(&self, order: Uuid) -> Result<Option<String>> {
+        let link = self
+            .store
+            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let existing = self
+            .store
+            .find_by(
+                &link,
+                &[
+                    ("orderId", Val::Uuid(order)),
+                    ("variant", Val::Text("receipt-default".into())),
+                ],
+                1,
+            )
+            .await?;
+        match existing
+            .first()
+            .and_then(|r| r.uuid("fileStorageModuleFileId"))
+        {
+            Some(fid) => self.files.url_of(fid).await,
+            None => Ok(None),
+        }
     }
 
     pub async fn history(&self, order: Uuid) -> Result<Vec<Value>> {
@@ -1840,27 +1887,12 @@ impl Commerce {
     /// 'for planet' one when the site has it), and linked to the order. Returns its URL.
     pub async fn receipt(&self, order: Uuid, view: &Value, language: &str) -> Result<String> {
         use stoa_file_storage::render::{RECEIPT, RECEIPT_FOR_PLANET, template_of};
+        if let Some(url) = self.receipt_url(order).await? {
+            return Ok(url);
+        }
         let link = self
             .store
             .entity("ecommerce.orders-to-file-storage-module-files")?;
-        let existing = self
-            .store
-            .find_by(
-                &link,
-                &[
-                    ("orderId", Val::Uuid(order)),
-                    ("variant", Val::Text("receipt-default".into())),
-                ],
-                1,
-            )
-            .await?;
-        if let Some(fid) = existing
-            .first()
-            .and_then(|r| r.uuid("fileStorageModuleFileId"))
-            && let Some(url) = self.files.url_of(fid).await?
-        {
-            return Ok(url);
-        }
         let variant = if self.files.has_template(RECEIPT_FOR_PLANET).await? {
             RECEIPT_FOR_PLANET
         } else {
@@ -1877,10 +1909,14 @@ impl Commerce {
             .unwrap_or_default();
         let data = json!({"language": language, "site": {"name": site}, "paidAt": paid_at,
             "ecommerce": {"order": view}});
+        // Named by the number people read (the id where an older order has none).
+        let named = view["number"]
+            .as_i64()
+            .map_or_else(|| order.to_string(), |n| format!("№ {n}"));
         let alt = if language == "ru" {
-            format!("Квитанция к заказу {order}")
+            format!("Квитанция к заказу {named}")
         } else {
-            format!("Receipt for order {order}")
+            format!("Receipt for order {named}")
         };
         let mut fields = Map::new();
         fields.insert("alt".into(), json!(alt));

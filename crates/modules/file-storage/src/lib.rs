@@ -23,6 +23,7 @@ const M: &str = "file-storage";
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "file", "files")
                 .admin_title()

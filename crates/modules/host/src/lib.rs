@@ -34,6 +34,7 @@ pub fn declarations() -> Module {
     let t = |n: &'static str| text(n).max_len(2000);
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "layout", "layouts")
                 .content()

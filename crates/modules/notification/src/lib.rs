@@ -14,6 +14,7 @@ const M: &str = "notification";
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "notification", "notifications")
                 .field(

@@ -37,6 +37,7 @@ pub fn declarations() -> Module {
     };
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "permission", "permissions")
                 .field(

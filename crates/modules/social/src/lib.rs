@@ -15,6 +15,7 @@ pub fn declarations() -> Module {
              rr: (&'static str, &'static str)| relation(M, name, l, rr);
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "attribute", "attributes")
                 .field(decimal("number").list())

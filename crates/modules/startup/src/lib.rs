@@ -9,6 +9,7 @@ const M: &str = "startup";
 pub fn declarations() -> Module {
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![model(M, "widget", "widgets").content().tsd(false).build()],
     }
 }

@@ -73,6 +73,7 @@ pub fn declarations() -> Module {
     };
     Module {
         name: M,
+        words: include_str!("words.toml"),
         entities: vec![
             model(M, "button", "buttons")
                 .content()

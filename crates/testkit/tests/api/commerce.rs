@@ -540,6 +540,30 @@ async fn checkout(db: Db) {
         )
         .await;
     assert_eq!(r.status, 409, "{}", r.text);
+    // The buyer who left the provider's page finds it again on the order's page, while it is open.
+    let paying = me.get(&format!("{}/{order}", orders(&s))).await;
+    assert_eq!(paying.status, 200, "{}", paying.text);
+    let payments = paying.data()["payments"].as_array().unwrap().clone();
+    assert_eq!(payments.len(), 1, "{payments:?}");
+    assert_eq!(
+        (
+            &payments[0]["status"],
+            &payments[0]["amount"],
+            &payments[0]["provider"]
+        ),
+        (&json!("open"), &json!("597"), &json!("dummy"))
+    );
+    assert_eq!(payments[0]["paymentUrl"], invoices[0]["paymentUrl"]);
+    assert!(
+        payments[0].get("providerId").is_none() && payments[0].get("successUrl").is_none(),
+        "the provider's ids and return addresses stay with the admins: {}",
+        payments[0]
+    );
+    assert_eq!(
+        paying.data()["receiptUrl"],
+        Value::Null,
+        "no receipt before payment"
+    );
     app.drain_jobs().await;
     let o = order_row(&app, &order).await;
     assert_eq!(
@@ -548,6 +572,12 @@ async fn checkout(db: Db) {
         "{o}"
     );
     let mine = me.get(&format!("{}/{order}", orders(&s))).await;
+    let paid = &mine.data()["payments"][0];
+    assert_eq!(
+        (&paid["status"], &paid["paymentUrl"]),
+        (&json!("paid"), &Value::Null),
+        "a paid invoice has no page to pay on"
+    );
     let steps: Vec<(String, String)> = mine.data()["statusChanges"]
         .as_array()
         .unwrap()
@@ -600,6 +630,11 @@ async fn checkout(db: Db) {
         ))
         .await;
     assert_eq!(file.data()["width"], json!(1485));
+    assert_eq!(
+        mine.data()["receiptUrl"],
+        file.data()["file"],
+        "the order's page links the receipt the mail promises"
+    );
     let stored = app
         .plain
         .get(app.url(file.data()["file"].as_str().unwrap()))

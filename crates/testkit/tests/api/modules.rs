@@ -19,6 +19,7 @@ use stoa_testkit::{Db, TestApp, dual_test, spawn_app_modules};
 fn example() -> ModuleDef {
     ModuleDef::new(Module {
         name: "example",
+        words: "",
         entities: vec![
             model("example", "note", "notes")
                 .field(text("body").max_len(200).list())
@@ -210,6 +211,7 @@ fn queue_module(log: Arc<Log>) -> ModuleDef {
     let l3 = log;
     ModuleDef::new(Module {
         name: "queue",
+        words: "",
         entities: vec![],
     })
     // Fails on its first two attempts, then succeeds.
@@ -561,6 +563,7 @@ async fn schedules(mut app: TestApp, log: Arc<Log>) {
 fn sched_module(log: Arc<Log>) -> ModuleDef {
     ModuleDef::new(Module {
         name: "sched",
+        words: "",
         entities: vec![],
     })
     .job(JobDef::new("sched.hourly", move |_, _| {
@@ -635,6 +638,7 @@ async fn jobs_enqueued_elsewhere_wake_the_runner() {
     let (ran_tx, mut ran) = tokio::sync::mpsc::unbounded_channel::<()>();
     let module = ModuleDef::new(Module {
         name: "wake",
+        words: "",
         entities: vec![],
     })
     .job(JobDef::new("wake.ping", move |_ctx, _payload: Value| {
@@ -686,6 +690,7 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
     let (r, g) = (ran.clone(), gate.clone());
     let module = ModuleDef::new(Module {
         name: "together",
+        words: "",
         entities: vec![],
     })
     .job(JobDef::new(
@@ -784,6 +789,7 @@ async fn a_batch_that_cannot_be_settled_is_settled_one_by_one(db: Db) {
     };
     let module = ModuleDef::new(Module {
         name: "batch",
+        words: "",
         entities: vec![],
     })
     .job(JobDef::new("batch.ok", body(runs.clone(), gate.clone())))
@@ -863,6 +869,7 @@ async fn a_running_job_keeps_its_lease(db: Db) {
     let s = started.clone();
     let module = ModuleDef::new(Module {
         name: "long",
+        words: "",
         entities: vec![],
     })
     .job(JobDef::new("long.sleep", move |_ctx, _payload: Value| {

@@ -17,8 +17,12 @@ import type { Widget, WidgetProps } from "./types";
 const meta: Meta = {
   languages: ["en", "ru"],
   modules: ["blog"],
+  moduleLabels: {},
   entities: [
     {
+      label: null,
+      labelMany: null,
+      help: null,
       module: "blog",
       name: "category",
       route: "categories",
@@ -37,6 +41,9 @@ const meta: Meta = {
 
 function field(kind: FieldKind, extra: Partial<FieldMeta> = {}): FieldMeta {
   return {
+    label: null,
+    help: null,
+    valueLabels: null,
     name: "f",
     kind,
     required: false,

@@ -10,7 +10,7 @@ import { fileAlt, fileName, MediaLibrary } from "./admin";
 const f = field;
 
 const entity: EntityMeta = fileEntity([f("id", "uuid", { serverOwned: true }), f("createdAt", "timestamp", { serverOwned: true }), f("adminTitle", "text", { required: true }), f("file", "text", { required: true, format: "file" }), f("alt", "text"), f("mimeType", "text")]);
-const meta: Meta = { languages: ["en", "ru"], modules: ["file-storage"], entities: [entity] };
+const meta: Meta = { languages: ["en", "ru"], modules: ["file-storage"], moduleLabels: {}, entities: [entity] };
 const hex = (c: string) => c.repeat(64);
 const rows = [
   { id: "1", adminTitle: "forest.png", file: `/files/${hex("a")}.png`, alt: "A pine forest", mimeType: "image/png" },
