@@ -109,8 +109,8 @@ export const auditSpecs = [
       const [target] = await call(page, "GET", `/api/host/pages?filters=${filters([{ column: "url", method: "eq", value: "/rbac/subjects" }])}`);
       expect(target, "the demo site has the /rbac/subjects page");
       await page.goto(`/admin/host/page?edit=${target.id}`);
-      const dialog = page.getByRole("dialog", { name: "Update page" });
-      const title = dialog.getByLabel("title", { exact: true });
+      const dialog = page.getByRole("dialog", { name: "Edit page" });
+      const title = dialog.getByLabel("Title", { exact: true });
       await title.fill("Audit first");
       await save(dialog);
       await title.fill("Audit second");
@@ -185,7 +185,7 @@ export const auditSpecs = [
         expect(bundle.data === null, "preview=true is ignored for a visitor");
 
         await page.goto(`/admin/blog/article?edit=${article.id}`);
-        const dialog = page.getByRole("dialog", { name: "Update article" });
+        const dialog = page.getByRole("dialog", { name: "Edit article" });
         const controls = dialog.getByTestId("draft-controls");
         await controls.getByTestId("status-badge").getByText("Draft").waitFor();
         const preview = controls.getByTestId("preview-link");
@@ -221,7 +221,7 @@ export const auditSpecs = [
         await page.keyboard.press("Escape");
 
         // The table shows the status as a badge too.
-        await page.getByLabel("Search blog.article").fill("e2e-draft-article");
+        await page.getByLabel("Search: articles").fill("e2e-draft-article");
         await page.locator("tr", { hasText: "e2e-draft-article" }).locator('[data-testid=status-badge][data-status="scheduled"]').waitFor();
         await screen(page, "admin-articles-status-badges");
       } finally {

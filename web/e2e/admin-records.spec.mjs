@@ -24,6 +24,9 @@ async function admin(stack, s) {
     await signIn(s.w.page, ADMIN, "/admin");
     await s.w.page.getByRole("navigation", { name: "Models" }).waitFor();
   }
+  // The admin keeps its language in the browser: each spec starts in English (from its next page
+  // load on), whatever the one before left.
+  await s.w.page.evaluate(() => localStorage.setItem("stoa.admin.language", "en")).catch(() => undefined);
   return s.w;
 }
 
@@ -59,38 +62,38 @@ export const adminRecordsSpecs = [
       const article = meta.entities.find((e) => e.module === "blog" && e.name === "article");
       const publishable = article.fields.some((f) => f.name === "status" && (f.values ?? []).includes("draft"));
       await page.goto("/admin/blog/article");
-      await page.getByRole("button", { name: "Add new blog.article" }).click();
-      const dialog = page.getByRole("dialog", { name: "Create article" });
+      await page.getByRole("button", { name: "Add article" }).click();
+      const dialog = page.getByRole("dialog", { name: "New article" });
       await dialog.waitFor();
       // A new publishable record starts as a draft (the database's default is 'published').
       if (publishable) {
-        const status = await dialog.getByLabel("status", { exact: true }).inputValue();
+        const status = await dialog.getByLabel("Status", { exact: true }).inputValue();
         expect(status === "draft", `a new article starts as draft, got '${status}'`);
       }
-      await dialog.getByLabel("slug", { exact: true }).fill("e2e-records-empty");
-      await dialog.getByLabel("adminTitle", { exact: true }).fill("");
+      await dialog.getByLabel("Address", { exact: true }).fill("e2e-records-empty");
+      await dialog.getByLabel("Name in the admin", { exact: true }).fill("");
       await dialog.locator("form button[type=submit]").click();
       await dialog.locator("form button[data-status=error]").waitFor();
       await dialog.locator('[data-field="adminTitle"]').getByText("Required", { exact: true }).waitFor();
       await dialog.locator('[data-field="title"]').getByText("Enter the title in at least one language").waitFor();
-      expect(await page.getByRole("dialog", { name: "Create article" }).isVisible(), "the form stays open as a create form");
+      expect(await page.getByRole("dialog", { name: "New article" }).isVisible(), "the form stays open as a create form");
       await screen(page, "records-create-refused");
       const stored = await api(page, "GET", `/api/blog/articles?${eq("slug", "e2e-records-empty")}`);
       expect(stored.status === 200 && stored.body.data.length === 0, `nothing is stored, got ${JSON.stringify(stored.body)}`);
 
       // A slug another article has is said before saving (the demo's 'how-we-plant').
-      await dialog.getByLabel("slug", { exact: true }).fill("how-we-plant");
+      await dialog.getByLabel("Address", { exact: true }).fill("how-we-plant");
       const taken = dialog.locator('[data-field="slug"]').getByText("Already taken by another record; choose another");
       await taken.waitFor();
       await screen(page, "records-slug-taken");
-      await dialog.getByLabel("slug", { exact: true }).fill("e2e-records-article");
+      await dialog.getByLabel("Address", { exact: true }).fill("e2e-records-article");
       await taken.waitFor({ state: "detached" });
 
       // Filled in, it saves (as a draft).
-      await dialog.getByLabel("adminTitle", { exact: true }).fill("E2E records article");
-      await dialog.getByLabel("title (en)", { exact: true }).fill("Records article");
+      await dialog.getByLabel("Name in the admin", { exact: true }).fill("E2E records article");
+      await dialog.getByLabel("Title (en)", { exact: true }).fill("Records article");
       await dialog.locator("form button[type=submit]").click();
-      await page.getByRole("dialog", { name: "Update article" }).locator("form button[data-status=success]").waitFor();
+      await page.getByRole("dialog", { name: "Edit article" }).locator("form button[data-status=success]").waitFor();
       const saved = (await api(page, "GET", `/api/blog/articles?${eq("slug", "e2e-records-article")}`)).body.data[0];
       expect(saved?.title?.en === "Records article", `the article is stored, got ${JSON.stringify(saved)}`);
       if (publishable) expect(saved.status === "draft", `stored as a draft, got '${saved.status}'`);
@@ -104,10 +107,10 @@ export const adminRecordsSpecs = [
       const ids = await records(page, s);
       await page.goto("/admin/host/page");
       await setLanguage(page, "ru");
-      await page.getByRole("searchbox", { name: "Поиск host.page" }).fill("E2E records page");
+      await page.getByRole("searchbox", { name: "Поиск: страницы" }).fill("E2E records page");
       await page.locator("tr", { hasText: "E2E records page" }).getByRole("button", { name: "Изменить" }).click();
-      const dialog = page.getByRole("dialog", { name: "Изменить page" });
-      const sub = dialog.getByRole("region", { name: "host.pages-to-widgets" });
+      const dialog = page.getByRole("dialog", { name: "Изменение: страница" });
+      const sub = dialog.getByRole("region", { name: "Блоки страницы", exact: true });
       const link = sub.getByRole("link", { name: "Дерево записей" });
       await link.waitFor();
       const href = await link.getAttribute("href");
@@ -115,8 +118,8 @@ export const adminRecordsSpecs = [
       await screen(page, "records-reference-ru");
 
       // A required reference left empty is refused, in Russian, beside the field.
-      await sub.getByRole("button", { name: "Добавить host.pages-to-widgets" }).click();
-      const create = page.getByRole("dialog", { name: "Создать pages to widgets" });
+      await sub.getByRole("button", { name: "Добавить: связь страницы и блока" }).click();
+      const create = page.getByRole("dialog", { name: "Новая запись: связь страницы и блока" });
       await create.locator("form button[type=submit]").click();
       await create.locator('[data-field="widgetId"]').getByText("Обязательное поле", { exact: true }).waitFor();
       await screen(page, "records-required-ru");
@@ -127,7 +130,7 @@ export const adminRecordsSpecs = [
 
       // The reference field of the relation's form reads the same title, with a link.
       await sub.locator("tr", { hasText: "Дерево записей" }).getByRole("button", { name: "Изменить" }).click();
-      const rel = page.getByRole("dialog", { name: "Изменить pages to widgets" });
+      const rel = page.getByRole("dialog", { name: "Изменение: связь страницы и блока" });
       await rel.locator('[data-field="widgetId"]').getByText("Дерево записей").waitFor();
       await rel.getByRole("link", { name: "Открыть Дерево записей" }).waitFor();
       await screen(page, "records-reference-field-ru");
@@ -137,9 +140,11 @@ export const adminRecordsSpecs = [
       // Following the column's link opens the widget's own form.
       await link.click();
       await page.waitForURL(`**/admin/host/widget?edit=${ids.tree}`);
-      const widget = page.getByRole("dialog", { name: "Изменить widget" });
+      const widget = page.getByRole("dialog", { name: "Изменение: блок страницы" });
       await widget.waitFor();
-      const en = await widget.getByLabel("title (en)", { exact: true }).inputValue();
+      // The admin's language's tab comes first and is open; English is the second.
+      await widget.getByRole("tablist", { name: "Заголовок", exact: true }).getByRole("tab", { name: "en" }).click();
+      const en = await widget.getByLabel("Заголовок (en)", { exact: true }).inputValue();
       expect(en === "Records tree", `the linked widget's form is open, title (en) '${en}'`);
       await screen(page, "records-followed-reference");
       await page.keyboard.press("Escape");
@@ -155,7 +160,7 @@ export const adminRecordsSpecs = [
       const ids = await records(page, s);
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.base });
       await page.goto("/admin/host/widget");
-      await page.getByRole("searchbox", { name: "Search host.widget" }).fill("e2e-rec-tree");
+      await page.getByRole("searchbox", { name: "Search: page blocks" }).fill("e2e-rec-tree");
       const row = page.locator(`tr[data-row="${ids.tree}"]`);
       await row.getByRole("button", { name: "Copy id", exact: true }).click();
       await page.getByText(`Id copied: ${ids.tree}`).waitFor();
@@ -170,7 +175,7 @@ export const adminRecordsSpecs = [
       const { page } = await admin(stack, s);
       const ids = await records(page, s);
       await page.goto("/admin/host/widget");
-      await page.getByRole("searchbox", { name: "Search host.widget" }).fill("e2e-rec");
+      await page.getByRole("searchbox", { name: "Search: page blocks" }).fill("e2e-rec");
       const full = page.locator(`tr[data-row="${ids.tree}"]`);
       const partial = page.locator(`tr[data-row="${ids.onlyEn}"]`);
       await full.waitFor();
@@ -187,12 +192,12 @@ export const adminRecordsSpecs = [
 
       // In the form, beside the title's language tabs; giving the Russian title clears it.
       await partial.getByRole("button", { name: "Edit", exact: true }).click();
-      const dialog = page.getByRole("dialog", { name: "Update widget" });
+      const dialog = page.getByRole("dialog", { name: "Edit page block" });
       const badge = dialog.locator('[data-field="title"]').getByText("missing ru", { exact: true });
       await badge.waitFor();
       await screen(page, "records-missing-in-form");
-      await dialog.getByRole("tablist", { name: "title", exact: true }).getByRole("tab", { name: "ru" }).click();
-      await dialog.getByLabel("title (ru)", { exact: true }).fill("Только английский");
+      await dialog.getByRole("tablist", { name: "Title", exact: true }).getByRole("tab", { name: "ru" }).click();
+      await dialog.getByLabel("Title (ru)", { exact: true }).fill("Только английский");
       await badge.waitFor({ state: "detached" });
       await page.keyboard.press("Escape");
     },

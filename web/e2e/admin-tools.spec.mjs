@@ -68,7 +68,7 @@ export const adminToolsSpecs = [
         ["one", "two", "three"].map((n) => ({ slug: `bulk-del-${n}`, adminTitle: `Bulk del ${n}`, title: { en: `Bulk del ${n}` } })),
       );
       await page.goto("/admin/blog/article");
-      await page.getByRole("searchbox", { name: "Search blog.article" }).fill("bulk-del");
+      await page.getByRole("searchbox", { name: "Search: articles" }).fill("bulk-del");
       await page.locator("tbody tr", { hasText: "bulk-del-three" }).waitFor();
       await page.getByRole("checkbox", { name: "Select Bulk del one" }).check();
       await page.getByRole("checkbox", { name: "Select Bulk del three" }).check();
@@ -110,7 +110,7 @@ export const adminToolsSpecs = [
       // Another article the search must leave out of the export.
       await createArticles(page, [{ slug: "not-in-the-export", adminTitle: "rt999 other" }]);
       await page.goto("/admin/blog/article");
-      await page.getByRole("searchbox", { name: "Search blog.article" }).fill("rt1000");
+      await page.getByRole("searchbox", { name: "Search: articles" }).fill("rt1000");
       await page.getByTestId("total").getByText(/1,000/).waitFor();
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV blog.article" }).click()]);
       await page.getByText("Exported 1000 rows").waitFor();
@@ -204,7 +204,7 @@ export const adminToolsSpecs = [
     async (stack, s) => {
       const { page } = await admin(stack, s);
       await page.goto("/admin/blog/article");
-      const search = page.getByRole("searchbox", { name: "Search blog.article" });
+      const search = page.getByRole("searchbox", { name: "Search: articles" });
       await search.waitFor();
       await page.locator("main h2").first().click();
       await page.keyboard.press("/");
@@ -215,13 +215,13 @@ export const adminToolsSpecs = [
       await search.fill("");
       await page.locator("main h2").first().click();
       await page.keyboard.press("n");
-      const dialog = page.getByRole("dialog", { name: "Create article" });
+      const dialog = page.getByRole("dialog", { name: "New article" });
       await dialog.waitFor();
-      await dialog.getByLabel("slug", { exact: true }).fill("shortcut-saved");
-      await dialog.getByLabel("adminTitle", { exact: true }).fill("Saved by Ctrl+S");
-      await dialog.getByLabel("title (en)", { exact: true }).fill("Saved by the keyboard");
+      await dialog.getByLabel("Address", { exact: true }).fill("shortcut-saved");
+      await dialog.getByLabel("Name in the admin", { exact: true }).fill("Saved by Ctrl+S");
+      await dialog.getByLabel("Title (en)", { exact: true }).fill("Saved by the keyboard");
       await page.keyboard.press("Control+s");
-      await page.getByRole("dialog", { name: "Update article" }).waitFor();
+      await page.getByRole("dialog", { name: "Edit article" }).waitFor();
       expect((await count(page, [{ column: "slug", method: "eq", value: "shortcut-saved" }])) === 1, "Ctrl+S saved the article");
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
@@ -246,7 +246,7 @@ export const adminToolsSpecs = [
       s.toolsMobile = await watchedContext(stack, { viewport: { width: 390, height: 844 } });
       const { page } = s.toolsMobile;
       await signIn(page, ADMIN, "/admin/blog/article");
-      await page.getByRole("searchbox", { name: "Search blog.article" }).waitFor();
+      await page.getByRole("searchbox", { name: "Search: articles" }).waitFor();
       await page.locator("tbody tr").first().waitFor();
       const width = () => page.evaluate(() => document.documentElement.scrollWidth);
       expect((await width()) <= 390, `the list page is ${await width()} px wide`);

@@ -32,23 +32,23 @@ export const adminSpecs = [
     "the admin creates a widget with an en and a ru title",
     async (_stack, s) => {
       const { page } = s.w;
-      await page.getByRole("link", { name: "widget" }).nth(0).waitFor();
+      await page.getByRole("navigation", { name: "Models" }).getByRole("link", { name: "Page blocks", exact: true }).waitFor();
       await page.goto("/admin/host/widget");
-      await page.getByRole("button", { name: "Add new host.widget" }).click();
-      const dialog = page.getByRole("dialog", { name: "Create widget" });
+      await page.getByRole("button", { name: "Add page block" }).click();
+      const dialog = page.getByRole("dialog", { name: "New page block" });
       await dialog.waitFor();
-      await dialog.getByLabel("slug", { exact: true }).fill("e2e-widget");
-      await dialog.getByLabel("adminTitle", { exact: true }).fill("E2E widget admin");
-      await dialog.getByLabel("title (en)", { exact: true }).fill("Plant a tree");
-      await dialog.getByRole("tablist", { name: "title", exact: true }).getByRole("tab", { name: "ru" }).click();
-      await dialog.getByLabel("title (ru)", { exact: true }).fill("Посади дерево");
+      await dialog.getByLabel("Short name", { exact: true }).fill("e2e-widget");
+      await dialog.getByLabel("Name in the admin", { exact: true }).fill("E2E widget admin");
+      await dialog.getByLabel("Title (en)", { exact: true }).fill("Plant a tree");
+      await dialog.getByRole("tablist", { name: "Title", exact: true }).getByRole("tab", { name: "ru" }).click();
+      await dialog.getByLabel("Title (ru)", { exact: true }).fill("Посади дерево");
       await screen(page, "admin-create-widget");
       await submitAndWait(dialog, "success");
-      await page.getByRole("dialog", { name: "Update widget" }).waitFor();
+      await page.getByRole("dialog", { name: "Edit page block" }).waitFor();
       await screen(page, "admin-widget-saved");
       await page.keyboard.press("Escape");
       // The demo site has many widgets: find ours through the table's search.
-      await page.getByRole("searchbox", { name: "Search host.widget" }).fill("e2e-widget");
+      await page.getByRole("searchbox", { name: "Search: page blocks" }).fill("e2e-widget");
       const row = page.locator("tr", { hasText: "e2e-widget" });
       await row.waitFor();
       const stored = await page.evaluate(async () => {
@@ -64,23 +64,23 @@ export const adminSpecs = [
     async (_stack, s) => {
       const { page } = s.w;
       await page.goto("/admin/host/page");
-      await page.getByRole("button", { name: "Add new host.page" }).click();
-      const dialog = page.getByRole("dialog", { name: "Create page" });
-      await dialog.getByLabel("title", { exact: true }).fill("E2E page");
-      await dialog.getByLabel("url", { exact: true }).fill("/e2e");
+      await page.getByRole("button", { name: "Add page" }).click();
+      const dialog = page.getByRole("dialog", { name: "New page" });
+      await dialog.getByLabel("Title", { exact: true }).fill("E2E page");
+      await dialog.getByLabel("Address", { exact: true }).fill("/e2e");
       await submitAndWait(dialog, "success");
-      const update = page.getByRole("dialog", { name: "Update page" });
+      const update = page.getByRole("dialog", { name: "Edit page" });
       await update.waitFor();
-      for (const sub of ["host.pages-to-layouts", "host.pages-to-metadata", "host.pages-to-widgets"]) {
+      for (const sub of ["Page's layouts", "Page's metadata", "Page's blocks"]) {
         await update.getByRole("region", { name: sub }).waitFor();
       }
-      const widgets = update.getByRole("region", { name: "host.pages-to-widgets" });
-      await widgets.getByRole("button", { name: "Add new host.pages-to-widgets" }).click();
-      const rel = page.getByRole("dialog", { name: "Create pages to widgets" });
+      const widgets = update.getByRole("region", { name: "Page's blocks", exact: true });
+      await widgets.getByRole("button", { name: "Add page–block link" }).click();
+      const rel = page.getByRole("dialog", { name: "New page–block link" });
       await rel.waitFor();
-      expect(await rel.getByLabel("pageId", { exact: true }).isDisabled(), "the page of the relation is fixed");
-      await rel.getByLabel("widgetId", { exact: true }).click();
-      await page.getByLabel("Search host.widget").fill("e2e-widget");
+      expect(await rel.getByLabel("Page", { exact: true }).isDisabled(), "the page of the relation is fixed");
+      await rel.getByLabel("Block", { exact: true }).click();
+      await page.getByLabel("Search: page blocks").fill("e2e-widget");
       await page.getByRole("button", { name: /E2E widget admin/ }).click();
       await screen(page, "admin-attach-widget");
       await submitAndWait(rel, "success");
@@ -94,11 +94,11 @@ export const adminSpecs = [
         const r = await fetch("/api/host/widgets", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ slug: "e2e-second", adminTitle: "E2E second" }) });
         return (await r.json()).data.id;
       });
-      await widgets.getByRole("button", { name: "Add new host.pages-to-widgets" }).click();
-      const rel2 = page.getByRole("dialog", { name: "Create pages to widgets" });
-      await rel2.getByLabel("orderIndex", { exact: true }).fill("1");
-      await rel2.getByLabel("widgetId", { exact: true }).click();
-      await page.getByLabel("Search host.widget").fill("e2e-second");
+      await widgets.getByRole("button", { name: "Add page–block link" }).click();
+      const rel2 = page.getByRole("dialog", { name: "New page–block link" });
+      await rel2.getByLabel("Position", { exact: true }).fill("1");
+      await rel2.getByLabel("Block", { exact: true }).click();
+      await page.getByLabel("Search: page blocks").fill("e2e-second");
       await page.getByRole("button", { name: /E2E second/ }).click();
       await submitAndWait(rel2, "success");
       await page.keyboard.press("Escape");
@@ -123,23 +123,23 @@ export const adminSpecs = [
     async (_stack, s) => {
       const { page } = s.w;
       await page.goto("/admin/host/widget");
-      await page.getByLabel("Search host.widget").fill("e2e-widget");
+      await page.getByLabel("Search: page blocks").fill("e2e-widget");
       const row = page.locator("tr", { hasText: "e2e-widget" });
       await row.getByRole("button", { name: "Edit" }).click();
-      const dialog = page.getByRole("dialog", { name: "Update widget" });
-      await dialog.getByLabel("title (en)", { exact: true }).fill("Plant two trees");
+      const dialog = page.getByRole("dialog", { name: "Edit page block" });
+      await dialog.getByLabel("Title (en)", { exact: true }).fill("Plant two trees");
       await submitAndWait(dialog, "success");
       await page.keyboard.press("Escape");
       await page.locator("tr", { hasText: "Plant two trees" }).waitFor();
-      await page.getByLabel("Search host.widget").fill("no-such-widget-anywhere");
+      await page.getByLabel("Search: page blocks").fill("no-such-widget-anywhere");
       await page.getByText("No found items.").waitFor();
       await screen(page, "admin-search-empty");
-      await page.getByLabel("Search host.widget").fill("e2e-widget");
+      await page.getByLabel("Search: page blocks").fill("e2e-widget");
 
       s.w.expectStatus(409);
-      await page.getByRole("button", { name: "Add new host.widget" }).click();
-      const create = page.getByRole("dialog", { name: "Create widget" });
-      await create.getByLabel("slug", { exact: true }).fill("e2e-widget");
+      await page.getByRole("button", { name: "Add page block" }).click();
+      const create = page.getByRole("dialog", { name: "New page block" });
+      await create.getByLabel("Short name", { exact: true }).fill("e2e-widget");
       await submitAndWait(create, "error");
       const message = await create.getByTestId("form-error").textContent();
       expect(/slug/.test(message ?? ""), `the form shows the slug conflict, got '${message}'`);

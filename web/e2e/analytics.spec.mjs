@@ -121,7 +121,7 @@ export const analyticsSpecs = [
       await page.goto("/admin");
       const card = page.getByTestId("visits-card");
       await card.getByRole("img", { name: "Views and visitors per day, last 7 days" }).waitFor();
-      await page.getByRole("navigation", { name: "Models" }).getByRole("link", { name: "Analytics" }).click();
+      await page.getByRole("navigation", { name: "Models" }).getByRole("link", { name: "Analytics", exact: true }).click();
       await page.waitForURL((u) => u.pathname === "/admin/analytics");
       const screenEl = page.getByTestId("analytics");
       await screenEl.getByRole("heading", { name: "Analytics" }).waitFor();
@@ -233,9 +233,9 @@ export const analyticsSpecs = [
 
       // The reset template's preview, in Russian, for data typed as JSON.
       await page.goto("/admin/notification/template");
-      await page.getByRole("searchbox", { name: "Search notification.template" }).fill("Password reset");
+      await page.getByRole("searchbox", { name: "Search: templates" }).fill("Password reset");
       await page.locator("tr", { hasText: "Password reset" }).first().getByRole("button", { name: "Edit" }).click();
-      const dialog = page.getByRole("dialog", { name: "Update template" });
+      const dialog = page.getByRole("dialog", { name: "Edit template" });
       const preview = dialog.getByTestId("template-preview");
       await preview.getByLabel("Data (JSON)").fill('{"resetUrl": "https://example.test/reset?code=e2e"}');
       await preview.getByLabel("Language").selectOption("ru");

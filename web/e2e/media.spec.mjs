@@ -99,9 +99,9 @@ export const mediaSpecs = [
       expect(row.mimeType === "image/png" && row.width === 480 && row.height === 320 && row.size === FIRST.buffer.length, `the row describes the PNG: ${JSON.stringify(row)}`);
 
       await open.click();
-      const dialog = page.getByRole("dialog", { name: "Update file" });
+      const dialog = page.getByRole("dialog", { name: "Edit file" });
       await dialog.waitFor();
-      const url = await dialog.getByLabel("file", { exact: true }).inputValue();
+      const url = await dialog.getByLabel("File", { exact: true }).inputValue();
       expect(url === row.file, `the form holds the stored URL ${row.file}, got ${url}`);
       const preview = dialog.getByTestId("file-preview-image");
       expect((await loaded(preview)).src === url, "the form previews the stored file");
@@ -115,8 +115,8 @@ export const mediaSpecs = [
     "the admin replaces the file through the form's file widget and sees the new file, then deletes it from the library",
     async (_stack, s) => {
       const { page } = s.w;
-      const dialog = page.getByRole("dialog", { name: "Update file" });
-      await dialog.getByLabel("File", { exact: true }).setInputFiles(SECOND);
+      const dialog = page.getByRole("dialog", { name: "Edit file" });
+      await dialog.getByLabel("Upload a file", { exact: true }).setInputFiles(SECOND);
       const preview = dialog.getByTestId("file-preview-image");
       expect(((await loaded(preview)).src ?? "").startsWith("blob:"), "the picked file is previewed at once");
       await dialog.getByTestId("file-pending").getByText(SECOND.name).waitFor();
@@ -124,7 +124,7 @@ export const mediaSpecs = [
       await dialog.locator("form button[type=submit]").first().click();
       await dialog.locator("form button[data-status=success]").first().waitFor();
       await dialog.getByTestId("file-pending").waitFor({ state: "detached" });
-      const url = await dialog.getByLabel("file", { exact: true }).inputValue();
+      const url = await dialog.getByLabel("File", { exact: true }).inputValue();
       expect(STORED.test(url) && url !== s.media.first, `the field holds the new stored URL, got ${url} (was ${s.media.first})`);
       const now = await loaded(preview);
       expect(now.src === url, `the preview shows the stored file ${url}, got ${now.src}`);

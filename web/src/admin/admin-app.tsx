@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Link, Navigate, NavLink, useLocation, useParams } from "react-router";
-import { type EntityMeta, type Meta, useMeta } from "@/api/meta";
+import { type EntityMeta, entityName, type Meta, useMeta } from "@/api/meta";
 import { AccountMenu } from "@/modules/rbac/screens";
 import { useMe } from "@/modules/rbac/session";
 import { Button } from "@/ui/button";
@@ -10,6 +10,7 @@ import { cn } from "@/ui/cn";
 import { useToolsT } from "./i18n";
 import { EnrolmentRequired } from "./enrolment";
 import { adminLanguage, adminSignInUrl, rememberAdminLanguage } from "./language";
+import { navGroups } from "./nav-groups";
 import { AdminShortcuts } from "./shortcuts-help";
 import { EntityTable } from "./table";
 import { adminScreens, dashboardCards, entityViews } from "./views";
@@ -87,19 +88,7 @@ export default function AdminApp() {
   const [raw, setRaw] = useState(false);
   useAdminLanguage();
   const lang = i18n.language;
-  const groups = useMemo(() => {
-    const m = meta.data;
-    if (!m) return [];
-    const f = filter.trim().toLowerCase();
-    return m.modules
-      .map((mod) => ({
-        module: mod,
-        entities: m.entities
-          .filter((e) => e.module === mod && (!f || `${e.module}.${e.name}`.includes(f)))
-          .sort((a, b) => a.name.localeCompare(b.name)),
-      }))
-      .filter((g) => g.entities.length);
-  }, [meta.data, filter]);
+  const groups = useMemo(() => (meta.data ? navGroups(meta.data, lang, filter, (p) => t(`admin.purpose.${p}`)) : []), [meta.data, lang, filter, t]);
   if (me.isPending) return null;
   // An admin who must enrol a second factor first is no admin until then (the server says so).
   if (me.data?.secondFactor?.required && !me.data.secondFactor.satisfied) return <EnrolmentRequired lang={lang} />;
@@ -170,16 +159,16 @@ export default function AdminApp() {
             </ul>
             <Input type="search" placeholder={t("admin.filterModels")} aria-label={t("admin.filterModels")} value={filter} onChange={(e) => setFilter(e.target.value)} />
             {groups.map((g) => (
-              <div key={g.module} className="mt-4">
-                <h2 className="px-2 text-xs font-semibold uppercase tracking-wide text-neutral-600">{g.module}</h2>
+              <div key={g.key} className="mt-4" data-group={g.key}>
+                <h2 className="px-2 text-xs font-semibold uppercase tracking-wide text-neutral-600">{g.title}</h2>
                 <ul className="mt-1">
                   {g.entities.map((e) => (
-                    <li key={e.name}>
+                    <li key={`${e.module}.${e.name}`}>
                       <NavLink
                         to={`/admin/${e.module}/${e.name}`}
                         className={({ isActive }) => `block rounded px-2 py-1 text-sm hover:bg-muted ${isActive ? "bg-muted font-medium" : ""}`}
                       >
-                        {e.name}
+                        {entityName(e, lang, true)}
                       </NavLink>
                     </li>
                   ))}

@@ -178,9 +178,9 @@ describe("the form refuses what the server would", () => {
   it("stays on the form with the field's messages and sends nothing when required fields are empty", async () => {
     const sent = stubFetch(() => reply(200, { data: [] }));
     renderForm();
-    const form = screen.getByRole("form", { name: "Create article" });
-    expect(within(form).getByLabelText("status")).toHaveValue("draft");
-    await userEvent.clear(within(form).getByLabelText("adminTitle"));
+    const form = screen.getByRole("form", { name: "New article" });
+    expect(within(form).getByLabelText("Status")).toHaveValue("draft");
+    await userEvent.clear(within(form).getByLabelText("Admin title"));
     await userEvent.click(within(form).getByRole("button", { name: "Create" }));
     const adminTitle = form.querySelector('[data-field="adminTitle"]') as HTMLElement;
     expect(await within(adminTitle).findByText("Required")).toBeInTheDocument();
@@ -189,7 +189,7 @@ describe("the form refuses what the server would", () => {
     expect(within(form).getByTestId("form-error")).toHaveTextContent("adminTitle: Required");
     expect(sent.filter((s) => s.method !== "GET")).toEqual([]);
     // Scheduled without a time is refused too.
-    await userEvent.selectOptions(within(form).getByLabelText("status"), "scheduled");
+    await userEvent.selectOptions(within(form).getByLabelText("Status"), "scheduled");
     await userEvent.click(within(form).getByRole("button", { name: "Failed" }));
     const at = form.querySelector('[data-field="publishAt"]') as HTMLElement;
     expect(await within(at).findByText("Set the publication time of a scheduled record")).toBeInTheDocument();
@@ -203,7 +203,7 @@ describe("the form refuses what the server would", () => {
       return reply(200, { data: taken ? [{ id: "0191e6a4-0000-7000-8000-000000000002" }] : [] });
     });
     renderForm(ID);
-    const form = await screen.findByRole("form", { name: "Update article" });
+    const form = await screen.findByRole("form", { name: "Edit article" });
     const slug = await within(form).findByDisplayValue("trees");
     await userEvent.clear(slug);
     await userEvent.type(slug, "forest");
@@ -228,8 +228,8 @@ describe("the form refuses what the server would", () => {
         : reply(200, { data: [] }),
     );
     renderForm();
-    const form = screen.getByRole("form", { name: "Create article" });
-    await userEvent.type(within(form).getByLabelText("title (en)"), "Trees");
+    const form = screen.getByRole("form", { name: "New article" });
+    await userEvent.type(within(form).getByLabelText("Title (en)"), "Trees");
     await userEvent.click(within(form).getByRole("button", { name: "Create" }));
     const field = form.querySelector('[data-field="slug"]') as HTMLElement;
     expect(await within(field).findByText("Use lower-case Latin letters, digits, - and _")).toBeInTheDocument();
@@ -241,8 +241,8 @@ describe("the form refuses what the server would", () => {
       s.method === "POST" ? reply(409, { status: 409, code: "conflict", error: "slug: already taken", fields: { slug: ["already taken"] } }) : reply(200, { data: [] }),
     );
     renderForm();
-    const form = screen.getByRole("form", { name: "Create article" });
-    await userEvent.type(within(form).getByLabelText("title (en)"), "Trees");
+    const form = screen.getByRole("form", { name: "New article" });
+    await userEvent.type(within(form).getByLabelText("Title (en)"), "Trees");
     await userEvent.click(within(form).getByRole("button", { name: "Create" }));
     const field = form.querySelector('[data-field="slug"]') as HTMLElement;
     expect(await within(field).findByText("Already taken by another record; choose another")).toBeInTheDocument();

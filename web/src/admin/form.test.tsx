@@ -25,7 +25,7 @@ function form() {
       <EntityForm entity={files} meta={meta} lang="en" id={null} />
     </QueryClientProvider>,
   );
-  return screen.getByRole("form", { name: "Create file" });
+  return screen.getByRole("form", { name: "New file" });
 }
 
 describe("a form with a file field", () => {
@@ -37,8 +37,8 @@ describe("a form with a file field", () => {
 
   it("sends the picked file as multipart with the other fields, shows the progress, then the stored file", async () => {
     const el = form();
-    await userEvent.type(within(el).getByLabelText("adminTitle"), "Forest");
-    await userEvent.upload(within(el).getByLabelText("File"), new File(["png-bytes"], "forest.png", { type: "image/png" }));
+    await userEvent.type(within(el).getByLabelText("Admin title"), "Forest");
+    await userEvent.upload(within(el).getByLabelText("Upload a file"), new File(["png-bytes"], "forest.png", { type: "image/png" }));
     expect(within(el).getByTestId("file-preview-image")).toHaveAttribute("src", "blob:local");
     expect(within(el).getByTestId("file-pending")).toHaveTextContent("forest.png");
     await userEvent.click(within(el).getByRole("button", { name: "Create" }));
@@ -61,14 +61,14 @@ describe("a form with a file field", () => {
     await waitFor(() => expect(within(el).getByTestId("file-preview-image")).toHaveAttribute("src", STORED));
     expect(within(el).queryByRole("progressbar")).toBeNull();
     expect(within(el).queryByTestId("file-pending")).toBeNull();
-    expect(within(el).getByLabelText("file")).toHaveValue(STORED);
+    expect(within(el).getByLabelText("File")).toHaveValue(STORED);
     expect(within(el).getByRole("button", { name: "Saved" })).toBeInTheDocument();
   });
 
   it("says a file is too large at the field and under the form, and keeps the file to replace", async () => {
     const el = form();
-    await userEvent.type(within(el).getByLabelText("adminTitle"), "Big");
-    await userEvent.upload(within(el).getByLabelText("File"), new File(["x"], "big.png", { type: "image/png" }));
+    await userEvent.type(within(el).getByLabelText("Admin title"), "Big");
+    await userEvent.upload(within(el).getByLabelText("Upload a file"), new File(["x"], "big.png", { type: "image/png" }));
     await userEvent.click(within(el).getByRole("button", { name: "Create" }));
     (await sentRequest()).respond(413, { status: 413, code: "payload_too_large", error: "file 'file' is larger than 20971520 bytes (STOA_UPLOAD_LIMIT)" });
     const said = "The file is too large for the server (file 'file' is larger than 20971520 bytes (STOA_UPLOAD_LIMIT)).";
@@ -76,15 +76,15 @@ describe("a form with a file field", () => {
     expect(within(el).getAllByText(said)).toHaveLength(2);
     expect(within(el).getByTestId("file-pending")).toHaveTextContent("big.png");
     // Replacing the file clears the field's message.
-    await userEvent.upload(within(el).getByLabelText("File"), new File(["y"], "small.png", { type: "image/png" }));
+    await userEvent.upload(within(el).getByLabelText("Upload a file"), new File(["y"], "small.png", { type: "image/png" }));
     expect(within(el).getAllByText(said)).toHaveLength(1);
     expect(within(el).getByTestId("file-pending")).toHaveTextContent("small.png");
   });
 
   it("says which types are accepted on a 415", async () => {
     const el = form();
-    await userEvent.type(within(el).getByLabelText("adminTitle"), "Notes");
-    await userEvent.upload(within(el).getByLabelText("File"), new File(["x"], "notes.png", { type: "image/png" }));
+    await userEvent.type(within(el).getByLabelText("Admin title"), "Notes");
+    await userEvent.upload(within(el).getByLabelText("Upload a file"), new File(["x"], "notes.png", { type: "image/png" }));
     await userEvent.click(within(el).getByRole("button", { name: "Create" }));
     (await sentRequest()).respond(415, { status: 415, code: "unsupported_media_type", error: "text/plain is not allowed", fields: { file: ["text/plain is not allowed"] } });
     expect(await within(el).findByTestId("form-error")).toHaveTextContent(/not accepted; use PNG, JPEG, WebP, GIF, AVIF, SVG, MP4, WebM or PDF/);

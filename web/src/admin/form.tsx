@@ -2,11 +2,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { useTranslation } from "@/i18n";
+import { type TFunction, useTranslation } from "@/i18n";
 import { entityRoute } from "@/api/client";
 import { entityClient, keys, type Row, useEntitySave } from "@/api/entities";
 import { ApiError } from "@/api/http";
-import { type EntityMeta, type Meta } from "@/api/meta";
+import { type EntityMeta, entityName, fieldHelp, fieldName, inPhrase, type Meta } from "@/api/meta";
 import type { UploadProgress } from "@/api/upload";
 import { applyServerErrors } from "@/lib/form-errors";
 import { type FormStatus, useFormStatus } from "@/lib/form-status";
@@ -36,8 +36,10 @@ export function StatusButton({ status, idle }: { status: FormStatus; idle: strin
   );
 }
 
-export function humanName(e: Pick<EntityMeta, "name">): string {
-  return e.name.replace(/-/g, " ");
+/** The title of a record's form: "New article" / "Edit article" ("Новая запись: статья"). */
+export function formTitle(t: TFunction, e: Pick<EntityMeta, "name" | "label" | "labelMany">, lang: string, editing: boolean): string {
+  const name = inPhrase(entityName(e, lang));
+  return editing ? t("admin.update", { name }) : t("admin.create", { name });
 }
 
 /** Whether another record than `id` holds `value` in the unique field `name` (one row asked for). */
@@ -186,7 +188,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
   if (id && record.isPending) return <p className="text-sm">{t("admin.loading")}</p>;
   return (
     <div className="grid gap-6">
-      <form onSubmit={(ev) => void onSubmit(ev)} className="grid gap-4" noValidate aria-label={id ? t("admin.update", { name: humanName(entity) }) : t("admin.create", { name: humanName(entity) })}>
+      <form onSubmit={(ev) => void onSubmit(ev)} className="grid gap-4" noValidate aria-label={formTitle(t, entity, lang, !!id)}>
         {fields.map((f) => {
           const fid = `field-${entity.module}-${entity.name}-${f.name}`;
           const locked = f.name in fixed;
@@ -194,7 +196,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
           return (
             <div key={f.name} className="grid gap-1.5" data-field={f.name}>
               <div className="flex gap-1">
-                <Label htmlFor={fid}>{f.name}</Label>
+                <Label htmlFor={fid}>{fieldName(f, lang)}</Label>
                 {f.required ? (
                   <span aria-hidden className="text-sm text-destructive">
                     *
@@ -220,12 +222,17 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
                   />
                 )}
               />
+              {fieldHelp(f, lang) ? (
+                <p className="text-xs text-muted-foreground" data-testid="field-help">
+                  {fieldHelp(f, lang)}
+                </p>
+              ) : null}
               {err ? <p className="text-sm text-destructive">{err}</p> : null}
             </div>
           );
         })}
         <div className="sticky bottom-0 flex items-center gap-3 border-t border-border bg-white pt-3">
-          <StatusButton status={status} idle={id ? t("admin.update", { name: "" }).trim() : t("admin.create", { name: "" }).trim()} />
+          <StatusButton status={status} idle={id ? t("admin.updateButton") : t("admin.createButton")} />
           {firstError && status !== "pending" ? (
             <p role="alert" className="text-sm text-destructive" data-testid="form-error">
               {firstError}

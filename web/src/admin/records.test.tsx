@@ -143,8 +143,8 @@ describe("the table's readable records", () => {
     await screen.findByText("Row 20");
     expect(sent.every((s) => [null, "0"].includes(new URL(s.url, "http://x").searchParams.get("offset")))).toBe(true);
     // adminTitle sorts (an index leads it); the translated title does not.
-    expect(screen.getByRole("button", { name: "adminTitle" })).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "title" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Admin title" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Title" })).toBeNull();
   });
 
   it("copies a row's whole id", async () => {

@@ -1,14 +1,14 @@
 import { useDeferredValue, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "@/i18n";
+import { type TFunction, useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { entityClient, keys, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
 import { ApiError, type Page } from "@/api/http";
-import { type EntityMeta, type FieldMeta, findEntity, type Meta } from "@/api/meta";
+import { type EntityMeta, entityName, type FieldMeta, fieldName, findEntity, inPhrase, type Meta, valueName } from "@/api/meta";
 import { Button } from "@/ui/button";
 import { ConfirmDialog, Dialog, DialogContent } from "@/ui/dialog";
 import { Input } from "@/ui/input";
-import { EntityForm, type FormProps, humanName } from "./form";
+import { EntityForm, type FormProps, formTitle } from "./form";
 import { RecordTabs } from "./history";
 import { Pager } from "./pager";
 import { CopyId, MissingBadges, ReferenceLink, useEditParam, useMissingFilter, useReferenceTitles } from "./records";
@@ -20,8 +20,10 @@ import { StatusBadge } from "./publishing";
 
 export const PAGE_SIZE = 20;
 
-function cell(f: FieldMeta | undefined, v: unknown, lang: string): string {
+function cell(f: FieldMeta | undefined, v: unknown, lang: string, t: TFunction): string {
   if (v === null || v === undefined) return "";
+  if (f?.kind === "enum" && typeof v === "string") return valueName(f, v, lang);
+  if (typeof v === "boolean") return v ? t("admin.yes") : t("admin.no");
   if (f?.kind === "translations" && typeof v === "object") {
     const o = v as Record<string, unknown>;
     return String(o[lang] ?? Object.values(o).find((x) => x) ?? "");
@@ -124,18 +126,18 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   return (
     <div className="grid gap-3" data-entity={name}>
       <div className="flex flex-wrap items-center gap-2">
-        <h2 className={compact ? "text-base font-semibold" : "text-xl font-semibold"}>{name}</h2>
+        <h2 className={compact ? "text-base font-semibold" : "text-xl font-semibold"}>{entityName(entity, lang, true)}</h2>
         <span className="text-sm text-muted-foreground" data-testid="total">
           {total === null ? "" : exact ? t("admin.rows", { formatted }) : capped ? t("admin.capped", { formatted }) : t("admin.about", { formatted })}
         </span>
         <div className="ml-auto flex flex-wrap gap-2">
           {compact ? null : <EntityListTools entity={entity} params={params} />}
           {entity.ops.create ? (
-            <Button size="sm" onClick={() => setEditing({ id: null })} aria-label={`${t("admin.addNew")} ${name}`} data-shortcut="new">
+            <Button size="sm" onClick={() => setEditing({ id: null })} aria-label={t("admin.addNamed", { name: inPhrase(entityName(entity, lang)) })} data-shortcut="new">
               {t("admin.addNew")}
             </Button>
           ) : null}
-          <Button size="sm" variant="outline" onClick={() => setHidden((h) => !h)} aria-expanded={!hidden} aria-label={`${hidden ? t("admin.show") : t("admin.hide")} ${name}`}>
+          <Button size="sm" variant="outline" onClick={() => setHidden((h) => !h)} aria-expanded={!hidden} aria-label={`${hidden ? t("admin.show") : t("admin.hide")}: ${inPhrase(entityName(entity, lang, true))}`}>
             {hidden ? t("admin.show") : t("admin.hide")}
           </Button>
         </div>
@@ -145,7 +147,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
           <Input
             type="search"
             placeholder={t("admin.search")}
-            aria-label={`${t("admin.search")} ${name}`}
+            aria-label={`${t("admin.search")}: ${inPhrase(entityName(entity, lang, true))}`}
             data-shortcut="search"
             value={search}
             onChange={(e) => {
@@ -166,15 +168,15 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                     </th>
                   ) : null}
                   <th scope="col" className="px-3 py-2 font-medium">
-                    id
+                    {t("admin.idColumn")}
                   </th>
                   {columns.map((c) => (
                     <th key={c.name} scope="col" className="px-3 py-2 font-medium" aria-sort={sort?.field === c.name ? (sort.desc ? "descending" : "ascending") : "none"}>
                       {!c.sortable ? (
-                        c.name
+                        fieldName(c, lang)
                       ) : (
                         <button type="button" className="cursor-pointer hover:underline" onClick={() => toggleSort(c.name)}>
-                          {c.name}
+                          {fieldName(c, lang)}
                           {sort?.field === c.name ? (sort.desc ? " ↓" : " ↑") : ""}
                         </button>
                       )}
@@ -206,7 +208,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                         ) : c.name === "status" && drafts ? (
                           <StatusBadge status={r.status} publishAt={r.publishAt} lang={lang} />
                         ) : (
-                          cell(c, r[c.name], lang)
+                          cell(c, r[c.name], lang, t)
                         )}
                       </td>
                     ))}
@@ -279,7 +281,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
             });
         }}
       />
-      <span className="sr-only">{humanName(entity)}</span>
+      <span className="sr-only">{entityName(entity, lang)}</span>
     </div>
   );
 }
@@ -290,7 +292,7 @@ function ReferencingTables({ entity, meta, lang, id }: { entity: EntityMeta; met
     const sub = findEntity(meta, `${r.module}.${r.name}`);
     if (!sub) return null;
     return (
-      <section key={`${r.module}.${r.name}.${r.field}`} aria-label={`${sub.module}.${sub.name}`} className="rounded-lg border border-border p-3">
+      <section key={`${r.module}.${r.name}.${r.field}`} aria-label={entityName(sub, lang, true)} className="rounded-lg border border-border p-3">
         <EntityTable entity={sub} meta={meta} lang={lang} fixed={{ field: r.field, value: id }} compact />
       </section>
     );
@@ -309,7 +311,7 @@ export function EntityFormDialog({
   const { t } = useTranslation();
   // Mounted per edit (the table keys it), so the first id is the right one.
   const [id, setId] = useState(props.id);
-  const title = id ? t("admin.update", { name: humanName(props.entity) }) : t("admin.create", { name: humanName(props.entity) });
+  const title = formTitle(t, props.entity, props.lang, !!id);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={title} className="w-[min(56rem,calc(100vw-2rem))]">

@@ -22,6 +22,7 @@ const SAME_IN_BOTH = new Set([
   "notifications.methods.telegram",
   "admin.languageNames.ru",
   "admin.languageNames.en",
+  "admin.idColumn",
 ]);
 
 describe("the i18n catalogues", () => {

@@ -1,3 +1,4 @@
+import { valueName } from "@/api/meta";
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Input, Select, Textarea } from "@/ui/input";
@@ -60,7 +61,7 @@ export function BooleanWidget({ id, value, onChange, disabled }: WidgetProps) {
   );
 }
 
-export function EnumWidget({ id, field, value, onChange, disabled, invalid }: WidgetProps) {
+export function EnumWidget({ id, field, value, onChange, disabled, invalid, lang }: WidgetProps) {
   const { t } = useTranslation();
   return (
     <Select
@@ -73,7 +74,7 @@ export function EnumWidget({ id, field, value, onChange, disabled, invalid }: Wi
       {!field.required ? <option value="">{t("admin.none")}</option> : null}
       {(field.values ?? []).map((v) => (
         <option key={v} value={v}>
-          {v}
+          {valueName(field, v, lang)}
         </option>
       ))}
     </Select>

@@ -3,6 +3,7 @@ import customParseFormat from "dayjs/plugin/customParseFormat";
 import { useState } from "react";
 import { useTranslation } from "@/i18n";
 import { Input, Select } from "@/ui/input";
+import { fieldName } from "@/api/meta";
 import { Unparsed } from "../schema";
 import type { WidgetProps } from "./types";
 
@@ -32,7 +33,7 @@ export function snapMinutes(d: Date): Date {
 
 /** A date and time typed as DD.MM.YYYY HH:mm or picked by hour and minute. Text that does not
  * parse is held as `Unparsed`, which the form refuses to save. */
-export function DateTimeWidget({ id, value, onChange, disabled, field, invalid }: WidgetProps) {
+export function DateTimeWidget({ id, value, onChange, disabled, field, invalid, lang }: WidgetProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(() => (value instanceof Unparsed ? value.text : formatDateTime(value)));
   const [shown, setShown] = useState(value);
@@ -77,7 +78,7 @@ export function DateTimeWidget({ id, value, onChange, disabled, field, invalid }
             else onChange(new Unparsed(e.target.value));
           }}
         />
-        <Select aria-label={`${field.name} hours`} className="w-20" disabled={disabled} value={current ? current.hour() : ""} onChange={(e) => setPart(Number(e.target.value), null)}>
+        <Select aria-label={`${fieldName(field, lang)}: ${t("admin.hours")}`} className="w-20" disabled={disabled} value={current ? current.hour() : ""} onChange={(e) => setPart(Number(e.target.value), null)}>
           <option value="" disabled>
             HH
           </option>
@@ -88,7 +89,7 @@ export function DateTimeWidget({ id, value, onChange, disabled, field, invalid }
           ))}
         </Select>
         <Select
-          aria-label={`${field.name} minutes`}
+          aria-label={`${fieldName(field, lang)}: ${t("admin.minutes")}`}
           className="w-20"
           disabled={disabled}
           value={current ? Math.floor(current.minute() / MINUTE_STEP) * MINUTE_STEP : ""}

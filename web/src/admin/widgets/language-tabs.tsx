@@ -13,20 +13,24 @@ export function MissingBadge({ lang, title }: { lang: string; title?: string }) 
   );
 }
 
-/** A tab per language around one editor each (translations and rich text), with a badge for each
- * language the value lacks while another has it. */
+/** A tab per language around one editor each (translations and rich text), the admin's own
+ * language first, with a badge for each language the value lacks while another has it. */
 export function LanguageTabs({
   name,
-  languages,
+  languages: declared,
+  current,
   value,
   children,
 }: {
   name: string;
   languages: readonly string[];
+  /** The admin's language: its tab comes first and is open. */
+  current: string;
   /** The field's value, `{en: …, ru: …}`: what it lacks is shown beside the tabs. */
   value?: unknown;
   children: (lang: string, first: boolean) => ReactNode;
 }) {
+  const languages = declared.includes(current) ? [current, ...declared.filter((l) => l !== current)] : declared;
   const missing = missingLanguages(value, languages);
   return (
     <Tabs defaultValue={languages[0]}>

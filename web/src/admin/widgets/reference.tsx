@@ -3,7 +3,7 @@ import { Popover } from "radix-ui";
 import { useDeferredValue, useState } from "react";
 import { useTranslation } from "@/i18n";
 import { entityClient, keys } from "@/api/entities";
-import { findEntity } from "@/api/meta";
+import { entityName, fieldName, findEntity, inPhrase } from "@/api/meta";
 import { ExternalLink } from "lucide-react";
 import { Input } from "@/ui/input";
 import { AdminLink, recordHref } from "../records";
@@ -52,8 +52,8 @@ export function ReferenceWidget({ id, field, value, onChange, meta, lang, disabl
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content align="start" sideOffset={4} className="z-[60] w-[var(--radix-popover-trigger-width)] rounded-md border border-border bg-white p-2 shadow-lg">
-            <Input placeholder={t("admin.search")} aria-label={`${t("admin.search")} ${field.target ?? ""}`} value={search} onChange={(e) => setSearch(e.target.value)} />
-            <ul aria-label={field.name} className="mt-2 max-h-64 overflow-y-auto">
+            <Input placeholder={t("admin.search")} aria-label={target ? `${t("admin.search")}: ${inPhrase(entityName(target, lang, true))}` : t("admin.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
+            <ul aria-label={fieldName(field, lang)} className="mt-2 max-h-64 overflow-y-auto">
               {!field.required ? (
                 <li>
                   <button type="button" className="w-full rounded px-2 py-1.5 text-left text-sm hover:bg-muted" onClick={() => (onChange(null), setOpen(false))}>

@@ -1,3 +1,4 @@
+import { fieldName } from "@/api/meta";
 import { EditorContent, useEditor } from "@tiptap/react";
 import { StarterKit } from "@tiptap/starter-kit";
 import type { JSONContent } from "@tiptap/react";
@@ -27,14 +28,14 @@ function Editor({ id, doc, onChange, label, disabled }: { id: string; doc: JSONC
 }
 
 /** Tiptap per language; the value is `{en: <doc>, ru: <doc>}` (TipTap JSON). */
-export function RichTextWidget({ id, value, onChange, meta, field, disabled }: WidgetProps) {
+export function RichTextWidget({ id, value, onChange, meta, field, disabled, lang }: WidgetProps) {
   const v = (value && typeof value === "object" ? value : {}) as Record<string, JSONContent>;
   return (
-    <LanguageTabs name={field.name} languages={meta.languages} value={v}>
+    <LanguageTabs name={fieldName(field, lang)} languages={meta.languages} current={lang} value={v}>
       {(l, first) => (
         <Editor
           id={first ? id : `${id}-${l}`}
-          label={`${field.name} (${l})`}
+          label={`${fieldName(field, lang)} (${l})`}
           doc={v[l]}
           disabled={disabled}
           onChange={(d) => onChange({ ...v, [l]: d })}

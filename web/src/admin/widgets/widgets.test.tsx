@@ -116,10 +116,11 @@ describe("field widgets", () => {
     expect(h.value()).toBe(true);
   });
 
-  it("enum offers exactly the declared values (and None when optional)", async () => {
-    const h = harness(EnumWidget, field("enum", { values: ["default", "primary"] }), null);
+  it("enum offers exactly the declared values by their words (and None when optional)", async () => {
+    // `default` has words; `primary` (a module that brings none) reads as its key made readable.
+    const h = harness(EnumWidget, field("enum", { values: ["default", "primary"], valueLabels: { default: { en: "Standard", ru: "Обычный" } } }), null);
     const options = screen.getAllByRole("option").map((o) => o.textContent);
-    expect(options).toEqual(["None", "default", "primary"]);
+    expect(options).toEqual(["None", "Standard", "Primary"]);
     await userEvent.selectOptions(screen.getByLabelText("f"), "primary");
     expect(h.value()).toBe("primary");
   });
@@ -127,18 +128,18 @@ describe("field widgets", () => {
   it("translations has a tab per language and edits each language", async () => {
     const h = harness(TranslationsWidget, field("translations"), { en: "Tree" });
     expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["en", "ru"]);
-    await userEvent.type(screen.getByLabelText("f (en)"), "s");
+    await userEvent.type(screen.getByLabelText("F (en)"), "s");
     await userEvent.click(screen.getByRole("tab", { name: "ru" }));
-    await userEvent.type(screen.getByLabelText("f (ru)"), "Дерево");
+    await userEvent.type(screen.getByLabelText("F (ru)"), "Дерево");
     expect(h.value()).toEqual({ en: "Trees", ru: "Дерево" });
   });
 
   it("rich text shows the stored TipTap document of each language", async () => {
     const doc = (text: string) => ({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
     harness(RichTextWidget, field("rich_text"), { en: doc("Hello world"), ru: doc("Привет") });
-    await waitFor(() => expect(screen.getByLabelText("f (en)")).toHaveTextContent("Hello world"));
+    await waitFor(() => expect(screen.getByLabelText("F (en)")).toHaveTextContent("Hello world"));
     await userEvent.click(screen.getByRole("tab", { name: "ru" }));
-    await waitFor(() => expect(screen.getByLabelText("f (ru)")).toHaveTextContent("Привет"));
+    await waitFor(() => expect(screen.getByLabelText("F (ru)")).toHaveTextContent("Привет"));
   });
 
   it("date-time parses DD.MM.YYYY HH:mm strictly", () => {
@@ -150,8 +151,8 @@ describe("field widgets", () => {
 
   it("date-time offers hours 0–23 and minutes in 5-minute steps, and rejects bad text", async () => {
     const h = harness(DateTimeWidget, field("timestamp"), null);
-    const hours = screen.getByLabelText("f hours");
-    const minutes = screen.getByLabelText("f minutes");
+    const hours = screen.getByLabelText("F: hours");
+    const minutes = screen.getByLabelText("F: minutes");
     const opts = (el: HTMLElement) => [...el.querySelectorAll("option")].filter((o) => !o.disabled).map((o) => o.textContent);
     expect(opts(hours)).toHaveLength(24);
     expect(opts(hours)[0]).toBe("00");
@@ -186,7 +187,7 @@ describe("field widgets", () => {
     vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:local", revokeObjectURL: () => undefined }));
     const picked: (File | null)[] = [];
     harness((p) => FileWidget({ ...p, onFile: (f) => picked.push(f) }), field("text", { name: "file" }), "");
-    await userEvent.upload(screen.getByLabelText("File"), new File(["x"], "clip.mp4", { type: "video/mp4" }));
+    await userEvent.upload(screen.getByLabelText("Upload a file"), new File(["x"], "clip.mp4", { type: "video/mp4" }));
     expect(screen.getByTestId("file-preview-video")).toHaveAttribute("src", "blob:local");
     expect(picked[0]?.name).toBe("clip.mp4");
   });
@@ -199,7 +200,7 @@ describe("field widgets", () => {
     const preview = screen.getByTestId("file-preview-image");
     expect(preview).toHaveAttribute("src", stored);
     expect(preview.getAttribute("srcset")).toContain(`${stored}?w=384&format=webp 384w`);
-    await userEvent.upload(screen.getByLabelText("File"), new File(["x"], "new.webp", { type: "image/webp" }));
+    await userEvent.upload(screen.getByLabelText("Upload a file"), new File(["x"], "new.webp", { type: "image/webp" }));
     expect(screen.getByTestId("file-preview-image")).toHaveAttribute("src", "blob:local");
     // The stored URL stays until the save replaces it.
     expect(h.value()).toBe(stored);
@@ -249,7 +250,7 @@ describe("field widgets", () => {
     const sent = stubFetch(() => reply(200, { data: [{ id: "0191e6a4-0000-7000-8000-000000000001", adminTitle: "Trees" }] }));
     const h = harness(ReferenceWidget, field("reference", { target: "blog.category" }), null);
     await userEvent.click(screen.getByLabelText("f"));
-    await userEvent.type(screen.getByLabelText("Search blog.category"), "tr");
+    await userEvent.type(screen.getByLabelText("Search: category"), "tr");
     await waitFor(() => expect(sent.some(({ url }) => url.startsWith("/api/blog/categories?") && url.includes("search=tr"))).toBe(true));
     await userEvent.click(await screen.findByRole("button", { name: /Trees/ }));
     expect(h.value()).toBe("0191e6a4-0000-7000-8000-000000000001");
@@ -257,7 +258,7 @@ describe("field widgets", () => {
 
   it("fields declared as files get the file widget, other text fields the text widget", () => {
     const { unmount } = render(<FieldWidget id="x" field={field("text", { name: "file", format: "file" })} value="" onChange={() => {}} meta={meta} lang="en" />);
-    expect(screen.getByLabelText("File")).toBeInTheDocument();
+    expect(screen.getByLabelText("Upload a file")).toBeInTheDocument();
     unmount();
     render(<FieldWidget id="x" field={field("text", { name: "file" })} value="" onChange={() => {}} meta={meta} lang="en" />);
     expect(screen.queryByLabelText("File")).toBeNull();

@@ -106,6 +106,6 @@ describe("the media library", () => {
     await userEvent.click(within(ask).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(requests).toContainEqual({ method: "DELETE", url: "/api/file-storage/files/1" }));
     await userEvent.click(screen.getByRole("button", { name: "Edit forest.png" }));
-    expect(await screen.findByRole("dialog", { name: "Update file" })).toBeInTheDocument();
+    expect(await screen.findByRole("dialog", { name: "Edit file" })).toBeInTheDocument();
   });
 });
