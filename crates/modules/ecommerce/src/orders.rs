@@ -675,12 +675,15 @@ impl Commerce {
 
     /// [`Self::add`], answered with the order as [`Self::one`] shows it. A new order's view is
     /// made from the rows just written and the product and prices already read (a new order
-    /// has no status changes yet), instead of reading them all again (a dozen reads an add).
+    /// has no status changes, payments or receipt yet), instead of reading them all again (a
+    /// dozen reads an add).
     pub async fn add_and_show(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
         match self.add_then(subject, body, false, None).await? {
             (_, Some(loaded)) => {
                 let mut view = self.view(&loaded, &loaded.orders[0]);
                 view["statusChanges"] = json!([]);
+                view["payments"] = json!([]);
+                view["receiptUrl"] = Value::Null;
                 Ok(view)
             }
             (order, None) => self.one(subject, order).await,
