@@ -14,6 +14,8 @@ export function entityMeta(module: string, name: string, route: string, fields: 
   return {
     label: null,
     labelMany: null,
+    group: null,
+    rank: null,
     help: null,
     module,
     name,
@@ -41,6 +43,8 @@ export function fileEntity(fields: FieldMeta[]): EntityMeta {
   return {
     label: null,
     labelMany: null,
+    group: null,
+    rank: null,
     help: null,
     module: "file-storage",
     name: "file",

@@ -50,6 +50,8 @@ fn entity(reg: &Registry, e: &Entity) -> Value {
         "label": label.as_ref().map(|l| &l.one),
         "labelMany": label.as_ref().map(|l| &l.many),
         "help": label.as_ref().and_then(|l| l.help.as_ref()),
+        "group": label.as_ref().and_then(|l| l.group.as_ref()),
+        "rank": label.as_ref().and_then(|l| l.rank),
         "module": e.module,
         "name": e.name,
         "route": e.route,
@@ -137,6 +139,8 @@ pub fn schemas() -> serde_json::Map<String, Value> {
             "label": words.clone(),
             "labelMany": words.clone(),
             "help": words.clone(),
+            "group": {"anyOf": [{"type": "string", "enum": stoa_kernel::labels::PURPOSES}, {"type": "null"}], "description": "Where the admin's side list puts it (none for relations a module leaves unplaced)"},
+            "rank": {"type": ["integer", "null"], "description": "Its place in that group (smaller first)"},
             "module": s("string"),
             "name": s("string"),
             "route": s("string"),
@@ -154,7 +158,7 @@ pub fn schemas() -> serde_json::Map<String, Value> {
             "referencedBy": {"type": "array", "items": {"type": "object", "properties": {
                 "module": s("string"), "name": s("string"), "route": s("string"), "field": s("string")
             }, "required": ["module", "name", "route", "field"]}}
-        }, "required": ["label", "labelMany", "help", "module", "name", "route", "path", "kind", "table", "titleField", "listColumns", "variants", "ops", "fields", "referencedBy"]}),
+        }, "required": ["label", "labelMany", "help", "group", "rank", "module", "name", "route", "path", "kind", "table", "titleField", "listColumns", "variants", "ops", "fields", "referencedBy"]}),
     );
     out.insert(
         "Meta".into(),

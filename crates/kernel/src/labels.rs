@@ -12,7 +12,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Entity;
+use crate::model::{Entity, EntityKind};
+
+/// What editors do, each a group of the admin's side list. A module's `words.toml` puts its
+/// entities in one (`[module] group`), an entity may name another (`group`), and `rank` orders
+/// a group (what is used most first; unranked ones after, by name). Relations are not listed:
+/// they are edited inside the records they link.
+pub const PURPOSES: &[&str] = &[
+    "site", "content", "store", "people", "messages", "media", "system",
+];
 
 /// Words in each language (`en`, `ru`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +43,8 @@ struct Named {
     ru: String,
     #[serde(default)]
     help: Option<Text>,
+    #[serde(default)]
+    group: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -69,6 +79,10 @@ struct EntityWords {
     #[serde(default)]
     help: Option<Text>,
     #[serde(default)]
+    group: Option<String>,
+    #[serde(default)]
+    rank: Option<u32>,
+    #[serde(default)]
     field: BTreeMap<String, FieldWords>,
 }
 
@@ -86,12 +100,15 @@ struct File {
     value: BTreeMap<String, BTreeMap<String, Text>>,
 }
 
-/// What an entity is called: one, many, and what it is for.
+/// What an entity is called: one, many, what it is for, and where the admin lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EntityLabel {
     pub one: Text,
     pub many: Text,
     pub help: Option<Text>,
+    /// One of [`PURPOSES`]: the entity's own, else its module's.
+    pub group: Option<String>,
+    pub rank: Option<u32>,
 }
 
 /// What a field is called, what to enter, and its enum values' words.
@@ -176,6 +193,11 @@ impl Words {
                     ru: e.ru_many.clone(),
                 },
                 help: e.help.clone(),
+                group: e
+                    .group
+                    .clone()
+                    .or_else(|| self.modules.get(module).and_then(|m| m.group.clone())),
+                rank: e.rank,
             })
     }
 
@@ -229,7 +251,17 @@ impl Words {
             declared.insert((e.module.to_owned(), e.name.to_owned()));
             let key = format!("{}.{}", e.module, e.name);
             match self.entity(e.module, e.name) {
-                Some(l) if l.one.complete() && l.many.complete() => {}
+                Some(l) if l.one.complete() && l.many.complete() => match l.group.as_deref() {
+                    Some(g) if !PURPOSES.contains(&g) => {
+                        out.push(format!(
+                            "entity {key}: group {g} is not one of {PURPOSES:?}"
+                        ));
+                    }
+                    None if e.kind == EntityKind::Model => {
+                        out.push(format!("entity {key}: no group in the admin's side list"));
+                    }
+                    _ => {}
+                },
                 _ => out.push(format!("entity {key}: no words in en and ru")),
             }
             let own = self.entities.get(&(e.module.to_owned(), e.name.to_owned()));
@@ -289,6 +321,7 @@ mod tests {
 [module]
 en = "Blog"
 ru = "Блог"
+group = "content"
 
 [entity.article]
 en = "Article"
@@ -335,6 +368,30 @@ draft = { en = "Draft", ru = "Черновик" }
             .build();
         let other = model("blog", "category", "categories").build();
         let p = words().problems([&e, &other]);
+        assert_eq!(
+            words().entity("blog", "article").and_then(|l| l.group),
+            Some("content".to_owned()),
+            "the module's group"
+        );
+        let mut astray = Words::shared().expect("parses");
+        astray
+            .add("blog", "[module]\nen = \"B\"\nru = \"Б\"\n[entity.article]\nen = \"A\"\nru = \"А\"\nen_many = \"As\"\nru_many = \"Ас\"\ngroup = \"attic\"\n")
+            .expect("parses");
+        assert!(
+            astray
+                .problems([&e])
+                .iter()
+                .any(|x| x.contains("group attic is not one of"))
+        );
+        let mut homeless = Words::shared().expect("parses");
+        homeless
+            .add("blog", "[module]\nen = \"B\"\nru = \"Б\"\n[entity.article]\nen = \"A\"\nru = \"А\"\nen_many = \"As\"\nru_many = \"Ас\"\n")
+            .expect("parses");
+        assert!(
+            homeless
+                .problems([&e])
+                .contains(&"entity blog.article: no group in the admin's side list".to_owned())
+        );
         assert!(
             p.contains(&"field blog.article.teaser: no words in en and ru".to_owned()),
             "{p:?}"

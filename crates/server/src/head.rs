@@ -62,6 +62,11 @@ pub fn site_name<'a>(meta: &'a Value, base: &'a str) -> &'a str {
         })
 }
 
+/// The blog feed's title in `lang` (`for planet — блог`): the feed's own and its link's in heads.
+pub fn feed_title(site: &str, lang: &str) -> String {
+    format!("{site} — {}", if lang == "ru" { "блог" } else { "blog" })
+}
+
 /// The title share images show.
 pub fn share_title(meta: &Value) -> &str {
     let get = |k: &str| {
@@ -140,7 +145,7 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
     // The page's language's Atom feed, for readers that find feeds through any page.
     out.push_str(&format!(
         "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"{}/{}/feed.xml\">",
-        escape(site_name(meta, place.base)),
+        escape(&feed_title(site_name(meta, place.base), place.lang)),
         escape(place.base.trim_end_matches('/')),
         escape(place.lang)
     ));
@@ -326,7 +331,7 @@ mod tests {
         assert!(t.contains("<link rel=\"canonical\" href=\"https://x.org/en/blog\">"));
         assert!(t.contains("hreflang=\"ru\" href=\"https://x.org/ru/blog\""));
         assert!(t.contains("hreflang=\"x-default\" href=\"https://x.org/ru/blog\""));
-        assert!(t.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"x.org\" href=\"https://x.org/en/feed.xml\">"));
+        assert!(t.contains("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"x.org — blog\" href=\"https://x.org/en/feed.xml\">"));
         assert!(t.contains("<meta property=\"og:description\" content=\"D\">"));
         assert!(t.contains("<meta property=\"og:locale\" content=\"en_US\">"));
     }

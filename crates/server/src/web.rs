@@ -74,10 +74,21 @@ fn built_in(path: &str) -> bool {
 
 /// `/sitemap.xml` (`part` `None`) or `/sitemaps/{part}.xml`.
 async fn sitemap_response(s: &Site, part: Option<usize>) -> Response {
-    match s.pages.sitemap(&s.public_url, LANGUAGES, part).await {
+    xml_response(
+        s.pages.sitemap(&s.public_url, LANGUAGES, part).await,
+        "application/xml; charset=utf-8",
+    )
+}
+
+/// A generated XML document (a sitemap, a feed), cached five minutes; none is a 404.
+fn xml_response(
+    made: stoa_kernel::Result<Option<impl IntoResponse>>,
+    content_type: &'static str,
+) -> Response {
+    match made {
         Ok(Some(xml)) => (
             [
-                (header::CONTENT_TYPE, "application/xml; charset=utf-8"),
+                (header::CONTENT_TYPE, content_type),
                 (header::CACHE_CONTROL, "public, max-age=300"),
             ],
             xml,
@@ -98,19 +109,12 @@ async fn feed_response(s: &Site, lang: &str) -> Response {
         || crate::head::site_name(&serde_json::Value::Null, &s.public_url).to_owned(),
         |b| crate::head::site_name(crate::head::meta_in(b, lang), &s.public_url).to_owned(),
     );
-    let title = format!("{name} — {}", if lang == "ru" { "блог" } else { "blog" });
-    match s.pages.feed(&s.public_url, lang, &title).await {
-        Ok(Some(xml)) => (
-            [
-                (header::CONTENT_TYPE, "application/atom+xml; charset=utf-8"),
-                (header::CACHE_CONTROL, "public, max-age=300"),
-            ],
-            xml,
-        )
-            .into_response(),
-        Ok(None) => crate::middleware::not_found_route(),
-        Err(e) => stoa_api::error::error_response(&e),
-    }
+    xml_response(
+        s.pages
+            .feed(&s.public_url, lang, &crate::head::feed_title(&name, lang))
+            .await,
+        "application/atom+xml; charset=utf-8",
+    )
 }
 
 /// Routes for the site. Not behind authorization: everything here is public; the data it shows

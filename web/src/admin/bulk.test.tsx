@@ -13,6 +13,8 @@ const ids = ["a", "b", "c", "d"].map((x) => `0191e6a4-0000-7000-8000-00000000000
 const page: EntityMeta = {
   label: null,
   labelMany: null,
+  group: null,
+  rank: null,
   help: null,
   module: "host",
   name: "page",

@@ -9,6 +9,8 @@ import CsvImportDialog from "./csv-import";
 const category: EntityMeta = {
   label: null,
   labelMany: null,
+  group: null,
+  rank: null,
   help: null,
   module: "blog",
   name: "category",

@@ -2,6 +2,7 @@
 //! else the site's default. The admin has no language in its address (`/admin/…`), so without
 //! this every reload fell back to English.
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "@/i18n";
+import { signInHref } from "@/site/link";
 
 const KEY = "stoa.admin.language";
 
@@ -29,5 +30,5 @@ export function rememberAdminLanguage(lang: string): void {
 /** Where someone signed out is sent from `path` (an admin address): the sign-in, in the admin's
  * language, coming back to `path` after it. */
 export function adminSignInUrl(path: string, lang: Language = adminLanguage()): string {
-  return `/${lang}/rbac/subject/authentication/select-method?redirect=${encodeURIComponent(path)}`;
+  return signInHref(lang, path);
 }

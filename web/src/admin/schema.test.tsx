@@ -10,6 +10,8 @@ function f(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}
 const article: EntityMeta = {
   label: null,
   labelMany: null,
+  group: null,
+  rank: null,
   help: null,
   module: "blog",
   name: "article",

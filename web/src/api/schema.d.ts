@@ -15055,6 +15055,8 @@ export interface components {
         };
         MetaEntity: {
             fields: components["schemas"]["MetaField"][];
+            /** @description Where the admin's side list puts it (none for relations a module leaves unplaced) */
+            group: ("site" | "content" | "store" | "people" | "messages" | "media" | "system") | null;
             help: components["schemas"]["MetaWords"] | null;
             /** @enum {string} */
             kind: "model" | "relation";
@@ -15071,6 +15073,8 @@ export interface components {
                 update: boolean;
             };
             path: string;
+            /** @description Its place in that group (smaller first) */
+            rank: number | null;
             referencedBy: {
                 field: string;
                 module: string;

@@ -2,6 +2,7 @@
 //! its lines and total, where its payment stands (followed until it ends), its status history
 //! with dates. Someone else, or a visitor without a session, is told so and offered sign-in.
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
@@ -23,14 +24,23 @@ function useOrderId(): string | null {
   return isOrderId(last) ? last : null;
 }
 
+/** One part of the order's page, titled (a heading for screen readers to jump to). */
+function Part({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="mt-8" aria-labelledby={id}>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 function Lines({ order, lang }: { order: Order; lang: string }) {
   const t = useShopT();
   const currency = order.billingModuleCurrency?.id;
   return (
-    <section className="mt-8" aria-labelledby="order-lines">
-      <h2 id="order-lines" className="text-lg font-semibold">
-        {t("shop.page.lines")}
-      </h2>
+    <Part id="order-lines" title={t("shop.page.lines")}>
       <table className="mt-3 w-full text-left" data-testid="order-lines">
         <thead className="text-sm text-neutral-600">
           <tr>
@@ -77,7 +87,7 @@ function Lines({ order, lang }: { order: Order; lang: string }) {
           </tr>
         </tfoot>
       </table>
-    </section>
+    </Part>
   );
 }
 
@@ -89,10 +99,7 @@ function History({ order, lang }: { order: OwnerOrder; lang: string }) {
     ...order.statusChanges.map((c) => ({ id: c.id, at: c.createdAt, label: t(`commerce.status.${c.to}`, { defaultValue: c.to }) })),
   ];
   return (
-    <section className="mt-8" aria-labelledby="order-history">
-      <h2 id="order-history" className="text-lg font-semibold">
-        {t("shop.page.history")}
-      </h2>
+    <Part id="order-history" title={t("shop.page.history")}>
       <ol className="mt-3 space-y-3 border-l-2 border-emerald-200 pl-4" data-testid="order-history">
         {steps.map((s) => (
           <li key={s.id} className="relative">
@@ -104,7 +111,7 @@ function History({ order, lang }: { order: OwnerOrder; lang: string }) {
           </li>
         ))}
       </ol>
-    </section>
+    </Part>
   );
 }
 
@@ -138,10 +145,7 @@ function Payments({ order, lang }: { order: OwnerOrder; lang: string }) {
   const t = useShopT();
   if (!order.payments.length && !order.receiptUrl) return null;
   return (
-    <section className="mt-8" aria-labelledby="order-payments">
-      <h2 id="order-payments" className="text-lg font-semibold">
-        {t("shop.page.payments")}
-      </h2>
+    <Part id="order-payments" title={t("shop.page.payments")}>
       <ul className="mt-3 space-y-3" data-testid="order-payments">
         {order.payments.map((p) => (
           <Payment key={p.id} payment={p} order={order} lang={lang} />
@@ -155,7 +159,7 @@ function Payments({ order, lang }: { order: OwnerOrder; lang: string }) {
           </a>
         </p>
       ) : null}
-    </section>
+    </Part>
   );
 }
 

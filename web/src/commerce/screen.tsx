@@ -2,7 +2,7 @@
 //! visitor to sign in.
 import { useEffect } from "react";
 import { Link, useLocation, useParams } from "react-router";
-import { AUTH_PATH, siteLink } from "@/site/link";
+import { signInHref } from "@/site/link";
 import { cn } from "@/ui/cn";
 import { useShopT } from "./i18n";
 
@@ -26,8 +26,7 @@ export function useScreenTitle(title: string) {
 export function useSignInHref(to?: string): string {
   const { lang = "ru" } = useParams();
   const { pathname, search } = useLocation();
-  const back = to ?? `${pathname}${search}`;
-  return `${siteLink(`${AUTH_PATH}/select-method`, lang)}?redirect=${encodeURIComponent(back)}`;
+  return signInHref(lang, to ?? `${pathname}${search}`);
 }
 
 /** `text` and a 'Sign in' link that brings the visitor back here. */

@@ -152,51 +152,34 @@ export function AccountEntries({ className, itemClassName }: { className?: strin
   const session = useSession();
   const signOut = useSignOut();
   if (session.kind === "pending") return null;
-  if (session.kind !== "person") {
-    return (
-      <ul className={className} data-testid="account-entries" data-session={session.kind}>
-        <li>
-          <Link to={link(ACCOUNT_PATHS.signIn)} className={itemClassName}>
-            {t("account.login")}
-          </Link>
-        </li>
-        <li>
-          <Link to={link(ACCOUNT_PATHS.register)} className={itemClassName}>
-            {t("account.register")}
-          </Link>
-        </li>
-      </ul>
-    );
-  }
+  const person = session.kind === "person";
+  const entries: [string, string][] = person
+    ? [
+        [link(ACCOUNT_PATHS.settings), t("account.settings")],
+        [link(ACCOUNT_PATHS.orders), t("commerce.myOrders")],
+        [link(ACCOUNT_PATHS.chats), t("chat.chats")],
+        ...(session.subject.admin ? [["/admin", t("account.admin")] as [string, string]] : []),
+      ]
+    : [
+        [link(ACCOUNT_PATHS.signIn), t("account.login")],
+        [link(ACCOUNT_PATHS.register), t("account.register")],
+      ];
   return (
-    <ul className={className} data-testid="account-entries" data-session="person">
-      <li>
-        <Link to={link(ACCOUNT_PATHS.settings)} className={itemClassName}>
-          {t("account.settings")}
-        </Link>
-      </li>
-      <li>
-        <Link to={link(ACCOUNT_PATHS.orders)} className={itemClassName}>
-          {t("commerce.myOrders")}
-        </Link>
-      </li>
-      <li>
-        <Link to={link(ACCOUNT_PATHS.chats)} className={itemClassName}>
-          {t("chat.chats")}
-        </Link>
-      </li>
-      {session.subject.admin ? (
-        <li>
-          <Link to="/admin" className={itemClassName}>
-            {t("account.admin")}
+    <ul className={className} data-testid="account-entries" data-session={session.kind}>
+      {entries.map(([to, text]) => (
+        <li key={to}>
+          <Link to={to} className={itemClassName}>
+            {text}
           </Link>
+        </li>
+      ))}
+      {person ? (
+        <li>
+          <button type="button" onClick={signOut} className={cn("cursor-pointer text-left", itemClassName)}>
+            {t("account.logout")}
+          </button>
         </li>
       ) : null}
-      <li>
-        <button type="button" onClick={signOut} className={cn("cursor-pointer text-left", itemClassName)}>
-          {t("account.logout")}
-        </button>
-      </li>
     </ul>
   );
 }

@@ -29,6 +29,11 @@ export function siteLink(target: string | null | undefined, lang: string): strin
 /** Where the account's sign-in screens are (`site/builtin.tsx`). */
 export const AUTH_PATH = "/rbac/subject/authentication";
 
+/** The sign-in screen in `lang`, coming back to `back` (a path with its query) afterwards. */
+export function signInHref(lang: string, back: string): string {
+  return `${siteLink(`${AUTH_PATH}/select-method`, lang)}?redirect=${encodeURIComponent(back)}`;
+}
+
 /** `siteLink` in the language of the current route. */
 export function useLink() {
   const { lang = "ru" } = useParams();

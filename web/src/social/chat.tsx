@@ -9,7 +9,7 @@ import { isSignedIn, useMe } from "@/modules/rbac/session";
 import { fileUrl } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
 import { fraction, UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
-import { AUTH_PATH, siteLink } from "@/site/link";
+import { AUTH_PATH, signInHref, siteLink } from "@/site/link";
 import { cn } from "@/ui/cn";
 import { Button } from "@/ui/button";
 import { ConfirmDialog, Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
@@ -119,11 +119,11 @@ export function ChatButton() {
 export function SignInPrompt() {
   const { t } = useTranslation();
   const { lang = "ru" } = useParams();
-  const redirect = typeof window === "undefined" ? "" : `?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`;
+  const back = typeof window === "undefined" ? "" : window.location.pathname + window.location.search;
   return (
     <div className="rounded-2xl border border-neutral-200 p-6" data-testid="chat-sign-in">
       <p>{t("chat.signIn")}</p>
-      <Link to={`${siteLink(`${AUTH_PATH}/select-method`, lang)}${redirect}`} className="mt-3 inline-flex h-10 items-center rounded-full bg-emerald-800 px-5 font-semibold text-white">
+      <Link to={back ? signInHref(lang, back) : siteLink(`${AUTH_PATH}/select-method`, lang)} className="mt-3 inline-flex h-10 items-center rounded-full bg-emerald-800 px-5 font-semibold text-white">
         {t("chat.login")}
       </Link>
     </div>

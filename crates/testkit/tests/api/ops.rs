@@ -114,6 +114,39 @@ async fn meta_describes_every_entity(app: TestApp) {
         .find(|f| f["name"] == "pageId")
         .map(|f| f["target"].clone());
     assert_eq!(target, Some(json!("host.page")));
+    // The words editors read, from the modules' words.toml: the page's names and place in the
+    // side list, a field's label (a shared one: `slug`), an enum value's words.
+    assert_eq!(
+        (
+            &page["label"]["ru"],
+            &page["labelMany"]["en"],
+            &page["group"]
+        ),
+        (&json!("Страница"), &json!("Pages"), &json!("site"))
+    );
+    assert!(page["rank"].is_u64(), "{}", page["rank"]);
+    assert_eq!(
+        rel["group"],
+        json!("site"),
+        "a relation says its module's group too"
+    );
+    let status = page["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| f["name"] == "status")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(status["label"]["ru"], json!("Статус"));
+    assert_eq!(status["valueLabels"]["draft"]["ru"], json!("Черновик"));
+    assert!(
+        slug["label"]["en"].is_string() && slug["help"]["ru"].is_string(),
+        "{slug}"
+    );
+    assert_eq!(
+        r.data()["moduleLabels"]["blog"]["label"]["ru"],
+        json!("Блог")
+    );
 }
 dual_test!(meta_describes_every_entity);
 

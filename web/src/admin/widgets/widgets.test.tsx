@@ -22,6 +22,8 @@ const meta: Meta = {
     {
       label: null,
       labelMany: null,
+      group: null,
+      rank: null,
       help: null,
       module: "blog",
       name: "category",

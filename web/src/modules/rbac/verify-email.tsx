@@ -2,8 +2,8 @@
 // confirms on load — mail scanners open links — but shows the code and a button; a visitor who is
 // not signed in is sent to sign in and brought back here.
 import { useState } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
-import { AUTH_PATH, useLink } from "@/site/link";
+import { Link, useLocation, useParams, useSearchParams } from "react-router";
+import { signInHref, useLink } from "@/site/link";
 import { buttonVariants } from "@/ui/button";
 import { AuthCard } from "./auth-card";
 import { useEmailT } from "./email-i18n";
@@ -15,12 +15,12 @@ const SETTINGS = "/rbac/subjects/settings";
 
 function SignInToConfirm() {
   const t = useEmailT();
-  const link = useLink();
+  const { lang = "ru" } = useParams();
   const { pathname, search } = useLocation();
   return (
     <div className="grid gap-4" data-testid="verify-sign-in">
       <p className="text-sm">{t("email.page.signIn")}</p>
-      <Link to={`${link(`${AUTH_PATH}/select-method`)}?redirect=${encodeURIComponent(pathname + search)}`} className={buttonVariants()}>
+      <Link to={signInHref(lang, pathname + search)} className={buttonVariants()}>
         {t("email.page.login")}
       </Link>
     </div>
