@@ -30,7 +30,7 @@ async function admin(stack, s) {
   if (!s.audit) {
     s.audit = await watchedContext(stack);
     await signIn(s.audit.page, ADMIN, "/admin");
-    await s.audit.page.getByRole("navigation", { name: "Models" }).waitFor();
+    await s.audit.page.getByRole("navigation", { name: "Sections" }).waitFor();
   }
   return s.audit;
 }
@@ -140,7 +140,7 @@ export const auditSpecs = [
       await page.keyboard.press("Escape");
 
       // The audit log, through its filters: the page's three entries, newest first, with diffs.
-      await page.getByRole("navigation", { name: "Models" }).getByRole("link", { name: "Audit log" }).click();
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Audit log" }).click();
       const log = page.getByTestId("audit-log");
       await log.getByTestId("audit-entry").first().waitFor();
       await log.getByLabel("Entity").selectOption("host.page");

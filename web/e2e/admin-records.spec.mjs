@@ -22,7 +22,7 @@ async function admin(stack, s) {
   if (!s.w) {
     s.w = await watchedContext(stack);
     await signIn(s.w.page, ADMIN, "/admin");
-    await s.w.page.getByRole("navigation", { name: "Models" }).waitFor();
+    await s.w.page.getByRole("navigation", { name: "Sections" }).waitFor();
   }
   // The admin keeps its language in the browser: each spec starts in English (from its next page
   // load on), whatever the one before left.

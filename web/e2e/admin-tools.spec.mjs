@@ -50,7 +50,7 @@ async function admin(stack, s) {
   if (!s.tools) {
     s.tools = await watchedContext(stack);
     await signIn(s.tools.page, ADMIN, "/admin");
-    await s.tools.page.getByRole("navigation", { name: "Models" }).waitFor();
+    await s.tools.page.getByRole("navigation", { name: "Sections" }).waitFor();
   }
   return s.tools;
 }
@@ -250,7 +250,7 @@ export const adminToolsSpecs = [
       await page.locator("tbody tr").first().waitFor();
       const width = () => page.evaluate(() => document.documentElement.scrollWidth);
       expect((await width()) <= 390, `the list page is ${await width()} px wide`);
-      const nav = page.getByRole("navigation", { name: "Models" });
+      const nav = page.getByRole("navigation", { name: "Sections" });
       expect(!(await nav.isVisible()), "the navigation is folded away");
       await screen(page, "admin-tools-mobile-list");
       await page.getByRole("button", { name: "Menu" }).click();

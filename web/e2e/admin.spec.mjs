@@ -23,7 +23,7 @@ export const adminSpecs = [
       await screen(page, "admin-sign-in-first");
       await form.getByRole("button", { name: "Sign in" }).click();
       await page.waitForURL((u) => u.pathname === "/admin/host/widget");
-      await page.getByRole("navigation", { name: "Models" }).waitFor();
+      await page.getByRole("navigation", { name: "Sections" }).waitFor();
       await page.getByTestId("account-menu").waitFor();
       await screen(page, "admin-home");
     },
@@ -32,7 +32,7 @@ export const adminSpecs = [
     "the admin creates a widget with an en and a ru title",
     async (_stack, s) => {
       const { page } = s.w;
-      await page.getByRole("navigation", { name: "Models" }).getByRole("link", { name: "Page blocks", exact: true }).waitFor();
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Page blocks", exact: true }).waitFor();
       await page.goto("/admin/host/widget");
       await page.getByRole("button", { name: "Add page block" }).click();
       const dialog = page.getByRole("dialog", { name: "New page block" });

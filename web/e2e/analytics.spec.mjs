@@ -26,7 +26,7 @@ async function admin(stack, s) {
   if (!s.w) {
     s.w = await watchedContext(stack);
     await signIn(s.w.page, ADMIN, "/admin");
-    await s.w.page.getByRole("navigation", { name: "Models" }).waitFor();
+    await s.w.page.getByRole("navigation", { name: "Sections" }).waitFor();
   }
   return s.w;
 }
@@ -121,7 +121,7 @@ export const analyticsSpecs = [
       await page.goto("/admin");
       const card = page.getByTestId("visits-card");
       await card.getByRole("img", { name: "Views and visitors per day, last 7 days" }).waitFor();
-      await page.getByRole("navigation", { name: "Models" }).getByRole("link", { name: "Analytics", exact: true }).click();
+      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Analytics", exact: true }).click();
       await page.waitForURL((u) => u.pathname === "/admin/analytics");
       const screenEl = page.getByTestId("analytics");
       await screenEl.getByRole("heading", { name: "Analytics" }).waitFor();

@@ -69,7 +69,7 @@ export const mediaSpecs = [
         // Run on its own (`node e2e/run.mjs media`): sign in first.
         s.w = await watchedContext(stack);
         await signIn(s.w.page, ADMIN, "/admin");
-        await s.w.page.getByRole("navigation", { name: "Models" }).waitFor();
+        await s.w.page.getByRole("navigation", { name: "Sections" }).waitFor();
       }
       const { page } = s.w;
       await page.goto("/admin/file-storage/file");

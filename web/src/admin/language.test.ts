@@ -1,0 +1,21 @@
+import { DEFAULT_LANGUAGE } from "@/i18n";
+import { adminLanguage, adminSignInUrl, rememberAdminLanguage } from "./language";
+
+describe("the admin's language", () => {
+  afterEach(() => localStorage.clear());
+
+  it("is the site's default until one is chosen, then the chosen one (across reloads: it is kept)", () => {
+    expect(adminLanguage()).toBe(DEFAULT_LANGUAGE);
+    rememberAdminLanguage("en");
+    expect(adminLanguage()).toBe("en");
+    rememberAdminLanguage("fr");
+    expect(adminLanguage()).toBe("en");
+    expect(localStorage.getItem("stoa.admin.language")).toBe("en");
+  });
+
+  it("is the sign-in's language for someone sent there from the admin", () => {
+    rememberAdminLanguage("en");
+    expect(adminSignInUrl("/admin/crm/request?edit=r1")).toBe(`/en/rbac/subject/authentication/select-method?redirect=${encodeURIComponent("/admin/crm/request?edit=r1")}`);
+    expect(adminSignInUrl("/admin", "ru")).toMatch(/^\/ru\/rbac\/subject\/authentication\/select-method\?redirect=%2Fadmin$/);
+  });
+});
