@@ -3,7 +3,7 @@
 // through a real browser against a real server.
 import { readFileSync } from "node:fs";
 import Papa from "papaparse";
-import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, openAdvanced, screen, signIn, watchedContext } from "./harness.mjs";
 
 const ARTICLES = "/api/blog/articles";
 
@@ -217,6 +217,7 @@ export const adminToolsSpecs = [
       await page.keyboard.press("n");
       const dialog = page.getByRole("dialog", { name: "New article" });
       await dialog.waitFor();
+      await openAdvanced(dialog);
       await dialog.getByLabel("Address", { exact: true }).fill("shortcut-saved");
       await dialog.getByLabel("Name in the admin", { exact: true }).fill("Saved by Ctrl+S");
       await dialog.getByLabel("Title (en)", { exact: true }).fill("Saved by the keyboard");

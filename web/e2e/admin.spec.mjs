@@ -1,5 +1,5 @@
 // The admin back office, driven through a real browser against a real server.
-import { ADMIN, expect, screen, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, openAdvanced, screen, watchedContext } from "./harness.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
 
@@ -37,6 +37,7 @@ export const adminSpecs = [
       await page.getByRole("button", { name: "Add page block" }).click();
       const dialog = page.getByRole("dialog", { name: "New page block" });
       await dialog.waitFor();
+      await openAdvanced(dialog);
       await dialog.getByLabel("Short name", { exact: true }).fill("e2e-widget");
       await dialog.getByLabel("Name in the admin", { exact: true }).fill("E2E widget admin");
       await dialog.getByLabel("Title (en)", { exact: true }).fill("Plant a tree");
@@ -96,6 +97,7 @@ export const adminSpecs = [
       });
       await widgets.getByRole("button", { name: "Add page–block link" }).click();
       const rel2 = page.getByRole("dialog", { name: "New page–block link" });
+      await openAdvanced(rel2);
       await rel2.getByLabel("Position", { exact: true }).fill("1");
       await rel2.getByLabel("Block", { exact: true }).click();
       await page.getByLabel("Search: page blocks").fill("e2e-second");
@@ -139,10 +141,11 @@ export const adminSpecs = [
       s.w.expectStatus(409);
       await page.getByRole("button", { name: "Add page block" }).click();
       const create = page.getByRole("dialog", { name: "New page block" });
+      await openAdvanced(create);
       await create.getByLabel("Short name", { exact: true }).fill("e2e-widget");
       await submitAndWait(create, "error");
       const message = await create.getByTestId("form-error").textContent();
-      expect(/slug/.test(message ?? ""), `the form shows the slug conflict, got '${message}'`);
+      expect(/^Short name: /.test(message ?? ""), `the form shows the slug conflict by the field's name, got '${message}'`);
       await screen(page, "admin-duplicate-slug");
       await page.keyboard.press("Escape");
       s.w.clearExpected();
@@ -171,10 +174,29 @@ export const adminSpecs = [
       const table = page.getByTestId("orders-table");
       await table.locator('[data-status="approving"]').first().waitFor();
       expect((await table.locator("[data-status]:not([data-status=approving])").count()) === 0, "the filter shows paid orders only");
+      // Each row: number, date, customer, total, status, payment, in words.
+      const firstRow = table.locator("tbody tr").first();
+      await firstRow.getByText(/Test payment · Paid|CloudPayments · Paid/).waitFor();
+      const cells = await firstRow.locator("td").allTextContents();
+      expect(/^№ \d+$/.test(cells[0]) && cells[2].includes("@") && /\d/.test(cells[3]), `a row reads number, customer and total, got ${JSON.stringify(cells)}`);
+      await screen(page, "admin-orders");
+      // Found by its number, and by its buyer's address.
+      const search = page.getByRole("searchbox", { name: "Find by number or email" });
+      const rowsRead = (want) =>
+        page.waitForFunction((w) => {
+          const rows = [...document.querySelectorAll("[data-testid=orders-table] tbody tr")];
+          return rows.length > 0 && rows.every((r) => r.textContent.includes(w)) && (!w.startsWith("№") || rows.length === 1);
+        }, want);
+      await search.fill(cells[0].replace(/\D/g, ""));
+      await rowsRead(cells[0]);
+      await search.fill(cells[2].trim());
+      await rowsRead(cells[2].trim());
+      await search.fill("");
       await table.getByTestId("order-open").first().click();
       const details = page.getByTestId("order-details");
       await details.locator('[data-status="approving"]').waitFor();
-      await details.getByTestId("order-invoice").first().getByText(/paid/).waitFor();
+      // Provider and state in words (never 'dummy · paid').
+      await details.getByTestId("order-invoice").first().getByText(/Test payment · Paid/).waitFor();
       await screen(page, "admin-order-details");
       for (const next of ["packaging", "delivering", "delivered"]) {
         await details.getByTestId(`order-move-${next}`).click();

@@ -233,6 +233,12 @@ export async function signIn(page, { email, password }, redirect) {
   await form.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** Opens a record form's closed 'Advanced' section (slug, admin name, design, position), if closed. */
+export async function openAdvanced(dialog) {
+  const details = dialog.getByTestId("advanced-fields");
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+}
+
 export function expect(cond, message) {
   if (!cond) throw new Error(message);
 }

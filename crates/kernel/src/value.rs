@@ -354,6 +354,21 @@ pub fn normalise_email(field: &str, raw: &str) -> crate::Result<String> {
     }
 }
 
+/// A record's own title (the first language of `title` that has text, cut to `max_len`
+/// characters), which an admin title left out is made from rather than random words.
+fn title_text(input: &Map<String, Value>, max_len: Option<usize>) -> Option<Val> {
+    let title = input.get("title")?.as_object()?;
+    let text = LANGUAGES
+        .iter()
+        .filter_map(|l| title.get(*l))
+        .chain(title.values())
+        .filter_map(Value::as_str)
+        .map(str::trim)
+        .find(|s| !s.is_empty())?;
+    let text: String = text.chars().take(max_len.unwrap_or(usize::MAX)).collect();
+    Some(Val::Text(text.trim_end().to_owned()))
+}
+
 /// The checked values for an insert: every non-server-owned field sent, defaults for the rest,
 /// server-owned fields set here. Unknown keys are ignored. Secret fields are never taken from input.
 pub fn prepare_create(entity: &Entity, input: &Map<String, Value>) -> Result<Vec<(usize, Val)>> {
@@ -373,6 +388,9 @@ pub fn prepare_create(entity: &Entity, input: &Map<String, Value>) -> Result<Vec
                     continue;
                 }
             },
+            _ if f.default == crate::model::DefaultValue::RandomTitle => {
+                title_text(input, f.max_len).or_else(|| default_val(f))
+            }
             _ => default_val(f),
         };
         match val {
@@ -453,6 +471,49 @@ mod tests {
             .field(int("width"))
             .field(text("secret").secret())
             .build()
+    }
+
+    #[test]
+    fn an_admin_title_left_out_is_the_records_title() {
+        let e = model("blog", "article", "articles")
+            .admin_title()
+            .field(translations("title"))
+            .build();
+        let at = e
+            .fields
+            .iter()
+            .position(|f| f.name == "adminTitle")
+            .unwrap();
+        let admin_title = |input: Value| {
+            let vals = prepare_create(&e, input.as_object().unwrap()).unwrap();
+            match vals.into_iter().find(|(i, _)| *i == at).unwrap().1 {
+                Val::Text(s) => s,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(
+            admin_title(json!({"title": {"ru": "  Привет, мир ", "en": ""}})),
+            "Привет, мир"
+        );
+        assert_eq!(
+            admin_title(json!({"title": {"ru": "Мир", "en": "World"}})),
+            "World",
+            "the first language of the site's order"
+        );
+        assert_eq!(
+            admin_title(json!({"title": {"en": "x".repeat(600)}})).len(),
+            500
+        );
+        assert_eq!(
+            admin_title(json!({"adminTitle": "Mine", "title": {"en": "T"}})),
+            "Mine"
+        );
+        let random = admin_title(json!({"title": {"en": "  "}}));
+        assert_eq!(
+            random.split(' ').count(),
+            3,
+            "no title: random words ({random})"
+        );
     }
 
     #[test]

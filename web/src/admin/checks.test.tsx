@@ -42,8 +42,11 @@ describe("the checks built from the declarations", () => {
     expect(fieldProblem(order, null, en)).toBeNull();
     expect(fieldProblem(order, null, { ...en, create: false })).toBe("Required");
     expect(fieldProblem(order, 1.5, en)).toBe("Enter a whole number");
-    // Required text may not be empty, with or without a default.
-    expect(fieldProblem(article.fields[2]!, "", en)).toBe("Required");
+    // Required text may not be empty, with or without a default, except a new record's admin title
+    // and slug (made from its title).
+    expect(fieldProblem(article.fields[2]!, "", en)).toBeNull();
+    expect(fieldProblem(article.fields[2]!, "", { ...en, create: false })).toBe("Required");
+    expect(fieldProblem(f("url", "text", { required: true, default: { type: "text", value: "/" } }), "", en)).toBe("Required");
     expect(fieldProblem(f("note", "text"), "", en)).toBeNull();
   });
 
@@ -180,13 +183,14 @@ describe("the form refuses what the server would", () => {
     renderForm();
     const form = screen.getByRole("form", { name: "New article" });
     expect(within(form).getByLabelText("Status")).toHaveValue("draft");
-    await userEvent.clear(within(form).getByLabelText("Admin title"));
+    // The admin title and slug wait, empty and closed under 'Advanced', to be made from the title.
+    expect(within(form).getByTestId("advanced-fields")).not.toHaveAttribute("open");
+    expect(within(form).getByLabelText("Admin title")).toHaveValue("");
     await userEvent.click(within(form).getByRole("button", { name: "Create" }));
-    const adminTitle = form.querySelector('[data-field="adminTitle"]') as HTMLElement;
-    expect(await within(adminTitle).findByText("Required")).toBeInTheDocument();
     const title = form.querySelector('[data-field="title"]') as HTMLElement;
-    expect(within(title).getByText("Enter the title in at least one language")).toBeInTheDocument();
-    expect(within(form).getByTestId("form-error")).toHaveTextContent("adminTitle: Required");
+    expect(await within(title).findByText("Enter the title in at least one language")).toBeInTheDocument();
+    expect(within(form).getByTestId("form-error")).toHaveTextContent("Title: Enter the title in at least one language");
+    expect(within(form).getByTestId("advanced-fields")).not.toHaveAttribute("open");
     expect(sent.filter((s) => s.method !== "GET")).toEqual([]);
     // Scheduled without a time is refused too.
     await userEvent.selectOptions(within(form).getByLabelText("Status"), "scheduled");
@@ -233,7 +237,28 @@ describe("the form refuses what the server would", () => {
     await userEvent.click(within(form).getByRole("button", { name: "Create" }));
     const field = form.querySelector('[data-field="slug"]') as HTMLElement;
     expect(await within(field).findByText("Use lower-case Latin letters, digits, - and _")).toBeInTheDocument();
-    expect(within(form).getByTestId("form-error")).toHaveTextContent("slug: Use lower-case Latin letters, digits, - and _");
+    expect(within(form).getByTestId("form-error")).toHaveTextContent("Slug: Use lower-case Latin letters, digits, - and _");
+    // A message inside 'Advanced' opens it.
+    expect(within(form).getByTestId("advanced-fields")).toHaveAttribute("open");
+  });
+
+  it("makes the slug from the title as it is typed, and saves the first free one", async () => {
+    const sent = stubFetch((s) => {
+      if (s.method === "POST") return reply(201, { data: { id: ID, ...(s.body as object) } });
+      const taken = ["ёлки-и-сосны", "yolki-i-sosny"].some((v) => decodeURIComponent(s.url).includes(`"value":"${v}"`));
+      return reply(200, { data: taken ? [{ id: "0191e6a4-0000-7000-8000-000000000002" }] : [] });
+    });
+    renderForm();
+    const form = screen.getByRole("form", { name: "New article" });
+    const title = form.querySelector('[data-field="title"]') as HTMLElement;
+    await userEvent.click(within(title).getByRole("tab", { name: "ru" }));
+    await userEvent.type(within(form).getByLabelText("Title (ru)"), "Ёлки и сосны");
+    expect(within(form).getByLabelText("Slug")).toHaveValue("yolki-i-sosny");
+    await userEvent.click(within(form).getByRole("button", { name: "Create" }));
+    await waitFor(() => expect(sent.filter((s) => s.method === "POST")).toHaveLength(1));
+    const body = sent.find((s) => s.method === "POST")!.body as Record<string, unknown>;
+    expect(body.slug).toBe("yolki-i-sosny-2");
+    expect("adminTitle" in body).toBe(false);
   });
 
   it("keeps a slug the server found taken (409) refused, in the admin's words", async () => {
@@ -243,6 +268,10 @@ describe("the form refuses what the server would", () => {
     renderForm();
     const form = screen.getByRole("form", { name: "New article" });
     await userEvent.type(within(form).getByLabelText("Title (en)"), "Trees");
+    // Typed by hand, the slug is the editor's (not replaced by a free one).
+    await userEvent.click(within(form).getByText("Advanced"));
+    await userEvent.clear(within(form).getByLabelText("Slug"));
+    await userEvent.type(within(form).getByLabelText("Slug"), "trees");
     await userEvent.click(within(form).getByRole("button", { name: "Create" }));
     const field = form.querySelector('[data-field="slug"]') as HTMLElement;
     expect(await within(field).findByText("Already taken by another record; choose another")).toBeInTheDocument();

@@ -16,6 +16,7 @@ import { Label } from "@/ui/input";
 import { recordPanels } from "./panels";
 import { useReportDirty } from "./publishing";
 import { useRecordsT } from "./records-i18n";
+import { freeSlug, isAdvanced, slugFrom, titleText } from "./derive";
 import { anyLanguage, editableFields, entitySchema, initialValues, payload, recordValues, serverFieldMessage, UniqueChecker, type Values } from "./schema";
 import { FieldWidget } from "./widgets";
 import { uploadMessage } from "./widgets/file";
@@ -93,6 +94,11 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
   useEffect(() => {
     if (record.data) form.reset(recordValues(entity, record.data, meta.languages));
   }, [record.data, entity, meta.languages, form]);
+  // A new record's slug follows its title (transliterated) until the editor types one; while it
+  // does, it is not checked as it changes (the save takes the first free one).
+  const slugField = !id && !("slug" in fixed) ? entity.fields.find((f) => f.name === "slug" && f.format === "slug" && !f.serverOwned) : undefined;
+  const [slugEdited, setSlugEdited] = useState(false);
+  const autoSlug = slugField && !slugEdited ? slugField.name : null;
   const [uniques] = useState(() => uniqueFields(entity, fixed));
   useEffect(() => {
     if (!uniques.length) return undefined;
@@ -101,15 +107,30 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
       exact: true,
       formState: { values: true },
       callback: ({ values, name }) => {
-        if (!name || !uniques.includes(name)) return;
+        if (!name || !uniques.includes(name) || name === autoSlug) return;
         checker.schedule(name, values[name], (taken) => {
           // Said at once when taken; a message of an earlier value is rechecked away.
           if (taken || form.getFieldState(name).error) void form.trigger(name);
         });
       },
     });
-  }, [form, checker, uniques]);
+  }, [form, checker, uniques, autoSlug]);
+  useEffect(() => {
+    if (!slugField || slugEdited) return undefined;
+    return form.subscribe({
+      name: ["title"],
+      formState: { values: true },
+      callback: ({ values }) => {
+        const slug = slugFrom(titleText(values, meta.languages), slugField.maxLength);
+        if (form.getValues(slugField.name) !== slug) form.setValue(slugField.name, slug, { shouldDirty: true });
+      },
+    });
+  }, [form, slugField, slugEdited, meta.languages]);
   const fields = editableFields(entity);
+  const mainFields = fields.filter((f) => !isAdvanced(f));
+  const advancedFields = fields.filter(isAdvanced);
+  const advancedError = advancedFields.some((f) => form.formState.errors[f.name]);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
   const Panel = recordPanels[`${entity.module}.${entity.name}`];
   // Files picked in file fields, sent with the next save (as multipart) and dropped once saved.
   const [files, setFiles] = useState<Record<string, File>>({});
@@ -123,11 +144,16 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
       return next;
     });
   };
+  // A field is named in messages by its words, never its key.
+  const fieldLabel = (name: string) => {
+    const f = entity.fields.find((x) => x.name === name);
+    return f ? fieldName(f, lang) : name;
+  };
   const firstError =
     form.formState.errors.root?.server?.message ??
     Object.entries(form.formState.errors)
       .filter(([k]) => k !== "root")
-      .map(([k, v]) => `${k}: ${(v as { message?: string })?.message ?? ""}`)[0];
+      .map(([k, v]) => `${fieldLabel(k)}: ${(v as { message?: string })?.message ?? ""}`)[0];
   const submit = form.handleSubmit(
     async (values) => {
       const sending = Object.keys(files);
@@ -162,7 +188,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
           // A unique value the server found taken stays refused while it is the field's value.
           if (e.status === 409) for (const [name] of said) if (uniques.includes(name)) checker.remember(name, values[name], true);
           if (said[0]) {
-            message = `${said[0][0]}: ${said[0][1]}`;
+            message = `${fieldLabel(said[0][0])}: ${said[0][1]}`;
             form.setError("root.server", { type: "server", message });
           }
         }
@@ -180,57 +206,78 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
   );
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
+    // A slug made from the title takes the first free one of slug, slug-2, slug-3, … .
+    if (slugField && !slugEdited) {
+      const base = slugFrom(titleText(form.getValues(), meta.languages), slugField.maxLength);
+      const slug = base ? await freeSlug(base, (s) => checker.check(slugField.name, s), slugField.maxLength) : "";
+      form.setValue(slugField.name, slug, { shouldDirty: true });
+    }
     // Unique values not yet looked up (typed and saved at once) are asked about before the checks run.
     const values = form.getValues();
     await Promise.all(uniques.filter((n) => !record.data || values[n] !== record.data[n]).map((n) => checker.check(n, values[n])));
     await submit();
   }
+  const renderField = (f: (typeof fields)[number]) => {
+    const fid = `field-${entity.module}-${entity.name}-${f.name}`;
+    const locked = f.name in fixed;
+    const err = form.formState.errors[f.name]?.message as string | undefined;
+    return (
+      <div key={f.name} className="grid gap-1.5" data-field={f.name}>
+        <div className="flex gap-1">
+          <Label htmlFor={fid}>{fieldName(f, lang)}</Label>
+          {f.required ? (
+            <span aria-hidden className="text-sm text-destructive">
+              *
+            </span>
+          ) : null}
+        </div>
+        <Controller
+          control={form.control}
+          name={f.name}
+          render={({ field }) => (
+            <FieldWidget
+              id={fid}
+              field={f}
+              value={field.value}
+              onChange={(v: unknown) => {
+                if (f.name === slugField?.name) setSlugEdited(true);
+                field.onChange(v);
+              }}
+              meta={meta}
+              lang={lang}
+              disabled={locked}
+              invalid={!!err}
+              file={files[f.name] ?? null}
+              onFile={(file) => pickFile(f.name, file)}
+              progress={files[f.name] ? progress : null}
+            />
+          )}
+        />
+        {fieldHelp(f, lang) ? (
+          <p className="text-xs text-muted-foreground" data-testid="field-help">
+            {fieldHelp(f, lang)}
+          </p>
+        ) : null}
+        {err ? <p className="text-sm text-destructive">{err}</p> : null}
+      </div>
+    );
+  };
   if (id && record.isPending) return <p className="text-sm">{t("admin.loading")}</p>;
   return (
     <div className="grid gap-6">
       <form onSubmit={(ev) => void onSubmit(ev)} className="grid gap-4" noValidate aria-label={formTitle(t, entity, lang, !!id)}>
-        {fields.map((f) => {
-          const fid = `field-${entity.module}-${entity.name}-${f.name}`;
-          const locked = f.name in fixed;
-          const err = form.formState.errors[f.name]?.message as string | undefined;
-          return (
-            <div key={f.name} className="grid gap-1.5" data-field={f.name}>
-              <div className="flex gap-1">
-                <Label htmlFor={fid}>{fieldName(f, lang)}</Label>
-                {f.required ? (
-                  <span aria-hidden className="text-sm text-destructive">
-                    *
-                  </span>
-                ) : null}
-              </div>
-              <Controller
-                control={form.control}
-                name={f.name}
-                render={({ field }) => (
-                  <FieldWidget
-                    id={fid}
-                    field={f}
-                    value={field.value}
-                    onChange={field.onChange}
-                    meta={meta}
-                    lang={lang}
-                    disabled={locked}
-                    invalid={!!err}
-                    file={files[f.name] ?? null}
-                    onFile={(file) => pickFile(f.name, file)}
-                    progress={files[f.name] ? progress : null}
-                  />
-                )}
-              />
-              {fieldHelp(f, lang) ? (
-                <p className="text-xs text-muted-foreground" data-testid="field-help">
-                  {fieldHelp(f, lang)}
-                </p>
-              ) : null}
-              {err ? <p className="text-sm text-destructive">{err}</p> : null}
-            </div>
-          );
-        })}
+        {mainFields.map(renderField)}
+        {advancedFields.length ? (
+          <details
+            className="rounded-lg border border-border p-3"
+            open={advancedOpen || advancedError}
+            onToggle={(e) => setAdvancedOpen((e.currentTarget as HTMLDetailsElement).open)}
+            data-testid="advanced-fields"
+          >
+            <summary className="cursor-pointer text-sm font-semibold">{t("admin.advanced")}</summary>
+            <div className="mt-3 grid gap-4">{advancedFields.map(renderField)}</div>
+          </details>
+        ) : null}
         <div className="sticky bottom-0 flex items-center gap-3 border-t border-border bg-white pt-3">
           <StatusButton status={status} idle={id ? t("admin.updateButton") : t("admin.createButton")} />
           {firstError && status !== "pending" ? (

@@ -39,6 +39,8 @@ export function FilteredList({
   columns,
   testId,
   actions,
+  search,
+  extra,
 }: {
   path: string;
   title: string;
@@ -49,17 +51,32 @@ export function FilteredList({
   statusLabel: (status: string) => string;
   columns: Column[];
   testId: string;
+  /** A search box: its label, and the conditions a query asks for (a number, an address). */
+  search?: { label: string; params: (query: string) => Pick<ListParams, "search" | "conditions"> };
+  /** What the list shows beside each row's own fields, read for a page at once (merged by id). */
+  extra?: { key: string; fetch: (rows: Row[]) => Promise<Row[]> };
 }) {
   const { t } = useTranslation();
   const headingId = useId();
   const [status, setStatus] = useState("");
   const [page, setPage] = useState(0);
+  const [query, setQuery] = useState("");
+  const asked = query.trim() && search ? search.params(query.trim()) : {};
   const list = useQuery({
-    queryKey: ["entity", path, "filtered", status, page],
-    queryFn: ({ signal }) => entityClient({ path }).list({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined }, signal),
+    queryKey: ["entity", path, "filtered", status, page, asked],
+    queryFn: ({ signal }) => entityClient({ path }).list({ page, size: PAGE, sort: { field: "createdAt", desc: true }, filters: status ? { status } : undefined, ...asked }, signal),
     placeholderData: (p) => p,
   });
-  const rows = list.data?.data ?? [];
+  const own = list.data?.data ?? [];
+  const ids = own.map((r) => r.id);
+  const more = useQuery({
+    queryKey: ["entity", path, "extra", extra?.key, ids],
+    queryFn: () => extra!.fetch(own),
+    enabled: !!extra && ids.length > 0,
+    placeholderData: (p) => p,
+  });
+  const byId = new Map((more.data ?? []).map((r) => [r.id, r]));
+  const rows = own.map((r) => ({ ...r, ...byId.get(r.id) }));
   return (
     <section aria-labelledby={headingId}>
       <div className="flex flex-wrap items-center gap-3">
@@ -69,6 +86,19 @@ export function FilteredList({
         {actions ? <div className="ml-auto flex gap-2">{actions}</div> : null}
       </div>
       {help ? <p className="mt-1 text-sm text-neutral-700">{help}</p> : null}
+      {search ? (
+        <input
+          type="search"
+          className="mt-4 h-9 w-full max-w-sm rounded-md border border-border px-3 text-sm"
+          placeholder={search.label}
+          aria-label={search.label}
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setPage(0);
+          }}
+        />
+      ) : null}
       <fieldset className="mt-4 flex flex-wrap gap-2">
         <legend className="sr-only">{t("orders.filter")}</legend>
         {["", ...statuses].map((s) => (

@@ -5,21 +5,6 @@ import { recordsT } from "./records-i18n";
 
 export type Values = Record<string, unknown>;
 
-const WORDS = {
-  adjective: ["far", "calm", "bold", "kind", "wise", "swift", "bright", "quiet", "brave", "gentle", "lucky", "proud"],
-  colour: ["salmon", "amber", "olive", "coral", "indigo", "ivory", "teal", "plum", "sage", "rust", "azure", "jade"],
-  animal: ["cod", "fox", "owl", "elk", "lynx", "heron", "otter", "crane", "bison", "finch", "hare", "seal"],
-};
-
-function pick(list: string[]): string {
-  return list[Math.floor(Math.random() * list.length)] ?? list[0] ?? "x";
-}
-
-/** Three random words (adjective-colour-animal), as the server generates for slug and adminTitle. */
-export function randomWords(): [string, string, string] {
-  return [pick(WORDS.adjective), pick(WORDS.colour), pick(WORDS.animal)];
-}
-
 /** The fields an administrator edits: everything the server does not own. */
 export function editableFields(e: EntityMeta): FieldMeta[] {
   return e.fields.filter((f) => !f.serverOwned && f.name !== "id");
@@ -48,7 +33,7 @@ export function isContent(e: EntityMeta): boolean {
 
 const EMPTY_DOC = { type: "doc", content: [{ type: "paragraph" }] };
 
-function defaultOf(f: FieldMeta, languages: readonly string[], words: [string, string, string]): unknown {
+function defaultOf(f: FieldMeta, languages: readonly string[]): unknown {
   const d = f.default;
   switch (d?.type) {
     case "text":
@@ -66,9 +51,9 @@ function defaultOf(f: FieldMeta, languages: readonly string[], words: [string, s
     case "now":
       return new Date().toISOString();
     case "randomSlug":
-      return words.join("-");
     case "randomTitle":
-      return words.join(" ");
+      // Made from the title as it is typed (slug) or when saved (adminTitle): never random words.
+      return "";
     default:
       break;
   }
@@ -85,14 +70,13 @@ function defaultOf(f: FieldMeta, languages: readonly string[], words: [string, s
   }
 }
 
-/** The values a new record's form starts with: the declared defaults (slug and adminTitle get
- * the same three random words, as the server would make them). A publishable record starts as a
- * draft (the database's default, `published`, is for API clients that do not send a status). */
+/** The values a new record's form starts with: the declared defaults (slug and adminTitle empty,
+ * to be made from the title). A publishable record starts as a draft (the database's default,
+ * `published`, is for API clients that do not send a status). */
 export function initialValues(e: EntityMeta, languages: readonly string[], fixed: Values = {}): Values {
-  const words = randomWords();
   const out: Values = {};
   for (const f of editableFields(e)) {
-    out[f.name] = defaultOf(f, languages, words);
+    out[f.name] = defaultOf(f, languages);
   }
   const p = publishing(e);
   if (p && !p.status.serverOwned) out[p.status.name] = "draft";
@@ -104,7 +88,7 @@ export function recordValues(e: EntityMeta, row: Values, languages: readonly str
   const out: Values = {};
   for (const f of editableFields(e)) {
     const v = row[f.name];
-    out[f.name] = v === undefined ? defaultOf(f, languages, randomWords()) : v;
+    out[f.name] = v === undefined ? defaultOf(f, languages) : v;
   }
   return out;
 }
@@ -160,12 +144,18 @@ export function hasDefault(f: FieldMeta): boolean {
   return !!f.default && f.default.type !== "none";
 }
 
+/** A field a new record may leave empty, to be made from its title (adminTitle by the server, the
+ * slug by the form before it sends). */
+export function madeWhenEmpty(f: FieldMeta): boolean {
+  return f.default?.type === "randomTitle" || f.default?.type === "randomSlug";
+}
+
 /** Why the value of one field would be refused (in the admin's language), or null. */
 export function fieldProblem(f: FieldMeta, v: unknown, c: Checks = english): string | null {
   const { t } = c;
   if (v instanceof Unparsed) return f.kind === "json" ? t("admin.invalidJson") : f.kind === "timestamp" ? t("admin.invalidDate") : t("records.check.invalid");
   if (v === null || v === undefined) return f.required && !(c.create && hasDefault(f)) ? t("errors.required") : null;
-  if (v === "" && f.kind !== "json") return f.required ? t("errors.required") : null;
+  if (v === "" && f.kind !== "json") return f.required && !(c.create && madeWhenEmpty(f)) ? t("errors.required") : null;
   const problem = ((): string | null => {
     switch (f.kind) {
       case "text": {
@@ -244,7 +234,8 @@ export function serverFieldMessage(message: string, t: TFunction): string {
   return message;
 }
 
-/** The body sent to the server: empty optional text becomes null; empty languages are left out. */
+/** The body sent to the server: empty optional text becomes null; empty required text the server
+ * fills (a new record's adminTitle) is left out; empty languages are left out. */
 export function payload(e: EntityMeta, values: Values): Values {
   const out: Values = {};
   for (const f of editableFields(e)) {
@@ -254,6 +245,7 @@ export function payload(e: EntityMeta, values: Values): Values {
       out[f.name] = Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, s]) => typeof s === "string" && s !== ""));
       continue;
     }
+    if (v === "" && f.required && madeWhenEmpty(f)) continue;
     out[f.name] = v === "" && !f.required ? null : v;
   }
   return out;

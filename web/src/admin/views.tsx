@@ -4,6 +4,8 @@ import { InboxView } from "@/modules/billing/admin";
 import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
 import { MediaLibrary } from "@/modules/file-storage/admin";
 import { NotificationsView } from "@/modules/notification/admin";
+import { RequestsInbox } from "@/modules/crm/admin";
+import { AttentionCard } from "./attention";
 import { toolsT } from "./i18n";
 import { trustT } from "./trust-i18n";
 
@@ -17,6 +19,7 @@ export const entityViews: Record<string, ComponentType<ViewProps>> = {
   "billing.webhook": InboxView,
   "file-storage.file": MediaLibrary,
   "notification.notification": NotificationsView,
+  "crm.request": RequestsInbox,
 };
 
 // The analytics screen and its card are loaded when first shown.
@@ -42,6 +45,7 @@ export const adminScreens: { path: string; title: (t: TFunction) => string; Scre
 
 /** Cards of the admin's start page. */
 export const dashboardCards: { key: string; Card: ComponentType<ViewProps> }[] = [
+  { key: "admin.attention", Card: AttentionCard },
   { key: "analytic.visits", Card: VisitsCard },
   { key: "ecommerce.sales", Card: SalesCard },
 ];

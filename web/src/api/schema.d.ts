@@ -1825,6 +1825,23 @@ export interface paths {
         patch: operations["updateCrmRequest"];
         trace?: never;
     };
+    "/api/crm/requests/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answers a submission by mail to its sender, in the sender's language; a new one becomes 'in progress' */
+        post: operations["crmRequestReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crm/requests/bulk": {
         parameters: {
             query?: never;
@@ -3102,6 +3119,23 @@ export interface paths {
         };
         /** Paid orders and revenue per currency per day (?days=30) */
         get: operations["ecommerceOrderStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecommerce/orders/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the admins' list shows beside each order (?ids=a,b,… at most 50): total, currency, latest invoice's provider and state, buyer */
+        get: operations["ecommerceOrderSummaries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12016,27 +12050,48 @@ export interface components {
             /** @enum {string} */
             variant?: "default" | "text-default" | "textarea-default" | "number-default";
         };
+        CrmReplyBody: {
+            subject: string;
+            text: string;
+        };
+        CrmReplyResult: {
+            language: string;
+            queued: boolean;
+            /** @enum {string} */
+            status: "new" | "in_progress" | "done";
+            to: string;
+        };
         /** @description crm.request (crm_request) */
         CrmRequest: {
             /** Format: date-time */
             createdAt: string;
+            email: string | null;
             /** Format: uuid */
             id: string;
+            language: string | null;
+            note: string | null;
             payload: unknown;
+            /** @enum {string} */
+            status: "new" | "in_progress" | "done";
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
         };
         CrmRequestCreate: {
+            email?: string | null;
+            language?: string | null;
+            note?: string | null;
             payload?: unknown;
+            /** @enum {string} */
+            status?: "new" | "in_progress" | "done";
             /** @enum {string} */
             variant?: "default";
         };
         /** @description Filters of crm.request (the `filters` query parameter as JSON): every condition must hold. */
         CrmRequestFilters: {
             and: {
-                column: ("id" | "createdAt" | "updatedAt" | "variant" | "payload") | string;
+                column: ("id" | "createdAt" | "updatedAt" | "variant" | "payload" | "status" | "email" | "language" | "note") | string;
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -12049,7 +12104,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt";
+            column: "id" | "createdAt" | "status" | "email";
             /**
              * @default asc
              * @enum {string}
@@ -12057,7 +12112,12 @@ export interface components {
             method: "asc" | "desc";
         }[];
         CrmRequestPatch: {
+            email?: string | null;
+            language?: string | null;
+            note?: string | null;
             payload?: unknown;
+            /** @enum {string} */
+            status?: "new" | "in_progress" | "done";
             /** @enum {string} */
             variant?: "default";
         };
@@ -13195,6 +13255,29 @@ export interface components {
             socialModuleChatId?: string;
             /** @enum {string} */
             variant?: "default";
+        };
+        EcommerceOrderSummary: {
+            billingModuleCurrency: components["schemas"]["EcommerceCurrencyCard"] | null;
+            /**
+             * Format: decimal
+             * @description What checkout charges in the order's currency
+             */
+            checkoutTotal: string | null;
+            /** @description The order's address, else the buyer's account's */
+            email: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string|null} */
+            paymentStatus: "draft" | "open" | "paid" | "uncollectible" | "void" | "failed" | null;
+            /** @description The latest invoice's payment provider */
+            provider: string | null;
+            /**
+             * Format: uuid
+             * @description The buyer's account
+             */
+            subjectId: string | null;
+            /** @description Per currency the products are priced in */
+            total: components["schemas"]["EcommerceMoney"][];
         };
         /** @description An order with its lines (product, total per currency), currency, totals and checkout total */
         EcommerceOrderView: components["schemas"]["EcommerceOrder"] & {
@@ -15299,7 +15382,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -15308,7 +15391,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
         };
         /** @description Filters of notification.template (the `filters` query parameter as JSON): every condition must hold. */
         NotificationTemplateFilters: {
@@ -15341,7 +15424,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
         };
         NotificationTemplateRenderBody: {
             data?: {
@@ -35097,6 +35180,97 @@ export interface operations {
             };
         };
     };
+    crmRequestReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrmReplyBody"];
+            };
+        };
+        responses: {
+            /** @description Answers a submission by mail to its sender, in the sender's language; a new one becomes 'in progress' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmReplyResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     bulkCreateCrmRequest: {
         parameters: {
             query?: never;
@@ -45856,6 +46030,58 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EcommerceOrderStats"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ecommerceOrderSummaries: {
+        parameters: {
+            query: {
+                /** @description Order ids separated by commas (at most 50) */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the admins' list shows beside each order (?ids=a,b,… at most 50): total, currency, latest invoice's provider and state, buyer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EcommerceOrderSummary"][];
                     };
                 };
             };

@@ -704,6 +704,22 @@ impl Billing {
         Ok((links, invoices))
     }
 
+    /// The invoices of `intents`, each with the intent it is of, oldest first.
+    pub async fn invoices_by_intent(&self, intents: &[Uuid]) -> Result<Vec<(Uuid, Record)>> {
+        let (links, rows) = self.invoice_links(intents).await?;
+        let by_id: HashMap<Uuid, &Record> =
+            rows.iter().filter_map(|r| Some((r.id()?, r))).collect();
+        let mut out: Vec<(Uuid, Record)> = links
+            .iter()
+            .filter_map(|l| {
+                let invoice = by_id.get(&l.uuid("invoiceId")?)?;
+                Some((l.uuid("paymentIntentId")?, (*invoice).clone()))
+            })
+            .collect();
+        out.sort_by(|a, b| a.1.text("createdAt").cmp(&b.1.text("createdAt")));
+        Ok(out)
+    }
+
     /// The invoices of `intents`, oldest first.
     pub async fn invoices_of(&self, intents: &[Uuid]) -> Result<Vec<Record>> {
         let (_, mut rows) = self.invoice_links(intents).await?;

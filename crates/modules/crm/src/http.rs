@@ -36,6 +36,11 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
     let limits = Arc::new(limits);
     let (r1, l1) = (requests.clone(), limits.clone());
     let values = json!({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}, "properties": {"_gotcha": {"type": "string", "description": "leave empty: a request that fills it is taken for a bot's and dropped"}}});
+    let r2 = requests.clone();
+    let reply_body = json!({"type": "object", "title": "CrmReplyBody", "properties": {
+        "subject": {"type": "string", "minLength": 1, "maxLength": crate::requests::MAX_REPLY_SUBJECT},
+        "text": {"type": "string", "minLength": 1, "maxLength": crate::requests::MAX_REPLY_TEXT}
+    }, "required": ["subject", "text"]});
     let mut signed = values.clone();
     signed["properties"]["formId"] = json!({"type": "string", "format": "uuid"});
     signed["required"] = json!(["formId"]);
@@ -100,6 +105,34 @@ pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
                 201,
                 json!({"$ref": "#/components/schemas/CrmRequest"}),
                 &[400, 401, 403, 404, 413, 415, 422, 429],
+            ),
+        )
+        .add(
+            Access::Admin,
+            "POST",
+            "/api/crm/requests/{id}/reply",
+            post(
+                move |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
+                    let request = stoa_api::crud::parse_id(&id)?;
+                    let body = stoa_api::body::parse(req, s.limits).await?;
+                    let b = as_object(&body.data)?;
+                    let text = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let done = r2.reply(request, &text("subject"), &text("text")).await?;
+                    ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, done))
+                },
+            ),
+            custom(
+                "crm",
+                "crmRequestReply",
+                "Answers a submission by mail to its sender, in the sender's language; a new one becomes 'in progress'",
+                path_params(&["id"]),
+                Some(reply_body),
+                200,
+                json!({"type": "object", "title": "CrmReplyResult", "properties": {
+                    "queued": {"type": "boolean"}, "to": {"type": "string"}, "language": {"type": "string"},
+                    "status": {"type": "string", "enum": crate::REQUEST_STATUSES}
+                }, "required": ["queued", "to", "language", "status"]}),
+                &[400, 401, 403, 404, 413, 415, 422],
             ),
         )
 }

@@ -41,6 +41,20 @@ pub fn declarations() -> Module {
                 .build(),
             model(M, "request", "requests")
                 .field(json("payload").required().default_json("{}"))
+                // Where the admins stand with it: new, being answered, done.
+                .field(
+                    enumeration("status", REQUEST_STATUSES)
+                        .required()
+                        .default_text("new")
+                        .list(),
+                )
+                // The sender's address (the form's email input, else the signed-in sender's):
+                // what a reply goes to, and what the inbox is searched by.
+                .field(text("email").max_len(320).list().searchable())
+                // The sender's language, which a reply's mail is in.
+                .field(text("language").max_len(10))
+                // The admins' own note; never shown to the sender.
+                .field(text("note").max_len(10_000).unsorted())
                 .private()
                 .build(),
             model(M, "widget", "widgets")
@@ -72,6 +86,9 @@ pub fn declarations() -> Module {
         ],
     }
 }
+
+/// Where the admins stand with a submission.
+pub const REQUEST_STATUSES: &[&str] = &["new", "in_progress", "done"];
 
 /// The module: declarations, the public and signed-in form submissions, and their mail.
 pub fn module() -> stoa_api::module::ModuleDef {
@@ -116,6 +133,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .seed(stoa_notification::mail::templates_seed(
             "crm.templates.v2",
             requests::digest_templates,
+        ))
+        .seed(stoa_notification::mail::templates_seed(
+            "crm.templates.v3",
+            requests::reply_templates,
         ))
         .seed(|ctx| Box::pin(requests::update_received(&ctx.store)))
 }

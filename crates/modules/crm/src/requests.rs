@@ -26,6 +26,11 @@ pub const ADMIN_EMAIL: &str = "generate-email-crm-form-request-created-admin";
 pub const ADMIN_TELEGRAM: &str = "generate-telegram-crm-form-request-created-admin";
 pub const RECEIVED: &str = "crm-form-request-received";
 pub const ADMIN_DIGEST: &str = "generate-email-crm-form-requests-digest-admin";
+pub const REPLY: &str = "crm-form-request-reply";
+
+/// Longest subject and text of an admin's reply, in characters.
+pub const MAX_REPLY_SUBJECT: usize = 200;
+pub const MAX_REPLY_TEXT: usize = 10_000;
 
 /// Admin alerts one at a time per hour; past them, one digest an hour says more came.
 pub const ADMIN_ALERTS_PER_HOUR: u32 = 20;
@@ -237,11 +242,16 @@ impl Requests {
         if let Some(s) = subject {
             payload["subjectId"] = json!(s);
         }
+        let sender = self.sender(subject, &inputs, &checked).await?;
         let mut tx = store.begin().await?;
         let row = {
             let mut exec = tx.exec();
             let mut input = Map::new();
             input.insert("payload".into(), payload);
+            if let Some(to) = &sender {
+                input.insert("email".into(), json!(to));
+            }
+            input.insert("language".into(), json!(language));
             let row = store.create_in(&mut exec, &request, &input).await?;
             let id = Record::must_id(&row)?;
             store
@@ -253,7 +263,7 @@ impl Requests {
         // Requests are private: no public page shows them, so no page cache is cleared.
         tracing::info!(form = %form, "crm form request received");
         if let Err(e) = self
-            .tell(&form_row, &inputs, &checked, &row, subject, language)
+            .tell(&form_row, &inputs, &checked, &row, sender, language)
             .await
         {
             // The request is stored; a notification that could not be written is logged.
@@ -269,7 +279,7 @@ impl Requests {
         inputs: &[Record],
         values: &Map<String, Value>,
         request: &Record,
-        subject: Option<Uuid>,
+        sender: Option<String>,
         language: &str,
     ) -> Result<()> {
         let label = |i: &Record, lang: &str| -> String {
@@ -344,7 +354,7 @@ impl Requests {
                 }
             }
         }
-        self.receipt(subject, inputs, values, form, language).await
+        self.receipt(sender, form, language).await
     }
 
     /// One mail to the admins at the end of this hour saying more requests came than were sent
@@ -381,29 +391,32 @@ impl Requests {
         Ok(())
     }
 
-    /// The sender's confirmation. It carries none of what was sent (the address is whatever the
-    /// visitor typed: the site must not relay a stranger's text to it), and one address gets at
-    /// most [`RECEIPTS_PER_ADDRESS_PER_DAY`] a day.
-    async fn receipt(
+    /// The sender's address: the form's email input, else the signed-in sender's (lower-case).
+    async fn sender(
         &self,
         subject: Option<Uuid>,
         inputs: &[Record],
         values: &Map<String, Value>,
-        form: &Record,
-        language: &str,
-    ) -> Result<()> {
-        // The sender: the form's email input, else the signed-in sender's address.
-        let mut sender = inputs.iter().filter(|i| is_email_input(i)).find_map(|i| {
+    ) -> Result<Option<String>> {
+        let typed = inputs.iter().filter(|i| is_email_input(i)).find_map(|i| {
             values
                 .get(key(i))
                 .and_then(Value::as_str)
-                .map(str::to_owned)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_lowercase)
         });
-        if sender.is_none()
-            && let Some(s) = subject
-        {
-            sender = self.subjects.emails(s).await?.into_iter().next();
-        }
+        Ok(match (typed, subject) {
+            (Some(t), _) => Some(t),
+            (None, Some(s)) => self.subjects.emails(s).await?.into_iter().next(),
+            (None, None) => None,
+        })
+    }
+
+    /// The sender's confirmation. It carries none of what was sent (the address is whatever the
+    /// visitor typed: the site must not relay a stranger's text to it), and one address gets at
+    /// most [`RECEIPTS_PER_ADDRESS_PER_DAY`] a day.
+    async fn receipt(&self, sender: Option<String>, form: &Record, language: &str) -> Result<()> {
         if let Some(to) = sender {
             if self.receipts.check(&to.to_lowercase()).await.is_err() {
                 tracing::info!(form = ?form.id(), "a form confirmation was not sent: its address had its share today");
@@ -424,6 +437,99 @@ impl Requests {
         }
         Ok(())
     }
+
+    /// An admin's answer to a submission, mailed to its sender in the sender's language (the
+    /// admin's words, with the form's title); a new submission becomes 'in progress'. 422 when the
+    /// sender left no address, or the subject or text is empty or too long.
+    pub async fn reply(&self, request: Uuid, subject: &str, text: &str) -> Result<Value> {
+        let subject = subject.trim();
+        let text = text.trim();
+        let mut errors = FieldErrors::new();
+        if subject.is_empty() || subject.chars().count() > MAX_REPLY_SUBJECT {
+            errors.entry("subject".into()).or_default().push(format!(
+                "write a subject of 1 to {MAX_REPLY_SUBJECT} characters"
+            ));
+        }
+        if text.is_empty() || text.chars().count() > MAX_REPLY_TEXT {
+            errors.entry("text".into()).or_default().push(format!(
+                "write an answer of 1 to {MAX_REPLY_TEXT} characters"
+            ));
+        }
+        if !errors.is_empty() {
+            return Err(Error::invalid_fields(errors));
+        }
+        let requests = self.store.entity("crm.request")?;
+        let row = self.store.get(&requests, request).await?;
+        let to = row
+            .text("email")
+            .filter(|e| is_email(e))
+            .ok_or_else(|| {
+                Error::invalid_field("email", "the sender left no email address to answer to")
+            })?
+            .to_owned();
+        let language = row
+            .text("language")
+            .filter(|l| stoa_kernel::model::LANGUAGES.contains(l))
+            .unwrap_or(&self.default_language)
+            .to_owned();
+        let link = self.store.entity("crm.forms-to-requests")?;
+        let form = match self
+            .store
+            .find_by(&link, &[("requestId", Val::Uuid(request))], 1)
+            .await?
+            .first()
+            .and_then(|l| l.uuid("formId"))
+        {
+            Some(f) => self
+                .store
+                .get(&*self.store.entity("crm.form")?, f)
+                .await
+                .ok(),
+            None => None,
+        };
+        let title = form
+            .as_ref()
+            .and_then(|f| {
+                f.json("title")
+                    .and_then(|t| t.get(&language).and_then(Value::as_str).map(str::to_owned))
+                    .filter(|t| !t.is_empty())
+                    .or_else(|| f.text("adminTitle").map(str::to_owned))
+            })
+            .unwrap_or_default();
+        self.mailer
+            .queue(Email {
+                topic: "information",
+                template_variant: REPLY,
+                to: &to,
+                language: &language,
+                data: json!({"subject": subject, "text": text, "form": {"title": title}}),
+                ..Default::default()
+            })
+            .await?;
+        let mut status = row.text("status").unwrap_or("new").to_owned();
+        if status == "new" {
+            let mut m = Map::new();
+            m.insert("status".into(), json!("in_progress"));
+            self.store.update(&requests, request, &m).await?;
+            status = "in_progress".into();
+        }
+        Ok(json!({"queued": true, "to": to, "language": language, "status": status}))
+    }
+}
+
+/// An admin's answer to a submission: their subject and text, in a mail of the site.
+pub fn reply_templates() -> Vec<Value> {
+    vec![json!({
+        "slug": "crm-form-request-reply",
+        "adminTitle": "Answer to a form request (sender)",
+        "variant": REPLY,
+        "title": "Answer to your request",
+        "subject": {"en": "{{ subject }}", "ru": "{{ subject }}"},
+        "body": {
+            "en": "{{ text }}\n\n—\nIn answer to your request through the form «{{ form.title }}».\n",
+            "ru": "{{ text }}\n\n—\nОтвет на вашу заявку через форму «{{ form.title }}».\n",
+        }
+    })]
 }
 
 /// The templates of form requests, in English and Russian.

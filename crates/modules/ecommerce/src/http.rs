@@ -154,6 +154,28 @@ fn stats(c: Arc<Commerce>, x: Call) -> Fut {
     })
 }
 
+fn summaries(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let raw = x.query.get("ids").map_or("", String::as_str);
+        let ids = raw
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                Uuid::parse_str(s)
+                    .map_err(|_| Error::bad_field("ids", "must be order ids separated by commas"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if ids.len() > crate::orders::MAX_SUMMARIES {
+            return Err(Error::bad_field(
+                "ids",
+                format!("at most {} orders at once", crate::orders::MAX_SUMMARIES),
+            ));
+        }
+        ok(c.summaries(&ids).await?)
+    })
+}
+
 fn checkout_attributes(c: Arc<Commerce>, x: Call) -> Fut {
     Box::pin(async move {
         ok(c.checkout_attributes(x.id("id")?, x.id("currencyId")?)
@@ -196,7 +218,7 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     let order_props = json!({
         "ordersToProducts": {"type": "array", "items": line},
         "billingModuleCurrency": {"anyOf": [currency.clone(), {"type": "null"}]},
-        "total": {"type": "array", "description": "Per currency the products are priced in", "items": money},
+        "total": {"type": "array", "description": "Per currency the products are priced in", "items": money.clone()},
         "checkoutTotal": {"type": ["string", "null"], "format": "decimal", "description": "What checkout charges in the order's currency"}
     });
     let order = json!({"title": "EcommerceOrderView", "description": "An order with its lines (product, total per currency), currency, totals and checkout total",
@@ -436,6 +458,28 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
         ),
         (
             Access::Admin,
+            "GET",
+            "/api/ecommerce/orders/summaries".into(),
+            summaries,
+            "ecommerceOrderSummaries",
+            "What the admins' list shows beside each order (?ids=a,b,… at most 50): total, currency, latest invoice's provider and state, buyer",
+            vec![],
+            None,
+            200,
+            json!({"type": "array", "items": {"type": "object", "title": "EcommerceOrderSummary", "properties": {
+                "id": {"type": "string", "format": "uuid"},
+                "checkoutTotal": {"type": ["string", "null"], "format": "decimal", "description": "What checkout charges in the order's currency"},
+                "billingModuleCurrency": {"anyOf": [currency.clone(), {"type": "null"}]},
+                "total": {"type": "array", "description": "Per currency the products are priced in", "items": money.clone()},
+                "provider": {"type": ["string", "null"], "description": "The latest invoice's payment provider"},
+                "paymentStatus": {"type": ["string", "null"], "enum": ["draft", "open", "paid", "uncollectible", "void", "failed", null]},
+                "subjectId": {"type": ["string", "null"], "format": "uuid", "description": "The buyer's account"},
+                "email": {"type": ["string", "null"], "description": "The order's address, else the buyer's account's"}
+            }, "required": ["id", "checkoutTotal", "billingModuleCurrency", "total", "provider", "paymentStatus", "subjectId", "email"]}}),
+            &[400, 401, 403],
+        ),
+        (
+            Access::Admin,
             "POST",
             "/api/ecommerce/orders/clear-old-orders".into(),
             clear_old,
@@ -521,6 +565,9 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
         }
         if id == "subjectOrders" {
             ps.push(json!({"name": "type", "in": "query", "required": false, "description": "cart (the open order, default), history (placed orders) or all", "schema": {"type": "string", "enum": ["cart", "history", "all"], "default": "cart"}}));
+        }
+        if id == "ecommerceOrderSummaries" {
+            ps.push(json!({"name": "ids", "in": "query", "required": true, "description": "Order ids separated by commas (at most 50)", "schema": {"type": "string", "maxLength": 2000}}));
         }
         if id == "ecommerceOrderStats" {
             ps.push(json!({"name": "days", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 366, "default": 30}}));

@@ -160,6 +160,9 @@ struct Entities {
     change: Arc<Entity>,
 }
 
+/// The most orders one call of [`Commerce::summaries`] describes (a page of the admin's list).
+pub const MAX_SUMMARIES: usize = 50;
+
 pub struct Commerce {
     pub store: Store,
     /// The public paid counter's sums.
@@ -2022,6 +2025,85 @@ impl Commerce {
     }
 
     /// An order's view for admins (lines, totals, intents, invoices, history, next statuses).
+    /// What the admins' list of orders shows beside each order's own fields, for `orders` (at
+    /// most [`MAX_SUMMARIES`]): its total in its currency (or per currency before checkout), the
+    /// provider and state of its latest invoice, and its buyer (the account and an address: the
+    /// order's own, else the account's).
+    pub async fn summaries(&self, orders: &[Uuid]) -> Result<Vec<Value>> {
+        let orders = &orders[..orders.len().min(MAX_SUMMARIES)];
+        let vals: Vec<Val> = orders.iter().copied().map(Val::Uuid).collect();
+        let rows = self
+            .store
+            .find_in(&self.e.order, "id", &vals, orders.len().max(1))
+            .await?;
+        let loaded = self.load(rows).await?;
+        let intent_of: Vec<(Uuid, Uuid)> = self
+            .store
+            .find_in(&self.e.o2i, "orderId", &vals, orders.len().max(1) * 20)
+            .await?
+            .iter()
+            .filter_map(|l| Some((l.uuid("orderId")?, l.uuid("billingModulePaymentIntentId")?)))
+            .collect();
+        let intents: Vec<Uuid> = intent_of
+            .iter()
+            .map(|(_, i)| *i)
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        let invoices = if intents.is_empty() {
+            Vec::new()
+        } else {
+            self.billing.invoices_by_intent(&intents).await?
+        };
+        let owners: HashMap<Uuid, Uuid> = self
+            .subjects
+            .order_owners(orders)
+            .await?
+            .into_iter()
+            .collect();
+        let buyers: Vec<Uuid> = owners
+            .values()
+            .copied()
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        let emails = self.subjects.first_emails(&buyers).await?;
+        Ok(loaded
+            .orders
+            .iter()
+            .map(|o| {
+                let id = o.id().unwrap_or_default();
+                let v = self.view(&loaded, o);
+                let its: HashSet<Uuid> = intent_of
+                    .iter()
+                    .filter(|(order, _)| *order == id)
+                    .map(|(_, i)| *i)
+                    .collect();
+                let latest = invoices
+                    .iter()
+                    .rev()
+                    .find(|(i, _)| its.contains(i))
+                    .map(|(_, r)| r);
+                let subject = owners.get(&id).copied();
+                let email = o
+                    .text("email")
+                    .filter(|e| !e.is_empty())
+                    .map(str::to_owned)
+                    .or_else(|| subject.and_then(|s| emails.get(&s).cloned()));
+                json!({
+                    "id": id,
+                    "checkoutTotal": v["checkoutTotal"],
+                    "billingModuleCurrency": v["billingModuleCurrency"],
+                    "total": v["total"],
+                    "provider": latest.and_then(|r| r.text("provider")),
+                    "paymentStatus": latest.and_then(|r| r.text("status")),
+                    "subjectId": subject,
+                    "email": email,
+                })
+            })
+            .collect())
+    }
+
     pub async fn admin_view(&self, order: Uuid) -> Result<Value> {
         let row = self.store.get(&self.e.order, order).await?;
         let loaded = self.load(vec![row]).await?;

@@ -61,6 +61,7 @@ pub fn declarations() -> Module {
                     "for-planet-order-receipt",
                     "billing-payment-mismatch-admin",
                     "crm-form-request-received",
+                    "crm-form-request-reply",
                     "rbac-identity-linked",
                     "rbac-verify-email",
                     "rbac-email-changed",

@@ -289,6 +289,50 @@ impl Subjects {
         self.emails_of_subjects(&[subject], 100).await
     }
 
+    /// An email address of each of `subjects` that has one (lower-case; at most eight identities
+    /// a subject are read).
+    pub async fn first_emails(&self, subjects: &[Uuid]) -> Result<HashMap<Uuid, String>> {
+        let link = self.store.entity("rbac.subjects-to-identities")?;
+        let vals: Vec<Val> = subjects.iter().copied().map(Val::Uuid).collect();
+        let links = self
+            .store
+            .find_in(&link, "subjectId", &vals, subjects.len().max(1) * 8)
+            .await?;
+        let ids: Vec<Val> = links
+            .iter()
+            .filter_map(|l| l.uuid("identityId"))
+            .map(Val::Uuid)
+            .collect();
+        let identities = self
+            .store
+            .find_in(
+                &*self.store.entity("rbac.identity")?,
+                "id",
+                &ids,
+                ids.len().max(1),
+            )
+            .await?;
+        let email: HashMap<Uuid, String> = identities
+            .iter()
+            .filter_map(|r| {
+                Some((
+                    r.id()?,
+                    r.text("email").filter(|e| !e.is_empty())?.to_lowercase(),
+                ))
+            })
+            .collect();
+        let mut out = HashMap::new();
+        for l in &links {
+            if let (Some(s), Some(e)) = (
+                l.uuid("subjectId"),
+                l.uuid("identityId").and_then(|i| email.get(&i)),
+            ) {
+                out.entry(s).or_insert_with(|| e.clone());
+            }
+        }
+        Ok(out)
+    }
+
     /// The email addresses of `subjects`' identities (at most `cap` identities).
     async fn emails_of_subjects(&self, subjects: &[Uuid], cap: usize) -> Result<Vec<String>> {
         let mut seen = HashSet::new();

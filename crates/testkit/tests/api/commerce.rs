@@ -2130,3 +2130,64 @@ async fn concurrent_checkouts_number_orders_apart(db: Db) {
     );
 }
 dual_test!(concurrent_checkouts_number_orders_apart, db);
+
+/// The admins' list of orders reads, for a page of orders at once, each one's total in its
+/// currency, the provider and state of its latest invoice and its buyer: the order's address,
+/// else the buyer's account's.
+async fn the_admins_order_list_names_total_provider_and_buyer(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let paid = buy(
+        &app,
+        &c.tree,
+        2,
+        json!({"provider": "dummy", "email": "Buyer@Example.com"}),
+    )
+    .await;
+    // A signed-in buyer's cart order, not checked out: no address of its own, no invoice.
+    let account = app.register("member@example.com").await;
+    let r = app
+        .as_account(&account)
+        .post(
+            &orders(&account.id),
+            &json!({"productId": c.tree, "quantity": 1}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cart = r.data()["id"].as_str().unwrap().to_owned();
+    let path = |ids: &str| format!("/api/ecommerce/orders/summaries?ids={ids}");
+    let r = app.get(&path(&format!("{},{cart}", paid.order))).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let rows = r.data().as_array().unwrap().clone();
+    assert_eq!(rows.len(), 2, "{}", r.text);
+    let row = |id: &str| rows.iter().find(|o| o["id"] == id).unwrap().clone();
+    let p = row(&paid.order);
+    let line = app
+        .get(&format!("/api/ecommerce/orders/{}/details", paid.order))
+        .await;
+    assert_eq!(p["checkoutTotal"], line.data()["checkoutTotal"], "{p}");
+    assert!(p["checkoutTotal"].is_string(), "{p}");
+    assert_eq!(p["billingModuleCurrency"]["slug"], "rub", "{p}");
+    assert_eq!(p["provider"], "dummy", "{p}");
+    assert_eq!(p["paymentStatus"], "open", "{p}");
+    assert_eq!(p["email"], "buyer@example.com", "{p}");
+    assert_eq!(p["subjectId"], paid.subject.as_str(), "{p}");
+    let k = row(&cart);
+    assert_eq!(k["provider"], Value::Null, "{k}");
+    assert_eq!(k["paymentStatus"], Value::Null, "{k}");
+    assert_eq!(k["email"], "member@example.com", "{k}");
+    assert_eq!(k["subjectId"], account.id.as_str(), "{k}");
+    assert!(!k["total"].as_array().unwrap().is_empty(), "{k}");
+
+    // Admins only; a bad id or too many are a 400 naming `ids`.
+    let r = app.bearer(&paid.jwt).get(&path(&paid.order)).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let r = app.get(&path("nope")).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("ids"), "{}", r.text);
+    let many = vec![paid.order.as_str(); 51].join(",");
+    let r = app.get(&path(&many)).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("at most 50"), "{}", r.text);
+}
+dual_test!(the_admins_order_list_names_total_provider_and_buyer, db);

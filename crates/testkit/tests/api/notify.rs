@@ -599,3 +599,102 @@ async fn telegram_is_linked_and_notified(db: Db) {
     assert_eq!(r.status, 403, "{}", r.text);
 }
 dual_test!(telegram_is_linked_and_notified, db);
+
+/// A submission arrives in the admins' inbox as 'new' with its sender's address and language; an
+/// admin's answer is mailed to that address in that language (their words and the form's title),
+/// and the submission becomes 'in progress'. Without an address, or with an empty answer, a 422
+/// says why; only admins answer.
+async fn an_admin_answers_a_submission_by_mail(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    app.admin_account("boss@example.com").await;
+    let id = form(&app, "ask").await;
+    app.patch(
+        &format!("/api/crm/forms/{id}"),
+        &json!({"title": {"en": "Ask us", "ru": "Спросите нас"}}),
+    )
+    .await;
+    let url = format!("/api/crm/forms/{id}/requests");
+    let r = app
+        .anon()
+        .send_with_lang(
+            &url,
+            &json!({"ask-name": "Аня", "ask-email": " Anya@Example.com "}),
+            "ru",
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let request = r.data()["id"].as_str().unwrap().to_owned();
+    let row = app.get(&format!("/api/crm/requests/{request}")).await;
+    assert_eq!(row.data()["status"], "new", "{}", row.text);
+    assert_eq!(row.data()["email"], "anya@example.com", "{}", row.text);
+    assert_eq!(row.data()["language"], "ru", "{}", row.text);
+
+    let reply = format!("/api/crm/requests/{request}/reply");
+    let r = app
+        .post(&reply, &json!({"subject": "О посадке", "text": "  "}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["text"].is_array(), "{}", r.text);
+    let stranger = app.register("someone@example.com").await;
+    let r = app
+        .as_account(&stranger)
+        .post(&reply, &json!({"subject": "x", "text": "y"}))
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+
+    let r = app
+        .post(
+            &reply,
+            &json!({"subject": "О посадке", "text": "Здравствуйте! Сажаем весной."}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["to"], "anya@example.com", "{}", r.text);
+    assert_eq!(r.data()["status"], "in_progress", "{}", r.text);
+    let row = app.get(&format!("/api/crm/requests/{request}")).await;
+    assert_eq!(row.data()["status"], "in_progress", "{}", row.text);
+    assert!(
+        until(&app, 10, async || sink
+            .mails()
+            .iter()
+            .any(|m| m.subject().as_deref() == Some("О посадке")))
+        .await,
+        "the answer is mailed"
+    );
+    let mail = sink
+        .wait_for_text("anya@example.com", "Сажаем весной")
+        .await;
+    assert_eq!(mail.subject().as_deref(), Some("О посадке"));
+    assert!(mail.text().contains("«Спросите нас»"), "{}", mail.text());
+    assert!(
+        mail.text().contains("Ответ на вашу заявку"),
+        "{}",
+        mail.text()
+    );
+
+    // A submission without an address cannot be answered.
+    let r = app
+        .anon()
+        .post(&url, &json!({"ask-name": "Без почты"}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let silent = r.data()["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(
+            &format!("/api/crm/requests/{silent}/reply"),
+            &json!({"subject": "Hi", "text": "Hello"}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("no email address"), "{}", r.text);
+    // The inbox is searched by address.
+    let found = app.get("/api/crm/requests?search=anya%40example").await;
+    assert_eq!(
+        found.data().as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        found.text
+    );
+}
+dual_test!(an_admin_answers_a_submission_by_mail, db);

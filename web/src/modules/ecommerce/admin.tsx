@@ -5,6 +5,12 @@ import { toast } from "sonner";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import type { components } from "@/api/schema";
+import { Link } from "react-router";
+import type { ListParams, Row } from "@/api/entities";
+import { useMeta, valueName } from "@/api/meta";
+import { actorName, usePeople } from "@/admin/audit-parts";
+import { parseActor } from "@/admin/audit-diff";
+import { useTrustT } from "@/admin/trust-i18n";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
 import { money, type OrderDetails } from "@/commerce/api";
 import { StatusBadge } from "@/commerce/cart";
@@ -25,9 +31,37 @@ function failure(e: unknown, fallback: string) {
   toast.error(e instanceof ApiError ? e.first : fallback);
 }
 
-/** The orders back office: filter by status, open one to see everything about it and move it on. */
+type Summary = components["schemas"]["EcommerceOrderSummary"];
+
+/** What an enum value of another module's entity is called, from the content model's words. */
+function useValueWords(lang: string): (entity: string, field: string, value: string | null | undefined) => string {
+  const meta = useMeta();
+  return (entity, field, value) => {
+    if (!value) return "";
+    const [module, name] = entity.split(".");
+    const f = meta.data?.entities.find((e) => e.module === module && e.name === name)?.fields.find((x) => x.name === field);
+    return f ? valueName(f, value, lang) : value;
+  };
+}
+
+/** A search for an order: a number ("1042", "№ 1042") finds that order, anything else the addresses holding it. */
+export function orderSearch(query: string): Pick<ListParams, "search" | "conditions"> {
+  const number = /^(?:№|#|no\.?)?\s*(\d{1,12})$/i.exec(query.trim());
+  return number ? { conditions: [{ column: "number", method: "eq", value: number[1]! }] } : { search: query.trim() };
+}
+
+/** The total an order's list shows: what checkout charges (or charged), else per currency. */
+function orderTotal(r: Row, lang: string): string {
+  const s = r as unknown as Partial<Summary>;
+  if (s.checkoutTotal && s.billingModuleCurrency) return money(s.checkoutTotal, s.billingModuleCurrency, lang);
+  return (s.total ?? []).map((x) => money(x.total, x.billingModuleCurrency, lang)).join(" · ") || "—";
+}
+
+/** The orders back office: search by number or address, filter by status, open one to see
+ * everything about it and move it on. */
 export function OrdersView({ lang }: { lang: string }) {
   const t = useShopT();
+  const words = useValueWords(lang);
   const [open, setOpen] = useState<string | null>(null);
   const columns: Column[] = [
     {
@@ -38,14 +72,43 @@ export function OrdersView({ lang }: { lang: string }) {
         </button>
       ),
     },
-    { title: t("orders.status"), render: (r) => <StatusBadge status={String(r.status)} /> },
-    { title: t("orders.email"), render: (r) => String(r.email ?? "") },
     { title: t("orders.created"), render: (r) => when(r.createdAt, lang) },
-    { title: t("orders.updated"), render: (r) => when(r.updatedAt, lang) },
+    {
+      title: t("orders.customer"),
+      render: (r) =>
+        r.subjectId ? (
+          <Link className="underline-offset-4 hover:underline" to={`/admin/rbac/subject?edit=${String(r.subjectId)}`}>
+            {String(r.email ?? "") || t("orders.account")}
+          </Link>
+        ) : (
+          String(r.email ?? "") || "—"
+        ),
+    },
+    { title: t("orders.total"), render: (r) => orderTotal(r, lang), className: "py-2 pr-3 tabular-nums whitespace-nowrap" },
+    { title: t("orders.status"), render: (r) => <StatusBadge status={String(r.status)} /> },
+    {
+      title: t("orders.payment"),
+      render: (r) =>
+        r.provider
+          ? `${t(`commerce.providers.${String(r.provider)}`, { defaultValue: String(r.provider) })} · ${words("billing.invoice", "status", r.paymentStatus as string)}`
+          : "—",
+    },
   ];
   return (
     <>
-      <FilteredList path={ORDERS} title={t("orders.title")} statuses={ORDER_STATUSES} statusLabel={(s) => t(`commerce.status.${s}`)} columns={columns} testId="orders-table" />
+      <FilteredList
+        path={ORDERS}
+        title={t("orders.title")}
+        statuses={ORDER_STATUSES}
+        statusLabel={(s) => t(`commerce.status.${s}`)}
+        columns={columns}
+        testId="orders-table"
+        search={{ label: t("orders.search"), params: orderSearch }}
+        extra={{
+          key: "summaries",
+          fetch: async (rows) => (await api.get(`${ORDERS}/summaries`, { params: { query: { ids: rows.map((r) => r.id).join(",") } } })) as unknown as Row[],
+        }}
+      />
       <Dialog open={!!open} onOpenChange={(o) => !o && setOpen(null)}>
         {open ? <OrderDetails id={open} lang={lang} /> : null}
       </Dialog>
@@ -60,6 +123,8 @@ function adminOrderTitle(o: OrderDetails | undefined, t: TFunction): string {
 
 function OrderDetails({ id, lang }: { id: string; lang: string }) {
   const t = useShopT();
+  const tt = useTrustT();
+  const words = useValueWords(lang);
   const qc = useQueryClient();
   const q = useQuery({ queryKey: detailsKey(id), queryFn: (): Promise<OrderDetails> => api.get(`${ORDERS}/{id}/details`, { params: { path: { id } } }) });
   const done = (msg: string) => {
@@ -73,6 +138,13 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
     onError: (e) => failure(e, t("admin.failed")),
   });
   const o = q.data;
+  // Who moved the order, by their address (never 'subject:<id>').
+  const people = usePeople(
+    (o?.statusChanges ?? []).flatMap((c) => {
+      const a = parseActor(c.actor ?? "");
+      return a.kind === "subject" ? [a.id] : [];
+    }),
+  );
   return (
     <DialogContent title={adminOrderTitle(o, t)} className="w-[min(56rem,calc(100vw-2rem))]">
       {!o ? (
@@ -111,7 +183,7 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
               <tbody>
                 {o.ordersToProducts.map((l) => (
                   <tr key={l.id}>
-                    <td className="pr-3">{l.product?.adminTitle || l.product?.title?.[lang] || l.product?.slug || l.productId}</td>
+                    <td className="pr-3">{l.product?.title?.[lang] || l.product?.adminTitle || Object.values(l.product?.title ?? {}).find(Boolean) || t("orders.product")}</td>
                     <td className="pr-3">{l.quantity}</td>
                     <td>{l.total.map((x) => money(x.total, x.billingModuleCurrency, lang)).join(" · ")}</td>
                   </tr>
@@ -126,20 +198,26 @@ function OrderDetails({ id, lang }: { id: string; lang: string }) {
             title={t("orders.intents")}
             items={o.paymentIntents}
             testId="order-intent"
-            render={(i) => `${money(i.amount, o.billingModuleCurrency, lang)} · ${i.type}${i.interval ? ` / ${i.interval}` : ""} · ${i.status}`}
+            render={(i) =>
+              [money(i.amount, o.billingModuleCurrency, lang), words("billing.payment-intent", "type", i.type), i.interval ? words("billing.payment-intent", "interval", i.interval) : "", words("billing.payment-intent", "status", i.status)]
+                .filter(Boolean)
+                .join(" · ")
+            }
           />
           <RelatedList
             title={t("orders.invoices")}
             items={o.invoices}
             testId="order-invoice"
-            render={(i) => `${money(i.amount, o.billingModuleCurrency, lang)} · ${i.provider} · ${i.status} · ${when(i.createdAt, lang)}`}
+            render={(i) =>
+              `${money(i.amount, o.billingModuleCurrency, lang)} · ${t(`commerce.providers.${i.provider}`, { defaultValue: i.provider ?? "" })} · ${words("billing.invoice", "status", i.status)} · ${when(i.createdAt, lang)}`
+            }
           />
           <section>
             <h3 className="font-semibold">{t("orders.history")}</h3>
             <ol className="mt-1 space-y-1" data-testid="order-history">
               {o.statusChanges.map((c) => (
                 <li key={c.id}>
-                  {when(c.createdAt, lang)} · {t(`commerce.status.${c.from}`)} → {t(`commerce.status.${c.to}`)} · {c.actor ?? ""}
+                  {when(c.createdAt, lang)} · {t(`commerce.status.${c.from}`)} → {t(`commerce.status.${c.to}`)} · {c.actor ? actorName(c.actor, people, tt) : ""}
                   {c.override ? ` · ${t("orders.override")}` : ""}
                   {c.reason ? ` · “${c.reason}”` : ""}
                 </li>

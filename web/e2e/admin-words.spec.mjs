@@ -1,0 +1,114 @@
+// The admin speaks the content model's words, never its keys (issue 49): every entity's screen in
+// Russian and English, and every entity's form, is walked, and what a person reads there — the
+// side list, headings, column heads, labels, buttons, choices — is searched for the declared names
+// of modules, entities and fields ("adminTitle", "orders-to-products", "in_progress"). Data cells
+// are not searched (a record's own slug is its data). axe runs on one screen of each kind.
+import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+
+/** The keys a person must never read: those shaped like code (camelCase, kebab-case, snake_case),
+ * and in Russian every Latin key at all. */
+function rawKeys(meta) {
+  const keys = new Set(meta.modules);
+  for (const e of meta.entities) {
+    keys.add(e.name);
+    keys.add(e.route);
+    for (const f of e.fields) {
+      keys.add(f.name);
+      for (const v of f.values ?? []) keys.add(v);
+    }
+  }
+  const coded = [...keys].filter((k) => /[a-z][A-Z]|[a-z][-_][a-z]/.test(k));
+  const latin = [...keys].filter((k) => /^[a-z][a-zA-Z0-9_-]+$/.test(k) && k.length > 2);
+  return { en: coded, ru: [...new Set([...coded, ...latin])] };
+}
+
+/** What a person reads on the screen (outside data cells), one string per element. */
+async function readable(page, scope) {
+  return page.evaluate((scope) => {
+    const root = scope ? document.querySelector(scope) : document.body;
+    if (!root) return [];
+    const out = [];
+    const sel = "h1, h2, h3, h4, th, label, legend, summary, button, [role=tab], option, nav a, dt, [data-testid=field-help], [aria-label], [placeholder], [title]";
+    for (const el of root.querySelectorAll(sel)) {
+      if (el.closest("td") && !el.matches("button, label")) continue;
+      const own = el.matches("h1, h2, h3, h4, th, label, legend, summary, button, [role=tab], option, nav a, dt, [data-testid=field-help]") ? (el.textContent ?? "") : "";
+      for (const t of [own, el.getAttribute("aria-label"), el.getAttribute("placeholder"), el.getAttribute("title")]) if (t && t.trim()) out.push(t.trim());
+    }
+    return out;
+  }, scope);
+}
+
+/** The raw keys found in `texts` (as whole words). */
+function found(texts, keys) {
+  const hits = new Set();
+  for (const t of texts) {
+    for (const k of keys) {
+      const re = new RegExp(`(^|[^\\p{L}\\p{N}_-])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}_-])`, "u");
+      if (re.test(t)) hits.add(`${k} in “${t.slice(0, 80)}”`);
+    }
+  }
+  return [...hits];
+}
+
+async function setLanguage(page, lang) {
+  await page.evaluate((l) => localStorage.setItem("stoa.admin.language", l), lang);
+}
+
+export const adminWordsSpecs = [
+  [
+    "admin words: every entity's screen and form in ru and en shows no raw module, entity, field or value key",
+    async (stack, s) => {
+      s.words = await watchedContext(stack, { viewport: { width: 1366, height: 900 } });
+      const { page } = s.words;
+      await signIn(page, ADMIN, "/admin");
+      await page.getByRole("navigation", { name: "Sections" }).waitFor();
+      const meta = await page.evaluate(async () => (await (await fetch("/api/meta")).json()).data);
+      const keys = rawKeys(meta);
+      const problems = [];
+      const started = Date.now();
+      let screens = 0;
+      for (const lang of ["ru", "en"]) {
+        await setLanguage(page, lang);
+        await page.goto("/admin");
+        const nav = page.getByRole("navigation", { name: lang === "ru" ? "Разделы" : "Sections" });
+        await nav.waitFor();
+        for (const hit of found(await readable(page, "#admin-models"), keys[lang])) problems.push(`${lang} side list: ${hit}`);
+        let axed = false;
+        for (const e of meta.entities) {
+          // Client-side, as a person moves between screens.
+          await page.evaluate((to) => {
+            window.history.pushState({}, "", to);
+            window.dispatchEvent(new PopStateEvent("popstate"));
+          }, `/admin/${e.module}/${e.name}`);
+          await page.locator("main h1, main h2").first().waitFor();
+          await page.waitForLoadState("networkidle").catch(() => undefined);
+          screens += 1;
+          for (const hit of found(await readable(page, "main"), keys[lang])) problems.push(`${lang} ${e.module}.${e.name} screen: ${hit}`);
+          // The form, once (in Russian): every label, help, choice and the Advanced section.
+          const add = page.locator("main").getByRole("button", { name: lang === "ru" ? /^Добавить: / : /^Add / }).first();
+          if (lang === "ru" && e.ops.create && (await add.count())) {
+            await add.click();
+            const dialog = page.getByRole("dialog");
+            await dialog.waitFor();
+            await dialog.locator("form").first().waitFor();
+            const advanced = dialog.getByTestId("advanced-fields");
+            if (await advanced.count()) await advanced.first().locator("summary").click();
+            for (const hit of found(await readable(page, "[role=dialog]"), keys[lang])) problems.push(`${lang} ${e.module}.${e.name} form: ${hit}`);
+            if (!axed && e.module === "blog" && e.name === "article") {
+              await screen(page, "admin-words-form-ru");
+            }
+            await page.keyboard.press("Escape");
+            await dialog.waitFor({ state: "detached" });
+            screens += 1;
+          }
+          if (!axed && e.module === "blog" && e.name === "article") {
+            await screen(page, `admin-words-table-${lang}`);
+            axed = true;
+          }
+        }
+      }
+      console.log(`    (${screens} admin screens read in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      expect(problems.length === 0, `raw keys on admin screens:\n      ${problems.slice(0, 60).join("\n      ")}${problems.length > 60 ? `\n      … and ${problems.length - 60} more` : ""}`);
+    },
+  ],
+];
