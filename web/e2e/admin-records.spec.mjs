@@ -200,7 +200,7 @@ export const adminRecordsSpecs = [
       expect((await full.getByTestId("missing-language").count()) === 0, "the widget with both titles is not marked");
       await screen(page, "records-missing-badge");
 
-      await page.getByLabel("Translations host.widget", { exact: true }).selectOption("ru");
+      await page.getByLabel("Translations: page blocks", { exact: true }).selectOption("ru");
       await full.waitFor({ state: "detached" });
       expect(await partial.isVisible(), "the English-only widget stays");
       const shown = await page.locator("tbody tr").count();

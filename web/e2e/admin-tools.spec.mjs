@@ -112,7 +112,7 @@ export const adminToolsSpecs = [
       await page.goto("/admin/blog/article");
       await page.getByRole("searchbox", { name: "Search: articles" }).fill("rt1000");
       await page.getByTestId("total").getByText(/1,000/).waitFor();
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV blog.article" }).click()]);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV: articles" }).click()]);
       await page.getByText("Exported 1000 rows").waitFor();
       await screen(page, "admin-tools-csv-exported");
       expect(/^blog\.article-\d{4}-\d{2}-\d{2}\.csv$/.test(download.suggestedFilename()), `file name ${download.suggestedFilename()}`);
@@ -130,7 +130,7 @@ export const adminToolsSpecs = [
       }
 
       // The same file, imported as copies: the server gives them new slugs, everything else is equal.
-      await page.getByRole("button", { name: "Import CSV blog.article" }).click();
+      await page.getByRole("button", { name: "Import CSV: articles" }).click();
       const dialog = page.getByRole("dialog", { name: "Import blog.article from CSV" });
       await dialog.getByLabel("Import as copies: leave out slug so the server makes new values").check();
       await dialog.getByLabel("CSV file").setInputFiles({ name: "articles.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
@@ -160,7 +160,7 @@ export const adminToolsSpecs = [
       rows[8].slug = "Not A Slug";
       const csv = Papa.unparse(rows);
       await page.goto("/admin/blog/article");
-      await page.getByRole("button", { name: "Import CSV blog.article" }).click();
+      await page.getByRole("button", { name: "Import CSV: articles" }).click();
       const dialog = page.getByRole("dialog", { name: "Import blog.article from CSV" });
       await dialog.getByLabel("CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
       await dialog.getByTestId("csv-invalid").getByText("3 rows with errors will be skipped").waitFor();
@@ -261,7 +261,7 @@ export const adminToolsSpecs = [
       await page.waitForURL(/\/admin\/blog\/category$/);
       await nav.waitFor({ state: "hidden" });
       expect((await width()) <= 390, `the category list is ${await width()} px wide`);
-      await page.getByRole("button", { name: "Import CSV blog.category" }).click();
+      await page.getByRole("button", { name: "Import CSV: categories" }).click();
       const dialog = page.getByRole("dialog", { name: "Import blog.category from CSV" });
       await dialog.waitFor();
       const box = await dialog.boundingBox();

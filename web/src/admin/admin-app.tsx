@@ -1,14 +1,17 @@
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "@/i18n";
-import { Link, Navigate, NavLink, useLocation, useParams } from "react-router";
+import { Link, NavLink, useLocation, useParams } from "react-router";
 import { type EntityMeta, entityName, type Meta, useMeta } from "@/api/meta";
 import { AccountMenu } from "@/modules/rbac/screens";
-import { useMe } from "@/modules/rbac/session";
+import { meKey, useMe } from "@/modules/rbac/session";
+import { entityClient } from "@/api/entities";
+import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";
 import { cn } from "@/ui/cn";
 import { useToolsT } from "./i18n";
 import { EnrolmentRequired } from "./enrolment";
+import { SignedOut } from "./first-run";
 import { adminLanguage, adminSignInUrl, rememberAdminLanguage } from "./language";
 import { navGroups } from "./nav-groups";
 import { AdminShortcuts } from "./shortcuts-help";
@@ -35,38 +38,38 @@ function NotAuthorized() {
   );
 }
 
-/** Someone signed out is sent to sign in, and back here after it. */
-function SignInFirst() {
-  const { pathname, search } = useLocation();
-  return <Navigate replace to={adminSignInUrl(pathname + search)} />;
-}
-
-/** The admin in the language its person chose last (kept in the browser), from the first screen. */
-function useAdminLanguage() {
+/** The admin in the language its person chose last (kept in the browser and with the account), from
+ * the first screen. */
+function useAdminLanguage(account: string | null | undefined) {
   const { i18n } = useTranslation();
   useEffect(() => {
-    const lang = adminLanguage();
+    const lang = adminLanguage(account);
     if (i18n.language !== lang) {
       document.documentElement.lang = lang;
       void i18n.changeLanguage(lang);
     }
-  }, [i18n]);
+  }, [i18n, account]);
 }
 
 /** An entity's own screen when its module gives one (with a switch to the generic table), else the table. */
 function CurrentEntity({ entity, meta, lang, raw, setRaw }: { entity: EntityMeta; meta: Meta; lang: string; raw: boolean; setRaw: (r: boolean) => void }) {
   const { t } = useTranslation();
   const View = entityViews[`${entity.module}.${entity.name}`];
-  if (!View) return <EntityTable entity={entity} meta={meta} lang={lang} />;
+  if (!View)
+    return (
+      <div data-screen={`${entity.module}.${entity.name}`}>
+        <EntityTable entity={entity} meta={meta} lang={lang} />
+      </div>
+    );
   return (
-    <>
+    <div data-screen={`${entity.module}.${entity.name}`} data-custom>
       <div className="mb-4 flex justify-end">
         <Button size="sm" variant="outline" aria-pressed={raw} onClick={() => setRaw(!raw)}>
           {raw ? t("admin.customView") : t("admin.tableView")}
         </Button>
       </div>
       {raw ? <EntityTable entity={entity} meta={meta} lang={lang} /> : <View lang={lang} />}
-    </>
+    </div>
   );
 }
 
@@ -85,14 +88,15 @@ export default function AdminApp() {
   const menuOpen = menuAt === pathname;
   const setMenuOpen = (open: boolean) => setMenuAt(open ? pathname : null);
   const tt = useToolsT();
+  const qc = useQueryClient();
   const [raw, setRaw] = useState(false);
-  useAdminLanguage();
+  useAdminLanguage(me.data?.language);
   const lang = i18n.language;
   const groups = useMemo(() => (meta.data ? navGroups(meta.data, lang, filter, (p) => t(`admin.purpose.${p}`)) : []), [meta.data, lang, filter, t]);
   if (me.isPending) return null;
   // An admin who must enrol a second factor first is no admin until then (the server says so).
   if (me.data?.secondFactor?.required && !me.data.secondFactor.satisfied) return <EnrolmentRequired lang={lang} />;
-  if (!me.data) return <SignInFirst />;
+  if (!me.data) return <SignedOut />;
   if (!me.data.admin) return <NotAuthorized />;
   if (!meta.data) return null;
   const current = meta.data.entities.find((e) => e.module === module && e.name === entity);
@@ -115,6 +119,13 @@ export default function AdminApp() {
               document.documentElement.lang = e.target.value;
               rememberAdminLanguage(e.target.value);
               void i18n.changeLanguage(e.target.value);
+              // Kept with the account too: another device opens in it (and the site's mails to
+              // this person come in it).
+              if (me.data && me.data.language !== e.target.value)
+                void entityClient({ path: "/api/rbac/subjects" })
+                  .update(me.data.id, { language: e.target.value })
+                  .then(() => qc.invalidateQueries({ queryKey: meKey }))
+                  .catch(() => undefined);
             }}>
             {meta.data.languages.map((l) => (
               <option key={l} value={l} lang={l}>

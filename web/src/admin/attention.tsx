@@ -77,8 +77,8 @@ export function AttentionCard({ lang }: { lang: string }) {
             ).map(([k, v]) => (
               <div key={k} className="rounded-md border border-border p-3" data-testid={`paid-${k}`}>
                 <dt className="text-xs text-neutral-700">{t(`dashboard.${k}`)}</dt>
-                <dd className="text-xl font-semibold tabular-nums">{t("orders.paidCount", { count: v.orders })}</dd>
-                <dd className="text-sm tabular-nums">{sums(v.revenue)}</dd>
+                <dd className="text-xl font-semibold tabular-nums">{sums(v.revenue)}</dd>
+                <dd className="text-xs text-neutral-700">{t("orders.paidCount", { count: v.orders })}</dd>
               </div>
             ))
           : null}

@@ -6,15 +6,21 @@ import { signInHref } from "@/site/link";
 
 const KEY = "stoa.admin.language";
 
-/** The language the admin was last used in here, else the site's default. */
-export function adminLanguage(): Language {
+/** The language chosen in this browser, if any. */
+export function keptAdminLanguage(): Language | undefined {
   try {
     const kept = globalThis.localStorage?.getItem(KEY) ?? undefined;
-    return isLanguage(kept) ? kept : DEFAULT_LANGUAGE;
+    return isLanguage(kept) ? kept : undefined;
   } catch {
-    // Storage refused (a private window's policy): the default.
-    return DEFAULT_LANGUAGE;
+    // Storage refused (a private window's policy).
+    return undefined;
   }
+}
+
+/** The language the admin was last used in here, else the account's (`account`: the signed-in
+ * person's language, kept with the account, so a new device opens in it), else the site's default. */
+export function adminLanguage(account?: string | null): Language {
+  return keptAdminLanguage() ?? (isLanguage(account ?? undefined) ? (account as Language) : DEFAULT_LANGUAGE);
 }
 
 /** Keeps `lang` as the admin's language in this browser. */

@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { useTranslation } from "@/i18n";
 import { entityClient, type ListParams, type Row } from "@/api/entities";
 import { ApiError } from "@/api/http";
-import type { EntityMeta } from "@/api/meta";
+import { type EntityMeta, entityName, inPhrase } from "@/api/meta";
 import { Button } from "@/ui/button";
 import { useToolsT } from "./i18n";
 
@@ -178,9 +178,11 @@ export function RelatedList<T extends { id: string }>({ title, items, testId, re
  */
 export function EntityListTools({ entity, params }: { entity: EntityMeta; params: Omit<ListParams, "page" | "size"> }) {
   const tt = useToolsT();
+  const { i18n } = useTranslation();
   const [exporting, setExporting] = useState<number | null>(null);
   const [importing, setImporting] = useState(false);
-  const name = `${entity.module}.${entity.name}`;
+  // Named in the admin's words for a screen reader ("Export CSV: articles").
+  const name = inPhrase(entityName(entity, i18n.language, true));
 
   async function exportCsv() {
     setExporting(0);
@@ -198,11 +200,11 @@ export function EntityListTools({ entity, params }: { entity: EntityMeta; params
 
   return (
     <>
-      <Button size="sm" variant="outline" disabled={exporting !== null} onClick={() => void exportCsv()} aria-label={`${tt("csv.export")} ${name}`} data-testid="csv-export">
+      <Button size="sm" variant="outline" disabled={exporting !== null} onClick={() => void exportCsv()} aria-label={`${tt("csv.export")}: ${name}`} data-testid="csv-export">
         {exporting === null ? tt("csv.export") : tt("csv.exporting", { rows: exporting })}
       </Button>
       {entity.ops.create && entity.ops.bulk ? (
-        <Button size="sm" variant="outline" onClick={() => setImporting(true)} aria-label={`${tt("csv.import")} ${name}`}>
+        <Button size="sm" variant="outline" onClick={() => setImporting(true)} aria-label={`${tt("csv.import")}: ${name}`}>
           {tt("csv.import")}
         </Button>
       ) : null}

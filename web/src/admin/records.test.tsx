@@ -131,7 +131,7 @@ describe("the table's readable records", () => {
     });
     renderTable({ ...widget, fields: widget.fields.map((x) => (x.name === "adminTitle" ? { ...x, sortable: true } : x)) });
     await screen.findByText("Row 0");
-    const nav = screen.getByRole("navigation", { name: "host.widget pages" });
+    const nav = screen.getByRole("navigation", { name: "Pages: widget" });
     await userEvent.click(within(nav).getByRole("button", { name: "Next" }));
     await screen.findByText("Row 20");
     await userEvent.click(within(nav).getByRole("button", { name: "Next" }));
@@ -180,7 +180,7 @@ describe("the table's readable records", () => {
     expect(within(row("English only")).getByTestId("missing-language")).toHaveAttribute("title", "No ru text in: title");
     expect(within(row("Russian only")).getByTestId("missing-language")).toHaveTextContent("missing en");
     expect(within(row("Both")).queryByTestId("missing-language")).toBeNull();
-    const filter = screen.getByLabelText("Translations host.widget");
+    const filter = screen.getByLabelText("Translations: widget");
     await userEvent.selectOptions(filter, "ru");
     await waitFor(() => expect(screen.queryByRole("cell", { name: "Both" })).toBeNull());
     expect(screen.getByRole("cell", { name: "English only" })).toBeInTheDocument();

@@ -5,7 +5,8 @@ import { Link, useInRouterContext, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { entityRoute } from "@/api/client";
 import { keys, type Row } from "@/api/entities";
-import { type EntityMeta, type FieldMeta, findEntity, type Meta } from "@/api/meta";
+import { type EntityMeta, entityName, type FieldMeta, findEntity, inPhrase, type Meta } from "@/api/meta";
+import { useTranslation } from "@/i18n";
 import { Select } from "@/ui/input";
 import { useRecordsT } from "./records-i18n";
 import { missingTranslations, rowTitle, translatableFields } from "./schema";
@@ -183,10 +184,11 @@ export function useMissingFilter(entity: EntityMeta, languages: readonly string[
   const t = useRecordsT();
   const [lang, setLang] = useState("");
   const applies = translatableFields(entity).length > 0;
-  const name = `${entity.module}.${entity.name}`;
+  const { i18n } = useTranslation();
+  const name = inPhrase(entityName(entity, i18n.language, true));
   const control = applies ? (
     <div className="flex items-center gap-2">
-      <Select aria-label={`${t("records.translationsFilter")} ${name}`} className="w-auto" value={lang} onChange={(e) => setLang(e.target.value)} data-testid="missing-filter">
+      <Select aria-label={`${t("records.translationsFilter")}: ${name}`} className="w-auto" value={lang} onChange={(e) => setLang(e.target.value)} data-testid="missing-filter">
         <option value="">{t("records.allTranslations")}</option>
         {languages.map((l) => (
           <option key={l} value={l}>

@@ -23,6 +23,11 @@ export const PAGE_SIZE = 20;
 function cell(f: FieldMeta | undefined, v: unknown, lang: string, t: TFunction): string {
   if (v === null || v === undefined) return "";
   if (f?.kind === "enum" && typeof v === "string") return valueName(f, v, lang);
+  // A moment in the reader's language and time zone ("01.12.2026, 10:30"), never an ISO string.
+  if (f?.kind === "timestamp" && typeof v === "string") {
+    const d = new Date(v);
+    return Number.isNaN(d.getTime()) ? v : d.toLocaleString(lang, { dateStyle: "short", timeStyle: "short" });
+  }
   if (typeof v === "boolean") return v ? t("admin.yes") : t("admin.no");
   if (f?.kind === "translations" && typeof v === "object") {
     const o = v as Record<string, unknown>;
@@ -247,7 +252,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
               </p>
             ) : null}
           </div>
-          <Pager label={`${name} pages`} page={page} pages={pages} more={rows.length >= PAGE_SIZE} onPage={setPage} />
+          <Pager label={`${t("orders.pages")}: ${inPhrase(entityName(entity, lang, true))}`} page={page} pages={pages} more={rows.length >= PAGE_SIZE} onPage={setPage} />
         </>
       )}
       {editing ? (

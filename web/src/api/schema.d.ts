@@ -7545,6 +7545,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/subjects/authentication/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the site still waits for its first admin */
+        get: operations["rbacSetupState"];
+        put?: never;
+        /** Creates the first admin with the one-time setup code `stoa serve` printed in its log, and signs in (only while no account is an admin) */
+        post: operations["rbacSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/bulk": {
         parameters: {
             query?: never;
@@ -16202,6 +16220,22 @@ export interface components {
             lastUsedAt: string;
             secondFactor: boolean;
             userAgent: string | null;
+        };
+        /** @description The first admin (`rbacSetup`): the setup code from the server's log and the credentials. */
+        RbacSetupBody: {
+            code: string;
+            /** Format: email */
+            login: string;
+            password: string;
+        };
+        /** @description A fresh token pair. */
+        RbacSetupResult: {
+            jwt: string;
+            refresh: string;
+        };
+        RbacSetupState: {
+            /** @description No account is an admin yet: the first is made with the setup code the server printed in its log */
+            needed: boolean;
         };
         /** @description rbac.subject (rbac_subject) */
         RbacSubject: {
@@ -81978,6 +82012,110 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rbacSetupState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the site still waits for its first admin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacSetupState"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rbacSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RbacSetupBody"];
+            };
+        };
+        responses: {
+            /** @description Creates the first admin with the one-time setup code `stoa serve` printed in its log, and signs in (only while no account is an admin) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacSetupResult"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

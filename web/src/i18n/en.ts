@@ -62,6 +62,17 @@ export const en = {
   admin: {
     title: "Admin",
     notAuthorized: "Not authorized",
+    setup: {
+      title: "Welcome to Stoa",
+      intro: "This site has no administrator yet. Create the first one: you will manage the site, its content and its people.",
+      code: "Setup code",
+      codeHelp: "The server printed it in its log when it started (look for «setup code»).",
+      wrongCode: "This is not the code from the server's log. Check it and try again.",
+      email: "Your email",
+      password: "Password",
+      passwordHelp: "At least 8 characters.",
+      submit: "Create the administrator",
+    },
     notAnAdmin: "You are signed in, but this account does not manage the site. Sign in with an administrator's account to open the admin.",
     otherAccount: "Sign in with another account",
     languageNames: { ru: "Русский", en: "English" },

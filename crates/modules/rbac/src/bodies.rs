@@ -15,6 +15,17 @@ pub struct Credentials {
     pub password: String,
 }
 
+/// The first admin (`rbacSetup`): the setup code from the server's log and the credentials.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct FirstAdmin {
+    #[schemars(length(min = 1, max = 40))]
+    pub code: String,
+    #[schemars(extend("format" = "email"))]
+    pub login: String,
+    #[schemars(length(min = 8, max = 128))]
+    pub password: String,
+}
+
 /// A new account (`authRegister`): credentials and the roles open to registration it asks for.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Registration {

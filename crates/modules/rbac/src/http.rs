@@ -312,6 +312,17 @@ async fn login(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
     Ok(sign_in_response(&auth, &h, &t))
 }
 
+async fn setup_state(auth: Arc<Auth>, _i: In) -> ApiResult<Response> {
+    let needed = auth.setup_code().await?.is_some();
+    Ok(data(StatusCode::OK, json!({"needed": needed})))
+}
+
+async fn first_admin(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (h, c, b): (_, _, bodies::FirstAdmin) = credential(&auth, i).await?;
+    let t = auth.first_admin(&b.code, &b.login, &b.password, &c).await?;
+    Ok(sign_in_response(&auth, &h, &t))
+}
+
 async fn login_second_factor(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
     let (h, c, b): (_, _, bodies::SecondFactor) = credential(&auth, i).await?;
     let t = auth
@@ -552,6 +563,12 @@ fn tokens() -> Value {
     answer_schema_of::<Tokens>()
 }
 
+fn setup_state_schema() -> Value {
+    json!({"title": "RbacSetupState", "type": "object", "properties": {
+        "needed": {"type": "boolean", "description": "No account is an admin yet: the first is made with the setup code the server printed in its log"}
+    }, "required": ["needed"]})
+}
+
 fn ok_schema() -> Value {
     json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]})
 }
@@ -649,6 +666,8 @@ fn table() -> Vec<Route> {
         route(Public, "POST", auth!("/ethereum-virtual-machine/nonce"), "authWalletNonce", "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry", None, 201, wallet_nonce, &[429], h!(nonce)),
         route(Public, "POST", auth!("/ethereum-virtual-machine"), "authWallet", "Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge)", Some(schema_of::<bodies::WalletSignIn>), 201, tokens, &[400, 401, 409, 429], h!(wallet)),
         route(Public, "POST", auth!("/second-factor"), "authLoginSecondFactor", "The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code", Some(schema_of::<bodies::SecondFactor>), 201, tokens, &[401, 422, 429], h!(login_second_factor)),
+        route(Public, "GET", auth!("/setup"), "rbacSetupState", "Whether the site still waits for its first admin", None, 200, setup_state_schema, &[], h!(setup_state)),
+        route(Public, "POST", auth!("/setup"), "rbacSetup", "Creates the first admin with the one-time setup code `stoa serve` printed in its log, and signs in (only while no account is an admin)", Some(schema_of::<bodies::FirstAdmin>), 201, tokens, &[400, 409, 415, 422, 429], h!(first_admin)),
         route(Owner, "POST", "/api/rbac/subjects/{id}/totp", "subjectTotpStart", "Starts two-factor enrolment: a new secret (and otpauth URL for a QR code), active once confirmed", None, 201, totp_enrolment, &[401, 403, 409], h!(totp_start)),
         route(Owner, "POST", "/api/rbac/subjects/{id}/totp/confirm", "subjectTotpConfirm", "Confirms enrolment with a code: two-factor sign-in is on, other sessions end, and the recovery codes are returned (shown once)", Some(schema_of::<bodies::TotpConfirm>), 200, recovery_codes, &[401, 403, 409, 422], h!(totp_confirm)),
         route(Owner, "DELETE", "/api/rbac/subjects/{id}/totp", "subjectTotpDisable", "Turns two-factor sign-in off ({code}: a TOTP or recovery code; an admin acting for another account sends none)", Some(schema_of::<bodies::TotpDisable>), 200, ok_schema, &[401, 403, 409, 422], h!(totp_disable)),

@@ -324,6 +324,28 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     }
                 });
             }
+            // The first run: with no admin yet, the one-time setup code goes to the log (once the
+            // tables answer), for whoever opens /admin to make the first one.
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                let first = Arc::downgrade(&auth);
+                let admin_url = format!("{}/admin", ctx.config.public_url());
+                rt.spawn(async move {
+                    for _ in 0..60 {
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        let Some(auth) = first.upgrade() else { return };
+                        match auth.setup_code().await {
+                            Ok(Some(code)) => {
+                                tracing::warn!(
+                                    "no administrator yet: open {admin_url} and enter the setup code {code} to create the first one (or run `stoa admin create`)"
+                                );
+                                return;
+                            }
+                            Ok(None) => return,
+                            Err(_) => continue,
+                        }
+                    }
+                });
+            }
             ctx.provide(Arc::new(subjects::Subjects::new(ctx.store.clone())));
             ctx.provide::<dyn stoa_api::auth::AccountAdmin>(auth.clone());
             ctx.provide::<dyn stoa_api::auth::Identify>(auth.clone());

@@ -193,6 +193,9 @@ pub struct Auth {
     live: RwLock<LiveSessions>,
     /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
     pub rails: tokio::sync::Mutex<()>,
+    /// The first run's one-time code (while no account is an admin) and the lock that makes
+    /// one first admin of two racing browsers.
+    pub(crate) setup: (std::sync::Mutex<Option<String>>, tokio::sync::Mutex<()>),
 }
 
 pub(crate) fn idx(e: &Entity, name: &str) -> Result<usize> {
@@ -230,6 +233,10 @@ impl Auth {
             roles: RwLock::new((u64::MAX, HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
             rails: tokio::sync::Mutex::new(()),
+            setup: (
+                std::sync::Mutex::new(Some(admin::setup_code())),
+                tokio::sync::Mutex::new(()),
+            ),
             store,
             cfg,
             mailer,

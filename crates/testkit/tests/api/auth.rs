@@ -1497,3 +1497,61 @@ async fn a_visitor_gets_the_guest_role_as_it_is_now(db: stoa_testkit::Db) {
     );
 }
 stoa_testkit::dual_test!(a_visitor_gets_the_guest_role_as_it_is_now, db);
+
+/// The first run: with no admin, the setup code the server printed makes the first one in the
+/// browser and signs them in; a wrong code is a 422 naming it; once an admin exists the code is
+/// spent (409) and the site says it no longer waits.
+async fn the_first_admin_is_made_with_the_setup_code(db: Db) {
+    let app = stoa_testkit::spawn_app(db).await.expect("app");
+    let anon = app.anon();
+    let r = anon.get(&format!("{AUTH}/setup")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["needed"], true, "{}", r.text);
+    let auth = app
+        .ctx
+        .need::<stoa_rbac::service::Auth>()
+        .expect("the account service");
+    let code = auth.setup_code().await.unwrap().expect("a setup code");
+    assert!(
+        regex_lite_code(&code),
+        "twelve unambiguous characters in threes of four: {code}"
+    );
+    let body =
+        |code: &str| json!({"code": code, "login": "first@example.com", "password": PASSWORD});
+    let r = anon
+        .post(&format!("{AUTH}/setup"), &body("AAAA-BBBB-CCCC"))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.body["fields"]["code"].is_array(), "{}", r.text);
+    // Typed in lower case without dashes, it is the same code.
+    let typed = code.replace('-', " ").to_lowercase();
+    let r = anon.post(&format!("{AUTH}/setup"), &body(&typed)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let jwt = r.data()["jwt"].as_str().expect("signed in").to_owned();
+    let me = app.bearer(&jwt).get(&format!("{AUTH}/me")).await;
+    assert_eq!(me.data()["admin"], true, "{}", me.text);
+    // Spent: a second try is refused, and the site no longer waits.
+    let r = anon
+        .post(
+            &format!("{AUTH}/setup"),
+            &json!({"code": code, "login": "second@example.com", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert_eq!(
+        anon.get(&format!("{AUTH}/setup")).await.data()["needed"],
+        false
+    );
+    assert!(auth.setup_code().await.unwrap().is_none());
+}
+dual_test!(the_first_admin_is_made_with_the_setup_code, db);
+
+fn regex_lite_code(code: &str) -> bool {
+    let groups: Vec<&str> = code.split('-').collect();
+    groups.len() == 3
+        && groups.iter().all(|g| {
+            g.len() == 4
+                && g.chars()
+                    .all(|c| "ABCDEFGHJKLMNPQRSTUVWXYZ23456789".contains(c))
+        })
+}

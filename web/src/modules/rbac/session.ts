@@ -47,6 +47,8 @@ export interface Subject {
   identities: Identity[];
   /** The person's display name (their social profile's), when the server gives one. */
   name?: string | null;
+  /** The language the person uses (the admin's, once chosen there; the site's mails to them). */
+  language?: string | null;
   /** Two-factor sign-in: on for this account, required of it (an admin under
    * STOA_ADMIN_2FA=required), and whether this session has it (false: enrol before anything else). */
   secondFactor?: { enabled: boolean; required: boolean; satisfied: boolean };

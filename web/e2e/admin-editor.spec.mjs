@@ -1,0 +1,101 @@
+// Editor tasks, in Russian, as a site's editor does them (issue 49): answer a form submission from
+// the inbox, and find an order by its number and by its buyer's email and move it on. The start
+// page says what waits. A real browser against a real server, with the SMTP sink as the mailbox.
+import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { holding, mailText } from "./smtp-sink.mjs";
+
+async function editor(stack, s) {
+  if (!s.editor) {
+    s.editor = await watchedContext(stack, { viewport: { width: 1366, height: 900 } });
+    await signIn(s.editor.page, ADMIN, "/admin");
+    await s.editor.page.getByRole("navigation", { name: "Sections" }).waitFor();
+    await s.editor.page.evaluate(() => localStorage.setItem("stoa.admin.language", "ru"));
+  }
+  return s.editor;
+}
+
+export const adminEditorSpecs = [
+  [
+    "editor (ru): the start page counts the new submission; the inbox shows it by form and sender, its answers by the form's fields; a note, an answer by mail in the sender's language, 'В работе'",
+    async (stack, s) => {
+      const { page } = await editor(stack, s);
+      await page.goto("/admin");
+      const waiting = page.getByTestId("waiting-requests");
+      await waiting.waitFor();
+      const count = Number(await waiting.getAttribute("data-count"));
+      expect(count >= 1, `the start page counts new submissions, got ${count}`);
+      await page.getByTestId("paid-today").waitFor();
+      await screen(page, "editor-dashboard-ru");
+      await waiting.getByRole("link").click();
+      await page.getByRole("heading", { name: "Заявки с форм" }).waitFor();
+      const table = page.getByTestId("requests-table");
+      // The site spec's visitor, Вера, wrote through the contact form.
+      // (The i18n spec's Вера wrote too, another message.)
+      const row = table.locator("tr", { hasText: "Хочу приехать на посадку" }).first();
+      await row.getByText("vera@e2e.test").waitFor();
+      expect(!(await row.textContent()).includes("{"), "no JSON in the list");
+      await screen(page, "editor-inbox-ru");
+      await row.getByTestId("request-open").click();
+      const details = page.getByTestId("request-details");
+      await details.waitFor();
+      // Answers under the fields' own labels, an address to write to.
+      await details.getByText("Сколько деревьев хотите посадить").waitFor();
+      await details.getByRole("link", { name: "vera@e2e.test" }).waitFor();
+      expect((await details.getByTestId("request-answer").count()) >= 3, "each answer is listed");
+      await details.getByLabel("Заметка для команды").fill("Позвонить в пятницу");
+      await details.getByRole("button", { name: "Сохранить заметку" }).click();
+      await page.getByText("Сохранено").first().waitFor();
+      await details.getByLabel("Ответ", { exact: true }).fill("Здравствуйте, Вера! Ждём вас на посадке в субботу.");
+      await screen(page, "editor-request-ru");
+      await details.getByTestId("request-reply-send").click();
+      await page.getByText("Ответ отправляется на vera@e2e.test").waitFor();
+      const mail = await stack.smtp.waitFor("vera@e2e.test", 15000, holding("Ждём вас на посадке"));
+      const text = mailText(mail.raw);
+      expect(text.includes("Ответ на вашу заявку"), `the answer's mail is in the sender's language (ru):\n${text}`);
+      await details.getByTestId("request-status-in_progress").and(page.locator("[aria-pressed=true]")).waitFor();
+      const stored = await page.evaluate(async () => (await (await fetch("/api/crm/requests?limit=100")).json()).data.find((r) => r.payload?.values?.message === "Хочу приехать на посадку"));
+      expect(stored.status === "in_progress" && stored.note === "Позвонить в пятницу", `stored: ${JSON.stringify(stored)}`);
+      await details.getByTestId("request-status-done").click();
+      await details.getByTestId("request-status-done").and(page.locator("[aria-pressed=true]")).waitFor();
+      await page.keyboard.press("Escape");
+      await table.locator("tr", { hasText: "Хочу приехать на посадку" }).first().getByTestId("request-status").getByText("Готово").waitFor();
+    },
+  ],
+  [
+    "editor (ru): an order is found by its number and by its buyer's email, opened, and moved on with the next status's button",
+    async (stack, s) => {
+      const { page } = await editor(stack, s);
+      await page.goto("/admin/ecommerce/order");
+      await page.getByRole("heading", { name: "Заказы" }).waitFor();
+      const table = page.getByTestId("orders-table");
+      const paid = table.locator("tbody tr").filter({ has: page.locator('[data-status="approving"]') }).first();
+      await paid.waitFor();
+      const cells = await paid.locator("td").allTextContents();
+      const number = cells[0].replace(/\D/g, "");
+      const email = cells[2].trim();
+      expect(number && email.includes("@"), `a paid order has a number and a buyer's address, got ${JSON.stringify(cells)}`);
+      const search = page.getByRole("searchbox", { name: "Найти по номеру или почте" });
+      await search.fill(`№ ${number}`);
+      await page.waitForFunction((n) => {
+        const rows = [...document.querySelectorAll("[data-testid=orders-table] tbody tr")];
+        return rows.length === 1 && rows[0].textContent.includes(`№ ${n}`);
+      }, number);
+      await search.fill(email);
+      await page.waitForFunction((e) => {
+        const rows = [...document.querySelectorAll("[data-testid=orders-table] tbody tr")];
+        return rows.length > 0 && rows.every((r) => r.textContent.includes(e));
+      }, email);
+      await screen(page, "editor-orders-found-ru");
+      await table.locator("tr", { hasText: `№ ${number}` }).getByTestId("order-open").click();
+      const details = page.getByTestId("order-details");
+      await details.waitFor();
+      // In words: the payment's provider and state, who moved the order (never an id).
+      const said = await details.textContent();
+      expect(!/\b(one_off|succeeded|dummy|subject:)\b/.test(said), `the order speaks Russian, got: ${said.slice(0, 400)}`);
+      await details.getByRole("button", { name: "Перевести в «Собирается»" }).click();
+      await details.locator('[data-status="packaging"]').first().waitFor();
+      await screen(page, "editor-order-moved-ru");
+      await page.keyboard.press("Escape");
+    },
+  ],
+];
