@@ -99,3 +99,76 @@ export const adminEditorSpecs = [
     },
   ],
 ];
+
+adminEditorSpecs.push([
+  "editor (ru): writes an article — titles in ru and en, a heading, a link, a list and a picture from the media library with the toolbar — publishes it and reads it on the site as written",
+  async (stack, s) => {
+    const { page } = await editor(stack, s);
+    await page.goto("/admin/blog/article");
+    await page.getByRole("heading", { name: "Статьи" }).waitFor();
+    await page.getByRole("button", { name: "Добавить: статья" }).click();
+    const dialog = page.getByRole("dialog", { name: "Новая запись: статья" });
+    await dialog.waitFor();
+    await dialog.getByLabel("Заголовок (ru)", { exact: true }).fill("Как мы сажаем лес");
+    await dialog.locator('[data-field="title"]').getByRole("tab", { name: "en" }).click();
+    await dialog.getByLabel("Заголовок (en)", { exact: true }).fill("How we plant a forest");
+    const field = dialog.locator('[data-field="description"]');
+    const toolbar = field.getByRole("toolbar", { name: "Оформление: Текст статьи (ru)" });
+    const text = field.getByRole("textbox", { name: "Текст статьи (ru)" });
+    await text.click();
+    await toolbar.getByLabel("Абзац или заголовок").selectOption("h2");
+    await page.keyboard.type("Почему лес");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Подробнее о посадке");
+    await page.keyboard.press("Shift+Home");
+    await toolbar.getByRole("button", { name: "Ссылка", exact: true }).click();
+    await field.getByLabel("Ссылка на").fill("/ru/blog");
+    await field.getByLabel("Ссылка на").press("Enter");
+    // The text gets the focus back, the caret after the link.
+    await page.waitForFunction(() => document.activeElement?.classList.contains("ProseMirror"));
+    await page.keyboard.press("Enter");
+    await toolbar.getByRole("button", { name: "Маркированный список" }).click();
+    await page.keyboard.type("Берёза");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Сосна");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    // A picture from the media library (the demo's files), with its alternative text.
+    await toolbar.getByRole("button", { name: "Картинка из медиатеки" }).click();
+    const picker = page.getByRole("dialog", { name: "Картинка из медиатеки" });
+    const tile = picker.getByTestId("media-tile").filter({ has: page.locator("img") }).first();
+    await tile.waitFor();
+    await screen(page, "editor-media-picker-ru");
+    await tile.getByTestId("media-open").click();
+    await picker.waitFor({ state: "detached" });
+    await text.locator("img").waitFor();
+    // Styled as the site shows it: the heading is large and bold, the list has its markers.
+    const h2 = await text.locator("h2").evaluate((h) => ({ size: parseFloat(getComputedStyle(h).fontSize), weight: Number(getComputedStyle(h).fontWeight) }));
+    const body = await text.locator("p").first().evaluate((p) => parseFloat(getComputedStyle(p).fontSize));
+    expect(h2.size >= body * 1.4 && h2.weight >= 700, `the heading looks like the site's: ${JSON.stringify(h2)} over ${body}px`);
+    expect((await text.locator("ul").evaluate((u) => getComputedStyle(u).listStyleType)) === "disc", "the list shows its markers");
+    await dialog.getByLabel("Статус", { exact: true }).selectOption("published");
+    await screen(page, "editor-article-ru");
+    await dialog.locator("form button[type=submit]").first().click();
+    await page.getByRole("dialog", { name: "Изменение: статья" }).locator("form button[data-status=success]").first().waitFor();
+    const saved = await page.evaluate(async () => (await (await fetch(`/api/blog/articles?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "slug", method: "eq", value: "kak-my-sazhaem-les" }] }))}`)).json()).data[0]);
+    expect(saved?.adminTitle === "Как мы сажаем лес" && saved.status === "published", `saved with its address from the Russian title: ${JSON.stringify(saved)?.slice(0, 300)}`);
+    const marks = JSON.stringify(saved.description?.ru ?? {});
+    expect(marks.includes('"href":"/ru/blog"') && marks.includes('"bulletList"') && marks.includes('"image"'), `the text holds the link, the list and the picture: ${marks.slice(0, 600)}`);
+    await page.keyboard.press("Escape");
+    // On the site, as written.
+    await page.goto("/ru/blog/articles/kak-my-sazhaem-les");
+    const article = page.locator("main");
+    await article.getByRole("heading", { name: "Как мы сажаем лес", level: 1 }).waitFor();
+    await article.getByRole("heading", { name: "Почему лес", level: 2 }).waitFor();
+    const link = article.getByRole("link", { name: "Подробнее о посадке" });
+    expect((await link.getAttribute("href")) === "/ru/blog", "the link goes where it was set");
+    await article.locator("ul li", { hasText: "Берёза" }).waitFor();
+    await article.locator("ul li", { hasText: "Сосна" }).waitFor();
+    const alt = await article.locator("figure img").first().getAttribute("alt");
+    expect(!!alt && alt.trim().length > 0, `the picture has its alternative text, got '${alt}'`);
+    await screen(page, "editor-article-on-site-ru");
+    await page.goto("/en/blog/articles/kak-my-sazhaem-les");
+    await page.getByRole("heading", { name: "How we plant a forest", level: 1 }).waitFor();
+  },
+]);

@@ -24,8 +24,8 @@ function rawKeys(meta) {
 
 /** What a person reads on the screen (outside data cells), one string per element. */
 async function readable(page, scope) {
-  return page.evaluate((scope) => {
-    const root = scope ? document.querySelector(scope) : document.body;
+  return page.evaluate((where) => {
+    const root = where ? document.querySelector(where) : document.body;
     if (!root) return [];
     const out = [];
     const sel = "h1, h2, h3, h4, th, label, legend, summary, button, [role=tab], option, nav a, dt, [data-testid=field-help], [aria-label], [placeholder], [title]";

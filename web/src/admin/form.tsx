@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { type TFunction, useTranslation } from "@/i18n";
+import { DEFAULT_LANGUAGE, type TFunction, useTranslation } from "@/i18n";
 import { entityRoute } from "@/api/client";
 import { entityClient, keys, type Row, useEntitySave } from "@/api/entities";
 import { ApiError } from "@/api/http";
@@ -115,17 +115,19 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
       },
     });
   }, [form, checker, uniques, autoSlug]);
+  // The address is made from the title in the site's language; the admin name from the admin's.
+  const slugLanguages = useMemo(() => [DEFAULT_LANGUAGE, ...meta.languages], [meta.languages]);
   useEffect(() => {
     if (!slugField || slugEdited) return undefined;
     return form.subscribe({
       name: ["title"],
       formState: { values: true },
       callback: ({ values }) => {
-        const slug = slugFrom(titleText(values, meta.languages), slugField.maxLength);
+        const slug = slugFrom(titleText(values, slugLanguages), slugField.maxLength);
         if (form.getValues(slugField.name) !== slug) form.setValue(slugField.name, slug, { shouldDirty: true });
       },
     });
-  }, [form, slugField, slugEdited, meta.languages]);
+  }, [form, slugField, slugEdited, slugLanguages]);
   const fields = editableFields(entity);
   const mainFields = fields.filter((f) => !isAdvanced(f));
   const advancedFields = fields.filter(isAdvanced);
@@ -208,9 +210,15 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
     ev.preventDefault();
     // A slug made from the title takes the first free one of slug, slug-2, slug-3, … .
     if (slugField && !slugEdited) {
-      const base = slugFrom(titleText(form.getValues(), meta.languages), slugField.maxLength);
+      const base = slugFrom(titleText(form.getValues(), slugLanguages), slugField.maxLength);
       const slug = base ? await freeSlug(base, (s) => checker.check(slugField.name, s), slugField.maxLength) : "";
       form.setValue(slugField.name, slug, { shouldDirty: true });
+    }
+    // An admin name left empty is the title as the admin reads it.
+    const adminTitle = !id ? entity.fields.find((f) => f.name === "adminTitle" && f.kind === "text" && !(f.name in fixed)) : undefined;
+    if (adminTitle && !String(form.getValues(adminTitle.name) ?? "").trim()) {
+      const title = titleText(form.getValues(), [lang, ...meta.languages]).slice(0, adminTitle.maxLength ?? 500).trim();
+      if (title) form.setValue(adminTitle.name, title, { shouldDirty: true });
     }
     // Unique values not yet looked up (typed and saved at once) are asked about before the checks run.
     const values = form.getValues();

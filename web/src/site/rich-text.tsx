@@ -30,7 +30,7 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
  * wrapper and never fights them. Headings stand out by size and weight, the first block starts
  * flush.
  */
-const STYLE = {
+export const RICH_STYLE = {
   p: "mt-[0.85em] first:mt-0",
   h1: "mt-[1.4em] mb-[0.5em] text-[1.875em] font-bold leading-tight tracking-tight first:mt-0",
   h2: "mt-[1.6em] mb-[0.4em] text-[1.5em] font-bold leading-snug tracking-tight first:mt-0",
@@ -50,6 +50,7 @@ const STYLE = {
   img: "h-auto w-full rounded-xl",
   figcaption: "mt-[0.5em] text-center text-[0.85em] opacity-75",
 } as const;
+const STYLE = RICH_STYLE;
 
 function renderMarks(text: ReactNode, marks: PmNode["marks"], key: string): ReactNode {
   return (marks ?? []).reduce<ReactNode>((acc, m, i) => {

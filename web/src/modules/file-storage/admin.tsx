@@ -93,16 +93,23 @@ interface Sending {
   error: unknown;
 }
 
-/** The file-storage files as a media library: thumbnails, drop-to-upload (many at once), edit, delete. */
-export function MediaLibrary({ lang }: { lang: string }) {
+/** The file-storage files as a media library: thumbnails, drop-to-upload (many at once), edit, delete.
+ * With `pick`, it is a picker: a tile chooses its file (the rich-text editor's image, a file field). */
+export function MediaLibrary({ lang, pick }: { lang: string; pick?: (row: Row) => void }) {
   const { t } = useTranslation();
   const meta = useMeta();
   const entity = meta.data ? findEntity(meta.data, FILES_ENTITY) : undefined;
   if (!meta.data || !entity) return <p className="text-sm">{t("admin.loading")}</p>;
-  return <Library entity={entity} meta={meta.data} lang={lang} />;
+  return <Library entity={entity} meta={meta.data} lang={lang} pick={pick} />;
 }
 
-function Library({ entity, meta, lang }: { entity: EntityMeta; meta: Meta; lang: string }) {
+/** A file's text alternative in `lang`: its alt in that language, else its alt, else its name. */
+export function fileAltIn(r: Row, lang: string): string {
+  const own = r.localizedAlt && typeof r.localizedAlt === "object" ? (r.localizedAlt as Record<string, unknown>)[lang] : undefined;
+  return typeof own === "string" && own.trim() ? own.trim() : fileAlt(r);
+}
+
+function Library({ entity, meta, lang, pick }: { entity: EntityMeta; meta: Meta; lang: string; pick?: (row: Row) => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const headingId = useId();
@@ -146,9 +153,15 @@ function Library({ entity, meta, lang }: { entity: EntityMeta; meta: Meta; lang:
   return (
     <section aria-labelledby={headingId} className="grid gap-4" data-testid="media-library">
       <div>
-        <h1 id={headingId} className="text-xl font-semibold">
-          {t("media.title")}
-        </h1>
+        {pick ? (
+          <h2 id={headingId} className="text-lg font-semibold">
+            {t("media.pickTitle")}
+          </h2>
+        ) : (
+          <h1 id={headingId} className="text-xl font-semibold">
+            {t("media.title")}
+          </h1>
+        )}
         <p className="mt-1 text-sm text-neutral-700">{t("media.help")}</p>
       </div>
       {entity.ops.create ? (
@@ -218,14 +231,14 @@ function Library({ entity, meta, lang }: { entity: EntityMeta; meta: Meta; lang:
               <button
                 type="button"
                 className="block w-full cursor-pointer truncate px-2 pt-1.5 text-left text-sm font-medium after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-inset focus-visible:after:ring-neutral-900"
-                onClick={() => setEditing(r.id)}
+                onClick={() => (pick ? pick(r) : setEditing(r.id))}
                 data-testid="media-open"
               >
-                <span className="sr-only">{t("admin.edit")} </span>
+                <span className="sr-only">{pick ? t("media.choose") : t("admin.edit")} </span>
                 {name}
               </button>
               <p className="truncate px-2 pb-1.5 text-xs text-neutral-700">{typeof r.mimeType === "string" ? r.mimeType : ""}</p>
-              {entity.ops.delete ? (
+              {entity.ops.delete && !pick ? (
                 <Button size="icon" variant="outline" className="absolute right-1.5 top-1.5 z-10 h-8 w-8 bg-white/90" aria-label={t("media.delete", { name })} onClick={() => setDeleting(r)}>
                   <Trash aria-hidden className="h-4 w-4" />
                 </Button>
