@@ -53,7 +53,10 @@ export const adminEditorSpecs = [
       const text = mailText(mail.raw);
       expect(text.includes("Ответ на вашу заявку"), `the answer's mail is in the sender's language (ru):\n${text}`);
       await details.getByTestId("request-status-in_progress").and(page.locator("[aria-pressed=true]")).waitFor();
-      const stored = await page.evaluate(async () => (await (await fetch("/api/crm/requests?limit=100")).json()).data.find((r) => r.payload?.values?.message === "Хочу приехать на посадку"));
+      // Said to a screen reader in words, and the handle keeps the focus for the next move.
+    await builder.getByTestId("builder-said").getByText(/теперь блок 2 из 3/).waitFor();
+    expect(await builder.getByTestId("builder-block").nth(1).getByRole("button", { name: /^Переставить блок/ }).evaluate((b) => b === document.activeElement), "the moved block's handle keeps the focus");
+    const stored = await page.evaluate(async () => (await (await fetch("/api/crm/requests?limit=100")).json()).data.find((r) => r.payload?.values?.message === "Хочу приехать на посадку"));
       expect(stored.status === "in_progress" && stored.note === "Позвонить в пятницу", `stored: ${JSON.stringify(stored)}`);
       await details.getByTestId("request-status-done").click();
       await details.getByTestId("request-status-done").and(page.locator("[aria-pressed=true]")).waitFor();
@@ -170,5 +173,66 @@ adminEditorSpecs.push([
     await screen(page, "editor-article-on-site-ru");
     await page.goto("/en/blog/articles/kak-my-sazhaem-les");
     await page.getByRole("heading", { name: "How we plant a forest", level: 1 }).waitFor();
+  },
+]);
+
+adminEditorSpecs.push([
+  "editor (ru): builds a landing page from blocks — adds three from the gallery, edits one's title, moves one with the keyboard — and the page beside shows each change, at desktop and phone width",
+  async (stack, s) => {
+    const { page } = await editor(stack, s);
+    const made = await page.evaluate(async () => {
+      const r = await fetch("/api/host/pages", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Посадка вместе", url: "/e2e-landing", adminTitle: "Лендинг E2E" }) });
+      return (await r.json()).data.id;
+    });
+    await page.goto(`/admin/host/page?edit=${made}`);
+    const record = page.getByRole("dialog", { name: "Изменение: страница" });
+    await record.getByTestId("builder-open").click();
+    const builder = page.getByRole("dialog", { name: /^Конструктор страницы/ });
+    await builder.getByText("На странице пока нет блоков. Добавьте первый.").waitFor();
+    const frame = builder.getByTestId("builder-frame");
+    // Three blocks from the gallery: the first of three kinds.
+    for (let i = 0; i < 3; i++) {
+      await builder.getByTestId("builder-add").click();
+      const gallery = page.getByRole("dialog", { name: "Добавить блок: выберите вид" });
+      const kinds = gallery.locator("[data-variant^='website-builder.']");
+      await kinds.nth(i).waitFor();
+      if (i === 0) await screen(page, "builder-gallery-ru");
+      await kinds.nth(i).click();
+      const part = page.getByRole("dialog", { name: /^Изменение: / }).last();
+      await part.locator("form").first().waitFor();
+      if (i === 1) {
+        // One block's text, edited where it is.
+        await part.getByLabel("Заголовок (ru)", { exact: true }).fill("Сажаем вместе");
+        await part.locator("form button[type=submit]").first().click();
+        await part.locator("form button[data-status=success]").first().waitFor();
+      }
+      await page.keyboard.press("Escape");
+      await part.waitFor({ state: "detached" });
+      await builder.getByTestId("builder-block").nth(i).waitFor();
+    }
+    // The page beside shows the edited block.
+    const inFrame = page.frameLocator("[data-testid=builder-frame]");
+    await inFrame.getByText("Сажаем вместе").first().waitFor();
+    await screen(page, "builder-three-ru");
+    // The third block moved up by the keyboard, one place: the order is stored and shown.
+    const before = await builder.getByTestId("builder-block").evaluateAll((els) => els.map((e) => e.getAttribute("data-block")));
+    await builder.getByTestId("builder-block").nth(2).getByRole("button", { name: /^Переставить блок/ }).focus();
+    await page.keyboard.press("ArrowUp");
+    const want = [before[0], before[2], before[1]];
+    await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll("[data-testid=builder-block]")].map((e) => e.getAttribute("data-block"))) === JSON.stringify(w), want);
+    // Said to a screen reader in words, and the handle keeps the focus for the next move.
+    await builder.getByTestId("builder-said").getByText(/теперь блок 2 из 3/).waitFor();
+    expect(await builder.getByTestId("builder-block").nth(1).getByRole("button", { name: /^Переставить блок/ }).evaluate((b) => b === document.activeElement), "the moved block's handle keeps the focus");
+    const stored = await page.evaluate(async (id) => (await (await fetch(`/api/host/pages-to-widgets?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "pageId", method: "eq", value: id }] }))}`)).json()).data, made);
+    const byOrder = [...stored].sort((a, b) => a.orderIndex - b.orderIndex).map((l) => l.id);
+    expect(JSON.stringify(byOrder) === JSON.stringify(want), `the new order is stored: ${JSON.stringify(byOrder)} vs ${JSON.stringify(want)}`);
+    await inFrame.getByText("Сажаем вместе").first().waitFor();
+    // At phone width.
+    await builder.getByRole("button", { name: "Телефон" }).click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=builder-frame]")?.getBoundingClientRect().width === 390);
+    await inFrame.getByText("Сажаем вместе").first().waitFor();
+    await screen(page, "builder-phone-ru");
+    expect((await frame.count()) === 1, "one preview");
+    await page.keyboard.press("Escape");
   },
 ]);

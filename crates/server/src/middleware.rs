@@ -20,15 +20,17 @@ const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 const MAX_URI: usize = 8 * 1024;
 
 /// The Content-Security-Policy of every answer; `telegram` allows the Telegram Login Widget (its
-/// script and its frame) on a site that links accounts to Telegram.
+/// script and its frame) on a site that links accounts to Telegram. Frames of our own pages are
+/// allowed (the admin's page builder shows the page's preview; only a `?preview=1` page lets itself
+/// be framed, and only by us).
 pub fn csp(telegram: bool) -> HeaderValue {
     let (script, frame) = if telegram {
         (
             "'self' https://telegram.org",
-            "https://www.youtube-nocookie.com https://oauth.telegram.org",
+            "'self' https://www.youtube-nocookie.com https://oauth.telegram.org",
         )
     } else {
-        ("'self'", "https://www.youtube-nocookie.com")
+        ("'self'", "'self' https://www.youtube-nocookie.com")
     };
     HeaderValue::from_str(&format!(
         "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src {script}; connect-src 'self'; frame-src {frame}; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
@@ -166,6 +168,13 @@ async fn request_context(req: Request, next: Next) -> Response {
 }
 
 async fn security_headers(State(csp): State<HeaderValue>, req: Request, next: Next) -> Response {
+    // A page asked for as the admin's preview (`?preview=1`) may be framed by the admin itself
+    // (the page builder shows it beside the blocks); every other answer by no one.
+    let framed = !req.uri().path().starts_with("/api/")
+        && req
+            .uri()
+            .query()
+            .is_some_and(|q| q.split('&').any(|p| p == "preview=1"));
     let mut res = next.run(req).await;
     let h = res.headers_mut();
     let set = |h: &mut axum::http::HeaderMap, k: HeaderName, v: &'static str| {
@@ -177,7 +186,20 @@ async fn security_headers(State(csp): State<HeaderValue>, req: Request, next: Ne
         header::REFERRER_POLICY,
         "strict-origin-when-cross-origin",
     );
-    set(h, header::X_FRAME_OPTIONS, "DENY");
+    set(
+        h,
+        header::X_FRAME_OPTIONS,
+        if framed { "SAMEORIGIN" } else { "DENY" },
+    );
+    let csp = if framed {
+        csp.to_str()
+            .ok()
+            .map(|v| v.replace("frame-ancestors 'none'", "frame-ancestors 'self'"))
+            .and_then(|v| HeaderValue::from_str(&v).ok())
+            .unwrap_or(csp)
+    } else {
+        csp
+    };
     h.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp);
     res
 }

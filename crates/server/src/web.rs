@@ -375,7 +375,12 @@ async fn page(site: &Site, req: Request) -> Response {
     }) && let Some(identify) = &site.identify
         && identify.is_admin(req.headers()).await
     {
-        return preview(site, lang, rest).await;
+        // In the page builder's frame (`&frame=1`, sandboxed without scripts): the page as the
+        // server renders it, without the scripts the sandbox would refuse.
+        let framed = req.uri().query().is_some_and(|q| {
+            form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == "frame" && v == "1")
+        });
+        return preview(site, lang, rest, framed).await;
     }
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
@@ -432,7 +437,33 @@ async fn page(site: &Site, req: Request) -> Response {
     html(status, doc)
 }
 
-async fn preview(site: &Site, lang: &'static str, rest: &str) -> Response {
+/// `doc` without the scripts that would run (module scripts and their preloads); the page's data
+/// (`type="application/json"`) stays.
+fn without_scripts(doc: &str) -> String {
+    let mut out = String::with_capacity(doc.len());
+    let mut rest = doc;
+    loop {
+        let script = rest.find("<script type=\"module\"");
+        let preload = rest.find("<link rel=\"modulepreload\"");
+        let Some(at) = [script, preload].into_iter().flatten().min() else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let end = if Some(at) == script {
+            tail.find("</script>").map(|e| e + "</script>".len())
+        } else {
+            tail.find('>').map(|e| e + 1)
+        };
+        match end {
+            Some(e) => rest = &tail[e..],
+            None => return out,
+        }
+    }
+}
+
+async fn preview(site: &Site, lang: &'static str, rest: &str, framed: bool) -> Response {
     let (status, bundle) = match site.pages.preview(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
         Ok(None) => (StatusCode::NOT_FOUND, None),
@@ -443,6 +474,7 @@ async fn preview(site: &Site, lang: &'static str, rest: &str) -> Response {
         }
     };
     let (doc, _) = document(site, lang, rest, status, bundle.as_ref(), true).await;
+    let doc = if framed { without_scripts(&doc) } else { doc };
     let mut res = html(status, doc);
     let h = res.headers_mut();
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -512,6 +544,16 @@ fn packed_html(packed: &stoa_api::pack::Packed, headers: &HeaderMap) -> Response
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_framed_preview_keeps_the_page_and_its_data_but_no_script() {
+        let doc = r#"<head><link rel="modulepreload" crossorigin href="/assets/a.js"><script type="module" crossorigin src="/assets/index.js"></script></head><body><script id="stoa-page" type="application/json">{"a":1}</script><div id="root"><h1>Hi</h1></div></body>"#;
+        let out = super::without_scripts(doc);
+        assert_eq!(
+            out,
+            r#"<head></head><body><script id="stoa-page" type="application/json">{"a":1}</script><div id="root"><h1>Hi</h1></div></body>"#
+        );
+    }
+
     use super::{BUILT_IN, built_in};
 
     #[test]

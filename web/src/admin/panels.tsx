@@ -1,5 +1,16 @@
-import type { ComponentType } from "react";
+import { type ComponentType, lazy, Suspense } from "react";
 import { NotificationPanel, TemplatePreview } from "@/modules/notification/admin";
+
+// The page builder (and drag and drop) loads with a page's form.
+const LazyPageBuilder = lazy(() => import("./page-builder"));
+
+function PageBuilder(props: RecordPanelProps) {
+  return (
+    <Suspense fallback={null}>
+      <LazyPageBuilder {...props} />
+    </Suspense>
+  );
+}
 
 export interface RecordPanelProps {
   id: string;
@@ -11,4 +22,5 @@ export interface RecordPanelProps {
 export const recordPanels: Record<string, ComponentType<RecordPanelProps>> = {
   "notification.notification": NotificationPanel,
   "notification.template": TemplatePreview,
+  "host.page": PageBuilder,
 };

@@ -34,6 +34,22 @@ async fn health_ready_and_request_ids(app: TestApp) {
             .is_some_and(|v| v.contains("frame-ancestors"))
     );
     assert!(r.header("referrer-policy").is_some());
+    // No one frames the site, except the admin its own preview (the page builder's).
+    let page = app.anon().get("/").await;
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+    assert!(
+        page.header("content-security-policy")
+            .is_some_and(|v| v.contains("frame-ancestors 'none'"))
+    );
+    let preview = app.anon().get("/?preview=1").await;
+    assert_eq!(preview.header("x-frame-options"), Some("SAMEORIGIN"));
+    assert!(
+        preview
+            .header("content-security-policy")
+            .is_some_and(|v| v.contains("frame-ancestors 'self'") && !v.contains("'none'"))
+    );
+    let api = app.anon().get("/api/meta?preview=1").await;
+    assert_eq!(api.header("x-frame-options"), Some("DENY"));
     let err = app.get("/api/blog/articles/nope").await;
     assert_eq!(err.header("x-request-id"), err.body["requestId"].as_str());
 }
