@@ -8,10 +8,12 @@
 // screen. Prints p50/p95 per round kind; `--json` for machines.
 //
 //   node bench/admin-nav.mjs            (STOA_BIN=target/release/stoa for a release build)
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// (The harness runs from web/: a binary named relative to here is found from here.)
+if (process.env.STOA_BIN && !isAbsolute(process.env.STOA_BIN)) process.env.STOA_BIN = resolve(process.env.STOA_BIN);
 process.chdir(join(root, "web"));
 const { startStack, watchedContext, signIn, ADMIN } = await import(join(root, "web", "e2e", "harness.mjs"));
 
