@@ -3,7 +3,7 @@
 // side list, headings, column heads, labels, buttons, choices — is searched for the declared names
 // of modules, entities and fields ("adminTitle", "orders-to-products", "in_progress"). Data cells
 // are not searched (a record's own slug is its data). axe runs on one screen of each kind.
-import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, axeFindings, expect, screen, signIn, watchedContext } from "./harness.mjs";
 
 /** The keys a person must never read: those shaped like code (camelCase, kebab-case, snake_case),
  * and in Russian every Latin key at all. */
@@ -58,7 +58,7 @@ async function setLanguage(page, lang) {
 
 export const adminWordsSpecs = [
   [
-    "admin words: every entity's screen and form in ru and en shows no raw module, entity, field or value key",
+    "admin words: every entity's screen and form in ru and en shows no raw module, entity, field or value key; axe finds nothing serious on any of them",
     async (stack, s) => {
       s.words = await watchedContext(stack, { viewport: { width: 1366, height: 900 } });
       const { page } = s.words;
@@ -91,6 +91,8 @@ export const adminWordsSpecs = [
           const texts = await readable(page, "main");
           if (process.env.DEBUG_WORDS === `${e.module}.${e.name}`) console.log(lang, JSON.stringify(texts));
           for (const hit of found(texts, keys[lang])) problems.push(`${lang} ${e.module}.${e.name} screen: ${hit}`);
+          // axe on every screen, in Russian (the longer words; the same markup in English).
+          if (lang === "ru") for (const f of await axeFindings(page)) problems.push(`axe on ${e.module}.${e.name}: ${f}`);
           // The form, once (in Russian): every label, help, choice and the Advanced section.
           const add = page.locator("main").getByRole("button", { name: lang === "ru" ? /^Добавить: / : /^Add / }).first();
           if (lang === "ru" && e.ops.create && (await add.count())) {
@@ -101,6 +103,7 @@ export const adminWordsSpecs = [
             const advanced = dialog.getByTestId("advanced-fields");
             if (await advanced.count()) await advanced.first().locator("summary").click();
             for (const hit of found(await readable(page, "[role=dialog]"), keys[lang])) problems.push(`${lang} ${e.module}.${e.name} form: ${hit}`);
+            for (const f of await axeFindings(page)) problems.push(`axe on the form of ${e.module}.${e.name}: ${f}`);
             if (!axed && e.module === "blog" && e.name === "article") {
               await screen(page, "admin-words-form-ru");
             }

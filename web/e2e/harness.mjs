@@ -223,6 +223,17 @@ export async function screen(page, name) {
   if (result.length) throw new Error(`axe-core on ${name}:\n  ${result.join("\n  ")}`);
 }
 
+/** The serious and critical axe-core findings on the page as it is now (no screenshot, no waiting):
+ * for walks over many screens. */
+export async function axeFindings(page) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  });
+}
+
 /** Signs in through the login form; `redirect` is where the form sends the browser after. */
 export async function signIn(page, { email, password }, redirect) {
   const q = redirect ? `?redirect=${encodeURIComponent(redirect)}` : "";
