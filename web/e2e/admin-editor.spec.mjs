@@ -236,3 +236,22 @@ adminEditorSpecs.push([
     await page.keyboard.press("Escape");
   },
 ]);
+
+adminEditorSpecs.push([
+  "editor (ru): the accounts screen lists each account by its address with its roles, how it signs in, live sessions, orders and last visit; one opens with everything linked to it",
+  async (stack, s) => {
+    const { page } = await editor(stack, s);
+    await page.goto("/admin/rbac/subject");
+    await page.getByRole("heading", { name: "Аккаунты" }).waitFor();
+    const table = page.getByTestId("accounts-table");
+    const me = table.locator("tr", { hasText: "admin@e2e.test" });
+    await me.waitFor();
+    const cells = await me.locator("td").allTextContents();
+    expect(/admin/i.test(cells[1]) && cells[2].trim() !== "—" && Number(cells[3]) >= 1 && cells[5].trim() !== "—", `the admin's row: ${JSON.stringify(cells)}`);
+    expect(!cells.some((c) => /email_and_password|ethereum_virtual_machine|[0-9a-f]{8}-[0-9a-f]{4}/.test(c)), `words, no keys or ids: ${JSON.stringify(cells)}`);
+    await screen(page, "editor-accounts-ru");
+    await me.getByTestId("account-open").click();
+    await page.getByRole("dialog", { name: /^Изменение: / }).waitFor();
+    await page.keyboard.press("Escape");
+  },
+]);

@@ -99,23 +99,25 @@ export function FilteredList({
           }}
         />
       ) : null}
-      <fieldset className="mt-4 flex flex-wrap gap-2">
-        <legend className="sr-only">{t("orders.filter")}</legend>
-        {["", ...statuses].map((s) => (
-          <Button
-            key={s || "all"}
-            size="sm"
-            variant={status === s ? "default" : "outline"}
-            aria-pressed={status === s}
-            onClick={() => {
-              setStatus(s);
-              setPage(0);
-            }}
-          >
-            {s ? statusLabel(s) : t("orders.all")}
-          </Button>
-        ))}
-      </fieldset>
+      {statuses.length ? (
+        <fieldset className="mt-4 flex flex-wrap gap-2">
+          <legend className="sr-only">{t("orders.filter")}</legend>
+          {["", ...statuses].map((s) => (
+            <Button
+              key={s || "all"}
+              size="sm"
+              variant={status === s ? "default" : "outline"}
+              aria-pressed={status === s}
+              onClick={() => {
+                setStatus(s);
+                setPage(0);
+              }}
+            >
+              {s ? statusLabel(s) : t("orders.all")}
+            </Button>
+          ))}
+        </fieldset>
+      ) : null}
       <table className="mt-4 w-full text-left text-sm" data-testid={testId}>
         <thead className="border-b border-border text-xs uppercase tracking-wide text-neutral-600">
           <tr>

@@ -5,6 +5,7 @@ import { OrdersView, SalesCard } from "@/modules/ecommerce/admin";
 import { MediaLibrary } from "@/modules/file-storage/admin";
 import { NotificationsView } from "@/modules/notification/admin";
 import { RequestsInbox } from "@/modules/crm/admin";
+import { AccountsView } from "./accounts";
 import { AttentionCard } from "./attention";
 import { toolsT } from "./i18n";
 import { trustT } from "./trust-i18n";
@@ -20,6 +21,7 @@ export const entityViews: Record<string, ComponentType<ViewProps>> = {
   "file-storage.file": MediaLibrary,
   "notification.notification": NotificationsView,
   "crm.request": RequestsInbox,
+  "rbac.subject": AccountsView,
 };
 
 // The analytics screen and its card are loaded when first shown.

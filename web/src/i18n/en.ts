@@ -360,6 +360,17 @@ export const en = {
     desktop: "Desktop",
     phone: "Phone",
   },
+  accounts: {
+    title: "Accounts",
+    help: "Everyone with an account on the site: how they sign in, their roles, their orders. Open one to see and change everything linked to it.",
+    account: "Account",
+    guest: "Guest (no sign-in yet)",
+    roles: "Roles",
+    signIn: "Signs in with",
+    sessions: "Live sessions",
+    orders: "Orders",
+    lastSeen: "Last seen",
+  },
   orders: {
     numbered: "№ {{number}}",
     open: "Open",
