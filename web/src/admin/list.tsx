@@ -118,28 +118,31 @@ export function FilteredList({
           ))}
         </fieldset>
       ) : null}
-      <table className="mt-4 w-full text-left text-sm" data-testid={testId}>
-        <thead className="border-b border-border text-xs uppercase tracking-wide text-neutral-600">
-          <tr>
-            {columns.map((c) => (
-              <th key={c.title} className="py-2 pr-3">
-                {c.title}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className="border-b border-border hover:bg-muted">
+      {/* On a phone the columns scroll sideways inside the list, not the page. */}
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid={testId}>
+          <thead className="border-b border-border text-xs uppercase tracking-wide text-neutral-600">
+            <tr>
               {columns.map((c) => (
-                <td key={c.title} className={c.className ?? "py-2 pr-3"}>
-                  {c.render(r)}
-                </td>
+                <th key={c.title} className="py-2 pr-3">
+                  {c.title}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} className="border-b border-border hover:bg-muted">
+                {columns.map((c) => (
+                  <td key={c.title} className={c.className ?? "py-2 pr-3"}>
+                    {c.render(r)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {!list.isPending && rows.length === 0 ? <p className="mt-4 text-sm text-neutral-700">{t("admin.noFound")}</p> : null}
       <nav aria-label={t("orders.pages")} className="mt-4 flex items-center gap-2">
         <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
