@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useSearchParams } from "react-router";
-import { useTranslation } from "@/i18n";
+import { useEditorT } from "@/admin/editor-i18n";
 import { entityClient, type Row } from "@/api/entities";
 import { findEntity, useMeta, valueName } from "@/api/meta";
 import { type Column, FilteredList, when } from "./list";
@@ -51,7 +51,7 @@ export async function accountSummaries(subjects: readonly Row[], now = Date.now(
 /** The accounts: who each is (address or wallet), roles, how they sign in, live sessions, orders,
  * last seen; one opens with everything linked to it. */
 export function AccountsView({ lang }: { lang: string }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const meta = useMeta();
   // `?edit=<id>` (an order's customer link) opens that account.
   const [params, setParams] = useSearchParams();
@@ -67,29 +67,29 @@ export function AccountsView({ lang }: { lang: string }) {
   const subject = meta.data ? findEntity(meta.data, "rbac.subject") : undefined;
   const columns: Column[] = [
     {
-      title: t("accounts.account"),
+      title: t("ed.accounts.account"),
       render: (r) => (
         <button type="button" className="font-medium underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="account-open">
-          {typeof r.accountEmail === "string" && r.accountEmail ? r.accountEmail : t("accounts.guest")}
+          {typeof r.accountEmail === "string" && r.accountEmail ? r.accountEmail : t("ed.accounts.guest")}
         </button>
       ),
     },
-    { title: t("accounts.roles"), render: (r) => (Array.isArray(r.roleTitles) && r.roleTitles.length ? r.roleTitles.join(", ") : "—") },
+    { title: t("ed.accounts.roles"), render: (r) => (Array.isArray(r.roleTitles) && r.roleTitles.length ? r.roleTitles.join(", ") : "—") },
     {
-      title: t("accounts.signIn"),
+      title: t("ed.accounts.signIn"),
       render: (r) => (Array.isArray(r.providers) && r.providers.length ? r.providers.map((p) => (provider ? valueName(provider, String(p), lang) : String(p))).join(", ") : "—"),
     },
-    { title: t("accounts.sessions"), render: (r) => String(r.liveSessions ?? "") },
-    { title: t("accounts.orders"), render: (r) => String(r.orderCount ?? "") },
-    { title: t("accounts.lastSeen"), render: (r) => when(r.lastSeen, lang) || "—" },
+    { title: t("ed.accounts.sessions"), render: (r) => String(r.liveSessions ?? "") },
+    { title: t("ed.accounts.orders"), render: (r) => String(r.orderCount ?? "") },
+    { title: t("ed.accounts.lastSeen"), render: (r) => when(r.lastSeen, lang) || "—" },
     { title: t("orders.created"), render: (r) => when(r.createdAt, lang) },
   ];
   return (
     <>
       <FilteredList
         path={SUBJECTS}
-        title={t("accounts.title")}
-        help={t("accounts.help")}
+        title={t("ed.accounts.title")}
+        help={t("ed.accounts.help")}
         statuses={[]}
         statusLabel={(s) => s}
         columns={columns}

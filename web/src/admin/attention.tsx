@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { useTranslation } from "@/i18n";
+import { useEditorT } from "@/admin/editor-i18n";
 import { api, entityRoute } from "@/api/client";
 import { type EntityMeta, entityName, type Meta, useMeta } from "@/api/meta";
 import type { components } from "@/api/schema";
@@ -53,7 +53,7 @@ async function waiting(meta: Meta): Promise<Waiting[]> {
 
 /** The start page's first card: paid orders today and this month, and what waits for someone. */
 export function AttentionCard({ lang }: { lang: string }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const meta = useMeta();
   const stats = useQuery({ queryKey: ["admin", "order-stats", 31], queryFn: (): Promise<Stats> => api.get("/api/ecommerce/orders/stats", { params: { query: { days: 31 } } }) });
   const wait = useQuery({ queryKey: ["admin", "waiting"], enabled: !!meta.data, queryFn: () => waiting(meta.data!), staleTime: 30_000 });
@@ -66,7 +66,7 @@ export function AttentionCard({ lang }: { lang: string }) {
   };
   return (
     <Card className="max-w-3xl" data-testid="attention-card">
-      <h2 className="text-lg font-semibold">{t("dashboard.title")}</h2>
+      <h2 className="text-lg font-semibold">{t("ed.dashboard.title")}</h2>
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
         {p
           ? (
@@ -76,7 +76,7 @@ export function AttentionCard({ lang }: { lang: string }) {
               ] as const
             ).map(([k, v]) => (
               <div key={k} className="rounded-md border border-border p-3" data-testid={`paid-${k}`}>
-                <dt className="text-xs text-neutral-700">{t(`dashboard.${k}`)}</dt>
+                <dt className="text-xs text-neutral-700">{t(`ed.dashboard.${k}`)}</dt>
                 <dd className="text-xl font-semibold tabular-nums">{sums(v.revenue)}</dd>
                 <dd className="text-xs text-neutral-700">{t("orders.paidCount", { count: v.orders })}</dd>
               </div>
@@ -84,7 +84,7 @@ export function AttentionCard({ lang }: { lang: string }) {
           : null}
         {(wait.data ?? []).map((w) => (
           <div key={w.key} className="rounded-md border border-border p-3" data-testid={`waiting-${w.key}`} data-count={w.count}>
-            <dt className="text-xs text-neutral-700">{t(`dashboard.${w.key}`)}</dt>
+            <dt className="text-xs text-neutral-700">{t(`ed.dashboard.${w.key}`)}</dt>
             <dd className={w.count > 0 && w.key.startsWith("failed") ? "text-xl font-semibold text-destructive" : "text-xl font-semibold"}>
               <Link className="underline-offset-4 hover:underline" to={w.to}>
                 {w.count}

@@ -2,6 +2,7 @@ import { emailEn, emailRu } from "@/modules/rbac/email-i18n";
 import { securityEn, securityRu } from "@/modules/rbac/security-i18n";
 import { catalogueProblems, missingPluralForms, type Tree, untranslated } from "@/i18n/catalogue-checks";
 import type { Catalogue } from "@/lib/translate";
+import { editorEn, editorRu } from "./editor-i18n";
 import { toolsEn, toolsRu } from "./i18n";
 import { recordsEn, recordsRu } from "./records-i18n";
 import { trustEn, trustRu } from "./trust-i18n";
@@ -12,6 +13,7 @@ const CATALOGUES: [string, Catalogue, Catalogue, ReadonlySet<string>][] = [
   // `perm.roleOf` is placeholders only.
   ["the admin tools", toolsEn, toolsRu, new Set(["perm.roleOf"])],
   ["readable records", recordsEn, recordsRu, new Set()],
+  ["the editors' screens", editorEn, editorRu, new Set()],
   // `trust.diff.empty` is a dash.
   ["audit, history and drafts", trustEn, trustRu, new Set(["trust.diff.empty"])],
   ["two-factor sign-in and sessions", securityEn, securityRu, new Set()],

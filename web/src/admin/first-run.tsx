@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Navigate, useLocation } from "react-router";
-import { useTranslation } from "@/i18n";
+import { useEditorT } from "@/admin/editor-i18n";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { meKey } from "@/modules/rbac/session";
@@ -27,7 +27,7 @@ export function SignedOut() {
 }
 
 function FirstRun() {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const qc = useQueryClient();
   const [code, setCode] = useState("");
   const [email, setEmail] = useState("");
@@ -49,26 +49,26 @@ function FirstRun() {
     <main className="flex min-h-screen items-center justify-center px-4 py-10">
       <form onSubmit={submit} className="grid w-full max-w-md gap-4 rounded-xl border border-border p-6 shadow-sm" aria-labelledby="first-run-title">
         <h1 id="first-run-title" className="text-2xl font-semibold">
-          {t("admin.setup.title")}
+          {t("ed.setup.title")}
         </h1>
-        <p className="text-sm text-neutral-700">{t("admin.setup.intro")}</p>
+        <p className="text-sm text-neutral-700">{t("ed.setup.intro")}</p>
         <div className="grid gap-1.5">
-          <Label htmlFor="setup-code">{t("admin.setup.code")}</Label>
+          <Label htmlFor="setup-code">{t("ed.setup.code")}</Label>
           <Input id="setup-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} required aria-describedby="setup-code-help" aria-invalid={!!fieldError("code")} />
           <p id="setup-code-help" className="text-xs text-muted-foreground">
-            {t("admin.setup.codeHelp")}
+            {t("ed.setup.codeHelp")}
           </p>
-          {fieldError("code") ? <p className="text-sm text-destructive">{t("admin.setup.wrongCode")}</p> : null}
+          {fieldError("code") ? <p className="text-sm text-destructive">{t("ed.setup.wrongCode")}</p> : null}
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor="setup-email">{t("admin.setup.email")}</Label>
+          <Label htmlFor="setup-email">{t("ed.setup.email")}</Label>
           <Input id="setup-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required />
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor="setup-password">{t("admin.setup.password")}</Label>
+          <Label htmlFor="setup-password">{t("ed.setup.password")}</Label>
           <Input id="setup-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" minLength={8} maxLength={128} required aria-describedby="setup-password-help" />
           <p id="setup-password-help" className="text-xs text-muted-foreground">
-            {t("admin.setup.passwordHelp")}
+            {t("ed.setup.passwordHelp")}
           </p>
         </div>
         {problem && !fieldError("code") ? (
@@ -77,7 +77,7 @@ function FirstRun() {
           </p>
         ) : null}
         <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? t("admin.loading") : t("admin.setup.submit")}
+          {create.isPending ? t("admin.loading") : t("ed.setup.submit")}
         </Button>
       </form>
     </main>

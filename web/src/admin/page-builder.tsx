@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { GripVertical, Monitor, Smartphone } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { useTranslation } from "@/i18n";
+import { useEditorT } from "@/admin/editor-i18n";
 import { entityClient, type Row } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import { type EntityMeta, entityName, findEntity, inPhrase, type Meta, useMeta, valueName } from "@/api/meta";
@@ -91,15 +91,15 @@ export function blockTitle(block: Block, meta: Meta, lang: string): string | nul
 }
 
 function SortableBlock({ block, meta, lang, onEdit, onRemove, onMove }: { block: Block; meta: Meta; lang: string; onEdit: (module: string, id: string) => void; onRemove: () => void; onMove: (by: -1 | 1) => void }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: block.link.id });
-  const title = blockTitle(block, meta, lang) ?? t("builder.missing");
+  const title = blockTitle(block, meta, lang) ?? t("ed.builder.missing");
   return (
     <li ref={setNodeRef} style={{ transform: CSS.Transform.toString(transform), transition }} className={cn("flex flex-wrap items-start gap-2 rounded-lg border border-border bg-white p-2", isDragging && "z-10 shadow-lg")} data-testid="builder-block" data-block={block.link.id}>
       <button
         type="button"
         className="mt-0.5 cursor-grab rounded p-1 text-neutral-600 hover:bg-muted active:cursor-grabbing"
-        aria-label={t("builder.move", { name: title })}
+        aria-label={t("ed.builder.move", { name: title })}
         data-handle=""
         {...attributes}
         {...listeners}
@@ -140,8 +140,8 @@ function SortableBlock({ block, meta, lang, onEdit, onRemove, onMove }: { block:
             {t("admin.edit")}
           </Button>
         ) : null}
-        <Button type="button" size="sm" variant="ghost" onClick={onRemove} aria-label={t("builder.remove", { name: title })}>
-          {t("builder.removeShort")}
+        <Button type="button" size="sm" variant="ghost" onClick={onRemove} aria-label={t("ed.builder.remove", { name: title })}>
+          {t("ed.builder.removeShort")}
         </Button>
       </div>
     </li>
@@ -186,7 +186,7 @@ function Gallery({ meta, lang, onPick }: { meta: Meta; lang: string; onPick: (c:
  * one, each block's parts a click from their form, and the page beside, re-rendered after each
  * change, at desktop or phone width. */
 function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const qc = useQueryClient();
   const key = ["builder", page.id] as const;
   const blocks = useQuery({ queryKey: key, queryFn: () => loadBlocks(page.id) });
@@ -224,7 +224,7 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
     const moved = next[to]!;
     setOrder(next);
     setFocus(moved.link.id);
-    setSaid(t("builder.moved", { name: blockTitle(moved, meta, lang) ?? t("builder.missing"), position: to + 1, count: next.length }));
+    setSaid(t("ed.builder.moved", { name: blockTitle(moved, meta, lang) ?? t("ed.builder.missing"), position: to + 1, count: next.length }));
     try {
       for (const { id, orderIndex } of renumber(next.map((b) => b.link))) await entityClient({ path: LINKS }).update(id, { orderIndex });
       await changed();
@@ -244,7 +244,7 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
       await entityClient({ path: EXTERNAL }).create({ widgetId: host.id, externalModule: c.module, externalWidgetId: part.id });
       await entityClient({ path: LINKS }).create({ pageId: page.id, widgetId: host.id, orderIndex: shown.length });
       await changed();
-      toast.success(t("builder.added", { name }));
+      toast.success(t("ed.builder.added", { name }));
       setEditing({ entity: c.entity, id: part.id });
     } catch (err) {
       fail(err);
@@ -267,15 +267,15 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
       <section aria-labelledby="builder-blocks" className="flex min-h-0 flex-col gap-3 overflow-y-auto pr-1">
         <div className="flex items-center justify-between gap-2">
           <h3 id="builder-blocks" className="font-semibold">
-            {t("builder.blocks")}
+            {t("ed.builder.blocks")}
           </h3>
           <Button type="button" size="sm" onClick={() => setAdding(true)} data-testid="builder-add">
-            {t("builder.add")}
+            {t("ed.builder.add")}
           </Button>
         </div>
-        <p className="text-xs text-neutral-700">{t("builder.help")}</p>
+        <p className="text-xs text-neutral-700">{t("ed.builder.help")}</p>
         {blocks.isPending ? <p className="text-sm">{t("admin.loading")}</p> : null}
-        {blocks.isSuccess && !shown.length ? <p className="text-sm text-neutral-700">{t("builder.empty")}</p> : null}
+        {blocks.isSuccess && !shown.length ? <p className="text-sm text-neutral-700">{t("ed.builder.empty")}</p> : null}
         <p className="sr-only" aria-live="polite" data-testid="builder-said">
           {said}
         </p>
@@ -284,13 +284,13 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
           collisionDetection={closestCenter}
           onDragEnd={(e) => void onDragEnd(e)}
           accessibility={{
-            screenReaderInstructions: { draggable: t("builder.dragHelp") },
+            screenReaderInstructions: { draggable: t("ed.builder.dragHelp") },
             // Said in our own live region, in the admin's words (the kit's say ids).
             announcements: { onDragStart: () => undefined, onDragMove: () => undefined, onDragOver: () => undefined, onDragEnd: () => undefined, onDragCancel: () => undefined },
           }}
         >
           <SortableContext items={shown.map((b) => b.link.id)} strategy={verticalListSortingStrategy}>
-            <ol className="grid gap-2" aria-label={t("builder.blocks")}>
+            <ol className="grid gap-2" aria-label={t("ed.builder.blocks")}>
               {shown.map((b) => (
                 <SortableBlock
                   key={b.link.id}
@@ -312,30 +312,30 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
       <section aria-labelledby="builder-preview" className="flex min-h-0 flex-col gap-2">
         <div className="flex items-center gap-2">
           <h3 id="builder-preview" className="font-semibold">
-            {t("builder.preview")}
+            {t("ed.builder.preview")}
           </h3>
           <div className="ml-auto flex gap-1">
             <Button type="button" size="sm" variant={width === "desktop" ? "default" : "outline"} aria-pressed={width === "desktop"} onClick={() => setWidth("desktop")}>
               <Monitor aria-hidden className="mr-1 h-4 w-4" />
-              {t("builder.desktop")}
+              {t("ed.builder.desktop")}
             </Button>
             <Button type="button" size="sm" variant={width === "phone" ? "default" : "outline"} aria-pressed={width === "phone"} onClick={() => setWidth("phone")}>
               <Smartphone aria-hidden className="mr-1 h-4 w-4" />
-              {t("builder.phone")}
+              {t("ed.builder.phone")}
             </Button>
           </div>
         </div>
         {preview ? (
           <div className="min-h-0 flex-1 overflow-hidden rounded-lg border border-border bg-neutral-100">
-            <iframe sandbox="allow-same-origin" key={`${version}-${width}`} title={t("builder.previewOf", { url })} src={preview} className={cn("mx-auto h-full bg-white", width === "phone" ? "w-[390px]" : "w-full")} data-testid="builder-frame" />
+            <iframe sandbox="allow-same-origin" key={`${version}-${width}`} title={t("ed.builder.previewOf", { url })} src={preview} className={cn("mx-auto h-full bg-white", width === "phone" ? "w-[390px]" : "w-full")} data-testid="builder-frame" />
           </div>
         ) : (
-          <p className="text-sm text-neutral-700">{t("builder.noPreview")}</p>
+          <p className="text-sm text-neutral-700">{t("ed.builder.noPreview")}</p>
         )}
       </section>
       <Dialog open={adding} onOpenChange={setAdding}>
         {adding ? (
-          <DialogContent title={t("builder.gallery")} className="w-[min(48rem,calc(100vw-2rem))]">
+          <DialogContent title={t("ed.builder.gallery")} className="w-[min(48rem,calc(100vw-2rem))]">
             <Gallery meta={meta} lang={lang} onPick={(c) => void add(c)} />
           </DialogContent>
         ) : null}
@@ -361,7 +361,7 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
 
 /** Under a page's form: its blocks at a glance and the page builder a click away. */
 export default function PageBuilderPanel({ id, lang }: RecordPanelProps) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const meta = useMeta();
   const page = useQuery({ queryKey: ["entity", "/api/host/pages", "one", id], queryFn: () => entityClient({ path: "/api/host/pages" }).one(id) });
   const [open, setOpen] = useState(false);
@@ -371,16 +371,16 @@ export default function PageBuilderPanel({ id, lang }: RecordPanelProps) {
     <section className="rounded-lg border border-border p-3" aria-labelledby={`builder-${id}`}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 id={`builder-${id}`} className="font-semibold">
-          {t("builder.title")}
+          {t("ed.builder.title")}
         </h3>
         <Button type="button" size="sm" className="ml-auto" onClick={() => setOpen(true)} data-testid="builder-open">
-          {t("builder.open")}
+          {t("ed.builder.open")}
         </Button>
       </div>
-      <p className="mt-1 text-sm text-neutral-700">{t("builder.intro")}</p>
+      <p className="mt-1 text-sm text-neutral-700">{t("ed.builder.intro")}</p>
       <Dialog open={open} onOpenChange={setOpen}>
         {open ? (
-          <DialogContent title={t("builder.titleOf", { name: pages ? inPhrase(rowTitle(pages, page.data, lang)) : "" })} className="h-[calc(100vh-2rem)] max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-none">
+          <DialogContent title={t("ed.builder.titleOf", { name: pages ? inPhrase(rowTitle(pages, page.data, lang)) : "" })} className="h-[calc(100vh-2rem)] max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-none">
             <Builder page={page.data} meta={meta.data} lang={lang} />
           </DialogContent>
         ) : null}

@@ -6,7 +6,7 @@ import { type Editor as TiptapEditor, EditorContent, mergeAttributes, Node as Ti
 import { StarterKit } from "@tiptap/starter-kit";
 import type { JSONContent } from "@tiptap/react";
 import { fieldName } from "@/api/meta";
-import { useTranslation } from "@/i18n";
+import { useEditorT } from "@/admin/editor-i18n";
 import { fileUrl } from "@/site/content";
 import { RICH_STYLE as STYLE } from "@/site/rich-text";
 import { Button } from "@/ui/button";
@@ -76,7 +76,7 @@ export function linkTarget(raw: string): string | null {
 }
 
 function Toolbar({ editor, lang, label }: { editor: TiptapEditor; lang: string; label: string }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -122,58 +122,58 @@ function Toolbar({ editor, lang, label }: { editor: TiptapEditor; lang: string; 
   };
   return (
     <div className="grid gap-1">
-      <div role="toolbar" aria-label={t("admin.rich.toolbar", { field: label })} className="flex flex-wrap items-center gap-0.5 rounded-t-md border border-b-0 border-border bg-muted/60 p-1">
+      <div role="toolbar" aria-label={t("ed.rich.toolbar", { field: label })} className="flex flex-wrap items-center gap-0.5 rounded-t-md border border-b-0 border-border bg-muted/60 p-1">
         <label className="sr-only" htmlFor={`${label}-block`}>
-          {t("admin.rich.block")}
+          {t("ed.rich.block")}
         </label>
         <Heading aria-hidden className="ml-1 h-4 w-4 text-neutral-600" />
         <select id={`${label}-block`} className="h-8 rounded-md border border-border bg-white px-1 text-sm" value={state.block} onChange={(e) => setBlock(e.target.value as Block)}>
-          <option value="p">{t("admin.rich.paragraph")}</option>
+          <option value="p">{t("ed.rich.paragraph")}</option>
           {[1, 2, 3, 4, 5, 6].map((l) => (
             <option key={l} value={`h${l}`}>
-              {t("admin.rich.heading", { level: l })}
+              {t("ed.rich.heading", { level: l })}
             </option>
           ))}
         </select>
         <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <ToolButton label={t("admin.rich.bold")} active={state.bold} onClick={() => chain().toggleBold().run()}>
+        <ToolButton label={t("ed.rich.bold")} active={state.bold} onClick={() => chain().toggleBold().run()}>
           <Bold aria-hidden className="h-4 w-4" />
         </ToolButton>
-        <ToolButton label={t("admin.rich.italic")} active={state.italic} onClick={() => chain().toggleItalic().run()}>
+        <ToolButton label={t("ed.rich.italic")} active={state.italic} onClick={() => chain().toggleItalic().run()}>
           <Italic aria-hidden className="h-4 w-4" />
         </ToolButton>
-        <ToolButton label={t("admin.rich.link")} active={state.link} onClick={() => ask("link")}>
+        <ToolButton label={t("ed.rich.link")} active={state.link} onClick={() => ask("link")}>
           <LinkIcon aria-hidden className="h-4 w-4" />
         </ToolButton>
         <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <ToolButton label={t("admin.rich.bulletList")} active={state.bullet} onClick={() => chain().toggleBulletList().run()}>
+        <ToolButton label={t("ed.rich.bulletList")} active={state.bullet} onClick={() => chain().toggleBulletList().run()}>
           <List aria-hidden className="h-4 w-4" />
         </ToolButton>
-        <ToolButton label={t("admin.rich.orderedList")} active={state.ordered} onClick={() => chain().toggleOrderedList().run()}>
+        <ToolButton label={t("ed.rich.orderedList")} active={state.ordered} onClick={() => chain().toggleOrderedList().run()}>
           <ListOrdered aria-hidden className="h-4 w-4" />
         </ToolButton>
-        <ToolButton label={t("admin.rich.quote")} active={state.quote} onClick={() => chain().toggleBlockquote().run()}>
+        <ToolButton label={t("ed.rich.quote")} active={state.quote} onClick={() => chain().toggleBlockquote().run()}>
           <Quote aria-hidden className="h-4 w-4" />
         </ToolButton>
         <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <ToolButton label={t("admin.rich.image")} onClick={() => setPicking(true)}>
+        <ToolButton label={t("ed.rich.image")} onClick={() => setPicking(true)}>
           <ImageIcon aria-hidden className="h-4 w-4" />
         </ToolButton>
-        <ToolButton label={t("admin.rich.video")} onClick={() => ask("video")}>
+        <ToolButton label={t("ed.rich.video")} onClick={() => ask("video")}>
           <Video aria-hidden className="h-4 w-4" />
         </ToolButton>
         <span aria-hidden className="mx-1 h-5 w-px bg-border" />
-        <ToolButton label={t("admin.rich.undo")} disabled={!state.undo} onClick={() => chain().undo().run()}>
+        <ToolButton label={t("ed.rich.undo")} disabled={!state.undo} onClick={() => chain().undo().run()}>
           <Undo2 aria-hidden className="h-4 w-4" />
         </ToolButton>
-        <ToolButton label={t("admin.rich.redo")} disabled={!state.redo} onClick={() => chain().redo().run()}>
+        <ToolButton label={t("ed.rich.redo")} disabled={!state.redo} onClick={() => chain().redo().run()}>
           <Redo2 aria-hidden className="h-4 w-4" />
         </ToolButton>
       </div>
       {asking ? (
         <div className="flex flex-wrap items-center gap-2 border border-b-0 border-border bg-white p-2" data-testid="rich-ask">
           <label className="text-sm" htmlFor={`${label}-address`}>
-            {asking === "link" ? t("admin.rich.linkAddress") : t("admin.rich.videoAddress")}
+            {asking === "link" ? t("ed.rich.linkAddress") : t("ed.rich.videoAddress")}
           </label>
           <Input
             id={`${label}-address`}
@@ -203,11 +203,11 @@ function Toolbar({ editor, lang, label }: { editor: TiptapEditor; lang: string; 
             aria-invalid={!!address.trim() && !linkTarget(address)}
           />
           <Button type="button" size="sm" onClick={apply}>
-            {asking === "link" ? t("admin.rich.apply") : t("admin.rich.insert")}
+            {asking === "link" ? t("ed.rich.apply") : t("ed.rich.insert")}
           </Button>
           {asking === "link" && state.link ? (
             <Button type="button" size="sm" variant="outline" onClick={() => (chain().extendMarkRange("link").unsetLink().run(), setAsking(null))}>
-              {t("admin.rich.unlink")}
+              {t("ed.rich.unlink")}
             </Button>
           ) : null}
           <Button type="button" size="sm" variant="ghost" onClick={() => setAsking(null)}>
@@ -217,7 +217,7 @@ function Toolbar({ editor, lang, label }: { editor: TiptapEditor; lang: string; 
       ) : null}
       <Dialog open={picking} onOpenChange={setPicking}>
         {picking ? (
-          <DialogContent title={t("admin.rich.image")} className="w-[min(64rem,calc(100vw-2rem))]">
+          <DialogContent title={t("ed.rich.image")} className="w-[min(64rem,calc(100vw-2rem))]">
             <Suspense fallback={<p className="text-sm">{t("admin.loading")}</p>}>
               <MediaPicker
                 lang={lang}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
-import { useTranslation } from "@/i18n";
+import { useEditorT } from "@/admin/editor-i18n";
 import { api } from "@/api/client";
 import { entityClient, type Row } from "@/api/entities";
 import { ApiError } from "@/api/http";
@@ -107,22 +107,22 @@ function useStatusWords(lang: string): (s: string) => string {
 /** Form submissions as an inbox: new, in progress, done; each opened with the form's own fields,
  * a note for the team and an answer by mail; all of them as CSV. */
 export function RequestsInbox({ lang }: { lang: string }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const status = useStatusWords(lang);
   const [open, setOpen] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const columns: Column[] = [
     {
-      title: t("requests.received"),
+      title: t("ed.requests.received"),
       render: (r) => (
         <button type="button" className="font-medium underline-offset-4 hover:underline" onClick={() => setOpen(r.id)} data-testid="request-open">
           {when(r.createdAt, lang)}
         </button>
       ),
     },
-    { title: t("requests.form"), render: (r) => String(r.formTitle ?? "") || "—" },
-    { title: t("requests.sender"), render: (r) => String(r.email ?? "") || "—" },
-    { title: t("requests.message"), render: (r) => excerpt(payloadOf(r).values) || "—", className: "max-w-80 truncate py-2 pr-3" },
+    { title: t("ed.requests.form"), render: (r) => String(r.formTitle ?? "") || "—" },
+    { title: t("ed.requests.sender"), render: (r) => String(r.email ?? "") || "—" },
+    { title: t("ed.requests.message"), render: (r) => excerpt(payloadOf(r).values) || "—", className: "max-w-80 truncate py-2 pr-3" },
     { title: t("orders.status"), render: (r) => <span data-testid="request-status">{status(String(r.status ?? "new"))}</span> },
   ];
   async function exportCsv() {
@@ -139,10 +139,10 @@ export function RequestsInbox({ lang }: { lang: string }) {
       for (const formId of new Set(all.map((r) => payloadOf(r).formId).filter((x): x is string => !!x))) {
         for (const i of await formInputs(formId)) if (!labels.has(i.slug)) labels.set(i.slug, inputLabel(i, lang));
       }
-      const csv = requestsCsv(all, forms, labels, { received: t("requests.received"), form: t("requests.form"), email: t("requests.sender"), status: t("orders.status") }, status);
+      const csv = requestsCsv(all, forms, labels, { received: t("ed.requests.received"), form: t("ed.requests.form"), email: t("ed.requests.sender"), status: t("orders.status") }, status);
       const { downloadCsv } = await import("@/admin/csv");
       downloadCsv(`submissions-${new Date().toISOString().slice(0, 10)}.csv`, csv);
-      toast.success(t("requests.exported", { count: all.length }));
+      toast.success(t("ed.requests.exported", { count: all.length }));
     } catch (e) {
       toast.error(e instanceof ApiError ? e.first : t("admin.failed"));
     } finally {
@@ -153,13 +153,13 @@ export function RequestsInbox({ lang }: { lang: string }) {
     <>
       <FilteredList
         path={REQUESTS}
-        title={t("requests.title")}
-        help={t("requests.help")}
+        title={t("ed.requests.title")}
+        help={t("ed.requests.help")}
         statuses={REQUEST_STATUSES}
         statusLabel={status}
         columns={columns}
         testId="requests-table"
-        search={{ label: t("requests.search"), params: (q) => ({ search: q }) }}
+        search={{ label: t("ed.requests.search"), params: (q) => ({ search: q }) }}
         extra={{
           key: "forms",
           fetch: async (rows) => {
@@ -169,7 +169,7 @@ export function RequestsInbox({ lang }: { lang: string }) {
         }}
         actions={
           <Button size="sm" variant="outline" disabled={exporting} onClick={() => void exportCsv()} data-testid="requests-export">
-            {exporting ? t("admin.loading") : t("requests.export")}
+            {exporting ? t("admin.loading") : t("ed.requests.export")}
           </Button>
         }
       />
@@ -192,7 +192,7 @@ function AnswerValue({ input, value }: { input: FormInput | null; value: unknown
 }
 
 function RequestDetails({ id, lang }: { id: string; lang: string }) {
-  const { t } = useTranslation();
+  const t = useEditorT();
   const qc = useQueryClient();
   const status = useStatusWords(lang);
   const row = useQuery({ queryKey: ["entity", REQUESTS, "one", id], queryFn: () => entityClient({ path: REQUESTS }).one(id) });
@@ -218,9 +218,9 @@ function RequestDetails({ id, lang }: { id: string; lang: string }) {
   const [subject, setSubject] = useState<string | null>(null);
   const [text, setText] = useState("");
   const reply = useMutation({
-    mutationFn: () => api.post("/api/crm/requests/{id}/reply", { params: { path: { id } }, body: { subject: subject ?? t("requests.replySubject", { form: title }), text } }),
+    mutationFn: () => api.post("/api/crm/requests/{id}/reply", { params: { path: { id } }, body: { subject: subject ?? t("ed.requests.replySubject", { form: title }), text } }),
     onSuccess: (r) => {
-      toast.success(t("requests.sent", { to: r.to }));
+      toast.success(t("ed.requests.sent", { to: r.to }));
       setText("");
       refresh();
     },
@@ -228,7 +228,7 @@ function RequestDetails({ id, lang }: { id: string; lang: string }) {
   });
   const r = row.data;
   return (
-    <DialogContent title={title ? t("requests.titleOf", { form: title }) : t("requests.one")} className="w-[min(48rem,calc(100vw-2rem))]">
+    <DialogContent title={title ? t("ed.requests.titleOf", { form: title }) : t("ed.requests.one")} className="w-[min(48rem,calc(100vw-2rem))]">
       {!r || !p ? (
         <p>{t("admin.loading")}</p>
       ) : (
@@ -238,7 +238,7 @@ function RequestDetails({ id, lang }: { id: string; lang: string }) {
             {r.email ? ` · ${String(r.email)}` : ""}
           </p>
           <section>
-            <h3 className="font-semibold">{t("requests.answers")}</h3>
+            <h3 className="font-semibold">{t("ed.requests.answers")}</h3>
             <dl className="mt-2 grid gap-3 sm:grid-cols-[12rem_1fr]">
               {answers(form.data?.inputs ?? [], p.values).map((a) => (
                 <div key={a.key} className="contents" data-testid="request-answer">
@@ -261,17 +261,17 @@ function RequestDetails({ id, lang }: { id: string; lang: string }) {
             </div>
           </fieldset>
           <section className="grid gap-2">
-            <Label htmlFor={`request-note-${id}`}>{t("requests.note")}</Label>
+            <Label htmlFor={`request-note-${id}`}>{t("ed.requests.note")}</Label>
             <Textarea id={`request-note-${id}`} value={note ?? String(r.note ?? "")} onChange={(e) => setNote(e.target.value)} maxLength={10_000} rows={3} />
-            <p className="text-xs text-muted-foreground">{t("requests.noteHelp")}</p>
+            <p className="text-xs text-muted-foreground">{t("ed.requests.noteHelp")}</p>
             <div>
               <Button size="sm" variant="outline" disabled={note === null || patch.isPending} onClick={() => patch.mutate({ note: note?.trim() ? note : null })}>
-                {t("requests.saveNote")}
+                {t("ed.requests.saveNote")}
               </Button>
             </div>
           </section>
           <section className="grid gap-2 rounded-lg border border-border p-3">
-            <h3 className="font-semibold">{t("requests.reply")}</h3>
+            <h3 className="font-semibold">{t("ed.requests.reply")}</h3>
             {r.email ? (
               <form
                 className="grid gap-2"
@@ -280,19 +280,19 @@ function RequestDetails({ id, lang }: { id: string; lang: string }) {
                   reply.mutate();
                 }}
               >
-                <p className="text-neutral-700">{t("requests.replyTo", { to: String(r.email) })}</p>
-                <Label htmlFor={`reply-subject-${id}`}>{t("requests.subject")}</Label>
-                <Input id={`reply-subject-${id}`} value={subject ?? t("requests.replySubject", { form: title })} onChange={(e) => setSubject(e.target.value)} maxLength={200} required />
-                <Label htmlFor={`reply-text-${id}`}>{t("requests.text")}</Label>
+                <p className="text-neutral-700">{t("ed.requests.replyTo", { to: String(r.email) })}</p>
+                <Label htmlFor={`reply-subject-${id}`}>{t("ed.requests.subject")}</Label>
+                <Input id={`reply-subject-${id}`} value={subject ?? t("ed.requests.replySubject", { form: title })} onChange={(e) => setSubject(e.target.value)} maxLength={200} required />
+                <Label htmlFor={`reply-text-${id}`}>{t("ed.requests.text")}</Label>
                 <Textarea id={`reply-text-${id}`} value={text} onChange={(e) => setText(e.target.value)} maxLength={10_000} rows={5} required />
                 <div>
                   <Button type="submit" disabled={reply.isPending || !text.trim()} data-testid="request-reply-send">
-                    {t("requests.send")}
+                    {t("ed.requests.send")}
                   </Button>
                 </div>
               </form>
             ) : (
-              <p className="text-neutral-700">{t("requests.noAddress")}</p>
+              <p className="text-neutral-700">{t("ed.requests.noAddress")}</p>
             )}
           </section>
         </div>
