@@ -53,10 +53,7 @@ export const adminEditorSpecs = [
       const text = mailText(mail.raw);
       expect(text.includes("Ответ на вашу заявку"), `the answer's mail is in the sender's language (ru):\n${text}`);
       await details.getByTestId("request-status-in_progress").and(page.locator("[aria-pressed=true]")).waitFor();
-      // Said to a screen reader in words, and the handle keeps the focus for the next move.
-    await builder.getByTestId("builder-said").getByText(/теперь блок 2 из 3/).waitFor();
-    expect(await builder.getByTestId("builder-block").nth(1).getByRole("button", { name: /^Переставить блок/ }).evaluate((b) => b === document.activeElement), "the moved block's handle keeps the focus");
-    const stored = await page.evaluate(async () => (await (await fetch("/api/crm/requests?limit=100")).json()).data.find((r) => r.payload?.values?.message === "Хочу приехать на посадку"));
+      const stored = await page.evaluate(async () => (await (await fetch("/api/crm/requests?limit=100")).json()).data.find((r) => r.payload?.values?.message === "Хочу приехать на посадку"));
       expect(stored.status === "in_progress" && stored.note === "Позвонить в пятницу", `stored: ${JSON.stringify(stored)}`);
       await details.getByTestId("request-status-done").click();
       await details.getByTestId("request-status-done").and(page.locator("[aria-pressed=true]")).waitFor();
@@ -220,6 +217,9 @@ adminEditorSpecs.push([
     await page.keyboard.press("ArrowUp");
     const want = [before[0], before[2], before[1]];
     await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll("[data-testid=builder-block]")].map((e) => e.getAttribute("data-block"))) === JSON.stringify(w), want);
+    // Said to a screen reader in words, and the handle keeps the focus for the next move.
+    await builder.getByTestId("builder-said").getByText(/теперь блок 2 из 3/).waitFor();
+    expect(await builder.getByTestId("builder-block").nth(1).getByRole("button", { name: /^Переставить блок/ }).evaluate((b) => b === document.activeElement), "the moved block's handle keeps the focus");
     // Said to a screen reader in words, and the handle keeps the focus for the next move.
     await builder.getByTestId("builder-said").getByText(/теперь блок 2 из 3/).waitFor();
     expect(await builder.getByTestId("builder-block").nth(1).getByRole("button", { name: /^Переставить блок/ }).evaluate((b) => b === document.activeElement), "the moved block's handle keeps the focus");
