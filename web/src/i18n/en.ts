@@ -337,7 +337,7 @@ export const en = {
     replace: "Replace file",
     remove: "Remove file",
     drop: "Drag a file here, or",
-    dropMany: "Drag images, videos or PDFs here, or",
+    dropMany: "Drag or paste images, videos or PDFs here, or",
     dropping: "Drop to upload",
     preview: "Preview of {{name}}",
     pending: "{{name}} ({{size}}) is uploaded when you save.",

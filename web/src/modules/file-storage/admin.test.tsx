@@ -97,6 +97,25 @@ describe("the media library", () => {
     expect(screen.queryByRole("list", { name: "Uploads" })).toBeNull();
   });
 
+  it("uploads a picture pasted on the library (a screenshot gets a name), and leaves pasted text alone", async () => {
+    const requests: { method: string; url: string }[] = [];
+    serve(requests);
+    library();
+    await screen.findByRole("list", { name: "Files" });
+    const paste = (files: File[]) => {
+      const e = new Event("paste", { bubbles: true, cancelable: true }) as Event & { clipboardData: { files: File[] } };
+      Object.defineProperty(e, "clipboardData", { value: { files } });
+      document.dispatchEvent(e);
+      return e;
+    };
+    expect(paste([]).defaultPrevented).toBe(false);
+    const e = paste([new File(["png"], "image.png", { type: "image/png" })]);
+    expect(e.defaultPrevented).toBe(true);
+    const sent = await sentRequest(1);
+    expect(sent.form.files.file?.name).toMatch(/^pasted-\d+-1\.png$/);
+    expect(String(sent.form.data.adminTitle)).toMatch(/^pasted-/);
+  });
+
   it("deletes a file after asking, and opens a file's form", async () => {
     const requests: { method: string; url: string }[] = [];
     serve(requests);

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { FilePlay, FileText, Trash } from "lucide-react";
-import { useDeferredValue, useId, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "@/i18n";
 import { toast } from "sonner";
 import { entityClient, keys, type ListParams, type Row, useEntityDelete, useEntityList } from "@/api/entities";
@@ -150,6 +150,19 @@ function Library({ entity, meta, lang, pick }: { entity: EntityMeta; meta: Meta;
     });
   }
 
+  // A picture pasted anywhere on the library (a screenshot, an image copied from a page) is
+  // uploaded as a dropped one is; text pasted into the search stays text.
+  useEffect(() => {
+    if (!entity.ops.create) return undefined;
+    const onPaste = (e: ClipboardEvent) => {
+      const files = [...(e.clipboardData?.files ?? [])];
+      if (!files.length) return;
+      e.preventDefault();
+      void send(files.map((f, i) => (f.name && f.name !== "image.png" ? f : new File([f], `pasted-${Date.now()}-${i + 1}.${f.type.split("/")[1] ?? "png"}`, { type: f.type }))));
+    };
+    document.addEventListener("paste", onPaste);
+    return () => document.removeEventListener("paste", onPaste);
+  });
   return (
     <section aria-labelledby={headingId} className="grid gap-4" data-testid="media-library">
       <div>
