@@ -174,7 +174,7 @@ adminEditorSpecs.push([
 ]);
 
 adminEditorSpecs.push([
-  "editor (ru): builds a landing page from blocks — adds three from the gallery, edits one's title, moves one with the keyboard — and the page beside shows each change, at desktop and phone width",
+  "editor (ru): builds a landing page from blocks — adds three from the gallery, edits one's title (the page beside shows it before it is saved), moves one with the keyboard — at desktop and phone width",
   async (stack, s) => {
     const { page } = await editor(stack, s);
     const made = await page.evaluate(async () => {
@@ -195,15 +195,20 @@ adminEditorSpecs.push([
       await kinds.nth(i).waitFor();
       if (i === 0) await screen(page, "builder-gallery-ru");
       await kinds.nth(i).click();
-      const part = page.getByRole("dialog", { name: /^Изменение: / }).last();
+      // The new block's form opens beside the page, in place of the list.
+      const part = builder.getByTestId("builder-editing");
       await part.locator("form").first().waitFor();
       if (i === 1) {
-        // One block's text, edited where it is.
+        // One block's text, edited where it is: the page beside shows it before it is saved.
         await part.getByLabel("Заголовок (ru)", { exact: true }).fill("Сажаем вместе");
+        await page.frameLocator("[data-testid=builder-frame]").getByText("Сажаем вместе").first().waitFor();
+        const stored = await page.evaluate(async () => (await (await fetch(`/api/website-builder/widgets?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "title->>ru", method: "eq", value: "Сажаем вместе" }] }))}`)).json()).data.length);
+        expect(stored === 0, `nothing is saved yet, found ${stored}`);
+        await screen(page, "builder-live-ru");
         await part.locator("form button[type=submit]").first().click();
         await part.locator("form button[data-status=success]").first().waitFor();
       }
-      await page.keyboard.press("Escape");
+      await builder.getByTestId("builder-back").click();
       await part.waitFor({ state: "detached" });
       await builder.getByTestId("builder-block").nth(i).waitFor();
     }

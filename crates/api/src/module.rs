@@ -127,6 +127,16 @@ pub trait Pages: Send + Sync {
     fn bundle<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
     /// The bundle of `url` with drafts, never cached: call it only for a verified admin.
     fn preview<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Option<Arc<Value>>>>;
+    /// [`Pages::preview`] with an admin's unsaved draft (`key`, from the page builder) laid over
+    /// its records; the plain preview when the draft is gone.
+    fn preview_draft<'a>(
+        &'a self,
+        url: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Arc<Value>>>> {
+        let _ = key;
+        self.preview(url)
+    }
     /// The sitemap of the site at `public_url` in `languages`: `part` `None` is `/sitemap.xml`
     /// (the one file, or the index of the files when the URLs need several), `Some(n)` is
     /// `/sitemaps/{n}.xml`; `None` when there is no such file. Cached: a request costs a lookup,

@@ -380,7 +380,13 @@ async fn page(site: &Site, req: Request) -> Response {
         let framed = req.uri().query().is_some_and(|q| {
             form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == "frame" && v == "1")
         });
-        return preview(site, lang, rest, framed).await;
+        // With the page builder's unsaved draft laid over it, while it is kept.
+        let draft = req.uri().query().and_then(|q| {
+            form_urlencoded::parse(q.as_bytes())
+                .find(|(k, _)| k == "draft")
+                .map(|(_, v)| v.into_owned())
+        });
+        return preview(site, lang, rest, framed, draft.as_deref()).await;
     }
     let (status, bundle) = match site.pages.bundle(rest).await {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
@@ -463,8 +469,18 @@ fn without_scripts(doc: &str) -> String {
     }
 }
 
-async fn preview(site: &Site, lang: &'static str, rest: &str, framed: bool) -> Response {
-    let (status, bundle) = match site.pages.preview(rest).await {
+async fn preview(
+    site: &Site,
+    lang: &'static str,
+    rest: &str,
+    framed: bool,
+    draft: Option<&str>,
+) -> Response {
+    let built = match draft {
+        Some(key) => site.pages.preview_draft(rest, key).await,
+        None => site.pages.preview(rest).await,
+    };
+    let (status, bundle) = match built {
         Ok(Some(b)) => (StatusCode::OK, Some(b)),
         Ok(None) => (StatusCode::NOT_FOUND, None),
         Err(stoa_kernel::Error::BadRequest { .. }) => (StatusCode::BAD_REQUEST, None),

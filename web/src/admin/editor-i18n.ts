@@ -66,6 +66,8 @@ export const editorEn: Catalogue = {
       noPreview: "This page is a template for many addresses; open one of them to see it.",
       desktop: "Desktop",
       phone: "Phone",
+      back: "Back to the blocks",
+      live: "The page beside shows your changes as you type; Save keeps them.",
     },
     accounts: {
       title: "Accounts",
@@ -174,6 +176,8 @@ export const editorRu: Catalogue = {
       noPreview: "Эта страница — шаблон для многих адресов; откройте один из них, чтобы её увидеть.",
       desktop: "Компьютер",
       phone: "Телефон",
+      back: "К блокам",
+      live: "Страница рядом показывает изменения по мере ввода; «Сохранить» сохраняет их.",
     },
     accounts: {
       title: "Аккаунты",

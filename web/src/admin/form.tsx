@@ -68,10 +68,13 @@ export interface FormProps {
   /** What follows the form and its panel: the record dialog (`table.tsx`) puts the sub-tables of
    * everything that points at the record here. */
   children?: ReactNode;
+  /** Hears every change before it is saved, as the body a save would send (the page builder's
+   * preview of unsaved edits). */
+  onDraft?: (body: Values) => void;
 }
 
 /** The create/update form of any entity; `children` (the sub-tables of everything that points at it) follow it. */
-export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, children }: FormProps) {
+export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, children, onDraft }: FormProps) {
   const { t } = useTranslation();
   const rt = useRecordsT();
   const client = entityClient(entity);
@@ -99,6 +102,10 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
   const slugField = !id && !("slug" in fixed) ? entity.fields.find((f) => f.name === "slug" && f.format === "slug" && !f.serverOwned) : undefined;
   const [slugEdited, setSlugEdited] = useState(false);
   const autoSlug = slugField && !slugEdited ? slugField.name : null;
+  useEffect(() => {
+    if (!onDraft) return undefined;
+    return form.subscribe({ formState: { values: true }, callback: ({ values }) => onDraft(payload(entity, values)) });
+  }, [form, onDraft, entity]);
   const [uniques] = useState(() => uniqueFields(entity, fixed));
   useEffect(() => {
     if (!uniques.length) return undefined;

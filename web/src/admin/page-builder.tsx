@@ -3,7 +3,7 @@ import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } 
 import { CSS } from "@dnd-kit/utilities";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { GripVertical, Monitor, Smartphone } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useEditorT } from "@/admin/editor-i18n";
 import { entityClient, type Row } from "@/api/entities";
@@ -15,7 +15,8 @@ import { cn } from "@/ui/cn";
 import type { RecordPanelProps } from "./panels";
 import { isTemplate } from "./preview-url";
 import { rowTitle } from "./schema";
-import { EntityFormDialog } from "./table";
+import { EntityForm, formTitle } from "./form";
+import { api } from "@/api/client";
 
 const LINKS = "/api/host/pages-to-widgets";
 const WIDGETS = "/api/host/widgets";
@@ -196,6 +197,30 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
   const [editing, setEditing] = useState<{ entity: EntityMeta; id: string } | null>(null);
   const [width, setWidth] = useState<"desktop" | "phone">("desktop");
   const [version, setVersion] = useState(0);
+  // The open form's unsaved edits, kept by the server under a key the preview reads.
+  const [draft, setDraft] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const editingId = editing?.id;
+  const onDraft = useCallback(
+    (fields: Record<string, unknown>) => {
+      clearTimeout(timer.current);
+      if (!editingId) return;
+      timer.current = setTimeout(() => {
+        void api
+          .post("/api/host/pages/drafts", { body: { patches: [{ id: editingId, fields }] } })
+          .then((r) => setDraft(r.key))
+          .catch(() => undefined);
+      }, 400);
+    },
+    [editingId],
+  );
+  const closeEditing = () => {
+    clearTimeout(timer.current);
+    setEditing(null);
+    setDraft(null);
+    void changed();
+  };
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
   const [said, setSaid] = useState("");
   const [focus, setFocus] = useState<string | null>(null);
@@ -261,54 +286,73 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
   }
 
   const url = typeof page.url === "string" ? page.url : "/";
-  const preview = isTemplate(url) ? null : `/${lang}${url === "/" ? "" : url}?preview=1&frame=1&v=${version}`;
+  const preview = isTemplate(url) ? null : `/${lang}${url === "/" ? "" : url}?preview=1&frame=1&v=${version}${draft ? `&draft=${draft}` : ""}`;
   return (
     <div className="grid h-full min-h-0 gap-4 lg:grid-cols-[minmax(20rem,26rem)_1fr]">
-      <section aria-labelledby="builder-blocks" className="flex min-h-0 flex-col gap-3 overflow-y-auto pr-1">
-        <div className="flex items-center justify-between gap-2">
-          <h3 id="builder-blocks" className="font-semibold">
-            {t("ed.builder.blocks")}
-          </h3>
-          <Button type="button" size="sm" onClick={() => setAdding(true)} data-testid="builder-add">
-            {t("ed.builder.add")}
-          </Button>
-        </div>
-        <p className="text-xs text-neutral-700">{t("ed.builder.help")}</p>
-        {blocks.isPending ? <p className="text-sm">{t("admin.loading")}</p> : null}
-        {blocks.isSuccess && !shown.length ? <p className="text-sm text-neutral-700">{t("ed.builder.empty")}</p> : null}
-        <p className="sr-only" aria-live="polite" data-testid="builder-said">
-          {said}
-        </p>
-        <DndContext
-          sensors={sensors}
-          collisionDetection={closestCenter}
-          onDragEnd={(e) => void onDragEnd(e)}
-          accessibility={{
-            screenReaderInstructions: { draggable: t("ed.builder.dragHelp") },
-            // Said in our own live region, in the admin's words (the kit's say ids).
-            announcements: { onDragStart: () => undefined, onDragMove: () => undefined, onDragOver: () => undefined, onDragEnd: () => undefined, onDragCancel: () => undefined },
-          }}
-        >
-          <SortableContext items={shown.map((b) => b.link.id)} strategy={verticalListSortingStrategy}>
-            <ol className="grid gap-2" aria-label={t("ed.builder.blocks")}>
-              {shown.map((b) => (
-                <SortableBlock
-                  key={b.link.id}
-                  block={b}
-                  meta={meta}
-                  lang={lang}
-                  onEdit={(module, id) => {
-                    const e = findEntity(meta, `${module}.widget`);
-                    if (e) setEditing({ entity: e, id });
-                  }}
-                  onRemove={() => void remove(b)}
-                  onMove={(by) => void move(shown.indexOf(b), shown.indexOf(b) + by)}
-                />
-              ))}
-            </ol>
-          </SortableContext>
-        </DndContext>
-      </section>
+      {editing ? (
+        <section aria-labelledby="builder-editing" className="flex min-h-0 flex-col gap-3 overflow-y-auto pr-1" data-testid="builder-editing">
+          <div className="flex items-center justify-between gap-2">
+            <h3 id="builder-editing" className="font-semibold">
+              {formTitle(t, editing.entity, lang, true)}
+            </h3>
+            <Button type="button" size="sm" variant="outline" onClick={closeEditing} data-testid="builder-back">
+              {t("ed.builder.back")}
+            </Button>
+          </div>
+          <p className="text-xs text-neutral-700">{t("ed.builder.live")}</p>
+          <EntityForm key={`${editing.entity.module}.${editing.id}`} entity={editing.entity} meta={meta} lang={lang} id={editing.id} onDraft={onDraft} onSaved={() => {
+            clearTimeout(timer.current);
+            setDraft(null);
+            void changed();
+          }} />
+        </section>
+      ) : (
+        <section aria-labelledby="builder-blocks" className="flex min-h-0 flex-col gap-3 overflow-y-auto pr-1">
+          <div className="flex items-center justify-between gap-2">
+            <h3 id="builder-blocks" className="font-semibold">
+              {t("ed.builder.blocks")}
+            </h3>
+            <Button type="button" size="sm" onClick={() => setAdding(true)} data-testid="builder-add">
+              {t("ed.builder.add")}
+            </Button>
+          </div>
+          <p className="text-xs text-neutral-700">{t("ed.builder.help")}</p>
+          {blocks.isPending ? <p className="text-sm">{t("admin.loading")}</p> : null}
+          {blocks.isSuccess && !shown.length ? <p className="text-sm text-neutral-700">{t("ed.builder.empty")}</p> : null}
+          <p className="sr-only" aria-live="polite" data-testid="builder-said">
+            {said}
+          </p>
+          <DndContext
+            sensors={sensors}
+            collisionDetection={closestCenter}
+            onDragEnd={(e) => void onDragEnd(e)}
+            accessibility={{
+              screenReaderInstructions: { draggable: t("ed.builder.dragHelp") },
+              // Said in our own live region, in the admin's words (the kit's say ids).
+              announcements: { onDragStart: () => undefined, onDragMove: () => undefined, onDragOver: () => undefined, onDragEnd: () => undefined, onDragCancel: () => undefined },
+            }}
+          >
+            <SortableContext items={shown.map((b) => b.link.id)} strategy={verticalListSortingStrategy}>
+              <ol className="grid gap-2" aria-label={t("ed.builder.blocks")}>
+                {shown.map((b) => (
+                  <SortableBlock
+                    key={b.link.id}
+                    block={b}
+                    meta={meta}
+                    lang={lang}
+                    onEdit={(module, id) => {
+                      const e = findEntity(meta, `${module}.widget`);
+                      if (e) setEditing({ entity: e, id });
+                    }}
+                    onRemove={() => void remove(b)}
+                    onMove={(by) => void move(shown.indexOf(b), shown.indexOf(b) + by)}
+                  />
+                ))}
+              </ol>
+            </SortableContext>
+          </DndContext>
+        </section>
+      )}
       <section aria-labelledby="builder-preview" className="flex min-h-0 flex-col gap-2">
         <div className="flex items-center gap-2">
           <h3 id="builder-preview" className="font-semibold">
@@ -327,7 +371,7 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
         </div>
         {preview ? (
           <div className="min-h-0 flex-1 overflow-hidden rounded-lg border border-border bg-neutral-100">
-            <iframe sandbox="allow-same-origin" key={`${version}-${width}`} title={t("ed.builder.previewOf", { url })} src={preview} className={cn("mx-auto h-full bg-white", width === "phone" ? "w-[390px]" : "w-full")} data-testid="builder-frame" />
+            <iframe sandbox="allow-same-origin" key={`${version}-${width}-${draft ?? ""}`} title={t("ed.builder.previewOf", { url })} src={preview} className={cn("mx-auto h-full bg-white", width === "phone" ? "w-[390px]" : "w-full")} data-testid="builder-frame" />
           </div>
         ) : (
           <p className="text-sm text-neutral-700">{t("ed.builder.noPreview")}</p>
@@ -340,21 +384,7 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
           </DialogContent>
         ) : null}
       </Dialog>
-      {editing ? (
-        <EntityFormDialog
-          key={`${editing.entity.module}.${editing.id}`}
-          open
-          onOpenChange={(o) => {
-            if (o) return;
-            setEditing(null);
-            void changed();
-          }}
-          entity={editing.entity}
-          meta={meta}
-          lang={lang}
-          id={editing.id}
-        />
-      ) : null}
+
     </div>
   );
 }

@@ -4851,6 +4851,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/host/pages/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Admins: keeps unsaved record changes ({patches: [{id, fields}]}, at most 20 records) for ten minutes; the page's framed preview (?preview=1&frame=1&draft=<key>) shows them before they are saved */
+        post: operations["hostPageDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/host/pages/find-by-url": {
         parameters: {
             query?: never;
@@ -14736,6 +14753,18 @@ export interface components {
             url?: string;
             /** @enum {string} */
             variant?: "default";
+        };
+        HostPageDraft: {
+            key: string;
+        };
+        HostPageDraftBody: {
+            patches: {
+                fields: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                id: string;
+            }[];
         };
         /** @description Filters of host.page (the `filters` query parameter as JSON): every condition must hold. */
         HostPageFilters: {
@@ -61167,6 +61196,86 @@ export interface operations {
             };
             /** @description Malformed request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hostPageDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostPageDraftBody"];
+            };
+        };
+        responses: {
+            /** @description Admins: keeps unsaved record changes ({patches: [{id, fields}]}, at most 20 records) for ten minutes; the page's framed preview (?preview=1&frame=1&draft=<key>) shows them before they are saved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostPageDraft"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -56,6 +56,32 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
             ),
         )
         .add(
+            Access::Admin,
+            "POST",
+            "/api/host/pages/drafts",
+            post({
+                let b = bundles.clone();
+                move |axum::extract::State(s): axum::extract::State<AppState>, req: axum::extract::Request| {
+                    let b = b.clone();
+                    async move {
+                        let body = stoa_api::body::parse(req, s.limits).await?;
+                        let key = b.drafts.keep(&body.data)?;
+                        ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, json!({"key": key})))
+                    }
+                }
+            }),
+            custom(
+                "host",
+                "hostPageDraft",
+                "Admins: keeps unsaved record changes ({patches: [{id, fields}]}, at most 20 records) for ten minutes; the page's framed preview (?preview=1&frame=1&draft=<key>) shows them before they are saved",
+                vec![],
+                Some(json!({"type": "object", "title": "HostPageDraftBody", "properties": {"patches": {"type": "array", "maxItems": crate::drafts::MAX_PATCHES, "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "fields": {"type": "object"}}, "required": ["id", "fields"]}}}, "required": ["patches"]})),
+                201,
+                json!({"type": "object", "title": "HostPageDraft", "properties": {"key": {"type": "string"}}, "required": ["key"]}),
+                &[400, 401, 403, 413, 415, 422],
+            ),
+        )
+        .add(
             Access::Public,
             "GET",
             "/api/revalidation/revalidate",

@@ -64,6 +64,8 @@ pub struct Bundles {
     feeds: tokio::sync::Mutex<HashMap<String, Feed>>,
     /// Entries per sitemap file (`STOA_SITEMAP_URLS_PER_FILE`).
     per_file: usize,
+    /// The page builder's unsaved edits, which an admin's framed preview lays over the page.
+    pub drafts: crate::drafts::Drafts,
 }
 
 /// A feed as built: the data stamp it was built at, when, and the feed (`None`: none).
@@ -103,6 +105,7 @@ impl Bundles {
             sitemap: tokio::sync::Mutex::new(None),
             feeds: tokio::sync::Mutex::new(HashMap::new()),
             per_file: sitemap_per_file,
+            drafts: crate::drafts::Drafts::default(),
         })
     }
 
@@ -308,6 +311,24 @@ impl stoa_api::module::Pages for Bundles {
         Box::pin(stoa_store::publish::with_drafts(Bundles::preview(
             self, url,
         )))
+    }
+
+    fn preview_draft<'a>(
+        &'a self,
+        url: &'a str,
+        key: &'a str,
+    ) -> stoa_api::module::BoxFuture<'a, Result<Option<Arc<Value>>>> {
+        Box::pin(stoa_store::publish::with_drafts(async move {
+            let bundle = Bundles::preview(self, url).await?;
+            Ok(match (bundle, self.drafts.get(key)) {
+                (Some(b), Some(patches)) => {
+                    let mut v = (*b).clone();
+                    crate::drafts::apply(&mut v, &patches);
+                    Some(Arc::new(v))
+                }
+                (b, _) => b,
+            })
+        }))
     }
 
     fn sitemap<'a>(

@@ -4,6 +4,7 @@
 pub mod bundle;
 pub mod bundle_http;
 pub mod cache;
+pub mod drafts;
 pub mod http;
 pub mod pages;
 pub mod publish;

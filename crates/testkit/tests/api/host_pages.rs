@@ -304,3 +304,72 @@ async fn the_blog_has_a_feed_per_language(app: TestApp) {
     assert_eq!(r.status, 404, "{}", r.text);
 }
 dual_test!(the_blog_has_a_feed_per_language);
+
+/// The page builder's unsaved edits: an admin keeps a draft and gets its key; the admin's
+/// preview bundle is the page with the draft laid over its records (nothing is written); bad
+/// drafts are a 4xx naming what is wrong, and only admins keep drafts.
+async fn an_unsaved_draft_shows_in_the_preview_only(app: TestApp) {
+    use std::sync::Arc;
+    let page = app
+        .create(
+            "/api/host/pages",
+            &json!({"title": "Draft page", "url": "/draft-page"}),
+        )
+        .await;
+    let widget = app
+        .create("/api/host/widgets", &json!({"title": {"ru": "Было"}}))
+        .await;
+    let r = app
+        .post(
+            "/api/host/pages-to-widgets",
+            &json!({"pageId": page["id"], "widgetId": widget["id"], "orderIndex": 0}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let draft = json!({"patches": [{"id": widget["id"], "fields": {"title": {"ru": "Стало"}}}]});
+    let r = app.post("/api/host/pages/drafts", &draft).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let key = r.data()["key"].as_str().unwrap().to_owned();
+    let pages = app
+        .ctx
+        .need::<dyn stoa_api::module::Pages>()
+        .expect("pages");
+    let title =
+        |b: &Option<Arc<Value>>| b.as_ref().expect("a page")["widgets"][0]["title"]["ru"].clone();
+    let with = pages.preview_draft("/draft-page", &key).await.unwrap();
+    assert_eq!(title(&with), "Стало");
+    let without = pages.preview("/draft-page").await.unwrap();
+    assert_eq!(
+        title(&without),
+        "Было",
+        "the plain preview is the stored page"
+    );
+    let gone = pages
+        .preview_draft("/draft-page", "no-such-key")
+        .await
+        .unwrap();
+    assert_eq!(
+        title(&gone),
+        "Было",
+        "an unknown draft is the plain preview"
+    );
+    let stored = app
+        .get(&format!(
+            "/api/host/widgets/{}",
+            widget["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(stored.data()["title"]["ru"], "Было", "nothing is written");
+
+    let r = app
+        .post(
+            "/api/host/pages/drafts",
+            &json!({"patches": [{"id": "x", "fields": {}}]}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains("patches[0].id"), "{}", r.text);
+    let r = app.anon().post("/api/host/pages/drafts", &draft).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+}
+dual_test!(an_unsaved_draft_shows_in_the_preview_only);

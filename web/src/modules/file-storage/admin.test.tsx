@@ -113,7 +113,7 @@ describe("the media library", () => {
     expect(e.defaultPrevented).toBe(true);
     const sent = await sentRequest(1);
     expect(sent.form.files.file?.name).toMatch(/^pasted-\d+-1\.png$/);
-    expect(String(sent.form.data.adminTitle)).toMatch(/^pasted-/);
+    expect(String((sent.form.data as { adminTitle?: unknown }).adminTitle)).toMatch(/^pasted-/);
   });
 
   it("deletes a file after asking, and opens a file's form", async () => {
