@@ -357,14 +357,18 @@ pub fn normalise_email(field: &str, raw: &str) -> crate::Result<String> {
 /// A record's own title (the first language of `title` that has text, cut to `max_len`
 /// characters), which an admin title left out is made from rather than random words.
 fn title_text(input: &Map<String, Value>, max_len: Option<usize>) -> Option<Val> {
-    let title = input.get("title")?.as_object()?;
-    let text = LANGUAGES
-        .iter()
-        .filter_map(|l| title.get(*l))
-        .chain(title.values())
-        .filter_map(Value::as_str)
-        .map(str::trim)
-        .find(|s| !s.is_empty())?;
+    let text = match input.get("title")? {
+        // A page's title is one text, not one per language.
+        Value::String(s) => Some(s.trim()).filter(|s| !s.is_empty())?,
+        Value::Object(title) => LANGUAGES
+            .iter()
+            .filter_map(|l| title.get(*l))
+            .chain(title.values())
+            .filter_map(Value::as_str)
+            .map(str::trim)
+            .find(|s| !s.is_empty())?,
+        _ => return None,
+    };
     let text: String = text.chars().take(max_len.unwrap_or(usize::MAX)).collect();
     Some(Val::Text(text.trim_end().to_owned()))
 }

@@ -288,9 +288,9 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
   const url = typeof page.url === "string" ? page.url : "/";
   const preview = isTemplate(url) ? null : `/${lang}${url === "/" ? "" : url}?preview=1&frame=1&v=${version}${draft ? `&draft=${draft}` : ""}`;
   return (
-    <div className="grid h-full min-h-0 gap-4 lg:grid-cols-[minmax(20rem,26rem)_1fr]">
+    <div className="grid h-full min-h-0 grid-cols-1 gap-4 lg:grid-cols-[minmax(20rem,26rem)_1fr]">
       {editing ? (
-        <section aria-labelledby="builder-editing" className="flex min-h-0 flex-col gap-3 overflow-y-auto pr-1" data-testid="builder-editing">
+        <section aria-labelledby="builder-editing" className="flex min-h-0 min-w-0 flex-col gap-3 overflow-y-auto pr-1" data-testid="builder-editing">
           <div className="flex items-center justify-between gap-2">
             <h3 id="builder-editing" className="font-semibold">
               {formTitle(t, editing.entity, lang, true)}
@@ -307,7 +307,7 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
           }} />
         </section>
       ) : (
-        <section aria-labelledby="builder-blocks" className="flex min-h-0 flex-col gap-3 overflow-y-auto pr-1">
+        <section aria-labelledby="builder-blocks" className="flex min-h-0 min-w-0 flex-col gap-3 overflow-y-auto pr-1">
           <div className="flex items-center justify-between gap-2">
             <h3 id="builder-blocks" className="font-semibold">
               {t("ed.builder.blocks")}
@@ -353,8 +353,8 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
           </DndContext>
         </section>
       )}
-      <section aria-labelledby="builder-preview" className="flex min-h-0 flex-col gap-2">
-        <div className="flex items-center gap-2">
+      <section aria-labelledby="builder-preview" className="flex min-h-[24rem] min-w-0 flex-col gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <h3 id="builder-preview" className="font-semibold">
             {t("ed.builder.preview")}
           </h3>
@@ -410,7 +410,7 @@ export default function PageBuilderPanel({ id, lang }: RecordPanelProps) {
       <p className="mt-1 text-sm text-neutral-700">{t("ed.builder.intro")}</p>
       <Dialog open={open} onOpenChange={setOpen}>
         {open ? (
-          <DialogContent title={t("ed.builder.titleOf", { name: pages ? inPhrase(rowTitle(pages, page.data, lang)) : "" })} className="h-[calc(100vh-2rem)] max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-none">
+          <DialogContent title={t("ed.builder.titleOf", { name: typeof page.data.title === "string" && page.data.title.trim() ? page.data.title : pages ? inPhrase(rowTitle(pages, page.data, lang)) : "" })} className="h-[calc(100vh-2rem)] max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-none">
             <Builder page={page.data} meta={meta.data} lang={lang} />
           </DialogContent>
         ) : null}
