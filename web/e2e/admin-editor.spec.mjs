@@ -231,6 +231,9 @@ adminEditorSpecs.push([
     const stored = await page.evaluate(async (id) => (await (await fetch(`/api/host/pages-to-widgets?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "pageId", method: "eq", value: id }] }))}`)).json()).data, made);
     const byOrder = [...stored].sort((a, b) => a.orderIndex - b.orderIndex).map((l) => l.id);
     expect(JSON.stringify(byOrder) === JSON.stringify(want), `the new order is stored: ${JSON.stringify(byOrder)} vs ${JSON.stringify(want)}`);
+    // New blocks are drafts: the preview shows them, visitors once the page is published.
+    const statuses = await page.evaluate(async (ids) => (await (await fetch(`/api/host/widgets?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "id", method: "inArray", value: ids }] }))}`)).json()).data.map((w) => w.status), stored.map((l) => l.widgetId));
+    expect(statuses.length === 3 && statuses.every((x) => x === "draft"), `the new blocks are drafts: ${JSON.stringify(statuses)}`);
     await inFrame.getByText("Сажаем вместе").first().waitFor();
     // At phone width.
     await builder.getByRole("button", { name: "Телефон" }).click();

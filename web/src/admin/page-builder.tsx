@@ -265,7 +265,9 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
     const name = variant ? valueName(variant, c.variant, lang) : c.variant;
     try {
       const part = await entityClient(c.entity).create({ variant: c.variant, title: { [lang]: name } });
-      const host = await entityClient({ path: WIDGETS }).create({ title: { [lang]: name } });
+      // A new block starts as a draft: the preview shows it, visitors see it once the page is
+      // published (publishing a page takes its draft blocks along).
+      const host = await entityClient({ path: WIDGETS }).create({ title: { [lang]: name }, status: "draft" });
       await entityClient({ path: EXTERNAL }).create({ widgetId: host.id, externalModule: c.module, externalWidgetId: part.id });
       await entityClient({ path: LINKS }).create({ pageId: page.id, widgetId: host.id, orderIndex: shown.length });
       await changed();
