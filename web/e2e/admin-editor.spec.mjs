@@ -101,7 +101,7 @@ export const adminEditorSpecs = [
 ];
 
 adminEditorSpecs.push([
-  "editor (ru): writes an article — titles in ru and en, a heading, a link, a list and a picture from the media library with the toolbar — publishes it and reads it on the site as written",
+  "editor (ru): writes an article — titles in ru and en, a heading, a link, a list and a picture from the media library with the toolbar, a category and a cover — publishes it and reads it on the site as written",
   async (stack, s) => {
     const { page } = await editor(stack, s);
     await page.goto("/admin/blog/article");
@@ -153,6 +153,30 @@ adminEditorSpecs.push([
     await page.getByRole("dialog", { name: "Изменение: статья" }).locator("form button[data-status=success]").first().waitFor();
     const saved = await page.evaluate(async () => (await (await fetch(`/api/blog/articles?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "slug", method: "eq", value: "kak-my-sazhaem-les" }] }))}`)).json()).data[0]);
     expect(saved?.adminTitle === "Как мы сажаем лес" && saved.status === "published", `saved with its address from the Russian title: ${JSON.stringify(saved)?.slice(0, 300)}`);
+    // A category and a cover, linked in the article's own form.
+    const edit = page.getByRole("dialog", { name: "Изменение: статья" });
+    const linkTo = async (region, add, newTitle, label, search, pick) => {
+      await edit.getByRole("region", { name: region, exact: true }).getByRole("button", { name: add }).click();
+      const form = page.getByRole("dialog", { name: newTitle });
+      await form.getByLabel(label, { exact: true }).click();
+      // (The picker's search: the list beneath has a search of the same name.)
+      await page.getByLabel(search).last().fill(pick);
+      await page.getByRole("button", { name: new RegExp(pick, "i") }).first().click();
+      await form.locator("form button[type=submit]").first().click();
+      // Saved, the dialog is the link's edit form.
+      const done = page.getByRole("dialog", { name: newTitle.replace("Новая запись", "Изменение") });
+      await done.locator("form button[data-status=success]").first().waitFor();
+      await page.keyboard.press("Escape");
+      await done.waitFor({ state: "detached" });
+    };
+    await linkTo("Статьи рубрики", "Добавить: связь рубрики и статьи", "Новая запись: связь рубрики и статьи", "Рубрика", "Поиск: рубрики", "Новости");
+    await linkTo("Файлы статьи", "Добавить: связь статьи и файла", "Новая запись: связь статьи и файла", "Файл", "Поиск: файлы", "qr");
+    await screen(page, "editor-article-links-ru");
+    const linked = await page.evaluate(async (id) => {
+      const q = (path) => fetch(`${path}?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "articleId", method: "eq", value: id }] }))}`).then((r) => r.json()).then((b) => b.data.length);
+      return [await q("/api/blog/categories-to-articles"), await q("/api/blog/articles-to-file-storage-module-files")];
+    }, saved.id);
+    expect(linked[0] === 1 && linked[1] === 1, `the article has its category and its cover: ${JSON.stringify(linked)}`);
     const marks = JSON.stringify(saved.description?.ru ?? {});
     expect(marks.includes('"href":"/ru/blog"') && marks.includes('"bulletList"') && marks.includes('"image"'), `the text holds the link, the list and the picture: ${marks.slice(0, 600)}`);
     await page.keyboard.press("Escape");
@@ -174,11 +198,11 @@ adminEditorSpecs.push([
 ]);
 
 adminEditorSpecs.push([
-  "editor (ru): builds a landing page from blocks — adds three from the gallery, edits one's title (the page beside shows it before it is saved), moves one with the keyboard — at desktop and phone width",
+  "editor (ru): builds a landing page from blocks — adds three from the gallery, edits one's title (the page beside shows it before it is saved), moves one with the keyboard — at desktop and phone width, then publishes it with its blocks for visitors",
   async (stack, s) => {
     const { page } = await editor(stack, s);
     const made = await page.evaluate(async () => {
-      const r = await fetch("/api/host/pages", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Посадка вместе", url: "/e2e-landing", adminTitle: "Лендинг E2E" }) });
+      const r = await fetch("/api/host/pages", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Посадка вместе", url: "/e2e-landing", adminTitle: "Лендинг E2E", status: "draft" }) });
       return (await r.json()).data.id;
     });
     await page.goto(`/admin/host/page?edit=${made}`);
@@ -241,6 +265,19 @@ adminEditorSpecs.push([
     await inFrame.getByText("Сажаем вместе").first().waitFor();
     await screen(page, "builder-phone-ru");
     expect((await frame.count()) === 1, "one preview");
+    await page.keyboard.press("Escape");
+    await builder.waitFor({ state: "detached" });
+    // Published with its blocks: visitors see the page as it was built.
+    const unpublished = await fetch(`${stack.base}/ru/e2e-landing`);
+    expect(unpublished.status === 404, `a draft page is not there for visitors, got ${unpublished.status}`);
+    s.editor.expectStatus(409);
+    const controls = record.getByTestId("draft-controls");
+    await controls.getByRole("button", { name: "Опубликовать", exact: true }).click();
+    await record.getByRole("button", { name: "Опубликовать вместе с виджетами" }).click();
+    await controls.getByTestId("status-badge").getByText("Опубликовано").waitFor();
+    s.editor.clearExpected();
+    const html = await (await fetch(`${stack.base}/ru/e2e-landing`)).text();
+    expect(html.includes("Сажаем вместе"), "visitors see the published page with its blocks");
     await page.keyboard.press("Escape");
   },
 ]);
