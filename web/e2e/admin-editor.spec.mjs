@@ -169,7 +169,7 @@ adminEditorSpecs.push([
       await page.keyboard.press("Escape");
       await done.waitFor({ state: "detached" });
     };
-    await linkTo("Статьи рубрики", "Добавить: связь рубрики и статьи", "Новая запись: связь рубрики и статьи", "Рубрика", "Поиск: рубрики", "Новости");
+    await linkTo("Статьи рубрики", "Добавить: связь рубрики и статьи", "Новая запись: связь рубрики и статьи", "Рубрика", "Поиск: рубрики", "Наука");
     await linkTo("Файлы статьи", "Добавить: связь статьи и файла", "Новая запись: связь статьи и файла", "Файл", "Поиск: файлы", "qr");
     await screen(page, "editor-article-links-ru");
     const linked = await page.evaluate(async (id) => {
