@@ -214,12 +214,7 @@ export async function screen(page, name) {
     .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity), undefined, { timeout: 3000 })
     .catch(() => undefined);
   await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
-  });
+  const result = await axeFindings(page);
   if (result.length) throw new Error(`axe-core on ${name}:\n  ${result.join("\n  ")}`);
 }
 

@@ -1,13 +1,12 @@
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useEditorT } from "@/admin/editor-i18n";
-import { entityClient, type Row } from "@/api/entities";
+import { entityClient, inArray, type Row } from "@/api/entities";
 import { findEntity, useMeta, valueName } from "@/api/meta";
 import { type Column, FilteredList, when } from "./list";
 import { EntityFormDialog } from "./table";
 
 const SUBJECTS = "/api/rbac/subjects";
-const inArray = (column: string, ids: string[]) => [{ column, method: "inArray", value: ids as unknown as string }];
 
 async function all(path: string, column: string, ids: string[]): Promise<Row[]> {
   if (!ids.length) return [];

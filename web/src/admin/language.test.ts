@@ -13,6 +13,15 @@ describe("the admin's language", () => {
     expect(localStorage.getItem("stoa.admin.language")).toBe("en");
   });
 
+  it("on a browser that chose none, is the account's (another device opens in it); a choice here wins", () => {
+    const other = DEFAULT_LANGUAGE === "ru" ? "en" : "ru";
+    expect(adminLanguage(other)).toBe(other);
+    expect(adminLanguage("fr")).toBe(DEFAULT_LANGUAGE);
+    expect(adminLanguage(null)).toBe(DEFAULT_LANGUAGE);
+    rememberAdminLanguage(DEFAULT_LANGUAGE);
+    expect(adminLanguage(other)).toBe(DEFAULT_LANGUAGE);
+  });
+
   it("is the sign-in's language for someone sent there from the admin", () => {
     rememberAdminLanguage("en");
     expect(adminSignInUrl("/admin/crm/request?edit=r1")).toBe(`/en/rbac/subject/authentication/select-method?redirect=${encodeURIComponent("/admin/crm/request?edit=r1")}`);

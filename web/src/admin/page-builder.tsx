@@ -6,7 +6,7 @@ import { GripVertical, Monitor, Smartphone } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useEditorT } from "@/admin/editor-i18n";
-import { entityClient, type Row } from "@/api/entities";
+import { entityClient, inArray, type Row } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import { type EntityMeta, entityName, findEntity, inPhrase, type Meta, useMeta, valueName } from "@/api/meta";
 import { Button } from "@/ui/button";
@@ -53,7 +53,6 @@ export function renumber(order: readonly Row[]): { id: string; orderIndex: numbe
   return order.flatMap((l, i) => (Number(l.orderIndex ?? 0) === i ? [] : [{ id: l.id, orderIndex: i }]));
 }
 
-const inArray = (column: string, ids: string[]) => [{ column, method: "inArray", value: ids as unknown as string }];
 
 async function loadBlocks(pageId: string): Promise<Block[]> {
   const links = ordered((await entityClient({ path: LINKS }).list({ page: 0, size: 100, filters: { pageId } })).data);

@@ -14,7 +14,12 @@ export interface ListParams {
   after?: string;
   filters?: Record<string, string>;
   /** Further conditions, any method (`{column: "title->>ru", method: "isEmpty"}`). */
-  conditions?: { column: string; method: string; value?: string }[];
+  conditions?: { column: string; method: string; value?: string | string[] }[];
+}
+
+/** The condition "`column` is one of `ids`" (one request for a page of rows' related records). */
+export function inArray(column: string, ids: string[]): NonNullable<ListParams["conditions"]> {
+  return [{ column, method: "inArray", value: ids }];
 }
 
 /** Query keys: one factory, so invalidation after a write reaches every list of the entity. */
@@ -34,7 +39,7 @@ export function listQuery(p: ListParams): Query {
   const q: Query = p.after ? { limit: p.size, after: p.after, count: true } : { limit: p.size, offset: p.page * p.size, count: true };
   if (p.search?.trim()) q.search = p.search.trim();
   if (p.sort) q.orderBy = JSON.stringify([{ column: p.sort.field, method: p.sort.desc ? "desc" : "asc" }]);
-  const filters: { column: string; method: string; value?: string }[] = Object.entries(p.filters ?? {}).map(([column, value]) => ({ column, method: "eq", value }));
+  const filters: NonNullable<ListParams["conditions"]> = Object.entries(p.filters ?? {}).map(([column, value]) => ({ column, method: "eq", value }));
   filters.push(...(p.conditions ?? []));
   if (filters.length) q.filters = JSON.stringify({ and: filters });
   return q;

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { useEditorT } from "@/admin/editor-i18n";
 import { api } from "@/api/client";
-import { entityClient, type Row } from "@/api/entities";
+import { entityClient, inArray, type Row } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import { useMeta, valueName } from "@/api/meta";
 import { type Column, FilteredList, when } from "@/admin/list";
@@ -83,7 +83,7 @@ export function requestsCsv(rows: readonly Row[], forms: ReadonlyMap<string, str
 async function formTitles(ids: readonly string[], lang: string): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
-  const forms = await entityClient({ path: FORMS }).list({ page: 0, size: 100, conditions: [{ column: "id", method: "inArray", value: unique as unknown as string }] });
+  const forms = await entityClient({ path: FORMS }).list({ page: 0, size: 100, conditions: inArray("id", unique) });
   return new Map(forms.data.map((f) => [f.id, inLang(f.title as Lang, lang) || String(f.adminTitle ?? "")]));
 }
 
@@ -92,7 +92,7 @@ async function formInputs(formId: string): Promise<FormInput[]> {
   const links = await entityClient({ path: "/api/crm/forms-to-inputs" }).list({ page: 0, size: 100, filters: { formId }, sort: { field: "orderIndex", desc: false } });
   const ids = links.data.map((l) => String(l.inputId));
   if (!ids.length) return [];
-  const inputs = await entityClient({ path: "/api/crm/inputs" }).list({ page: 0, size: 100, conditions: [{ column: "id", method: "inArray", value: ids as unknown as string }] });
+  const inputs = await entityClient({ path: "/api/crm/inputs" }).list({ page: 0, size: 100, conditions: inArray("id", ids) });
   const byId = new Map(inputs.data.map((i) => [i.id, i as unknown as FormInput]));
   return ids.map((id) => byId.get(id)).filter((i): i is FormInput => !!i);
 }
