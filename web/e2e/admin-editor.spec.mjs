@@ -155,22 +155,22 @@ adminEditorSpecs.push([
     expect(saved?.adminTitle === "Как мы сажаем лес" && saved.status === "published", `saved with its address from the Russian title: ${JSON.stringify(saved)?.slice(0, 300)}`);
     // A category and a cover, linked in the article's own form.
     const edit = page.getByRole("dialog", { name: "Изменение: статья" });
-    const linkTo = async (region, add, newTitle, label, search, pick) => {
-      await edit.getByRole("region", { name: region, exact: true }).getByRole("button", { name: add }).click();
-      const form = page.getByRole("dialog", { name: newTitle });
-      await form.getByLabel(label, { exact: true }).click();
-      // (The picker's search: the list beneath has a search of the same name.)
-      await page.getByLabel(search).last().fill(pick);
-      await page.getByRole("button", { name: new RegExp(pick, "i") }).first().click();
-      await form.locator("form button[type=submit]").first().click();
-      // Saved, the dialog is the link's edit form.
-      const done = page.getByRole("dialog", { name: newTitle.replace("Новая запись", "Изменение") });
-      await done.locator("form button[data-status=success]").first().waitFor();
-      await page.keyboard.press("Escape");
-      await done.waitFor({ state: "detached" });
-    };
-    await linkTo("Статьи рубрики", "Добавить: связь рубрики и статьи", "Новая запись: связь рубрики и статьи", "Рубрика", "Поиск: рубрики", "Наука");
-    await linkTo("Файлы статьи", "Добавить: связь статьи и файла", "Новая запись: связь статьи и файла", "Файл", "Поиск: файлы", "qr");
+    // The category: picked by search in the article's list of categories.
+    const categories = edit.getByRole("region", { name: "Рубрики", exact: true });
+    await categories.getByRole("button", { name: "Выбрать: рубрика" }).click();
+    await page.getByLabel("Найти: рубрики").fill("Наука");
+    await page.getByRole("button", { name: /Наука/ }).first().click();
+    await categories.getByTestId("relation-title").filter({ hasText: "Наука" }).waitFor();
+    // The cover: the first of the article's files, chosen in the media library (thumbnails, search).
+    const filesOf = edit.getByRole("region", { name: "Файлы статьи", exact: true });
+    await filesOf.getByRole("button", { name: "Выбрать из медиатеки" }).click();
+    const library = page.getByRole("dialog", { name: "Выбор из медиатеки: Файлы статьи" });
+    await library.getByRole("searchbox").fill("qr");
+    const qr = library.getByTestId("media-tile").filter({ has: page.locator("img") }).first();
+    await qr.waitFor();
+    await qr.getByTestId("media-open").click();
+    await library.waitFor({ state: "detached" });
+    await filesOf.getByTestId("relation-item").first().getByTestId("relation-thumb").waitFor();
     await screen(page, "editor-article-links-ru");
     const linked = await page.evaluate(async (id) => {
       const q = (path) => fetch(`${path}?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "articleId", method: "eq", value: id }] }))}`).then((r) => r.json()).then((b) => b.data.length);

@@ -128,25 +128,14 @@ export const adminRecordsSpecs = [
       await page.locator("tr", { hasText: "E2E records page" }).getByRole("button", { name: "Изменить" }).click();
       const dialog = page.getByRole("dialog", { name: "Изменение: страница" });
       const sub = dialog.getByRole("region", { name: "Блоки страницы", exact: true });
-      const link = sub.getByRole("link", { name: "Дерево записей" });
+      const link = sub.getByTestId("relation-title").filter({ hasText: "Дерево записей" });
       await link.waitFor();
       const href = await link.getAttribute("href");
       expect(href === `/admin/host/widget?edit=${ids.tree}`, `the reference links to the widget's admin page, got ${href}`);
       await screen(page, "records-reference-ru");
 
-      // A required reference left empty is refused, in Russian, beside the field.
-      await sub.getByRole("button", { name: "Добавить: связь страницы и блока" }).click();
-      const create = page.getByRole("dialog", { name: "Новая запись: связь страницы и блока" });
-      await create.locator("form button[type=submit]").click();
-      await create.locator('[data-field="widgetId"]').getByText("Обязательное поле", { exact: true }).waitFor();
-      await screen(page, "records-required-ru");
-      const attached = (await api(page, "GET", `/api/host/pages-to-widgets?${eq("pageId", ids.page)}`)).body.data;
-      expect(attached.length === 1, `nothing more is stored for the page, got ${attached.length} rows`);
-      await page.keyboard.press("Escape");
-      await create.waitFor({ state: "detached" });
-
-      // The reference field of the relation's form reads the same title, with a link.
-      await sub.locator("tr", { hasText: "Дерево записей" }).getByRole("button", { name: "Изменить" }).click();
+      // The link's own form (its settings) reads the same title in its reference field, with a link.
+      await sub.getByRole("button", { name: "Настройки связи: Дерево записей" }).click();
       const rel = page.getByRole("dialog", { name: "Изменение: связь страницы и блока" });
       await rel.locator('[data-field="widgetId"]').getByText("Дерево записей").waitFor();
       await rel.getByRole("link", { name: "Открыть Дерево записей" }).waitFor();
@@ -154,7 +143,7 @@ export const adminRecordsSpecs = [
       await page.keyboard.press("Escape");
       await rel.waitFor({ state: "detached" });
 
-      // Following the column's link opens the widget's own form.
+      // Following the title's link opens the widget's own form.
       await link.click();
       await page.waitForURL(`**/admin/host/widget?edit=${ids.tree}`);
       const widget = page.getByRole("dialog", { name: "Изменение: блок страницы" });
@@ -167,6 +156,17 @@ export const adminRecordsSpecs = [
       await page.keyboard.press("Escape");
       await widget.waitFor({ state: "detached" });
       await page.waitForURL((u) => !u.search.includes("edit="));
+      // A required reference left empty is refused, in Russian, beside the field (the links' own table).
+      await page.goto("/admin/host/pages-to-widgets");
+      await page.getByRole("button", { name: "Добавить: связь страницы и блока" }).click();
+      const create = page.getByRole("dialog", { name: "Новая запись: связь страницы и блока" });
+      await create.locator("form button[type=submit]").click();
+      await create.locator('[data-field="widgetId"]').getByText("Обязательное поле", { exact: true }).first().waitFor();
+      await screen(page, "records-required-ru");
+      const attached = (await api(page, "GET", `/api/host/pages-to-widgets?${eq("pageId", ids.page)}`)).body.data;
+      expect(attached.length === 1, `nothing more is stored for the page, got ${attached.length} rows`);
+      await page.keyboard.press("Escape");
+      await create.waitFor({ state: "detached" });
       await setLanguage(page, "en");
     },
   ],

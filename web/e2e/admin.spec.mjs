@@ -61,7 +61,7 @@ export const adminSpecs = [
     },
   ],
   [
-    "the admin creates a page and attaches the widget through the page's widgets sub-table",
+    "the admin creates a page and links the widget in the page's own form: picked by search, then a second one moved up by the keyboard",
     async (_stack, s) => {
       const { page } = s.w;
       await page.goto("/admin/host/page");
@@ -76,42 +76,30 @@ export const adminSpecs = [
         await update.getByRole("region", { name: sub }).waitFor();
       }
       const widgets = update.getByRole("region", { name: "Page's blocks", exact: true });
-      await widgets.getByRole("button", { name: "Add page–block link" }).click();
-      const rel = page.getByRole("dialog", { name: "New page–block link" });
-      await rel.waitFor();
-      expect(await rel.getByLabel("Page", { exact: true }).isDisabled(), "the page of the relation is fixed");
-      await rel.getByLabel("Block", { exact: true }).click();
-      await page.getByLabel("Search: page blocks").fill("e2e-widget");
-      await page.getByRole("button", { name: /E2E widget admin/ }).click();
+      // The page's blocks are a list of what is linked, with a searchable picker (no link form).
+      const link = async (search, pick) => {
+        await widgets.getByRole("button", { name: "Add existing: page block" }).click();
+        await page.getByLabel("Find page blocks").fill(search);
+        await page.getByRole("button", { name: pick }).click();
+        await widgets.getByTestId("relation-item").filter({ hasText: pick }).waitFor();
+      };
+      await link("e2e-widget", /E2E widget admin/);
       await screen(page, "admin-attach-widget");
-      await submitAndWait(rel, "success");
-      await page.keyboard.press("Escape");
-      await rel.waitFor({ state: "detached" });
-      await widgets.locator("tbody tr").first().waitFor();
-      expect((await widgets.locator("tbody tr").count()) === 1, "one widget attached");
+      expect((await widgets.getByTestId("relation-item").count()) === 1, "one widget attached");
 
-      // A second widget, made through the API, attached after the first and then moved up.
+      // A second widget, made through the API, linked after the first and then moved up with the keyboard.
       const second = await page.evaluate(async () => {
         const r = await fetch("/api/host/widgets", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ slug: "e2e-second", adminTitle: "E2E second" }) });
         return (await r.json()).data.id;
       });
-      await widgets.getByRole("button", { name: "Add page–block link" }).click();
-      const rel2 = page.getByRole("dialog", { name: "New page–block link" });
-      await openAdvanced(rel2);
-      await rel2.getByLabel("Position", { exact: true }).fill("1");
-      await rel2.getByLabel("Block", { exact: true }).click();
-      await page.getByLabel("Search: page blocks").fill("e2e-second");
-      await page.getByRole("button", { name: /E2E second/ }).click();
-      await submitAndWait(rel2, "success");
-      await page.keyboard.press("Escape");
-      await rel2.waitFor({ state: "detached" });
-      await widgets.locator("tbody tr").nth(1).waitFor();
-      const rows = widgets.locator("tbody tr");
-      // The widget column shows the widget's title (its adminTitle, having no translated title).
-      // (Its title arrives with the titles' own request: waited for, not read at once.)
-      await rows.nth(1).filter({ hasText: "E2E second" }).waitFor();
-      await rows.nth(1).getByRole("button", { name: /^Move up/ }).click();
-      await widgets.locator("tbody tr").first().filter({ hasText: "E2E second" }).waitFor();
+      await link("e2e-second", /E2E second/);
+      const items = widgets.getByTestId("relation-item");
+      await items.nth(1).filter({ hasText: "E2E second" }).waitFor();
+      await widgets.getByRole("button", { name: "Move “E2E second”" }).focus();
+      await page.keyboard.press("ArrowUp");
+      await items.first().filter({ hasText: "E2E second" }).waitFor();
+      // The handle keeps the focus, so a second press would go on moving it.
+      expect(await widgets.getByRole("button", { name: "Move “E2E second”" }).evaluate((b) => b === document.activeElement), "the moved item's handle keeps the focus");
       const order = await page.evaluate(async (w) => {
         const r = await fetch(`/api/host/pages-to-widgets?filters[and][0][column]=widgetId&filters[and][0][method]=eq&filters[and][0][value]=${w}`);
         return (await r.json()).data[0].orderIndex;

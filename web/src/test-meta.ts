@@ -6,7 +6,7 @@ import type { EntityMeta, FieldMeta } from "@/api/meta";
  */
 export function field(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}): FieldMeta {
   const sortable = !!extra.list && !["translations", "json", "rich_text"].includes(kind);
-  return { label: null, help: null, valueLabels: null, name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable, ...extra };
+  return { label: null, help: null, valueLabels: null, name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable, advanced: false, ...extra };
 }
 
 /** A model as `/api/meta` describes it: `module.name` at `/api/{module}/{route}` with `fields`. */

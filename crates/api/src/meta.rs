@@ -32,6 +32,7 @@ fn entity(reg: &Registry, e: &Entity) -> Value {
                 "list": f.list,
                 "searchable": f.searchable,
                 "sortable": e.sortable(f),
+                "advanced": f.advanced,
             })
         })
         .collect();
@@ -130,8 +131,9 @@ pub fn schemas() -> serde_json::Map<String, Value> {
             "maxLength": nullable("integer"),
             "list": s("boolean"),
             "searchable": s("boolean"),
-            "sortable": s("boolean")
-        }, "required": ["label", "help", "valueLabels", "name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable", "sortable"]}),
+            "sortable": s("boolean"),
+            "advanced": {"type": "boolean", "description": "A technical field (style class, variant, admin name, address, position): the record form keeps it in its closed 'Advanced' section"}
+        }, "required": ["label", "help", "valueLabels", "name", "kind", "required", "default", "unique", "serverOwned", "values", "target", "format", "maxLength", "list", "searchable", "sortable", "advanced"]}),
     );
     out.insert(
         "MetaEntity".into(),

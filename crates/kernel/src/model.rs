@@ -168,6 +168,9 @@ pub struct Field {
     pub search_whole: bool,
     /// Admin hint: included in the admin's free-text search.
     pub searchable: bool,
+    /// Admin hint: a technical field (a style class, a variant, an admin name, an address, a
+    /// position) that the record form keeps in its closed "Advanced" section.
+    pub advanced: bool,
 }
 
 /// Which generic operations an entity exposes.
@@ -350,6 +353,7 @@ fn base(name: &'static str, kind: Kind) -> Field {
         unsorted: false,
         search_whole: false,
         searchable: false,
+        advanced: false,
     }
 }
 
@@ -462,6 +466,11 @@ impl Field {
         self.list = true;
         self
     }
+    /// A technical field, kept in the admin form's "Advanced" section (see [`Field::advanced`]).
+    pub fn advanced(mut self) -> Self {
+        self.advanced = true;
+        self
+    }
     /// Shown as a list column, but not sorted on: no index (see [`Field::unsorted`]).
     pub fn unsorted(mut self) -> Self {
         self.list = true;
@@ -540,6 +549,7 @@ fn common(
         default: DefaultValue::Text("default"),
         list: true,
         max_len: Some(200),
+        advanced: true,
         ..base("variant", Kind::Enum)
     };
     Entity {
@@ -583,8 +593,8 @@ pub fn relation(
     let mut entity = common(module, name, name, EntityKind::Relation);
     entity
         .fields
-        .push(int("orderIndex").required().default_int(0).list());
-    entity.fields.push(text("className").max_len(1000));
+        .push(int("orderIndex").required().default_int(0).list().advanced());
+    entity.fields.push(text("className").max_len(1000).advanced());
     entity.fields.push(reference(left.0, left.1).list());
     entity.fields.push(reference(right.0, right.1).list());
     EntityBuilder { entity }
@@ -596,7 +606,7 @@ impl EntityBuilder {
     pub fn content(self) -> Self {
         self.admin_title()
             .field(slug_field())
-            .field(text("className").max_len(1000))
+            .field(text("className").max_len(1000).advanced())
     }
 
     /// `adminTitle`, required, three random words when absent, the admin's title field.
@@ -607,6 +617,7 @@ impl EntityBuilder {
             list: true,
             searchable: true,
             max_len: Some(500),
+            advanced: true,
             ..base("adminTitle", Kind::Text)
         });
         self.entity.title_field = Some("adminTitle");
@@ -718,6 +729,7 @@ pub fn slug_field() -> Field {
         list: true,
         searchable: true,
         max_len: Some(200),
+        advanced: true,
         ..base("slug", Kind::Text)
     }
 }
@@ -731,8 +743,8 @@ pub fn relation_one(
     let mut entity = common(module, name, name, EntityKind::Relation);
     entity
         .fields
-        .push(int("orderIndex").required().default_int(0).list());
-    entity.fields.push(text("className").max_len(1000));
+        .push(int("orderIndex").required().default_int(0).list().advanced());
+    entity.fields.push(text("className").max_len(1000).advanced());
     entity.fields.push(reference(left.0, left.1).list());
     EntityBuilder { entity }
 }

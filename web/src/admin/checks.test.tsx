@@ -18,9 +18,9 @@ const article: EntityMeta = entityMeta(
   "articles",
   [
     f("id", "uuid", { serverOwned: true, required: true, default: { type: "newId" } }),
-    f("variant", "enum", { required: true, values: ["default"], default: { type: "text", value: "default" } }),
-    f("adminTitle", "text", { required: true, maxLength: 500, default: { type: "randomTitle" } }),
-    f("slug", "text", { required: true, unique: true, format: "slug", maxLength: 200, default: { type: "randomSlug" } }),
+    f("variant", "enum", { required: true, values: ["default"], default: { type: "text", value: "default" }, advanced: true }),
+    f("adminTitle", "text", { required: true, maxLength: 500, default: { type: "randomTitle" }, advanced: true }),
+    f("slug", "text", { required: true, unique: true, format: "slug", maxLength: 200, default: { type: "randomSlug" }, advanced: true }),
     f("title", "translations", { required: true, default: { type: "json", value: "{}" } }),
     f("description", "rich_text", { required: true, default: { type: "emptyDoc" } }),
     f("status", "enum", { required: true, values: ["draft", "published", "scheduled"], default: { type: "text", value: "published" } }),

@@ -28,7 +28,8 @@ describe("what a new record's names are made from", () => {
   });
 
   it("keeps the technical fields under Advanced", () => {
-    expect(["className", "variant", "adminTitle", "slug", "orderIndex"].every((name) => isAdvanced({ name }))).toBe(true);
-    expect(isAdvanced({ name: "title" })).toBe(false);
+    // As the content model declares them (`/api/meta`), not by name.
+    expect(isAdvanced({ advanced: true })).toBe(true);
+    expect(isAdvanced({ advanced: false })).toBe(false);
   });
 });

@@ -3,14 +3,13 @@ import type { FieldMeta } from "@/api/meta";
 import type { Values } from "./schema";
 
 /**
- * Fields an editor rarely touches: how a record is styled (className, variant), the names it is
- * known by to editors and in addresses (adminTitle, slug, both made from the title), and its place
- * in a list (orderIndex, which dragging sets). The form keeps them in a closed "Advanced" section.
+ * Fields an editor rarely touches, as the content model declares them (`/api/meta`): how a record
+ * is styled (className, variant), the names it is known by to editors and in addresses (adminTitle,
+ * slug, both made from the title), and its place in a list (orderIndex, which dragging sets). The
+ * form keeps them in a closed "Advanced" section.
  */
-const ADVANCED = new Set(["className", "variant", "adminTitle", "slug", "orderIndex"]);
-
-export function isAdvanced(f: Pick<FieldMeta, "name">): boolean {
-  return ADVANCED.has(f.name);
+export function isAdvanced(f: Pick<FieldMeta, "advanced">): boolean {
+  return f.advanced;
 }
 
 /** The record's title in the first of `languages` that has one ("" for none). */

@@ -13,7 +13,9 @@ import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { cn } from "@/ui/cn";
 import type { RecordPanelProps } from "./panels";
+import { ordered, renumber } from "./order";
 import { isTemplate } from "./preview-url";
+import { VariantSketch } from "./variant-sketch";
 import { rowTitle } from "./schema";
 import { EntityForm, formTitle } from "./form";
 import { api } from "@/api/client";
@@ -42,17 +44,6 @@ export function choices(meta: Meta): Choice[] {
     .filter((e) => e.name === "widget" && e.module !== "host" && e.ops.create)
     .flatMap((e) => (e.fields.find((f) => f.name === "variant")?.values ?? e.variants ?? []).map((variant) => ({ module: e.module, entity: e, variant })));
 }
-
-/** The page's blocks in their order (`orderIndex`, then when linked). */
-export function ordered(links: readonly Row[]): Row[] {
-  return [...links].sort((a, b) => Number(a.orderIndex ?? 0) - Number(b.orderIndex ?? 0) || String(a.createdAt ?? "").localeCompare(String(b.createdAt ?? "")));
-}
-
-/** The position each link must take for `order` (only the ones that change). */
-export function renumber(order: readonly Row[]): { id: string; orderIndex: number }[] {
-  return order.flatMap((l, i) => (Number(l.orderIndex ?? 0) === i ? [] : [{ id: l.id, orderIndex: i }]));
-}
-
 
 async function loadBlocks(pageId: string): Promise<Block[]> {
   const links = ordered((await entityClient({ path: LINKS }).list({ page: 0, size: 100, filters: { pageId } })).data);
@@ -150,7 +141,10 @@ function SortableBlock({ block, meta, lang, onEdit, onRemove, onMove }: { block:
 
 function Gallery({ meta, lang, onPick }: { meta: Meta; lang: string; onPick: (c: Choice) => void }) {
   const all = choices(meta);
-  const modules = [...new Set(all.map((c) => c.module))];
+  // The modules with the most kinds of block first (the site builder's, then the blog's…): one
+  // with only a standard block is rarely what a page needs.
+  const count = (m: string) => all.filter((c) => c.module === m).length;
+  const modules = [...new Set(all.map((c) => c.module))].sort((a, b) => count(b) - count(a));
   return (
     <div className="grid gap-4" data-testid="builder-gallery">
       {modules.map((m) => {
@@ -166,9 +160,7 @@ function Gallery({ meta, lang, onPick }: { meta: Meta; lang: string; onPick: (c:
                 return (
                   <li key={c.variant}>
                     <button type="button" className="flex h-full w-full flex-col items-start gap-1 rounded-lg border border-border p-3 text-left text-sm hover:bg-muted focus-visible:ring-2" onClick={() => onPick(c)} data-variant={`${c.module}.${c.variant}`}>
-                      <span aria-hidden className="grid h-10 w-full grid-cols-3 gap-0.5">
-                        <span className="col-span-3 rounded bg-neutral-200" />
-                      </span>
+                      <VariantSketch module={c.module} variant={c.variant} />
                       <span className="font-medium">{name}</span>
                     </button>
                   </li>

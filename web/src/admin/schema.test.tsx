@@ -5,7 +5,7 @@ import { recordsT } from "./records-i18n";
 import { entitySchema, initialValues, payload } from "./schema";
 
 function f(name: string, kind: FieldMeta["kind"], extra: Partial<FieldMeta> = {}): FieldMeta {
-  return { label: null, help: null, valueLabels: null, name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable: false, ...extra };
+  return { label: null, help: null, valueLabels: null, name, kind, required: false, default: null, unique: false, serverOwned: false, values: null, target: null, format: "none", maxLength: null, list: false, searchable: false, sortable: false, advanced: false, ...extra };
 }
 
 const article: EntityMeta = {

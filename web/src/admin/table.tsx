@@ -16,6 +16,7 @@ import { rowTitle } from "./schema";
 import { BulkBar, SelectAll, SelectRow, selectable, useSelection } from "./bulk";
 import { EntityListTools } from "./list";
 import { publishable } from "./preview-url";
+import { RelationList, relationHeading, relationSide } from "./relation-list";
 import { StatusBadge } from "./publishing";
 
 export const PAGE_SIZE = 20;
@@ -291,17 +292,39 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
   );
 }
 
-/** The tables of everything that points at record `id`, each kept to the rows pointing at it (below the record's form). */
+/**
+ * Everything that points at record `id`, below the record's form: each relation as the list of
+ * what it links (ordered, with a picker: `relation-list.tsx`), anything else as a table kept to
+ * the rows pointing at it.
+ */
 function ReferencingTables({ entity, meta, lang, id }: { entity: EntityMeta; meta: Meta; lang: string; id: string }) {
-  return entity.referencedBy.map((r) => {
-    const sub = findEntity(meta, `${r.module}.${r.name}`);
-    if (!sub) return null;
-    return (
-      <section key={`${r.module}.${r.name}.${r.field}`} aria-label={entityName(sub, lang, true)} className="rounded-lg border border-border p-3">
-        <EntityTable entity={sub} meta={meta} lang={lang} fixed={{ field: r.field, value: id }} compact />
-      </section>
-    );
-  });
+  const [settings, setSettings] = useState<{ entity: EntityMeta; id: string; field: string } | null>(null);
+  return (
+    <>
+      {entity.referencedBy.map((r) => {
+        const sub = findEntity(meta, `${r.module}.${r.name}`);
+        if (!sub) return null;
+        const side = relationSide(meta, sub, r.field);
+        const table = <EntityTable entity={sub} meta={meta} lang={lang} fixed={{ field: r.field, value: id }} compact />;
+        return (
+          <section key={`${r.module}.${r.name}.${r.field}`} aria-label={side ? relationHeading(side, lang) : entityName(sub, lang, true)} className="rounded-lg border border-border p-3">
+            {side ? <RelationList side={side} meta={meta} lang={lang} id={id} overflow={table} onSettings={(link) => setSettings({ entity: sub, id: link, field: r.field })} /> : table}
+          </section>
+        );
+      })}
+      {settings ? (
+        <EntityFormDialog
+          open
+          onOpenChange={(o) => (o ? undefined : setSettings(null))}
+          entity={settings.entity}
+          meta={meta}
+          lang={lang}
+          id={settings.id}
+          fixed={{ [settings.field]: id }}
+        />
+      ) : null}
+    </>
+  );
 }
 
 /**

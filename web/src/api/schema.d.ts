@@ -15217,6 +15217,8 @@ export interface components {
             variants: string[];
         };
         MetaField: {
+            /** @description A technical field (style class, variant, admin name, address, position): the record form keeps it in its closed 'Advanced' section */
+            advanced: boolean;
             default: {
                 type: string;
                 value?: unknown;

@@ -91,7 +91,7 @@ pub fn declarations() -> Module {
                         .default_text("Description")
                         .max_len(2000),
                 )
-                .field(text("className").max_len(1000))
+                .field(text("className").max_len(1000).advanced())
                 .field(
                     enumeration("language", LANGUAGES)
                         .required()

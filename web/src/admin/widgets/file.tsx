@@ -1,5 +1,5 @@
 import { FileText } from "lucide-react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { type TFunction, useTranslation } from "@/i18n";
 import { ApiError } from "@/api/http";
 import { fraction, UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
@@ -9,7 +9,14 @@ import { DropZone } from "@/ui/drop-zone";
 import { Input } from "@/ui/input";
 import { fileKind, Media } from "@/ui/media";
 import { Progress } from "@/ui/progress";
+import { fieldName, findEntity } from "@/api/meta";
+import { fileUrl } from "@/site/content";
+import { Dialog, DialogContent } from "@/ui/dialog";
+import { useEditorT } from "../editor-i18n";
 import type { FileProps, WidgetProps } from "./types";
+
+// The media library loads with its picker, not with every form.
+const MediaPicker = lazy(() => import("@/modules/file-storage/admin").then((m) => ({ default: m.MediaLibrary })));
 
 /** The last segment of a URL (a stored file's name). */
 export function baseName(url: string): string {
@@ -74,8 +81,12 @@ export function UploadBar({ progress, name, testId }: { progress: UploadProgress
  * save, as multipart, and the server puts the stored file's URL in the field. Replace picks
  * another; Remove clears the field and the picked file.
  */
-export function FileWidget({ id, value, onChange, disabled, invalid, file, onFile, progress }: WidgetProps & FileProps) {
+export function FileWidget({ id, field, value, onChange, disabled, invalid, file, onFile, progress, meta, lang }: WidgetProps & FileProps) {
   const { t, i18n } = useTranslation();
+  const et = useEditorT();
+  const [picking, setPicking] = useState(false);
+  // Any file field but the library's own can take a file already in the library.
+  const library = !disabled && !findEntity(meta, "file-storage.file")?.fields.some((f) => f.name === field.name && f === field);
   const [own, setOwn] = useState<File | null>(null);
   const pending = file === undefined ? own : file;
   const local = useObjectUrl(pending);
@@ -101,6 +112,29 @@ export function FileWidget({ id, value, onChange, disabled, invalid, file, onFil
         invalid={invalid}
         onFiles={(fs) => pick(fs[0] ?? null)}
       />
+      {library ? (
+        <div>
+          <Button type="button" size="sm" variant="outline" onClick={() => setPicking(true)} data-testid="file-library">
+            {et("ed.rel.pickFile")}
+          </Button>
+          <Dialog open={picking} onOpenChange={setPicking}>
+            {picking ? (
+              <DialogContent title={et("ed.rel.pickFileOf", { name: fieldName(field, lang) })} className="w-[min(64rem,calc(100vw-2rem))]">
+                <Suspense fallback={<p className="text-sm">{t("admin.loading")}</p>}>
+                  <MediaPicker
+                    lang={lang}
+                    pick={(row) => {
+                      setPicking(false);
+                      pick(null);
+                      onChange(fileUrl(row));
+                    }}
+                  />
+                </Suspense>
+              </DialogContent>
+            ) : null}
+          </Dialog>
+        </div>
+      ) : null}
       {src ? <FilePreview src={src} mimeType={pending?.type || undefined} alt={t("upload.preview", { name })} name={name} /> : null}
       {pending ? (
         <p className="text-sm text-neutral-700" data-testid="file-pending">

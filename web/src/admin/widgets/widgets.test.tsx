@@ -59,6 +59,7 @@ function field(kind: FieldKind, extra: Partial<FieldMeta> = {}): FieldMeta {
     list: false,
     searchable: false,
     sortable: false,
+    advanced: false,
     ...extra,
   };
 }
