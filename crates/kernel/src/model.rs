@@ -591,10 +591,16 @@ pub fn relation(
     right: (&'static str, &'static str),
 ) -> EntityBuilder {
     let mut entity = common(module, name, name, EntityKind::Relation);
+    entity.fields.push(
+        int("orderIndex")
+            .required()
+            .default_int(0)
+            .list()
+            .advanced(),
+    );
     entity
         .fields
-        .push(int("orderIndex").required().default_int(0).list().advanced());
-    entity.fields.push(text("className").max_len(1000).advanced());
+        .push(text("className").max_len(1000).advanced());
     entity.fields.push(reference(left.0, left.1).list());
     entity.fields.push(reference(right.0, right.1).list());
     EntityBuilder { entity }
@@ -741,10 +747,16 @@ pub fn relation_one(
     left: (&'static str, &'static str),
 ) -> EntityBuilder {
     let mut entity = common(module, name, name, EntityKind::Relation);
+    entity.fields.push(
+        int("orderIndex")
+            .required()
+            .default_int(0)
+            .list()
+            .advanced(),
+    );
     entity
         .fields
-        .push(int("orderIndex").required().default_int(0).list().advanced());
-    entity.fields.push(text("className").max_len(1000).advanced());
+        .push(text("className").max_len(1000).advanced());
     entity.fields.push(reference(left.0, left.1).list());
     EntityBuilder { entity }
 }
