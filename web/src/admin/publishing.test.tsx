@@ -52,6 +52,36 @@ describe("a record's draft controls", () => {
     expect(sent.filter((s) => s.url.endsWith("/publish")).map((s) => s.body)).toEqual([{ withWidgets: false }, { withWidgets: true }]);
   });
 
+  it("schedules a page through its publish route, and when its widgets are drafts schedules them with it for the same moment", async () => {
+    let status = "draft";
+    let publishAt: string | null = null;
+    const sent = stubFetch((s) => {
+      if (s.url === "/api/host/pages/p1" && s.method === "GET") return reply(200, { data: { id: "p1", url: "/about", status, publishAt } });
+      if (s.url === "/api/host/pages/p1/publish") {
+        const b = s.body as { withWidgets?: boolean; publishAt?: string };
+        if (!b.withWidgets) return reply(409, { status: 409, code: "conflict", error: "not published yet: Hero", fields: { widgets: ["Hero"] } });
+        status = "scheduled";
+        publishAt = b.publishAt ?? null;
+        return reply(200, { data: { page: { id: "p1", url: "/about", status, publishAt }, widgets: [] } });
+      }
+      return reply(200, { data: [] });
+    });
+    const box = await mount(page, "p1");
+    await userEvent.click(within(box).getByRole("button", { name: "Schedule…" }));
+    const dialog = await screen.findByRole("dialog");
+    await userEvent.type(within(dialog).getByLabelText("Publish at"), "2099-06-01T10:30");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Schedule" }));
+    expect(await within(box).findByText("This page shows widgets that are not published: Hero")).toBeInTheDocument();
+    await userEvent.click(within(box).getByRole("button", { name: /^Schedule with widgets for / }));
+    await vi.waitFor(() => expect(within(box).getByTestId("status-badge")).toHaveTextContent("Scheduled"));
+    const bodies = sent.filter((s) => s.url.endsWith("/publish")).map((s) => s.body as { withWidgets: boolean; publishAt: string });
+    expect(bodies.map((b) => b.withWidgets)).toEqual([false, true]);
+    expect(bodies[0]!.publishAt).toBe(new Date("2099-06-01T10:30").toISOString());
+    expect(bodies[1]!.publishAt).toBe(bodies[0]!.publishAt);
+    // Nothing went through the generic update: the page's widgets go with it.
+    expect(sent.some((s) => s.method === "PATCH")).toBe(false);
+  });
+
   it("disables Preview, saying why, when no page template shows the entity, and holds Publish back over unsaved edits", async () => {
     const sent = stubFetch((s) => {
       if (s.url === "/api/blog/articles/a1") return reply(200, { data: { id: "a1", slug: "spring", status: "draft" } });

@@ -189,8 +189,9 @@ export function DraftControls({ entity, id, lang }: { entity: EntityMeta; id: st
   const client = entityClient(entity);
   const record = useQuery({ queryKey: keys.one(entity.path, id), queryFn: () => client.one(id) });
   const [scheduling, setScheduling] = useState(false);
-  // A page with unpublished widgets: the server's words, and the offer to publish them too.
-  const [widgets, setWidgets] = useState<string | null>(null);
+  // A page with unpublished widgets: the server's words, and the offer to publish (or schedule,
+  // `at`) them too.
+  const [widgets, setWidgets] = useState<{ names: string; at?: string } | null>(null);
   const isPage = entityKey(entity) === "host.page";
 
   async function saved(row: Row) {
@@ -198,12 +199,17 @@ export function DraftControls({ entity, id, lang }: { entity: EntityMeta; id: st
     await Promise.all([qc.invalidateQueries({ queryKey: [...keys.all(entity.path), "list"] }), qc.invalidateQueries({ queryKey: ["audit"] })]);
   }
 
+  /** A page goes live (now, or at `at`) through its publish route, which takes its widgets along. */
+  const publishPage = async (withWidgets: boolean, at?: string): Promise<Row> => {
+    const r = await api.post("/api/host/pages/{id}/publish", { params: { path: { id } }, body: { withWidgets, ...(at ? { publishAt: at } : {}) } });
+    return r.page as unknown as Row;
+  };
+  /** The server lists a page's unpublished widgets by name in a 409's `fields.widgets`. */
+  const unpublished = (e: unknown): string | null => (isPage && e instanceof ApiError && e.status === 409 ? e.fields.widgets?.join(", ") || e.message : null);
+
   const change = useMutation({
     mutationFn: async (to: { status: "published" | "draft"; withWidgets?: boolean }): Promise<Row> => {
-      if (isPage && to.status === "published") {
-        const r = await api.post("/api/host/pages/{id}/publish", { params: { path: { id } }, body: { withWidgets: !!to.withWidgets } });
-        return r.page as unknown as Row;
-      }
+      if (isPage && to.status === "published") return publishPage(!!to.withWidgets);
       return client.update(id, { status: to.status });
     },
     onSuccess: async (row, to) => {
@@ -212,19 +218,26 @@ export function DraftControls({ entity, id, lang }: { entity: EntityMeta; id: st
       toast.success(to.status === "published" ? t("trust.publish.published") : t("trust.publish.drafted"));
     },
     onError: (e) => {
-      // The server lists the unpublished widgets by name in `fields.widgets`.
-      if (isPage && e instanceof ApiError && e.status === 409) setWidgets(e.fields.widgets?.join(", ") || e.message);
+      const names = unpublished(e);
+      if (names) setWidgets({ names });
       else toast.error(e instanceof ApiError ? e.first : String(e));
     },
   });
 
-  async function schedule(iso: string): Promise<string | null> {
+  async function schedule(iso: string, withWidgets = false): Promise<string | null> {
     try {
-      const row = await client.update(id, { status: "scheduled", publishAt: iso });
+      const row = isPage ? await publishPage(withWidgets, iso) : await client.update(id, { status: "scheduled", publishAt: iso });
+      setWidgets(null);
       await saved(row);
       toast.success(t("trust.publish.scheduled", { when: when(row.publishAt, lang) }));
       return null;
     } catch (e) {
+      const names = unpublished(e);
+      if (names) {
+        // The dialog closes; the page's controls offer to schedule its widgets with it.
+        setWidgets({ names, at: iso });
+        return null;
+      }
       if (e instanceof ApiError) return e.fields.publishAt?.[0] ?? e.first;
       return String(e);
     }
@@ -259,10 +272,16 @@ export function DraftControls({ entity, id, lang }: { entity: EntityMeta; id: st
       </div>
       {widgets ? (
         <div role="alert" className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="flex-1">{t("trust.publish.widgetsDraft", { names: widgets })}</span>
-          <Button size="sm" disabled={busy} onClick={() => change.mutate({ status: "published", withWidgets: true })}>
-            {t("trust.publish.withWidgets")}
-          </Button>
+          <span className="flex-1">{t("trust.publish.widgetsDraft", { names: widgets.names })}</span>
+          {widgets.at ? (
+            <Button size="sm" disabled={busy} onClick={() => void schedule(widgets.at!, true).then((m) => (m ? toast.error(m) : undefined))}>
+              {t("trust.publish.scheduleWithWidgets", { when: when(widgets.at, lang) })}
+            </Button>
+          ) : (
+            <Button size="sm" disabled={busy} onClick={() => change.mutate({ status: "published", withWidgets: true })}>
+              {t("trust.publish.withWidgets")}
+            </Button>
+          )}
         </div>
       ) : null}
       {scheduling ? <ScheduleDialog open onOpenChange={setScheduling} current={row.publishAt} onSchedule={schedule} /> : null}

@@ -4808,7 +4808,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publishes a page; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them */
+        /** Publishes a page, or schedules it with publishAt; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them */
         post: operations["hostPagePublish"];
         delete?: never;
         options?: never;
@@ -14806,6 +14806,11 @@ export interface components {
             variant?: "default";
         };
         HostPagePublishBody: {
+            /**
+             * Format: date-time
+             * @description Schedule instead of publishing now: the page and the widgets it takes along go live at this moment
+             */
+            publishAt?: string;
             /** @description Publish the page's unpublished widgets with it */
             withWidgets?: boolean;
         };
@@ -60921,7 +60926,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Publishes a page; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them */
+            /** @description Publishes a page, or schedules it with publishAt; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,8 @@
 //! still a draft. A page shows its own widgets and its layouts' widgets; a draft among them would
 //! be left out of the published page, so publishing either takes them along (`withWidgets`) or
 //! answers 409 naming them — never a page that looks finished in the admin and half-empty live.
+//! With `publishAt` it schedules instead: the page and the widgets it takes along go live at
+//! that moment together (a widget already scheduled earlier keeps its time).
 
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
@@ -10,7 +12,7 @@ use axum::routing::post;
 use serde_json::{Map, Value, json};
 use stoa_api::crud::{data, parse_id};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::model::{PUBLISHED, STATUS};
+use stoa_kernel::model::{PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
 use stoa_kernel::{Error, Result};
 use stoa_store::Store;
 use uuid::Uuid;
@@ -31,10 +33,11 @@ pub fn routes() -> RouteBook<AppState> {
         stoa_api::openapi::custom(
             "host",
             "hostPagePublish",
-            "Publishes a page; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them",
+            "Publishes a page, or schedules it with publishAt; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them",
             stoa_api::openapi::path_params(&["id"]),
             Some(json!({"type": "object", "properties": {
-                "withWidgets": {"type": "boolean", "description": "Publish the page's unpublished widgets with it"}
+                "withWidgets": {"type": "boolean", "description": "Publish the page's unpublished widgets with it"},
+                "publishAt": {"type": "string", "format": "date-time", "description": "Schedule instead of publishing now: the page and the widgets it takes along go live at this moment"}
             }})),
             200,
             json!({"title": "HostPagePublished", "type": "object", "properties": {
@@ -53,7 +56,17 @@ async fn publish_route(s: AppState, id: String, req: Request) -> ApiResult<Respo
         .get("withWidgets")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    Ok(data(StatusCode::OK, publish(&s.store, id, with).await?))
+    let at = match body.get(PUBLISH_AT) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(at)) => Some(at.clone()),
+        Some(_) => {
+            return Err(Error::invalid_field(PUBLISH_AT, "must be a date and time").into());
+        }
+    };
+    Ok(data(
+        StatusCode::OK,
+        publish_at(&s.store, id, with, at.as_deref()).await?,
+    ))
 }
 
 /// The unpublished widgets page `id` shows.
@@ -86,6 +99,17 @@ async fn unpublished_widgets(store: &Store, id: Uuid) -> Result<Vec<stoa_store::
 }
 
 pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Value> {
+    publish_at(store, id, with_widgets, None).await
+}
+
+/// Publishes page `id` now, or with `at` schedules it for then, with the widgets it shows that are
+/// not published yet (or a 409 naming them, without `with_widgets`).
+pub async fn publish_at(
+    store: &Store,
+    id: Uuid,
+    with_widgets: bool,
+    at: Option<&str>,
+) -> Result<Value> {
     stoa_store::publish::with_drafts(async {
         let page_e = store.entity("host.page")?;
         let widget = store.entity("host.widget")?;
@@ -111,12 +135,24 @@ pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Valu
             return Err(Error::Conflict { message, fields });
         }
         let mut set = Map::new();
-        set.insert(STATUS.into(), Value::String(PUBLISHED.into()));
+        match at {
+            None => {
+                set.insert(STATUS.into(), Value::String(PUBLISHED.into()));
+            }
+            Some(at) => {
+                set.insert(STATUS.into(), Value::String(SCHEDULED.into()));
+                set.insert(PUBLISH_AT.into(), Value::String(at.to_owned()));
+            }
+        }
         let mut tx = store.begin().await?;
         let (page, widgets) = {
             let mut exec = tx.exec();
             let mut widgets = Vec::with_capacity(drafts.len());
             for w in &drafts {
+                // Already going live before the page: left as it is.
+                if at.is_some() && w.text(STATUS) == Some(SCHEDULED) && earlier(w, at) {
+                    continue;
+                }
                 widgets.push(store.update_in(&mut exec, &widget, w.must_id()?, &set).await?);
             }
             (store.update_in(&mut exec, &page_e, id, &set).await?, widgets)
@@ -125,4 +161,15 @@ pub async fn publish(store: &Store, id: Uuid, with_widgets: bool) -> Result<Valu
         Ok(json!({"page": page, "widgets": widgets}))
     })
     .await
+}
+
+/// Whether record `w`'s publication time comes before `at` (both as the store writes them).
+fn earlier(w: &stoa_store::Record, at: Option<&str>) -> bool {
+    let parse = |s: &str| {
+        time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
+    };
+    match (w.text(PUBLISH_AT).and_then(parse), at.and_then(parse)) {
+        (Some(mine), Some(page)) => mine <= page,
+        _ => false,
+    }
 }

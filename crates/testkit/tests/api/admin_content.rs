@@ -583,6 +583,95 @@ async fn publishing_a_page_takes_its_draft_widgets_or_names_them(app: TestApp) {
 }
 dual_test!(publishing_a_page_takes_its_draft_widgets_or_names_them);
 
+async fn scheduling_a_page_schedules_its_draft_widgets_for_the_same_moment(app: TestApp) {
+    let rfc = |d: time::Duration| {
+        (time::OffsetDateTime::now_utc() + d)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap()
+    };
+    let page = app
+        .create(
+            "/api/host/pages",
+            &json!({"title": "Launch", "url": "/launch", "status": "draft"}),
+        )
+        .await;
+    let draft = app
+        .create(
+            "/api/host/widgets",
+            &json!({"slug": "launch-hero", "adminTitle": "Launch hero", "status": "draft"}),
+        )
+        .await;
+    let sooner = rfc(time::Duration::minutes(30));
+    let early = app
+        .create(
+            "/api/host/widgets",
+            &json!({"slug": "launch-early", "adminTitle": "Early", "status": "scheduled", "publishAt": sooner}),
+        )
+        .await;
+    for w in [&draft, &early] {
+        app.create(
+            "/api/host/pages-to-widgets",
+            &json!({"pageId": page["id"], "widgetId": w["id"]}),
+        )
+        .await;
+    }
+    let id = page["id"].as_str().unwrap();
+    let path = format!("/api/host/pages/{id}/publish");
+    let at = rfc(time::Duration::hours(2));
+    // Without the widgets: refused, naming them, and nothing changes.
+    let r = app.post(&path, &json!({"publishAt": at})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(r.text.contains("Launch hero"), "{}", r.text);
+    assert_eq!(
+        app.get(&format!("/api/host/pages/{id}")).await.data()["status"],
+        "draft"
+    );
+    // A time that is not one is the client's mistake, said on the field.
+    let r = app
+        .post(&path, &json!({"publishAt": 5, "withWidgets": true}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let r = app
+        .post(&path, &json!({"publishAt": at, "withWidgets": true}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let same = |a: &serde_json::Value, b: &str| {
+        let p = |s: &str| {
+            time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).unwrap()
+        };
+        // (Stored to the microsecond.)
+        (p(a.as_str().unwrap()) - p(b)).abs() < time::Duration::milliseconds(1)
+    };
+    assert_eq!(r.data()["page"]["status"], "scheduled");
+    assert!(same(&r.data()["page"]["publishAt"], &at), "{}", r.text);
+    let w = app
+        .get(&format!(
+            "/api/host/widgets/{}",
+            draft["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(w.data()["status"], "scheduled", "{}", w.text);
+    assert!(same(&w.data()["publishAt"], &at), "{}", w.text);
+    // The widget already going live sooner keeps its own time.
+    let e = app
+        .get(&format!(
+            "/api/host/widgets/{}",
+            early["id"].as_str().unwrap()
+        ))
+        .await;
+    assert!(same(&e.data()["publishAt"], &sooner), "{}", e.text);
+    // Visitors see none of it yet.
+    let b = app
+        .anon()
+        .get(&format!(
+            "/api/host/pages/bundle?url={}",
+            urlencode("/launch")
+        ))
+        .await;
+    assert!(!b.text.contains("launch-hero"), "{}", b.text);
+}
+dual_test!(scheduling_a_page_schedules_its_draft_widgets_for_the_same_moment);
+
 async fn records_missing_a_language_are_found_across_pages(app: TestApp) {
     for (slug, title) in [
         ("only-en", json!({"en": "Only English"})),

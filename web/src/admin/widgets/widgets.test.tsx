@@ -195,6 +195,21 @@ describe("field widgets", () => {
     expect(picked[0]?.name).toBe("clip.mp4");
   });
 
+  it("file widget takes a file already in the media library, by its stored address", async () => {
+    const { fileEntity, field: mf } = await import("@/test-meta");
+    const files = fileEntity([mf("id", "uuid"), mf("adminTitle", "text"), mf("file", "text", { format: "file" }), mf("mimeType", "text")]);
+    const stored = `/files/${"ab".repeat(32)}.png`;
+    stubFetch(({ url }) => {
+      if (url === "/api/meta") return reply(200, { data: { ...meta, entities: [...meta.entities, files] } });
+      return reply(200, { data: [{ id: "f1", adminTitle: "forest.png", file: stored, mimeType: "image/png" }] }, { "x-total-count": "1" });
+    });
+    const h = harness(FileWidget, field("text", { name: "cover", format: "file" }), "");
+    await userEvent.click(screen.getByRole("button", { name: "Choose from the media library" }));
+    await userEvent.click(await screen.findByRole("button", { name: /forest\.png/ }));
+    await waitFor(() => expect(h.value()).toBe(stored));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
   it("file widget shows the stored file, replaces it with a picked one and removes both", async () => {
     vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:local", revokeObjectURL: () => undefined }));
     const stored = `/files/${"0f".repeat(32)}.png`;
