@@ -95,8 +95,26 @@ impl Drafts {
     }
 }
 
+/// Whether a draft's `new` value may stand in for a record's `old` one in the renderer: the same
+/// JSON type (or null on either side), and a translation map stays a map of texts. The form checks
+/// types before it sends a draft; this keeps a hand-made draft from feeding the renderer a shape
+/// it never gets from the store.
+fn fits(old: &Value, new: &Value) -> bool {
+    let texts = |m: &Map<String, Value>| m.values().all(|v| v.is_string() || v.is_null());
+    match (old, new) {
+        (_, Value::Null) | (Value::Null, _) => true,
+        (Value::Object(o), Value::Object(n)) => !texts(o) || o.is_empty() || texts(n),
+        (Value::String(_), Value::String(_))
+        | (Value::Number(_), Value::Number(_))
+        | (Value::Bool(_), Value::Bool(_))
+        | (Value::Array(_), Value::Array(_)) => true,
+        _ => false,
+    }
+}
+
 /// `bundle` with each patch's fields laid over every record of that id it holds (only fields the
-/// record has: a draft cannot add what the page does not show).
+/// record has, with values of the shape it has: a draft cannot add what the page does not show,
+/// nor hand the renderer a number where a text was).
 pub fn apply(bundle: &mut Value, patches: &[Patch]) {
     match bundle {
         Value::Object(m) => {
@@ -106,8 +124,13 @@ pub fn apply(bundle: &mut Value, patches: &[Patch]) {
                 .and_then(|s| Uuid::parse_str(s).ok());
             if let Some(p) = id.and_then(|id| patches.iter().find(|p| p.id == id)) {
                 for (k, v) in &p.fields {
-                    if k != "id" && m.contains_key(k) {
-                        m.insert(k.clone(), v.clone());
+                    if k == "id" {
+                        continue;
+                    }
+                    if let Some(old) = m.get_mut(k)
+                        && fits(old, v)
+                    {
+                        *old = v.clone();
                     }
                 }
             }
@@ -155,6 +178,34 @@ mod tests {
             "nothing the record lacks is added"
         );
         assert_eq!(bundle["page"]["title"], "Page");
+    }
+
+    #[test]
+    fn a_draft_value_of_another_shape_is_left_out() {
+        let a = Uuid::now_v7();
+        let mut bundle = json!({"widgets": [
+            {"id": a, "title": {"ru": "Старое"}, "orderIndex": 1, "url": "/a", "subtitle": null, "flag": true}
+        ]});
+        let fields = json!({
+            "title": {"ru": 5},
+            "orderIndex": "first",
+            "url": {"x": 1},
+            "subtitle": {"ru": "Новый"},
+            "flag": false
+        });
+        apply(
+            &mut bundle,
+            &[Patch {
+                id: a,
+                fields: fields.as_object().unwrap().clone(),
+            }],
+        );
+        let w = &bundle["widgets"][0];
+        assert_eq!(w["title"]["ru"], "Старое", "a translation stays texts");
+        assert_eq!(w["orderIndex"], 1, "a number stays a number");
+        assert_eq!(w["url"], "/a", "a text stays a text");
+        assert_eq!(w["subtitle"]["ru"], "Новый", "an empty field takes a value");
+        assert_eq!(w["flag"], false, "a value of the same shape is taken");
     }
 
     #[test]
