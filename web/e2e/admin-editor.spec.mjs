@@ -25,6 +25,11 @@ export const adminEditorSpecs = [
       const count = Number(await waiting.getAttribute("data-count"));
       expect(count >= 1, `the start page counts new submissions, got ${count}`);
       await page.getByTestId("paid-today").waitFor();
+      // Scheduled publications: the one count the server gives for every publishable entity.
+      const scheduled = page.getByTestId("waiting-scheduled");
+      await scheduled.waitFor();
+      const server = await page.evaluate(async () => (await (await fetch("/api/platform/scheduled")).json()).data.total);
+      expect(Number(await scheduled.getAttribute("data-count")) === server, `the start page shows the server's ${server} scheduled records`);
       await screen(page, "editor-dashboard-ru");
       await waiting.getByRole("link").click();
       await page.getByRole("heading", { name: "Заявки с форм" }).waitFor();

@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::post;
+use axum::routing::{get, post};
 use serde_json::{Map, Value, json};
 use stoa_kernel::model::{Entity, PUBLISHED, SCHEDULED, STATUS};
 use stoa_kernel::query::FindQuery;
@@ -146,7 +146,34 @@ async fn retention(ctx: &Context) -> Result<()> {
 
 fn routes() -> RouteBook<AppState> {
     let result = json!({"type": "object", "additionalProperties": true, "description": "The record as it is after the restore."});
-    RouteBook::new().add(
+    RouteBook::new()
+        .add(
+            Access::Admin,
+            "GET",
+            "/api/platform/scheduled",
+            get(|State(s): State<AppState>| async move {
+                let v = publish::with_drafts(scheduled(&s.store)).await?;
+                ApiResult::Ok(data(StatusCode::OK, v))
+            }),
+            crate::openapi::custom(
+                "platform",
+                "scheduledPublications",
+                "How many records wait for their publication time, per publishable entity (one count each, for the admin's start page)",
+                Vec::new(),
+                None,
+                200,
+                json!({"title": "ScheduledPublications", "type": "object", "properties": {
+                    "total": {"type": "integer", "description": "Records scheduled in all"},
+                    "exact": {"type": "boolean", "description": "False when a count stopped at its cap"},
+                    "entities": {"type": "array", "description": "The entities with scheduled records, most first", "items": {"type": "object", "properties": {
+                        "entity": {"type": "string", "description": "module.name"},
+                        "count": {"type": "integer"}
+                    }, "required": ["entity", "count"]}}
+                }, "required": ["total", "exact", "entities"]}),
+                &[],
+            ),
+        )
+        .add(
         Access::Admin,
         "POST",
         "/api/platform/audits/{id}/restore",
@@ -162,6 +189,32 @@ fn routes() -> RouteBook<AppState> {
             &[404, 409],
         ),
     )
+}
+
+/// How many records of each publishable entity are scheduled: one count per entity (capped as the
+/// store caps a narrowed count), the entities with none left out.
+pub async fn scheduled(store: &Store) -> Result<Value> {
+    let mut entities = Vec::new();
+    let (mut total, mut exact) = (0u64, true);
+    for e in store.registry.entities().iter().filter(|e| e.publishable) {
+        let mut q = FindQuery::all().eq(e, STATUS, Val::Text(SCHEDULED.into()))?;
+        q.limit = 0;
+        q.count = true;
+        let Some(t) = store.find(e, &q).await?.total else {
+            continue;
+        };
+        exact &= t.exact;
+        if t.n > 0 {
+            total += t.n;
+            entities.push((e.key(), t.n));
+        }
+    }
+    entities.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let entities: Vec<Value> = entities
+        .into_iter()
+        .map(|(entity, count)| json!({"entity": entity, "count": count}))
+        .collect();
+    Ok(json!({"total": total, "exact": exact, "entities": entities}))
 }
 
 async fn restore_route(s: AppState, id: String) -> ApiResult<Response> {

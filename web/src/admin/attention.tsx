@@ -2,11 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useEditorT } from "@/admin/editor-i18n";
 import { api, entityRoute } from "@/api/client";
-import { type EntityMeta, entityName, type Meta, useMeta } from "@/api/meta";
+import { entityName, type Meta, useMeta } from "@/api/meta";
 import type { components } from "@/api/schema";
 import { money } from "@/commerce/api";
 import { Card } from "@/ui/card";
-import { publishing } from "./schema";
 
 type Stats = components["schemas"]["EcommerceOrderStats"];
 
@@ -39,11 +38,11 @@ async function waiting(meta: Meta): Promise<Waiting[]> {
   const has = (m: string, n: string) => meta.entities.some((e) => e.module === m && e.name === n);
   const asks: Promise<Waiting>[] = [];
   if (has("crm", "request")) asks.push(countWhere("/api/crm/requests", "status", "new").then((count) => ({ key: "requests", count, to: "/admin/crm/request" })));
-  const scheduled = meta.entities.filter((e: EntityMeta) => publishing(e));
+  // One request counts every publishable entity's scheduled records; the link opens the one with most.
   asks.push(
-    Promise.all(scheduled.map(async (e) => ({ e, n: await countWhere(e.path, "status", "scheduled") }))).then((all) => {
-      const first = all.find((x) => x.n > 0)?.e ?? scheduled[0];
-      return { key: "scheduled", count: all.reduce((n, x) => n + x.n, 0), to: first ? `/admin/${first.module}/${first.name}` : "/admin" };
+    api.get("/api/platform/scheduled").then((s) => {
+      const first = s.entities[0]?.entity.split(".") ?? [];
+      return { key: "scheduled", count: s.total, to: first.length === 2 ? `/admin/${first[0]}/${first[1]}` : "/admin" };
     }),
   );
   if (has("notification", "notification")) asks.push(countWhere("/api/notification/notifications", "status", "failed").then((count) => ({ key: "failedMails", count, to: "/admin/notification/notification" })));

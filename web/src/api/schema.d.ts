@@ -5737,6 +5737,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many records wait for their publication time, per publishable entity (one count each, for the admin's start page) */
+        get: operations["scheduledPublications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/identities": {
         parameters: {
             query?: never;
@@ -17022,6 +17039,18 @@ export interface components {
             marks?: components["schemas"]["RichTextMark"][];
             text?: string;
             type: string;
+        };
+        ScheduledPublications: {
+            /** @description The entities with scheduled records, most first */
+            entities: {
+                count: number;
+                /** @description module.name */
+                entity: string;
+            }[];
+            /** @description False when a count stopped at its cap */
+            exact: boolean;
+            /** @description Records scheduled in all */
+            total: number;
         };
         /** @description social.attribute (social_attribute) */
         SocialAttribute: {
@@ -68052,6 +68081,55 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    scheduledPublications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many records wait for their publication time, per publishable entity (one count each, for the admin's start page) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduledPublications"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -672,6 +672,53 @@ async fn scheduling_a_page_schedules_its_draft_widgets_for_the_same_moment(app: 
 }
 dual_test!(scheduling_a_page_schedules_its_draft_widgets_for_the_same_moment);
 
+async fn the_start_page_counts_scheduled_records_in_one_request(app: TestApp) {
+    let at = (time::OffsetDateTime::now_utc() + time::Duration::hours(3))
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let before = app.get("/api/platform/scheduled").await;
+    assert_eq!(before.status, 200, "{}", before.text);
+    let base = before.data()["total"].as_u64().unwrap();
+    for slug in ["later-a", "later-b"] {
+        app.create(
+            "/api/blog/articles",
+            &json!({"slug": slug, "status": "scheduled", "publishAt": at}),
+        )
+        .await;
+    }
+    app.create(
+        "/api/blog/articles",
+        &json!({"slug": "now", "status": "published"}),
+    )
+    .await;
+    app.create(
+        "/api/host/pages",
+        &json!({"title": "Later", "url": "/later", "status": "scheduled", "publishAt": at}),
+    )
+    .await;
+    let r = app.get("/api/platform/scheduled").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let d = r.data();
+    assert_eq!(d["total"].as_u64().unwrap(), base + 3, "{}", r.text);
+    assert_eq!(d["exact"], true);
+    let of = |key: &str| {
+        d["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["entity"] == key)
+            .map(|x| x["count"].as_u64().unwrap())
+    };
+    assert!(of("blog.article").unwrap() >= 2, "{}", r.text);
+    assert!(of("host.page").unwrap() >= 1, "{}", r.text);
+    assert_eq!(
+        app.anon().get("/api/platform/scheduled").await.status,
+        401,
+        "admins only"
+    );
+}
+dual_test!(the_start_page_counts_scheduled_records_in_one_request);
+
 async fn records_missing_a_language_are_found_across_pages(app: TestApp) {
     for (slug, title) in [
         ("only-en", json!({"en": "Only English"})),
