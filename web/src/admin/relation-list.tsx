@@ -84,7 +84,14 @@ export function thumbnailOf(target: EntityMeta, row: Row | undefined): { src: st
   return { src: isSizable(src) ? sizedUrl(src, 128) : src, kind: "image" };
 }
 
+/** Whether records of `target` can have a picture (a stored file, or a file field). */
+export function hasPictures(target: EntityMeta): boolean {
+  return `${target.module}.${target.name}` === FILES || target.fields.some((f) => f.format === "file");
+}
+
 function Thumbnail({ target, row }: { target: EntityMeta; row: Row | undefined }) {
+  // Records without pictures show none (no placeholder beside every title).
+  if (!hasPictures(target)) return null;
   const thumb = thumbnailOf(target, row);
   const box = "flex h-10 w-10 shrink-0 items-center justify-center overflow-hidden rounded border border-border bg-muted text-neutral-600";
   // Decorative: the title beside says what it is.
@@ -186,7 +193,7 @@ function Picker({ side, lang, linked, onPick }: { side: RelationSide; lang: stri
         </Button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content align="start" sideOffset={4} className="z-[60] w-[min(24rem,calc(100vw-2rem))] rounded-md border border-border bg-white p-2 shadow-lg">
+        <Popover.Content align="start" sideOffset={4} aria-label={t("ed.rel.pickNamed", { what })} className="z-[60] w-[min(24rem,calc(100vw-2rem))] rounded-md border border-border bg-white p-2 shadow-lg">
           <Input type="search" placeholder={at("admin.search")} aria-label={t("ed.rel.find", { what: inPhrase(entityName(side.target, lang, true)) })} value={search} onChange={(e) => setSearch(e.target.value)} />
           <ul aria-label={entityName(side.target, lang, true)} className="mt-2 max-h-72 overflow-y-auto">
             {(list.data?.data ?? []).map((r) => {

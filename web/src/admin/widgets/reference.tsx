@@ -51,7 +51,7 @@ export function ReferenceWidget({ id, field, value, onChange, meta, lang, disabl
           <span aria-hidden>▾</span>
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={4} className="z-[60] w-[var(--radix-popover-trigger-width)] rounded-md border border-border bg-white p-2 shadow-lg">
+          <Popover.Content align="start" sideOffset={4} aria-label={fieldName(field, lang)} className="z-[60] w-[var(--radix-popover-trigger-width)] rounded-md border border-border bg-white p-2 shadow-lg">
             <Input placeholder={t("admin.search")} aria-label={target ? `${t("admin.search")}: ${inPhrase(entityName(target, lang, true))}` : t("admin.search")} value={search} onChange={(e) => setSearch(e.target.value)} />
             <ul aria-label={fieldName(field, lang)} className="mt-2 max-h-64 overflow-y-auto">
               {!field.required ? (
