@@ -236,6 +236,21 @@ adminEditorSpecs.push([
         await screen(page, "builder-live-ru");
         await part.locator("form button[type=submit]").first().click();
         await part.locator("form button[data-status=success]").first().waitFor();
+        // What the block links is edited beside it too: a group of buttons, picked by search; the
+        // page beside renders again with it.
+        const before = await frame.getAttribute("src");
+        const groups = part.getByRole("region", { name: "Группы кнопок виджета", exact: true });
+        await groups.getByRole("button", { name: "Выбрать: группа кнопок" }).click();
+        const options = page.getByRole("dialog", { name: "Выбрать: группа кнопок" }).getByRole("button");
+        await options.first().waitFor();
+        const chosen = (await options.first().locator("span span").first().textContent())?.trim();
+        await options.first().click();
+        await groups.getByTestId("relation-item").filter({ hasText: chosen }).waitFor();
+        await page.waitForFunction((src) => document.querySelector("[data-testid=builder-frame]")?.getAttribute("src") !== src, before);
+        const block = await page.evaluate(async () => (await (await fetch(`/api/website-builder/widgets?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "title->>ru", method: "eq", value: "Сажаем вместе" }] }))}`)).json()).data[0].id);
+        const links = await page.evaluate(async (id) => (await (await fetch(`/api/website-builder/widgets-to-buttons-arrays?filters=${encodeURIComponent(JSON.stringify({ and: [{ column: "widgetId", method: "eq", value: id }] }))}`)).json()).data.length, block);
+        expect(links === 1, `the block links its button group, found ${links}`);
+        await screen(page, "builder-block-links-ru");
       }
       await builder.getByTestId("builder-back").click();
       await part.waitFor({ state: "detached" });

@@ -51,6 +51,13 @@ pub fn random_title() -> String {
     three_words().join(" ")
 }
 
+/// Whether `s` is three words these lists make up ("calm jade finch", "far-salmon-cod"): what a
+/// record created without a name or an address got instead.
+pub fn is_made_up(s: &str) -> bool {
+    let w: Vec<&str> = s.split([' ', '-']).collect();
+    w.len() == 3 && ADJECTIVES.contains(&w[0]) && COLOURS.contains(&w[1]) && ANIMALS.contains(&w[2])
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

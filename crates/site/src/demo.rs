@@ -11,9 +11,13 @@
 //!   first end to this one;
 //! - on a host widget, `"$external": [{"module": "blog", …module widget…}]` creates the module's
 //!   widget and the host widget's link to it;
-//! - `"$file": "tree.svg"` on a file record fills its path, size, type and extension.
+//! - `"$file": "tree.svg"` on a file record fills its path, size, type and extension;
+//! - a record without an admin name or a title is named after the titles of what it holds (a
+//!   group of buttons: "How it works, Blog, Store"), and a record without an address gets one from
+//!   its `$id` or its name (transliterated, made unique): the admin never shows the random words
+//!   the store makes up for records created without them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
@@ -114,9 +118,124 @@ struct Loader<'s> {
     store: &'s Store,
     refs: HashMap<String, Uuid>,
     created: usize,
+    /// The addresses given so far, per entity.
+    slugs: HashMap<String, HashSet<String>>,
+    /// The addresses the document itself writes (anywhere): a made-up one never takes one of them.
+    reserved: HashSet<String>,
+}
+
+/// Every `slug` the document writes, at any depth.
+fn explicit_slugs(v: &Value, out: &mut HashSet<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(s)) = m.get("slug") {
+                out.insert(s.clone());
+            }
+            m.values().for_each(|v| explicit_slugs(v, out));
+        }
+        Value::Array(a) => a.iter().for_each(|v| explicit_slugs(v, out)),
+        _ => {}
+    }
+}
+
+/// The text of a title: one text, or the first language of a translation that has one.
+fn title_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
+        Value::Object(t) => stoa_kernel::model::LANGUAGES
+            .iter()
+            .filter_map(|l| t.get(*l))
+            .filter_map(Value::as_str)
+            .map(str::trim)
+            .find(|s| !s.is_empty())
+            .map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// An address made of `text`: transliterated to ASCII, lower case, words joined by '-'.
+fn slugify(text: &str) -> String {
+    let ascii = deunicode::deunicode(text).to_lowercase();
+    let words: Vec<&str> = ascii
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out = words.join("-");
+    out.truncate(60);
+    out.trim_end_matches('-').to_owned()
 }
 
 impl Loader<'_> {
+    /// The words of a module widget's variant (`{"module": "blog", "variant": "…"}`), in English.
+    fn variant_words(&self, w: &Value) -> Option<String> {
+        let module = w.get("module")?.as_str()?;
+        let variant = w.get("variant")?.as_str()?;
+        let e = self.store.registry.by_key(&format!("{module}.widget"))?;
+        let values = e
+            .field("variant")
+            .map(|f| f.values.clone())
+            .unwrap_or_default();
+        let label = self
+            .store
+            .registry
+            .words()
+            .field(module, "widget", "variant", &values)?;
+        label.values.get(variant).map(|t| t.en.clone())
+    }
+
+    /// Names a record the seed left unnamed (see the module's notes).
+    fn name(
+        &mut self,
+        e: &Entity,
+        input: &Map<String, Value>,
+        children: &[(Arc<Entity>, &Vec<Value>)],
+        own: &mut Map<String, Value>,
+    ) {
+        if e.field("adminTitle").is_some()
+            && !own.contains_key("adminTitle")
+            && title_of(own.get("title")).is_none()
+        {
+            // What it holds: its linked records, or a host widget's module widgets (by their
+            // title, else by the words of their variant).
+            let externals = input.get("$external").and_then(Value::as_array);
+            let held: Vec<String> = children
+                .iter()
+                .flat_map(|(_, items)| items.iter())
+                .chain(externals.into_iter().flatten())
+                .filter_map(|i| title_of(i.get("title")).or_else(|| self.variant_words(i)))
+                .take(3)
+                .collect();
+            if !held.is_empty() {
+                own.insert("adminTitle".into(), json!(held.join(", ")));
+            }
+        }
+        if e.field("slug").is_some() && !own.contains_key("slug") {
+            let base = input
+                .get("$id")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .or_else(|| title_of(own.get("adminTitle")))
+                .or_else(|| title_of(own.get("title")))
+                .map(|t| slugify(&t))
+                .filter(|s| !s.is_empty());
+            if let Some(base) = base {
+                let used = self.slugs.entry(e.key()).or_default();
+                let slug = (1..)
+                    .map(|n| {
+                        if n == 1 {
+                            base.clone()
+                        } else {
+                            format!("{base}-{n}")
+                        }
+                    })
+                    .find(|s| !used.contains(s) && !self.reserved.contains(s))
+                    .unwrap_or(base);
+                used.insert(slug.clone());
+                own.insert("slug".into(), json!(slug));
+            }
+        }
+    }
+
     fn file_fields(&self, name: &str, out: &mut Map<String, Value>) -> Result<()> {
         let (_, bytes, w, h) = FILES
             .iter()
@@ -173,6 +292,7 @@ impl Loader<'_> {
             if let Some(name) = input.get("$file").and_then(Value::as_str) {
                 self.file_fields(name, &mut own)?;
             }
+            self.name(&e, input, &children, &mut own);
             let row = store.create_in(exec, &e, &own).await.map_err(|err| {
                 Error::internal(format!(
                     "demo: creating {key} {}: {err}",
@@ -290,10 +410,14 @@ pub async fn seed(store: &Store, data_dir: &Path) -> Result<usize> {
     }
     let doc: Value =
         serde_json::from_str(SITE).map_err(|e| Error::internal(format!("demo/site.json: {e}")))?;
+    let mut reserved = HashSet::new();
+    explicit_slugs(&doc, &mut reserved);
     let mut loader = Loader {
         store,
         refs: HashMap::new(),
         created: 0,
+        slugs: HashMap::new(),
+        reserved,
     };
     let mut tx = store.begin().await?;
     {

@@ -88,6 +88,7 @@ export const editorEn: Catalogue = {
       settings: "Link settings: {{name}}",
       help: "To change the order, drag an item by its handle, or focus the handle and press the up and down arrows.",
       missing: "A record since deleted",
+      tooMany: "{{name}}: more than a hundred; edit them in the record's own form.",
     },
     accounts: {
       title: "Accounts",
@@ -218,6 +219,7 @@ export const editorRu: Catalogue = {
       settings: "Настройки связи: {{name}}",
       help: "Чтобы изменить порядок, перетащите запись за ручку или наведите на ручку фокус и нажимайте стрелки вверх и вниз.",
       missing: "Удалённая запись",
+      tooMany: "{{name}}: больше сотни; их можно изменить в форме самой записи.",
     },
     accounts: {
       title: "Аккаунты",

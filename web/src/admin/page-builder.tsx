@@ -15,6 +15,7 @@ import { cn } from "@/ui/cn";
 import type { RecordPanelProps } from "./panels";
 import { ordered, renumber } from "./order";
 import { isTemplate } from "./preview-url";
+import { RelationLists } from "./relation-list";
 import { VariantSketch } from "./variant-sketch";
 import { rowTitle } from "./schema";
 import { EntityForm, formTitle } from "./form";
@@ -298,6 +299,8 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
             setDraft(null);
             void changed();
           }} />
+          {/* What the block links (its buttons, features, sliders…), edited here too; the page beside follows. */}
+          <RelationLists entity={editing.entity} meta={meta} lang={lang} id={editing.id} onChanged={() => void changed()} />
         </section>
       ) : (
         <section aria-labelledby="builder-blocks" className="flex min-h-0 min-w-0 flex-col gap-3 overflow-y-auto pr-1">

@@ -241,10 +241,12 @@ interface ListProps {
   overflow: ReactNode;
   /** Opens a link's own form (its position, style class): the record dialog owns that dialog. */
   onSettings?: (linkId: string) => void;
+  /** Hears each change made (a link made, moved or removed): the page builder re-renders its preview. */
+  onChanged?: () => void;
 }
 
 /** The records linked to record `id` through `side.relation`, in their order, editable in place. */
-export function RelationList({ side, meta, lang, id, overflow, onSettings }: ListProps) {
+export function RelationList({ side, meta, lang, id, overflow, onSettings, onChanged }: ListProps) {
   const t = useEditorT();
   const { t: at } = useTranslation();
   const qc = useQueryClient();
@@ -276,6 +278,7 @@ export function RelationList({ side, meta, lang, id, overflow, onSettings }: Lis
   const refresh = async () => {
     await qc.invalidateQueries({ queryKey: keys.all(relation.path) });
     setOrder(null);
+    onChanged?.();
   };
   const titleOf = (l: Row) => {
     const row = titles(other, l[other.name])?.row;
@@ -430,4 +433,22 @@ export function RelationList({ side, meta, lang, id, overflow, onSettings }: Lis
       </Dialog>
     </div>
   );
+}
+
+/**
+ * Every relation of record `id` as its list, one section each (the page builder's block form;
+ * the record dialog puts them with the tables of what else points at the record).
+ */
+export function RelationLists({ entity, meta, lang, id, onChanged }: { entity: EntityMeta; meta: Meta; lang: string; id: string; onChanged?: () => void }) {
+  const t = useEditorT();
+  return entity.referencedBy.map((r) => {
+    const sub = findEntity(meta, `${r.module}.${r.name}`);
+    const side = sub ? relationSide(meta, sub, r.field) : null;
+    if (!side) return null;
+    return (
+      <section key={`${r.module}.${r.name}.${r.field}`} aria-label={relationHeading(side, lang)} className="rounded-lg border border-border p-3">
+        <RelationList side={side} meta={meta} lang={lang} id={id} onChanged={onChanged} overflow={<p className="text-sm text-neutral-700">{t("ed.rel.tooMany", { name: relationHeading(side, lang) })}</p>} />
+      </section>
+    );
+  });
 }

@@ -253,3 +253,46 @@ async fn a_bundle_is_built_once_for_concurrent_requests(app: TestApp) {
     assert_eq!(after - before, 1.0, "built {} times", after - before);
 }
 dual_test!(a_bundle_is_built_once_for_concurrent_requests);
+
+async fn the_demo_names_every_record_in_words_never_made_up_ones(app: TestApp) {
+    seeded(&app).await;
+    let mut made_up = Vec::new();
+    stoa_store::publish::with_drafts(async {
+        for e in app.store.registry.entities().iter() {
+            if e.field("adminTitle").is_none() && e.field("slug").is_none() {
+                continue;
+            }
+            for r in app.store.all(e, 10_000).await.unwrap() {
+                for f in ["adminTitle", "slug"] {
+                    if let Some(v) = r.text(f)
+                        && stoa_kernel::words::is_made_up(v)
+                    {
+                        made_up.push(format!("{} {f} '{v}'", e.key()));
+                    }
+                }
+            }
+        }
+    })
+    .await;
+    assert!(
+        made_up.is_empty(),
+        "{} made-up names: {made_up:?}",
+        made_up.len()
+    );
+    // A group of buttons is named after its buttons, and its address follows.
+    let groups = app
+        .get("/api/website-builder/buttons-arrays?limit=100")
+        .await;
+    let names: Vec<&str> = groups
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["adminTitle"].as_str())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("How it works, Blog")),
+        "{names:?}"
+    );
+}
+dual_test!(the_demo_names_every_record_in_words_never_made_up_ones);
