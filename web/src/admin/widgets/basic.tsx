@@ -83,9 +83,19 @@ export function EnumWidget({ id, field, value, onChange, disabled, invalid, lang
 
 /** JSON as text: a value that parses is the field's value; text that does not is held as
  * `Unparsed`, which the form refuses to save (instead of saving the last text that parsed). */
+/** A JSON value as an editor reads it: nothing for no value (not the word "null"). */
+function jsonText(v: unknown): string {
+  return v === null || v === undefined ? "" : JSON.stringify(v, null, 2);
+}
+
+/** What typed JSON stands for: no value when nothing is typed. */
+function parseJson(text: string): unknown {
+  return text.trim() === "" ? null : (JSON.parse(text) as unknown);
+}
+
 export function JsonWidget({ id, value, onChange, disabled, invalid }: WidgetProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState(() => (value instanceof Unparsed ? value.text : JSON.stringify(value ?? null, null, 2)));
+  const [text, setText] = useState(() => (value instanceof Unparsed ? value.text : jsonText(value)));
   const [shown, setShown] = useState(value);
   if (shown !== value) {
     // The value changed from outside (a record loaded): show it, unless it is what was typed.
@@ -95,11 +105,11 @@ export function JsonWidget({ id, value, onChange, disabled, invalid }: WidgetPro
     } else {
       let typed: unknown = undefined;
       try {
-        typed = JSON.parse(text);
+        typed = parseJson(text);
       } catch {
         typed = undefined;
       }
-      if (JSON.stringify(typed) !== JSON.stringify(value ?? null)) setText(JSON.stringify(value ?? null, null, 2));
+      if (JSON.stringify(typed) !== JSON.stringify(value ?? null)) setText(jsonText(value));
     }
   }
   const bad = value instanceof Unparsed;
@@ -114,7 +124,7 @@ export function JsonWidget({ id, value, onChange, disabled, invalid }: WidgetPro
         onChange={(e) => {
           setText(e.target.value);
           try {
-            onChange(JSON.parse(e.target.value));
+            onChange(parseJson(e.target.value));
           } catch {
             onChange(new Unparsed(e.target.value));
           }

@@ -258,6 +258,17 @@ describe("field widgets", () => {
     expect(screen.queryByText("Not valid JSON")).toBeNull();
   });
 
+  it("json shows no value as an empty box, not the word null, and an emptied box is no value", () => {
+    const h = harness(JsonWidget, field("json"), null);
+    const area = screen.getByLabelText("f");
+    expect(area).toHaveValue("");
+    fireEvent.change(area, { target: { value: '{"goal": 1000}' } });
+    expect(h.value()).toEqual({ goal: 1000 });
+    fireEvent.change(area, { target: { value: "  " } });
+    expect(h.value()).toBeNull();
+    expect(screen.queryByText("Not valid JSON")).toBeNull();
+  });
+
   it("json and date-time leave the message to the form when it marks the field invalid", () => {
     harness(JsonWidget, field("json"), new Unparsed("{"), { invalid: true });
     expect(screen.getByLabelText("f")).toHaveValue("{");
