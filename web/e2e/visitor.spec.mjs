@@ -378,3 +378,51 @@ export const visitorSpecs = [
     },
   ],
 ];
+
+visitorSpecs.push([
+  "visitor: searches the site from the header — 'деревья' (ru) finds the article and the products by their word forms with the words marked, 'planting' (en) the English title; on a phone from the menu; a word nothing holds says so",
+  async (stack) => {
+    const w = await watchedContext(stack, { viewport: DESKTOP });
+    const { page } = w;
+    await page.goto("/ru/");
+    await header(page).getByRole("link", { name: "Поиск", exact: true }).click();
+    await page.waitForURL("**/ru/search");
+    const box = page.getByRole("searchbox", { name: "Поиск по сайту" });
+    await box.fill("деревья");
+    await box.press("Enter");
+    await page.waitForURL((u) => u.pathname === "/ru/search" && u.searchParams.get("q") === "деревья");
+    const results = page.getByTestId("search-result");
+    await results.first().waitFor();
+    const article = results.filter({ hasText: "Как мы сажаем деревья" });
+    await article.waitFor();
+    expect((await article.locator("mark").first().textContent()) === "дерев", "the stem found is marked in the title");
+    await results.filter({ hasText: "Роща из 10 деревьев" }).waitFor();
+    await results.filter({ hasText: "Дерево" }).first().waitFor();
+    await screen(page, "visitor-search-ru-desktop");
+    await article.getByRole("link").click();
+    await page.waitForURL("**/ru/blog/articles/how-we-plant");
+    await page.getByRole("heading", { name: "Как мы сажаем деревья", level: 1 }).waitFor();
+    // English word forms, English titles; an address typed with the query opens with its results.
+    await page.goto("/en/search?q=planting");
+    await page.getByTestId("search-result").filter({ hasText: "How we plant trees" }).waitFor();
+    await screen(page, "visitor-search-en-desktop");
+    await page.goto("/en/search?q=hippopotamus");
+    await page.getByTestId("search-none").waitFor();
+    expect(w.problems.length === 0, w.problems.join("\n"));
+    await w.context.close();
+
+    const p = await watchedContext(stack, { viewport: PHONE });
+    await p.page.goto("/ru/");
+    const menu = await openMenu(p.page);
+    await menu.getByRole("link", { name: "Поиск", exact: true }).click();
+    await p.page.waitForURL("**/ru/search");
+    const phoneBox = p.page.getByRole("searchbox", { name: "Поиск по сайту" });
+    await phoneBox.fill("лес");
+    await phoneBox.press("Enter");
+    await p.page.getByTestId("search-result").filter({ hasText: "Зачем планете леса" }).waitFor();
+    await noSidewaysScroll(p.page, PHONE.width);
+    await screen(p.page, "visitor-search-ru-mobile");
+    expect(p.problems.length === 0, p.problems.join("\n"));
+    await p.context.close();
+  },
+]);

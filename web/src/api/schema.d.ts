@@ -4936,6 +4936,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/host/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitors' search of the site: published pages and the records published page templates show, by word forms in the visitor's language, the words found marked */
+        get: operations["siteSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/host/widgets": {
         parameters: {
             query?: never;
@@ -17051,6 +17068,28 @@ export interface components {
             exact: boolean;
             /** @description Records scheduled in all */
             total: number;
+        };
+        SiteSearch: {
+            query: string;
+            results: {
+                entity: string;
+                /** @description What it is, in the visitor's language */
+                kind: string;
+                snippet: {
+                    /** @description This part holds a word of the query */
+                    match: boolean;
+                    text: string;
+                }[];
+                title: {
+                    /** @description This part holds a word of the query */
+                    match: boolean;
+                    text: string;
+                }[];
+                /** @description Its address on the site, with the language */
+                url: string;
+            }[];
+            /** @description No word of the query has three letters: nothing was searched */
+            tooShort: boolean;
         };
         /** @description social.attribute (social_attribute) */
         SocialAttribute: {
@@ -61519,6 +61558,49 @@ export interface operations {
             };
             /** @description Malformed request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    siteSearch: {
+        parameters: {
+            query: {
+                lang?: "en" | "ru";
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visitors' search of the site: published pages and the records published page templates show, by word forms in the visitor's language, the words found marked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SiteSearch"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ import routes from "./built-in-routes.json";
 const Account = lazyPart(() => import("@/modules/rbac/built-in"));
 const Commerce = lazyPart(() => import("@/commerce/built-in"));
 const ChatsScreen = lazyPart(() => import("@/social/built-in"));
+const SearchScreen = lazyPart(() => import("./search"));
 
 const AUTH = "/rbac/subject/authentication";
 
@@ -30,6 +31,7 @@ const SCREENS: Record<string, ReactElement> = {
   "/ecommerce/orders": <Commerce screen="orders" />,
   "/ecommerce/orders/*": <Commerce screen="order" />,
   "/social/chats": <ChatsScreen />,
+  "/search": <SearchScreen />,
 };
 
 /** The built-in route `url` is: itself, or `{parent}/*` (a route whose last segment is a value,

@@ -1,3 +1,4 @@
+import { Search } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link, useNavigate } from "react-router";
 import { isGuest, type Subject, useLogout, useMe } from "@/modules/rbac/session";
@@ -60,6 +61,18 @@ export function CartButton() {
     <When kinds={["person", "guest"]}>
       <LazyCartButton />
     </When>
+  );
+}
+
+/** The site's search (`/{lang}/search`): an icon in the header, a line of the mobile menu with `label`. */
+export function SearchLink({ className, label = false }: { className?: string; label?: boolean }) {
+  const { t } = useTranslation();
+  const link = useLink();
+  return (
+    <Link to={link("/search")} className={className} aria-label={label ? undefined : t("admin.search")} title={label ? undefined : t("admin.search")} data-testid="search-link">
+      <Search aria-hidden className="h-5 w-5 shrink-0" />
+      {label ? <span>{t("admin.search")}</span> : null}
+    </Link>
   );
 }
 

@@ -8,6 +8,7 @@ pub mod drafts;
 pub mod http;
 pub mod pages;
 pub mod publish;
+pub mod search;
 
 use stoa_kernel::model::*;
 
@@ -165,11 +166,13 @@ pub fn module() -> stoa_api::module::ModuleDef {
             );
             ctx.provide::<dyn stoa_api::module::Pages>(bundles.clone());
             ctx.provide(bundles);
+            ctx.provide(std::sync::Arc::new(search::Search::default()));
             Ok(())
         })
         .routes(|ctx| {
             Ok(http::routes()
                 .merge(publish::routes())
+                .merge(search::routes(ctx.need::<search::Search>()?))
                 .merge(bundle_http::routes(ctx.need::<cache::Bundles>()?)))
         })
 }

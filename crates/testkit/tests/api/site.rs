@@ -296,3 +296,93 @@ async fn the_demo_names_every_record_in_words_never_made_up_ones(app: TestApp) {
     );
 }
 dual_test!(the_demo_names_every_record_in_words_never_made_up_ones);
+
+async fn visitors_search_the_site_by_word_forms_in_their_language(app: TestApp) {
+    seeded(&app).await;
+    let visitor = app.anon();
+    let find = |q: &str, lang: &str| {
+        format!(
+            "/api/host/search?q={}&lang={lang}",
+            form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>()
+        )
+    };
+    // "деревья" finds "Дерево" and "Роща из 10 деревьев" (products) and "Как мы сажаем деревья".
+    let r = visitor.get(&find("деревья", "ru")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let d = r.data();
+    let urls: Vec<&str> = d["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["url"].as_str().unwrap())
+        .collect();
+    for want in [
+        "/ru/blog/articles/how-we-plant",
+        "/ru/ecommerce/products/tree",
+        "/ru/ecommerce/products/grove",
+    ] {
+        assert!(urls.contains(&want), "{want} in {urls:?}");
+    }
+    let article = d["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["url"] == "/ru/blog/articles/how-we-plant")
+        .unwrap();
+    assert_eq!(article["kind"], "Статья");
+    let marked: Vec<&str> = article["title"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["match"] == true)
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, vec!["дерев"], "{article}");
+    // English word forms, English titles.
+    let r = visitor.get(&find("planting", "en")).await;
+    let en = r.data()["results"].as_array().unwrap().clone();
+    let hit = en
+        .iter()
+        .find(|x| x["url"] == "/en/blog/articles/how-we-plant")
+        .unwrap_or_else(|| panic!("{}", r.text));
+    let title: String = hit["title"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(title, "How we plant trees");
+    // Every word counts: a second word nothing holds finds nothing.
+    let r = visitor.get(&find("деревья бегемот", "ru")).await;
+    assert_eq!(r.data()["results"], serde_json::json!([]), "{}", r.text);
+    // A draft is nobody's result; nor are accounts, whatever page shows them.
+    app.create(
+        "/api/blog/articles",
+        &serde_json::json!({"slug": "draft-trees", "status": "draft", "title": {"ru": "Черновик про деревья"}}),
+    )
+    .await;
+    let r = visitor.get(&find("черновик", "ru")).await;
+    assert_eq!(r.data()["results"], serde_json::json!([]), "{}", r.text);
+    let r = visitor.get(&find("admin", "en")).await;
+    assert!(
+        !r.text.contains("/rbac/subjects/"),
+        "accounts are never results: {}",
+        r.text
+    );
+    // Too short to search, or too long to ask.
+    let r = visitor.get(&find("в", "ru")).await;
+    assert_eq!(r.data()["tooShort"], true, "{}", r.text);
+    let r = visitor.get(&find(&"д".repeat(101), "ru")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    // Error pages and templates are not results; the sign-in page is.
+    let r = visitor.get(&find("вход", "ru")).await;
+    assert!(
+        r.text
+            .contains("/ru/rbac/subject/authentication/select-method"),
+        "{}",
+        r.text
+    );
+    let r = visitor.get(&find("ошибка", "ru")).await;
+    assert!(!r.text.contains("/ru/500"), "{}", r.text);
+}
+dual_test!(visitors_search_the_site_by_word_forms_in_their_language);

@@ -9,7 +9,7 @@ import type { VariantsOf } from "@/site/variants";
 import { RichText, richOf } from "@/site/rich-text";
 import { formatNumber } from "@/lib/number";
 import { cn } from "@/ui/cn";
-import { AccountEntries, AccountMenu, CartButton, ChatButton } from "@/site/header-actions";
+import { AccountEntries, AccountMenu, CartButton, ChatButton, SearchLink } from "@/site/header-actions";
 import { Sheet, SheetClose, SheetContent, SheetTitle, SheetTrigger } from "@/ui/sheet";
 import { Menu, X } from "lucide-react";
 import { Feature, Features } from "./features";
@@ -131,7 +131,9 @@ function Navbar({ data, lang }: VariantProps) {
             <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap gap-0 xl:gap-1" buttonClassName={NAV_LINK} />
           ))}
         </nav>
-        <div className="ml-auto hidden shrink-0 items-center gap-2 lg:flex xl:gap-3" data-testid="navbar-actions">
+        <div className="ml-auto hidden shrink-0 items-center gap-2 lg:flex" data-testid="navbar-actions">
+          {/* From 1280 px (at 1024 the Russian menu and a signed-in account fill the line; the menu below 1024 has it). */}
+          <SearchLink className="hidden h-9 w-9 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50 xl:inline-flex" />
           <LanguageSwitch lang={lang} />
           <ChatButton />
           <CartButton />
@@ -170,6 +172,7 @@ function Navbar({ data, lang }: VariantProps) {
               {extra.map((b) => (
                 <ButtonsArray key={b.id} data={b} lang={lang} className="flex-col items-stretch" />
               ))}
+              <SearchLink label className="flex w-full items-center gap-2 rounded-md px-2 py-3 text-base font-medium text-emerald-950 hover:bg-emerald-50" />
               <div className="flex flex-wrap items-center gap-3">
                 <CartButton />
               </div>

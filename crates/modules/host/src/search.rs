@@ -1,0 +1,459 @@
+//! `GET /api/host/search?q=&lang=`: the visitors' site search. What it searches comes from the
+//! site itself: every published page, and the records of every entity a published page template
+//! shows (`/blog/articles/[blog.articles.slug]` makes articles searchable, at that address), through
+//! the store's search indexes (SQLite FTS5 trigrams, PostgreSQL pg_trgm), published rows only.
+//!
+//! Word forms: each word of the query is cut to its stem in the visitor's language (Snowball:
+//! "деревья" → "дерев", "planting" → "plant"), and the index finds the stem inside the words it
+//! holds ("дерево", "деревьев"). The longest stem goes to the index; a record must hold the others
+//! too. Cost per request is bounded: the query's length, its words, the entities searched, the
+//! candidates read per entity and the results answered are all capped, and what is searchable is
+//! worked out once per change of the published data. Only entities any visitor may read are
+//! searched (an account's page template never makes accounts searchable).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::Query;
+use axum::http::StatusCode;
+use axum::routing::get;
+use rust_stemmers::{Algorithm, Stemmer};
+use serde_json::{Map, Value, json};
+use stoa_api::openapi::custom;
+use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_kernel::model::{Entity, LANGUAGES};
+use stoa_kernel::query::FindQuery;
+use stoa_kernel::{Error, Result};
+use stoa_store::{Record, Store};
+
+use crate::pages::{Segment, parse_segment, segments};
+
+/// Most characters of a query.
+pub const MAX_QUERY: usize = 100;
+/// Most words of a query that count.
+const MAX_WORDS: usize = 5;
+/// The shortest stem the index can find (trigrams).
+const MIN_STEM: usize = 3;
+/// Most entities searched (pages and the records of page templates).
+const MAX_TARGETS: usize = 8;
+/// Candidates read per entity (the index's matches, before the other words and the order).
+const CANDIDATES: u64 = 30;
+/// Most results answered.
+pub const MAX_RESULTS: usize = 20;
+/// Characters of a snippet.
+const SNIPPET: usize = 180;
+/// Pages never offered as results.
+const NOT_RESULTS: &[&str] = &["/404", "/500"];
+
+/// What the search looks through: an entity, and how a record's address is made.
+#[derive(Clone, Debug)]
+struct Target {
+    entity: Arc<Entity>,
+    /// `None`: a page, at its own `url`; else the template's segments, one of them the record's field.
+    template: Option<String>,
+}
+
+/// The searched entities, worked out again when the published data changes.
+#[derive(Default)]
+pub struct Search {
+    targets: Mutex<Option<(u64, Arc<Vec<Target>>)>>,
+}
+
+impl Search {
+    async fn targets(&self, store: &Store) -> Result<Arc<Vec<Target>>> {
+        let stamp = store.public_version();
+        if let Some((at, t)) = self
+            .targets
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            && *at == stamp
+        {
+            return Ok(t.clone());
+        }
+        let found = Arc::new(stoa_store::publish::without_drafts(find_targets(store)).await?);
+        *self.targets.lock().unwrap_or_else(|p| p.into_inner()) = Some((stamp, found.clone()));
+        Ok(found)
+    }
+}
+
+/// Pages, then each entity a published template shows through one of its record fields.
+async fn find_targets(store: &Store) -> Result<Vec<Target>> {
+    let page = store.entity("host.page")?;
+    let mut out = vec![Target {
+        entity: page.clone(),
+        template: None,
+    }];
+    for p in crate::pages::all_pages(store).await? {
+        let url = p.text("url").unwrap_or_default();
+        let records: Vec<_> = segments(url)
+            .into_iter()
+            .map(parse_segment)
+            .filter(|s| !matches!(s, Segment::Static(_)))
+            .collect();
+        // One record per address (no pagination, no nesting).
+        let [Segment::Record { module, route, .. }] = records.as_slice() else {
+            continue;
+        };
+        let Some(e) = store
+            .registry
+            .entities()
+            .iter()
+            .find(|e| e.module == *module && (e.route == *route || e.name == *route))
+        else {
+            continue;
+        };
+        // Only what any visitor may read (never accounts, orders, messages), and only what an
+        // index can search.
+        if !store.registry.publicly_readable(e)
+            || stoa_store::ddl::search_columns(e).is_empty()
+            || out.iter().any(|t| t.entity.key() == e.key())
+        {
+            continue;
+        }
+        out.push(Target {
+            entity: e.clone(),
+            template: Some(url.to_owned()),
+        });
+        if out.len() >= MAX_TARGETS {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The stems of the query's words in `lang` (lower case; a word too short to stem whole).
+pub fn stems(q: &str, lang: &str) -> Vec<String> {
+    let stemmer = Stemmer::create(if lang == "ru" {
+        Algorithm::Russian
+    } else {
+        Algorithm::English
+    });
+    let mut out: Vec<String> = Vec::new();
+    for w in q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(MAX_WORDS)
+    {
+        let w = w.to_lowercase();
+        let s = stemmer.stem(&w).into_owned();
+        let s = if s.chars().count() >= MIN_STEM { s } else { w };
+        if s.chars().count() >= MIN_STEM && !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The text of a value in `lang`: a plain text, a translation, or a rich-text document's words.
+fn text_in(v: Option<&Value>, lang: &str) -> String {
+    fn words(v: &Value, out: &mut String) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(t)) = m.get("text") {
+                    out.push_str(t);
+                }
+                if let Some(Value::Array(c)) = m.get("content") {
+                    for n in c {
+                        words(n, out);
+                    }
+                    // Blocks end with a space, so their words do not run together.
+                    out.push(' ');
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|n| words(n, out)),
+            _ => {}
+        }
+    }
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Object(m)) => {
+            let own = m
+                .get(lang)
+                .filter(|x| !x.is_null() && x.as_str() != Some(""))
+                .or_else(|| {
+                    LANGUAGES
+                        .iter()
+                        .find_map(|l| m.get(*l).filter(|x| !x.is_null()))
+                });
+            match own {
+                Some(Value::String(s)) => s.clone(),
+                Some(doc @ Value::Object(_)) => {
+                    let mut out = String::new();
+                    words(doc, &mut out);
+                    out.split_whitespace().collect::<Vec<_>>().join(" ")
+                }
+                _ => String::new(),
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// `text` cut into parts, the ones holding a stem marked: `[{"text": …, "match": bool}]`. With
+/// `window`, only about that many characters around the first match (or from the start).
+fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
+    let chars: Vec<char> = text.chars().collect();
+    let lower: Vec<char> = chars
+        .iter()
+        .map(|c| c.to_lowercase().next().unwrap_or(*c))
+        .collect();
+    let mut hit = vec![false; chars.len()];
+    for s in stems {
+        let s: Vec<char> = s.chars().collect();
+        if s.is_empty() || s.len() > lower.len() {
+            continue;
+        }
+        for i in 0..=lower.len() - s.len() {
+            if lower[i..i + s.len()] == s[..] {
+                hit[i..i + s.len()].iter_mut().for_each(|h| *h = true);
+            }
+        }
+    }
+    let (from, to) = match window {
+        Some(w) if chars.len() > w => {
+            let first = hit.iter().position(|h| *h).unwrap_or(0);
+            let from = first.saturating_sub(w / 3);
+            let from = (0..=from)
+                .rev()
+                .find(|&i| i == 0 || chars[i - 1].is_whitespace())
+                .unwrap_or(from);
+            (from, (from + w).min(chars.len()))
+        }
+        _ => (0, chars.len()),
+    };
+    let mut parts: Vec<Value> = Vec::new();
+    if from > 0 {
+        parts.push(json!({"text": "…", "match": false}));
+    }
+    let mut i = from;
+    while i < to {
+        let m = hit[i];
+        let mut j = i;
+        while j < to && hit[j] == m {
+            j += 1;
+        }
+        parts.push(json!({"text": chars[i..j].iter().collect::<String>(), "match": m}));
+        i = j;
+    }
+    if to < chars.len() {
+        parts.push(json!({"text": "…", "match": false}));
+    }
+    Value::Array(parts)
+}
+
+/// A record's address on the site (without the language), or `None` when it has none.
+fn address(t: &Target, r: &Record) -> Option<String> {
+    match &t.template {
+        None => {
+            let url = r.text("url")?;
+            (!url.contains('[') && !NOT_RESULTS.contains(&url)).then(|| url.to_owned())
+        }
+        Some(template) => {
+            let mut out = String::new();
+            for seg in segments(template) {
+                out.push('/');
+                match parse_segment(seg) {
+                    Segment::Static(s) => out.push_str(s),
+                    Segment::Record { field, .. } => {
+                        out.push_str(r.get(field)?.as_str()?);
+                    }
+                    Segment::Pagination { .. } => return None,
+                }
+            }
+            Some(if out.is_empty() { "/".into() } else { out })
+        }
+    }
+}
+
+/// The search: at most [`MAX_RESULTS`] records holding every stem of `q`, those with it in their
+/// title first.
+async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Result<Value> {
+    let stems = stems(q, lang);
+    let Some(longest) = stems.iter().max_by_key(|s| s.chars().count()).cloned() else {
+        return Ok(json!({"query": q, "results": [], "tooShort": true}));
+    };
+    let words = store.registry.words();
+    let mut hits: Vec<(u8, usize, Value)> = Vec::new();
+    for (order, t) in targets.iter().enumerate() {
+        let e = &t.entity;
+        let mut fq = FindQuery::all();
+        fq.search = Some(longest.clone());
+        fq.limit = CANDIDATES;
+        for r in store.find(e, &fq).await?.rows {
+            let Some(path) = address(t, &r) else {
+                continue;
+            };
+            let fields: Map<String, Value> = match r.to_json() {
+                Value::Object(m) => m,
+                _ => continue,
+            };
+            let title = text_in(fields.get("title"), lang);
+            let title = if title.trim().is_empty() {
+                text_in(fields.get("adminTitle"), lang)
+            } else {
+                title
+            };
+            let body = [
+                "subtitle",
+                "description",
+                "shortDescription",
+                "content",
+                "text",
+            ]
+            .iter()
+            .map(|k| text_in(fields.get(*k), lang))
+            .filter(|s| !s.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+            // Every word of the query, somewhere in what the record holds (its searched fields too).
+            let all = format!(
+                "{title} {body} {}",
+                stoa_store::ddl::search_columns(e)
+                    .iter()
+                    .filter_map(|c| e.fields.iter().find(|f| f.column == *c))
+                    .map(|f| text_in(fields.get(f.name), lang)
+                        + " "
+                        + &text_in(fields.get(f.name), "en"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+            .to_lowercase();
+            if !stems.iter().all(|s| all.contains(s.as_str())) {
+                continue;
+            }
+            let in_title = {
+                let t = title.to_lowercase();
+                stems.iter().all(|s| t.contains(s.as_str()))
+            };
+            let kind = words
+                .entity(e.module, e.name)
+                .map(|l| if lang == "ru" { l.one.ru } else { l.one.en })
+                .unwrap_or_else(|| e.name.to_owned());
+            hits.push((
+                u8::from(!in_title),
+                order,
+                json!({
+                    "entity": e.key(),
+                    "kind": kind,
+                    "url": format!("/{lang}{}", if path == "/" { "" } else { path.as_str() }),
+                    "title": marked(&title, &stems, None),
+                    "snippet": marked(&body, &stems, Some(SNIPPET)),
+                }),
+            ));
+        }
+    }
+    hits.sort_by_key(|(rank, order, _)| (*rank, *order));
+    hits.truncate(MAX_RESULTS);
+    let results: Vec<Value> = hits.into_iter().map(|(_, _, v)| v).collect();
+    Ok(json!({"query": q, "results": results, "tooShort": false}))
+}
+
+pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
+    let part = json!({"type": "array", "items": {"type": "object", "properties": {
+        "text": {"type": "string"}, "match": {"type": "boolean", "description": "This part holds a word of the query"}
+    }, "required": ["text", "match"]}});
+    RouteBook::new().add(
+        Access::Public,
+        "GET",
+        "/api/host/search",
+        get(
+            move |axum::extract::State(s): axum::extract::State<AppState>,
+                  Query(q): Query<HashMap<String, String>>| {
+                let state = state.clone();
+                async move {
+                    let query = q.get("q").map(|s| s.trim()).unwrap_or_default();
+                    if query.chars().count() > MAX_QUERY {
+                        return Err(Error::invalid_field(
+                            "q",
+                            format!("must be at most {MAX_QUERY} characters"),
+                        )
+                        .into());
+                    }
+                    let lang = q
+                        .get("lang")
+                        .map(String::as_str)
+                        .filter(|l| LANGUAGES.contains(l))
+                        .unwrap_or(LANGUAGES[0]);
+                    let targets = state.targets(&s.store).await?;
+                    let found = stoa_store::publish::without_drafts(search(
+                        &s.store, &targets, query, lang,
+                    ))
+                    .await?;
+                    ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, found))
+                }
+            },
+        ),
+        custom(
+            "host",
+            "siteSearch",
+            "Visitors' search of the site: published pages and the records published page templates show, by word forms in the visitor's language, the words found marked",
+            vec![
+                json!({"name": "q", "in": "query", "required": true, "schema": {"type": "string", "maxLength": MAX_QUERY}}),
+                json!({"name": "lang", "in": "query", "required": false, "schema": {"type": "string", "enum": LANGUAGES}}),
+            ],
+            None,
+            200,
+            json!({"title": "SiteSearch", "type": "object", "properties": {
+                "query": {"type": "string"},
+                "tooShort": {"type": "boolean", "description": "No word of the query has three letters: nothing was searched"},
+                "results": {"type": "array", "maxItems": MAX_RESULTS, "items": {"type": "object", "properties": {
+                    "entity": {"type": "string"},
+                    "kind": {"type": "string", "description": "What it is, in the visitor's language"},
+                    "url": {"type": "string", "description": "Its address on the site, with the language"},
+                    "title": part.clone(),
+                    "snippet": part
+                }, "required": ["entity", "kind", "url", "title", "snippet"]}}
+            }, "required": ["query", "tooShort", "results"]}),
+            &[422],
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_forms_come_to_one_stem() {
+        assert_eq!(stems("деревья", "ru"), vec!["дерев"]);
+        assert_eq!(stems("Дерево", "ru"), vec!["дерев"]);
+        assert_eq!(stems("planting trees", "en"), vec!["plant", "tree"]);
+        // Too short to find anything: left out.
+        assert!(stems("в и", "ru").is_empty());
+        assert_eq!(stems("лес", "ru"), vec!["лес"]);
+    }
+
+    #[test]
+    fn the_words_found_are_marked_in_a_window_around_the_first() {
+        let v = marked("Как мы сажаем деревья", &["дерев".into()], None);
+        assert_eq!(
+            v,
+            json!([{"text": "Как мы сажаем ", "match": false}, {"text": "дерев", "match": true}, {"text": "ья", "match": false}])
+        );
+        let long = format!("{} лес {}", "слово ".repeat(60), "слово ".repeat(60));
+        let parts = marked(&long, &["лес".into()], Some(60));
+        let a = parts.as_array().unwrap();
+        assert_eq!(a[0]["text"], "…");
+        assert!(a.iter().any(|p| p["match"] == true && p["text"] == "лес"));
+        assert_eq!(a.last().unwrap()["text"], "…");
+        let shown: usize = a
+            .iter()
+            .map(|p| p["text"].as_str().unwrap().chars().count())
+            .sum();
+        assert!(shown <= 62, "{shown}");
+    }
+
+    #[test]
+    fn a_document_is_read_as_its_words() {
+        let doc = json!({"ru": {"type": "doc", "content": [
+            {"type": "heading", "content": [{"type": "text", "text": "Почему"}]},
+            {"type": "paragraph", "content": [{"type": "text", "text": "лес"}]}
+        ]}});
+        assert_eq!(text_in(Some(&doc), "ru"), "Почему лес");
+        assert_eq!(
+            text_in(Some(&json!({"en": "Forest", "ru": ""})), "ru"),
+            "Forest"
+        );
+    }
+}
