@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""The visitors' site search as the tables grow (issue 51): seeds the article page template and
+blog articles through the API in steps (1 000, then up to 20 000), and at each step times
+GET /api/host/search for a word one article holds, a word form every tenth article holds (many
+matches: the answer is capped), and a word none holds. Sequential requests at the client on
+loopback (an upper bound on server time); p50/p95 over N requests after a warm-up.
+
+  python3 bench/site_search.py BASE_URL SECRET_KEY [N]
+"""
+import json, statistics, sys, time, urllib.parse, urllib.request
+
+base, key = sys.argv[1], sys.argv[2]
+n = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+STEPS = [1_000, 20_000]
+WORDS = ["река", "поле", "гора", "озеро", "степь", "луг", "сад", "парк", "холм"]
+
+
+def call(method, path, body=None):
+    req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                 headers={"content-type": "application/json", "x-rbac-secret-key": key})
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read() or b"null")
+
+
+for url in ["/", "/blog", "/blog/articles/[blog.articles.slug]"]:
+    call("POST", "/api/host/pages", {"title": url, "url": url, "status": "published"})
+
+
+def title(i):
+    # Every tenth article speaks of trees in some form; one of them is the only one of its kind.
+    if i == 777:
+        return "Единственный баобаб"
+    if i % 10 == 0:
+        return f"Почему деревьям нужен {WORDS[i % len(WORDS)]} {i}"
+    return f"Заметка про {WORDS[i % len(WORDS)]} номер {i}"
+
+
+def seed(upto, have):
+    for start in range(have, upto, 100):
+        call("POST", "/api/blog/articles/bulk", [{"data": {"slug": f"a-{i:06d}", "status": "published", "title": {"ru": title(i), "en": f"Note {i}"}}}
+                                                 for i in range(start, min(upto, start + 100))])
+
+
+def measure(q):
+    times, found = [], 0
+    for i in range(n + 20):
+        t = time.perf_counter()
+        with urllib.request.urlopen(f"{base}/api/host/search?lang=ru&q={urllib.parse.quote(q)}") as r:
+            body = json.loads(r.read())
+        if i >= 20:
+            times.append((time.perf_counter() - t) * 1000)
+        found = len(body["data"]["results"])
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95) - 1], found
+
+
+have = 0
+rows = {}
+for step in STEPS:
+    t = time.time()
+    seed(step, have)
+    have = step
+    print(f"seeded {step} articles ({time.time() - t:.1f} s)", flush=True)
+    for name, q in [("one article holds it ('баобаб')", "баобаб"), ("every tenth holds a form ('дерево')", "дерево"), ("none holds it ('бегемот')", "бегемот")]:
+        p50, p95, found = measure(q)
+        rows.setdefault(name, []).append((p50, p95, found))
+        print(f"  {name}: p50 {p50:.2f} ms, p95 {p95:.2f} ms, {found} results", flush=True)
+
+print()
+print(f"| search | {' | '.join(f'{s:,} p50 / p95' for s in STEPS)} | p50 ratio |")
+print("|---|" + "---:|" * (len(STEPS) + 1))
+for name, r in rows.items():
+    cells = " | ".join(f"{p50:.2f} / {p95:.2f} ms ({found})" for p50, p95, found in r)
+    print(f"| {name} | {cells} | {r[-1][0] / r[0][0]:.2f} |")
