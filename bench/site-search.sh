@@ -17,10 +17,10 @@ run() {
   STOA_SECRET_KEY=$KEY STOA_ADDR=127.0.0.1:$PORT STOA_DATA_DIR=$DIR STOA_LOG=warn DATABASE_URL=$1 "$BIN" serve &
   pid=$!
   for _ in $(seq 1 300); do curl -fs "$base/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-  python3 bench/site_search.py "$base" "$KEY" "$N"
+  python3 bench/site_search.py "$base" "$KEY" "$N" ${2:-}
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 }
 echo "## SQLite"; run "sqlite://$DIR/stoa.db"
 psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS stoa_bench_search WITH (FORCE)" -c "CREATE DATABASE stoa_bench_search"
-echo "## PostgreSQL"; run "${PG_ADMIN%/*}/stoa_bench_search"
+echo "## PostgreSQL"; run "${PG_ADMIN%/*}/stoa_bench_search" "${PG_ADMIN%/*}/stoa_bench_search"
 psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS stoa_bench_search WITH (FORCE)"

@@ -281,6 +281,45 @@ impl tower::Service<Request> for Peer {
 
     fn call(&mut self, mut req: Request) -> Self::Future {
         req.extensions_mut().insert(ConnectInfo(self.addr));
+        put_as_patch(&mut req);
         tower::Service::call(&mut self.router, req)
+    }
+}
+
+/// `PUT` on the API is the original system's spelling of `PATCH` (its spec's "PATCH (or PUT)",
+/// DOMAIN §11): it is routed as `PATCH`, here before routing, so every layer, permission and body
+/// check sees one method and answers as for `PATCH`.
+fn put_as_patch(req: &mut Request) {
+    if req.method() == axum::http::Method::PUT && req.uri().path().starts_with("/api/") {
+        *req.method_mut() = axum::http::Method::PATCH;
+    }
+}
+
+#[cfg(test)]
+mod put_tests {
+    use super::*;
+
+    #[test]
+    fn put_on_the_api_is_patch_and_nothing_else_changes() {
+        let mut r = Request::builder()
+            .method("PUT")
+            .uri("/api/blog/articles/x")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        put_as_patch(&mut r);
+        assert_eq!(r.method(), axum::http::Method::PATCH);
+        let mut page = Request::builder()
+            .method("PUT")
+            .uri("/ru/blog")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        put_as_patch(&mut page);
+        assert_eq!(page.method(), axum::http::Method::PUT, "pages are not the API");
+        let mut get = Request::builder()
+            .uri("/api/blog/articles")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        put_as_patch(&mut get);
+        assert_eq!(get.method(), axum::http::Method::GET);
     }
 }

@@ -546,6 +546,11 @@ impl TestApp {
         read(self.client.delete(self.url(path)).send().await).await
     }
 
+    /// `PUT`, the original system's spelling of `PATCH`.
+    pub async fn put(&self, path: &str, body: &Value) -> Res {
+        read(self.client.put(self.url(path)).json(body).send().await).await
+    }
+
     /// Sends `body` as multipart with a `data` field, as the original clients do.
     pub async fn post_multipart(&self, path: &str, body: &Value) -> Res {
         let form = reqwest::multipart::Form::new().text("data", body.to_string());

@@ -187,6 +187,33 @@ fn line_total(c: Arc<Commerce>, x: Call) -> Fut {
     Box::pin(async move { ok(c.line_total(x.id("id")?).await?) })
 }
 
+fn order_quantity(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.order_quantity(x.id("id")?).await?) })
+}
+
+fn order_total(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.order_total(x.id("id")?).await?) })
+}
+
+fn set_line(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        ok(c.set_line(x.id("id")?, x.id("orderToProductId")?, &x.body)
+            .await?)
+    })
+}
+
+/// One cart order checked out: `…/orders/{orderId}/checkout` (the original's SDK named it; its
+/// server never had it).
+fn checkout_one(c: Arc<Commerce>, x: Call) -> Fut {
+    Box::pin(async move {
+        let s = x.subject()?;
+        created(
+            c.checkout(s, Picked::Ids(vec![x.id("orderId")?]), &x.body, &x.actor)
+                .await?,
+        )
+    })
+}
+
 fn enforce(c: Arc<Commerce>, x: Call) -> Fut {
     Box::pin(async move { ok(c.enforce(x.id("id")?, x.id("productId")?, &x.actor).await?) })
 }
@@ -263,6 +290,7 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     let currency_pick = json!({"type": "object", "description": "The currency to pay in (the product's default when absent)", "properties": {"currency": id_ref}});
     let add_body = json!({"type": "object", "properties": {"productId": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": currency_pick}, "required": ["productId"]});
     let checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}, "ecommerceModule": orders_pick}, "required": ["provider"]});
+    let one_checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}}, "required": ["provider"]});
     let buy_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "quantity": {"type": "integer", "minimum": 1}, "comment": {"type": "string"}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": currency_pick, "language": {"type": "string"}}, "required": ["provider"]});
     let lines_body = json!({"type": "object", "properties": {"ordersToProducts": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1}}, "required": ["id", "quantity"]}}}, "required": ["ordersToProducts"]});
     let override_body = json!({"type": "object", "properties": {"status": {"type": "string", "enum": crate::ORDER_STATUSES}, "reason": {"type": "string", "minLength": 3}}, "required": ["status", "reason"]});
@@ -357,6 +385,19 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             "Checks out cart orders (all open ones when ecommerceModule.orders is absent) with a provider; answers the invoices to pay",
             vec!["id"],
             Some(checkout_body),
+            201,
+            checkout_result.clone(),
+            &[400, 401, 403, 404, 409, 422, 503],
+        ),
+        (
+            Access::Owner,
+            "POST",
+            format!("{SUBJECT}/orders/{{orderId}}/checkout"),
+            checkout_one,
+            "subjectCheckoutOrder",
+            "Checks out one cart order of the subject with a provider; answers the invoices to pay",
+            vec!["id", "orderId"],
+            Some(one_checkout_body),
             201,
             checkout_result.clone(),
             &[400, 401, 403, 404, 409, 422, 503],
@@ -542,6 +583,45 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             200,
             okv.clone(),
             &[400, 401, 403, 404, 422],
+        ),
+        (
+            Access::Admin,
+            "GET",
+            "/api/ecommerce/orders/{id}/total".into(),
+            order_total,
+            "ecommerceOrderTotal",
+            "The totals of every line of an order, one per line and currency its product is priced in",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "array", "items": money.clone()}),
+            &[400, 401, 403, 404],
+        ),
+        (
+            Access::Admin,
+            "GET",
+            "/api/ecommerce/orders/{id}/quantity".into(),
+            order_quantity,
+            "ecommerceOrderQuantity",
+            "How many products an order holds (0 without lines)",
+            vec!["id"],
+            None,
+            200,
+            json!({"type": "integer"}),
+            &[400, 401, 403, 404],
+        ),
+        (
+            Access::Admin,
+            "PATCH",
+            "/api/ecommerce/orders/{id}/orders-to-products/{orderToProductId}".into(),
+            set_line,
+            "ecommerceOrderSetLine",
+            "Sets the quantity of a line of an order still in the cart (only quantity; the line must be the order's)",
+            vec!["id", "orderToProductId"],
+            Some(json!({"type": "object", "properties": {"quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}}, "required": ["quantity"], "additionalProperties": false})),
+            200,
+            r("EcommerceOrdersToProducts"),
+            &[400, 401, 403, 404, 409, 422],
         ),
         (
             Access::Admin,

@@ -898,6 +898,87 @@ impl Commerce {
         self.one(subject, order).await
     }
 
+    /// Σ line quantities of `order` (0 for an order without lines, where the original answered
+    /// 500): `GET /api/ecommerce/orders/{id}/quantity`.
+    pub async fn order_quantity(&self, order: Uuid) -> Result<i64> {
+        self.store.get(&self.e.order, order).await?;
+        Ok(self
+            .lines_of(&[order])
+            .await?
+            .iter()
+            .map(|l| l.int("quantity").unwrap_or(0))
+            .sum())
+    }
+
+    /// The totals of every line of `order`, one after another (one per line and price
+    /// currency): `GET /api/ecommerce/orders/{id}/total`.
+    pub async fn order_total(&self, order: Uuid) -> Result<Value> {
+        let loaded = self
+            .load(vec![self.store.get(&self.e.order, order).await?])
+            .await?;
+        let v = self.view(&loaded, &loaded.orders[0]);
+        let mut out = Vec::new();
+        for l in v["ordersToProducts"].as_array().into_iter().flatten() {
+            out.extend(l["total"].as_array().into_iter().flatten().cloned());
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// Sets the quantity of line `line` of `order` (admins):
+    /// `PATCH /api/ecommerce/orders/{id}/orders-to-products/{orderToProductId}`. The original merged
+    /// any body into any line; here only `quantity` changes, of a line of that order, while the order
+    /// is still in the cart.
+    pub async fn set_line(
+        &self,
+        order: Uuid,
+        line: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        if let Some(k) = body.keys().find(|k| k.as_str() != "quantity") {
+            return Err(Error::invalid_field(
+                k,
+                "only the quantity of a line can be changed here",
+            ));
+        }
+        if !body.contains_key("quantity") {
+            return Err(Error::invalid_field("quantity", "is required"));
+        }
+        let n = quantity("quantity", body.get("quantity"))?;
+        let row = self.store.get(&self.e.order, order).await?;
+        let l = self.store.get(&self.e.line, line).await?;
+        if l.uuid("orderId") != Some(order) {
+            return Err(Error::not_found(format!(
+                "line {line} is not a line of order {order}"
+            )));
+        }
+        if row.text("status") != Some("new") {
+            return Err(Error::conflict_field(
+                "status",
+                "only an order still in the cart (status new) can be changed",
+            ));
+        }
+        let mut tx = self.store.begin().await?;
+        {
+            let mut exec = tx.exec();
+            if !self.lock_open(&mut exec, order).await? {
+                return Err(Error::conflict_field(
+                    "status",
+                    "the order left the cart meanwhile",
+                ));
+            }
+            repo::set_if(
+                &mut exec,
+                &self.e.line,
+                line,
+                &[("quantity", Val::Int(n))],
+                &[],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(self.store.get(&self.e.line, line).await?.to_json())
+    }
+
     /// Deletes an open order of the subject (its lines and links cascade).
     pub async fn remove(&self, subject: Uuid, order: Uuid) -> Result<Record> {
         let row = self.owned(subject, order).await?;

@@ -2191,3 +2191,133 @@ async fn the_admins_order_list_names_total_provider_and_buyer(db: Db) {
     assert!(r.text.contains("at most 50"), "{}", r.text);
 }
 dual_test!(the_admins_order_list_names_total_provider_and_buyer, db);
+
+/// The calls the original system's clients make that it never served, or served wrongly (issue
+/// 53): one cart order checked out by its own route, an order's total and quantity, a line's
+/// quantity set through the order, and `PUT` as `PATCH`.
+async fn the_original_clients_calls_answer(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let (s, jwt) = guest(&app).await;
+    let me = app.bearer(&jwt);
+    let r = me
+        .post(&orders(&s), &json!({"productId": c.tree, "quantity": 2}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let order = r.data()["id"].as_str().unwrap().to_owned();
+    let line = r.data()["ordersToProducts"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The order's quantity and totals (one per line and currency the product is priced in).
+    let q = app
+        .get(&format!("/api/ecommerce/orders/{order}/quantity"))
+        .await;
+    assert_eq!((q.status, q.data().clone()), (200, json!(2)), "{}", q.text);
+    let t = app.get(&format!("/api/ecommerce/orders/{order}/total")).await;
+    assert_eq!(t.status, 200, "{}", t.text);
+    let rub: Vec<&Value> = t
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["billingModuleCurrency"]["slug"] == "rub")
+        .collect();
+    assert_eq!(rub.len(), 1, "{}", t.text);
+    assert_eq!(rub[0]["total"], json!("398"), "{}", t.text);
+    assert_eq!(
+        me.get(&format!("/api/ecommerce/orders/{order}/total"))
+            .await
+            .status,
+        403,
+        "admins only"
+    );
+    // A line's quantity through its order: PATCH, and PUT as its alias.
+    let at = format!("/api/ecommerce/orders/{order}/orders-to-products/{line}");
+    let r = app.patch(&at, &json!({"quantity": 3})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.data()["quantity"], json!(3));
+    let r = app.put(&at, &json!({"quantity": 4})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        app.get(&format!("/api/ecommerce/orders/{order}/quantity"))
+            .await
+            .data(),
+        &json!(4)
+    );
+    // Only the quantity, only of a line of that order (the original merged anything into any line).
+    let r = app.patch(&at, &json!({"quantity": 2, "orderId": order})).await;
+    assert!(r.status == 422 || r.status == 400, "{}", r.text);
+    let other = me
+        .post(
+            &orders(&s),
+            &json!({"productId": c.tree, "billingModule": {"currency": {"id": c.kzt}}}),
+        )
+        .await;
+    let other_line = other.data()["ordersToProducts"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app
+        .patch(
+            &format!("/api/ecommerce/orders/{order}/orders-to-products/{other_line}"),
+            &json!({"quantity": 2}),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    // One cart order checked out by its own route; someone else cannot check it out.
+    let (_, stranger) = guest(&app).await;
+    let stranger_id = app
+        .bearer(&stranger)
+        .get(&format!("{AUTH}/me"))
+        .await
+        .data()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app
+        .bearer(&stranger)
+        .post(
+            &format!("{}/{order}/checkout", orders(&stranger_id)),
+            &json!({"provider": "dummy", "email": "x@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 404, "another subject's order is none of theirs: {}", r.text);
+    let r = me
+        .post(
+            &format!("{}/{order}/checkout", orders(&s)),
+            &json!({"provider": "dummy", "email": "buyer@example.com"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        r.data()["ecommerceModule"]["orders"],
+        json!([order]),
+        "only that order"
+    );
+    assert_eq!(r.data()["billingModule"]["invoices"].as_array().unwrap().len(), 1);
+    // Out of the cart: its lines no longer change; the other order is still in the cart.
+    let r = app.patch(&at, &json!({"quantity": 1})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert_eq!(me.get(&format!("{}/quantity", orders(&s))).await.data(), &json!(1));
+    // An order without lines holds nothing (the original answered 500).
+    let empty = app.create("/api/ecommerce/orders", &json!({})).await;
+    let q = app
+        .get(&format!(
+            "/api/ecommerce/orders/{}/quantity",
+            empty["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!((q.status, q.data().clone()), (200, json!(0)), "{}", q.text);
+    // PUT on a generic route is PATCH: the same change, the same checks.
+    let a = app
+        .create("/api/blog/articles", &json!({"slug": "put-me", "title": {"en": "Before"}}))
+        .await;
+    let path = format!("/api/blog/articles/{}", a["id"].as_str().unwrap());
+    let r = app.put(&path, &json!({"title": {"en": "After"}})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(app.get(&path).await.data()["title"]["en"], "After");
+    let anon = app.anon().call("PUT", &path, Some(&json!({"title": {"en": "No"}}))).await;
+    assert_eq!(anon.status, 401, "{}", anon.text);
+}
+dual_test!(the_original_clients_calls_answer, db);
