@@ -314,7 +314,11 @@ mod put_tests {
             .body(axum::body::Body::empty())
             .unwrap();
         put_as_patch(&mut page);
-        assert_eq!(page.method(), axum::http::Method::PUT, "pages are not the API");
+        assert_eq!(
+            page.method(),
+            axum::http::Method::PUT,
+            "pages are not the API"
+        );
         let mut get = Request::builder()
             .uri("/api/blog/articles")
             .body(axum::body::Body::empty())

@@ -618,7 +618,9 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
             "ecommerceOrderSetLine",
             "Sets the quantity of a line of an order still in the cart (only quantity; the line must be the order's)",
             vec!["id", "orderToProductId"],
-            Some(json!({"type": "object", "properties": {"quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}}, "required": ["quantity"], "additionalProperties": false})),
+            Some(
+                json!({"type": "object", "properties": {"quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}}, "required": ["quantity"], "additionalProperties": false}),
+            ),
             200,
             r("EcommerceOrdersToProducts"),
             &[400, 401, 403, 404, 409, 422],

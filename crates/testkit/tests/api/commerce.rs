@@ -2214,7 +2214,9 @@ async fn the_original_clients_calls_answer(db: Db) {
         .get(&format!("/api/ecommerce/orders/{order}/quantity"))
         .await;
     assert_eq!((q.status, q.data().clone()), (200, json!(2)), "{}", q.text);
-    let t = app.get(&format!("/api/ecommerce/orders/{order}/total")).await;
+    let t = app
+        .get(&format!("/api/ecommerce/orders/{order}/total"))
+        .await;
     assert_eq!(t.status, 200, "{}", t.text);
     let rub: Vec<&Value> = t
         .data()
@@ -2246,7 +2248,9 @@ async fn the_original_clients_calls_answer(db: Db) {
         &json!(4)
     );
     // Only the quantity, only of a line of that order (the original merged anything into any line).
-    let r = app.patch(&at, &json!({"quantity": 2, "orderId": order})).await;
+    let r = app
+        .patch(&at, &json!({"quantity": 2, "orderId": order}))
+        .await;
     assert!(r.status == 422 || r.status == 400, "{}", r.text);
     let other = me
         .post(
@@ -2282,7 +2286,11 @@ async fn the_original_clients_calls_answer(db: Db) {
             &json!({"provider": "dummy", "email": "x@example.com"}),
         )
         .await;
-    assert_eq!(r.status, 404, "another subject's order is none of theirs: {}", r.text);
+    assert_eq!(
+        r.status, 404,
+        "another subject's order is none of theirs: {}",
+        r.text
+    );
     let r = me
         .post(
             &format!("{}/{order}/checkout", orders(&s)),
@@ -2295,11 +2303,20 @@ async fn the_original_clients_calls_answer(db: Db) {
         json!([order]),
         "only that order"
     );
-    assert_eq!(r.data()["billingModule"]["invoices"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        r.data()["billingModule"]["invoices"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     // Out of the cart: its lines no longer change; the other order is still in the cart.
     let r = app.patch(&at, &json!({"quantity": 1})).await;
     assert_eq!(r.status, 409, "{}", r.text);
-    assert_eq!(me.get(&format!("{}/quantity", orders(&s))).await.data(), &json!(1));
+    assert_eq!(
+        me.get(&format!("{}/quantity", orders(&s))).await.data(),
+        &json!(1)
+    );
     // An order without lines holds nothing (the original answered 500).
     let empty = app.create("/api/ecommerce/orders", &json!({})).await;
     let q = app
@@ -2311,13 +2328,19 @@ async fn the_original_clients_calls_answer(db: Db) {
     assert_eq!((q.status, q.data().clone()), (200, json!(0)), "{}", q.text);
     // PUT on a generic route is PATCH: the same change, the same checks.
     let a = app
-        .create("/api/blog/articles", &json!({"slug": "put-me", "title": {"en": "Before"}}))
+        .create(
+            "/api/blog/articles",
+            &json!({"slug": "put-me", "title": {"en": "Before"}}),
+        )
         .await;
     let path = format!("/api/blog/articles/{}", a["id"].as_str().unwrap());
     let r = app.put(&path, &json!({"title": {"en": "After"}})).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(app.get(&path).await.data()["title"]["en"], "After");
-    let anon = app.anon().call("PUT", &path, Some(&json!({"title": {"en": "No"}}))).await;
+    let anon = app
+        .anon()
+        .call("PUT", &path, Some(&json!({"title": {"en": "No"}})))
+        .await;
     assert_eq!(anon.status, 401, "{}", anon.text);
 }
 dual_test!(the_original_clients_calls_answer, db);
