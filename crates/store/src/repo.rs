@@ -157,8 +157,17 @@ fn contains(target: Expr, term: &str, b: Backend) -> Expr {
     }
 }
 
-fn filter_expr(e: &Entity, f: &Filter, b: Backend) -> Expr {
+/// A filter's condition. `unindexed` (SQLite, a search read from its index's few matches) writes
+/// the column as `+column`, which no index serves: SQLite then starts from the matches' rowids
+/// instead of walking a filter column's index in list order and testing every row against them
+/// (a visitor's `status = 'published'` did that: 6.5 ms at 100 000 articles instead of 0.15).
+fn filter_expr(e: &Entity, f: &Filter, b: Backend, unindexed: bool) -> Expr {
     let t = target(e, f.field, &f.path, b);
+    let t = if unindexed {
+        Expr::cust_with_exprs(tpl("+$1", b), [t])
+    } else {
+        t
+    };
     let one = |v: &FilterValue| match v {
         FilterValue::One(v) => filter_val(e, f, v, b),
         _ => Value::String(None),
@@ -264,8 +273,9 @@ pub fn only_search(query: &FindQuery) -> bool {
 
 fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Condition {
     let mut all = Condition::all();
+    let from_matches = plan == SearchPlan::Set && uses_fts(e, query, b);
     for f in &query.filters {
-        all = all.add(filter_expr(e, f, b));
+        all = all.add(filter_expr(e, f, b, from_matches));
     }
     for r in &query.published_refs {
         all = all.add(published_ref(r));
@@ -1078,5 +1088,52 @@ mod contains_tests {
                 "{sql} {values:?}"
             );
         }
+    }
+    #[test]
+    fn a_search_read_from_few_matches_starts_from_them() {
+        use stoa_kernel::model::{model, text};
+        let e = model("blog", "article", "articles")
+            .field(text("adminTitle").searchable())
+            .field(text("status").list())
+            .build();
+        let q = FindQuery::all()
+            .eq(&e, "status", Val::Text("published".into()))
+            .unwrap();
+        let q = FindQuery {
+            search: Some("alpha".into()),
+            ..q
+        };
+        let sql = |plan, b| build(&find_statement_with(&e, &q, b, plan), b).0;
+        // Few matches (SQLite): the filter's column is written so that no index serves it.
+        assert!(
+            sql(SearchPlan::Set, Backend::Sqlite)
+                .as_str()
+                .contains("+\"status\"")
+        );
+        // Many matches walk the list's order, where the filter's index helps; PostgreSQL plans alone.
+        assert!(
+            !sql(SearchPlan::Probe, Backend::Sqlite)
+                .as_str()
+                .contains("+\"status\"")
+        );
+        assert!(
+            !sql(SearchPlan::Set, Backend::Postgres)
+                .as_str()
+                .contains("+\"status\"")
+        );
+        // Without a search nothing changes.
+        let plain = FindQuery {
+            search: None,
+            ..q.clone()
+        };
+        assert!(
+            !build(
+                &find_statement_with(&e, &plain, Backend::Sqlite, SearchPlan::Set),
+                Backend::Sqlite
+            )
+            .0
+            .as_str()
+            .contains('+')
+        );
     }
 }
