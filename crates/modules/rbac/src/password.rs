@@ -1,6 +1,7 @@
 //! Passwords: length and common-password rules, argon2id hashing (m = 19 MiB, t = 2, p = 1) on
 //! the blocking pool behind a concurrency cap, and a dummy verification for unknown accounts so
-//! both answers take the same time.
+//! both answers take the same time. Hashes brought from the original system (bcrypt, `$2a$`/`$2b$`)
+//! are verified as bcrypt and replaced by argon2id at the first sign-in ([`is_legacy`]).
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
@@ -74,6 +75,14 @@ pub struct Hasher {
 /// A constant rather than hashed at start: that hash was a fifth of a cold start.
 const DUMMY: &str = "$argon2id$v=19$m=19456,t=2,p=1$UfvTaiaFN/HqjT4Q91baqA$UU/JFydkHfOHHL1qL/DMEsNCXgdZNWHBialIMAp+YMQ";
 
+/// Whether `stored` is a bcrypt hash, as the original system kept passwords (10 rounds): it is
+/// checked as bcrypt and replaced by an argon2id hash once its owner signs in.
+pub fn is_legacy(stored: &str) -> bool {
+    ["$2a$", "$2b$", "$2y$"]
+        .iter()
+        .any(|p| stored.starts_with(p))
+}
+
 impl Hasher {
     pub fn new(concurrency: usize) -> Result<Self> {
         Ok(Self {
@@ -115,6 +124,15 @@ impl Hasher {
         let h = stored.unwrap_or_else(|| DUMMY.to_owned());
         let ok = self
             .run(move || {
+                if is_legacy(&h) {
+                    // bcrypt reads at most 72 bytes (the original's hashes were made that way too);
+                    // the argon2id check of the dummy keeps a wrong password at least as slow
+                    // as for an account of ours.
+                    let ok = bcrypt::verify(p.as_bytes(), &h).unwrap_or(false);
+                    let dummy = PasswordHash::new(DUMMY).map_err(Error::internal)?;
+                    let _ = argon()?.verify_password(p.as_bytes(), &dummy);
+                    return Ok(ok);
+                }
                 let parsed = PasswordHash::new(&h).map_err(Error::internal)?;
                 Ok(argon()?.verify_password(p.as_bytes(), &parsed).is_ok())
             })
@@ -185,5 +203,24 @@ mod tests {
                 .unwrap()
         );
         assert!(!h.verify("correct horse battery", None).await.unwrap());
+    }
+
+    /// A hash from the original system (bcrypt, 10 rounds, its salt inside) checks as bcrypt.
+    #[tokio::test]
+    async fn bcrypt_hashes_from_the_original_verify() {
+        let h = Hasher::new(2).unwrap();
+        let old = bcrypt::hash_with_salt("old password 1", 10, [7u8; 16])
+            .unwrap()
+            .format_for_version(bcrypt::Version::TwoA);
+        assert!(old.starts_with("$2a$10$") && is_legacy(&old), "{old}");
+        assert!(h.verify("old password 1", Some(old.clone())).await.unwrap());
+        assert!(!h.verify("old password 2", Some(old.clone())).await.unwrap());
+        assert!(!is_legacy(&hash_now("x").unwrap()));
+        // A broken legacy hash is a wrong password, not an error.
+        assert!(
+            !h.verify("old password 1", Some("$2a$10$short".into()))
+                .await
+                .unwrap()
+        );
     }
 }

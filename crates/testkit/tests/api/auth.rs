@@ -1555,3 +1555,72 @@ fn regex_lite_code(code: &str) -> bool {
                     .all(|c| "ABCDEFGHJKLMNPQRSTUVWXYZ23456789".contains(c))
         })
 }
+
+/// A password brought from the original system (bcrypt, 10 rounds) signs in once as it is and is
+/// kept as argon2id from then on; a wrong one is refused as for any account (issue 53).
+async fn an_imported_bcrypt_password_signs_in_and_is_rehashed(app: TestApp) {
+    let a = app.register("moved@example.com").await;
+    let identity = app.store.entity("rbac.identity").unwrap();
+    let row = app
+        .store
+        .find_by(
+            &identity,
+            &[(
+                "email",
+                stoa_kernel::value::Val::Text("moved@example.com".into()),
+            )],
+            1,
+        )
+        .await
+        .unwrap();
+    let id = row[0].id().unwrap();
+    let old = bcrypt::hash_with_salt("the old sps password", 10, [3u8; 16])
+        .unwrap()
+        .format_for_version(bcrypt::Version::TwoA);
+    let secret = |app: &TestApp| {
+        let identity = identity.clone();
+        let app = app.store.clone();
+        async move {
+            let mut c = app.db.read().await.unwrap();
+            stoa_store::repo::read_text(&mut c.exec(), &identity, id, &["password"])
+                .await
+                .unwrap()
+                .and_then(|v| v.into_iter().next().flatten())
+                .unwrap()
+        }
+    };
+    {
+        let mut tx = app.store.begin().await.unwrap();
+        let at = identity.field_index("password").unwrap();
+        stoa_store::repo::update_if(
+            &mut tx.exec(),
+            &identity,
+            id,
+            &[(at, stoa_kernel::value::Val::Text(old.clone()))],
+            &[],
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+    assert_eq!(secret(&app).await, old);
+    // The account's own password no longer opens it; a wrong one is the usual 401.
+    let r = sign_in(&app, "moved@example.com", PASSWORD).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let wrong = r.text.clone();
+    let r = sign_in(&app, "moved@example.com", "the old sps password").await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let now = secret(&app).await;
+    assert!(now.starts_with("$argon2id$"), "rehashed: {now}");
+    // The same password goes on working against the new hash; a wrong one says what it always said.
+    let r = sign_in(&app, "moved@example.com", "the old sps password").await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let r = sign_in(&app, "moved@example.com", "not the password at all").await;
+    assert_eq!(r.status, 401);
+    let unknown = sign_in(&app, "nobody@example.com", "not the password at all").await;
+    assert_eq!(r.body["error"], unknown.body["error"], "{wrong}");
+    assert_eq!(secret(&app).await, now, "a wrong password changes nothing");
+    let _ = a;
+}
+dual_test!(an_imported_bcrypt_password_signs_in_and_is_rehashed);

@@ -31,6 +31,30 @@ impl Auth {
             .and_then(|r| r.uuid("subjectId")))
     }
 
+    /// Replaces identity `identity`'s bcrypt hash `old` by an argon2id hash of `password` (just
+    /// verified); the write holds only while the hash is still `old`. Answers the hash now kept.
+    async fn rehash(&self, identity: Uuid, password: &str, old: &str) -> Result<String> {
+        let hash = self.hasher.hash(password).await?;
+        let i = &self.e.identity;
+        let mut tx = self.store.begin().await?;
+        let changed = repo::update_if(
+            &mut tx.exec(),
+            i,
+            identity,
+            &[(idx(i, "password")?, Val::Text(hash.clone()))],
+            &[(idx(i, "password")?, Val::Text(old.to_owned()))],
+        )
+        .await?;
+        tx.commit().await?;
+        if changed.is_some() {
+            tracing::info!(identity = %identity, event = "password_rehashed", "a bcrypt password is now kept as argon2id");
+            Ok(hash)
+        } else {
+            // Changed meanwhile (a reset): what is stored now stands.
+            Ok(self.secret_of(identity, "password").await?.unwrap_or(hash))
+        }
+    }
+
     pub(crate) async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
         let mut c = self.store.db.read().await?;
         Ok(
@@ -232,8 +256,16 @@ impl Auth {
             return Err(wrong_credentials());
         };
         self.limits.succeeded(&ctx.ip, &account).await;
+        let identity = identity?;
+        // A password brought from the original system (bcrypt) is kept as argon2id from now on.
+        let stored = match stored {
+            Some(old) if password::is_legacy(&old) => {
+                Some(self.rehash(identity, password, &old).await?)
+            }
+            other => other,
+        };
         let t = self
-            .first_factor_passed(subject, ctx, (identity?, stored.as_deref()))
+            .first_factor_passed(subject, ctx, (identity, stored.as_deref()))
             .await?;
         tracing::info!(subject = %subject, event = "login", second_step = matches!(t, SignIn::SecondFactor { .. }), "password accepted");
         Ok(t)
