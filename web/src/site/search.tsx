@@ -114,8 +114,8 @@ export default function SearchScreen() {
               {t("search.found", { count: results.length, q })}
             </p>
             <ol className="mt-4 grid gap-6" aria-label={t("search.titleOf", { q })}>
-              {results.map((r) => (
-                <li key={r.url} data-testid="search-result">
+              {results.map((r, i) => (
+                <li key={`${i}-${r.url}`} data-testid="search-result">
                   <p className="text-xs font-medium uppercase tracking-wide text-neutral-700">{r.kind}</p>
                   <Link to={r.url} className="text-lg font-semibold underline-offset-4 hover:underline">
                     <Marked parts={r.title} />

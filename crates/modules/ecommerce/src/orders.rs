@@ -951,7 +951,7 @@ impl Commerce {
                 "line {line} is not a line of order {order}"
             )));
         }
-        if row.text("status") != Some("new") {
+        if row.text("status") != Some("new") || row.text("type") != Some("cart") {
             return Err(Error::conflict_field(
                 "status",
                 "only an order still in the cart (status new) can be changed",

@@ -153,7 +153,17 @@ pub async fn publish_at(
                 if at.is_some() && w.text(STATUS) == Some(SCHEDULED) && earlier(w, at) {
                     continue;
                 }
-                widgets.push(store.update_in(&mut exec, &widget, w.must_id()?, &set).await?);
+                let wid = w.must_id()?;
+                // Published meanwhile (by another admin): scheduling must not take it offline.
+                if at.is_some() {
+                    let now = stoa_store::repo::read_text(&mut exec, &widget, wid, &[STATUS])
+                        .await?
+                        .and_then(|v| v.into_iter().next().flatten());
+                    if now.as_deref() == Some(PUBLISHED) {
+                        continue;
+                    }
+                }
+                widgets.push(store.update_in(&mut exec, &widget, wid, &set).await?);
             }
             (store.update_in(&mut exec, &page_e, id, &set).await?, widgets)
         };
@@ -165,11 +175,35 @@ pub async fn publish_at(
 
 /// Whether record `w`'s publication time comes before `at` (both as the store writes them).
 fn earlier(w: &stoa_store::Record, at: Option<&str>) -> bool {
-    let parse = |s: &str| {
-        time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
-    };
+    // As the store reads a time: RFC 3339, or a bare date (midnight UTC).
+    let parse = stoa_kernel::value::parse_timestamp;
     match (w.text(PUBLISH_AT).and_then(parse), at.and_then(parse)) {
         (Some(mine), Some(page)) => mine <= page,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stoa_store::record::{Cell, Record};
+
+    #[test]
+    fn a_widget_going_live_sooner_is_told_by_the_times_the_store_reads() {
+        let w = Record(vec![(
+            PUBLISH_AT,
+            Cell::Text("2030-01-01T10:00:00Z".into()),
+        )]);
+        assert!(
+            earlier(&w, Some("2030-01-02")),
+            "a bare date is that day's midnight"
+        );
+        assert!(
+            !earlier(&w, Some("2030-01-01")),
+            "midnight comes before ten"
+        );
+        assert!(earlier(&w, Some("2030-01-01T10:00:00Z")));
+        assert!(!earlier(&w, Some("not a time")));
+        assert!(!earlier(&Record(vec![]), Some("2030-01-02")));
     }
 }

@@ -42,6 +42,10 @@ const CANDIDATES: u64 = 30;
 pub const MAX_RESULTS: usize = 20;
 /// Characters of a snippet.
 const SNIPPET: usize = 180;
+/// Pages read to find the page templates (a site has tens).
+const MAX_PAGES: usize = 2_000;
+/// Characters of a record's text looked at for the words and the snippet.
+const MAX_TEXT: usize = 4_000;
 /// Pages never offered as results.
 const NOT_RESULTS: &[&str] = &["/404", "/500"];
 
@@ -61,7 +65,8 @@ pub struct Search {
 
 impl Search {
     async fn targets(&self, store: &Store) -> Result<Arc<Vec<Target>>> {
-        let stamp = store.public_version();
+        // What is searchable follows the pages alone (and the declarations, fixed at start).
+        let stamp = store.version("host.page");
         if let Some((at, t)) = self
             .targets
             .lock()
@@ -84,7 +89,9 @@ async fn find_targets(store: &Store) -> Result<Vec<Target>> {
         entity: page.clone(),
         template: None,
     }];
-    for p in crate::pages::all_pages(store).await? {
+    let mut pages = store.all(&page, MAX_PAGES).await?;
+    pages.sort_by_key(|p| p.text("url").unwrap_or_default().contains('['));
+    for p in pages {
         let url = p.text("url").unwrap_or_default();
         let records: Vec<_> = segments(url)
             .into_iter()
@@ -190,6 +197,14 @@ fn text_in(v: Option<&Value>, lang: &str) -> String {
     }
 }
 
+/// At most `n` characters of `text` (a record's text can be long; the search reads its start).
+fn cut(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((at, _)) => text[..at].to_owned(),
+        None => text.to_owned(),
+    }
+}
+
 /// `text` cut into parts, the ones holding a stem marked: `[{"text": …, "match": bool}]`. With
 /// `window`, only about that many characters around the first match (or from the start).
 fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
@@ -214,7 +229,8 @@ fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
         Some(w) if chars.len() > w => {
             let first = hit.iter().position(|h| *h).unwrap_or(0);
             let from = first.saturating_sub(w / 3);
-            let from = (0..=from)
+            // Back to a word's start, but never far (text without spaces).
+            let from = (from.saturating_sub(20)..=from)
                 .rev()
                 .find(|&i| i == 0 || chars[i - 1].is_whitespace())
                 .unwrap_or(from);
@@ -294,6 +310,7 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
             } else {
                 title
             };
+            let title = cut(&title, MAX_TEXT / 8);
             let body = [
                 "subtitle",
                 "description",
@@ -302,19 +319,22 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
                 "text",
             ]
             .iter()
-            .map(|k| text_in(fields.get(*k), lang))
+            .map(|k| cut(&text_in(fields.get(*k), lang), MAX_TEXT))
             .filter(|s| !s.trim().is_empty())
             .collect::<Vec<_>>()
             .join(" ");
+            let body = cut(&body, MAX_TEXT);
             // Every word of the query, somewhere in what the record holds (its searched fields too).
             let all = format!(
                 "{title} {body} {}",
                 stoa_store::ddl::search_columns(e)
                     .iter()
                     .filter_map(|c| e.fields.iter().find(|f| f.column == *c))
-                    .map(|f| text_in(fields.get(f.name), lang)
-                        + " "
-                        + &text_in(fields.get(f.name), "en"))
+                    .map(|f| {
+                        cut(&text_in(fields.get(f.name), lang), MAX_TEXT)
+                            + " "
+                            + &cut(&text_in(fields.get(f.name), "en"), MAX_TEXT)
+                    })
                     .collect::<Vec<_>>()
                     .join(" ")
             )
