@@ -13,6 +13,7 @@ import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { cn } from "@/ui/cn";
 import type { RecordPanelProps } from "./panels";
+import { bulkUpdate } from "./chunks";
 import { ordered, renumber } from "./order";
 import { isTemplate } from "./preview-url";
 import { RelationLists } from "./relation-list";
@@ -243,7 +244,8 @@ function Builder({ page, meta, lang }: { page: Row; meta: Meta; lang: string }) 
     setFocus(moved.link.id);
     setSaid(t("ed.builder.moved", { name: blockTitle(moved, meta, lang) ?? t("ed.builder.missing"), position: to + 1, count: next.length }));
     try {
-      for (const { id, orderIndex } of renumber(next.map((b) => b.link))) await entityClient({ path: LINKS }).update(id, { orderIndex });
+      // One request, one transaction: all the new positions or none.
+      await bulkUpdate({ path: LINKS })(renumber(next.map((b) => b.link)).map(({ id, orderIndex }) => ({ id, data: { orderIndex } })));
       await changed();
     } catch (err) {
       setOrder(null);

@@ -69,10 +69,9 @@ describe("a relation inside a record", () => {
         state.links = state.links.filter((l) => !u.pathname.endsWith(l.id));
         return reply(200, { data: {} });
       }
-      if (s.method === "PATCH") {
-        const id = u.pathname.split("/").pop();
-        state.links = state.links.map((l) => (l.id === id ? { ...l, ...(s.body as object) } : l));
-        return reply(200, { data: {} });
+      if (s.method === "PATCH" && u.pathname.endsWith("/bulk")) {
+        for (const { id, data } of s.body as { id: string; data: object }[]) state.links = state.links.map((l) => (l.id === id ? { ...l, ...data } : l));
+        return reply(200, { data: [] });
       }
       if (s.method === "POST") {
         const b = s.body as { categoryId: string; orderIndex: number };
@@ -109,10 +108,16 @@ describe("a relation inside a record", () => {
     const user = userEvent.setup();
     screen.getByRole("button", { name: "Переместить «Наука»" }).focus();
     await user.keyboard("{ArrowDown}");
-    await vi.waitFor(() => expect(sent.filter((s) => s.method === "PATCH")).toHaveLength(2));
+    await vi.waitFor(() => expect(sent.filter((s) => s.method === "PATCH")).toHaveLength(1));
+    // Both new positions in one request (one transaction).
     expect(sent.filter((s) => s.method === "PATCH").map((s) => [s.url, s.body])).toEqual([
-      ["/api/blog/categories-to-articles/l2", { orderIndex: 0 }],
-      ["/api/blog/categories-to-articles/l1", { orderIndex: 1 }],
+      [
+        "/api/blog/categories-to-articles/bulk",
+        [
+          { id: "l2", data: { orderIndex: 0 } },
+          { id: "l1", data: { orderIndex: 1 } },
+        ],
+      ],
     ]);
     await vi.waitFor(() => expect(within(list).getAllByTestId("relation-title").map((a) => a.textContent)).toEqual(["Лес", "Наука"]));
     expect(screen.getByText("«Наука» теперь на месте 2 из 2.")).toBeInTheDocument();

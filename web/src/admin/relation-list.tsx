@@ -18,6 +18,7 @@ import { Input } from "@/ui/input";
 import { fileKind, isSizable, sizedUrl } from "@/ui/media";
 import { useEditorT } from "./editor-i18n";
 import { EntityForm, formTitle } from "./form";
+import { bulkUpdate } from "./chunks";
 import { ordered, renumber } from "./order";
 import { AdminLink, recordHref, useReferenceTitles } from "./records";
 import { rowDetail, rowTitle } from "./schema";
@@ -293,7 +294,10 @@ export function RelationList({ side, meta, lang, id, overflow, onSettings, onCha
     setFocus(moved.id);
     setSaid(t("ed.rel.moved", { name: titleOf(moved), position: to + 1, count: next.length }));
     try {
-      for (const { id: linkId, orderIndex } of renumber(next)) await entityClient(relation).update(linkId, { orderIndex });
+      // One request, one transaction: all the new positions or none.
+      const changes = renumber(next);
+      if (relation.ops.bulk) await bulkUpdate(relation)(changes.map(({ id: linkId, orderIndex }) => ({ id: linkId, data: { orderIndex } })));
+      else for (const { id: linkId, orderIndex } of changes) await entityClient(relation).update(linkId, { orderIndex });
       await refresh();
     } catch (err) {
       setOrder(null);
