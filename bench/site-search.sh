@@ -14,7 +14,7 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; rm -rf "$DIR"; }
 trap cleanup EXIT
 base="http://127.0.0.1:$PORT"
 run() {
-  STOA_SECRET_KEY=$KEY STOA_ADDR=127.0.0.1:$PORT STOA_DATA_DIR=$DIR STOA_LOG=warn DATABASE_URL=$1 "$BIN" serve &
+  STOA_TRUSTED_PROXIES=127.0.0.1 STOA_SECRET_KEY=$KEY STOA_ADDR=127.0.0.1:$PORT STOA_DATA_DIR=$DIR STOA_LOG=warn DATABASE_URL=$1 "$BIN" serve &
   pid=$!
   for _ in $(seq 1 300); do curl -fs "$base/ready" >/dev/null 2>&1 && break; sleep 0.1; done
   python3 bench/site_search.py "$base" "$KEY" "$N" ${2:-}

@@ -369,7 +369,16 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
     Ok(json!({"query": q, "results": results, "tooShort": false}))
 }
 
+/// Searches one address may make in [`PER`] (a person types a few a minute).
+const SEARCHES: u32 = 120;
+const PER: std::time::Duration = std::time::Duration::from_secs(60);
+
 pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
+    let rate = Arc::new(stoa_api::rate::Keyed::new(
+        SEARCHES,
+        PER,
+        "site searches per address",
+    ));
     let part = json!({"type": "array", "items": {"type": "object", "properties": {
         "text": {"type": "string"}, "match": {"type": "boolean", "description": "This part holds a word of the query"}
     }, "required": ["text", "match"]}});
@@ -379,9 +388,11 @@ pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
         "/api/host/search",
         get(
             move |axum::extract::State(s): axum::extract::State<AppState>,
-                  Query(q): Query<HashMap<String, String>>| {
-                let state = state.clone();
+                  Query(q): Query<HashMap<String, String>>,
+                  req: axum::extract::Request| {
+                let (state, rate) = (state.clone(), rate.clone());
                 async move {
+                    rate.check(&stoa_api::rate::client_ip(&req))?;
                     let query = q.get("q").map(|s| s.trim()).unwrap_or_default();
                     if query.chars().count() > MAX_QUERY {
                         return Err(Error::invalid_field(
@@ -425,7 +436,7 @@ pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
                     "snippet": part
                 }, "required": ["entity", "kind", "url", "title", "snippet"]}}
             }, "required": ["query", "tooShort", "results"]}),
-            &[422],
+            &[422, 429],
         ),
     )
 }

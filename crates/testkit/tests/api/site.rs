@@ -384,5 +384,21 @@ async fn visitors_search_the_site_by_word_forms_in_their_language(app: TestApp) 
     );
     let r = visitor.get(&find("ошибка", "ru")).await;
     assert!(!r.text.contains("/ru/500"), "{}", r.text);
+    // One address cannot search without end: past its budget it is told to wait.
+    let mut limited = None;
+    for n in 0..200 {
+        let r = visitor.get(&find("лес", "ru")).await;
+        if r.status == 429 {
+            limited = Some((n, r.header("retry-after").map(str::to_owned)));
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let (n, retry) = limited.expect("a 429 within 200 searches");
+    assert!(
+        n >= 100,
+        "the budget is a person's, not a handful: limited after {n}"
+    );
+    assert!(retry.is_some(), "says when to come back");
 }
 dual_test!(visitors_search_the_site_by_word_forms_in_their_language);
