@@ -2,7 +2,7 @@ import { closestCenter, DndContext, type DragEndEvent, PointerSensor, useSensor,
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { GripVertical, Monitor, Smartphone } from "lucide-react";
+import { Monitor, Smartphone } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useEditorT } from "@/admin/editor-i18n";
@@ -14,6 +14,7 @@ import { Dialog, DialogContent } from "@/ui/dialog";
 import { cn } from "@/ui/cn";
 import type { RecordPanelProps } from "./panels";
 import { bulkUpdate } from "./chunks";
+import { DragHandle } from "./drag-handle";
 import { ordered, renumber } from "./order";
 import { isTemplate } from "./preview-url";
 import { RelationLists } from "./relation-list";
@@ -89,23 +90,7 @@ function SortableBlock({ block, meta, lang, onEdit, onRemove, onMove }: { block:
   const title = blockTitle(block, meta, lang) ?? t("ed.builder.missing");
   return (
     <li ref={setNodeRef} style={{ transform: CSS.Transform.toString(transform), transition }} className={cn("flex flex-wrap items-start gap-2 rounded-lg border border-border bg-white p-2", isDragging && "z-10 shadow-lg")} data-testid="builder-block" data-block={block.link.id}>
-      <button
-        type="button"
-        className="mt-0.5 cursor-grab rounded p-1 text-neutral-600 hover:bg-muted active:cursor-grabbing"
-        aria-label={t("ed.builder.move", { name: title })}
-        data-handle=""
-        {...attributes}
-        {...listeners}
-        onKeyDown={(e) => {
-          // The keyboard moves a block one place at a time (dragging is for the pointer).
-          if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-            e.preventDefault();
-            onMove(e.key === "ArrowUp" ? -1 : 1);
-          }
-        }}
-      >
-        <GripVertical aria-hidden className="h-4 w-4" />
-      </button>
+      <DragHandle className="mt-0.5" label={t("ed.builder.move", { name: title })} attributes={attributes} listeners={listeners} onMove={onMove} />
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium">{title}</p>
         <ul className="mt-1 flex flex-wrap gap-1">

@@ -2,7 +2,7 @@ import { closestCenter, DndContext, type DragEndEvent, PointerSensor, useSensor,
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { FileText, GripVertical, Link2, Settings2, X } from "lucide-react";
+import { FileText, Link2, Settings2, X } from "lucide-react";
 import { Popover } from "radix-ui";
 import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -16,6 +16,7 @@ import { cn } from "@/ui/cn";
 import { Dialog, DialogContent } from "@/ui/dialog";
 import { Input } from "@/ui/input";
 import { fileKind, isSizable, sizedUrl } from "@/ui/media";
+import { DragHandle } from "./drag-handle";
 import { useEditorT } from "./editor-i18n";
 import { EntityForm, formTitle } from "./form";
 import { bulkUpdate } from "./chunks";
@@ -131,23 +132,7 @@ function LinkedItem({ link, side, target, lang, onMove, onUnlink, onSettings, dr
       data-link={link.id}
     >
       {draggable ? (
-        <button
-          type="button"
-          className="cursor-grab rounded p-1 text-neutral-600 hover:bg-muted active:cursor-grabbing"
-          aria-label={t("ed.rel.move", { name: title })}
-          data-handle=""
-          {...attributes}
-          {...listeners}
-          onKeyDown={(e) => {
-            // The keyboard moves a link one place at a time (dragging is for the pointer).
-            if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-              e.preventDefault();
-              onMove(e.key === "ArrowUp" ? -1 : 1);
-            }
-          }}
-        >
-          <GripVertical aria-hidden className="h-4 w-4" />
-        </button>
+        <DragHandle label={t("ed.rel.move", { name: title })} attributes={attributes} listeners={listeners} onMove={onMove} />
       ) : null}
       <Thumbnail target={side.target} row={target} />
       <div className="min-w-0 flex-1">
