@@ -590,29 +590,19 @@ pub fn relation(
     left: (&'static str, &'static str),
     right: (&'static str, &'static str),
 ) -> EntityBuilder {
-    let mut entity = common(module, name, name, EntityKind::Relation);
-    entity.fields.push(
-        int("orderIndex")
-            .required()
-            .default_int(0)
-            .list()
-            .advanced(),
-    );
-    entity
-        .fields
-        .push(text("className").max_len(1000).advanced());
-    entity.fields.push(reference(left.0, left.1).list());
-    entity.fields.push(reference(right.0, right.1).list());
-    EntityBuilder { entity }
+    relation_one(module, name, left).field(reference(right.0, right.1).list())
+}
+
+/// `className`: a record's style class, kept under the admin's "Advanced".
+pub fn class_name() -> Field {
+    text("className").max_len(1000).advanced()
 }
 
 impl EntityBuilder {
     /// The content columns most models carry: `adminTitle` and `slug` (generated when absent)
     /// and `className`.
     pub fn content(self) -> Self {
-        self.admin_title()
-            .field(slug_field())
-            .field(text("className").max_len(1000).advanced())
+        self.admin_title().field(slug_field()).field(class_name())
     }
 
     /// `adminTitle`, required, three random words when absent, the admin's title field.
@@ -754,9 +744,7 @@ pub fn relation_one(
             .list()
             .advanced(),
     );
-    entity
-        .fields
-        .push(text("className").max_len(1000).advanced());
+    entity.fields.push(class_name());
     entity.fields.push(reference(left.0, left.1).list());
     EntityBuilder { entity }
 }

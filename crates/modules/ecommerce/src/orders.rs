@@ -861,6 +861,18 @@ impl Commerce {
                 )?,
             ));
         }
+        self.set_quantities(&row, order, &changes).await?;
+        self.one(subject, order).await
+    }
+
+    /// Sets line quantities of `order` (its row `row`) while it is still in the cart: lines that
+    /// are not the order's are left alone; 409 once the order left the cart.
+    async fn set_quantities(
+        &self,
+        row: &Record,
+        order: Uuid,
+        changes: &[(Uuid, i64)],
+    ) -> Result<()> {
         if row.text("status") != Some("new") {
             return Err(Error::conflict_field(
                 "status",
@@ -894,8 +906,7 @@ impl Commerce {
                 .await?;
             }
         }
-        tx.commit().await?;
-        self.one(subject, order).await
+        tx.commit().await
     }
 
     /// Σ line quantities of `order` (0 for an order without lines, where the original answered
@@ -951,31 +962,13 @@ impl Commerce {
                 "line {line} is not a line of order {order}"
             )));
         }
-        if row.text("status") != Some("new") || row.text("type") != Some("cart") {
+        if row.text("type") != Some("cart") {
             return Err(Error::conflict_field(
                 "status",
                 "only an order still in the cart (status new) can be changed",
             ));
         }
-        let mut tx = self.store.begin().await?;
-        {
-            let mut exec = tx.exec();
-            if !self.lock_open(&mut exec, order).await? {
-                return Err(Error::conflict_field(
-                    "status",
-                    "the order left the cart meanwhile",
-                ));
-            }
-            repo::set_if(
-                &mut exec,
-                &self.e.line,
-                line,
-                &[("quantity", Val::Int(n))],
-                &[],
-            )
-            .await?;
-        }
-        tx.commit().await?;
+        self.set_quantities(&row, order, &[(line, n)]).await?;
         Ok(self.store.get(&self.e.line, line).await?.to_json())
     }
 

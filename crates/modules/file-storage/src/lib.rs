@@ -36,7 +36,7 @@ pub fn declarations() -> Module {
                         .file(),
                 )
                 .field(text("containerClassName").max_len(1000))
-                .field(text("className").max_len(1000).advanced())
+                .field(stoa_kernel::model::class_name())
                 .field(int("width"))
                 .field(int("height"))
                 .field(text("alt").max_len(2000))

@@ -92,7 +92,7 @@ pub fn declarations() -> Module {
                         .default_text("Description")
                         .max_len(2000),
                 )
-                .field(text("className").max_len(1000).advanced())
+                .field(stoa_kernel::model::class_name())
                 .field(
                     enumeration("language", LANGUAGES)
                         .required()

@@ -89,7 +89,11 @@ pub fn normalise(url: &str) -> Result<String> {
     })
 }
 
-fn entity_by_route<'s>(store: &'s Store, module: &str, route: &str) -> Option<&'s Entity> {
+pub(crate) fn entity_by_route<'s>(
+    store: &'s Store,
+    module: &str,
+    route: &str,
+) -> Option<&'s Entity> {
     store
         .registry
         .entities()
@@ -186,7 +190,12 @@ async fn matches(store: &Store, template: &str, url: &[&str]) -> Result<bool> {
 
 /// Every page, in a stable order (static templates before dynamic ones, then by id).
 pub async fn all_pages(store: &Store) -> Result<Vec<Record>> {
-    let mut out = store.all(&*store.entity("host.page")?, usize::MAX).await?;
+    pages_up_to(store, usize::MAX).await
+}
+
+/// At most `cap` pages, in [`all_pages`]' order.
+pub async fn pages_up_to(store: &Store, cap: usize) -> Result<Vec<Record>> {
+    let mut out = store.all(&*store.entity("host.page")?, cap).await?;
     out.sort_by_key(|p| p.text("url").unwrap_or_default().contains('['));
     Ok(out)
 }

@@ -86,12 +86,10 @@ impl Search {
 async fn find_targets(store: &Store) -> Result<Vec<Target>> {
     let page = store.entity("host.page")?;
     let mut out = vec![Target {
-        entity: page.clone(),
+        entity: page,
         template: None,
     }];
-    let mut pages = store.all(&page, MAX_PAGES).await?;
-    pages.sort_by_key(|p| p.text("url").unwrap_or_default().contains('['));
-    for p in pages {
+    for p in crate::pages::pages_up_to(store, MAX_PAGES).await? {
         let url = p.text("url").unwrap_or_default();
         let records: Vec<_> = segments(url)
             .into_iter()
@@ -102,18 +100,14 @@ async fn find_targets(store: &Store) -> Result<Vec<Target>> {
         let [Segment::Record { module, route, .. }] = records.as_slice() else {
             continue;
         };
-        let Some(e) = store
-            .registry
-            .entities()
-            .iter()
-            .find(|e| e.module == *module && (e.route == *route || e.name == *route))
-        else {
+        let Some(e) = crate::pages::entity_by_route(store, module, route) else {
             continue;
         };
+        let e = store.entity(&e.key())?;
         // Only what any visitor may read (never accounts, orders, messages), and only what an
         // index can search.
-        if !store.registry.publicly_readable(e)
-            || stoa_store::ddl::search_columns(e).is_empty()
+        if !store.registry.publicly_readable(&e)
+            || stoa_store::ddl::search_columns(&e).is_empty()
             || out.iter().any(|t| t.entity.key() == e.key())
         {
             continue;
@@ -195,6 +189,24 @@ fn text_in(v: Option<&Value>, lang: &str) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// The fields a record's snippet is read from, as its entity declares them: its translated and
+/// rich texts other than the title, and its long plain texts (a page's description) — never a
+/// technical field, a list column or one the index already searches.
+fn snippet_fields(e: &Entity) -> impl Iterator<Item = &stoa_kernel::model::Field> {
+    use stoa_kernel::model::{Format, Kind};
+    e.public_fields().filter(|f| match f.kind {
+        Kind::Translations | Kind::RichText => f.name != "title",
+        Kind::Text => {
+            !f.list
+                && !f.advanced
+                && !f.searchable
+                && f.format == Format::None
+                && f.max_len.is_none_or(|n| n >= 500)
+        }
+        _ => false,
+    })
 }
 
 /// At most `n` characters of `text` (a record's text can be long; the search reads its start).
@@ -311,18 +323,11 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
                 title
             };
             let title = cut(&title, MAX_TEXT / 8);
-            let body = [
-                "subtitle",
-                "description",
-                "shortDescription",
-                "content",
-                "text",
-            ]
-            .iter()
-            .map(|k| cut(&text_in(fields.get(*k), lang), MAX_TEXT))
-            .filter(|s| !s.trim().is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
+            let body = snippet_fields(e)
+                .map(|f| cut(&text_in(fields.get(f.name), lang), MAX_TEXT))
+                .filter(|s| !s.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
             let body = cut(&body, MAX_TEXT);
             // Every word of the query, somewhere in what the record holds (its searched fields too).
             let all = format!(

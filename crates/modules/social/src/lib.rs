@@ -52,7 +52,7 @@ pub fn declarations() -> Module {
                 .private()
                 .build(),
             model(M, "message", "messages")
-                .field(text("className").max_len(1000).advanced())
+                .field(stoa_kernel::model::class_name())
                 .field(text("title").max_len(500))
                 .field(text("subtitle").max_len(500))
                 .field(text("description").max_len(100_000).list().searchable())

@@ -338,6 +338,20 @@ async fn visitors_search_the_site_by_word_forms_in_their_language(app: TestApp) 
         .map(|p| p["text"].as_str().unwrap())
         .collect();
     assert_eq!(marked, vec!["дерев"], "{article}");
+    // The snippet comes from the article's own text, the word found marked there too.
+    let snippet = article["snippet"].as_array().unwrap();
+    assert!(
+        snippet
+            .iter()
+            .any(|p| p["match"] == true && p["text"] == "дерев"),
+        "{article}"
+    );
+    assert!(
+        !snippet
+            .iter()
+            .any(|p| p["text"].as_str().unwrap().contains("how-we-plant")),
+        "no address or admin name in the snippet: {article}"
+    );
     // English word forms, English titles.
     let r = visitor.get(&find("planting", "en")).await;
     let en = r.data()["results"].as_array().unwrap().clone();
