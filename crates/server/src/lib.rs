@@ -3,6 +3,7 @@
 
 pub use stoa_api::config;
 mod head;
+pub mod import;
 mod listener;
 mod middleware;
 mod page_cache;

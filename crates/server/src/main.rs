@@ -50,10 +50,39 @@ enum Command {
     },
     /// Print the OpenAPI document (built on a throw-away database; touches nothing).
     Openapi,
+    /// Import another system's database (`sps`: SinglePageStartup). See docs/migrating-from-sps.md.
+    Import {
+        #[command(subcommand)]
+        command: ImportCommand,
+    },
     /// Manage administrators.
     Admin {
         #[command(subcommand)]
         command: AdminCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportCommand {
+    /// Every SPS table with a Stoa counterpart, ids, slugs and timestamps kept. Idempotent: a
+    /// second run writes nothing; a run stopped halfway resumes. Prints a report of every table.
+    Sps {
+        /// The SPS database: `postgres://user@host/db` (read only).
+        #[arg(long)]
+        from: String,
+        /// Where SPS kept its files: a folder, or `s3://bucket[/prefix]` (read with the STOA_S3_*
+        /// settings).
+        #[arg(long)]
+        files: Option<String>,
+        /// Report what would be imported without writing anything.
+        #[arg(long)]
+        dry_run: bool,
+        /// Only rows changed after this time (RFC 3339, e.g. 2025-01-31T00:00:00Z).
+        #[arg(long)]
+        since: Option<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -244,6 +273,53 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 // Default roles, permissions and templates, once per database.
                 let p = stoa_server::prepare(&config).await?;
                 p.store.db.close().await;
+            }
+        }
+        Command::Import {
+            command:
+                ImportCommand::Sps {
+                    from,
+                    files,
+                    dry_run,
+                    since,
+                    json,
+                },
+        } => {
+            init_logs(&config);
+            let opts = stoa_server::import::Options {
+                from,
+                files,
+                dry_run,
+                since,
+            };
+            let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let mut progress = |p: stoa_server::import::Progress<'_>| {
+                let width = 30;
+                let filled = (p.index * width + width * usize::from(p.total > 0) * usize::try_from(p.done).unwrap_or(0) / usize::try_from(p.total.max(1)).unwrap_or(1)) / p.tables.max(1);
+                let bar = format!(
+                    "[{}{}] {}/{} {} {}/{}",
+                    "#".repeat(filled.min(width)),
+                    ".".repeat(width - filled.min(width)),
+                    p.index + 1,
+                    p.tables,
+                    p.table,
+                    p.done,
+                    p.total
+                );
+                if tty {
+                    eprint!("\r\x1b[2K{bar}");
+                } else if p.done == p.total {
+                    eprintln!("{bar}");
+                }
+            };
+            let report = stoa_server::import::run(&config, &opts, &mut progress).await?;
+            if tty {
+                eprintln!();
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!("{report}");
             }
         }
         Command::Admin {

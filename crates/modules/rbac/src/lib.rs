@@ -360,6 +360,15 @@ pub fn module() -> stoa_api::module::ModuleDef {
             )))
         })
         .seed(|ctx| Box::pin(seed::seed(&ctx.store, ctx.operations())))
+        // Not a seed: a look at every start whether bcrypt hashes are about (imported accounts).
+        .seed(|ctx| {
+            Box::pin(async move {
+                match ctx.need::<Auth>() {
+                    Ok(auth) => auth.notice_legacy_hashes().await,
+                    Err(_) => Ok(()),
+                }
+            })
+        })
         .seed(stoa_notification::mail::templates_seed(
             "rbac.templates.v1",
             service::templates,

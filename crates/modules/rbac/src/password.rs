@@ -1,7 +1,10 @@
 //! Passwords: length and common-password rules, argon2id hashing (m = 19 MiB, t = 2, p = 1) on
 //! the blocking pool behind a concurrency cap, and a dummy verification for unknown accounts so
 //! both answers take the same time. Hashes brought from the original system (bcrypt, `$2a$`/`$2b$`)
-//! are verified as bcrypt and replaced by argon2id at the first sign-in ([`is_legacy`]).
+//! are verified as bcrypt and replaced by argon2id at the first sign-in ([`is_legacy`]). While a
+//! database holds any (seen at start or at a check), every check costs one bcrypt and one argon2id
+//! verification — real or dummy — whatever the account, so a refusal tells nobody which kind of
+//! hash, or whether an account, stands behind an address.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
@@ -68,6 +71,8 @@ pub fn check_len(field: &str, password: &str) -> Result<()> {
 #[derive(Clone)]
 pub struct Hasher {
     slots: Arc<Semaphore>,
+    /// bcrypt hashes are about: every check costs one bcrypt verification too.
+    legacy: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// What an unknown account's password is checked against: a hash made with the same parameters
@@ -83,11 +88,32 @@ pub fn is_legacy(stored: &str) -> bool {
         .any(|p| stored.starts_with(p))
 }
 
+/// A bcrypt hash (10 rounds, as the original made them) of a password nobody has: the bcrypt half
+/// of a check for an account whose hash is argon2id, or for no account.
+static BCRYPT_DUMMY: LazyLock<String> = LazyLock::new(|| {
+    bcrypt::hash_with_salt("stoa-dummy-password-for-timing", 10, [42u8; 16])
+        .map(|h| h.format_for_version(bcrypt::Version::TwoA))
+        .unwrap_or_default()
+});
+
 impl Hasher {
     pub fn new(concurrency: usize) -> Result<Self> {
         Ok(Self {
             slots: Arc::new(Semaphore::new(concurrency.max(1))),
+            legacy: Arc::default(),
         })
+    }
+
+    /// From now on every check costs a bcrypt verification too (the database holds bcrypt
+    /// hashes): see the module's note.
+    pub fn expect_legacy(&self) {
+        self.legacy
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether checks cost a bcrypt verification too.
+    pub fn legacy_expected(&self) -> bool {
+        self.legacy.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     async fn run<T: Send + 'static>(
@@ -119,25 +145,40 @@ impl Hasher {
     /// Verifies against `stored`; with `None` (unknown account) verifies against a dummy hash
     /// and answers `false`, taking the same time.
     pub async fn verify(&self, password: &str, stored: Option<String>) -> Result<bool> {
+        Ok(self.verify_counted(password, stored).await?.0)
+    }
+
+    /// [`Self::verify`], and the work it did: (bcrypt verifications, argon2id verifications) —
+    /// the same for every account and for none, which is what keeps the timing equal.
+    async fn verify_counted(
+        &self,
+        password: &str,
+        stored: Option<String>,
+    ) -> Result<(bool, (u8, u8))> {
         let p = password.to_owned();
         let known = stored.is_some();
         let h = stored.unwrap_or_else(|| DUMMY.to_owned());
-        let ok = self
+        let old = is_legacy(&h);
+        if old {
+            self.expect_legacy();
+        }
+        let both = self.legacy_expected();
+        let (ok, work) = self
             .run(move || {
-                if is_legacy(&h) {
-                    // bcrypt reads at most 72 bytes (the original's hashes were made that way too);
-                    // the argon2id check of the dummy keeps a wrong password at least as slow
-                    // as for an account of ours.
-                    let ok = bcrypt::verify(p.as_bytes(), &h).unwrap_or(false);
-                    let dummy = PasswordHash::new(DUMMY).map_err(Error::internal)?;
-                    let _ = argon()?.verify_password(p.as_bytes(), &dummy);
-                    return Ok(ok);
-                }
-                let parsed = PasswordHash::new(&h).map_err(Error::internal)?;
-                Ok(argon()?.verify_password(p.as_bytes(), &parsed).is_ok())
+                // bcrypt reads at most 72 bytes (the original's hashes were made that way too).
+                let (bcrypt_ok, bcrypts) = if both {
+                    let target = if old { h.as_str() } else { BCRYPT_DUMMY.as_str() };
+                    (bcrypt::verify(p.as_bytes(), target).unwrap_or(false) && old, 1)
+                } else {
+                    (false, 0)
+                };
+                let parsed = PasswordHash::new(if old { DUMMY } else { h.as_str() })
+                    .map_err(Error::internal)?;
+                let argon_ok = argon()?.verify_password(p.as_bytes(), &parsed).is_ok() && !old;
+                Ok((bcrypt_ok || argon_ok, (bcrypts, 1)))
             })
             .await?;
-        Ok(ok && known)
+        Ok((ok && known, work))
     }
 }
 
@@ -203,6 +244,46 @@ mod tests {
                 .unwrap()
         );
         assert!(!h.verify("correct horse battery", None).await.unwrap());
+    }
+
+    /// Once a bcrypt hash is about, every check does one bcrypt and one argon2id verification,
+    /// right or wrong, for an imported account, a native one and none: a refusal takes as long
+    /// whoever stands behind the address. Before, a native check does argon2id only.
+    #[tokio::test]
+    async fn with_bcrypt_hashes_about_every_check_does_the_same_work() {
+        let h = Hasher::new(2).unwrap();
+        let native = h.hash("native password 1").await.unwrap();
+        let old = bcrypt::hash_with_salt("old password 1", 10, [7u8; 16])
+            .unwrap()
+            .format_for_version(bcrypt::Version::TwoA);
+        assert_eq!(
+            h.verify_counted("wrong", Some(native.clone())).await.unwrap(),
+            (false, (0, 1))
+        );
+        assert_eq!(h.verify_counted("wrong", None).await.unwrap(), (false, (0, 1)));
+        // The first bcrypt hash met switches every later check to both.
+        assert_eq!(
+            h.verify_counted("wrong", Some(old.clone())).await.unwrap(),
+            (false, (1, 1))
+        );
+        for (password, stored, ok) in [
+            ("wrong", Some(native.clone()), false),
+            ("native password 1", Some(native), true),
+            ("wrong", None, false),
+            ("old password 1", None, false),
+            ("wrong", Some(old.clone()), false),
+            ("old password 1", Some(old), true),
+        ] {
+            assert_eq!(
+                h.verify_counted(password, stored).await.unwrap(),
+                (ok, (1, 1)),
+                "{password}"
+            );
+        }
+        // Known at start (an imported database): the same from the first check.
+        let fresh = Hasher::new(1).unwrap();
+        fresh.expect_legacy();
+        assert_eq!(fresh.verify_counted("x", None).await.unwrap(), (false, (1, 1)));
     }
 
     /// A hash from the original system (bcrypt, 10 rounds, its salt inside) checks as bcrypt.

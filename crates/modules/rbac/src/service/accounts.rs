@@ -55,6 +55,26 @@ impl Auth {
         }
     }
 
+    /// Whether any identity still keeps a bcrypt hash from the original system: every password
+    /// check then costs a bcrypt verification too, so timing tells nothing (see `password`).
+    /// Called at every start; one look at the identities' passwords.
+    pub async fn notice_legacy_hashes(&self) -> Result<()> {
+        let e = &self.e.identity;
+        let q = stoa_kernel::query::FindQuery::all()
+            .filter(
+                e,
+                "password",
+                stoa_kernel::query::Op::Like,
+                stoa_kernel::query::FilterValue::One(Val::Text("$2%".into())),
+            )?
+            .take(1);
+        if !self.store.find_in_query(e, q, 1).await?.is_empty() {
+            tracing::info!("bcrypt passwords from the original system are kept: every password check costs a bcrypt verification too until they are rehashed");
+            self.hasher.expect_legacy();
+        }
+        Ok(())
+    }
+
     pub(crate) async fn secret_of(&self, identity: Uuid, field: &str) -> Result<Option<String>> {
         let mut c = self.store.db.read().await?;
         Ok(
