@@ -298,6 +298,14 @@ pub struct ProviderConfig {
         default_value = "https://api.cloudpayments.ru"
     )]
     pub cloudpayments_api_url: String,
+    /// The script of CloudPayments' payment widget (the card form it opens over the page), for
+    /// the donation's card-widget variant. Its origin is allowed by the site's CSP.
+    #[arg(
+        long,
+        env = "STOA_CLOUDPAYMENTS_WIDGET_URL",
+        default_value = "https://widget.cloudpayments.ru/bundles/cloudpayments.js"
+    )]
+    pub cloudpayments_widget_url: String,
     /// TipTopPay Public ID.
     #[arg(long, env = "STOA_TIPTOPPAY_PUBLIC_ID")]
     pub tiptoppay_public_id: Option<String>,
@@ -310,6 +318,13 @@ pub struct ProviderConfig {
         default_value = "https://api.tiptoppay.kz"
     )]
     pub tiptoppay_api_url: String,
+    /// The script of TipTopPay's payment widget (as CloudPayments').
+    #[arg(
+        long,
+        env = "STOA_TIPTOPPAY_WIDGET_URL",
+        default_value = "https://widget.tiptoppay.kz/bundles/widget.js"
+    )]
+    pub tiptoppay_widget_url: String,
     /// Payselection (RUB) site id.
     #[arg(long, env = "STOA_PAYSELECTION_SITE_ID")]
     pub payselection_site_id: Option<String>,
@@ -381,6 +396,26 @@ pub struct ProviderConfig {
 }
 
 impl ProviderConfig {
+    /// The origins of the payment widgets' scripts of the configured providers (CloudPayments,
+    /// TipTopPay): what the site's CSP lets the page load and frame.
+    pub fn widget_origins(&self) -> Vec<String> {
+        let set = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
+        [
+            (
+                set(&self.cloudpayments_public_id) && set(&self.cloudpayments_api_secret),
+                &self.cloudpayments_widget_url,
+            ),
+            (
+                set(&self.tiptoppay_public_id) && set(&self.tiptoppay_api_secret),
+                &self.tiptoppay_widget_url,
+            ),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .filter_map(|(_, url)| origin(url))
+        .collect()
+    }
+
     /// Every default, no credentials.
     pub fn defaults() -> Self {
         Self {
@@ -388,6 +423,9 @@ impl ProviderConfig {
             stripe_api_url: "https://api.stripe.com".into(),
             cloudpayments_api_url: "https://api.cloudpayments.ru".into(),
             tiptoppay_api_url: "https://api.tiptoppay.kz".into(),
+            cloudpayments_widget_url: "https://widget.cloudpayments.ru/bundles/cloudpayments.js"
+                .into(),
+            tiptoppay_widget_url: "https://widget.tiptoppay.kz/bundles/widget.js".into(),
             payselection_api_url: "https://webform.payselection.com".into(),
             payselection_int_api_url: "https://webform.payselection.com".into(),
             oxprocessing_api_url: "https://app.0xprocessing.com".into(),
@@ -564,5 +602,40 @@ mod tests {
             super::redact_url("sqlite://./data/stoa.db"),
             "sqlite://./data/stoa.db"
         );
+    }
+}
+
+/// `scheme://host[:port]` of an http(s) URL, or `None` — never anything a CSP could read as more
+/// than one source (no spaces, quotes, semicolons or commas).
+fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    if !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    let host = rest.split(['/', '?', '#']).next()?;
+    let clean = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    clean.then(|| format!("{scheme}://{host}"))
+}
+
+#[cfg(test)]
+mod widget_origin_tests {
+    use super::*;
+
+    #[test]
+    fn widget_origins_are_the_configured_providers_script_origins() {
+        let mut c = ProviderConfig::defaults();
+        assert!(c.widget_origins().is_empty(), "no provider configured, nothing allowed");
+        c.cloudpayments_public_id = Some("pk_1".into());
+        c.cloudpayments_api_secret = Some("secret".into());
+        assert_eq!(c.widget_origins(), ["https://widget.cloudpayments.ru"]);
+        c.cloudpayments_widget_url = "http://127.0.0.1:4010/bundles/cloudpayments.js".into();
+        assert_eq!(c.widget_origins(), ["http://127.0.0.1:4010"]);
+        c.cloudpayments_widget_url = "https://evil.example; script-src *".into();
+        assert!(c.widget_origins().is_empty(), "a URL that would add CSP sources is refused");
+        c.cloudpayments_widget_url = "javascript:alert(1)".into();
+        assert!(c.widget_origins().is_empty());
     }
 }

@@ -548,3 +548,84 @@ pub(crate) fn notify(inner: &Inner, rec: &Rec, tamper: &Tamper, txn: &str) -> No
     }
     crate::single(headers, sent, Effect::of(tamper))
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The payment widget: its script and the call its "Pay" makes.
+
+/// The widget's script, where each provider serves it (`widget.cloudpayments.ru/bundles/cloudpayments.js`,
+/// `widget.tiptoppay.kz/bundles/widget.js`; both paths answer here).
+const WIDGET_JS: &str = include_str!("../assets/widget.js");
+
+/// `GET /bundles/cloudpayments.js` · `/bundles/widget.js`: the script. `POST /widget/pay` (from the
+/// page, cross-origin, as `text/plain` JSON so no preflight is needed; `OPTIONS` answered anyway): the
+/// card form's "Pay" — checked like the widget checks its options (`publicId` must be this terminal's,
+/// `amount` > 0, a currency the terminal takes, a description, an email when `requireEmail`), recorded as
+/// a payment with the page's `invoiceId` and `accountId`, and paid: the Pay notification goes to the shop
+/// as for a hosted payment. Answers `{success, transactionId}` or `{success: false, message}`.
+pub(crate) async fn widget(inner: &std::sync::Arc<Inner>, req: &Req) -> Option<Resp> {
+    let cors = |r: Resp| {
+        r.with_header("access-control-allow-origin", "*")
+            .with_header("access-control-allow-methods", "POST, OPTIONS")
+            .with_header("access-control-allow-headers", "content-type")
+    };
+    match (req.method.as_str(), req.path.as_str()) {
+        ("GET", "/bundles/cloudpayments.js" | "/bundles/widget.js") => Some(Resp {
+            status: 200,
+            content_type: "text/javascript; charset=utf-8",
+            headers: vec![("access-control-allow-origin".into(), "*".into())],
+            body: WIDGET_JS.to_string(),
+        }),
+        ("OPTIONS", "/widget/pay") => Some(cors(Resp::text(204, ""))),
+        ("POST", "/widget/pay") => Some(cors(widget_pay(inner, req).await)),
+        _ => None,
+    }
+}
+
+async fn widget_pay(inner: &std::sync::Arc<Inner>, req: &Req) -> Resp {
+    let refuse = |m: &str| Resp::json(200, &json!({"success": false, "message": m}));
+    let Some(Value::Object(o)) = req.json() else {
+        return refuse("the body must be a JSON object");
+    };
+    if str_param(&o, "publicId").as_deref() != Some(inner.creds.public_id.as_str()) {
+        return refuse("publicId is not this terminal's");
+    }
+    if !matches!(str_param(&o, "mode").as_deref(), Some("auth" | "charge")) {
+        return refuse("mode must be auth or charge");
+    }
+    let email = str_param(&o, "email");
+    if o.get("requireEmail") == Some(&Value::Bool(true))
+        && !email.as_deref().is_some_and(util::is_email)
+    {
+        return refuse("an email is required");
+    }
+    let mut p = Map::new();
+    p.insert("Amount".into(), o.get("amount").cloned().unwrap_or(Value::Null));
+    for (ours, theirs) in [
+        ("currency", "Currency"),
+        ("description", "Description"),
+        ("invoiceId", "InvoiceId"),
+        ("accountId", "AccountId"),
+    ] {
+        if let Some(v) = str_param(&o, ours) {
+            p.insert(theirs.into(), Value::String(v));
+        }
+    }
+    if let Some(e) = email {
+        p.insert("Email".into(), Value::String(e));
+    }
+    if let Some(d) = o.get("data").filter(|d| !d.is_null()) {
+        p.insert("JsonData".into(), Value::String(d.to_string()));
+    }
+    let mut problems = Vec::new();
+    let made = create(inner, &p, &mut problems);
+    let model: Value = serde_json::from_str(&made.body).unwrap_or(Value::Null);
+    let Some(id) = model["Model"]["Id"].as_str().map(str::to_owned) else {
+        return refuse(model["Message"].as_str().unwrap_or("the payment was refused"));
+    };
+    if !problems.is_empty() {
+        return refuse(&problems.join("; "));
+    }
+    crate::pay(inner, &id, &Tamper::None).await;
+    let txn = inner.find(&id).and_then(|r| r.txn).unwrap_or_default();
+    Resp::json(200, &json!({"success": true, "transactionId": txn}))
+}

@@ -696,6 +696,11 @@ async fn handle(
     if let Some(resp) = page::handle(&inner, &req).await {
         return resp.into_response();
     }
+    if matches!(inner.kind, Kind::CloudPayments | Kind::TipTopPay)
+        && let Some(resp) = cloudpayments::widget(&inner, &req).await
+    {
+        return resp.into_response();
+    }
     let (mode, failing) = {
         let s = inner.lock();
         (s.mode, s.mode == Mode::Failing)

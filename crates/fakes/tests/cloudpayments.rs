@@ -336,3 +336,71 @@ async fn failing_mode_answers_500_with_the_error_shape() {
         assert_eq!(fake.requests().len(), 1);
     }
 }
+
+/// The widget: its script where each provider serves it, and its "Pay" — refused with the
+/// widget's own checks, otherwise recorded with the page's invoice id and paid: the Pay
+/// notification reaches the shop, signed as for a hosted payment.
+#[tokio::test]
+async fn the_widget_pays_with_the_pages_invoice_and_notifies_the_shop() {
+    for kind in KINDS {
+        let (fake, rx) = start_with_receiver(kind, |_| (200, "{\"code\":0}".to_string())).await;
+        let http = client();
+        for path in ["/bundles/cloudpayments.js", "/bundles/widget.js"] {
+            let r = http.get(format!("{}{path}", fake.url)).send().await.unwrap();
+            assert_eq!(r.status(), 200, "{path}");
+            let js = r.text().await.unwrap();
+            assert!(js.contains("window.cp.CloudPayments = Widget") && js.contains("tiptop.Widget"));
+        }
+        let currency = if kind == Kind::TipTopPay { "KZT" } else { "RUB" };
+        let pay = |body: Value| {
+            let http = http.clone();
+            let url = format!("{}/widget/pay", fake.url);
+            async move {
+                let r = http
+                    .post(url)
+                    .header("content-type", "text/plain")
+                    .body(body.to_string())
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    r.headers().get("access-control-allow-origin").unwrap(),
+                    "*"
+                );
+                r.json::<Value>().await.unwrap()
+            }
+        };
+        let good = json!({
+            "mode": "auth", "publicId": fake.creds.public_id, "amount": 398, "currency": currency,
+            "description": "2 trees", "invoiceId": "invoice-9", "accountId": "donor@example.com",
+            "email": "donor@example.com", "requireEmail": true, "skin": "mini",
+            "data": {"invoiceId": "invoice-9"}
+        });
+        for (change, why) in [
+            (json!({"publicId": "pk_other"}), "publicId"),
+            (json!({"mode": "capture"}), "mode"),
+            (json!({"email": null}), "email"),
+            (json!({"amount": 0}), "Amount"),
+        ] {
+            let mut body = good.clone();
+            for (k, v) in change.as_object().unwrap() {
+                body[k] = v.clone();
+            }
+            let r = pay(body).await;
+            assert_eq!(r["success"], false, "{why}: {r}");
+            assert!(rx.all().is_empty(), "a refused payment notifies nobody");
+        }
+        let r = pay(good.clone()).await;
+        assert_eq!(r["success"], true, "{r}");
+        assert!(r["transactionId"].as_str().is_some_and(|t| !t.is_empty()));
+        let got = rx.last();
+        let f = form(&got.body);
+        assert_eq!(field(&f, "InvoiceId").as_deref(), Some("invoice-9"));
+        assert_eq!(field(&f, "Status").as_deref(), Some("Completed"));
+        assert_eq!(field(&f, "Amount").as_deref(), Some("398.00"));
+        assert_eq!(
+            header(&got.headers, "content-hmac").as_deref(),
+            Some(hmac_b64(&fake.creds.secret, &got.body).as_str())
+        );
+    }
+}

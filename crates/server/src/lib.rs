@@ -483,6 +483,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
                     .telegram_bot_name
                     .as_deref()
                     .is_some_and(|n| !n.is_empty()),
+            &config.providers.widget_origins(),
         ),
     );
     let hub = p

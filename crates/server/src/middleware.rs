@@ -23,17 +23,31 @@ const MAX_URI: usize = 8 * 1024;
 /// script and its frame) on a site that links accounts to Telegram. Frames of our own pages are
 /// allowed (the admin's page builder shows the page's preview; only a `?preview=1` page lets itself
 /// be framed, and only by us).
-pub fn csp(telegram: bool) -> HeaderValue {
-    let (script, frame) = if telegram {
+///
+/// `widgets` are the origins of the configured payment widgets' scripts (CloudPayments,
+/// TipTopPay: `ProviderConfig::widget_origins`): the page loads the script, which opens its card
+/// form in a frame and talks to its own origin.
+pub fn csp(telegram: bool, widgets: &[String]) -> HeaderValue {
+    let (mut script, mut frame) = if telegram {
         (
-            "'self' https://telegram.org",
-            "'self' https://www.youtube-nocookie.com https://oauth.telegram.org",
+            "'self' https://telegram.org".to_owned(),
+            "'self' https://www.youtube-nocookie.com https://oauth.telegram.org".to_owned(),
         )
     } else {
-        ("'self'", "'self' https://www.youtube-nocookie.com")
+        (
+            "'self'".to_owned(),
+            "'self' https://www.youtube-nocookie.com".to_owned(),
+        )
     };
+    let mut connect = "'self'".to_owned();
+    for w in widgets {
+        for list in [&mut script, &mut frame, &mut connect] {
+            list.push(' ');
+            list.push_str(w);
+        }
+    }
     HeaderValue::from_str(&format!(
-        "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src {script}; connect-src 'self'; frame-src {frame}; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+        "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src {script}; connect-src {connect}; frame-src {frame}; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
     ))
     .unwrap_or(HeaderValue::from_static("default-src 'self'"))
 }

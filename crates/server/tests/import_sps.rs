@@ -334,7 +334,16 @@ fn check_served(target: &Target) -> Served {
     let (status, body) = http(s.1, "GET", "/en/", None);
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("Trees for the planet"), "{body}");
-    let (status, body) = http(s.1, "GET", "/en/blog", None);
+    for (path, title) in [
+        ("/en/blog", "Trees for the planet — blog"),
+        ("/en/blog/trees-clean-the-air", "Trees for the planet — article"),
+    ] {
+        let (status, body) = http(s.1, "GET", path, None);
+        assert_eq!(status, 200, "{path}: {body}");
+        assert!(body.contains(title), "{path}: {body}");
+    }
+    // A file copied from --files is served from Stoa's storage.
+    let (status, body) = http(s.1, "GET", "/files/sps/young-oak.png", None);
     assert_eq!(status, 200, "{body}");
     let wrong = json!({"login": "olga@example.com", "password": "not-her-password"});
     let (status, refused) = http(s.1, "POST", SIGN_IN, Some(&wrong));

@@ -92,7 +92,17 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
                     "properties": {
                         "provider": {"type": "string"},
                         "currencies": {"type": "array", "items": {"type": "string"}},
-                        "statusApi": {"type": "boolean", "description": "whether open invoices are checked against the provider's status API"}
+                        "statusApi": {"type": "boolean", "description": "whether open invoices are checked against the provider's status API"},
+                        "widget": {
+                            "type": "object",
+                            "description": "the provider's own card widget, opened over the page (CloudPayments, TipTopPay)",
+                            "required": ["script", "publicId", "global"],
+                            "properties": {
+                                "script": {"type": "string", "description": "the widget script's URL"},
+                                "publicId": {"type": "string", "description": "the public id the widget takes"},
+                                "global": {"type": "string", "enum": ["cp.CloudPayments", "tiptop.Widget"], "description": "the constructor the script defines"}
+                            }
+                        }
                     }
                 }}),
                 &[],

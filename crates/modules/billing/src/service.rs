@@ -262,7 +262,11 @@ impl Billing {
             .iter()
             .filter_map(|name| {
                 let p = self.providers.get(name.as_str())?;
-                Some(json!({"provider": name, "currencies": p.currencies(), "statusApi": p.has_status()}))
+                let mut o = json!({"provider": name, "currencies": p.currencies(), "statusApi": p.has_status()});
+                if let Some(w) = p.widget() {
+                    o["widget"] = w;
+                }
+                Some(o)
             })
             .collect()
     }

@@ -21,17 +21,20 @@ pub struct CloudPayments {
     api: String,
     public_id: String,
     secret: String,
+    /// The widget's script (`STOA_*_WIDGET_URL`).
+    widget_url: String,
 }
 
 pub fn from_config(c: &ProviderConfig, http: &Http) -> Vec<std::sync::Arc<dyn Provider>> {
     let mut out: Vec<std::sync::Arc<dyn Provider>> = Vec::new();
-    for (name, currencies, api, id, secret) in [
+    for (name, currencies, api, id, secret, widget) in [
         (
             "cloudpayments",
             &["rub"][..],
             &c.cloudpayments_api_url,
             &c.cloudpayments_public_id,
             &c.cloudpayments_api_secret,
+            &c.cloudpayments_widget_url,
         ),
         (
             "tiptoppay",
@@ -39,6 +42,7 @@ pub fn from_config(c: &ProviderConfig, http: &Http) -> Vec<std::sync::Arc<dyn Pr
             &c.tiptoppay_api_url,
             &c.tiptoppay_public_id,
             &c.tiptoppay_api_secret,
+            &c.tiptoppay_widget_url,
         ),
     ] {
         if let (Some(public_id), Some(secret)) = (set(id), set(secret)) {
@@ -49,6 +53,7 @@ pub fn from_config(c: &ProviderConfig, http: &Http) -> Vec<std::sync::Arc<dyn Pr
                 api: api.trim_end_matches('/').to_owned(),
                 public_id,
                 secret,
+                widget_url: widget.trim().to_owned(),
             }));
         }
     }
@@ -107,6 +112,19 @@ impl Provider for CloudPayments {
 
     fn currencies(&self) -> &'static [&'static str] {
         self.currencies
+    }
+
+    /// CloudPayments' widget (`new cp.CloudPayments().pay(…)`); TipTopPay's is the same API
+    /// under `tiptop.Widget`. A payment made in it carries our invoice id (`invoiceId`), so its
+    /// notification settles the invoice as a hosted payment's does.
+    fn widget(&self) -> Option<Value> {
+        (!self.widget_url.is_empty()).then(|| {
+            json!({
+                "script": self.widget_url,
+                "publicId": self.public_id,
+                "global": if self.name == "tiptoppay" { "tiptop.Widget" } else { "cp.CloudPayments" },
+            })
+        })
     }
 
     fn create<'a>(&'a self, p: &'a NewPayment) -> BoxFuture<'a, Result<Created>> {

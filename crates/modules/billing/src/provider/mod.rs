@@ -192,6 +192,13 @@ pub trait Provider: Send + Sync {
     fn has_status(&self) -> bool {
         false
     }
+    /// The provider's own payment widget, for a page that opens its card form in place (the
+    /// donation's card variant): `{"script", "publicId", "global"}` — the script's URL, the
+    /// public id it takes, and the constructor it defines (`cp.CloudPayments`). Public values
+    /// only. `None`: the provider has no widget.
+    fn widget(&self) -> Option<Value> {
+        None
+    }
     /// Whether [`Provider::create`] answers without leaving the process (no network call,
     /// nothing that can wait): such a payment is started inside the checkout's transaction
     /// ([`crate::service::Billing::start_in`]) instead of between two.
