@@ -164,6 +164,75 @@ export const donorSpecs = [
     },
   ],
   [
+    "shop, donor: the card variant opens CloudPayments' widget over the page (auth, mini, 199 ₽ × trees, the email asked); closed, nothing is paid; paid, the success page gets to 'Оплачен' and an open page's counter moves",
+    async (stack) => {
+      const watcher = await watchedContext(stack, { viewport: DESKTOP });
+      await watcher.page.goto("/ru/");
+      await watcher.page.waitForFunction(() => /\d/.test(document.querySelector("[data-testid=progress-count]")?.textContent ?? ""));
+      const before = await shownCount(watcher.page);
+
+      // The page in en and ru, on a desktop and a phone, before anything is paid.
+      for (const [lang, viewport] of [
+        ["en", DESKTOP],
+        ["en", PHONE],
+        ["ru", PHONE],
+      ]) {
+        const v = await watchedContext(stack, { viewport });
+        await v.page.goto(`/${lang}/donate`);
+        const c = v.page.getByTestId("card-donation");
+        await c.getByRole("button", { name: lang === "en" ? "Pay by card" : "Оплатить картой" }).waitFor();
+        await c.getByText(lang === "en" ? "The card form of CloudPayments opens over this page" : "Форма оплаты CloudPayments откроется поверх страницы", { exact: false }).waitFor();
+        expect(await v.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${lang}: no horizontal overflow`);
+        await screen(v.page, `donor-card-${lang}-${viewport === PHONE ? "mobile" : "desktop"}`);
+        expect(v.problems.length === 0, v.problems.join("\n"));
+        await v.context.close();
+      }
+
+      const w = await watchedContext(stack, { viewport: DESKTOP });
+      const { page } = w;
+      await page.goto("/ru/donate");
+      const card = page.getByTestId("card-donation");
+      await card.getByTestId("plus").click();
+      await card.getByTestId("total").getByText(/398 ₽/).waitFor();
+      await card.getByTestId("card-donation-email").fill("card-donor@example.com");
+      await screen(page, "donor-card-ru-desktop");
+
+      // Opened and closed: the widget says nothing was paid, the page says so and stays.
+      await card.getByRole("button", { name: "Оплатить картой" }).click();
+      let widget = page.getByRole("dialog", { name: "Оплата картой" });
+      await widget.waitFor();
+      await widget.getByRole("button", { name: "Закрыть" }).click();
+      await page.getByText("Оплата не завершена").waitFor();
+      await page.getByText("Деньги не списаны; можно попробовать ещё раз.").waitFor();
+      expect(new URL(page.url()).pathname === "/ru/donate", "closing the form leaves the page where it was");
+
+      // Opened again and paid, with the keyboard alone: the options the page gave (SPEC §2) are
+      // what the form shows, and the focus is on its 'Оплатить'.
+      await tabTo(page, card.getByRole("button", { name: "Оплатить картой" }));
+      await page.keyboard.press("Enter");
+      widget = page.getByRole("dialog", { name: "Оплата картой" });
+      await widget.waitFor();
+      await page.waitForFunction(() => document.activeElement?.textContent === "Оплатить");
+      expect((await widget.getAttribute("data-skin")) === "mini", "skin mini");
+      await widget.getByText("398 RUB").waitFor();
+      expect((await widget.getByLabel("E-mail для чека").inputValue()) === "card-donor@example.com", "the receipt email goes to the form");
+      await screen(page, "donor-card-widget-ru-desktop");
+      await page.keyboard.press("Enter");
+      await page.waitForURL((u) => u.pathname === "/ru/ecommerce/checkout/success");
+      const back = page.getByTestId("checkout-return");
+      await back.locator('[data-testid=payment-note][data-state="paid"]').waitFor({ timeout: 20000 });
+      await back.getByTestId("order-status").getByText("Оплачен").waitFor();
+      await back.getByText(/398 ₽/).first().waitFor();
+      await noOrderId(page, "the success page after the card form");
+
+      await watcher.page.waitForFunction((n) => Number((document.querySelector("[data-testid=progress-count]")?.textContent ?? "").replace(/\D/g, "")) >= n, before + 2, { timeout: 8000 });
+      expect((await shownCount(watcher.page)) === before + 2, `the open page's counter went from ${before} to ${before + 2}`);
+      for (const c of [w, watcher]) expect(c.problems.length === 0, c.problems.join("\n"));
+      await watcher.context.close();
+      await w.context.close();
+    },
+  ],
+  [
     "shop, buyer: the product page pays in tenge through TipTop Pay; the success page (en, phone) gets to 'Paid'; My orders and the order page show a number or 'Your order', and dates",
     async (stack, s) => {
       const w = await watchedContext(stack, { viewport: PHONE });

@@ -627,14 +627,20 @@ mod widget_origin_tests {
     #[test]
     fn widget_origins_are_the_configured_providers_script_origins() {
         let mut c = ProviderConfig::defaults();
-        assert!(c.widget_origins().is_empty(), "no provider configured, nothing allowed");
+        assert!(
+            c.widget_origins().is_empty(),
+            "no provider configured, nothing allowed"
+        );
         c.cloudpayments_public_id = Some("pk_1".into());
         c.cloudpayments_api_secret = Some("secret".into());
         assert_eq!(c.widget_origins(), ["https://widget.cloudpayments.ru"]);
         c.cloudpayments_widget_url = "http://127.0.0.1:4010/bundles/cloudpayments.js".into();
         assert_eq!(c.widget_origins(), ["http://127.0.0.1:4010"]);
         c.cloudpayments_widget_url = "https://evil.example; script-src *".into();
-        assert!(c.widget_origins().is_empty(), "a URL that would add CSP sources is refused");
+        assert!(
+            c.widget_origins().is_empty(),
+            "a URL that would add CSP sources is refused"
+        );
         c.cloudpayments_widget_url = "javascript:alert(1)".into();
         assert!(c.widget_origins().is_empty());
     }

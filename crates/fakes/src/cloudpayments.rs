@@ -599,7 +599,10 @@ async fn widget_pay(inner: &std::sync::Arc<Inner>, req: &Req) -> Resp {
         return refuse("an email is required");
     }
     let mut p = Map::new();
-    p.insert("Amount".into(), o.get("amount").cloned().unwrap_or(Value::Null));
+    p.insert(
+        "Amount".into(),
+        o.get("amount").cloned().unwrap_or(Value::Null),
+    );
     for (ours, theirs) in [
         ("currency", "Currency"),
         ("description", "Description"),
@@ -620,7 +623,11 @@ async fn widget_pay(inner: &std::sync::Arc<Inner>, req: &Req) -> Resp {
     let made = create(inner, &p, &mut problems);
     let model: Value = serde_json::from_str(&made.body).unwrap_or(Value::Null);
     let Some(id) = model["Model"]["Id"].as_str().map(str::to_owned) else {
-        return refuse(model["Message"].as_str().unwrap_or("the payment was refused"));
+        return refuse(
+            model["Message"]
+                .as_str()
+                .unwrap_or("the payment was refused"),
+        );
     };
     if !problems.is_empty() {
         return refuse(&problems.join("; "));

@@ -166,6 +166,17 @@ impl Creds {
                     v(&format!("STOA_{p}_PUBLIC_ID"), &self.public_id),
                     v(&format!("STOA_{p}_API_SECRET"), &self.secret),
                     v(&format!("STOA_{p}_API_URL"), base_url),
+                    v(
+                        &format!("STOA_{p}_WIDGET_URL"),
+                        &format!(
+                            "{base_url}/bundles/{}",
+                            if kind == Kind::CloudPayments {
+                                "cloudpayments.js"
+                            } else {
+                                "widget.js"
+                            }
+                        ),
+                    ),
                 ]
             }
             Kind::Payselection | Kind::PayselectionInternational => {

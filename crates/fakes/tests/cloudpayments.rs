@@ -346,12 +346,22 @@ async fn the_widget_pays_with_the_pages_invoice_and_notifies_the_shop() {
         let (fake, rx) = start_with_receiver(kind, |_| (200, "{\"code\":0}".to_string())).await;
         let http = client();
         for path in ["/bundles/cloudpayments.js", "/bundles/widget.js"] {
-            let r = http.get(format!("{}{path}", fake.url)).send().await.unwrap();
+            let r = http
+                .get(format!("{}{path}", fake.url))
+                .send()
+                .await
+                .unwrap();
             assert_eq!(r.status(), 200, "{path}");
             let js = r.text().await.unwrap();
-            assert!(js.contains("window.cp.CloudPayments = Widget") && js.contains("tiptop.Widget"));
+            assert!(
+                js.contains("window.cp.CloudPayments = Widget") && js.contains("tiptop.Widget")
+            );
         }
-        let currency = if kind == Kind::TipTopPay { "KZT" } else { "RUB" };
+        let currency = if kind == Kind::TipTopPay {
+            "KZT"
+        } else {
+            "RUB"
+        };
         let pay = |body: Value| {
             let http = http.clone();
             let url = format!("{}/widget/pay", fake.url);
@@ -363,10 +373,7 @@ async fn the_widget_pays_with_the_pages_invoice_and_notifies_the_shop() {
                     .send()
                     .await
                     .unwrap();
-                assert_eq!(
-                    r.headers().get("access-control-allow-origin").unwrap(),
-                    "*"
-                );
+                assert_eq!(r.headers().get("access-control-allow-origin").unwrap(), "*");
                 r.json::<Value>().await.unwrap()
             }
         };

@@ -64,7 +64,8 @@ fn test_credentials_and_env() {
         [
             "STOA_CLOUDPAYMENTS_API_SECRET",
             "STOA_CLOUDPAYMENTS_API_URL",
-            "STOA_CLOUDPAYMENTS_PUBLIC_ID"
+            "STOA_CLOUDPAYMENTS_PUBLIC_ID",
+            "STOA_CLOUDPAYMENTS_WIDGET_URL"
         ]
     );
     assert_eq!(
@@ -72,7 +73,8 @@ fn test_credentials_and_env() {
         [
             "STOA_TIPTOPPAY_API_SECRET",
             "STOA_TIPTOPPAY_API_URL",
-            "STOA_TIPTOPPAY_PUBLIC_ID"
+            "STOA_TIPTOPPAY_PUBLIC_ID",
+            "STOA_TIPTOPPAY_WIDGET_URL"
         ]
     );
     assert_eq!(

@@ -295,7 +295,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
             let mut progress = |p: stoa_server::import::Progress<'_>| {
                 let width = 30;
-                let filled = (p.index * width + width * usize::from(p.total > 0) * usize::try_from(p.done).unwrap_or(0) / usize::try_from(p.total.max(1)).unwrap_or(1)) / p.tables.max(1);
+                let filled = (p.index * width
+                    + width * usize::from(p.total > 0) * usize::try_from(p.done).unwrap_or(0)
+                        / usize::try_from(p.total.max(1)).unwrap_or(1))
+                    / p.tables.max(1);
                 let bar = format!(
                     "[{}{}] {}/{} {} {}/{}",
                     "#".repeat(filled.min(width)),

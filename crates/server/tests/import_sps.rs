@@ -59,7 +59,9 @@ struct PgDb {
 impl PgDb {
     async fn create(admin: &str, prefix: &str) -> Self {
         let name = format!("{prefix}_{}", unique());
-        let mut c = sqlx::postgres::PgConnection::connect(admin).await.expect("connect");
+        let mut c = sqlx::postgres::PgConnection::connect(admin)
+            .await
+            .expect("connect");
         sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
             .execute(&mut c)
             .await
@@ -74,7 +76,9 @@ impl PgDb {
     /// The SPS fixture: its tables and rows.
     async fn sps(admin: &str) -> Self {
         let db = Self::create(admin, "sps_fixture").await;
-        let mut c = sqlx::postgres::PgConnection::connect(&db.url).await.expect("connect");
+        let mut c = sqlx::postgres::PgConnection::connect(&db.url)
+            .await
+            .expect("connect");
         sqlx::raw_sql(sqlx::AssertSqlSafe(format!("{SCHEMA}\n{ROWS}")))
             .execute(&mut c)
             .await
@@ -83,7 +87,9 @@ impl PgDb {
     }
 
     async fn exec(&self, sql: &str) {
-        let mut c = sqlx::postgres::PgConnection::connect(&self.url).await.expect("connect");
+        let mut c = sqlx::postgres::PgConnection::connect(&self.url)
+            .await
+            .expect("connect");
         sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
             .execute(&mut c)
             .await
@@ -96,7 +102,10 @@ impl Drop for PgDb {
         let _ = Command::new("psql")
             .arg(&self.admin)
             .arg("-qc")
-            .arg(format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.name))
+            .arg(format!(
+                "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
+                self.name
+            ))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
@@ -204,7 +213,9 @@ fn skipped_reasons(t: &Value) -> Vec<String> {
 
 /// Every row counted once, and the rows of every SPS table read.
 async fn check_first_report(report: &Value, sps: &PgDb) {
-    let mut c = sqlx::postgres::PgConnection::connect(&sps.url).await.expect("connect");
+    let mut c = sqlx::postgres::PgConnection::connect(&sps.url)
+        .await
+        .expect("connect");
     assert!(tables(report).len() >= 120, "{report}");
     for t in tables(report) {
         let name = t["table"].as_str().unwrap_or_default();
@@ -226,12 +237,16 @@ async fn check_first_report(report: &Value, sps: &PgDb) {
     // What the fixture holds that Stoa must refuse or leave, each with its reason.
     let articles = skipped_reasons(table(report, "sps_blog_article"));
     assert!(
-        articles.iter().any(|r| r.contains("description.ru is not a rich-text document")),
+        articles
+            .iter()
+            .any(|r| r.contains("description.ru is not a rich-text document")),
         "{articles:?}"
     );
     let actions = skipped_reasons(table(report, "sps_rc_action"));
     assert!(
-        actions.iter().any(|r| r.contains("/api/legacy/reports") && r.contains("no such route")),
+        actions
+            .iter()
+            .any(|r| r.contains("/api/legacy/reports") && r.contains("no such route")),
         "{actions:?}"
     );
     let sessions = skipped_reasons(table(report, "sps_rc_session"));
@@ -242,9 +257,15 @@ async fn check_first_report(report: &Value, sps: &PgDb) {
     // Three files copied; the absolute URL that cannot be read is kept with a warning.
     assert_eq!(n(&report["filesCopied"]), 3, "{report}");
     let warnings = table(report, "sps_f_s_file")["warnings"].to_string();
-    assert!(warnings.contains("cdn.example.com/missing.png"), "{warnings}");
+    assert!(
+        warnings.contains("cdn.example.com/missing.png"),
+        "{warnings}"
+    );
     let identities = table(report, "sps_rc_identity")["warnings"].to_string();
-    assert!(identities.contains("reset codes are not imported"), "{identities}");
+    assert!(
+        identities.contains("reset codes are not imported"),
+        "{identities}"
+    );
 }
 
 /// A second run: nothing written, every row unchanged or skipped again for the same reason.
@@ -336,7 +357,10 @@ fn check_served(target: &Target) -> Served {
     assert!(body.contains("Trees for the planet"), "{body}");
     for (path, title) in [
         ("/en/blog", "Trees for the planet — blog"),
-        ("/en/blog/trees-clean-the-air", "Trees for the planet — article"),
+        (
+            "/en/blog/trees-clean-the-air",
+            "Trees for the planet — article",
+        ),
     ] {
         let (status, body) = http(s.1, "GET", path, None);
         assert_eq!(status, 200, "{path}: {body}");
@@ -370,10 +394,16 @@ async fn stored_hash(target: &Target) -> String {
     let sql = "SELECT password FROM rbac_identity WHERE email = 'olga@example.com'";
     if target.url.starts_with("sqlite") {
         let c = rusqlite::Connection::open(target.dir.join("stoa.db")).expect("open");
-        c.query_row(sql, [], |r| r.get::<_, String>(0)).expect("hash")
+        c.query_row(sql, [], |r| r.get::<_, String>(0))
+            .expect("hash")
     } else {
-        let mut c = sqlx::postgres::PgConnection::connect(&target.url).await.expect("connect");
-        sqlx::query_scalar(sql).fetch_one(&mut c).await.expect("hash")
+        let mut c = sqlx::postgres::PgConnection::connect(&target.url)
+            .await
+            .expect("connect");
+        sqlx::query_scalar(sql)
+            .fetch_one(&mut c)
+            .await
+            .expect("hash")
     }
 }
 
@@ -383,9 +413,19 @@ async fn import_into(target: Target, sps: &PgDb) {
     assert!(written(&dry) > 100, "{dry}");
     assert_eq!(n(&dry["filesCopied"]), 0, "a dry run copies no file");
     let first = target.import(&sps.url, &[]);
-    assert_eq!(written(&first), written(&dry), "the dry run foretold the writes");
+    assert_eq!(
+        written(&first),
+        written(&dry),
+        "the dry run foretold the writes"
+    );
     check_first_report(&first, sps).await;
-    assert!(!target.dir.join("files/sps").read_dir().map_or(true, |mut d| d.next().is_none()));
+    assert!(
+        !target
+            .dir
+            .join("files/sps")
+            .read_dir()
+            .map_or(true, |mut d| d.next().is_none())
+    );
     let second = target.import(&sps.url, &[]);
     check_second_report(&first, &second);
 
@@ -490,7 +530,10 @@ async fn a_run_killed_halfway_resumes_to_the_same_end() {
     let created: u64 = tables(&resumed).iter().map(|t| n(&t["created"])).sum();
     assert!(created > 0 && n(&resumed["filesCopied"]) <= 3, "{resumed}");
     let unchanged: u64 = tables(&resumed).iter().map(|t| n(&t["unchanged"])).sum();
-    assert!(unchanged >= 100, "the rows written before the crash are kept: {resumed}");
+    assert!(
+        unchanged >= 100,
+        "the rows written before the crash are kept: {resumed}"
+    );
     let (a, b) = (dump(&whole), dump(&killed));
     let (only_a, only_b): (Vec<_>, Vec<_>) = (
         a.iter().filter(|l| !b.contains(l)).collect(),

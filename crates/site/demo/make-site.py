@@ -264,6 +264,10 @@ for url, variant, title, title_en in [(A + "/select-method", "subject-authentica
 R(page("/rbac/subjects", "Участники", "Участники", en=("Members", "Members"), widgets=[hw(mod("rbac", "subject-list-default", adminTitle="Subjects", title=T("Участники", "Members")))]))
 R(page("/rbac/subjects/[rbac.subjects.slug]", "Участник", "Профиль участника", [hw(mod("rbac", "subject-overview-default", adminTitle="Subject"))]))
 R(page("/social/profiles/[social.profiles.slug]", "Профиль", "Профиль", [hw(mod("social", "profile-overview-default", adminTitle="Profile"))]))
+# --- the donation paid in the card provider's own widget (SPEC §2: another variant of the button) ---
+R(page("/donate", "Пожертвовать картой", "Посадите деревья: оплата картой в форме банка", en=("Donate by card", "Plant trees: pay by card in the bank's form"), widgets=[
+    hw(mod("ecommerce", "for-planet-products-list-block-card-default", anchor="card-donation", adminTitle="Tree donation by card",
+        title=T("Посадить деревья — оплата картой", "Plant trees — pay by card"), **{"widgets-to-products": [{"$ref": "tree"}]}))]))
 # --- errors ---
 R(page("/404", "Страница не найдена", "Такой страницы нет", en=("Page not found", "There is no such page"), widgets=[hw(wb("content-block-for-planet-heading", title=T("Страница не найдена", "Page not found"),
     subtitle=T("Возможно, она переехала. Начните с главной.", "It may have moved. Start from the home page."), bas=[ba("for-planet-row", [btn("На главную", "Home", "/", "for-planet-primary")])]))]))

@@ -11146,6 +11146,18 @@ export interface components {
             provider: string;
             /** @description whether open invoices are checked against the provider's status API */
             statusApi: boolean;
+            /** @description the provider's own card widget, opened over the page (CloudPayments, TipTopPay) */
+            widget?: {
+                /**
+                 * @description the constructor the script defines
+                 * @enum {string}
+                 */
+                global: "cp.CloudPayments" | "tiptop.Widget";
+                /** @description the public id the widget takes */
+                publicId: string;
+                /** @description the widget script's URL */
+                script: string;
+            };
         };
         /** @description billing.webhook (billing_webhook) */
         BillingWebhook: {
@@ -14056,7 +14068,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "category-list-default" | "category-overview-default" | "order-list-default" | "product-list-default" | "product-overview-default" | "store-list-default" | "store-overview-default" | "for-planet-products-list-block-default";
+            variant: "default" | "category-list-default" | "category-overview-default" | "order-list-default" | "product-list-default" | "product-overview-default" | "store-list-default" | "store-overview-default" | "for-planet-products-list-block-default" | "for-planet-products-list-block-card-default";
         };
         EcommerceWidgetCreate: {
             adminTitle?: string;
@@ -14067,7 +14079,7 @@ export interface components {
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
-            variant?: "default" | "category-list-default" | "category-overview-default" | "order-list-default" | "product-list-default" | "product-overview-default" | "store-list-default" | "store-overview-default" | "for-planet-products-list-block-default";
+            variant?: "default" | "category-list-default" | "category-overview-default" | "order-list-default" | "product-list-default" | "product-overview-default" | "store-list-default" | "store-overview-default" | "for-planet-products-list-block-default" | "for-planet-products-list-block-card-default";
         };
         /** @description Filters of ecommerce.widget (the `filters` query parameter as JSON): every condition must hold. */
         EcommerceWidgetFilters: {
@@ -14102,7 +14114,7 @@ export interface components {
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
-            variant?: "default" | "category-list-default" | "category-overview-default" | "order-list-default" | "product-list-default" | "product-overview-default" | "store-list-default" | "store-overview-default" | "for-planet-products-list-block-default";
+            variant?: "default" | "category-list-default" | "category-overview-default" | "order-list-default" | "product-list-default" | "product-overview-default" | "store-list-default" | "store-overview-default" | "for-planet-products-list-block-default" | "for-planet-products-list-block-card-default";
         };
         /** @description ecommerce.widgets-to-categories (ecommerce_widgets_to_categories) */
         EcommerceWidgetsToCategories: {

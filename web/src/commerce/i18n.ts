@@ -81,6 +81,15 @@ export const shopEn: Catalogue = {
       payWith: "{{price}} per tree, paid through {{provider}}",
       perTree: "{{price}} per tree",
     },
+    card: {
+      pay: "Pay by card",
+      opening: "Opening the card form…",
+      note: "The card form of {{provider}} opens over this page; your card details go to the bank only.",
+      description: "{{title}}: {{count}}",
+      notPaid: "The payment was not completed",
+      noCharge: "Nothing was charged; you can try again.",
+      unavailable: "Card payment is not available right now.",
+    },
   },
 };
 
@@ -159,6 +168,15 @@ export const shopRu: Catalogue = {
       },
       payWith: "{{price}} за дерево, оплата через {{provider}}",
       perTree: "{{price}} за дерево",
+    },
+    card: {
+      pay: "Оплатить картой",
+      opening: "Открываем форму оплаты…",
+      note: "Форма оплаты {{provider}} откроется поверх страницы; данные карты получит только банк.",
+      description: "{{title}}: {{count}}",
+      notPaid: "Оплата не завершена",
+      noCharge: "Деньги не списаны; можно попробовать ещё раз.",
+      unavailable: "Оплата картой сейчас недоступна.",
     },
   },
 };

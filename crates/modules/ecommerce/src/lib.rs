@@ -130,6 +130,8 @@ pub fn declarations() -> Module {
                     "store-list-default",
                     "store-overview-default",
                     "for-planet-products-list-block-default",
+                    // The same donation paid in the card provider's own widget (SPEC §2).
+                    "for-planet-products-list-block-card-default",
                 ])
                 .build(),
             r(

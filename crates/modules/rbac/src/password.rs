@@ -167,8 +167,15 @@ impl Hasher {
             .run(move || {
                 // bcrypt reads at most 72 bytes (the original's hashes were made that way too).
                 let (bcrypt_ok, bcrypts) = if both {
-                    let target = if old { h.as_str() } else { BCRYPT_DUMMY.as_str() };
-                    (bcrypt::verify(p.as_bytes(), target).unwrap_or(false) && old, 1)
+                    let target = if old {
+                        h.as_str()
+                    } else {
+                        BCRYPT_DUMMY.as_str()
+                    };
+                    (
+                        bcrypt::verify(p.as_bytes(), target).unwrap_or(false) && old,
+                        1,
+                    )
                 } else {
                     (false, 0)
                 };
@@ -257,10 +264,15 @@ mod tests {
             .unwrap()
             .format_for_version(bcrypt::Version::TwoA);
         assert_eq!(
-            h.verify_counted("wrong", Some(native.clone())).await.unwrap(),
+            h.verify_counted("wrong", Some(native.clone()))
+                .await
+                .unwrap(),
             (false, (0, 1))
         );
-        assert_eq!(h.verify_counted("wrong", None).await.unwrap(), (false, (0, 1)));
+        assert_eq!(
+            h.verify_counted("wrong", None).await.unwrap(),
+            (false, (0, 1))
+        );
         // The first bcrypt hash met switches every later check to both.
         assert_eq!(
             h.verify_counted("wrong", Some(old.clone())).await.unwrap(),
@@ -283,7 +295,10 @@ mod tests {
         // Known at start (an imported database): the same from the first check.
         let fresh = Hasher::new(1).unwrap();
         fresh.expect_legacy();
-        assert_eq!(fresh.verify_counted("x", None).await.unwrap(), (false, (1, 1)));
+        assert_eq!(
+            fresh.verify_counted("x", None).await.unwrap(),
+            (false, (1, 1))
+        );
     }
 
     /// A hash from the original system (bcrypt, 10 rounds, its salt inside) checks as bcrypt.

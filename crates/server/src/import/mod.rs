@@ -14,9 +14,9 @@
 //! under the same slug (or method and path) are merged into Stoa's record: the SPS id is mapped
 //! to it, so links to them follow.
 
+pub mod report;
 mod rows;
 mod source;
-pub mod report;
 pub mod tables;
 
 use std::collections::{HashMap, HashSet};
@@ -77,7 +77,9 @@ pub async fn run(
     let since = match &opts.since {
         None => None,
         Some(s) => Some(naive_utc(s).ok_or_else(|| {
-            anyhow::anyhow!("--since must be an RFC 3339 time such as 2025-01-31T00:00:00Z, not '{s}'")
+            anyhow::anyhow!(
+                "--since must be an RFC 3339 time such as 2025-01-31T00:00:00Z, not '{s}'"
+            )
         })?),
     };
     let source = Source::connect(&opts.from).await?;
@@ -489,9 +491,7 @@ impl Importer {
         let found = stoa_store::repo::find_eq(exec, e, &eq)
             .await
             .map_err(describe)?;
-        Ok(found
-            .and_then(|r| r.uuid("id"))
-            .filter(|id| *id != sps_id))
+        Ok(found.and_then(|r| r.uuid("id")).filter(|id| *id != sps_id))
     }
 
     /// Copies an SPS file into Stoa's storage and points the row at it (`file` rewritten). A
@@ -510,7 +510,9 @@ impl Importer {
             return Ok(());
         };
         let Some(name) = rows::file_key(address) else {
-            t.warn(format!("{address}: not a file path Stoa can copy; kept as it is"));
+            t.warn(format!(
+                "{address}: not a file path Stoa can copy; kept as it is"
+            ));
             return Ok(());
         };
         let Some(bytes) = files.read(&name).await? else {

@@ -83,7 +83,11 @@ impl fmt::Display for Report {
                 f,
                 "{:<34} {:<44} {:>6} {:>7} {:>7} {:>9} {:>6} {:>7}",
                 t.table,
-                if t.entity.is_empty() { "—" } else { &t.entity },
+                if t.entity.is_empty() {
+                    "—"
+                } else {
+                    &t.entity
+                },
                 t.read,
                 t.created,
                 t.updated,

@@ -196,9 +196,9 @@ fn order(mut plans: Vec<Plan>) -> Vec<Plan> {
                         || f.target.is_none_or(|t| {
                             t == e.key()
                                 || placed.contains(t)
-                                || !plans.iter().any(|q| {
-                                    q.entity.as_ref().is_some_and(|qe| qe.key() == t)
-                                })
+                                || !plans
+                                    .iter()
+                                    .any(|q| q.entity.as_ref().is_some_and(|qe| qe.key() == t))
                         })
                 })
             })
@@ -253,9 +253,7 @@ fn rich_text(field: &str, v: &Value) -> Result<Value, String> {
                     ));
                 }
                 Err(e) => {
-                    return Err(format!(
-                        "{field}.{lang} is not a rich-text document: {e}"
-                    ));
+                    return Err(format!("{field}.{lang} is not a rich-text document: {e}"));
                 }
             },
             other => other.clone(),

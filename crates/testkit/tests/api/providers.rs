@@ -178,6 +178,37 @@ async fn provider_flow(db: Db, kind: Kind) {
         "{}",
         offered.text
     );
+    // CloudPayments and TipTop Pay offer their card widget (the donation's card variant): its
+    // script, the public id, and the script's origin allowed by the site's CSP; the others none.
+    let widget = &offered.data()[0]["widget"];
+    let csp = app
+        .anon()
+        .get("/")
+        .await
+        .header("content-security-policy")
+        .unwrap_or_default()
+        .to_owned();
+    if matches!(kind, Kind::CloudPayments | Kind::TipTopPay) {
+        assert_eq!(widget["publicId"], json!(fake.creds.public_id), "{widget}");
+        let script = widget["script"].as_str().unwrap_or_default();
+        assert!(
+            script.starts_with(&fake.url) && script.contains("/bundles/"),
+            "{widget}"
+        );
+        for list in ["script-src", "frame-src", "connect-src"] {
+            let sources = csp
+                .split(';')
+                .find(|d| d.trim().starts_with(list))
+                .unwrap_or("");
+            assert!(
+                sources.contains(&fake.url),
+                "{list} lacks the widget: {csp}"
+            );
+        }
+    } else {
+        assert!(widget.is_null(), "{widget}");
+        assert!(!csp.contains(&fake.url), "{csp}");
+    }
 
     // Checkout: the create call as the provider documents it.
     let c = checkout(&app, &shop, name, currency).await;

@@ -7,6 +7,7 @@ import { AddToCart, OrdersList } from "@/commerce/cart";
 import { SignInPrompt } from "@/commerce/screen";
 import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
 import { TreeDonation } from "./donation";
+import { CardDonation } from "./card-donation";
 import { ProductBuy } from "./product-buy";
 import { useShopT } from "@/commerce/i18n";
 
@@ -92,6 +93,19 @@ function Donation({ data, lang }: VariantProps) {
   );
 }
 
+/** The donation's card variant: the provider's own card form opens over the page (SPEC §2). */
+function CardDonationBlock({ data, lang }: VariantProps) {
+  const products = linked(data, "widgets-to-products");
+  return (
+    <section id={data.anchor || undefined} className="scroll-mt-20 bg-emerald-950 px-4 py-16" data-variant={data.variant}>
+      {tr(data.title, lang) ? <h2 className="mb-8 text-center text-3xl font-bold text-white">{tr(data.title, lang)}</h2> : null}
+      {products.map((p) => (
+        <CardDonation key={p.id} product={p} lang={lang} />
+      ))}
+    </section>
+  );
+}
+
 /** The visitor's own orders (a guest's too), or a sign-in prompt for someone without a session. */
 function OrderList({ data, lang }: VariantProps) {
   const t = useShopT();
@@ -119,5 +133,6 @@ export const variants = {
   "store-list-default": (p) => <Simple {...p} kind="stores" />,
   "store-overview-default": (p) => <Overview {...p} relation="stores-to-products" />,
   "for-planet-products-list-block-default": Donation,
+  "for-planet-products-list-block-card-default": CardDonationBlock,
   "order-list-default": OrderList,
 } satisfies VariantsOf<"ecommerce", never, (typeof notRendered)[number]>;

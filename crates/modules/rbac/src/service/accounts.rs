@@ -69,7 +69,9 @@ impl Auth {
             )?
             .take(1);
         if !self.store.find_in_query(e, q, 1).await?.is_empty() {
-            tracing::info!("bcrypt passwords from the original system are kept: every password check costs a bcrypt verification too until they are rehashed");
+            tracing::info!(
+                "bcrypt passwords from the original system are kept: every password check costs a bcrypt verification too until they are rehashed"
+            );
             self.hasher.expect_legacy();
         }
         Ok(())
