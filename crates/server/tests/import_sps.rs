@@ -291,8 +291,9 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> (u16, Stri
         body.len()
     )
     .expect("write");
-    let mut out = String::new();
-    s.read_to_string(&mut out).ok();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).ok();
+    let out = String::from_utf8_lossy(&raw).into_owned();
     let status = out
         .split(' ')
         .nth(1)
@@ -544,4 +545,76 @@ async fn a_run_killed_halfway_resumes_to_the_same_end() {
         "only in the whole run: {only_a:#?}\nonly in the resumed one: {only_b:#?}"
     );
     assert!(a.len() > 200);
+}
+
+/// A local S3-compatible server (moto, from PyPI; `make test` installs it), stopped when dropped.
+struct Moto(std::process::Child, u16);
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// An unsigned PUT to moto (it takes them): a bucket, or an object's bytes.
+fn s3_put(port: u16, path: &str, body: &[u8]) -> u16 {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return 0;
+    };
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok();
+    let head = format!(
+        "PUT {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    if s.write_all(head.as_bytes()).and_then(|()| s.write_all(body)).is_err() {
+        return 0;
+    }
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok();
+    out.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
+}
+
+/// `--files s3://bucket/prefix`: SPS's files read from a bucket (with Stoa's S3 settings) and
+/// copied into Stoa's own storage.
+#[tokio::test(flavor = "multi_thread")]
+async fn files_come_from_an_s3_bucket() {
+    let Some(admin) = admin_url() else { return };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("port");
+    let child = Command::new("python3")
+        .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 -m moto.server (pip install 'moto[server]'; `make test` installs it)");
+    let moto = Moto(child, port);
+    let started = Instant::now();
+    while s3_put(moto.1, "/sps-files", b"") != 200 {
+        assert!(started.elapsed() < Duration::from_secs(20), "moto did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for f in std::fs::read_dir(fixture_files()).expect("files") {
+        let f = f.expect("file");
+        let name = f.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(f.path()).expect("read");
+        assert_eq!(s3_put(moto.1, &format!("/sps-files/static/{name}"), &bytes), 200);
+    }
+    let sps = PgDb::sps(&admin).await;
+    let target = Target::sqlite();
+    let out = target
+        .stoa()
+        .args(["import", "sps", "--from", &sps.url, "--json", "--files", "s3://sps-files/static"])
+        .env("STOA_S3_ENDPOINT", format!("http://127.0.0.1:{}", moto.1))
+        .env("STOA_S3_ACCESS_KEY_ID", "test")
+        .env("STOA_S3_SECRET_ACCESS_KEY", "test")
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("report");
+    assert_eq!(n(&report["filesCopied"]), 3, "{report}");
+    let copied = std::fs::read(target.dir.join("files/sps/young-oak.png")).expect("copied");
+    assert_eq!(copied, std::fs::read(fixture_files().join("young-oak.png")).expect("original"));
 }
