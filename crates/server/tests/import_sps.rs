@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail by panicking.
+
 //! `stoa import sps` against an SPS-shaped PostgreSQL database made from the fixture in
 //! `tests/data/sps` (every table DOMAIN §2 lists, rows of every kind), created and dropped by each
 //! test. Imports into SQLite and into PostgreSQL: every row accounted for, a second run writes
@@ -324,22 +326,25 @@ fn serve(target: &Target) -> Served {
         "<!doctype html><html lang=\"en\"><head><title>Stoa</title></head><body><div id=\"root\"></div></body></html>",
     )
     .expect("shell");
-    let child = target
-        .stoa()
-        .env("STOA_ADDR", format!("127.0.0.1:{port}"))
-        .env("STOA_WEB_DIR", &web)
-        .env("STOA_PUBLIC_URL", format!("http://127.0.0.1:{port}"))
-        .arg("serve")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("serve");
+    let served = Served(
+        target
+            .stoa()
+            .env("STOA_ADDR", format!("127.0.0.1:{port}"))
+            .env("STOA_WEB_DIR", &web)
+            .env("STOA_PUBLIC_URL", format!("http://127.0.0.1:{port}"))
+            .arg("serve")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("serve"),
+        port,
+    );
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(30) {
         if TcpStream::connect(("127.0.0.1", port)).is_ok() {
             let (s, _) = http(port, "GET", "/ready", None);
             if s == 200 {
-                return Served(child, port);
+                return served;
             }
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -567,12 +572,18 @@ fn s3_put(port: u16, path: &str, body: &[u8]) -> u16 {
         "PUT {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
-    if s.write_all(head.as_bytes()).and_then(|()| s.write_all(body)).is_err() {
+    if s.write_all(head.as_bytes())
+        .and_then(|()| s.write_all(body))
+        .is_err()
+    {
         return 0;
     }
     let mut out = String::new();
     s.read_to_string(&mut out).ok();
-    out.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
+    out.split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
 }
 
 /// `--files s3://bucket/prefix`: SPS's files read from a bucket (with Stoa's S3 settings) and
@@ -585,7 +596,14 @@ async fn files_come_from_an_s3_bucket() {
         .map(|a| a.port())
         .expect("port");
     let child = Command::new("python3")
-        .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
+        .args([
+            "-m",
+            "moto.server",
+            "-H",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -593,28 +611,49 @@ async fn files_come_from_an_s3_bucket() {
     let moto = Moto(child, port);
     let started = Instant::now();
     while s3_put(moto.1, "/sps-files", b"") != 200 {
-        assert!(started.elapsed() < Duration::from_secs(20), "moto did not start");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "moto did not start"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     for f in std::fs::read_dir(fixture_files()).expect("files") {
         let f = f.expect("file");
         let name = f.file_name().to_string_lossy().into_owned();
         let bytes = std::fs::read(f.path()).expect("read");
-        assert_eq!(s3_put(moto.1, &format!("/sps-files/static/{name}"), &bytes), 200);
+        assert_eq!(
+            s3_put(moto.1, &format!("/sps-files/static/{name}"), &bytes),
+            200
+        );
     }
     let sps = PgDb::sps(&admin).await;
     let target = Target::sqlite();
     let out = target
         .stoa()
-        .args(["import", "sps", "--from", &sps.url, "--json", "--files", "s3://sps-files/static"])
+        .args([
+            "import",
+            "sps",
+            "--from",
+            &sps.url,
+            "--json",
+            "--files",
+            "s3://sps-files/static",
+        ])
         .env("STOA_S3_ENDPOINT", format!("http://127.0.0.1:{}", moto.1))
         .env("STOA_S3_ACCESS_KEY_ID", "test")
         .env("STOA_S3_SECRET_ACCESS_KEY", "test")
         .output()
         .expect("run");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).expect("report");
     assert_eq!(n(&report["filesCopied"]), 3, "{report}");
     let copied = std::fs::read(target.dir.join("files/sps/young-oak.png")).expect("copied");
-    assert_eq!(copied, std::fs::read(fixture_files().join("young-oak.png")).expect("original"));
+    assert_eq!(
+        copied,
+        std::fs::read(fixture_files().join("young-oak.png")).expect("original")
+    );
 }

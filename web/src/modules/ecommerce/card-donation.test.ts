@@ -28,9 +28,9 @@ describe("the card donation", () => {
 
   it("gives the widget SPEC §2's options: the invoice's amount and id, RUB, skin mini, the email required", () => {
     const invoice = { id: "inv-1", amount: "398", currency: "rub", successUrl: "/ru/ecommerce/checkout/success?orders=o1" } as Invoice;
-    expect(widgetOptions(widget, invoice, "Дерево: 2", "donor@example.com")).toEqual({
+    expect(widgetOptions(widget, invoice, "Дерево — 2 шт.", "donor@example.com")).toEqual({
       publicId: "pk_1",
-      description: "Дерево: 2",
+      description: "Дерево — 2 шт.",
       amount: 398,
       currency: "RUB",
       invoiceId: "inv-1",
