@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bodies;
+pub mod gate;
 pub mod http;
 pub mod limits;
 pub mod password;
@@ -356,7 +357,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .layer(|ctx, router| {
             Ok(router.layer(axum::middleware::from_fn_with_state(
                 ctx.need::<Auth>()?,
-                http::authorize,
+                gate::authorize,
             )))
         })
         .seed(|ctx| Box::pin(seed::seed(&ctx.store, ctx.operations())))

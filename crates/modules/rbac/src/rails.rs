@@ -57,7 +57,7 @@ pub fn write_of(method: &Method, path: &str) -> Option<Write> {
     }
     Some(Write {
         route,
-        id: Some(crate::http::path_id(tail)?),
+        id: Some(path_id(tail)?),
         delete,
     })
 }
@@ -261,6 +261,16 @@ pub async fn check(
         ));
     }
     Ok(())
+}
+
+/// The id a raw path segment names, read as the router's path extraction reads it
+/// (percent-decoded, then any spelling `Uuid` accepts), so a check on the raw path and the
+/// handler behind it agree on which record is meant.
+pub(crate) fn path_id(raw: &str) -> Option<Uuid> {
+    let decoded = percent_encoding::percent_decode_str(raw)
+        .decode_utf8()
+        .ok()?;
+    Uuid::try_parse(&decoded).ok()
 }
 
 #[cfg(test)]

@@ -1,0 +1,233 @@
+//! Settlement: a verified event applied to its invoice and intents (paid, failed, renewed), and the paid hooks run.
+
+use super::*;
+
+impl Billing {
+    pub(super) async fn intents_of_invoice(&self, invoice: Uuid) -> Result<Vec<Uuid>> {
+        self.store
+            .linked(
+                &self.e.i2i,
+                "invoiceId",
+                &[invoice],
+                "paymentIntentId",
+                1000,
+            )
+            .await
+    }
+
+    /// Pays `invoice` for inbox entry `id` (a verified, assessed event): the entry is claimed,
+    /// the invoice moves to paid once, and its intents succeed while the amount lasts. A
+    /// subscription's renewal is recorded as a new paid invoice of the same intents.
+    pub(super) async fn apply(&self, id: Uuid, event: &Event, invoice: &Record) -> Result<Outcome> {
+        let payment = self.payment_of(invoice).await?;
+        let mut tx = self.store.begin().await?;
+        let outcome = self
+            .apply_in(&mut tx.exec(), id, event, invoice, &payment)
+            .await?;
+        // Skipped: nothing was written.
+        if outcome != Outcome::Skipped {
+            tx.commit().await?;
+        }
+        Ok(outcome)
+    }
+
+    /// The intents `invoice` pays, oldest first (read before the paying transaction).
+    pub(super) async fn payment_of(&self, invoice: &Record) -> Result<Payment> {
+        let ids = self.intents_of_invoice(Record::must_id(invoice)?).await?;
+        let mut intents = self.intents(&ids).await?;
+        intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+        Ok(Payment { ids, intents })
+    }
+
+    /// [`Self::apply`] inside the caller's transaction, with the invoice's intents read before.
+    pub(super) async fn apply_in(
+        &self,
+        exec: &mut Exec<'_>,
+        id: Uuid,
+        event: &Event,
+        invoice: &Record,
+        payment: &Payment,
+    ) -> Result<Outcome> {
+        let invoice_id = Record::must_id(invoice)?;
+        let (intent_ids, intents) = (&payment.ids, &payment.intents);
+        let paid = event
+            .amount
+            .unwrap_or_else(|| invoice.decimal("amount").unwrap_or_default());
+        let listeners: Vec<Listener> = self.listeners.read().map(|l| l.clone()).unwrap_or_default();
+        let succeeded = {
+            // The inbox entry is claimed first: a concurrent run of the same entry stops here.
+            let claimed = repo::set_if(
+                exec,
+                &self.e.webhook,
+                id,
+                &[
+                    ("status", Val::Text("processed".into())),
+                    ("verified", Val::Bool(true)),
+                    ("invoiceId", Val::Uuid(invoice_id)),
+                    ("processedAt", Val::Timestamp(now())),
+                ],
+                &[("status", Val::Text("received".into()))],
+            )
+            .await?;
+            if claimed.is_none() {
+                return Ok(Outcome::Skipped);
+            }
+            if let Some(renewal) = &event.renewal {
+                return self
+                    .renew(exec, id, invoice, renewal, paid, intent_ids)
+                    .await;
+            }
+            let mut opened = None;
+            for from in ["open", "draft", "failed"] {
+                opened = repo::set_if(
+                    exec,
+                    &self.e.invoice,
+                    invoice_id,
+                    &[("status", Val::Text("paid".into()))],
+                    &[("status", Val::Text(from.into()))],
+                )
+                .await?;
+                if opened.is_some() {
+                    break;
+                }
+            }
+            if opened.is_none() {
+                // Read before this transaction: open/draft/failed then means paid meanwhile.
+                let status = invoice
+                    .text("status")
+                    .filter(|s| matches!(*s, "void" | "uncollectible"))
+                    .unwrap_or("paid");
+                let why = if status == "paid" {
+                    "the invoice was already paid".to_owned()
+                } else {
+                    // Money arrived for an invoice an admin gave up on: someone must look.
+                    let why = format!(
+                        "a payment arrived for invoice {invoice_id}, which is {status}; nothing was marked paid"
+                    );
+                    let mut alert = alert_of(
+                        invoice.text("provider").unwrap_or_default(),
+                        &why,
+                        Some(invoice_id),
+                    );
+                    alert["inbox"] = json!(id);
+                    enqueue(exec, &NewJob::now(JOB_ALERT, alert)).await?;
+                    why
+                };
+                repo::set_if(
+                    exec,
+                    &self.e.webhook,
+                    id,
+                    &[
+                        ("status", Val::Text("ignored".into())),
+                        ("result", Val::Text(why)),
+                    ],
+                    &[],
+                )
+                .await?;
+                return Ok(Outcome::Ignored("already paid".into()));
+            }
+            let mut left = paid;
+            let mut succeeded = Vec::new();
+            let mut rows = Vec::new();
+            for it in intents {
+                let status = it.text("status").unwrap_or_default();
+                if matches!(status, "succeeded" | "canceled") {
+                    continue;
+                }
+                let amount = it.decimal("amount").unwrap_or_default();
+                if amount > left {
+                    continue;
+                }
+                let iid = Record::must_id(it)?;
+                if let Some(row) = repo::set_if(
+                    exec,
+                    &self.e.intent,
+                    iid,
+                    &[("status", Val::Text("succeeded".into()))],
+                    &[("status", Val::Text(status.into()))],
+                )
+                .await?
+                {
+                    left -= amount;
+                    succeeded.push(iid);
+                    rows.push(row);
+                }
+            }
+            repo::set_if(
+                exec,
+                &self.e.webhook,
+                id,
+                &[(
+                    "result",
+                    Val::Text(format!(
+                        "invoice paid; {} intent(s) succeeded",
+                        succeeded.len()
+                    )),
+                )],
+                &[],
+            )
+            .await?;
+            if !succeeded.is_empty() {
+                for l in &listeners {
+                    run_listener(exec, l, &rows, invoice_id).await?;
+                }
+            }
+            succeeded
+        };
+        tracing::info!(invoice = %invoice_id, intents = succeeded.len(), "invoice paid");
+        Ok(Outcome::Paid(succeeded))
+    }
+
+    /// A subscription's later payment: a new paid invoice of the same intents (the newest paid
+    /// invoice is what keeps a subscription's roles), once per provider payment.
+    pub(super) async fn renew(
+        &self,
+        exec: &mut Exec<'_>,
+        inbox: Uuid,
+        original: &Record,
+        renewal: &str,
+        paid: Decimal,
+        intents: &[Uuid],
+    ) -> Result<Outcome> {
+        let provider = original.text("provider").unwrap_or_default();
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&self.e.invoice, "providerId", Val::Text(renewal.into()))?
+            .eq(&self.e.invoice, "provider", Val::Text(provider.into()))?
+            .take(1);
+        let result = if repo::find(exec, &self.e.invoice, &q).await?.0.is_empty() {
+            let new_id = self
+                .draft_invoice(
+                    exec,
+                    intents,
+                    provider,
+                    paid,
+                    original.text("successUrl").unwrap_or_default(),
+                    original.text("cancelUrl").unwrap_or_default(),
+                )
+                .await?;
+            repo::set_if(
+                exec,
+                &self.e.invoice,
+                new_id,
+                &[
+                    ("status", Val::Text("paid".into())),
+                    ("providerId", Val::Text(renewal.into())),
+                ],
+                &[("status", Val::Text("draft".into()))],
+            )
+            .await?;
+            format!("subscription renewed: invoice {new_id} paid")
+        } else {
+            "this renewal was already recorded".to_owned()
+        };
+        repo::set_if(
+            exec,
+            &self.e.webhook,
+            inbox,
+            &[("result", Val::Text(result.clone()))],
+            &[],
+        )
+        .await?;
+        Ok(Outcome::Ignored(result))
+    }
+}

@@ -1,0 +1,404 @@
+//! The cart: adding products, changing and removing lines, an order's quantity and total.
+
+use super::*;
+
+impl Commerce {
+    /// The store an order goes to: the one named, or the only one.
+    pub(super) async fn pick_store(
+        &self,
+        named: Option<Uuid>,
+        selling: &[Uuid],
+    ) -> Result<Option<Uuid>> {
+        if let Some(s) = named {
+            if self
+                .store
+                .find_by(&self.e.store, &[("id", Val::Uuid(s))], 1)
+                .await?
+                .is_empty()
+            {
+                return Err(Error::invalid_field("storeId", format!("no store {s}")));
+            }
+            return Ok(Some(s));
+        }
+        match selling {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
+            _ => Err(Error::invalid_field(
+                "storeId",
+                "several stores sell this product; choose one",
+            )),
+        }
+    }
+
+    /// The currency to charge `product` in: the one named (it must have a price in it), else the
+    /// default currency if priced in it, else the first it is priced in.
+    pub(super) fn pick_currency(&self, prices: &[Price], named: Option<Uuid>) -> Result<Uuid> {
+        if let Some(c) = named {
+            return prices
+                .iter()
+                .find(|p| p.currency.id == c)
+                .map(|p| p.currency.id)
+                .ok_or_else(|| {
+                    Error::invalid_field(
+                        "billingModule.currency.id",
+                        "the product has no price in this currency",
+                    )
+                });
+        }
+        prices
+            .iter()
+            .find(|p| p.currency.is_default)
+            .or_else(|| prices.first())
+            .map(|p| p.currency.id)
+            .ok_or_else(|| {
+                Error::invalid_field(
+                    "productId",
+                    "the product has no price, so it cannot be bought",
+                )
+            })
+    }
+
+    /// Adds a product to the subject's cart: a line already holding it (same currency, order
+    /// still open) grows; otherwise a new cart order with one line. `fresh` always makes a new
+    /// order (buy now). Returns the order id.
+    pub async fn add(
+        &self,
+        subject: Uuid,
+        body: &Map<String, Value>,
+        fresh: bool,
+        product: Option<Uuid>,
+    ) -> Result<Uuid> {
+        Ok(self.add_then(subject, body, fresh, product).await?.0)
+    }
+
+    /// [`Self::add`], answered with the order as [`Self::one`] shows it. A new order's view is
+    /// made from the rows just written and the product and prices already read (a new order
+    /// has no status changes, payments or receipt yet), instead of reading them all again (a
+    /// dozen reads an add).
+    pub async fn add_and_show(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
+        match self.add_then(subject, body, false, None).await? {
+            (_, Some(loaded)) => {
+                let mut view = self.view(&loaded, &loaded.orders[0]);
+                view["statusChanges"] = json!([]);
+                view["payments"] = json!([]);
+                view["receiptUrl"] = Value::Null;
+                Ok(view)
+            }
+            (order, None) => self.one(subject, order).await,
+        }
+    }
+
+    /// [`Self::add`]: the order, and when it is new, everything its view needs (already read or
+    /// just written).
+    pub(super) async fn add_then(
+        &self,
+        subject: Uuid,
+        body: &Map<String, Value>,
+        fresh: bool,
+        product: Option<Uuid>,
+    ) -> Result<(Uuid, Option<Loaded>)> {
+        let product = match product {
+            Some(p) => p,
+            None => uuid_field(body, &["productId"], "productId")?
+                .ok_or_else(|| Error::invalid_field("productId", "is required"))?,
+        };
+        let qty = quantity("quantity", body.get("quantity"))?;
+        let listing = self
+            .catalog
+            .listings(&self.store, &[product])
+            .await?
+            .remove(&product)
+            .unwrap_or_default();
+        let Some(product_row) = listing.product.clone() else {
+            return Err(Error::invalid_field(
+                "productId",
+                format!("no product {product}"),
+            ));
+        };
+        let price_list = listing.prices.clone();
+        let currency = self.pick_currency(&price_list, currency_field(body)?)?;
+        let store = self
+            .pick_store(uuid_field(body, &["storeId"], "storeId")?, &listing.stores)
+            .await?;
+        let comment = match body.get("comment") {
+            Some(Value::String(s)) if s.chars().count() > 10_000 => {
+                return Err(Error::invalid_field(
+                    "comment",
+                    "is longer than 10000 characters",
+                ));
+            }
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+            _ => None,
+        };
+        if !self.subjects.exists(subject).await? {
+            return Err(Error::not_found(format!("subject {subject} not found")));
+        }
+        if !fresh {
+            let open: Vec<Record> = self.open_orders(subject).await?;
+            let loaded = self.load(open).await?;
+            for o in &loaded.orders {
+                let oid = Record::must_id(o)?;
+                if loaded.currency_of.get(&oid) != Some(&currency) {
+                    continue;
+                }
+                if let Some(line) = loaded
+                    .lines_of(oid)
+                    .find(|l| l.uuid("productId") == Some(product))
+                {
+                    let q = (line.int("quantity").unwrap_or(0) + qty).min(MAX_QUANTITY);
+                    let mut tx = self.store.begin().await?;
+                    let mut exec = tx.exec();
+                    // The order must still be open (compare-and-set first: a checkout that has
+                    // moved it on makes this a new order instead).
+                    let still = self.lock_open(&mut exec, oid).await?;
+                    if !still {
+                        drop(tx);
+                        break;
+                    }
+                    repo::set_if(
+                        &mut exec,
+                        &self.e.line,
+                        Record::must_id(line)?,
+                        &[("quantity", Val::Int(q))],
+                        &[],
+                    )
+                    .await?;
+                    tx.commit().await?;
+                    return Ok((oid, None));
+                }
+            }
+        }
+        let mut tx = self.store.begin().await?;
+        let (order_row, line_row) = {
+            let mut exec = tx.exec();
+            let order_row = self
+                .store
+                .create_in(
+                    &mut exec,
+                    &self.e.order,
+                    &fields(json!({"status": "new", "type": "cart", "comment": comment})),
+                )
+                .await?;
+            let oid = Record::must_id(&order_row)?;
+            let line_row = self
+                .store
+                .create_in(
+                    &mut exec,
+                    &self.e.line,
+                    &fields(json!({"orderId": oid, "productId": product, "quantity": qty})),
+                )
+                .await?;
+            self.store
+                .link_in(
+                    &mut exec,
+                    &self.e.o2c,
+                    ("orderId", oid),
+                    ("billingModuleCurrencyId", currency),
+                )
+                .await?;
+            if let Some(s) = store {
+                self.store
+                    .link_in(&mut exec, &self.e.s2o, ("storeId", s), ("orderId", oid))
+                    .await?;
+            }
+            self.subjects.link_order(&mut exec, subject, oid).await?;
+            (order_row, line_row)
+        };
+        tx.commit().await?;
+        let oid = Record::must_id(&order_row)?;
+        let loaded = Loaded {
+            orders: vec![order_row],
+            lines: vec![line_row],
+            products: HashMap::from([(product, product_row)]),
+            prices: HashMap::from([(product, price_list)]),
+            currency_of: HashMap::from([(oid, currency)]),
+            // A view shows no intervals (a checkout reads them).
+            intervals: HashMap::new(),
+        };
+        Ok((oid, Some(loaded)))
+    }
+
+    /// Sets line quantities of an open order (`ordersToProducts: [{id, quantity}]`); lines of
+    /// other orders are ignored.
+    pub async fn update_lines(
+        &self,
+        subject: Uuid,
+        order: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        let row = self.owned(subject, order).await?;
+        let items = body
+            .get("ordersToProducts")
+            .and_then(Value::as_array)
+            .ok_or_else(|| {
+                Error::invalid_field("ordersToProducts", "must be a list of {id, quantity}")
+            })?;
+        if items.len() > 100 {
+            return Err(Error::invalid_field(
+                "ordersToProducts",
+                "at most 100 lines at once",
+            ));
+        }
+        let mut changes = Vec::new();
+        for (n, it) in items.iter().enumerate() {
+            let id = it
+                .get("id")
+                .and_then(Value::as_str)
+                .and_then(|s| Uuid::parse_str(s).ok())
+                .ok_or_else(|| {
+                    Error::invalid_field(&format!("ordersToProducts[{n}].id"), "must be a line id")
+                })?;
+            changes.push((
+                id,
+                quantity(
+                    &format!("ordersToProducts[{n}].quantity"),
+                    it.get("quantity"),
+                )?,
+            ));
+        }
+        self.set_quantities(&row, order, &changes).await?;
+        self.one(subject, order).await
+    }
+
+    /// Sets line quantities of `order` (its row `row`) while it is still in the cart: lines that
+    /// are not the order's are left alone; 409 once the order left the cart.
+    pub(super) async fn set_quantities(
+        &self,
+        row: &Record,
+        order: Uuid,
+        changes: &[(Uuid, i64)],
+    ) -> Result<()> {
+        if row.text("status") != Some("new") {
+            return Err(Error::conflict_field(
+                "status",
+                "only an order still in the cart (status new) can be changed",
+            ));
+        }
+        let lines: HashSet<Uuid> = self
+            .store
+            .find_by(&self.e.line, &[("orderId", Val::Uuid(order))], 100)
+            .await?
+            .iter()
+            .filter_map(|l| l.id())
+            .collect();
+        let mut tx = self.store.begin().await?;
+        {
+            let mut exec = tx.exec();
+            if !self.lock_open(&mut exec, order).await? {
+                return Err(Error::conflict_field(
+                    "status",
+                    "the order left the cart meanwhile",
+                ));
+            }
+            for (id, n) in changes.iter().filter(|(id, _)| lines.contains(id)) {
+                repo::set_if(
+                    &mut exec,
+                    &self.e.line,
+                    *id,
+                    &[("quantity", Val::Int(*n))],
+                    &[],
+                )
+                .await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Σ line quantities of `order` (0 for an order without lines, where the original answered
+    /// 500): `GET /api/ecommerce/orders/{id}/quantity`.
+    pub async fn order_quantity(&self, order: Uuid) -> Result<i64> {
+        self.store.get(&self.e.order, order).await?;
+        Ok(self
+            .lines_of(&[order])
+            .await?
+            .iter()
+            .map(|l| l.int("quantity").unwrap_or(0))
+            .sum())
+    }
+
+    /// The totals of every line of `order`, one after another (one per line and price
+    /// currency): `GET /api/ecommerce/orders/{id}/total`.
+    pub async fn order_total(&self, order: Uuid) -> Result<Value> {
+        let loaded = self
+            .load(vec![self.store.get(&self.e.order, order).await?])
+            .await?;
+        let v = self.view(&loaded, &loaded.orders[0]);
+        let mut out = Vec::new();
+        for l in v["ordersToProducts"].as_array().into_iter().flatten() {
+            out.extend(l["total"].as_array().into_iter().flatten().cloned());
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// Sets the quantity of line `line` of `order` (admins):
+    /// `PATCH /api/ecommerce/orders/{id}/orders-to-products/{orderToProductId}`. The original merged
+    /// any body into any line; here only `quantity` changes, of a line of that order, while the order
+    /// is still in the cart.
+    pub async fn set_line(
+        &self,
+        order: Uuid,
+        line: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        if let Some(k) = body.keys().find(|k| k.as_str() != "quantity") {
+            return Err(Error::invalid_field(
+                k,
+                "only the quantity of a line can be changed here",
+            ));
+        }
+        if !body.contains_key("quantity") {
+            return Err(Error::invalid_field("quantity", "is required"));
+        }
+        let n = quantity("quantity", body.get("quantity"))?;
+        let row = self.store.get(&self.e.order, order).await?;
+        let l = self.store.get(&self.e.line, line).await?;
+        if l.uuid("orderId") != Some(order) {
+            return Err(Error::not_found(format!(
+                "line {line} is not a line of order {order}"
+            )));
+        }
+        if row.text("type") != Some("cart") {
+            return Err(Error::conflict_field(
+                "status",
+                "only an order still in the cart (status new) can be changed",
+            ));
+        }
+        self.set_quantities(&row, order, &[(line, n)]).await?;
+        Ok(self.store.get(&self.e.line, line).await?.to_json())
+    }
+
+    /// Deletes an open order of the subject (its lines and links cascade).
+    pub async fn remove(&self, subject: Uuid, order: Uuid) -> Result<Record> {
+        let row = self.owned(subject, order).await?;
+        if row.text("status") != Some("new") {
+            return Err(Error::conflict_field(
+                "status",
+                "only an order still in the cart (status new) can be deleted",
+            ));
+        }
+        let mut tx = self.store.begin().await?;
+        {
+            let mut exec = tx.exec();
+            // Compare-and-delete: the order must still be new.
+            if !self.lock_open(&mut exec, order).await? {
+                return Err(Error::conflict_field(
+                    "status",
+                    "the order left the cart meanwhile",
+                ));
+            }
+            repo::delete(&mut exec, &self.e.order, order).await?;
+        }
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Locks an order that must still be in the cart for the rest of the caller's transaction
+    /// (a compare-and-set of `status = new` onto itself): `false` when it has left the cart, so a
+    /// concurrent checkout and a cart edit cannot both pass.
+    pub(super) async fn lock_open(&self, exec: &mut Exec<'_>, order: Uuid) -> Result<bool> {
+        let open = [("status", Val::Text("new".into()))];
+        Ok(repo::set_if(exec, &self.e.order, order, &open, &open)
+            .await?
+            .is_some())
+    }
+}

@@ -1,0 +1,179 @@
+//! Notices: the mails of a status change and the order's receipt.
+
+use super::*;
+
+impl Commerce {
+    /// Emails about a status change: the buyer always (in the order's language), the admins when
+    /// an order was paid.
+    pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
+        let paid = from == "paying" && (to == "approving" || to == "delivering");
+        let owners: Vec<Uuid> = self
+            .subjects
+            .order_owners(&[order])
+            .await?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        // Orders are private: the live channel's own watch tells only admins. The owner's open
+        // pages (the success page, the order's page) follow it, and a payment moves the public
+        // counters on every open page.
+        if let Some(h) = &self.hub {
+            if !owners.is_empty() {
+                h.publish(
+                    "revalidate",
+                    stoa_api::live::Audience::Subjects(owners.clone()),
+                    &json!({"entities": ["ecommerce.order"]}),
+                );
+            }
+            if paid {
+                h.publish(
+                    "revalidate",
+                    stoa_api::live::Audience::Everyone,
+                    &json!({"entities": ["ecommerce.paid-orders"]}),
+                );
+            }
+        }
+        if !status::mails(to) {
+            return Ok(());
+        }
+        let Ok(row) = self.store.get(&self.e.order, order).await else {
+            return Ok(());
+        };
+        let loaded = self.load(vec![row]).await?;
+        let view = self.view(&loaded, &loaded.orders[0]);
+        let language = loaded.orders[0]
+            .text("language")
+            .unwrap_or(&self.default_language)
+            .to_owned();
+        let mut buyer = Vec::new();
+        for s in &owners {
+            buyer.extend(self.subjects.emails(*s).await?);
+        }
+        if let Some(e) = loaded.orders[0].text("email")
+            && !buyer.iter().any(|b| b == e)
+        {
+            buyer.insert(0, e.to_owned());
+        }
+        let data = |lang: &str| {
+            json!({
+                "order": view,
+                "from": from,
+                "to": to,
+                "status": status_title(to, lang),
+                "buyer": buyer.first(),
+                "siteUrl": format!("{}/{lang}", self.public_url),
+                "orderUrl": format!("{}/{lang}/ecommerce/orders/{order}", self.public_url),
+                "adminUrl": format!("{}/admin/ecommerce/order?edit={order}", self.public_url),
+            })
+        };
+        // A paid order gets its receipt, attached to the buyer's email.
+        if paid && let Some(e) = &self.events {
+            e.event("checkout-completed", "/");
+        }
+        let attachments = if paid {
+            match self.receipt(order, &view, &language).await {
+                Ok(url) => vec![url],
+                Err(e) => {
+                    tracing::error!(%order, error = %e, "the receipt could not be made; the email goes without it");
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        if let Some(to_addr) = buyer.first() {
+            self.mailer
+                .queue(Email {
+                    topic: "information",
+                    template_variant: BUYER_TEMPLATE,
+                    to: to_addr,
+                    language: &language,
+                    data: data(&language),
+                    secret: Value::Null,
+                    attachments,
+                    ..Default::default()
+                })
+                .await?;
+        }
+        if to == "approving" || to == "delivering" && from == "paying" {
+            for (a, lang) in self.subjects.admin_recipients().await? {
+                let lang = lang.as_deref().unwrap_or(&self.default_language);
+                self.mailer
+                    .queue(Email {
+                        topic: "information",
+                        template_variant: ADMIN_TEMPLATE,
+                        to: &a,
+                        language: lang,
+                        data: data(lang),
+                        secret: Value::Null,
+                        attachments: Vec::new(),
+                        ..Default::default()
+                    })
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The order's receipt (`orders-to-file-storage-module-files`, variant `receipt-default`):
+    /// rendered from the order once, in its language, with the site's receipt template (the
+    /// 'for planet' one when the site has it), and linked to the order. Returns its URL.
+    pub async fn receipt(&self, order: Uuid, view: &Value, language: &str) -> Result<String> {
+        use stoa_file_storage::render::{RECEIPT, RECEIPT_FOR_PLANET, template_of};
+        if let Some(url) = self.receipt_url(order).await? {
+            return Ok(url);
+        }
+        let link = self
+            .store
+            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let variant = if self.files.has_template(RECEIPT_FOR_PLANET).await? {
+            RECEIPT_FOR_PLANET
+        } else {
+            RECEIPT
+        };
+        let site = self
+            .public_url
+            .split_once("://")
+            .map_or(self.public_url.as_str(), |x| x.1);
+        let paid_at = now()
+            .format(&time::macros::format_description!(
+                "[year]-[month]-[day] [hour]:[minute] UTC"
+            ))
+            .unwrap_or_default();
+        let data = json!({"language": language, "site": {"name": site}, "paidAt": paid_at,
+            "ecommerce": {"order": view}});
+        // Named by the number people read (the id where an older order has none).
+        let named = view["number"]
+            .as_i64()
+            .map_or_else(|| order.to_string(), |n| format!("№ {n}"));
+        let alt = if language == "ru" {
+            format!("Квитанция к заказу {named}")
+        } else {
+            format!("Receipt for order {named}")
+        };
+        let mut fields = Map::new();
+        fields.insert("alt".into(), json!(alt));
+        let t = template_of(variant)?;
+        let row = self
+            .files
+            .generate(
+                variant,
+                (t.width, t.height),
+                data,
+                &fields,
+                stoa_file_storage::service::Pace::Background,
+            )
+            .await?;
+        let mut input = Map::new();
+        input.insert("orderId".into(), json!(order));
+        input.insert(
+            "fileStorageModuleFileId".into(),
+            json!(Record::must_id(&row)?),
+        );
+        input.insert("variant".into(), json!("receipt-default"));
+        self.store.create(&link, &input).await?;
+        row.text("file")
+            .map(str::to_owned)
+            .ok_or_else(|| Error::internal("a generated file without a URL"))
+    }
+}

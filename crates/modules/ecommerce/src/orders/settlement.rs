@@ -1,0 +1,267 @@
+//! Settlement: orders moving on when their intents are paid, status checks against billing, subscriptions' roles.
+
+use super::*;
+
+impl Commerce {
+    /// The orders paid by `intents` move on inside the transaction that marked the intents
+    /// succeeded (billing's [`PaidHook`]): a paying order goes to approving, or delivering when
+    /// one of its intents is a subscription, as [`Self::check`] would move it a moment later.
+    pub async fn intents_paid_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<()> {
+        let ids: Vec<Val> = paid
+            .iter()
+            .filter_map(|r| r.uuid("id"))
+            .map(Val::Uuid)
+            .collect();
+        let links = |field: &str, vals: Vec<Val>| -> Result<FindQuery> {
+            let n = vals.len() as u64 * 100 + 1;
+            Ok(FindQuery::all().any_of(&self.e.o2i, field, vals)?.take(n))
+        };
+        let q = links("billingModulePaymentIntentId", ids)?;
+        let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
+            .await?
+            .0
+            .iter()
+            .filter_map(|l| l.uuid("orderId"))
+            .collect();
+        orders.sort_unstable();
+        orders.dedup();
+        if orders.is_empty() {
+            return Ok(());
+        }
+        // Every intent of those orders (a subscription's among them makes one delivering): the
+        // paid ones are at hand, any other is read once for all the orders.
+        let q = links("orderId", orders.iter().copied().map(Val::Uuid).collect())?;
+        let all = repo::find(exec, &self.e.o2i, &q).await?.0;
+        let mut intents: HashMap<Uuid, Record> = paid
+            .iter()
+            .filter_map(|r| Some((r.uuid("id")?, r.clone())))
+            .collect();
+        let other: Vec<Uuid> = all
+            .iter()
+            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+            .filter(|i| !intents.contains_key(i))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        if !other.is_empty() {
+            for r in self.billing.intents_in(exec, &other).await? {
+                if let Some(id) = r.uuid("id") {
+                    intents.insert(id, r);
+                }
+            }
+        }
+        let roles = self.subjects.products_carry_roles_in(exec).await?;
+        for oid in orders {
+            let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
+                continue;
+            };
+            match row.text("status") {
+                Some("paying") => {}
+                Some("canceled") => {
+                    paid_after_cancel(oid);
+                    continue;
+                }
+                _ => continue,
+            }
+            let mine: Vec<Record> = all
+                .iter()
+                .filter(|l| l.uuid("orderId") == Some(oid))
+                .filter_map(|l| {
+                    intents
+                        .get(&l.uuid("billingModulePaymentIntentId")?)
+                        .cloned()
+                })
+                .collect();
+            let to = paid_to(&mine);
+            match self
+                .transition_in(exec, &row, to, By::System, "payment", None, false, roles)
+                .await
+            {
+                Ok(_) => {}
+                // Moved meanwhile (PostgreSQL: the timeout's cancel committed while this waited
+                // for the row): read again, so a cancel that won is not passed over in silence.
+                Err(Error::Conflict { .. }) => {
+                    let now = repo::get(exec, &self.e.order, oid).await?;
+                    if now.as_ref().and_then(|r| r.text("status")) == Some("canceled") {
+                        paid_after_cancel(oid);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// The orders paid by `intents` are checked (the job after a webhook: when the work in the
+    /// payment's transaction failed, or for a payment recorded before that work existed).
+    pub async fn intents_paid(&self, intents: &[Uuid]) -> Result<()> {
+        let orders = self
+            .store
+            .linked(
+                &self.e.o2i,
+                "billingModulePaymentIntentId",
+                intents,
+                "orderId",
+                intents.len() * 100 + 1,
+            )
+            .await?;
+        for o in orders {
+            match self.check(o).await {
+                Ok(s) if s == "canceled" => paid_after_cancel(o),
+                Ok(_) | Err(Error::Conflict { .. }) | Err(Error::NotFound { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// DOMAIN's order check: a paying order whose intent succeeded moves on (approving, or
+    /// delivering for a subscription); one that waited past the payment timeout is canceled; a
+    /// delivering subscription whose period ended without a new payment is delivered.
+    pub async fn check(&self, order: Uuid) -> Result<String> {
+        let row = self.store.get(&self.e.order, order).await?;
+        let status = row.text("status").unwrap_or_default().to_owned();
+        match status.as_str() {
+            "paying" => {
+                let intent_ids = self.intents_of(order).await?;
+                let intents = self.billing.intents(&intent_ids).await?;
+                if intents
+                    .iter()
+                    .any(|i| i.text("status") == Some("succeeded"))
+                {
+                    let to = paid_to(&intents);
+                    self.transition(order, to, By::System, "payment", None, false)
+                        .await?;
+                    return Ok(to.into());
+                }
+                // A checkout cut off between its commit and the provider's answer (a crash)
+                // leaves only draft invoices: after a grace period they fail and the orders go
+                // back to the cart, as when the provider refuses.
+                if self
+                    .billing
+                    .abandon_drafts(&intent_ids, DRAFT_GRACE)
+                    .await?
+                {
+                    self.transition(
+                        order,
+                        "new",
+                        By::System,
+                        "payment check",
+                        Some(PAYMENT_NOT_STARTED),
+                        false,
+                    )
+                    .await?;
+                    return Ok("new".into());
+                }
+                let since = row
+                    .text("updatedAt")
+                    .and_then(parse_timestamp)
+                    .unwrap_or_else(now);
+                if now() - since >= self.timeout {
+                    self.transition(
+                        order,
+                        "canceled",
+                        By::System,
+                        "payment timeout",
+                        None,
+                        false,
+                    )
+                    .await?;
+                    return Ok("canceled".into());
+                }
+                Err(Error::conflict_field(
+                    "status",
+                    "Payment intent is not succeeded",
+                ))
+            }
+            "delivering" => {
+                if self.lapsed(order).await? {
+                    self.transition(
+                        order,
+                        "delivered",
+                        By::System,
+                        "subscription check",
+                        Some("subscription lapsed"),
+                        false,
+                    )
+                    .await?;
+                    return Ok("delivered".into());
+                }
+                Ok(status)
+            }
+            _ => Ok(status),
+        }
+    }
+
+    /// Has a delivering subscription order's period ended with no newer payment?
+    pub(super) async fn lapsed(&self, order: Uuid) -> Result<bool> {
+        Ok(self
+            .paid_until(order)
+            .await?
+            .is_some_and(|end| now() >= end))
+    }
+
+    /// When the subscription an order paid for ends: the latest end over its subscription
+    /// intents' paid periods (`None` for an order that paid no subscription).
+    pub(super) async fn paid_until(&self, order: Uuid) -> Result<Option<time::OffsetDateTime>> {
+        let intent_ids = self.intents_of(order).await?;
+        let intents = self.billing.intents(&intent_ids).await?;
+        let paid = self.billing.paid_at(&intent_ids).await?;
+        Ok(intents
+            .iter()
+            .filter(|i| i.text("type") == Some("subscription"))
+            .filter_map(|i| {
+                let start = paid.get(&i.id()?).and_then(|s| parse_timestamp(s))?;
+                period_end(start, i.text("interval")?)
+            })
+            .max())
+    }
+
+    /// DOMAIN's product enforce: the subject's subscription orders of `product` whose paid period
+    /// has ended are delivered (canceled ones too); the role check that follows each change
+    /// revokes the product's roles. Orders of one-off purchases are left alone.
+    pub async fn enforce(&self, subject: Uuid, product: Uuid, actor: &str) -> Result<Value> {
+        let lines = self
+            .lines_of(&self.subjects.order_ids(subject).await?)
+            .await?;
+        let of_product: HashSet<Uuid> = lines
+            .iter()
+            .filter(|l| l.uuid("productId") == Some(product))
+            .filter_map(|l| l.uuid("orderId"))
+            .collect();
+        let mut out = Vec::new();
+        for order in of_product {
+            let row = self.store.get(&self.e.order, order).await?;
+            let status = row.text("status").unwrap_or_default().to_owned();
+            if !matches!(
+                status.as_str(),
+                "approving" | "packaging" | "delivering" | "canceled"
+            ) {
+                continue;
+            }
+            let until = self.paid_until(order).await?;
+            let mut now_status = status.clone();
+            if until.is_some_and(|end| now() >= end)
+                && matches!(status.as_str(), "delivering" | "canceled")
+            {
+                self.transition(
+                    order,
+                    "delivered",
+                    By::System,
+                    actor,
+                    Some("subscription lapsed"),
+                    false,
+                )
+                .await?;
+                now_status = "delivered".into();
+            }
+            out.push(json!({
+                "id": order,
+                "from": status,
+                "status": now_status,
+                "paidUntil": until.map(stoa_kernel::value::format_timestamp),
+            }));
+        }
+        Ok(json!({"orders": out}))
+    }
+}

@@ -1,0 +1,450 @@
+//! The one middleware that decides every request: credentials → caller → permission table →
+//! ownership → second factor → CSRF, and who the audit log records as the author.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use cookie::Cookie;
+use serde_json::Value;
+use stoa_api::auth::{Caller, Via};
+use stoa_api::error::error_response;
+use stoa_kernel::{Error, Result};
+use uuid::Uuid;
+
+use crate::policy::Verdict;
+use crate::service::Auth;
+
+pub const JWT_COOKIE: &str = "rbac.subject.jwt";
+pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
+pub(crate) const SECRET_HEADER: &str = "x-rbac-secret-key";
+
+/// Every `(name, value)` of the request's `Cookie` headers.
+pub(crate) fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (String, String)> + '_ {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| Cookie::split_parse(v.to_owned()))
+        .filter_map(|c| c.ok())
+        .map(|c| (c.name().to_owned(), c.value().to_owned()))
+}
+
+pub(crate) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    cookies(headers).find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = v.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
+}
+
+/// Whose route `/api/rbac/subjects/{id}/…` is.
+#[derive(Debug, PartialEq, Eq)]
+enum Scope {
+    /// Not a subject-scoped route (`/api/rbac/subjects/authentication/…`, or another prefix).
+    Unscoped,
+    Subject(Uuid),
+    /// A segment that is neither an id nor a route word (`%7B…%7D`, a stray `%`): refused rather
+    /// than let a handler decode an id the check did not see.
+    Unclear,
+}
+
+/// The subject a path is scoped to. The id segment is percent-decoded first, as the router's
+/// path extraction decodes it, so an encoded id cannot slip past the ownership check.
+fn scoped_subject(path: &str) -> Scope {
+    let Some(rest) = path.strip_prefix("/api/rbac/subjects/") else {
+        return Scope::Unscoped;
+    };
+    let Some((raw, tail)) = rest.split_once('/') else {
+        return Scope::Unscoped;
+    };
+    if tail.is_empty() {
+        return Scope::Unscoped;
+    }
+    if let Some(u) = crate::rails::path_id(raw) {
+        return Scope::Subject(u);
+    }
+    if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+        return Scope::Unscoped;
+    }
+    Scope::Unclear
+}
+
+/// The verdict for `caller` on `method path`: Ok, or the 401/403 to answer.
+/// Marks `c` admin when one of its roles holds the root permission.
+pub(crate) async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str) -> Result<()> {
+    let subject = c.subject;
+    let deny = |why: &str| {
+        tracing::info!(event = "authz_denied", method, path = %path.chars().take(200).collect::<String>(), subject = ?subject, reason = why, "request denied");
+        if subject.is_none() {
+            Error::Unauthorized("sign in to do this".into())
+        } else {
+            Error::Forbidden("you do not have access to this resource".into())
+        }
+    };
+    if !c.admin {
+        let roles = match c.subject {
+            Some(s) => auth.roles_of(s).await?,
+            None => Arc::new(Vec::new()),
+        };
+        match auth.policy.table().await?.decide(method, path, &roles) {
+            Verdict::Admin => c.admin = true,
+            Verdict::Allow => {}
+            Verdict::Deny => return Err(deny("no permission")),
+        }
+    }
+    match scoped_subject(path) {
+        Scope::Subject(owner) if !c.owns(owner) => Err(deny("not the owner")),
+        Scope::Unclear if !c.admin => Err(Error::bad_request(
+            "the subject id in the path is not an id; send the subject's id as it is",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// With `STOA_ADMIN_2FA=required`, an admin whose session has no second factor is no admin:
+/// it may do what a visitor may, read itself, and enrol; anything else is a 403 saying so.
+async fn second_factor_gate(auth: &Auth, c: &mut Caller, method: &str, path: &str) -> Result<()> {
+    if !(auth.cfg.admin_2fa_required
+        && c.admin
+        && matches!(c.via, Via::Bearer | Via::Cookie)
+        && !c.second_factor)
+    {
+        return Ok(());
+    }
+    c.admin = false;
+    c.restricted_admin = true;
+    let own = c
+        .subject
+        .map(|s| format!("/api/rbac/subjects/{s}/totp"))
+        .unwrap_or_default();
+    let enrolment = !own.is_empty() && (path == own || path == format!("{own}/confirm"));
+    let public = auth.policy.table().await?.decide(method, path, &[]) == Verdict::Allow;
+    if enrolment || public {
+        return Ok(());
+    }
+    tracing::info!(event = "second_factor_required", subject = ?c.subject, "admin without a second factor refused");
+    Err(Error::Forbidden(
+        "turn on two-factor sign-in first: administrators must use it on this site (account settings → security)"
+            .into(),
+    ))
+}
+
+fn same_origin(auth: &Auth, headers: &HeaderMap) -> bool {
+    let origin = headers
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| headers.get(header::REFERER).and_then(|v| v.to_str().ok()));
+    let Some(origin) = origin else {
+        return false;
+    };
+    let authority = |u: &str| -> String {
+        let rest = u.split_once("://").map_or(u, |(_, r)| r);
+        rest.split('/').next().unwrap_or("").to_ascii_lowercase()
+    };
+    let o = authority(origin);
+    !o.is_empty()
+        && (o == auth.cfg.domain().to_ascii_lowercase()
+            || headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .is_some_and(|h| h.eq_ignore_ascii_case(&o)))
+}
+
+/// The largest body of a write the guard rails read (PATCH of roles, links and permissions).
+const RAILS_BODY: usize = 1024 * 1024;
+
+/// Runs an admin's write of accounts, roles or permissions past the guard rails, one at a time.
+async fn guarded(
+    auth: &Auth,
+    caller: Option<Uuid>,
+    w: &crate::rails::Write,
+    req: Request,
+    next: Next,
+) -> Result<Response> {
+    let (parts, body) = req.into_parts();
+    let bytes = stoa_api::body::read(body, RAILS_BODY).await?;
+    // Read as the rails read it, or not at all: a body they cannot read (multipart, say) could
+    // carry a change they did not check.
+    let json: Option<Value> = if bytes.is_empty() {
+        None
+    } else {
+        Some(serde_json::from_slice(&bytes).map_err(|_| {
+            Error::UnsupportedMediaType(
+                "changes to accounts, roles and permissions are sent as JSON".into(),
+            )
+        })?)
+    };
+    let _one_at_a_time = auth.rails.lock().await;
+    crate::rails::check(&auth.store, caller, w, json.as_ref()).await?;
+    Ok(next
+        .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await)
+}
+
+/// May an unsafe request without a bearer token or the secret key go ahead? Every browser marks
+/// its requests: `Sec-Fetch-Site` (modern browsers) or `Origin` (every cross-origin POST), so a
+/// request that says it comes from another site — a form posted to the sign-in route, say — is
+/// refused whether or not it carries a cookie. A request with neither header is not from a
+/// browser page (a server, a script); it is refused only when it carries a session cookie and no
+/// same-site `Referer`, as a browser too old to send either would.
+fn from_this_site(auth: &Auth, headers: &HeaderMap, has_session_cookie: bool) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        // `none`: the user's own action (typed, bookmarked), never a page's.
+        return matches!(site, "same-origin" | "none")
+            && (headers.get(header::ORIGIN).is_none() || same_origin(auth, headers));
+    }
+    if headers.get(header::ORIGIN).is_some() {
+        return same_origin(auth, headers);
+    }
+    !has_session_cookie || same_origin(auth, headers)
+}
+
+impl stoa_api::auth::Identify for Auth {
+    fn is_admin<'a>(&'a self, headers: &'a HeaderMap) -> stoa_api::module::BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let token = bearer(headers)
+                .map(str::to_owned)
+                .or_else(|| cookie_value(headers, JWT_COOKIE));
+            let Some(Ok(Some(a))) = (match &token {
+                Some(t) => Some(self.verify_access(t).await),
+                None => None,
+            }) else {
+                return false;
+            };
+            if self.cfg.admin_2fa_required && !a.mfa {
+                return false;
+            }
+            let Ok(roles) = self.roles_of(a.subject).await else {
+                return false;
+            };
+            matches!(self.policy.table().await, Ok(t) if t.decide("GET", "/", &roles) == Verdict::Admin)
+        })
+    }
+}
+
+/// The account-security routes whose writes are recorded for every signed-in account (an
+/// admin's writes are recorded everywhere): sign-in factors, sessions, identities, passwords.
+fn account_security(path: &str) -> bool {
+    if let Some(rest) = path.strip_prefix("/api/rbac/subjects/")
+        && let Some((_, tail)) = rest.split_once('/')
+    {
+        return ["totp", "sessions", "identities"]
+            .iter()
+            .any(|p| tail == *p || tail.starts_with(&format!("{p}/")));
+    }
+    path.starts_with("/api/rbac/identities/") && path.ends_with("/change-password")
+}
+
+/// Who makes `req`, for the audit log.
+pub fn who_of(c: &Caller, req: &Request) -> stoa_store::audit::Who {
+    let header = |h: header::HeaderName| {
+        req.headers()
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    stoa_store::audit::Who {
+        actor: match (c.via, c.subject) {
+            (Via::SecretKey, _) => "secret-key".to_owned(),
+            (_, Some(s)) => format!("subject:{s}"),
+            _ => "anonymous".to_owned(),
+        },
+        subject: c.subject,
+        ip: Some(stoa_api::rate::client_ip(req)),
+        user_agent: header(header::USER_AGENT),
+        request_id: Some(stoa_api::error::request_id()),
+        ..Default::default()
+    }
+}
+
+/// Runs `f` with drafts visible when `drafts`, and its writes recorded as `who`'s.
+async fn scoped<F: std::future::Future>(
+    drafts: bool,
+    who: Option<stoa_store::audit::Who>,
+    f: F,
+) -> F::Output {
+    let f = async move {
+        match who {
+            Some(w) => stoa_store::audit::recording(w, f).await,
+            None => f.await,
+        }
+    };
+    if drafts {
+        stoa_store::publish::with_drafts(f).await
+    } else {
+        f.await
+    }
+}
+
+/// Establishes the caller and enforces the permission table, ownership and CSRF on every request.
+pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Next) -> Response {
+    let mut c = Caller::default();
+    let headers = req.headers();
+    // One pass over the cookies: the access token, and whether any session cookie came.
+    let mut has_session_cookie = false;
+    let mut jwt_cookie = None;
+    for (name, value) in cookies(headers) {
+        has_session_cookie |= name == JWT_COOKIE || name == REFRESH_COOKIE;
+        if name == JWT_COOKIE {
+            jwt_cookie = Some(value);
+        }
+    }
+    if let Some(k) = headers.get(SECRET_HEADER) {
+        match auth.secret_key_ok(k.to_str().unwrap_or("")) {
+            Some(true) => {
+                c.admin = true;
+                c.via = Via::SecretKey;
+            }
+            Some(false) => {
+                tracing::warn!(event = "secret_key_rejected", "wrong X-RBAC-SECRET-KEY");
+                return error_response(&Error::Unauthorized("the secret key is wrong".into()));
+            }
+            None => {}
+        }
+    }
+    if c.via == Via::Nothing {
+        if let Some(t) = bearer(headers) {
+            match auth.verify_access(t).await {
+                Err(e) => return error_response(&e),
+                Ok(Some(a)) => {
+                    c.subject = Some(a.subject);
+                    c.session = Some(a.session);
+                    c.second_factor = a.mfa;
+                    c.via = Via::Bearer;
+                }
+                Ok(None) => {
+                    return error_response(&Error::Unauthorized(
+                        "the access token is invalid or expired; refresh it or sign in again"
+                            .into(),
+                    ));
+                }
+            }
+        } else if let Some(t) = jwt_cookie {
+            match auth.verify_access(&t).await {
+                Err(e) => return error_response(&e),
+                Ok(Some(a)) => {
+                    c.subject = Some(a.subject);
+                    c.session = Some(a.session);
+                    c.second_factor = a.mfa;
+                    c.via = Via::Cookie;
+                }
+                // A stale cookie reads as signed out (the client refreshes).
+                Ok(None) => {}
+            }
+        }
+    }
+    let method = req.method().clone();
+    let unsafe_method = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
+    if unsafe_method
+        && !matches!(c.via, Via::Bearer | Via::SecretKey)
+        && !from_this_site(&auth, req.headers(), has_session_cookie)
+    {
+        tracing::info!(event = "csrf_rejected", method = %method, "write from another site refused");
+        return error_response(&Error::Forbidden(
+            "a write from a browser must come from this site (Origin header); other clients send \
+             an Authorization header"
+                .into(),
+        ));
+    }
+    let path = req.uri().path().to_owned();
+    if let Err(e) = decide(&auth, &mut c, method.as_str(), &path).await {
+        return error_response(&e);
+    }
+    if let Err(e) = second_factor_gate(&auth, &mut c, method.as_str(), &path).await {
+        return error_response(&e);
+    }
+    let credentialed = c.via != Via::Nothing || path.starts_with("/api/rbac/");
+    // Whoever the permission table let through (an admin, or a role granted these writes).
+    let rails = crate::rails::write_of(&method, &path);
+    let caller = c.subject;
+    // Admins see drafts; their writes, and everyone's account changes, go to the audit log.
+    let drafts = c.admin;
+    let who = (unsafe_method && (c.admin || (c.subject.is_some() && account_security(&path))))
+        .then(|| who_of(&c, &req));
+    req.extensions_mut().insert(c);
+    // The log names the actor as people know them (one lookup, for recorded requests only).
+    let who = match (who, caller) {
+        (Some(mut w), Some(s)) => {
+            w.name = auth.email_of(s).await;
+            Some(w)
+        }
+        (w, _) => w,
+    };
+    let run = async move {
+        match rails {
+            None => next.run(req).await,
+            Some(w) => match guarded(&auth, caller, &w, req, next).await {
+                Ok(r) => r,
+                Err(e) => error_response(&e),
+            },
+        }
+    };
+    let mut res = scoped(drafts, who, run).await;
+    if credentialed {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    res.into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_account_security_writes_of_visitors_are_recorded() {
+        let s = "/api/rbac/subjects/0197a0b0-0000-7000-8000-000000000001";
+        for p in [
+            "totp",
+            "totp/confirm",
+            "sessions/x",
+            "identities",
+            "identities/y",
+        ] {
+            assert!(account_security(&format!("{s}/{p}")), "{p}");
+        }
+        assert!(account_security("/api/rbac/identities/z/change-password"));
+        for p in [
+            "social-module/chats/c/messages",
+            "ecommerce-module/orders",
+            "totpx",
+        ] {
+            assert!(!account_security(&format!("{s}/{p}")), "{p}");
+        }
+    }
+
+    #[test]
+    fn the_scoped_subject_is_read_as_the_router_reads_it() {
+        let id = Uuid::now_v7();
+        let plain = format!("/api/rbac/subjects/{id}/ecommerce-module/orders");
+        assert_eq!(scoped_subject(&plain), Scope::Subject(id));
+        // Percent-encoded, braced or simple forms name the same subject.
+        let s = id.to_string();
+        let encoded: String = s.chars().map(|c| format!("%{:02X}", c as u32)).collect();
+        for raw in [encoded, format!("%7B{s}%7D"), id.simple().to_string()] {
+            let p = format!("/api/rbac/subjects/{raw}/ecommerce-module/orders");
+            assert_eq!(scoped_subject(&p), Scope::Subject(id), "{p}");
+        }
+        assert_eq!(
+            scoped_subject("/api/rbac/subjects/authentication/me"),
+            Scope::Unscoped
+        );
+        assert_eq!(scoped_subject("/api/rbac/subjects"), Scope::Unscoped);
+        assert_eq!(
+            scoped_subject(&format!("/api/rbac/subjects/{id}")),
+            Scope::Unscoped
+        );
+        assert_eq!(scoped_subject("/api/blog/articles/x/y"), Scope::Unscoped);
+        for bad in ["%ZZ", "%FF%FE", "x%2Fy", "Me", "0190"] {
+            let p = format!("/api/rbac/subjects/{bad}/ecommerce-module/orders");
+            assert_eq!(scoped_subject(&p), Scope::Unclear, "{p}");
+        }
+    }
+}

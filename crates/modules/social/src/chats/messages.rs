@@ -1,0 +1,188 @@
+//! A chat's messages as members read them: pages after a position, authors, files and reactions.
+
+use super::*;
+
+impl Chats {
+    /// Message views (author, position, reactions, files) for chats-to-messages `links`, in the
+    /// links' order.
+    pub(super) async fn messages_of(&self, links: &[Record]) -> Result<Vec<Value>> {
+        let ids: Vec<Uuid> = links.iter().filter_map(|l| l.uuid("messageId")).collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
+        let rows = self
+            .store
+            .find_in(&*self.store.entity(MESSAGE)?, "id", &vals, ids.len())
+            .await?;
+        let authors = self
+            .store
+            .find_in(
+                &*self.store.entity(AUTHOR)?,
+                "messageId",
+                &vals,
+                ids.len() * 2,
+            )
+            .await?;
+        let reactions = self
+            .store
+            .find_in(
+                &*self.store.entity(REACTION)?,
+                "messageId",
+                &vals,
+                ids.len() * MAX_MEMBERS * 4,
+            )
+            .await?;
+        let files = self
+            .store
+            .find_in(
+                &*self.store.entity(FILES)?,
+                "messageId",
+                &vals,
+                ids.len() * MAX_FILES,
+            )
+            .await?;
+        let file_ids: Vec<Val> = files
+            .iter()
+            .filter_map(|f| f.uuid("fileStorageModuleFileId").map(Val::Uuid))
+            .collect();
+        let file_rows = if file_ids.is_empty() {
+            Vec::new()
+        } else {
+            // Attachments are hidden files: members read them here, nobody lists them.
+            let files = self.store.entity(FILE)?;
+            stoa_store::publish::with_drafts(self.store.find_in(
+                &files,
+                "id",
+                &file_ids,
+                file_ids.len(),
+            ))
+            .await?
+        };
+        let mut out = Vec::new();
+        for link in links {
+            let Some(id) = link.uuid("messageId") else {
+                continue;
+            };
+            let Some(row) = rows.iter().find(|r| r.id() == Some(id)) else {
+                continue;
+            };
+            let mut v = row.to_json();
+            v["chatId"] = json!(link.uuid("chatId"));
+            v["position"] = json!(link.int("orderIndex").unwrap_or(0));
+            v["profileId"] = json!(
+                authors
+                    .iter()
+                    .find(|a| a.uuid("messageId") == Some(id))
+                    .and_then(|a| a.uuid("profileId"))
+            );
+            let mut counts: Vec<(String, Vec<Uuid>)> = Vec::new();
+            for r in reactions.iter().filter(|r| r.uuid("messageId") == Some(id)) {
+                let (Some(e), Some(p)) = (r.text("emoji"), r.uuid("profileId")) else {
+                    continue;
+                };
+                match counts.iter_mut().find(|(k, _)| k == e) {
+                    Some((_, ps)) => ps.push(p),
+                    None => counts.push((e.to_owned(), vec![p])),
+                }
+            }
+            v["reactions"] = Value::Array(
+                counts
+                    .into_iter()
+                    .map(|(e, ps)| json!({"emoji": e, "count": ps.len(), "profileIds": ps}))
+                    .collect(),
+            );
+            v["files"] = Value::Array(
+                files
+                    .iter()
+                    .filter(|f| f.uuid("messageId") == Some(id))
+                    .filter_map(|f| {
+                        let fid = f.uuid("fileStorageModuleFileId")?;
+                        let r = file_rows.iter().find(|r| r.id() == Some(fid))?;
+                        Some(json!({
+                            "id": fid,
+                            "file": r.text("file"),
+                            "mimeType": r.text("mimeType"),
+                            "size": r.int("size"),
+                            "adminTitle": r.text("adminTitle"),
+                        }))
+                    })
+                    .collect(),
+            );
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    /// The view of the message of chats-to-messages `link` (404 when it was deleted meanwhile).
+    pub(super) async fn message(&self, link: Record) -> Result<Value> {
+        self.messages_of(&[link])
+            .await?
+            .pop()
+            .ok_or_else(|| Error::not_found("the message was deleted meanwhile"))
+    }
+
+    /// A page of `chat`'s history, oldest first: the newest `limit` messages, or those before the
+    /// message `before`.
+    pub async fn messages(
+        &self,
+        subject: Uuid,
+        profile: Uuid,
+        chat: Uuid,
+        before: Option<Uuid>,
+        after: Option<i64>,
+        limit: u64,
+    ) -> Result<Vec<Value>> {
+        self.member(subject, profile, chat).await?;
+        let e = self.store.entity(IN_CHAT)?;
+        let limit = limit.clamp(1, MAX_PAGE);
+        if let Some(after) = after {
+            let links = self.links_after(chat, after, limit).await?;
+            return self.messages_of(&links).await;
+        }
+        let mut q = FindQuery::all().eq(&e, "chatId", Val::Uuid(chat))?;
+        let mut skip: Option<(i64, Uuid)> = None;
+        if let Some(b) = before {
+            let at = self.link_of(chat, b).await?;
+            let pos = at.int("orderIndex").unwrap_or(0);
+            q = q.filter(&e, "orderIndex", Op::Lte, FilterValue::One(Val::Int(pos)))?;
+            skip = Some((pos, b));
+        }
+        // Messages sharing a position (same microsecond) are told apart by id.
+        let q = q
+            .sort(&e, "orderIndex", true)?
+            .sort(&e, "messageId", true)?
+            .take(limit + 16);
+        let mut links = self.store.find(&e, &q).await?.rows;
+        if let Some((pos, b)) = skip {
+            links.retain(|l| {
+                l.int("orderIndex") != Some(pos)
+                    || l.uuid("messageId").is_some_and(|m| m < b && m != b)
+            });
+        }
+        links.truncate(limit as usize);
+        links.reverse();
+        self.messages_of(&links).await
+    }
+
+    /// The chats-to-messages link of `message` in `chat` (404 when the message is not in it).
+    pub(super) async fn link_of(&self, chat: Uuid, message: Uuid) -> Result<Record> {
+        self.first(
+            IN_CHAT,
+            &[
+                ("chatId", Val::Uuid(chat)),
+                ("messageId", Val::Uuid(message)),
+            ],
+        )
+        .await?
+        .ok_or_else(|| Error::not_found("no such message in this chat"))
+    }
+
+    /// The author profile of `message`.
+    pub(super) async fn author(&self, message: Uuid) -> Result<Option<Uuid>> {
+        Ok(self
+            .first(AUTHOR, &[("messageId", Val::Uuid(message))])
+            .await?
+            .and_then(|a| a.uuid("profileId")))
+    }
+}

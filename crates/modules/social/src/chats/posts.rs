@@ -1,0 +1,276 @@
+//! Writing: posting, editing, deleting and reacting to messages, and read marks.
+
+use super::*;
+
+impl Chats {
+    /// Posts a message of `profile` in `chat` (with files already uploaded, by id; with files the
+    /// text may be left out).
+    pub async fn post(
+        &self,
+        subject: Uuid,
+        profile: Uuid,
+        chat: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        let me = self.member(subject, profile, chat).await?;
+        let files = ids(body, "fileIds", MAX_FILES)?;
+        // Files may go without words.
+        let wordless = body
+            .get("description")
+            .and_then(Value::as_str)
+            .is_none_or(|t| t.trim().is_empty());
+        let text = if wordless && !files.is_empty() {
+            String::new()
+        } else {
+            message_text(body)?
+        };
+        let spent = self.attachable(profile, &files).await?;
+        self.rate.check(&subject.to_string()).await?;
+        let message_e = self.store.entity(MESSAGE)?;
+        let in_chat = self.store.entity(IN_CHAT)?;
+        let author = self.store.entity(AUTHOR)?;
+        let members = self.store.entity(MEMBERS)?;
+        let file_e = self.store.entity(FILES)?;
+        let own_e = self.store.entity(OWN_FILES)?;
+        let member_id = Record::must_id(&me)?;
+        let position = position_now();
+        let mut tx = self.store.begin().await?;
+        let link = {
+            let mut exec = tx.exec();
+            let row = self
+                .store
+                .create_in(&mut exec, &message_e, &obj(json!({"description": text})))
+                .await?;
+            let id = Record::must_id(&row)?;
+            let link = self
+                .store
+                .create_in(
+                    &mut exec,
+                    &in_chat,
+                    &obj(json!({"chatId": chat, "messageId": id, "orderIndex": position})),
+                )
+                .await?;
+            self.store
+                .create_in(
+                    &mut exec,
+                    &author,
+                    &obj(json!({"profileId": profile, "messageId": id, "isRead": true})),
+                )
+                .await?;
+            for l in &spent {
+                repo::delete(&mut exec, &own_e, *l).await?;
+            }
+            for (i, f) in files.iter().enumerate() {
+                self.store
+                    .create_in(
+                        &mut exec,
+                        &file_e,
+                        &obj(
+                            json!({"messageId": id, "fileStorageModuleFileId": f, "orderIndex": i}),
+                        ),
+                    )
+                    .await?;
+            }
+            // Writing a message reads the chat up to it.
+            let idx = members
+                .field_index("lastRead")
+                .ok_or_else(|| Error::internal("profiles-to-chats.lastRead is not declared"))?;
+            repo::update_if(
+                &mut exec,
+                &members,
+                member_id,
+                &[(idx, Val::Int(position))],
+                &[],
+            )
+            .await?;
+            link
+        };
+        tx.commit().await?;
+        let view = self.message(link).await?;
+        self.tell(
+            chat,
+            "chat.message",
+            json!({"chatId": chat, "message": view}),
+        )
+        .await;
+        Ok(view)
+    }
+
+    /// The message `message` of `chat`, which `profile` must have written.
+    pub(super) async fn own(&self, profile: Uuid, chat: Uuid, message: Uuid) -> Result<Record> {
+        let link = self.link_of(chat, message).await?;
+        if self.author(message).await? != Some(profile) {
+            return Err(Error::Forbidden(
+                "only the author may change or delete a message".into(),
+            ));
+        }
+        Ok(link)
+    }
+
+    /// Changes the text of an own message.
+    pub async fn edit(
+        &self,
+        subject: Uuid,
+        profile: Uuid,
+        chat: Uuid,
+        message: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        self.member(subject, profile, chat).await?;
+        let text = message_text(body)?;
+        let link = self.own(profile, chat, message).await?;
+        self.rate.check(&subject.to_string()).await?;
+        let e = self.store.entity(MESSAGE)?;
+        let edited = time::OffsetDateTime::now_utc()
+            .format(&time::format_description::well_known::Rfc3339)
+            .map_err(|e| Error::internal(e.to_string()))?;
+        self.store
+            .update(
+                &e,
+                message,
+                &obj(json!({"description": text, "editedAt": edited})),
+            )
+            .await?;
+        let view = self.message(link).await?;
+        self.tell(
+            chat,
+            "chat.message.edited",
+            json!({"chatId": chat, "message": view}),
+        )
+        .await;
+        Ok(view)
+    }
+
+    /// Deletes an own message (its links, reactions and file links go with it).
+    pub async fn delete(
+        &self,
+        subject: Uuid,
+        profile: Uuid,
+        chat: Uuid,
+        message: Uuid,
+    ) -> Result<Value> {
+        self.member(subject, profile, chat).await?;
+        self.own(profile, chat, message).await?;
+        let e = self.store.entity(MESSAGE)?;
+        self.store.delete(&e, message).await?;
+        self.tell(
+            chat,
+            "chat.message.deleted",
+            json!({"chatId": chat, "messageId": message}),
+        )
+        .await;
+        Ok(json!({"ok": true, "id": message}))
+    }
+
+    /// Adds `emoji` of `profile` to `message`, or takes it back when it is there.
+    pub async fn react(
+        &self,
+        subject: Uuid,
+        profile: Uuid,
+        chat: Uuid,
+        message: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        self.member(subject, profile, chat).await?;
+        let emoji = emoji(body)?;
+        let link = self.link_of(chat, message).await?;
+        self.rate.check(&subject.to_string()).await?;
+        let e = self.store.entity(REACTION)?;
+        let mine = self
+            .store
+            .find_by(
+                &e,
+                &[
+                    ("messageId", Val::Uuid(message)),
+                    ("profileId", Val::Uuid(profile)),
+                ],
+                MAX_REACTIONS as u64 + 1,
+            )
+            .await?;
+        match mine
+            .iter()
+            .find(|r| r.text("emoji") == Some(emoji.as_str()))
+        {
+            Some(r) => {
+                self.store.delete(&e, Record::must_id(r)?).await?;
+            }
+            None => {
+                if mine.len() >= MAX_REACTIONS {
+                    return Err(Error::invalid_field(
+                        "emoji",
+                        format!("at most {MAX_REACTIONS} reactions per message"),
+                    ));
+                }
+                self.store
+                    .create(
+                        &e,
+                        &obj(json!({"messageId": message, "profileId": profile, "emoji": emoji})),
+                    )
+                    .await?;
+            }
+        }
+        let view = self.message(link).await?;
+        self.tell(
+            chat,
+            "chat.reaction",
+            json!({"chatId": chat, "messageId": message, "reactions": view["reactions"]}),
+        )
+        .await;
+        Ok(view)
+    }
+
+    /// Marks `chat` read by `profile` up to `messageId` (or up to its newest message). A read mark
+    /// only moves forward.
+    pub async fn read(
+        &self,
+        subject: Uuid,
+        profile: Uuid,
+        chat: Uuid,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
+        let me = self.member(subject, profile, chat).await?;
+        let to = match body.get("messageId").and_then(Value::as_str) {
+            Some(m) => {
+                let m = Uuid::parse_str(m)
+                    .map_err(|_| Error::invalid_field("messageId", "must be a message id"))?;
+                self.link_of(chat, m).await?.int("orderIndex").unwrap_or(0)
+            }
+            None => self
+                .last_link(chat)
+                .await?
+                .and_then(|l| l.int("orderIndex"))
+                .unwrap_or(0),
+        };
+        let was = me.int("lastRead").unwrap_or(0);
+        if to > was {
+            let members = self.store.entity(MEMBERS)?;
+            let idx = members
+                .field_index("lastRead")
+                .ok_or_else(|| Error::internal("profiles-to-chats.lastRead is not declared"))?;
+            let id = Record::must_id(&me)?;
+            // Only forward, even against a concurrent mark: the old value is the condition.
+            let mut tx = self.store.begin().await?;
+            repo::update_if(
+                &mut tx.exec(),
+                &members,
+                id,
+                &[(idx, Val::Int(to))],
+                &[(idx, Val::Int(was))],
+            )
+            .await?;
+            tx.commit().await?;
+            self.tell(
+                chat,
+                "chat.read",
+                json!({"chatId": chat, "profileId": profile, "lastRead": to}),
+            )
+            .await;
+        }
+        let last_read = to.max(was);
+        Ok(json!({
+            "chatId": chat,
+            "lastRead": last_read,
+            "unread": self.unread_in(chat, last_read).await?,
+        }))
+    }
+}
