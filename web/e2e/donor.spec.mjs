@@ -164,7 +164,7 @@ export const donorSpecs = [
     },
   ],
   [
-    "shop, donor: the card variant opens CloudPayments' widget over the page (auth, mini, 199 ₽ × trees, the email asked); closed, nothing is paid; paid, the success page gets to 'Оплачен' and an open page's counter moves",
+    "shop, donor: the card variant opens CloudPayments' widget over the page (one-stage charge, mini, 199 ₽ × trees, the email asked); closed, nothing is paid; paid, the success page gets to 'Оплачен' and an open page's counter moves",
     async (stack) => {
       const watcher = await watchedContext(stack, { viewport: DESKTOP });
       await watcher.page.goto("/ru/");

@@ -607,7 +607,7 @@ mod tests {
 
 /// `scheme://host[:port]` of an http(s) URL, or `None` — never anything a CSP could read as more
 /// than one source (no spaces, quotes, semicolons or commas).
-fn origin(url: &str) -> Option<String> {
+pub fn origin(url: &str) -> Option<String> {
     let (scheme, rest) = url.trim().split_once("://")?;
     if !matches!(scheme, "http" | "https") {
         return None;

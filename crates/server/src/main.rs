@@ -67,8 +67,10 @@ enum ImportCommand {
     /// Every SPS table with a Stoa counterpart, ids, slugs and timestamps kept. Idempotent: a
     /// second run writes nothing; a run stopped halfway resumes. Prints a report of every table.
     Sps {
-        /// The SPS database: `postgres://user@host/db` (read only).
-        #[arg(long)]
+        /// The SPS database: `postgres://user@host/db` (read only). Also read from
+        /// `STOA_SPS_DATABASE_URL`, which keeps a password out of `ps` and the shell's history
+        /// (or leave the password out and set `PGPASSWORD`).
+        #[arg(long, env = "STOA_SPS_DATABASE_URL", hide_env_values = true)]
         from: String,
         /// Where SPS kept its files: a folder, or `s3://bucket[/prefix]` (read with the STOA_S3_*
         /// settings).

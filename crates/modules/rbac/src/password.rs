@@ -96,6 +96,16 @@ static BCRYPT_DUMMY: LazyLock<String> = LazyLock::new(|| {
         .unwrap_or_default()
 });
 
+/// Whether `stored` may be brought in from the original system: a well-formed bcrypt hash of 10
+/// rounds, as the original made them. Any other (malformed, another cost) would check faster or
+/// slower than the dummy every other check pays, telling that its account is an imported one.
+pub fn importable(stored: &str) -> bool {
+    is_legacy(stored)
+        && stored
+            .parse::<bcrypt::HashParts>()
+            .is_ok_and(|h| h.get_cost() == 10)
+}
+
 impl Hasher {
     pub fn new(concurrency: usize) -> Result<Self> {
         Ok(Self {
@@ -309,6 +319,15 @@ mod tests {
             .unwrap()
             .format_for_version(bcrypt::Version::TwoA);
         assert!(old.starts_with("$2a$10$") && is_legacy(&old), "{old}");
+        assert!(importable(&old));
+        let cheap = bcrypt::hash_with_salt("old password 1", 4, [7u8; 16])
+            .unwrap()
+            .format_for_version(bcrypt::Version::TwoA);
+        assert!(!importable(&cheap), "another cost would time differently");
+        assert!(
+            !importable("$2a$10$short"),
+            "a malformed hash would fail at once"
+        );
         assert!(h.verify("old password 1", Some(old.clone())).await.unwrap());
         assert!(!h.verify("old password 2", Some(old.clone())).await.unwrap());
         assert!(!is_legacy(&hash_now("x").unwrap()));

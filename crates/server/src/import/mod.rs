@@ -413,6 +413,13 @@ impl Importer {
         let before = stoa_store::repo::get(exec, e, sps_id)
             .await
             .map_err(describe)?;
+        // Only a record this import made (the ledger says so) is updated: anything else with
+        // the same id is Stoa's own and stays as it is.
+        let ours = self
+            .ledger
+            .rows
+            .get(&(key.clone(), sps_id))
+            .is_some_and(|(stoa, _)| *stoa == sps_id);
         let outcome = match before {
             None => {
                 stoa_store::repo::insert(exec, e, &vals)
@@ -420,10 +427,22 @@ impl Importer {
                     .map_err(describe)?;
                 Outcome::Created
             }
+            Some(_) if !ours => {
+                return Err(format!(
+                    "Stoa already has a {key} with this id that no import made; left as it is"
+                ));
+            }
             Some(_) => {
+                // A password is never written over: the account may have signed in (its hash
+                // is argon2id now) or reset it in Stoa since the first import.
+                if vals.iter().any(|(i, _)| e.fields[*i].secret) {
+                    t.warn(
+                        "password: a change in SPS after the first import is not carried over; Stoa keeps the account's current password",
+                    );
+                }
                 let vals: Vec<(usize, Val)> = vals
                     .into_iter()
-                    .filter(|(i, _)| e.fields[*i].name != "id")
+                    .filter(|(i, _)| e.fields[*i].name != "id" && !e.fields[*i].secret)
                     .collect();
                 stoa_store::repo::update(exec, e, sps_id, &vals)
                     .await
@@ -509,19 +528,19 @@ impl Importer {
             t.warn("no --files given: file rows keep the SPS addresses, which Stoa does not serve");
             return Ok(());
         };
-        let Some(name) = rows::file_key(address) else {
+        let shown = address.split(['?', '#']).next().unwrap_or("");
+        let Some((name, key)) = rows::file_key(address) else {
             t.warn(format!(
-                "{address}: not a file path Stoa can copy; kept as it is"
+                "{shown}: not a file name Stoa can keep (letters, digits, '-', '_', '.', '/'); the row keeps the address"
             ));
             return Ok(());
         };
         let Some(bytes) = files.read(&name).await? else {
             t.warn(format!(
-                "{address}: not found in --files ({name}); the row keeps the address"
+                "{shown}: not found in --files ({name}); the row keeps the address"
             ));
             return Ok(());
         };
-        let key = format!("sps/{name}");
         if !self.dry_run {
             self.target
                 .storage

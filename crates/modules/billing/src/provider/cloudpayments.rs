@@ -118,7 +118,8 @@ impl Provider for CloudPayments {
     /// under `tiptop.Widget`. A payment made in it carries our invoice id (`invoiceId`), so its
     /// notification settles the invoice as a hosted payment's does.
     fn widget(&self) -> Option<Value> {
-        (!self.widget_url.is_empty()).then(|| {
+        // Only a script the CSP lets the page load is offered.
+        stoa_api::config::origin(&self.widget_url).map(|_| {
             json!({
                 "script": self.widget_url,
                 "publicId": self.public_id,

@@ -1,0 +1,202 @@
+//! Delivery: one attempt at a queued notification, retries with backoff, resends, the due ones sent.
+
+use super::*;
+
+impl Mailer {
+    /// One delivery attempt of `nid`, as the delivery job runs it. A notification that is not
+    /// `new`, not yet due, or whose channel is not configured is left alone. An attempt is claimed
+    /// by counting it first (so two runners never send one notification twice); after a failure
+    /// the next attempt is queued after the backoff, until the last attempt marks the
+    /// notification `failed` with the error.
+    pub async fn attempt(&self, nid: Uuid) -> Result<()> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let row = match s.get(&n, nid).await {
+            Ok(r) => r,
+            Err(Error::NotFound { .. }) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        if row.text("status") != Some("new") {
+            return Ok(());
+        }
+        if row
+            .text("sendAfter")
+            .and_then(parse_timestamp)
+            .is_some_and(|t| t > now())
+        {
+            return Ok(());
+        }
+        let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
+        if !self.delivers_by(channel) {
+            // Never the body: it may hold a secret (a reset link). An admin reads it in the outbox.
+            tracing::info!(notification = %nid, channel = channel.as_str(), title = row.text("title").unwrap_or_default(),
+                to = row.text("reciever").unwrap_or_default(),
+                "notification kept in the outbox (its channel is not configured): read it at {}/admin/notification/notification?open={nid}", self.public_url);
+            return Ok(());
+        }
+        let tried = row.int("attempts").unwrap_or(0);
+        let idx = |f: &str| {
+            n.field_index(f)
+                .ok_or_else(|| Error::internal(format!("notification.{f} is not declared")))
+        };
+        let claimed = {
+            let mut tx = s.begin().await?;
+            let r = repo::update_if(
+                &mut tx.exec(),
+                &n,
+                nid,
+                &[(idx("attempts")?, Val::Int(tried + 1))],
+                &[
+                    (idx("attempts")?, Val::Int(tried)),
+                    (idx("status")?, Val::Text("new".into())),
+                ],
+            )
+            .await?;
+            tx.commit().await?;
+            r.is_some()
+        };
+        if !claimed {
+            return Ok(());
+        }
+        let outcome = self.deliver(nid, &row, channel).await;
+        let mut input = Map::new();
+        let mut retry_at = None;
+        match outcome {
+            Ok(()) => {
+                stoa_api::metrics::Metrics::outcome(
+                    &stoa_api::metrics::METRICS.mail,
+                    channel.as_str(),
+                    "sent",
+                );
+                input.insert("status".into(), json!("sent"));
+                input.insert("error".into(), Value::Null);
+                tracing::info!(notification = %nid, channel = channel.as_str(), attempt = tried + 1, "notification sent");
+            }
+            Err(e) => {
+                let msg: String = e.public_message().chars().take(1000).collect();
+                input.insert("error".into(), json!(msg));
+                let last = tried + 1 >= i64::from(self.attempts);
+                stoa_api::metrics::Metrics::outcome(
+                    &stoa_api::metrics::METRICS.mail,
+                    channel.as_str(),
+                    if last { "failed" } else { "retry" },
+                );
+                if last {
+                    input.insert("status".into(), json!("failed"));
+                    tracing::error!(notification = %nid, attempt = tried + 1, error = %msg, "notification failed after its last attempt");
+                } else {
+                    let wait = self.backoff_after(u32::try_from(tried + 1).unwrap_or(u32::MAX));
+                    tracing::warn!(notification = %nid, attempt = tried + 1, error = %msg, retry_in_s = wait.as_secs(), "notification not delivered; will retry");
+                    retry_at = Some(now() + wait);
+                }
+            }
+        }
+        let mut tx = s.begin().await?;
+        {
+            let mut exec = tx.exec();
+            s.update_in(&mut exec, &n, nid, &input).await?;
+            if input.get("status").and_then(Value::as_str) == Some("sent") {
+                // Sent: the secret (a reset link, a confirmation code) is not kept — only its
+                // names, so the outbox shows where it stood. A failed mail keeps it for an
+                // admin's retry, and only to the address it was made for.
+                let names = repo::read_text(&mut exec, &n, nid, &["secretData"])
+                    .await?
+                    .and_then(|v| v.into_iter().next().flatten())
+                    .map_or(Val::Null, |t| Val::Text(secret_names(&t)));
+                stoa_store::repo::set_if(&mut exec, &n, nid, &[("secretData", names)], &[]).await?;
+            }
+            if let Some(at) = retry_at {
+                jobs::enqueue(
+                    &mut exec,
+                    &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                        .at(at)
+                        .dedupe(format!("notification:{nid}:attempt:{}", tried + 1)),
+                )
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The wait after `failed` failed attempts: the base backoff, doubling, at most an hour.
+    pub(super) fn backoff_after(&self, failed: u32) -> Duration {
+        let factor = 2u32.saturating_pow(failed.saturating_sub(1).min(20));
+        self.backoff
+            .saturating_mul(factor)
+            .min(Duration::from_secs(3600))
+    }
+
+    /// Sends `nid` again: a `failed` (or still `new`) notification is queued now with its
+    /// attempts reset. Answers the notification's status afterwards.
+    pub async fn resend(&self, nid: Uuid) -> Result<Value> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let row = s.get(&n, nid).await?;
+        let status = row.text("status").unwrap_or_default().to_owned();
+        if !matches!(status.as_str(), "new" | "failed") {
+            return Ok(json!({"ok": true, "status": status, "queued": false}));
+        }
+        let due = row
+            .text("sendAfter")
+            .and_then(parse_timestamp)
+            .unwrap_or_else(now);
+        let at = if status == "failed" || due < now() {
+            now()
+        } else {
+            due
+        };
+        let mut input = Map::new();
+        input.insert("status".into(), json!("new"));
+        input.insert("attempts".into(), json!(0));
+        input.insert("sendAfter".into(), json!(rfc3339(at)?));
+        let mut tx = s.begin().await?;
+        {
+            let mut exec = tx.exec();
+            s.update_in(&mut exec, &n, nid, &input).await?;
+            jobs::enqueue(
+                &mut exec,
+                &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                    .at(at)
+                    .dedupe(format!("notification:{nid}:resend:{}", Uuid::now_v7())),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(json!({"ok": true, "status": "new", "queued": true, "sendAfter": rfc3339(at)?}))
+    }
+
+    /// Queues every `new` notification that is due (at most `cap`): what an admin's "send all"
+    /// does after a channel was configured. Answers how many were queued.
+    pub async fn send_due(&self, cap: u64) -> Result<usize> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let q = stoa_kernel::query::FindQuery::all()
+            .eq(&n, "status", Val::Text("new".into()))?
+            .filter(
+                &n,
+                "sendAfter",
+                stoa_kernel::query::Op::Lte,
+                stoa_kernel::query::FilterValue::One(Val::Timestamp(now())),
+            )?
+            .take(cap);
+        let due = s.find(&n, &q).await?.rows;
+        let mut tx = s.begin().await?;
+        let mut queued = 0;
+        {
+            let mut exec = tx.exec();
+            for r in &due {
+                let id = Record::must_id(r)?;
+                let job = NewJob::now(JOB_DELIVER, json!({"notification": id})).dedupe(format!(
+                    "notification:{id}:due:{}",
+                    r.int("attempts").unwrap_or(0)
+                ));
+                if jobs::enqueue(&mut exec, &job).await?.is_some() {
+                    queued += 1;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(queued)
+    }
+}
