@@ -100,7 +100,7 @@ function currentAddress(): string {
 /** The navbar's links and its call to action: one line from the lg breakpoint (smaller type and
  * gaps until xl, so the Russian labels fit at 1024 px too). */
 const NAV_LINK = "whitespace-nowrap px-1.5 text-sm xl:px-2 xl:text-[0.9375rem]";
-const NAV_ACTION = "h-10 whitespace-nowrap px-5 text-sm xl:h-11 xl:px-6";
+const NAV_ACTION = "h-10 whitespace-nowrap px-4 text-sm xl:h-11 xl:px-6";
 
 /**
  * Navbar: the logo, the links, the language, the cart and the account in one line from the lg
@@ -124,16 +124,16 @@ function Navbar({ data, lang }: VariantProps) {
   const extra = linked(data, "widgets-to-buttons-arrays", "additional");
   return (
     <header className={cn("sticky top-0 z-40 border-b border-emerald-100 bg-white/95 backdrop-blur", data.className)} data-variant={data.variant}>
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-6 xl:gap-6 xl:px-8" data-testid="navbar-bar">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:gap-3 lg:px-6 xl:gap-6 xl:px-8" data-testid="navbar-bar">
         <Logo data={data} lang={lang} />
         <nav aria-label={t("site.mainMenu")} className="hidden min-w-0 flex-1 items-center lg:flex" data-testid="navbar-links">
           {main.map((b) => (
             <ButtonsArray key={b.id} data={b} lang={lang} className="flex-nowrap gap-0 xl:gap-1" buttonClassName={NAV_LINK} />
           ))}
         </nav>
-        <div className="ml-auto hidden shrink-0 items-center gap-2 lg:flex" data-testid="navbar-actions">
-          {/* From 1280 px (at 1024 the Russian menu and a signed-in account fill the line; the menu below 1024 has it). */}
-          <SearchLink className="hidden h-9 w-9 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50 xl:inline-flex" />
+        <div className="ml-auto hidden shrink-0 items-center gap-1 lg:flex xl:gap-2" data-testid="navbar-actions">
+          {/* From 1024 px, as the bar itself (below it, the menu has it). */}
+          <SearchLink className="inline-flex h-9 w-9 items-center justify-center rounded-md text-emerald-950 hover:bg-emerald-50" />
           <LanguageSwitch lang={lang} />
           <ChatButton />
           <CartButton />
