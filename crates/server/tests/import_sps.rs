@@ -263,6 +263,11 @@ async fn check_first_report(report: &Value, sps: &PgDb) {
         warnings.contains("cdn.example.com/missing.png"),
         "{warnings}"
     );
+    let grants = table(report, "sps_rc_rs_to_as_mz2")["warnings"].to_string();
+    assert!(
+        grants.contains("role 'pro-subscriber' holds the root permission"),
+        "{grants}"
+    );
     let identities = table(report, "sps_rc_identity")["warnings"].to_string();
     assert!(
         identities.contains("reset codes are not imported"),
@@ -414,6 +419,13 @@ async fn stored_hash(target: &Target) -> String {
 }
 
 async fn import_into(target: Target, sps: &PgDb) {
+    // A role that SPS gave its root action (everything): the report names it.
+    sps.exec(
+        "INSERT INTO sps_rc_rs_to_as_mz2 (id, re_id, an_id) VALUES \
+         ('00000000-0000-4000-8000-095000000009', '00000000-0000-4000-8000-024000000003', \
+          '00000000-0000-4000-8000-022000000001')",
+    )
+    .await;
     let dry = target.import(&sps.url, &["--dry-run"]);
     assert_eq!(dry["dryRun"], true);
     assert!(written(&dry) > 100, "{dry}");

@@ -450,10 +450,49 @@ impl Importer {
                 Outcome::Updated
             }
         };
+        if key == "rbac.roles-to-permissions" {
+            self.root_grant(exec, &input, t).await?;
+        }
         self.put_ledger(exec, &key, sps_id, sps_id, fingerprint)
             .await?;
         self.written.insert(key);
         Ok(outcome)
+    }
+
+    /// A role given the root permission (`*` `*`: everything, as admins) is named in the
+    /// report: it is what SPS meant, and an operator should see it.
+    async fn root_grant(
+        &self,
+        exec: &mut Exec<'_>,
+        input: &serde_json::Map<String, serde_json::Value>,
+        t: &mut Table,
+    ) -> Result<(), String> {
+        let id = |f: &str| {
+            input
+                .get(f)
+                .and_then(|v| v.as_str())
+                .and_then(|s| Uuid::parse_str(s).ok())
+        };
+        let (Some(role), Some(permission)) = (id("roleId"), id("permissionId")) else {
+            return Ok(());
+        };
+        let pe = self.store.entity("rbac.permission").map_err(describe)?;
+        let root = stoa_store::repo::get(exec, &pe, permission)
+            .await
+            .map_err(describe)?
+            .is_some_and(|p| p.text("method") == Some("*") && p.text("path") == Some("*"));
+        if root {
+            let re = self.store.entity("rbac.role").map_err(describe)?;
+            let name = stoa_store::repo::get(exec, &re, role)
+                .await
+                .map_err(describe)?
+                .and_then(|r| r.text("slug").map(str::to_owned))
+                .unwrap_or_else(|| role.to_string());
+            t.warn(format!(
+                "role '{name}' holds the root permission (* *): its accounts may do everything, as admins"
+            ));
+        }
+        Ok(())
     }
 
     async fn put_ledger(
