@@ -564,16 +564,6 @@ async fn a_run_killed_halfway_resumes_to_the_same_end() {
     assert!(a.len() > 200);
 }
 
-/// A local S3-compatible server (moto, from PyPI; `make test` installs it), stopped when dropped.
-struct Moto(std::process::Child, u16);
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// An unsigned PUT to moto (it takes them): a bucket, or an object's bytes.
 fn s3_put(port: u16, path: &str, body: &[u8]) -> u16 {
     let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
@@ -603,38 +593,14 @@ fn s3_put(port: u16, path: &str, body: &[u8]) -> u16 {
 #[tokio::test(flavor = "multi_thread")]
 async fn files_come_from_an_s3_bucket() {
     let Some(admin) = admin_url() else { return };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("port");
-    let child = Command::new("python3")
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 -m moto.server (pip install 'moto[server]'; `make test` installs it)");
-    let moto = Moto(child, port);
-    let started = Instant::now();
-    while s3_put(moto.1, "/sps-files", b"") != 200 {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "moto did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let moto = stoa_testkit::s3::start_s3("sps-files").await;
+    let port = moto.port();
     for f in std::fs::read_dir(fixture_files()).expect("files") {
         let f = f.expect("file");
         let name = f.file_name().to_string_lossy().into_owned();
         let bytes = std::fs::read(f.path()).expect("read");
         assert_eq!(
-            s3_put(moto.1, &format!("/sps-files/static/{name}"), &bytes),
+            s3_put(port, &format!("/sps-files/static/{name}"), &bytes),
             200
         );
     }
@@ -651,7 +617,7 @@ async fn files_come_from_an_s3_bucket() {
             "--files",
             "s3://sps-files/static",
         ])
-        .env("STOA_S3_ENDPOINT", format!("http://127.0.0.1:{}", moto.1))
+        .env("STOA_S3_ENDPOINT", &moto.endpoint)
         .env("STOA_S3_ACCESS_KEY_ID", "test")
         .env("STOA_S3_SECRET_ACCESS_KEY", "test")
         .output()

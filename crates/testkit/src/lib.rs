@@ -8,6 +8,7 @@
 
 pub mod fixtures;
 pub mod live;
+pub mod s3;
 pub mod secrets;
 pub mod smtp;
 pub mod users;
