@@ -715,6 +715,54 @@ impl EntityBuilder {
     }
 }
 
+/// The widget of a module with no block of its own (SPS's billing, file-storage and notification
+/// widgets): an admin name and a slug, no texts or class. One declaration for the three.
+pub fn plain_widget(module: &'static str) -> Entity {
+    model(module, "widget", "widgets")
+        .admin_title()
+        .field(slug_field())
+        .tsd(false)
+        .build()
+}
+
+/// The attribute models ecommerce and social both declare (SPS's): an attribute — a value in one of
+/// five shapes — and the key that names and types it. `types`: the key types the module knows;
+/// `list_types`: whether the admin's lists show a key's type. (Their link is each module's, named
+/// with its own keys.)
+pub fn attribute_models(
+    module: &'static str,
+    types: &'static [&'static str],
+    list_types: bool,
+) -> [Entity; 2] {
+    let kind = enumeration("type", types)
+        .required()
+        .default_text("feature");
+    [
+        model(module, "attribute", "attributes")
+            .field(decimal("number").list())
+            .field(boolean("boolean"))
+            .field(timestamp("date"))
+            .field(timestamp("datetime"))
+            .field(translations("string").list())
+            .build(),
+        model(module, "attribute-key", "attribute-keys")
+            .content()
+            .field(if list_types { kind.list() } else { kind })
+            .field(
+                enumeration(
+                    "field",
+                    &["string", "number", "boolean", "date", "datetime"],
+                )
+                .required()
+                .default_text("string"),
+            )
+            .field(translations("title").list())
+            .field(translations("prefix"))
+            .field(translations("suffix"))
+            .build(),
+    ]
+}
+
 /// `slug`: required, unique, slug-formatted, generated when absent.
 pub fn slug_field() -> Field {
     Field {

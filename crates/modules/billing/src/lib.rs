@@ -118,11 +118,7 @@ pub fn declarations() -> Module {
                 .private()
                 .read_only()
                 .build(),
-            model(M, "widget", "widgets")
-                .admin_title()
-                .field(slug_field())
-                .tsd(false)
-                .build(),
+            stoa_kernel::model::plain_widget(M),
             relation(
                 M,
                 "payment-intents-to-currencies",

@@ -29,238 +29,216 @@ pub fn declarations() -> Module {
     Module {
         name: M,
         words: include_str!("words.toml"),
-        entities: vec![
-            model(M, "attribute", "attributes")
-                .field(decimal("number").list())
-                .field(boolean("boolean"))
-                .field(timestamp("date"))
-                .field(timestamp("datetime"))
-                .field(translations("string").list())
-                .build(),
-            model(M, "attribute-key", "attribute-keys")
-                .content()
-                .field(
-                    enumeration("type", &["feature", "price", "interval"])
-                        .required()
-                        .default_text("feature")
-                        .list(),
-                )
-                .field(
-                    enumeration(
-                        "field",
-                        &["string", "number", "boolean", "date", "datetime"],
+        entities: [
+            stoa_kernel::model::attribute_models(M, &["feature", "price", "interval"], true)
+                .to_vec(),
+            vec![
+                model(M, "category", "categories")
+                    .content()
+                    .tsd(true)
+                    .build(),
+                model(M, "order", "orders")
+                    .field(
+                        enumeration("status", ORDER_STATUSES)
+                            .required()
+                            .default_text("new")
+                            .list(),
                     )
-                    .required()
-                    .default_text("string"),
+                    .field(
+                        enumeration("type", &["cart", "history"])
+                            .required()
+                            .default_text("cart")
+                            .list(),
+                    )
+                    .field(text("receipt").required().default_text("").max_len(2000))
+                    .field(text("comment").max_len(10_000))
+                    .field(text("email").max_len(320).list().searchable())
+                    .field(text("language").max_len(10))
+                    // The number people read (№ 1042), given at checkout; the id stays the API's.
+                    .field(Field {
+                        server_owned: true,
+                        ..int("number").unique().list()
+                    })
+                    .private()
+                    .build(),
+                model(M, "order-status-change", "order-status-changes")
+                    .field(reference("orderId", "ecommerce.order").list())
+                    .field(enumeration("from", ORDER_STATUSES).required().list())
+                    .field(enumeration("to", ORDER_STATUSES).required().list())
+                    .field(text("actor").required().max_len(200).list())
+                    // Shown, not sorted on: no index for free text written at every status change.
+                    .field(text("reason").max_len(2000).unsorted())
+                    .field(boolean("override").required().default_bool(false).list())
+                    .title("to")
+                    .private()
+                    .read_only()
+                    .build(),
+                model(M, "product", "products")
+                    .content()
+                    .field(
+                        enumeration("type", &["one_off", "subscription"])
+                            .required()
+                            .default_text("one_off")
+                            .list(),
+                    )
+                    .field(translations("title").list().searchable())
+                    .field(translations("shortDescription"))
+                    .field(rich_text("description"))
+                    .publishable()
+                    .build(),
+                model(M, "store", "stores")
+                    .content()
+                    .field(translations("title").list())
+                    .field(translations("shortDescription"))
+                    .field(rich_text("description"))
+                    .build(),
+                model(M, "widget", "widgets")
+                    .content()
+                    .tsd(false)
+                    .field(text("anchor").max_len(200))
+                    .variants(&[
+                        "default",
+                        "category-list-default",
+                        "category-overview-default",
+                        "order-list-default",
+                        "product-list-default",
+                        "product-overview-default",
+                        "store-list-default",
+                        "store-overview-default",
+                        "for-planet-products-list-block-default",
+                        // The same donation paid in the card provider's own widget (SPEC §2).
+                        "for-planet-products-list-block-card-default",
+                    ])
+                    .build(),
+                r(
+                    "attribute-keys-to-attributes",
+                    ("attributeKeyId", "ecommerce.attribute-key"),
+                    ("attributeId", "ecommerce.attribute"),
                 )
-                .field(translations("title").list())
-                .field(translations("prefix"))
-                .field(translations("suffix"))
                 .build(),
-            model(M, "category", "categories")
-                .content()
-                .tsd(true)
+                r(
+                    "attributes-to-billing-module-currencies",
+                    ("attributeId", "ecommerce.attribute"),
+                    ("billingModuleCurrencyId", "billing.currency"),
+                )
                 .build(),
-            model(M, "order", "orders")
+                r(
+                    "categories-to-file-storage-module-files",
+                    ("categoryId", "ecommerce.category"),
+                    ("fileStorageModuleFileId", "file-storage.file"),
+                )
+                .build(),
+                r(
+                    "categories-to-products",
+                    ("categoryId", "ecommerce.category"),
+                    ("productId", "ecommerce.product"),
+                )
+                .build(),
+                r(
+                    "orders-to-billing-module-currencies",
+                    ("orderId", "ecommerce.order"),
+                    ("billingModuleCurrencyId", "billing.currency"),
+                )
+                .field(int("quantity").required().default_int(1))
+                .build(),
+                r(
+                    "orders-to-billing-module-payment-intents",
+                    ("orderId", "ecommerce.order"),
+                    ("billingModulePaymentIntentId", "billing.payment-intent"),
+                )
+                .build(),
+                r(
+                    "orders-to-file-storage-module-files",
+                    ("orderId", "ecommerce.order"),
+                    ("fileStorageModuleFileId", "file-storage.file"),
+                )
+                .variants(&["default", "attachment-default", "receipt-default"])
+                .build(),
+                r(
+                    "orders-to-products",
+                    ("orderId", "ecommerce.order"),
+                    ("productId", "ecommerce.product"),
+                )
+                .field(int("quantity").required().default_int(1).list())
+                .build(),
+                r(
+                    "orders-to-social-module-chats",
+                    ("orderId", "ecommerce.order"),
+                    ("socialModuleChatId", "social.chat"),
+                )
+                .build(),
+                r(
+                    "products-to-attributes",
+                    ("productId", "ecommerce.product"),
+                    ("attributeId", "ecommerce.attribute"),
+                )
+                .build(),
+                r(
+                    "products-to-file-storage-module-files",
+                    ("productId", "ecommerce.product"),
+                    ("fileStorageModuleFileId", "file-storage.file"),
+                )
+                .variants(&["default", "attachment-default"])
+                .build(),
+                r(
+                    "products-to-website-builder-module-widgets",
+                    ("productId", "ecommerce.product"),
+                    ("websiteBuilderModuleWidgetId", "website-builder.widget"),
+                )
+                .build(),
+                r(
+                    "stores-to-attributes",
+                    ("storeId", "ecommerce.store"),
+                    ("attributeId", "ecommerce.attribute"),
+                )
+                .build(),
+                r(
+                    "stores-to-orders",
+                    ("storeId", "ecommerce.store"),
+                    ("orderId", "ecommerce.order"),
+                )
+                .build(),
+                r(
+                    "stores-to-products",
+                    ("storeId", "ecommerce.store"),
+                    ("productId", "ecommerce.product"),
+                )
                 .field(
-                    enumeration("status", ORDER_STATUSES)
+                    text("sku")
                         .required()
-                        .default_text("new")
-                        .list(),
+                        .unique()
+                        .max_len(200)
+                        .list()
+                        .searchable(),
                 )
-                .field(
-                    enumeration("type", &["cart", "history"])
-                        .required()
-                        .default_text("cart")
-                        .list(),
+                .build(),
+                r(
+                    "stores-to-products-to-attributes",
+                    ("storesToProductsId", "ecommerce.stores-to-products"),
+                    ("attributeId", "ecommerce.attribute"),
                 )
-                .field(text("receipt").required().default_text("").max_len(2000))
-                .field(text("comment").max_len(10_000))
-                .field(text("email").max_len(320).list().searchable())
-                .field(text("language").max_len(10))
-                // The number people read (№ 1042), given at checkout; the id stays the API's.
-                .field(Field {
-                    server_owned: true,
-                    ..int("number").unique().list()
-                })
-                .private()
                 .build(),
-            model(M, "order-status-change", "order-status-changes")
-                .field(reference("orderId", "ecommerce.order").list())
-                .field(enumeration("from", ORDER_STATUSES).required().list())
-                .field(enumeration("to", ORDER_STATUSES).required().list())
-                .field(text("actor").required().max_len(200).list())
-                // Shown, not sorted on: no index for free text written at every status change.
-                .field(text("reason").max_len(2000).unsorted())
-                .field(boolean("override").required().default_bool(false).list())
-                .title("to")
-                .private()
-                .read_only()
-                .build(),
-            model(M, "product", "products")
-                .content()
-                .field(
-                    enumeration("type", &["one_off", "subscription"])
-                        .required()
-                        .default_text("one_off")
-                        .list(),
+                r(
+                    "widgets-to-categories",
+                    ("widgetId", "ecommerce.widget"),
+                    ("categoryId", "ecommerce.category"),
                 )
-                .field(translations("title").list().searchable())
-                .field(translations("shortDescription"))
-                .field(rich_text("description"))
-                .publishable()
                 .build(),
-            model(M, "store", "stores")
-                .content()
-                .field(translations("title").list())
-                .field(translations("shortDescription"))
-                .field(rich_text("description"))
+                r(
+                    "widgets-to-products",
+                    ("widgetId", "ecommerce.widget"),
+                    ("productId", "ecommerce.product"),
+                )
                 .build(),
-            model(M, "widget", "widgets")
-                .content()
-                .tsd(false)
-                .field(text("anchor").max_len(200))
-                .variants(&[
-                    "default",
-                    "category-list-default",
-                    "category-overview-default",
-                    "order-list-default",
-                    "product-list-default",
-                    "product-overview-default",
-                    "store-list-default",
-                    "store-overview-default",
-                    "for-planet-products-list-block-default",
-                    // The same donation paid in the card provider's own widget (SPEC §2).
-                    "for-planet-products-list-block-card-default",
-                ])
+                r(
+                    "widgets-to-stores",
+                    ("widgetId", "ecommerce.widget"),
+                    ("storeId", "ecommerce.store"),
+                )
                 .build(),
-            r(
-                "attribute-keys-to-attributes",
-                ("attributeKeyId", "ecommerce.attribute-key"),
-                ("attributeId", "ecommerce.attribute"),
-            )
-            .build(),
-            r(
-                "attributes-to-billing-module-currencies",
-                ("attributeId", "ecommerce.attribute"),
-                ("billingModuleCurrencyId", "billing.currency"),
-            )
-            .build(),
-            r(
-                "categories-to-file-storage-module-files",
-                ("categoryId", "ecommerce.category"),
-                ("fileStorageModuleFileId", "file-storage.file"),
-            )
-            .build(),
-            r(
-                "categories-to-products",
-                ("categoryId", "ecommerce.category"),
-                ("productId", "ecommerce.product"),
-            )
-            .build(),
-            r(
-                "orders-to-billing-module-currencies",
-                ("orderId", "ecommerce.order"),
-                ("billingModuleCurrencyId", "billing.currency"),
-            )
-            .field(int("quantity").required().default_int(1))
-            .build(),
-            r(
-                "orders-to-billing-module-payment-intents",
-                ("orderId", "ecommerce.order"),
-                ("billingModulePaymentIntentId", "billing.payment-intent"),
-            )
-            .build(),
-            r(
-                "orders-to-file-storage-module-files",
-                ("orderId", "ecommerce.order"),
-                ("fileStorageModuleFileId", "file-storage.file"),
-            )
-            .variants(&["default", "attachment-default", "receipt-default"])
-            .build(),
-            r(
-                "orders-to-products",
-                ("orderId", "ecommerce.order"),
-                ("productId", "ecommerce.product"),
-            )
-            .field(int("quantity").required().default_int(1).list())
-            .build(),
-            r(
-                "orders-to-social-module-chats",
-                ("orderId", "ecommerce.order"),
-                ("socialModuleChatId", "social.chat"),
-            )
-            .build(),
-            r(
-                "products-to-attributes",
-                ("productId", "ecommerce.product"),
-                ("attributeId", "ecommerce.attribute"),
-            )
-            .build(),
-            r(
-                "products-to-file-storage-module-files",
-                ("productId", "ecommerce.product"),
-                ("fileStorageModuleFileId", "file-storage.file"),
-            )
-            .variants(&["default", "attachment-default"])
-            .build(),
-            r(
-                "products-to-website-builder-module-widgets",
-                ("productId", "ecommerce.product"),
-                ("websiteBuilderModuleWidgetId", "website-builder.widget"),
-            )
-            .build(),
-            r(
-                "stores-to-attributes",
-                ("storeId", "ecommerce.store"),
-                ("attributeId", "ecommerce.attribute"),
-            )
-            .build(),
-            r(
-                "stores-to-orders",
-                ("storeId", "ecommerce.store"),
-                ("orderId", "ecommerce.order"),
-            )
-            .build(),
-            r(
-                "stores-to-products",
-                ("storeId", "ecommerce.store"),
-                ("productId", "ecommerce.product"),
-            )
-            .field(
-                text("sku")
-                    .required()
-                    .unique()
-                    .max_len(200)
-                    .list()
-                    .searchable(),
-            )
-            .build(),
-            r(
-                "stores-to-products-to-attributes",
-                ("storesToProductsId", "ecommerce.stores-to-products"),
-                ("attributeId", "ecommerce.attribute"),
-            )
-            .build(),
-            r(
-                "widgets-to-categories",
-                ("widgetId", "ecommerce.widget"),
-                ("categoryId", "ecommerce.category"),
-            )
-            .build(),
-            r(
-                "widgets-to-products",
-                ("widgetId", "ecommerce.widget"),
-                ("productId", "ecommerce.product"),
-            )
-            .build(),
-            r(
-                "widgets-to-stores",
-                ("widgetId", "ecommerce.widget"),
-                ("storeId", "ecommerce.store"),
-            )
-            .build(),
-        ],
+            ],
+        ]
+        .concat(),
     }
 }
 

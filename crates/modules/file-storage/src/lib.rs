@@ -59,11 +59,7 @@ pub fn declarations() -> Module {
                     "generate-template-ecommerce-order-story-for-planet-en",
                 ])
                 .build(),
-            model(M, "widget", "widgets")
-                .admin_title()
-                .field(slug_field())
-                .tsd(false)
-                .build(),
+            stoa_kernel::model::plain_widget(M),
             relation(
                 M,
                 "widgets-to-files",

@@ -81,11 +81,7 @@ pub fn declarations() -> Module {
                 )
                 .private()
                 .build(),
-            model(M, "widget", "widgets")
-                .admin_title()
-                .field(slug_field())
-                .tsd(false)
-                .build(),
+            stoa_kernel::model::plain_widget(M),
             relation(
                 M,
                 "notifications-to-templates",

@@ -16,126 +16,104 @@ pub fn declarations() -> Module {
     Module {
         name: M,
         words: include_str!("words.toml"),
-        entities: vec![
-            model(M, "attribute", "attributes")
-                .field(decimal("number").list())
-                .field(boolean("boolean"))
-                .field(timestamp("date"))
-                .field(timestamp("datetime"))
-                .field(translations("string").list())
-                .build(),
-            model(M, "attribute-key", "attribute-keys")
-                .content()
-                .field(
-                    enumeration("type", &["feature"])
-                        .required()
-                        .default_text("feature"),
+        entities: [
+            stoa_kernel::model::attribute_models(M, &["feature"], false).to_vec(),
+            vec![
+                model(M, "chat", "chats")
+                    .content()
+                    .field(text("title").max_len(500).list())
+                    .field(text("description").max_len(10_000))
+                    .field(text("sourceSystemId").max_len(200))
+                    .variants(&["default", "telegram"])
+                    .private()
+                    .build(),
+                model(M, "message", "messages")
+                    .field(stoa_kernel::model::class_name())
+                    .field(text("title").max_len(500))
+                    .field(text("subtitle").max_len(500))
+                    .field(text("description").max_len(100_000).list().searchable())
+                    .field(text("sourceSystemId").max_len(200))
+                    .field(timestamp("editedAt"))
+                    .title("description")
+                    .private()
+                    .build(),
+                model(M, "reaction", "reactions")
+                    .field(reference("messageId", "social.message"))
+                    .field(reference("profileId", "social.profile"))
+                    .field(text("emoji").required().max_len(16).list())
+                    .title("emoji")
+                    .private()
+                    .build(),
+                model(M, "profile", "profiles")
+                    .content()
+                    .tsd(true)
+                    .variants(&["default", "artificial-intelligence"])
+                    .build(),
+                model(M, "widget", "widgets")
+                    .content()
+                    .tsd(false)
+                    .variants(&["default", "chat-list-default", "profile-overview-default"])
+                    .build(),
+                r(
+                    "attribute-keys-to-attributes",
+                    ("attributeKeyId", "social.attribute-key"),
+                    ("attributeId", "social.attribute"),
                 )
-                .field(
-                    enumeration(
-                        "field",
-                        &["string", "number", "boolean", "date", "datetime"],
-                    )
-                    .required()
-                    .default_text("string"),
+                .build(),
+                r(
+                    "chats-to-messages",
+                    ("chatId", "social.chat"),
+                    ("messageId", "social.message"),
                 )
-                .field(translations("title").list())
-                .field(translations("prefix"))
-                .field(translations("suffix"))
                 .build(),
-            model(M, "chat", "chats")
-                .content()
-                .field(text("title").max_len(500).list())
-                .field(text("description").max_len(10_000))
-                .field(text("sourceSystemId").max_len(200))
-                .variants(&["default", "telegram"])
-                .private()
+                r(
+                    "messages-to-file-storage-module-files",
+                    ("messageId", "social.message"),
+                    ("fileStorageModuleFileId", "file-storage.file"),
+                )
                 .build(),
-            model(M, "message", "messages")
-                .field(stoa_kernel::model::class_name())
-                .field(text("title").max_len(500))
-                .field(text("subtitle").max_len(500))
-                .field(text("description").max_len(100_000).list().searchable())
-                .field(text("sourceSystemId").max_len(200))
-                .field(timestamp("editedAt"))
-                .title("description")
-                .private()
+                r(
+                    "profiles-to-attributes",
+                    ("profileId", "social.profile"),
+                    ("attributeId", "social.attribute"),
+                )
                 .build(),
-            model(M, "reaction", "reactions")
-                .field(reference("messageId", "social.message"))
-                .field(reference("profileId", "social.profile"))
-                .field(text("emoji").required().max_len(16).list())
-                .title("emoji")
-                .private()
+                r(
+                    "profiles-to-chats",
+                    ("profileId", "social.profile"),
+                    ("chatId", "social.chat"),
+                )
+                // The position of the last message this member has read (see `chats`).
+                .field(int("lastRead").required().default_int(0))
                 .build(),
-            model(M, "profile", "profiles")
-                .content()
-                .tsd(true)
-                .variants(&["default", "artificial-intelligence"])
+                r(
+                    "profiles-to-ecommerce-module-products",
+                    ("profileId", "social.profile"),
+                    ("ecommerceModuleProductId", "ecommerce.product"),
+                )
                 .build(),
-            model(M, "widget", "widgets")
-                .content()
-                .tsd(false)
-                .variants(&["default", "chat-list-default", "profile-overview-default"])
+                r(
+                    "profiles-to-file-storage-module-files",
+                    ("profileId", "social.profile"),
+                    ("fileStorageModuleFileId", "file-storage.file"),
+                )
                 .build(),
-            r(
-                "attribute-keys-to-attributes",
-                ("attributeKeyId", "social.attribute-key"),
-                ("attributeId", "social.attribute"),
-            )
-            .build(),
-            r(
-                "chats-to-messages",
-                ("chatId", "social.chat"),
-                ("messageId", "social.message"),
-            )
-            .build(),
-            r(
-                "messages-to-file-storage-module-files",
-                ("messageId", "social.message"),
-                ("fileStorageModuleFileId", "file-storage.file"),
-            )
-            .build(),
-            r(
-                "profiles-to-attributes",
-                ("profileId", "social.profile"),
-                ("attributeId", "social.attribute"),
-            )
-            .build(),
-            r(
-                "profiles-to-chats",
-                ("profileId", "social.profile"),
-                ("chatId", "social.chat"),
-            )
-            // The position of the last message this member has read (see `chats`).
-            .field(int("lastRead").required().default_int(0))
-            .build(),
-            r(
-                "profiles-to-ecommerce-module-products",
-                ("profileId", "social.profile"),
-                ("ecommerceModuleProductId", "ecommerce.product"),
-            )
-            .build(),
-            r(
-                "profiles-to-file-storage-module-files",
-                ("profileId", "social.profile"),
-                ("fileStorageModuleFileId", "file-storage.file"),
-            )
-            .build(),
-            r(
-                "profiles-to-messages",
-                ("profileId", "social.profile"),
-                ("messageId", "social.message"),
-            )
-            .field(boolean("isRead").required().default_bool(false).list())
-            .build(),
-            r(
-                "profiles-to-website-builder-module-widgets",
-                ("profileId", "social.profile"),
-                ("websiteBuilderModuleWidgetId", "website-builder.widget"),
-            )
-            .build(),
-        ],
+                r(
+                    "profiles-to-messages",
+                    ("profileId", "social.profile"),
+                    ("messageId", "social.message"),
+                )
+                .field(boolean("isRead").required().default_bool(false).list())
+                .build(),
+                r(
+                    "profiles-to-website-builder-module-widgets",
+                    ("profileId", "social.profile"),
+                    ("websiteBuilderModuleWidgetId", "website-builder.widget"),
+                )
+                .build(),
+            ],
+        ]
+        .concat(),
     }
 }
 
