@@ -9,8 +9,8 @@ const ADJECTIVES: &[&str] = &[
     "cool", "crisp", "curly", "dear", "deep", "eager", "early", "easy", "fair", "far", "fast",
     "fine", "firm", "fond", "free", "fresh", "full", "glad", "good", "grand", "great", "happy",
     "hardy", "high", "jolly", "just", "keen", "kind", "large", "late", "lazy", "light", "little",
-    "live", "long", "loud", "lucky", "mild", "modern", "neat", "new", "nice", "noble", "odd",
-    "open", "plain", "polite", "proud", "quick", "quiet", "rapid", "rare", "ready", "rich",
+    "live", "long", "loud", "lucky", "mild", "modern", "neat", "merry", "nice", "noble", "odd",
+    "gentle", "plain", "polite", "proud", "quick", "quiet", "rapid", "rare", "ready", "rich",
     "round", "safe", "sharp", "shy", "silent", "simple", "slow", "smart", "soft", "solid", "still",
     "sunny", "swift", "tall", "warm", "wise",
 ];
@@ -37,7 +37,7 @@ const ANIMALS: &[&str] = &[
 pub fn three_words() -> [&'static str; 3] {
     let mut rng = rand::rng();
     [
-        ADJECTIVES.choose(&mut rng).copied().unwrap_or("new"),
+        ADJECTIVES.choose(&mut rng).copied().unwrap_or("calm"),
         COLOURS.choose(&mut rng).copied().unwrap_or("blue"),
         ANIMALS.choose(&mut rng).copied().unwrap_or("cat"),
     ]
@@ -49,6 +49,12 @@ pub fn random_slug() -> String {
 
 pub fn random_title() -> String {
     three_words().join(" ")
+}
+
+/// Whether `w` is one of the words names are made of. None may be a value a field takes ("new",
+/// "open" were, and a made-up name read as an order's status on the admin's screens).
+pub fn is_name_word(w: &str) -> bool {
+    ADJECTIVES.contains(&w) || COLOURS.contains(&w) || ANIMALS.contains(&w)
 }
 
 /// Whether `s` is three words these lists make up ("calm jade finch", "far-salmon-cod"): what a

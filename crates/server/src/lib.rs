@@ -637,4 +637,24 @@ mod tests {
             problems.join("\n")
         );
     }
+
+    /// No word a made-up name is made of is a value some field takes: "new red parrot" read as
+    /// an order's status ("new") on the admin's screens.
+    #[test]
+    fn made_up_names_use_no_field_value() {
+        let reg = super::registry().expect("the declarations hold");
+        let clashes: Vec<String> = reg
+            .entities()
+            .iter()
+            .flat_map(|e| {
+                e.fields
+                    .iter()
+                    .flat_map(|f| f.values.iter())
+                    .chain(e.variants.iter())
+                    .filter(|v| stoa_kernel::words::is_name_word(v))
+                    .map(move |v| format!("{}: {v}", e.key()))
+            })
+            .collect();
+        assert!(clashes.is_empty(), "{clashes:?}");
+    }
 }
