@@ -337,9 +337,14 @@ fn serve(target: &Target) -> Served {
             .env("STOA_ADDR", format!("127.0.0.1:{port}"))
             .env("STOA_WEB_DIR", &web)
             .env("STOA_PUBLIC_URL", format!("http://127.0.0.1:{port}"))
+            .env("STOA_LOG", "info")
             .arg("serve")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(
+                std::fs::File::create(target.dir.join("serve.log"))
+                    .map(Stdio::from)
+                    .unwrap_or_else(|_| Stdio::null()),
+            )
             .spawn()
             .expect("serve"),
         port,
@@ -380,6 +385,13 @@ fn check_served(target: &Target) -> Served {
     // A file copied from --files is served from Stoa's storage.
     let (status, body) = http(s.1, "GET", "/files/sps/young-oak.png", None);
     assert_eq!(status, 200, "{body}");
+    // The start saw the imported bcrypt hashes: from the first check on, every check pays for
+    // both kinds (the equal-timing rule), not only after an imported account is met.
+    let log = std::fs::read_to_string(target.dir.join("serve.log")).unwrap_or_default();
+    assert!(
+        log.contains("bcrypt passwords from the original system are kept"),
+        "the start did not notice the imported hashes:\n{log}"
+    );
     let wrong = json!({"login": "olga@example.com", "password": "not-her-password"});
     let (status, refused) = http(s.1, "POST", SIGN_IN, Some(&wrong));
     assert_eq!(status, 401, "{refused}");

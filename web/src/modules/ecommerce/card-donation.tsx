@@ -72,7 +72,7 @@ export function widgetOptions(widget: CardWidget, invoice: Invoice, description:
 
 /** The provider with a card widget that takes the product's price: roubles first (SPEC §2). */
 export function cardOffer(offers: ProviderOffer[], prices: Rec["_prices"]): { offer: ProviderOffer & { widget: CardWidget }; price: NonNullable<Rec["_prices"]>[number] } | null {
-  const withWidget = offers.filter((o): o is ProviderOffer & { widget: CardWidget } => !!(o as { widget?: unknown }).widget);
+  const withWidget = offers.filter((o): o is ProviderOffer & { widget: CardWidget } => !!o.widget);
   const list = prices ?? [];
   for (const slug of ["rub", ...list.map((p) => p.currency.slug)]) {
     const price = list.find((p) => p.currency.slug === slug);
