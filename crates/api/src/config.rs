@@ -221,6 +221,44 @@ pub struct Config {
     /// Where uploads are kept and how images and downloads are bounded.
     #[command(flatten)]
     pub files: FileConfig,
+    /// Outgoing webhooks: what they may reach and how they retry.
+    #[command(flatten)]
+    pub hooks: HookConfig,
+}
+
+/// Outgoing webhooks (`STOA_HOOKS_*`, docs/webhooks.md).
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct HookConfig {
+    /// Addresses outgoing webhooks may reach although they are private
+    /// (`10.0.0.5:443,[fd00::1]:80`): for a receiver inside your network. Everything else
+    /// private, loopback or link-local is refused.
+    #[arg(long, env = "STOA_HOOKS_ALLOW")]
+    pub hooks_allow: Option<String>,
+    /// Seconds one delivery may take (connecting, sending and reading the answer).
+    #[arg(long, env = "STOA_HOOKS_TIMEOUT", default_value_t = 10)]
+    pub hooks_timeout: u64,
+    /// Milliseconds before the first retry of a failed delivery; each later retry waits twice
+    /// as long, up to an hour.
+    #[arg(long, env = "STOA_HOOKS_RETRY_MS", default_value_t = 30_000)]
+    pub hooks_retry_ms: u64,
+    /// Days an endpoint may fail every delivery before it is disabled (and the admins mailed).
+    #[arg(long, env = "STOA_HOOKS_DISABLE_AFTER_DAYS", default_value_t = 3)]
+    pub hooks_disable_after_days: u64,
+    /// Days delivered deliveries and their events are kept for the log and replays.
+    #[arg(long, env = "STOA_HOOKS_KEEP_DAYS", default_value_t = 30)]
+    pub hooks_keep_days: u64,
+}
+
+impl HookConfig {
+    pub fn defaults() -> Self {
+        Self {
+            hooks_allow: None,
+            hooks_timeout: 10,
+            hooks_retry_ms: 30_000,
+            hooks_disable_after_days: 3,
+            hooks_keep_days: 30,
+        }
+    }
 }
 
 /// Stored files (`STOA_FILES`, `STOA_S3_*`), image sizes and create-from-url.
@@ -516,6 +554,7 @@ impl Config {
             blocking_threads: None,
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),
+            hooks: HookConfig::defaults(),
         }
     }
 

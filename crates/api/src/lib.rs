@@ -19,6 +19,7 @@ pub mod meta;
 pub mod metrics;
 pub mod module;
 pub mod openapi;
+pub mod outbound;
 pub mod pack;
 pub mod platform;
 pub mod rate;

@@ -70,6 +70,9 @@ pub enum DefaultValue {
     RandomSlug,
     /// Three random words joined by spaces (`far salmon cod`).
     RandomTitle,
+    /// 32 random bytes as 64 hex digits: a secret the server makes for a record (an outgoing
+    /// webhook's signing key), given on create and never taken from a body.
+    RandomSecret,
 }
 
 impl Kind {
@@ -224,6 +227,61 @@ pub struct Entity {
     /// all. Links from public link tables to a hidden row are hidden with it.
     #[serde(skip)]
     pub hideable: bool,
+    /// Named events a write of this entity is (besides `created`, `updated` and `deleted`): an
+    /// order that moved from `paying` to `approving` was `paid`. Heard by write taps (outgoing
+    /// webhooks); see [`Signal`].
+    #[serde(skip)]
+    pub signals: Vec<Signal>,
+}
+
+/// A named event a write of an entity is, declared with the entity: `<module>.<entity>.<name>`
+/// (`ecommerce.order.paid`). A create is the event when `field` is `None`; otherwise an update
+/// that sets `field` to a value in `to` (any value, when empty) from a value in `from` (any other
+/// value, when empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signal {
+    pub name: &'static str,
+    pub field: Option<&'static str>,
+    pub from: &'static [&'static str],
+    pub to: &'static [&'static str],
+}
+
+impl Signal {
+    /// A create of the entity, named.
+    pub const fn created(name: &'static str) -> Self {
+        Self {
+            name,
+            field: None,
+            from: &[],
+            to: &[],
+        }
+    }
+
+    /// An update moving `field` from one of `from` to one of `to` (empty: any).
+    pub const fn moved(
+        name: &'static str,
+        field: &'static str,
+        from: &'static [&'static str],
+        to: &'static [&'static str],
+    ) -> Self {
+        Self {
+            name,
+            field: Some(field),
+            from,
+            to,
+        }
+    }
+
+    /// Does a change of `field` from `before` (`None`: not known) to `after` make this event?
+    /// An unknown `before` counts only where any `from` does.
+    pub fn moves(&self, before: Option<&str>, after: Option<&str>) -> bool {
+        if before.is_some() && before == after {
+            return false;
+        }
+        let into = self.to.is_empty() || after.is_some_and(|v| self.to.contains(&v));
+        let out_of = self.from.is_empty() || before.is_some_and(|v| self.from.contains(&v));
+        into && out_of
+    }
 }
 
 impl Entity {
@@ -418,6 +476,12 @@ impl Field {
         self.required = false;
         self
     }
+    /// Set by the server only: never written through the generic API (a state the module keeps).
+    pub fn server_owned(mut self) -> Self {
+        self.server_owned = true;
+        self
+    }
+
     pub fn unique(mut self) -> Self {
         self.unique = true;
         self
@@ -565,6 +629,7 @@ fn common(
         private_links: false,
         publishable: false,
         hideable: false,
+        signals: Vec::new(),
         ops: Ops {
             create: true,
             update: true,
@@ -639,6 +704,12 @@ impl EntityBuilder {
         } else {
             self.entity.fields.push(field);
         }
+        self
+    }
+
+    /// A named event writes of this entity make (see [`Signal`]).
+    pub fn signal(mut self, signal: Signal) -> Self {
+        self.entity.signals.push(signal);
         self
     }
 
@@ -834,6 +905,35 @@ pub struct Module {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_signal_fires_on_the_moves_it_names_only() {
+        let paid = Signal::moved("paid", "status", &["paying"], &["approving", "delivering"]);
+        assert!(paid.moves(Some("paying"), Some("approving")));
+        assert!(paid.moves(Some("paying"), Some("delivering")));
+        assert!(
+            !paid.moves(Some("new"), Some("approving")),
+            "not from paying"
+        );
+        assert!(
+            !paid.moves(Some("paying"), Some("canceled")),
+            "not into a paid status"
+        );
+        assert!(
+            !paid.moves(None, Some("approving")),
+            "from unknown: not said to be paid"
+        );
+        let changed = Signal::moved("status-changed", "status", &[], &[]);
+        assert!(changed.moves(Some("new"), Some("paying")));
+        assert!(
+            changed.moves(None, Some("paying")),
+            "any move, even from unknown"
+        );
+        assert!(
+            !changed.moves(Some("new"), Some("new")),
+            "the same value is no move"
+        );
+    }
 
     #[test]
     fn snake_and_camel_round_trip_wire_names() {

@@ -112,6 +112,12 @@ pub fn default_val(field: &Field) -> Option<Val> {
         DefaultValue::NewId => Val::Uuid(Uuid::now_v7()),
         DefaultValue::RandomSlug => Val::Text(words::random_slug()),
         DefaultValue::RandomTitle => Val::Text(words::random_title()),
+        DefaultValue::RandomSecret => Val::Text(
+            rand::random::<[u8; 32]>()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect(),
+        ),
     })
 }
 

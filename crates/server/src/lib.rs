@@ -41,6 +41,7 @@ pub fn modules() -> Vec<ModuleDef> {
         stoa_ecommerce::module(),
         stoa_social::module(),
         stoa_startup::module(),
+        stoa_webhook::module(),
     ]
 }
 

@@ -82,7 +82,7 @@ pub type OnCommit = Arc<dyn Fn(&Written) + Send + Sync>;
 /// The entities a transaction wrote, by key (`module.entity`), whether rows were deleted from
 /// them (a delete cascades to what references them), and whether rows it did not insert itself
 /// changed (an update or a delete; see [`Written::keys`]).
-#[derive(Default, Debug)]
+#[derive(Default)]
 pub struct Written {
     /// (table, key, deleted, changed): the table finds an entity already marked without building
     /// its key.
@@ -91,6 +91,8 @@ pub struct Written {
     job_due: bool,
     /// Nested savepoints open now (see [`Exec::begin_nested`]).
     nested: u8,
+    /// Hears the rows this transaction writes (see [`crate::tap`]).
+    tap: Option<Arc<dyn crate::tap::WriteTap>>,
 }
 
 impl Written {
@@ -282,6 +284,11 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
+    /// The tap of this transaction, if it has one.
+    pub(crate) fn tap(&self) -> Option<Arc<dyn crate::tap::WriteTap>> {
+        self.written.as_deref().and_then(|w| w.tap.clone())
+    }
+
     /// A job due now was written here: the runner is rung when it can be claimed.
     pub(crate) fn job_due(&mut self) {
         match self.written.as_deref_mut() {
@@ -310,6 +317,12 @@ impl Tx {
             },
             written: Some(&mut self.written),
         }
+    }
+
+    /// Tells `tap` of the rows this transaction writes.
+    pub(crate) fn tapped(mut self, tap: Arc<dyn crate::tap::WriteTap>) -> Self {
+        self.written.tap = Some(tap);
+        self
     }
 
     /// Tells `on_commit` what this transaction wrote once it commits.

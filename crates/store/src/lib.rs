@@ -21,6 +21,7 @@ pub mod repo;
 pub mod seed;
 pub mod service;
 pub mod sqlite_read;
+pub mod tap;
 
 pub use db::{Backend, Db, DbOptions, Exec, Link, Nested, Tx};
 pub use read::{ListPlan, Reader, Total};

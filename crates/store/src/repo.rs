@@ -822,6 +822,7 @@ pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> R
         .await?
         .ok_or_else(|| Error::internal("insert returned no row"))?;
     exec.inserted(e);
+    crate::tap::tell(exec, e, crate::tap::Change::Created(&row)).await?;
     Ok(row)
 }
 
@@ -866,7 +867,7 @@ pub async fn delete(exec: &mut Exec<'_>, e: &Entity, id: Uuid) -> Result<Option<
     s.and_where(col("id").eq(id_value(id, b)));
     s.returning(returning(e));
     let row = fetch_one(exec, e, &s).await?;
-    written(exec, e, true, row)
+    deleted(exec, e, row).await
 }
 
 /// Deletes row `id` if every field in `expect` still holds its value; `None` when it does not
@@ -884,7 +885,7 @@ pub async fn delete_if(
     s.cond_where(equal_to(e, expect, b));
     s.returning(returning(e));
     let row = fetch_one(exec, e, &s).await?;
-    written(exec, e, true, row)
+    deleted(exec, e, row).await
 }
 
 /// Text columns of one row, secrets included: for trusted module code only (never a response).
@@ -962,7 +963,16 @@ pub async fn update_if(
     s.cond_where(equal_to(e, expect, b));
     s.returning(returning(e));
     let row = fetch_one(exec, e, &s).await?;
-    written(exec, e, false, row)
+    let row = written(exec, e, false, row)?;
+    if let Some(row) = &row {
+        let change = crate::tap::Change::Updated {
+            row,
+            set: vals,
+            expected: expect,
+        };
+        crate::tap::tell(exec, e, change).await?;
+    }
+    Ok(row)
 }
 
 /// [`update_if`] with fields named: sets `set` on row `id` if every field in `expect` still holds
@@ -1022,6 +1032,15 @@ fn written(
 ) -> Result<Option<Record>> {
     if row.is_some() {
         exec.wrote(e, deleted);
+    }
+    Ok(row)
+}
+
+/// A row deleted (or none), recorded in `exec` and told to its tap.
+async fn deleted(exec: &mut Exec<'_>, e: &Entity, row: Option<Record>) -> Result<Option<Record>> {
+    let row = written(exec, e, true, row)?;
+    if let Some(row) = &row {
+        crate::tap::tell(exec, e, crate::tap::Change::Deleted(row)).await?;
     }
     Ok(row)
 }

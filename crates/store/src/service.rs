@@ -31,6 +31,8 @@ pub struct Store {
     links: Arc<HashMap<String, Vec<(usize, String)>>>,
     /// Bumps the counters of what a committed [`Store::begin`] transaction wrote.
     on_commit: crate::db::OnCommit,
+    /// Hears the row writes of [`Store::begin`] transactions (see [`crate::tap`]).
+    tap: Arc<std::sync::OnceLock<Arc<dyn crate::tap::WriteTap>>>,
 }
 
 /// Told each `module.entity` key this process changes (see [`Store::tell_changes`]).
@@ -274,6 +276,7 @@ impl Store {
             on_commit,
             guards: Arc::default(),
             links: Arc::new(links),
+            tap: Arc::default(),
         }
     }
 
@@ -330,7 +333,17 @@ impl Store {
     /// A write transaction whose commit bumps the change counters of every entity it wrote
     /// (and, for deletes, of the relations a delete cascades to).
     pub async fn begin(&self) -> Result<crate::db::Tx> {
-        Ok(self.db.begin().await?.told(self.on_commit.clone()))
+        let tx = self.db.begin().await?.told(self.on_commit.clone());
+        Ok(match self.tap.get() {
+            Some(tap) => tx.tapped(tap.clone()),
+            None => tx,
+        })
+    }
+
+    /// Makes `tap` hear the row writes of every transaction this store begins (once; false when
+    /// a tap is already set).
+    pub fn set_tap(&self, tap: Arc<dyn crate::tap::WriteTap>) -> bool {
+        self.tap.set(tap).is_ok()
     }
 
     /// Sends every key this process changes to `tell` as well (once; false when already set).

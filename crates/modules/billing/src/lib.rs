@@ -36,6 +36,7 @@ pub fn declarations() -> Module {
                 .field(text("title").required().max_len(200).list().searchable())
                 .build(),
             model(M, "invoice", "invoices")
+                .signal(Signal::moved("paid", "status", &[], &["paid"]))
                 .field(
                     enumeration(
                         "status",

@@ -40,6 +40,8 @@ pub fn declarations() -> Module {
                 ])
                 .build(),
             model(M, "request", "requests")
+                // A visitor sent a form (outgoing webhooks).
+                .signal(Signal::created("submitted"))
                 .field(json("payload").required().default_json("{}"))
                 // Where the admins stand with it: new, being answered, done.
                 .field(

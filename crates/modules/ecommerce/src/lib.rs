@@ -38,6 +38,14 @@ pub fn declarations() -> Module {
                     .tsd(true)
                     .build(),
                 model(M, "order", "orders")
+                    // Outgoing webhooks: any status move, and the move a payment makes.
+                    .signal(Signal::moved("status-changed", "status", &[], &[]))
+                    .signal(Signal::moved(
+                        "paid",
+                        "status",
+                        &["paying"],
+                        &["approving", "delivering"],
+                    ))
                     .field(
                         enumeration("status", ORDER_STATUSES)
                             .required()

@@ -66,6 +66,7 @@ pub fn declarations() -> Module {
                     "rbac-verify-email",
                     "rbac-email-changed",
                     "rbac-identity-removed",
+                    "webhook-endpoint-disabled-admin",
                 ])
                 .private()
                 .build(),

@@ -25,3 +25,4 @@ mod second_factor;
 mod site;
 mod ssr;
 mod web;
+mod webhooks_out;

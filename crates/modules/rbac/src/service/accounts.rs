@@ -179,15 +179,28 @@ impl Auth {
         let mut tx = self.store.begin().await?;
         let (subject, sid, refresh) = {
             let mut exec = tx.exec();
-            let subject = Record::must_id(
-                &self
-                    .store
-                    .create_in(&mut exec, &self.e.subject, &Map::new())
-                    .await?,
-            )?;
+            let row = self
+                .store
+                .create_in(&mut exec, &self.e.subject, &Map::new())
+                .await?;
+            let subject = Record::must_id(&row)?;
             if let Some((provider, key, hash, proved)) = identity {
                 self.create_identity(&mut exec, subject, provider, key, hash, proved)
                     .await?;
+                // Outgoing webhooks hear of a new account (not of an anonymous subject): the
+                // subject with how it signs in.
+                let mut told = row.clone();
+                told.0
+                    .push(("provider", stoa_store::Cell::Text(provider.to_owned())));
+                told.0
+                    .push(("login", stoa_store::Cell::Text(key.to_owned())));
+                stoa_store::tap::emit_in(
+                    &mut exec,
+                    &self.e.subject,
+                    "rbac.subject.registered",
+                    &told,
+                )
+                .await?;
             }
             for r in roles {
                 self.store
