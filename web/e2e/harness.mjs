@@ -2,6 +2,7 @@
 // that records console errors, non-loopback requests, axe-core violations and screenshots.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,12 +57,33 @@ async function startFake(kind, webhookUrl) {
   return { url, env, stop: () => child.kill("SIGTERM") };
 }
 
+/** A receiver of outgoing webhooks on a local port: every POST to `/hook` is kept (headers and
+ * body) and answered 200. */
+async function startHookReceiver() {
+  const received = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => {
+      body += d;
+    });
+    req.on("end", () => {
+      received.push({ path: req.url, headers: req.headers, body });
+      res.writeHead(req.url === "/hook" ? 200 : 404, { "content-type": "text/plain" });
+      res.end("ok");
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return { server, port, url: `http://127.0.0.1:${port}/hook`, received };
+}
+
 export async function startStack() {
   const bin = process.env.STOA_BIN ?? join(repo, "target/debug/stoa");
   const dir = mkdtempSync(join(tmpdir(), "stoa-e2e-"));
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   const smtp = await startSmtpSink();
+  const hooks = await startHookReceiver();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // Card payments go through local fakes of CloudPayments (a Russian bank), TipTop Pay (a Kazakh
@@ -91,6 +113,9 @@ export async function startStack() {
     STOA_LOG: "warn",
     STOA_DUMMY_WEBHOOK_DELAY: "1",
     STOA_SECRET_KEY: SECRET_KEY,
+    // Outgoing webhooks may reach the local receiver (every other private address is refused).
+    STOA_HOOKS_ALLOW: `127.0.0.1:${hooks.port}`,
+    STOA_HOOKS_RETRY_MS: "500",
     // A refused mail fails after two attempts a second apart (the default waits 30 s × 2ⁿ, 5 times).
     STOA_NOTIFY_ATTEMPTS: "2",
     STOA_NOTIFY_BACKOFF: "1",
@@ -138,12 +163,14 @@ export async function startStack() {
     smtp,
     browser,
     fakes,
+    hooks,
     serverLog: () => serverLog,
     async stop() {
       await browser.close();
       server.kill("SIGTERM");
       for (const f of Object.values(fakes)) f.stop();
       await smtp.close();
+      hooks.server.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -23,6 +23,10 @@ pub fn random_value(f: &Field) -> Value {
         Kind::Text => match f.format {
             Format::Email => json!(format!("u{}@example.com", token())),
             Format::Slug => json!(format!("s-{}", token())),
+            // An address where one is asked for (an outgoing webhook's target must be one).
+            Format::None if f.name == "url" || f.name.ends_with("Url") => {
+                json!(format!("https://example.com/t-{}", token()))
+            }
             Format::None => json!(format!("t-{}", token())),
             Format::File => json!(format!("/files/{}.png", token())),
         },

@@ -1,5 +1,6 @@
 import { emailEn, emailRu } from "@/modules/rbac/email-i18n";
 import { securityEn, securityRu } from "@/modules/rbac/security-i18n";
+import { hooksEn, hooksRu } from "@/modules/webhook/i18n";
 import { catalogueProblems, missingPluralForms, type Tree, untranslated } from "@/i18n/catalogue-checks";
 import type { Catalogue } from "@/lib/translate";
 import { editorEn, editorRu } from "./editor-i18n";
@@ -17,6 +18,7 @@ const CATALOGUES: [string, Catalogue, Catalogue, ReadonlySet<string>][] = [
   // `trust.diff.empty` is a dash.
   ["audit, history and drafts", trustEn, trustRu, new Set(["trust.diff.empty"])],
   ["two-factor sign-in and sessions", securityEn, securityRu, new Set()],
+  ["outgoing webhooks", hooksEn, hooksRu, new Set()],
   // Telegram is written so in Russian too.
   ["email confirmation and the reset's outcome", emailEn, emailRu, new Set(["email.reset.provider.telegram"])],
 ];

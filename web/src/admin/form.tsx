@@ -141,6 +141,8 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
   const advancedError = advancedFields.some((f) => form.formState.errors[f.name]);
   const [advancedOpen, setAdvancedOpen] = useState(false);
   const Panel = recordPanels[`${entity.module}.${entity.name}`];
+  // A record the site keeps as it happened (a delivery, a status change): shown, not edited.
+  const readOnly = !!id && !entity.ops.update;
   // Files picked in file fields, sent with the next save (as multipart) and dropped once saved.
   const [files, setFiles] = useState<Record<string, File>>({});
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -234,7 +236,7 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
   }
   const renderField = (f: (typeof fields)[number]) => {
     const fid = `field-${entity.module}-${entity.name}-${f.name}`;
-    const locked = f.name in fixed;
+    const locked = f.name in fixed || readOnly;
     const err = form.formState.errors[f.name]?.message as string | undefined;
     return (
       <div key={f.name} className="grid gap-1.5" data-field={f.name}>
@@ -293,14 +295,20 @@ export function EntityForm({ entity, meta, lang, id, fixed = {}, onSaved, childr
             <div className="mt-3 grid gap-4">{advancedFields.map(renderField)}</div>
           </details>
         ) : null}
-        <div className="sticky bottom-0 flex items-center gap-3 border-t border-border bg-white pt-3">
-          <StatusButton status={status} idle={id ? t("admin.updateButton") : t("admin.createButton")} />
-          {firstError && status !== "pending" ? (
-            <p role="alert" className="text-sm text-destructive" data-testid="form-error">
-              {firstError}
-            </p>
-          ) : null}
-        </div>
+        {readOnly ? (
+          <p className="text-sm text-muted-foreground" data-testid="form-read-only">
+            {rt("records.readOnly")}
+          </p>
+        ) : (
+          <div className="sticky bottom-0 flex items-center gap-3 border-t border-border bg-white pt-3">
+            <StatusButton status={status} idle={id ? t("admin.updateButton") : t("admin.createButton")} />
+            {firstError && status !== "pending" ? (
+              <p role="alert" className="text-sm text-destructive" data-testid="form-error">
+                {firstError}
+              </p>
+            ) : null}
+          </div>
+        )}
       </form>
       {id && Panel ? <Panel id={id} lang={lang} /> : null}
       {children}

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, Suspense } from "react";
 import { NotificationPanel, TemplatePreview } from "@/modules/notification/admin";
+import { DeliveryPanel, EndpointPanel } from "@/modules/webhook/admin";
 
 // The page builder (and drag and drop) loads with a page's form.
 const LazyPageBuilder = lazy(() => import("./page-builder"));
@@ -23,4 +24,6 @@ export const recordPanels: Record<string, ComponentType<RecordPanelProps>> = {
   "notification.notification": NotificationPanel,
   "notification.template": TemplatePreview,
   "host.page": PageBuilder,
+  "webhook.endpoint": EndpointPanel,
+  "webhook.delivery": DeliveryPanel,
 };

@@ -17,6 +17,9 @@ export const recordsEn: Catalogue = {
     allTranslations: "All translations",
     filteredOnPage: "Filtered within this page",
     open: "Open {{name}}",
+    view: "View",
+    viewNamed: "View {{name}}",
+    readOnly: "Kept by the site as it happened: it cannot be changed here.",
     check: {
       invalid: "This value is not accepted",
       slug: "Use lower-case Latin letters, digits, - and _",
@@ -41,6 +44,9 @@ export const recordsRu: Catalogue = {
     allTranslations: "Все переводы",
     filteredOnPage: "Отфильтровано в пределах этой страницы",
     open: "Открыть {{name}}",
+    view: "Открыть",
+    viewNamed: "Открыть: {{name}}",
+    readOnly: "Сайт хранит это так, как было: здесь это не изменить.",
     check: {
       invalid: "Это значение не подходит",
       slug: "Только строчные латинские буквы, цифры, - и _",

@@ -12,6 +12,7 @@ import { EntityForm, type FormProps, formTitle } from "./form";
 import { RecordTabs } from "./history";
 import { Pager } from "./pager";
 import { CopyId, MissingBadges, ReferenceLink, useEditParam, useMissingFilter, useReferenceTitles } from "./records";
+import { useRecordsT } from "./records-i18n";
 import { rowTitle } from "./schema";
 import { BulkBar, SelectAll, SelectRow, selectable, useSelection } from "./bulk";
 import { EntityListTools } from "./list";
@@ -60,6 +61,7 @@ interface TableProps {
 /** Any entity as a table: search, sort, server-side paging, add, edit, delete, reorder. */
 export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) {
   const { t } = useTranslation();
+  const rt = useRecordsT();
   const [hidden, setHidden] = useState(false);
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search);
@@ -234,7 +236,11 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                           <Button size="sm" variant="outline" onClick={() => setEditing({ id: r.id })}>
                             {t("admin.edit")}
                           </Button>
-                        ) : null}
+                        ) : (
+                          <Button size="sm" variant="outline" aria-label={rt("records.viewNamed", { name: rowTitle(entity, r, lang) })} onClick={() => setEditing({ id: r.id })}>
+                            {rt("records.view")}
+                          </Button>
+                        )}
                         {entity.ops.delete ? (
                           <Button size="sm" variant="destructive" onClick={() => setDeleting(r)}>
                             {t("admin.delete")}
@@ -339,7 +345,7 @@ export function EntityFormDialog({
   const { t } = useTranslation();
   // Mounted per edit (the table keys it), so the first id is the right one.
   const [id, setId] = useState(props.id);
-  const title = formTitle(t, props.entity, props.lang, !!id);
+  const title = id && !props.entity.ops.update ? entityName(props.entity, props.lang) : formTitle(t, props.entity, props.lang, !!id);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={title} className="w-[min(56rem,calc(100vw-2rem))]">

@@ -9031,6 +9031,215 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find webhook.delivery */
+        get: operations["findWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one webhook.delivery */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the delivery's event again (same event id), after the deliveries already waiting for its endpoint */
+        post: operations["webhookDeliveryReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find webhook.endpoint */
+        get: operations["findWebhookEndpoint"];
+        put?: never;
+        /** Create webhook.endpoint */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one webhook.endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete webhook.endpoint */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Update webhook.endpoint (only the keys sent change) */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/webhook/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's signing secret */
+        get: operations["webhookEndpointSecret"];
+        put?: never;
+        /** Makes a new signing secret for the endpoint; the old one stops working at once */
+        post: operations["webhookEndpointRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a webhook.ping event to the endpoint now and answers its delivery (delivered, or failed with why; never retried) */
+        post: operations["webhookEndpointTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/endpoints/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 100 webhook.endpoint in one transaction */
+        post: operations["bulkCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update up to 100 webhook.endpoint in one transaction */
+        patch: operations["bulkUpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/webhook/endpoints/find-or-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Find webhook.endpoint by the values sent, or create it */
+        post: operations["findOrCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every event an endpoint may subscribe to (`*` at the end of a name matches a prefix) */
+        get: operations["webhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find webhook.event */
+        get: operations["findWebhookEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one webhook.event */
+        get: operations["getWebhookEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/website-builder/buttons": {
         parameters: {
             query?: never;
@@ -15553,7 +15762,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -15562,7 +15771,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin";
         };
         /** @description Filters of notification.template (the `filters` query parameter as JSON): every condition must hold. */
         NotificationTemplateFilters: {
@@ -15595,7 +15804,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin";
         };
         NotificationTemplateRenderBody: {
             data?: {
@@ -18556,6 +18765,169 @@ export interface components {
              * @description The file (its type is read from the bytes)
              */
             file?: string;
+        };
+        /** @description webhook.delivery (webhook_delivery) */
+        WebhookDelivery: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /** Format: int64 */
+            durationMs: number | null;
+            /** Format: uuid */
+            endpointId: string;
+            error: string | null;
+            /** Format: uuid */
+            eventId: string;
+            /** Format: uuid */
+            id: string;
+            isReplay: boolean;
+            /** Format: date-time */
+            nextAttemptAt: string;
+            response: string | null;
+            /** Format: int64 */
+            responseStatus: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            type: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "default";
+        };
+        /** @description Filters of webhook.delivery (the `filters` query parameter as JSON): every condition must hold. */
+        WebhookDeliveryFilters: {
+            and: {
+                /** @enum {string} */
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "endpointId" | "eventId" | "type" | "status" | "attempts" | "nextAttemptAt" | "responseStatus" | "error" | "response" | "durationMs" | "deliveredAt" | "isReplay";
+                /** @enum {string} */
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
+                /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
+                value?: (string | number | boolean) | (string | number | boolean)[];
+            }[];
+        };
+        /** @description The sort of webhook.delivery (the `orderBy` query parameter as JSON), first key first. */
+        WebhookDeliveryOrderBy: {
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "endpointId" | "eventId" | "type" | "status" | "attempts" | "nextAttemptAt" | "responseStatus" | "deliveredAt";
+            /**
+             * @default asc
+             * @enum {string}
+             */
+            method: "asc" | "desc";
+        }[];
+        /** @description webhook.endpoint (webhook_endpoint) */
+        WebhookEndpoint: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            disabledReason: string | null;
+            events: string;
+            /** Format: date-time */
+            failingSince: string | null;
+            /** Format: uuid */
+            id: string;
+            isActive: boolean;
+            /** Format: date-time */
+            lastDeliveryAt: string | null;
+            leasedBy: string | null;
+            /** Format: date-time */
+            leasedUntil: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+            /** @enum {string} */
+            variant: "default";
+        };
+        WebhookEndpointCreate: {
+            description?: string | null;
+            events?: string;
+            isActive?: boolean;
+            url: string;
+            /** @enum {string} */
+            variant?: "default";
+        };
+        /** @description Filters of webhook.endpoint (the `filters` query parameter as JSON): every condition must hold. */
+        WebhookEndpointFilters: {
+            and: {
+                /** @enum {string} */
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "url" | "events" | "description" | "isActive" | "failingSince" | "disabledAt" | "disabledReason" | "lastDeliveryAt" | "leasedBy" | "leasedUntil";
+                /** @enum {string} */
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
+                /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
+                value?: (string | number | boolean) | (string | number | boolean)[];
+            }[];
+        };
+        /** @description The sort of webhook.endpoint (the `orderBy` query parameter as JSON), first key first. */
+        WebhookEndpointOrderBy: {
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "url" | "events" | "description" | "isActive" | "disabledAt" | "lastDeliveryAt";
+            /**
+             * @default asc
+             * @enum {string}
+             */
+            method: "asc" | "desc";
+        }[];
+        WebhookEndpointPatch: {
+            description?: string | null;
+            events?: string;
+            isActive?: boolean;
+            url?: string;
+            /** @enum {string} */
+            variant?: "default";
+        };
+        /** @description webhook.event (webhook_event) */
+        WebhookEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            entity: string;
+            /** Format: uuid */
+            id: string;
+            payload: unknown;
+            /** Format: uuid */
+            recordId: string | null;
+            type: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "default";
+        };
+        /** @description Filters of webhook.event (the `filters` query parameter as JSON): every condition must hold. */
+        WebhookEventFilters: {
+            and: {
+                column: ("id" | "createdAt" | "updatedAt" | "variant" | "type" | "entity" | "recordId" | "payload") | string;
+                /** @enum {string} */
+                method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
+                /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
+                value?: (string | number | boolean) | (string | number | boolean)[];
+            }[];
+        };
+        /** @description The sort of webhook.event (the `orderBy` query parameter as JSON), first key first. */
+        WebhookEventOrderBy: {
+            /**
+             * @description Lists sort on indexed columns only
+             * @enum {string}
+             */
+            column: "id" | "createdAt" | "type" | "entity";
+            /**
+             * @default asc
+             * @enum {string}
+             */
+            method: "asc" | "desc";
+        }[];
+        WebhookSecret: {
+            /** @description The endpoint's signing key: HMAC-SHA256 over `<t>.<body>` (see the Stoa-Signature header) */
+            secret: string;
         };
         /** @description website-builder.button (website_builder_button) */
         WebsiteBuilderButton: {
@@ -95026,6 +95398,1251 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebhookDeliveryFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
+                filters?: string;
+                limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
+                offset?: number;
+                /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebhookDeliveryOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
+                orderBy?: string;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
+                    /** @description With `count=true`: the number of matching rows */
+                    "X-Total-Count"?: number;
+                    /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
+                    "X-Total-Count-Exact"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookDeliveryReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sends the delivery's event again (same event id), after the deliveries already waiting for its endpoint */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebhookEndpointFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
+                filters?: string;
+                limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
+                offset?: number;
+                /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebhookEndpointOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
+                orderBy?: string;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
+                    /** @description With `count=true`: the number of matching rows */
+                    "X-Total-Count"?: number;
+                    /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
+                    "X-Total-Count-Exact"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint's signing secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookSecret"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookEndpointRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Makes a new signing secret for the endpoint; the old one stops working at once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookSecret"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookEndpointTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sends a webhook.ping event to the endpoint now and answers its delivery (delivered, or failed with why; never retried) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkCreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["WebhookEndpointCreate"];
+                }[];
+            };
+        };
+        responses: {
+            /** @description Created, in order */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkUpdateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["WebhookEndpointPatch"];
+                    /** Format: uuid */
+                    id: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Updated, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findOrCreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description An existing record matched */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every event an endpoint may subscribe to (`*` at the end of a name matches a prefix) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findWebhookEvent: {
+        parameters: {
+            query?: {
+                /** @description Keyset paging: the X-Next-Cursor header of the previous page (same filters and sort). The page starts after that page's last row, at any depth for the cost of a first page */
+                after?: string;
+                /** @description `true`: the X-Total-Count header carries the number of matching rows */
+                count?: boolean;
+                /** @description The conditions rows must all meet, as JSON: `{"and": [{"column": "slug", "method": "eq", "value": "x"}]}` (or just the array); see the WebhookEventFilters schema for the columns and methods. `inArray`/`notInArray` take an array of values. The same in bracket notation is taken too: `filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=x` (an inArray value as `value[0]=a&value[1]=b` or `value=a,b`). */
+                filters?: string;
+                limit?: number;
+                /** @description Rows to skip, at most 10000; page further with `after` */
+                offset?: number;
+                /** @description The sort, as JSON: `[{"column": "createdAt", "method": "desc"}]` (or `{"and": […]}`); see the WebhookEventOrderBy schema. Bracket notation is taken too: `orderBy[and][0][column]=createdAt&orderBy[and][0][method]=desc`. */
+                orderBy?: string;
+                /** @description Case-insensitive text matched against the searchable fields */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching records */
+            200: {
+                headers: {
+                    /** @description When the page is full: the `after` value of the next page */
+                    "X-Next-Cursor"?: string;
+                    /** @description With `count=true`: the number of matching rows */
+                    "X-Total-Count"?: number;
+                    /** @description With `count=true`: `false` when the total is an estimate (a large table without filters) */
+                    "X-Total-Count-Exact"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEvent"][];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEvent"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

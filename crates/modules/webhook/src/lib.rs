@@ -32,33 +32,25 @@ pub fn declarations() -> Module {
         entities: vec![
             model(M, "endpoint", "endpoints")
                 .field(text("url").required().max_len(2000).list().searchable())
-                // Space- or comma-separated event names; `*` at the end matches a prefix.
-                .field(
-                    text("events")
-                        .required()
-                        .default_text("*")
-                        .max_len(4000)
-                        .list(),
-                )
                 .field(text("description").max_len(500).list().searchable())
                 .field(boolean("isActive").required().default_bool(true).list())
+                .field(timestamp("lastDeliveryAt").server_owned().list())
+                .field(timestamp("disabledAt").server_owned().list())
+                // Space- or comma-separated event names; `*` at the end matches a prefix.
+                .field(text("events").required().default_text("*").max_len(4000).list())
                 // The signing key: made on create, read and rotated only through its own route.
                 .field(Field {
                     default: DefaultValue::RandomSecret,
                     ..text("secret").required().secret().max_len(200)
                 })
                 .field(timestamp("failingSince").server_owned())
-                .field(timestamp("disabledAt").server_owned().list())
                 .field(text("disabledReason").server_owned().max_len(500))
-                .field(timestamp("lastDeliveryAt").server_owned().list())
                 // Which worker is sending to the endpoint now, and until when (one at a time keeps
                 // the order).
                 .field(text("leasedBy").server_owned().max_len(100).advanced())
                 .field(timestamp("leasedUntil").server_owned().advanced())
                 .title("url")
                 .private()
-                .no_bulk()
-                .no_find_or_create()
                 .build(),
             model(M, "event", "events")
                 .field(text("type").required().max_len(300).list().search_whole())
@@ -80,20 +72,21 @@ pub fn declarations() -> Module {
                         .on_delete(OnDelete::Cascade)
                         .list(),
                 )
-                .field(text("type").required().max_len(300).list())
                 .field(
                     enumeration("status", DELIVERY_STATUSES)
                         .required()
                         .default_text("pending")
                         .list(),
                 )
+                .field(timestamp("deliveredAt").list())
                 .field(int("attempts").required().default_int(0).list())
                 .field(timestamp("nextAttemptAt").required().default_now().list())
                 .field(int("responseStatus").list())
                 .field(text("error").max_len(1000).list().unsorted())
+                // The event's name, kept with the delivery (the event names it too).
+                .field(text("type").required().max_len(300))
                 .field(text("response").max_len(2000))
                 .field(int("durationMs"))
-                .field(timestamp("deliveredAt").list())
                 .field(boolean("isReplay").required().default_bool(false))
                 .title("type")
                 .private()

@@ -396,7 +396,7 @@ impl Hooks {
             "since": since.format(&Rfc3339).unwrap_or_default(),
             "days": days,
             "error": error,
-            "endpointUrl": format!("{}/admin/webhook/endpoint/{id}", self.settings.public_url),
+            "endpointUrl": format!("{}/admin/webhook/endpoint?edit={id}", self.settings.public_url),
         });
         let admins = self.subjects.admin_recipients().await?;
         for (to, lang) in &admins {

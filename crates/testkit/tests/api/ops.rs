@@ -79,11 +79,12 @@ async fn meta_describes_every_entity(app: TestApp) {
         "rbac",
         "social",
         "startup",
+        "webhook",
         "website-builder",
     ] {
         assert!(modules.contains(&m), "{m} missing from {modules:?}");
     }
-    assert_eq!(modules.len(), 13, "{modules:?}");
+    assert_eq!(modules.len(), 14, "{modules:?}");
     assert!(modules.contains(&"platform"), "{modules:?}");
     let button = entities
         .iter()
