@@ -37,7 +37,13 @@ pub fn declarations() -> Module {
                 .field(timestamp("lastDeliveryAt").server_owned().list())
                 .field(timestamp("disabledAt").server_owned().list())
                 // Space- or comma-separated event names; `*` at the end matches a prefix.
-                .field(text("events").required().default_text("*").max_len(4000).list())
+                .field(
+                    text("events")
+                        .required()
+                        .default_text("*")
+                        .max_len(4000)
+                        .list(),
+                )
                 // The signing key: made on create, read and rotated only through its own route.
                 .field(Field {
                     default: DefaultValue::RandomSecret,
