@@ -90,10 +90,13 @@ export async function startStack() {
   // one, in tenge) and Stripe (a foreign one); the cart keeps the dummy provider, offered first.
   const fakes = {};
   for (const kind of ["cloudpayments", "tiptoppay", "stripe"]) fakes[kind] = await startFake(kind, `${base}/api/billing/payment-intents/${kind}/webhook`);
+  // Sign-in with an OpenID Connect provider goes through a local fake provider ("Example ID").
+  fakes.oidc = await startFake("oidc", "");
   const env = {
     ...fakes.cloudpayments.env,
     ...fakes.tiptoppay.env,
     ...fakes.stripe.env,
+    ...fakes.oidc.env,
     STOA_PAYMENT_PROVIDERS: "dummy,cloudpayments,stripe,tiptoppay",
     ...process.env,
     DATABASE_URL: `sqlite://${dir}/stoa.db`,

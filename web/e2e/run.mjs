@@ -18,9 +18,10 @@ import { siteSpecs } from "./site.spec.mjs";
 import { ssrSpecs } from "./ssr.spec.mjs";
 import { visitorSpecs } from "./visitor.spec.mjs";
 import { webhookSpecs } from "./webhooks.spec.mjs";
+import { oidcSpecs } from "./oidc.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...visitorSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...adminWordsSpecs, ...adminEditorSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs, ...webhookSpecs].filter(([name]) => !filter || filter.split("|").some((f) => name.includes(f)));
+const specs = [...siteSpecs, ...visitorSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...adminWordsSpecs, ...adminEditorSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs, ...webhookSpecs, ...oidcSpecs].filter(([name]) => !filter || filter.split("|").some((f) => name.includes(f)));
 const stack = await startStack();
 const state = {};
 let failed = 0;
@@ -33,11 +34,11 @@ for (const [name, fn] of specs) {
   } catch (e) {
     failed += 1;
     console.log(`  ✗ ${name}\n    ${String(e?.stack ?? e).split("\n").slice(0, 8).join("\n    ")}`);
-    const pages = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.donor, state.words, state.editor, state.hooks, state.hooksMobile, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
+    const pages = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.donor, state.words, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
     for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}/failure-${failed}-${i}.png` }).catch(() => undefined);
   }
 }
-const problems = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.words, state.editor, state.hooks, state.hooksMobile, ...Object.values(state.chat ?? {})].filter(Boolean).flatMap((w) => w.problems).concat(s_problems, auditProblems);
+const problems = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.words, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean).flatMap((w) => w.problems).concat(s_problems, auditProblems);
 for (const p of problems) console.log(`  ✗ ${p}`);
 await stack.stop();
 console.log(`${specs.length - failed}/${specs.length} end-to-end specs passed, ${problems.length} browser problems, ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);

@@ -91,7 +91,7 @@ export const webhookSpecs = [
       const d = deliveries.data.find((x) => x.type === "blog.article.created");
       expect(d?.status === "delivered", `delivered: ${JSON.stringify(d)}`);
       // A kept record opens to be read, not edited.
-      await page.getByRole("button", { name: "View blog.article.created" }).click();
+      await page.locator("tr", { hasText: "blog.article.created" }).first().getByRole("button", { name: "View" }).click();
       const view = page.getByRole("dialog", { name: "Webhook delivery" });
       await view.getByTestId("form-read-only").waitFor();
       expect((await view.locator("form button[type=submit]").count()) === 0, "no Save on a kept record");

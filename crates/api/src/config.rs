@@ -115,6 +115,20 @@ pub struct Config {
     /// The brand colour of the mail's HTML part (`#rrggbb`; the header band and the links).
     #[arg(long, env = "STOA_MAIL_BRAND_COLOR")]
     pub mail_brand_color: Option<String>,
+    /// The OpenID Connect provider visitors may sign in with (`https://accounts.google.com` for
+    /// Google): its issuer, whose discovery document names the rest. Unset: not offered.
+    #[arg(long, env = "STOA_OIDC_ISSUER")]
+    pub oidc_issuer: Option<String>,
+    /// The client id the provider gave this site.
+    #[arg(long, env = "STOA_OIDC_CLIENT_ID")]
+    pub oidc_client_id: Option<String>,
+    /// The client secret the provider gave this site.
+    #[arg(long, env = "STOA_OIDC_CLIENT_SECRET", hide_env_values = true)]
+    pub oidc_client_secret: Option<String>,
+    /// What the sign-in button calls the provider ("Sign in with Google"); unset: Google for
+    /// Google's issuer, else the issuer's host.
+    #[arg(long, env = "STOA_OIDC_NAME")]
+    pub oidc_name: Option<String>,
     /// Telegram bot token for Telegram notifications (from @BotFather). Unset: Telegram
     /// notifications stay in the outbox.
     #[arg(long, env = "STOA_TELEGRAM_BOT_TOKEN", hide_env_values = true)]
@@ -476,6 +490,7 @@ impl ProviderConfig {
 /// Configuration keys whose values are secrets (`stoa config` prints `***`).
 const SECRET_KEYS: &[&str] = &[
     "jwt_secret",
+    "oidc_client_secret",
     "telegram_bot_token",
     "secret_key",
     "stripe_secret_key",
@@ -527,6 +542,10 @@ impl Config {
             mail_from: "Stoa <no-reply@localhost>".into(),
             mail_brand_color: None,
             telegram_bot_token: None,
+            oidc_issuer: None,
+            oidc_client_id: None,
+            oidc_client_secret: None,
+            oidc_name: None,
             telegram_api_url: "https://api.telegram.org".into(),
             telegram_bot_name: None,
             telegram_admin_chat: None,
@@ -573,6 +592,33 @@ impl Config {
                     })
             })
             .collect()
+    }
+
+    /// The OpenID Connect provider, when its issuer, client id and secret are all set: (issuer,
+    /// client id, secret, the name its button shows).
+    pub fn oidc(&self) -> Option<(String, String, String, String)> {
+        let set = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
+        let issuer = set(&self.oidc_issuer)?;
+        let name = set(&self.oidc_name).unwrap_or_else(|| {
+            let host = issuer
+                .split_once("://")
+                .map_or(issuer.as_str(), |(_, r)| r)
+                .split(['/', ':'])
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            if host == "accounts.google.com" {
+                "Google".to_owned()
+            } else {
+                host
+            }
+        });
+        Some((
+            issuer,
+            set(&self.oidc_client_id)?,
+            set(&self.oidc_client_secret)?,
+            name,
+        ))
     }
 
     /// The public origin, without a trailing slash.

@@ -31,6 +31,7 @@ use time::OffsetDateTime;
 
 mod cloudpayments;
 mod http;
+pub mod oidc;
 mod oxprocessing;
 mod page;
 mod paykeeper;

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 
 use stoa_fakes::{Creds, Fake, Kind};
 
-const USAGE: &str = "usage: stoa-fakes --kind <stripe|cloudpayments|tiptoppay|payselection|payselection-international|paykeeper|0xprocessing> [--port N] [--webhook-url URL]";
+const USAGE: &str = "usage: stoa-fakes --kind <stripe|cloudpayments|tiptoppay|payselection|payselection-international|paykeeper|0xprocessing|oidc> [--port N] [--webhook-url URL]";
 
 struct Args {
     kind: Kind,
@@ -49,8 +49,40 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     })
 }
 
+/// `--kind oidc`: the fake OpenID Connect provider (on a free port), with the server settings
+/// that point at it.
+async fn oidc() -> std::process::ExitCode {
+    let fake = match stoa_fakes::oidc::OidcFake::start().await {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("stoa-fakes: the OIDC fake did not start: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "listening {}", fake.issuer);
+    let _ = writeln!(out, "env STOA_OIDC_ISSUER={}", fake.issuer);
+    let _ = writeln!(out, "env STOA_OIDC_CLIENT_ID={}", fake.client_id);
+    let _ = writeln!(out, "env STOA_OIDC_CLIENT_SECRET={}", fake.client_secret);
+    let _ = writeln!(out, "env STOA_OIDC_NAME=Example ID");
+    let _ = writeln!(out, "ready");
+    let _ = out.flush();
+    drop(out);
+    let _ = tokio::signal::ctrl_c().await;
+    std::process::ExitCode::SUCCESS
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
+    if std::env::args()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w[0] == "--kind" && w[1] == "oidc")
+        || std::env::args().any(|a| a == "--kind=oidc")
+    {
+        return oidc().await;
+    }
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {

@@ -15,6 +15,8 @@ pub struct Place<'a> {
     pub default_language: &'a str,
     /// The Telegram bot accounts are linked with (its Login Widget), when one is configured.
     pub telegram_bot: Option<&'a str>,
+    /// The OpenID Connect provider's name ("Google") when visitors may sign in with it.
+    pub oidc: Option<&'a str>,
 }
 
 impl Place<'_> {
@@ -237,7 +239,7 @@ pub fn tags(meta: &Value, place: &Place<'_>) -> String {
 /// What the client reads before its first render (`<script id="stoa-page">`).
 pub fn boot(place: &Place<'_>, status: u16, bundle: Option<&Value>) -> Value {
     json!({
-        "site": {"languages": place.languages, "defaultLanguage": place.default_language, "telegramBot": place.telegram_bot},
+        "site": {"languages": place.languages, "defaultLanguage": place.default_language, "telegramBot": place.telegram_bot, "oidc": place.oidc.map(|name| json!({"name": name}))},
         "lang": place.lang,
         "url": place.path,
         "status": status,
@@ -322,6 +324,7 @@ mod tests {
             languages: &["ru", "en"],
             default_language: "ru",
             telegram_bot: None,
+            oidc: None,
         };
         let t = tags(
             &json!({"title": "A \"quoted\" <title>", "description": "D"}),

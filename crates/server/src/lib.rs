@@ -445,6 +445,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             .telegram_bot_name
             .clone()
             .filter(|n| !n.is_empty() && config.telegram_bot_token.is_some()),
+        oidc: config.oidc().map(|(_, _, _, name)| name),
     }));
     let trusted = config.trusted_proxy_nets().map_err(anyhow::Error::msg)?;
     // The largest body any route takes: a multipart body with a file in each file field of the

@@ -33,6 +33,8 @@ pub struct Site {
     pub default_language: &'static str,
     /// The Telegram bot's username, for the Login Widget.
     pub telegram_bot: Option<String>,
+    /// The OpenID Connect provider's name, when visitors may sign in with it.
+    pub oidc: Option<String>,
     /// The built `index.html`, read once at start.
     pub shell: Arc<str>,
     /// The engines that render public pages; `None`: pages render in the browser only.
@@ -520,6 +522,7 @@ async fn document(
         languages: LANGUAGES,
         default_language: site.default_language,
         telegram_bot: site.telegram_bot.as_deref(),
+        oidc: site.oidc.as_deref(),
     };
     let untitled = serde_json::json!({"title": "Stoa"});
     let meta = bundle.map_or(&untitled, |b| head::meta_in(b, lang));

@@ -20,7 +20,7 @@ const CATALOGUES: [string, Catalogue, Catalogue, ReadonlySet<string>][] = [
   ["two-factor sign-in and sessions", securityEn, securityRu, new Set()],
   ["outgoing webhooks", hooksEn, hooksRu, new Set()],
   // Telegram is written so in Russian too.
-  ["email confirmation and the reset's outcome", emailEn, emailRu, new Set(["email.reset.provider.telegram"])],
+  ["email confirmation and the reset's outcome", emailEn, emailRu, new Set(["email.reset.provider.telegram", "email.reset.provider.oidc"])],
 ];
 
 describe.each(CATALOGUES)("the words of %s", (_name, en, ru, same) => {

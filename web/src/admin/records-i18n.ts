@@ -18,7 +18,6 @@ export const recordsEn: Catalogue = {
     filteredOnPage: "Filtered within this page",
     open: "Open {{name}}",
     view: "View",
-    viewNamed: "View {{name}}",
     readOnly: "Kept by the site as it happened: it cannot be changed here.",
     check: {
       invalid: "This value is not accepted",
@@ -45,7 +44,6 @@ export const recordsRu: Catalogue = {
     filteredOnPage: "Отфильтровано в пределах этой страницы",
     open: "Открыть {{name}}",
     view: "Открыть",
-    viewNamed: "Открыть: {{name}}",
     readOnly: "Сайт хранит это так, как было: здесь это не изменить.",
     check: {
       invalid: "Это значение не подходит",

@@ -237,7 +237,7 @@ export function EntityTable({ entity, meta, lang, fixed, compact }: TableProps) 
                             {t("admin.edit")}
                           </Button>
                         ) : (
-                          <Button size="sm" variant="outline" aria-label={rt("records.viewNamed", { name: rowTitle(entity, r, lang) })} onClick={() => setEditing({ id: r.id })}>
+                          <Button size="sm" variant="outline" onClick={() => setEditing({ id: r.id })}>
                             {rt("records.view")}
                           </Button>
                         )}

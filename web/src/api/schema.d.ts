@@ -7630,6 +7630,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/subjects/authentication/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the provider sends the browser back (code, state): 302 to the page the sign-in started from, signed in; or to the sign-in screen with `oidcError` (state, token, provider, cancelled, unconfirmed, elsewhere, busy) */
+        get: operations["authOidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rbac/subjects/authentication/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts sign-in with the site's OpenID Connect provider (a browser navigation): 302 to the provider's page; `redirect` is where to go after, `link=1` links it to the signed-in account */
+        get: operations["authOidcStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/subjects/authentication/refresh": {
         parameters: {
             query?: never;
@@ -15762,7 +15796,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin";
+            variant: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin" | "rbac-oidc-linked";
         };
         NotificationTemplateCreate: {
             adminTitle?: string;
@@ -15771,7 +15805,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin" | "rbac-oidc-linked";
         };
         /** @description Filters of notification.template (the `filters` query parameter as JSON): every condition must hold. */
         NotificationTemplateFilters: {
@@ -15804,7 +15838,7 @@ export interface components {
             subject?: components["schemas"]["Translations"];
             title?: string | null;
             /** @enum {string} */
-            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin";
+            variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin" | "rbac-oidc-linked";
         };
         NotificationTemplateRenderBody: {
             data?: {
@@ -16148,7 +16182,7 @@ export interface components {
             /** Format: email */
             pendingEmail: string | null;
             /** @enum {string} */
-            provider: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram";
+            provider: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram" | "oidc";
             /** Format: int64 */
             resetAttempts: number;
             /** Format: date-time */
@@ -16170,7 +16204,7 @@ export interface components {
             email?: string | null;
             login?: string | null;
             /** @enum {string} */
-            provider?: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram";
+            provider?: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram" | "oidc";
             /** Format: int64 */
             resetAttempts?: number;
             /** Format: date-time */
@@ -16208,7 +16242,7 @@ export interface components {
             email?: string | null;
             login?: string | null;
             /** @enum {string} */
-            provider?: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram";
+            provider?: "email_and_password" | "ethereum_virtual_machine" | "email" | "telegram" | "oidc";
             /** Format: int64 */
             resetAttempts?: number;
             /** Format: date-time */
@@ -18801,7 +18835,7 @@ export interface components {
         WebhookDeliveryFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "endpointId" | "eventId" | "type" | "status" | "attempts" | "nextAttemptAt" | "responseStatus" | "error" | "response" | "durationMs" | "deliveredAt" | "isReplay";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "endpointId" | "eventId" | "status" | "deliveredAt" | "attempts" | "nextAttemptAt" | "responseStatus" | "error" | "type" | "response" | "durationMs" | "isReplay";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -18814,7 +18848,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "endpointId" | "eventId" | "type" | "status" | "attempts" | "nextAttemptAt" | "responseStatus" | "deliveredAt";
+            column: "id" | "createdAt" | "endpointId" | "eventId" | "status" | "deliveredAt" | "attempts" | "nextAttemptAt" | "responseStatus";
             /**
              * @default asc
              * @enum {string}
@@ -18858,7 +18892,7 @@ export interface components {
         WebhookEndpointFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "url" | "events" | "description" | "isActive" | "failingSince" | "disabledAt" | "disabledReason" | "lastDeliveryAt" | "leasedBy" | "leasedUntil";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "url" | "description" | "isActive" | "lastDeliveryAt" | "disabledAt" | "events" | "failingSince" | "disabledReason" | "leasedBy" | "leasedUntil";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -18871,7 +18905,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "url" | "events" | "description" | "isActive" | "disabledAt" | "lastDeliveryAt";
+            column: "id" | "createdAt" | "url" | "description" | "isActive" | "lastDeliveryAt" | "disabledAt" | "events";
             /**
              * @default asc
              * @enum {string}
@@ -82970,6 +83004,157 @@ export interface operations {
             /** @description Not signed in */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authOidcCallback: {
+        parameters: {
+            query?: {
+                /** @description The authorization code */
+                code?: string;
+                /** @description The provider's error (access_denied: cancelled) */
+                error?: string;
+                /** @description The provider's words about it */
+                error_description?: string;
+                /** @description The state the flow started with */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the provider sends the browser back (code, state): 302 to the page the sign-in started from, signed in; or to the sign-in screen with `oidcError` (state, token, provider, cancelled, unconfirmed, elsewhere, busy) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description No body: the browser follows Location */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authOidcStart: {
+        parameters: {
+            query?: {
+                /** @description The language of the sign-in screen if something goes wrong */
+                lang?: string;
+                /** @description 1: link the provider to the signed-in account instead of signing in */
+                link?: string;
+                /** @description The path of this site to go to after signing in */
+                redirect?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Starts sign-in with the site's OpenID Connect provider (a browser navigation): 302 to the provider's page; `redirect` is where to go after, `link=1` links it to the signed-in account */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description No body: the browser follows Location */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,6 +11,9 @@ export interface Boot {
     /** The sign-in methods the site offers (`email_and_password`, `ethereum_virtual_machine`),
      * when the server says; absent: see `walletOffered` (`modules/rbac/methods.ts`). */
     signInMethods?: string[] | null;
+    /** The OpenID Connect provider visitors may sign in with (`{name: "Google"}`); absent or
+     * null when the site has none. */
+    oidc?: { name: string } | null;
   };
   lang: string;
   url: string;

@@ -67,6 +67,7 @@ pub fn declarations() -> Module {
                     "rbac-email-changed",
                     "rbac-identity-removed",
                     "webhook-endpoint-disabled-admin",
+                    "rbac-oidc-linked",
                 ])
                 .private()
                 .build(),

@@ -254,6 +254,204 @@ async fn logout(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
     Ok(cleared(&auth, &h, ok_true(StatusCode::OK)))
 }
 
+// ---- sign in with an OpenID Connect provider ----------------------------------------------
+
+/// The query of a browser's request, as a map (the last value of a repeated key).
+fn query_map(i: &In) -> HashMap<String, String> {
+    form_urlencoded::parse(i.req.uri().query().unwrap_or("").as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+/// `path` when it is a path of this site (`/…`, not `//host`); else `fallback`.
+fn site_path(path: Option<&String>, fallback: String) -> String {
+    match path {
+        Some(p)
+            if p.starts_with('/')
+                && !p.starts_with("//")
+                && !p.contains('\\')
+                && p.len() <= 2000 =>
+        {
+            p.clone()
+        }
+        _ => fallback,
+    }
+}
+
+/// A language of the site (`ru`, `en`) from `lang`, else the request's.
+fn language_of(lang: Option<&String>, ctx: &Ctx) -> String {
+    match lang.map(String::as_str) {
+        Some(l) if stoa_kernel::model::LANGUAGES.contains(&l) => l.to_owned(),
+        _ if stoa_kernel::model::LANGUAGES.contains(&ctx.language.as_str()) => ctx.language.clone(),
+        _ => "en".to_owned(),
+    }
+}
+
+fn see_other(location: &str) -> Response {
+    let mut res = Response::new(axum::body::Body::empty());
+    *res.status_mut() = StatusCode::FOUND;
+    if let Ok(v) = HeaderValue::from_str(location) {
+        res.headers_mut().insert(header::LOCATION, v);
+    }
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// Sets (or, with `max_age` 0, clears) the cookie of an OIDC flow.
+fn flow_cookie(res: &mut Response, value: &str, max_age: i64, secure: bool) {
+    let c = Cookie::build((crate::oidc_login::FLOW_COOKIE, value.to_owned()))
+        .http_only(true)
+        // The provider sends the browser back with a top-level GET: Lax sends it then.
+        .same_site(SameSite::Lax)
+        .path("/api/rbac/subjects/authentication/oidc")
+        .secure(secure)
+        .max_age(cookie::time::Duration::seconds(max_age))
+        .build();
+    if let Ok(v) = HeaderValue::from_str(&c.to_string()) {
+        res.headers_mut().append(header::SET_COOKIE, v);
+    }
+}
+
+/// The sign-in screen in `lang`, saying why (`oidcError`), then on to `redirect`.
+fn oidc_refused(auth: &Auth, h: &HeaderMap, lang: &str, redirect: &str, why: &str) -> Response {
+    let q: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("oidcError", why)
+        .append_pair("redirect", redirect)
+        .finish();
+    let mut res = see_other(&format!(
+        "/{lang}/rbac/subject/authentication/select-method?{q}"
+    ));
+    flow_cookie(&mut res, "", 0, secure(auth, h));
+    res
+}
+
+/// `GET …/oidc/start?redirect=/ru/…&lang=ru[&link=1]`: to the provider's sign-in page, with the
+/// flow's secrets in a cookie. `link=1` (signed in, recently): link the provider to this account.
+async fn oidc_start(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let Some(oidc) = auth.oidc.clone() else {
+        return Err(Error::not_found("this site offers no sign-in with a provider").into());
+    };
+    let (h, ctx, q) = (i.headers(), i.ctx(), query_map(&i));
+    auth.limits.ip(&ctx.ip).await?;
+    let lang = language_of(q.get("lang"), &ctx);
+    let redirect = site_path(q.get("redirect"), format!("/{lang}/"));
+    let link = if q.get("link").map(String::as_str) == Some("1") {
+        let c = i.caller();
+        let subject = c.subject.ok_or_else(|| {
+            Error::Unauthorized("sign in first to link a provider to your account".into())
+        })?;
+        auth.require_recent_sign_in(c.session).await?;
+        auth.require_confirmed_email(subject).await?;
+        Some(subject)
+    } else {
+        None
+    };
+    let state = auth.nonces.issue().await?;
+    let (url, flow) = match oidc
+        .begin(state, redirect.clone(), lang.clone(), link)
+        .await
+    {
+        Ok(x) => x,
+        Err(e) => {
+            tracing::warn!(error = %e, "an OIDC sign-in could not start");
+            return Ok(oidc_refused(&auth, &h, &lang, &redirect, "provider"));
+        }
+    };
+    let mut res = see_other(&url);
+    let secs = crate::siwe_login::NONCE_TTL.as_secs() as i64;
+    flow_cookie(&mut res, &oidc.seal(&flow)?, secs, secure(&auth, &h));
+    Ok(res)
+}
+
+/// `GET …/oidc/callback?code=…&state=…`: where the provider sends the browser back. Signs in
+/// (cookies set) and goes on to the flow's page; or says on the sign-in screen why not.
+async fn oidc_callback(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    use crate::oidc_login::Refusal;
+    let Some(oidc) = auth.oidc.clone() else {
+        return Err(Error::not_found("this site offers no sign-in with a provider").into());
+    };
+    let (h, mut ctx, q) = (i.headers(), i.ctx(), query_map(&i));
+    auth.limits.ip(&ctx.ip).await?;
+    let fallback = language_of(None, &ctx);
+    let Some(flow) = cookie_value(&h, crate::oidc_login::FLOW_COOKIE).and_then(|v| oidc.open(&v))
+    else {
+        return Ok(oidc_refused(
+            &auth,
+            &h,
+            &fallback,
+            &format!("/{fallback}/"),
+            Refusal::State.code(),
+        ));
+    };
+    let refuse = |why: &str| oidc_refused(&auth, &h, &flow.lang, &flow.redirect, why);
+    let same = q.get("state").is_some_and(|s| {
+        bool::from(subtle::ConstantTimeEq::ct_eq(
+            s.as_bytes(),
+            flow.state.as_bytes(),
+        ))
+    });
+    // The state is spent whatever comes next: a callback URL works once.
+    if !same || !auth.nonces.spend(&flow.state).await? {
+        return Ok(refuse(Refusal::State.code()));
+    }
+    if let Some(e) = q.get("error") {
+        let why = if e == "access_denied" {
+            Refusal::Cancelled
+        } else {
+            Refusal::Provider
+        };
+        return Ok(refuse(why.code()));
+    }
+    let Some(code) = q.get("code") else {
+        return Ok(refuse(Refusal::Provider.code()));
+    };
+    let claims = match oidc.finish(code, &flow).await {
+        Ok(c) => c,
+        Err(r) => return Ok(refuse(r.code())),
+    };
+    ctx.guest = carried(&auth, i.caller().subject, &h).await;
+    let signed = auth
+        .oidc_sign_in(&oidc.cfg.issuer, &oidc.cfg.name, &claims, flow.link, &ctx)
+        .await;
+    let mut res = match signed {
+        Ok(crate::service::OidcOutcome::SignedIn(SignIn::Done(t))) => {
+            let mut res = see_other(&flow.redirect);
+            let s = secure(&auth, &h);
+            set_cookie(&mut res, JWT_COOKIE, &t.jwt, auth.cfg.access_ttl, s);
+            set_cookie(
+                &mut res,
+                REFRESH_COOKIE,
+                &t.refresh,
+                auth.cfg.refresh_ttl,
+                s,
+            );
+            res
+        }
+        Ok(crate::service::OidcOutcome::SignedIn(SignIn::SecondFactor { challenge })) => {
+            let q: String = form_urlencoded::Serializer::new(String::new())
+                .append_pair("challenge", &challenge)
+                .append_pair("redirect", &flow.redirect)
+                .finish();
+            see_other(&format!(
+                "/{}/rbac/subject/authentication/select-method?{q}",
+                flow.lang
+            ))
+        }
+        Ok(crate::service::OidcOutcome::Linked) => see_other(&flow.redirect),
+        Err(Error::Conflict { fields, .. }) if fields.contains_key("email") => {
+            return Ok(refuse("unconfirmed"));
+        }
+        Err(Error::Conflict { fields, .. }) if fields.contains_key("provider") => {
+            return Ok(refuse("elsewhere"));
+        }
+        Err(Error::TooManyRequests { .. }) => return Ok(refuse("busy")),
+        Err(e) => return Err(e.into()),
+    };
+    flow_cookie(&mut res, "", 0, secure(&auth, &h));
+    Ok(res)
+}
+
 /// Tokens (and cookies) for a finished sign-in; the challenge of its second step otherwise.
 fn sign_in_response(auth: &Auth, headers: &HeaderMap, t: &SignIn) -> Response {
     match t {
@@ -543,6 +741,11 @@ fn setup_state_schema() -> Value {
     }, "required": ["needed"]})
 }
 
+/// The answer of a browser redirect: none (see `Location`).
+fn empty() -> Value {
+    json!({"type": "object", "description": "No body: the browser follows Location"})
+}
+
 fn ok_schema() -> Value {
     json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]})
 }
@@ -639,6 +842,8 @@ fn table() -> Vec<Route> {
         route(Public, "POST", auth!("/email-and-password/reset-password"), "authResetPassword", "Sets a new password with a reset code; every session ends", Some(schema_of::<bodies::ResetPassword>), 201, reset_outcome, &[400, 422, 429], h!(reset)),
         route(Public, "POST", auth!("/ethereum-virtual-machine/nonce"), "authWalletNonce", "A single-use nonce (5 min) and the fields a Sign-In with Ethereum message must carry", None, 201, wallet_nonce, &[429], h!(nonce)),
         route(Public, "POST", auth!("/ethereum-virtual-machine"), "authWallet", "Signs in with an EIP-4361 message signed by the wallet (201 with tokens, or 200 with the second step's challenge)", Some(schema_of::<bodies::WalletSignIn>), 201, tokens, &[400, 401, 409, 429], h!(wallet)),
+        route(Public, "GET", auth!("/oidc/start"), "authOidcStart", "Starts sign-in with the site's OpenID Connect provider (a browser navigation): 302 to the provider's page; `redirect` is where to go after, `link=1` links it to the signed-in account", None, 302, empty, &[401, 403, 404, 409, 429], h!(oidc_start)),
+        route(Public, "GET", auth!("/oidc/callback"), "authOidcCallback", "Where the provider sends the browser back (code, state): 302 to the page the sign-in started from, signed in; or to the sign-in screen with `oidcError` (state, token, provider, cancelled, unconfirmed, elsewhere, busy)", None, 302, empty, &[404, 429], h!(oidc_callback)),
         route(Public, "POST", auth!("/second-factor"), "authLoginSecondFactor", "The second step of a sign-in: the challenge the first step returned and a TOTP code or a recovery code", Some(schema_of::<bodies::SecondFactor>), 201, tokens, &[401, 422, 429], h!(login_second_factor)),
         route(Public, "GET", auth!("/setup"), "rbacSetupState", "Whether the site still waits for its first admin", None, 200, setup_state_schema, &[], h!(setup_state)),
         route(Public, "POST", auth!("/setup"), "rbacSetup", "Creates the first admin with the one-time setup code `stoa serve` printed in its log, and signs in (only while no account is an admin)", Some(schema_of::<bodies::FirstAdmin>), 201, tokens, &[400, 409, 415, 422, 429], h!(first_admin)),
@@ -684,6 +889,33 @@ fn document(r: &Route) -> Value {
             {"name": "action[method]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["GET", "POST", "PATCH", "DELETE"]}},
             {"name": "action[type]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["HTTP"]}}
         ]);
+    }
+    let query = |name: &str, about: &str| json!({"name": name, "in": "query", "required": false, "schema": {"type": "string"}, "description": about});
+    if r.id == "authOidcStart" {
+        op["parameters"] = json!([
+            query(
+                "redirect",
+                "The path of this site to go to after signing in"
+            ),
+            query(
+                "lang",
+                "The language of the sign-in screen if something goes wrong"
+            ),
+            query(
+                "link",
+                "1: link the provider to the signed-in account instead of signing in"
+            ),
+        ]);
+    }
+    if r.id == "authOidcCallback" {
+        op["parameters"] = json!([
+            query("code", "The authorization code"),
+            query("state", "The state the flow started with"),
+            query("error", "The provider's error (access_denied: cancelled)"),
+            query("error_description", "The provider's words about it"),
+        ]);
+        // Providers add their own parameters (scope, authuser, prompt, iss…): all are taken.
+        op["x-open-query"] = json!(true);
     }
     if CHALLENGED.contains(&r.id) {
         let challenge = json!({"title": "RbacSecondFactorChallenge", "type": "object", "properties": {

@@ -5,6 +5,7 @@ pub mod bodies;
 pub mod gate;
 pub mod http;
 pub mod limits;
+pub mod oidc_login;
 pub mod password;
 pub mod policy;
 pub mod rails;
@@ -29,6 +30,7 @@ pub const IDENTITY_PROVIDERS: &[&str] = &[
     service::WALLET,
     service::ADDRESS,
     service::TELEGRAM,
+    service::OIDC,
 ];
 
 /// The entities and relations this module declares.
@@ -291,7 +293,24 @@ fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
         slow_after: config.auth_slow_after.max(1),
     };
     cfg.hash_concurrency = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
-    Auth::new(ctx.store.clone(), cfg, (*mailer).clone()).map_err(|e| e.to_string())
+    let key = cfg.jwt_secret.clone();
+    let public_url = cfg.public_url.clone();
+    let mut auth =
+        Auth::new(ctx.store.clone(), cfg, (*mailer).clone()).map_err(|e| e.to_string())?;
+    if let Some((issuer, client_id, client_secret, name)) = config.oidc() {
+        let oidc = oidc_login::Oidc::new(
+            oidc_login::OidcConfig {
+                issuer,
+                client_id,
+                client_secret,
+                name,
+            },
+            &public_url,
+            &key,
+        )?;
+        auth.oidc = Some(std::sync::Arc::new(oidc));
+    }
+    Ok(auth)
 }
 
 impl stoa_api::auth::AccountAdmin for Auth {
@@ -377,5 +396,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .seed(stoa_notification::mail::templates_seed(
             "rbac.email-verification.v1",
             verification::templates,
+        ))
+        .seed(stoa_notification::mail::templates_seed(
+            "rbac.oidc.v1",
+            service::oidc_templates,
         ))
 }

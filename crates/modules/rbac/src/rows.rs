@@ -9,7 +9,7 @@ use stoa_kernel::{Error, Result};
 use stoa_store::Record;
 use uuid::Uuid;
 
-use crate::service::{ADDRESS, EMAIL, TELEGRAM, WALLET};
+use crate::service::{ADDRESS, EMAIL, OIDC, TELEGRAM, WALLET};
 
 /// How an identity proves who it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +20,8 @@ pub enum Provider {
     Wallet,
     /// A Telegram account (notifications; linked with the Login Widget).
     Telegram,
+    /// An account at an OpenID Connect provider (Google or another).
+    Oidc,
     /// An address given at checkout (`email`): a mail target, not a way to sign in.
     Address,
 }
@@ -30,6 +32,7 @@ impl Provider {
             Self::Email => EMAIL,
             Self::Wallet => WALLET,
             Self::Telegram => TELEGRAM,
+            Self::Oidc => OIDC,
             Self::Address => ADDRESS,
         }
     }
@@ -39,6 +42,7 @@ impl Provider {
             EMAIL => Some(Self::Email),
             WALLET => Some(Self::Wallet),
             TELEGRAM => Some(Self::Telegram),
+            OIDC => Some(Self::Oidc),
             ADDRESS => Some(Self::Address),
             _ => None,
         }
@@ -63,7 +67,10 @@ impl Identity {
     /// Is this a way to sign in (a password or a wallet)? Telegram and checkout addresses
     /// (notifications only) are not.
     pub fn signs_in(&self) -> bool {
-        matches!(self.provider, Provider::Email | Provider::Wallet)
+        matches!(
+            self.provider,
+            Provider::Email | Provider::Wallet | Provider::Oidc
+        )
     }
 
     /// The address or account it names (what a notice about it shows).

@@ -35,6 +35,7 @@ mod accounts;
 mod admin;
 mod adopt;
 mod identities;
+mod oidc;
 mod reset;
 mod sessions;
 mod wallet;
@@ -44,6 +45,7 @@ pub const WALLET: &str = "ethereum_virtual_machine";
 pub const TELEGRAM: &str = "telegram";
 /// An address given at checkout: a mail target, not a way to sign in.
 pub const ADDRESS: &str = "email";
+pub use oidc::{OIDC, OIDC_LINKED_TEMPLATE, OidcOutcome, oidc_templates};
 /// The mail telling an account that a wallet or Telegram was linked to it.
 pub const LINKED_TEMPLATE: &str = "rbac-identity-linked";
 
@@ -182,6 +184,8 @@ pub struct Auth {
     pub policy: Policy,
     pub limits: Limits,
     pub nonces: Nonces,
+    /// The OpenID Connect provider visitors may sign in with (`STOA_OIDC_*`), when configured.
+    pub oidc: Option<Arc<crate::oidc_login::Oidc>>,
     pub(crate) jwt: Jwt,
     pub(crate) hasher: Hasher,
     pub(crate) mailer: Mailer,
@@ -230,6 +234,7 @@ impl Auth {
             policy: Policy::new(store.clone(), cfg.policy_max_age),
             limits: Limits::new(cfg.rates, Shared::of(&store.db)),
             nonces: Nonces::shared(Shared::of(&store.db)),
+            oidc: None,
             roles: RwLock::new((u64::MAX, HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
             rails: tokio::sync::Mutex::new(()),

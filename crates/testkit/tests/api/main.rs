@@ -18,6 +18,7 @@ mod host_pages;
 mod mails;
 mod modules;
 mod notify;
+mod oidc;
 mod openapi;
 mod ops;
 mod providers;

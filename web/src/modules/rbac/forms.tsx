@@ -29,6 +29,7 @@ import {
   sessionChanged,
 } from "./session";
 import { codeAddress, VerificationStep } from "./verification";
+import { oidcName } from "./methods";
 
 export { AUTH_PATH, newPassword, useLink };
 
@@ -236,6 +237,7 @@ export function ResetRemoved({ outcome }: { outcome: ResetOutcome }) {
 function providerLabel(provider: string | null, t: TFunction): string {
   if (provider === "ethereum_virtual_machine") return t("email.reset.provider.evm");
   if (provider === "telegram") return t("email.reset.provider.telegram");
+  if (provider === "oidc") return t("email.reset.provider.oidc", { name: oidcName() ?? "OpenID Connect" });
   return t("email.reset.provider.email");
 }
 

@@ -21,3 +21,16 @@ export function useWalletOffered(): boolean {
   const hasWallet = hydrated && typeof window !== "undefined" && !!(window as { ethereum?: unknown }).ethereum;
   return walletOffered(boot?.site.signInMethods, hasWallet);
 }
+
+/** The OpenID Connect provider's name when the site offers sign-in with it (`Google`), else null. */
+export function oidcName(): string | null {
+  return boot?.site.oidc?.name ?? null;
+}
+
+/** Where a browser goes to sign in with the provider (or, `link`, to add it to the signed-in
+ * account), coming back to `redirect` (a path of this site). */
+export function oidcStartUrl(redirect: string, lang: string, link = false): string {
+  const q = new URLSearchParams({ redirect, lang });
+  if (link) q.set("link", "1");
+  return `/api/rbac/subjects/authentication/oidc/start?${q.toString()}`;
+}

@@ -9,7 +9,7 @@ import { UserRound } from "lucide-react";
 import { z } from "zod";
 import { applyServerErrors, errorMessage } from "@/lib/form-errors";
 import { useFormStatus } from "@/lib/form-status";
-import { Button } from "@/ui/button";
+import { Button, buttonVariants } from "@/ui/button";
 import { Badge } from "@/ui/card";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { Dropdown, DropdownContent, DropdownItem, DropdownLabel, DropdownSeparator, DropdownTrigger } from "@/ui/dropdown";
@@ -24,7 +24,7 @@ import { SecondFactorStep } from "./second-factor";
 import { SecuritySection } from "./security";
 import { useEmailT } from "./email-i18n";
 import { AuthGate } from "./gate";
-import { useWalletOffered } from "./methods";
+import { oidcName, oidcStartUrl, useWalletOffered } from "./methods";
 import {
   changePassword,
   deleteIdentity,
@@ -67,8 +67,14 @@ export function SelectMethodScreen() {
   const [params] = useSearchParams();
   const qc = useQueryClient();
   const wallet = useWalletOffered();
-  // A wallet account with two-factor sign-in: its code step in place of the methods.
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const et = useEmailT();
+  const { i18n } = useTranslation();
+  const provider = oidcName();
+  // Why a sign-in with the provider came back refused (`oidcError`, set by the server).
+  const oidcError = params.get("oidcError");
+  // A wallet account with two-factor sign-in: its code step in place of the methods (a
+  // provider's sign-in comes back with its challenge in the address).
+  const [challenge, setChallenge] = useState<string | null>(() => params.get("challenge"));
   // The password's code step: the other methods step aside until it is done or abandoned.
   const [codeStep, setCodeStep] = useState(false);
   if (challenge) {
@@ -90,14 +96,36 @@ export function SelectMethodScreen() {
   }
   return (
     <AuthCard title={t("login.title")} subtitle={codeStep ? undefined : t("login.subtitle")}>
+      {oidcError ? (
+        <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive" data-testid="oidc-error">
+          {et(`email.oidc.error.${oidcError}`, { name: provider ?? "", defaultValue: et("email.oidc.error.provider", { name: provider ?? "" }) })}
+        </p>
+      ) : null}
       <LoginForm onCodeStep={setCodeStep} />
-      {wallet && !codeStep ? (
+      {provider && !codeStep ? (
         <>
           <div className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
             <span className="h-px flex-1 bg-border" />
             {t("login.or")}
             <span className="h-px flex-1 bg-border" />
           </div>
+          {/* A navigation, not a call: the provider's page takes over the browser. */}
+          <a className={buttonVariants({ variant: "brand-outline", className: "w-full" })} href={oidcStartUrl(safeRedirect(params.get("redirect"), `/${i18n.language}/`), i18n.language)} data-testid="oidc-sign-in">
+            {et("email.oidc.signIn", { name: provider })}
+          </a>
+        </>
+      ) : null}
+      {wallet && !codeStep ? (
+        <>
+          {provider ? (
+            <div className="h-3" />
+          ) : (
+            <div className="my-6 flex items-center gap-3 text-xs uppercase text-muted-foreground">
+              <span className="h-px flex-1 bg-border" />
+              {t("login.or")}
+              <span className="h-px flex-1 bg-border" />
+            </div>
+          )}
           <Wallet label={t("wallet.signIn")} onSignedIn={() => void navigate(safeRedirect(params.get("redirect"), "/"))} onChallenge={setChallenge} />
         </>
       ) : null}
@@ -235,7 +263,7 @@ function IdentityRow({ subject, identity: i, onDelete }: { subject: Subject; ide
   return (
     <li className="grid gap-3 rounded-lg border border-border p-4" data-testid="identity" data-provider={i.provider} data-confirmed={email ? !unconfirmed : undefined}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <Badge className="shrink-0">{kind === "wallet" ? t("login.methodEvm") : kind === "telegram" ? "Telegram" : t("login.email")}</Badge>
+        <Badge className="shrink-0">{kind === "wallet" ? t("login.methodEvm") : kind === "telegram" ? "Telegram" : kind === "oidc" ? (oidcName() ?? "OpenID Connect") : t("login.email")}</Badge>
         <span className="min-w-0 max-w-full truncate text-sm font-medium" title={address} data-testid="identity-address">
           {address}
         </span>
@@ -304,15 +332,40 @@ function Settings({ subject: s }: { subject: Subject }) {
         </p>
       ) : null}
       <AddEmailSection subject={s} />
+      <OidcLink subject={s} blockedHint={linkBlocked} />
       <TelegramLink bot={boot?.site.telegramBot} subject={s} lang={i18n.language} blockedHint={linkBlocked} />
       {enrolFirst ? null : <SecuritySection subject={s} />}
     </div>
   );
 }
 
+/** "Add sign-in with Google": where the site offers a provider and the account has none yet.
+ * A navigation to the provider and back to this page (the server checks the recent sign-in and
+ * the confirmed address a link needs). */
+function OidcLink({ subject: s, blockedHint }: { subject: Subject; blockedHint?: string }) {
+  const t = useEmailT();
+  const { i18n } = useTranslation();
+  const name = oidcName();
+  if (!name || s.identities.some((i) => i.provider === "oidc")) return null;
+  const here = typeof window === "undefined" ? `/${i18n.language}/` : window.location.pathname;
+  return (
+    <section className="mt-6 grid max-w-sm gap-2" data-testid="oidc-link">
+      <p className="text-sm text-muted-foreground">{t("email.oidc.addHelp", { name })}</p>
+      {blockedHint ? (
+        <p className="text-sm text-muted-foreground">{blockedHint}</p>
+      ) : (
+        <a className={buttonVariants({ variant: "outline" })} href={oidcStartUrl(here, i18n.language, true)}>
+          {t("email.oidc.add", { name })}
+        </a>
+      )}
+    </section>
+  );
+}
+
 /** The kind of an identity, for its badge. */
-function identityKind(i: Identity): "wallet" | "telegram" | "email" {
+function identityKind(i: Identity): "wallet" | "telegram" | "oidc" | "email" {
   if (i.provider === "ethereum_virtual_machine") return "wallet";
   if (i.provider === TELEGRAM) return "telegram";
+  if (i.provider === "oidc") return "oidc";
   return "email";
 }
