@@ -73,6 +73,12 @@ export const webhookSpecs = [
       await edit.getByTestId("webhook-test-result").getByText("Delivered: the address answered 200").waitFor();
       const [ping] = await receivedOf(stack, "webhook.ping");
       verify(ping, secret);
+      // The events to choose from, named in words beside the name to type.
+      await edit.getByText("Events you can subscribe to").click();
+      const paidRow = edit.getByTestId("webhook-event-list").locator("li", { hasText: "ecommerce.order.paid" });
+      await paidRow.waitFor();
+      const paidWords = await paidRow.innerText();
+      expect(/Order.*: paid/.test(paidWords), `the paid event in words: ${paidWords}`);
       await screen(page, "webhook-endpoint-en");
       await page.keyboard.press("Escape");
 

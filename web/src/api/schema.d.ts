@@ -18848,7 +18848,7 @@ export interface components {
              * @description Lists sort on indexed columns only
              * @enum {string}
              */
-            column: "id" | "createdAt" | "endpointId" | "eventId" | "status" | "deliveredAt" | "attempts" | "nextAttemptAt" | "responseStatus";
+            column: "id" | "createdAt" | "eventId" | "status" | "deliveredAt" | "attempts" | "nextAttemptAt" | "responseStatus";
             /**
              * @default asc
              * @enum {string}

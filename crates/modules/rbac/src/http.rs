@@ -263,19 +263,21 @@ fn query_map(i: &In) -> HashMap<String, String> {
         .collect()
 }
 
-/// `path` when it is a path of this site (`/…`, not `//host`); else `fallback`.
+/// `path` when it is a path of this site; else `fallback`. A browser drops tabs and newlines
+/// from an address and reads a backslash as `/`, so `/<tab>/evil.example` would leave the site:
+/// no control character, no backslash, and no `//` at the start.
 fn site_path(path: Option<&String>, fallback: String) -> String {
     match path {
-        Some(p)
-            if p.starts_with('/')
-                && !p.starts_with("//")
-                && !p.contains('\\')
-                && p.len() <= 2000 =>
-        {
-            p.clone()
-        }
+        Some(p) if is_site_path(p) => p.clone(),
         _ => fallback,
     }
+}
+
+fn is_site_path(p: &str) -> bool {
+    p.len() <= 2000
+        && p.starts_with('/')
+        && !p.starts_with("//")
+        && !p.chars().any(|c| c.is_control() || c == '\\')
 }
 
 /// A language of the site (`ru`, `en`) from `lang`, else the request's.
@@ -333,10 +335,19 @@ async fn oidc_start(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
         return Err(Error::not_found("this site offers no sign-in with a provider").into());
     };
     let (h, ctx, q) = (i.headers(), i.ctx(), query_map(&i));
-    auth.limits.ip(&ctx.ip).await?;
+    oidc.rate.check(&ctx.ip).await?;
     let lang = language_of(q.get("lang"), &ctx);
     let redirect = site_path(q.get("redirect"), format!("/{lang}/"));
     let link = if q.get("link").map(String::as_str) == Some("1") {
+        // Linking changes the account: only from this site's own pages (a browser says where a
+        // navigation came from; a page elsewhere cannot link a provider to the visitor's account).
+        let from = h.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+        if from.is_some_and(|f| f != "same-origin" && f != "none") {
+            return Err(Error::Forbidden(
+                "link a provider from your account page on this site".into(),
+            )
+            .into());
+        }
         let c = i.caller();
         let subject = c.subject.ok_or_else(|| {
             Error::Unauthorized("sign in first to link a provider to your account".into())
@@ -372,7 +383,7 @@ async fn oidc_callback(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
         return Err(Error::not_found("this site offers no sign-in with a provider").into());
     };
     let (h, mut ctx, q) = (i.headers(), i.ctx(), query_map(&i));
-    auth.limits.ip(&ctx.ip).await?;
+    oidc.rate.check(&ctx.ip).await?;
     let fallback = language_of(None, &ctx);
     let Some(flow) = cookie_value(&h, crate::oidc_login::FLOW_COOKIE).and_then(|v| oidc.open(&v))
     else {
@@ -446,6 +457,10 @@ async fn oidc_callback(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
             return Ok(refuse("elsewhere"));
         }
         Err(Error::TooManyRequests { .. }) => return Ok(refuse("busy")),
+        // Two callbacks racing to make the same identity: the first signed in; the second is
+        // told to start again (a browser navigation gets the sign-in screen, not a JSON page).
+        Err(Error::Conflict { .. }) => return Ok(refuse(Refusal::State.code())),
+        Err(Error::Unavailable(_)) => return Ok(refuse(Refusal::Provider.code())),
         Err(e) => return Err(e.into()),
     };
     flow_cookie(&mut res, "", 0, secure(&auth, &h));

@@ -307,6 +307,7 @@ fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
             },
             &public_url,
             &key,
+            stoa_store::cluster::Shared::of(&ctx.store.db),
         )?;
         auth.oidc = Some(std::sync::Arc::new(oidc));
     }

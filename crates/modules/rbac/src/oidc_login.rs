@@ -43,8 +43,6 @@ type Rp = CoreClient<
 
 /// How long the provider's metadata and keys are kept.
 const METADATA_TTL: Duration = Duration::from_secs(600);
-/// How long a sign-in may take at the provider.
-pub const FLOW_TTL: Duration = Duration::from_secs(600);
 /// The most of a provider's answer that is read.
 const MAX_ANSWER: usize = 1 << 20;
 /// The path the provider sends the browser back to (under the public URL).
@@ -130,6 +128,9 @@ pub struct Oidc {
     http: reqwest::Client,
     metadata: tokio::sync::Mutex<Option<(Instant, CoreProviderMetadata)>>,
     key: Vec<u8>,
+    /// Starts and callbacks per client address: a budget of their own, so a page elsewhere that
+    /// loads the start address many times cannot spend the visitor's password sign-ins.
+    pub rate: stoa_api::rate::Budget,
 }
 
 /// One request to the provider through our client: no redirects followed, time and size bounded.
@@ -165,9 +166,16 @@ fn send(client: reqwest::Client, req: HttpRequest) -> HttpFuture {
 
 impl Oidc {
     /// The provider of `cfg`, sending people back to `public_url`; `key` signs flow cookies.
-    pub fn new(cfg: OidcConfig, public_url: &str, key: &[u8]) -> std::result::Result<Self, String> {
-        let issuer = IssuerUrl::new(cfg.issuer.trim_end_matches('/').to_owned())
-            .map_err(|e| format!("STOA_OIDC_ISSUER: {e}"))?;
+    pub fn new(
+        cfg: OidcConfig,
+        public_url: &str,
+        key: &[u8],
+        shared: Option<stoa_store::cluster::Shared>,
+    ) -> std::result::Result<Self, String> {
+        // Exactly as configured: discovery requires the provider's `issuer` to equal it, and some
+        // end with a slash (Auth0's do).
+        let issuer =
+            IssuerUrl::new(cfg.issuer.clone()).map_err(|e| format!("STOA_OIDC_ISSUER: {e}"))?;
         let redirect = RedirectUrl::new(format!("{}{CALLBACK}", public_url.trim_end_matches('/')))
             .map_err(|e| format!("the OIDC redirect address: {e}"))?;
         let http = reqwest::Client::builder()
@@ -186,6 +194,12 @@ impl Oidc {
             http,
             metadata: tokio::sync::Mutex::new(None),
             key: mac.finalize().into_bytes().to_vec(),
+            rate: stoa_api::rate::Budget::new(
+                30,
+                Duration::from_secs(60),
+                "OIDC sign-ins per address",
+                shared.map(|s| (s, "rbac.oidc")),
+            ),
         })
     }
 
@@ -370,6 +384,7 @@ mod tests {
             cfg,
             "https://site.example",
             b"0123456789abcdef0123456789abcdef",
+            None,
         ) {
             Ok(o) => o,
             Err(e) => panic!("{e}"),
@@ -404,6 +419,7 @@ mod tests {
             cfg,
             "https://site.example",
             b"another key, 32 bytes long......",
+            None,
         );
         assert!(other_server.is_ok_and(|s| s.open(&sealed).is_none()));
     }

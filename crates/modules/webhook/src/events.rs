@@ -45,11 +45,16 @@ pub fn patterns(events: &str) -> Vec<String> {
         .collect()
 }
 
+/// Entities written on a visitor's every step (a session's renewal, an analytics hit): their
+/// events are sent only to endpoints that name them whole, never through a `*`, so a wildcard
+/// subscription cannot turn page views into webhook traffic.
+const NAMED_ONLY: &[&str] = &["rbac.session.", "analytic."];
+
 /// Does `pattern` match the event `name`? `*` matches everything; `ecommerce.*` and
-/// `ecommerce.order.*` a prefix; anything else the whole name.
+/// `ecommerce.order.*` a prefix; anything else the whole name (see [`NAMED_ONLY`]).
 pub fn matches(pattern: &str, name: &str) -> bool {
     match pattern.strip_suffix('*') {
-        Some(prefix) => name.starts_with(prefix),
+        Some(prefix) => name.starts_with(prefix) && !NAMED_ONLY.iter().any(|n| name.starts_with(n)),
         None => pattern == name,
     }
 }
@@ -59,7 +64,8 @@ fn may_match(pattern: &str, key: &str) -> bool {
     match pattern.strip_suffix('*') {
         Some(prefix) => {
             let whole = format!("{key}.");
-            whole.starts_with(prefix) || prefix.starts_with(&whole)
+            (whole.starts_with(prefix) || prefix.starts_with(&whole))
+                && !NAMED_ONLY.iter().any(|n| whole.starts_with(n))
         }
         None => {
             pattern.len() > key.len()
@@ -205,14 +211,27 @@ impl Tap {
             }
             let event = self.write_event(exec, e, &name, row, previous).await?;
             for endpoint in to {
-                write_delivery(exec, &self.delivery, endpoint, event, &name, false).await?;
+                write_delivery(
+                    exec,
+                    &self.delivery,
+                    (endpoint, event),
+                    &name,
+                    Written::Pending(false),
+                )
+                .await?;
                 if !woken.contains(&endpoint) {
                     woken.push(endpoint);
                 }
             }
         }
+        // One wake-up per endpoint and second, however many writes: a worker sends everything
+        // due when it runs (and looks again after letting go), and the minute's sweep wakes an
+        // endpoint a lost race left waiting.
+        let second = now().unix_timestamp();
         for endpoint in woken {
-            enqueue(exec, &NewJob::now(PUMP_JOB, json!({"endpoint": endpoint}))).await?;
+            let job = NewJob::now(PUMP_JOB, json!({"endpoint": endpoint}))
+                .dedupe(format!("{PUMP_JOB}:{endpoint}:{second}"));
+            enqueue(exec, &job).await?;
         }
         Ok(())
     }
@@ -255,20 +274,56 @@ impl Tap {
     }
 }
 
-/// Writes a pending delivery of `event` to `endpoint`, due now.
+/// How a delivery is written.
+pub(crate) enum Written<'a> {
+    /// Waiting to be sent, due now (`true`: an admin's replay).
+    Pending(bool),
+    /// Already sent (a test): its status and what came back.
+    Done(&'a str, &'a crate::send::Outcome),
+}
+
+/// Writes a delivery of `(endpoint, event)`, named `name`.
 pub(crate) async fn write_delivery(
     exec: &mut Exec<'_>,
     delivery: &Entity,
-    endpoint: Uuid,
-    event: Uuid,
+    (endpoint, event): (Uuid, Uuid),
     name: &str,
-    replay: bool,
+    how: Written<'_>,
 ) -> Result<Record> {
     let mut input = Map::new();
     input.insert("endpointId".into(), json!(endpoint));
     input.insert("eventId".into(), json!(event));
     input.insert("type".into(), json!(name));
-    input.insert("isReplay".into(), json!(replay));
+    match how {
+        Written::Pending(replay) => {
+            input.insert("isReplay".into(), json!(replay));
+        }
+        Written::Done(status, o) => {
+            input.insert("status".into(), json!(status));
+            input.insert("attempts".into(), json!(1));
+            input.insert("responseStatus".into(), json!(o.status));
+            input.insert(
+                "error".into(),
+                json!(
+                    o.error
+                        .as_ref()
+                        .map(|e| e.chars().take(1000).collect::<String>())
+                ),
+            );
+            input.insert("response".into(), json!(o.response));
+            input.insert("durationMs".into(), json!(o.duration_ms));
+            if o.ok {
+                input.insert(
+                    "deliveredAt".into(),
+                    json!(
+                        now()
+                            .format(&time::format_description::well_known::Rfc3339)
+                            .unwrap_or_default()
+                    ),
+                );
+            }
+        }
+    }
     insert(exec, delivery, &input, Uuid::now_v7()).await
 }
 
@@ -349,5 +404,7 @@ mod tests {
             "ecommerce.order"
         ));
         assert!(!may_match("billing.*", "ecommerce.order"));
+        assert!(!may_match("*", "rbac.session"));
+        assert!(may_match("rbac.session.updated", "rbac.session"));
     }
 }

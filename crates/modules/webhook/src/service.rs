@@ -62,6 +62,8 @@ pub struct Hooks {
     settings: Settings,
     mailer: Arc<Mailer>,
     subjects: Arc<Subjects>,
+    /// Where the sweep's scan of old events goes on from (it starts over at the end).
+    prune_after: std::sync::Mutex<Option<Uuid>>,
 }
 
 /// What a worker found after a batch.
@@ -100,6 +102,7 @@ impl Hooks {
             settings,
             mailer,
             subjects,
+            prune_after: std::sync::Mutex::new(None),
         })
     }
 
@@ -145,7 +148,7 @@ impl Hooks {
             let Some(token) = self.lease(id).await? else {
                 return Ok(());
             };
-            let next = self.deliver_some(id).await;
+            let next = self.deliver_some(id, &token).await;
             self.release(id, &token).await?;
             match next? {
                 Next::More => continue,
@@ -206,6 +209,21 @@ impl Hooks {
         Ok(taken.map(|_| token))
     }
 
+    /// Extends this worker's lease on `id`; false when another worker holds it now.
+    async fn renew(&self, id: Uuid, token: &str) -> Result<bool> {
+        let mut tx = self.bookkeeping().await?;
+        let kept = repo::set_if(
+            &mut tx.exec(),
+            &self.endpoint,
+            id,
+            &[("leasedUntil", ts(now() + LEASE))],
+            &[("leasedBy", Val::Text(token.to_owned()))],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(kept.is_some())
+    }
+
     async fn release(&self, id: Uuid, token: &str) -> Result<()> {
         let mut tx = self.bookkeeping().await?;
         repo::set_if(
@@ -230,7 +248,7 @@ impl Hooks {
     }
 
     /// Sends up to a batch of due deliveries to `id`, oldest first, stopping at a failure.
-    async fn deliver_some(&self, id: Uuid) -> Result<Next> {
+    async fn deliver_some(&self, id: Uuid, token: &str) -> Result<Next> {
         let Ok(endpoint) = self.store.get(&self.endpoint, id).await else {
             return Ok(Next::Stopped);
         };
@@ -243,6 +261,11 @@ impl Hooks {
             let due = parse_ts(head.text("nextAttemptAt")).unwrap_or_else(now);
             if due > now() {
                 return Ok(Next::Wait(due));
+            }
+            // Still this worker's: a slow batch renews its lease before each send, and stops if
+            // it lost it (another worker carries on from the same head, in order).
+            if !self.renew(id, token).await? {
+                return Ok(Next::Stopped);
             }
             let did = head.must_id()?;
             let attempts = head.int("attempts").unwrap_or(0) + 1;
@@ -377,6 +400,8 @@ impl Hooks {
             id,
             &[
                 ("isActive", Val::Bool(false)),
+                // Counted again from the first failure after it is turned on again.
+                ("failingSince", Val::Null),
                 ("disabledAt", ts(now())),
                 (
                     "disabledReason",
@@ -458,10 +483,9 @@ impl Hooks {
         let row = crate::events::write_delivery(
             &mut exec,
             &self.delivery,
-            endpoint,
-            event,
+            (endpoint, event),
             old.text("type").unwrap_or_default(),
-            true,
+            crate::events::Written::Pending(true),
         )
         .await?;
         enqueue(
@@ -487,19 +511,8 @@ impl Hooks {
             "data": {"id": id, "url": endpoint.text("url")},
         });
         let body = serde_json::to_vec(&payload).map_err(Error::internal)?;
-        let mut tx = self.store.begin().await?;
-        let mut exec = tx.exec();
-        let mut input = Map::new();
-        input.insert("type".into(), json!(PING));
-        input.insert("entity".into(), json!("webhook.endpoint"));
-        input.insert("recordId".into(), json!(id));
-        input.insert("payload".into(), payload);
-        crate::events::insert(&mut exec, &self.event, &input, event_id).await?;
-        let row =
-            crate::events::write_delivery(&mut exec, &self.delivery, id, event_id, PING, false)
-                .await?;
-        tx.commit().await?;
-        let did = row.must_id()?;
+        // Sent first, written after with how it went: a test is never a pending delivery a
+        // worker could pick up and retry, nor one that holds the real ones behind it.
         let outcome = Attempt {
             url: endpoint.text("url").unwrap_or_default(),
             secret: &secret,
@@ -512,42 +525,77 @@ impl Hooks {
         }
         .send()
         .await;
+        let mut tx = self.store.begin().await?;
+        let mut exec = tx.exec();
+        let mut input = Map::new();
+        input.insert("type".into(), json!(PING));
+        input.insert("entity".into(), json!("webhook.endpoint"));
+        input.insert("recordId".into(), json!(id));
+        input.insert("payload".into(), payload);
+        crate::events::insert(&mut exec, &self.event, &input, event_id).await?;
         let status = if outcome.ok { "delivered" } else { "failed" };
-        self.finish(did, status, 1, None, &outcome).await?;
-        self.store.get(&self.delivery, did).await
+        let row = crate::events::write_delivery(
+            &mut exec,
+            &self.delivery,
+            (id, event_id),
+            PING,
+            crate::events::Written::Done(status, &outcome),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(row)
     }
 
-    /// The minute's upkeep: endpoints with due deliveries and no worker get one (a worker that
-    /// died mid-batch), and what is older than `STOA_HOOKS_KEEP_DAYS` goes (a batch per run).
+    /// The minute's upkeep (a bounded batch of each, so a run costs the same however much is
+    /// kept):
+    /// - an active endpoint whose oldest delivery is due gets a worker (one that died mid-batch
+    ///   left it, or a wake-up lost a race);
+    /// - deliveries of endpoints that are gone are removed;
+    /// - a delivery still waiting after `STOA_HOOKS_KEEP_DAYS` is given up (an endpoint left
+    ///   off cannot fill the disk);
+    /// - finished deliveries unchanged for that long are deleted, then the events left without
+    ///   any, scanning forward from where the last run stopped (so kept ones never stall it).
     pub async fn sweep(&self) -> Result<()> {
-        let due = FindQuery::all()
-            .eq(&self.delivery, "status", Val::Text("pending".into()))?
-            .filter(
-                &self.delivery,
-                "nextAttemptAt",
-                Op::Lte,
-                FilterValue::One(ts(now())),
-            )?
-            .sort(&self.delivery, "nextAttemptAt", false)?
-            .take(200);
-        let mut woken: Vec<Uuid> = Vec::new();
-        for d in self.store.find(&self.delivery, &due).await?.rows {
-            if let Some(e) = d.uuid("endpointId")
-                && !woken.contains(&e)
-            {
-                woken.push(e);
+        let endpoints = self.store.all(&self.endpoint, 10_000).await?;
+        let minute = now().unix_timestamp() / 60;
+        for e in endpoints
+            .iter()
+            .filter(|e| e.bool("isActive") == Some(true))
+        {
+            let id = e.must_id()?;
+            let due = self
+                .head(id)
+                .await?
+                .and_then(|h| parse_ts(h.text("nextAttemptAt")))
+                .is_some_and(|at| at <= now());
+            if due {
+                let job = NewJob::now(PUMP_JOB, json!({"endpoint": id}))
+                    .dedupe(format!("{PUMP_JOB}:{id}:sweep:{minute}"));
+                let mut tx = self.store.begin().await?;
+                enqueue(&mut tx.exec(), &job).await?;
+                tx.commit().await?;
             }
         }
-        let minute = now().unix_timestamp() / 60;
-        for e in woken {
-            let job = NewJob::now(PUMP_JOB, json!({"endpoint": e}))
-                .dedupe(format!("{PUMP_JOB}:{e}:sweep:{minute}"));
-            let mut tx = self.store.begin().await?;
-            enqueue(&mut tx.exec(), &job).await?;
-            tx.commit().await?;
+        let ids: Vec<Val> = endpoints
+            .iter()
+            .filter_map(|e| e.id())
+            .map(Val::Uuid)
+            .collect();
+        let orphans = FindQuery::all();
+        let orphans = if ids.is_empty() {
+            orphans
+        } else {
+            orphans.filter(
+                &self.delivery,
+                "endpointId",
+                Op::NotInArray,
+                FilterValue::Many(ids),
+            )?
         }
-        // A delivery that waited longer than events are kept (its endpoint off or failing all
-        // that time) is given up, so an endpoint left off cannot fill the disk.
+        .take(500);
+        for d in self.store.find(&self.delivery, &orphans).await?.rows {
+            self.store.delete(&self.delivery, d.must_id()?).await?;
+        }
         let cutoff = now() - self.settings.keep;
         let stale = FindQuery::all()
             .eq(&self.delivery, "status", Val::Text("pending".into()))?
@@ -568,48 +616,51 @@ impl Hooks {
             self.finish(d.must_id()?, "failed", attempts, None, &why)
                 .await?;
         }
-        let old = FindQuery::all()
+        let finished = FindQuery::all()
             .filter(
-                &self.event,
-                "createdAt",
+                &self.delivery,
+                "status",
+                Op::NotInArray,
+                FilterValue::Many(vec![Val::Text("pending".into())]),
+            )?
+            .filter(
+                &self.delivery,
+                "updatedAt",
                 Op::Lt,
                 FilterValue::One(ts(cutoff)),
             )?
-            .sort(&self.event, "createdAt", false)?
-            .take(200);
-        for event in self.store.find(&self.event, &old).await?.rows {
+            .take(500);
+        for d in self.store.find(&self.delivery, &finished).await?.rows {
+            self.store.delete(&self.delivery, d.must_id()?).await?;
+        }
+        let after = self.prune_after.lock().map(|a| *a).unwrap_or(None);
+        let mut old = FindQuery::all().filter(
+            &self.event,
+            "createdAt",
+            Op::Lt,
+            FilterValue::One(ts(cutoff)),
+        )?;
+        if let Some(a) = after {
+            old = old.filter(&self.event, "id", Op::Gt, FilterValue::One(Val::Uuid(a)))?;
+        }
+        let old = old.sort(&self.event, "id", false)?.take(200);
+        let events = self.store.find(&self.event, &old).await?.rows;
+        let last = if events.len() < 200 {
+            None
+        } else {
+            events.last().and_then(Record::id)
+        };
+        for event in events {
             let id = event.must_id()?;
-            // Kept while a delivery of it waits, or one changed within the days kept (a
-            // delivery given up just now stays in the log as long as any other).
-            let pending = FindQuery::all()
+            let any = FindQuery::all()
                 .eq(&self.delivery, "eventId", Val::Uuid(id))?
-                .eq(&self.delivery, "status", Val::Text("pending".into()))?
                 .take(1);
-            let recent = FindQuery::all()
-                .eq(&self.delivery, "eventId", Val::Uuid(id))?
-                .filter(
-                    &self.delivery,
-                    "updatedAt",
-                    Op::Gte,
-                    FilterValue::One(ts(cutoff)),
-                )?
-                .take(1);
-            if self
-                .store
-                .find(&self.delivery, &pending)
-                .await?
-                .rows
-                .is_empty()
-                && self
-                    .store
-                    .find(&self.delivery, &recent)
-                    .await?
-                    .rows
-                    .is_empty()
-            {
-                // Its deliveries go with it.
+            if self.store.find(&self.delivery, &any).await?.rows.is_empty() {
                 self.store.delete(&self.event, id).await?;
             }
+        }
+        if let Ok(mut a) = self.prune_after.lock() {
+            *a = last;
         }
         Ok(())
     }

@@ -213,6 +213,16 @@ async fn the_code_flow_signs_in_and_refuses_what_does_not_check(db: Db) {
     let mut b4 = Browser::new();
     let (hop, _) = sign_in(&app, &mut b4, "redirect=//evil.example/&lang=ru").await;
     assert_eq!(hop.location, "/ru/");
+    // Nor one a browser would read as another site once it drops a tab or reads a backslash.
+    for evil in [
+        "/%09/evil.example/",
+        "/%5Cevil.example/",
+        "/%0A/evil.example",
+    ] {
+        let mut b5 = Browser::new();
+        let (hop, _) = sign_in(&app, &mut b5, &format!("redirect={evil}&lang=ru")).await;
+        assert_eq!(hop.location, "/ru/", "{evil}");
+    }
 }
 dual_test!(the_code_flow_signs_in_and_refuses_what_does_not_check, db);
 
@@ -311,6 +321,17 @@ async fn accounts_are_linked_only_by_a_confirmed_address_or_from_a_session(db: D
         .insert("rbac.subject.jwt".into(), owner.jwt.clone());
     let (hop, _) = sign_in(&app, &mut b, "redirect=/en/&link=1").await;
     assert_eq!(refused(&hop), "elsewhere");
+
+    // Linking from a page elsewhere (a cross-site navigation) is refused.
+    let r = app
+        .send(
+            app.plain
+                .get(app.url(&format!("{START}?link=1")))
+                .bearer_auth(&owner.jwt)
+                .header("sec-fetch-site", "cross-site"),
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
 
     // Linking needs a session: anonymous, it is a 401.
     let r = app.anon().get(&format!("{START}?link=1")).await;

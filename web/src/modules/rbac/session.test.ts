@@ -1,4 +1,4 @@
-import { displayName, type Identity, isGuest, isSignedIn, type Subject } from "./session";
+import { displayName, type Identity, isGuest, isSignedIn, safeRedirect, type Subject } from "./session";
 import { emailIdentity, subjectWith } from "./test-utils";
 
 const contact = (email: string): Identity => emailIdentity({ id: "c1", provider: "email", email });
@@ -50,5 +50,18 @@ describe("displayName", () => {
     expect(displayName({ ...subjectWith(emailIdentity()), name: "   " }, "Account")).toBe("a@b.test");
     // A contact address is a guest's, not a name to greet a signed-in person by.
     expect(displayName(anonymous(contact("donor@example.com")), "Account")).toBe("Account");
+  });
+});
+
+describe("safeRedirect", () => {
+  it("follows a path of this site", () => {
+    expect(safeRedirect("/ru/rbac/subjects/settings?tab=1")).toBe("/ru/rbac/subjects/settings?tab=1");
+  });
+
+  it("refuses what a browser would read as another site (//host, a backslash, a dropped tab or newline)", () => {
+    for (const evil of ["//evil.example/", "/\\evil.example", "/\t/evil.example/", "/\n/evil.example", "https://evil.example/", "/\u0000x"]) {
+      expect(safeRedirect(evil, "/ru/")).toBe("/ru/");
+    }
+    expect(safeRedirect(null, "/en/")).toBe("/en/");
   });
 });

@@ -205,6 +205,9 @@ export async function isAuthorized(method: HttpMethod, route: string): Promise<b
 
 /** Only same-site paths are followed after sign-in (no open redirect). */
 export function safeRedirect(target: string | null, fallback = "/"): string {
-  if (!target || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) return fallback;
+  // A browser drops tabs and newlines from an address and reads "\\" as "/": "/\t/evil.example"
+  // would leave the site.
+  // eslint-disable-next-line no-control-regex
+  if (!target || !target.startsWith("/") || target.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(target)) return fallback;
   return target;
 }

@@ -3,6 +3,7 @@ import { useId, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { api } from "@/api/client";
+import { entityName, useMeta } from "@/api/meta";
 import { ApiError } from "@/api/http";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
@@ -121,8 +122,37 @@ function TestPing({ id }: { id: string }) {
   );
 }
 
-/** Under a webhook address's form: its signing secret and a test event. */
-export function EndpointPanel({ id }: { id: string; lang: string }) {
+/** Every event an address may subscribe to, named in words (the kind of record and what
+ * happened), with the name to type: closed until asked for. */
+function EventList({ lang }: { lang: string }) {
+  const t = useHooksT();
+  const meta = useMeta();
+  const [open, setOpen] = useState(false);
+  const names = useQuery({ queryKey: ["admin", "webhook-event-types"], queryFn: () => api.get("/api/webhook/event-types"), enabled: open });
+  const words = (name: string) => {
+    const parts = name.split(".");
+    const action = parts.pop() ?? "";
+    const e = meta.data?.entities.find((x) => x.module === parts[0] && x.name === parts[1]);
+    return `${e ? entityName(e, lang) : parts.join(".")}: ${t(`hooks.action.${action}`, { defaultValue: action })}`;
+  };
+  return (
+    <details onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="webhook-event-list">
+      <summary className="cursor-pointer font-semibold">{t("hooks.events")}</summary>
+      <p className="mt-2 text-sm text-neutral-700">{t("hooks.eventsHelp")}</p>
+      <ul className="mt-2 grid gap-1 text-sm">
+        {(names.data ?? []).map((n) => (
+          <li key={n} className="flex flex-wrap justify-between gap-x-3 border-b border-border py-1">
+            <span>{words(n)}</span>
+            <code className="text-xs">{n}</code>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** Under a webhook address's form: its signing secret, a test event and the events to choose from. */
+export function EndpointPanel({ id, lang }: { id: string; lang: string }) {
   const base = useId();
   const t = useHooksT();
   return (
@@ -132,6 +162,7 @@ export function EndpointPanel({ id }: { id: string; lang: string }) {
       </h3>
       <Secret id={id} />
       <TestPing id={id} />
+      <EventList lang={lang} />
     </section>
   );
 }

@@ -26,6 +26,17 @@ export const hooksEn: Catalogue = {
     openReplay: "Open the new delivery",
     body: "Body sent",
     failed: "That did not work; try again.",
+    events: "Events you can subscribe to",
+    eventsHelp: "Type the name on the right into Events. A name ending in * takes every event that starts so.",
+    action: {
+      created: "created",
+      updated: "changed",
+      deleted: "deleted",
+      paid: "paid",
+      "status-changed": "status changed",
+      submitted: "submitted",
+      registered: "registered",
+    },
   },
 };
 
@@ -52,6 +63,17 @@ export const hooksRu: Catalogue = {
     openReplay: "Открыть новую доставку",
     body: "Отправленный текст",
     failed: "Не получилось; попробуйте ещё раз.",
+    events: "События, на которые можно подписаться",
+    eventsHelp: "Впишите название справа в поле «События». Название со * в конце берёт все события с таким началом.",
+    action: {
+      created: "создание",
+      updated: "изменение",
+      deleted: "удаление",
+      paid: "оплата",
+      "status-changed": "смена статуса",
+      submitted: "отправка",
+      registered: "регистрация",
+    },
   },
 };
 
