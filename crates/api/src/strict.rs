@@ -113,14 +113,11 @@ pub fn rules(doc: &Value) -> Rules {
     for (path, item) in doc["paths"].as_object().into_iter().flatten() {
         for (method, op) in item.as_object().into_iter().flatten() {
             let mut r = Rule {
-                query_checked_by_route: (op.get("x-entity").is_some()
+                query_checked_by_route: op.get("x-entity").is_some()
                     && op["operationId"]
                         .as_str()
                         .is_some_and(|id| id.starts_with("find"))
-                    && op.get("requestBody").is_none())
-                    // A route whose caller adds parameters of its own (an OIDC provider's
-                    // callback) takes any.
-                    || op["x-open-query"] == json!(true),
+                    && op.get("requestBody").is_none(),
                 ..Rule::default()
             };
             for p in op["parameters"]

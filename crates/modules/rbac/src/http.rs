@@ -905,32 +905,11 @@ fn document(r: &Route) -> Value {
             {"name": "action[type]", "in": "query", "required": false, "schema": {"type": "string", "enum": ["HTTP"]}}
         ]);
     }
-    let query = |name: &str, about: &str| json!({"name": name, "in": "query", "required": false, "schema": {"type": "string"}, "description": about});
-    if r.id == "authOidcStart" {
-        op["parameters"] = json!([
-            query(
-                "redirect",
-                "The path of this site to go to after signing in"
-            ),
-            query(
-                "lang",
-                "The language of the sign-in screen if something goes wrong"
-            ),
-            query(
-                "link",
-                "1: link the provider to the signed-in account instead of signing in"
-            ),
-        ]);
-    }
-    if r.id == "authOidcCallback" {
-        op["parameters"] = json!([
-            query("code", "The authorization code"),
-            query("state", "The state the flow started with"),
-            query("error", "The provider's error (access_denied: cancelled)"),
-            query("error_description", "The provider's words about it"),
-        ]);
-        // Providers add their own parameters (scope, authuser, prompt, iss…): all are taken.
-        op["x-open-query"] = json!(true);
+    // Browser navigations that answer with a redirect, not API: routes, but not in the
+    // document (as the reference pages are). The callback takes whatever parameters the
+    // provider adds (scope, authuser, prompt, iss…), which a documented operation would refuse.
+    if matches!(r.id, "authOidcStart" | "authOidcCallback") {
+        op["x-hidden"] = json!(true);
     }
     if CHALLENGED.contains(&r.id) {
         let challenge = json!({"title": "RbacSecondFactorChallenge", "type": "object", "properties": {

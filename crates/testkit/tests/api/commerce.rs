@@ -204,14 +204,14 @@ async fn identities(app: &TestApp, subject: &str) -> Vec<(String, String)> {
 
 /// A guest's paid-for-later checkout: `quantity` of `product` added to a new guest's cart and
 /// checked out with `body` (201 asserted).
-struct Bought {
-    subject: String,
-    jwt: String,
-    order: String,
-    invoice: String,
+pub(crate) struct Bought {
+    pub(crate) subject: String,
+    pub(crate) jwt: String,
+    pub(crate) order: String,
+    pub(crate) invoice: String,
 }
 
-async fn buy(app: &TestApp, product: &str, quantity: u32, body: Value) -> Bought {
+pub(crate) async fn buy(app: &TestApp, product: &str, quantity: u32, body: Value) -> Bought {
     let (subject, jwt) = guest(app).await;
     let me = app.bearer(&jwt);
     let r = me
@@ -239,7 +239,7 @@ async fn buy(app: &TestApp, product: &str, quantity: u32, body: Value) -> Bought
 }
 
 /// The dummy provider's webhook paying `invoice`, with the invoice's secret proof.
-async fn dummy_payment(app: &TestApp, invoice: &str) -> Value {
+pub(crate) async fn dummy_payment(app: &TestApp, invoice: &str) -> Value {
     let token = app
         .get(&format!("/api/billing/invoices/{invoice}"))
         .await

@@ -681,3 +681,46 @@ async fn the_sweep_gives_up_and_forgets_what_is_older_than_kept(db: Db) {
     assert_eq!(rx.received().len(), 1, "nothing was sent while off");
 }
 dual_test!(the_sweep_gives_up_and_forgets_what_is_older_than_kept, db);
+
+async fn a_paid_checkout_sends_the_order_and_the_invoice_paid(db: Db) {
+    let rx = Receiver::start(true).await;
+    let app = app(db, &[rx.port]).await;
+    endpoint(&app, &rx.url, "ecommerce.order.paid billing.invoice.paid").await;
+    let c = crate::commerce::catalog(&app).await;
+    let bought = crate::commerce::buy(
+        &app,
+        &c.tree,
+        2,
+        json!({"provider": "dummy", "email": "buyer@example.com"}),
+    )
+    .await;
+    let body = crate::commerce::dummy_payment(&app, &bought.invoice).await;
+    let r = app
+        .anon()
+        .post("/api/billing/payment-intents/dummy/webhook", &body)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    deliver_until(&app, || rx.received().len() >= 2).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.drain_jobs().await;
+    let got = rx.received();
+    let of = |t: &str| -> Vec<Value> {
+        got.iter()
+            .filter(|(_, b)| b["type"] == t)
+            .map(|(_, b)| b.clone())
+            .collect()
+    };
+    let invoice = of("billing.invoice.paid");
+    assert_eq!(invoice.len(), 1, "one invoice.paid: {got:?}");
+    assert_eq!(
+        invoice[0]["data"]["id"].as_str(),
+        Some(bought.invoice.as_str())
+    );
+    assert_eq!(invoice[0]["data"]["status"], "paid");
+    let order = of("ecommerce.order.paid");
+    assert_eq!(order.len(), 1, "one order.paid: {got:?}");
+    assert_eq!(order[0]["data"]["id"].as_str(), Some(bought.order.as_str()));
+    assert_eq!(order[0]["previous"]["status"], "paying");
+    assert_eq!(got.len(), 2, "nothing else: {got:?}");
+}
+dual_test!(a_paid_checkout_sends_the_order_and_the_invoice_paid, db);
