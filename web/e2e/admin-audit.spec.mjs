@@ -2,7 +2,7 @@
 // a record's history and restore, the audit log, drafts with publish / schedule / preview, two-factor
 // sign-in with recovery codes, and the sessions list.
 import { createHmac } from "node:crypto";
-import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, pageCall, screen, signIn, watchedContext } from "./harness.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
 const TOTP_USER = { email: "two-factor@e2e.test", password: "two factor password 123" };
@@ -10,18 +10,8 @@ const TOTP_USER = { email: "two-factor@e2e.test", password: "two factor password
 /** Browser problems of the contexts these specs make, reported by the runner. */
 export const auditProblems = [];
 
-/** A same-origin API call from the signed-in page (2xx only: a failed one is a console error). */
-async function call(page, method, path, body) {
-  const r = await page.evaluate(
-    async ([m, p, b]) => {
-      const res = await fetch(p, { method: m, headers: b ? { "content-type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
-      return { status: res.status, json: await res.json().catch(() => null) };
-    },
-    [method, path, body],
-  );
-  if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
-  return r.json?.data;
-}
+/** A same-origin API call from the signed-in page: its `data`. */
+const call = async (page, method, path, body) => (await pageCall(page, method, path, body))?.data;
 
 const filters = (and) => encodeURIComponent(JSON.stringify({ and }));
 

@@ -259,6 +259,20 @@ export async function axeFindings(page) {
   });
 }
 
+/** A same-origin API call from a signed-in page (its cookies), answering the JSON body. 2xx only:
+ * anything else throws (and a failed request would be a console error anyway). */
+export async function pageCall(page, method, path, body) {
+  const r = await page.evaluate(
+    async ([m, p, b]) => {
+      const res = await fetch(p, { method: m, headers: b ? { "content-type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
+      return { status: res.status, json: await res.json().catch(() => null) };
+    },
+    [method, path, body],
+  );
+  if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
+  return r.json;
+}
+
 /** Signs in through the login form; `redirect` is where the form sends the browser after. */
 export async function signIn(page, { email, password }, redirect) {
   const q = redirect ? `?redirect=${encodeURIComponent(redirect)}` : "";

@@ -2,20 +2,9 @@
 // reads its signing secret, sends a test event and sends a delivery again — through a real browser
 // against a real server, with a real receiver on a local port (the harness's).
 import { createHmac } from "node:crypto";
-import { ADMIN, expect, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, pageCall, screen, signIn, watchedContext } from "./harness.mjs";
 
-/** A same-origin API call from the signed-in page. */
-async function call(page, method, path, body) {
-  const r = await page.evaluate(
-    async ([m, p, b]) => {
-      const res = await fetch(p, { method: m, headers: b ? { "content-type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
-      return { status: res.status, json: await res.json().catch(() => null) };
-    },
-    [method, path, body],
-  );
-  if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
-  return r.json;
-}
+const call = pageCall;
 
 /** The receiver's requests whose body is an event of `type`, waiting up to 15 s for `n` of them. */
 async function receivedOf(stack, type, n = 1) {

@@ -86,16 +86,15 @@ fn set_cookie(res: &mut Response, name: &str, value: &str, max_age: i64, secure:
 
 fn token_response(auth: &Auth, headers: &HeaderMap, t: &Tokens, status: StatusCode) -> Response {
     let mut res = data(status, t);
-    let s = secure(auth, headers);
-    set_cookie(&mut res, JWT_COOKIE, &t.jwt, auth.cfg.access_ttl, s);
-    set_cookie(
-        &mut res,
-        REFRESH_COOKIE,
-        &t.refresh,
-        auth.cfg.refresh_ttl,
-        s,
-    );
+    session_cookies(auth, headers, t, &mut res);
     res
+}
+
+/// The session's cookies (access and refresh token) on `res`.
+fn session_cookies(auth: &Auth, headers: &HeaderMap, t: &Tokens, res: &mut Response) {
+    let s = secure(auth, headers);
+    set_cookie(res, JWT_COOKIE, &t.jwt, auth.cfg.access_ttl, s);
+    set_cookie(res, REFRESH_COOKIE, &t.refresh, auth.cfg.refresh_ttl, s);
 }
 
 fn cleared(auth: &Auth, headers: &HeaderMap, mut res: Response) -> Response {
@@ -428,15 +427,7 @@ async fn oidc_callback(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
     let mut res = match signed {
         Ok(crate::service::OidcOutcome::SignedIn(SignIn::Done(t))) => {
             let mut res = see_other(&flow.redirect);
-            let s = secure(&auth, &h);
-            set_cookie(&mut res, JWT_COOKIE, &t.jwt, auth.cfg.access_ttl, s);
-            set_cookie(
-                &mut res,
-                REFRESH_COOKIE,
-                &t.refresh,
-                auth.cfg.refresh_ttl,
-                s,
-            );
+            session_cookies(&auth, &h, &t, &mut res);
             res
         }
         Ok(crate::service::OidcOutcome::SignedIn(SignIn::SecondFactor { challenge })) => {

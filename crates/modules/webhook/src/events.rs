@@ -29,9 +29,7 @@ struct Subscriptions {
 /// The tap: provided as a service too, so the routes can list the event names.
 pub struct Tap {
     store: Store,
-    endpoint: Arc<Entity>,
-    event: Arc<Entity>,
-    delivery: Arc<Entity>,
+    t: crate::Tables,
     subs: RwLock<Arc<Subscriptions>>,
 }
 
@@ -151,11 +149,8 @@ fn val_json(v: &Val) -> Value {
 
 impl Tap {
     pub fn new(store: Store) -> std::result::Result<Self, String> {
-        let get = |k: &str| store.entity(k).map_err(|e| e.to_string());
         Ok(Self {
-            endpoint: get("webhook.endpoint")?,
-            event: get("webhook.event")?,
-            delivery: get("webhook.delivery")?,
+            t: crate::Tables::of(&store)?,
             store,
             subs: RwLock::new(Arc::default()),
         })
@@ -177,7 +172,7 @@ impl Tap {
         }
         let version = self.store.version("webhook.endpoint");
         // Endpoints that are off too: their events wait for them (see the sweep for how long).
-        let rows = repo::find_all_eq(exec, &self.endpoint, &[], 10_000).await?;
+        let rows = repo::find_all_eq(exec, &self.t.endpoint, &[], 10_000).await?;
         let fresh = Arc::new(Subscriptions {
             version,
             loaded: true,
@@ -213,7 +208,7 @@ impl Tap {
             for endpoint in to {
                 write_delivery(
                     exec,
-                    &self.delivery,
+                    &self.t.delivery,
                     (endpoint, event),
                     &name,
                     Written::Pending(false),
@@ -269,7 +264,7 @@ impl Tap {
         input.insert("entity".into(), json!(e.key()));
         input.insert("recordId".into(), json!(row.id()));
         input.insert("payload".into(), Value::Object(payload));
-        insert(exec, &self.event, &input, id).await?;
+        insert(exec, &self.t.event, &input, id).await?;
         Ok(id)
     }
 }

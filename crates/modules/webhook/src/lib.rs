@@ -101,6 +101,24 @@ pub fn declarations() -> Module {
     }
 }
 
+/// The module's three entities, read once.
+pub(crate) struct Tables {
+    pub endpoint: Arc<Entity>,
+    pub event: Arc<Entity>,
+    pub delivery: Arc<Entity>,
+}
+
+impl Tables {
+    pub(crate) fn of(store: &stoa_store::Store) -> std::result::Result<Self, String> {
+        let get = |k: &str| store.entity(k).map_err(|e| e.to_string());
+        Ok(Self {
+            endpoint: get("webhook.endpoint")?,
+            event: get("webhook.event")?,
+            delivery: get("webhook.delivery")?,
+        })
+    }
+}
+
 /// The admins' mail about an endpoint that was disabled.
 pub const DISABLED_TEMPLATE: &str = "webhook-endpoint-disabled-admin";
 

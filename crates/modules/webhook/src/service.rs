@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use stoa_kernel::model::Entity;
 use stoa_kernel::query::{FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
@@ -56,9 +55,7 @@ pub struct Settings {
 
 pub struct Hooks {
     store: Store,
-    endpoint: Arc<Entity>,
-    event: Arc<Entity>,
-    delivery: Arc<Entity>,
+    t: crate::Tables,
     settings: Settings,
     mailer: Arc<Mailer>,
     subjects: Arc<Subjects>,
@@ -93,11 +90,8 @@ impl Hooks {
         mailer: Arc<Mailer>,
         subjects: Arc<Subjects>,
     ) -> std::result::Result<Self, String> {
-        let get = |k: &str| store.entity(k).map_err(|e| e.to_string());
         Ok(Self {
-            endpoint: get("webhook.endpoint")?,
-            event: get("webhook.event")?,
-            delivery: get("webhook.delivery")?,
+            t: crate::Tables::of(&store)?,
             store,
             settings,
             mailer,
@@ -182,7 +176,7 @@ impl Hooks {
     async fn lease(&self, id: Uuid) -> Result<Option<String>> {
         let mut tx = self.bookkeeping().await?;
         let mut exec = tx.exec();
-        let Some(row) = repo::get(&mut exec, &self.endpoint, id).await? else {
+        let Some(row) = repo::get(&mut exec, &self.t.endpoint, id).await? else {
             return Ok(None);
         };
         if row.bool("isActive") != Some(true) {
@@ -196,7 +190,7 @@ impl Hooks {
         let token = Uuid::new_v4().to_string();
         let taken = repo::set_if(
             &mut exec,
-            &self.endpoint,
+            &self.t.endpoint,
             id,
             &[
                 ("leasedBy", Val::Text(token.clone())),
@@ -214,7 +208,7 @@ impl Hooks {
         let mut tx = self.bookkeeping().await?;
         let kept = repo::set_if(
             &mut tx.exec(),
-            &self.endpoint,
+            &self.t.endpoint,
             id,
             &[("leasedUntil", ts(now() + LEASE))],
             &[("leasedBy", Val::Text(token.to_owned()))],
@@ -228,7 +222,7 @@ impl Hooks {
         let mut tx = self.bookkeeping().await?;
         repo::set_if(
             &mut tx.exec(),
-            &self.endpoint,
+            &self.t.endpoint,
             id,
             &[("leasedBy", Val::Null), ("leasedUntil", Val::Null)],
             &[("leasedBy", Val::Text(token.to_owned()))],
@@ -240,16 +234,16 @@ impl Hooks {
     /// The oldest pending delivery to `id`.
     async fn head(&self, id: Uuid) -> Result<Option<Record>> {
         let q = FindQuery::all()
-            .eq(&self.delivery, "endpointId", Val::Uuid(id))?
-            .eq(&self.delivery, "status", Val::Text("pending".into()))?
-            .sort(&self.delivery, "id", false)?
+            .eq(&self.t.delivery, "endpointId", Val::Uuid(id))?
+            .eq(&self.t.delivery, "status", Val::Text("pending".into()))?
+            .sort(&self.t.delivery, "id", false)?
             .take(1);
-        Ok(self.store.find(&self.delivery, &q).await?.rows.pop())
+        Ok(self.store.find(&self.t.delivery, &q).await?.rows.pop())
     }
 
     /// Sends up to a batch of due deliveries to `id`, oldest first, stopping at a failure.
     async fn deliver_some(&self, id: Uuid, token: &str) -> Result<Next> {
-        let Ok(endpoint) = self.store.get(&self.endpoint, id).await else {
+        let Ok(endpoint) = self.store.get(&self.t.endpoint, id).await else {
             return Ok(Next::Stopped);
         };
         let secret = self.secret(id).await?;
@@ -270,7 +264,7 @@ impl Hooks {
             let did = head.must_id()?;
             let attempts = head.int("attempts").unwrap_or(0) + 1;
             let event = head.uuid("eventId").unwrap_or_default();
-            let body = match self.store.get(&self.event, event).await {
+            let body = match self.store.get(&self.t.event, event).await {
                 Ok(e) => serde_json::to_vec(&e.json("payload").unwrap_or(Value::Null))
                     .map_err(Error::internal)?,
                 Err(Error::NotFound { .. }) => {
@@ -305,7 +299,7 @@ impl Hooks {
                 let mut tx = self.bookkeeping().await?;
                 repo::set_if(
                     &mut tx.exec(),
-                    &self.endpoint,
+                    &self.t.endpoint,
                     id,
                     &[("failingSince", Val::Null), ("lastDeliveryAt", ts(now()))],
                     &[],
@@ -328,7 +322,7 @@ impl Hooks {
                 let mut tx = self.bookkeeping().await?;
                 repo::set_if(
                     &mut tx.exec(),
-                    &self.endpoint,
+                    &self.t.endpoint,
                     id,
                     &[("failingSince", ts(since))],
                     &[("failingSince", Val::Null)],
@@ -384,7 +378,7 @@ impl Hooks {
             set.push(("deliveredAt", ts(now())));
         }
         let mut tx = self.store.begin().await?;
-        repo::set_if(&mut tx.exec(), &self.delivery, id, &set, &[]).await?;
+        repo::set_if(&mut tx.exec(), &self.t.delivery, id, &set, &[]).await?;
         tx.commit().await
     }
 
@@ -396,7 +390,7 @@ impl Hooks {
         let mut tx = self.store.begin().await?;
         let done = repo::set_if(
             &mut tx.exec(),
-            &self.endpoint,
+            &self.t.endpoint,
             id,
             &[
                 ("isActive", Val::Bool(false)),
@@ -444,7 +438,7 @@ impl Hooks {
     /// The endpoint's signing secret.
     pub async fn secret(&self, id: Uuid) -> Result<String> {
         let mut conn = self.store.db.read().await?;
-        let got = repo::read_text(&mut conn.exec(), &self.endpoint, id, &["secret"]).await?;
+        let got = repo::read_text(&mut conn.exec(), &self.t.endpoint, id, &["secret"]).await?;
         got.and_then(|mut v| v.pop().flatten())
             .ok_or_else(|| Error::not_found(format!("webhook endpoint {id} not found")))
     }
@@ -452,7 +446,8 @@ impl Hooks {
     /// A new signing secret for `id` (the old one stops working at once).
     pub async fn rotate(&self, id: Uuid) -> Result<String> {
         let secret = match stoa_kernel::value::default_val(
-            self.endpoint
+            self.t
+                .endpoint
                 .field("secret")
                 .ok_or_else(|| Error::internal("webhook.endpoint has no secret"))?,
         ) {
@@ -462,7 +457,7 @@ impl Hooks {
         let mut tx = self.store.begin().await?;
         repo::set_if(
             &mut tx.exec(),
-            &self.endpoint,
+            &self.t.endpoint,
             id,
             &[("secret", Val::Text(secret.clone()))],
             &[],
@@ -475,14 +470,14 @@ impl Hooks {
 
     /// Sends delivery `id`'s event again, as a new delivery after the pending ones.
     pub async fn replay(&self, id: Uuid) -> Result<Record> {
-        let old = self.store.get(&self.delivery, id).await?;
+        let old = self.store.get(&self.t.delivery, id).await?;
         let endpoint = old.uuid("endpointId").unwrap_or_default();
         let event = old.uuid("eventId").unwrap_or_default();
         let mut tx = self.store.begin().await?;
         let mut exec = tx.exec();
         let row = crate::events::write_delivery(
             &mut exec,
-            &self.delivery,
+            &self.t.delivery,
             (endpoint, event),
             old.text("type").unwrap_or_default(),
             crate::events::Written::Pending(true),
@@ -500,7 +495,7 @@ impl Hooks {
     /// Sends a `webhook.ping` event to `id` now and answers its delivery: delivered, or failed
     /// with why (a test is never retried).
     pub async fn test(&self, id: Uuid) -> Result<Record> {
-        let endpoint = self.store.get(&self.endpoint, id).await?;
+        let endpoint = self.store.get(&self.t.endpoint, id).await?;
         let secret = self.secret(id).await?;
         let event_id = Uuid::now_v7();
         let payload = json!({
@@ -532,11 +527,11 @@ impl Hooks {
         input.insert("entity".into(), json!("webhook.endpoint"));
         input.insert("recordId".into(), json!(id));
         input.insert("payload".into(), payload);
-        crate::events::insert(&mut exec, &self.event, &input, event_id).await?;
+        crate::events::insert(&mut exec, &self.t.event, &input, event_id).await?;
         let status = if outcome.ok { "delivered" } else { "failed" };
         let row = crate::events::write_delivery(
             &mut exec,
-            &self.delivery,
+            &self.t.delivery,
             (id, event_id),
             PING,
             crate::events::Written::Done(status, &outcome),
@@ -556,7 +551,7 @@ impl Hooks {
     /// - finished deliveries unchanged for that long are deleted, then the events left without
     ///   any, scanning forward from where the last run stopped (so kept ones never stall it).
     pub async fn sweep(&self) -> Result<()> {
-        let endpoints = self.store.all(&self.endpoint, 10_000).await?;
+        let endpoints = self.store.all(&self.t.endpoint, 10_000).await?;
         let minute = now().unix_timestamp() / 60;
         for e in endpoints
             .iter()
@@ -586,28 +581,28 @@ impl Hooks {
             orphans
         } else {
             orphans.filter(
-                &self.delivery,
+                &self.t.delivery,
                 "endpointId",
                 Op::NotInArray,
                 FilterValue::Many(ids),
             )?
         }
         .take(500);
-        for d in self.store.find(&self.delivery, &orphans).await?.rows {
-            self.store.delete(&self.delivery, d.must_id()?).await?;
+        for d in self.store.find(&self.t.delivery, &orphans).await?.rows {
+            self.store.delete(&self.t.delivery, d.must_id()?).await?;
         }
         let cutoff = now() - self.settings.keep;
         let stale = FindQuery::all()
-            .eq(&self.delivery, "status", Val::Text("pending".into()))?
+            .eq(&self.t.delivery, "status", Val::Text("pending".into()))?
             .filter(
-                &self.delivery,
+                &self.t.delivery,
                 "createdAt",
                 Op::Lt,
                 FilterValue::One(ts(cutoff)),
             )?
-            .sort(&self.delivery, "createdAt", false)?
+            .sort(&self.t.delivery, "createdAt", false)?
             .take(200);
-        for d in self.store.find(&self.delivery, &stale).await?.rows {
+        for d in self.store.find(&self.t.delivery, &stale).await?.rows {
             let attempts = d.int("attempts").unwrap_or(0);
             let why = fail(&format!(
                 "not delivered within {} days (STOA_HOOKS_KEEP_DAYS); given up",
@@ -618,33 +613,33 @@ impl Hooks {
         }
         let finished = FindQuery::all()
             .filter(
-                &self.delivery,
+                &self.t.delivery,
                 "status",
                 Op::NotInArray,
                 FilterValue::Many(vec![Val::Text("pending".into())]),
             )?
             .filter(
-                &self.delivery,
+                &self.t.delivery,
                 "updatedAt",
                 Op::Lt,
                 FilterValue::One(ts(cutoff)),
             )?
             .take(500);
-        for d in self.store.find(&self.delivery, &finished).await?.rows {
-            self.store.delete(&self.delivery, d.must_id()?).await?;
+        for d in self.store.find(&self.t.delivery, &finished).await?.rows {
+            self.store.delete(&self.t.delivery, d.must_id()?).await?;
         }
         let after = self.prune_after.lock().map(|a| *a).unwrap_or(None);
         let mut old = FindQuery::all().filter(
-            &self.event,
+            &self.t.event,
             "createdAt",
             Op::Lt,
             FilterValue::One(ts(cutoff)),
         )?;
         if let Some(a) = after {
-            old = old.filter(&self.event, "id", Op::Gt, FilterValue::One(Val::Uuid(a)))?;
+            old = old.filter(&self.t.event, "id", Op::Gt, FilterValue::One(Val::Uuid(a)))?;
         }
-        let old = old.sort(&self.event, "id", false)?.take(200);
-        let events = self.store.find(&self.event, &old).await?.rows;
+        let old = old.sort(&self.t.event, "id", false)?.take(200);
+        let events = self.store.find(&self.t.event, &old).await?.rows;
         let last = if events.len() < 200 {
             None
         } else {
@@ -653,10 +648,16 @@ impl Hooks {
         for event in events {
             let id = event.must_id()?;
             let any = FindQuery::all()
-                .eq(&self.delivery, "eventId", Val::Uuid(id))?
+                .eq(&self.t.delivery, "eventId", Val::Uuid(id))?
                 .take(1);
-            if self.store.find(&self.delivery, &any).await?.rows.is_empty() {
-                self.store.delete(&self.event, id).await?;
+            if self
+                .store
+                .find(&self.t.delivery, &any)
+                .await?
+                .rows
+                .is_empty()
+            {
+                self.store.delete(&self.t.event, id).await?;
             }
         }
         if let Ok(mut a) = self.prune_after.lock() {

@@ -154,6 +154,20 @@ impl Auth {
         } else {
             "telegram"
         };
+        let data = json!({"kind": what, "account": identity.text("account"), "settingsUrl": self.settings_url(&ctx.language)});
+        self.mail_security_notice(subject, LINKED_TEMPLATE, data, ctx)
+            .await;
+    }
+
+    /// Mails `subject`'s addresses a security notice (`template` with `data`), in the request's
+    /// language; a mail that cannot be written is logged.
+    pub(super) async fn mail_security_notice(
+        &self,
+        subject: Uuid,
+        template: &str,
+        data: Value,
+        ctx: &Ctx,
+    ) {
         let emails = match self.subjects.emails(subject).await {
             Ok(e) => e,
             Err(e) => {
@@ -166,10 +180,10 @@ impl Auth {
                 .mailer
                 .queue(Email {
                     topic: "security",
-                    template_variant: LINKED_TEMPLATE,
+                    template_variant: template,
                     to: &to,
                     language: &ctx.language,
-                    data: json!({"kind": what, "account": identity.text("account"), "settingsUrl": self.settings_url(&ctx.language)}),
+                    data: data.clone(),
                     ..Default::default()
                 })
                 .await;

@@ -136,29 +136,9 @@ impl Auth {
         let row = self
             .describe_oidc(Record::must_id(&row)?, label, claims)
             .await?;
-        let emails = match self.subjects.emails(subject).await {
-            Ok(e) => e,
-            Err(e) => {
-                tracing::error!(%subject, error = %e, "the link notice could not be written");
-                Vec::new()
-            }
-        };
-        for to in emails {
-            let queued = self
-                .mailer
-                .queue(Email {
-                    topic: "security",
-                    template_variant: OIDC_LINKED_TEMPLATE,
-                    to: &to,
-                    language: &ctx.language,
-                    data: json!({"provider": provider_name, "account": label, "settingsUrl": self.settings_url(&ctx.language)}),
-                    ..Default::default()
-                })
-                .await;
-            if let Err(e) = queued {
-                tracing::error!(%subject, error = %e, "the link notice could not be written");
-            }
-        }
+        let data = json!({"provider": provider_name, "account": label, "settingsUrl": self.settings_url(&ctx.language)});
+        self.mail_security_notice(subject, OIDC_LINKED_TEMPLATE, data, ctx)
+            .await;
         Ok(row)
     }
 
