@@ -78,6 +78,21 @@ fn heard_at_all(e: &Entity) -> bool {
     e.module != crate::M && e.module != "platform"
 }
 
+/// Every event name an endpoint may subscribe to, sorted: every heard entity's, then the ones
+/// modules name themselves.
+pub fn names(registry: &stoa_kernel::registry::Registry) -> Vec<String> {
+    let mut out: Vec<String> = registry
+        .entities()
+        .iter()
+        .filter(|e| heard_at_all(e))
+        .flat_map(|e| names_of(e))
+        .chain(crate::service::NAMED.iter().map(|n| (*n).to_owned()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Every event name a write of `e` can be.
 pub fn names_of(e: &Entity) -> Vec<String> {
     let key = e.key();
@@ -136,14 +151,17 @@ fn events_of(e: &Entity, change: &Change<'_>) -> Vec<(String, Map<String, Value>
     out
 }
 
+/// A value a write expected, as the event's `previous` carries it (as the API writes it).
 fn val_json(v: &Val) -> Value {
     match v {
         Val::Null => Value::Null,
         Val::Text(t) => Value::String(t.clone()),
         Val::Int(i) => json!(i),
         Val::Bool(b) => json!(b),
+        Val::Decimal(d) => json!(d.to_string()),
+        Val::Timestamp(t) => json!(stoa_kernel::value::format_timestamp(*t)),
         Val::Uuid(u) => json!(u.to_string()),
-        other => json!(format!("{other:?}")),
+        Val::Json(j) => j.clone(),
     }
 }
 
@@ -365,6 +383,18 @@ impl WriteTap for Tap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn previous_values_are_written_as_the_api_writes_them() {
+        let t = time::macros::datetime!(2026-11-29 20:31:07.5 UTC);
+        assert_eq!(
+            val_json(&Val::Timestamp(t)),
+            json!(stoa_kernel::value::format_timestamp(t))
+        );
+        assert_eq!(val_json(&Val::Text("paying".into())), json!("paying"));
+        assert_eq!(val_json(&Val::Json(json!({"a": 1}))), json!({"a": 1}));
+        assert_eq!(val_json(&Val::Null), Value::Null);
+    }
 
     #[test]
     fn patterns_match_whole_names_and_prefixes() {

@@ -113,18 +113,7 @@ impl Hooks {
 
     /// Every event name an endpoint may subscribe to, sorted.
     pub fn names(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .store
-            .registry
-            .entities()
-            .iter()
-            .filter(|e| e.module != crate::M && e.module != "platform")
-            .flat_map(|e| crate::events::names_of(e))
-            .chain(NAMED.iter().map(|n| (*n).to_owned()))
-            .collect();
-        out.sort();
-        out.dedup();
-        out
+        crate::events::names(&self.store.registry)
     }
 
     /// The job's payload is `{"endpoint": id}`.

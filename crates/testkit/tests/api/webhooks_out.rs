@@ -489,6 +489,7 @@ dual_test!(forged_targets_are_refused, db);
 async fn an_endpoint_failing_for_days_is_disabled_until_enabled_again(db: Db) {
     let rx = Receiver::start(false).await;
     let app = app(db, &[rx.port]).await;
+    let admin = app.admin_account("hooks-admin@example.com").await;
     let (ep, secret) = endpoint(&app, &rx.url, "blog.article.created").await;
     app.create("/api/blog/articles", &json!({"title": {"en": "One"}}))
         .await;
@@ -519,6 +520,23 @@ async fn an_endpoint_failing_for_days_is_disabled_until_enabled_again(db: Db) {
         e.data()["disabledReason"].as_str().unwrap().contains("503"),
         "{}",
         e.text
+    );
+    // …and the admins are told, with the address and how to turn it on again.
+    let mails = app
+        .rows_where(
+            "/api/notification/notifications?limit=100",
+            "reciever",
+            &admin.email,
+        )
+        .await;
+    let told: Vec<&Value> = mails
+        .iter()
+        .filter(|m| m["title"].as_str().is_some_and(|t| t.contains(&rx.url)))
+        .collect();
+    assert_eq!(
+        told.len(),
+        1,
+        "one mail about the endpoint to the admin: {mails:?}"
     );
     // Disabled: a new event waits, nothing is sent.
     let sent = rx.received().len();
