@@ -2,7 +2,7 @@
 // reads its signing secret, sends a test event and sends a delivery again — through a real browser
 // against a real server, with a real receiver on a local port (the harness's).
 import { createHmac } from "node:crypto";
-import { ADMIN, expect, pageCall, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, artifacts, expect, pageCall, screen, signIn, watchedContext } from "./harness.mjs";
 
 const call = pageCall;
 
@@ -109,6 +109,16 @@ export const webhookSpecs = [
       await page.getByRole("button", { name: "Отправить тестовое событие" }).click();
       await page.getByText("Доставлено: адрес ответил 200").waitFor();
       await screen(page, "webhook-endpoint-ru");
+      // The events in Russian words, opened by the keyboard alone.
+      const summary = page.getByText("События, на которые можно подписаться");
+      await summary.focus();
+      await page.keyboard.press("Enter");
+      const paidRu = page.getByTestId("webhook-event-list").locator("li", { hasText: "ecommerce.order.paid" });
+      await paidRu.waitFor();
+      const words = await paidRu.innerText();
+      expect(/Заказ.*: оплата/.test(words), `the paid event in Russian words: ${words}`);
+      await paidRu.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${artifacts}/webhook-events-ru.png` });
       await page.goto("/admin/webhook/delivery");
       await page.getByRole("heading", { name: "Доставки вебхуков" }).waitFor();
       await screen(page, "webhook-deliveries-ru");
