@@ -95,7 +95,7 @@ s3-server:
 # the Rust code compiles.
 prefetch: nginx chromium web-deps s3-server
 
-test-rust: tools s3-server nginx
+test-rust: tools s3-server nginx web-deps
 	@if [ -n "$$STOA_TEST_POSTGRES_URL" ]; then echo "integration suites: SQLite and PostgreSQL ($$STOA_TEST_POSTGRES_URL)"; else echo "integration suites: SQLite only (set STOA_TEST_POSTGRES_URL for PostgreSQL)"; fi
 	$(CARGO) nextest run --workspace --no-fail-fast
 	$(CARGO) test --workspace --doc

@@ -14,6 +14,9 @@ pub enum Via {
     Cookie,
     /// `X-RBAC-SECRET-KEY` (trusted server-to-server call).
     SecretKey,
+    /// `Authorization: Bearer stoa_ak_…`: an API key an admin made (for an agent, a script),
+    /// acting for its account with no more than the key's roles.
+    ApiKey,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -29,6 +32,8 @@ pub struct Caller {
     pub second_factor: bool,
     /// An admin treated as a visitor until the second factor (`STOA_ADMIN_2FA=required`).
     pub restricted_admin: bool,
+    /// The API key the call came with (`Via::ApiKey`).
+    pub key: Option<Uuid>,
 }
 
 impl Caller {
@@ -70,6 +75,20 @@ pub trait Identify: Send + Sync {
         &'a self,
         headers: &'a axum::http::HeaderMap,
     ) -> crate::module::BoxFuture<'a, bool>;
+}
+
+/// Whether a caller may make a request, asked without making it: the same permission table,
+/// ownership and account rules the authorization layer applies (the MCP server lists only the
+/// tools a key may use, and refuses a dry run of a write it could not confirm). Provided by the
+/// module that owns accounts.
+pub trait Authorize: Send + Sync {
+    /// `Ok(())`, or the 401/403 the request would get.
+    fn may<'a>(
+        &'a self,
+        caller: &'a Caller,
+        method: &'a str,
+        path: &'a str,
+    ) -> crate::module::BoxFuture<'a, stoa_kernel::Result<()>>;
 }
 
 /// Creating administrators from the command line (`stoa admin create`), provided by the module

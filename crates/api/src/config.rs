@@ -238,6 +238,29 @@ pub struct Config {
     /// Outgoing webhooks: what they may reach and how they retry.
     #[command(flatten)]
     pub hooks: HookConfig,
+    /// The MCP server for AI agents at `/mcp` (docs/mcp.md).
+    #[command(flatten)]
+    pub mcp: McpConfig,
+}
+
+/// The MCP server (`STOA_MCP_*`, docs/mcp.md).
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct McpConfig {
+    /// `off` turns the MCP server at `/mcp` off (it answers 404).
+    #[arg(long, env = "STOA_MCP", default_value = "on")]
+    pub mcp: String,
+    /// Seconds a write's confirmation token stays valid after its dry run.
+    #[arg(long, env = "STOA_MCP_CONFIRM_TTL", default_value_t = 300)]
+    pub mcp_confirm_ttl: u64,
+}
+
+impl McpConfig {
+    pub fn defaults() -> Self {
+        Self {
+            mcp: "on".into(),
+            mcp_confirm_ttl: 300,
+        }
+    }
 }
 
 /// Outgoing webhooks (`STOA_HOOKS_*`, docs/webhooks.md).
@@ -574,6 +597,7 @@ impl Config {
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),
             hooks: HookConfig::defaults(),
+            mcp: McpConfig::defaults(),
         }
     }
 

@@ -15,6 +15,7 @@ pub mod gate;
 pub mod jobs;
 pub mod later;
 pub mod live;
+pub mod loopback;
 pub mod meta;
 pub mod metrics;
 pub mod module;

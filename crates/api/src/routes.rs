@@ -75,6 +75,11 @@ impl Operation {
     }
 }
 
+/// The mark on an operation worth an agent's time beyond the generic find/get/create/update/
+/// delete (publishing, order transitions, sending a notification): the MCP server offers each as
+/// a tool, described by its OpenAPI summary, path parameters and body schema.
+pub const AGENT: &str = "x-agent";
+
 pub struct RouteBook<S = ()> {
     router: Router<S>,
     ops: Vec<Operation>,

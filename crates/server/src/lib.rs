@@ -42,6 +42,7 @@ pub fn modules() -> Vec<ModuleDef> {
         stoa_social::module(),
         stoa_startup::module(),
         stoa_webhook::module(),
+        stoa_mcp::module(),
     ]
 }
 
@@ -392,6 +393,11 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         .modules
         .layer(&p.ctx, p.api.with_state(p.state))
         .map_err(anyhow::Error::msg)?;
+    // Requests the server makes to its own API (the MCP server's tool calls) pass the same
+    // layers as everyone's.
+    if let Some(l) = p.ctx.get::<stoa_api::loopback::Loopback>() {
+        l.set(api.clone());
+    }
     let pages = p
         .ctx
         .need::<dyn stoa_api::module::Pages>()

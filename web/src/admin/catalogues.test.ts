@@ -1,3 +1,4 @@
+import { keysEn, keysRu } from "@/modules/rbac/api-key-i18n";
 import { emailEn, emailRu } from "@/modules/rbac/email-i18n";
 import { securityEn, securityRu } from "@/modules/rbac/security-i18n";
 import { hooksEn, hooksRu } from "@/modules/webhook/i18n";
@@ -19,6 +20,7 @@ const CATALOGUES: [string, Catalogue, Catalogue, ReadonlySet<string>][] = [
   ["audit, history and drafts", trustEn, trustRu, new Set(["trust.diff.empty"])],
   ["two-factor sign-in and sessions", securityEn, securityRu, new Set()],
   ["outgoing webhooks", hooksEn, hooksRu, new Set()],
+  ["API keys", keysEn, keysRu, new Set()],
   // Telegram is written so in Russian too.
   ["email confirmation and the reset's outcome", emailEn, emailRu, new Set(["email.reset.provider.telegram", "email.reset.provider.oidc"])],
 ];

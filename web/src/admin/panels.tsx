@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, Suspense } from "react";
 import { NotificationPanel, TemplatePreview } from "@/modules/notification/admin";
+import { ApiKeyPanel } from "@/modules/rbac/api-key-admin";
 import { DeliveryPanel, EndpointPanel } from "@/modules/webhook/admin";
 
 // The page builder (and drag and drop) loads with a page's form.
@@ -26,4 +27,5 @@ export const recordPanels: Record<string, ComponentType<RecordPanelProps>> = {
   "host.page": PageBuilder,
   "webhook.endpoint": EndpointPanel,
   "webhook.delivery": DeliveryPanel,
+  "rbac.api-key": ApiKeyPanel,
 };

@@ -88,10 +88,20 @@ pub(crate) async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str
             Error::Forbidden("you do not have access to this resource".into())
         }
     };
+    if c.via == Via::ApiKey
+        && !matches!(method, "GET" | "HEAD" | "OPTIONS")
+        && path.starts_with("/api/rbac/")
+    {
+        tracing::info!(event = "authz_denied", method, path = %path.chars().take(200).collect::<String>(), key = ?c.key, reason = "api key on accounts", "request denied");
+        return Err(Error::Forbidden(
+            "an API key cannot change accounts, sign-in methods, roles, permissions or keys; sign in as a person to do this".into(),
+        ));
+    }
     if !c.admin {
-        let roles = match c.subject {
-            Some(s) => auth.roles_of(s).await?,
-            None => Arc::new(Vec::new()),
+        let roles = match (c.subject, c.key) {
+            (Some(s), Some(k)) => auth.key_roles(k, s).await?,
+            (Some(s), None) => auth.roles_of(s).await?,
+            (None, _) => Arc::new(Vec::new()),
         };
         match auth.policy.table().await?.decide(method, path, &roles) {
             Verdict::Admin => c.admin = true,
@@ -229,6 +239,21 @@ impl stoa_api::auth::Identify for Auth {
     }
 }
 
+impl stoa_api::auth::Authorize for Auth {
+    fn may<'a>(
+        &'a self,
+        caller: &'a Caller,
+        method: &'a str,
+        path: &'a str,
+    ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let mut c = caller.clone();
+            decide(self, &mut c, method, path).await?;
+            second_factor_gate(self, &mut c, method, path).await
+        })
+    }
+}
+
 /// The account-security routes whose writes are recorded for every signed-in account (an
 /// admin's writes are recorded everywhere): sign-in factors, sessions, identities, passwords.
 fn account_security(path: &str) -> bool {
@@ -253,6 +278,7 @@ pub fn who_of(c: &Caller, req: &Request) -> stoa_store::audit::Who {
     stoa_store::audit::Who {
         actor: match (c.via, c.subject) {
             (Via::SecretKey, _) => "secret-key".to_owned(),
+            (Via::ApiKey, _) => format!("api-key:{}", c.key.unwrap_or_default()),
             (_, Some(s)) => format!("subject:{s}"),
             _ => "anonymous".to_owned(),
         },
@@ -310,7 +336,22 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         }
     }
     if c.via == Via::Nothing {
-        if let Some(t) = bearer(headers) {
+        if let Some(t) = bearer(headers).filter(|t| t.starts_with(crate::service::KEY_PREFIX)) {
+            match auth.verify_api_key(t).await {
+                Err(e) => return error_response(&e),
+                Ok(Some(k)) => {
+                    c.subject = Some(k.subject);
+                    c.key = Some(k.key);
+                    c.via = Via::ApiKey;
+                }
+                Ok(None) => {
+                    return error_response(&Error::Unauthorized(
+                        "the API key is unknown, turned off or expired; ask an administrator for a new one"
+                            .into(),
+                    ));
+                }
+            }
+        } else if let Some(t) = bearer(headers) {
             match auth.verify_access(t).await {
                 Err(e) => return error_response(&e),
                 Ok(Some(a)) => {
@@ -343,7 +384,7 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     let method = req.method().clone();
     let unsafe_method = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
     if unsafe_method
-        && !matches!(c.via, Via::Bearer | Via::SecretKey)
+        && !matches!(c.via, Via::Bearer | Via::SecretKey | Via::ApiKey)
         && !from_this_site(&auth, req.headers(), has_session_cookie)
     {
         tracing::info!(event = "csrf_rejected", method = %method, "write from another site refused");
@@ -364,15 +405,25 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     // Whoever the permission table let through (an admin, or a role granted these writes).
     let rails = crate::rails::write_of(&method, &path);
     let caller = c.subject;
+    let key = c.key;
     // Admins see drafts; their writes, and everyone's account changes, go to the audit log.
     let drafts = c.admin;
-    let who = (unsafe_method && (c.admin || (c.subject.is_some() && account_security(&path))))
-        .then(|| who_of(&c, &req));
+    // Every write made with an API key is recorded, whatever its roles.
+    let who = (unsafe_method
+        && (c.admin || c.via == Via::ApiKey || (c.subject.is_some() && account_security(&path))))
+    .then(|| who_of(&c, &req));
     req.extensions_mut().insert(c);
     // The log names the actor as people know them (one lookup, for recorded requests only).
     let who = match (who, caller) {
         (Some(mut w), Some(s)) => {
             w.name = auth.email_of(s).await;
+            if let Some(k) = key {
+                let title = auth.key_title(k).await;
+                w.name = Some(match w.name {
+                    Some(n) => format!("{n} · API key «{title}»"),
+                    None => format!("API key «{title}»"),
+                });
+            }
             Some(w)
         }
         (w, _) => w,

@@ -689,6 +689,14 @@ async fn notify(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
     Ok(data(StatusCode::OK, auth.notify(subject, &b).await?))
 }
 
+async fn api_key_token(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
+    let (token, shown) = auth.issue_api_key(i.id("id")?).await?;
+    Ok(data(
+        StatusCode::CREATED,
+        json!({"token": token, "tokenPrefix": shown}),
+    ))
+}
+
 // ---- routes --------------------------------------------------------------------------------
 
 type Fut = Pin<Box<dyn Future<Output = ApiResult<Response>> + Send>>;
@@ -823,6 +831,13 @@ fn sent_to() -> Value {
     json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "sentTo": {"type": "string", "format": "email"}}, "required": ["ok", "sentTo"]})
 }
 
+fn key_token() -> Value {
+    json!({"title": "RbacApiKeyToken", "type": "object", "properties": {
+        "token": {"type": "string", "description": "The key, shown this once: send it as `Authorization: Bearer <token>`"},
+        "tokenPrefix": {"type": "string", "description": "Its beginning, shown in the admin from now on"}
+    }, "required": ["token", "tokenPrefix"]})
+}
+
 fn queued() -> Value {
     json!({"type": "object", "properties": {"queued": {"type": "integer"}, "notifications": {"type": "array", "items": {"type": "string", "format": "uuid"}}}, "required": ["queued", "notifications"]})
 }
@@ -867,6 +882,7 @@ fn table() -> Vec<Route> {
         route(Admin, "POST", "/api/rbac/identities/email-and-password", "identityCreateEmailAndPassword", "Admin: creates an email-and-password identity (for subjectId, or a new subject)", Some(schema_of::<bodies::AdminEmailIdentity>), 201, identity, &[400, 401, 403, 409, 422], h!(admin_email_identity)),
         route(Owner, "PATCH", "/api/rbac/identities/{id}/change-password", "identityChangePassword", "Changes the password of one of the caller's identities (current password required)", Some(schema_of::<bodies::PasswordChange>), 200, identity, &[400, 401, 403, 404, 422], h!(change_password)),
         route(Admin, "POST", "/api/rbac/subjects/{id}/notify", "subjectNotify", "Queues a notification to the subject's addresses: one per email identity, or per linked Telegram", Some(schema_of::<bodies::Notify>), 200, queued, &[400, 401, 403, 404, 422], h!(notify)),
+        route(Admin, "POST", "/api/rbac/api-keys/{id}/token", "rbacApiKeyToken", "Admin: makes a new token for the API key, shown this once (the key's previous token stops working); only its hash is kept", None, 201, key_token, &[401, 403, 404], h!(api_key_token)),
     ]
 }
 

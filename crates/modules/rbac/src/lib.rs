@@ -168,6 +168,35 @@ pub fn declarations() -> Module {
                 .private()
                 .private_links()
                 .build(),
+            // Keys an admin makes for an agent or a script (`Authorization: Bearer stoa_ak_…`):
+            // acting for an account with no more than the key's roles (those of them the account
+            // holds), refused on account and access changes, every write in the audit log. The
+            // token is shown once when made (`POST /api/rbac/api-keys/{id}/token`); only its hash
+            // is kept.
+            model(M, "api-key", "api-keys")
+                .field(text("title").required().max_len(200).list().searchable())
+                .field(reference("subjectId", "rbac.subject").required().list())
+                .field(boolean("isActive").required().default_bool(true).list())
+                .field(timestamp("expiresAt").list())
+                .field(Field {
+                    server_owned: true,
+                    ..text("tokenPrefix").max_len(40).list()
+                })
+                .field(Field {
+                    server_owned: true,
+                    ..timestamp("lastUsedAt").list()
+                })
+                .field(text("tokenHash").secret())
+                .title("title")
+                .private()
+                .build(),
+            relation(
+                M,
+                "api-keys-to-roles",
+                ("apiKeyId", "rbac.api-key"),
+                ("roleId", "rbac.role"),
+            )
+            .build(),
             model(M, "widget", "widgets")
                 .content()
                 .tsd(false)
@@ -370,6 +399,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
             ctx.provide(Arc::new(subjects::Subjects::new(ctx.store.clone())));
             ctx.provide::<dyn stoa_api::auth::AccountAdmin>(auth.clone());
             ctx.provide::<dyn stoa_api::auth::Identify>(auth.clone());
+            ctx.provide::<dyn stoa_api::auth::Authorize>(auth.clone());
             ctx.provide(auth);
             Ok(())
         })

@@ -30,11 +30,13 @@ use crate::policy::Policy;
 pub use crate::rows::{Identity, Provider};
 use crate::siwe_login::{self, Nonces};
 use crate::tokens::{self, Jwt};
+pub use keys::{KEY_PREFIX, KeyAccess};
 
 mod accounts;
 mod admin;
 mod adopt;
 mod identities;
+mod keys;
 mod oidc;
 mod reset;
 mod sessions;
@@ -152,6 +154,8 @@ pub(crate) struct Entities {
     pub(crate) session: Arc<Entity>,
     pub(crate) s2i: Arc<Entity>,
     pub(crate) s2r: Arc<Entity>,
+    pub(crate) key: Arc<Entity>,
+    pub(crate) k2r: Arc<Entity>,
 }
 
 /// What a valid access token says about its caller.
@@ -226,6 +230,8 @@ impl Auth {
             session: store.entity("rbac.session")?,
             s2i: store.entity("rbac.subjects-to-identities")?,
             s2r: store.entity("rbac.subjects-to-roles")?,
+            key: store.entity("rbac.api-key")?,
+            k2r: store.entity("rbac.api-keys-to-roles")?,
         };
         Ok(Self {
             subjects: crate::subjects::Subjects::new(store.clone()),

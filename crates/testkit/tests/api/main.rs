@@ -16,6 +16,7 @@ mod files;
 mod filters;
 mod host_pages;
 mod mails;
+mod mcp;
 mod modules;
 mod notify;
 mod oidc;

@@ -1,0 +1,170 @@
+//! API keys: tokens an admin makes for an agent or a script. A key acts for its account with no
+//! more than the key's roles that the account holds, so taking a role from the account takes it
+//! from the key too. Only the token's SHA-256 is kept; the token is shown once, when made.
+
+use super::*;
+use rand::distr::{Alphanumeric, SampleString};
+
+/// Every API key token starts with this (and so is never mistaken for an access JWT).
+pub const KEY_PREFIX: &str = "stoa_ak_";
+/// Random characters after the prefix; the key's id (32 hex digits) follows them.
+const SECRET_LEN: usize = 32;
+/// How often the key's "last used" is written (a busy agent does not write on every call).
+const USE_NOTED_EVERY: time::Duration = time::Duration::minutes(1);
+
+/// What a valid API key says about its caller.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyAccess {
+    pub key: Uuid,
+    pub subject: Uuid,
+}
+
+/// The key id a token names: `stoa_ak_` + 32 random characters + the id's 32 hex digits.
+fn key_id(token: &str) -> Option<Uuid> {
+    let rest = token.strip_prefix(KEY_PREFIX)?;
+    if rest.len() != SECRET_LEN + 32 || !rest.is_ascii() {
+        return None;
+    }
+    Uuid::try_parse(&rest[SECRET_LEN..]).ok()
+}
+
+impl Auth {
+    /// The key and account of a valid token: the key exists, is active, has not expired, and its
+    /// hash matches. `None` is a 401 for the caller.
+    pub async fn verify_api_key(&self, token: &str) -> Result<Option<KeyAccess>> {
+        let Some(id) = key_id(token) else {
+            return Ok(None);
+        };
+        let Some(row) = self
+            .store
+            .find_by(&self.e.key, &[("id", Val::Uuid(id))], 1)
+            .await?
+            .into_iter()
+            .next()
+        else {
+            return Ok(None);
+        };
+        // The hash is a secret field: read apart, never part of a record.
+        let stored = {
+            let mut c = self.store.db.read().await?;
+            repo::read_text(&mut c.exec(), &self.e.key, id, &["tokenHash"])
+                .await?
+                .and_then(|v| v.into_iter().next().flatten())
+        };
+        let hash = tokens::sha256_hex(token);
+        let matches = stored.is_some_and(|h| tokens::same(&h, &hash));
+        let active = row.bool("isActive").unwrap_or(false);
+        let current = ts(&row, "expiresAt").is_none_or(|at| at > now());
+        let (true, true, true, Some(subject)) = (matches, active, current, row.uuid("subjectId"))
+        else {
+            tracing::info!(event = "api_key_rejected", key = %id, "an API key was refused");
+            return Ok(None);
+        };
+        if ts(&row, "lastUsedAt").is_none_or(|at| now() - at > USE_NOTED_EVERY) {
+            // Bookkeeping: a failure to note the use never refuses the call.
+            let e = &self.e.key;
+            if let Ok(mut tx) = self.store.db.begin().await {
+                let noted = match idx(e, "lastUsedAt") {
+                    Ok(i) => {
+                        repo::update_if(&mut tx.exec(), e, id, &[(i, Val::Timestamp(now()))], &[])
+                            .await
+                            .is_ok()
+                    }
+                    Err(_) => false,
+                };
+                if noted {
+                    let _ = tx.commit().await;
+                }
+            }
+        }
+        Ok(Some(KeyAccess { key: id, subject }))
+    }
+
+    /// The roles a key call has: the key's roles that its account holds.
+    pub async fn key_roles(&self, key: Uuid, subject: Uuid) -> Result<Arc<Vec<Uuid>>> {
+        let held = self.roles_of(subject).await?;
+        let given = self
+            .store
+            .find_by(&self.e.k2r, &[("apiKeyId", Val::Uuid(key))], 1000)
+            .await?;
+        Ok(Arc::new(
+            given
+                .iter()
+                .filter_map(|r| r.uuid("roleId"))
+                .filter(|r| held.contains(r))
+                .collect(),
+        ))
+    }
+
+    /// The key's name, for the audit log (empty when it cannot be read).
+    pub async fn key_title(&self, id: Uuid) -> String {
+        match self
+            .store
+            .find_by(&self.e.key, &[("id", Val::Uuid(id))], 1)
+            .await
+        {
+            Ok(rows) => rows
+                .first()
+                .and_then(|r| r.text("title"))
+                .unwrap_or_default()
+                .to_owned(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Makes a new token for key `id` (the old one stops working) and answers it with the
+    /// beginning shown in the admin from now on. The token itself is not kept.
+    pub async fn issue_api_key(&self, id: Uuid) -> Result<(String, String)> {
+        let secret = Alphanumeric.sample_string(&mut rand::rng(), SECRET_LEN);
+        let token = format!("{KEY_PREFIX}{secret}{}", id.simple());
+        let shown = format!("{KEY_PREFIX}{}…", &secret[..6]);
+        let e = &self.e.key;
+        let mut tx = self.store.begin().await?;
+        let done = repo::update_if(
+            &mut tx.exec(),
+            e,
+            id,
+            &[
+                (idx(e, "tokenHash")?, Val::Text(tokens::sha256_hex(&token))),
+                (idx(e, "tokenPrefix")?, Val::Text(shown.clone())),
+                (idx(e, "lastUsedAt")?, Val::Null),
+            ],
+            &[],
+        )
+        .await?;
+        tx.commit().await?;
+        if done.is_none() {
+            return Err(Error::not_found("no such API key"));
+        }
+        tracing::info!(event = "api_key_issued", key = %id, "an API key token was made");
+        Ok((token, shown))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_names_its_key_only_in_its_exact_form() {
+        let id = Uuid::now_v7();
+        let secret = "a".repeat(SECRET_LEN);
+        let token = format!("{KEY_PREFIX}{secret}{}", id.simple());
+        assert_eq!(key_id(&token), Some(id));
+        assert_eq!(key_id(&format!("{token}0")), None);
+        assert_eq!(key_id(&token[1..]), None);
+        assert_eq!(
+            key_id(&format!("{KEY_PREFIX}{secret}{}", "z".repeat(32))),
+            None
+        );
+        // A multi-byte character where the split falls is refused, not a panic.
+        assert_eq!(
+            key_id(&format!(
+                "{KEY_PREFIX}{}é{}",
+                "a".repeat(31),
+                "0".repeat(31)
+            )),
+            None
+        );
+    }
+}
