@@ -19,9 +19,10 @@ import { ssrSpecs } from "./ssr.spec.mjs";
 import { visitorSpecs } from "./visitor.spec.mjs";
 import { webhookSpecs } from "./webhooks.spec.mjs";
 import { oidcSpecs } from "./oidc.spec.mjs";
+import { mcpSpecs } from "./mcp.spec.mjs";
 
 const filter = process.argv[2];
-const specs = [...siteSpecs, ...visitorSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...adminWordsSpecs, ...adminEditorSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs, ...webhookSpecs, ...oidcSpecs].filter(([name]) => !filter || filter.split("|").some((f) => name.includes(f)));
+const specs = [...siteSpecs, ...visitorSpecs, ...ssrSpecs, ...i18nSpecs, ...adminSpecs, ...auditSpecs, ...adminRecordsSpecs, ...adminToolsSpecs, ...adminWordsSpecs, ...adminEditorSpecs, ...mediaSpecs, ...accountSpecs, ...chatSpecs, ...analyticsSpecs, ...blogSpecs, ...donorSpecs, ...webhookSpecs, ...oidcSpecs, ...mcpSpecs].filter(([name]) => !filter || filter.split("|").some((f) => name.includes(f)));
 const stack = await startStack();
 const state = {};
 let failed = 0;

@@ -80,6 +80,12 @@ impl Operation {
 /// a tool, described by its OpenAPI summary, path parameters and body schema.
 pub const AGENT: &str = "x-agent";
 
+/// `doc` marked worth an agent's time ([`AGENT`]).
+pub fn for_agents(mut doc: Value) -> Value {
+    doc[AGENT] = Value::Bool(true);
+    doc
+}
+
 pub struct RouteBook<S = ()> {
     router: Router<S>,
     ops: Vec<Operation>,

@@ -654,13 +654,15 @@ pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
         if id == "ecommerceOrderStats" {
             ps.push(json!({"name": "days", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 366, "default": 30}}));
         }
-        book = book.add(
-            access,
-            method,
-            &path,
-            route(c.clone(), method, f),
-            custom("ecommerce", id, summary, ps, body, status, result, errs),
-        );
+        book = book.add(access, method, &path, route(c.clone(), method, f), {
+            let doc = custom("ecommerce", id, summary, ps, body, status, result, errs);
+            // Moving an order on and correcting its status: tools for agents (MCP).
+            if matches!(id, "ecommerceOrderCheck" | "ecommerceOrderOverride") {
+                stoa_api::routes::for_agents(doc)
+            } else {
+                doc
+            }
+        });
     }
     book
 }

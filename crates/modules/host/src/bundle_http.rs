@@ -114,7 +114,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                     )
                 }
             }),
-            custom(
+            stoa_api::routes::for_agents(custom(
                 "host",
                 "revalidate",
                 "Clears the rendered-page caches (admins)",
@@ -123,7 +123,7 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 200,
                 json!({"type": ["object", "null"], "properties": {"revalidated": {"type": "boolean"}, "cleared": {"type": "integer"}}}),
                 &[401, 403],
-            ),
+            )),
         )
 }
 

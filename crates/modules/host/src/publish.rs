@@ -30,7 +30,7 @@ pub fn routes() -> RouteBook<AppState> {
                 publish_route(s, id, req).await
             },
         ),
-        stoa_api::openapi::custom(
+        stoa_api::routes::for_agents(stoa_api::openapi::custom(
             "host",
             "hostPagePublish",
             "Publishes a page, or schedules it with publishAt; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them",
@@ -45,7 +45,7 @@ pub fn routes() -> RouteBook<AppState> {
                 "widgets": {"type": "array", "items": {"$ref": "#/components/schemas/HostWidget"}, "description": "The widgets published with it"}
             }, "required": ["page", "widgets"]}),
             &[404, 409],
-        ),
+        )),
     )
 }
 

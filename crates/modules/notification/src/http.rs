@@ -103,12 +103,8 @@ pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
     ];
     let mut book = RouteBook::new();
     for (method, path, f, id, summary, params, body, result, errs) in table {
-        book = book.add(
-            Access::Admin,
-            method,
-            path,
-            route(m.clone(), method, f),
-            custom(
+        book = book.add(Access::Admin, method, path, route(m.clone(), method, f), {
+            let doc = custom(
                 "notification",
                 id,
                 summary,
@@ -117,8 +113,14 @@ pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
                 200,
                 result,
                 errs,
-            ),
-        );
+            );
+            // Sending a notification: a tool for agents (MCP).
+            if id == "notificationSend" {
+                stoa_api::routes::for_agents(doc)
+            } else {
+                doc
+            }
+        });
     }
     book
 }

@@ -310,6 +310,52 @@ async fn mcp_agents_work_within_their_keys(db: Db) {
         )
         .await;
     assert_eq!(r.status, 403, "{}", r.text);
+    // An admin's key reaches the operations modules offer agents; they too are confirmed first.
+    let r = agent(
+        &app,
+        &admin_token,
+        json!([
+            {"op": "listTools"},
+            {"op": "call", "name": "revalidate", "arguments": {}},
+            {"op": "read", "uri": "stoa://pages/bundle?url=/en/"},
+        ]),
+    );
+    let names: Vec<&str> = r[0]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", r[0]))
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for t in [
+        "hostPagePublish",
+        "revalidate",
+        "notificationSend",
+        "ecommerceOrderOverride",
+        "deleteBlogArticle",
+        "findRbacSubject",
+    ] {
+        assert!(names.contains(&t), "{t} listed for an admin key: {names:?}");
+    }
+    assert_eq!(r[1]["result"]["dryRun"], json!(true), "{}", r[1]);
+    assert_eq!(
+        r[1]["result"]["wouldCall"],
+        json!("POST /api/revalidation/revalidate"),
+        "{}",
+        r[1]
+    );
+    assert!(r[2]["contents"][0]["uri"].as_str().is_some(), "{}", r[2]);
+    let c = r[1]["result"]["confirmation"].as_str().unwrap();
+    let r = agent(
+        &app,
+        &admin_token,
+        json!([{"op": "call", "name": "revalidate", "arguments": {"confirmation": c}}]),
+    );
+    assert_eq!(
+        r[0]["result"]["data"]["revalidated"],
+        json!(true),
+        "{}",
+        r[0]
+    );
     // The account's own token may delete (its second role); the key may not.
     assert_eq!(
         app.as_account(&writer)

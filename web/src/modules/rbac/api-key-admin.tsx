@@ -39,7 +39,7 @@ export function ApiKeyPanel({ id }: { id: string; lang: string }) {
         </h3>
         {token ? (
           <div className="grid gap-2">
-            <p className="text-sm font-medium text-amber-900" role="status">
+            <p className="text-sm font-medium text-amber-900">
               {t("keys.once")}
             </p>
             <div className="flex flex-wrap items-center gap-2">

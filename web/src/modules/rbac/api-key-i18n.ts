@@ -7,7 +7,7 @@ export const keysEn: Catalogue = {
   keys: {
     title: "The key",
     none: "This key has no token yet. Make one, then give it to the agent or script.",
-    has: "A token beginning {{prefix}} is in use. It cannot be shown again; make a new one if it was lost.",
+    has: "The key in use begins with {{prefix}} — it cannot be shown again; make a new one if it was lost.",
     make: "Make the key",
     remake: "Make a new key",
     remakeConfirm: "The key in use stops working at once: the agent must get the new one. Make a new key?",
@@ -29,7 +29,7 @@ export const keysRu: Catalogue = {
   keys: {
     title: "Ключ",
     none: "У этого ключа ещё нет значения. Создайте его и передайте агенту или скрипту.",
-    has: "Используется ключ, начинающийся с {{prefix}}. Показать его снова нельзя; если он потерян, создайте новый.",
+    has: "Используется ключ, начинающийся с {{prefix}} — показать его снова нельзя; если он потерян, создайте новый.",
     make: "Создать ключ",
     remake: "Создать новый ключ",
     remakeConfirm: "Текущий ключ сразу перестанет работать: агенту понадобится новый. Создать новый ключ?",
