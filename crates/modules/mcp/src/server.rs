@@ -198,7 +198,7 @@ async fn call(
             .extensions
             .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         {
-            req.extensions_mut().insert(ci.clone());
+            req.extensions_mut().insert(*ci);
         }
     }
     let res = loopback.call(req).await;
