@@ -241,6 +241,41 @@ pub struct Config {
     /// The MCP server for AI agents at `/mcp` (docs/mcp.md).
     #[command(flatten)]
     pub mcp: McpConfig,
+    /// The AI participant in chats: an OpenAI-compatible chat-completions service.
+    #[command(flatten)]
+    pub ai: AiConfig,
+}
+
+/// The AI participant in chats (`STOA_AI_*`): profiles of the variant `artificial-intelligence`
+/// answer in their chats through an OpenAI-compatible chat-completions endpoint. Without a base
+/// URL they stay silent (the admin says so).
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct AiConfig {
+    /// The API's base URL, up to and without `/chat/completions`
+    /// (`https://api.openai.com/v1`, a local server's `http://127.0.0.1:8080/v1`).
+    #[arg(long, env = "STOA_AI_BASE_URL")]
+    pub ai_base_url: Option<String>,
+    /// Its key, sent as `Authorization: Bearer`.
+    #[serde(skip_serializing)]
+    #[arg(long, env = "STOA_AI_API_KEY")]
+    pub ai_api_key: Option<String>,
+    /// The model asked for.
+    #[arg(long, env = "STOA_AI_MODEL", default_value = "gpt-4o-mini")]
+    pub ai_model: String,
+    /// Seconds an answer may take in all (the service silent for a third of it counts as down).
+    #[arg(long, env = "STOA_AI_TIMEOUT", default_value_t = 60)]
+    pub ai_timeout: u64,
+}
+
+impl AiConfig {
+    pub fn defaults() -> Self {
+        Self {
+            ai_base_url: None,
+            ai_api_key: None,
+            ai_model: "gpt-4o-mini".into(),
+            ai_timeout: 60,
+        }
+    }
 }
 
 /// The MCP server (`STOA_MCP_*`, docs/mcp.md).
@@ -598,6 +633,7 @@ impl Config {
             files: FileConfig::defaults(),
             hooks: HookConfig::defaults(),
             mcp: McpConfig::defaults(),
+            ai: AiConfig::defaults(),
         }
     }
 

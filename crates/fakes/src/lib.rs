@@ -29,6 +29,7 @@ use axum::response::{IntoResponse as _, Response};
 use serde_json::Value;
 use time::OffsetDateTime;
 
+pub mod chat_completions;
 mod cloudpayments;
 mod http;
 pub mod oidc;

@@ -1,4 +1,5 @@
 import { keysEn, keysRu } from "@/modules/rbac/api-key-i18n";
+import { aiEn, aiRu } from "@/modules/social/ai-i18n";
 import { emailEn, emailRu } from "@/modules/rbac/email-i18n";
 import { securityEn, securityRu } from "@/modules/rbac/security-i18n";
 import { hooksEn, hooksRu } from "@/modules/webhook/i18n";
@@ -21,6 +22,7 @@ const CATALOGUES: [string, Catalogue, Catalogue, ReadonlySet<string>][] = [
   ["two-factor sign-in and sessions", securityEn, securityRu, new Set()],
   ["outgoing webhooks", hooksEn, hooksRu, new Set()],
   ["API keys", keysEn, keysRu, new Set()],
+  ["AI answers", aiEn, aiRu, new Set()],
   // Telegram is written so in Russian too.
   ["email confirmation and the reset's outcome", emailEn, emailRu, new Set(["email.reset.provider.telegram", "email.reset.provider.oidc"])],
 ];

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, Suspense } from "react";
 import { NotificationPanel, TemplatePreview } from "@/modules/notification/admin";
 import { ApiKeyPanel } from "@/modules/rbac/api-key-admin";
+import { AiProfilePanel } from "@/modules/social/ai-admin";
 import { DeliveryPanel, EndpointPanel } from "@/modules/webhook/admin";
 
 // The page builder (and drag and drop) loads with a page's form.
@@ -28,4 +29,5 @@ export const recordPanels: Record<string, ComponentType<RecordPanelProps>> = {
   "webhook.endpoint": EndpointPanel,
   "webhook.delivery": DeliveryPanel,
   "rbac.api-key": ApiKeyPanel,
+  "social.profile": AiProfilePanel,
 };

@@ -8,6 +8,7 @@
 //! is one index range read, whatever the chat's size. A member's read mark is the position of the
 //! last message it has read (`lastRead` on profiles-to-chats): unread is what lies after it.
 
+pub mod ai;
 mod messages;
 mod posts;
 mod profiles;
@@ -63,6 +64,10 @@ pub struct Chats {
     rate: Budget,
     /// Attachments one subject may upload per hour.
     uploads_rate: Budget,
+    /// The chat-completions service AI profiles answer through (`None`: they stay silent).
+    ai: Option<ai::AiService>,
+    /// Answers one AI profile may start per minute.
+    ai_rate: Budget,
 }
 
 /// Entity keys.
@@ -174,6 +179,7 @@ impl Chats {
         hub: Arc<Hub>,
         uploads: Option<Arc<dyn Uploads>>,
         per_minute: u32,
+        ai: Option<ai::AiService>,
     ) -> Self {
         let shared = Shared::of(&store.db);
         Self {
@@ -191,7 +197,14 @@ impl Chats {
                 UPLOADS_PER_HOUR,
                 Duration::from_secs(3600),
                 "chat attachments",
-                shared.map(|s| (s, "social.upload")),
+                shared.clone().map(|s| (s, "social.upload")),
+            ),
+            ai,
+            ai_rate: Budget::new(
+                ai::ANSWERS_PER_MINUTE,
+                Duration::from_secs(60),
+                "AI answers",
+                shared.map(|s| (s, "social.ai")),
             ),
         }
     }

@@ -27,6 +27,10 @@ fn create_profile(c: Arc<Chats>, x: Call) -> Fut {
     Box::pin(async move { created(c.create_profile(x.subject()?, &x.body).await?) })
 }
 
+fn ai_state(c: Arc<Chats>, x: Call) -> Fut {
+    Box::pin(async move { ok(c.ai_state(x.id("id")?).await?) })
+}
+
 fn unread(c: Arc<Chats>, x: Call) -> Fut {
     Box::pin(async move { ok(c.unread(x.subject()?).await?) })
 }
@@ -378,6 +382,29 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
         &(BASE.to_owned() + "/profiles/{profileId}/files"),
         upload_route(c.clone()),
         doc,
+    );
+    book = book.add(
+        Access::Admin,
+        "GET",
+        "/api/social/profiles/{id}/ai",
+        route(c.clone(), "GET", ai_state),
+        custom(
+            "social",
+            "socialProfileAi",
+            "An AI profile's state: whether an AI service is configured (STOA_AI_*), its model, and this month's tokens against the profile's budget",
+            path_params(&["id"]),
+            None,
+            200,
+            json!({"title": "SocialProfileAiState", "type": "object", "properties": {
+                "assistant": {"type": "boolean", "description": "The profile is of the variant artificial-intelligence"},
+                "configured": {"type": "boolean", "description": "An AI service is configured: without one the profile stays silent"},
+                "model": {"type": ["string", "null"]},
+                "month": {"type": "string", "description": "YYYY-MM"},
+                "used": {"type": "integer"},
+                "budget": {"type": "integer"}
+            }, "required": ["assistant", "configured", "model", "month", "used", "budget"]}),
+            &[400, 401, 403, 404],
+        ),
     );
     for (method, path, f, id, summary, params, body, status, result, errs) in table {
         let mut ps = path_params(&params);

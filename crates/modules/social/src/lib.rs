@@ -48,6 +48,12 @@ pub fn declarations() -> Module {
                     .content()
                     .tsd(true)
                     .variants(&["default", "artificial-intelligence"])
+                    // The AI participant (variant `artificial-intelligence`, see `chats::ai`):
+                    // what it is told before every chat, per language, and its monthly budget.
+                    .field(translations("aiPrompt"))
+                    .field(int("aiMonthlyTokens").required().default_int(100_000))
+                    .field(int("aiTokensUsed").server_owned().required().default_int(0))
+                    .field(text("aiMonth").server_owned().max_len(7))
                     .build(),
                 model(M, "widget", "widgets")
                     .content()
@@ -127,11 +133,34 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 ctx.need::<stoa_api::live::Hub>()?,
                 ctx.get::<dyn stoa_api::files::Uploads>(),
                 ctx.config.chat_rate,
+                chats::ai::AiService::from_config(&ctx.config.ai)?,
             );
             ctx.provide(std::sync::Arc::new(chats));
             Ok(())
         })
         .routes(|ctx| Ok(http::routes(ctx.need::<chats::Chats>()?)))
+        .job(
+            // One answer of an AI profile: never retried (a failure is said in the chat).
+            stoa_api::module::JobDef::new(chats::ai::ANSWER_JOB, |ctx, p| async move {
+                let chats = ctx.need::<chats::Chats>()?;
+                let id = |k: &str| {
+                    p[k].as_str()
+                        .and_then(|s| uuid::Uuid::parse_str(s).ok())
+                        .ok_or_else(|| format!("{k} is not an id"))
+                };
+                chats
+                    .answer(
+                        id("chat")?,
+                        id("profile")?,
+                        id("message")?,
+                        p["lang"].as_str().unwrap_or("en"),
+                    )
+                    .await
+                    .map_err(|e| e.to_string())
+            })
+            .attempts(1)
+            .timeout(std::time::Duration::from_secs(600)),
+        )
         .job(
             stoa_api::module::JobDef::new("social.attachments.sweep", |ctx, _| async move {
                 let chats = ctx.need::<chats::Chats>()?;

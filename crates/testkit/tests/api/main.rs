@@ -3,6 +3,7 @@
 
 mod abuse;
 mod admin_content;
+mod ai_chat;
 mod analytics;
 mod auth;
 mod authz;

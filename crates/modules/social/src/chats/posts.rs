@@ -93,6 +93,12 @@ impl Chats {
             json!({"chatId": chat, "message": view}),
         )
         .await;
+        // The chat's AI members answer from the queue; the message stands whatever they do.
+        if let Some(id) = view["id"].as_str().and_then(|s| Uuid::parse_str(s).ok())
+            && let Err(e) = self.call_assistants(chat, profile, id, &text).await
+        {
+            tracing::warn!(%chat, error = %e, "the chat's assistants were not asked to answer");
+        }
         Ok(view)
     }
 
