@@ -1,7 +1,7 @@
 // Chats and the live connection end to end: two people chat and see each other within a second,
 // a third person hears nothing, a page that went offline catches up, and an admin's edit shows on
 // an open public page without a reload.
-import { expect, screen, SECRET_KEY, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, expect, screen, SECRET_KEY, signIn, watchedContext } from "./harness.mjs";
 import { makePng } from "./media.spec.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
@@ -255,6 +255,76 @@ export const chatSpecs = [
       await page.getByRole("heading", { name: before }).waitFor({ timeout: 5000 });
       const anonymous = await chatEvents(page);
       expect(anonymous.length === 0, "a visitor receives no chat event");
+    },
+  ],
+  [
+    "chat: an AI assistant answers a person, the answer growing as it is written, in en and ru; its admin page shows the model and the month's tokens",
+    async (stack, s) => {
+      const headers = { "content-type": "application/json", "x-rbac-secret-key": SECRET_KEY };
+      const made = await fetch(`${stack.base}/api/social/profiles`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          variant: "artificial-intelligence",
+          title: { en: "Garden Helper", ru: "Садовый помощник" },
+          aiPrompt: { en: "You help with gardens.", ru: "Ты помогаешь с садом." },
+          aiMonthlyTokens: 50000,
+        }),
+      });
+      expect(made.ok, `the assistant's profile: ${made.status}`);
+      const ai = (await made.json()).data;
+      s.aiChat = await liveContext(stack);
+      const dora = { email: "dora@chat.e2e.test", name: "Dora Chat" };
+      await join(s.aiChat, dora);
+      const { page } = s.aiChat;
+      await page.getByTestId("new-chat").click();
+      const dialog = page.getByRole("dialog", { name: "New chat" });
+      await dialog.getByPlaceholder("Search profiles").fill("Garden Helper");
+      await dialog.getByRole("button", { name: "Chat with Garden Helper" }).click();
+      await dialog.waitFor({ state: "detached" });
+      const question = "Which trees grow well by the sea, in a small and windy garden?";
+      const sent = await send(page, question);
+      const answer = `You said: Dora Chat: ${question}`;
+      await within(message(page, answer), sent, 5000, "the assistant's whole answer");
+      // It came in parts over the live channel before it was whole.
+      const events = await chatEvents(page);
+      const parts = events
+        .filter((e) => e.type === "chat.message.edited")
+        .map((e) => JSON.parse(e.data).message)
+        .filter((m) => m.profileId === ai.id)
+        .map((m) => m.description);
+      expect(parts.some((p) => p.length < answer.length && answer.startsWith(p)), `streamed in parts: ${JSON.stringify(parts)}`);
+      await screen(page, "chat-ai-en");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screen(page, "chat-ai-390-en");
+
+      // In Russian, on the Russian site.
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto("/ru/social/chats");
+      await page.getByTestId("chat-item").filter({ hasText: "Садовый помощник" }).click();
+      const ru = "Какие деревья растут у моря?";
+      const sentRu = await send(page, ru);
+      await within(message(page, `You said: Dora Chat: ${ru}`), sentRu, 5000, "the answer in the Russian chat");
+      await screen(page, "chat-ai-ru");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screen(page, "chat-ai-390-ru");
+
+      // The admin's page of the assistant: the model and this month's tokens, in en and ru.
+      s.aiAdmin = await watchedContext(stack, { viewport: { width: 1366, height: 900 } });
+      const admin = s.aiAdmin.page;
+      await signIn(admin, ADMIN, `/admin/social/profile?edit=${ai.id}`);
+      const panel = admin.getByTestId("ai-profile-panel");
+      await panel.getByText("with the model gpt-4o-mini").waitFor();
+      const usage = await panel.getByTestId("ai-usage").innerText();
+      expect(/This month: [1-9][\d,]* of 50,000 tokens used/.test(usage), `the month's tokens: ${usage}`);
+      await panel.scrollIntoViewIfNeeded();
+      await screen(admin, "ai-profile-en");
+      await admin.evaluate(() => localStorage.setItem("stoa.admin.language", "ru"));
+      await admin.reload();
+      await admin.getByTestId("ai-profile-panel").getByText("Отвечает в своих чатах моделью gpt-4o-mini").waitFor();
+      await admin.getByTestId("ai-profile-panel").scrollIntoViewIfNeeded();
+      await screen(admin, "ai-profile-ru");
+      await admin.evaluate(() => localStorage.setItem("stoa.admin.language", "en"));
     },
   ],
 ];

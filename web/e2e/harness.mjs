@@ -92,11 +92,14 @@ export async function startStack() {
   for (const kind of ["cloudpayments", "tiptoppay", "stripe"]) fakes[kind] = await startFake(kind, `${base}/api/billing/payment-intents/${kind}/webhook`);
   // Sign-in with an OpenID Connect provider goes through a local fake provider ("Example ID").
   fakes.oidc = await startFake("oidc", "");
+  // AI assistant profiles answer through a local fake of the chat-completions API.
+  fakes.ai = await startFake("chat", "");
   const env = {
     ...fakes.cloudpayments.env,
     ...fakes.tiptoppay.env,
     ...fakes.stripe.env,
     ...fakes.oidc.env,
+    ...fakes.ai.env,
     STOA_PAYMENT_PROVIDERS: "dummy,cloudpayments,stripe,tiptoppay",
     ...process.env,
     DATABASE_URL: `sqlite://${dir}/stoa.db`,

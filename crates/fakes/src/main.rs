@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 
 use stoa_fakes::{Creds, Fake, Kind};
 
-const USAGE: &str = "usage: stoa-fakes --kind <stripe|cloudpayments|tiptoppay|payselection|payselection-international|paykeeper|0xprocessing|oidc> [--port N] [--webhook-url URL]";
+const USAGE: &str = "usage: stoa-fakes --kind <stripe|cloudpayments|tiptoppay|payselection|payselection-international|paykeeper|0xprocessing|oidc|chat> [--port N] [--webhook-url URL]";
 
 struct Args {
     kind: Kind,
@@ -72,16 +72,44 @@ async fn oidc() -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> std::process::ExitCode {
-    if std::env::args()
+/// `--kind chat`: the fake chat-completions API (on a free port), with the server settings that
+/// point at it.
+async fn chat() -> std::process::ExitCode {
+    let fake = match stoa_fakes::chat_completions::ChatFake::start().await {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("stoa-fakes: the chat-completions fake did not start: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "listening {}", fake.base);
+    let _ = writeln!(out, "env STOA_AI_BASE_URL={}", fake.base);
+    let _ = writeln!(out, "env STOA_AI_API_KEY={}", fake.key);
+    let _ = writeln!(out, "ready");
+    let _ = out.flush();
+    drop(out);
+    let _ = tokio::signal::ctrl_c().await;
+    std::process::ExitCode::SUCCESS
+}
+
+/// Whether the command line asks for `--kind <kind>`.
+fn asks_for(kind: &str) -> bool {
+    std::env::args()
         .skip(1)
         .collect::<Vec<_>>()
         .windows(2)
-        .any(|w| w[0] == "--kind" && w[1] == "oidc")
-        || std::env::args().any(|a| a == "--kind=oidc")
-    {
+        .any(|w| w[0] == "--kind" && w[1] == kind)
+        || std::env::args().any(|a| a == format!("--kind={kind}"))
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> std::process::ExitCode {
+    if asks_for("oidc") {
         return oidc().await;
+    }
+    if asks_for("chat") {
+        return chat().await;
     }
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,

@@ -8941,6 +8941,23 @@ export interface paths {
         patch: operations["updateSocialProfile"];
         trace?: never;
     };
+    "/api/social/profiles/{id}/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An AI profile's state: whether an AI service is configured (STOA_AI_*), its model, and this month's tokens against the profile's budget */
+        get: operations["socialProfileAi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/social/profiles/bulk": {
         parameters: {
             query?: never;
@@ -18177,6 +18194,12 @@ export interface components {
         /** @description social.profile (social_profile) */
         SocialProfile: {
             adminTitle: string;
+            aiMonth: string | null;
+            /** Format: int64 */
+            aiMonthlyTokens: number;
+            aiPrompt: components["schemas"]["Translations"];
+            /** Format: int64 */
+            aiTokensUsed: number;
             className: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -18191,6 +18214,17 @@ export interface components {
             /** @enum {string} */
             variant: "default" | "artificial-intelligence";
         };
+        SocialProfileAiState: {
+            /** @description The profile is of the variant artificial-intelligence */
+            assistant: boolean;
+            budget: number;
+            /** @description An AI service is configured: without one the profile stays silent */
+            configured: boolean;
+            model: string | null;
+            /** @description YYYY-MM */
+            month: string;
+            used: number;
+        };
         /** @description A profile as others see it */
         SocialProfileCard: {
             adminTitle?: string | null;
@@ -18202,6 +18236,9 @@ export interface components {
         };
         SocialProfileCreate: {
             adminTitle?: string;
+            /** Format: int64 */
+            aiMonthlyTokens?: number;
+            aiPrompt?: components["schemas"]["Translations"];
             className?: string | null;
             description?: components["schemas"]["RichText"];
             slug?: string;
@@ -18214,7 +18251,7 @@ export interface components {
         SocialProfileFilters: {
             and: {
                 /** @enum {string} */
-                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru";
+                column: "id" | "createdAt" | "updatedAt" | "variant" | "adminTitle" | "slug" | "className" | "title" | "title->>en" | "title->>ru" | "subtitle" | "subtitle->>en" | "subtitle->>ru" | "description" | "description->>en" | "description->>ru" | "aiPrompt" | "aiPrompt->>en" | "aiPrompt->>ru" | "aiMonthlyTokens" | "aiTokensUsed" | "aiMonth";
                 /** @enum {string} */
                 method: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "notLike" | "notIlike" | "inArray" | "notInArray" | "isNull" | "isNotNull" | "isEmpty" | "isNotEmpty";
                 /** @description The value to compare with (by the column's type); an array for inArray/notInArray; none for isNull/isNotNull */
@@ -18236,6 +18273,9 @@ export interface components {
         }[];
         SocialProfilePatch: {
             adminTitle?: string;
+            /** Format: int64 */
+            aiMonthlyTokens?: number;
+            aiPrompt?: components["schemas"]["Translations"];
             className?: string | null;
             description?: components["schemas"]["RichText"];
             slug?: string;
@@ -94852,6 +94892,66 @@ export interface operations {
             };
             /** @description Invalid values */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    socialProfileAi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An AI profile's state: whether an AI service is configured (STOA_AI_*), its model, and this month's tokens against the profile's budget */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialProfileAiState"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
