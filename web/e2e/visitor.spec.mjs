@@ -406,6 +406,17 @@ visitorSpecs.push([
     await page.goto("/en/search?q=planting");
     await page.getByTestId("search-result").filter({ hasText: "How we plant trees" }).waitFor();
     await screen(page, "visitor-search-en-desktop");
+    // A typo finds the close spelling, marked as the site spells it, and says so (en and ru).
+    await page.goto("/en/search?q=forrests");
+    const close = page.getByTestId("search-result").filter({ hasText: "Why the planet needs forests" });
+    await close.waitFor();
+    await page.getByTestId("search-fuzzy").getByText("Nothing matches “forrests” exactly").waitFor();
+    expect((await close.locator("mark").first().textContent()) === "forest", "the spelling found is marked");
+    await screen(page, "visitor-search-typo-en");
+    await page.goto("/ru/search?q=деревъя");
+    await page.getByTestId("search-result").filter({ hasText: "Как мы сажаем деревья" }).waitFor();
+    await page.getByTestId("search-fuzzy").getByText("Точных совпадений с «деревъя» нет").waitFor();
+    await screen(page, "visitor-search-typo-ru");
     await page.goto("/en/search?q=hippopotamus");
     await page.getByTestId("search-none").waitFor();
     expect(w.problems.length === 0, w.problems.join("\n"));

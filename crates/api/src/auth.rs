@@ -34,6 +34,10 @@ pub struct Caller {
     pub restricted_admin: bool,
     /// The API key the call came with (`Via::ApiKey`).
     pub key: Option<Uuid>,
+    /// The account the API key acts for, kept when `subject` is cleared: on a route open to
+    /// everyone a key is anyone (see rbac's gate), but what it may do elsewhere is still asked
+    /// for its account ([`Authorize::may`]).
+    pub key_subject: Option<Uuid>,
 }
 
 impl Caller {

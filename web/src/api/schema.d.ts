@@ -17674,6 +17674,8 @@ export interface components {
             total: number;
         };
         SiteSearch: {
+            /** @description Nothing held the words as typed: the results hold words a typo away (their marks show the spellings found) */
+            fuzzy: boolean;
             query: string;
             results: {
                 entity: string;

@@ -30,6 +30,7 @@ const words = chunkCatalogue(
       found_other: "{{count}} results for “{{q}}”",
       failed: "The search did not answer. Try again in a moment.",
       searching: "Searching…",
+      fuzzy: "Nothing matches “{{q}}” exactly: these hold words spelled a little differently.",
     },
   },
   {
@@ -47,6 +48,7 @@ const words = chunkCatalogue(
       found_other: "{{count}} результата по запросу «{{q}}»",
       failed: "Поиск не ответил. Попробуйте ещё раз через минуту.",
       searching: "Ищем…",
+      fuzzy: "Точных совпадений с «{{q}}» нет: вот результаты со словами, написанными чуть иначе.",
     },
   },
 );
@@ -110,6 +112,11 @@ export default function SearchScreen() {
           <p data-testid="search-none">{t("search.none", { q })}</p>
         ) : (
           <>
+            {found.data?.fuzzy ? (
+              <p className="mb-1 text-sm" data-testid="search-fuzzy">
+                {t("search.fuzzy", { q })}
+              </p>
+            ) : null}
             <p className="text-sm text-neutral-700" data-testid="search-count">
               {t("search.found", { count: results.length, q })}
             </p>

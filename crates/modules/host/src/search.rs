@@ -6,7 +6,10 @@
 //! Word forms: each word of the query is cut to its stem in the visitor's language (Snowball:
 //! "деревья" → "дерев", "planting" → "plant"), and the index finds the stem inside the words it
 //! holds ("дерево", "деревьев"). The longest stem goes to the index; a record must hold the others
-//! too. Cost per request is bounded: the query's length, its words, the entities searched, the
+//! too. Typos: when nothing holds the words as typed, each word of six letters or more is looked
+//! up by its two halves (one typo leaves one half whole, which the trigram index finds), and a
+//! record counts when it holds a word within one edit (two for words of eight letters or more) of
+//! every word of the query; the answer says it shows close spellings. Cost per request is bounded: the query's length, its words, the entities searched, the
 //! candidates read per entity and the results answered are all capped, and what is searchable is
 //! worked out once per change of the published data. Only entities any visitor may read are
 //! searched (an account's page template never makes accounts searchable).
@@ -294,21 +297,104 @@ fn address(t: &Target, r: &Record) -> Option<String> {
     }
 }
 
+/// The shortest word looked up with a typo (its halves must be trigrams).
+const MIN_FUZZY: usize = 6;
+
+/// The edits a word of `n` letters may be away from the query's.
+fn edits_for(n: usize) -> usize {
+    if n >= 8 { 2 } else { 1 }
+}
+
+/// The part of `text` (lower case) closest to `stem` within its edits: the start of one of its
+/// words, of about the stem's length. `None` when no word is that close.
+fn near(text: &str, stem: &str) -> Option<String> {
+    let n = stem.chars().count();
+    let k = edits_for(n);
+    let mut best: Option<(usize, String)> = None;
+    for w in text.split(|c: char| !c.is_alphanumeric()) {
+        let chars: Vec<char> = w.chars().collect();
+        if chars.len() + k < n {
+            continue;
+        }
+        for len in n.saturating_sub(k).max(MIN_STEM)..=(n + k).min(chars.len()) {
+            let prefix: String = chars[..len].iter().collect();
+            let d = strsim::levenshtein(&prefix, stem);
+            if d <= k && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                best = Some((d, prefix));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// The two halves of `word` the index looks up when it may hold a typo (each a trigram or more).
+fn halves(word: &str) -> Option<[String; 2]> {
+    let chars: Vec<char> = word.chars().collect();
+    (chars.len() >= MIN_FUZZY).then(|| {
+        let mid = chars.len() / 2;
+        [chars[..mid].iter().collect(), chars[mid..].iter().collect()]
+    })
+}
+
 /// The search: at most [`MAX_RESULTS`] records holding every stem of `q`, those with it in their
-/// title first.
+/// title first; when none does, records holding words a typo away (`fuzzy`).
 async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Result<Value> {
     let stems = stems(q, lang);
     let Some(longest) = stems.iter().max_by_key(|s| s.chars().count()).cloned() else {
-        return Ok(json!({"query": q, "results": [], "tooShort": true}));
+        return Ok(json!({"query": q, "results": [], "tooShort": true, "fuzzy": false}));
     };
+    let exact = find(store, targets, &[longest.clone()], &stems, lang, false).await?;
+    if !exact.is_empty() {
+        return Ok(json!({"query": q, "results": exact, "tooShort": false, "fuzzy": false}));
+    }
+    // Nothing as typed: the longest word's halves find the candidates, every word a typo away.
+    let word = q
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| w.starts_with(&longest) || self::stems(w, lang).contains(&longest))
+        .max_by_key(|w| w.chars().count())
+        .unwrap_or_else(|| longest.clone());
+    let key = if longest.chars().count() >= MIN_FUZZY {
+        longest.clone()
+    } else {
+        word
+    };
+    let Some(lookups) = halves(&key) else {
+        return Ok(json!({"query": q, "results": [], "tooShort": false, "fuzzy": false}));
+    };
+    let near_hits = find(store, targets, &lookups, &stems, lang, true).await?;
+    let fuzzy = !near_hits.is_empty();
+    Ok(json!({"query": q, "results": near_hits, "tooShort": false, "fuzzy": fuzzy}))
+}
+
+/// The records the index finds for any of `lookups` that hold every one of `stems` (as typed,
+/// or with `fuzzy` within a typo), those with them in their title first.
+async fn find(
+    store: &Store,
+    targets: &[Target],
+    lookups: &[String],
+    stems: &[String],
+    lang: &str,
+    fuzzy: bool,
+) -> Result<Vec<Value>> {
     let words = store.registry.words();
     let mut hits: Vec<(u8, usize, Value)> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (order, t) in targets.iter().enumerate() {
         let e = &t.entity;
-        let mut fq = FindQuery::all();
-        fq.search = Some(longest.clone());
-        fq.limit = CANDIDATES;
-        for r in store.find(e, &fq).await?.rows {
+        let mut rows = Vec::new();
+        for l in lookups {
+            let mut fq = FindQuery::all();
+            fq.search = Some(l.clone());
+            fq.limit = CANDIDATES;
+            rows.extend(store.find(e, &fq).await?.rows);
+        }
+        for r in rows {
+            if let Some(id) = r.id()
+                && !seen.insert(format!("{}:{id}", e.key()))
+            {
+                continue;
+            }
             let Some(path) = address(t, &r) else {
                 continue;
             };
@@ -344,9 +430,20 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
                     .join(" ")
             )
             .to_lowercase();
-            if !stems.iter().all(|s| all.contains(s.as_str())) {
-                continue;
-            }
+            // The words as the record holds them: the query's stems, or the nearest spellings.
+            let held: Vec<String> = if fuzzy {
+                let found: Vec<String> = stems.iter().filter_map(|s| near(&all, s)).collect();
+                if found.len() < stems.len() {
+                    continue;
+                }
+                found
+            } else {
+                if !stems.iter().all(|s| all.contains(s.as_str())) {
+                    continue;
+                }
+                stems.to_vec()
+            };
+            let stems = &held;
             let in_title = {
                 let t = title.to_lowercase();
                 stems.iter().all(|s| t.contains(s.as_str()))
@@ -370,8 +467,7 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
     }
     hits.sort_by_key(|(rank, order, _)| (*rank, *order));
     hits.truncate(MAX_RESULTS);
-    let results: Vec<Value> = hits.into_iter().map(|(_, _, v)| v).collect();
-    Ok(json!({"query": q, "results": results, "tooShort": false}))
+    Ok(hits.into_iter().map(|(_, _, v)| v).collect())
 }
 
 /// Searches one address may make in [`PER`] (a person types a few a minute).
@@ -433,6 +529,7 @@ pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
             json!({"title": "SiteSearch", "type": "object", "properties": {
                 "query": {"type": "string"},
                 "tooShort": {"type": "boolean", "description": "No word of the query has three letters: nothing was searched"},
+                "fuzzy": {"type": "boolean", "description": "Nothing held the words as typed: the results hold words a typo away (their marks show the spellings found)"},
                 "results": {"type": "array", "maxItems": MAX_RESULTS, "items": {"type": "object", "properties": {
                     "entity": {"type": "string"},
                     "kind": {"type": "string", "description": "What it is, in the visitor's language"},
@@ -440,7 +537,7 @@ pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
                     "title": part.clone(),
                     "snippet": part
                 }, "required": ["entity", "kind", "url", "title", "snippet"]}}
-            }, "required": ["query", "tooShort", "results"]}),
+            }, "required": ["query", "tooShort", "fuzzy", "results"]}),
             &[422, 429],
         ),
     )

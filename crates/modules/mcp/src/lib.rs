@@ -74,6 +74,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     Duration::from_secs(ctx.config.mcp.mcp_confirm_ttl.max(1)),
                     stoa_store::cluster::Shared::of(&ctx.store.db),
                 ),
+                stoa_store::cluster::Shared::of(&ctx.store.db),
             ));
             // Stateless: every request stands alone (any instance answers it) and a simple call
             // is answered as JSON. Hosts are not checked here: a call needs a bearer credential,

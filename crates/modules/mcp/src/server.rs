@@ -31,11 +31,17 @@ const INSTRUCTIONS: &str = "Stoa: a site's content, shop and people. Tools find,
 const CONTENT_MODEL: &str = "stoa://content-model";
 const BUNDLE: &str = "stoa://pages/bundle";
 
+/// Dry runs one caller may make in [`DRY_RUN_WINDOW`]: confirmations waiting are kept, and one
+/// caller must not crowd out the others'.
+const DRY_RUNS: u32 = 300;
+const DRY_RUN_WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
+
 pub struct State {
     pub loopback: Arc<Loopback>,
     pub authorize: Arc<dyn Authorize>,
     pub registry: Arc<Registry>,
     pub confirmations: Confirmations,
+    dry_runs: stoa_api::rate::Budget,
     tools: OnceCell<Arc<Vec<Tool>>>,
 }
 
@@ -45,12 +51,19 @@ impl State {
         authorize: Arc<dyn Authorize>,
         registry: Arc<Registry>,
         confirmations: Confirmations,
+        shared: Option<stoa_store::cluster::Shared>,
     ) -> Self {
         Self {
             loopback,
             authorize,
             registry,
             confirmations,
+            dry_runs: stoa_api::rate::Budget::new(
+                DRY_RUNS,
+                DRY_RUN_WINDOW,
+                "MCP dry runs",
+                shared.map(|s| (s, "mcp.dry-run")),
+            ),
             tools: OnceCell::new(),
         }
     }
@@ -399,6 +412,9 @@ impl ServerHandler for Mcp {
             None | Some(Value::Null) => {
                 if let Err(e) = st.authorize.may(&c, &t.method, &bare).await {
                     return refused(&format!("you may not do this: {}", e.public_message()));
+                }
+                if let Err(e) = st.dry_runs.check(&principal(&c)).await {
+                    return refused(&e.public_message());
                 }
                 let changes = changes(st, p, t, &path, body.as_ref()).await;
                 let (token, expires) = match st.confirmations.issue(&purpose).await {

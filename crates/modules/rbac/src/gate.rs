@@ -88,9 +88,12 @@ pub(crate) async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str
             Error::Forbidden("you do not have access to this resource".into())
         }
     };
+    // A key never acts on accounts: no write under /api/rbac/, and none of the account's own
+    // routes (sign-in, linking a provider, `me`) or its live channel, whatever the method.
     if c.via == Via::ApiKey
-        && !matches!(method, "GET" | "HEAD" | "OPTIONS")
-        && path.starts_with("/api/rbac/")
+        && ((!matches!(method, "GET" | "HEAD" | "OPTIONS") && path.starts_with("/api/rbac/"))
+            || path.starts_with("/api/rbac/subjects/authentication/")
+            || path == "/api/live")
     {
         tracing::info!(event = "authz_denied", method, path = %path.chars().take(200).collect::<String>(), key = ?c.key, reason = "api key on accounts", "request denied");
         return Err(Error::Forbidden(
@@ -103,10 +106,17 @@ pub(crate) async fn decide(auth: &Auth, c: &mut Caller, method: &str, path: &str
             (Some(s), None) => auth.roles_of(s).await?,
             (None, _) => Arc::new(Vec::new()),
         };
-        match auth.policy.table().await?.decide(method, path, &roles) {
+        let table = auth.policy.table().await?;
+        match table.decide(method, path, &roles) {
             Verdict::Admin => c.admin = true,
             Verdict::Allow => {}
             Verdict::Deny => return Err(deny("no permission")),
+        }
+        // A key brings its account only where its roles are what let it in: on a route open to
+        // everyone it is anyone (a public route that reads the caller — a cart, a profile's own
+        // view — would otherwise serve the account past the key's roles).
+        if c.via == Via::ApiKey && table.decide(method, path, &[]) == Verdict::Allow {
+            c.subject = None;
         }
     }
     match scoped_subject(path) {
@@ -248,6 +258,9 @@ impl stoa_api::auth::Authorize for Auth {
     ) -> stoa_api::module::BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             let mut c = caller.clone();
+            if c.via == Via::ApiKey {
+                c.subject = c.key_subject;
+            }
             decide(self, &mut c, method, path).await?;
             second_factor_gate(self, &mut c, method, path).await
         })
@@ -342,6 +355,7 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
                 Ok(Some(k)) => {
                     c.subject = Some(k.subject);
                     c.key = Some(k.key);
+                    c.key_subject = Some(k.subject);
                     c.via = Via::ApiKey;
                 }
                 Ok(None) => {
@@ -415,6 +429,11 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
     req.extensions_mut().insert(c);
     // The log names the actor as people know them (one lookup, for recorded requests only).
     let who = match (who, caller) {
+        (Some(mut w), None) if key.is_some() => {
+            let title = auth.key_title(key.unwrap_or_default()).await;
+            w.name = Some(format!("API key «{title}»"));
+            Some(w)
+        }
         (Some(mut w), Some(s)) => {
             w.name = auth.email_of(s).await;
             if let Some(k) = key {

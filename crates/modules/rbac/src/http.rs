@@ -351,6 +351,13 @@ async fn oidc_start(auth: Arc<Auth>, i: In) -> ApiResult<Response> {
         let subject = c.subject.ok_or_else(|| {
             Error::Unauthorized("sign in first to link a provider to your account".into())
         })?;
+        // Only a person in their own session links a provider (never a key or the secret key).
+        if c.session.is_none() {
+            return Err(Error::Forbidden(
+                "link a provider while signed in as yourself, from your account page".into(),
+            )
+            .into());
+        }
         auth.require_recent_sign_in(c.session).await?;
         auth.require_confirmed_email(subject).await?;
         Some(subject)

@@ -179,6 +179,8 @@ pub enum SignIn {
 
 /// Role ids per subject, valid for one version of subjects-to-roles.
 type RolesCache = (u64, HashMap<Uuid, Arc<Vec<Uuid>>>);
+/// (versions of api-keys-to-roles and subjects-to-roles, roles by key and account).
+type KeyRolesCache = ((u64, u64), HashMap<(Uuid, Uuid), Arc<Vec<Uuid>>>);
 /// Live sessions' owner and expiry, valid for one version of `rbac.session`.
 type LiveSessions = (u64, HashMap<Uuid, (Uuid, OffsetDateTime)>);
 
@@ -197,6 +199,8 @@ pub struct Auth {
     pub(crate) subjects: crate::subjects::Subjects,
     pub(crate) e: Entities,
     roles: RwLock<RolesCache>,
+    /// API keys' roles (the key's that its account holds) for one version of both links.
+    pub(crate) key_roles: RwLock<KeyRolesCache>,
     /// Live sessions (owner, expiry) for one version of `rbac.session`.
     live: RwLock<LiveSessions>,
     /// Held by writes the guard rails check ([`crate::rails`]), so they run one at a time.
@@ -242,6 +246,7 @@ impl Auth {
             nonces: Nonces::shared(Shared::of(&store.db)),
             oidc: None,
             roles: RwLock::new((u64::MAX, HashMap::new())),
+            key_roles: RwLock::new(((u64::MAX, u64::MAX), HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
             rails: tokio::sync::Mutex::new(()),
             setup: (

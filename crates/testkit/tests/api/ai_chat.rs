@@ -121,17 +121,24 @@ async fn an_ai_member_answers_both_as_it_writes(db: Db) {
         );
         assert_eq!(seen.last(), Some(&want), "{seen:?}");
     }
-    // Kept: the chat's history holds the answer, written by the AI profile.
-    let history = app
-        .as_account(&bob)
-        .get(&format!("{}/{chat}/messages", chats(&bob, &bp)))
-        .await;
-    let last = history.data().as_array().unwrap().last().unwrap().clone();
+    // Kept: the chat's history holds the answer, written by the AI profile (kept a moment
+    // after the last of it is streamed).
+    let mut last = Value::Null;
+    for _ in 0..50 {
+        let history = app
+            .as_account(&bob)
+            .get(&format!("{}/{chat}/messages", chats(&bob, &bp)))
+            .await;
+        last = history.data().as_array().unwrap().last().unwrap().clone();
+        if last["description"] == json!(want) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert_eq!(
         (last["profileId"].clone(), last["description"].clone()),
         (json!(ai_id), json!(want)),
-        "{}",
-        history.text
+        "{last}"
     );
     // Its context: the instructions in English, the question with its author's name.
     let req = fake.requests().last().cloned().unwrap();

@@ -288,6 +288,16 @@ async fn mcp_agents_work_within_their_keys(db: Db) {
         403
     );
     assert_eq!(k.get("/api/rbac/subjects").await.status, 403);
+    // Nor acts as its account where its roles are not what let it in: not its own routes (a
+    // provider linked with a key would take the account), not its live channel.
+    for path in [
+        "/api/rbac/subjects/authentication/me",
+        "/api/rbac/subjects/authentication/oidc/start?link=1",
+        "/api/live",
+    ] {
+        let r = k.get(path).await;
+        assert_eq!(r.status, 403, "{path}: {}", r.text);
+    }
     // A key never changes accounts, roles or keys, whatever its roles.
     let admin = app.admin_account("boss-mcp@example.com").await;
     let roles = app.get("/api/rbac/roles?filters[and][0][column]=slug&filters[and][0][method]=eq&filters[and][0][value]=admin").await;
@@ -365,6 +375,20 @@ async fn mcp_agents_work_within_their_keys(db: Db) {
         200
     );
 
+    // Making a token is in the audit log, the hash by its name only.
+    let made = app
+        .get(&format!("/api/platform/audits?filters[and][0][column]=recordId&filters[and][0][method]=eq&filters[and][0][value]={key_id}&limit=100"))
+        .await;
+    let entries = made.data().as_array().unwrap();
+    assert!(
+        entries.iter().any(|e| e["action"] == "update"
+            && e["redacted"]
+                .as_array()
+                .is_some_and(|r| r.iter().any(|x| x == "tokenHash"))),
+        "{}",
+        made.text
+    );
+    assert!(!made.text.contains(&token[8..]), "{}", made.text);
     // The write is in the audit log under the key, with its name.
     let log = app
         .get("/api/platform/audits?filters[and][0][column]=entity&filters[and][0][method]=eq&filters[and][0][value]=blog.article&limit=100")

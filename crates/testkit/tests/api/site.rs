@@ -366,6 +366,38 @@ async fn visitors_search_the_site_by_word_forms_in_their_language(app: TestApp) 
         .map(|p| p["text"].as_str().unwrap())
         .collect();
     assert_eq!(title, "How we plant trees");
+    assert_eq!(d["fuzzy"], false, "found as typed: {}", r.text);
+    // A typo: nothing holds the word as typed, so the words one edit away are found, marked as
+    // the record spells them, and the answer says so.
+    // (The index holds titles and names: a typo is looked up there.)
+    for (typo, lang, spelled, slug) in [
+        ("деревъя", "ru", "дерев", "how-we-plant"),
+        ("forrests", "en", "forest", "why-forests"),
+    ] {
+        let r = visitor.get(&find(typo, lang)).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.data()["fuzzy"], true, "{typo}: {}", r.text);
+        let hit = r.data()["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["url"] == format!("/{lang}/blog/articles/{slug}"))
+            .cloned()
+            .unwrap_or_else(|| panic!("{typo} finds the article: {}", r.text));
+        let marked: Vec<String> = ["title", "snippet"]
+            .iter()
+            .flat_map(|k| hit[*k].as_array().cloned().unwrap_or_default())
+            .filter(|p| p["match"] == true)
+            .map(|p| p["text"].as_str().unwrap().to_lowercase())
+            .collect();
+        assert!(
+            marked.iter().any(|m| m == spelled),
+            "{typo}: {marked:?} in {hit}"
+        );
+    }
+    // Two typos in a short word are too far: nothing.
+    let r = visitor.get(&find("дуревъя", "ru")).await;
+    assert_eq!(r.data()["results"], serde_json::json!([]), "{}", r.text);
     // Every word counts: a second word nothing holds finds nothing.
     let r = visitor.get(&find("деревья бегемот", "ru")).await;
     assert_eq!(r.data()["results"], serde_json::json!([]), "{}", r.text);

@@ -80,8 +80,30 @@ impl Auth {
         Ok(Some(KeyAccess { key: id, subject }))
     }
 
-    /// The roles a key call has: the key's roles that its account holds.
+    /// The roles a key call has: the key's roles that its account holds (cached until either
+    /// link table changes).
     pub async fn key_roles(&self, key: Uuid, subject: Uuid) -> Result<Arc<Vec<Uuid>>> {
+        let v = (
+            self.store.version("rbac.api-keys-to-roles"),
+            self.store.version("rbac.subjects-to-roles"),
+        );
+        if let Ok(g) = self.key_roles.read()
+            && g.0 == v
+            && let Some(r) = g.1.get(&(key, subject))
+        {
+            return Ok(r.clone());
+        }
+        let roles = self.key_roles_read(key, subject).await?;
+        if let Ok(mut g) = self.key_roles.write() {
+            if g.0 != v || g.1.len() > 10_000 {
+                *g = (v, HashMap::new());
+            }
+            g.1.insert((key, subject), roles.clone());
+        }
+        Ok(roles)
+    }
+
+    async fn key_roles_read(&self, key: Uuid, subject: Uuid) -> Result<Arc<Vec<Uuid>>> {
         let held = self.roles_of(subject).await?;
         let given = self
             .store
@@ -132,10 +154,26 @@ impl Auth {
             &[],
         )
         .await?;
-        tx.commit().await?;
         if done.is_none() {
             return Err(Error::not_found("no such API key"));
         }
+        // In the audit log under whoever made it: the hash by its field name only.
+        if let Some(who) = stoa_store::audit::current() {
+            stoa_store::audit::event_in(
+                &mut tx.exec(),
+                &who,
+                "rbac.api-key",
+                Some(id),
+                "a new token was made for the API key",
+                Map::from_iter([(
+                    "tokenPrefix".to_owned(),
+                    json!({"before": null, "after": shown}),
+                )]),
+                &["tokenHash"],
+            )
+            .await?;
+        }
+        tx.commit().await?;
         tracing::info!(event = "api_key_issued", key = %id, "an API key token was made");
         Ok((token, shown))
     }

@@ -264,25 +264,51 @@ impl Chats {
         Ok(())
     }
 
-    /// Counts `tokens` against `profile`'s budget for `month`.
-    async fn spend_tokens(&self, profile: Uuid, month: &str, used: i64, tokens: i64) -> Result<()> {
+    /// Adds `delta` tokens to `profile`'s count for `month` — all of them, or none when `cap` is
+    /// given and they would pass it. A compare-and-set on the count, so answers running at once
+    /// never overwrite each other's (a new month starts the count at zero).
+    async fn count_tokens(
+        &self,
+        profile: Uuid,
+        month: &str,
+        delta: i64,
+        cap: Option<i64>,
+    ) -> Result<bool> {
         let e = self.store.entity(PROFILE)?;
         let (Some(u), Some(m)) = (e.field_index("aiTokensUsed"), e.field_index("aiMonth")) else {
             return Err(Error::internal("social.profile has no AI budget fields"));
         };
-        let mut tx = self.store.begin().await?;
-        repo::update_if(
-            &mut tx.exec(),
-            &e,
-            profile,
-            &[
-                (u, Val::Int(used + tokens)),
-                (m, Val::Text(month.to_owned())),
-            ],
-            &[],
-        )
-        .await?;
-        tx.commit().await
+        for _ in 0..16 {
+            let Some(row) = self.first(PROFILE, &[("id", Val::Uuid(profile))]).await? else {
+                return Ok(false);
+            };
+            let stored = row.int("aiTokensUsed").unwrap_or(0);
+            let used = if row.text("aiMonth") == Some(month) {
+                stored
+            } else {
+                0
+            };
+            let next = (used + delta).max(0);
+            if cap.is_some_and(|c| next > c) {
+                return Ok(false);
+            }
+            let mut tx = self.store.begin().await?;
+            let done = repo::update_if(
+                &mut tx.exec(),
+                &e,
+                profile,
+                &[(u, Val::Int(next)), (m, Val::Text(month.to_owned()))],
+                &[(u, Val::Int(stored))],
+            )
+            .await?;
+            tx.commit().await?;
+            if done.is_some() {
+                return Ok(true);
+            }
+        }
+        Err(Error::Unavailable(
+            "the assistant's token count is too busy; try again".into(),
+        ))
     }
 
     /// The AI profile `profile` answers `message` in `chat` (the queue's `social.ai.answer`).
@@ -312,11 +338,6 @@ impl Chats {
             return Ok(());
         }
         let month = this_month();
-        let used = if me.text("aiMonth") == Some(month.as_str()) {
-            me.int("aiTokensUsed").unwrap_or(0)
-        } else {
-            0
-        };
         let budget = me.int("aiMonthlyTokens").unwrap_or(0);
         // The context: the chat's newest messages up to the one answered, oldest first (a
         // message deleted before its answer began is not answered).
@@ -360,18 +381,6 @@ impl Chats {
                 .unwrap_or("?")
                 .to_owned()
         };
-        // Placed now, after the message answered: the members see it being written.
-        let link = self.write_as(profile, chat, "…").await?;
-        let placeholder = self.message(link.clone()).await?;
-        self.tell(
-            chat,
-            "chat.message",
-            json!({"chatId": chat, "message": placeholder}),
-        )
-        .await;
-        if used >= budget {
-            return self.settle(chat, link, says(lang, "budget")).await;
-        }
         let prompt = me
             .json("aiPrompt")
             .and_then(|p| {
@@ -393,7 +402,7 @@ impl Chats {
                 .as_str()
                 .and_then(|s| Uuid::parse_str(s).ok());
             let text = m["description"].as_str().unwrap_or_default();
-            if text.is_empty() || m["id"] == placeholder["id"] {
+            if text.is_empty() {
                 continue;
             }
             messages.push(match author {
@@ -402,28 +411,70 @@ impl Chats {
                 None => json!({"role": "user", "content": text}),
             });
         }
+        // The budget: what the question reads (about four characters a token) and the longest
+        // answer asked for are set aside before asking; the service's count settles it after.
+        let read: usize = messages
+            .iter()
+            .map(|m| m["content"].as_str().map_or(0, str::len))
+            .sum();
+        let read = i64::try_from(read / 4 + 1).unwrap_or(i64::MAX);
+        let max_tokens = MAX_ANSWER_TOKENS.min(budget.saturating_sub(read));
+        let reserved = read + max_tokens;
+        if max_tokens < 16
+            || !self
+                .count_tokens(profile, &month, reserved, Some(budget))
+                .await?
+        {
+            // Said once: not again while it is the assistant's last word in the chat.
+            let last_own = history
+                .iter()
+                .rev()
+                .find(|m| m["profileId"] == json!(profile))
+                .and_then(|m| m["description"].as_str());
+            if last_own != Some(says("en", "budget")) && last_own != Some(says("ru", "budget")) {
+                let link = self.write_as(profile, chat, says(lang, "budget")).await?;
+                let view = self.message(link).await?;
+                self.tell(
+                    chat,
+                    "chat.message",
+                    json!({"chatId": chat, "message": view}),
+                )
+                .await;
+            }
+            return Ok(());
+        }
+        // Placed now, after the message answered: the members see it being written.
+        let link = self.write_as(profile, chat, "…").await?;
+        let placeholder = self.message(link.clone()).await?;
+        self.tell(
+            chat,
+            "chat.message",
+            json!({"chatId": chat, "message": placeholder}),
+        )
+        .await;
         let body = json!({
             "model": svc.model,
             "messages": messages,
             "stream": true,
             "stream_options": {"include_usage": true},
-            "max_tokens": MAX_ANSWER_TOKENS.min(budget - used).max(1),
+            "max_tokens": max_tokens,
         });
         let started = Instant::now();
         let mut got = Streamed::default();
         let outcome = self.stream(svc, &body, chat, &placeholder, &mut got).await;
         let text = got.text.trim().to_owned();
-        let tokens = got.tokens.unwrap_or_else(|| {
-            // Without the service's count: about four characters a token, both ways.
-            let read: usize = messages
-                .iter()
-                .map(|m| m["content"].as_str().map_or(0, str::len))
-                .sum();
-            i64::try_from((read + got.text.len()) / 4).unwrap_or(i64::MAX)
-        });
-        if outcome.is_ok() || !text.is_empty() {
-            self.spend_tokens(profile, &month, used, tokens).await?;
-        }
+        // Without the service's count: about four characters a token, both ways.
+        let tokens = got
+            .tokens
+            .unwrap_or_else(|| read + i64::try_from(got.text.len() / 4).unwrap_or(i64::MAX));
+        // Settled: what was set aside becomes what was spent (nothing when nothing came back).
+        let spent = if outcome.is_ok() || !text.is_empty() {
+            tokens
+        } else {
+            0
+        };
+        self.count_tokens(profile, &month, spent - reserved, None)
+            .await?;
         let kept = match outcome {
             Ok(()) if text.is_empty() => says(lang, "empty").to_owned(),
             Ok(()) => text,
