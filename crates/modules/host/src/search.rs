@@ -343,7 +343,15 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
     let Some(longest) = stems.iter().max_by_key(|s| s.chars().count()).cloned() else {
         return Ok(json!({"query": q, "results": [], "tooShort": true, "fuzzy": false}));
     };
-    let exact = find(store, targets, &[longest.clone()], &stems, lang, false).await?;
+    let exact = find(
+        store,
+        targets,
+        std::slice::from_ref(&longest),
+        &stems,
+        lang,
+        false,
+    )
+    .await?;
     if !exact.is_empty() {
         return Ok(json!({"query": q, "results": exact, "tooShort": false, "fuzzy": false}));
     }
@@ -459,8 +467,8 @@ async fn find(
                     "entity": e.key(),
                     "kind": kind,
                     "url": format!("/{lang}{}", if path == "/" { "" } else { path.as_str() }),
-                    "title": marked(&title, &stems, None),
-                    "snippet": marked(&body, &stems, Some(SNIPPET)),
+                    "title": marked(&title, stems, None),
+                    "snippet": marked(&body, stems, Some(SNIPPET)),
                 }),
             ));
         }
