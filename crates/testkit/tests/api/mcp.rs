@@ -381,7 +381,7 @@ async fn mcp_agents_work_within_their_keys(db: Db) {
         .await;
     let entries = made.data().as_array().unwrap();
     assert!(
-        entries.iter().any(|e| e["action"] == "update"
+        entries.iter().any(|e| e["action"] == "event"
             && e["redacted"]
                 .as_array()
                 .is_some_and(|r| r.iter().any(|x| x == "tokenHash"))),
