@@ -16,18 +16,10 @@ use stoa_testkit::{Db, TestApp, dual_test, spawn_app_with};
 
 const S: &str = "/api/rbac/subjects";
 
+/// A signed-in account and the profile it chats under (the chats suite's).
 async fn person(app: &TestApp, email: &str, name: &str) -> (Account, String) {
-    let account = app.register(email).await;
-    let r = app
-        .as_account(&account)
-        .post(
-            &format!("{S}/{}/social-module/profiles", account.id),
-            &json!({"title": name}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let profile = r.data()["id"].as_str().unwrap().to_owned();
-    (account, profile)
+    let m = crate::chats::member(app, email, name).await;
+    (m.account, m.profile)
 }
 
 fn chats(a: &Account, profile: &str) -> String {

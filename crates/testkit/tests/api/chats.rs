@@ -12,9 +12,9 @@ use stoa_testkit::{TestApp, dual_test};
 const S: &str = "/api/rbac/subjects";
 
 /// A signed-in account with a profile to chat under.
-struct Member {
-    account: Account,
-    profile: String,
+pub(crate) struct Member {
+    pub(crate) account: Account,
+    pub(crate) profile: String,
 }
 
 impl Member {
@@ -26,7 +26,7 @@ impl Member {
     }
 }
 
-async fn member(app: &TestApp, email: &str, name: &str) -> Member {
+pub(crate) async fn member(app: &TestApp, email: &str, name: &str) -> Member {
     let account = app.register(email).await;
     let r = app
         .as_account(&account)

@@ -210,34 +210,10 @@ impl Chats {
 
     /// Writes `profile`'s message into `chat` (as an answer is written: no subject, no rate).
     async fn write_as(&self, profile: Uuid, chat: Uuid, text: &str) -> Result<Record> {
-        let message_e = self.store.entity(MESSAGE)?;
-        let in_chat = self.store.entity(IN_CHAT)?;
-        let author = self.store.entity(AUTHOR)?;
         let mut tx = self.store.begin().await?;
-        let link = {
-            let mut exec = tx.exec();
-            let row = self
-                .store
-                .create_in(&mut exec, &message_e, &obj(json!({"description": text})))
-                .await?;
-            let id = Record::must_id(&row)?;
-            let link = self
-                .store
-                .create_in(
-                    &mut exec,
-                    &in_chat,
-                    &obj(json!({"chatId": chat, "messageId": id, "orderIndex": position_now()})),
-                )
-                .await?;
-            self.store
-                .create_in(
-                    &mut exec,
-                    &author,
-                    &obj(json!({"profileId": profile, "messageId": id, "isRead": true})),
-                )
-                .await?;
-            link
-        };
+        let (_, link) = self
+            .message_in(&mut tx.exec(), chat, profile, text, position_now())
+            .await?;
         tx.commit().await?;
         Ok(link)
     }

@@ -26,9 +26,6 @@ impl Chats {
         };
         let spent = self.attachable(profile, &files).await?;
         self.rate.check(&subject.to_string()).await?;
-        let message_e = self.store.entity(MESSAGE)?;
-        let in_chat = self.store.entity(IN_CHAT)?;
-        let author = self.store.entity(AUTHOR)?;
         let members = self.store.entity(MEMBERS)?;
         let file_e = self.store.entity(FILES)?;
         let own_e = self.store.entity(OWN_FILES)?;
@@ -37,25 +34,8 @@ impl Chats {
         let mut tx = self.store.begin().await?;
         let link = {
             let mut exec = tx.exec();
-            let row = self
-                .store
-                .create_in(&mut exec, &message_e, &obj(json!({"description": text})))
-                .await?;
-            let id = Record::must_id(&row)?;
-            let link = self
-                .store
-                .create_in(
-                    &mut exec,
-                    &in_chat,
-                    &obj(json!({"chatId": chat, "messageId": id, "orderIndex": position})),
-                )
-                .await?;
-            self.store
-                .create_in(
-                    &mut exec,
-                    &author,
-                    &obj(json!({"profileId": profile, "messageId": id, "isRead": true})),
-                )
+            let (id, link) = self
+                .message_in(&mut exec, chat, profile, &text, position)
                 .await?;
             for l in &spent {
                 repo::delete(&mut exec, &own_e, *l).await?;
@@ -100,6 +80,43 @@ impl Chats {
             tracing::warn!(%chat, error = %e, "the chat's assistants were not asked to answer");
         }
         Ok(view)
+    }
+
+    /// Writes `profile`'s message `text` into `chat` at `position` on `exec`: the message, its
+    /// place in the chat and its author. Its id and its chats-to-messages link.
+    pub(super) async fn message_in(
+        &self,
+        exec: &mut stoa_store::Exec<'_>,
+        chat: Uuid,
+        profile: Uuid,
+        text: &str,
+        position: i64,
+    ) -> Result<(Uuid, Record)> {
+        let row = self
+            .store
+            .create_in(
+                exec,
+                &*self.store.entity(MESSAGE)?,
+                &obj(json!({"description": text})),
+            )
+            .await?;
+        let id = Record::must_id(&row)?;
+        let link = self
+            .store
+            .create_in(
+                exec,
+                &*self.store.entity(IN_CHAT)?,
+                &obj(json!({"chatId": chat, "messageId": id, "orderIndex": position})),
+            )
+            .await?;
+        self.store
+            .create_in(
+                exec,
+                &*self.store.entity(AUTHOR)?,
+                &obj(json!({"profileId": profile, "messageId": id, "isRead": true})),
+            )
+            .await?;
+        Ok((id, link))
     }
 
     /// The message `message` of `chat`, which `profile` must have written.
