@@ -223,20 +223,8 @@ impl Chats {
         let id = link
             .uuid("messageId")
             .ok_or_else(|| Error::internal("a message link without its message"))?;
-        self.store
-            .update(
-                &*self.store.entity(MESSAGE)?,
-                id,
-                &obj(json!({"description": text})),
-            )
+        self.rewrite(chat, link, id, json!({"description": text}))
             .await?;
-        let view = self.message(link).await?;
-        self.tell(
-            chat,
-            "chat.message.edited",
-            json!({"chatId": chat, "message": view}),
-        )
-        .await;
         Ok(())
     }
 

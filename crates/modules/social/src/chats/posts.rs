@@ -143,16 +143,28 @@ impl Chats {
         let text = message_text(body)?;
         let link = self.own(profile, chat, message).await?;
         self.rate.check(&subject.to_string()).await?;
-        let e = self.store.entity(MESSAGE)?;
         let edited = time::OffsetDateTime::now_utc()
             .format(&time::format_description::well_known::Rfc3339)
             .map_err(|e| Error::internal(e.to_string()))?;
+        self.rewrite(
+            chat,
+            link,
+            message,
+            json!({"description": text, "editedAt": edited}),
+        )
+        .await
+    }
+
+    /// Writes `fields` into `message` (of `chat`'s link `link`) and tells the members: the view.
+    pub(super) async fn rewrite(
+        &self,
+        chat: Uuid,
+        link: Record,
+        message: Uuid,
+        fields: Value,
+    ) -> Result<Value> {
         self.store
-            .update(
-                &e,
-                message,
-                &obj(json!({"description": text, "editedAt": edited})),
-            )
+            .update(&*self.store.entity(MESSAGE)?, message, &obj(fields))
             .await?;
         let view = self.message(link).await?;
         self.tell(
