@@ -49,22 +49,14 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     })
 }
 
-/// `--kind oidc`: the fake OpenID Connect provider (on a free port), with the server settings
-/// that point at it.
-async fn oidc() -> std::process::ExitCode {
-    let fake = match stoa_fakes::oidc::OidcFake::start().await {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("stoa-fakes: the OIDC fake did not start: {e}");
-            return std::process::ExitCode::from(1);
-        }
-    };
+/// Prints where a fake listens and the server settings that point at it, then serves until
+/// interrupted (what the e2e harness reads).
+async fn announce_and_wait(listening: &str, env: &[(&str, &str)]) -> std::process::ExitCode {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "listening {}", fake.issuer);
-    let _ = writeln!(out, "env STOA_OIDC_ISSUER={}", fake.issuer);
-    let _ = writeln!(out, "env STOA_OIDC_CLIENT_ID={}", fake.client_id);
-    let _ = writeln!(out, "env STOA_OIDC_CLIENT_SECRET={}", fake.client_secret);
-    let _ = writeln!(out, "env STOA_OIDC_NAME=Example ID");
+    let _ = writeln!(out, "listening {listening}");
+    for (k, v) in env {
+        let _ = writeln!(out, "env {k}={v}");
+    }
     let _ = writeln!(out, "ready");
     let _ = out.flush();
     drop(out);
@@ -72,25 +64,43 @@ async fn oidc() -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
 }
 
-/// `--kind chat`: the fake chat-completions API (on a free port), with the server settings that
-/// point at it.
+/// `--kind oidc`: the fake OpenID Connect provider (on a free port).
+async fn oidc() -> std::process::ExitCode {
+    match stoa_fakes::oidc::OidcFake::start().await {
+        Ok(f) => {
+            announce_and_wait(
+                &f.issuer,
+                &[
+                    ("STOA_OIDC_ISSUER", &f.issuer),
+                    ("STOA_OIDC_CLIENT_ID", &f.client_id),
+                    ("STOA_OIDC_CLIENT_SECRET", &f.client_secret),
+                    ("STOA_OIDC_NAME", "Example ID"),
+                ],
+            )
+            .await
+        }
+        Err(e) => {
+            eprintln!("stoa-fakes: the OIDC fake did not start: {e}");
+            std::process::ExitCode::from(1)
+        }
+    }
+}
+
+/// `--kind chat`: the fake chat-completions API (on a free port).
 async fn chat() -> std::process::ExitCode {
-    let fake = match stoa_fakes::chat_completions::ChatFake::start().await {
-        Ok(f) => f,
+    match stoa_fakes::chat_completions::ChatFake::start().await {
+        Ok(f) => {
+            announce_and_wait(
+                &f.base,
+                &[("STOA_AI_BASE_URL", &f.base), ("STOA_AI_API_KEY", &f.key)],
+            )
+            .await
+        }
         Err(e) => {
             eprintln!("stoa-fakes: the chat-completions fake did not start: {e}");
-            return std::process::ExitCode::from(1);
+            std::process::ExitCode::from(1)
         }
-    };
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "listening {}", fake.base);
-    let _ = writeln!(out, "env STOA_AI_BASE_URL={}", fake.base);
-    let _ = writeln!(out, "env STOA_AI_API_KEY={}", fake.key);
-    let _ = writeln!(out, "ready");
-    let _ = out.flush();
-    drop(out);
-    let _ = tokio::signal::ctrl_c().await;
-    std::process::ExitCode::SUCCESS
+    }
 }
 
 /// Whether the command line asks for `--kind <kind>`.

@@ -279,3 +279,81 @@ impl Shared {
         Ok(l)
     }
 }
+
+/// What [`SingleUse::issue`] did with a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Issued {
+    Kept,
+    /// The same token is already kept (a random one collided: ask again).
+    Collided,
+    /// As many tokens as allowed wait in this process.
+    Full,
+}
+
+/// Single-use tokens, each good once within `ttl`: in this process on SQLite (one instance), in
+/// the shared table every instance spends from on PostgreSQL. What SIWE nonces, OIDC states and
+/// MCP confirmations are kept in.
+pub struct SingleUse {
+    prefix: &'static str,
+    ttl: Duration,
+    cap: usize,
+    waiting: std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>,
+    shared: Option<Shared>,
+}
+
+impl SingleUse {
+    /// Tokens kept under `prefix:` for `ttl`, at most `cap` of them in this process.
+    pub fn new(prefix: &'static str, ttl: Duration, cap: usize, shared: Option<Shared>) -> Self {
+        Self {
+            prefix,
+            ttl,
+            cap,
+            waiting: std::sync::Mutex::new(std::collections::HashMap::new()),
+            shared,
+        }
+    }
+
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// Keeps `token` until it is spent or expires.
+    pub async fn issue(&self, token: &str) -> Result<Issued> {
+        let key = format!("{}:{token}", self.prefix);
+        if let Some(s) = &self.shared {
+            return Ok(if s.issue(&key, self.ttl).await? {
+                Issued::Kept
+            } else {
+                Issued::Collided
+            });
+        }
+        let mut m = self
+            .waiting
+            .lock()
+            .map_err(|_| Error::internal("single-use tokens poisoned"))?;
+        if m.len() >= self.cap {
+            m.retain(|_, at| at.elapsed() < self.ttl);
+            if m.len() >= self.cap {
+                return Ok(Issued::Full);
+            }
+        }
+        if m.contains_key(&key) {
+            return Ok(Issued::Collided);
+        }
+        m.insert(key, std::time::Instant::now());
+        Ok(Issued::Kept)
+    }
+
+    /// Spends `token`: true once, when it was issued (by any instance) and has not expired.
+    pub async fn spend(&self, token: &str) -> Result<bool> {
+        let key = format!("{}:{token}", self.prefix);
+        if let Some(s) = &self.shared {
+            return s.spend(&key).await;
+        }
+        let mut m = self
+            .waiting
+            .lock()
+            .map_err(|_| Error::internal("single-use tokens poisoned"))?;
+        Ok(m.remove(&key).is_some_and(|at| at.elapsed() < self.ttl))
+    }
+}

@@ -6,24 +6,18 @@
 //! arguments, by another caller, twice or late finds no key and is refused. Kept in this process
 //! on SQLite (one instance), in the shared table every instance reads on PostgreSQL.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::distr::{Alphanumeric, SampleString};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use stoa_kernel::{Error, Result};
-use stoa_store::cluster::Shared;
+use stoa_store::cluster::{Issued, Shared, SingleUse};
 
 /// Most confirmations waiting in this process (each is a few dozen bytes).
 const MAX_WAITING: usize = 100_000;
 
-pub struct Confirmations {
-    ttl: Duration,
-    waiting: Mutex<HashMap<String, Instant>>,
-    shared: Option<Shared>,
-}
+pub struct Confirmations(SingleUse);
 
 /// Why a confirmation was refused.
 #[derive(Debug, PartialEq, Eq)]
@@ -87,41 +81,25 @@ fn unix_now() -> u64 {
 
 impl Confirmations {
     pub fn new(ttl: Duration, shared: Option<Shared>) -> Self {
-        Self {
-            ttl,
-            waiting: Mutex::new(HashMap::new()),
-            shared,
-        }
+        Self(SingleUse::new("mcp", ttl, MAX_WAITING, shared))
     }
 
     /// A new token for `purpose`, and the moment (unix seconds) it expires.
     pub async fn issue(&self, purpose: &str) -> Result<(String, u64)> {
         let random = Alphanumeric.sample_string(&mut rand::rng(), 24);
-        let expires = unix_now() + self.ttl.as_secs().max(1);
-        let key = format!("mcp:{random}:{purpose}");
-        if let Some(s) = &self.shared {
-            if !s.issue(&key, self.ttl).await? {
-                return Err(Error::Unavailable(
-                    "a confirmation collided; try the dry run again".into(),
-                ));
-            }
-        } else {
-            let mut m = self
-                .waiting
-                .lock()
-                .map_err(|_| Error::internal("confirmations poisoned"))?;
-            if m.len() >= MAX_WAITING {
-                m.retain(|_, at| at.elapsed() < self.ttl);
-                if m.len() >= MAX_WAITING {
-                    return Err(Error::TooManyRequests {
-                        message: "too many writes wait for their confirmation; confirm or let them expire first".into(),
-                        retry_after: 60,
-                    });
-                }
-            }
-            m.insert(key, Instant::now());
+        let expires = unix_now() + self.0.ttl().as_secs().max(1);
+        match self.0.issue(&format!("{random}:{purpose}")).await? {
+            Issued::Kept => Ok((format!("{random}.{expires}"), expires)),
+            Issued::Collided => Err(Error::Unavailable(
+                "a confirmation collided; try the dry run again".into(),
+            )),
+            Issued::Full => Err(Error::TooManyRequests {
+                message:
+                    "too many writes wait for their confirmation; confirm or let them expire first"
+                        .into(),
+                retry_after: 60,
+            }),
         }
-        Ok((format!("{random}.{expires}"), expires))
     }
 
     /// Spends `token` for `purpose`: Ok once, then refused.
@@ -142,17 +120,11 @@ impl Confirmations {
         if expires <= unix_now() {
             return Ok(Err(Refused::Expired));
         }
-        let key = format!("mcp:{random}:{purpose}");
-        let spent = if let Some(s) = &self.shared {
-            s.spend(&key).await?
+        Ok(if self.0.spend(&format!("{random}:{purpose}")).await? {
+            Ok(())
         } else {
-            let mut m = self
-                .waiting
-                .lock()
-                .map_err(|_| Error::internal("confirmations poisoned"))?;
-            m.remove(&key).is_some_and(|at| at.elapsed() < self.ttl)
-        };
-        Ok(if spent { Ok(()) } else { Err(Refused::Spent) })
+            Err(Refused::Spent)
+        })
     }
 }
 

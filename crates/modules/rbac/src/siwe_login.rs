@@ -2,14 +2,12 @@
 //! signed message — domain, URI, chain (mainnet or Sepolia), time window, nonce, and the
 //! EIP-191 signature recovered and compared to the address.
 
-use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use siwe::Message;
 use stoa_kernel::{Error, Result};
-use stoa_store::cluster::Shared;
+use stoa_store::cluster::{Issued, Shared, SingleUse};
 use time::OffsetDateTime;
 
 pub const CHAINS: [u64; 2] = [1, 11_155_111];
@@ -20,11 +18,7 @@ const MAX_NONCES: usize = 100_000;
 
 /// Issued nonces: in this process, or on PostgreSQL in a table every instance shares (a nonce
 /// issued by one instance is accepted once by any).
-pub struct Nonces {
-    issued: Mutex<HashMap<String, Instant>>,
-    ttl: Duration,
-    shared: Option<Shared>,
-}
+pub struct Nonces(SingleUse);
 
 impl Default for Nonces {
     fn default() -> Self {
@@ -34,59 +28,33 @@ impl Default for Nonces {
 
 impl Nonces {
     pub fn with_ttl(ttl: Duration) -> Self {
-        Self {
-            issued: Mutex::new(HashMap::new()),
-            ttl,
-            shared: None,
-        }
+        Self(SingleUse::new("siwe", ttl, MAX_NONCES, None))
     }
 
     /// Nonces kept in `shared` (several instances) instead of this process.
     pub fn shared(shared: Option<Shared>) -> Self {
-        Self {
-            shared,
-            ..Self::default()
-        }
+        Self(SingleUse::new("siwe", NONCE_TTL, MAX_NONCES, shared))
     }
 
     pub async fn issue(&self) -> Result<String> {
+        // 17 random alphanumerics: a collision is a retry, never a shared nonce.
         let nonce = siwe::generate_nonce();
-        if let Some(s) = &self.shared {
-            // 17 random alphanumerics: a collision is a retry, never a shared nonce.
-            if !s.issue(&format!("siwe:{nonce}"), self.ttl).await? {
-                return Err(Error::Conflict {
-                    message: "a nonce collided; request another".into(),
-                    fields: Default::default(),
-                });
-            }
-            return Ok(nonce);
+        match self.0.issue(&nonce).await? {
+            Issued::Kept => Ok(nonce),
+            Issued::Collided => Err(Error::Conflict {
+                message: "a nonce collided; request another".into(),
+                fields: Default::default(),
+            }),
+            Issued::Full => Err(Error::TooManyRequests {
+                message: "too many sign-in attempts in progress; try again shortly".into(),
+                retry_after: 30,
+            }),
         }
-        let mut m = self
-            .issued
-            .lock()
-            .map_err(|_| Error::internal("nonce store poisoned"))?;
-        if m.len() >= MAX_NONCES {
-            m.retain(|_, at| at.elapsed() < self.ttl);
-            if m.len() >= MAX_NONCES {
-                return Err(Error::TooManyRequests {
-                    message: "too many sign-in attempts in progress; try again shortly".into(),
-                    retry_after: 30,
-                });
-            }
-        }
-        m.insert(nonce.clone(), Instant::now());
-        Ok(nonce)
     }
 
     /// Spends `nonce`: true when it was issued (by any instance), unused and unexpired.
     pub async fn spend(&self, nonce: &str) -> Result<bool> {
-        if let Some(s) = &self.shared {
-            return s.spend(&format!("siwe:{nonce}")).await;
-        }
-        let Ok(mut m) = self.issued.lock() else {
-            return Ok(false);
-        };
-        Ok(matches!(m.remove(nonce), Some(at) if at.elapsed() < self.ttl))
+        self.0.spend(nonce).await
     }
 }
 

@@ -442,6 +442,26 @@ async fn mcp_agents_work_within_their_keys(db: Db) {
     let now = app.get(&format!("/api/blog/articles/{oid}")).await;
     assert_eq!(now.data()["slug"], json!("mcp-second"), "{}", now.text);
 
+    // A key past its expiry stops at once, and works again when the expiry is moved on.
+    let expire = |at: &str| json!({"expiresAt": at});
+    app.patch(
+        &format!("/api/rbac/api-keys/{key_id}"),
+        &expire("2020-01-01T00:00:00Z"),
+    )
+    .await;
+    assert_eq!(
+        app.bearer(&token).get("/api/blog/articles").await.status,
+        401
+    );
+    app.patch(
+        &format!("/api/rbac/api-keys/{key_id}"),
+        &expire("2099-01-01T00:00:00Z"),
+    )
+    .await;
+    assert_eq!(
+        app.bearer(&token).get("/api/blog/articles").await.status,
+        200
+    );
     // A key turned off, a made-up key and no credentials: 401 before any tool.
     app.patch(
         &format!("/api/rbac/api-keys/{key_id}"),

@@ -208,14 +208,16 @@ impl Chats {
         tx.commit().await
     }
 
-    /// Writes `profile`'s message into `chat` (as an answer is written: no subject, no rate).
-    async fn write_as(&self, profile: Uuid, chat: Uuid, text: &str) -> Result<Record> {
+    /// Writes `profile`'s message into `chat` (as an answer is written: no subject, no rate) and
+    /// tells the members: its link and its view.
+    async fn write_as(&self, profile: Uuid, chat: Uuid, text: &str) -> Result<(Record, Value)> {
         let mut tx = self.store.begin().await?;
         let (_, link) = self
             .message_in(&mut tx.exec(), chat, profile, text, position_now())
             .await?;
         tx.commit().await?;
-        Ok(link)
+        let view = self.announce(chat, link.clone()).await?;
+        Ok((link, view))
     }
 
     /// Keeps `text` as the message of `link` and tells the members.
@@ -396,26 +398,12 @@ impl Chats {
                 .find(|m| m["profileId"] == json!(profile))
                 .and_then(|m| m["description"].as_str());
             if last_own != Some(says("en", "budget")) && last_own != Some(says("ru", "budget")) {
-                let link = self.write_as(profile, chat, says(lang, "budget")).await?;
-                let view = self.message(link).await?;
-                self.tell(
-                    chat,
-                    "chat.message",
-                    json!({"chatId": chat, "message": view}),
-                )
-                .await;
+                self.write_as(profile, chat, says(lang, "budget")).await?;
             }
             return Ok(());
         }
         // Placed now, after the message answered: the members see it being written.
-        let link = self.write_as(profile, chat, "…").await?;
-        let placeholder = self.message(link.clone()).await?;
-        self.tell(
-            chat,
-            "chat.message",
-            json!({"chatId": chat, "message": placeholder}),
-        )
-        .await;
+        let (link, placeholder) = self.write_as(profile, chat, "…").await?;
         let body = json!({
             "model": svc.model,
             "messages": messages,

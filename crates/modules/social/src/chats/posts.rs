@@ -66,6 +66,18 @@ impl Chats {
             link
         };
         tx.commit().await?;
+        let view = self.announce(chat, link).await?;
+        // The chat's AI members answer from the queue; the message stands whatever they do.
+        if let Some(id) = view["id"].as_str().and_then(|s| Uuid::parse_str(s).ok())
+            && let Err(e) = self.call_assistants(chat, profile, id, &text).await
+        {
+            tracing::warn!(%chat, error = %e, "the chat's assistants were not asked to answer");
+        }
+        Ok(view)
+    }
+
+    /// Tells `chat`'s members of its new message (`link`): the message's view.
+    pub(super) async fn announce(&self, chat: Uuid, link: Record) -> Result<Value> {
         let view = self.message(link).await?;
         self.tell(
             chat,
@@ -73,12 +85,6 @@ impl Chats {
             json!({"chatId": chat, "message": view}),
         )
         .await;
-        // The chat's AI members answer from the queue; the message stands whatever they do.
-        if let Some(id) = view["id"].as_str().and_then(|s| Uuid::parse_str(s).ok())
-            && let Err(e) = self.call_assistants(chat, profile, id, &text).await
-        {
-            tracing::warn!(%chat, error = %e, "the chat's assistants were not asked to answer");
-        }
         Ok(view)
     }
 
