@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { Button } from "@/ui/button";
+import { CopyField } from "@/ui/copy-field";
 import { Input, Label } from "@/ui/input";
 import { useKeysT } from "./api-key-i18n";
 
@@ -42,22 +43,7 @@ export function ApiKeyPanel({ id }: { id: string; lang: string }) {
             <p className="text-sm font-medium text-amber-900">
               {t("keys.once")}
             </p>
-            <div className="flex flex-wrap items-center gap-2">
-              <Label htmlFor={`${base}-v`} className="sr-only">
-                {t("keys.value")}
-              </Label>
-              <Input id={`${base}-v`} readOnly value={token} className="max-w-xl font-mono text-xs" data-testid="api-key-token" onFocus={(e) => e.currentTarget.select()} />
-              <Button
-                type="button"
-                variant="outline"
-                size="sm"
-                onClick={() => {
-                  void navigator.clipboard?.writeText(token).then(() => toast.success(t("keys.copied")));
-                }}
-              >
-                {t("keys.copy")}
-              </Button>
-            </div>
+            <CopyField value={token} label={t("keys.value")} copyLabel={t("keys.copy")} onCopied={() => toast.success(t("keys.copied"))} testId="api-key-token" />
           </div>
         ) : (
           <p className="text-sm text-neutral-700">{prefix ? t("keys.has", { prefix }) : t("keys.none")}</p>

@@ -41,7 +41,7 @@ export const keysRu: Catalogue = {
     copy: "Копировать",
     copied: "Ключ скопирован",
     connect: "Подключение ИИ-агента",
-    connectHelp: "Добавьте MCP-сервер (streamable HTTP) по адресу ниже и передавайте ключ в заголовке Authorization: Bearer <ключ>. Скрипты передают тот же заголовок в API.",
+    connectHelp: "Добавьте MCP-сервер с транспортом «потоковый HTTP» по адресу ниже и передавайте ключ в заголовке Authorization: Bearer <ключ>. Скрипты передают тот же заголовок в API.",
     address: "Адрес MCP",
     failed: "Не получилось; попробуйте ещё раз.",
   },

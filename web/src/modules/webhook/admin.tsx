@@ -6,7 +6,7 @@ import { api } from "@/api/client";
 import { entityName, useMeta } from "@/api/meta";
 import { ApiError } from "@/api/http";
 import { Button } from "@/ui/button";
-import { Input, Label } from "@/ui/input";
+import { CopyField } from "@/ui/copy-field";
 import { useHooksT } from "./i18n";
 
 const ENDPOINT = "/api/webhook/endpoints/{id}";
@@ -43,25 +43,11 @@ function Secret({ id }: { id: string }) {
       </h4>
       <p className="text-sm text-neutral-700">{t("hooks.secretHelp")}</p>
       {secret ? (
-        <div className="flex flex-wrap items-center gap-2">
-          <Label htmlFor={`${base}-v`} className="sr-only">
-            {t("hooks.secret")}
-          </Label>
-          <Input id={`${base}-v`} readOnly value={secret} className="max-w-xl font-mono text-xs" data-testid="webhook-secret-value" onFocus={(e) => e.currentTarget.select()} />
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            onClick={() => {
-              void navigator.clipboard?.writeText(secret).then(() => toast.success(t("hooks.copied")));
-            }}
-          >
-            {t("hooks.copy")}
-          </Button>
+        <CopyField value={secret} label={t("hooks.secret")} copyLabel={t("hooks.copy")} onCopied={() => toast.success(t("hooks.copied"))} testId="webhook-secret-value">
           <Button type="button" variant="ghost" size="sm" onClick={() => setSecret(null)}>
             {t("hooks.hide")}
           </Button>
-        </div>
+        </CopyField>
       ) : (
         <div>
           <Button type="button" variant="outline" size="sm" disabled={show.isPending} onClick={() => show.mutate()} data-testid="webhook-secret-show">
