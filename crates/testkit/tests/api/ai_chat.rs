@@ -210,6 +210,69 @@ async fn an_ai_member_answers_both_as_it_writes(db: Db) {
 }
 dual_test!(an_ai_member_answers_both_as_it_writes, db);
 
+/// An assistant answers at most `ANSWERS_PER_MINUTE` messages a minute: a burst past it leaves
+/// the rest unanswered (and unpaid), not queued for ever.
+async fn an_assistant_answers_a_burst_only_up_to_its_rate(db: Db) {
+    let fake = ChatFake::start().await.expect("fake");
+    let (base, key) = (fake.base.clone(), fake.key.clone());
+    let app = spawn_app_with(db, move |c| {
+        c.ai.ai_base_url = Some(base);
+        c.ai.ai_api_key = Some(key);
+        c.chat_rate = 100;
+    })
+    .await
+    .expect("app");
+    let (alice, ap) = person(&app, "alice@burst.test", "Alice").await;
+    let ai = app
+        .create(
+            "/api/social/profiles",
+            &json!({"variant": "artificial-intelligence", "title": {"en": "Helper"}, "aiMonthlyTokens": 1_000_000}),
+        )
+        .await;
+    let ai_id = ai["id"].as_str().unwrap().to_owned();
+    let r = app
+        .as_account(&alice)
+        .post(&chats(&alice, &ap), &json!({"profileIds": [ai_id]}))
+        .await;
+    let chat = r.data()["id"].as_str().unwrap().to_owned();
+    let limit = stoa_social::chats::ai::ANSWERS_PER_MINUTE as usize;
+    for i in 0..limit + 5 {
+        say(&app, &alice, &ap, &chat, &format!("Question number {i}")).await;
+    }
+    // Every answer given is whole; then no more come.
+    let answers = |h: &Value| {
+        h.as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["profileId"] == json!(ai_id) && m["description"] != "…")
+            .count()
+    };
+    let mut seen = 0;
+    for _ in 0..100 {
+        let h = app
+            .as_account(&alice)
+            .get(&format!("{}/{chat}/messages?limit=100", chats(&alice, &ap)))
+            .await;
+        seen = answers(h.data());
+        if seen >= limit {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let h = app
+        .as_account(&alice)
+        .get(&format!("{}/{chat}/messages?limit=100", chats(&alice, &ap)))
+        .await;
+    assert_eq!((seen, answers(h.data())), (limit, limit), "{}", h.text);
+    assert_eq!(
+        fake.requests().len(),
+        limit,
+        "the service asked once per answer"
+    );
+}
+dual_test!(an_assistant_answers_a_burst_only_up_to_its_rate, db);
+
 /// With no AI service configured the variant is silent, and the admin's state says so.
 async fn without_a_service_the_assistant_is_silent(app: TestApp) {
     let (alice, ap) = person(&app, "alice@noai.test", "Alice").await;
