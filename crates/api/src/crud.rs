@@ -209,6 +209,11 @@ async fn bulk_update(state: AppState, e: Arc<Entity>, req: Request) -> ApiResult
     Ok(data(StatusCode::OK, rows))
 }
 
+/// The address of `e`'s generic routes (`/api/{module}/{route}`; one record at `…/{id}`).
+pub fn collection_path(e: &Entity) -> String {
+    format!("/api/{}/{}", e.module, e.route)
+}
+
 /// Registers the generic routes of `e`.
 /// Reads are public when the registry says visitors may read the entity; writes are for admins.
 pub fn entity_routes(
@@ -221,7 +226,7 @@ pub fn entity_routes(
     } else {
         Access::Admin
     };
-    let base = format!("/api/{}/{}", e.module, e.route);
+    let base = collection_path(&e);
     let item = format!("{base}/{{id}}");
     let mut book = book;
     let x = e.clone();

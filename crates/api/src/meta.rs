@@ -56,7 +56,7 @@ fn entity(reg: &Registry, e: &Entity) -> Value {
         "module": e.module,
         "name": e.name,
         "route": e.route,
-        "path": format!("/api/{}/{}", e.module, e.route),
+        "path": crate::crud::collection_path(e),
         "kind": e.kind,
         "table": e.table,
         "titleField": e.title_field,

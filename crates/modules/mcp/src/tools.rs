@@ -312,7 +312,7 @@ pub fn catalogue(doc: &Value, reg: &Registry) -> Vec<Tool> {
         return out;
     };
     for e in reg.entities() {
-        let collection = format!("/api/{}/{}", e.module, e.route);
+        let collection = stoa_api::crud::collection_path(e);
         let item = format!("{collection}/{{id}}");
         for (path, method, verb) in [
             (&collection, "get", Verb::Find),
