@@ -118,7 +118,7 @@ export const donorSpecs = [
       const watcher = await watchedContext(stack, { viewport: DESKTOP });
       await watcher.page.goto("/en/");
       await watcher.page.getByTestId("progress-count").waitFor();
-      await watcher.page.waitForFunction(() => /\d/.test(document.querySelector("[data-testid=progress-count]")?.textContent ?? ""));
+      await watcher.page.locator('[data-testid=progress-count][data-state="ready"]').waitFor();
       const before = await shownCount(watcher.page);
 
       const w = await watchedContext(stack, { viewport: DESKTOP });
@@ -156,7 +156,8 @@ export const donorSpecs = [
       // The page opened before the payment shows the 11 trees within seconds, without a reload
       // (the server tells every open page that a payment moved the counters).
       await watcher.page.waitForFunction((n) => Number((document.querySelector("[data-testid=progress-count]")?.textContent ?? "").replace(/\D/g, "")) >= n, before + 11, { timeout: 8000 });
-      expect((await shownCount(watcher.page)) === before + 11, `the open page's counter went from ${before} to ${before + 11}`);
+      const after11 = await shownCount(watcher.page);
+      expect(after11 === before + 11, `the open page's counter went from ${before} to ${after11}, not to ${before + 11}`);
 
       for (const c of [w, watcher]) expect(c.problems.length === 0, c.problems.join("\n"));
       await watcher.context.close();
@@ -168,7 +169,7 @@ export const donorSpecs = [
     async (stack) => {
       const watcher = await watchedContext(stack, { viewport: DESKTOP });
       await watcher.page.goto("/ru/");
-      await watcher.page.waitForFunction(() => /\d/.test(document.querySelector("[data-testid=progress-count]")?.textContent ?? ""));
+      await watcher.page.locator('[data-testid=progress-count][data-state="ready"]').waitFor();
       const before = await shownCount(watcher.page);
 
       // The page in en and ru, on a desktop and a phone, before anything is paid.
@@ -226,7 +227,8 @@ export const donorSpecs = [
       await noOrderId(page, "the success page after the card form");
 
       await watcher.page.waitForFunction((n) => Number((document.querySelector("[data-testid=progress-count]")?.textContent ?? "").replace(/\D/g, "")) >= n, before + 2, { timeout: 8000 });
-      expect((await shownCount(watcher.page)) === before + 2, `the open page's counter went from ${before} to ${before + 2}`);
+      const after2 = await shownCount(watcher.page);
+      expect(after2 === before + 2, `the open page's counter went from ${before} to ${after2}, not to ${before + 2}`);
       for (const c of [w, watcher]) expect(c.problems.length === 0, c.problems.join("\n"));
       await watcher.context.close();
       await w.context.close();

@@ -380,7 +380,7 @@ export const visitorSpecs = [
 ];
 
 visitorSpecs.push([
-  "visitor: searches the site from the header — 'деревья' (ru) finds the article and the products by their word forms with the words marked, 'planting' (en) the English title; on a phone from the menu; a word nothing holds says so",
+  "visitor: searches the site from the header — 'деревья' (ru) finds the article and the products by their word forms with the words marked, 'planting' (en) the English title, words of an article's text (ru, en) its snippet; on a phone from the menu; a word nothing holds says so",
   async (stack) => {
     const w = await watchedContext(stack, { viewport: DESKTOP });
     const { page } = w;
@@ -395,7 +395,7 @@ visitorSpecs.push([
     await results.first().waitFor();
     const article = results.filter({ hasText: "Как мы сажаем деревья" });
     await article.waitFor();
-    expect((await article.locator("mark").first().textContent()) === "дерев", "the stem found is marked in the title");
+    expect((await article.locator("mark").first().textContent()) === "деревья", "the word found is marked in the title, whole");
     await results.filter({ hasText: "Роща из 10 деревьев" }).waitFor();
     await results.filter({ hasText: "Дерево" }).first().waitFor();
     await screen(page, "visitor-search-ru-desktop");
@@ -406,12 +406,24 @@ visitorSpecs.push([
     await page.goto("/en/search?q=planting");
     await page.getByTestId("search-result").filter({ hasText: "How we plant trees" }).waitFor();
     await screen(page, "visitor-search-en-desktop");
+    // Words only the article's text holds (not its title): found, marked in the snippet.
+    for (const [lang, q, title, mark] of [
+      ["ru", "саженцами", "Как мы сажаем деревья", "саженцы"],
+      ["en", "erosion", "Why the planet needs forests", "erosion"],
+    ]) {
+      await page.goto(`/${lang}/search?q=${encodeURIComponent(q)}`);
+      const hit = page.getByTestId("search-result").filter({ hasText: title });
+      await hit.waitFor();
+      const marks = await hit.locator("mark").allTextContents();
+      expect(marks.some((m) => m.toLowerCase() === mark), `${q}: the word of the text is marked (${marks.join(", ")})`);
+    }
+    await screen(page, "visitor-search-in-text-en");
     // A typo finds the close spelling, marked as the site spells it, and says so (en and ru).
     await page.goto("/en/search?q=forrests");
     const close = page.getByTestId("search-result").filter({ hasText: "Why the planet needs forests" });
     await close.waitFor();
     await page.getByTestId("search-fuzzy").getByText("Nothing matches “forrests” exactly").waitFor();
-    expect((await close.locator("mark").first().textContent()) === "forest", "the spelling found is marked");
+    expect((await close.locator("mark").first().textContent()) === "forests", "the spelling found is marked");
     await screen(page, "visitor-search-typo-en");
     await page.goto("/ru/search?q=деревъя");
     await page.getByTestId("search-result").filter({ hasText: "Как мы сажаем деревья" }).waitFor();

@@ -466,9 +466,64 @@ pub fn as_object(v: &Value) -> Result<&Map<String, Value>> {
     })
 }
 
+/// The words of a rich-text value (a document per language, `{"en": {"type": "doc", …}}`) as
+/// plain text, every language's in turn: the text of each text node, words split by marks kept
+/// together, a space after each block. What a search index holds for a rich-text field.
+pub fn plain_text(v: &Value) -> String {
+    fn words(v: &Value, out: &mut String) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(t)) = m.get("text") {
+                    out.push_str(t);
+                }
+                match m.get("content") {
+                    Some(Value::Array(c)) => {
+                        c.iter().for_each(|n| words(n, out));
+                        // Blocks end with a space, so their words do not run together.
+                        out.push(' ');
+                    }
+                    // A map of languages: each document in turn.
+                    _ if !m.contains_key("type") => m.values().for_each(|d| {
+                        words(d, out);
+                        out.push(' ');
+                    }),
+                    _ => {}
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|n| words(n, out)),
+            Value::String(s) => {
+                out.push_str(s);
+                out.push(' ');
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    words(v, &mut out);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rich_text_reads_as_its_words_in_every_language() {
+        let doc = serde_json::json!({
+            "en": {"type": "doc", "content": [
+                {"type": "heading", "content": [{"type": "text", "text": "Why"}]},
+                {"type": "paragraph", "content": [
+                    {"type": "text", "text": "for"},
+                    {"type": "text", "text": "ests", "marks": [{"type": "bold"}]},
+                    {"type": "text", "text": " grow"}
+                ]}
+            ]},
+            "ru": {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": "Лес растёт"}]}]}
+        });
+        assert_eq!(plain_text(&doc), "Why forests grow Лес растёт");
+        assert_eq!(plain_text(&serde_json::json!({})), "");
+        assert_eq!(plain_text(&serde_json::json!({"en": "plain", "ru": null})), "plain");
+    }
     use crate::model::*;
     use serde_json::json;
 

@@ -152,12 +152,51 @@ fn create_index(e: &Entity, (name, unique, cols): &(String, bool, Vec<String>)) 
     )
 }
 
-/// The text columns `search` looks in, when the entity has any.
-pub fn search_columns(e: &Entity) -> Vec<&str> {
+/// The text columns `search` looks in, when the entity has any: a searchable text, choice or
+/// translation's own column, a searchable rich text's [`text_column`].
+pub fn search_columns(e: &Entity) -> Vec<String> {
     e.public_fields()
-        .filter(|f| f.searchable && matches!(f.kind, Kind::Text | Kind::Enum | Kind::Translations))
-        .map(|f| f.column.as_str())
+        .filter(|f| f.searchable)
+        .filter_map(search_column)
         .collect()
+}
+
+/// The column a search of field `f` looks in (see [`search_columns`]), when it can have one.
+pub fn search_column(f: &Field) -> Option<String> {
+    match f.kind {
+        Kind::Text | Kind::Enum | Kind::Translations => Some(f.column.clone()),
+        Kind::RichText => text_column(f),
+        _ => None,
+    }
+}
+
+/// The derived column of a searchable rich-text field: its words as plain text in every language
+/// (`stoa_kernel::value::plain_text`), written by the store with the field and indexed for
+/// `search`, never read into a record or an answer (it is no declared field). A document's JSON
+/// is not searched itself: its node types and marks would match ("paragraph", "bold").
+pub fn text_column(f: &Field) -> Option<String> {
+    (f.kind == Kind::RichText && f.searchable).then(|| format!("{}__text", f.column))
+}
+
+/// Every derived [`text_column`] of `e`, with its field.
+pub fn text_columns(e: &Entity) -> impl Iterator<Item = (&Field, String)> {
+    e.fields
+        .iter()
+        .filter_map(|f| text_column(f).map(|c| (f, c)))
+}
+
+/// The statement that fills the derived [`text_column`] `c` of field `f` where it is empty (rows
+/// written before the field was searched), in SQL: each text node's text, a space between.
+fn text_column_backfill(e: &Entity, f: &Field, c: &str, b: Backend) -> String {
+    let (t, src, dst) = (q(&e.table), q(&f.column), q(c));
+    match b {
+        Backend::Sqlite => format!(
+            "UPDATE {t} SET {dst} = (SELECT group_concat(j.value, ' ') FROM json_tree({t}.{src}) j WHERE j.key = 'text' AND j.type = 'text') WHERE {dst} IS NULL AND json_valid({src})"
+        ),
+        Backend::Postgres => format!(
+            "UPDATE {t} SET {dst} = (SELECT string_agg(x #>> '{{}}', ' ') FROM jsonb_path_query({t}.{src}, 'strict $.**.text ? (@.type() == \"string\")') x) WHERE {dst} IS NULL AND {src} IS NOT NULL"
+        ),
+    }
 }
 
 /// PostgreSQL: what the trigram index of search column `c` indexes, and what the search matches:
@@ -294,7 +333,7 @@ fn search_index(e: &Entity, b: Backend, ex: &Existing) -> Vec<String> {
                 ),
             ];
             if let Some(have) = ex.columns.get(&fts) {
-                if cols.len() == have.len() && cols.iter().all(|c| have.contains(*c)) {
+                if cols.len() == have.len() && cols.iter().all(|c| have.contains(c)) {
                     // Made before the index was written at commit (or lost): made again.
                     let current = ["ai", "ad", "au"].iter().all(|sfx| {
                         ex.triggers
@@ -360,7 +399,7 @@ fn search_trigger(fts: &str, suffix: &str) -> String {
 /// The search index of what `e` no longer searches (`cols`: what it searches now), dropped: on
 /// SQLite the whole index with its triggers and queued entries once no column is searched, on
 /// PostgreSQL each column's.
-fn search_index_dropped(e: &Entity, cols: &[&str], b: Backend, ex: &Existing) -> Vec<String> {
+fn search_index_dropped(e: &Entity, cols: &[String], b: Backend, ex: &Existing) -> Vec<String> {
     match b {
         Backend::Sqlite => {
             let fts = search_table(e);
@@ -380,8 +419,9 @@ fn search_index_dropped(e: &Entity, cols: &[&str], b: Backend, ex: &Existing) ->
         Backend::Postgres => e
             .fields
             .iter()
-            .filter(|f| !cols.contains(&f.column.as_str()))
-            .map(|f| trigram_index(e, &f.column))
+            .flat_map(|f| [f.column.clone(), format!("{}__text", f.column)])
+            .filter(|c| !cols.contains(c))
+            .map(|c| trigram_index(e, &c))
             .filter(|name| ex.indexes.contains(name))
             .map(|name| format!("DROP INDEX IF EXISTS {}", q(&name)))
             .collect(),
@@ -486,6 +526,7 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
                     .fields
                     .iter()
                     .map(|f| format!("  {}", column_def(&e, f, reg, b, false)))
+                    .chain(text_columns(&e).map(|(_, c)| format!("  {} TEXT", q(&c))))
                     .collect();
                 out.push(format!(
                     "CREATE TABLE {} (\n{}\n)",
@@ -503,7 +544,19 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
                         ));
                     }
                 }
-                let declared: HashSet<&str> = e.fields.iter().map(|f| f.column.as_str()).collect();
+                for (f, c) in text_columns(&e) {
+                    if !have.contains(&c) {
+                        out.push(format!("ALTER TABLE {} ADD COLUMN {} TEXT", q(&e.table), q(&c)));
+                        out.push(text_column_backfill(&e, f, &c, b));
+                    }
+                }
+                let derived: Vec<String> = text_columns(&e).map(|(_, c)| c).collect();
+                let declared: HashSet<&str> = e
+                    .fields
+                    .iter()
+                    .map(|f| f.column.as_str())
+                    .chain(derived.iter().map(String::as_str))
+                    .collect();
                 for c in have {
                     if !declared.contains(c.as_str()) {
                         warnings.insert(format!(

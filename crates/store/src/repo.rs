@@ -257,7 +257,7 @@ pub fn search_is_index_only(e: &Entity) -> bool {
     let indexed = crate::ddl::search_columns(e);
     e.public_fields()
         .filter(|f| f.searchable)
-        .all(|f| indexed.contains(&f.column.as_str()))
+        .all(|f| crate::ddl::search_column(f).is_some_and(|c| indexed.contains(&c)))
 }
 
 /// Whether the search is the only thing narrowing `query` (so its index count is the list's).
@@ -302,22 +302,24 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
         // stops at the page's rows.
         let short = term.chars().count() < 3;
         for f in e.public_fields().filter(|f| f.searchable) {
-            if fts && indexed.contains(&f.column.as_str()) {
+            // A rich text is searched in its derived plain text (`ddl::text_column`).
+            let column = crate::ddl::search_column(f).unwrap_or_else(|| f.column.clone());
+            if fts && indexed.contains(&column) {
                 continue;
             }
             let json = f.kind == Kind::Translations;
             let target = match (b, short, json) {
                 (Backend::Postgres, true, true) => {
-                    Expr::cust_with_exprs("(($1::text) || '')", [col(&f.column)])
+                    Expr::cust_with_exprs("(($1::text) || '')", [col(&column)])
                 }
                 (Backend::Postgres, true, false) => {
-                    Expr::cust_with_exprs("($1 || '')", [col(&f.column)])
+                    Expr::cust_with_exprs("($1 || '')", [col(&column)])
                 }
                 // The expression the trigram index is built on (`ddl::search_expr`).
                 (Backend::Postgres, false, true) => {
-                    Expr::cust_with_exprs("($1::text)", [col(&f.column)])
+                    Expr::cust_with_exprs("($1::text)", [col(&column)])
                 }
-                _ => col(&f.column),
+                _ => col(&column),
             };
             any = any.add(contains(target, term, b));
         }
@@ -787,7 +789,25 @@ pub(crate) fn assignments(e: &Entity, vals: &[(usize, Val)], b: Backend) -> Vec<
                 Expr::val(to_value(f.kind, v, b)),
             )
         })
+        .chain(derived(e, vals, b))
         .collect()
+}
+
+/// The derived columns written with `vals`: a searchable rich text's plain text
+/// (`ddl::text_column`), kept in step with every write of the field.
+fn derived<'a>(
+    e: &'a Entity,
+    vals: &'a [(usize, Val)],
+    b: Backend,
+) -> impl Iterator<Item = (Alias, Expr)> + 'a {
+    vals.iter().filter_map(move |(i, v)| {
+        let column = crate::ddl::text_column(&e.fields[*i])?;
+        let text = match v {
+            Val::Json(doc) => Val::Text(stoa_kernel::value::plain_text(doc)),
+            _ => Val::Null,
+        };
+        Some((Alias::new(column), Expr::val(to_value(Kind::Text, &text, b))))
+    })
 }
 
 /// Does any row have `value` in `field`?
@@ -803,15 +823,10 @@ fn insert_statement(
 ) -> Result<sea_query::InsertStatement> {
     let mut s = Query::insert();
     s.into_table(Alias::new(e.table.as_str()));
-    s.columns(
-        vals.iter()
-            .map(|(i, _)| Alias::new(e.fields[*i].column.as_str())),
-    );
-    s.values(
-        vals.iter()
-            .map(|(i, v)| Expr::val(to_value(e.fields[*i].kind, v, b))),
-    )
-    .map_err(Error::internal)?;
+    let all = assignments(e, vals, b);
+    s.columns(all.iter().map(|(c, _)| c.clone()));
+    s.values(all.into_iter().map(|(_, v)| v))
+        .map_err(Error::internal)?;
     Ok(s)
 }
 

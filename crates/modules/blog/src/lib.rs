@@ -14,6 +14,8 @@ pub fn declarations() -> Module {
             model(M, "article", "articles")
                 .content()
                 .tsd(true)
+                // The site search and the admin's find words inside the text too.
+                .field(rich_text("description").searchable())
                 .variants(&[
                     "default",
                     "overview-default",

@@ -91,7 +91,8 @@ pub fn declarations() -> Module {
                     )
                     .field(translations("title").list().searchable())
                     .field(translations("shortDescription"))
-                    .field(rich_text("description"))
+                    // The site search and the admin's find words inside the text too.
+                    .field(rich_text("description").searchable())
                     .publishable()
                     .build(),
                 model(M, "store", "stores")

@@ -47,8 +47,11 @@ pub const MAX_RESULTS: usize = 20;
 const SNIPPET: usize = 180;
 /// Pages read to find the page templates (a site has tens).
 const MAX_PAGES: usize = 2_000;
-/// Characters of a record's text looked at for the words and the snippet.
+/// Characters of a record's field looked at for close spellings.
 const MAX_TEXT: usize = 4_000;
+/// Characters of a record's text (an article's body) looked at for the words and the snippet:
+/// the index finds words anywhere in it, so the check must read as far.
+const MAX_BODY: usize = 200_000;
 /// Pages never offered as results.
 const NOT_RESULTS: &[&str] = &["/404", "/500"];
 
@@ -224,25 +227,21 @@ fn cut(text: &str, n: usize) -> String {
 /// `window`, only about that many characters around the first match (or from the start).
 fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
     let chars: Vec<char> = text.chars().collect();
-    let lower: Vec<char> = chars
+    // Lower case char for char, so a position in it is one in `chars`.
+    let lower: String = chars
         .iter()
         .map(|c| c.to_lowercase().next().unwrap_or(*c))
         .collect();
-    let mut hit = vec![false; chars.len()];
-    for s in stems {
-        let s: Vec<char> = s.chars().collect();
-        if s.is_empty() || s.len() > lower.len() {
-            continue;
-        }
-        for i in 0..=lower.len() - s.len() {
-            if lower[i..i + s.len()] == s[..] {
-                hit[i..i + s.len()].iter_mut().for_each(|h| *h = true);
-            }
-        }
-    }
     let (from, to) = match window {
         Some(w) if chars.len() > w => {
-            let first = hit.iter().position(|h| *h).unwrap_or(0);
+            // The first word found, by the substring search (a long text is not walked stem by
+            // stem at every character).
+            let first = stems
+                .iter()
+                .filter(|s| !s.is_empty())
+                .filter_map(|s| lower.find(s.as_str()).map(|b| lower[..b].chars().count()))
+                .min()
+                .unwrap_or(0);
             let from = first.saturating_sub(w / 3);
             // Back to a word's start, but never far (text without spaces).
             let from = (from.saturating_sub(20)..=from)
@@ -253,6 +252,29 @@ fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
         }
         _ => (0, chars.len()),
     };
+    // The marks, within what is shown.
+    let lower: Vec<char> = lower.chars().skip(from).take(to - from).collect();
+    let mut hit = vec![false; chars.len()];
+    for s in stems {
+        let s: Vec<char> = s.chars().collect();
+        if s.is_empty() || s.len() > lower.len() {
+            continue;
+        }
+        for i in 0..=lower.len() - s.len() {
+            if lower[i..i + s.len()] == s[..] {
+                // The whole word that holds the stem ("деревьев", not "дерев").
+                let mut a = i;
+                while a > 0 && lower[a - 1].is_alphanumeric() {
+                    a -= 1;
+                }
+                let mut b = i + s.len();
+                while b < lower.len() && lower[b].is_alphanumeric() {
+                    b += 1;
+                }
+                hit[from + a..from + b].iter_mut().for_each(|h| *h = true);
+            }
+        }
+    }
     let mut parts: Vec<Value> = Vec::new();
     if from > 0 {
         parts.push(json!({"text": "…", "match": false}));
@@ -418,14 +440,22 @@ async fn find(
             };
             let title = cut(&title, MAX_TEXT / 8);
             let body = snippet_fields(e)
-                .map(|f| cut(&text_in(fields.get(f.name), lang), MAX_TEXT))
+                .map(|f| cut(&text_in(fields.get(f.name), lang), MAX_BODY))
                 .filter(|s| !s.trim().is_empty())
                 .collect::<Vec<_>>()
-                .join(" ");
-            let body = cut(&body, MAX_TEXT);
+                // A subtitle and a text read as two parts, not one run-on sentence.
+                .join(" · ");
+            let body = cut(&body, MAX_BODY);
+            // A close spelling is looked for at the start of the text only: each word there is
+            // compared with each of the query's, which costs with the text's length.
+            let looked_at = if fuzzy {
+                cut(&body, MAX_TEXT)
+            } else {
+                body.clone()
+            };
             // Every word of the query, somewhere in what the record holds (its searched fields too).
             let all = format!(
-                "{title} {body} {}",
+                "{title} {looked_at} {}",
                 stoa_store::ddl::search_columns(e)
                     .iter()
                     .filter_map(|c| e.fields.iter().find(|f| f.column == *c))
@@ -570,7 +600,7 @@ mod tests {
         let v = marked("Как мы сажаем деревья", &["дерев".into()], None);
         assert_eq!(
             v,
-            json!([{"text": "Как мы сажаем ", "match": false}, {"text": "дерев", "match": true}, {"text": "ья", "match": false}])
+            json!([{"text": "Как мы сажаем ", "match": false}, {"text": "деревья", "match": true}])
         );
         let long = format!("{} лес {}", "слово ".repeat(60), "слово ".repeat(60));
         let parts = marked(&long, &["лес".into()], Some(60));

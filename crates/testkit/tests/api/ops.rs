@@ -1094,6 +1094,115 @@ async fn a_list_index_no_longer_declared_is_dropped(db: stoa_testkit::Db) {
 }
 dual_test!(a_list_index_no_longer_declared_is_dropped, db);
 
+/// A rich text made searchable in a later version: `migrate` adds its derived text column, fills
+/// it from the documents already written (their text nodes, not their markup), and indexes it,
+/// so an article written before is found by a word of its text, on both databases.
+async fn a_rich_text_made_searchable_is_filled_from_the_rows_written_before(db: stoa_testkit::Db) {
+    let app = stoa_testkit::spawn_app(db).await.expect("app");
+    let body = json!({"ru": {"type": "doc", "content": [{"type": "paragraph", "content": [
+        {"type": "text", "text": "Мы видели "},
+        {"type": "text", "text": "баобабы", "marks": [{"type": "bold"}]}
+    ]}]}});
+    let a = app
+        .create(
+            "/api/blog/articles",
+            &json!({"slug": "older", "title": {"ru": "Старая статья"}, "description": body}),
+        )
+        .await;
+    let id = a["id"].as_str().expect("id").to_owned();
+    assert!(articles_found(&app, "баобаб").await.contains(&id));
+    // The database as the older version left it: no derived column, an index without it.
+    let article = app.registry.by_key("blog.article").expect("blog.article");
+    let older: Vec<String> = stoa_store::ddl::search_columns(&article)
+        .into_iter()
+        .filter(|c| c != "description__text")
+        .collect();
+    let mut tx = app.store.db.begin().await.expect("begin");
+    match tx.exec().link {
+        stoa_store::db::Link::Sqlite(c) => {
+            let cols = older
+                .iter()
+                .map(|c| format!("\"{c}\""))
+                .collect::<Vec<_>>()
+                .join(", ");
+            c.execute_batch(&format!(
+                r#"DROP TRIGGER "blog_article_search_ai";
+                   DROP TRIGGER "blog_article_search_ad";
+                   DROP TRIGGER "blog_article_search_au";
+                   DROP TABLE "blog_article_search";
+                   ALTER TABLE "blog_article" DROP COLUMN "description__text";
+                   CREATE VIRTUAL TABLE "blog_article_search" USING fts5({cols}, content="blog_article", content_rowid='rowid', tokenize='trigram');
+                   INSERT INTO "blog_article_search"("blog_article_search") VALUES ('rebuild');"#
+            ))
+            .expect("the older schema")
+        }
+        stoa_store::db::Link::Postgres(c) => {
+            sqlx::query(r#"ALTER TABLE "blog_article" DROP COLUMN "description__text""#)
+                .execute(&mut *c)
+                .await
+                .expect("the older schema");
+        }
+    }
+    tx.commit().await.expect("commit");
+    // (On SQLite the older index answers; PostgreSQL searches the column, which is gone until
+    // `migrate`, run at every start before the server listens.)
+    if db == stoa_testkit::Db::Sqlite {
+        assert!(
+            !articles_found(&app, "баобаб").await.contains(&id),
+            "the older database searches titles alone"
+        );
+    }
+    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan");
+    assert!(
+        plan.iter()
+            .any(|s| s == r#"ALTER TABLE "blog_article" ADD COLUMN "description__text" TEXT"#),
+        "{plan:?}"
+    );
+    assert!(
+        plan.iter()
+            .any(|s| s.starts_with(r#"UPDATE "blog_article" SET "description__text""#)),
+        "{plan:?}"
+    );
+    let again = migrated_then_planned(&app).await;
+    assert!(
+        !again.iter().any(|s| s.contains("description__text")),
+        "done once: {again:?}"
+    );
+    assert!(
+        articles_found(&app, "баобаб").await.contains(&id),
+        "the text written before is searched"
+    );
+    assert!(
+        !articles_found(&app, "paragraph").await.contains(&id),
+        "the markup is not"
+    );
+    if db == stoa_testkit::Db::Sqlite {
+        let mut c = app.store.db.read().await.expect("read");
+        let stoa_store::db::Link::Sqlite(c) = c.exec().link else {
+            panic!("sqlite")
+        };
+        c.execute_batch(
+            r#"INSERT INTO "blog_article_search"("blog_article_search", rank) VALUES ('integrity-check', 1)"#,
+        )
+        .expect("the search index matches its table");
+    }
+}
+dual_test!(a_rich_text_made_searchable_is_filled_from_the_rows_written_before, db);
+
+/// What an admin's search of the articles for `term` answers.
+async fn articles_found(app: &TestApp, term: &str) -> String {
+    let r = app
+        .get(&format!(
+            "/api/blog/articles?search={}",
+            form_urlencoded::byte_serialize(term.as_bytes()).collect::<String>()
+        ))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.text
+}
+
 /// Migrates `app`'s database, then answers what `migrate` would still run.
 async fn migrated_then_planned(app: &TestApp) -> Vec<String> {
     stoa_store::ddl::migrate(&app.store.db, &app.registry)

@@ -275,8 +275,11 @@ export function ProgressBar({ data, lang }: { data: Rec; lang: string }) {
     queryFn: () => api.get("/api/ecommerce/orders/paid-orders-to-products-quantity"),
   });
   const { goal, offset } = campaignOf(data);
+  // Until the paid quantity arrives the number is a dash, not the offset alone: a visitor never
+  // sees a count that then jumps (and a reader of the page never takes it for the real one).
+  const loading = q.data === undefined && !q.isError;
   const count = (q.data ?? 0) + offset;
-  const pct = Math.min(100, (count / goal) * 100);
+  const pct = loading ? 0 : Math.min(100, (count / goal) * 100);
   const [shown, setShown] = useState(0);
   useEffect(() => {
     const id = requestAnimationFrame(() => setShown(pct));
@@ -285,8 +288,8 @@ export function ProgressBar({ data, lang }: { data: Rec; lang: string }) {
   return (
     <div className="mt-8">
       <div className="flex items-end justify-between gap-4">
-        <p className="text-4xl font-bold text-emerald-900" data-testid="progress-count">
-          {formatNumber(lang, count)} <span className="text-base font-medium text-emerald-800">{t("site.planted")}</span>
+        <p className="text-4xl font-bold text-emerald-900" data-testid="progress-count" data-state={loading ? "loading" : "ready"} aria-busy={loading}>
+          {loading ? "—" : formatNumber(lang, count)} <span className="text-base font-medium text-emerald-800">{t("site.planted")}</span>
         </p>
         <p className="text-sm text-neutral-600">
           {t("site.goal")}: {formatNumber(lang, goal)}
