@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The visitors' site search as the tables grow (issue 51): seeds the article page template and
-blog articles through the API in steps (1 000, then up to 20 000), and at each step times
-GET /api/host/search for a word one article holds, a word form every tenth article holds (many
+blog articles, each with a text of three paragraphs, through the API in steps (1 000, 20 000,
+100 000), and at each step times GET /api/host/search for a word one article's title holds, a word
+one article's text alone holds, a word form every tenth article holds (many
 matches: the answer is capped), a word none holds (which also takes the typo path), and a typo
 of the rare word (found through that path). Sequential requests at the client on
 loopback (an upper bound on server time); p50/p95 over N requests after a warm-up.
@@ -43,9 +44,23 @@ def title(i):
     return f"Заметка про {WORDS[i % len(WORDS)]} номер {i}"
 
 
+def body(i):
+    # Every article has a text (three paragraphs, ~700 characters in all, in the search index since
+    # texts are searched); one of them alone speaks of sequoias, in its text and not its title.
+    place = WORDS[i % len(WORDS)]
+    paragraphs = [
+        f"Мы снова приехали на {place} номер {i}. Весной здесь работают волонтёры, они готовят участки и считают саженцы.",
+        f"Отчёт о поездке {i}: погода, дорога и люди. Каждая посадка получает метку, фотографию и место на карте проекта.",
+        "Секвойя растёт медленно, но живёт тысячи лет." if i == 555 else
+        f"Следующая поездка на {WORDS[(i + 3) % len(WORDS)]} будет осенью; записаться можно на странице проекта.",
+    ]
+    doc = {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": t}]} for t in paragraphs]}
+    return {"ru": doc}
+
+
 def seed(upto, have):
     for start in range(have, upto, 100):
-        call("POST", "/api/blog/articles/bulk", [{"data": {"slug": f"a-{i:06d}", "status": "published", "title": {"ru": title(i), "en": f"Note {i}"}}}
+        call("POST", "/api/blog/articles/bulk", [{"data": {"slug": f"a-{i:06d}", "status": "published", "title": {"ru": title(i), "en": f"Note {i}"}, "description": body(i)}}
                                                  for i in range(start, min(upto, start + 100))])
 
 
@@ -77,7 +92,7 @@ for step in STEPS:
     print(f"seeded {step} articles ({time.time() - t:.1f} s)", flush=True)
     # A word none holds also takes the typo path (its halves looked up), and a typo of the rare
     # word finds its one article that way.
-    for name, q in [("one article holds it ('баобаб')", "баобаб"), ("every tenth holds a form ('дерево')", "дерево"), ("none holds it ('бегемот')", "бегемот"), ("a typo of the rare one ('баобап')", "баобап")]:
+    for name, q in [("one article holds it ('баобаб')", "баобаб"), ("one article's text holds it ('секвойя')", "секвойя"), ("every tenth holds a form ('дерево')", "дерево"), ("none holds it ('бегемот')", "бегемот"), ("a typo of the rare one ('баобап')", "баобап")]:
         p50, p95, found = measure(q)
         rows.setdefault(name, []).append((p50, p95, found))
         print(f"  {name}: p50 {p50:.2f} ms, p95 {p95:.2f} ms, {found} results", flush=True)

@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod config;
 pub mod crud;
 pub mod docs;
+pub mod endpoint;
 pub mod error;
 pub mod files;
 pub mod gate;

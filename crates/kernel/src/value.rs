@@ -522,7 +522,10 @@ mod tests {
         });
         assert_eq!(plain_text(&doc), "Why forests grow Лес растёт");
         assert_eq!(plain_text(&serde_json::json!({})), "");
-        assert_eq!(plain_text(&serde_json::json!({"en": "plain", "ru": null})), "plain");
+        assert_eq!(
+            plain_text(&serde_json::json!({"en": "plain", "ru": null})),
+            "plain"
+        );
     }
     use crate::model::*;
     use serde_json::json;

@@ -546,7 +546,11 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
                 }
                 for (f, c) in text_columns(&e) {
                     if !have.contains(&c) {
-                        out.push(format!("ALTER TABLE {} ADD COLUMN {} TEXT", q(&e.table), q(&c)));
+                        out.push(format!(
+                            "ALTER TABLE {} ADD COLUMN {} TEXT",
+                            q(&e.table),
+                            q(&c)
+                        ));
                         out.push(text_column_backfill(&e, f, &c, b));
                     }
                 }

@@ -806,7 +806,10 @@ fn derived<'a>(
             Val::Json(doc) => Val::Text(stoa_kernel::value::plain_text(doc)),
             _ => Val::Null,
         };
-        Some((Alias::new(column), Expr::val(to_value(Kind::Text, &text, b))))
+        Some((
+            Alias::new(column),
+            Expr::val(to_value(Kind::Text, &text, b)),
+        ))
     })
 }
 

@@ -15758,13 +15758,14 @@ export interface components {
             en: string;
             ru: string;
         };
+        /** @description A notification as its recipient receives it. */
         NotificationMessageResult: {
-            /** @description whether its channel is configured (false: it stays in the outbox) */
+            /** @description Whether its channel is configured (false: it stays in the outbox). */
             delivered: boolean;
             html: string;
             language: string;
             links: string[];
-            status?: string | null;
+            status: string | null;
             subject: string;
             text: string;
             to: string;
@@ -15917,14 +15918,21 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description How many due notifications a "send all" queued. */
         NotificationSendAllResult: {
-            ok?: boolean;
-            queued?: number;
+            ok: boolean;
+            /** Format: uint */
+            queued: number;
         };
+        /** @description A notification sent again (or left alone when it was not waiting or failed). */
         NotificationSendResult: {
-            ok?: boolean;
-            queued?: boolean;
-            status?: string;
+            ok: boolean;
+            /** @description Whether it was queued for delivery now. */
+            queued: boolean;
+            /** @description When it goes out, when it was queued. */
+            sendAfter?: string | null;
+            /** @description Its status afterwards (`new` when queued). */
+            status: string;
         };
         /** @description notification.template (notification_template) */
         NotificationTemplate: {
@@ -15984,16 +15992,23 @@ export interface components {
             /** @enum {string} */
             variant?: "default" | "generate-email-ecommerce-order-status-changed-default" | "generate-email-ecommerce-order-status-changed-admin" | "generate-telegram-ecommerce-order-status-changed-default" | "generate-telegram-ecommerce-order-status-changed-admin" | "reset-password" | "generate-email-agent-result-admin" | "generate-email-crm-form-request-created-admin" | "generate-email-crm-form-requests-digest-admin" | "generate-telegram-crm-form-request-created-admin" | "for-planet-order-receipt" | "billing-payment-mismatch-admin" | "crm-form-request-received" | "crm-form-request-reply" | "rbac-identity-linked" | "rbac-verify-email" | "rbac-email-changed" | "rbac-identity-removed" | "webhook-endpoint-disabled-admin" | "rbac-oidc-linked";
         };
+        /** @description What a preview renders: the template's data and the language. */
         NotificationTemplateRenderBody: {
+            /** @description The values the template's placeholders read. */
             data?: {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
-            language?: "en" | "ru";
+            /**
+             * @description The language to render in (English when not given).
+             * @enum {string|null}
+             */
+            language?: "en" | "ru" | null;
         };
+        /** @description A template rendered for the admin's preview. */
         NotificationTemplateRenderResult: {
-            body?: string;
-            subject?: string;
+            body: string;
+            language: string;
+            subject: string;
         };
         /** @description notification.topic (notification_topic) */
         NotificationTopic: {

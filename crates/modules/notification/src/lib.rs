@@ -5,6 +5,7 @@ pub mod compose;
 pub mod http;
 pub mod mail;
 pub mod telegram;
+pub mod views;
 
 use stoa_kernel::model::*;
 

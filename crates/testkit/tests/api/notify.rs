@@ -698,3 +698,76 @@ async fn an_admin_answers_a_submission_by_mail(db: Db) {
     );
 }
 dual_test!(an_admin_answers_a_submission_by_mail, db);
+
+/// The notification routes are typed (`stoa_api::endpoint`): what the document says each takes
+/// and answers is made from the handler's types, so it names every field the handler sends
+/// (`sendAfter`, a preview's `language`), and what the types refuse is refused, naming the field
+/// or parameter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_routes_document_is_its_types() {
+    let app = stoa_testkit::spawn_app(Db::Sqlite).await.expect("app");
+    let doc = app.get("/api/openapi.json").await;
+    assert_eq!(doc.status, 200);
+    let doc: Value = serde_json::from_str(&doc.text).expect("json");
+    let op = |path: &str, method: &str| doc["paths"][path][method].clone();
+    // A part of the document with the component schemas it names written in (one level).
+    let expand = |v: &Value| -> String {
+        let mut out = v.to_string();
+        for (name, schema) in doc["components"]["schemas"]
+            .as_object()
+            .into_iter()
+            .flatten()
+        {
+            let r = format!("{{\"$ref\":\"#/components/schemas/{name}\"}}");
+            if out.contains(&r) {
+                out = out.replace(&r, &schema.to_string());
+            }
+        }
+        out
+    };
+    let send = op("/api/notification/notifications/{id}/send", "post");
+    assert_eq!(send["operationId"], "notificationSend");
+    assert_eq!(send["x-agent"], true, "still a tool for agents");
+    assert_eq!(send["parameters"][0]["name"], "id");
+    assert_eq!(send["parameters"][0]["schema"]["format"], "uuid");
+    let sent = expand(&send["responses"]["200"]);
+    for f in ["\"ok\"", "\"status\"", "\"queued\"", "\"sendAfter\""] {
+        assert!(sent.contains(f), "{f} in {sent}");
+    }
+    let render = op("/api/notification/templates/{id}/render", "post");
+    let body = expand(&render["requestBody"]);
+    assert!(
+        body.contains("\"data\"") && body.contains("\"ru\""),
+        "{body}"
+    );
+    assert!(expand(&render["responses"]["200"]).contains("\"language\""));
+    let all = op("/api/notification/topics/send-all", "post");
+    assert!(
+        all["parameters"].as_array().is_none_or(Vec::is_empty),
+        "{all}"
+    );
+    assert!(all["requestBody"].is_null(), "{all}");
+    // A language the type does not take, data that is not an object: 422 naming each.
+    let t = "/api/notification/templates/01900000-0000-7000-8000-000000000000/render";
+    for (bad, name) in [
+        (json!({"language": "de"}), "language"),
+        (json!({"data": "x"}), "data"),
+    ] {
+        let r = app.post(t, &bad).await;
+        assert_eq!(r.status, 422, "{bad}: {}", r.text);
+        assert!(r.text.contains(name), "{bad} names {name}: {}", r.text);
+    }
+    // A path parameter that is not a uuid: 400 naming it; a good one that names nothing: 404.
+    let r = app
+        .post("/api/notification/notifications/nope/send", &json!({}))
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("\"id\""), "{}", r.text);
+    let r = app
+        .post(
+            "/api/notification/notifications/01900000-0000-7000-8000-000000000000/send",
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+}

@@ -1189,7 +1189,10 @@ async fn a_rich_text_made_searchable_is_filled_from_the_rows_written_before(db: 
         .expect("the search index matches its table");
     }
 }
-dual_test!(a_rich_text_made_searchable_is_filled_from_the_rows_written_before, db);
+dual_test!(
+    a_rich_text_made_searchable_is_filled_from_the_rows_written_before,
+    db
+);
 
 /// What an admin's search of the articles for `term` answers.
 async fn articles_found(app: &TestApp, term: &str) -> String {

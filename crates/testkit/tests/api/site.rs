@@ -490,7 +490,8 @@ async fn an_article_is_found_by_a_word_deep_in_its_text(app: TestApp) {
         )
         .await;
     let id = a["id"].as_str().unwrap().to_owned();
-    for (q, lang, word) in [("баобабов", "ru", "баобабы"), ("baobab", "en", "baobabs")] {
+    for (q, lang, word) in [("баобабов", "ru", "баобабы"), ("baobab", "en", "baobabs")]
+    {
         let r = visitor.get(&find(q, lang)).await;
         assert_eq!(r.status, 200, "{}", r.text);
         let hit = r.data()["results"]
@@ -529,12 +530,22 @@ async fn an_article_is_found_by_a_word_deep_in_its_text(app: TestApp) {
         app.get("/api/blog/articles?limit=100").await,
     ] {
         assert_eq!(r.status, 200, "{}", r.text);
-        assert!(!r.text.contains("__text") && !r.text.contains("descriptionText"), "{}", r.text);
+        assert!(
+            !r.text.contains("__text") && !r.text.contains("descriptionText"),
+            "{}",
+            r.text
+        );
     }
     // The admin's search finds by the text too.
-    let r = app.get("/api/blog/articles?search=%D0%B1%D0%B0%D0%BE%D0%B1%D0%B0%D0%B1").await;
+    let r = app
+        .get("/api/blog/articles?search=%D0%B1%D0%B0%D0%BE%D0%B1%D0%B0%D0%B1")
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert!(r.text.contains(&id), "the admin finds by a word of the text: {}", r.text);
+    assert!(
+        r.text.contains(&id),
+        "the admin finds by a word of the text: {}",
+        r.text
+    );
     // An edit of the text moves what is found.
     let r = app
         .patch(

@@ -4,7 +4,12 @@ use super::*;
 
 impl Mailer {
     /// The subject and body `template` renders for `data` in `language` (the admin's preview).
-    pub async fn preview(&self, template: Uuid, data: &Value, language: &str) -> Result<Value> {
+    pub async fn preview(
+        &self,
+        template: Uuid,
+        data: &Value,
+        language: &str,
+    ) -> Result<crate::views::Preview> {
         let t = self
             .store
             .get(&*self.store.entity("notification.template")?, template)
@@ -13,11 +18,11 @@ impl Mailer {
             .or_else(|| t.text("title").map(str::to_owned))
             .unwrap_or_default();
         let body = pick(&t.json("body"), language).unwrap_or_default();
-        Ok(json!({
-            "subject": render(&subject, data)?,
-            "body": render(&body, data)?,
-            "language": language,
-        }))
+        Ok(crate::views::Preview {
+            subject: render(&subject, data)?,
+            body: render(&body, data)?,
+            language: language.to_owned(),
+        })
     }
 
     /// `nid` as its recipient receives it. `reveal`: with its one-time secrets (a reset link, a
@@ -130,7 +135,7 @@ impl Mailer {
     /// `nid` as its recipient receives (or received) it, for the admin's outbox. One-time secrets
     /// show only while its channel is not configured (development: nothing is sent, and this is
     /// how the code or the link is read); otherwise they are hidden.
-    pub async fn message(&self, nid: Uuid) -> Result<Value> {
+    pub async fn message(&self, nid: Uuid) -> Result<crate::views::MessageView> {
         let row = self
             .store
             .get(&*self.store.entity("notification.notification")?, nid)
@@ -138,16 +143,16 @@ impl Mailer {
         let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
         let delivers = self.delivers_by(channel);
         let m = self.compose(nid, &row, !delivers).await?;
-        Ok(json!({
-            "to": m.to,
-            "subject": m.subject,
-            "text": m.text,
-            "html": m.html,
-            "language": m.language,
-            "links": m.links,
-            "delivered": delivers,
-            "status": row.text("status"),
-        }))
+        Ok(crate::views::MessageView {
+            to: m.to,
+            subject: m.subject,
+            text: m.text,
+            html: m.html,
+            language: m.language,
+            links: m.links,
+            delivered: delivers,
+            status: row.text("status").map(str::to_owned),
+        })
     }
 
     /// The attachments a notification names, read from file storage. One that cannot be read is

@@ -129,13 +129,18 @@ impl Mailer {
 
     /// Sends `nid` again: a `failed` (or still `new`) notification is queued now with its
     /// attempts reset. Answers the notification's status afterwards.
-    pub async fn resend(&self, nid: Uuid) -> Result<Value> {
+    pub async fn resend(&self, nid: Uuid) -> Result<crate::views::Resent> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
         let row = s.get(&n, nid).await?;
         let status = row.text("status").unwrap_or_default().to_owned();
         if !matches!(status.as_str(), "new" | "failed") {
-            return Ok(json!({"ok": true, "status": status, "queued": false}));
+            return Ok(crate::views::Resent {
+                ok: true,
+                status,
+                queued: false,
+                send_after: None,
+            });
         }
         let due = row
             .text("sendAfter")
@@ -163,7 +168,12 @@ impl Mailer {
             .await?;
         }
         tx.commit().await?;
-        Ok(json!({"ok": true, "status": "new", "queued": true, "sendAfter": rfc3339(at)?}))
+        Ok(crate::views::Resent {
+            ok: true,
+            status: "new".into(),
+            queued: true,
+            send_after: Some(rfc3339(at)?),
+        })
     }
 
     /// Queues every `new` notification that is due (at most `cap`): what an admin's "send all"

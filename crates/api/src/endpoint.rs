@@ -1,0 +1,404 @@
+//! Typed routes: one way to write a module's route. An [`Endpoint`] says what the route is (method,
+//! path, access, operation id, summary, success status, the errors it answers); the handler's own
+//! signature says what it takes and answers — its path parameters `P`, its query `Q`, its body `B`
+//! and its answer `A`, each a Rust type (serde + schemars). The OpenAPI operation, and with it the
+//! strict layer's checks of the query and the body, are made from those types, so the document and
+//! the handler cannot disagree: a field added to a body struct is in the document, a body the type
+//! refuses is a 422 naming the field, a path parameter that does not parse is a 400 naming it.
+//!
+//! ```ignore
+//! #[derive(Deserialize, JsonSchema)]
+//! struct ById { id: Uuid }
+//!
+//! RouteBook::new().endpoint(
+//!     svc,
+//!     Endpoint::post("notification", "/api/notification/notifications/{id}/send", "notificationSend")
+//!         .summary("Sends a notification now")
+//!         .errors(&[400, 401, 403, 404]),
+//!     |m: Arc<Mailer>, x: In<ById, Nothing, Nothing>| async move { m.resend(x.path.id).await },
+//! )
+//! ```
+//!
+//! Handlers answer `Result<A>`: the answer goes out as `{data: A}` with the endpoint's status; an
+//! error as the kernel's error does everywhere.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::extract::{Path, Request, State};
+use axum::routing::on;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use stoa_kernel::{Error, Result};
+
+use crate::auth::Caller;
+use crate::body::{answer_schema_of, schema_of};
+use crate::call::method_filter;
+use crate::crud::{AppState, data};
+use crate::error::ApiResult;
+use crate::routes::{Access, RouteBook};
+
+/// What a route is, apart from its types (which its handler gives).
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    pub tag: &'static str,
+    pub method: &'static str,
+    pub path: &'static str,
+    pub id: &'static str,
+    pub summary: &'static str,
+    pub access: Access,
+    /// The success status (200 unless set).
+    pub status: u16,
+    /// The error statuses the route answers (documented).
+    pub errors: &'static [u16],
+    /// Worth an agent's time: offered as an MCP tool ([`crate::routes::AGENT`]).
+    pub agent: bool,
+}
+
+impl Endpoint {
+    /// An admin route `method path` of module `tag`, operation `id`, answering 200.
+    pub fn new(
+        tag: &'static str,
+        method: &'static str,
+        path: &'static str,
+        id: &'static str,
+    ) -> Self {
+        Self {
+            tag,
+            method,
+            path,
+            id,
+            summary: "",
+            access: Access::Admin,
+            status: 200,
+            errors: &[],
+            agent: false,
+        }
+    }
+
+    pub fn get(tag: &'static str, path: &'static str, id: &'static str) -> Self {
+        Self::new(tag, "GET", path, id)
+    }
+
+    pub fn post(tag: &'static str, path: &'static str, id: &'static str) -> Self {
+        Self::new(tag, "POST", path, id)
+    }
+
+    pub fn summary(mut self, s: &'static str) -> Self {
+        self.summary = s;
+        self
+    }
+
+    pub fn access(mut self, a: Access) -> Self {
+        self.access = a;
+        self
+    }
+
+    pub fn status(mut self, s: u16) -> Self {
+        self.status = s;
+        self
+    }
+
+    pub fn errors(mut self, e: &'static [u16]) -> Self {
+        self.errors = e;
+        self
+    }
+
+    /// Offered to agents as an MCP tool.
+    pub fn for_agents(mut self) -> Self {
+        self.agent = true;
+        self
+    }
+}
+
+/// No parameters, no query or no body: the type of a handler's input it does not take.
+#[derive(Debug, Default, serde::Deserialize, JsonSchema)]
+pub struct Nothing {}
+
+/// A JSON body of type `T` (an object): checked against `T`'s schema by the strict layer, then
+/// read as `T` — a field `T` refuses is a 422 naming it.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+/// A handler's body input: [`Nothing`] (the body is not read) or [`Json`].
+pub trait BodyInput: Sized + Send + 'static {
+    /// The request body's schema, when the route takes one.
+    fn schema() -> Option<Value>;
+    /// The body read from `req`.
+    fn read(req: Request, s: &AppState) -> impl Future<Output = Result<Self>> + Send;
+}
+
+impl BodyInput for Nothing {
+    fn schema() -> Option<Value> {
+        None
+    }
+
+    async fn read(_req: Request, _s: &AppState) -> Result<Self> {
+        Ok(Nothing {})
+    }
+}
+
+impl<T: DeserializeOwned + JsonSchema + Send + 'static> BodyInput for Json<T> {
+    fn schema() -> Option<Value> {
+        let mut s = schema_of::<T>();
+        // A field the body may leave out is optional; its default is the handler's business (a
+        // `default` here makes generated clients require it).
+        if let Some(props) = s["properties"].as_object_mut() {
+            for p in props.values_mut().filter_map(Value::as_object_mut) {
+                p.remove("default");
+            }
+        }
+        Some(s)
+    }
+
+    async fn read(req: Request, s: &AppState) -> Result<Self> {
+        let body = crate::body::object_or_empty(req, s.limits).await?;
+        crate::body::typed(body).map(Json)
+    }
+}
+
+/// What a typed handler gets: the caller, and its path parameters, query and body as its types.
+pub struct In<P = Nothing, Q = Nothing, B = Nothing> {
+    pub caller: Caller,
+    /// The actor recorded with writes (`subject:<id>`, `admin`, `anonymous`).
+    pub actor: String,
+    pub path: P,
+    pub query: Q,
+    pub body: B,
+}
+
+/// Parameters read from text pairs (a path's or a query's) as `T`: numbers and uuids parse from
+/// their text; a value that does not is a 400 naming its parameter.
+fn params<T: DeserializeOwned>(pairs: &[(String, String)]) -> Result<T> {
+    let encoded = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish();
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(encoded.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if let Some(name) = inner
+            .strip_prefix("missing field `")
+            .and_then(|r| r.split('`').next())
+        {
+            return Error::bad_field(name, "is required");
+        }
+        if path == "." {
+            Error::bad_request(inner)
+        } else if inner.contains("UUID") || inner.contains("uuid") {
+            Error::bad_field(&path, "must be a uuid")
+        } else {
+            Error::bad_field(&path, inner)
+        }
+    })
+}
+
+/// The OpenAPI parameters `T` declares, `in` the path or the query: one per property of its
+/// schema (a path's all required; a query's as `T` makes them).
+pub fn parameters_of<T: JsonSchema>(place: &str) -> Vec<Value> {
+    let schema = schema_of::<T>();
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = schema["properties"].as_object() else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .map(|(name, s)| {
+            let mut s = s.clone();
+            let description = s.as_object_mut().and_then(|o| o.remove("description"));
+            let mut p = json!({
+                "name": name,
+                "in": place,
+                "required": place == "path" || required.contains(&name.as_str()),
+                "schema": s,
+            });
+            if let Some(d) = description {
+                p["description"] = d;
+            }
+            p
+        })
+        .collect()
+}
+
+/// The OpenAPI operation of endpoint `e` whose handler takes `P`, `Q`, `B` and answers `A`.
+pub fn operation<P: JsonSchema, Q: JsonSchema, B: BodyInput, A: JsonSchema>(e: &Endpoint) -> Value {
+    let mut params = parameters_of::<P>("path");
+    params.extend(parameters_of::<Q>("query"));
+    let doc = crate::openapi::custom(
+        e.tag,
+        e.id,
+        e.summary,
+        params,
+        B::schema(),
+        e.status,
+        answer_schema_of::<A>(),
+        e.errors,
+    );
+    if e.agent {
+        crate::routes::for_agents(doc)
+    } else {
+        doc
+    }
+}
+
+impl RouteBook<AppState> {
+    /// Registers the typed route `e`: `f` is called with the service `svc` and the request read
+    /// as its [`In`]; its answer goes out as `{data: …}` with `e`'s status.
+    pub fn endpoint<T, P, Q, B, A, F, Fu>(self, svc: Arc<T>, e: Endpoint, f: F) -> Self
+    where
+        T: Send + Sync + 'static,
+        P: DeserializeOwned + JsonSchema + Send + 'static,
+        Q: DeserializeOwned + JsonSchema + Send + 'static,
+        B: BodyInput,
+        A: Serialize + JsonSchema + 'static,
+        F: Fn(Arc<T>, In<P, Q, B>) -> Fu + Clone + Send + Sync + 'static,
+        Fu: Future<Output = Result<A>> + Send + 'static,
+    {
+        let doc = operation::<P, Q, B, A>(&e);
+        let status =
+            axum::http::StatusCode::from_u16(e.status).unwrap_or(axum::http::StatusCode::OK);
+        let handler = on(
+            method_filter(e.method),
+            move |State(s): State<AppState>,
+                  Path(path): Path<HashMap<String, String>>,
+                  req: Request| {
+                let (svc, f) = (svc.clone(), f.clone());
+                async move {
+                    let caller = Caller::of(&req);
+                    let actor = crate::crud::actor_of(&req);
+                    let path: Vec<(String, String)> = path.into_iter().collect();
+                    let query: Vec<(String, String)> = req
+                        .uri()
+                        .query()
+                        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+                        .unwrap_or_default();
+                    let input = In {
+                        caller,
+                        actor,
+                        path: params::<P>(&path)?,
+                        query: params::<Q>(&query)?,
+                        body: B::read(req, &s).await?,
+                    };
+                    let answer = f(svc, input).await?;
+                    ApiResult::Ok(data(status, answer))
+                }
+            },
+        );
+        self.add(e.access, e.method, e.path, handler, doc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, JsonSchema)]
+    struct ById {
+        id: uuid::Uuid,
+    }
+
+    #[derive(serde::Deserialize, JsonSchema)]
+    struct Page {
+        /// How many to answer.
+        limit: Option<u32>,
+    }
+
+    #[derive(serde::Deserialize, JsonSchema)]
+    struct Rename {
+        #[schemars(length(min = 1, max = 40))]
+        name: String,
+        #[serde(default)]
+        loud: bool,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    struct Renamed {
+        name: String,
+        times: u32,
+    }
+
+    #[test]
+    fn the_document_comes_from_the_handlers_types() {
+        let e = Endpoint::post("t", "/api/t/{id}/rename", "tRename")
+            .summary("Renames")
+            .errors(&[400, 422]);
+        let doc = operation::<ById, Page, Json<Rename>, Renamed>(&e);
+        assert_eq!(doc["operationId"], "tRename");
+        let params = doc["parameters"].as_array().expect("parameters");
+        assert_eq!(params[0]["name"], "id");
+        assert_eq!(params[0]["in"], "path");
+        assert_eq!(params[0]["required"], true);
+        assert_eq!(params[0]["schema"]["format"], "uuid");
+        assert_eq!(params[1]["name"], "limit");
+        assert_eq!(params[1]["in"], "query");
+        assert_eq!(params[1]["required"], false);
+        assert_eq!(params[1]["description"], "How many to answer.");
+        let body = doc.to_string();
+        // Every field of the body and of the answer is in the document, with its rules.
+        for want in ["\"name\"", "\"loud\"", "\"maxLength\":40", "\"times\""] {
+            assert!(body.contains(want), "{want} in {body}");
+        }
+        // No parameters, no query, no body: none documented.
+        let bare = operation::<Nothing, Nothing, Nothing, Renamed>(&e);
+        assert!(
+            bare["parameters"].as_array().is_none_or(Vec::is_empty),
+            "{bare}"
+        );
+        assert!(bare.get("requestBody").is_none_or(Value::is_null), "{bare}");
+    }
+
+    #[test]
+    fn a_body_is_read_as_its_type_and_what_it_refuses_names_the_field() {
+        let read =
+            |v: Value| crate::body::typed::<Rename>(v.as_object().cloned().unwrap_or_default());
+        let ok = read(json!({"name": "x"})).expect("a body the type takes");
+        assert_eq!((ok.name.as_str(), ok.loud), ("x", false));
+        for (bad, field) in [
+            (json!({"loud": true}), "name"),
+            (json!({"name": "x", "loud": "yes"}), "loud"),
+            (json!({"name": 5}), "name"),
+        ] {
+            let e = read(bad.clone()).err().expect("refused");
+            assert!(
+                matches!(e, Error::Invalid { .. }),
+                "{bad}: a 422, not {e:?}"
+            );
+            assert!(
+                format!("{e:?}").contains(field),
+                "{bad} names {field}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parameters_are_read_as_their_types() {
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter().map(|(a, b)| ((*a).into(), (*b).into())).collect()
+        };
+        let id = uuid::Uuid::now_v7();
+        let p: ById = params(&pairs(&[("id", &id.to_string())])).expect("a uuid");
+        assert_eq!(p.id, id);
+        let e = params::<ById>(&pairs(&[("id", "nope")]))
+            .err()
+            .expect("refused");
+        assert!(
+            matches!(e, Error::BadRequest { .. } | Error::Invalid { .. }),
+            "{e:?}"
+        );
+        assert!(format!("{e:?}").contains("id"), "{e:?}");
+        let q: Page = params(&pairs(&[("limit", "20")])).expect("a number");
+        assert_eq!(q.limit, Some(20));
+        let e = params::<Page>(&pairs(&[("limit", "many")]))
+            .err()
+            .expect("refused");
+        assert!(format!("{e:?}").contains("limit"), "{e:?}");
+        let none: Page = params(&[]).expect("optional");
+        assert_eq!(none.limit, None);
+    }
+}
