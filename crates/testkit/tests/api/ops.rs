@@ -1113,7 +1113,7 @@ async fn a_rich_text_made_searchable_is_filled_from_the_rows_written_before(db: 
     assert!(articles_found(&app, "баобаб").await.contains(&id));
     // The database as the older version left it: no derived column, an index without it.
     let article = app.registry.by_key("blog.article").expect("blog.article");
-    let older: Vec<String> = stoa_store::ddl::search_columns(&article)
+    let older: Vec<String> = stoa_store::ddl::search_columns(article)
         .into_iter()
         .filter(|c| c != "description__text")
         .collect();
