@@ -24,6 +24,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use axum::extract::{Path, Request, State};
@@ -35,7 +36,7 @@ use serde_json::{Value, json};
 use stoa_kernel::{Error, Result};
 
 use crate::auth::Caller;
-use crate::body::{answer_schema_of, schema_of};
+use crate::body::{Limits, answer_schema_of, schema_of};
 use crate::call::method_filter;
 use crate::crud::{AppState, data};
 use crate::error::ApiResult;
@@ -123,12 +124,13 @@ pub struct Nothing {}
 #[derive(Debug)]
 pub struct Json<T>(pub T);
 
-/// A handler's body input: [`Nothing`] (the body is not read) or [`Json`].
+/// A handler's body input: [`Nothing`] (the body is not read), [`Json`], or either read only
+/// when the handler asks ([`Later`]).
 pub trait BodyInput: Sized + Send + 'static {
     /// The request body's schema, when the route takes one.
     fn schema() -> Option<Value>;
-    /// The body read from `req`.
-    fn read(req: Request, s: &AppState) -> impl Future<Output = Result<Self>> + Send;
+    /// The body read from `req` within `limits`.
+    fn read(req: Request, limits: Limits) -> impl Future<Output = Result<Self>> + Send;
 }
 
 impl BodyInput for Nothing {
@@ -136,8 +138,72 @@ impl BodyInput for Nothing {
         None
     }
 
-    async fn read(_req: Request, _s: &AppState) -> Result<Self> {
+    async fn read(_req: Request, _limits: Limits) -> Result<Self> {
         Ok(Nothing {})
+    }
+}
+
+/// A body the handler reads when it is ready: after the checks that must come before a body is
+/// read (a rate limit counted per address or per form, so a flood is refused unread).
+pub struct Later<B> {
+    req: Request,
+    limits: Limits,
+    _body: PhantomData<fn() -> B>,
+}
+
+impl<B: BodyInput> Later<B> {
+    /// Reads the body now.
+    pub async fn read(self) -> Result<B> {
+        B::read(self.req, self.limits).await
+    }
+}
+
+impl<B: BodyInput> BodyInput for Later<B> {
+    fn schema() -> Option<Value> {
+        B::schema()
+    }
+
+    async fn read(req: Request, limits: Limits) -> Result<Self> {
+        Ok(Later {
+            req,
+            limits,
+            _body: PhantomData,
+        })
+    }
+}
+
+/// The name of a schema the document declares (`#/components/schemas/<NAME>`): an entity's
+/// record, which the generic API declares once.
+pub trait Component {
+    const NAME: &'static str;
+}
+
+/// A record answered as its entity's declared schema `C` (a [`Component`]).
+pub struct Row<C>(pub Value, PhantomData<fn() -> C>);
+
+impl<C> Row<C> {
+    pub fn new(v: Value) -> Self {
+        Row(v, PhantomData)
+    }
+}
+
+impl<C> Serialize for Row<C> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<C: Component> JsonSchema for Row<C> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        C::NAME.into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"$ref": format!("#/components/schemas/{}", C::NAME)})
     }
 }
 
@@ -154,8 +220,8 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> BodyInput for Json<T> {
         Some(s)
     }
 
-    async fn read(req: Request, s: &AppState) -> Result<Self> {
-        let body = crate::body::object_or_empty(req, s.limits).await?;
+    async fn read(req: Request, limits: Limits) -> Result<Self> {
+        let body = crate::body::object_or_empty(req, limits).await?;
         crate::body::typed(body).map(Json)
     }
 }
@@ -165,6 +231,10 @@ pub struct In<P = Nothing, Q = Nothing, B = Nothing> {
     pub caller: Caller,
     /// The actor recorded with writes (`subject:<id>`, `admin`, `anonymous`).
     pub actor: String,
+    /// The client's address (behind a trusted proxy, the one it names): what per-address
+    /// limits count.
+    pub client: String,
+    pub headers: axum::http::HeaderMap,
     pub path: P,
     pub query: Q,
     pub body: B,
@@ -278,12 +348,17 @@ impl RouteBook<AppState> {
                         .query()
                         .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
                         .unwrap_or_default();
+                    let client = crate::rate::client_ip(&req);
+                    let headers = req.headers().clone();
+                    let limits = s.limits;
                     let input = In {
                         caller,
                         actor,
+                        client,
+                        headers,
                         path: params::<P>(&path)?,
                         query: params::<Q>(&query)?,
-                        body: B::read(req, &s).await?,
+                        body: B::read(req, limits).await?,
                     };
                     let answer = f(svc, input).await?;
                     ApiResult::Ok(data(status, answer))

@@ -12586,17 +12586,6 @@ export interface components {
             /** @enum {string} */
             variant?: "default" | "text-default" | "textarea-default" | "number-default";
         };
-        CrmReplyBody: {
-            subject: string;
-            text: string;
-        };
-        CrmReplyResult: {
-            language: string;
-            queued: boolean;
-            /** @enum {string} */
-            status: "new" | "in_progress" | "done";
-            to: string;
-        };
         /** @description crm.request (crm_request) */
         CrmRequest: {
             /** Format: date-time */
@@ -12656,6 +12645,19 @@ export interface components {
             status?: "new" | "in_progress" | "done";
             /** @enum {string} */
             variant?: "default";
+        };
+        /** @description An admin's answer to a submission. */
+        CrmRequestReplyBody: {
+            subject: string;
+            text: string;
+        };
+        /** @description A reply queued to the sender. */
+        CrmRequestReplyResult: {
+            language: string;
+            queued: boolean;
+            /** @enum {string} */
+            status: "new" | "in_progress" | "done";
+            to: string;
         };
         /** @description crm.widget (crm_widget) */
         CrmWidget: {
@@ -36144,7 +36146,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CrmReplyBody"];
+                "application/json": components["schemas"]["CrmRequestReplyBody"];
             };
         };
         responses: {
@@ -36155,7 +36157,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CrmReplyResult"];
+                        data: components["schemas"]["CrmRequestReplyResult"];
                     };
                 };
             };

@@ -1,21 +1,19 @@
 //! Form submissions: `POST /api/crm/forms/{id}/requests` (anyone) and
-//! `POST /api/rbac/subjects/{id}/crm-module/form/request` (a signed-in sender, `{formId, …}`).
+//! `POST /api/rbac/subjects/{id}/crm-module/form/request` (a signed-in sender, `{formId, …}`), and
+//! an admin's reply. Typed routes (`stoa_api::endpoint`, types in `views`); the rates are
+//! counted before a body is read.
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::routing::post;
-use serde_json::{Map, Value, json};
-use stoa_api::auth::Caller;
-use stoa_api::openapi::{custom, path_params};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use stoa_api::endpoint::{Endpoint, In, Json, Later, Nothing, Row};
 use stoa_api::rate::Budget;
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::Error;
-use stoa_kernel::value::as_object;
+use stoa_api::{Access, AppState, RouteBook};
 use uuid::Uuid;
 
 use crate::requests::{Requests, Submitted};
+use crate::views::{CrmRequest, FormValues, ReplyBody, SignedFormValues};
 
 /// The rate limits of submissions: per sender (client IP, or account) and form, and per form —
 /// counted by all instances together on PostgreSQL.
@@ -24,115 +22,71 @@ pub struct Limits {
     pub form: Budget,
 }
 
-fn answer(s: Submitted) -> axum::response::Response {
-    let v = match s {
+const TAG: &str = "crm";
+
+/// The record the path names.
+#[derive(Deserialize, JsonSchema)]
+pub struct ById {
+    pub id: Uuid,
+}
+
+fn answer(s: Submitted) -> Row<CrmRequest> {
+    Row::new(match s {
         Submitted::Stored(row) => row.to_json(),
         Submitted::Ignored(v) => v,
-    };
-    stoa_api::crud::data(StatusCode::CREATED, v)
+    })
+}
+
+/// The service and its limits, as the handlers get them.
+pub struct Crm {
+    pub requests: Arc<Requests>,
+    pub limits: Limits,
 }
 
 pub fn routes(requests: Arc<Requests>, limits: Limits) -> RouteBook<AppState> {
-    let limits = Arc::new(limits);
-    let (r1, l1) = (requests.clone(), limits.clone());
-    let values = json!({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}, "properties": {"_gotcha": {"type": "string", "description": "leave empty: a request that fills it is taken for a bot's and dropped"}}});
-    let r2 = requests.clone();
-    let reply_body = json!({"type": "object", "title": "CrmReplyBody", "properties": {
-        "subject": {"type": "string", "minLength": 1, "maxLength": crate::requests::MAX_REPLY_SUBJECT},
-        "text": {"type": "string", "minLength": 1, "maxLength": crate::requests::MAX_REPLY_TEXT}
-    }, "required": ["subject", "text"]});
-    let mut signed = values.clone();
-    signed["properties"]["formId"] = json!({"type": "string", "format": "uuid"});
-    signed["required"] = json!(["formId"]);
+    let crm = Arc::new(Crm { requests, limits });
     RouteBook::new()
-        .add(
-            Access::Public,
-            "POST",
-            "/api/crm/forms/{id}/requests",
-            post(
-                move |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
-                    let form = stoa_api::crud::parse_id(&id)?;
-                    // Checked before the body is read.
-                    let ip = stoa_api::rate::client_ip(&req);
-                    l1.sender.check(&format!("{ip}|{form}")).await?;
-                    l1.form.check(&form.to_string()).await?;
-                    let lang = stoa_api::body::accept_language(req.headers(), &r1.default_language());
-                    let body = stoa_api::body::parse(req, s.limits).await?;
-                    let values = as_object(&body.data)?;
-                    let done = r1.submit(form, values, None, &lang).await?;
-                    ApiResult::Ok(answer(done))
-                },
-            ),
-            custom(
-                "crm",
-                "crmFormRequestCreate",
-                "Submit a form: the values keyed by each input's slug (required inputs filled, emails are addresses, numbers within the input's min and max); 10 a minute per address and form",
-                path_params(&["id"]),
-                Some(values),
-                201,
-                json!({"$ref": "#/components/schemas/CrmRequest"}),
-                &[400, 404, 413, 415, 422, 429],
-            ),
+        .endpoint(
+            crm.clone(),
+            Endpoint::post(TAG, "/api/crm/forms/{id}/requests", "crmFormRequestCreate")
+                .access(Access::Public)
+                .status(201)
+                .summary("Submit a form: the values keyed by each input's slug (required inputs filled, emails are addresses, numbers within the input's min and max); 10 a minute per address and form")
+                .errors(&[400, 404, 413, 415, 422, 429]),
+            |c: Arc<Crm>, x: In<ById, Nothing, Later<Json<FormValues>>>| async move {
+                let form = x.path.id;
+                // Checked before the body is read.
+                c.limits.sender.check(&format!("{}|{form}", x.client)).await?;
+                c.limits.form.check(&form.to_string()).await?;
+                let lang = stoa_api::body::accept_language(&x.headers, &c.requests.default_language());
+                let Json(FormValues(values)) = x.body.read().await?;
+                Ok(answer(c.requests.submit(form, &values, None, &lang).await?))
+            },
         )
-        .add(
-            Access::Owner,
-            "POST",
-            "/api/rbac/subjects/{id}/crm-module/form/request",
-            post(
-                move |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
-                    let subject = stoa_api::crud::parse_id(&id)?;
-                    let caller = Caller::of(&req);
-                    let subject = caller.acting_for(subject)?;
-                    limits.sender.check(&format!("subject:{subject}")).await?;
-                    let lang = stoa_api::body::accept_language(req.headers(), &requests.default_language());
-                    let body = stoa_api::body::parse(req, s.limits).await?;
-                    let mut values: Map<String, Value> = as_object(&body.data)?.clone();
-                    let form = values
-                        .remove("formId")
-                        .and_then(|v| v.as_str().and_then(|s| Uuid::parse_str(s).ok()))
-                        .ok_or_else(|| Error::invalid_field("formId", "name the form by its id"))?;
-                    limits.form.check(&form.to_string()).await?;
-                    let done = requests.submit(form, &values, Some(subject), &lang).await?;
-                    ApiResult::Ok(answer(done))
-                },
-            ),
-            custom(
-                "crm",
-                "subjectCrmFormRequest",
-                "Submit a form as the signed-in subject: {formId, …values by input slug}; the request records who sent it",
-                path_params(&["id"]),
-                Some(signed),
-                201,
-                json!({"$ref": "#/components/schemas/CrmRequest"}),
-                &[400, 401, 403, 404, 413, 415, 422, 429],
-            ),
+        .endpoint(
+            crm.clone(),
+            Endpoint::post(TAG, "/api/rbac/subjects/{id}/crm-module/form/request", "subjectCrmFormRequest")
+                .access(Access::Owner)
+                .status(201)
+                .summary("Submit a form as the signed-in subject: {formId, …values by input slug}; the request records who sent it")
+                .errors(&[400, 401, 403, 404, 413, 415, 422, 429]),
+            |c: Arc<Crm>, x: In<ById, Nothing, Later<Json<SignedFormValues>>>| async move {
+                let subject = x.caller.acting_for(x.path.id)?;
+                c.limits.sender.check(&format!("subject:{subject}")).await?;
+                let lang = stoa_api::body::accept_language(&x.headers, &c.requests.default_language());
+                let Json(body) = x.body.read().await?;
+                c.limits.form.check(&body.form_id.to_string()).await?;
+                Ok(answer(c.requests.submit(body.form_id, &body.values, Some(subject), &lang).await?))
+            },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/crm/requests/{id}/reply",
-            post(
-                move |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
-                    let request = stoa_api::crud::parse_id(&id)?;
-                    let body = stoa_api::body::parse(req, s.limits).await?;
-                    let b = as_object(&body.data)?;
-                    let text = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
-                    let done = r2.reply(request, &text("subject"), &text("text")).await?;
-                    ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, done))
-                },
-            ),
-            custom(
-                "crm",
-                "crmRequestReply",
-                "Answers a submission by mail to its sender, in the sender's language; a new one becomes 'in progress'",
-                path_params(&["id"]),
-                Some(reply_body),
-                200,
-                json!({"type": "object", "title": "CrmReplyResult", "properties": {
-                    "queued": {"type": "boolean"}, "to": {"type": "string"}, "language": {"type": "string"},
-                    "status": {"type": "string", "enum": crate::REQUEST_STATUSES}
-                }, "required": ["queued", "to", "language", "status"]}),
-                &[400, 401, 403, 404, 413, 415, 422],
-            ),
+        .endpoint(
+            crm,
+            Endpoint::post(TAG, "/api/crm/requests/{id}/reply", "crmRequestReply")
+                .summary("Answers a submission by mail to its sender, in the sender's language; a new one becomes 'in progress'")
+                .errors(&[400, 401, 403, 404, 413, 415, 422]),
+            |c: Arc<Crm>, x: In<ById, Nothing, Json<ReplyBody>>| async move {
+                let Json(b) = x.body;
+                c.requests.reply(x.path.id, &b.subject, &b.text).await
+            },
         )
 }

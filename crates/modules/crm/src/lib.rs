@@ -3,6 +3,7 @@
 
 pub mod http;
 pub mod requests;
+pub mod views;
 
 use stoa_kernel::model::*;
 

@@ -441,7 +441,12 @@ impl Requests {
     /// An admin's answer to a submission, mailed to its sender in the sender's language (the
     /// admin's words, with the form's title); a new submission becomes 'in progress'. 422 when the
     /// sender left no address, or the subject or text is empty or too long.
-    pub async fn reply(&self, request: Uuid, subject: &str, text: &str) -> Result<Value> {
+    pub async fn reply(
+        &self,
+        request: Uuid,
+        subject: &str,
+        text: &str,
+    ) -> Result<crate::views::Replied> {
         let subject = subject.trim();
         let text = text.trim();
         let mut errors = FieldErrors::new();
@@ -513,7 +518,12 @@ impl Requests {
             self.store.update(&requests, request, &m).await?;
             status = "in_progress".into();
         }
-        Ok(json!({"queued": true, "to": to, "language": language, "status": status}))
+        Ok(crate::views::Replied {
+            queued: true,
+            to,
+            language,
+            status,
+        })
     }
 }
 
