@@ -115,6 +115,12 @@ impl Endpoint {
     }
 }
 
+/// The record a path names by its `{id}`.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+pub struct ById {
+    pub id: uuid::Uuid,
+}
+
 /// No parameters, no query or no body: the type of a handler's input it does not take.
 #[derive(Debug, Default, serde::Deserialize, JsonSchema)]
 pub struct Nothing {}
@@ -129,6 +135,10 @@ pub struct Json<T>(pub T);
 pub trait BodyInput: Sized + Send + 'static {
     /// The request body's schema, when the route takes one.
     fn schema() -> Option<Value>;
+    /// The body type's name (its component's, after the module's).
+    fn name() -> String {
+        String::new()
+    }
     /// The body read from `req` within `limits`.
     fn read(req: Request, limits: Limits) -> impl Future<Output = Result<Self>> + Send;
 }
@@ -161,6 +171,10 @@ impl<B: BodyInput> Later<B> {
 impl<B: BodyInput> BodyInput for Later<B> {
     fn schema() -> Option<Value> {
         B::schema()
+    }
+
+    fn name() -> String {
+        B::name()
     }
 
     async fn read(req: Request, limits: Limits) -> Result<Self> {
@@ -208,6 +222,10 @@ impl<C: Component> JsonSchema for Row<C> {
 }
 
 impl<T: DeserializeOwned + JsonSchema + Send + 'static> BodyInput for Json<T> {
+    fn name() -> String {
+        T::schema_name().into_owned()
+    }
+
     fn schema() -> Option<Value> {
         let mut s = schema_of::<T>();
         // A field the body may leave out is optional; its default is the handler's business (a
@@ -296,6 +314,16 @@ pub fn parameters_of<T: JsonSchema>(place: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A struct's schema named for the document's components: its module and type
+/// (`WebhookSecret`), so a type two routes share is one component. Other schemas (a list, a
+/// record's `$ref`) stay unnamed, and the operation names them.
+fn titled(mut s: Value, tag: &str, name: &str) -> Value {
+    if s.get("properties").is_some() && !name.is_empty() {
+        s["title"] = Value::String(format!("{}{name}", crate::openapi::pascal(tag)));
+    }
+    s
+}
+
 /// The OpenAPI operation of endpoint `e` whose handler takes `P`, `Q`, `B` and answers `A`.
 pub fn operation<P: JsonSchema, Q: JsonSchema, B: BodyInput, A: JsonSchema>(e: &Endpoint) -> Value {
     let mut params = parameters_of::<P>("path");
@@ -305,9 +333,9 @@ pub fn operation<P: JsonSchema, Q: JsonSchema, B: BodyInput, A: JsonSchema>(e: &
         e.id,
         e.summary,
         params,
-        B::schema(),
+        B::schema().map(|s| titled(s, e.tag, &B::name())),
         e.status,
-        answer_schema_of::<A>(),
+        titled(answer_schema_of::<A>(), e.tag, &A::schema_name()),
         e.errors,
     );
     if e.agent {

@@ -579,7 +579,7 @@ fn rich_text_schemas(out: &mut Map<String, Value>) {
 }
 
 /// `opId` → `OpId`.
-fn pascal(id: &str) -> String {
+pub(crate) fn pascal(id: &str) -> String {
     let mut c = id.chars();
     c.next()
         .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())

@@ -12364,12 +12364,6 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
-        CrmFormRequestCreateBody: {
-            /** @description leave empty: a request that fills it is taken for a bot's and dropped */
-            _gotcha?: string;
-        } & {
-            [key: string]: string | number | boolean | null;
-        };
         /** @description crm.forms-to-inputs (crm_forms_to_inputs) */
         CrmFormsToInputs: {
             className: string | null;
@@ -12498,6 +12492,12 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        CrmFormValues: {
+            /** @description leave empty: a request that fills it is taken for a bot's and dropped */
+            _gotcha?: string;
+        } & {
+            [key: string]: string | number | boolean | null;
+        };
         /** @description crm.input (crm_input) */
         CrmInput: {
             adminTitle: string;
@@ -12586,6 +12586,19 @@ export interface components {
             /** @enum {string} */
             variant?: "default" | "text-default" | "textarea-default" | "number-default";
         };
+        /** @description An admin's answer to a submission. */
+        CrmReplyBody: {
+            subject: string;
+            text: string;
+        };
+        /** @description A reply queued to the sender. */
+        CrmReplyResult: {
+            language: string;
+            queued: boolean;
+            /** @enum {string} */
+            status: "new" | "in_progress" | "done";
+            to: string;
+        };
         /** @description crm.request (crm_request) */
         CrmRequest: {
             /** Format: date-time */
@@ -12646,18 +12659,13 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
-        /** @description An admin's answer to a submission. */
-        CrmRequestReplyBody: {
-            subject: string;
-            text: string;
-        };
-        /** @description A reply queued to the sender. */
-        CrmRequestReplyResult: {
-            language: string;
-            queued: boolean;
-            /** @enum {string} */
-            status: "new" | "in_progress" | "done";
-            to: string;
+        CrmSignedFormValues: {
+            /** @description leave empty: a request that fills it is taken for a bot's and dropped */
+            _gotcha?: string;
+            /** Format: uuid */
+            formId: string;
+        } & {
+            [key: string]: string | number | boolean | null;
         };
         /** @description crm.widget (crm_widget) */
         CrmWidget: {
@@ -18961,14 +18969,6 @@ export interface components {
             language?: "en" | "ru";
             provider: string;
         };
-        SubjectCrmFormRequestBody: {
-            /** @description leave empty: a request that fills it is taken for a bot's and dropped */
-            _gotcha?: string;
-            /** Format: uuid */
-            formId: string;
-        } & {
-            [key: string]: string | number | boolean | null;
-        };
         SubjectEndSessionResult: {
             ok: boolean;
         };
@@ -19279,8 +19279,9 @@ export interface components {
              */
             method: "asc" | "desc";
         }[];
+        /** @description An endpoint's signing secret. */
         WebhookSecret: {
-            /** @description The endpoint's signing key: HMAC-SHA256 over `<t>.<body>` (see the Stoa-Signature header) */
+            /** @description The endpoint's signing key: HMAC-SHA256 over `<t>.<body>` (see the Stoa-Signature header). */
             secret: string;
         };
         /** @description website-builder.button (website_builder_button) */
@@ -34738,7 +34739,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CrmFormRequestCreateBody"];
+                "application/json": components["schemas"]["CrmFormValues"];
             };
         };
         responses: {
@@ -36146,7 +36147,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CrmRequestReplyBody"];
+                "application/json": components["schemas"]["CrmReplyBody"];
             };
         };
         responses: {
@@ -36157,7 +36158,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CrmRequestReplyResult"];
+                        data: components["schemas"]["CrmReplyResult"];
                     };
                 };
             };
@@ -81404,7 +81405,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SubjectCrmFormRequestBody"];
+                "application/json": components["schemas"]["CrmSignedFormValues"];
             };
         };
         responses: {

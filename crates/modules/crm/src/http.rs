@@ -5,12 +5,9 @@
 
 use std::sync::Arc;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use stoa_api::endpoint::{Endpoint, In, Json, Later, Nothing, Row};
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Later, Nothing, Row};
 use stoa_api::rate::Budget;
 use stoa_api::{Access, AppState, RouteBook};
-use uuid::Uuid;
 
 use crate::requests::{Requests, Submitted};
 use crate::views::{CrmRequest, FormValues, ReplyBody, SignedFormValues};
@@ -23,12 +20,6 @@ pub struct Limits {
 }
 
 const TAG: &str = "crm";
-
-/// The record the path names.
-#[derive(Deserialize, JsonSchema)]
-pub struct ById {
-    pub id: Uuid,
-}
 
 fn answer(s: Submitted) -> Row<CrmRequest> {
     Row::new(match s {

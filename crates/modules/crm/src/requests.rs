@@ -446,7 +446,7 @@ impl Requests {
         request: Uuid,
         subject: &str,
         text: &str,
-    ) -> Result<crate::views::Replied> {
+    ) -> Result<crate::views::ReplyResult> {
         let subject = subject.trim();
         let text = text.trim();
         let mut errors = FieldErrors::new();
@@ -518,7 +518,7 @@ impl Requests {
             self.store.update(&requests, request, &m).await?;
             status = "in_progress".into();
         }
-        Ok(crate::views::Replied {
+        Ok(crate::views::ReplyResult {
             queued: true,
             to,
             language,

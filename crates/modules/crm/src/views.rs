@@ -31,7 +31,7 @@ impl JsonSchema for FormValues {
     }
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CrmFormValues".into()
+        "FormValues".into()
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
@@ -54,7 +54,7 @@ impl JsonSchema for SignedFormValues {
     }
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CrmSignedFormValues".into()
+        "SignedFormValues".into()
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
@@ -76,7 +76,7 @@ pub struct ReplyBody {
 
 /// A reply queued to the sender.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Replied {
+pub struct ReplyResult {
     pub queued: bool,
     pub to: String,
     pub language: String,

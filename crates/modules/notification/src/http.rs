@@ -3,26 +3,17 @@
 
 use std::sync::Arc;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::Value;
-use stoa_api::endpoint::{Endpoint, In, Json, Nothing};
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing};
 use stoa_api::{AppState, RouteBook};
-use uuid::Uuid;
 
 use crate::mail::Mailer;
-use crate::views::{Queued, RenderBody};
+use crate::views::{SendAllResult, TemplateRenderBody};
 
 /// Most notifications one "send all" queues.
 const SEND_ALL_CAP: u64 = 1000;
 
 const TAG: &str = "notification";
-
-/// The record the path names.
-#[derive(Deserialize, JsonSchema)]
-pub struct ById {
-    pub id: Uuid,
-}
 
 pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
     RouteBook::new()
@@ -42,7 +33,7 @@ pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
                 .errors(&[401, 403]),
             |m: Arc<Mailer>, _: In| async move {
                 let queued = m.send_due(SEND_ALL_CAP).await?;
-                Ok(Queued { ok: true, queued })
+                Ok(SendAllResult { ok: true, queued })
             },
         )
         .endpoint(
@@ -57,7 +48,7 @@ pub fn routes(m: Arc<Mailer>) -> RouteBook<AppState> {
             Endpoint::post(TAG, "/api/notification/templates/{id}/render", "notificationTemplateRender")
                 .summary("Renders a template's subject and body for data in a language (the admin's preview)")
                 .errors(&[400, 401, 403, 404, 422]),
-            |m: Arc<Mailer>, x: In<ById, Nothing, Json<RenderBody>>| async move {
+            |m: Arc<Mailer>, x: In<ById, Nothing, Json<TemplateRenderBody>>| async move {
                 let Json(body) = x.body;
                 let language = body.language.as_deref().unwrap_or("en").to_owned();
                 m.preview(x.path.id, &Value::Object(body.data), &language).await

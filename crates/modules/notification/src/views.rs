@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// A notification sent again (or left alone when it was not waiting or failed).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Resent {
+pub struct SendResult {
     pub ok: bool,
     /// Its status afterwards (`new` when queued).
     pub status: String,
@@ -20,14 +20,14 @@ pub struct Resent {
 
 /// How many due notifications a "send all" queued.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Queued {
+pub struct SendAllResult {
     pub ok: bool,
     pub queued: usize,
 }
 
 /// A notification as its recipient receives it.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct MessageView {
+pub struct MessageResult {
     pub to: String,
     pub subject: String,
     pub text: String,
@@ -41,7 +41,7 @@ pub struct MessageView {
 
 /// A template rendered for the admin's preview.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Preview {
+pub struct TemplateRenderResult {
     pub subject: String,
     pub body: String,
     pub language: String,
@@ -49,7 +49,7 @@ pub struct Preview {
 
 /// What a preview renders: the template's data and the language.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct RenderBody {
+pub struct TemplateRenderBody {
     /// The values the template's placeholders read.
     #[serde(default)]
     pub data: serde_json::Map<String, serde_json::Value>,

@@ -1,129 +1,81 @@
 //! The admins' routes beside the generic ones: the event names, an endpoint's secret (read and
-//! rotated), a test ping, and a delivery's replay.
+//! rotated), a test ping, and a delivery's replay. Typed routes (`stoa_api::endpoint`).
 
 use std::sync::Arc;
 
-use axum::extract::Path;
-use axum::http::StatusCode;
-use axum::routing::{get, post};
-use serde_json::json;
-use stoa_api::openapi::{custom, path_params};
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use schemars::JsonSchema;
+use serde::Serialize;
+use stoa_api::endpoint::{ById, Component, Endpoint, In, Row};
+use stoa_api::{AppState, RouteBook};
 
 use crate::service::Hooks;
 
-fn secret_schema() -> serde_json::Value {
-    json!({"type": "object", "title": "WebhookSecret", "properties": {
-        "secret": {"type": "string", "description": "The endpoint's signing key: HMAC-SHA256 over `<t>.<body>` (see the Stoa-Signature header)"}
-    }, "required": ["secret"]})
+const TAG: &str = "webhook";
+
+/// An endpoint's signing secret.
+#[derive(Serialize, JsonSchema)]
+pub struct Secret {
+    /// The endpoint's signing key: HMAC-SHA256 over `<t>.<body>` (see the Stoa-Signature header).
+    pub secret: String,
+}
+
+/// A delivery, as the generic API declares it.
+pub struct WebhookDelivery;
+
+impl Component for WebhookDelivery {
+    const NAME: &'static str = "WebhookDelivery";
 }
 
 pub fn routes(hooks: Arc<Hooks>) -> RouteBook<AppState> {
-    let (h1, h2, h3, h4, h5) = (
-        hooks.clone(),
-        hooks.clone(),
-        hooks.clone(),
-        hooks.clone(),
-        hooks,
-    );
-    let delivery = json!({"$ref": "#/components/schemas/WebhookDelivery"});
     RouteBook::new()
-        .add(
-            Access::Admin,
-            "GET",
-            "/api/webhook/event-types",
-            get(move || async move {
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, h1.names()))
-            }),
-            custom(
-                "webhook",
-                "webhookEventTypes",
-                "Every event an endpoint may subscribe to (`*` at the end of a name matches a prefix)",
-                vec![],
-                None,
-                200,
-                json!({"type": "array", "items": {"type": "string"}}),
-                &[401, 403],
-            ),
+        .endpoint(
+            hooks.clone(),
+            Endpoint::get(TAG, "/api/webhook/event-types", "webhookEventTypes")
+                .summary("Every event an endpoint may subscribe to (`*` at the end of a name matches a prefix)")
+                .errors(&[401, 403]),
+            |h: Arc<Hooks>, _: In| async move { Ok(h.names()) },
         )
-        .add(
-            Access::Admin,
-            "GET",
-            "/api/webhook/endpoints/{id}/secret",
-            get(move |Path(id): Path<String>| async move {
-                let id = stoa_api::crud::parse_id(&id)?;
-                let secret = h2.secret(id).await?;
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, json!({"secret": secret})))
-            }),
-            custom(
-                "webhook",
-                "webhookEndpointSecret",
-                "The endpoint's signing secret",
-                path_params(&["id"]),
-                None,
-                200,
-                secret_schema(),
-                &[400, 401, 403, 404],
-            ),
+        .endpoint(
+            hooks.clone(),
+            Endpoint::get(TAG, "/api/webhook/endpoints/{id}/secret", "webhookEndpointSecret")
+                .summary("The endpoint's signing secret")
+                .errors(&[400, 401, 403, 404]),
+            |h: Arc<Hooks>, x: In<ById>| async move {
+                Ok(Secret {
+                    secret: h.secret(x.path.id).await?,
+                })
+            },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/webhook/endpoints/{id}/secret",
-            post(move |Path(id): Path<String>| async move {
-                let id = stoa_api::crud::parse_id(&id)?;
-                let secret = h3.rotate(id).await?;
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, json!({"secret": secret})))
-            }),
-            custom(
-                "webhook",
-                "webhookEndpointRotateSecret",
-                "Makes a new signing secret for the endpoint; the old one stops working at once",
-                path_params(&["id"]),
-                None,
-                201,
-                secret_schema(),
-                &[400, 401, 403, 404],
-            ),
+        .endpoint(
+            hooks.clone(),
+            Endpoint::post(TAG, "/api/webhook/endpoints/{id}/secret", "webhookEndpointRotateSecret")
+                .status(201)
+                .summary("Makes a new signing secret for the endpoint; the old one stops working at once")
+                .errors(&[400, 401, 403, 404]),
+            |h: Arc<Hooks>, x: In<ById>| async move {
+                Ok(Secret {
+                    secret: h.rotate(x.path.id).await?,
+                })
+            },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/webhook/endpoints/{id}/test",
-            post(move |Path(id): Path<String>| async move {
-                let id = stoa_api::crud::parse_id(&id)?;
-                let row = h4.test(id).await?;
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, row.to_json()))
-            }),
-            custom(
-                "webhook",
-                "webhookEndpointTest",
-                "Sends a webhook.ping event to the endpoint now and answers its delivery (delivered, or failed with why; never retried)",
-                path_params(&["id"]),
-                None,
-                201,
-                delivery.clone(),
-                &[400, 401, 403, 404],
-            ),
+        .endpoint(
+            hooks.clone(),
+            Endpoint::post(TAG, "/api/webhook/endpoints/{id}/test", "webhookEndpointTest")
+                .status(201)
+                .summary("Sends a webhook.ping event to the endpoint now and answers its delivery (delivered, or failed with why; never retried)")
+                .errors(&[400, 401, 403, 404]),
+            |h: Arc<Hooks>, x: In<ById>| async move {
+                Ok(Row::<WebhookDelivery>::new(h.test(x.path.id).await?.to_json()))
+            },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/webhook/deliveries/{id}/replay",
-            post(move |Path(id): Path<String>| async move {
-                let id = stoa_api::crud::parse_id(&id)?;
-                let row = h5.replay(id).await?;
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, row.to_json()))
-            }),
-            custom(
-                "webhook",
-                "webhookDeliveryReplay",
-                "Sends the delivery's event again (same event id), after the deliveries already waiting for its endpoint",
-                path_params(&["id"]),
-                None,
-                201,
-                delivery,
-                &[400, 401, 403, 404],
-            ),
+        .endpoint(
+            hooks,
+            Endpoint::post(TAG, "/api/webhook/deliveries/{id}/replay", "webhookDeliveryReplay")
+                .status(201)
+                .summary("Sends the delivery's event again (same event id), after the deliveries already waiting for its endpoint")
+                .errors(&[400, 401, 403, 404]),
+            |h: Arc<Hooks>, x: In<ById>| async move {
+                Ok(Row::<WebhookDelivery>::new(h.replay(x.path.id).await?.to_json()))
+            },
         )
 }

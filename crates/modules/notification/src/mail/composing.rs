@@ -9,7 +9,7 @@ impl Mailer {
         template: Uuid,
         data: &Value,
         language: &str,
-    ) -> Result<crate::views::Preview> {
+    ) -> Result<crate::views::TemplateRenderResult> {
         let t = self
             .store
             .get(&*self.store.entity("notification.template")?, template)
@@ -18,7 +18,7 @@ impl Mailer {
             .or_else(|| t.text("title").map(str::to_owned))
             .unwrap_or_default();
         let body = pick(&t.json("body"), language).unwrap_or_default();
-        Ok(crate::views::Preview {
+        Ok(crate::views::TemplateRenderResult {
             subject: render(&subject, data)?,
             body: render(&body, data)?,
             language: language.to_owned(),
@@ -135,7 +135,7 @@ impl Mailer {
     /// `nid` as its recipient receives (or received) it, for the admin's outbox. One-time secrets
     /// show only while its channel is not configured (development: nothing is sent, and this is
     /// how the code or the link is read); otherwise they are hidden.
-    pub async fn message(&self, nid: Uuid) -> Result<crate::views::MessageView> {
+    pub async fn message(&self, nid: Uuid) -> Result<crate::views::MessageResult> {
         let row = self
             .store
             .get(&*self.store.entity("notification.notification")?, nid)
@@ -143,7 +143,7 @@ impl Mailer {
         let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
         let delivers = self.delivers_by(channel);
         let m = self.compose(nid, &row, !delivers).await?;
-        Ok(crate::views::MessageView {
+        Ok(crate::views::MessageResult {
             to: m.to,
             subject: m.subject,
             text: m.text,

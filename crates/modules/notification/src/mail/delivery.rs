@@ -129,13 +129,13 @@ impl Mailer {
 
     /// Sends `nid` again: a `failed` (or still `new`) notification is queued now with its
     /// attempts reset. Answers the notification's status afterwards.
-    pub async fn resend(&self, nid: Uuid) -> Result<crate::views::Resent> {
+    pub async fn resend(&self, nid: Uuid) -> Result<crate::views::SendResult> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
         let row = s.get(&n, nid).await?;
         let status = row.text("status").unwrap_or_default().to_owned();
         if !matches!(status.as_str(), "new" | "failed") {
-            return Ok(crate::views::Resent {
+            return Ok(crate::views::SendResult {
                 ok: true,
                 status,
                 queued: false,
@@ -168,7 +168,7 @@ impl Mailer {
             .await?;
         }
         tx.commit().await?;
-        Ok(crate::views::Resent {
+        Ok(crate::views::SendResult {
             ok: true,
             status: "new".into(),
             queued: true,
