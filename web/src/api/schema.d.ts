@@ -15768,15 +15768,18 @@ export interface components {
             en: string;
             ru: string;
         };
-        /** @description A notification as its recipient receives it. */
+        /** @description A notification as its recipient receives it, and whether its channel delivers. */
         NotificationMessageResult: {
             /** @description Whether its channel is configured (false: it stays in the outbox). */
             delivered: boolean;
+            /** @description The HTML alternative (email). */
             html: string;
             language: string;
+            /** @description The absolute links it carries, in order. */
             links: string[];
             status: string | null;
             subject: string;
+            /** @description The text part (and the Telegram message). */
             text: string;
             to: string;
         };

@@ -109,7 +109,7 @@ pub struct Mailer {
 }
 
 /// A notification as its recipient receives it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Composed {
     pub to: String,
     pub subject: String,

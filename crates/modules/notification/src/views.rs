@@ -25,15 +25,11 @@ pub struct SendAllResult {
     pub queued: usize,
 }
 
-/// A notification as its recipient receives it.
+/// A notification as its recipient receives it, and whether its channel delivers.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MessageResult {
-    pub to: String,
-    pub subject: String,
-    pub text: String,
-    pub html: String,
-    pub language: String,
-    pub links: Vec<String>,
+    #[serde(flatten)]
+    pub message: crate::mail::Composed,
     /// Whether its channel is configured (false: it stays in the outbox).
     pub delivered: bool,
     pub status: Option<String>,

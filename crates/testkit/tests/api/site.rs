@@ -297,15 +297,17 @@ async fn the_demo_names_every_record_in_words_never_made_up_ones(app: TestApp) {
 }
 dual_test!(the_demo_names_every_record_in_words_never_made_up_ones);
 
+/// The site search's address for `q` in `lang`.
+fn find(q: &str, lang: &str) -> String {
+    format!(
+        "/api/host/search?q={}&lang={lang}",
+        form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>()
+    )
+}
+
 async fn visitors_search_the_site_by_word_forms_in_their_language(app: TestApp) {
     seeded(&app).await;
     let visitor = app.anon();
-    let find = |q: &str, lang: &str| {
-        format!(
-            "/api/host/search?q={}&lang={lang}",
-            form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>()
-        )
-    };
     // "деревья" finds "Дерево" and "Роща из 10 деревьев" (products) and "Как мы сажаем деревья".
     let r = visitor.get(&find("деревья", "ru")).await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -461,12 +463,6 @@ fn doc(ru: &str, en: &str) -> Value {
 async fn an_article_is_found_by_a_word_deep_in_its_text(app: TestApp) {
     seeded(&app).await;
     let visitor = app.anon();
-    let find = |q: &str, lang: &str| {
-        format!(
-            "/api/host/search?q={}&lang={lang}",
-            form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>()
-        )
-    };
     let urls = |r: &stoa_testkit::Res| -> Vec<String> {
         r.data()["results"]
             .as_array()

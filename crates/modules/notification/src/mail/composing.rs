@@ -144,12 +144,7 @@ impl Mailer {
         let delivers = self.delivers_by(channel);
         let m = self.compose(nid, &row, !delivers).await?;
         Ok(crate::views::MessageResult {
-            to: m.to,
-            subject: m.subject,
-            text: m.text,
-            html: m.html,
-            language: m.language,
-            links: m.links,
+            message: m,
             delivered: delivers,
             status: row.text("status").map(str::to_owned),
         })
