@@ -11254,12 +11254,6 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
-        BillingIntentInvoiceBody: {
-            metadata?: {
-                /** Format: email */
-                email?: string;
-            };
-        };
         /** @description billing.invoice (billing_invoice) */
         BillingInvoice: {
             /** Format: decimal */
@@ -11280,6 +11274,22 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
+        };
+        /** @description What a new invoice for an intent may carry. */
+        BillingInvoiceBody: {
+            /**
+             * Format: email
+             * @description The receipt's address, when `metadata.email` is not given.
+             */
+            email?: string | null;
+            /** @description The invoice's metadata. */
+            metadata?: {
+                /**
+                 * Format: email
+                 * @description The receipt's address (some providers require one).
+                 */
+                email?: string | null;
+            } | null;
         };
         BillingInvoiceCreate: {
             /** Format: decimal */
@@ -25205,14 +25215,14 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
-                /** @description an allowed provider */
+                /** @description An allowed provider. */
                 provider: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BillingIntentInvoiceBody"];
+                "application/json": components["schemas"]["BillingInvoiceBody"];
             };
         };
         responses: {

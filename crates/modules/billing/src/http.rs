@@ -4,14 +4,20 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, Request};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::json;
-use stoa_api::crud::{data, parse_id};
-use stoa_api::openapi::{custom, path_params};
+use stoa_api::crud::data;
+use stoa_api::endpoint::{ById, Component, Endpoint, In, Json, Nothing, Row};
+use stoa_api::openapi::custom;
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use uuid::Uuid;
+
+const TAG: &str = "billing";
 
 use crate::provider::Ack;
 use crate::service::{Billing, MAX_WEBHOOK_BODY};
@@ -42,26 +48,43 @@ async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<R
     })
 }
 
-async fn check(b: Arc<Billing>, id: String) -> ApiResult<Response> {
-    let row = b.check(parse_id(&id)?).await?;
-    Ok(data(StatusCode::OK, row))
+/// A payment intent and a provider, named by the path.
+#[derive(Deserialize, JsonSchema)]
+pub struct IntentProvider {
+    pub id: Uuid,
+    /// An allowed provider.
+    pub provider: String,
 }
 
-async fn invoice(
-    b: Arc<Billing>,
-    id: String,
-    provider: String,
-    req: Request,
-    limits: stoa_api::body::Limits,
-) -> ApiResult<Response> {
-    let body = stoa_api::body::object_or_empty(req, limits).await?;
-    let row = b.invoice_for(parse_id(&id)?, &provider, &body).await?;
-    Ok(data(StatusCode::CREATED, row))
+/// What a new invoice for an intent may carry.
+#[derive(Deserialize, JsonSchema)]
+pub struct InvoiceBody {
+    pub metadata: Option<InvoiceMetadata>,
+    /// The receipt's address, when `metadata.email` is not given.
+    #[schemars(extend("format" = "email"))]
+    pub email: Option<String>,
 }
 
-async fn replay(b: Arc<Billing>, id: String) -> ApiResult<Response> {
-    let row = b.replay(parse_id(&id)?).await?;
-    Ok(data(StatusCode::OK, row))
+/// The invoice's metadata.
+#[derive(Deserialize, JsonSchema)]
+pub struct InvoiceMetadata {
+    /// The receipt's address (some providers require one).
+    #[schemars(extend("format" = "email"))]
+    pub email: Option<String>,
+}
+
+/// Records the generic API declares, answered as they are.
+pub struct BillingInvoice;
+impl Component for BillingInvoice {
+    const NAME: &'static str = "BillingInvoice";
+}
+pub struct BillingPaymentIntent;
+impl Component for BillingPaymentIntent {
+    const NAME: &'static str = "BillingPaymentIntent";
+}
+pub struct BillingWebhook;
+impl Component for BillingWebhook {
+    const NAME: &'static str = "BillingWebhook";
 }
 
 pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
@@ -129,59 +152,35 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
                 op
             },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/billing/payment-intents/{id}/{provider}",
-            post(
-                move |Path((id, provider)): Path<(String, String)>,
-                      State(s): State<AppState>,
-                      req: Request| invoice(b4.clone(), id, provider, req, s.limits),
-            ),
-            custom(
-                "billing",
-                "billingIntentInvoice",
-                "Admin: a new invoice for a payment intent with a provider (after a provider failed to start the payment); refused while another invoice of the intent is open or paid",
-                vec![
-                    json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}),
-                    json!({"name": "provider", "in": "path", "required": true, "description": "an allowed provider", "schema": {"type": "string"}}),
-                ],
-                Some(json!({"type": "object", "properties": {"metadata": {"type": "object", "properties": {"email": {"type": "string", "format": "email"}}}}})),
-                201,
-                json!({"$ref": "#/components/schemas/BillingInvoice"}),
-                &[400, 401, 403, 404, 409, 422, 503],
-            ),
+        .endpoint(
+            b4,
+            Endpoint::post(TAG, "/api/billing/payment-intents/{id}/{provider}", "billingIntentInvoice")
+                .status(201)
+                .summary("Admin: a new invoice for a payment intent with a provider (after a provider failed to start the payment); refused while another invoice of the intent is open or paid")
+                .errors(&[400, 401, 403, 404, 409, 422, 503]),
+            |b: Arc<Billing>, x: In<IntentProvider, Nothing, Json<InvoiceBody>>| async move {
+                let Json(body) = x.body;
+                let email = body.metadata.and_then(|m| m.email).or(body.email);
+                let row = b.invoice_for(x.path.id, &x.path.provider, email.as_deref()).await?;
+                Ok(Row::<BillingInvoice>::new(row.to_json()))
+            },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/billing/payment-intents/{id}/check",
-            post(move |Path(id): Path<String>| check(b5.clone(), id)),
-            custom(
-                "billing",
-                "billingIntentCheck",
-                "Admin: asks the providers' status APIs about the intent's open invoices (Stripe, CloudPayments, TipTopPay, PayKeeper); a payment they report is applied once, like its webhook",
-                path_params(&["id"]),
-                None,
-                200,
-                json!({"$ref": "#/components/schemas/BillingPaymentIntent"}),
-                &[400, 401, 403, 404, 503],
-            ),
+        .endpoint(
+            b5,
+            Endpoint::post(TAG, "/api/billing/payment-intents/{id}/check", "billingIntentCheck")
+                .summary("Admin: asks the providers' status APIs about the intent's open invoices (Stripe, CloudPayments, TipTopPay, PayKeeper); a payment they report is applied once, like its webhook")
+                .errors(&[400, 401, 403, 404, 503]),
+            |b: Arc<Billing>, x: In<ById>| async move {
+                Ok(Row::<BillingPaymentIntent>::new(b.check(x.path.id).await?.to_json()))
+            },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/billing/webhooks/{id}/replay",
-            post(move |Path(id): Path<String>, State(_s): State<AppState>| replay(b3.clone(), id)),
-            custom(
-                "billing",
-                "billingWebhookReplay",
-                "Admin: processes an inbox entry again (an invoice already paid stays paid once)",
-                path_params(&["id"]),
-                None,
-                200,
-                json!({"$ref": "#/components/schemas/BillingWebhook"}),
-                &[400, 401, 403, 404],
-            ),
+        .endpoint(
+            b3,
+            Endpoint::post(TAG, "/api/billing/webhooks/{id}/replay", "billingWebhookReplay")
+                .summary("Admin: processes an inbox entry again (an invoice already paid stays paid once)")
+                .errors(&[400, 401, 403, 404]),
+            |b: Arc<Billing>, x: In<ById>| async move {
+                Ok(Row::<BillingWebhook>::new(b.replay(x.path.id).await?.to_json()))
+            },
         )
 }

@@ -204,7 +204,7 @@ impl Billing {
         &self,
         id: Uuid,
         provider: &str,
-        body: &serde_json::Map<String, Value>,
+        email: Option<&str>,
     ) -> Result<Record> {
         let adapter = self.provider(provider)?;
         let intent = self.store.get(&self.e.intent, id).await?;
@@ -215,11 +215,7 @@ impl Billing {
                 format!("the payment intent is already {status}"),
             ));
         }
-        let email = body
-            .get("metadata")
-            .and_then(|m| m.get("email"))
-            .or_else(|| body.get("email"))
-            .and_then(Value::as_str)
+        let email = email
             .filter(|e| !e.trim().is_empty())
             .map(|e| stoa_kernel::value::normalise_email("metadata.email", e))
             .transpose()?;
