@@ -15329,18 +15329,21 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description What a publish takes. */
         HostPagePublishBody: {
             /**
              * Format: date-time
-             * @description Schedule instead of publishing now: the page and the widgets it takes along go live at this moment
+             * @description Schedule instead of publishing now: the page and the widgets it takes along go live at
+             *     this moment.
              */
-            publishAt?: string;
-            /** @description Publish the page's unpublished widgets with it */
+            publishAt?: string | null;
+            /** @description Publish the page's unpublished widgets with it. */
             withWidgets?: boolean;
         };
+        /** @description A page published (or scheduled), with the widgets it took along. */
         HostPagePublished: {
             page: components["schemas"]["HostPage"];
-            /** @description The widgets published with it */
+            /** @description The widgets published with it. */
             widgets: components["schemas"]["HostWidget"][];
         };
         /** @description host.pages-to-layouts (host_pages_to_layouts) */
@@ -15535,9 +15538,10 @@ export interface components {
             /** Format: uuid */
             widgetId?: string;
         };
+        /** @description Every page's URL template. */
         HostPageUrlsResult: {
-            urls?: {
-                url?: string;
+            urls: {
+                url: string;
             }[];
         };
         /** @description host.widget (host_widget) */
@@ -62539,6 +62543,7 @@ export interface operations {
     hostPageUrlSegmentValue: {
         parameters: {
             query: {
+                /** @description The segment's name in the template (`blog.articles.slug`). */
                 segment: string;
                 url: string;
             };

@@ -1,100 +1,88 @@
-//! `/api/host/pages/find-by-url`, `/urls` and `/url-segment-value`.
+//! `/api/host/pages/find-by-url`, `/urls` and `/url-segment-value`. Typed routes
+//! (`stoa_api::endpoint`).
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
-use axum::extract::{Query, State};
-use axum::http::StatusCode;
-use axum::routing::get;
-use serde_json::{Value, json};
-use stoa_api::openapi::{custom, query_params};
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::Error;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use stoa_api::endpoint::{Component, Endpoint, In, Nothing, Row};
+use stoa_api::{Access, AppState, RouteBook};
+use stoa_store::Store;
 
 use crate::pages;
 
-fn param<'a>(q: &'a HashMap<String, String>, name: &str) -> Result<&'a str, Error> {
-    q.get(name)
-        .map(String::as_str)
-        .ok_or_else(|| Error::bad_field(name, "is required"))
+const TAG: &str = "host";
+
+/// A page, as the generic API declares it.
+pub struct HostPage;
+
+impl Component for HostPage {
+    const NAME: &'static str = "HostPage";
 }
 
-fn op(id: &str, summary: &str, params: &[&str], result: Value, errs: &[u16]) -> Value {
-    custom(
-        "host",
-        id,
-        summary,
-        query_params(params),
-        None,
-        200,
-        result,
-        errs,
-    )
+/// A URL to match against the pages.
+#[derive(Deserialize, JsonSchema)]
+pub struct ByUrl {
+    pub url: String,
 }
 
-pub fn routes() -> RouteBook<AppState> {
+/// A URL and the template segment whose value is wanted.
+#[derive(Deserialize, JsonSchema)]
+pub struct UrlSegment {
+    pub url: String,
+    /// The segment's name in the template (`blog.articles.slug`).
+    pub segment: String,
+}
+
+/// Every page's URL template.
+#[derive(Serialize, JsonSchema)]
+pub struct PageUrlsResult {
+    pub urls: Vec<PageUrl>,
+}
+
+/// A page's URL template.
+#[derive(Serialize, JsonSchema)]
+pub struct PageUrl {
+    pub url: String,
+}
+
+pub fn routes(store: Arc<Store>) -> RouteBook<AppState> {
     RouteBook::new()
-        .add(
-            Access::Public,
-            "GET",
-            "/api/host/pages/find-by-url",
-            get(
-                |State(s): State<AppState>, Query(q): Query<HashMap<String, String>>| async move {
-                    let page = pages::find_by_url(&s.store, param(&q, "url")?).await?;
-                    ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, page.to_json()))
-                },
-            ),
-            op(
-                "hostPageFindByUrl",
-                "The page a URL shows (templates with [module.route.field] and pagination segments are matched, one lookup per segment)",
-                &["url"],
-                json!({"$ref": "#/components/schemas/HostPage"}),
-                &[400, 404],
-            ),
+        .endpoint(
+            store.clone(),
+            Endpoint::get(TAG, "/api/host/pages/find-by-url", "hostPageFindByUrl")
+                .access(Access::Public)
+                .summary("The page a URL shows (templates with [module.route.field] and pagination segments are matched, one lookup per segment)")
+                .errors(&[400, 404]),
+            |s: Arc<Store>, x: In<Nothing, ByUrl>| async move {
+                let page = pages::find_by_url(&s, &x.query.url).await?;
+                Ok(Row::<HostPage>::new(page.to_json()))
+            },
         )
-        .add(
-            Access::Public,
-            "GET",
-            "/api/host/pages/urls",
-            get(|State(s): State<AppState>| async move {
-                let urls: Vec<Value> = pages::all_pages(&s.store)
+        .endpoint(
+            store.clone(),
+            Endpoint::get(TAG, "/api/host/pages/urls", "hostPageUrls")
+                .access(Access::Public)
+                .summary("Every page's URL template"),
+            |s: Arc<Store>, _: In| async move {
+                let urls = pages::all_pages(&s)
                     .await?
                     .iter()
-                    .map(|p| json!({"url": p.text("url").unwrap_or_default()}))
+                    .map(|p| PageUrl {
+                        url: p.text("url").unwrap_or_default().to_owned(),
+                    })
                     .collect();
-                ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, json!({"urls": urls})))
-            }),
-            op(
-                "hostPageUrls",
-                "Every page's URL template",
-                &[],
-                json!({"type": "object", "properties": {"urls": {"type": "array", "items": {"type": "object", "properties": {"url": {"type": "string"}}}}}}),
-                &[],
-            ),
+                Ok(PageUrlsResult { urls })
+            },
         )
-        .add(
-            Access::Public,
-            "GET",
-            "/api/host/pages/url-segment-value",
-            get(
-                |State(s): State<AppState>, Query(q): Query<HashMap<String, String>>| async move {
-                    let v = pages::segment_value(
-                        &s.store,
-                        param(&q, "url")?,
-                        param(&q, "segment")?,
-                    )
-                    .await?;
-                    ApiResult::Ok(stoa_api::crud::data(
-                        StatusCode::OK,
-                        v.map_or(Value::Null, Value::String),
-                    ))
-                },
-            ),
-            op(
-                "hostPageUrlSegmentValue",
-                "The part of a URL at the template segment naming `segment` (blog.articles.slug); null when absent",
-                &["url", "segment"],
-                json!({"type": ["string", "null"]}),
-                &[400],
-            ),
+        .endpoint(
+            store,
+            Endpoint::get(TAG, "/api/host/pages/url-segment-value", "hostPageUrlSegmentValue")
+                .access(Access::Public)
+                .summary("The part of a URL at the template segment naming `segment` (blog.articles.slug); null when absent")
+                .errors(&[400]),
+            |s: Arc<Store>, x: In<Nothing, UrlSegment>| async move {
+                pages::segment_value(&s, &x.query.url, &x.query.segment).await
+            },
         )
 }

@@ -170,8 +170,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
             Ok(())
         })
         .routes(|ctx| {
-            Ok(http::routes()
-                .merge(publish::routes())
+            let store = std::sync::Arc::new(ctx.store.clone());
+            Ok(http::routes(store.clone())
+                .merge(publish::routes(store))
                 .merge(search::routes(ctx.need::<search::Search>()?))
                 .merge(bundle_http::routes(ctx.need::<cache::Bundles>()?)))
         })

@@ -5,13 +5,13 @@
 //! With `publishAt` it schedules instead: the page and the widgets it takes along go live at
 //! that moment together (a widget already scheduled earlier keeps its time).
 
-use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
-use axum::routing::post;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use stoa_api::crud::{data, parse_id};
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_api::endpoint::{ById, Component, Endpoint, In, Json, Nothing, Row};
+use stoa_api::{AppState, RouteBook};
 use stoa_kernel::model::{PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
 use stoa_kernel::{Error, Result};
 use stoa_store::Store;
@@ -20,53 +20,54 @@ use uuid::Uuid;
 /// Most widgets one page publish takes along.
 const MAX_WIDGETS: usize = 500;
 
-pub fn routes() -> RouteBook<AppState> {
-    RouteBook::new().add(
-        Access::Admin,
-        "POST",
-        "/api/host/pages/{id}/publish",
-        post(
-            |State(s): State<AppState>, Path(id): Path<String>, req: Request| async move {
-                publish_route(s, id, req).await
-            },
-        ),
-        stoa_api::routes::for_agents(stoa_api::openapi::custom(
-            "host",
-            "hostPagePublish",
-            "Publishes a page, or schedules it with publishAt; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them",
-            stoa_api::openapi::path_params(&["id"]),
-            Some(json!({"type": "object", "properties": {
-                "withWidgets": {"type": "boolean", "description": "Publish the page's unpublished widgets with it"},
-                "publishAt": {"type": "string", "format": "date-time", "description": "Schedule instead of publishing now: the page and the widgets it takes along go live at this moment"}
-            }})),
-            200,
-            json!({"title": "HostPagePublished", "type": "object", "properties": {
-                "page": {"$ref": "#/components/schemas/HostPage"},
-                "widgets": {"type": "array", "items": {"$ref": "#/components/schemas/HostWidget"}, "description": "The widgets published with it"}
-            }, "required": ["page", "widgets"]}),
-            &[404, 409],
-        )),
-    )
+/// What a publish takes.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PagePublishBody {
+    /// Publish the page's unpublished widgets with it.
+    #[serde(default)]
+    pub with_widgets: bool,
+    /// Schedule instead of publishing now: the page and the widgets it takes along go live at
+    /// this moment.
+    #[schemars(extend("format" = "date-time"))]
+    pub publish_at: Option<String>,
 }
 
-async fn publish_route(s: AppState, id: String, req: Request) -> ApiResult<Response> {
-    let id = parse_id(&id)?;
-    let body = stoa_api::body::object_or_empty(req, s.limits).await?;
-    let with = body
-        .get("withWidgets")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let at = match body.get(PUBLISH_AT) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(at)) => Some(at.clone()),
-        Some(_) => {
-            return Err(Error::invalid_field(PUBLISH_AT, "must be a date and time").into());
-        }
-    };
-    Ok(data(
-        StatusCode::OK,
-        publish_at(&s.store, id, with, at.as_deref()).await?,
-    ))
+/// A page published (or scheduled), with the widgets it took along.
+#[derive(Serialize, JsonSchema)]
+pub struct PagePublished {
+    pub page: Row<crate::http::HostPage>,
+    /// The widgets published with it.
+    pub widgets: Vec<Row<HostWidget>>,
+}
+
+/// A widget, as the generic API declares it.
+pub struct HostWidget;
+
+impl Component for HostWidget {
+    const NAME: &'static str = "HostWidget";
+}
+
+pub fn routes(store: Arc<Store>) -> RouteBook<AppState> {
+    RouteBook::new().endpoint(
+        store,
+        Endpoint::post("host", "/api/host/pages/{id}/publish", "hostPagePublish")
+            .summary("Publishes a page, or schedules it with publishAt; with withWidgets its draft and scheduled widgets (its own and its layouts') too, otherwise a 409 names them")
+            .errors(&[404, 409])
+            .for_agents(),
+        |s: Arc<Store>, x: In<ById, Nothing, Json<PagePublishBody>>| async move {
+            let Json(b) = x.body;
+            let mut done = publish_at(&s, x.path.id, b.with_widgets, b.publish_at.as_deref()).await?;
+            let widgets = match done["widgets"].take() {
+                Value::Array(w) => w.into_iter().map(Row::new).collect(),
+                _ => Vec::new(),
+            };
+            Ok(PagePublished {
+                page: Row::new(done["page"].take()),
+                widgets,
+            })
+        },
+    )
 }
 
 /// The unpublished widgets page `id` shows.
