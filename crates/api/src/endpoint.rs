@@ -192,6 +192,19 @@ pub trait Component {
     const NAME: &'static str;
 }
 
+/// Declares marker types for entities' declared schemas, each named as the document names it:
+/// `stoa_api::component!(HostPage, HostWidget);` for `Row<HostPage>` answers.
+#[macro_export]
+macro_rules! component {
+    ($($name:ident),+ $(,)?) => {$(
+        #[doc = concat!("The declared schema `", stringify!($name), "` (a record of the generic API).")]
+        pub struct $name;
+        impl $crate::endpoint::Component for $name {
+            const NAME: &'static str = stringify!($name);
+        }
+    )+};
+}
+
 /// A record answered as its entity's declared schema `C` (a [`Component`]).
 pub struct Row<C>(pub Value, PhantomData<fn() -> C>);
 

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use stoa_api::crud::data;
-use stoa_api::endpoint::{ById, Component, Endpoint, In, Json, Nothing, Row};
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Row};
 use stoa_api::openapi::custom;
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use uuid::Uuid;
@@ -73,19 +73,7 @@ pub struct InvoiceMetadata {
     pub email: Option<String>,
 }
 
-/// Records the generic API declares, answered as they are.
-pub struct BillingInvoice;
-impl Component for BillingInvoice {
-    const NAME: &'static str = "BillingInvoice";
-}
-pub struct BillingPaymentIntent;
-impl Component for BillingPaymentIntent {
-    const NAME: &'static str = "BillingPaymentIntent";
-}
-pub struct BillingWebhook;
-impl Component for BillingWebhook {
-    const NAME: &'static str = "BillingWebhook";
-}
+stoa_api::component!(BillingInvoice, BillingPaymentIntent, BillingWebhook);
 
 pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
     let b = billing.clone();

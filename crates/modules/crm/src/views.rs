@@ -4,16 +4,10 @@
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use stoa_api::endpoint::Component;
 
 use crate::requests::{MAX_REPLY_SUBJECT, MAX_REPLY_TEXT};
 
-/// A stored submission, as the generic API declares it.
-pub struct CrmRequest;
-
-impl Component for CrmRequest {
-    const NAME: &'static str = "CrmRequest";
-}
+stoa_api::component!(CrmRequest);
 
 /// The values of a form's inputs, keyed by each input's slug (the form's own declaration says
 /// which are required and what each holds; the service checks them).
@@ -21,8 +15,14 @@ impl Component for CrmRequest {
 #[serde(transparent)]
 pub struct FormValues(pub Map<String, Value>);
 
-fn values_schema() -> Value {
-    serde_json::json!({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}, "properties": {"_gotcha": {"type": "string", "description": "leave empty: a request that fills it is taken for a bot's and dropped"}}})
+/// The schema of a form's values; `signed`: with the form's id (a signed-in sender's).
+fn values_schema(signed: bool) -> Schema {
+    let mut s = serde_json::json!({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}, "properties": {"_gotcha": {"type": "string", "description": "leave empty: a request that fills it is taken for a bot's and dropped"}}});
+    if signed {
+        s["properties"]["formId"] = serde_json::json!({"type": "string", "format": "uuid"});
+        s["required"] = serde_json::json!(["formId"]);
+    }
+    Schema::try_from(s).unwrap_or_else(|_| json_schema!({"type": "object"}))
 }
 
 impl JsonSchema for FormValues {
@@ -35,7 +35,7 @@ impl JsonSchema for FormValues {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        Schema::try_from(values_schema()).unwrap_or_else(|_| json_schema!({"type": "object"}))
+        values_schema(false)
     }
 }
 
@@ -58,10 +58,7 @@ impl JsonSchema for SignedFormValues {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        let mut s = values_schema();
-        s["properties"]["formId"] = serde_json::json!({"type": "string", "format": "uuid"});
-        s["required"] = serde_json::json!(["formId"]);
-        Schema::try_from(s).unwrap_or_else(|_| json_schema!({"type": "object"}))
+        values_schema(true)
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use stoa_api::endpoint::{Component, Endpoint, In, Nothing, Row};
+use stoa_api::endpoint::{Endpoint, In, Nothing, Row};
 use stoa_api::{Access, AppState, RouteBook};
 use stoa_store::Store;
 
@@ -13,12 +13,7 @@ use crate::pages;
 
 const TAG: &str = "host";
 
-/// A page, as the generic API declares it.
-pub struct HostPage;
-
-impl Component for HostPage {
-    const NAME: &'static str = "HostPage";
-}
+stoa_api::component!(HostPage);
 
 /// A URL to match against the pages.
 #[derive(Deserialize, JsonSchema)]

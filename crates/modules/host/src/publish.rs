@@ -10,7 +10,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use stoa_api::endpoint::{ById, Component, Endpoint, In, Json, Nothing, Row};
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Row};
 use stoa_api::{AppState, RouteBook};
 use stoa_kernel::model::{PUBLISH_AT, PUBLISHED, SCHEDULED, STATUS};
 use stoa_kernel::{Error, Result};
@@ -41,12 +41,7 @@ pub struct PagePublished {
     pub widgets: Vec<Row<HostWidget>>,
 }
 
-/// A widget, as the generic API declares it.
-pub struct HostWidget;
-
-impl Component for HostWidget {
-    const NAME: &'static str = "HostWidget";
-}
+stoa_api::component!(HostWidget);
 
 pub fn routes(store: Arc<Store>) -> RouteBook<AppState> {
     RouteBook::new().endpoint(

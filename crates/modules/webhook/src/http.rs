@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use stoa_api::endpoint::{ById, Component, Endpoint, In, Row};
+use stoa_api::endpoint::{ById, Endpoint, In, Row};
 use stoa_api::{AppState, RouteBook};
 
 use crate::service::Hooks;
@@ -19,12 +19,7 @@ pub struct Secret {
     pub secret: String,
 }
 
-/// A delivery, as the generic API declares it.
-pub struct WebhookDelivery;
-
-impl Component for WebhookDelivery {
-    const NAME: &'static str = "WebhookDelivery";
-}
+stoa_api::component!(WebhookDelivery);
 
 pub fn routes(hooks: Arc<Hooks>) -> RouteBook<AppState> {
     RouteBook::new()

@@ -400,6 +400,16 @@ async fn crm_requests_are_checked_and_told(db: Db) {
     }
     let r = visitor.post(&flood, &json!({"flood-name": "x"})).await;
     assert_eq!(r.status, 429, "{}", r.text);
+    // Refused before its body is read: a body that is not even JSON is told to wait, not 400.
+    let r = app
+        .send(
+            app.client
+                .post(app.url(&flood))
+                .header("content-type", "application/json")
+                .body("{"),
+        )
+        .await;
+    assert_eq!(r.status, 429, "{}", r.text);
 }
 dual_test!(crm_requests_are_checked_and_told, db);
 
