@@ -162,6 +162,11 @@ export const adminSpecs = [
       await page.getByRole("button", { name: "Paid", exact: true }).click();
       const table = page.getByTestId("orders-table");
       await table.locator('[data-status="approving"]').first().waitFor();
+      // The rows of the list before the filter may still be on screen for a moment: wait for the
+      // filtered answer, then check it.
+      await page
+        .waitForFunction(() => document.querySelectorAll("[data-testid=orders-table] [data-status]:not([data-status=approving])").length === 0, undefined, { timeout: 5000 })
+        .catch(() => undefined);
       expect((await table.locator("[data-status]:not([data-status=approving])").count()) === 0, "the filter shows paid orders only");
       // Each row: number, date, customer, total, status, payment, in words.
       const firstRow = table.locator("tbody tr").first();
