@@ -416,7 +416,11 @@ fn schema_for<T: schemars::JsonSchema>(
     let mut v = serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.remove("$schema");
-        o.remove("title");
+        // The generator titles the root with the type's name; a title the type declares
+        // (`#[schemars(title = "RbacMe")]`) is kept: the document names the component after it.
+        if o.get("title").and_then(serde_json::Value::as_str) == Some(&*T::schema_name()) {
+            o.remove("title");
+        }
         // A field that defaults to nothing is optional, not "null by default" (generated
         // clients would make it required).
         if let Some(props) = o.get_mut("properties").and_then(|p| p.as_object_mut()) {

@@ -28,6 +28,8 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::response::Response;
 use axum::routing::on;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -57,6 +59,13 @@ pub struct Endpoint {
     pub errors: &'static [u16],
     /// Worth an agent's time: offered as an MCP tool ([`crate::routes::AGENT`]).
     pub agent: bool,
+    /// A browser navigation rather than API (a redirect): routed, but not in the document.
+    pub hidden: bool,
+    /// The body and answer are named after the operation (`AuthLoginBody`, `AuthLoginResult`),
+    /// as the document named them before the route was typed, rather than after their types.
+    pub named_by_operation: bool,
+    /// Other success answers the route can give: status, description, schema.
+    pub also: Vec<(u16, &'static str, Value)>,
 }
 
 impl Endpoint {
@@ -77,7 +86,18 @@ impl Endpoint {
             status: 200,
             errors: &[],
             agent: false,
+            hidden: false,
+            named_by_operation: false,
+            also: Vec::new(),
         }
+    }
+
+    pub fn patch(tag: &'static str, path: &'static str, id: &'static str) -> Self {
+        Self::new(tag, "PATCH", path, id)
+    }
+
+    pub fn delete(tag: &'static str, path: &'static str, id: &'static str) -> Self {
+        Self::new(tag, "DELETE", path, id)
     }
 
     pub fn get(tag: &'static str, path: &'static str, id: &'static str) -> Self {
@@ -111,6 +131,27 @@ impl Endpoint {
     /// Offered to agents as an MCP tool.
     pub fn for_agents(mut self) -> Self {
         self.agent = true;
+        self
+    }
+
+    /// A browser navigation (it answers with a redirect): routed, but not in the document, and
+    /// so not held to it — a provider's callback carries whatever parameters it adds.
+    pub fn hidden(mut self) -> Self {
+        self.hidden = true;
+        self
+    }
+
+    /// Names the body and the answer after the operation, as the document did before.
+    pub fn named_by_operation(mut self) -> Self {
+        self.named_by_operation = true;
+        self
+    }
+
+    /// Another success answer: `status`, when (`description`), as `T`.
+    pub fn also<T: JsonSchema>(mut self, status: u16, description: &'static str) -> Self {
+        let name = T::schema_name();
+        let schema = titled(answer_schema_of::<T>(), self.tag, &name);
+        self.also.push((status, description, schema));
         self
     }
 }
@@ -214,6 +255,18 @@ impl<C> Row<C> {
     }
 }
 
+impl<C> Clone for Row<C> {
+    fn clone(&self) -> Self {
+        Row::new(self.0.clone())
+    }
+}
+
+impl<C> std::fmt::Debug for Row<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 impl<C> Serialize for Row<C> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         self.0.serialize(s)
@@ -312,6 +365,16 @@ pub fn parameters_of<T: JsonSchema>(place: &str) -> Vec<Value> {
         .iter()
         .map(|(name, s)| {
             let mut s = s.clone();
+            // A parameter is there or not; it is never null (an `Option` says "not required").
+            if let Some(types) = s.get_mut("type").and_then(Value::as_array_mut) {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    s["type"] = types[0].clone();
+                }
+            }
+            if let Some(values) = s.get_mut("enum").and_then(Value::as_array_mut) {
+                values.retain(|v| !v.is_null());
+            }
             let description = s.as_object_mut().and_then(|o| o.remove("description"));
             let mut p = json!({
                 "name": name,
@@ -331,7 +394,7 @@ pub fn parameters_of<T: JsonSchema>(place: &str) -> Vec<Value> {
 /// (`WebhookSecret`), so a type two routes share is one component. Other schemas (a list, a
 /// record's `$ref`) stay unnamed, and the operation names them.
 fn titled(mut s: Value, tag: &str, name: &str) -> Value {
-    if s.get("properties").is_some() && !name.is_empty() {
+    if s.get("properties").is_some() && !name.is_empty() && s.get("title").is_none() {
         s["title"] = Value::String(format!("{}{name}", crate::openapi::pascal(tag)));
     }
     s
@@ -341,20 +404,229 @@ fn titled(mut s: Value, tag: &str, name: &str) -> Value {
 pub fn operation<P: JsonSchema, Q: JsonSchema, B: BodyInput, A: JsonSchema>(e: &Endpoint) -> Value {
     let mut params = parameters_of::<P>("path");
     params.extend(parameters_of::<Q>("query"));
-    let doc = crate::openapi::custom(
+    let (body, answer) = if e.named_by_operation {
+        (String::new(), String::new())
+    } else {
+        (B::name(), A::schema_name().into_owned())
+    };
+    let mut doc = crate::openapi::custom(
         e.tag,
         e.id,
         e.summary,
         params,
-        B::schema().map(|s| titled(s, e.tag, &B::name())),
+        B::schema().map(|s| titled(s, e.tag, &body)),
         e.status,
-        titled(answer_schema_of::<A>(), e.tag, &A::schema_name()),
+        titled(answer_schema_of::<A>(), e.tag, &answer),
         e.errors,
     );
+    // A body whose every field may be left out may itself be left out.
+    if B::schema().is_some_and(|s| {
+        let one_of_many = ["oneOf", "anyOf", "allOf"]
+            .iter()
+            .any(|k| s.get(*k).is_some());
+        !one_of_many
+            && s.get("properties").is_some()
+            && s["required"].as_array().is_none_or(Vec::is_empty)
+    }) {
+        doc["requestBody"]["required"] = Value::Bool(false);
+    }
+    for (status, description, schema) in &e.also {
+        doc["responses"][status.to_string()] = crate::openapi::ok(description, schema.clone());
+    }
+    if e.hidden {
+        doc["x-hidden"] = Value::Bool(true);
+    }
     if e.agent {
         crate::routes::for_agents(doc)
     } else {
         doc
+    }
+}
+
+/// What a typed handler answers. A plain value `A` goes out as `{data: A}` with the endpoint's
+/// status ([`RouteBook::endpoint`]); a [`Reply`] can also set cookies and headers or choose its
+/// status, and a [`Redirect`] sends a browser on ([`RouteBook::endpoint_replying`]).
+pub trait Answer: Send + 'static {
+    /// The type the document describes the success answer with.
+    type Doc: JsonSchema;
+    /// The response, `status` being the endpoint's.
+    fn respond(self, status: StatusCode) -> Response;
+}
+
+/// An answer `A` sent as `{data: A}`, with headers (cookies) and, when set, a status other than
+/// the endpoint's; or a refusal that still sets its headers (a failed refresh clears the cookies).
+pub struct Reply<A> {
+    answer: Result<A>,
+    status: Option<StatusCode>,
+    headers: HeaderMap,
+}
+
+impl<A> Reply<A> {
+    pub fn new(answer: A) -> Self {
+        Self {
+            answer: Ok(answer),
+            status: None,
+            headers: HeaderMap::new(),
+        }
+    }
+
+    /// The error `e`, answered as every error is, with this reply's headers.
+    pub fn refused(e: Error) -> Self {
+        Self {
+            answer: Err(e),
+            status: None,
+            headers: HeaderMap::new(),
+        }
+    }
+
+    /// Answers with `status` rather than the endpoint's (documented with [`Endpoint::also`]).
+    pub fn status(mut self, status: StatusCode) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// Adds the header `name: value` (repeatable: each `Set-Cookie` is one).
+    pub fn header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.append(name, value);
+        self
+    }
+
+    /// The headers set so far, to add to.
+    pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        &mut self.headers
+    }
+}
+
+impl<A: Serialize + JsonSchema + Send + 'static> Answer for Reply<A> {
+    type Doc = A;
+
+    fn respond(self, status: StatusCode) -> Response {
+        let mut res = match self.answer {
+            Ok(a) => data(self.status.unwrap_or(status), a),
+            Err(e) => crate::error::error_response(&e),
+        };
+        for (name, value) in &self.headers {
+            res.headers_mut().append(name, value.clone());
+        }
+        res
+    }
+}
+
+/// A browser sent on to `location` (302, not cached), with the headers (cookies) set.
+pub struct Redirect {
+    location: String,
+    headers: HeaderMap,
+}
+
+/// The answer of a redirect: no body; the browser follows `Location`.
+#[derive(JsonSchema)]
+#[schemars(description = "No body: the browser follows Location")]
+pub struct NoBody {}
+
+impl Redirect {
+    pub fn to(location: impl Into<String>) -> Self {
+        Self {
+            location: location.into(),
+            headers: HeaderMap::new(),
+        }
+    }
+
+    /// The headers set so far (cookies), to add to.
+    pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        &mut self.headers
+    }
+}
+
+impl Answer for Redirect {
+    type Doc = NoBody;
+
+    fn respond(self, _status: StatusCode) -> Response {
+        let mut res = Response::new(axum::body::Body::empty());
+        *res.status_mut() = StatusCode::FOUND;
+        if let Ok(v) = HeaderValue::from_str(&self.location) {
+            res.headers_mut().insert(header::LOCATION, v);
+        }
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        for (name, value) in &self.headers {
+            res.headers_mut().append(name, value.clone());
+        }
+        res
+    }
+}
+
+/// A plain answer: `{data: A}` with the endpoint's status.
+struct Plain<A>(A);
+
+impl<A: Serialize + JsonSchema + Send + 'static> Answer for Plain<A> {
+    type Doc = A;
+
+    fn respond(self, status: StatusCode) -> Response {
+        data(status, self.0)
+    }
+}
+
+/// A record of the declared schema `C` with the fields of `T` added: documented as
+/// `allOf: [C, T]` (titled with `T`'s title, if it has one), sent as one object.
+pub struct Extended<C, T> {
+    pub row: Value,
+    pub more: T,
+    _c: PhantomData<fn() -> C>,
+}
+
+impl<C, T> Extended<C, T> {
+    pub fn new(row: Value, more: T) -> Self {
+        Self {
+            row,
+            more,
+            _c: PhantomData,
+        }
+    }
+}
+
+impl<C, T: Clone> Clone for Extended<C, T> {
+    fn clone(&self) -> Self {
+        Extended::new(self.row.clone(), self.more.clone())
+    }
+}
+
+impl<C, T: std::fmt::Debug> std::fmt::Debug for Extended<C, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Extended")
+            .field("row", &self.row)
+            .field("more", &self.more)
+            .finish()
+    }
+}
+
+impl<C, T: Serialize> Serialize for Extended<C, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut v = self.row.clone();
+        let more = serde_json::to_value(&self.more).map_err(serde::ser::Error::custom)?;
+        if let (Some(o), Value::Object(m)) = (v.as_object_mut(), more) {
+            o.extend(m);
+        }
+        v.serialize(s)
+    }
+}
+
+impl<C: Component, T: JsonSchema> JsonSchema for Extended<C, T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("{}With{}", C::NAME, T::schema_name()).into()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut more = serde_json::to_value(T::json_schema(g)).unwrap_or_default();
+        let title = more.as_object_mut().and_then(|o| o.remove("title"));
+        let mut v = json!({"allOf": [{"$ref": format!("#/components/schemas/{}", C::NAME)}, more]});
+        if let Some(t) = title {
+            v["title"] = t;
+        }
+        schemars::Schema::try_from(v).unwrap_or_default()
     }
 }
 
@@ -367,13 +639,30 @@ impl RouteBook<AppState> {
         P: DeserializeOwned + JsonSchema + Send + 'static,
         Q: DeserializeOwned + JsonSchema + Send + 'static,
         B: BodyInput,
-        A: Serialize + JsonSchema + 'static,
+        A: Serialize + JsonSchema + Send + 'static,
         F: Fn(Arc<T>, In<P, Q, B>) -> Fu + Clone + Send + Sync + 'static,
         Fu: Future<Output = Result<A>> + Send + 'static,
     {
-        let doc = operation::<P, Q, B, A>(&e);
-        let status =
-            axum::http::StatusCode::from_u16(e.status).unwrap_or(axum::http::StatusCode::OK);
+        self.endpoint_replying(svc, e, move |svc: Arc<T>, x: In<P, Q, B>| {
+            let answer = f(svc, x);
+            async move { answer.await.map(Plain) }
+        })
+    }
+
+    /// Registers the typed route `e` whose handler answers an [`Answer`] of its own: a
+    /// [`Reply`] (cookies, another status) or a [`Redirect`].
+    pub fn endpoint_replying<T, P, Q, B, R, F, Fu>(self, svc: Arc<T>, e: Endpoint, f: F) -> Self
+    where
+        T: Send + Sync + 'static,
+        P: DeserializeOwned + JsonSchema + Send + 'static,
+        Q: DeserializeOwned + JsonSchema + Send + 'static,
+        B: BodyInput,
+        R: Answer,
+        F: Fn(Arc<T>, In<P, Q, B>) -> Fu + Clone + Send + Sync + 'static,
+        Fu: Future<Output = Result<R>> + Send + 'static,
+    {
+        let doc = operation::<P, Q, B, R::Doc>(&e);
+        let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::OK);
         let handler = on(
             method_filter(e.method),
             move |State(s): State<AppState>,
@@ -402,7 +691,7 @@ impl RouteBook<AppState> {
                         body: B::read(req, limits).await?,
                     };
                     let answer = f(svc, input).await?;
-                    ApiResult::Ok(data(status, answer))
+                    ApiResult::Ok(answer.respond(status))
                 }
             },
         );
@@ -516,5 +805,82 @@ mod tests {
         assert!(format!("{e:?}").contains("limit"), "{e:?}");
         let none: Page = params(&[]).expect("optional");
         assert_eq!(none.limit, None);
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    #[schemars(title = "TWho")]
+    struct Who {
+        admin: bool,
+    }
+
+    crate::component!(TSubject);
+
+    #[derive(serde::Deserialize, JsonSchema)]
+    struct Maybe {
+        #[allow(dead_code)]
+        token: Option<String>,
+    }
+
+    #[test]
+    fn replies_redirects_and_extended_records_are_documented_from_their_types() {
+        let e = Endpoint::post("t", "/api/t/in", "tIn")
+            .named_by_operation()
+            .status(201)
+            .also::<Renamed>(200, "Another step is needed")
+            .hidden();
+        let doc = operation::<Nothing, Nothing, Json<Maybe>, Option<Extended<TSubject, Who>>>(&e);
+        // A record with fields added: the record's component and the fields, titled as declared.
+        let ok = doc["responses"]["201"].to_string();
+        for want in [
+            "#/components/schemas/TSubject",
+            "\"title\":\"TWho\"",
+            "\"admin\"",
+        ] {
+            assert!(ok.contains(want), "{want} in {ok}");
+        }
+        // Named after the operation: the body carries no title of its own type.
+        assert!(!doc["requestBody"].to_string().contains("Maybe"), "{doc}");
+        // Every field optional: the body may be left out.
+        assert_eq!(doc["requestBody"]["required"], false, "{doc}");
+        assert!(
+            doc["responses"]["200"].to_string().contains("\"times\""),
+            "{doc}"
+        );
+        assert_eq!(doc["x-hidden"], true);
+        // An optional query parameter is never documented as null.
+        let q =
+            operation::<Nothing, Maybe, Nothing, Renamed>(&Endpoint::get("t", "/api/t", "tGet"));
+        assert_eq!(q["parameters"][0]["schema"]["type"], "string", "{q}");
+    }
+
+    #[test]
+    fn a_reply_sends_its_headers_and_status_and_an_extended_record_is_one_object() {
+        let r = Reply::new(Renamed {
+            name: "x".into(),
+            times: 1,
+        })
+        .status(StatusCode::OK)
+        .header(header::SET_COOKIE, HeaderValue::from_static("a=1"))
+        .header(header::SET_COOKIE, HeaderValue::from_static("b=2"))
+        .respond(StatusCode::CREATED);
+        assert_eq!(r.status(), StatusCode::OK);
+        assert_eq!(r.headers().get_all(header::SET_COOKIE).iter().count(), 2);
+        let refused = Reply::<Renamed>::refused(Error::Unauthorized("no".into()))
+            .header(header::SET_COOKIE, HeaderValue::from_static("a="))
+            .respond(StatusCode::CREATED);
+        assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+        assert!(refused.headers().contains_key(header::SET_COOKIE));
+        let mut to = Redirect::to("/ru/");
+        to.headers_mut()
+            .append(header::SET_COOKIE, HeaderValue::from_static("f="));
+        let res = to.respond(StatusCode::OK);
+        assert_eq!(res.status(), StatusCode::FOUND);
+        assert_eq!(res.headers()[header::LOCATION], "/ru/");
+        let v = serde_json::to_value(Extended::<TSubject, Who>::new(
+            json!({"id": "s"}),
+            Who { admin: true },
+        ))
+        .expect("serialises");
+        assert_eq!(v, json!({"id": "s", "admin": true}));
     }
 }

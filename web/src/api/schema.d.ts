@@ -11107,6 +11107,7 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        /** @description `{ok: true}`: done. */
         AuthForgotPasswordResult: {
             ok: boolean;
         };
@@ -11116,6 +11117,7 @@ export interface components {
             refresh: string;
         };
         AuthInitResult: components["schemas"]["RbacMe"] | null;
+        /** @description `{ok: true}`: done. */
         AuthIsAuthorizedResult: {
             ok: boolean;
         };
@@ -11141,6 +11143,11 @@ export interface components {
             jwt: string;
             refresh: string;
         };
+        /** @description A refresh token in the body (`authRefresh`); absent: the cookie's. */
+        AuthLogoutBody: {
+            refresh?: string | null;
+        };
+        /** @description `{ok: true}`: done. */
         AuthLogoutResult: {
             ok: boolean;
         };
@@ -11179,7 +11186,7 @@ export interface components {
             message: string;
             signature: string;
         };
-        /** @description What the wallet signs (EIP-4361) */
+        /** @description What the wallet signs (EIP-4361). */
         AuthWalletNonceResult: {
             chainIds: number[];
             domain: string;
@@ -16483,6 +16490,7 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description A new API key token, shown once (`rbacApiKeyToken`). */
         RbacApiKeyToken: {
             /** @description The key, shown this once: send it as `Authorization: Bearer <token>` */
             token: string;
@@ -16638,11 +16646,13 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description The recovery codes of a confirmed enrolment, shown once (`subjectTotpConfirm`). */
         RbacRecoveryCodes: {
             /** @description A new access token for this session, now with its second factor (also set as the cookie) */
             jwt: string | null;
             recoveryCodes: string[];
         };
+        /** @description What a password reset did (`authResetPassword`). */
         RbacResetOutcome: {
             ok: boolean;
             /** @description Sign-in methods removed because they were added while the address was unconfirmed */
@@ -16833,12 +16843,14 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description The second step a sign-in needs (`authLogin`, `authWallet` answering 200). */
         RbacSecondFactorChallenge: {
             /** @description Send it with a code to authLoginSecondFactor within 5 minutes */
             challenge: string;
             /** @enum {string} */
             secondFactor: "totp";
         };
+        /** @description What `/me` says about the caller's second factor. */
         RbacSecondFactorState: {
             /** @description The account signs in with a TOTP code */
             enabled: boolean;
@@ -16949,6 +16961,7 @@ export interface components {
             jwt: string;
             refresh: string;
         };
+        /** @description Whether the site still waits for its first admin (`rbacSetupState`). */
         RbacSetupState: {
             /** @description No account is an admin yet: the first is made with the setup code the server printed in its log */
             needed: boolean;
@@ -17578,10 +17591,13 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description A new TOTP secret, shown once (`subjectTotpStart`). */
         RbacTotpEnrolment: {
             algorithm: string;
+            /** Format: uint32 */
             digits: number;
             otpauthUrl: string;
+            /** Format: uint64 */
             period: number;
             /** @description Base32, for typing into an authenticator app */
             secret: string;
@@ -17981,22 +17997,28 @@ export interface components {
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
         };
+        /** @description A member of a chat: its profile card and read mark. */
         SocialChatMember: {
-            adminTitle?: string | null;
+            adminTitle: string | null;
             /** Format: uuid */
             id: string;
-            /** @description The position of the last message this member has read */
+            /**
+             * Format: int64
+             * @description The position of the last message this member has read
+             */
             lastRead: number;
-            slug?: string | null;
-            title?: components["schemas"]["Translations"];
-            variant?: string | null;
+            slug: string | null;
+            title: components["schemas"]["Translations"];
+            variant: string | null;
         };
-        /** @description A message with its place in the chat, author, reactions and files */
         SocialChatMessage: components["schemas"]["SocialMessage"] & {
             /** Format: uuid */
             chatId: string;
             files: components["schemas"]["SocialMessageFile"][];
-            /** @description 1, 2, 3… in the chat */
+            /**
+             * Format: int64
+             * @description 1, 2, 3… in the chat
+             */
             position: number;
             /**
              * Format: uuid
@@ -18092,11 +18114,12 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
-        /** @description A chat with its members, newest message and what the profile has not read */
         SocialChatView: components["schemas"]["SocialChat"] & {
             lastMessage: components["schemas"]["SocialChatMessage"] | null;
+            /** Format: int64 */
             lastRead: number;
             members: components["schemas"]["SocialChatMember"][];
+            /** Format: uint64 */
             unread: number;
         };
         /** @description social.message (social_message) */
@@ -18128,13 +18151,15 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description A file attached to a message. */
         SocialMessageFile: {
-            adminTitle?: string | null;
-            file?: string | null;
+            adminTitle: string | null;
+            file: string | null;
             /** Format: uuid */
             id: string;
-            mimeType?: string | null;
-            size?: number | null;
+            mimeType: string | null;
+            /** Format: int64 */
+            size: number | null;
         };
         /** @description Filters of social.message (the `filters` query parameter as JSON): every condition must hold. */
         SocialMessageFilters: {
@@ -18258,25 +18283,28 @@ export interface components {
             /** @enum {string} */
             variant: "default" | "artificial-intelligence";
         };
+        /** @description An AI profile's state (`socialProfileAi`). */
         SocialProfileAiState: {
             /** @description The profile is of the variant artificial-intelligence */
             assistant: boolean;
+            /** Format: int64 */
             budget: number;
             /** @description An AI service is configured: without one the profile stays silent */
             configured: boolean;
             model: string | null;
             /** @description YYYY-MM */
             month: string;
+            /** Format: int64 */
             used: number;
         };
-        /** @description A profile as others see it */
+        /** @description A profile as others see it. */
         SocialProfileCard: {
-            adminTitle?: string | null;
+            adminTitle: string | null;
             /** Format: uuid */
             id: string;
-            slug?: string | null;
-            title?: components["schemas"]["Translations"];
-            variant?: string | null;
+            slug: string | null;
+            title: components["schemas"]["Translations"];
+            variant: string | null;
         };
         SocialProfileCreate: {
             adminTitle?: string;
@@ -18737,7 +18765,9 @@ export interface components {
             /** @enum {string} */
             variant: "default";
         };
+        /** @description One emoji on a message and who left it. */
         SocialReactionCount: {
+            /** Format: uint */
             count: number;
             emoji: string;
             profileIds: string[];
@@ -18986,6 +19016,7 @@ export interface components {
             language?: "en" | "ru";
             provider: string;
         };
+        /** @description `{ok: true}`: done. */
         SubjectEndSessionResult: {
             ok: boolean;
         };
@@ -19017,28 +19048,36 @@ export interface components {
                 };
             };
         };
+        /** @description The notifications an admin's `notify` queued. */
         SubjectNotifyResult: {
             notifications: string[];
+            /** Format: uint */
             queued: number;
         };
+        /** @description Where a confirmation code went (`subjectSendVerification`). */
         SubjectSendVerificationResult: {
             ok: boolean;
             /** Format: email */
             sentTo: string;
         };
+        /** @description How far a chat has been read (`subjectSocialChatRead`); none: up to its newest message. */
         SubjectSocialChatReadBody: {
             /** Format: uuid */
-            messageId?: string;
+            messageId?: string | null;
         };
+        /** @description Where a profile's read mark stands in a chat (`subjectSocialChatRead`). */
         SubjectSocialChatReadResult: {
             /** Format: uuid */
             chatId: string;
+            /** Format: int64 */
             lastRead: number;
+            /** Format: uint64 */
             unread: number;
         };
+        /** @description A new chat with other profiles (`subjectSocialChatStart`). */
         SubjectSocialChatStartBody: {
             profileIds: string[];
-            title?: string;
+            title?: string | null;
         };
         SubjectSocialFileUploadBody: {
             data?: {
@@ -19050,33 +19089,40 @@ export interface components {
              */
             file?: string;
         };
+        /** @description A new message (`subjectSocialMessageCreate`). */
         SubjectSocialMessageCreateBody: {
             /** @description The text; it may be left out when files are attached */
-            description?: string;
+            description?: string | null;
             /** @description Files to attach (at most 10): the profile's uploads (POST …/profiles/{profileId}/files) or public files */
             fileIds?: string[];
         } | unknown | {
             fileIds: unknown;
         };
+        /** @description A deleted message (`subjectSocialMessageDelete`). */
         SubjectSocialMessageDeleteResult: {
             /** Format: uuid */
             id: string;
             ok: boolean;
         };
+        /** @description A message's new text (`subjectSocialMessageEdit`). */
         SubjectSocialMessageEditBody: {
             description: string;
-            fileIds?: string[];
         };
+        /** @description A reaction to add or take back (`subjectSocialMessageReact`). */
         SubjectSocialMessageReactBody: {
             emoji: string;
         };
+        /** @description A new profile to chat under (`subjectSocialProfileCreate`). */
         SubjectSocialProfileCreateBody: {
             title: string;
         };
+        /** @description Unread messages over all the subject's chats (`subjectSocialUnread`). */
         SubjectSocialUnreadResult: {
             capped: boolean;
+            /** Format: uint64 */
             chats: number;
             profileIds: string[];
+            /** Format: uint64 */
             unread: number;
         };
         /** @description Confirms two-factor enrolment (`subjectTotpConfirm`). */
@@ -19092,6 +19138,7 @@ export interface components {
         SubjectTotpDisableBody: {
             code?: string | null;
         };
+        /** @description `{ok: true}`: done. */
         SubjectTotpDisableResult: {
             ok: boolean;
         };
@@ -25224,7 +25271,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["BillingInvoiceBody"];
             };
@@ -34754,7 +34801,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CrmFormValues"];
             };
@@ -62026,7 +62073,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["HostPagePublishBody"];
             };
@@ -65922,7 +65969,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["NotificationTemplateRenderBody"];
             };
@@ -83157,6 +83204,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The one-to-one chat there was already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialChatView"];
+                    };
+                };
+            };
             /** @description Starts a chat with other profiles (an existing one-to-one chat is answered with 200 instead) */
             201: {
                 headers: {
@@ -83727,7 +83785,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SubjectSocialChatReadBody"];
             };
@@ -84044,7 +84102,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SubjectTotpDisableBody"];
             };
@@ -84698,7 +84756,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AuthLogoutBody"];
+            };
+        };
         responses: {
             /** @description Ends the session and clears the cookies */
             200: {
@@ -84778,7 +84840,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["AuthRefreshBody"];
             };

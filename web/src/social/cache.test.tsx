@@ -36,8 +36,8 @@ const chat = (id: string, extra: Partial<Chat> = {}): Chat => ({
   createdAt: "2026-01-01T00:00:00Z",
   updatedAt: "2026-01-01T00:00:00Z",
   members: [
-    { id: "me", title: { en: "Me" }, lastRead: 0 },
-    { id: "them", title: { en: "Them" }, lastRead: 0 },
+    { id: "me", slug: null, adminTitle: null, variant: null, title: { en: "Me" }, lastRead: 0 },
+    { id: "them", slug: null, adminTitle: null, variant: null, title: { en: "Them" }, lastRead: 0 },
   ],
   lastMessage: null,
   unread: 0,

@@ -18,6 +18,7 @@ pub mod subjects;
 pub mod telegram_login;
 pub mod tokens;
 pub mod verification;
+pub mod views;
 
 pub use service::{Auth, AuthConfig};
 

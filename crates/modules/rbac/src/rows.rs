@@ -116,6 +116,7 @@ impl Serialize for Identity {
 /// A live session as its account sees it (`subjectSessions`).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(title = "RbacSessionView")]
 pub struct SessionView {
     pub id: Uuid,
     #[schemars(extend("format" = "date-time"))]

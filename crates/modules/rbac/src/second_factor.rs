@@ -165,18 +165,18 @@ impl Auth {
         subject: Uuid,
         mfa: bool,
         admin: bool,
-    ) -> Result<Value> {
+    ) -> Result<crate::views::SecondFactorState> {
         let enabled = self.second_factor_enabled(subject).await?;
         let required = self.cfg.admin_2fa_required && admin;
-        Ok(json!({
-            "enabled": enabled,
-            "required": required,
-            "satisfied": mfa || !required,
-        }))
+        Ok(crate::views::SecondFactorState {
+            enabled,
+            required,
+            satisfied: mfa || !required,
+        })
     }
 
     /// Starts enrolment: a new pending secret, shown once.
-    pub async fn totp_start(&self, subject: Uuid) -> Result<Value> {
+    pub async fn totp_start(&self, subject: Uuid) -> Result<crate::views::TotpEnrolment> {
         if self.second_factor_enabled(subject).await? {
             return Err(Error::Conflict {
                 message:
@@ -201,18 +201,18 @@ impl Auth {
         let enc = |s: &str| {
             percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
         };
-        Ok(json!({
-            "secret": secret,
-            "otpauthUrl": format!(
+        Ok(crate::views::TotpEnrolment {
+            otpauth_url: format!(
                 "otpauth://totp/{}:{}?secret={secret}&issuer={}&algorithm=SHA1&digits={DIGITS}&period={STEP}",
                 enc(ISSUER),
                 enc(&account),
                 enc(ISSUER)
             ),
-            "digits": DIGITS,
-            "period": STEP,
-            "algorithm": "SHA1",
-        }))
+            secret,
+            digits: DIGITS as u32,
+            period: STEP,
+            algorithm: "SHA1",
+        })
     }
 
     async fn account_label(&self, subject: Uuid) -> String {

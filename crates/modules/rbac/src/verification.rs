@@ -83,7 +83,7 @@ pub fn templates() -> Vec<Value> {
 
 /// What a first proof of an address removed from its account.
 pub(crate) struct Cleared {
-    pub removed: Vec<Value>,
+    pub removed: Vec<crate::views::RemovedIdentity>,
     pub second_factor: bool,
 }
 
@@ -191,7 +191,7 @@ impl Auth {
         subject: Uuid,
         identity: Uuid,
         ctx: &Ctx,
-    ) -> Result<Value> {
+    ) -> Result<crate::views::SentTo> {
         let row = self.owned_email_identity(subject, identity).await?;
         let to = match (row.text("pendingEmail"), row.text("email")) {
             (Some(p), _) => p.to_owned(),
@@ -210,7 +210,10 @@ impl Auth {
             .account(&format!("verify-mail:{identity}"))
             .await?;
         self.send_verification(&row, &to, false, ctx).await?;
-        Ok(json!({"ok": true, "sentTo": to}))
+        Ok(crate::views::SentTo {
+            ok: true,
+            sent_to: to,
+        })
     }
 
     /// Confirms the identity's address — or, when a change is waiting, moves the identity to the
@@ -422,11 +425,13 @@ impl Auth {
             }
             for (link, other) in others {
                 match repo::delete(exec, i, other).await? {
-                    Some(gone) if out.removed.len() < 100 => out.removed.push(json!({
-                        "provider": gone.text("provider"),
-                        "email": gone.text("email"),
-                        "account": gone.text("account"),
-                    })),
+                    Some(gone) if out.removed.len() < 100 => {
+                        out.removed.push(crate::views::RemovedIdentity {
+                            provider: gone.text("provider").map(str::to_owned),
+                            email: gone.text("email").map(str::to_owned),
+                            account: gone.text("account").map(str::to_owned),
+                        })
+                    }
                     Some(_) => {}
                     // A link whose identity is gone: drop the link itself.
                     None => {

@@ -31,6 +31,13 @@ use stoa_store::cluster::Shared;
 use stoa_store::{Record, Store, repo};
 use uuid::Uuid;
 
+use crate::views::{
+    AiState, ChatMember, ChatMessage, ChatState, ChatView, Deleted, IdRef, InChat, MessageFile,
+    MessageText, NewChat, NewMessage, NewProfile, ProfileCard, Reaction, ReactionCount, ReadMark,
+    ReadUpTo, Unread, row,
+};
+use stoa_api::endpoint::Extended;
+
 /// Longest message, in characters.
 pub const MAX_MESSAGE: usize = 4000;
 /// Most messages one page of history holds.
@@ -94,12 +101,8 @@ fn not_found() -> Error {
 }
 
 /// The text of a message: trimmed, 1 to [`MAX_MESSAGE`] characters.
-fn message_text(body: &Map<String, Value>) -> Result<String> {
-    let text = body
-        .get("description")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .unwrap_or_default();
+fn message_text(text: Option<&str>) -> Result<String> {
+    let text = text.map(str::trim).unwrap_or_default();
     if text.is_empty() {
         return Err(Error::invalid_field(
             "description",
@@ -122,12 +125,8 @@ fn message_text(body: &Map<String, Value>) -> Result<String> {
 }
 
 /// A reaction: one emoji (or a short word), 1 to 16 characters, no spaces.
-fn emoji(body: &Map<String, Value>) -> Result<String> {
-    let e = body
-        .get("emoji")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .unwrap_or_default();
+fn emoji(e: &str) -> Result<String> {
+    let e = e.trim();
     if e.is_empty() || e.chars().count() > 16 || e.chars().any(char::is_whitespace) {
         return Err(Error::invalid_field(
             "emoji",
@@ -137,14 +136,8 @@ fn emoji(body: &Map<String, Value>) -> Result<String> {
     Ok(e.to_owned())
 }
 
-/// Ids from `body[name]`: a list of uuids (or of `{id}`), at most `cap`.
-fn ids(body: &Map<String, Value>, name: &str, cap: usize) -> Result<Vec<Uuid>> {
-    let Some(v) = body.get(name) else {
-        return Ok(Vec::new());
-    };
-    let list = v
-        .as_array()
-        .ok_or_else(|| Error::invalid_field(name, "must be a list of ids"))?;
+/// The ids of the list `name`, each once, at most `cap`.
+fn ids(list: &[IdRef], name: &str, cap: usize) -> Result<Vec<Uuid>> {
     if list.len() > cap {
         return Err(Error::invalid_field(
             name,
@@ -152,13 +145,7 @@ fn ids(body: &Map<String, Value>, name: &str, cap: usize) -> Result<Vec<Uuid>> {
         ));
     }
     let mut out = Vec::new();
-    for (i, item) in list.iter().enumerate() {
-        let id = item
-            .get("id")
-            .unwrap_or(item)
-            .as_str()
-            .and_then(|s| Uuid::parse_str(s).ok())
-            .ok_or_else(|| Error::invalid_field(&format!("{name}[{i}]"), "must be an id"))?;
+    for id in list.iter().map(|i| i.id()) {
         if !out.contains(&id) {
             out.push(id);
         }
@@ -278,7 +265,7 @@ impl Chats {
     }
 
     /// Public profile cards (id, slug, title, variant) by id.
-    async fn profile_cards(&self, ids: &[Uuid]) -> Result<HashMap<Uuid, Value>> {
+    async fn profile_cards(&self, ids: &[Uuid]) -> Result<HashMap<Uuid, ProfileCard>> {
         let e = self.store.entity(PROFILE)?;
         let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
         Ok(self
@@ -287,15 +274,16 @@ impl Chats {
             .await?
             .iter()
             .filter_map(|p| {
+                let id = p.id()?;
                 Some((
-                    p.id()?,
-                    json!({
-                        "id": p.id(),
-                        "slug": p.text("slug"),
-                        "adminTitle": p.text("adminTitle"),
-                        "title": p.json("title"),
-                        "variant": p.text("variant"),
-                    }),
+                    id,
+                    ProfileCard {
+                        id,
+                        slug: p.text("slug").map(str::to_owned),
+                        admin_title: p.text("adminTitle").map(str::to_owned),
+                        title: row(p.json("title").unwrap_or(Value::Null)),
+                        variant: p.text("variant").map(str::to_owned),
+                    },
                 ))
             })
             .collect())
@@ -336,7 +324,7 @@ impl Chats {
         chats: &[Record],
         mine: &[Record],
         members: &[Record],
-    ) -> Result<Vec<Value>> {
+    ) -> Result<Vec<ChatView>> {
         let mut base = Vec::new();
         let mut last_links = Vec::new();
         for chat in chats {
@@ -351,39 +339,51 @@ impl Chats {
             }
             base.push((chat, id, last_read, unread));
         }
-        let last: HashMap<Uuid, Value> = self
+        let mut last: HashMap<Uuid, ChatMessage> = self
             .messages_of(&last_links)
             .await?
             .into_iter()
-            .filter_map(|m| Some((m["chatId"].as_str()?.parse().ok()?, m)))
+            .map(|m| (m.more.chat_id, m))
             .collect();
         let profiles: Vec<Uuid> = members.iter().filter_map(|m| m.uuid("profileId")).collect();
         let cards = self.profile_cards(&profiles).await?;
         Ok(base
             .into_iter()
             .map(|(chat, id, last_read, unread)| {
-                let mut v = chat.to_json();
-                v["members"] = members
+                let members = members
                     .iter()
                     .filter(|m| m.uuid("chatId") == Some(id))
                     .filter_map(|m| {
                         let p = m.uuid("profileId")?;
-                        let mut card = cards.get(&p).cloned().unwrap_or(json!({"id": p}));
-                        card["lastRead"] = json!(m.int("lastRead").unwrap_or(0));
-                        Some(card)
+                        let card = cards.get(&p).cloned().unwrap_or_else(|| ProfileCard {
+                            id: p,
+                            slug: None,
+                            admin_title: None,
+                            title: row(Value::Null),
+                            variant: None,
+                        });
+                        Some(ChatMember {
+                            card,
+                            last_read: m.int("lastRead").unwrap_or(0),
+                        })
                     })
                     .collect();
-                v["lastMessage"] = last.get(&id).cloned().unwrap_or(Value::Null);
-                v["unread"] = json!(unread);
-                v["lastRead"] = json!(last_read);
-                v
+                Extended::new(
+                    chat.to_json(),
+                    ChatState {
+                        members,
+                        last_message: last.remove(&id),
+                        unread,
+                        last_read,
+                    },
+                )
             })
             .collect())
     }
 
     /// The chats of `profile`, the most recently active first, each with members, newest message
     /// and unread count.
-    pub async fn list(&self, subject: Uuid, profile: Uuid) -> Result<Vec<Value>> {
+    pub async fn list(&self, subject: Uuid, profile: Uuid) -> Result<Vec<ChatView>> {
         self.owned(subject, profile).await?;
         let links = self.store.entity(MEMBERS)?;
         let mine = self
@@ -398,10 +398,10 @@ impl Chats {
         let members = self.members_of(&ids).await?;
         let mut out = self.views(&chats, &mine, &members).await?;
         // Most recently active first: the newest message, else when the chat was started.
-        let activity = |v: &Value| {
+        let activity = |v: &ChatView| {
             (
-                v["lastMessage"]["position"].as_i64().unwrap_or_default(),
-                v["createdAt"].as_str().unwrap_or_default().to_owned(),
+                v.more.last_message.as_ref().map_or(0, |m| m.more.position),
+                v.row["createdAt"].as_str().unwrap_or_default().to_owned(),
             )
         };
         out.sort_by_cached_key(|v| std::cmp::Reverse(activity(v)));
@@ -409,7 +409,7 @@ impl Chats {
     }
 
     /// One chat of `profile`.
-    pub async fn one(&self, subject: Uuid, profile: Uuid, chat: Uuid) -> Result<Value> {
+    pub async fn one(&self, subject: Uuid, profile: Uuid, chat: Uuid) -> Result<ChatView> {
         let me = self.member(subject, profile, chat).await?;
         let row = self.store.get(&*self.store.entity(CHAT)?, chat).await?;
         let members = self.members_of(&[chat]).await?;
@@ -425,11 +425,11 @@ impl Chats {
         &self,
         subject: Uuid,
         profile: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<(bool, Value)> {
+        body: &NewChat,
+    ) -> Result<(bool, ChatView)> {
         self.owned(subject, profile).await?;
         self.rate.check(&subject.to_string()).await?;
-        let others: Vec<Uuid> = ids(body, "profileIds", MAX_MEMBERS - 1)?
+        let others: Vec<Uuid> = ids(&body.profile_ids, "profileIds", MAX_MEMBERS - 1)?
             .into_iter()
             .filter(|p| *p != profile)
             .collect();
@@ -451,8 +451,8 @@ impl Chats {
             ));
         }
         let title = body
-            .get("title")
-            .and_then(Value::as_str)
+            .title
+            .as_deref()
             .map(str::trim)
             .filter(|t| !t.is_empty());
         if title.is_some_and(|t| t.chars().count() > 500) {

@@ -1,128 +1,163 @@
 //! The chat routes of a subject's own profiles, under
 //! `/api/rbac/subjects/{id}/social-module/…` (the subject's own only: rbac checks the `{id}`,
-//! the service checks the profile is the subject's and a member of the chat).
-
-use std::sync::Arc;
+//! the service checks the profile is the subject's and a member of the chat): one table of typed
+//! routes, and the upload, which takes a multipart body.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use axum::extract::{Path, Request, State};
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
 use stoa_api::auth::Caller;
-use stoa_api::call::{Call, Fut, created, ok, route};
+use stoa_api::call::created;
 use stoa_api::crud::parse_id;
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Reply};
 use stoa_api::openapi::{custom, path_params, request_body_with_files};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::Error;
+use stoa_kernel::{Error, Result};
+use uuid::Uuid;
 
 use crate::chats::{Chats, MAX_PAGE};
+use crate::views::{
+    AiState, ChatMessage, ChatView, Deleted, MessageText, NewChat, NewMessage, NewProfile,
+    ProfileCard, Reaction, ReadMark, ReadUpTo, Unread,
+};
 
 const BASE: &str = "/api/rbac/subjects/{id}/social-module";
 
-fn own_profiles(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.own_profiles(x.subject()?).await?) })
+/// A subject's profile (`…/profiles/{profileId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Profile {
+    id: Uuid,
+    profile_id: Uuid,
 }
 
-fn create_profile(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move { created(c.create_profile(x.subject()?, &x.body).await?) })
+/// A chat of a subject's profile (`…/chats/{chatId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Chat {
+    id: Uuid,
+    profile_id: Uuid,
+    chat_id: Uuid,
 }
 
-fn ai_state(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.ai_state(x.id("id")?).await?) })
+/// A message in a chat of a subject's profile (`…/messages/{messageId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Message {
+    id: Uuid,
+    profile_id: Uuid,
+    chat_id: Uuid,
+    message_id: Uuid,
 }
 
-fn unread(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.unread(x.subject()?).await?) })
+/// A page of a chat's history.
+#[derive(Deserialize, JsonSchema)]
+struct Page {
+    /// At most this many messages (default 50)
+    #[schemars(range(min = 1, max = MAX_PAGE))]
+    limit: Option<u64>,
+    /// Older than this message (paging back)
+    before: Option<Uuid>,
+    /// Past this position (catching up)
+    #[schemars(range(min = 0))]
+    after: Option<i64>,
 }
 
-fn list(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.list(x.subject()?, x.id("profileId")?).await?) })
+async fn own_profiles(c: Arc<Chats>, x: In<ById>) -> Result<Vec<ProfileCard>> {
+    c.own_profiles(x.caller.acting_for(x.path.id)?).await
 }
 
-fn start(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        let (new, chat) = c.start(x.subject()?, x.id("profileId")?, &x.body).await?;
-        if new { created(chat) } else { ok(chat) }
+async fn create_profile(
+    c: Arc<Chats>,
+    x: In<ById, Nothing, Json<NewProfile>>,
+) -> Result<ProfileCard> {
+    c.create_profile(x.caller.acting_for(x.path.id)?, &x.body.0)
+        .await
+}
+
+async fn ai_state(c: Arc<Chats>, x: In<ById>) -> Result<AiState> {
+    c.ai_state(x.path.id).await
+}
+
+async fn unread(c: Arc<Chats>, x: In<ById>) -> Result<Unread> {
+    c.unread(x.caller.acting_for(x.path.id)?).await
+}
+
+async fn list(c: Arc<Chats>, x: In<Profile>) -> Result<Vec<ChatView>> {
+    c.list(x.caller.acting_for(x.path.id)?, x.path.profile_id)
+        .await
+}
+
+/// A new chat is 201; the one-to-one chat that was there already, 200.
+async fn start(c: Arc<Chats>, x: In<Profile, Nothing, Json<NewChat>>) -> Result<Reply<ChatView>> {
+    let subject = x.caller.acting_for(x.path.id)?;
+    let (new, chat) = c.start(subject, x.path.profile_id, &x.body.0).await?;
+    let reply = Reply::new(chat);
+    Ok(if new {
+        reply
+    } else {
+        reply.status(axum::http::StatusCode::OK)
     })
 }
 
-fn one(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.one(x.subject()?, x.id("profileId")?, x.id("chatId")?)
-            .await?)
-    })
+async fn one(c: Arc<Chats>, x: In<Chat>) -> Result<ChatView> {
+    let p = &x.path;
+    c.one(x.caller.acting_for(p.id)?, p.profile_id, p.chat_id)
+        .await
 }
 
-fn messages(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        let limit = x.query_int("limit", 1..=MAX_PAGE as i64)?.unwrap_or(50) as u64;
-        let after = x.query_int("after", 0..=i64::MAX)?;
-        ok(c.messages(
-            x.subject()?,
-            x.id("profileId")?,
-            x.id("chatId")?,
-            x.query_id("before")?,
-            after,
-            limit,
-        )
-        .await?)
-    })
+async fn messages(c: Arc<Chats>, x: In<Chat, Page>) -> Result<Vec<ChatMessage>> {
+    let (p, q) = (&x.path, &x.query);
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(Error::bad_field(
+            "limit",
+            format!("must be 1 to {MAX_PAGE}"),
+        ));
+    }
+    if q.after.is_some_and(|a| a < 0) {
+        return Err(Error::bad_field("after", "must be 0 or more"));
+    }
+    let subject = x.caller.acting_for(p.id)?;
+    c.messages(subject, p.profile_id, p.chat_id, q.before, q.after, limit)
+        .await
 }
 
-fn post(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        created(
-            c.post(x.subject()?, x.id("profileId")?, x.id("chatId")?, &x.body)
-                .await?,
-        )
-    })
+async fn post(c: Arc<Chats>, x: In<Chat, Nothing, Json<NewMessage>>) -> Result<ChatMessage> {
+    let p = &x.path;
+    let subject = x.caller.acting_for(p.id)?;
+    c.post(subject, p.profile_id, p.chat_id, &x.body.0).await
 }
 
-fn edit(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.edit(
-            x.subject()?,
-            x.id("profileId")?,
-            x.id("chatId")?,
-            x.id("messageId")?,
-            &x.body,
-        )
-        .await?)
-    })
+async fn edit(c: Arc<Chats>, x: In<Message, Nothing, Json<MessageText>>) -> Result<ChatMessage> {
+    let p = &x.path;
+    let subject = x.caller.acting_for(p.id)?;
+    c.edit(subject, p.profile_id, p.chat_id, p.message_id, &x.body.0)
+        .await
 }
 
-fn delete(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.delete(
-            x.subject()?,
-            x.id("profileId")?,
-            x.id("chatId")?,
-            x.id("messageId")?,
-        )
-        .await?)
-    })
+async fn delete(c: Arc<Chats>, x: In<Message>) -> Result<Deleted> {
+    let p = &x.path;
+    let subject = x.caller.acting_for(p.id)?;
+    c.delete(subject, p.profile_id, p.chat_id, p.message_id)
+        .await
 }
 
-fn react(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.react(
-            x.subject()?,
-            x.id("profileId")?,
-            x.id("chatId")?,
-            x.id("messageId")?,
-            &x.body,
-        )
-        .await?)
-    })
+async fn react(c: Arc<Chats>, x: In<Message, Nothing, Json<Reaction>>) -> Result<ChatMessage> {
+    let p = &x.path;
+    let subject = x.caller.acting_for(p.id)?;
+    c.react(subject, p.profile_id, p.chat_id, p.message_id, &x.body.0)
+        .await
 }
 
-fn read(c: Arc<Chats>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(
-            c.read(x.subject()?, x.id("profileId")?, x.id("chatId")?, &x.body)
-                .await?,
-        )
-    })
+async fn read(c: Arc<Chats>, x: In<Chat, Nothing, Json<ReadUpTo>>) -> Result<ReadMark> {
+    let p = &x.path;
+    let subject = x.caller.acting_for(p.id)?;
+    c.read(subject, p.profile_id, p.chat_id, &x.body.0).await
 }
 
 /// `POST …/profiles/{profileId}/files`: one file part, `file`, kept as the profile's hidden
@@ -154,217 +189,27 @@ fn upload_route(c: Arc<Chats>) -> axum::routing::MethodRouter<AppState> {
     )
 }
 
+/// A subject's route of module social: owner only, body and answer named as the document named
+/// them.
+fn own(method: &'static str, path: &'static str, id: &'static str) -> Endpoint {
+    Endpoint::new("social", method, path, id)
+        .access(Access::Owner)
+        .named_by_operation()
+}
+
+macro_rules! at {
+    ($p:literal) => {
+        concat!("/api/rbac/subjects/{id}/social-module", $p)
+    };
+}
+
+const CHAT_ERRORS: &[u16] = &[400, 401, 403, 404];
+const WRITE_ERRORS: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
+
+/// The chat routes, the upload and the admin's view of an AI profile.
+#[rustfmt::skip]
 pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
-    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
-    let uuid = json!({"type": "string", "format": "uuid"});
-    let card_props = json!({
-        "id": uuid, "slug": {"type": ["string", "null"]}, "adminTitle": {"type": ["string", "null"]},
-        "title": r("Translations"), "variant": {"type": ["string", "null"]}
-    });
-    let profile = json!({"title": "SocialProfileCard", "type": "object", "description": "A profile as others see it", "properties": card_props, "required": ["id"]});
-    let mut member_props = card_props.clone();
-    member_props["lastRead"] = json!({"type": "integer", "description": "The position of the last message this member has read"});
-    let message = json!({"title": "SocialChatMessage", "description": "A message with its place in the chat, author, reactions and files", "allOf": [r("SocialMessage"), {
-        "type": "object",
-        "properties": {
-            "chatId": uuid,
-            "position": {"type": "integer", "description": "1, 2, 3… in the chat"},
-            "profileId": {"type": ["string", "null"], "format": "uuid", "description": "The author's profile"},
-            "reactions": {"type": "array", "items": {"type": "object", "title": "SocialReactionCount", "properties": {"emoji": {"type": "string"}, "count": {"type": "integer"}, "profileIds": {"type": "array", "items": uuid}}, "required": ["emoji", "count", "profileIds"]}},
-            "files": {"type": "array", "items": {"type": "object", "title": "SocialMessageFile", "properties": {"id": uuid, "file": {"type": ["string", "null"]}, "mimeType": {"type": ["string", "null"]}, "size": {"type": ["integer", "null"]}, "adminTitle": {"type": ["string", "null"]}}, "required": ["id"]}}
-        },
-        "required": ["chatId", "position", "profileId", "reactions", "files"]
-    }]});
-    let chat = json!({"title": "SocialChatView", "description": "A chat with its members, newest message and what the profile has not read", "allOf": [r("SocialChat"), {
-        "type": "object",
-        "properties": {
-            "members": {"type": "array", "items": {"type": "object", "title": "SocialChatMember", "properties": member_props, "required": ["id", "lastRead"]}},
-            "lastMessage": {"anyOf": [r("SocialChatMessage"), {"type": "null"}]},
-            "unread": {"type": "integer"},
-            "lastRead": {"type": "integer"}
-        },
-        "required": ["members", "lastMessage", "unread", "lastRead"]
-    }]});
-    let text = json!({"type": "object", "properties": {"description": {"type": "string", "minLength": 1, "maxLength": crate::chats::MAX_MESSAGE}, "fileIds": {"type": "array", "items": {"type": "string", "format": "uuid"}}}, "required": ["description"]});
-    let mut post_body = text.clone();
-    post_body["required"] = json!([]);
-    post_body["anyOf"] = json!([{"required": ["description"]}, {"required": ["fileIds"], "properties": {"fileIds": {"minItems": 1}}}]);
-    post_body["properties"]["description"]["minLength"] = json!(0);
-    post_body["properties"]["description"]["description"] =
-        json!("The text; it may be left out when files are attached");
-    post_body["properties"]["fileIds"]["description"] = json!(
-        "Files to attach (at most 10): the profile's uploads (POST …/profiles/{profileId}/files) or public files"
-    );
-    let chat_errs: &[u16] = &[400, 401, 403, 404];
-    let write_errs: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
-    let p = BASE.to_owned() + "/profiles/{profileId}/chats";
-    let m = p.clone() + "/{chatId}/messages";
-    #[allow(clippy::type_complexity)]
-    let table: Vec<(
-        &'static str,
-        String,
-        stoa_api::call::Handler<Chats>,
-        &str,
-        &str,
-        Vec<&str>,
-        Option<Value>,
-        u16,
-        Value,
-        &[u16],
-    )> = vec![
-        (
-            "GET",
-            format!("{BASE}/profiles"),
-            own_profiles,
-            "subjectSocialProfiles",
-            "The subject's own profiles (the names it chats under)",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "array", "items": profile}),
-            &[400, 401, 403],
-        ),
-        (
-            "POST",
-            format!("{BASE}/profiles"),
-            create_profile,
-            "subjectSocialProfileCreate",
-            "Creates a profile for the subject (at most 5)",
-            vec!["id"],
-            Some(
-                json!({"type": "object", "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 100}}, "required": ["title"]}),
-            ),
-            201,
-            profile.clone(),
-            &[400, 401, 403, 415, 422, 429],
-        ),
-        (
-            "GET",
-            format!("{BASE}/unread"),
-            unread,
-            "subjectSocialUnread",
-            "Unread messages over all the subject's chats (capped at 100): the navbar badge",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "object", "properties": {"unread": {"type": "integer"}, "capped": {"type": "boolean"}, "chats": {"type": "integer"}, "profileIds": {"type": "array", "items": uuid}}, "required": ["unread", "capped", "chats", "profileIds"]}),
-            &[400, 401, 403],
-        ),
-        (
-            "GET",
-            p.clone(),
-            list,
-            "subjectSocialChats",
-            "The profile's chats, most recently active first, with members, newest message and unread count",
-            vec!["id", "profileId"],
-            None,
-            200,
-            json!({"type": "array", "items": chat.clone()}),
-            chat_errs,
-        ),
-        (
-            "POST",
-            p.clone(),
-            start,
-            "subjectSocialChatStart",
-            "Starts a chat with other profiles (an existing one-to-one chat is answered with 200 instead)",
-            vec!["id", "profileId"],
-            Some(
-                json!({"type": "object", "properties": {"profileIds": {"type": "array", "items": {"type": "string", "format": "uuid"}, "minItems": 1}, "title": {"type": "string", "maxLength": 500}}, "required": ["profileIds"]}),
-            ),
-            201,
-            chat.clone(),
-            write_errs,
-        ),
-        (
-            "GET",
-            p.clone() + "/{chatId}",
-            one,
-            "subjectSocialChat",
-            "One of the profile's chats (404 when the profile is not a member)",
-            vec!["id", "profileId", "chatId"],
-            None,
-            200,
-            chat.clone(),
-            chat_errs,
-        ),
-        (
-            "POST",
-            p.clone() + "/{chatId}/read",
-            read,
-            "subjectSocialChatRead",
-            "Marks the chat read up to messageId (default: its newest message); marks only move forward",
-            vec!["id", "profileId", "chatId"],
-            Some(
-                json!({"type": "object", "properties": {"messageId": {"type": "string", "format": "uuid"}}}),
-            ),
-            200,
-            json!({"type": "object", "properties": {"chatId": uuid, "lastRead": {"type": "integer"}, "unread": {"type": "integer"}}, "required": ["chatId", "lastRead", "unread"]}),
-            write_errs,
-        ),
-        (
-            "GET",
-            m.clone(),
-            messages,
-            "subjectSocialMessages",
-            "A page of the chat's messages, oldest first: the newest ?limit (50, at most 100), those ?before a message id, or those ?after a position",
-            vec!["id", "profileId", "chatId"],
-            None,
-            200,
-            json!({"type": "array", "items": message.clone()}),
-            chat_errs,
-        ),
-        (
-            "POST",
-            m.clone(),
-            post,
-            "subjectSocialMessageCreate",
-            "Posts a message (1 to 4000 characters, up to 10 uploaded files by id)",
-            vec!["id", "profileId", "chatId"],
-            Some(post_body),
-            201,
-            message.clone(),
-            write_errs,
-        ),
-        (
-            "PATCH",
-            m.clone() + "/{messageId}",
-            edit,
-            "subjectSocialMessageEdit",
-            "Changes the text of one's own message",
-            vec!["id", "profileId", "chatId", "messageId"],
-            Some(text),
-            200,
-            message.clone(),
-            write_errs,
-        ),
-        (
-            "DELETE",
-            m.clone() + "/{messageId}",
-            delete,
-            "subjectSocialMessageDelete",
-            "Deletes one's own message",
-            vec!["id", "profileId", "chatId", "messageId"],
-            None,
-            200,
-            json!({"type": "object", "properties": {"ok": {"type": "boolean"}, "id": uuid}, "required": ["ok", "id"]}),
-            chat_errs,
-        ),
-        (
-            "POST",
-            m + "/{messageId}/react",
-            react,
-            "subjectSocialMessageReact",
-            "Adds an emoji reaction to a message, or takes it back when it is there",
-            vec!["id", "profileId", "chatId", "messageId"],
-            Some(
-                json!({"type": "object", "properties": {"emoji": {"type": "string", "minLength": 1, "maxLength": 16}}, "required": ["emoji"]}),
-            ),
-            200,
-            message,
-            write_errs,
-        ),
-    ];
+    let s = || c.clone();
     let mut doc = custom(
         "social",
         "subjectSocialFileUpload",
@@ -372,56 +217,23 @@ pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
         path_params(&["id", "profileId"]),
         None,
         201,
-        r("FileStorageFile"),
+        json!({"$ref": "#/components/schemas/FileStorageFile"}),
         &[400, 401, 403, 404, 413, 415, 422, 429, 503],
     );
     doc["requestBody"] = request_body_with_files(json!({"type": "object"}), &["file"]);
-    let mut book = RouteBook::new().add(
-        Access::Owner,
-        "POST",
-        &(BASE.to_owned() + "/profiles/{profileId}/files"),
-        upload_route(c.clone()),
-        doc,
-    );
-    book = book.add(
-        Access::Admin,
-        "GET",
-        "/api/social/profiles/{id}/ai",
-        route(c.clone(), "GET", ai_state),
-        custom(
-            "social",
-            "socialProfileAi",
-            "An AI profile's state: whether an AI service is configured (STOA_AI_*), its model, and this month's tokens against the profile's budget",
-            path_params(&["id"]),
-            None,
-            200,
-            json!({"title": "SocialProfileAiState", "type": "object", "properties": {
-                "assistant": {"type": "boolean", "description": "The profile is of the variant artificial-intelligence"},
-                "configured": {"type": "boolean", "description": "An AI service is configured: without one the profile stays silent"},
-                "model": {"type": ["string", "null"]},
-                "month": {"type": "string", "description": "YYYY-MM"},
-                "used": {"type": "integer"},
-                "budget": {"type": "integer"}
-            }, "required": ["assistant", "configured", "model", "month", "used", "budget"]}),
-            &[400, 401, 403, 404],
-        ),
-    );
-    for (method, path, f, id, summary, params, body, status, result, errs) in table {
-        let mut ps = path_params(&params);
-        if id == "subjectSocialMessages" {
-            ps.extend([
-                json!({"name": "limit", "in": "query", "required": false, "description": "At most this many messages (default 50)", "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}}),
-                json!({"name": "before", "in": "query", "required": false, "description": "Older than this message (paging back)", "schema": {"type": "string", "format": "uuid"}}),
-                json!({"name": "after", "in": "query", "required": false, "description": "Past this position (catching up)", "schema": {"type": "integer", "minimum": 0}}),
-            ]);
-        }
-        book = book.add(
-            Access::Owner,
-            method,
-            &path,
-            route(c.clone(), method, f),
-            custom("social", id, summary, ps, body, status, result, errs),
-        );
-    }
-    book
+    RouteBook::new()
+        .add(Access::Owner, "POST", &(BASE.to_owned() + "/profiles/{profileId}/files"), upload_route(s()), doc)
+        .endpoint(s(), Endpoint::get("social", "/api/social/profiles/{id}/ai", "socialProfileAi").summary("An AI profile's state: whether an AI service is configured (STOA_AI_*), its model, and this month's tokens against the profile's budget").errors(&[400, 401, 403, 404]), ai_state)
+        .endpoint(s(), own("GET", at!("/profiles"), "subjectSocialProfiles").summary("The subject's own profiles (the names it chats under)").errors(&[400, 401, 403]), own_profiles)
+        .endpoint(s(), own("POST", at!("/profiles"), "subjectSocialProfileCreate").summary("Creates a profile for the subject (at most 5)").status(201).errors(&[400, 401, 403, 415, 422, 429]), create_profile)
+        .endpoint(s(), own("GET", at!("/unread"), "subjectSocialUnread").summary("Unread messages over all the subject's chats (capped at 100): the navbar badge").errors(&[400, 401, 403]), unread)
+        .endpoint(s(), own("GET", at!("/profiles/{profileId}/chats"), "subjectSocialChats").summary("The profile's chats, most recently active first, with members, newest message and unread count").errors(CHAT_ERRORS), list)
+        .endpoint_replying(s(), own("POST", at!("/profiles/{profileId}/chats"), "subjectSocialChatStart").summary("Starts a chat with other profiles (an existing one-to-one chat is answered with 200 instead)").status(201).errors(WRITE_ERRORS).also::<ChatView>(200, "The one-to-one chat there was already"), start)
+        .endpoint(s(), own("GET", at!("/profiles/{profileId}/chats/{chatId}"), "subjectSocialChat").summary("One of the profile's chats (404 when the profile is not a member)").errors(CHAT_ERRORS), one)
+        .endpoint(s(), own("POST", at!("/profiles/{profileId}/chats/{chatId}/read"), "subjectSocialChatRead").summary("Marks the chat read up to messageId (default: its newest message); marks only move forward").errors(WRITE_ERRORS), read)
+        .endpoint(s(), own("GET", at!("/profiles/{profileId}/chats/{chatId}/messages"), "subjectSocialMessages").summary("A page of the chat's messages, oldest first: the newest ?limit (50, at most 100), those ?before a message id, or those ?after a position").errors(CHAT_ERRORS), messages)
+        .endpoint(s(), own("POST", at!("/profiles/{profileId}/chats/{chatId}/messages"), "subjectSocialMessageCreate").summary("Posts a message (1 to 4000 characters, up to 10 uploaded files by id)").status(201).errors(WRITE_ERRORS), post)
+        .endpoint(s(), own("PATCH", at!("/profiles/{profileId}/chats/{chatId}/messages/{messageId}"), "subjectSocialMessageEdit").summary("Changes the text of one's own message").errors(WRITE_ERRORS), edit)
+        .endpoint(s(), own("DELETE", at!("/profiles/{profileId}/chats/{chatId}/messages/{messageId}"), "subjectSocialMessageDelete").summary("Deletes one's own message").errors(CHAT_ERRORS), delete)
+        .endpoint(s(), own("POST", at!("/profiles/{profileId}/chats/{chatId}/messages/{messageId}/react"), "subjectSocialMessageReact").summary("Adds an emoji reaction to a message, or takes it back when it is there").errors(WRITE_ERRORS), react)
 }

@@ -3,6 +3,7 @@
 
 pub mod chats;
 pub mod http;
+pub mod views;
 
 use stoa_kernel::model::*;
 

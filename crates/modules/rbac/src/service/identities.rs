@@ -195,7 +195,7 @@ impl Auth {
 
     /// Queues a notification to `subject`'s addresses (an admin's `notify`): one per email
     /// identity, or one per linked Telegram.
-    pub async fn notify(&self, subject: Uuid, body: &Notify) -> Result<Value> {
+    pub async fn notify(&self, subject: Uuid, body: &Notify) -> Result<crate::views::Queued> {
         let n = &body.notification;
         let topic = n.topic.slug.as_str();
         let template = n.template.variant.as_str();
@@ -280,7 +280,10 @@ impl Auth {
                     .await?,
             );
         }
-        Ok(json!({"queued": ids.len(), "notifications": ids}))
+        Ok(crate::views::Queued {
+            queued: ids.len(),
+            notifications: ids,
+        })
     }
 
     /// `{password, newPassword}` changes the password (other sessions are revoked);

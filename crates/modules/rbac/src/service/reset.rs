@@ -68,7 +68,7 @@ impl Auth {
         code: &str,
         password: &str,
         confirmation: &str,
-    ) -> Result<Value> {
+    ) -> Result<crate::views::ResetOutcome> {
         password::check_len("password", password)?;
         if password != confirmation {
             return Err(Error::invalid_field(
@@ -137,9 +137,11 @@ impl Auth {
         };
         tx.commit().await?;
         tracing::info!(subject = %subject, event = "password_reset", removed = cleared.removed.len(), second_factor_removed = cleared.second_factor, "password reset; every session revoked");
-        Ok(
-            json!({"ok": true, "removedIdentities": cleared.removed, "secondFactorRemoved": cleared.second_factor}),
-        )
+        Ok(crate::views::ResetOutcome {
+            ok: true,
+            removed_identities: cleared.removed,
+            second_factor_removed: cleared.second_factor,
+        })
     }
 
     // ---- wallet --------------------------------------------------------------------------

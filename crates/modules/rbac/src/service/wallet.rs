@@ -3,19 +3,19 @@
 use super::*;
 
 impl Auth {
-    pub async fn wallet_nonce(&self, ctx: &Ctx) -> Result<Value> {
+    pub async fn wallet_nonce(&self, ctx: &Ctx) -> Result<crate::views::WalletNonce> {
         self.limits.ip(&ctx.ip).await?;
         let nonce = self.nonces.issue().await?;
         let issued = now();
-        Ok(json!({
-            "nonce": nonce,
-            "domain": self.cfg.domain(),
-            "uri": self.cfg.public_url,
-            "chainIds": siwe_login::CHAINS,
-            "version": "1",
-            "issuedAt": format_timestamp(issued),
-            "expiresAt": format_timestamp(issued + siwe_login::NONCE_TTL),
-        }))
+        Ok(crate::views::WalletNonce {
+            nonce,
+            domain: self.cfg.domain().to_owned(),
+            uri: self.cfg.public_url.clone(),
+            chain_ids: siwe_login::CHAINS.to_vec(),
+            version: "1",
+            issued_at: format_timestamp(issued),
+            expires_at: format_timestamp(issued + siwe_login::NONCE_TTL),
+        })
     }
 
     pub(super) async fn verify_wallet(

@@ -210,7 +210,12 @@ impl Chats {
 
     /// Writes `profile`'s message into `chat` (as an answer is written: no subject, no rate) and
     /// tells the members: its link and its view.
-    async fn write_as(&self, profile: Uuid, chat: Uuid, text: &str) -> Result<(Record, Value)> {
+    async fn write_as(
+        &self,
+        profile: Uuid,
+        chat: Uuid,
+        text: &str,
+    ) -> Result<(Record, ChatMessage)> {
         let mut tx = self.store.begin().await?;
         let (_, link) = self
             .message_in(&mut tx.exec(), chat, profile, text, position_now())
@@ -325,24 +330,17 @@ impl Chats {
         links.reverse();
         let history = self.messages_of(&links).await?;
         let names = {
-            let ids: Vec<Uuid> = history
-                .iter()
-                .filter_map(|m| {
-                    m["profileId"]
-                        .as_str()
-                        .and_then(|s| Uuid::parse_str(s).ok())
-                })
-                .collect();
+            let ids: Vec<Uuid> = history.iter().filter_map(|m| m.more.profile_id).collect();
             self.profile_cards(&ids).await?
         };
         let name_of = |p: Uuid| -> String {
             names
                 .get(&p)
                 .and_then(|c| {
-                    c["title"][lang]
+                    c.title.0[lang]
                         .as_str()
-                        .or_else(|| c["title"]["en"].as_str())
-                        .or_else(|| c["adminTitle"].as_str())
+                        .or_else(|| c.title.0["en"].as_str())
+                        .or(c.admin_title.as_deref())
                 })
                 .unwrap_or("?")
                 .to_owned()
@@ -364,10 +362,8 @@ impl Chats {
             if lang == "ru" { "Russian" } else { "English" }
         )})];
         for m in &history {
-            let author = m["profileId"]
-                .as_str()
-                .and_then(|s| Uuid::parse_str(s).ok());
-            let text = m["description"].as_str().unwrap_or_default();
+            let author = m.more.profile_id;
+            let text = m.row["description"].as_str().unwrap_or_default();
             if text.is_empty() {
                 continue;
             }
@@ -395,8 +391,8 @@ impl Chats {
             let last_own = history
                 .iter()
                 .rev()
-                .find(|m| m["profileId"] == json!(profile))
-                .and_then(|m| m["description"].as_str());
+                .find(|m| m.more.profile_id == Some(profile))
+                .and_then(|m| m.row["description"].as_str());
             if last_own != Some(says("en", "budget")) && last_own != Some(says("ru", "budget")) {
                 self.write_as(profile, chat, says(lang, "budget")).await?;
             }
@@ -450,7 +446,7 @@ impl Chats {
         svc: &AiService,
         body: &Value,
         chat: Uuid,
-        placeholder: &Value,
+        placeholder: &ChatMessage,
         got: &mut Streamed,
     ) -> std::result::Result<(), String> {
         let deadline = Instant::now() + svc.timeout;
@@ -488,7 +484,7 @@ impl Chats {
             got.take_lines(&mut buf)?;
             if got.text.len() != shown && pushed.elapsed() >= PUSH_EVERY {
                 let mut view = placeholder.clone();
-                view["description"] = json!(got.text);
+                view.row["description"] = json!(got.text);
                 self.tell(
                     chat,
                     "chat.message.edited",
@@ -504,7 +500,7 @@ impl Chats {
 
     /// What the admin shows of an AI profile: whether a service answers, with which model, and
     /// this month's tokens against the budget.
-    pub async fn ai_state(&self, profile: Uuid) -> Result<Value> {
+    pub async fn ai_state(&self, profile: Uuid) -> Result<AiState> {
         let me = self
             .first(PROFILE, &[("id", Val::Uuid(profile))])
             .await?
@@ -515,14 +511,14 @@ impl Chats {
         } else {
             0
         };
-        Ok(json!({
-            "assistant": me.text("variant") == Some(AI),
-            "configured": self.ai.is_some(),
-            "model": self.ai.as_ref().map(|s| s.model.clone()),
-            "month": month,
-            "used": used,
-            "budget": me.int("aiMonthlyTokens").unwrap_or(0),
-        }))
+        Ok(AiState {
+            assistant: me.text("variant") == Some(AI),
+            configured: self.ai.is_some(),
+            model: self.ai.as_ref().map(|s| s.model.clone()),
+            month,
+            used,
+            budget: me.int("aiMonthlyTokens").unwrap_or(0),
+        })
     }
 }
 

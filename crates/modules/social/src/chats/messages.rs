@@ -5,7 +5,7 @@ use super::*;
 impl Chats {
     /// Message views (author, position, reactions, files) for chats-to-messages `links`, in the
     /// links' order.
-    pub(super) async fn messages_of(&self, links: &[Record]) -> Result<Vec<Value>> {
+    pub(super) async fn messages_of(&self, links: &[Record]) -> Result<Vec<ChatMessage>> {
         let ids: Vec<Uuid> = links.iter().filter_map(|l| l.uuid("messageId")).collect();
         if ids.is_empty() {
             return Ok(Vec::new());
@@ -67,15 +67,13 @@ impl Chats {
             let Some(row) = rows.iter().find(|r| r.id() == Some(id)) else {
                 continue;
             };
-            let mut v = row.to_json();
-            v["chatId"] = json!(link.uuid("chatId"));
-            v["position"] = json!(link.int("orderIndex").unwrap_or(0));
-            v["profileId"] = json!(
-                authors
-                    .iter()
-                    .find(|a| a.uuid("messageId") == Some(id))
-                    .and_then(|a| a.uuid("profileId"))
-            );
+            let Some(chat_id) = link.uuid("chatId") else {
+                continue;
+            };
+            let profile_id = authors
+                .iter()
+                .find(|a| a.uuid("messageId") == Some(id))
+                .and_then(|a| a.uuid("profileId"));
             let mut counts: Vec<(String, Vec<Uuid>)> = Vec::new();
             for r in reactions.iter().filter(|r| r.uuid("messageId") == Some(id)) {
                 let (Some(e), Some(p)) = (r.text("emoji"), r.uuid("profileId")) else {
@@ -86,36 +84,45 @@ impl Chats {
                     None => counts.push((e.to_owned(), vec![p])),
                 }
             }
-            v["reactions"] = Value::Array(
-                counts
-                    .into_iter()
-                    .map(|(e, ps)| json!({"emoji": e, "count": ps.len(), "profileIds": ps}))
-                    .collect(),
-            );
-            v["files"] = Value::Array(
-                files
-                    .iter()
-                    .filter(|f| f.uuid("messageId") == Some(id))
-                    .filter_map(|f| {
-                        let fid = f.uuid("fileStorageModuleFileId")?;
-                        let r = file_rows.iter().find(|r| r.id() == Some(fid))?;
-                        Some(json!({
-                            "id": fid,
-                            "file": r.text("file"),
-                            "mimeType": r.text("mimeType"),
-                            "size": r.int("size"),
-                            "adminTitle": r.text("adminTitle"),
-                        }))
+            let reactions = counts
+                .into_iter()
+                .map(|(emoji, profile_ids)| ReactionCount {
+                    emoji,
+                    count: profile_ids.len(),
+                    profile_ids,
+                })
+                .collect();
+            let files = files
+                .iter()
+                .filter(|f| f.uuid("messageId") == Some(id))
+                .filter_map(|f| {
+                    let fid = f.uuid("fileStorageModuleFileId")?;
+                    let r = file_rows.iter().find(|r| r.id() == Some(fid))?;
+                    Some(MessageFile {
+                        id: fid,
+                        file: r.text("file").map(str::to_owned),
+                        mime_type: r.text("mimeType").map(str::to_owned),
+                        size: r.int("size"),
+                        admin_title: r.text("adminTitle").map(str::to_owned),
                     })
-                    .collect(),
-            );
-            out.push(v);
+                })
+                .collect();
+            out.push(Extended::new(
+                row.to_json(),
+                InChat {
+                    chat_id,
+                    position: link.int("orderIndex").unwrap_or(0),
+                    profile_id,
+                    reactions,
+                    files,
+                },
+            ));
         }
         Ok(out)
     }
 
     /// The view of the message of chats-to-messages `link` (404 when it was deleted meanwhile).
-    pub(super) async fn message(&self, link: Record) -> Result<Value> {
+    pub(super) async fn message(&self, link: Record) -> Result<ChatMessage> {
         self.messages_of(&[link])
             .await?
             .pop()
@@ -132,7 +139,7 @@ impl Chats {
         before: Option<Uuid>,
         after: Option<i64>,
         limit: u64,
-    ) -> Result<Vec<Value>> {
+    ) -> Result<Vec<ChatMessage>> {
         self.member(subject, profile, chat).await?;
         let e = self.store.entity(IN_CHAT)?;
         let limit = limit.clamp(1, MAX_PAGE);

@@ -10,19 +10,19 @@ impl Chats {
         subject: Uuid,
         profile: Uuid,
         chat: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<Value> {
+        body: &NewMessage,
+    ) -> Result<ChatMessage> {
         let me = self.member(subject, profile, chat).await?;
-        let files = ids(body, "fileIds", MAX_FILES)?;
+        let files = ids(&body.file_ids, "fileIds", MAX_FILES)?;
         // Files may go without words.
         let wordless = body
-            .get("description")
-            .and_then(Value::as_str)
+            .description
+            .as_deref()
             .is_none_or(|t| t.trim().is_empty());
         let text = if wordless && !files.is_empty() {
             String::new()
         } else {
-            message_text(body)?
+            message_text(body.description.as_deref())?
         };
         let spent = self.attachable(profile, &files).await?;
         self.rate.check(&subject.to_string()).await?;
@@ -68,7 +68,9 @@ impl Chats {
         tx.commit().await?;
         let view = self.announce(chat, link).await?;
         // The chat's AI members answer from the queue; the message stands whatever they do.
-        if let Some(id) = view["id"].as_str().and_then(|s| Uuid::parse_str(s).ok())
+        if let Some(id) = view.row["id"]
+            .as_str()
+            .and_then(|s| Uuid::parse_str(s).ok())
             && let Err(e) = self.call_assistants(chat, profile, id, &text).await
         {
             tracing::warn!(%chat, error = %e, "the chat's assistants were not asked to answer");
@@ -77,7 +79,7 @@ impl Chats {
     }
 
     /// Tells `chat`'s members of its new message (`link`): the message's view.
-    pub(super) async fn announce(&self, chat: Uuid, link: Record) -> Result<Value> {
+    pub(super) async fn announce(&self, chat: Uuid, link: Record) -> Result<ChatMessage> {
         let view = self.message(link).await?;
         self.tell(
             chat,
@@ -143,10 +145,10 @@ impl Chats {
         profile: Uuid,
         chat: Uuid,
         message: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<Value> {
+        body: &MessageText,
+    ) -> Result<ChatMessage> {
         self.member(subject, profile, chat).await?;
-        let text = message_text(body)?;
+        let text = message_text(Some(&body.description))?;
         let link = self.own(profile, chat, message).await?;
         self.rate.check(&subject.to_string()).await?;
         let edited = time::OffsetDateTime::now_utc()
@@ -168,7 +170,7 @@ impl Chats {
         link: Record,
         message: Uuid,
         fields: Value,
-    ) -> Result<Value> {
+    ) -> Result<ChatMessage> {
         self.store
             .update(&*self.store.entity(MESSAGE)?, message, &obj(fields))
             .await?;
@@ -189,7 +191,7 @@ impl Chats {
         profile: Uuid,
         chat: Uuid,
         message: Uuid,
-    ) -> Result<Value> {
+    ) -> Result<Deleted> {
         self.member(subject, profile, chat).await?;
         self.own(profile, chat, message).await?;
         let e = self.store.entity(MESSAGE)?;
@@ -200,7 +202,10 @@ impl Chats {
             json!({"chatId": chat, "messageId": message}),
         )
         .await;
-        Ok(json!({"ok": true, "id": message}))
+        Ok(Deleted {
+            ok: true,
+            id: message,
+        })
     }
 
     /// Adds `emoji` of `profile` to `message`, or takes it back when it is there.
@@ -210,10 +215,10 @@ impl Chats {
         profile: Uuid,
         chat: Uuid,
         message: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<Value> {
+        body: &Reaction,
+    ) -> Result<ChatMessage> {
         self.member(subject, profile, chat).await?;
-        let emoji = emoji(body)?;
+        let emoji = emoji(&body.emoji)?;
         let link = self.link_of(chat, message).await?;
         self.rate.check(&subject.to_string()).await?;
         let e = self.store.entity(REACTION)?;
@@ -254,7 +259,7 @@ impl Chats {
         self.tell(
             chat,
             "chat.reaction",
-            json!({"chatId": chat, "messageId": message, "reactions": view["reactions"]}),
+            json!({"chatId": chat, "messageId": message, "reactions": view.more.reactions}),
         )
         .await;
         Ok(view)
@@ -267,15 +272,11 @@ impl Chats {
         subject: Uuid,
         profile: Uuid,
         chat: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<Value> {
+        body: &ReadUpTo,
+    ) -> Result<ReadMark> {
         let me = self.member(subject, profile, chat).await?;
-        let to = match body.get("messageId").and_then(Value::as_str) {
-            Some(m) => {
-                let m = Uuid::parse_str(m)
-                    .map_err(|_| Error::invalid_field("messageId", "must be a message id"))?;
-                self.link_of(chat, m).await?.int("orderIndex").unwrap_or(0)
-            }
+        let to = match body.message_id {
+            Some(m) => self.link_of(chat, m).await?.int("orderIndex").unwrap_or(0),
             None => self
                 .last_link(chat)
                 .await?
@@ -308,10 +309,10 @@ impl Chats {
             .await;
         }
         let last_read = to.max(was);
-        Ok(json!({
-            "chatId": chat,
-            "lastRead": last_read,
-            "unread": self.unread_in(chat, last_read).await?,
-        }))
+        Ok(ReadMark {
+            chat_id: chat,
+            last_read,
+            unread: self.unread_in(chat, last_read).await?,
+        })
     }
 }

@@ -4,19 +4,15 @@ use super::*;
 
 impl Chats {
     /// The profiles `subject` owns (cards).
-    pub async fn own_profiles(&self, subject: Uuid) -> Result<Vec<Value>> {
+    pub async fn own_profiles(&self, subject: Uuid) -> Result<Vec<ProfileCard>> {
         let ids = self.subjects.profiles(subject, MAX_OWN_PROFILES).await?;
         let cards = self.profile_cards(&ids).await?;
         Ok(ids.iter().filter_map(|p| cards.get(p).cloned()).collect())
     }
 
     /// Creates a profile for `subject` (a name to chat under), at most [`MAX_OWN_PROFILES`].
-    pub async fn create_profile(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
-        let name = body
-            .get("title")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .unwrap_or_default();
+    pub async fn create_profile(&self, subject: Uuid, body: &NewProfile) -> Result<ProfileCard> {
+        let name = body.title.trim();
         if name.is_empty() || name.chars().count() > 100 {
             return Err(Error::invalid_field(
                 "title",
@@ -61,7 +57,7 @@ impl Chats {
 
     /// Unread messages over all chats of all profiles of `subject` (capped at [`UNREAD_CAP`]):
     /// the navbar badge.
-    pub async fn unread(&self, subject: Uuid) -> Result<Value> {
+    pub async fn unread(&self, subject: Uuid) -> Result<Unread> {
         let profiles = self.subjects.profiles(subject, 20).await?;
         let e = self.store.entity(MEMBERS)?;
         let vals: Vec<Val> = profiles.iter().copied().map(Val::Uuid).collect();
@@ -85,11 +81,11 @@ impl Chats {
             }
             total += n;
         }
-        Ok(json!({
-            "unread": total.min(UNREAD_CAP),
-            "capped": total >= UNREAD_CAP,
-            "chats": chats,
-            "profileIds": profiles,
-        }))
+        Ok(Unread {
+            unread: total.min(UNREAD_CAP),
+            capped: total >= UNREAD_CAP,
+            chats,
+            profile_ids: profiles,
+        })
     }
 }
