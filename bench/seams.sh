@@ -12,7 +12,7 @@ echo "hand-written object schemas (json!({\"type\": \"object\"…)): $(count 'js
 echo "&Map parameters: $(count ': &(serde_json::)?Map<String, Value>')"
 echo "reads by column name (.text/.int/.uuid/.json/.bool(\"…\")): $(count '\.(text|int|uuid|json|bool|decimal|timestamp)\("')"
 echo "Result<_, String>: $(count 'Result<[^<>]*, String>')"
-echo "typed routes (.endpoint(): $(count '\.endpoint\(')"
+echo "typed routes (.endpoint(…) and .endpoint_replying(…)): $(count '\.endpoint(_replying)?\(')"
 echo "custom(…) operations: $(count '\bcustom\($')"
 over=0
 for f in $( (if [ -n "$rev" ]; then git ls-tree -r --name-only "$rev" -- crates/modules; else git ls-files crates/modules; fi) | grep '\.rs$' | grep -v '/tests/'); do
@@ -20,3 +20,5 @@ for f in $( (if [ -n "$rev" ]; then git ls-tree -r --name-only "$rev" -- crates/
   if [ "$n" -gt 800 ]; then over=$((over + 1)); echo "  over 800: $f ($n)"; fi
 done
 echo "files over 800 lines: $over"
+# The web's layers (at the working tree only: it reads web/src).
+if [ -z "$rev" ]; then node bench/web-seams.mjs; fi

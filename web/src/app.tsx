@@ -13,7 +13,7 @@ import { RegistryContext } from "./site/registry";
 import { registry } from "./modules";
 import { SitePage } from "./site/page";
 
-const AdminApp = lazy(() => import("./admin/admin-app"));
+const AdminApp = lazy(() => import("./admin-entry"));
 // The browser's alone, loaded after hydration: the toasts. (The live connection is not deferred:
 // it opens as the page hydrates, so a change made meanwhile is not missed.)
 const Toaster = lazy(() => import("sonner").then((m) => ({ default: m.Toaster })));

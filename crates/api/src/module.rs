@@ -248,6 +248,13 @@ pub struct Schedule {
 /// Everything about one module.
 pub struct ModuleDef {
     pub declarations: stoa_kernel::model::Module,
+    /// Links this module owns that live under a lower module's name — the original system's
+    /// tables and routes, such as `rbac.subjects-to-ecommerce-module-orders`, which ecommerce
+    /// declares and queries so that rbac names no module above it.
+    pub links: Vec<stoa_kernel::model::Module>,
+    /// Variants this module adds to a lower module's entity: the kinds of its own mail
+    /// templates on `notification.template`, so notification lists no module above it.
+    pub variants: Vec<(&'static str, &'static [&'static str])>,
     setup: Vec<SetupFn>,
     routes: Vec<RoutesFn>,
     seeds: Vec<SeedFn>,
@@ -262,6 +269,8 @@ impl ModuleDef {
     pub fn new(declarations: stoa_kernel::model::Module) -> Self {
         Self {
             declarations,
+            links: Vec::new(),
+            variants: Vec::new(),
             setup: Vec::new(),
             routes: Vec::new(),
             seeds: Vec::new(),
@@ -275,6 +284,19 @@ impl ModuleDef {
 
     pub fn name(&self) -> &'static str {
         self.declarations.name
+    }
+
+    /// Adds `variants` to the entity `entity` of a lower module (see [`ModuleDef::variants`]).
+    pub fn variants(mut self, entity: &'static str, variants: &'static [&'static str]) -> Self {
+        self.variants.push((entity, variants));
+        self
+    }
+
+    /// Declares links this module owns under the lower module `links.name` (see
+    /// [`ModuleDef::links`]); their words come with them.
+    pub fn links(mut self, links: stoa_kernel::model::Module) -> Self {
+        self.links.push(links);
+        self
     }
 
     /// Starts services (phase 1).
@@ -355,9 +377,27 @@ impl Modules {
 
     /// The registry of every module's declarations.
     pub fn registry(&self) -> std::result::Result<stoa_kernel::registry::Registry, String> {
-        stoa_kernel::registry::Registry::new(
-            self.list.iter().map(|m| m.declarations.clone()).collect(),
-        )
+        let mut declared: Vec<stoa_kernel::model::Module> = self
+            .list
+            .iter()
+            .flat_map(|m| std::iter::once(&m.declarations).chain(&m.links))
+            .cloned()
+            .collect();
+        let mut problems = Vec::new();
+        for (key, variants) in self.list.iter().flat_map(|m| &m.variants) {
+            let found = declared
+                .iter_mut()
+                .flat_map(|m| m.entities.iter_mut())
+                .find(|e| e.key() == *key);
+            match found {
+                Some(e) => e.add_variants(variants),
+                None => problems.push(format!("variants for {key}, which is not declared")),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems.join("; "));
+        }
+        stoa_kernel::registry::Registry::new(declared)
     }
 
     /// Every job, checked for unique names.

@@ -218,6 +218,10 @@ pub struct Entity {
     /// them.
     #[serde(skip)]
     pub private_links: bool,
+    /// A link from a subject (`subjectId`) to what it has — orders, payments, profiles — that
+    /// moves to the account when a guest signs in. The module that owns the link says so.
+    #[serde(skip)]
+    pub follows_guest: bool,
     /// Has a publishing `status` (draft, published, scheduled) and `publishAt`: visitors read
     /// only published rows; a scheduled row is published at its time by a job.
     pub publishable: bool,
@@ -627,6 +631,7 @@ fn common(
         title_field: None,
         private: false,
         private_links: false,
+        follows_guest: false,
         publishable: false,
         hideable: false,
         signals: Vec::new(),
@@ -732,6 +737,12 @@ impl EntityBuilder {
     /// Links to this entity are private (see [`Entity::private_links`]).
     pub fn private_links(mut self) -> Self {
         self.entity.private_links = true;
+        self
+    }
+
+    /// Moves to the account when a guest signs in (see [`Entity::follows_guest`]).
+    pub fn follows_guest(mut self) -> Self {
+        self.entity.follows_guest = true;
         self
     }
 
@@ -878,6 +889,20 @@ pub const SCHEDULED: &str = "scheduled";
 pub const HIDDEN: &str = "hidden";
 
 impl Entity {
+    /// Adds `more` to the entity's variants (and its `variant` field's values), each once: the
+    /// kinds a higher module contributes (its mail templates on `notification.template`).
+    pub fn add_variants(&mut self, more: &[&'static str]) {
+        for v in more {
+            if !self.variants.contains(v) {
+                self.variants.push(v);
+            }
+        }
+        let variants = self.variants.clone();
+        if let Some(f) = self.fields.iter_mut().find(|f| f.name == "variant") {
+            f.values = variants;
+        }
+    }
+
     /// The field and value that make a row readable by visitors, when the entity has one
     /// (publishable: `status = published`; hideable: `hidden = false`).
     pub fn visible_when(&self) -> Option<(&'static str, crate::value::Val)> {

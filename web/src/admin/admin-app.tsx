@@ -16,7 +16,9 @@ import { adminLanguage, adminSignInUrl, rememberAdminLanguage } from "./language
 import { navGroups } from "./nav-groups";
 import { AdminShortcuts } from "./shortcuts-help";
 import { EntityTable } from "./table";
-import { adminScreens, dashboardCards, entityViews } from "./views";
+import { adminScreens, dashboardCards, entityViews } from "./registry";
+// The admin's own screens and cards.
+import "./views";
 
 /** A signed-in person who is not an admin: told so, with the way to another account or the site. */
 function NotAuthorized() {

@@ -1,8 +1,7 @@
-import { type ComponentType, lazy, Suspense } from "react";
-import { NotificationPanel, TemplatePreview } from "@/modules/notification/admin";
-import { ApiKeyPanel } from "@/modules/rbac/api-key-admin";
-import { AiProfilePanel } from "@/modules/social/ai-admin";
-import { DeliveryPanel, EndpointPanel } from "@/modules/webhook/admin";
+import { lazy, Suspense } from "react";
+import { type RecordPanelProps, registerAdmin } from "./registry";
+
+export type { RecordPanelProps } from "./registry";
 
 // The page builder (and drag and drop) loads with a page's form.
 const LazyPageBuilder = lazy(() => import("./page-builder"));
@@ -15,19 +14,8 @@ function PageBuilder(props: RecordPanelProps) {
   );
 }
 
-export interface RecordPanelProps {
-  id: string;
-  lang: string;
-}
+/** The admin's own record panel; the modules add theirs (`registerAdmin`). Kept apart from
+ * `views.tsx`, which the form must not import. */
+registerAdmin({ panels: { "host.page": PageBuilder } });
 
-/** Panels a module adds under the generic form of a saved record: its actions on that record
- * (kept apart from `views.tsx`, which the form must not import). */
-export const recordPanels: Record<string, ComponentType<RecordPanelProps>> = {
-  "notification.notification": NotificationPanel,
-  "notification.template": TemplatePreview,
-  "host.page": PageBuilder,
-  "webhook.endpoint": EndpointPanel,
-  "webhook.delivery": DeliveryPanel,
-  "rbac.api-key": ApiKeyPanel,
-  "social.profile": AiProfilePanel,
-};
+export { recordPanels } from "./registry";

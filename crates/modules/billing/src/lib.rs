@@ -22,6 +22,25 @@ pub const PROVIDERS: &[&str] = &[
     "0xprocessing",
 ];
 
+/// The link billing owns under rbac's name (the original's table and route): which subject a
+/// payment intent is for. Billing declares it; rbac names no billing entity.
+pub fn rbac_links() -> Module {
+    Module {
+        name: "rbac",
+        words: include_str!("rbac-links.toml"),
+        entities: vec![
+            relation(
+                "rbac",
+                "subjects-to-billing-module-payment-intents",
+                ("subjectId", "rbac.subject"),
+                ("billingModulePaymentIntentId", "billing.payment-intent"),
+            )
+            .follows_guest()
+            .build(),
+        ],
+    }
+}
+
 /// The entities and relations this module declares.
 pub fn declarations() -> Module {
     Module {
@@ -144,6 +163,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
     use std::sync::Arc;
     use stoa_api::module::JobDef;
     stoa_api::module::ModuleDef::new(declarations())
+        // The kinds of this module's own mail templates.
+        .variants("notification.template", &["billing-payment-mismatch-admin"])
+        .links(rbac_links())
         .setup(|ctx| {
             let billing = service::Billing::new(ctx.store.clone(), &ctx.config)?;
             ctx.store

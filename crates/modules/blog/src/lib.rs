@@ -5,6 +5,25 @@ use stoa_kernel::model::*;
 
 const M: &str = "blog";
 
+/// The link blog owns under rbac's name (the original's table and route): a subject's articles.
+/// Blog declares it; rbac names no blog entity.
+pub fn rbac_links() -> Module {
+    Module {
+        name: "rbac",
+        words: include_str!("rbac-links.toml"),
+        entities: vec![
+            relation(
+                "rbac",
+                "subjects-to-blog-module-articles",
+                ("subjectId", "rbac.subject"),
+                ("blogModuleArticleId", "blog.article"),
+            )
+            .follows_guest()
+            .build(),
+        ],
+    }
+}
+
 /// The entities and relations this module declares.
 pub fn declarations() -> Module {
     Module {
@@ -96,5 +115,5 @@ pub fn declarations() -> Module {
 
 /// The module: its declarations (no custom behaviour yet).
 pub fn module() -> stoa_api::module::ModuleDef {
-    stoa_api::module::ModuleDef::new(declarations())
+    stoa_api::module::ModuleDef::new(declarations()).links(rbac_links())
 }

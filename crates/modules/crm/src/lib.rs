@@ -96,6 +96,15 @@ pub const REQUEST_STATUSES: &[&str] = &["new", "in_progress", "done"];
 /// The module: declarations, the public and signed-in form submissions, and their mail.
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
+        // The kinds of this module's own mail templates.
+        .variants(
+            "notification.template",
+            &[
+                "generate-email-crm-form-requests-digest-admin",
+                "crm-form-request-received",
+                "crm-form-request-reply",
+            ],
+        )
         .setup(|ctx| {
             let requests = requests::Requests::new(
                 ctx.store.clone(),

@@ -4,6 +4,7 @@
 pub mod http;
 pub mod mail;
 pub mod orders;
+pub mod owners;
 pub mod prices;
 pub mod status;
 
@@ -20,6 +21,40 @@ pub const ORDER_STATUSES: &[&str] = &[
     "delivered",
     "canceled",
 ];
+
+/// The links ecommerce owns under rbac's name (the original's tables and routes): which subject
+/// placed which order and holds which product, and which roles a product gives. Ecommerce
+/// declares and queries them (`owners`); rbac names no ecommerce entity.
+pub fn rbac_links() -> Module {
+    let s = |name: &'static str, right: (&'static str, &'static str)| {
+        relation("rbac", name, ("subjectId", "rbac.subject"), right)
+    };
+    Module {
+        name: "rbac",
+        words: include_str!("rbac-links.toml"),
+        entities: vec![
+            relation(
+                "rbac",
+                "roles-to-ecommerce-module-products",
+                ("roleId", "rbac.role"),
+                ("ecommerceModuleProductId", "ecommerce.product"),
+            )
+            .build(),
+            s(
+                "subjects-to-ecommerce-module-orders",
+                ("ecommerceModuleOrderId", "ecommerce.order"),
+            )
+            .follows_guest()
+            .build(),
+            s(
+                "subjects-to-ecommerce-module-products",
+                ("ecommerceModuleProductId", "ecommerce.product"),
+            )
+            .follows_guest()
+            .build(),
+        ],
+    }
+}
 
 /// The entities and relations this module declares.
 pub fn declarations() -> Module {
@@ -265,6 +300,12 @@ pub fn module() -> stoa_api::module::ModuleDef {
         stoa_api::jobs::uuid_arg(p, key).map_err(|e| e.to_string())
     }
     stoa_api::module::ModuleDef::new(declarations())
+        // The kinds of this module's own mail templates.
+        .variants(
+            "notification.template",
+            &["generate-email-ecommerce-order-status-changed-admin"],
+        )
+        .links(rbac_links())
         .setup(|ctx| {
             let c = Arc::new(orders::Commerce::new(ctx)?);
             ctx.store

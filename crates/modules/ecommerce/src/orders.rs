@@ -180,6 +180,8 @@ pub struct Commerce {
     e: Entities,
     billing: Arc<Billing>,
     subjects: Arc<Subjects>,
+    /// Who placed which order, which roles a product gives (links ecommerce owns).
+    owners: crate::owners::Owners,
     mailer: Arc<Mailer>,
     files: Arc<stoa_file_storage::Files>,
     /// First-party analytics (a paid order is the funnel's last step).
@@ -315,6 +317,7 @@ impl Commerce {
             },
             billing: ctx.need::<Billing>()?,
             subjects: ctx.need::<Subjects>()?,
+            owners: crate::owners::Owners::new(s.clone()),
             mailer: ctx.need::<Mailer>()?,
             files: ctx.need::<stoa_file_storage::Files>()?,
             events: ctx.get::<dyn stoa_api::module::EventSink>(),
@@ -465,7 +468,7 @@ impl Commerce {
     /// The subject's orders, newest first: `cart` (default: cart-type), `history`, or `all`.
     pub async fn orders_of(&self, subject: Uuid, which: &str) -> Result<Vec<Record>> {
         let ids: Vec<Val> = self
-            .subjects
+            .owners
             .order_ids(subject)
             .await?
             .into_iter()
@@ -576,7 +579,7 @@ impl Commerce {
 
     /// An order `subject` owns, or 404 (someone else's order is indistinguishable from none).
     pub async fn owned(&self, subject: Uuid, order: Uuid) -> Result<Record> {
-        let owners = self.subjects.order_owners(&[order]).await?;
+        let owners = self.owners.order_owners(&[order]).await?;
         if !owners.iter().any(|(o, s)| *o == order && *s == subject) {
             return Err(Error::not_found(format!("order {order} not found")));
         }

@@ -48,27 +48,18 @@ pub fn declarations() -> Module {
                 .field(text("title").max_len(1000))
                 .field(translations("subject"))
                 .field(translations("body"))
+                // The original's kinds of template. Modules add their own mails' kinds
+                // (`ModuleDef::variants`), so this list names no module of ours above it.
                 .variants(&[
                     "default",
                     "generate-email-ecommerce-order-status-changed-default",
-                    "generate-email-ecommerce-order-status-changed-admin",
                     "generate-telegram-ecommerce-order-status-changed-default",
                     "generate-telegram-ecommerce-order-status-changed-admin",
                     "reset-password",
                     "generate-email-agent-result-admin",
                     "generate-email-crm-form-request-created-admin",
-                    "generate-email-crm-form-requests-digest-admin",
                     "generate-telegram-crm-form-request-created-admin",
                     "for-planet-order-receipt",
-                    "billing-payment-mismatch-admin",
-                    "crm-form-request-received",
-                    "crm-form-request-reply",
-                    "rbac-identity-linked",
-                    "rbac-verify-email",
-                    "rbac-email-changed",
-                    "rbac-identity-removed",
-                    "webhook-endpoint-disabled-admin",
-                    "rbac-oidc-linked",
                 ])
                 .private()
                 .build(),

@@ -1,9 +1,10 @@
-//! What other modules may ask about subjects: which orders a subject owns, its email addresses,
-//! the administrators' addresses, and roles granted by purchased products. Ecommerce calls these
-//! instead of reading rbac's tables.
+//! What other modules may ask about subjects: their email addresses and languages, the
+//! administrators' addresses, roles by slug, and granting or revoking roles. Higher modules call
+//! these instead of reading rbac's tables; the links they own to subjects (orders, profiles) they
+//! query themselves.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 use serde_json::json;
 use stoa_kernel::query::FindQuery;
@@ -12,21 +13,12 @@ use stoa_kernel::{Error, Result};
 use stoa_store::{Exec, Store};
 use uuid::Uuid;
 
-/// Most orders one subject's listing reads.
-pub const MAX_ORDERS: usize = 1000;
-
-/// The roles-to-products link entity: roles granted by buying a product.
-const PRODUCT_ROLES: &str = "rbac.roles-to-ecommerce-module-products";
-
 /// Role ids by slug, and the change counter of `rbac.role` they were read at.
 type RoleIds = (u64, HashMap<&'static str, Option<Uuid>>);
 
 #[derive(Clone)]
 pub struct Subjects {
     store: Store,
-    /// Whether any product grants a role, with the change counter of [`PRODUCT_ROLES`] it was
-    /// read at.
-    carry_roles: Arc<Mutex<Option<(u64, bool)>>>,
     /// Role ids by slug (none for a missing role), with the change counter of `rbac.role` they
     /// were read at.
     role_ids: Arc<RwLock<RoleIds>>,
@@ -36,7 +28,6 @@ impl Subjects {
     pub fn new(store: Store) -> Self {
         Self {
             store,
-            carry_roles: Arc::default(),
             role_ids: Arc::new(RwLock::new((u64::MAX, HashMap::new()))),
         }
     }
@@ -71,44 +62,6 @@ impl Subjects {
         Ok(id)
     }
 
-    /// Whether any product grants a role. Read once per change of the links (the store's change
-    /// counter, which other instances' writes move too), so a status change of an order on a
-    /// site without role-granting products skips the buyer's role check without a query.
-    pub async fn products_carry_roles(&self) -> Result<bool> {
-        let version = self.store.version(PRODUCT_ROLES);
-        if let Some(carry) = self.carry_roles_at(version) {
-            return Ok(carry);
-        }
-        let e = self.store.entity(PRODUCT_ROLES)?;
-        let carry = !self.store.find_by(&e, &[], 1).await?.is_empty();
-        self.keep_carry_roles(version, carry);
-        Ok(carry)
-    }
-
-    /// [`Self::products_carry_roles`] read through the caller's transaction (no second
-    /// connection while it holds one). What it reads there is not cached: it may include writes
-    /// that never commit.
-    pub async fn products_carry_roles_in(&self, exec: &mut Exec<'_>) -> Result<bool> {
-        let version = self.store.version(PRODUCT_ROLES);
-        if let Some(carry) = self.carry_roles_at(version) {
-            return Ok(carry);
-        }
-        let e = self.store.entity(PRODUCT_ROLES)?;
-        let q = FindQuery::all().take(1);
-        Ok(!stoa_store::repo::find(exec, &e, &q).await?.0.is_empty())
-    }
-
-    fn carry_roles_at(&self, version: u64) -> Option<bool> {
-        let guard = self.carry_roles.lock().ok()?;
-        guard.filter(|(v, _)| *v == version).map(|(_, carry)| carry)
-    }
-
-    fn keep_carry_roles(&self, version: u64, carry: bool) {
-        if let Ok(mut guard) = self.carry_roles.lock() {
-            *guard = Some((version, carry));
-        }
-    }
-
     /// Does the subject exist?
     pub async fn exists(&self, subject: Uuid) -> Result<bool> {
         let e = self.store.entity("rbac.subject")?;
@@ -117,119 +70,6 @@ impl Subjects {
             .find_by(&e, &[("id", Val::Uuid(subject))], 1)
             .await?
             .is_empty())
-    }
-
-    /// Records that `subject` owns `order` (inside the caller's transaction).
-    pub async fn link_order(&self, exec: &mut Exec<'_>, subject: Uuid, order: Uuid) -> Result<()> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-ecommerce-module-orders")?;
-        self.store
-            .link_in(
-                exec,
-                &e,
-                ("subjectId", subject),
-                ("ecommerceModuleOrderId", order),
-            )
-            .await?;
-        Ok(())
-    }
-
-    /// The ids of the orders `subject` owns (newest links last), at most [`MAX_ORDERS`].
-    pub async fn order_ids(&self, subject: Uuid) -> Result<Vec<Uuid>> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-ecommerce-module-orders")?;
-        self.store
-            .linked(
-                &e,
-                "subjectId",
-                &[subject],
-                "ecommerceModuleOrderId",
-                MAX_ORDERS,
-            )
-            .await
-    }
-
-    /// The subject owning each of `orders` (orders without an owner are absent).
-    pub async fn order_owners(&self, orders: &[Uuid]) -> Result<Vec<(Uuid, Uuid)>> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-ecommerce-module-orders")?;
-        let vals: Vec<Val> = orders.iter().copied().map(Val::Uuid).collect();
-        Ok(self
-            .store
-            .find_in(&e, "ecommerceModuleOrderId", &vals, orders.len().max(1) * 4)
-            .await?
-            .iter()
-            .filter_map(|r| Some((r.uuid("ecommerceModuleOrderId")?, r.uuid("subjectId")?)))
-            .collect())
-    }
-
-    /// The social profiles `subject` owns, at most `cap`.
-    pub async fn profiles(&self, subject: Uuid, cap: usize) -> Result<Vec<Uuid>> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-social-module-profiles")?;
-        self.store
-            .linked(&e, "subjectId", &[subject], "socialModuleProfileId", cap)
-            .await
-    }
-
-    /// Does `subject` own `profile`?
-    pub async fn owns_profile(&self, subject: Uuid, profile: Uuid) -> Result<bool> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-social-module-profiles")?;
-        Ok(!self
-            .store
-            .find_by(
-                &e,
-                &[
-                    ("subjectId", Val::Uuid(subject)),
-                    ("socialModuleProfileId", Val::Uuid(profile)),
-                ],
-                1,
-            )
-            .await?
-            .is_empty())
-    }
-
-    /// The subjects owning any of `profiles` (distinct).
-    pub async fn profile_owners(&self, profiles: &[Uuid]) -> Result<Vec<Uuid>> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-social-module-profiles")?;
-        self.store
-            .linked(
-                &e,
-                "socialModuleProfileId",
-                profiles,
-                "subjectId",
-                profiles.len().max(1) * 4,
-            )
-            .await
-    }
-
-    /// Records that `subject` owns `profile` (inside the caller's transaction).
-    pub async fn link_profile(
-        &self,
-        exec: &mut Exec<'_>,
-        subject: Uuid,
-        profile: Uuid,
-    ) -> Result<()> {
-        let e = self
-            .store
-            .entity("rbac.subjects-to-social-module-profiles")?;
-        self.store
-            .link_in(
-                exec,
-                &e,
-                ("subjectId", subject),
-                ("socialModuleProfileId", profile),
-            )
-            .await?;
-        Ok(())
     }
 
     /// Makes sure `subject` has an identity with `email` (checkout by a guest: "deanonymise").
@@ -469,22 +309,6 @@ impl Subjects {
     pub async fn admin_telegram_chats(&self) -> Result<Vec<String>> {
         let holders = self.admins().await?;
         self.telegram_chats(&holders).await
-    }
-
-    /// The roles linked to any of `products` (`roles-to-ecommerce-module-products`).
-    pub async fn product_roles(&self, products: &[Uuid]) -> Result<HashSet<Uuid>> {
-        Ok(self
-            .store
-            .linked(
-                &*self.store.entity(PRODUCT_ROLES)?,
-                "ecommerceModuleProductId",
-                products,
-                "roleId",
-                1000,
-            )
-            .await?
-            .into_iter()
-            .collect())
     }
 
     /// Adds the roles in `grant` that `subject` lacks and removes those in `revoke` (a role in

@@ -26,7 +26,6 @@ use stoa_api::rate::Budget;
 use stoa_kernel::query::{FilterValue, FindQuery, Op};
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
-use stoa_rbac::subjects::Subjects;
 use stoa_store::cluster::Shared;
 use stoa_store::{Record, Store, repo};
 use uuid::Uuid;
@@ -62,7 +61,8 @@ const MAX_REACTIONS: usize = 20;
 
 pub struct Chats {
     store: Store,
-    subjects: Arc<Subjects>,
+    /// Which subject owns which profile (the link social owns).
+    owners: crate::owners::Owners,
     hub: Arc<Hub>,
     /// File storage, which keeps attachments (none when the module is not installed).
     uploads: Option<Arc<dyn Uploads>>,
@@ -162,7 +162,6 @@ fn position_now() -> i64 {
 impl Chats {
     pub fn new(
         store: Store,
-        subjects: Arc<Subjects>,
         hub: Arc<Hub>,
         uploads: Option<Arc<dyn Uploads>>,
         per_minute: u32,
@@ -170,8 +169,8 @@ impl Chats {
     ) -> Self {
         let shared = Shared::of(&store.db);
         Self {
+            owners: crate::owners::Owners::new(store.clone()),
             store,
-            subjects,
             hub,
             uploads,
             rate: Budget::new(
@@ -198,7 +197,7 @@ impl Chats {
 
     /// 403 unless `subject` owns `profile`.
     async fn owned(&self, subject: Uuid, profile: Uuid) -> Result<()> {
-        if self.subjects.owns_profile(subject, profile).await? {
+        if self.owners.owns_profile(subject, profile).await? {
             Ok(())
         } else {
             Err(Error::Forbidden(
@@ -253,7 +252,7 @@ impl Chats {
             .filter_map(|m| m.uuid("profileId"))
             .collect();
         Ok(Audience::Subjects(
-            self.subjects.profile_owners(&profiles).await?,
+            self.owners.profile_owners(&profiles).await?,
         ))
     }
 

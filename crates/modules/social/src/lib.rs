@@ -3,11 +3,31 @@
 
 pub mod chats;
 pub mod http;
+pub mod owners;
 pub mod views;
 
 use stoa_kernel::model::*;
 
 const M: &str = "social";
+
+/// The link social owns under rbac's name (the original's table and route): which subject owns
+/// which profile. Social declares and queries it (`owners`); rbac names no social entity.
+pub fn rbac_links() -> Module {
+    Module {
+        name: "rbac",
+        words: include_str!("rbac-links.toml"),
+        entities: vec![
+            relation(
+                "rbac",
+                "subjects-to-social-module-profiles",
+                ("subjectId", "rbac.subject"),
+                ("socialModuleProfileId", "social.profile"),
+            )
+            .follows_guest()
+            .build(),
+        ],
+    }
+}
 
 /// The entities and relations this module declares.
 pub fn declarations() -> Module {
@@ -127,10 +147,10 @@ pub fn declarations() -> Module {
 /// The module: its declarations and the chats of subjects' profiles.
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
+        .links(rbac_links())
         .setup(|ctx| {
             let chats = chats::Chats::new(
                 ctx.store.clone(),
-                ctx.need::<stoa_rbac::subjects::Subjects>()?,
                 ctx.need::<stoa_api::live::Hub>()?,
                 ctx.get::<dyn stoa_api::files::Uploads>(),
                 ctx.config.chat_rate,

@@ -125,6 +125,11 @@ pub const DISABLED_TEMPLATE: &str = "webhook-endpoint-disabled-admin";
 /// The module: declarations, the write tap, the sending job and its sweep, the admins' routes.
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
+        // The kinds of this module's own mail templates.
+        .variants(
+            "notification.template",
+            &["webhook-endpoint-disabled-admin"],
+        )
         .setup(|ctx| {
             let c = &ctx.config.hooks;
             let settings = service::Settings {

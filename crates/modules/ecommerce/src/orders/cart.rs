@@ -201,7 +201,7 @@ impl Commerce {
                     .link_in(&mut exec, &self.e.s2o, ("storeId", s), ("orderId", oid))
                     .await?;
             }
-            self.subjects.link_order(&mut exec, subject, oid).await?;
+            self.owners.link_order(&mut exec, subject, oid).await?;
             (order_row, line_row)
         };
         tx.commit().await?;

@@ -97,7 +97,7 @@ impl Commerce {
         );
         let mut payments = Vec::new();
         let mut numbers: HashMap<Uuid, i64> = HashMap::new();
-        let roles = self.subjects.products_carry_roles().await?;
+        let roles = self.owners.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();

@@ -8,7 +8,7 @@ impl Commerce {
     pub async fn notify(&self, order: Uuid, from: &str, to: &str) -> Result<()> {
         let paid = from == "paying" && (to == "approving" || to == "delivering");
         let owners: Vec<Uuid> = self
-            .subjects
+            .owners
             .order_owners(&[order])
             .await?
             .into_iter()

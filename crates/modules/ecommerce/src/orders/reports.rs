@@ -109,7 +109,7 @@ impl Commerce {
             self.billing.invoices_by_intent(&intents).await?
         };
         let owners: HashMap<Uuid, Uuid> = self
-            .subjects
+            .owners
             .order_owners(orders)
             .await?
             .into_iter()

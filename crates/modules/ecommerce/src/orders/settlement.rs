@@ -50,7 +50,7 @@ impl Commerce {
                 }
             }
         }
-        let roles = self.subjects.products_carry_roles_in(exec).await?;
+        let roles = self.owners.products_carry_roles_in(exec).await?;
         for oid in orders {
             let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
                 continue;
@@ -222,7 +222,7 @@ impl Commerce {
     /// revokes the product's roles. Orders of one-off purchases are left alone.
     pub async fn enforce(&self, subject: Uuid, product: Uuid, actor: &str) -> Result<Value> {
         let lines = self
-            .lines_of(&self.subjects.order_ids(subject).await?)
+            .lines_of(&self.owners.order_ids(subject).await?)
             .await?;
         let of_product: HashSet<Uuid> = lines
             .iter()

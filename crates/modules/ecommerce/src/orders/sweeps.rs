@@ -154,13 +154,13 @@ impl Commerce {
                 _ => {}
             }
         }
-        let grant = self.subjects.product_roles(&grant_products).await?;
-        let revoke = self.subjects.product_roles(&revoke_products).await?;
+        let grant = self.owners.product_roles(&grant_products).await?;
+        let revoke = self.owners.product_roles(&revoke_products).await?;
         self.subjects.sync_roles(subject, &grant, &revoke).await
     }
 
     pub async fn check_order_subject(&self, order: Uuid) -> Result<()> {
-        for (_, s) in self.subjects.order_owners(&[order]).await? {
+        for (_, s) in self.owners.order_owners(&[order]).await? {
             self.check_subject(s).await?;
         }
         Ok(())

@@ -72,7 +72,7 @@ impl Commerce {
         overridden: bool,
     ) -> Result<Record> {
         let row = self.store.get(&self.e.order, order).await?;
-        let roles = self.subjects.products_carry_roles().await?;
+        let roles = self.owners.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
         let out = self
             .transition_in(

@@ -5,15 +5,22 @@
 
 use super::*;
 
-/// The subject's links that move (its roles, sessions and identities stay with it).
-const MOVED: [&str; 6] = [
-    "rbac.subjects-to-ecommerce-module-orders",
-    "rbac.subjects-to-billing-module-payment-intents",
-    "rbac.subjects-to-ecommerce-module-products",
-    "rbac.subjects-to-social-module-profiles",
-    "rbac.subjects-to-notification-module-topics",
-    "rbac.subjects-to-blog-module-articles",
-];
+/// The subject's links that move: those their owners declare `follows_guest` (orders, payments,
+/// products, profiles, topics, articles — whichever modules are installed); its roles, sessions
+/// and identities stay with it.
+fn moving(store: &stoa_store::Store) -> impl Iterator<Item = Arc<stoa_kernel::model::Entity>> + '_ {
+    store
+        .registry
+        .entities()
+        .iter()
+        .filter(|e| {
+            e.follows_guest
+                && e.fields
+                    .iter()
+                    .any(|f| f.name == "subjectId" && f.target == Some("rbac.subject"))
+        })
+        .cloned()
+}
 
 /// Most links of one kind moved at a sign-in (a guest with more is not a visitor).
 const MOVED_CAP: u64 = 1000;
@@ -57,8 +64,7 @@ impl Auth {
             return Ok(0);
         }
         let mut moved = 0;
-        for name in MOVED {
-            let e = self.store.entity(name)?;
+        for e in moving(&self.store).collect::<Vec<_>>() {
             let Some(other) = e
                 .fields
                 .iter()

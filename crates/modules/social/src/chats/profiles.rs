@@ -5,7 +5,7 @@ use super::*;
 impl Chats {
     /// The profiles `subject` owns (cards).
     pub async fn own_profiles(&self, subject: Uuid) -> Result<Vec<ProfileCard>> {
-        let ids = self.subjects.profiles(subject, MAX_OWN_PROFILES).await?;
+        let ids = self.owners.profiles(subject, MAX_OWN_PROFILES).await?;
         let cards = self.profile_cards(&ids).await?;
         Ok(ids.iter().filter_map(|p| cards.get(p).cloned()).collect())
     }
@@ -20,13 +20,7 @@ impl Chats {
             ));
         }
         self.rate.check(&subject.to_string()).await?;
-        if self
-            .subjects
-            .profiles(subject, MAX_OWN_PROFILES)
-            .await?
-            .len()
-            >= MAX_OWN_PROFILES
-        {
+        if self.owners.profiles(subject, MAX_OWN_PROFILES).await?.len() >= MAX_OWN_PROFILES {
             return Err(Error::invalid_field(
                 "title",
                 format!("an account may have at most {MAX_OWN_PROFILES} profiles"),
@@ -45,7 +39,7 @@ impl Chats {
                 )
                 .await?;
             let id = Record::must_id(&row)?;
-            self.subjects.link_profile(&mut exec, subject, id).await?;
+            self.owners.link_profile(&mut exec, subject, id).await?;
             id
         };
         tx.commit().await?;
@@ -58,7 +52,7 @@ impl Chats {
     /// Unread messages over all chats of all profiles of `subject` (capped at [`UNREAD_CAP`]):
     /// the navbar badge.
     pub async fn unread(&self, subject: Uuid) -> Result<Unread> {
-        let profiles = self.subjects.profiles(subject, 20).await?;
+        let profiles = self.owners.profiles(subject, 20).await?;
         let e = self.store.entity(MEMBERS)?;
         let vals: Vec<Val> = profiles.iter().copied().map(Val::Uuid).collect();
         let memberships = if vals.is_empty() {
