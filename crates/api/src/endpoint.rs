@@ -194,6 +194,26 @@ impl BodyInput for Nothing {
     }
 }
 
+/// A JSON body read leniently and not documented: what cannot be read (no body, not JSON, not
+/// `T`, too large) is `T::default()`. For a route that must act whatever it is sent — signing out
+/// ends the session even when a client sends something odd with it.
+#[derive(Debug, Default)]
+pub struct Lenient<T>(pub T);
+
+impl<T: DeserializeOwned + Default + Send + 'static> BodyInput for Lenient<T> {
+    fn schema() -> Option<Value> {
+        None
+    }
+
+    async fn read(req: Request, limits: Limits) -> Result<Self> {
+        let read = async {
+            let body = crate::body::object_or_empty(req, limits).await?;
+            crate::body::typed::<T>(body)
+        };
+        Ok(Lenient(read.await.unwrap_or_default()))
+    }
+}
+
 /// A body the handler reads when it is ready: after the checks that must come before a body is
 /// read (a rate limit counted per address or per form, so a flood is refused unread).
 pub struct Later<B> {
@@ -322,6 +342,35 @@ pub struct In<P = Nothing, Q = Nothing, B = Nothing> {
     pub path: P,
     pub query: Q,
     pub body: B,
+}
+
+/// The pairs of query `q`, a key given more than once taking its last value (as a browser's
+/// form and most servers read it), in the order the keys first came.
+fn last_of_each(q: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (k, v) in form_urlencoded::parse(q.as_bytes()).into_owned() {
+        match out.iter_mut().find(|(key, _)| *key == k) {
+            Some(pair) => pair.1 = v,
+            None => out.push((k, v)),
+        }
+    }
+    out
+}
+
+/// For an optional parameter: an empty value (`?limit=`) is no value, as a form sends a field
+/// left blank. `#[serde(default, deserialize_with = "empty_is_none")]`, with
+/// `#[schemars(with = "Option<T>")]`.
+pub fn empty_is_none<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    use serde::Deserialize;
+    match Option::<String>::deserialize(d)?.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(v) => v.parse().map(Some).map_err(serde::de::Error::custom),
+    }
 }
 
 /// Parameters read from text pairs (a path's or a query's) as `T`: numbers and uuids parse from
@@ -673,11 +722,7 @@ impl RouteBook<AppState> {
                     let caller = Caller::of(&req);
                     let actor = crate::crud::actor_of(&req);
                     let path: Vec<(String, String)> = path.into_iter().collect();
-                    let query: Vec<(String, String)> = req
-                        .uri()
-                        .query()
-                        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
-                        .unwrap_or_default();
+                    let query = req.uri().query().map(last_of_each).unwrap_or_default();
                     let client = crate::rate::client_ip(&req);
                     let headers = req.headers().clone();
                     let limits = s.limits;
@@ -882,5 +927,28 @@ mod tests {
         ))
         .expect("serialises");
         assert_eq!(v, json!({"id": "s", "admin": true}));
+    }
+
+    #[derive(serde::Deserialize, JsonSchema)]
+    struct Paging {
+        #[serde(default, deserialize_with = "empty_is_none")]
+        #[schemars(with = "Option<u32>")]
+        limit: Option<u32>,
+        #[serde(default)]
+        q: Option<String>,
+    }
+
+    #[test]
+    fn a_repeated_key_takes_its_last_value_and_a_blank_one_is_none() {
+        let p: Paging = params(&last_of_each("limit=5&q=a&limit=7")).expect("read");
+        assert_eq!((p.limit, p.q.as_deref()), (Some(7), Some("a")));
+        let blank: Paging = params(&last_of_each("limit=&q=")).expect("a blank limit");
+        assert_eq!((blank.limit, blank.q.as_deref()), (None, Some("")));
+        let e = params::<Paging>(&last_of_each("limit=many"))
+            .err()
+            .expect("refused");
+        assert!(format!("{e:?}").contains("limit"), "{e:?}");
+        let doc = operation::<Nothing, Paging, Nothing, Renamed>(&Endpoint::get("t", "/t", "t"));
+        assert_eq!(doc["parameters"][0]["schema"]["type"], "integer", "{doc}");
     }
 }

@@ -11143,10 +11143,6 @@ export interface components {
             jwt: string;
             refresh: string;
         };
-        /** @description A refresh token in the body (`authRefresh`); absent: the cookie's. */
-        AuthLogoutBody: {
-            refresh?: string | null;
-        };
         /** @description `{ok: true}`: done. */
         AuthLogoutResult: {
             ok: boolean;
@@ -15285,9 +15281,11 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description The key a framed preview shows the changes under (`?draft=<key>`). */
         HostPageDraft: {
             key: string;
         };
+        /** @description Unsaved changes of a few records (`hostPageDraft`). */
         HostPageDraftBody: {
             patches: {
                 fields: {
@@ -17666,12 +17664,15 @@ export interface components {
         ReadyResult: {
             status: string;
         };
+        /** @description Nothing revalidated (the check). */
         RevalidateCheckResult: {
-            revalidated?: boolean;
+            revalidated: boolean;
         };
+        /** @description The caches cleared: how many pages they held. */
         RevalidateResult: {
-            cleared?: number;
-            revalidated?: boolean;
+            /** Format: uint */
+            cleared: number;
+            revalidated: boolean;
         };
         /** @description A rich-text document per language code */
         RichText: {
@@ -17731,6 +17732,7 @@ export interface components {
             /** @description Records scheduled in all */
             total: number;
         };
+        /** @description What a search found (`siteSearch`). */
         SiteSearch: {
             /** @description Nothing held the words as typed: the results hold words a typo away (their marks show the spellings found) */
             fuzzy: boolean;
@@ -84756,11 +84758,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["AuthLogoutBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Ends the session and clears the cookies */
             200: {
@@ -85998,7 +85996,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["RevalidateCheckResult"] | null;
+                        data: components["schemas"]["RevalidateCheckResult"];
                     };
                 };
             };
@@ -86029,7 +86027,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["RevalidateResult"] | null;
+                        data: components["schemas"]["RevalidateResult"];
                     };
                 };
             };

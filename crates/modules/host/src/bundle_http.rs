@@ -6,11 +6,15 @@ use std::sync::Arc;
 
 use axum::extract::Query;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use serde_json::{Value, json};
+use axum::routing::get;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use stoa_api::endpoint::{Endpoint, In, Json, Nothing};
 use stoa_api::openapi::{custom, query_params};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::Error;
+use stoa_kernel::{Error, Result};
+use uuid::Uuid;
 
 use crate::cache::Bundles;
 
@@ -55,76 +59,90 @@ pub fn routes(bundles: Arc<Bundles>) -> RouteBook<AppState> {
                 &[400],
             ),
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/host/pages/drafts",
-            post({
-                let b = bundles.clone();
-                move |axum::extract::State(s): axum::extract::State<AppState>, req: axum::extract::Request| {
-                    let b = b.clone();
-                    async move {
-                        let body = stoa_api::body::parse(req, s.limits).await?;
-                        let key = b.drafts.keep(&body.data)?;
-                        ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, json!({"key": key})))
-                    }
-                }
-            }),
-            custom(
-                "host",
-                "hostPageDraft",
-                "Admins: keeps unsaved record changes ({patches: [{id, fields}]}, at most 20 records) for ten minutes; the page's framed preview (?preview=1&frame=1&draft=<key>) shows them before they are saved",
-                vec![],
-                Some(json!({"type": "object", "title": "HostPageDraftBody", "properties": {"patches": {"type": "array", "maxItems": crate::drafts::MAX_PATCHES, "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "fields": {"type": "object"}}, "required": ["id", "fields"]}}}, "required": ["patches"]})),
-                201,
-                json!({"type": "object", "title": "HostPageDraft", "properties": {"key": {"type": "string"}}, "required": ["key"]}),
-                &[400, 401, 403, 413, 415, 422],
-            ),
+        .endpoint(
+            bundles.clone(),
+            Endpoint::post("host", "/api/host/pages/drafts", "hostPageDraft")
+                .summary("Admins: keeps unsaved record changes ({patches: [{id, fields}]}, at most 20 records) for ten minutes; the page's framed preview (?preview=1&frame=1&draft=<key>) shows them before they are saved")
+                .status(201)
+                .errors(&[400, 401, 403, 413, 415, 422]),
+            keep_draft,
         )
-        .add(
-            Access::Public,
-            "GET",
-            "/api/revalidation/revalidate",
-            get(|| async {
-                stoa_api::crud::data(StatusCode::OK, json!({"revalidated": false}))
-            }),
-            custom(
-                "host",
-                "revalidateCheck",
-                "Answers 200 and changes nothing (pages revalidate themselves when data changes; clearing is the admin POST)",
-                vec![],
-                None,
-                200,
-                json!({"type": ["object", "null"], "properties": {"revalidated": {"type": "boolean"}}}),
-                &[],
-            ),
+        .endpoint(
+            bundles.clone(),
+            Endpoint::get("host", "/api/revalidation/revalidate", "revalidateCheck")
+                .access(Access::Public)
+                .summary("Answers 200 and changes nothing (pages revalidate themselves when data changes; clearing is the admin POST)")
+                .named_by_operation(),
+            |_: Arc<Bundles>, _: In| async { Ok(Unchanged { revalidated: false }) },
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/revalidation/revalidate",
-            post(move || {
-                let b = bundles.clone();
-                async move {
-                    let cleared = b.clear();
-                    tracing::info!(cleared, "page caches cleared");
-                    stoa_api::crud::data(
-                        StatusCode::OK,
-                        json!({"revalidated": true, "cleared": cleared}),
-                    )
-                }
-            }),
-            stoa_api::routes::for_agents(custom(
-                "host",
-                "revalidate",
-                "Clears the rendered-page caches (admins)",
-                vec![],
-                None,
-                200,
-                json!({"type": ["object", "null"], "properties": {"revalidated": {"type": "boolean"}, "cleared": {"type": "integer"}}}),
-                &[401, 403],
-            )),
+        .endpoint(
+            bundles,
+            Endpoint::post("host", "/api/revalidation/revalidate", "revalidate")
+                .summary("Clears the rendered-page caches (admins)")
+                .errors(&[401, 403])
+                .named_by_operation()
+                .for_agents(),
+            |b: Arc<Bundles>, _: In| async move {
+                let cleared = b.clear();
+                tracing::info!(cleared, "page caches cleared");
+                Ok(Cleared {
+                    revalidated: true,
+                    cleared,
+                })
+            },
         )
+}
+
+/// Unsaved changes of one record.
+#[derive(Deserialize, JsonSchema)]
+pub struct DraftPatch {
+    id: Uuid,
+    fields: Map<String, Value>,
+}
+
+/// Unsaved changes of a few records (`hostPageDraft`).
+#[derive(Deserialize, JsonSchema)]
+pub struct PageDraftBody {
+    #[schemars(length(max = crate::drafts::MAX_PATCHES))]
+    patches: Vec<DraftPatch>,
+}
+
+/// The key a framed preview shows the changes under (`?draft=<key>`).
+#[derive(Serialize, JsonSchema)]
+pub struct PageDraft {
+    key: String,
+}
+
+async fn keep_draft(
+    b: Arc<Bundles>,
+    x: In<Nothing, Nothing, Json<PageDraftBody>>,
+) -> Result<PageDraft> {
+    let patches = x
+        .body
+        .0
+        .patches
+        .into_iter()
+        .map(|p| crate::drafts::Patch {
+            id: p.id,
+            fields: p.fields,
+        })
+        .collect();
+    Ok(PageDraft {
+        key: b.drafts.keep_patches(patches)?,
+    })
+}
+
+/// Nothing revalidated (the check).
+#[derive(Serialize, JsonSchema)]
+pub struct Unchanged {
+    revalidated: bool,
+}
+
+/// The caches cleared: how many pages they held.
+#[derive(Serialize, JsonSchema)]
+pub struct Cleared {
+    revalidated: bool,
+    cleared: usize,
 }
 
 /// The page bundle: records as host builds them (crates/modules/host/src/bundle.rs) — each with

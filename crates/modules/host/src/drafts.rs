@@ -66,6 +66,17 @@ impl Drafts {
                 Ok(Patch { id, fields })
             })
             .collect::<Result<Vec<_>>>()?;
+        self.keep_patches(patches)
+    }
+
+    /// Keeps `patches` (at most [`MAX_PATCHES`]); answers the draft's key.
+    pub fn keep_patches(&self, patches: Vec<Patch>) -> Result<String> {
+        if patches.len() > MAX_PATCHES {
+            return Err(Error::bad_field(
+                "patches",
+                format!("at most {MAX_PATCHES} records at once"),
+            ));
+        }
         let mut bytes = [0u8; 16];
         rand::rng().fill_bytes(&mut bytes);
         let key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

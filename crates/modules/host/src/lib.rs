@@ -173,7 +173,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
             let store = std::sync::Arc::new(ctx.store.clone());
             Ok(http::routes(store.clone())
                 .merge(publish::routes(store))
-                .merge(search::routes(ctx.need::<search::Search>()?))
+                .merge(search::routes(
+                    ctx.need::<search::Search>()?,
+                    ctx.store.clone(),
+                ))
                 .merge(bundle_http::routes(ctx.need::<cache::Bundles>()?)))
         })
 }

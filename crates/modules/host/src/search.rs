@@ -14,16 +14,14 @@
 //! worked out once per change of the published data. Only entities any visitor may read are
 //! searched (an account's page template never makes accounts searchable).
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::Query;
-use axum::http::StatusCode;
-use axum::routing::get;
 use rust_stemmers::{Algorithm, Stemmer};
-use serde_json::{Map, Value, json};
-use stoa_api::openapi::custom;
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use stoa_api::endpoint::{Endpoint, In, Nothing};
+use stoa_api::{Access, AppState, RouteBook};
 use stoa_kernel::model::{Entity, LANGUAGES};
 use stoa_kernel::query::FindQuery;
 use stoa_kernel::{Error, Result};
@@ -225,7 +223,7 @@ fn cut(text: &str, n: usize) -> String {
 
 /// `text` cut into parts, the ones holding a stem marked: `[{"text": …, "match": bool}]`. With
 /// `window`, only about that many characters around the first match (or from the start).
-fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
+fn marked(text: &str, stems: &[String], window: Option<usize>) -> Vec<Part> {
     let chars: Vec<char> = text.chars().collect();
     // Lower case char for char, so a position in it is one in `chars`.
     let lower: String = chars
@@ -275,9 +273,9 @@ fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
             }
         }
     }
-    let mut parts: Vec<Value> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     if from > 0 {
-        parts.push(json!({"text": "…", "match": false}));
+        parts.push(Part::plain("…"));
     }
     let mut i = from;
     while i < to {
@@ -286,13 +284,16 @@ fn marked(text: &str, stems: &[String], window: Option<usize>) -> Value {
         while j < to && hit[j] == m {
             j += 1;
         }
-        parts.push(json!({"text": chars[i..j].iter().collect::<String>(), "match": m}));
+        parts.push(Part {
+            text: chars[i..j].iter().collect(),
+            matched: m,
+        });
         i = j;
     }
     if to < chars.len() {
-        parts.push(json!({"text": "…", "match": false}));
+        parts.push(Part::plain("…"));
     }
-    Value::Array(parts)
+    parts
 }
 
 /// A record's address on the site (without the language), or `None` when it has none.
@@ -360,10 +361,16 @@ fn halves(word: &str) -> Option<[String; 2]> {
 
 /// The search: at most [`MAX_RESULTS`] records holding every stem of `q`, those with it in their
 /// title first; when none does, records holding words a typo away (`fuzzy`).
-async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Result<Value> {
+async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Result<Found> {
+    let found = |results, too_short, fuzzy| Found {
+        query: q.to_owned(),
+        too_short,
+        fuzzy,
+        results,
+    };
     let stems = stems(q, lang);
     let Some(longest) = stems.iter().max_by_key(|s| s.chars().count()).cloned() else {
-        return Ok(json!({"query": q, "results": [], "tooShort": true, "fuzzy": false}));
+        return Ok(found(Vec::new(), true, false));
     };
     let exact = find(
         store,
@@ -375,7 +382,7 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
     )
     .await?;
     if !exact.is_empty() {
-        return Ok(json!({"query": q, "results": exact, "tooShort": false, "fuzzy": false}));
+        return Ok(found(exact, false, false));
     }
     // Nothing as typed: the longest word's halves find the candidates, every word a typo away.
     let word = q
@@ -390,11 +397,11 @@ async fn search(store: &Store, targets: &[Target], q: &str, lang: &str) -> Resul
         word
     };
     let Some(lookups) = halves(&key) else {
-        return Ok(json!({"query": q, "results": [], "tooShort": false, "fuzzy": false}));
+        return Ok(found(Vec::new(), false, false));
     };
     let near_hits = find(store, targets, &lookups, &stems, lang, true).await?;
     let fuzzy = !near_hits.is_empty();
-    Ok(json!({"query": q, "results": near_hits, "tooShort": false, "fuzzy": fuzzy}))
+    Ok(found(near_hits, false, fuzzy))
 }
 
 /// The records the index finds for any of `lookups` that hold every one of `stems` (as typed,
@@ -406,9 +413,9 @@ async fn find(
     stems: &[String],
     lang: &str,
     fuzzy: bool,
-) -> Result<Vec<Value>> {
+) -> Result<Vec<Hit>> {
     let words = store.registry.words();
-    let mut hits: Vec<(u8, usize, Value)> = Vec::new();
+    let mut hits: Vec<(u8, usize, Hit)> = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (order, t) in targets.iter().enumerate() {
         let e = &t.entity;
@@ -493,13 +500,13 @@ async fn find(
             hits.push((
                 u8::from(!in_title),
                 order,
-                json!({
-                    "entity": e.key(),
-                    "kind": kind,
-                    "url": format!("/{lang}{}", if path == "/" { "" } else { path.as_str() }),
-                    "title": marked(&title, stems, None),
-                    "snippet": marked(&body, stems, Some(SNIPPET)),
-                }),
+                Hit {
+                    entity: e.key(),
+                    kind,
+                    url: format!("/{lang}{}", if path == "/" { "" } else { path.as_str() }),
+                    title: marked(&title, stems, None),
+                    snippet: marked(&body, stems, Some(SNIPPET)),
+                },
             ));
         }
     }
@@ -512,78 +519,105 @@ async fn find(
 const SEARCHES: u32 = 120;
 const PER: std::time::Duration = std::time::Duration::from_secs(60);
 
-pub fn routes(state: Arc<Search>) -> RouteBook<AppState> {
-    let rate = Arc::new(stoa_api::rate::Keyed::new(
-        SEARCHES,
-        PER,
-        "site searches per address",
-    ));
-    let part = json!({"type": "array", "items": {"type": "object", "properties": {
-        "text": {"type": "string"}, "match": {"type": "boolean", "description": "This part holds a word of the query"}
-    }, "required": ["text", "match"]}});
-    RouteBook::new().add(
-        Access::Public,
-        "GET",
-        "/api/host/search",
-        get(
-            move |axum::extract::State(s): axum::extract::State<AppState>,
-                  Query(q): Query<HashMap<String, String>>,
-                  req: axum::extract::Request| {
-                let (state, rate) = (state.clone(), rate.clone());
-                async move {
-                    rate.check(&stoa_api::rate::client_ip(&req))?;
-                    let query = q.get("q").map(|s| s.trim()).unwrap_or_default();
-                    if query.chars().count() > MAX_QUERY {
-                        return Err(Error::invalid_field(
-                            "q",
-                            format!("must be at most {MAX_QUERY} characters"),
-                        )
-                        .into());
-                    }
-                    let lang = q
-                        .get("lang")
-                        .map(String::as_str)
-                        .filter(|l| LANGUAGES.contains(l))
-                        .unwrap_or(LANGUAGES[0]);
-                    let targets = state.targets(&s.store).await?;
-                    let found = stoa_store::publish::without_drafts(search(
-                        &s.store, &targets, query, lang,
-                    ))
-                    .await?;
-                    ApiResult::Ok(stoa_api::crud::data(StatusCode::OK, found))
-                }
-            },
-        ),
-        custom(
-            "host",
-            "siteSearch",
-            "Visitors' search of the site: published pages and the records published page templates show, by word forms in the visitor's language, the words found marked",
-            vec![
-                json!({"name": "q", "in": "query", "required": true, "schema": {"type": "string", "maxLength": MAX_QUERY}}),
-                json!({"name": "lang", "in": "query", "required": false, "schema": {"type": "string", "enum": LANGUAGES}}),
-            ],
-            None,
-            200,
-            json!({"title": "SiteSearch", "type": "object", "properties": {
-                "query": {"type": "string"},
-                "tooShort": {"type": "boolean", "description": "No word of the query has three letters: nothing was searched"},
-                "fuzzy": {"type": "boolean", "description": "Nothing held the words as typed: the results hold words a typo away (their marks show the spellings found)"},
-                "results": {"type": "array", "maxItems": MAX_RESULTS, "items": {"type": "object", "properties": {
-                    "entity": {"type": "string"},
-                    "kind": {"type": "string", "description": "What it is, in the visitor's language"},
-                    "url": {"type": "string", "description": "Its address on the site, with the language"},
-                    "title": part.clone(),
-                    "snippet": part
-                }, "required": ["entity", "kind", "url", "title", "snippet"]}}
-            }, "required": ["query", "tooShort", "fuzzy", "results"]}),
-            &[422, 429],
-        ),
+/// Part of a title or snippet: its text, and whether it holds a word of the query.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct Part {
+    pub text: String,
+    /// This part holds a word of the query
+    #[serde(rename = "match")]
+    pub matched: bool,
+}
+
+impl Part {
+    fn plain(text: &str) -> Self {
+        Part {
+            text: text.to_owned(),
+            matched: false,
+        }
+    }
+}
+
+/// A record found: what it is, where it is and its words found, marked.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Hit {
+    pub entity: String,
+    /// What it is, in the visitor's language
+    pub kind: String,
+    /// Its address on the site, with the language
+    pub url: String,
+    pub title: Vec<Part>,
+    pub snippet: Vec<Part>,
+}
+
+/// What a search found (`siteSearch`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(title = "SiteSearch")]
+pub struct Found {
+    pub query: String,
+    /// No word of the query has three letters: nothing was searched
+    pub too_short: bool,
+    /// Nothing held the words as typed: the results hold words a typo away (their marks show the spellings found)
+    pub fuzzy: bool,
+    #[schemars(length(max = MAX_RESULTS))]
+    pub results: Vec<Hit>,
+}
+
+/// `GET /api/host/search?q=…&lang=…`.
+#[derive(Deserialize, JsonSchema)]
+pub struct Asked {
+    #[schemars(length(max = MAX_QUERY))]
+    q: String,
+    #[schemars(extend("enum" = LANGUAGES))]
+    lang: Option<String>,
+}
+
+/// The search route's service: the targets, the store and the per-address rate.
+pub struct Searcher {
+    search: Arc<Search>,
+    store: Store,
+    rate: stoa_api::rate::Keyed,
+}
+
+async fn site_search(s: Arc<Searcher>, x: In<Nothing, Asked>) -> Result<Found> {
+    s.rate.check(&x.client)?;
+    let query = x.query.q.trim();
+    if query.chars().count() > MAX_QUERY {
+        return Err(Error::invalid_field(
+            "q",
+            format!("must be at most {MAX_QUERY} characters"),
+        ));
+    }
+    let lang = x
+        .query
+        .lang
+        .as_deref()
+        .filter(|l| LANGUAGES.contains(l))
+        .unwrap_or(LANGUAGES[0]);
+    let targets = s.search.targets(&s.store).await?;
+    stoa_store::publish::without_drafts(search(&s.store, &targets, query, lang)).await
+}
+
+pub fn routes(search: Arc<Search>, store: Store) -> RouteBook<AppState> {
+    let svc = Arc::new(Searcher {
+        search,
+        store,
+        rate: stoa_api::rate::Keyed::new(SEARCHES, PER, "site searches per address"),
+    });
+    RouteBook::new().endpoint(
+        svc,
+        Endpoint::get("host", "/api/host/search", "siteSearch")
+            .access(Access::Public)
+            .summary("Visitors' search of the site: published pages and the records published page templates show, by word forms in the visitor's language, the words found marked")
+            .errors(&[422, 429]),
+        site_search,
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn word_forms_come_to_one_stem() {
@@ -597,13 +631,14 @@ mod tests {
 
     #[test]
     fn the_words_found_are_marked_in_a_window_around_the_first() {
-        let v = marked("Как мы сажаем деревья", &["дерев".into()], None);
+        let v =
+            serde_json::to_value(marked("Как мы сажаем деревья", &["дерев".into()], None)).unwrap();
         assert_eq!(
             v,
             json!([{"text": "Как мы сажаем ", "match": false}, {"text": "деревья", "match": true}])
         );
         let long = format!("{} лес {}", "слово ".repeat(60), "слово ".repeat(60));
-        let parts = marked(&long, &["лес".into()], Some(60));
+        let parts = serde_json::to_value(marked(&long, &["лес".into()], Some(60))).unwrap();
         let a = parts.as_array().unwrap();
         assert_eq!(a[0]["text"], "…");
         assert!(a.iter().any(|p| p["match"] == true && p["text"] == "лес"));

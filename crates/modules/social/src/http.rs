@@ -13,7 +13,7 @@ use serde_json::json;
 use stoa_api::auth::Caller;
 use stoa_api::call::created;
 use stoa_api::crud::parse_id;
-use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Reply};
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Reply, empty_is_none};
 use stoa_api::openapi::{custom, path_params, request_body_with_files};
 use stoa_api::{Access, ApiResult, AppState, RouteBook};
 use stoa_kernel::{Error, Result};
@@ -58,12 +58,16 @@ struct Message {
 #[derive(Deserialize, JsonSchema)]
 struct Page {
     /// At most this many messages (default 50)
-    #[schemars(range(min = 1, max = MAX_PAGE))]
+    #[serde(default, deserialize_with = "empty_is_none")]
+    #[schemars(with = "Option<u64>", range(min = 1, max = MAX_PAGE))]
     limit: Option<u64>,
     /// Older than this message (paging back)
+    #[serde(default, deserialize_with = "empty_is_none")]
+    #[schemars(with = "Option<Uuid>")]
     before: Option<Uuid>,
     /// Past this position (catching up)
-    #[schemars(range(min = 0))]
+    #[serde(default, deserialize_with = "empty_is_none")]
+    #[schemars(with = "Option<i64>", range(min = 0))]
     after: Option<i64>,
 }
 

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use stoa_api::endpoint::{Answer, Extended, In, Json, Later, Nothing, Reply, Row};
+use stoa_api::endpoint::{Answer, Extended, In, Json, Later, Lenient, Nothing, Reply, Row};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
@@ -175,9 +175,10 @@ pub(super) async fn refresh(
     }
 }
 
+/// Signs out whatever the body holds: a body that cannot be read still ends the session.
 pub(super) async fn logout(
     auth: Arc<Auth>,
-    x: In<Nothing, Nothing, Json<bodies::Refresh>>,
+    x: In<Nothing, Nothing, Lenient<bodies::Refresh>>,
 ) -> Result<Reply<Done>> {
     let c = &x.caller;
     if let Some(sid) = c.session {
