@@ -316,7 +316,9 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> BodyInput for Json<T> {
         let mut s = schema_of::<T>();
         // A field the body may leave out is optional; its default is the handler's business (a
         // `default` here makes generated clients require it).
-        if let Some(props) = s["properties"].as_object_mut() {
+        // (`get_mut`: indexing would add `"properties": null` to a schema without them, such as
+        // a `oneOf` of tagged bodies.)
+        if let Some(props) = s.get_mut("properties").and_then(Value::as_object_mut) {
             for p in props.values_mut().filter_map(Value::as_object_mut) {
                 p.remove("default");
             }
@@ -892,6 +894,17 @@ mod tests {
             "{doc}"
         );
         assert_eq!(doc["x-hidden"], true);
+        // A body of tagged variants keeps its shape: no `properties` is added to its root.
+        #[derive(serde::Deserialize, JsonSchema)]
+        #[serde(tag = "kind")]
+        #[allow(dead_code)]
+        enum Tagged {
+            A { a: String },
+            B { b: u32 },
+        }
+        let tagged = <Json<Tagged> as BodyInput>::schema().expect("a body");
+        assert!(tagged.get("properties").is_none(), "{tagged}");
+        assert!(tagged.get("oneOf").is_some(), "{tagged}");
         // An optional query parameter is never documented as null.
         let q =
             operation::<Nothing, Maybe, Nothing, Renamed>(&Endpoint::get("t", "/api/t", "tGet"));

@@ -14774,8 +14774,13 @@ export interface components {
             /** Format: int64 */
             width?: number | null;
         };
+        /**
+         * @description A file fetched from an address (`fileStorageFileCreateFromUrl`): the address, and the new
+         *     file's fields (its `alt`, and any other field of a file).
+         */
         FileStorageFileCreateFromUrlBody: {
-            alt?: string;
+            /** @description What the file shows, for a reader who cannot see it */
+            alt?: string | null;
             /** Format: uri */
             url: string;
         } & {
@@ -14792,13 +14797,19 @@ export interface components {
                 value?: (string | number | boolean) | (string | number | boolean)[];
             }[];
         };
+        /**
+         * @description A file template to render (`fileStorageFileGenerate`): its variant and size; the template
+         *     reads the rest of the body (`ecommerce.order`, `title`, `language`…).
+         */
         FileStorageFileGenerateBody: {
-            height?: number;
-            /** @enum {string} */
-            language?: "en" | "ru";
+            /** Format: uint32 */
+            height?: number | null;
+            /** @enum {string|null} */
+            language?: "en" | "ru" | null;
             /** @enum {string} */
             variant: "generate-template-ecommerce-order-receipt-default" | "generate-template-ecommerce-order-receipt-for-planet-default" | "generate-template-opengraph-image-default";
-            width?: number;
+            /** Format: uint32 */
+            width?: number | null;
         } & {
             [key: string]: unknown;
         };

@@ -4,14 +4,15 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{get, post};
-use serde_json::{Map, Value, json};
-use stoa_api::openapi::custom;
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
-use stoa_kernel::Error;
-use stoa_kernel::value::as_object;
+use axum::extract::{Path, RawQuery};
+use axum::http::HeaderMap;
+use axum::routing::get;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use stoa_api::endpoint::{Endpoint, In, Json, Nothing, Row};
+use stoa_api::{AppState, RouteBook};
+use stoa_kernel::{Error, Result};
 
 use crate::Files;
 use crate::render::TEMPLATES;
@@ -26,91 +27,102 @@ fn row_fields(body: &Map<String, Value>) -> Map<String, Value> {
         .collect()
 }
 
-fn side(body: &Map<String, Value>, key: &str, default: u32) -> Result<u32, Error> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or_else(|| Error::invalid_field(key, "must be a whole number of pixels")),
+/// A file fetched from an address (`fileStorageFileCreateFromUrl`): the address, and the new
+/// file's fields (its `alt`, and any other field of a file).
+#[derive(Deserialize, JsonSchema)]
+pub struct FromUrl {
+    #[schemars(extend("format" = "uri"))]
+    url: String,
+    /// What the file shows, for a reader who cannot see it
+    alt: Option<String>,
+    #[serde(flatten)]
+    fields: Map<String, Value>,
+}
+
+/// A file template to render (`fileStorageFileGenerate`): its variant and size; the template
+/// reads the rest of the body (`ecommerce.order`, `title`, `language`…).
+#[derive(Serialize, Deserialize, JsonSchema)]
+pub struct Render {
+    #[schemars(schema_with = "template_variants")]
+    variant: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 16, max = crate::render::MAX_SIDE))]
+    width: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 16, max = crate::render::MAX_SIDE))]
+    height: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = ["en", "ru"]))]
+    language: Option<String>,
+    #[serde(flatten)]
+    data: Map<String, Value>,
+}
+
+/// The variants of the file templates there are.
+fn template_variants(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let variants: Vec<&str> = TEMPLATES.iter().map(|t| t.variant).collect();
+    schemars::json_schema!({"type": "string", "enum": variants})
+}
+
+stoa_api::component!(FileStorageFile);
+
+async fn from_url(
+    files: Arc<Files>,
+    x: In<Nothing, Nothing, Json<FromUrl>>,
+) -> Result<Row<FileStorageFile>> {
+    let b = x.body.0;
+    if b.url.trim().is_empty() {
+        return Err(Error::invalid_field(
+            "url",
+            "the address of the file to fetch is required",
+        ));
     }
+    let mut fields = row_fields(&b.fields);
+    if let Some(alt) = b.alt {
+        fields.insert("alt".into(), Value::String(alt));
+    }
+    let row = files.from_url(&b.url, &fields).await?;
+    Ok(Row::new(row.to_json()))
+}
+
+async fn render(
+    files: Arc<Files>,
+    x: In<Nothing, Nothing, Json<Render>>,
+) -> Result<Row<FileStorageFile>> {
+    let b = x.body.0;
+    let t = crate::render::template_of(&b.variant)?;
+    let size = (b.width.unwrap_or(t.width), b.height.unwrap_or(t.height));
+    let mut fields = Map::new();
+    if let Some(alt) = b.data.get("alt") {
+        fields.insert("alt".into(), alt.clone());
+    }
+    // The template reads the whole body.
+    let data = serde_json::to_value(&b).map_err(|e| Error::internal(e.to_string()))?;
+    let row = files
+        .generate(&b.variant, size, data, &fields, crate::service::Pace::Asked)
+        .await?;
+    Ok(Row::new(row.to_json()))
 }
 
 pub fn routes(files: Arc<Files>) -> RouteBook<AppState> {
-    let f1 = files.clone();
-    let file_ref = json!({"$ref": "#/components/schemas/FileStorageFile"});
     RouteBook::new()
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/file-storage/files/create-from-url",
-            post(move |State(s): State<AppState>, req: Request| {
-                let files = f1.clone();
-                async move {
-                    let body = stoa_api::body::parse(req, s.limits).await?;
-                    let body = as_object(&body.data)?;
-                    let url = body
-                        .get("url")
-                        .and_then(Value::as_str)
-                        .filter(|u| !u.trim().is_empty())
-                        .ok_or_else(|| Error::invalid_field("url", "the address of the file to fetch is required"))?;
-                    let row = files.from_url(url, &row_fields(body)).await?;
-                    ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, row.to_json()))
-                }
-            }),
-            custom(
-                "file-storage",
-                "fileStorageFileCreateFromUrl",
-                "Fetch a file from a public http(s) URL (private, loopback and metadata addresses are refused; at most 3 redirects) and keep it as a file",
-                vec![],
-                Some(json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}, "alt": {"type": "string"}}, "required": ["url"], "additionalProperties": true})),
-                201,
-                file_ref.clone(),
-                &[400, 401, 403, 413, 415, 422, 503],
-            ),
+        .endpoint(
+            files.clone(),
+            Endpoint::post("file-storage", "/api/file-storage/files/create-from-url", "fileStorageFileCreateFromUrl")
+                .summary("Fetch a file from a public http(s) URL (private, loopback and metadata addresses are refused; at most 3 redirects) and keep it as a file")
+                .status(201)
+                .errors(&[400, 401, 403, 413, 415, 422, 503])
+                .named_by_operation(),
+            from_url,
         )
-        .add(
-            Access::Admin,
-            "POST",
-            "/api/file-storage/files/generate",
-            post(move |State(s): State<AppState>, req: Request| {
-                let files = files.clone();
-                async move {
-                    let body = stoa_api::body::parse(req, s.limits).await?;
-                    let body = as_object(&body.data)?;
-                    let variant = body
-                        .get("variant")
-                        .and_then(Value::as_str)
-                        .ok_or_else(|| Error::invalid_field("variant", "name the file template to render"))?;
-                    let t = crate::render::template_of(variant)?;
-                    let size = (side(body, "width", t.width)?, side(body, "height", t.height)?);
-                    // The template reads the whole body (`ecommerce.order`, `title`, `language`…).
-                    let data = Value::Object(body.clone());
-                    let mut fields = Map::new();
-                    if let Some(alt) = body.get("alt") {
-                        fields.insert("alt".into(), alt.clone());
-                    }
-                    let row = files
-                        .generate(variant, size, data, &fields, crate::service::Pace::Asked)
-                        .await?;
-                    ApiResult::Ok(stoa_api::crud::data(StatusCode::CREATED, row.to_json()))
-                }
-            }),
-            custom(
-                "file-storage",
-                "fileStorageFileGenerate",
-                "Render a file template (order receipt, share image) to a PNG and keep it as a file",
-                vec![],
-                Some(json!({"type": "object", "properties": {
-                    "variant": {"type": "string", "enum": TEMPLATES.iter().map(|t| t.variant).collect::<Vec<_>>()},
-                    "width": {"type": "integer", "minimum": 16, "maximum": crate::render::MAX_SIDE},
-                    "height": {"type": "integer", "minimum": 16, "maximum": crate::render::MAX_SIDE},
-                    "language": {"type": "string", "enum": ["en", "ru"]}
-                }, "required": ["variant"], "additionalProperties": true})),
-                201,
-                file_ref,
-                &[400, 401, 403, 413, 415, 422],
-            ),
+        .endpoint(
+            files,
+            Endpoint::post("file-storage", "/api/file-storage/files/generate", "fileStorageFileGenerate")
+                .summary("Render a file template (order receipt, share image) to a PNG and keep it as a file")
+                .status(201)
+                .errors(&[400, 401, 403, 413, 415, 422])
+                .named_by_operation(),
+            render,
         )
 }
 
