@@ -52,10 +52,23 @@ fn secure(auth: &Auth, headers: &HeaderMap) -> bool {
 
 /// Sets (or, with `max_age` 0, clears) the cookie `name` on the answer's `headers`.
 fn set_cookie(out: &mut HeaderMap, name: &str, value: &str, max_age: i64, secure: bool) {
+    cookie_at(out, "/", name, value, max_age, secure);
+}
+
+/// Sets (or clears) the cookie `name` for the paths under `path`: HTTP only, and sent on a
+/// top-level navigation from elsewhere (`Lax`: a provider sends the browser back with a GET).
+fn cookie_at(
+    out: &mut HeaderMap,
+    path: &'static str,
+    name: &str,
+    value: &str,
+    max_age: i64,
+    secure: bool,
+) {
     let c = Cookie::build((name.to_owned(), value.to_owned()))
         .http_only(true)
         .same_site(SameSite::Lax)
-        .path("/")
+        .path(path)
         .secure(secure)
         .max_age(cookie::time::Duration::seconds(max_age))
         .build();

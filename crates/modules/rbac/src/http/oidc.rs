@@ -3,15 +3,14 @@
 
 use std::sync::Arc;
 
-use axum::http::{HeaderMap, HeaderValue, header};
-use cookie::{Cookie, SameSite};
+use axum::http::HeaderMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use stoa_api::endpoint::{In, Nothing, Redirect};
 use stoa_kernel::{Error, Result};
 
 use super::sign_in::carried;
-use super::{ctx, secure, session_cookies};
+use super::{cookie_at, ctx, secure, session_cookies};
 use crate::gate::cookie_value;
 use crate::oidc_login::{FLOW_COOKIE, Refusal};
 use crate::service::{Auth, Ctx, OidcOutcome, SignIn};
@@ -44,17 +43,8 @@ fn language_of(lang: Option<&String>, ctx: &Ctx) -> String {
 
 /// Sets (or, with `max_age` 0, clears) the cookie of an OIDC flow.
 fn flow_cookie(out: &mut HeaderMap, value: &str, max_age: i64, secure: bool) {
-    let c = Cookie::build((FLOW_COOKIE, value.to_owned()))
-        .http_only(true)
-        // The provider sends the browser back with a top-level GET: Lax sends it then.
-        .same_site(SameSite::Lax)
-        .path("/api/rbac/subjects/authentication/oidc")
-        .secure(secure)
-        .max_age(cookie::time::Duration::seconds(max_age))
-        .build();
-    if let Ok(v) = HeaderValue::from_str(&c.to_string()) {
-        out.append(header::SET_COOKIE, v);
-    }
+    let path = "/api/rbac/subjects/authentication/oidc";
+    cookie_at(out, path, FLOW_COOKIE, value, max_age, secure);
 }
 
 /// The sign-in screen in `lang`, saying why (`oidcError`), then on to `redirect`.
