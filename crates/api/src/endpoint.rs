@@ -460,25 +460,27 @@ pub fn operation<P: JsonSchema, Q: JsonSchema, B: BodyInput, A: JsonSchema>(e: &
     } else {
         (B::name(), A::schema_name().into_owned())
     };
-    let mut doc = crate::openapi::custom(
-        e.tag,
-        e.id,
-        e.summary,
-        params,
-        B::schema().map(|s| titled(s, e.tag, &body)),
-        e.status,
-        titled(answer_schema_of::<A>(), e.tag, &answer),
-        e.errors,
-    );
+    let body_schema = B::schema();
     // A body whose every field may be left out may itself be left out.
-    if B::schema().is_some_and(|s| {
+    let optional = body_schema.as_ref().is_some_and(|s| {
         let one_of_many = ["oneOf", "anyOf", "allOf"]
             .iter()
             .any(|k| s.get(*k).is_some());
         !one_of_many
             && s.get("properties").is_some()
             && s["required"].as_array().is_none_or(Vec::is_empty)
-    }) {
+    });
+    let mut doc = crate::openapi::custom(
+        e.tag,
+        e.id,
+        e.summary,
+        params,
+        body_schema.map(|s| titled(s, e.tag, &body)),
+        e.status,
+        titled(answer_schema_of::<A>(), e.tag, &answer),
+        e.errors,
+    );
+    if optional {
         doc["requestBody"]["required"] = Value::Bool(false);
     }
     for (status, description, schema) in &e.also {
@@ -651,13 +653,24 @@ impl<C, T: std::fmt::Debug> std::fmt::Debug for Extended<C, T> {
 }
 
 impl<C, T: Serialize> Serialize for Extended<C, T> {
+    /// The record's fields, then `T`'s, written as one object (no copy of either: a chat's list
+    /// writes one per message).
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut v = self.row.clone();
-        let more = serde_json::to_value(&self.more).map_err(serde::ser::Error::custom)?;
-        if let (Some(o), Value::Object(m)) = (v.as_object_mut(), more) {
-            o.extend(m);
+        #[derive(Serialize)]
+        struct Both<'a, T> {
+            #[serde(flatten)]
+            row: &'a serde_json::Map<String, Value>,
+            #[serde(flatten)]
+            more: &'a T,
         }
-        v.serialize(s)
+        match &self.row {
+            Value::Object(row) => Both {
+                row,
+                more: &self.more,
+            }
+            .serialize(s),
+            other => other.serialize(s),
+        }
     }
 }
 

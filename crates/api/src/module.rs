@@ -492,3 +492,74 @@ impl Modules {
         Ok(router)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stoa_kernel::model::{Module, model, relation};
+
+    fn low() -> Module {
+        Module {
+            name: "low",
+            words: "",
+            entities: vec![
+                model("low", "thing", "things")
+                    .variants(&["default", "plain"])
+                    .build(),
+            ],
+        }
+    }
+
+    /// A higher module's links live under the lower module's name, and its variants join the
+    /// lower entity's (and its `variant` field's values); variants for an undeclared entity fail.
+    #[test]
+    fn links_and_variants_contributed_by_a_higher_module_join_the_registry() {
+        let high = ModuleDef::new(Module {
+            name: "high",
+            words: "",
+            entities: vec![model("high", "item", "items").build()],
+        })
+        .links(Module {
+            name: "low",
+            words: "",
+            entities: vec![
+                relation(
+                    "low",
+                    "things-to-high-items",
+                    ("thingId", "low.thing"),
+                    ("itemId", "high.item"),
+                )
+                .follows_guest()
+                .build(),
+            ],
+        })
+        .variants("low.thing", &["high-kind"]);
+        let reg = Modules::new(vec![ModuleDef::new(low()), high])
+            .registry()
+            .expect("a registry");
+        let link = reg
+            .by_key("low.things-to-high-items")
+            .expect("the link, under low");
+        assert!(link.follows_guest);
+        let thing = reg.by_key("low.thing").expect("the thing");
+        assert_eq!(thing.variants, ["default", "plain", "high-kind"]);
+        let field = thing
+            .fields
+            .iter()
+            .find(|f| f.name == "variant")
+            .expect("variant");
+        assert!(field.values.contains(&"high-kind"), "{:?}", field.values);
+
+        let stray = ModuleDef::new(Module {
+            name: "stray",
+            words: "",
+            entities: vec![],
+        })
+        .variants("low.nothing", &["x"]);
+        let err = Modules::new(vec![ModuleDef::new(low()), stray])
+            .registry()
+            .err()
+            .expect("refused");
+        assert!(err.contains("low.nothing"), "{err}");
+    }
+}

@@ -10,6 +10,11 @@ use uuid::Uuid;
 
 stoa_api::component!(RbacSubject, RbacRole, RbacIdentity);
 
+/// An identity as the API answers it: its record.
+pub fn identity_row(i: &crate::rows::Identity) -> Row<RbacIdentity> {
+    Row::new(i.row.to_json())
+}
+
 /// `{ok: true}`: done.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Done {

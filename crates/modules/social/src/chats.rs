@@ -33,9 +33,9 @@ use uuid::Uuid;
 use crate::views::{
     AiState, ChatMember, ChatMessage, ChatState, ChatView, Deleted, IdRef, InChat, MessageFile,
     MessageText, NewChat, NewMessage, NewProfile, ProfileCard, Reaction, ReactionCount, ReadMark,
-    ReadUpTo, Unread, row,
+    ReadUpTo, Unread,
 };
-use stoa_api::endpoint::Extended;
+use stoa_api::endpoint::{Extended, Row};
 
 /// Longest message, in characters.
 pub const MAX_MESSAGE: usize = 4000;
@@ -280,7 +280,7 @@ impl Chats {
                         id,
                         slug: p.text("slug").map(str::to_owned),
                         admin_title: p.text("adminTitle").map(str::to_owned),
-                        title: row(p.json("title").unwrap_or(Value::Null)),
+                        title: Row::new(p.json("title").unwrap_or(Value::Null)),
                         variant: p.text("variant").map(str::to_owned),
                     },
                 ))
@@ -358,7 +358,7 @@ impl Chats {
                             id: p,
                             slug: None,
                             admin_title: None,
-                            title: row(Value::Null),
+                            title: Row::new(Value::Null),
                             variant: None,
                         });
                         Some(ChatMember {

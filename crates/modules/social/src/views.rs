@@ -5,7 +5,6 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use stoa_api::endpoint::{Extended, Row};
 use uuid::Uuid;
 
@@ -201,9 +200,4 @@ pub struct MessageText {
 pub struct Reaction {
     #[schemars(length(min = 1, max = 16))]
     pub emoji: String,
-}
-
-/// A record's JSON as its declared schema `C`.
-pub fn row<C>(v: Value) -> Row<C> {
-    Row::new(v)
 }

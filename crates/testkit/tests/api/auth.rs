@@ -776,6 +776,41 @@ async fn cookies_and_csrf(app: TestApp) {
 }
 dual_test!(cookies_and_csrf);
 
+/// Signing out works whatever the client sends with it: a body that is not JSON, or JSON of the
+/// wrong shape, still ends the session (its refresh token and access stop working).
+async fn logout_ends_the_session_whatever_the_body(app: TestApp) {
+    for (kind, body) in [
+        ("text/plain", "not json at all"),
+        ("application/json", r#"{"refresh": 5}"#),
+        ("application/json", "{"),
+    ] {
+        let a = app
+            .register(&format!("leaving-{}@example.com", body.len()))
+            .await;
+        let out = app
+            .send(
+                app.plain
+                    .post(app.url(&p("logout")))
+                    .bearer_auth(&a.jwt)
+                    .header("content-type", kind)
+                    .body(body),
+            )
+            .await;
+        assert_eq!(out.status, 200, "{kind} {body}: {}", out.text);
+        assert_eq!(
+            refresh(&app, &a.refresh).await.status,
+            401,
+            "{body}: refresh after"
+        );
+        assert_eq!(
+            app.bearer(&a.jwt).get(&p("me")).await.status,
+            401,
+            "{body}: access after"
+        );
+    }
+}
+dual_test!(logout_ends_the_session_whatever_the_body);
+
 /// Login CSRF: a page on another site cannot sign the visitor in as someone else. Unsafe
 /// requests that say they come from another site are refused with or without a cookie, and the
 /// credential routes read JSON only.

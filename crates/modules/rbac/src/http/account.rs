@@ -14,6 +14,7 @@ use crate::rows::SessionView;
 use crate::service::Auth;
 use crate::views::{
     ApiKeyToken, DONE, Done, Queued, RbacIdentity, RecoveryCodes, SentTo, TotpEnrolment,
+    identity_row,
 };
 
 type Identity = Row<RbacIdentity>;
@@ -86,15 +87,8 @@ pub(super) async fn end_session(auth: Arc<Auth>, x: In<SubjectSession>) -> Resul
 }
 
 pub(super) async fn identities(auth: Arc<Auth>, x: In<ById>) -> Result<Vec<Identity>> {
-    auth.identities(x.caller.acting_for(x.path.id)?)
-        .await?
-        .into_iter()
-        .map(|i| {
-            serde_json::to_value(i)
-                .map(Row::new)
-                .map_err(|e| Error::Internal(e.to_string()))
-        })
-        .collect()
+    let ids = auth.identities(x.caller.acting_for(x.path.id)?).await?;
+    Ok(ids.iter().map(identity_row).collect())
 }
 
 pub(super) async fn add_identity(

@@ -103,10 +103,9 @@ pub(super) async fn me(auth: Arc<Auth>, x: In) -> Result<MeAnswer> {
     let identities = auth
         .identities(subject)
         .await?
-        .into_iter()
-        .map(|i| serde_json::to_value(i).map(Row::new))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|e| Error::Internal(e.to_string()))?;
+        .iter()
+        .map(crate::views::identity_row)
+        .collect();
     let second_factor = auth
         .second_factor_state(subject, c.second_factor, c.admin || c.restricted_admin)
         .await?;
