@@ -391,7 +391,8 @@ function Sessions({ subject }: { subject: Subject }) {
                 </span>
               </div>
               {s.current ? (
-                <span className="text-xs text-neutral-700">{t("security.currentHint")}</span>
+                // Its own line on a phone: beside the details it squeezed them into a sliver.
+                <span className="basis-full text-xs text-neutral-700 sm:basis-auto">{t("security.currentHint")}</span>
               ) : (
                 <Button size="sm" variant="outline" disabled={ending === s.id} aria-label={t("security.signOutNamed", { device })} onClick={() => void end(s)}>
                   {t("security.signOut")}
