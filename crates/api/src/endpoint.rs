@@ -180,8 +180,57 @@ pub trait BodyInput: Sized + Send + 'static {
     fn name() -> String {
         String::new()
     }
+    /// The largest body the route takes, when not the small default of hand-written routes
+    /// (documented as `x-body-limit`, which the strict layer enforces).
+    fn limit() -> Option<usize> {
+        None
+    }
+    /// Corrects the operation `op` the schema made, for a body that is not JSON (a form).
+    fn document(_op: &mut Value) {}
     /// The body read from `req` within `limits`.
     fn read(req: Request, limits: Limits) -> impl Future<Output = Result<Self>> + Send;
+}
+
+/// A multipart form of one file, its part named `file` (the type is read from the bytes).
+pub struct OneFile(pub crate::body::FilePart);
+
+impl BodyInput for OneFile {
+    fn schema() -> Option<Value> {
+        None
+    }
+
+    fn document(op: &mut Value) {
+        op["requestBody"] =
+            crate::openapi::request_body_with_files(json!({"type": "object"}), &["file"]);
+    }
+
+    async fn read(req: Request, limits: Limits) -> Result<Self> {
+        let body = crate::body::parse_files(req, limits, &["file"]).await?;
+        body.files.into_iter().next().map(OneFile).ok_or_else(|| {
+            Error::invalid_field(
+                "file",
+                "send the file as the `file` part of a multipart/form-data body",
+            )
+        })
+    }
+}
+
+/// A body taken as it came, unparsed, up to `MAX` bytes: what a signed event needs (a payment
+/// provider's signature covers the exact bytes). Documented as a JSON object.
+pub struct Raw<const MAX: usize>(pub axum::body::Bytes);
+
+impl<const MAX: usize> BodyInput for Raw<MAX> {
+    fn schema() -> Option<Value> {
+        Some(json!({"type": "object"}))
+    }
+
+    fn limit() -> Option<usize> {
+        Some(MAX)
+    }
+
+    async fn read(req: Request, _limits: Limits) -> Result<Self> {
+        crate::body::read(req.into_body(), MAX).await.map(Raw)
+    }
 }
 
 impl BodyInput for Nothing {
@@ -236,6 +285,14 @@ impl<B: BodyInput> BodyInput for Later<B> {
 
     fn name() -> String {
         B::name()
+    }
+
+    fn limit() -> Option<usize> {
+        B::limit()
+    }
+
+    fn document(op: &mut Value) {
+        B::document(op);
     }
 
     async fn read(req: Request, limits: Limits) -> Result<Self> {
@@ -489,6 +546,10 @@ pub fn operation<P: JsonSchema, Q: JsonSchema, B: BodyInput, A: JsonSchema>(e: &
     if e.hidden {
         doc["x-hidden"] = Value::Bool(true);
     }
+    if let Some(n) = B::limit() {
+        doc["x-body-limit"] = json!(n);
+    }
+    B::document(&mut doc);
     if e.agent {
         crate::routes::for_agents(doc)
     } else {
@@ -504,6 +565,9 @@ pub trait Answer: Send + 'static {
     type Doc: JsonSchema;
     /// The response, `status` being the endpoint's.
     fn respond(self, status: StatusCode) -> Response;
+    /// Corrects the operation `op` the types made, for an answer that is not `{data: Doc}` (a
+    /// payment provider's acknowledgement in the form it expects).
+    fn document(_op: &mut Value, _status: u16) {}
 }
 
 /// An answer `A` sent as `{data: A}`, with headers (cookies) and, when set, a status other than
@@ -684,13 +748,56 @@ impl<C: Component, T: JsonSchema> JsonSchema for Extended<C, T> {
     }
 
     fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut more = serde_json::to_value(T::json_schema(g)).unwrap_or_default();
-        let title = more.as_object_mut().and_then(|o| o.remove("title"));
-        let mut v = json!({"allOf": [{"$ref": format!("#/components/schemas/{}", C::NAME)}, more]});
-        if let Some(t) = title {
-            v["title"] = t;
+        let base = json!({"$ref": format!("#/components/schemas/{}", C::NAME)});
+        both(
+            base,
+            serde_json::to_value(T::json_schema(g)).unwrap_or_default(),
+        )
+    }
+}
+
+/// `allOf: [base, more]`, named and described as `more` is (its title and description lifted).
+fn both(base: Value, mut more: Value) -> schemars::Schema {
+    let mut v = json!({"allOf": [base]});
+    if let Some(o) = more.as_object_mut() {
+        for k in ["title", "description"] {
+            if let Some(t) = o.remove(k) {
+                v[k] = t;
+            }
         }
-        schemars::Schema::try_from(v).unwrap_or_default()
+    }
+    if let Some(a) = v["allOf"].as_array_mut() {
+        a.push(more);
+    }
+    schemars::Schema::try_from(v).unwrap_or_default()
+}
+
+/// A typed answer `V` with the fields of `T` added: documented as `allOf: [V, T]` (`V` by its
+/// title, so by reference once the document names it), sent as one object. An order's view
+/// with its buyer's or its admins' extras.
+#[derive(Clone, Debug, Serialize)]
+pub struct More<V, T> {
+    #[serde(flatten)]
+    pub base: V,
+    #[serde(flatten)]
+    pub more: T,
+}
+
+impl<V: JsonSchema, T: JsonSchema> JsonSchema for More<V, T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("{}With{}", V::schema_name(), T::schema_name()).into()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let base = serde_json::to_value(V::json_schema(g)).unwrap_or_default();
+        both(
+            base,
+            serde_json::to_value(T::json_schema(g)).unwrap_or_default(),
+        )
     }
 }
 
@@ -725,7 +832,8 @@ impl RouteBook<AppState> {
         F: Fn(Arc<T>, In<P, Q, B>) -> Fu + Clone + Send + Sync + 'static,
         Fu: Future<Output = Result<R>> + Send + 'static,
     {
-        let doc = operation::<P, Q, B, R::Doc>(&e);
+        let mut doc = operation::<P, Q, B, R::Doc>(&e);
+        R::document(&mut doc, e.status);
         let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::OK);
         let handler = on(
             method_filter(e.method),

@@ -11541,23 +11541,25 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
-        BillingProvidersItem: {
+        /** @description A payment provider buyers may choose. */
+        BillingProvider: {
+            /** @description The currencies it takes (empty: any) */
             currencies: string[];
             provider: string;
-            /** @description whether open invoices are checked against the provider's status API */
+            /** @description Whether open invoices are checked against the provider's status API */
             statusApi: boolean;
-            /** @description the provider's own card widget, opened over the page (CloudPayments, TipTopPay) */
+            /** @description The provider's own card widget, opened over the page (CloudPayments, TipTopPay) */
             widget?: {
                 /**
-                 * @description the constructor the script defines
+                 * @description The constructor the script defines
                  * @enum {string}
                  */
                 global: "cp.CloudPayments" | "tiptop.Widget";
-                /** @description the public id the widget takes */
+                /** @description The public id the widget takes */
                 publicId: string;
-                /** @description the widget script's URL */
+                /** @description The widget script's URL */
                 script: string;
-            };
+            } | null;
         };
         /** @description billing.webhook (billing_webhook) */
         BillingWebhook: {
@@ -13281,6 +13283,15 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description An order's amount, product type and interval in a currency (DOMAIN's checkout-attributes). */
+        EcommerceCheckoutAttributes: {
+            /** Format: decimal */
+            amount: string;
+            /** @description A subscription's interval */
+            interval: string | null;
+            /** @description The products' type (`one_off` or `subscription`) */
+            type: string;
+        };
         /** @description An invoice to pay: open paymentUrl */
         EcommerceCheckoutInvoice: {
             /** Format: decimal */
@@ -13295,6 +13306,7 @@ export interface components {
             status: string | null;
             successUrl: string | null;
         };
+        /** @description What a checkout answers: the invoices to pay and the orders they pay. */
         EcommerceCheckoutResult: {
             billingModule: {
                 invoices: components["schemas"]["EcommerceCheckoutInvoice"][];
@@ -13304,6 +13316,16 @@ export interface components {
                 orders: string[];
             };
         };
+        /** @description What clearing old carts removed. */
+        EcommerceClearOldOrdersResult: {
+            ok: boolean;
+            /**
+             * Format: uint64
+             * @description Abandoned cart orders deleted
+             */
+            removed: number;
+        };
+        /** @description A currency as a price, a total or an order names it. */
         EcommerceCurrencyCard: {
             /** Format: uuid */
             id: string;
@@ -13312,6 +13334,7 @@ export interface components {
             symbol: string;
             title: string;
         };
+        /** @description An amount in a currency. */
         EcommerceMoney: {
             billingModuleCurrency: components["schemas"]["EcommerceCurrencyCard"];
             /** Format: decimal */
@@ -13337,6 +13360,15 @@ export interface components {
             updatedAt: string;
             /** @enum {string} */
             variant: "default";
+        };
+        /** @description Where an order stood and stands after a check. */
+        EcommerceOrderCheckResult: {
+            ok: boolean;
+            /**
+             * @description The order's status after the check
+             * @enum {string}
+             */
+            status: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
         };
         EcommerceOrderCreate: {
             comment?: string | null;
@@ -13381,7 +13413,9 @@ export interface components {
              */
             method: "asc" | "desc";
         }[];
+        /** @description An admin's correction of an order's status. */
         EcommerceOrderOverrideBody: {
+            /** @description Why the order is corrected (recorded) */
             reason: string;
             /** @enum {string} */
             status: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
@@ -13411,24 +13445,32 @@ export interface components {
             /** @description The provider's page to pay on, while the invoice is open */
             paymentUrl: string | null;
             provider: string | null;
-            /** @enum {string} */
+            /**
+             * @description Where an invoice stands.
+             * @enum {string}
+             */
             status: "draft" | "open" | "paid" | "uncollectible" | "void" | "failed";
         };
+        /** @description A line's quantity (nothing else of a line changes here). */
         EcommerceOrderSetLineBody: {
+            /** Format: int64 */
             quantity: number;
         };
+        /** @description The admin dashboard's figures. */
         EcommerceOrderStats: {
             currencies: components["schemas"]["EcommerceCurrencyCard"][];
             days: {
                 currency: string;
                 /** Format: date */
                 day: string;
+                /** Format: int64 */
                 orders: number;
                 /** Format: decimal */
                 revenue: string;
             }[];
             totals: {
                 currency: string;
+                /** Format: int64 */
                 orders: number;
                 /** Format: decimal */
                 revenue: string;
@@ -13818,6 +13860,7 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description What the admins' list shows beside an order. */
         EcommerceOrderSummary: {
             billingModuleCurrency: components["schemas"]["EcommerceCurrencyCard"] | null;
             /**
@@ -13829,7 +13872,10 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
-            /** @enum {string|null} */
+            /**
+             * @description Where an invoice stands.
+             * @enum {string|null}
+             */
             paymentStatus: "draft" | "open" | "paid" | "uncollectible" | "void" | "failed" | null;
             /** @description The latest invoice's payment provider */
             provider: string | null;
@@ -13851,6 +13897,7 @@ export interface components {
             checkoutTotal: string | null;
             ordersToProducts: (components["schemas"]["EcommerceOrdersToProducts"] & {
                 product: components["schemas"]["EcommerceProductCard"] | null;
+                /** @description Per currency the product is priced in */
                 total: components["schemas"]["EcommerceMoney"][];
             })[];
             /** @description Per currency the products are priced in */
@@ -13886,13 +13933,14 @@ export interface components {
             /** @enum {string} */
             variant: "default";
         };
+        /** @description The product a line holds, as the cart shows it. */
         EcommerceProductCard: {
-            adminTitle?: string | null;
+            adminTitle: string | null;
             /** Format: uuid */
             id: string;
-            slug?: string | null;
-            title?: components["schemas"]["Translations"];
-            type?: string | null;
+            slug: string | null;
+            title: components["schemas"]["Translations"] | null;
+            type: string | null;
         };
         EcommerceProductCreate: {
             adminTitle?: string;
@@ -16587,6 +16635,7 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description What the signed-in subject's record carries besides its fields (`authMe`). */
         RbacMe: components["schemas"]["RbacSubject"] & {
             /** @description Holds the root permission (false until the second factor when STOA_ADMIN_2FA=required) */
             admin: boolean;
@@ -18024,6 +18073,7 @@ export interface components {
             title: components["schemas"]["Translations"];
             variant: string | null;
         };
+        /** @description A message with its place in the chat, author, reactions and files. */
         SocialChatMessage: components["schemas"]["SocialMessage"] & {
             /** Format: uuid */
             chatId: string;
@@ -18127,6 +18177,7 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description A chat with its members, newest message and what the profile has not read. */
         SocialChatView: components["schemas"]["SocialChat"] & {
             lastMessage: components["schemas"]["SocialChatMessage"] | null;
             /** Format: int64 */
@@ -18975,63 +19026,117 @@ export interface components {
             provider: "telegram";
             username?: string | null;
         };
+        /** @description A product into the cart. */
         SubjectAddToCartBody: {
             /** @description The currency to pay in (the product's default when absent) */
             billingModule?: {
+                /** @description `{id}`: an order, a currency. */
                 currency?: {
                     /** Format: uuid */
                     id: string;
-                };
-            };
+                } | null;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The currency to pay in (as `billingModule.currency.id`)
+             */
+            billingModuleCurrencyId?: string | null;
+            comment?: string | null;
             /** Format: uuid */
             productId: string;
-            quantity?: number;
+            /** Format: int64 */
+            quantity?: number | null;
             /** Format: uuid */
-            storeId?: string;
+            storeId?: string | null;
         };
+        /** @description A product bought at once: how it is paid, and what the cart would take. */
         SubjectBuyNowBody: {
             /** @description The currency to pay in (the product's default when absent) */
             billingModule?: {
+                /** @description `{id}`: an order, a currency. */
                 currency?: {
                     /** Format: uuid */
                     id: string;
-                };
-            };
-            comment?: string;
-            /** Format: email */
-            email?: string;
-            language?: string;
+                } | null;
+            } | null;
+            comment?: string | null;
+            /**
+             * Format: email
+             * @description Where the invoice and the order's mail go
+             */
+            email?: string | null;
+            /** @description The language of the order's mail (en or ru; the site's otherwise) */
+            language?: string | null;
+            /** @description The payment provider (one the billing module offers) */
             provider: string;
-            quantity?: number;
+            /** Format: int64 */
+            quantity?: number | null;
             /** Format: uuid */
-            storeId?: string;
+            storeId?: string | null;
         };
+        /** @description A checkout of the cart. */
         SubjectCheckoutBody: {
-            comment?: string;
+            comment?: string | null;
             /** @description Which cart orders to check out (all open ones when absent) */
             ecommerceModule?: {
                 orders?: {
                     /** Format: uuid */
                     id: string;
-                }[];
-            };
-            /** Format: email */
-            email?: string;
-            /** @enum {string} */
-            language?: "en" | "ru";
+                }[] | null;
+            } | null;
+            /**
+             * Format: email
+             * @description Where the invoice and the order's mail go
+             */
+            email?: string | null;
+            /**
+             * @description The language of an order's mail and receipt.
+             * @enum {string|null}
+             */
+            language?: "en" | "ru" | null;
+            /** @description The payment provider (one the billing module offers) */
             provider: string;
         };
+        /** @description How an order is paid: the provider, and the buyer's address, comment and language. */
         SubjectCheckoutOrderBody: {
-            comment?: string;
-            /** Format: email */
-            email?: string;
-            /** @enum {string} */
-            language?: "en" | "ru";
+            comment?: string | null;
+            /**
+             * Format: email
+             * @description Where the invoice and the order's mail go
+             */
+            email?: string | null;
+            /**
+             * @description The language of an order's mail and receipt.
+             * @enum {string|null}
+             */
+            language?: "en" | "ru" | null;
+            /** @description The payment provider (one the billing module offers) */
             provider: string;
+        };
+        /** @description The roles a check of a subject's orders granted and revoked. */
+        SubjectCheckRolesResult: {
+            /** Format: uint */
+            granted: number;
+            ok: boolean;
+            /** Format: uint */
+            revoked: number;
         };
         /** @description `{ok: true}`: done. */
         SubjectEndSessionResult: {
             ok: boolean;
+        };
+        /** @description What enforcing a product on a subject did. */
+        SubjectEnforceProductResult: {
+            orders: {
+                /** @enum {string} */
+                from: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+                /** Format: uuid */
+                id: string;
+                /** @description The end of the paid period */
+                paidUntil: string | null;
+                /** @enum {string} */
+                status: "new" | "paying" | "approving" | "packaging" | "delivering" | "delivered" | "canceled";
+            }[];
         };
         /** @description A notification to an account's addresses (`subjectNotify`). */
         SubjectNotifyBody: {
@@ -19167,10 +19272,12 @@ export interface components {
             /** @description The current password */
             password: string;
         };
+        /** @description New quantities of an order's lines. */
         SubjectUpdateOrderBody: {
             ordersToProducts: {
                 /** Format: uuid */
                 id: string;
+                /** Format: int64 */
                 quantity: number;
             }[];
         };
@@ -25440,7 +25547,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the provider: dummy, stripe, cloudpayments… */
+                /** @description The provider: dummy, stripe, cloudpayments… */
                 id: string;
             };
             cookie?: never;
@@ -25460,10 +25567,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        [key: string]: unknown;
                     };
+                    "text/plain": string;
                 };
             };
             /** @description Malformed request */
@@ -25833,7 +25939,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["BillingProvidersItem"][];
+                        data: components["schemas"]["BillingProvider"][];
                     };
                 };
             };
@@ -45143,9 +45249,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        }[];
+                        data: components["schemas"]["EcommerceMoney"][];
                     };
                 };
             };
@@ -46398,9 +46502,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["EcommerceOrderCheckResult"];
                     };
                 };
             };
@@ -46470,9 +46572,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["EcommerceCheckoutAttributes"];
                     };
                 };
             };
@@ -46688,9 +46788,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["EcommerceOrder"];
                     };
                 };
             };
@@ -46768,6 +46866,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: int64 */
                         data: number;
                     };
                 };
@@ -47079,9 +47178,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["EcommerceClearOldOrdersResult"];
                     };
                 };
             };
@@ -47217,6 +47314,7 @@ export interface operations {
     ecommerceOrdersPaidQuantity: {
         parameters: {
             query?: {
+                /** @description Count the orders of this product only */
                 productId?: string;
             };
             header?: never;
@@ -47232,6 +47330,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: int64 */
                         data: number;
                     };
                 };
@@ -47250,6 +47349,7 @@ export interface operations {
     ecommerceOrderStats: {
         parameters: {
             query?: {
+                /** @description The days to report, back from today (default 30) */
                 days?: number;
             };
             header?: never;
@@ -81428,9 +81528,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["SubjectCheckRolesResult"];
                     };
                 };
             };
@@ -81578,7 +81676,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description cart (the open order, default), history (placed orders) or all */
-                type?: "cart" | "history" | "all";
+                type?: "all" | "cart" | "history";
             };
             header?: never;
             path: {
@@ -81650,7 +81748,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["EcommerceOrderView"];
+                        data: components["schemas"]["EcommerceOwnerOrder"];
                     };
                 };
             };
@@ -81781,9 +81879,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["EcommerceOrder"];
                     };
                 };
             };
@@ -81857,7 +81953,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["EcommerceOrderView"];
+                        data: components["schemas"]["EcommerceOwnerOrder"];
                     };
                 };
             };
@@ -82118,6 +82214,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: int64 */
                         data: number;
                     };
                 };
@@ -82313,9 +82410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            [key: string]: unknown;
-                        };
+                        data: components["schemas"]["SubjectEnforceProductResult"];
                     };
                 };
             };

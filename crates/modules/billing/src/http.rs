@@ -3,18 +3,13 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
-use axum::extract::{Path, Request};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use stoa_api::crud::data;
-use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Row};
-use stoa_api::openapi::custom;
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_api::endpoint::{Answer, ById, Endpoint, In, Json, Later, Nothing, Raw, Row};
+use stoa_api::{Access, AppState, RouteBook};
 use uuid::Uuid;
 
 const TAG: &str = "billing";
@@ -28,24 +23,54 @@ fn header_pairs(h: &HeaderMap) -> Vec<(String, String)> {
         .collect()
 }
 
-async fn webhook(b: Arc<Billing>, provider: String, req: Request) -> ApiResult<Response> {
-    // Before the body is read: a flood costs neither memory nor inbox rows.
-    b.limit(&stoa_api::rate::client_ip(&req)).await?;
-    let headers = header_pairs(req.headers());
-    let body: Bytes = stoa_api::body::read(req.into_body(), MAX_WEBHOOK_BODY).await?;
-    let received = b.receive(&provider, headers, &body).await?;
-    Ok(match received.ack {
-        Ack::Json(v) => (StatusCode::OK, axum::Json(v)).into_response(),
-        Ack::Text(t) => (
-            StatusCode::OK,
-            [(
-                axum::http::header::CONTENT_TYPE,
-                "text/plain; charset=utf-8",
-            )],
-            t,
-        )
-            .into_response(),
-    })
+/// The provider a webhook comes from, named by the path (where other intent routes take an id).
+#[derive(Deserialize, JsonSchema)]
+struct FromProvider {
+    /// The provider: dummy, stripe, cloudpayments…
+    id: String,
+}
+
+/// The acknowledgement a provider expects, in its form: JSON or plain text, as it is (not
+/// wrapped in `{data}`).
+struct Acked(Ack);
+
+impl Answer for Acked {
+    type Doc = serde_json::Value;
+
+    fn respond(self, status: StatusCode) -> Response {
+        match self.0 {
+            Ack::Json(v) => (status, axum::Json(v)).into_response(),
+            Ack::Text(t) => (
+                status,
+                [(
+                    axum::http::header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8",
+                )],
+                t,
+            )
+                .into_response(),
+        }
+    }
+
+    fn document(op: &mut serde_json::Value, status: u16) {
+        op["responses"][status.to_string()]["content"] = json!({
+            "application/json": {"schema": {"type": "object", "description": "The acknowledgement the provider expects"}},
+            "text/plain": {"schema": {"type": "string"}}
+        });
+    }
+}
+
+/// A payment provider's webhook: counted before its body is read (a flood costs neither memory
+/// nor inbox rows), then written to the inbox as it came.
+async fn webhook(
+    b: Arc<Billing>,
+    x: In<FromProvider, Nothing, Later<Raw<MAX_WEBHOOK_BODY>>>,
+) -> stoa_kernel::Result<Acked> {
+    b.limit(&x.client).await?;
+    let headers = header_pairs(&x.headers);
+    let Raw(body) = x.body.read().await?;
+    let received = b.receive(&x.path.id, headers, &body).await?;
+    Ok(Acked(received.ack))
 }
 
 /// A payment intent and a provider, named by the path.
@@ -82,63 +107,21 @@ pub fn routes(billing: Arc<Billing>) -> RouteBook<AppState> {
     let b4 = billing.clone();
     let b5 = billing;
     RouteBook::new()
-        .add(
-            Access::Public,
-            "GET",
-            "/api/billing/providers",
-            get(move || {
-                let b = b.clone();
-                async move { data(StatusCode::OK, b.offered()) }
-            }),
-            custom(
-                "billing",
-                "billingProviders",
-                "The payment providers buyers may choose, in the order offered, with the currencies each takes (empty: any)",
-                vec![],
-                None,
-                200,
-                json!({"type": "array", "items": {
-                    "type": "object",
-                    "required": ["provider", "currencies", "statusApi"],
-                    "properties": {
-                        "provider": {"type": "string"},
-                        "currencies": {"type": "array", "items": {"type": "string"}},
-                        "statusApi": {"type": "boolean", "description": "whether open invoices are checked against the provider's status API"},
-                        "widget": {
-                            "type": "object",
-                            "description": "the provider's own card widget, opened over the page (CloudPayments, TipTopPay)",
-                            "required": ["script", "publicId", "global"],
-                            "properties": {
-                                "script": {"type": "string", "description": "the widget script's URL"},
-                                "publicId": {"type": "string", "description": "the public id the widget takes"},
-                                "global": {"type": "string", "enum": ["cp.CloudPayments", "tiptop.Widget"], "description": "the constructor the script defines"}
-                            }
-                        }
-                    }
-                }}),
-                &[],
-            ),
+        .endpoint(
+            b,
+            Endpoint::get(TAG, "/api/billing/providers", "billingProviders")
+                .access(Access::Public)
+                .summary("The payment providers buyers may choose, in the order offered, with the currencies each takes (empty: any)"),
+            |b: Arc<Billing>, _: In| async move { Ok(b.offered()) },
         )
-        .add(
-            Access::Public,
-            "POST",
-            "/api/billing/payment-intents/{id}/webhook",
-            post(move |Path(provider): Path<String>, req: Request| webhook(b2.clone(), provider, req)),
-            {
-                let mut op = custom(
-                    "billing",
-                    "billingWebhook",
-                    "A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job",
-                    vec![json!({"name": "id", "in": "path", "required": true, "description": "the provider: dummy, stripe, cloudpayments…", "schema": {"type": "string"}})],
-                    Some(json!({"type": "object"})),
-                    200,
-                    json!({"type": "object"}),
-                    &[400, 401, 404, 413, 422, 429],
-                );
-                // A provider's event may be larger than the 64 KiB of other hand-written routes.
-                op["x-body-limit"] = json!(crate::service::MAX_WEBHOOK_BODY);
-                op
-            },
+        // A provider's event may be larger than the 64 KiB of other hand-written routes (`Raw`).
+        .endpoint_replying(
+            b2,
+            Endpoint::post(TAG, "/api/billing/payment-intents/{id}/webhook", "billingWebhook")
+                .access(Access::Public)
+                .summary("A payment provider's webhook (the path parameter is the provider's name): written to the inbox, verified and applied once by a job")
+                .errors(&[400, 401, 404, 413, 422, 429]),
+            webhook,
         )
         .endpoint(
             b4,

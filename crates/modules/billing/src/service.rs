@@ -31,6 +31,21 @@ use crate::provider::{
     Ack, Created, Event, Incoming, InvoiceRef, NewPayment, Outcome as Said, Provider,
 };
 
+/// A payment provider buyers may choose.
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(title = "BillingProvider")]
+pub struct Offered {
+    pub provider: String,
+    /// The currencies it takes (empty: any)
+    pub currencies: Vec<&'static str>,
+    /// Whether open invoices are checked against the provider's status API
+    pub status_api: bool,
+    /// The provider's own card widget, opened over the page (CloudPayments, TipTopPay)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub widget: Option<crate::provider::Widget>,
+}
+
 pub const JOB_WEBHOOK: &str = "billing.webhook";
 
 /// Another module's work when intents succeed, done in the transaction that marks them (an
@@ -263,16 +278,17 @@ impl Billing {
 
     /// The enabled providers with the currencies each takes (empty: any), in the configured
     /// order: what the checkout offers and the admin shows.
-    pub fn offered(&self) -> Vec<Value> {
+    pub fn offered(&self) -> Vec<Offered> {
         self.allowed
             .iter()
             .filter_map(|name| {
                 let p = self.providers.get(name.as_str())?;
-                let mut o = json!({"provider": name, "currencies": p.currencies(), "statusApi": p.has_status()});
-                if let Some(w) = p.widget() {
-                    o["widget"] = w;
-                }
-                Some(o)
+                Some(Offered {
+                    provider: name.clone(),
+                    currencies: p.currencies().to_vec(),
+                    status_api: p.has_status(),
+                    widget: p.widget(),
+                })
             })
             .collect()
     }

@@ -1,668 +1,486 @@
 //! Ecommerce routes: the paid-orders counter, a subject's cart and orders
 //! (`/api/rbac/subjects/{id}/ecommerce-module/…`, the subject's own only), checkout, and the
-//! order actions of admins and of the platform (check, override, clear-old-orders, stats).
-//! One table below lists them all; each row is (access, method, path, handler, description).
+//! order actions of admins and of the platform (check, override, clear-old-orders, stats). One
+//! table of typed routes: each handler's types say what it takes and answers ([`crate::views`]).
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
-use stoa_api::call::{Call, Fut, created, ok, route};
-use stoa_api::crud::parse_id;
-use stoa_api::openapi::{custom, path_params};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Row, empty_is_none};
 use stoa_api::{Access, AppState, RouteBook};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
-use crate::orders::{Commerce, Picked};
+use crate::orders::{Commerce, MAX_SUMMARIES, Picked, Which};
+use crate::views::{
+    AddToCart, BuyNow, CartGroup, Checked, CheckoutAttributes, CheckoutBody, CheckoutResult,
+    Cleared, EcommerceOrder, EcommerceOrdersToProducts, Enforcement, Lines, Money, OrderDetails,
+    OrderStats, OrderSummary, OrderView, Override, OwnerOrder, Payer, RolesChecked, SetLine,
+    Status,
+};
 
-/// The ids of `ecommerceModule.orders: [{id}]`.
-fn order_ids(body: &Map<String, Value>) -> Result<Option<Vec<Uuid>>> {
-    let Some(list) = body.get("ecommerceModule").and_then(|m| m.get("orders")) else {
-        return Ok(None);
+/// `/api/rbac/subjects/{id}/ecommerce-module` + `$tail`.
+macro_rules! subject {
+    ($tail:literal) => {
+        concat!("/api/rbac/subjects/{id}/ecommerce-module", $tail)
     };
-    let list = list
-        .as_array()
-        .ok_or_else(|| Error::invalid_field("ecommerceModule.orders", "must be a list of {id}"))?;
-    list.iter()
-        .enumerate()
-        .map(|(n, o)| {
-            o.get("id")
-                .or(Some(o))
-                .and_then(Value::as_str)
-                .and_then(|s| Uuid::parse_str(s).ok())
-                .ok_or_else(|| {
-                    Error::invalid_field(
-                        &format!("ecommerceModule.orders[{n}].id"),
-                        "must be an order id",
-                    )
-                })
-        })
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
 }
 
-fn paid_counter(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let product = match x.query.get("productId").filter(|p| !p.is_empty()) {
-            Some(p) => Some(parse_id(p)?),
-            None => None,
-        };
-        ok(c.paid.get(&c.store, product).await?)
-    })
+/// One of a subject's orders (`…/orders/{orderId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SubjectOrder {
+    id: Uuid,
+    order_id: Uuid,
 }
 
-fn list(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let which = x.query.get("type").map_or("cart", String::as_str);
-        if !matches!(which, "cart" | "history" | "all") {
-            return Err(Error::bad_field("type", "must be cart, history or all"));
-        }
-        ok(c.list(x.subject()?, which).await?)
-    })
+/// A product, for a subject (`…/products/{productId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SubjectProduct {
+    id: Uuid,
+    product_id: Uuid,
 }
 
-fn add(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { created(c.add_and_show(x.subject()?, &x.body).await?) })
+/// An order in a currency (`…/checkout-attributes/{currencyId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct OrderCurrency {
+    id: Uuid,
+    currency_id: Uuid,
 }
 
-fn quantity(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.quantity(x.subject()?).await?) })
+/// A line of an order (`…/orders-to-products/{orderToProductId}`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct OrderLine {
+    id: Uuid,
+    order_to_product_id: Uuid,
 }
 
-fn totals(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.totals(x.subject()?).await?) })
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct PaidQuery {
+    /// Count the orders of this product only
+    #[serde(default, deserialize_with = "empty_is_none")]
+    #[schemars(with = "Option<Uuid>")]
+    product_id: Option<Uuid>,
 }
 
-fn one(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.one(x.subject()?, x.id("orderId")?).await?) })
+#[derive(Deserialize, JsonSchema)]
+struct ListQuery {
+    /// cart (the open order, default), history (placed orders) or all
+    #[serde(rename = "type", default, deserialize_with = "empty_is_none")]
+    #[schemars(with = "Which")]
+    which: Option<Which>,
 }
 
-fn update(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.update_lines(x.subject()?, x.id("orderId")?, &x.body)
-            .await?)
-    })
+#[derive(Deserialize, JsonSchema)]
+struct StatsQuery {
+    /// The days to report, back from today (default 30)
+    #[serde(default, deserialize_with = "empty_is_none")]
+    #[schemars(with = "Option<i64>", range(min = 1, max = 366))]
+    days: Option<i64>,
 }
 
-fn remove(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.remove(x.subject()?, x.id("orderId")?).await?) })
+#[derive(Deserialize, JsonSchema)]
+struct SummariesQuery {
+    /// Order ids separated by commas (at most 50)
+    #[schemars(length(max = 2000))]
+    ids: String,
 }
 
-fn checkout(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let s = x.subject()?;
-        let picked = match order_ids(&x.body)? {
-            Some(ids) => Picked::Ids(ids),
-            None => Picked::Open(c.open_orders(s).await?),
-        };
-        created(c.checkout(s, picked, &x.body, &x.actor).await?)
-    })
+async fn paid_counter(c: Arc<Commerce>, x: In<Nothing, PaidQuery>) -> Result<i64> {
+    c.paid.get(&c.store, x.query.product_id).await
 }
 
-fn buy_now(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let s = x.subject()?;
-        let product = x.id("productId")?;
-        // Everything the checkout checks is checked before the order exists.
-        let provider = x
-            .body
-            .get("provider")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        c.billing().provider(provider)?;
-        let order = c.add(s, &x.body, true, Some(product)).await?;
-        match c
-            .checkout(s, Picked::Ids(vec![order]), &x.body, &x.actor)
-            .await
-        {
-            Ok(r) => created(r),
-            Err(e) => {
-                let _ = c.remove(s, order).await;
-                Err(e)
-            }
-        }
-    })
+async fn list(c: Arc<Commerce>, x: In<ById, ListQuery>) -> Result<Vec<OrderView>> {
+    let s = x.caller.acting_for(x.path.id)?;
+    c.list(s, x.query.which.unwrap_or_default()).await
 }
 
-fn check(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(json!({"ok": true, "status": c.check(x.id("id")?).await?})) })
+async fn add(c: Arc<Commerce>, x: In<ById, Nothing, Json<AddToCart>>) -> Result<OwnerOrder> {
+    c.add_and_show(x.caller.acting_for(x.path.id)?, &x.body.0)
+        .await
 }
 
-fn override_status(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.override_status(x.id("id")?, &x.body, &x.actor).await?) })
+async fn quantity(c: Arc<Commerce>, x: In<ById>) -> Result<i64> {
+    c.quantity(x.caller.acting_for(x.path.id)?).await
 }
 
-fn admin_view(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.admin_view(x.id("id")?).await?) })
+async fn totals(c: Arc<Commerce>, x: In<ById>) -> Result<Vec<CartGroup>> {
+    c.totals(x.caller.acting_for(x.path.id)?).await
 }
 
-fn clear_old(c: Arc<Commerce>, _x: Call) -> Fut {
-    Box::pin(async move { ok(json!({"ok": true, "removed": c.clear_old().await?})) })
+async fn one(c: Arc<Commerce>, x: In<SubjectOrder>) -> Result<OwnerOrder> {
+    c.one(x.caller.acting_for(x.path.id)?, x.path.order_id)
+        .await
 }
 
-fn stats(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let days = match x.query.get("days") {
-            Some(d) => d
-                .parse::<i64>()
-                .ok()
-                .filter(|d| (1..=366).contains(d))
-                .ok_or_else(|| Error::bad_field("days", "must be 1 to 366"))?,
-            None => 30,
-        };
-        ok(c.stats(days).await?)
-    })
+async fn update(c: Arc<Commerce>, x: In<SubjectOrder, Nothing, Json<Lines>>) -> Result<OwnerOrder> {
+    let s = x.caller.acting_for(x.path.id)?;
+    c.update_lines(s, x.path.order_id, &x.body.0).await
 }
 
-fn summaries(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let raw = x.query.get("ids").map_or("", String::as_str);
-        let ids = raw
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                Uuid::parse_str(s)
-                    .map_err(|_| Error::bad_field("ids", "must be order ids separated by commas"))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        if ids.len() > crate::orders::MAX_SUMMARIES {
-            return Err(Error::bad_field(
-                "ids",
-                format!("at most {} orders at once", crate::orders::MAX_SUMMARIES),
-            ));
-        }
-        ok(c.summaries(&ids).await?)
-    })
+async fn remove(c: Arc<Commerce>, x: In<SubjectOrder>) -> Result<Row<EcommerceOrder>> {
+    let s = x.caller.acting_for(x.path.id)?;
+    Ok(Row::new(c.remove(s, x.path.order_id).await?.to_json()))
 }
 
-fn checkout_attributes(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.checkout_attributes(x.id("id")?, x.id("currencyId")?)
-            .await?)
-    })
-}
-
-fn line_total(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.line_total(x.id("id")?).await?) })
-}
-
-fn order_quantity(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.order_quantity(x.id("id")?).await?) })
-}
-
-fn order_total(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.order_total(x.id("id")?).await?) })
-}
-
-fn set_line(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        ok(c.set_line(x.id("id")?, x.id("orderToProductId")?, &x.body)
-            .await?)
-    })
+async fn checkout(
+    c: Arc<Commerce>,
+    x: In<ById, Nothing, Json<CheckoutBody>>,
+) -> Result<CheckoutResult> {
+    let s = x.caller.acting_for(x.path.id)?;
+    let body = &x.body.0;
+    let picked = match body
+        .ecommerce_module
+        .as_ref()
+        .and_then(|m| m.orders.as_ref())
+    {
+        Some(ids) => Picked::Ids(ids.iter().map(|o| o.id).collect()),
+        None => Picked::Open(c.open_orders(s).await?),
+    };
+    c.checkout(s, picked, &body.payer, &x.actor).await
 }
 
 /// One cart order checked out: `…/orders/{orderId}/checkout` (the original's SDK named it; its
 /// server never had it).
-fn checkout_one(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let s = x.subject()?;
-        created(
-            c.checkout(s, Picked::Ids(vec![x.id("orderId")?]), &x.body, &x.actor)
-                .await?,
-        )
+async fn checkout_one(
+    c: Arc<Commerce>,
+    x: In<SubjectOrder, Nothing, Json<Payer>>,
+) -> Result<CheckoutResult> {
+    let s = x.caller.acting_for(x.path.id)?;
+    let picked = Picked::Ids(vec![x.path.order_id]);
+    c.checkout(s, picked, &x.body.0, &x.actor).await
+}
+
+async fn buy_now(
+    c: Arc<Commerce>,
+    x: In<SubjectProduct, Nothing, Json<BuyNow>>,
+) -> Result<CheckoutResult> {
+    let s = x.caller.acting_for(x.path.id)?;
+    let body = &x.body.0;
+    // Everything the checkout checks is checked before the order exists.
+    c.billing().provider(&body.provider)?;
+    let order = c.add(s, &body.cart(x.path.product_id), true).await?;
+    match c
+        .checkout(s, Picked::Ids(vec![order]), &body.payer(), &x.actor)
+        .await
+    {
+        Ok(r) => Ok(r),
+        Err(e) => {
+            let _ = c.remove(s, order).await;
+            Err(e)
+        }
+    }
+}
+
+async fn check(c: Arc<Commerce>, x: In<ById>) -> Result<Checked> {
+    Ok(Checked {
+        ok: true,
+        status: Status(c.check(x.path.id).await?),
     })
 }
 
-fn enforce(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move { ok(c.enforce(x.id("id")?, x.id("productId")?, &x.actor).await?) })
+async fn override_status(
+    c: Arc<Commerce>,
+    x: In<ById, Nothing, Json<Override>>,
+) -> Result<Row<EcommerceOrder>> {
+    c.override_status(x.path.id, &x.body.0, &x.actor).await
 }
 
-fn subject_check(c: Arc<Commerce>, x: Call) -> Fut {
-    Box::pin(async move {
-        let (added, removed) = c.check_subject(x.id("id")?).await?;
-        ok(json!({"ok": true, "granted": added, "revoked": removed}))
+async fn admin_view(c: Arc<Commerce>, x: In<ById>) -> Result<OrderDetails> {
+    c.admin_view(x.path.id).await
+}
+
+async fn clear_old(c: Arc<Commerce>, _x: In) -> Result<Cleared> {
+    Ok(Cleared {
+        ok: true,
+        removed: c.clear_old().await?,
     })
 }
 
-const SUBJECT: &str = "/api/rbac/subjects/{id}/ecommerce-module";
+async fn stats(c: Arc<Commerce>, x: In<Nothing, StatsQuery>) -> Result<OrderStats> {
+    let days = x.query.days.unwrap_or(30);
+    if !(1..=366).contains(&days) {
+        return Err(Error::bad_field("days", "must be 1 to 366"));
+    }
+    c.stats(days).await
+}
+
+async fn summaries(c: Arc<Commerce>, x: In<Nothing, SummariesQuery>) -> Result<Vec<OrderSummary>> {
+    let ids = x
+        .query
+        .ids
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            Uuid::parse_str(s)
+                .map_err(|_| Error::bad_field("ids", "must be order ids separated by commas"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if ids.len() > MAX_SUMMARIES {
+        return Err(Error::bad_field(
+            "ids",
+            format!("at most {MAX_SUMMARIES} orders at once"),
+        ));
+    }
+    c.summaries(&ids).await
+}
+
+async fn checkout_attributes(c: Arc<Commerce>, x: In<OrderCurrency>) -> Result<CheckoutAttributes> {
+    c.checkout_attributes(x.path.id, x.path.currency_id).await
+}
+
+async fn line_total(c: Arc<Commerce>, x: In<ById>) -> Result<Vec<Money>> {
+    c.line_total(x.path.id).await
+}
+
+async fn order_quantity(c: Arc<Commerce>, x: In<ById>) -> Result<i64> {
+    c.order_quantity(x.path.id).await
+}
+
+async fn order_total(c: Arc<Commerce>, x: In<ById>) -> Result<Vec<Money>> {
+    c.order_total(x.path.id).await
+}
+
+async fn set_line(
+    c: Arc<Commerce>,
+    x: In<OrderLine, Nothing, Json<SetLine>>,
+) -> Result<Row<EcommerceOrdersToProducts>> {
+    let line = c
+        .set_line(x.path.id, x.path.order_to_product_id, &x.body.0)
+        .await?;
+    Ok(Row::new(line.to_json()))
+}
+
+async fn enforce(c: Arc<Commerce>, x: In<SubjectProduct>) -> Result<Enforcement> {
+    c.enforce(x.path.id, x.path.product_id, &x.actor).await
+}
+
+async fn subject_check(c: Arc<Commerce>, x: In<ById>) -> Result<RolesChecked> {
+    let (granted, revoked) = c.check_subject(x.path.id).await?;
+    Ok(RolesChecked {
+        ok: true,
+        granted,
+        revoked,
+    })
+}
+
+const TAG: &str = "ecommerce";
+/// What a checkout can answer besides its invoices.
+const CHECKOUT_ERRORS: &[u16] = &[400, 401, 403, 404, 409, 422, 503];
 
 pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
-    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
-    let nstr = json!({"type": ["string", "null"]});
-    let currency = json!({"type": "object", "title": "EcommerceCurrencyCard", "properties": {
-        "id": {"type": "string", "format": "uuid"}, "slug": {"type": "string"}, "symbol": {"type": "string"}, "title": {"type": "string"}, "isDefault": {"type": "boolean"}
-    }, "required": ["id", "slug", "symbol", "title", "isDefault"]});
-    let money = json!({"type": "object", "title": "EcommerceMoney", "properties": {
-        "total": {"type": "string", "format": "decimal"}, "billingModuleCurrency": currency
-    }, "required": ["total", "billingModuleCurrency"]});
-    let line = json!({"allOf": [r("EcommerceOrdersToProducts"), {"type": "object", "properties": {
-        "product": {"anyOf": [{"type": "object", "title": "EcommerceProductCard", "properties": {
-            "id": {"type": "string", "format": "uuid"}, "slug": nstr, "title": r("Translations"), "type": nstr, "adminTitle": nstr
-        }, "required": ["id"]}, {"type": "null"}]},
-        "total": {"type": "array", "items": money.clone()}
-    }, "required": ["product", "total"]}]});
-    let order_props = json!({
-        "ordersToProducts": {"type": "array", "items": line},
-        "billingModuleCurrency": {"anyOf": [currency.clone(), {"type": "null"}]},
-        "total": {"type": "array", "description": "Per currency the products are priced in", "items": money.clone()},
-        "checkoutTotal": {"type": ["string", "null"], "format": "decimal", "description": "What checkout charges in the order's currency"}
-    });
-    let order = json!({"title": "EcommerceOrderView", "description": "An order with its lines (product, total per currency), currency, totals and checkout total",
-        "allOf": [r("EcommerceOrder"), {"type": "object", "properties": order_props, "required": ["ordersToProducts", "billingModuleCurrency", "total", "checkoutTotal"]}]});
-    let details = json!({"title": "EcommerceOrderDetails", "description": "An order for administrators: the order view, payment intents, invoices, status history and the statuses it may move to",
-        "allOf": [r("EcommerceOrderView"), {"type": "object", "properties": {
-            "paymentIntents": {"type": "array", "items": r("BillingPaymentIntent")},
-            "invoices": {"type": "array", "items": r("BillingInvoice")},
-            "statusChanges": {"type": "array", "items": r("EcommerceOrderStatusChange")},
-            "nextStatuses": {"type": "array", "items": {"type": "string", "enum": crate::ORDER_STATUSES}}
-        }, "required": ["paymentIntents", "invoices", "statusChanges", "nextStatuses"]}]});
-    let payment = json!({"type": "object", "title": "EcommerceOrderPayment", "description": "One of an order's invoices as its buyer sees it",
-        "properties": {
-            "id": {"type": "string", "format": "uuid"},
-            "status": {"type": "string", "enum": ["draft", "open", "paid", "uncollectible", "void", "failed"]},
-            "provider": nstr,
-            "amount": {"type": "string", "format": "decimal", "description": "In the order's currency"},
-            "createdAt": nstr,
-            "paymentUrl": {"type": ["string", "null"], "description": "The provider's page to pay on, while the invoice is open"}
-        }, "required": ["id", "status", "provider", "amount", "createdAt", "paymentUrl"]});
-    let buyer_change = json!({"type": "object", "title": "EcommerceOrderStep", "description": "A change of the order's status: when, from and to (who and why stay with the admins)",
-        "properties": {"id": {"type": "string", "format": "uuid"}, "createdAt": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"}},
-        "required": ["id", "createdAt", "from", "to"]});
-    let owner_order = json!({"title": "EcommerceOwnerOrder", "description": "One of the buyer's orders: the order view, its status history, its payments and its receipt",
-        "allOf": [r("EcommerceOrderView"), {"type": "object", "properties": {
-            "statusChanges": {"type": "array", "items": buyer_change},
-            "payments": {"type": "array", "items": payment},
-            "receiptUrl": {"type": ["string", "null"], "description": "The receipt's image, once the order is paid"}
-        }, "required": ["statusChanges", "payments", "receiptUrl"]}]});
-    let orders = json!({"type": "array", "items": order});
-    let invoice = json!({"type": "object", "title": "EcommerceCheckoutInvoice", "description": "An invoice to pay: open paymentUrl", "properties": {
-        "id": {"type": "string", "format": "uuid"}, "status": nstr, "provider": nstr,
-        "amount": {"type": "string", "format": "decimal"}, "currency": {"type": "string", "description": "The currency's slug"},
-        "paymentUrl": nstr, "successUrl": nstr, "cancelUrl": nstr
-    }, "required": ["id", "status", "provider", "amount", "currency", "paymentUrl", "successUrl", "cancelUrl"]});
-    let checkout_result = json!({"type": "object", "title": "EcommerceCheckoutResult", "properties": {
-        "billingModule": {"type": "object", "properties": {"invoices": {"type": "array", "items": invoice}}, "required": ["invoices"]},
-        "ecommerceModule": {"type": "object", "properties": {"orders": {"type": "array", "description": "The orders checked out", "items": {"type": "string", "format": "uuid"}}}, "required": ["orders"]}
-    }, "required": ["billingModule", "ecommerceModule"]});
-    let id_ref = json!({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}}, "required": ["id"]});
-    let orders_pick = json!({"type": "object", "description": "Which cart orders to check out (all open ones when absent)", "properties": {"orders": {"type": "array", "items": id_ref}}});
-    let currency_pick = json!({"type": "object", "description": "The currency to pay in (the product's default when absent)", "properties": {"currency": id_ref}});
-    let add_body = json!({"type": "object", "properties": {"productId": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": currency_pick}, "required": ["productId"]});
-    let checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}, "ecommerceModule": orders_pick}, "required": ["provider"]});
-    let one_checkout_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "comment": {"type": "string"}, "language": {"type": "string", "enum": ["en", "ru"]}}, "required": ["provider"]});
-    let buy_body = json!({"type": "object", "properties": {"provider": {"type": "string"}, "email": {"type": "string", "format": "email"}, "quantity": {"type": "integer", "minimum": 1}, "comment": {"type": "string"}, "storeId": {"type": "string", "format": "uuid"}, "billingModule": currency_pick, "language": {"type": "string"}}, "required": ["provider"]});
-    let lines_body = json!({"type": "object", "properties": {"ordersToProducts": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "quantity": {"type": "integer", "minimum": 1}}, "required": ["id", "quantity"]}}}, "required": ["ordersToProducts"]});
-    let override_body = json!({"type": "object", "properties": {"status": {"type": "string", "enum": crate::ORDER_STATUSES}, "reason": {"type": "string", "minLength": 3}}, "required": ["status", "reason"]});
-    let okv = json!({"type": "object"});
-    #[allow(clippy::type_complexity)]
-    let table: Vec<(
-        Access,
-        &'static str,
-        String,
-        stoa_api::call::Handler<Commerce>,
-        &str,
-        &str,
-        Vec<&str>,
-        Option<Value>,
-        u16,
-        Value,
-        &[u16],
-    )> = vec![
-        (
-            Access::Public,
-            "GET",
-            "/api/ecommerce/orders/paid-orders-to-products-quantity".into(),
+    // Bodies and untitled answers keep the names the document gave them (`SubjectCheckoutBody`,
+    // …), which clients call.
+    let get = |tag, path, id| Endpoint::get(tag, path, id).named_by_operation();
+    let post = |tag, path, id| Endpoint::post(tag, path, id).named_by_operation();
+    let patch = |tag, path, id| Endpoint::patch(tag, path, id).named_by_operation();
+    let delete = |tag, path, id| Endpoint::delete(tag, path, id).named_by_operation();
+    RouteBook::new()
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/paid-orders-to-products-quantity", "ecommerceOrdersPaidQuantity")
+                .access(Access::Public)
+                .summary("How many products paid orders hold (optionally of one product): the campaign counter")
+                .errors(&[400]),
             paid_counter,
-            "ecommerceOrdersPaidQuantity",
-            "How many products paid orders hold (optionally of one product): the campaign counter",
-            vec![],
-            None,
-            200,
-            json!({"type": "integer"}),
-            &[400],
-        ),
-        (
-            Access::Owner,
-            "GET",
-            format!("{SUBJECT}/orders"),
+        )
+        // A subject's own cart and orders.
+        .endpoint(
+            c.clone(),
+            get(TAG, subject!("/orders"), "subjectOrders")
+                .access(Access::Owner)
+                .summary("The subject's orders: ?type=cart (default), history or all")
+                .errors(&[400, 401, 403]),
             list,
-            "subjectOrders",
-            "The subject's orders: ?type=cart (default), history or all",
-            vec!["id"],
-            None,
-            200,
-            orders.clone(),
-            &[400, 401, 403],
-        ),
-        (
-            Access::Owner,
-            "POST",
-            format!("{SUBJECT}/orders"),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, subject!("/orders"), "subjectAddToCart")
+                .access(Access::Owner)
+                .summary("Adds a product to the cart (a line already holding it grows)")
+                .status(201)
+                .errors(&[400, 401, 403, 404, 422]),
             add,
-            "subjectAddToCart",
-            "Adds a product to the cart (a line already holding it grows)",
-            vec!["id"],
-            Some(add_body),
-            201,
-            order.clone(),
-            &[400, 401, 403, 404, 422],
-        ),
-        (
-            Access::Owner,
-            "GET",
-            format!("{SUBJECT}/orders/quantity"),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, subject!("/orders/quantity"), "subjectCartQuantity")
+                .access(Access::Owner)
+                .summary("How many products the open cart holds (the cart badge)")
+                .errors(&[400, 401, 403]),
             quantity,
-            "subjectCartQuantity",
-            "How many products the open cart holds (the cart badge)",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "integer"}),
-            &[400, 401, 403],
-        ),
-        (
-            Access::Owner,
-            "GET",
-            format!("{SUBJECT}/orders/total"),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, subject!("/orders/total"), "subjectCartTotal")
+                .access(Access::Owner)
+                .summary("The open cart's totals per currency, with its orders")
+                .errors(&[400, 401, 403]),
             totals,
-            "subjectCartTotal",
-            "The open cart's totals per currency, with its orders",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "array", "items": {"type": "object", "title": "EcommerceCartGroup", "description": "The open cart orders payable in one currency", "properties": {
-                "billingModuleCurrency": currency.clone(), "total": {"type": "string", "format": "decimal"}, "orders": {"type": "array", "items": r("EcommerceOrderView")}
-            }, "required": ["billingModuleCurrency", "total", "orders"]}}),
-            &[400, 401, 403],
-        ),
-        (
-            Access::Owner,
-            "POST",
-            format!("{SUBJECT}/orders/checkout"),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, subject!("/orders/checkout"), "subjectCheckout")
+                .access(Access::Owner)
+                .summary("Checks out cart orders (all open ones when ecommerceModule.orders is absent) with a provider; answers the invoices to pay")
+                .status(201)
+                .errors(CHECKOUT_ERRORS),
             checkout,
-            "subjectCheckout",
-            "Checks out cart orders (all open ones when ecommerceModule.orders is absent) with a provider; answers the invoices to pay",
-            vec!["id"],
-            Some(checkout_body),
-            201,
-            checkout_result.clone(),
-            &[400, 401, 403, 404, 409, 422, 503],
-        ),
-        (
-            Access::Owner,
-            "POST",
-            format!("{SUBJECT}/orders/{{orderId}}/checkout"),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, subject!("/orders/{orderId}/checkout"), "subjectCheckoutOrder")
+                .access(Access::Owner)
+                .summary("Checks out one cart order of the subject with a provider; answers the invoices to pay")
+                .status(201)
+                .errors(CHECKOUT_ERRORS),
             checkout_one,
-            "subjectCheckoutOrder",
-            "Checks out one cart order of the subject with a provider; answers the invoices to pay",
-            vec!["id", "orderId"],
-            Some(one_checkout_body),
-            201,
-            checkout_result.clone(),
-            &[400, 401, 403, 404, 409, 422, 503],
-        ),
-        (
-            Access::Owner,
-            "GET",
-            format!("{SUBJECT}/orders/{{orderId}}"),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, subject!("/orders/{orderId}"), "subjectOrder")
+                .access(Access::Owner)
+                .summary("One of the subject's orders, with its status history, payments (an open one's page to pay on) and receipt")
+                .errors(&[400, 401, 403, 404]),
             one,
-            "subjectOrder",
-            "One of the subject's orders, with its status history, payments (an open one's page to pay on) and receipt",
-            vec!["id", "orderId"],
-            None,
-            200,
-            owner_order,
-            &[400, 401, 403, 404],
-        ),
-        (
-            Access::Owner,
-            "PATCH",
-            format!("{SUBJECT}/orders/{{orderId}}"),
+        )
+        .endpoint(
+            c.clone(),
+            patch(TAG, subject!("/orders/{orderId}"), "subjectUpdateOrder")
+                .access(Access::Owner)
+                .summary("Sets line quantities of an order still in the cart")
+                .errors(&[400, 401, 403, 404, 409, 422]),
             update,
-            "subjectUpdateOrder",
-            "Sets line quantities of an order still in the cart",
-            vec!["id", "orderId"],
-            Some(lines_body),
-            200,
-            order.clone(),
-            &[400, 401, 403, 404, 409, 422],
-        ),
-        (
-            Access::Owner,
-            "DELETE",
-            format!("{SUBJECT}/orders/{{orderId}}"),
+        )
+        .endpoint(
+            c.clone(),
+            delete(TAG, subject!("/orders/{orderId}"), "subjectDeleteOrder")
+                .access(Access::Owner)
+                .summary("Deletes an order still in the cart")
+                .errors(&[400, 401, 403, 404, 409]),
             remove,
-            "subjectDeleteOrder",
-            "Deletes an order still in the cart",
-            vec!["id", "orderId"],
-            None,
-            200,
-            okv.clone(),
-            &[400, 401, 403, 404, 409],
-        ),
-        (
-            Access::Owner,
-            "POST",
-            format!("{SUBJECT}/products/{{productId}}/checkout"),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, subject!("/products/{productId}/checkout"), "subjectBuyNow")
+                .access(Access::Owner)
+                .summary("Buys one product now: a new order of it, checked out at once")
+                .status(201)
+                .errors(CHECKOUT_ERRORS),
             buy_now,
-            "subjectBuyNow",
-            "Buys one product now: a new order of it, checked out at once",
-            vec!["id", "productId"],
-            Some(buy_body),
-            201,
-            checkout_result,
-            &[400, 401, 403, 404, 409, 422, 503],
-        ),
-        (
-            Access::Admin,
-            "POST",
-            "/api/rbac/subjects/{id}/check".into(),
+        )
+        // Admins' and the platform's.
+        .endpoint(
+            c.clone(),
+            post(TAG, "/api/rbac/subjects/{id}/check", "subjectCheckRoles")
+                .access(Access::Admin)
+                .summary("Grants the roles of products in delivering orders, revokes those of paying and delivered ones")
+                .errors(&[400, 401, 403, 404]),
             subject_check,
-            "subjectCheckRoles",
-            "Grants the roles of products in delivering orders, revokes those of paying and delivered ones",
-            vec!["id"],
-            None,
-            200,
-            okv.clone(),
-            &[400, 401, 403, 404],
-        ),
-        (
-            Access::Admin,
-            "POST",
-            format!("{SUBJECT}/products/{{productId}}/enforce"),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, subject!("/products/{productId}/enforce"), "subjectEnforceProduct")
+                .access(Access::Admin)
+                .summary("Delivers the subject's subscription orders of the product whose paid period has ended (their roles are then revoked)")
+                .errors(&[400, 401, 403, 404]),
             enforce,
-            "subjectEnforceProduct",
-            "Delivers the subject's subscription orders of the product whose paid period has ended (their roles are then revoked)",
-            vec!["id", "productId"],
-            None,
-            200,
-            okv.clone(),
-            &[400, 401, 403, 404],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders/stats".into(),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/stats", "ecommerceOrderStats")
+                .access(Access::Admin)
+                .summary("Paid orders and revenue per currency per day (?days=30)")
+                .errors(&[400, 401, 403]),
             stats,
-            "ecommerceOrderStats",
-            "Paid orders and revenue per currency per day (?days=30)",
-            vec![],
-            None,
-            200,
-            json!({"type": "object", "title": "EcommerceOrderStats", "properties": {
-                "days": {"type": "array", "items": {"type": "object", "properties": {"day": {"type": "string", "format": "date"}, "currency": {"type": "string"}, "orders": {"type": "integer"}, "revenue": {"type": "string", "format": "decimal"}}, "required": ["day", "currency", "orders", "revenue"]}},
-                "totals": {"type": "array", "items": {"type": "object", "properties": {"currency": {"type": "string"}, "orders": {"type": "integer"}, "revenue": {"type": "string", "format": "decimal"}}, "required": ["currency", "orders", "revenue"]}},
-                "currencies": {"type": "array", "items": currency.clone()}
-            }, "required": ["days", "totals", "currencies"]}),
-            &[400, 401, 403],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders/summaries".into(),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/summaries", "ecommerceOrderSummaries")
+                .access(Access::Admin)
+                .summary("What the admins' list shows beside each order (?ids=a,b,… at most 50): total, currency, latest invoice's provider and state, buyer")
+                .errors(&[400, 401, 403]),
             summaries,
-            "ecommerceOrderSummaries",
-            "What the admins' list shows beside each order (?ids=a,b,… at most 50): total, currency, latest invoice's provider and state, buyer",
-            vec![],
-            None,
-            200,
-            json!({"type": "array", "items": {"type": "object", "title": "EcommerceOrderSummary", "properties": {
-                "id": {"type": "string", "format": "uuid"},
-                "checkoutTotal": {"type": ["string", "null"], "format": "decimal", "description": "What checkout charges in the order's currency"},
-                "billingModuleCurrency": {"anyOf": [currency.clone(), {"type": "null"}]},
-                "total": {"type": "array", "description": "Per currency the products are priced in", "items": money.clone()},
-                "provider": {"type": ["string", "null"], "description": "The latest invoice's payment provider"},
-                "paymentStatus": {"type": ["string", "null"], "enum": ["draft", "open", "paid", "uncollectible", "void", "failed", null]},
-                "subjectId": {"type": ["string", "null"], "format": "uuid", "description": "The buyer's account"},
-                "email": {"type": ["string", "null"], "description": "The order's address, else the buyer's account's"}
-            }, "required": ["id", "checkoutTotal", "billingModuleCurrency", "total", "provider", "paymentStatus", "subjectId", "email"]}}),
-            &[400, 401, 403],
-        ),
-        (
-            Access::Admin,
-            "POST",
-            "/api/ecommerce/orders/clear-old-orders".into(),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, "/api/ecommerce/orders/clear-old-orders", "ecommerceClearOldOrders")
+                .access(Access::Admin)
+                .summary("Deletes abandoned carts (never checked out) older than the retention")
+                .errors(&[401, 403]),
             clear_old,
-            "ecommerceClearOldOrders",
-            "Deletes abandoned carts (never checked out) older than the retention",
-            vec![],
-            None,
-            200,
-            okv.clone(),
-            &[401, 403],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders/{id}/details".into(),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/{id}/details", "ecommerceOrderDetails")
+                .access(Access::Admin)
+                .summary("An order with lines, totals, intents, invoices, status history and the statuses it may move to")
+                .errors(&[400, 401, 403, 404]),
             admin_view,
-            "ecommerceOrderDetails",
-            "An order with lines, totals, intents, invoices, status history and the statuses it may move to",
-            vec!["id"],
-            None,
-            200,
-            details,
-            &[400, 401, 403, 404],
-        ),
-        (
-            Access::Admin,
-            "POST",
-            "/api/ecommerce/orders/{id}/check".into(),
+        )
+        // Moving an order on and correcting its status: tools for agents (MCP).
+        .endpoint(
+            c.clone(),
+            post(TAG, "/api/ecommerce/orders/{id}/check", "ecommerceOrderCheck")
+                .access(Access::Admin)
+                .summary("Moves a paid order on, cancels one past the payment timeout, delivers a lapsed subscription")
+                .errors(&[400, 401, 403, 404, 409])
+                .for_agents(),
             check,
-            "ecommerceOrderCheck",
-            "Moves a paid order on, cancels one past the payment timeout, delivers a lapsed subscription",
-            vec!["id"],
-            None,
-            200,
-            okv.clone(),
-            &[400, 401, 403, 404, 409],
-        ),
-        (
-            Access::Admin,
-            "POST",
-            "/api/ecommerce/orders/{id}/override".into(),
+        )
+        .endpoint(
+            c.clone(),
+            post(TAG, "/api/ecommerce/orders/{id}/override", "ecommerceOrderOverride")
+                .access(Access::Admin)
+                .summary("Admin correction to any status, with a reason (recorded)")
+                .errors(&[400, 401, 403, 404, 409, 422])
+                .for_agents(),
             override_status,
-            "ecommerceOrderOverride",
-            "Admin correction to any status, with a reason (recorded)",
-            vec!["id"],
-            Some(override_body),
-            200,
-            okv.clone(),
-            &[400, 401, 403, 404, 409, 422],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders/{id}/checkout-attributes/{currencyId}".into(),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/{id}/checkout-attributes/{currencyId}", "ecommerceOrderCheckoutAttributes")
+                .access(Access::Admin)
+                .summary("Amount, product type and interval of an order in a currency")
+                .errors(&[400, 401, 403, 404, 422]),
             checkout_attributes,
-            "ecommerceOrderCheckoutAttributes",
-            "Amount, product type and interval of an order in a currency",
-            vec!["id", "currencyId"],
-            None,
-            200,
-            okv.clone(),
-            &[400, 401, 403, 404, 422],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders/{id}/total".into(),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/{id}/total", "ecommerceOrderTotal")
+                .access(Access::Admin)
+                .summary("The totals of every line of an order, one per line and currency its product is priced in")
+                .errors(&[400, 401, 403, 404]),
             order_total,
-            "ecommerceOrderTotal",
-            "The totals of every line of an order, one per line and currency its product is priced in",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "array", "items": money.clone()}),
-            &[400, 401, 403, 404],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders/{id}/quantity".into(),
+        )
+        .endpoint(
+            c.clone(),
+            get(TAG, "/api/ecommerce/orders/{id}/quantity", "ecommerceOrderQuantity")
+                .access(Access::Admin)
+                .summary("How many products an order holds (0 without lines)")
+                .errors(&[400, 401, 403, 404]),
             order_quantity,
-            "ecommerceOrderQuantity",
-            "How many products an order holds (0 without lines)",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "integer"}),
-            &[400, 401, 403, 404],
-        ),
-        (
-            Access::Admin,
-            "PATCH",
-            "/api/ecommerce/orders/{id}/orders-to-products/{orderToProductId}".into(),
+        )
+        .endpoint(
+            c.clone(),
+            patch(TAG, "/api/ecommerce/orders/{id}/orders-to-products/{orderToProductId}", "ecommerceOrderSetLine")
+                .access(Access::Admin)
+                .summary("Sets the quantity of a line of an order still in the cart (only quantity; the line must be the order's)")
+                .errors(&[400, 401, 403, 404, 409, 422]),
             set_line,
-            "ecommerceOrderSetLine",
-            "Sets the quantity of a line of an order still in the cart (only quantity; the line must be the order's)",
-            vec!["id", "orderToProductId"],
-            Some(
-                json!({"type": "object", "properties": {"quantity": {"type": "integer", "minimum": 1, "maximum": crate::orders::MAX_QUANTITY}}, "required": ["quantity"], "additionalProperties": false}),
-            ),
-            200,
-            r("EcommerceOrdersToProducts"),
-            &[400, 401, 403, 404, 409, 422],
-        ),
-        (
-            Access::Admin,
-            "GET",
-            "/api/ecommerce/orders-to-products/{id}/total".into(),
+        )
+        .endpoint(
+            c,
+            get(TAG, "/api/ecommerce/orders-to-products/{id}/total", "ecommerceLineTotal")
+                .access(Access::Admin)
+                .summary("A line's total in every currency its product is priced in")
+                .errors(&[400, 401, 403, 404]),
             line_total,
-            "ecommerceLineTotal",
-            "A line's total in every currency its product is priced in",
-            vec!["id"],
-            None,
-            200,
-            json!({"type": "array", "items": {"type": "object"}}),
-            &[400, 401, 403, 404],
-        ),
-    ];
-    let mut book = RouteBook::new();
-    for (access, method, path, f, id, summary, params, body, status, result, errs) in table {
-        let mut ps = path_params(&params);
-        if path.ends_with("paid-orders-to-products-quantity") {
-            ps.push(json!({"name": "productId", "in": "query", "required": false, "schema": {"type": "string", "format": "uuid"}}));
-        }
-        if id == "subjectOrders" {
-            ps.push(json!({"name": "type", "in": "query", "required": false, "description": "cart (the open order, default), history (placed orders) or all", "schema": {"type": "string", "enum": ["cart", "history", "all"], "default": "cart"}}));
-        }
-        if id == "ecommerceOrderSummaries" {
-            ps.push(json!({"name": "ids", "in": "query", "required": true, "description": "Order ids separated by commas (at most 50)", "schema": {"type": "string", "maxLength": 2000}}));
-        }
-        if id == "ecommerceOrderStats" {
-            ps.push(json!({"name": "days", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 366, "default": 30}}));
-        }
-        book = book.add(access, method, &path, route(c.clone(), method, f), {
-            let doc = custom("ecommerce", id, summary, ps, body, status, result, errs);
-            // Moving an order on and correcting its status: tools for agents (MCP).
-            if matches!(id, "ecommerceOrderCheck" | "ecommerceOrderOverride") {
-                stoa_api::routes::for_agents(doc)
-            } else {
-                doc
-            }
-        });
-    }
-    book
+        )
 }

@@ -7,6 +7,7 @@ pub mod orders;
 pub mod owners;
 pub mod prices;
 pub mod status;
+pub mod views;
 
 use stoa_kernel::model::*;
 

@@ -29,6 +29,12 @@ use uuid::Uuid;
 
 use crate::prices::{self, Price};
 use crate::status::{self, By};
+use crate::views::{
+    AddToCart, Amount, CartGroup, CheckoutInvoice, CheckoutInvoices, CheckoutOrders,
+    CheckoutResult, InvoiceState, LineMore, LineView, Lines, Money, OrderMore, OrderStep,
+    OrderView, OwnerMore, OwnerOrder, Payer, Payment, ProductCard, SetLine,
+};
+use stoa_api::endpoint::{More, Row};
 
 pub const JOB_PAID: &str = "ecommerce.intents-paid";
 /// One paying order's timeout: written by earlier versions at each checkout, still run for the
@@ -65,60 +71,26 @@ pub const FIRST_ORDER_NUMBER: i64 = 1001;
 pub const BUYER_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-default";
 pub const ADMIN_TEMPLATE: &str = "generate-email-ecommerce-order-status-changed-admin";
 
-/// A quantity: a whole number from 1 to [`MAX_QUANTITY`] (a JSON number or a string of digits).
-pub fn quantity(field: &str, v: Option<&Value>) -> Result<i64> {
-    let bad = || {
-        Error::invalid_field(
+/// A quantity: a whole number from 1 to [`MAX_QUANTITY`] (1 when none is given).
+pub fn quantity(field: &str, n: Option<i64>) -> Result<i64> {
+    match n {
+        None => Ok(1),
+        Some(n) if (1..=MAX_QUANTITY).contains(&n) => Ok(n),
+        Some(_) => Err(Error::invalid_field(
             field,
             format!("must be a whole number from 1 to {MAX_QUANTITY}"),
-        )
-    };
-    let n = match v {
-        None | Some(Value::Null) => return Ok(1),
-        Some(Value::Number(n)) => n.as_i64().ok_or_else(bad)?,
-        Some(Value::String(s))
-            if !s.is_empty() && s.len() < 12 && s.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            s.parse::<i64>().map_err(|_| bad())?
-        }
-        _ => return Err(bad()),
-    };
-    if (1..=MAX_QUANTITY).contains(&n) {
-        Ok(n)
-    } else {
-        Err(bad())
+        )),
     }
 }
 
-fn uuid_field(body: &Map<String, Value>, path: &[&str], name: &str) -> Result<Option<Uuid>> {
-    let mut v = Some(&Value::Object(body.clone()));
-    for p in path {
-        v = v.and_then(|x| x.get(*p));
-    }
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.is_empty() => Ok(None),
-        Some(Value::String(s)) => Uuid::parse_str(s)
-            .map(Some)
-            .map_err(|_| Error::invalid_field(name, "must be a uuid")),
-        Some(_) => Err(Error::invalid_field(name, "must be a uuid")),
-    }
-}
-
-/// The currency an add-to-cart names: `billingModule.currency.id` (DOMAIN) or
-/// `billingModuleCurrencyId`.
-fn currency_field(body: &Map<String, Value>) -> Result<Option<Uuid>> {
-    match uuid_field(
-        body,
-        &["billingModule", "currency", "id"],
-        "billingModule.currency.id",
-    )? {
-        Some(c) => Ok(Some(c)),
-        None => uuid_field(
-            body,
-            &["billingModuleCurrencyId"],
-            "billingModuleCurrencyId",
-        ),
+/// A buyer's comment, trimmed (`None` when blank); at most 10 000 characters.
+fn comment(c: Option<&str>) -> Result<Option<String>> {
+    match c.map(str::trim).filter(|c| !c.is_empty()) {
+        Some(c) if c.chars().count() > 10_000 => Err(Error::invalid_field(
+            "comment",
+            "is longer than 10000 characters",
+        )),
+        c => Ok(c.map(str::to_owned)),
     }
 }
 
@@ -149,14 +121,6 @@ pub fn period_end(start: time::OffsetDateTime, interval: &str) -> Option<time::O
 
 /// Orders sharing one payment intent: (currency, product type, interval).
 type IntentKey = (Uuid, String, Option<String>);
-
-/// What a checkout returns.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Checkout {
-    pub billing_module: Value,
-    pub ecommerce_module: Value,
-}
 
 struct Entities {
     order: Arc<Entity>,
@@ -294,8 +258,29 @@ impl Loaded {
     }
 }
 
-fn currency_json(c: &prices::Currency) -> Value {
-    json!({"id": c.id, "slug": c.slug, "symbol": c.symbol, "title": c.title, "isDefault": c.is_default})
+/// Which of a subject's orders a list shows.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Which {
+    /// The cart's orders (the open one and those being paid)
+    #[default]
+    Cart,
+    /// Placed orders
+    History,
+    All,
+}
+
+impl std::str::FromStr for Which {
+    type Err = &'static str;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s {
+            "cart" => Ok(Which::Cart),
+            "history" => Ok(Which::History),
+            "all" => Ok(Which::All),
+            _ => Err("must be cart, history or all"),
+        }
+    }
 }
 
 impl Commerce {
@@ -413,21 +398,24 @@ impl Commerce {
         })
     }
 
-    /// The JSON of one loaded order: its lines with products and per-currency totals, its
-    /// currency and its total in that currency.
-    fn view(&self, l: &Loaded, order: &Record) -> Value {
+    /// One loaded order's view: its lines with products and per-currency totals, its currency
+    /// and its total in that currency.
+    fn view(&self, l: &Loaded, order: &Record) -> OrderView {
         let oid = order.id().unwrap_or_default();
-        let mut v = order.to_json();
         let mut totals: BTreeMap<Uuid, Decimal> = BTreeMap::new();
-        let lines: Vec<Value> = l
+        let lines: Vec<LineView> = l
             .lines_of(oid)
             .map(|line| {
                 let pid = line.uuid("productId").unwrap_or_default();
                 let q = Decimal::from(line.int("quantity").unwrap_or(1));
-                let product = l.products.get(&pid).map(|p| {
-                    json!({"id": pid, "slug": p.text("slug"), "title": p.json("title"), "type": p.text("type"), "adminTitle": p.text("adminTitle")})
+                let product = l.products.get(&pid).map(|p| ProductCard {
+                    id: pid,
+                    slug: p.text("slug").map(str::to_owned),
+                    title: p.json("title").map(Row::new),
+                    kind: p.text("type").map(str::to_owned),
+                    admin_title: p.text("adminTitle").map(str::to_owned),
                 });
-                let line_totals: Vec<Value> = l
+                let line_totals: Vec<Money> = l
                     .prices
                     .get(&pid)
                     .map(|ps| {
@@ -436,37 +424,45 @@ impl Commerce {
                                 let amount = p.amount.checked_mul(q)?;
                                 let t = totals.entry(p.currency.id).or_default();
                                 *t = t.checked_add(amount)?;
-                                Some(json!({"total": amount.normalize().to_string(), "billingModuleCurrency": currency_json(&p.currency)}))
+                                Some(Money {
+                                    total: Amount(amount),
+                                    billing_module_currency: (&p.currency).into(),
+                                })
                             })
                             .collect()
                     })
                     .unwrap_or_default();
-                let mut lv = line.to_json();
-                lv["product"] = product.unwrap_or(Value::Null);
-                lv["total"] = Value::Array(line_totals);
-                lv
+                LineView::new(
+                    line.to_json(),
+                    LineMore {
+                        product,
+                        total: line_totals,
+                    },
+                )
             })
             .collect();
-        v["ordersToProducts"] = Value::Array(lines);
         let currency = l.currency_of.get(&oid).copied();
-        v["billingModuleCurrency"] = currency
-            .and_then(|c| l.currency(c))
-            .map_or(Value::Null, currency_json);
-        v["total"] = Value::Array(
-            totals
+        let more = OrderMore {
+            orders_to_products: lines,
+            billing_module_currency: currency.and_then(|c| l.currency(c)).map(Into::into),
+            total: totals
                 .iter()
-                .filter_map(|(c, t)| Some(json!({"total": t.normalize().to_string(), "billingModuleCurrency": currency_json(l.currency(*c)?)})))
+                .filter_map(|(c, t)| {
+                    Some(Money {
+                        total: Amount(*t),
+                        billing_module_currency: l.currency(*c)?.into(),
+                    })
+                })
                 .collect(),
-        );
-        v["checkoutTotal"] = match currency.and_then(|c| l.checkout_attributes(oid, c).ok()) {
-            Some((a, _, _)) => json!(a.normalize().to_string()),
-            None => Value::Null,
+            checkout_total: currency
+                .and_then(|c| l.checkout_attributes(oid, c).ok())
+                .map(|(a, _, _)| Amount(a)),
         };
-        v
+        OrderView::new(order.to_json(), more)
     }
 
     /// The subject's orders, newest first: `cart` (default: cart-type), `history`, or `all`.
-    pub async fn orders_of(&self, subject: Uuid, which: &str) -> Result<Vec<Record>> {
+    pub async fn orders_of(&self, subject: Uuid, which: Which) -> Result<Vec<Record>> {
         let ids: Vec<Val> = self
             .owners
             .order_ids(subject)
@@ -479,9 +475,9 @@ impl Commerce {
             .find_in(&self.e.order, "id", &ids, ids.len() + 1)
             .await?;
         rows.retain(|o| match which {
-            "all" => true,
-            "history" => o.text("type") == Some("history"),
-            _ => o.text("type") == Some("cart"),
+            Which::All => true,
+            Which::History => o.text("type") == Some("history"),
+            Which::Cart => o.text("type") == Some("cart"),
         });
         rows.sort_by(|a, b| b.text("createdAt").cmp(&a.text("createdAt")));
         Ok(rows)
@@ -489,12 +485,12 @@ impl Commerce {
 
     /// The subject's cart orders still open (`new`): what the cart shows and a checkout pays.
     pub async fn open_orders(&self, subject: Uuid) -> Result<Vec<Record>> {
-        let mut rows = self.orders_of(subject, "cart").await?;
+        let mut rows = self.orders_of(subject, Which::Cart).await?;
         rows.retain(|o| o.text("status") == Some("new"));
         Ok(rows)
     }
 
-    pub async fn list(&self, subject: Uuid, which: &str) -> Result<Vec<Value>> {
+    pub async fn list(&self, subject: Uuid, which: Which) -> Result<Vec<OrderView>> {
         let rows = self.orders_of(subject, which).await?;
         let loaded = self.load(rows).await?;
         Ok(loaded
@@ -505,40 +501,58 @@ impl Commerce {
     }
 
     /// One of the subject's orders (404 when it is someone else's) with its status history.
-    pub async fn one(&self, subject: Uuid, order: Uuid) -> Result<Value> {
+    pub async fn one(&self, subject: Uuid, order: Uuid) -> Result<OwnerOrder> {
         let row = self.owned(subject, order).await?;
         let loaded = self.load(vec![row]).await?;
-        let mut v = self.view(&loaded, &loaded.orders[0]);
+        let base = self.view(&loaded, &loaded.orders[0]);
         // The buyer sees when and to what; who changed it and why stay with the admins.
-        let mut h = self.history(order).await?;
-        for c in &mut h {
-            if let Some(m) = c.as_object_mut() {
-                m.remove("actor");
-                m.remove("reason");
-            }
-        }
-        v["statusChanges"] = json!(h);
-        v["payments"] = json!(self.payments_of(order).await?);
-        v["receiptUrl"] = json!(self.receipt_url(order).await?);
-        Ok(v)
+        let steps = self
+            .history(order)
+            .await?
+            .iter()
+            .filter_map(|c| {
+                Some(OrderStep {
+                    id: c.id()?,
+                    created_at: c.text("createdAt")?.to_owned(),
+                    from: c.text("from")?.to_owned(),
+                    to: c.text("to")?.to_owned(),
+                })
+            })
+            .collect();
+        Ok(More {
+            base,
+            more: OwnerMore {
+                status_changes: steps,
+                payments: self.payments_of(order).await?,
+                receipt_url: self.receipt_url(order).await?,
+            },
+        })
     }
 
     /// The order's invoices as its buyer sees them, oldest first: where each stands, through which
     /// provider, for how much, and — while one is still open — the provider's page to pay it on
     /// (a buyer who left that page comes back to it from the order). The provider's own ids and
     /// the return addresses stay with the admins.
-    async fn payments_of(&self, order: Uuid) -> Result<Vec<Value>> {
+    async fn payments_of(&self, order: Uuid) -> Result<Vec<Payment>> {
         let intents = self.intents_of(order).await?;
         Ok(self
             .billing
             .invoices_of(&intents)
             .await?
             .iter()
-            .map(|i| {
-                let status = i.text("status").unwrap_or("draft");
-                let url = i.text("paymentUrl").filter(|u| status == "open" && !u.is_empty());
-                json!({"id": i.id(), "status": status, "provider": i.text("provider"),
-                    "amount": i.decimal("amount").unwrap_or_default().normalize().to_string(), "createdAt": i.text("createdAt"), "paymentUrl": url})
+            .filter_map(|i| {
+                let status = InvoiceState::of(i.text("status").unwrap_or("draft"))?;
+                let url = i
+                    .text("paymentUrl")
+                    .filter(|u| status == InvoiceState::Open && !u.is_empty());
+                Some(Payment {
+                    id: i.id()?,
+                    status,
+                    provider: i.text("provider").map(str::to_owned),
+                    amount: Amount(i.decimal("amount").unwrap_or_default()),
+                    created_at: i.text("createdAt").map(str::to_owned),
+                    payment_url: url.map(str::to_owned),
+                })
             })
             .collect())
     }
@@ -568,13 +582,14 @@ impl Commerce {
         }
     }
 
-    pub async fn history(&self, order: Uuid) -> Result<Vec<Value>> {
+    /// The order's status changes, oldest first.
+    pub async fn history(&self, order: Uuid) -> Result<Vec<Record>> {
         let mut rows = self
             .store
             .find_by(&self.e.change, &[("orderId", Val::Uuid(order))], 200)
             .await?;
         rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
-        Ok(rows.iter().map(Record::to_json).collect())
+        Ok(rows)
     }
 
     /// An order `subject` owns, or 404 (someone else's order is indistinguishable from none).
@@ -599,10 +614,10 @@ impl Commerce {
     }
 
     /// Totals of the open cart per currency (each order counted in its own currency).
-    pub async fn totals(&self, subject: Uuid) -> Result<Vec<Value>> {
+    pub async fn totals(&self, subject: Uuid) -> Result<Vec<CartGroup>> {
         let rows: Vec<Record> = self.open_orders(subject).await?;
         let loaded = self.load(rows).await?;
-        let mut groups: BTreeMap<Uuid, (Decimal, Vec<Value>)> = BTreeMap::new();
+        let mut groups: BTreeMap<Uuid, (Decimal, Vec<OrderView>)> = BTreeMap::new();
         for o in &loaded.orders {
             let oid = Record::must_id(o)?;
             let Some(c) = loaded.currency_of.get(&oid).copied() else {
@@ -618,7 +633,11 @@ impl Commerce {
         Ok(groups
             .into_iter()
             .filter_map(|(c, (t, orders))| {
-                Some(json!({"billingModuleCurrency": currency_json(loaded.currency(c)?), "total": t.normalize().to_string(), "orders": orders}))
+                Some(CartGroup {
+                    billing_module_currency: loaded.currency(c)?.into(),
+                    total: Amount(t),
+                    orders,
+                })
             })
             .collect())
     }
@@ -753,22 +772,21 @@ mod tests {
 
     #[test]
     fn quantities() {
-        for ok in [json!(1), json!(10_000), json!("7")] {
-            assert!(quantity("q", Some(&ok)).is_ok(), "{ok}");
+        for ok in [1, 7, 10_000] {
+            assert_eq!(quantity("q", Some(ok)).ok(), Some(ok));
         }
         assert_eq!(quantity("q", None).ok(), Some(1));
-        for bad in [
-            json!(0),
-            json!(-1),
-            json!(1.5),
-            json!("abc"),
-            json!(1_000_000_000_000_i64),
-            json!("1e3"),
-            json!(true),
-            json!([1]),
-        ] {
-            assert!(quantity("q", Some(&bad)).is_err(), "{bad}");
+        for bad in [0, -1, 10_001, 1_000_000_000_000_i64] {
+            assert!(quantity("q", Some(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(comment(Some("  hi ")).ok(), Some(Some("hi".to_owned())));
+        assert_eq!(comment(Some("   ")).ok(), Some(None));
+        assert_eq!(comment(None).ok(), Some(None));
+        assert!(comment(Some(&"x".repeat(10_001))).is_err());
     }
 
     #[test]

@@ -3,29 +3,22 @@
 //! the service checks the profile is the subject's and a member of the chat): one table of typed
 //! routes, and the upload, which takes a multipart body.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::{Path, Request, State};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
-use stoa_api::auth::Caller;
-use stoa_api::call::created;
-use stoa_api::crud::parse_id;
-use stoa_api::endpoint::{ById, Endpoint, In, Json, Nothing, Reply, empty_is_none};
-use stoa_api::openapi::{custom, path_params, request_body_with_files};
-use stoa_api::{Access, ApiResult, AppState, RouteBook};
+use stoa_api::endpoint::{
+    ById, Endpoint, In, Json, Later, Nothing, OneFile, Reply, Row, empty_is_none,
+};
+use stoa_api::{Access, AppState, RouteBook};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
 use crate::chats::{Chats, MAX_PAGE};
 use crate::views::{
-    AiState, ChatMessage, ChatView, Deleted, MessageText, NewChat, NewMessage, NewProfile,
-    ProfileCard, Reaction, ReadMark, ReadUpTo, Unread,
+    AiState, ChatMessage, ChatView, Deleted, FileStorageFile, MessageText, NewChat, NewMessage,
+    NewProfile, ProfileCard, Reaction, ReadMark, ReadUpTo, Unread,
 };
-
-const BASE: &str = "/api/rbac/subjects/{id}/social-module";
 
 /// A subject's profile (`…/profiles/{profileId}`).
 #[derive(Deserialize, JsonSchema)]
@@ -166,31 +159,14 @@ async fn read(c: Arc<Chats>, x: In<Chat, Nothing, Json<ReadUpTo>>) -> Result<Rea
 
 /// `POST …/profiles/{profileId}/files`: one file part, `file`, kept as the profile's hidden
 /// upload. The rate is counted before the body is read.
-fn upload_route(c: Arc<Chats>) -> axum::routing::MethodRouter<AppState> {
-    axum::routing::post(
-        move |State(s): State<AppState>,
-              Path(params): Path<HashMap<String, String>>,
-              req: Request| {
-            let c = c.clone();
-            async move {
-                let id = |n: &str| {
-                    parse_id(params.get(n).map_or("", String::as_str))
-                        .map_err(|_| Error::bad_field(n, "must be a uuid"))
-                };
-                let subject = Caller::of(&req).acting_for(id("id")?)?;
-                let profile = id("profileId")?;
-                c.count_upload(subject).await?;
-                let body = stoa_api::body::parse_files(req, s.limits, &["file"]).await?;
-                let part = body.files.first().ok_or_else(|| {
-                    Error::invalid_field(
-                        "file",
-                        "send the file as the `file` part of a multipart/form-data body",
-                    )
-                })?;
-                ApiResult::Ok(created(c.upload(subject, profile, part).await?)?)
-            }
-        },
-    )
+async fn upload(
+    c: Arc<Chats>,
+    x: In<Profile, Nothing, Later<OneFile>>,
+) -> Result<Row<FileStorageFile>> {
+    let subject = x.caller.acting_for(x.path.id)?;
+    c.count_upload(subject).await?;
+    let OneFile(part) = x.body.read().await?;
+    Ok(Row::new(c.upload(subject, x.path.profile_id, &part).await?))
 }
 
 /// A subject's route of module social: owner only, body and answer named as the document named
@@ -214,19 +190,8 @@ const WRITE_ERRORS: &[u16] = &[400, 401, 403, 404, 415, 422, 429];
 #[rustfmt::skip]
 pub fn routes(c: Arc<Chats>) -> RouteBook<AppState> {
     let s = || c.clone();
-    let mut doc = custom(
-        "social",
-        "subjectSocialFileUpload",
-        "Uploads a file the profile may attach to its messages (kept hidden: only the chats it is sent to show it)",
-        path_params(&["id", "profileId"]),
-        None,
-        201,
-        json!({"$ref": "#/components/schemas/FileStorageFile"}),
-        &[400, 401, 403, 404, 413, 415, 422, 429, 503],
-    );
-    doc["requestBody"] = request_body_with_files(json!({"type": "object"}), &["file"]);
     RouteBook::new()
-        .add(Access::Owner, "POST", &(BASE.to_owned() + "/profiles/{profileId}/files"), upload_route(s()), doc)
+        .endpoint(s(), own("POST", at!("/profiles/{profileId}/files"), "subjectSocialFileUpload").summary("Uploads a file the profile may attach to its messages (kept hidden: only the chats it is sent to show it)").status(201).errors(&[400, 401, 403, 404, 413, 415, 422, 429, 503]), upload)
         .endpoint(s(), Endpoint::get("social", "/api/social/profiles/{id}/ai", "socialProfileAi").summary("An AI profile's state: whether an AI service is configured (STOA_AI_*), its model, and this month's tokens against the profile's budget").errors(&[400, 401, 403, 404]), ai_state)
         .endpoint(s(), own("GET", at!("/profiles"), "subjectSocialProfiles").summary("The subject's own profiles (the names it chats under)").errors(&[400, 401, 403]), own_profiles)
         .endpoint(s(), own("POST", at!("/profiles"), "subjectSocialProfileCreate").summary("Creates a profile for the subject (at most 5)").status(201).errors(&[400, 401, 403, 415, 422, 429]), create_profile)

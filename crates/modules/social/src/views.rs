@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::chats::{MAX_FILES, MAX_MEMBERS, MAX_MESSAGE};
 
-stoa_api::component!(SocialChat, SocialMessage, Translations);
+stoa_api::component!(SocialChat, SocialMessage, Translations, FileStorageFile);
 
 // ---- answers -------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use super::sign::{base64, hmac_sha256, same};
 use super::{
     Ack, BoxFuture, Created, Event, Http, Incoming, InvoiceRef, NewPayment, Outcome, Provider,
-    decimal_of, field, refused, set, text_of, uuid_of,
+    Widget, WidgetGlobal, decimal_of, field, refused, set, text_of, uuid_of,
 };
 
 pub struct CloudPayments {
@@ -117,14 +117,16 @@ impl Provider for CloudPayments {
     /// CloudPayments' widget (`new cp.CloudPayments().pay(…)`); TipTopPay's is the same API
     /// under `tiptop.Widget`. A payment made in it carries our invoice id (`invoiceId`), so its
     /// notification settles the invoice as a hosted payment's does.
-    fn widget(&self) -> Option<Value> {
+    fn widget(&self) -> Option<Widget> {
         // Only a script the CSP lets the page load is offered.
-        stoa_api::config::origin(&self.widget_url).map(|_| {
-            json!({
-                "script": self.widget_url,
-                "publicId": self.public_id,
-                "global": if self.name == "tiptoppay" { "tiptop.Widget" } else { "cp.CloudPayments" },
-            })
+        stoa_api::config::origin(&self.widget_url).map(|_| Widget {
+            script: self.widget_url.clone(),
+            public_id: self.public_id.clone(),
+            global: if self.name == "tiptoppay" {
+                WidgetGlobal::TipTop
+            } else {
+                WidgetGlobal::CloudPayments
+            },
         })
     }
 

@@ -25,6 +25,27 @@ mod stripe;
 
 pub use dummy::Dummy;
 
+/// A provider's own card widget, opened over the page (CloudPayments, TipTopPay).
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Widget {
+    /// The widget script's URL
+    pub script: String,
+    /// The public id the widget takes
+    pub public_id: String,
+    /// The constructor the script defines
+    pub global: WidgetGlobal,
+}
+
+/// The constructor a widget script defines.
+#[derive(Clone, Copy, Debug, serde::Serialize, schemars::JsonSchema)]
+pub enum WidgetGlobal {
+    #[serde(rename = "cp.CloudPayments")]
+    CloudPayments,
+    #[serde(rename = "tiptop.Widget")]
+    TipTop,
+}
+
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a provider needs to start a payment.
@@ -193,10 +214,8 @@ pub trait Provider: Send + Sync {
         false
     }
     /// The provider's own payment widget, for a page that opens its card form in place (the
-    /// donation's card variant): `{"script", "publicId", "global"}` — the script's URL, the
-    /// public id it takes, and the constructor it defines (`cp.CloudPayments`). Public values
-    /// only. `None`: the provider has no widget.
-    fn widget(&self) -> Option<Value> {
+    /// donation's card variant). Public values only. `None`: the provider has no widget.
+    fn widget(&self) -> Option<Widget> {
         None
     }
     /// Whether [`Provider::create`] answers without leaving the process (no network call,

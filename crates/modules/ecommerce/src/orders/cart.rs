@@ -61,29 +61,24 @@ impl Commerce {
     /// Adds a product to the subject's cart: a line already holding it (same currency, order
     /// still open) grows; otherwise a new cart order with one line. `fresh` always makes a new
     /// order (buy now). Returns the order id.
-    pub async fn add(
-        &self,
-        subject: Uuid,
-        body: &Map<String, Value>,
-        fresh: bool,
-        product: Option<Uuid>,
-    ) -> Result<Uuid> {
-        Ok(self.add_then(subject, body, fresh, product).await?.0)
+    pub async fn add(&self, subject: Uuid, body: &AddToCart, fresh: bool) -> Result<Uuid> {
+        Ok(self.add_then(subject, body, fresh).await?.0)
     }
 
     /// [`Self::add`], answered with the order as [`Self::one`] shows it. A new order's view is
     /// made from the rows just written and the product and prices already read (a new order
     /// has no status changes, payments or receipt yet), instead of reading them all again (a
     /// dozen reads an add).
-    pub async fn add_and_show(&self, subject: Uuid, body: &Map<String, Value>) -> Result<Value> {
-        match self.add_then(subject, body, false, None).await? {
-            (_, Some(loaded)) => {
-                let mut view = self.view(&loaded, &loaded.orders[0]);
-                view["statusChanges"] = json!([]);
-                view["payments"] = json!([]);
-                view["receiptUrl"] = Value::Null;
-                Ok(view)
-            }
+    pub async fn add_and_show(&self, subject: Uuid, body: &AddToCart) -> Result<OwnerOrder> {
+        match self.add_then(subject, body, false).await? {
+            (_, Some(loaded)) => Ok(More {
+                base: self.view(&loaded, &loaded.orders[0]),
+                more: OwnerMore {
+                    status_changes: Vec::new(),
+                    payments: Vec::new(),
+                    receipt_url: None,
+                },
+            }),
             (order, None) => self.one(subject, order).await,
         }
     }
@@ -93,16 +88,11 @@ impl Commerce {
     pub(super) async fn add_then(
         &self,
         subject: Uuid,
-        body: &Map<String, Value>,
+        body: &AddToCart,
         fresh: bool,
-        product: Option<Uuid>,
     ) -> Result<(Uuid, Option<Loaded>)> {
-        let product = match product {
-            Some(p) => p,
-            None => uuid_field(body, &["productId"], "productId")?
-                .ok_or_else(|| Error::invalid_field("productId", "is required"))?,
-        };
-        let qty = quantity("quantity", body.get("quantity"))?;
+        let product = body.product_id;
+        let qty = quantity("quantity", body.quantity)?;
         let listing = self
             .catalog
             .listings(&self.store, &[product])
@@ -116,20 +106,9 @@ impl Commerce {
             ));
         };
         let price_list = listing.prices.clone();
-        let currency = self.pick_currency(&price_list, currency_field(body)?)?;
-        let store = self
-            .pick_store(uuid_field(body, &["storeId"], "storeId")?, &listing.stores)
-            .await?;
-        let comment = match body.get("comment") {
-            Some(Value::String(s)) if s.chars().count() > 10_000 => {
-                return Err(Error::invalid_field(
-                    "comment",
-                    "is longer than 10000 characters",
-                ));
-            }
-            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
-            _ => None,
-        };
+        let currency = self.pick_currency(&price_list, body.currency())?;
+        let store = self.pick_store(body.store_id, &listing.stores).await?;
+        let comment = comment(body.comment.as_deref())?;
         if !self.subjects.exists(subject).await? {
             return Err(Error::not_found(format!("subject {subject} not found")));
         }
@@ -224,37 +203,19 @@ impl Commerce {
         &self,
         subject: Uuid,
         order: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<Value> {
+        body: &Lines,
+    ) -> Result<OwnerOrder> {
         let row = self.owned(subject, order).await?;
-        let items = body
-            .get("ordersToProducts")
-            .and_then(Value::as_array)
-            .ok_or_else(|| {
-                Error::invalid_field("ordersToProducts", "must be a list of {id, quantity}")
-            })?;
-        if items.len() > 100 {
+        if body.orders_to_products.len() > 100 {
             return Err(Error::invalid_field(
                 "ordersToProducts",
                 "at most 100 lines at once",
             ));
         }
         let mut changes = Vec::new();
-        for (n, it) in items.iter().enumerate() {
-            let id = it
-                .get("id")
-                .and_then(Value::as_str)
-                .and_then(|s| Uuid::parse_str(s).ok())
-                .ok_or_else(|| {
-                    Error::invalid_field(&format!("ordersToProducts[{n}].id"), "must be a line id")
-                })?;
-            changes.push((
-                id,
-                quantity(
-                    &format!("ordersToProducts[{n}].quantity"),
-                    it.get("quantity"),
-                )?,
-            ));
+        for (n, it) in body.orders_to_products.iter().enumerate() {
+            let field = format!("ordersToProducts[{n}].quantity");
+            changes.push((it.id, quantity(&field, Some(it.quantity))?));
         }
         self.set_quantities(&row, order, &changes).await?;
         self.one(subject, order).await
@@ -318,38 +279,24 @@ impl Commerce {
 
     /// The totals of every line of `order`, one after another (one per line and price
     /// currency): `GET /api/ecommerce/orders/{id}/total`.
-    pub async fn order_total(&self, order: Uuid) -> Result<Value> {
+    pub async fn order_total(&self, order: Uuid) -> Result<Vec<Money>> {
         let loaded = self
             .load(vec![self.store.get(&self.e.order, order).await?])
             .await?;
         let v = self.view(&loaded, &loaded.orders[0]);
-        let mut out = Vec::new();
-        for l in v["ordersToProducts"].as_array().into_iter().flatten() {
-            out.extend(l["total"].as_array().into_iter().flatten().cloned());
-        }
-        Ok(Value::Array(out))
+        Ok(v.more
+            .orders_to_products
+            .into_iter()
+            .flat_map(|l| l.more.total)
+            .collect())
     }
 
     /// Sets the quantity of line `line` of `order` (admins):
     /// `PATCH /api/ecommerce/orders/{id}/orders-to-products/{orderToProductId}`. The original merged
-    /// any body into any line; here only `quantity` changes, of a line of that order, while the order
-    /// is still in the cart.
-    pub async fn set_line(
-        &self,
-        order: Uuid,
-        line: Uuid,
-        body: &Map<String, Value>,
-    ) -> Result<Value> {
-        if let Some(k) = body.keys().find(|k| k.as_str() != "quantity") {
-            return Err(Error::invalid_field(
-                k,
-                "only the quantity of a line can be changed here",
-            ));
-        }
-        if !body.contains_key("quantity") {
-            return Err(Error::invalid_field("quantity", "is required"));
-        }
-        let n = quantity("quantity", body.get("quantity"))?;
+    /// any body into any line; here only `quantity` changes (the body takes nothing else), of a
+    /// line of that order, while the order is still in the cart.
+    pub async fn set_line(&self, order: Uuid, line: Uuid, body: &SetLine) -> Result<Record> {
+        let n = quantity("quantity", Some(body.quantity))?;
         let row = self.store.get(&self.e.order, order).await?;
         let l = self.store.get(&self.e.line, line).await?;
         if l.uuid("orderId") != Some(order) {
@@ -364,7 +311,7 @@ impl Commerce {
             ));
         }
         self.set_quantities(&row, order, &[(line, n)]).await?;
-        Ok(self.store.get(&self.e.line, line).await?.to_json())
+        self.store.get(&self.e.line, line).await
     }
 
     /// Deletes an open order of the subject (its lines and links cascade).

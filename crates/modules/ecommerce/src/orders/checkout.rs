@@ -9,21 +9,12 @@ impl Commerce {
         &self,
         subject: Uuid,
         picked: Picked,
-        body: &Map<String, Value>,
+        body: &Payer,
         actor: &str,
-    ) -> Result<Checkout> {
-        let provider = body
-            .get("provider")
-            .and_then(Value::as_str)
-            .ok_or_else(|| {
-                Error::invalid_field("provider", "Invalid provider: choose a payment provider")
-            })?;
+    ) -> Result<CheckoutResult> {
+        let provider = body.provider.as_str();
         let adapter = self.billing.provider(provider)?;
-        let email = match body
-            .get("email")
-            .and_then(Value::as_str)
-            .filter(|e| !e.trim().is_empty())
-        {
+        let email = match body.email.as_deref().filter(|e| !e.trim().is_empty()) {
             Some(e) => Some(stoa_rbac::service::normalise_email("email", e)?),
             None if adapter.needs_email() => {
                 return Err(Error::invalid_field(
@@ -34,11 +25,10 @@ impl Commerce {
             None => None,
         };
         let language = body
-            .get("language")
-            .and_then(Value::as_str)
-            .filter(|l| matches!(*l, "en" | "ru"))
-            .unwrap_or(&self.default_language)
+            .language
+            .map_or(self.default_language.as_str(), |l| l.code())
             .to_owned();
+        let comment = comment(body.comment.as_deref())?;
         let count = match &picked {
             Picked::Ids(ids) => ids.len(),
             Picked::Open(rows) => rows.len(),
@@ -130,18 +120,8 @@ impl Commerce {
                 if let Some(e) = &email {
                     lang.insert("email".into(), json!(e));
                 }
-                if let Some(c) = body
-                    .get("comment")
-                    .and_then(Value::as_str)
-                    .filter(|c| !c.trim().is_empty())
-                {
-                    if c.chars().count() > 10_000 {
-                        return Err(Error::invalid_field(
-                            "comment",
-                            "is longer than 10000 characters",
-                        ));
-                    }
-                    lang.insert("comment".into(), json!(c.trim()));
+                if let Some(c) = &comment {
+                    lang.insert("comment".into(), json!(c));
                 }
                 self.store
                     .update_in(&mut exec, &self.e.order, oid, &lang)
@@ -268,16 +248,17 @@ impl Commerce {
                     continue;
                 }
             };
-            invoices.push(json!({
-                "id": row.id(),
-                "status": row.text("status"),
-                "provider": row.text("provider"),
-                "amount": p.amount.normalize().to_string(),
-                "currency": p.currency,
-                "paymentUrl": row.text("paymentUrl"),
-                "successUrl": row.text("successUrl"),
-                "cancelUrl": row.text("cancelUrl"),
-            }));
+            let text = |k: &str| row.text(k).map(str::to_owned);
+            invoices.push(CheckoutInvoice {
+                id: Record::must_id(&row)?,
+                status: text("status"),
+                provider: text("provider"),
+                amount: Amount(p.amount),
+                currency: p.currency,
+                payment_url: text("paymentUrl"),
+                success_url: text("successUrl"),
+                cancel_url: text("cancelUrl"),
+            });
         }
         if let (Some(e), true) = (failure, invoices.is_empty()) {
             return Err(match e {
@@ -288,9 +269,9 @@ impl Commerce {
             });
         }
         tracing::info!(subject = %subject, orders = orders.len(), invoices = invoices.len(), provider, "checkout");
-        Ok(Checkout {
-            billing_module: json!({"invoices": invoices}),
-            ecommerce_module: json!({"orders": orders}),
+        Ok(CheckoutResult {
+            billing_module: CheckoutInvoices { invoices },
+            ecommerce_module: CheckoutOrders { orders },
         })
     }
 }

@@ -118,7 +118,7 @@ impl Commerce {
     /// The order's receipt (`orders-to-file-storage-module-files`, variant `receipt-default`):
     /// rendered from the order once, in its language, with the site's receipt template (the
     /// 'for planet' one when the site has it), and linked to the order. Returns its URL.
-    pub async fn receipt(&self, order: Uuid, view: &Value, language: &str) -> Result<String> {
+    pub async fn receipt(&self, order: Uuid, view: &OrderView, language: &str) -> Result<String> {
         use stoa_file_storage::render::{RECEIPT, RECEIPT_FOR_PLANET, template_of};
         if let Some(url) = self.receipt_url(order).await? {
             return Ok(url);
@@ -143,8 +143,10 @@ impl Commerce {
         let data = json!({"language": language, "site": {"name": site}, "paidAt": paid_at,
             "ecommerce": {"order": view}});
         // Named by the number people read (the id where an older order has none).
-        let named = view["number"]
-            .as_i64()
+        let named = view
+            .row
+            .get("number")
+            .and_then(Value::as_i64)
             .map_or_else(|| order.to_string(), |n| format!("№ {n}"));
         let alt = if language == "ru" {
             format!("Квитанция к заказу {named}")

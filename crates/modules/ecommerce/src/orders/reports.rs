@@ -1,10 +1,14 @@
 //! Reports: the admin dashboard's figures, order summaries and views, line totals.
 
 use super::*;
+use crate::views::{
+    CheckoutAttributes, CurrencyCard, CurrencyFigure, DayFigure, DetailsMore, OrderDetails,
+    OrderStats, OrderSummary, Status,
+};
 
 impl Commerce {
     /// Paid orders and revenue per currency per day over the last `days` days (admin dashboard).
-    pub async fn stats(&self, days: i64) -> Result<Value> {
+    pub async fn stats(&self, days: i64) -> Result<OrderStats> {
         let since = now() - time::Duration::days(days);
         let e = &self.e.change;
         // Only the window's payments are read (the payments of one month, not all of history).
@@ -34,7 +38,7 @@ impl Commerce {
             .await?;
         let loaded = self.load(orders).await?;
         let mut by_day: BTreeMap<(String, String), (i64, Decimal)> = BTreeMap::new();
-        let mut currencies: BTreeMap<String, Value> = BTreeMap::new();
+        let mut currencies: BTreeMap<String, CurrencyCard> = BTreeMap::new();
         for (oid, day) in &paid {
             let Some(c) = loaded.currency_of.get(oid).copied() else {
                 continue;
@@ -45,7 +49,7 @@ impl Commerce {
             let Some(cur) = loaded.currency(c) else {
                 continue;
             };
-            currencies.insert(cur.slug.clone(), currency_json(cur));
+            currencies.insert(cur.slug.clone(), cur.into());
             let e = by_day.entry((day.clone(), cur.slug.clone())).or_default();
             e.0 += 1;
             e.1 += amount;
@@ -56,33 +60,49 @@ impl Commerce {
             t.0 += n;
             t.1 += sum;
         }
-        let days_out: Vec<Value> = by_day
-            .into_iter()
-            .map(|((day, cur), (n, sum))| json!({"day": day, "currency": cur, "orders": n, "revenue": sum.normalize().to_string()}))
-            .collect();
-        let totals: Vec<Value> = totals
-            .into_iter()
-            .map(|(cur, (n, sum))| json!({"currency": cur, "orders": n, "revenue": sum.normalize().to_string()}))
-            .collect();
-        Ok(
-            json!({"days": days_out, "totals": totals, "currencies": currencies.into_values().collect::<Vec<_>>()}),
-        )
+        Ok(OrderStats {
+            days: by_day
+                .into_iter()
+                .map(|((day, currency), (orders, sum))| DayFigure {
+                    day,
+                    currency,
+                    orders,
+                    revenue: Amount(sum),
+                })
+                .collect(),
+            totals: totals
+                .into_iter()
+                .map(|(currency, (orders, sum))| CurrencyFigure {
+                    currency,
+                    orders,
+                    revenue: Amount(sum),
+                })
+                .collect(),
+            currencies: currencies.into_values().collect(),
+        })
     }
 
     /// DOMAIN's checkout-attributes of an order in a currency.
-    pub async fn checkout_attributes(&self, order: Uuid, currency: Uuid) -> Result<Value> {
+    pub async fn checkout_attributes(
+        &self,
+        order: Uuid,
+        currency: Uuid,
+    ) -> Result<CheckoutAttributes> {
         let row = self.store.get(&self.e.order, order).await?;
         let loaded = self.load(vec![row]).await?;
         let (amount, kind, interval) = loaded.checkout_attributes(order, currency)?;
-        Ok(json!({"amount": amount.normalize().to_string(), "type": kind, "interval": interval}))
+        Ok(CheckoutAttributes {
+            amount: Amount(amount),
+            kind,
+            interval,
+        })
     }
 
-    /// An order's view for admins (lines, totals, intents, invoices, history, next statuses).
     /// What the admins' list of orders shows beside each order's own fields, for `orders` (at
     /// most [`MAX_SUMMARIES`]): its total in its currency (or per currency before checkout), the
     /// provider and state of its latest invoice, and its buyer (the account and an address: the
     /// order's own, else the account's).
-    pub async fn summaries(&self, orders: &[Uuid]) -> Result<Vec<Value>> {
+    pub async fn summaries(&self, orders: &[Uuid]) -> Result<Vec<OrderSummary>> {
         let orders = &orders[..orders.len().min(MAX_SUMMARIES)];
         let vals: Vec<Val> = orders.iter().copied().map(Val::Uuid).collect();
         let rows = self
@@ -143,49 +163,46 @@ impl Commerce {
                     .filter(|e| !e.is_empty())
                     .map(str::to_owned)
                     .or_else(|| subject.and_then(|s| emails.get(&s).cloned()));
-                json!({
-                    "id": id,
-                    "checkoutTotal": v["checkoutTotal"],
-                    "billingModuleCurrency": v["billingModuleCurrency"],
-                    "total": v["total"],
-                    "provider": latest.and_then(|r| r.text("provider")),
-                    "paymentStatus": latest.and_then(|r| r.text("status")),
-                    "subjectId": subject,
-                    "email": email,
-                })
+                OrderSummary {
+                    id,
+                    checkout_total: v.more.checkout_total,
+                    billing_module_currency: v.more.billing_module_currency,
+                    total: v.more.total,
+                    provider: latest.and_then(|r| r.text("provider")).map(str::to_owned),
+                    payment_status: latest
+                        .and_then(|r| r.text("status"))
+                        .and_then(InvoiceState::of),
+                    subject_id: subject,
+                    email,
+                }
             })
             .collect())
     }
 
-    pub async fn admin_view(&self, order: Uuid) -> Result<Value> {
+    /// An order's view for admins (lines, totals, intents, invoices, history, next statuses).
+    pub async fn admin_view(&self, order: Uuid) -> Result<OrderDetails> {
         let row = self.store.get(&self.e.order, order).await?;
         let loaded = self.load(vec![row]).await?;
-        let mut v = self.view(&loaded, &loaded.orders[0]);
+        let base = self.view(&loaded, &loaded.orders[0]);
         let intent_ids = self.intents_of(order).await?;
-        v["paymentIntents"] = json!(
-            self.billing
-                .intents(&intent_ids)
-                .await?
-                .iter()
-                .map(Record::to_json)
-                .collect::<Vec<_>>()
-        );
-        v["invoices"] = json!(
-            self.billing
-                .invoices_of(&intent_ids)
-                .await?
-                .iter()
-                .map(Record::to_json)
-                .collect::<Vec<_>>()
-        );
-        v["statusChanges"] = json!(self.history(order).await?);
-        v["nextStatuses"] =
-            json!(status::ADMIN.next(loaded.orders[0].text("status").unwrap_or("new")));
-        Ok(v)
+        let status = loaded.orders[0].text("status").unwrap_or("new");
+        Ok(More {
+            base,
+            more: DetailsMore {
+                payment_intents: rows_of(self.billing.intents(&intent_ids).await?),
+                invoices: rows_of(self.billing.invoices_of(&intent_ids).await?),
+                status_changes: rows_of(self.history(order).await?),
+                next_statuses: status::ADMIN
+                    .next(status)
+                    .into_iter()
+                    .map(|s| Status(s.to_owned()))
+                    .collect(),
+            },
+        })
     }
 
     /// Line totals (every currency the product is priced in).
-    pub async fn line_total(&self, line: Uuid) -> Result<Value> {
+    pub async fn line_total(&self, line: Uuid) -> Result<Vec<Money>> {
         let l = self.store.get(&self.e.line, line).await?;
         let order = l
             .uuid("orderId")
@@ -194,9 +211,16 @@ impl Commerce {
             .load(vec![self.store.get(&self.e.order, order).await?])
             .await?;
         let v = self.view(&loaded, &loaded.orders[0]);
-        Ok(v["ordersToProducts"]
-            .as_array()
-            .and_then(|a| a.iter().find(|x| x["id"] == json!(line)))
-            .map_or(Value::Array(vec![]), |x| x["total"].clone()))
+        Ok(v.more
+            .orders_to_products
+            .into_iter()
+            .find(|x| x.row.get("id") == Some(&json!(line)))
+            .map(|x| x.more.total)
+            .unwrap_or_default())
     }
+}
+
+/// Records as their entity's declared schema `C`.
+fn rows_of<C>(rs: Vec<Record>) -> Vec<Row<C>> {
+    rs.iter().map(|r| Row::new(r.to_json())).collect()
 }

@@ -1,6 +1,7 @@
 //! Settlement: orders moving on when their intents are paid, status checks against billing, subscriptions' roles.
 
 use super::*;
+use crate::views::{Enforced, Enforcement, Status};
 
 impl Commerce {
     /// The orders paid by `intents` move on inside the transaction that marked the intents
@@ -220,7 +221,7 @@ impl Commerce {
     /// DOMAIN's product enforce: the subject's subscription orders of `product` whose paid period
     /// has ended are delivered (canceled ones too); the role check that follows each change
     /// revokes the product's roles. Orders of one-off purchases are left alone.
-    pub async fn enforce(&self, subject: Uuid, product: Uuid, actor: &str) -> Result<Value> {
+    pub async fn enforce(&self, subject: Uuid, product: Uuid, actor: &str) -> Result<Enforcement> {
         let lines = self
             .lines_of(&self.owners.order_ids(subject).await?)
             .await?;
@@ -255,13 +256,13 @@ impl Commerce {
                 .await?;
                 now_status = "delivered".into();
             }
-            out.push(json!({
-                "id": order,
-                "from": status,
-                "status": now_status,
-                "paidUntil": until.map(stoa_kernel::value::format_timestamp),
-            }));
+            out.push(Enforced {
+                id: order,
+                from: Status(status),
+                status: Status(now_status),
+                paid_until: until.map(stoa_kernel::value::format_timestamp),
+            });
         }
-        Ok(json!({"orders": out}))
+        Ok(Enforcement { orders: out })
     }
 }

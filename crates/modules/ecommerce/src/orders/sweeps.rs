@@ -138,7 +138,7 @@ impl Commerce {
     /// DOMAIN §5.4: the buyer holds the roles of the products of its delivering orders, and
     /// loses those of paying and delivered ones.
     pub async fn check_subject(&self, subject: Uuid) -> Result<(usize, usize)> {
-        let rows = self.orders_of(subject, "all").await?;
+        let rows = self.orders_of(subject, Which::All).await?;
         let loaded = self.load(rows).await?;
         let mut grant_products = Vec::new();
         let mut revoke_products = Vec::new();

@@ -1,6 +1,7 @@
 //! Status moves: the status machine's compare-and-set, the change recorded, its mails and role check enqueued.
 
 use super::*;
+use crate::views::{EcommerceOrder, Override};
 
 impl Commerce {
     /// Moves one order to `to` inside the caller's transaction: checks the status table (unless
@@ -94,30 +95,23 @@ impl Commerce {
     pub async fn override_status(
         &self,
         order: Uuid,
-        body: &Map<String, Value>,
+        body: &Override,
         actor: &str,
-    ) -> Result<Value> {
-        let to = body
-            .get("status")
-            .and_then(Value::as_str)
-            .filter(|s| crate::ORDER_STATUSES.contains(s))
-            .ok_or_else(|| {
-                Error::invalid_field(
-                    "status",
-                    format!("must be one of {}", crate::ORDER_STATUSES.join(", ")),
-                )
-            })?;
-        let reason = body
-            .get("reason")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|r| r.chars().count() >= 3)
-            .ok_or_else(|| {
-                Error::invalid_field(
-                    "reason",
-                    "say why the order is corrected (at least 3 characters)",
-                )
-            })?;
+    ) -> Result<Row<EcommerceOrder>> {
+        let to = body.status.as_str();
+        if !crate::ORDER_STATUSES.contains(&to) {
+            return Err(Error::invalid_field(
+                "status",
+                format!("must be one of {}", crate::ORDER_STATUSES.join(", ")),
+            ));
+        }
+        let reason = body.reason.trim();
+        if reason.chars().count() < 3 {
+            return Err(Error::invalid_field(
+                "reason",
+                "say why the order is corrected (at least 3 characters)",
+            ));
+        }
         if reason.chars().count() > 2000 {
             return Err(Error::invalid_field("reason", "at most 2000 characters"));
         }
@@ -131,6 +125,6 @@ impl Commerce {
         let out = self
             .transition(order, to, By::Admin, actor, Some(reason), true)
             .await?;
-        Ok(out.to_json())
+        Ok(Row::new(out.to_json()))
     }
 }
