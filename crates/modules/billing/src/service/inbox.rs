@@ -41,16 +41,7 @@ impl Billing {
         if body.len() > MAX_WEBHOOK_BODY {
             return Err(Error::PayloadTooLarge("webhook body too large".into()));
         }
-        let kept: Vec<(String, String)> = headers
-            .into_iter()
-            .filter(|(k, _)| {
-                !matches!(
-                    k.as_str(),
-                    "cookie" | "authorization" | "x-rbac-secret-key" | "proxy-authorization"
-                )
-            })
-            .take(KEPT_HEADERS)
-            .collect();
+        let kept = kept_headers(headers);
         let incoming = Incoming {
             headers: &kept,
             body,
@@ -106,42 +97,8 @@ impl Billing {
                 Err(e)
             }
             Verdict::Apply(invoice) => {
-                if !queue {
-                    entry.inline = Some(Inline {
-                        event: &event,
-                        invoice: &invoice,
-                        payment: self.payment_of(&invoice).await?,
-                    });
-                }
-                let (id, duplicate) = self
-                    .record(
-                        &entry,
-                        "received",
-                        true,
-                        "verified; being applied",
-                        invoice.id(),
-                        None,
-                    )
-                    .await?;
-                let pending = match (queue, duplicate) {
-                    (_, false) | (true, true) => None,
-                    // A copy of an entry still waiting to be applied (its own application
-                    // failed and its job has not run yet, or an earlier version's receiver
-                    // stopped between the two): applied now.
-                    (false, true) => self
-                        .store
-                        .find_by(
-                            &self.e.webhook,
-                            &[
-                                ("dedupeKey", Val::Text(entry.dedupe.clone())),
-                                ("status", Val::Text("received".into())),
-                            ],
-                            1,
-                        )
-                        .await?
-                        .first()
-                        .and_then(Record::id),
-                };
+                let (id, duplicate, pending) =
+                    self.accept(&mut entry, &event, &invoice, queue).await?;
                 Ok(Received {
                     id,
                     duplicate,
@@ -150,6 +107,56 @@ impl Billing {
                 })
             }
         }
+    }
+
+    /// Writes a verified webhook that applies to `invoice` as `received` (with the job that
+    /// applies it when `queue`; otherwise to be applied in the same transaction): its entry's
+    /// id, whether it was a copy, and the entry still waiting to be applied that a copy stands
+    /// for.
+    async fn accept<'a>(
+        &self,
+        entry: &mut Entry<'a>,
+        event: &'a Event,
+        invoice: &'a Record,
+        queue: bool,
+    ) -> Result<(Option<Uuid>, bool, Option<Uuid>)> {
+        if !queue {
+            entry.inline = Some(Inline {
+                event,
+                invoice,
+                payment: self.payment_of(invoice).await?,
+            });
+        }
+        let (id, duplicate) = self
+            .record(
+                entry,
+                "received",
+                true,
+                "verified; being applied",
+                invoice.id(),
+                None,
+            )
+            .await?;
+        let pending = match (queue, duplicate) {
+            (_, false) | (true, true) => None,
+            // A copy of an entry still waiting to be applied (its own application failed and
+            // its job has not run yet, or an earlier version's receiver stopped between the
+            // two): applied now.
+            (false, true) => self
+                .store
+                .find_by(
+                    &self.e.webhook,
+                    &[
+                        ("dedupeKey", Val::Text(entry.dedupe.clone())),
+                        ("status", Val::Text("received".into())),
+                    ],
+                    1,
+                )
+                .await?
+                .first()
+                .and_then(Record::id),
+        };
+        Ok((id, duplicate, pending))
     }
 
     /// Writes an inbox entry in `status` (with the job that applies it when `received` and the
@@ -519,4 +526,18 @@ impl Billing {
         }
         Ok(Verdict::Apply(invoice))
     }
+}
+
+/// The headers an inbox entry keeps: at most [`KEPT_HEADERS`], never a credential.
+fn kept_headers(headers: Vec<(String, String)>) -> Vec<(String, String)> {
+    headers
+        .into_iter()
+        .filter(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "cookie" | "authorization" | "x-rbac-secret-key" | "proxy-authorization"
+            )
+        })
+        .take(KEPT_HEADERS)
+        .collect()
 }

@@ -49,133 +49,143 @@ impl Billing {
         payment: &Payment,
     ) -> Result<Outcome> {
         let invoice_id = Record::must_id(invoice)?;
-        let (intent_ids, intents) = (&payment.ids, &payment.intents);
         let paid = event
             .amount
             .unwrap_or_else(|| invoice.decimal("amount").unwrap_or_default());
-        let listeners: Vec<Listener> = self.listeners.read().map(|l| l.clone()).unwrap_or_default();
-        let succeeded = {
-            // The inbox entry is claimed first: a concurrent run of the same entry stops here.
-            let claimed = repo::set_if(
-                exec,
-                &self.e.webhook,
-                id,
-                &[
-                    ("status", Val::Text("processed".into())),
-                    ("verified", Val::Bool(true)),
-                    ("invoiceId", Val::Uuid(invoice_id)),
-                    ("processedAt", Val::Timestamp(now())),
-                ],
-                &[("status", Val::Text("received".into()))],
-            )
-            .await?;
-            if claimed.is_none() {
-                return Ok(Outcome::Skipped);
+        // The inbox entry is claimed first: a concurrent run of the same entry stops here.
+        if !self.claim_in(exec, id, invoice_id).await? {
+            return Ok(Outcome::Skipped);
+        }
+        if let Some(renewal) = &event.renewal {
+            return self
+                .renew(exec, id, invoice, renewal, paid, &payment.ids)
+                .await;
+        }
+        if !self.mark_paid_in(exec, invoice_id).await? {
+            return self.paid_before_in(exec, id, invoice).await;
+        }
+        let (succeeded, rows) = self.succeed_in(exec, &payment.intents, paid).await?;
+        let result = format!("invoice paid; {} intent(s) succeeded", succeeded.len());
+        let set = [("result", Val::Text(result))];
+        repo::set_if(exec, &self.e.webhook, id, &set, &[]).await?;
+        if !succeeded.is_empty() {
+            let listeners: Vec<Listener> =
+                self.listeners.read().map(|l| l.clone()).unwrap_or_default();
+            for l in &listeners {
+                run_listener(exec, l, &rows, invoice_id).await?;
             }
-            if let Some(renewal) = &event.renewal {
-                return self
-                    .renew(exec, id, invoice, renewal, paid, intent_ids)
-                    .await;
-            }
-            let mut opened = None;
-            for from in ["open", "draft", "failed"] {
-                opened = repo::set_if(
-                    exec,
-                    &self.e.invoice,
-                    invoice_id,
-                    &[("status", Val::Text("paid".into()))],
-                    &[("status", Val::Text(from.into()))],
-                )
-                .await?;
-                if opened.is_some() {
-                    break;
-                }
-            }
-            if opened.is_none() {
-                // Read before this transaction: open/draft/failed then means paid meanwhile.
-                let status = invoice
-                    .text("status")
-                    .filter(|s| matches!(*s, "void" | "uncollectible"))
-                    .unwrap_or("paid");
-                let why = if status == "paid" {
-                    "the invoice was already paid".to_owned()
-                } else {
-                    // Money arrived for an invoice an admin gave up on: someone must look.
-                    let why = format!(
-                        "a payment arrived for invoice {invoice_id}, which is {status}; nothing was marked paid"
-                    );
-                    let mut alert = alert_of(
-                        invoice.text("provider").unwrap_or_default(),
-                        &why,
-                        Some(invoice_id),
-                    );
-                    alert["inbox"] = json!(id);
-                    enqueue(exec, &NewJob::now(JOB_ALERT, alert)).await?;
-                    why
-                };
-                repo::set_if(
-                    exec,
-                    &self.e.webhook,
-                    id,
-                    &[
-                        ("status", Val::Text("ignored".into())),
-                        ("result", Val::Text(why)),
-                    ],
-                    &[],
-                )
-                .await?;
-                return Ok(Outcome::Ignored("already paid".into()));
-            }
-            let mut left = paid;
-            let mut succeeded = Vec::new();
-            let mut rows = Vec::new();
-            for it in intents {
-                let status = it.text("status").unwrap_or_default();
-                if matches!(status, "succeeded" | "canceled") {
-                    continue;
-                }
-                let amount = it.decimal("amount").unwrap_or_default();
-                if amount > left {
-                    continue;
-                }
-                let iid = Record::must_id(it)?;
-                if let Some(row) = repo::set_if(
-                    exec,
-                    &self.e.intent,
-                    iid,
-                    &[("status", Val::Text("succeeded".into()))],
-                    &[("status", Val::Text(status.into()))],
-                )
-                .await?
-                {
-                    left -= amount;
-                    succeeded.push(iid);
-                    rows.push(row);
-                }
-            }
-            repo::set_if(
-                exec,
-                &self.e.webhook,
-                id,
-                &[(
-                    "result",
-                    Val::Text(format!(
-                        "invoice paid; {} intent(s) succeeded",
-                        succeeded.len()
-                    )),
-                )],
-                &[],
-            )
-            .await?;
-            if !succeeded.is_empty() {
-                for l in &listeners {
-                    run_listener(exec, l, &rows, invoice_id).await?;
-                }
-            }
-            succeeded
-        };
+        }
         tracing::info!(invoice = %invoice_id, intents = succeeded.len(), "invoice paid");
         Ok(Outcome::Paid(succeeded))
+    }
+
+    /// Claims inbox entry `id` for `invoice`: `false` when another run has it already.
+    async fn claim_in(&self, exec: &mut Exec<'_>, id: Uuid, invoice: Uuid) -> Result<bool> {
+        let claimed = repo::set_if(
+            exec,
+            &self.e.webhook,
+            id,
+            &[
+                ("status", Val::Text("processed".into())),
+                ("verified", Val::Bool(true)),
+                ("invoiceId", Val::Uuid(invoice)),
+                ("processedAt", Val::Timestamp(now())),
+            ],
+            &[("status", Val::Text("received".into()))],
+        )
+        .await?;
+        Ok(claimed.is_some())
+    }
+
+    /// Moves `invoice` to paid from whichever unpaid status it is in: `false` when it is in
+    /// none (paid meanwhile, or given up on).
+    async fn mark_paid_in(&self, exec: &mut Exec<'_>, invoice: Uuid) -> Result<bool> {
+        for from in ["open", "draft", "failed"] {
+            let paid = repo::set_if(
+                exec,
+                &self.e.invoice,
+                invoice,
+                &[("status", Val::Text("paid".into()))],
+                &[("status", Val::Text(from.into()))],
+            )
+            .await?;
+            if paid.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// A payment for an invoice that is no longer unpaid: entry `id` is ignored, and when the
+    /// invoice was given up on (void, uncollectible), the admins are alerted — money arrived
+    /// that nothing was marked paid for.
+    async fn paid_before_in(
+        &self,
+        exec: &mut Exec<'_>,
+        id: Uuid,
+        invoice: &Record,
+    ) -> Result<Outcome> {
+        let invoice_id = Record::must_id(invoice)?;
+        // Read before this transaction: open/draft/failed then means paid meanwhile.
+        let status = invoice
+            .text("status")
+            .filter(|s| matches!(*s, "void" | "uncollectible"))
+            .unwrap_or("paid");
+        let why = if status == "paid" {
+            "the invoice was already paid".to_owned()
+        } else {
+            let why = format!(
+                "a payment arrived for invoice {invoice_id}, which is {status}; nothing was marked paid"
+            );
+            let mut alert = alert_of(
+                invoice.text("provider").unwrap_or_default(),
+                &why,
+                Some(invoice_id),
+            );
+            alert["inbox"] = json!(id);
+            enqueue(exec, &NewJob::now(JOB_ALERT, alert)).await?;
+            why
+        };
+        let set = [
+            ("status", Val::Text("ignored".into())),
+            ("result", Val::Text(why)),
+        ];
+        repo::set_if(exec, &self.e.webhook, id, &set, &[]).await?;
+        Ok(Outcome::Ignored("already paid".into()))
+    }
+
+    /// Succeeds the open `intents`, oldest first, while the amount `paid` lasts: their ids and
+    /// rows as they now are.
+    async fn succeed_in(
+        &self,
+        exec: &mut Exec<'_>,
+        intents: &[Record],
+        paid: Decimal,
+    ) -> Result<(Vec<Uuid>, Vec<Record>)> {
+        let mut left = paid;
+        let (mut succeeded, mut rows) = (Vec::new(), Vec::new());
+        for it in intents {
+            let status = it.text("status").unwrap_or_default();
+            let amount = it.decimal("amount").unwrap_or_default();
+            if matches!(status, "succeeded" | "canceled") || amount > left {
+                continue;
+            }
+            let iid = Record::must_id(it)?;
+            if let Some(row) = repo::set_if(
+                exec,
+                &self.e.intent,
+                iid,
+                &[("status", Val::Text("succeeded".into()))],
+                &[("status", Val::Text(status.into()))],
+            )
+            .await?
+            {
+                left -= amount;
+                succeeded.push(iid);
+                rows.push(row);
+            }
+        }
+        Ok((succeeded, rows))
     }
 
     /// A subscription's later payment: a new paid invoice of the same intents (the newest paid

@@ -1,6 +1,24 @@
 //! Checkout: the subject's cart orders into payment intents and invoices, and the orders to `paying`.
+//! In four steps: the payer and the orders checked (nothing written), the orders placed and
+//! charged in one transaction, then the payments opened at the provider (a network call, so
+//! outside it).
+
+use stoa_billing::provider::Provider;
 
 use super::*;
+
+/// How a checkout is paid, checked: the provider, and the buyer's address, language and comment.
+struct Paying {
+    provider: String,
+    adapter: Arc<dyn Provider>,
+    email: Option<String>,
+    language: String,
+    comment: Option<String>,
+}
+
+/// A payment a checkout started: the orders it pays, what was asked, and the invoice when the
+/// provider answered inside the transaction (a local one).
+type Started = (Vec<Uuid>, NewPayment, Option<Record>);
 
 impl Commerce {
     /// Checkout of the subject's open orders with a provider: intents per (currency, type,
@@ -12,8 +30,40 @@ impl Commerce {
         body: &Payer,
         actor: &str,
     ) -> Result<CheckoutResult> {
-        let provider = body.provider.as_str();
-        let adapter = self.billing.provider(provider)?;
+        let paying = self.paying(body)?;
+        let rows = self.checkable(subject, picked).await?;
+        let orders: Vec<Uuid> = rows.iter().filter_map(Record::id).collect();
+        let mut loaded = self.load(rows).await?;
+        // Checked before anything changes, so bad input changes nothing…
+        group_orders(&loaded)?;
+        let roles = self.owners.products_carry_roles().await?;
+        let mut tx = self.store.begin().await?;
+        let payments = {
+            let mut exec = tx.exec();
+            if let Some(e) = &paying.email {
+                self.subjects.ensure_email(&mut exec, subject, e).await?;
+            }
+            let numbers = self
+                .place_in(&mut exec, &loaded, &paying, actor, roles)
+                .await?;
+            // …and computed again once the orders are `paying`: a quantity change that committed
+            // before is charged, one that comes after fails its own `status = new` check.
+            loaded.lines = self.lines_in(&mut exec, &orders).await?;
+            self.charge_in(&mut exec, &loaded, &orders, &paying, &numbers)
+                .await?
+        };
+        tx.commit().await?;
+        let invoices = self.open(payments, &paying.provider, actor).await?;
+        tracing::info!(subject = %subject, orders = orders.len(), invoices = invoices.len(), provider = %paying.provider, "checkout");
+        Ok(CheckoutResult {
+            billing_module: CheckoutInvoices { invoices },
+            ecommerce_module: CheckoutOrders { orders },
+        })
+    }
+
+    /// The payer as sent, checked: a provider offered here, an address when it needs one.
+    fn paying(&self, body: &Payer) -> Result<Paying> {
+        let adapter = self.billing.provider(&body.provider)?;
         let email = match body.email.as_deref().filter(|e| !e.trim().is_empty()) {
             Some(e) => Some(stoa_rbac::service::normalise_email("email", e)?),
             None if adapter.needs_email() => {
@@ -24,11 +74,21 @@ impl Commerce {
             }
             None => None,
         };
-        let language = body
-            .language
-            .map_or(self.default_language.as_str(), |l| l.code())
-            .to_owned();
-        let comment = comment(body.comment.as_deref())?;
+        Ok(Paying {
+            provider: body.provider.clone(),
+            adapter,
+            email,
+            language: body
+                .language
+                .map_or(self.default_language.as_str(), |l| l.code())
+                .to_owned(),
+            comment: comment(body.comment.as_deref())?,
+        })
+    }
+
+    /// The orders `picked`, each the subject's and still in the cart (at least one, at most
+    /// [`MAX_CHECKOUT_ORDERS`]).
+    async fn checkable(&self, subject: Uuid, picked: Picked) -> Result<Vec<Record>> {
         let count = match &picked {
             Picked::Ids(ids) => ids.len(),
             Picked::Open(rows) => rows.len(),
@@ -55,7 +115,6 @@ impl Commerce {
             }
             Picked::Open(rows) => rows,
         };
-        let mut orders = Vec::with_capacity(rows.len());
         for row in &rows {
             let o = Record::must_id(row)?;
             if row.text("status") != Some("new") || row.text("type") != Some("cart") {
@@ -67,160 +126,166 @@ impl Commerce {
                     ),
                 ));
             }
-            orders.push(o);
         }
-        let mut loaded = self.load(rows).await?;
-        // Checked before anything changes, so bad input changes nothing…
-        group_orders(&loaded)?;
-        let list = orders
-            .iter()
-            .map(Uuid::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        let success = format!(
-            "{}/{language}/ecommerce/checkout/success?orders={list}",
-            self.public_url
-        );
-        let cancel = format!(
-            "{}/{language}/ecommerce/checkout/cancel?orders={list}",
-            self.public_url
-        );
-        let mut payments = Vec::new();
-        let mut numbers: HashMap<Uuid, i64> = HashMap::new();
-        let roles = self.owners.products_carry_roles().await?;
-        let mut tx = self.store.begin().await?;
-        {
-            let mut exec = tx.exec();
-            if let Some(e) = &email {
-                self.subjects.ensure_email(&mut exec, subject, e).await?;
+        Ok(rows)
+    }
+
+    /// Places the loaded orders inside the checkout's transaction: each to `paying` (a
+    /// concurrent checkout of the same orders fails here), with the buyer's language, address
+    /// and comment, and a number people read (`№ 1001`); links to an earlier, abandoned
+    /// checkout's intents go. Answers each order's number.
+    async fn place_in(
+        &self,
+        exec: &mut Exec<'_>,
+        loaded: &Loaded,
+        paying: &Paying,
+        actor: &str,
+        roles: bool,
+    ) -> Result<HashMap<Uuid, i64>> {
+        let mut numbers = HashMap::new();
+        for o in &loaded.orders {
+            let row = self
+                .transition_in(exec, o, Move::to("paying", actor), roles)
+                .await
+                .map_err(|e| match e {
+                    Error::Conflict { .. } => Error::conflict_field(
+                        "ecommerceModule.orders",
+                        "these orders are already being paid",
+                    ),
+                    other => other,
+                })?;
+            let oid = Record::must_id(&row)?;
+            let mut fields = Map::new();
+            fields.insert("language".into(), json!(paying.language));
+            if let Some(e) = &paying.email {
+                fields.insert("email".into(), json!(e));
             }
-            for o in &loaded.orders {
-                let row = self
-                    .transition_in(
-                        &mut exec,
-                        o,
-                        "paying",
-                        By::System,
-                        actor,
-                        None,
-                        false,
-                        roles,
-                    )
-                    .await
-                    .map_err(|e| match e {
-                        Error::Conflict { .. } => Error::conflict_field(
-                            "ecommerceModule.orders",
-                            "these orders are already being paid",
-                        ),
-                        other => other,
-                    })?;
-                let oid = Record::must_id(&row)?;
-                let mut lang = Map::new();
-                lang.insert("language".into(), json!(language));
-                if let Some(e) = &email {
-                    lang.insert("email".into(), json!(e));
-                }
-                if let Some(c) = &comment {
-                    lang.insert("comment".into(), json!(c));
-                }
-                self.store
-                    .update_in(&mut exec, &self.e.order, oid, &lang)
-                    .await?;
-                if row.int("number").is_none() {
+            if let Some(c) = &paying.comment {
+                fields.insert("comment".into(), json!(c));
+            }
+            self.store
+                .update_in(exec, &self.e.order, oid, &fields)
+                .await?;
+            let number = match row.int("number") {
+                Some(n) => n,
+                None => {
                     let n = stoa_store::counters::next(
-                        &mut exec,
+                        exec,
                         ORDER_NUMBERS,
                         &self.e.order,
                         "number",
                         FIRST_ORDER_NUMBER,
                     )
                     .await?;
-                    repo::set_if(
-                        &mut exec,
-                        &self.e.order,
-                        oid,
-                        &[("number", Val::Int(n))],
-                        &[],
-                    )
-                    .await?;
-                    numbers.insert(oid, n);
-                } else if let Some(n) = row.int("number") {
-                    numbers.insert(oid, n);
+                    let set = [("number", Val::Int(n))];
+                    repo::set_if(exec, &self.e.order, oid, &set, &[]).await?;
+                    n
                 }
-                // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
-                // the transaction go through it: a second pooled connection per checkout would
-                // let concurrent checkouts exhaust the pool waiting on each other.)
-                let stale = FindQuery::all()
-                    .eq(&self.e.o2i, "orderId", Val::Uuid(oid))?
-                    .take(100);
-                for l in repo::find(&mut exec, &self.e.o2i, &stale).await?.0 {
-                    repo::delete(&mut exec, &self.e.o2i, Record::must_id(&l)?).await?;
-                }
-                // The payment timeout is the sweep's (`JOB_SWEEP`), not a job row per checkout.
+            };
+            numbers.insert(oid, number);
+            // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
+            // the transaction go through it: a second pooled connection per checkout would
+            // let concurrent checkouts exhaust the pool waiting on each other.)
+            let stale = FindQuery::all()
+                .eq(&self.e.o2i, "orderId", Val::Uuid(oid))?
+                .take(100);
+            for l in repo::find(exec, &self.e.o2i, &stale).await?.0 {
+                repo::delete(exec, &self.e.o2i, Record::must_id(&l)?).await?;
             }
-            // …and computed again once the orders are `paying`: a quantity change that committed
-            // before is charged, one that comes after fails its own `status = new` check.
-            loaded.lines = self.lines_in(&mut exec, &orders).await?;
-            let groups = group_orders(&loaded)?;
-            for ((currency, kind, interval), (amount, members)) in &groups {
-                let intent = self
-                    .billing
-                    .create_intent(&mut exec, *amount, *currency, kind, interval.as_deref())
-                    .await?;
-                for oid in members {
-                    self.store
-                        .link_in(
-                            &mut exec,
-                            &self.e.o2i,
-                            ("orderId", *oid),
-                            ("billingModulePaymentIntentId", intent),
-                        )
-                        .await?;
-                }
-                let cur = loaded
-                    .currency(*currency)
-                    .map(|c| c.slug.clone())
-                    .unwrap_or_default();
-                // Refused before anything is kept: the transaction is dropped with the error.
-                if !cur.is_empty() {
-                    self.billing.takes(adapter.as_ref(), &cur)?;
-                }
-                let invoice = self
-                    .billing
-                    .draft_invoice(&mut exec, &[intent], provider, *amount, &success, &cancel)
-                    .await?;
-                let payment = NewPayment {
-                    invoice,
-                    intents: vec![intent],
-                    amount: *amount,
-                    currency: cur,
-                    email: email.clone(),
-                    description: format!(
-                        "{} {}",
-                        if language == "ru" {
-                            "Заказ"
-                        } else {
-                            "Order"
-                        },
-                        members
-                            .iter()
-                            .map(|m| numbers
-                                .get(m)
-                                .map_or_else(|| m.to_string(), |n| format!("№ {n}")))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    success_url: success.clone(),
-                    cancel_url: cancel.clone(),
-                    kind: kind.clone(),
-                    interval: interval.clone(),
-                };
-                // A provider that answers without a network call starts the payment here.
-                let opened = self.billing.start_in(&mut exec, &payment, provider).await?;
-                payments.push((members.clone(), payment, opened));
-            }
+            // The payment timeout is the sweep's (`JOB_SWEEP`), not a job row per checkout.
         }
-        tx.commit().await?;
+        Ok(numbers)
+    }
+
+    /// Charges the placed orders inside the checkout's transaction: one payment intent and one
+    /// draft invoice per (currency, type, interval), the orders linked to it; a provider that
+    /// answers without a network call starts its payment here too.
+    async fn charge_in(
+        &self,
+        exec: &mut Exec<'_>,
+        loaded: &Loaded,
+        orders: &[Uuid],
+        paying: &Paying,
+        numbers: &HashMap<Uuid, i64>,
+    ) -> Result<Vec<Started>> {
+        let list = orders
+            .iter()
+            .map(Uuid::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let back = |to: &str| {
+            format!(
+                "{}/{}/ecommerce/checkout/{to}?orders={list}",
+                self.public_url, paying.language
+            )
+        };
+        let (success, cancel) = (back("success"), back("cancel"));
+        let provider = paying.provider.as_str();
+        let mut started = Vec::new();
+        for ((currency, kind, interval), (amount, members)) in &group_orders(loaded)? {
+            let intent = self
+                .billing
+                .create_intent(exec, *amount, *currency, kind, interval.as_deref())
+                .await?;
+            for oid in members {
+                let link = ("billingModulePaymentIntentId", intent);
+                self.store
+                    .link_in(exec, &self.e.o2i, ("orderId", *oid), link)
+                    .await?;
+            }
+            let cur = loaded
+                .currency(*currency)
+                .map(|c| c.slug.clone())
+                .unwrap_or_default();
+            // Refused before anything is kept: the transaction is dropped with the error.
+            if !cur.is_empty() {
+                self.billing.takes(paying.adapter.as_ref(), &cur)?;
+            }
+            let invoice = self
+                .billing
+                .draft_invoice(exec, &[intent], provider, *amount, &success, &cancel)
+                .await?;
+            let named = members
+                .iter()
+                .map(|m| {
+                    numbers
+                        .get(m)
+                        .map_or_else(|| m.to_string(), |n| format!("№ {n}"))
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let word = if paying.language == "ru" {
+                "Заказ"
+            } else {
+                "Order"
+            };
+            let payment = NewPayment {
+                invoice,
+                intents: vec![intent],
+                amount: *amount,
+                currency: cur,
+                email: paying.email.clone(),
+                description: format!("{word} {named}"),
+                success_url: success.clone(),
+                cancel_url: cancel.clone(),
+                kind: kind.clone(),
+                interval: interval.clone(),
+            };
+            let opened = self.billing.start_in(exec, &payment, provider).await?;
+            started.push((members.clone(), payment, opened));
+        }
+        Ok(started)
+    }
+
+    /// Opens the started payments at the provider (those it did not answer in the transaction).
+    /// A payment the provider refuses gives its orders back to the cart, to be paid again with
+    /// this or another provider; when none opened, the checkout fails with the provider's error.
+    async fn open(
+        &self,
+        payments: Vec<Started>,
+        provider: &str,
+        actor: &str,
+    ) -> Result<Vec<CheckoutInvoice>> {
         let mut invoices = Vec::new();
         let mut failure = None;
         for (members, p, opened) in payments {
@@ -231,18 +296,9 @@ impl Commerce {
             let row = match opened {
                 Ok(row) => row,
                 Err(e) => {
-                    // The payment never started: these orders go back to the cart, to be paid
-                    // again with this or another provider.
                     for oid in &members {
-                        self.transition(
-                            *oid,
-                            "new",
-                            By::System,
-                            actor,
-                            Some(PAYMENT_NOT_STARTED),
-                            false,
-                        )
-                        .await?;
+                        let back = Move::to("new", actor).because(PAYMENT_NOT_STARTED);
+                        self.transition(*oid, back).await?;
                     }
                     failure = Some(e);
                     continue;
@@ -268,10 +324,6 @@ impl Commerce {
                 other => other,
             });
         }
-        tracing::info!(subject = %subject, orders = orders.len(), invoices = invoices.len(), provider, "checkout");
-        Ok(CheckoutResult {
-            billing_module: CheckoutInvoices { invoices },
-            ecommerce_module: CheckoutOrders { orders },
-        })
+        Ok(invoices)
     }
 }

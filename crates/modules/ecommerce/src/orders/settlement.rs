@@ -75,7 +75,7 @@ impl Commerce {
                 .collect();
             let to = paid_to(&mine);
             match self
-                .transition_in(exec, &row, to, By::System, "payment", None, false, roles)
+                .transition_in(exec, &row, Move::to(to, "payment"), roles)
                 .await
             {
                 Ok(_) => {}
@@ -131,8 +131,7 @@ impl Commerce {
                     .any(|i| i.text("status") == Some("succeeded"))
                 {
                     let to = paid_to(&intents);
-                    self.transition(order, to, By::System, "payment", None, false)
-                        .await?;
+                    self.transition(order, Move::to(to, "payment")).await?;
                     return Ok(to.into());
                 }
                 // A checkout cut off between its commit and the provider's answer (a crash)
@@ -145,11 +144,7 @@ impl Commerce {
                 {
                     self.transition(
                         order,
-                        "new",
-                        By::System,
-                        "payment check",
-                        Some(PAYMENT_NOT_STARTED),
-                        false,
+                        Move::to("new", "payment check").because(PAYMENT_NOT_STARTED),
                     )
                     .await?;
                     return Ok("new".into());
@@ -159,15 +154,8 @@ impl Commerce {
                     .and_then(parse_timestamp)
                     .unwrap_or_else(now);
                 if now() - since >= self.timeout {
-                    self.transition(
-                        order,
-                        "canceled",
-                        By::System,
-                        "payment timeout",
-                        None,
-                        false,
-                    )
-                    .await?;
+                    self.transition(order, Move::to("canceled", "payment timeout"))
+                        .await?;
                     return Ok("canceled".into());
                 }
                 Err(Error::conflict_field(
@@ -179,11 +167,7 @@ impl Commerce {
                 if self.lapsed(order).await? {
                     self.transition(
                         order,
-                        "delivered",
-                        By::System,
-                        "subscription check",
-                        Some("subscription lapsed"),
-                        false,
+                        Move::to("delivered", "subscription check").because("subscription lapsed"),
                     )
                     .await?;
                     return Ok("delivered".into());
@@ -247,11 +231,7 @@ impl Commerce {
             {
                 self.transition(
                     order,
-                    "delivered",
-                    By::System,
-                    actor,
-                    Some("subscription lapsed"),
-                    false,
+                    Move::to("delivered", actor).because("subscription lapsed"),
                 )
                 .await?;
                 now_status = "delivered".into();

@@ -3,25 +3,67 @@
 use super::*;
 use crate::views::{EcommerceOrder, Override};
 
+/// One status move: where to, who made it (recorded), why, and whether it is an administrator's
+/// correction (which the status table does not limit).
+#[derive(Clone, Copy, Debug)]
+pub struct Move<'a> {
+    pub to: &'a str,
+    pub actor: &'a str,
+    pub reason: Option<&'a str>,
+    pub overridden: bool,
+}
+
+impl<'a> Move<'a> {
+    /// The platform's move (checkout, the payment check, timeouts, a subscription's lapse):
+    /// one the status table allows.
+    pub fn to(to: &'a str, actor: &'a str) -> Self {
+        Self {
+            to,
+            actor,
+            reason: None,
+            overridden: false,
+        }
+    }
+
+    /// An administrator's correction to any status, with its reason.
+    pub fn correction(to: &'a str, actor: &'a str, reason: &'a str) -> Self {
+        Self {
+            to,
+            actor,
+            reason: Some(reason),
+            overridden: true,
+        }
+    }
+
+    /// The move, with the reason recorded beside it.
+    pub fn because(self, reason: &'a str) -> Self {
+        Self {
+            reason: Some(reason),
+            ..self
+        }
+    }
+}
+
 impl Commerce {
-    /// Moves one order to `to` inside the caller's transaction: checks the status table (unless
-    /// overriding), compares-and-sets the status, records the change and enqueues its emails and
-    /// role check.
-    #[allow(clippy::too_many_arguments)]
+    /// Moves one order as `mv` says inside the caller's transaction: checks the status table
+    /// (unless correcting), compares-and-sets the status, records the change and enqueues its
+    /// emails and role check (`roles`: whether any product carries roles).
     pub(super) async fn transition_in(
         &self,
         exec: &mut Exec<'_>,
         order: &Record,
-        to: &str,
-        by: By,
-        actor: &str,
-        reason: Option<&str>,
-        overridden: bool,
+        mv: Move<'_>,
         roles: bool,
     ) -> Result<Record> {
+        let Move {
+            to,
+            actor,
+            reason,
+            overridden,
+        } = mv;
         let oid = Record::must_id(order)?;
         let from = order.text("status").unwrap_or("new").to_owned();
-        if !overridden && !status::allowed(&from, to, by) {
+        if !overridden && !status::allowed(&from, to, By::System) {
             return Err(Error::conflict_field(
                 "status",
                 format!("an order in '{from}' cannot move to '{to}'"),
@@ -63,30 +105,11 @@ impl Commerce {
     }
 
     /// One transition in its own transaction.
-    pub async fn transition(
-        &self,
-        order: Uuid,
-        to: &str,
-        by: By,
-        actor: &str,
-        reason: Option<&str>,
-        overridden: bool,
-    ) -> Result<Record> {
+    pub async fn transition(&self, order: Uuid, mv: Move<'_>) -> Result<Record> {
         let row = self.store.get(&self.e.order, order).await?;
         let roles = self.owners.products_carry_roles().await?;
         let mut tx = self.store.begin().await?;
-        let out = self
-            .transition_in(
-                &mut tx.exec(),
-                &row,
-                to,
-                by,
-                actor,
-                reason,
-                overridden,
-                roles,
-            )
-            .await?;
+        let out = self.transition_in(&mut tx.exec(), &row, mv, roles).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -123,7 +146,7 @@ impl Commerce {
             ));
         }
         let out = self
-            .transition(order, to, By::Admin, actor, Some(reason), true)
+            .transition(order, Move::correction(to, actor, reason))
             .await?;
         Ok(Row::new(out.to_json()))
     }

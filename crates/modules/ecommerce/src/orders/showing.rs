@@ -1,0 +1,250 @@
+//! What the buyer sees: an order's view (lines, products, totals per currency), the buyer's
+//! orders and one of them with its history, payments and receipt, and the cart's totals.
+
+use super::*;
+
+impl Commerce {
+    /// One loaded order's view: its lines with products and per-currency totals, its currency
+    /// and its total in that currency.
+    pub(super) fn view(&self, l: &Loaded, order: &Record) -> OrderView {
+        let oid = order.id().unwrap_or_default();
+        let mut totals: BTreeMap<Uuid, Decimal> = BTreeMap::new();
+        let lines: Vec<LineView> = l
+            .lines_of(oid)
+            .map(|line| {
+                let pid = line.uuid("productId").unwrap_or_default();
+                let q = Decimal::from(line.int("quantity").unwrap_or(1));
+                let product = l.products.get(&pid).map(|p| ProductCard {
+                    id: pid,
+                    slug: p.text("slug").map(str::to_owned),
+                    title: p.json("title").map(Row::new),
+                    kind: p.text("type").map(str::to_owned),
+                    admin_title: p.text("adminTitle").map(str::to_owned),
+                });
+                let line_totals: Vec<Money> = l
+                    .prices
+                    .get(&pid)
+                    .map(|ps| {
+                        ps.iter()
+                            .filter_map(|p| {
+                                let amount = p.amount.checked_mul(q)?;
+                                let t = totals.entry(p.currency.id).or_default();
+                                *t = t.checked_add(amount)?;
+                                Some(Money {
+                                    total: Amount(amount),
+                                    billing_module_currency: (&p.currency).into(),
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                LineView::new(
+                    line.to_json(),
+                    LineMore {
+                        product,
+                        total: line_totals,
+                    },
+                )
+            })
+            .collect();
+        let currency = l.currency_of.get(&oid).copied();
+        let more = OrderMore {
+            orders_to_products: lines,
+            billing_module_currency: currency.and_then(|c| l.currency(c)).map(Into::into),
+            total: totals
+                .iter()
+                .filter_map(|(c, t)| {
+                    Some(Money {
+                        total: Amount(*t),
+                        billing_module_currency: l.currency(*c)?.into(),
+                    })
+                })
+                .collect(),
+            checkout_total: currency
+                .and_then(|c| l.checkout_attributes(oid, c).ok())
+                .map(|(a, _, _)| Amount(a)),
+        };
+        OrderView::new(order.to_json(), more)
+    }
+
+    /// The subject's orders, newest first: `cart` (default: cart-type), `history`, or `all`.
+    pub async fn orders_of(&self, subject: Uuid, which: Which) -> Result<Vec<Record>> {
+        let ids: Vec<Val> = self
+            .owners
+            .order_ids(subject)
+            .await?
+            .into_iter()
+            .map(Val::Uuid)
+            .collect();
+        let mut rows = self
+            .store
+            .find_in(&self.e.order, "id", &ids, ids.len() + 1)
+            .await?;
+        rows.retain(|o| match which {
+            Which::All => true,
+            Which::History => o.text("type") == Some("history"),
+            Which::Cart => o.text("type") == Some("cart"),
+        });
+        rows.sort_by(|a, b| b.text("createdAt").cmp(&a.text("createdAt")));
+        Ok(rows)
+    }
+
+    /// The subject's cart orders still open (`new`): what the cart shows and a checkout pays.
+    pub async fn open_orders(&self, subject: Uuid) -> Result<Vec<Record>> {
+        let mut rows = self.orders_of(subject, Which::Cart).await?;
+        rows.retain(|o| o.text("status") == Some("new"));
+        Ok(rows)
+    }
+
+    pub async fn list(&self, subject: Uuid, which: Which) -> Result<Vec<OrderView>> {
+        let rows = self.orders_of(subject, which).await?;
+        let loaded = self.load(rows).await?;
+        Ok(loaded
+            .orders
+            .iter()
+            .map(|o| self.view(&loaded, o))
+            .collect())
+    }
+
+    /// One of the subject's orders (404 when it is someone else's) with its status history.
+    pub async fn one(&self, subject: Uuid, order: Uuid) -> Result<OwnerOrder> {
+        let row = self.owned(subject, order).await?;
+        let loaded = self.load(vec![row]).await?;
+        let base = self.view(&loaded, &loaded.orders[0]);
+        // The buyer sees when and to what; who changed it and why stay with the admins.
+        let steps = self
+            .history(order)
+            .await?
+            .iter()
+            .filter_map(|c| {
+                Some(OrderStep {
+                    id: c.id()?,
+                    created_at: c.text("createdAt")?.to_owned(),
+                    from: c.text("from")?.to_owned(),
+                    to: c.text("to")?.to_owned(),
+                })
+            })
+            .collect();
+        Ok(More {
+            base,
+            more: OwnerMore {
+                status_changes: steps,
+                payments: self.payments_of(order).await?,
+                receipt_url: self.receipt_url(order).await?,
+            },
+        })
+    }
+
+    /// The order's invoices as its buyer sees them, oldest first: where each stands, through which
+    /// provider, for how much, and — while one is still open — the provider's page to pay it on
+    /// (a buyer who left that page comes back to it from the order). The provider's own ids and
+    /// the return addresses stay with the admins.
+    pub(super) async fn payments_of(&self, order: Uuid) -> Result<Vec<Payment>> {
+        let intents = self.intents_of(order).await?;
+        Ok(self
+            .billing
+            .invoices_of(&intents)
+            .await?
+            .iter()
+            .filter_map(|i| {
+                let status = InvoiceState::of(i.text("status").unwrap_or("draft"))?;
+                let url = i
+                    .text("paymentUrl")
+                    .filter(|u| status == InvoiceState::Open && !u.is_empty());
+                Some(Payment {
+                    id: i.id()?,
+                    status,
+                    provider: i.text("provider").map(str::to_owned),
+                    amount: Amount(i.decimal("amount").unwrap_or_default()),
+                    created_at: i.text("createdAt").map(str::to_owned),
+                    payment_url: url.map(str::to_owned),
+                })
+            })
+            .collect())
+    }
+
+    /// The URL of the order's receipt once it is made (at payment), else `None`.
+    pub(super) async fn receipt_url(&self, order: Uuid) -> Result<Option<String>> {
+        let link = self
+            .store
+            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let existing = self
+            .store
+            .find_by(
+                &link,
+                &[
+                    ("orderId", Val::Uuid(order)),
+                    ("variant", Val::Text("receipt-default".into())),
+                ],
+                1,
+            )
+            .await?;
+        match existing
+            .first()
+            .and_then(|r| r.uuid("fileStorageModuleFileId"))
+        {
+            Some(fid) => self.files.url_of(fid).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The order's status changes, oldest first.
+    pub async fn history(&self, order: Uuid) -> Result<Vec<Record>> {
+        let mut rows = self
+            .store
+            .find_by(&self.e.change, &[("orderId", Val::Uuid(order))], 200)
+            .await?;
+        rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+        Ok(rows)
+    }
+
+    /// An order `subject` owns, or 404 (someone else's order is indistinguishable from none).
+    pub async fn owned(&self, subject: Uuid, order: Uuid) -> Result<Record> {
+        let owners = self.owners.order_owners(&[order]).await?;
+        if !owners.iter().any(|(o, s)| *o == order && *s == subject) {
+            return Err(Error::not_found(format!("order {order} not found")));
+        }
+        self.store.get(&self.e.order, order).await
+    }
+
+    /// Σ quantity over the subject's cart orders still open (`new`): the cart badge.
+    pub async fn quantity(&self, subject: Uuid) -> Result<i64> {
+        let rows: Vec<Record> = self.open_orders(subject).await?;
+        let ids: Vec<Uuid> = rows.iter().filter_map(Record::id).collect();
+        Ok(self
+            .lines_of(&ids)
+            .await?
+            .iter()
+            .map(|l| l.int("quantity").unwrap_or(0))
+            .sum())
+    }
+
+    /// Totals of the open cart per currency (each order counted in its own currency).
+    pub async fn totals(&self, subject: Uuid) -> Result<Vec<CartGroup>> {
+        let rows: Vec<Record> = self.open_orders(subject).await?;
+        let loaded = self.load(rows).await?;
+        let mut groups: BTreeMap<Uuid, (Decimal, Vec<OrderView>)> = BTreeMap::new();
+        for o in &loaded.orders {
+            let oid = Record::must_id(o)?;
+            let Some(c) = loaded.currency_of.get(&oid).copied() else {
+                continue;
+            };
+            let Ok((amount, _, _)) = loaded.checkout_attributes(oid, c) else {
+                continue;
+            };
+            let g = groups.entry(c).or_default();
+            g.0 = g.0.checked_add(amount).unwrap_or(g.0);
+            g.1.push(self.view(&loaded, o));
+        }
+        Ok(groups
+            .into_iter()
+            .filter_map(|(c, (t, orders))| {
+                Some(CartGroup {
+                    billing_module_currency: loaded.currency(c)?.into(),
+                    total: Amount(t),
+                    orders,
+                })
+            })
+            .collect())
+    }
+}
