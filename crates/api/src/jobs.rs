@@ -13,14 +13,16 @@ use stoa_store::jobs::{self, Claimed, NewJob};
 
 use crate::module::{Context, JobDef, Schedule};
 
-/// Runs the jobs of every module.
-/// A uuid argument of a job's payload (`{"order": "…"}`); a clear error when it is missing.
-pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> Result<uuid::Uuid> {
+/// A uuid argument of a job's payload (`{"order": "…"}`); without it the job can never run, so
+/// it is buried at once.
+pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> crate::module::ModuleResult<uuid::Uuid> {
     payload
         .get(key)
         .and_then(serde_json::Value::as_str)
         .and_then(|s| uuid::Uuid::parse_str(s).ok())
-        .ok_or_else(|| stoa_kernel::Error::bad_field(key, "the job's payload needs this uuid"))
+        .ok_or_else(|| {
+            crate::module::ModuleError::payload(format!("the job's payload needs the uuid {key}"))
+        })
 }
 
 /// How long a settled job's slot may wait for others before the runner claims (see `run`).
@@ -160,11 +162,12 @@ impl Runner {
             std::panic::AssertUnwindSafe(run).catch_unwind(),
         )
         .await;
+        // (The error, and whether another attempt may succeed.)
         let error = match outcome {
             Ok(Ok(Ok(()))) => None,
-            Ok(Ok(Err(e))) => Some(e),
-            Ok(Err(_)) => Some("the job panicked".to_owned()),
-            Err(_) => Some(format!("timed out after {} s", def.timeout.as_secs())),
+            Ok(Ok(Err(e))) => Some((e.to_string(), e.retried())),
+            Ok(Err(_)) => Some(("the job panicked".to_owned(), true)),
+            Err(_) => Some((format!("timed out after {} s", def.timeout.as_secs()), true)),
         };
         match error {
             None => {
@@ -175,8 +178,9 @@ impl Runner {
                 crate::metrics::Metrics::outcome(&crate::metrics::METRICS.jobs, def.name, "done");
                 Ok(true)
             }
-            Some(e) => {
-                let retry = (job.attempts < def.max_attempts)
+            Some((e, again)) => {
+                // A payload the job can never run is buried at once.
+                let retry = (again && job.attempts < def.max_attempts)
                     .then(|| now() + def.delay_after(job.attempts));
                 if retry.is_none() {
                     tracing::error!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job dead after its last attempt");

@@ -62,13 +62,9 @@ impl Context {
     }
 
     /// The service of type `T`, or an error naming it (a module listed before its provider).
-    pub fn need<T: ?Sized + Send + Sync + 'static>(&self) -> std::result::Result<Arc<T>, String> {
-        self.get::<T>().ok_or_else(|| {
-            format!(
-                "no module provides {}; is it listed after the module that needs it?",
-                std::any::type_name::<T>()
-            )
-        })
+    pub fn need<T: ?Sized + Send + Sync + 'static>(&self) -> ModuleResult<Arc<T>> {
+        self.get::<T>()
+            .ok_or(ModuleError::Missing(std::any::type_name::<T>()))
     }
 
     /// Every operation of the assembled route book (empty until the routes are built).
@@ -158,18 +154,83 @@ pub trait Pages: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<bytes::Bytes>>>;
 }
 
-type SetupFn = Box<dyn Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync>;
-type RoutesFn =
-    Box<dyn Fn(&Context) -> std::result::Result<RouteBook<AppState>, String> + Send + Sync>;
+/// Why a module could not be put together, or why one run of its job failed: said to the
+/// operator at start, or kept with the job (never to a visitor).
+#[derive(Debug, thiserror::Error)]
+pub enum ModuleError {
+    /// A setting is missing or wrong; the message says which, for the operator to fix.
+    #[error("{0}")]
+    Config(String),
+    /// A service the module needs, which no module provides.
+    #[error("no module provides {0}; is it listed after the module that needs it?")]
+    Missing(&'static str),
+    /// A job's payload it can never run (malformed, or written by another version): the job is
+    /// buried at once rather than retried.
+    #[error("{0}")]
+    Payload(String),
+    /// The platform's error (the store, a provider, mail): a job's run is retried.
+    #[error(transparent)]
+    Platform(#[from] stoa_kernel::Error),
+    /// One of the above, in the module named.
+    #[error("module {module}: {source}")]
+    In {
+        module: &'static str,
+        source: Box<ModuleError>,
+    },
+}
+
+impl ModuleError {
+    /// A setting the operator must fix.
+    pub fn config(message: impl Into<String>) -> Self {
+        ModuleError::Config(message.into())
+    }
+
+    /// A job payload that can never run.
+    pub fn payload(message: impl Into<String>) -> Self {
+        ModuleError::Payload(message.into())
+    }
+
+    /// Whether running the job again may succeed.
+    pub fn retried(&self) -> bool {
+        match self {
+            ModuleError::Payload(_) => false,
+            ModuleError::In { source, .. } => source.retried(),
+            _ => true,
+        }
+    }
+
+    fn in_module(self, module: &'static str) -> Self {
+        ModuleError::In {
+            module,
+            source: Box::new(self),
+        }
+    }
+}
+
+/// A message built where a setting is read (`format!("STOA_FILES: …")`) is a setting to fix.
+impl From<String> for ModuleError {
+    fn from(message: String) -> Self {
+        ModuleError::Config(message)
+    }
+}
+
+impl From<&str> for ModuleError {
+    fn from(message: &str) -> Self {
+        ModuleError::Config(message.to_owned())
+    }
+}
+
+/// What a module's setup, routes and jobs answer.
+pub type ModuleResult<T> = std::result::Result<T, ModuleError>;
+
+type SetupFn = Box<dyn Fn(&mut Context) -> ModuleResult<()> + Send + Sync>;
+type RoutesFn = Box<dyn Fn(&Context) -> ModuleResult<RouteBook<AppState>> + Send + Sync>;
 type SeedFn = Box<dyn for<'a> Fn(&'a Context) -> BoxFuture<'a, Result<()>> + Send + Sync>;
-type LayerFn = Box<dyn Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync>;
-type SiteFn = Box<dyn Fn(&Context) -> std::result::Result<Router, String> + Send + Sync>;
+type LayerFn = Box<dyn Fn(&Context, Router) -> ModuleResult<Router> + Send + Sync>;
+type SiteFn = Box<dyn Fn(&Context) -> ModuleResult<Router> + Send + Sync>;
 /// What a job runs: the context and the job's payload; an `Err` is retried.
-pub type JobFn = Arc<
-    dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, std::result::Result<(), String>>
-        + Send
-        + Sync,
->;
+pub type JobFn =
+    Arc<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, ModuleResult<()>> + Send + Sync>;
 
 /// A kind of background work a module runs from the queue.
 #[derive(Clone)]
@@ -195,7 +256,7 @@ impl JobDef {
     pub fn new<F, Fut>(name: &'static str, run: F) -> Self
     where
         F: Fn(Arc<Context>, Value) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = std::result::Result<(), String>> + Send + 'static,
+        Fut: Future<Output = ModuleResult<()>> + Send + 'static,
     {
         Self {
             name,
@@ -302,7 +363,7 @@ impl ModuleDef {
     /// Starts services (phase 1).
     pub fn setup(
         mut self,
-        f: impl Fn(&mut Context) -> std::result::Result<(), String> + Send + Sync + 'static,
+        f: impl Fn(&mut Context) -> ModuleResult<()> + Send + Sync + 'static,
     ) -> Self {
         self.setup.push(Box::new(f));
         self
@@ -311,7 +372,7 @@ impl ModuleDef {
     /// Custom routes (phase 2).
     pub fn routes(
         mut self,
-        f: impl Fn(&Context) -> std::result::Result<RouteBook<AppState>, String> + Send + Sync + 'static,
+        f: impl Fn(&Context) -> ModuleResult<RouteBook<AppState>> + Send + Sync + 'static,
     ) -> Self {
         self.routes.push(Box::new(f));
         self
@@ -329,7 +390,7 @@ impl ModuleDef {
     /// Wraps the API router (authorization is rbac's layer).
     pub fn layer(
         mut self,
-        f: impl Fn(&Context, Router) -> std::result::Result<Router, String> + Send + Sync + 'static,
+        f: impl Fn(&Context, Router) -> ModuleResult<Router> + Send + Sync + 'static,
     ) -> Self {
         self.layers.push(Box::new(f));
         self
@@ -339,7 +400,7 @@ impl ModuleDef {
     /// everything they answer is public.
     pub fn site(
         mut self,
-        f: impl Fn(&Context) -> std::result::Result<Router, String> + Send + Sync + 'static,
+        f: impl Fn(&Context) -> ModuleResult<Router> + Send + Sync + 'static,
     ) -> Self {
         self.site.push(Box::new(f));
         self
@@ -376,7 +437,7 @@ impl Modules {
     }
 
     /// The registry of every module's declarations.
-    pub fn registry(&self) -> std::result::Result<stoa_kernel::registry::Registry, String> {
+    pub fn registry(&self) -> ModuleResult<stoa_kernel::registry::Registry> {
         let mut declared: Vec<stoa_kernel::model::Module> = self
             .list
             .iter()
@@ -395,33 +456,39 @@ impl Modules {
             }
         }
         if !problems.is_empty() {
-            return Err(problems.join("; "));
+            return Err(ModuleError::Config(problems.join("; ")));
         }
-        stoa_kernel::registry::Registry::new(declared)
+        stoa_kernel::registry::Registry::new(declared).map_err(ModuleError::Config)
     }
 
     /// Every job, checked for unique names.
-    pub fn jobs(&self) -> std::result::Result<HashMap<&'static str, JobDef>, String> {
+    pub fn jobs(&self) -> ModuleResult<HashMap<&'static str, JobDef>> {
         let mut out = HashMap::new();
         for m in &self.list {
             for j in &m.jobs {
                 if !j.name.starts_with(&format!("{}.", m.name())) {
-                    return Err(format!(
+                    return Err(ModuleError::Config(format!(
                         "job {} of module {} must be named {}.<job>",
                         j.name,
                         m.name(),
                         m.name()
-                    ));
+                    )));
                 }
                 if out.insert(j.name, j.clone()).is_some() {
-                    return Err(format!("job {} declared twice", j.name));
+                    return Err(ModuleError::Config(format!(
+                        "job {} declared twice",
+                        j.name
+                    )));
                 }
             }
         }
         for m in &self.list {
             for s in &m.schedules {
                 if !out.contains_key(s.job) {
-                    return Err(format!("schedule of {} names an unknown job", s.job));
+                    return Err(ModuleError::Config(format!(
+                        "schedule of {} names an unknown job",
+                        s.job
+                    )));
                 }
             }
         }
@@ -436,7 +503,7 @@ impl Modules {
     }
 
     /// Phase 1: every module's services, in order.
-    pub fn setup(&self, ctx: &mut Context) -> std::result::Result<(), String> {
+    pub fn setup(&self, ctx: &mut Context) -> ModuleResult<()> {
         ctx.bundle_parts = self
             .list
             .iter()
@@ -444,18 +511,18 @@ impl Modules {
             .collect();
         for m in &self.list {
             for f in &m.setup {
-                f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?;
+                f(ctx).map_err(|e| e.in_module(m.name()))?;
             }
         }
         Ok(())
     }
 
     /// Phase 2: every module's custom routes.
-    pub fn routes(&self, ctx: &Context) -> std::result::Result<RouteBook<AppState>, String> {
+    pub fn routes(&self, ctx: &Context) -> ModuleResult<RouteBook<AppState>> {
         let mut book = RouteBook::new();
         for m in &self.list {
             for f in &m.routes {
-                book = book.merge(f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?);
+                book = book.merge(f(ctx).map_err(|e| e.in_module(m.name()))?);
             }
         }
         Ok(book)
@@ -472,21 +539,21 @@ impl Modules {
     }
 
     /// Every module's routes outside `/api`, merged.
-    pub fn site(&self, ctx: &Context) -> std::result::Result<Router, String> {
+    pub fn site(&self, ctx: &Context) -> ModuleResult<Router> {
         let mut router = Router::new();
         for m in &self.list {
             for f in &m.site {
-                router = router.merge(f(ctx).map_err(|e| format!("module {}: {e}", m.name()))?);
+                router = router.merge(f(ctx).map_err(|e| e.in_module(m.name()))?);
             }
         }
         Ok(router)
     }
 
     /// The API router wrapped by every module's layers (first listed is innermost).
-    pub fn layer(&self, ctx: &Context, mut router: Router) -> std::result::Result<Router, String> {
+    pub fn layer(&self, ctx: &Context, mut router: Router) -> ModuleResult<Router> {
         for m in &self.list {
             for f in &m.layers {
-                router = f(ctx, router).map_err(|e| format!("module {}: {e}", m.name()))?;
+                router = f(ctx, router).map_err(|e| e.in_module(m.name()))?;
             }
         }
         Ok(router)
@@ -560,6 +627,6 @@ mod tests {
             .registry()
             .err()
             .expect("refused");
-        assert!(err.contains("low.nothing"), "{err}");
+        assert!(err.to_string().contains("low.nothing"), "{err}");
     }
 }

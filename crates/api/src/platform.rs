@@ -37,13 +37,11 @@ pub fn module() -> ModuleDef {
     ModuleDef::new(audit::declarations(stoa_store::jobs::module()))
         .routes(|_| Ok(routes()))
         .job(JobDef::new(publish::JOB, |ctx, payload| async move {
-            publish_due(&ctx.store, &payload)
-                .await
-                .map_err(|e| e.to_string())
+            publish_due(&ctx.store, &payload).await
         }))
         .job(
             JobDef::new(JOB_RETENTION, |ctx, _| async move {
-                retention(&ctx).await.map_err(|e| e.to_string())
+                retention(&ctx).await.map_err(Into::into)
             })
             .timeout(Duration::from_secs(1800))
             .background(),
@@ -51,7 +49,7 @@ pub fn module() -> ModuleDef {
         .schedule(JOB_RETENTION, Duration::from_secs(24 * 3600), json!({}))
         .job(
             JobDef::new(JOB_PRUNE, |ctx, _| async move {
-                prune_jobs(&ctx).await.map(drop).map_err(|e| e.to_string())
+                prune_jobs(&ctx).await.map(drop).map_err(Into::into)
             })
             .timeout(Duration::from_secs(600))
             .background(),
@@ -86,15 +84,15 @@ pub async fn prune_jobs(ctx: &Context) -> Result<u64> {
 }
 
 /// Publishes the row a [`publish::JOB`] names, when it is still scheduled for the job's time.
-pub async fn publish_due(store: &Store, payload: &Value) -> Result<()> {
+pub async fn publish_due(store: &Store, payload: &Value) -> crate::module::ModuleResult<()> {
     let key = payload
         .get("entity")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::bad_request("the job names no entity"))?;
+        .ok_or_else(|| crate::module::ModuleError::payload("the job names no entity"))?;
     let id = crate::jobs::uuid_arg(payload, "id")?;
     let at = payload.get("at").and_then(Value::as_str);
     let e = store.entity(key)?;
-    publish::with_drafts(async {
+    let published: Result<()> = publish::with_drafts(async {
         let row = match store.get(&e, id).await {
             Ok(r) => r,
             // Deleted since: nothing to publish.
@@ -113,7 +111,8 @@ pub async fn publish_due(store: &Store, payload: &Value) -> Result<()> {
         audit::recording(who, store.update(&e, id, &input)).await?;
         Ok(())
     })
-    .await
+    .await;
+    Ok(published?)
 }
 
 async fn retention(ctx: &Context) -> Result<()> {

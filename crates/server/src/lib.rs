@@ -54,7 +54,7 @@ fn with_platform(modules: Vec<ModuleDef>) -> Modules {
 }
 
 /// Every declaration of the default modules.
-pub fn registry() -> Result<Registry, String> {
+pub fn registry() -> Result<Registry, stoa_api::module::ModuleError> {
     with_platform(modules()).registry()
 }
 

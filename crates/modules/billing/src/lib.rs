@@ -179,7 +179,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .job(
             JobDef::new(service::JOB_WEBHOOK, |ctx, payload| async move {
                 let b = ctx.need::<service::Billing>()?;
-                b.process_job(&payload).await.map_err(|e| e.to_string())
+                b.process_job(&payload).await
             })
             .attempts(8)
             .backoff(
@@ -190,7 +190,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .job(
             JobDef::new(service::JOB_DUMMY_PAY, |ctx, payload| async move {
                 let b = ctx.need::<service::Billing>()?;
-                b.dummy_pay(&payload).await.map_err(|e| e.to_string())
+                b.dummy_pay(&payload).await
             })
             .attempts(5)
             .backoff(
@@ -201,7 +201,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .job(
             JobDef::new(service::JOB_INBOX_SWEEP, |ctx, _| async move {
                 let b = ctx.need::<service::Billing>()?;
-                b.sweep_inbox().await.map(|_| ()).map_err(|e| e.to_string())
+                b.sweep_inbox().await.map(|_| ()).map_err(Into::into)
             })
             .background(),
         )
@@ -213,10 +213,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .job(
             JobDef::new(service::JOB_INBOX_RETENTION, |ctx, _| async move {
                 let b = ctx.need::<service::Billing>()?;
-                b.expire_inbox()
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
+                b.expire_inbox().await.map(|_| ()).map_err(Into::into)
             })
             .background(),
         )
@@ -228,7 +225,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .job(
             JobDef::new(service::JOB_CHECK, |ctx, payload| async move {
                 let b = ctx.need::<service::Billing>()?;
-                b.check_job(&payload).await.map_err(|e| e.to_string())
+                b.check_job(&payload).await
             })
             // About a day of asking: 15 min, 30 min, 1 h, then every 2 h.
             .attempts(14)
@@ -250,7 +247,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 )
                 .await
                 .map(|_| ())
-                .map_err(|e| e.to_string())
+                .map_err(Into::into)
             })
             .attempts(5)
             .background(),

@@ -197,7 +197,7 @@ impl Billing {
     pub fn new(
         store: Store,
         config: &stoa_api::config::Config,
-    ) -> std::result::Result<Self, String> {
+    ) -> stoa_api::module::ModuleResult<Self> {
         let public_url = config.public_url();
         let available = crate::provider::available(&config.providers, &public_url)
             .map_err(|e| e.to_string())?;
@@ -208,16 +208,16 @@ impl Billing {
             Some(list) if !list.is_empty() => {
                 for p in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                     if !crate::PROVIDERS.contains(&p) {
-                        return Err(format!(
+                        return Err(stoa_api::module::ModuleError::Config(format!(
                             "STOA_PAYMENT_PROVIDERS: '{p}' is not a payment provider (known: {})",
                             crate::PROVIDERS.join(", ")
-                        ));
+                        )));
                     }
                     if !providers.contains_key(p) {
-                        return Err(format!(
+                        return Err(stoa_api::module::ModuleError::Config(format!(
                             "STOA_PAYMENT_PROVIDERS names '{p}', but its credentials are not set: set {}",
                             crate::provider::required_settings(p)
-                        ));
+                        )));
                     }
                     if !allowed.iter().any(|a| a == p) {
                         allowed.push(p.to_owned());

@@ -294,11 +294,13 @@ pub fn module() -> stoa_api::module::ModuleDef {
     use std::time::Duration;
     use stoa_api::module::JobDef;
 
-    fn commerce(ctx: &stoa_api::module::Context) -> Result<Arc<orders::Commerce>, String> {
+    use stoa_api::module::ModuleResult;
+
+    fn commerce(ctx: &stoa_api::module::Context) -> ModuleResult<Arc<orders::Commerce>> {
         ctx.need::<orders::Commerce>()
     }
-    fn order_of(p: &serde_json::Value, key: &str) -> Result<uuid::Uuid, String> {
-        stoa_api::jobs::uuid_arg(p, key).map_err(|e| e.to_string())
+    fn order_of(p: &serde_json::Value, key: &str) -> ModuleResult<uuid::Uuid> {
+        stoa_api::jobs::uuid_arg(p, key)
     }
     stoa_api::module::ModuleDef::new(declarations())
         // The kinds of this module's own mail templates.
@@ -331,17 +333,14 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 .and_then(|v| v.as_array())
                 .map(|a| a.iter().filter_map(|x| x.as_str()?.parse().ok()).collect())
                 .unwrap_or_default();
-            commerce(&ctx)?
-                .intents_paid(&ids)
-                .await
-                .map_err(|e| e.to_string())
+            commerce(&ctx)?.intents_paid(&ids).await.map_err(Into::into)
         }))
         .job(JobDef::new(orders::JOB_TIMEOUT, |ctx, p| async move {
             match commerce(&ctx)?.check(order_of(&p, "order")?).await {
                 Ok(_)
                 | Err(stoa_kernel::Error::Conflict { .. })
                 | Err(stoa_kernel::Error::NotFound { .. }) => Ok(()),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e.into()),
             }
         }))
         .job(
@@ -359,7 +358,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 commerce(&ctx)?
                     .notify(order_of(&p, "order")?, &from, &to)
                     .await
-                    .map_err(|e| e.to_string())
+                    .map_err(Into::into)
             })
             .attempts(3)
             .background(),
@@ -370,7 +369,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 commerce(&ctx)?
                     .check_order_subject(order_of(&p, "order")?)
                     .await
-                    .map_err(|e| e.to_string())
+                    .map_err(Into::into)
             },
         ))
         .job(JobDef::new(orders::JOB_CLEAR, |ctx, _| async move {
@@ -378,10 +377,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 .clear_old()
                 .await
                 .map(|_| ())
-                .map_err(|e| e.to_string())
+                .map_err(Into::into)
         }))
         .job(JobDef::new(orders::JOB_SWEEP, |ctx, _| async move {
-            commerce(&ctx)?.sweep().await.map_err(|e| e.to_string())
+            commerce(&ctx)?.sweep().await.map_err(Into::into)
         }))
         .schedule(
             orders::JOB_CLEAR,

@@ -287,7 +287,7 @@ impl std::str::FromStr for Which {
 }
 
 impl Commerce {
-    pub fn new(ctx: &stoa_api::module::Context) -> std::result::Result<Self, String> {
+    pub fn new(ctx: &stoa_api::module::Context) -> stoa_api::module::ModuleResult<Self> {
         let s = &ctx.store;
         let e = |k: &str| s.entity(k).map_err(|e| e.to_string());
         Ok(Self {

@@ -93,7 +93,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 let gone = files
                     .sweep(std::time::Duration::from_secs(3600))
                     .await
-                    .map_err(|e| e.to_string())?;
+                    .map_err(stoa_api::module::ModuleError::from)?;
                 if gone > 0 {
                     tracing::info!(files = gone, "stored files no row uses were deleted");
                 }

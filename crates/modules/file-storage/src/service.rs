@@ -169,7 +169,7 @@ impl Files {
         storage: Storage,
         store: Store,
         config: &stoa_api::config::Config,
-    ) -> Result<Self, String> {
+    ) -> stoa_api::module::ModuleResult<Self> {
         let f = &config.files;
         Ok(Self {
             storage,

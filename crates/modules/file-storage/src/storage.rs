@@ -39,7 +39,10 @@ fn unavailable(backend: &str, e: object_store::Error) -> Error {
 
 impl Storage {
     /// The configured backend: `files` unset → the local folder `local_root`.
-    pub fn from_config(cfg: &FileConfig, local_root: &std::path::Path) -> Result<Self, String> {
+    pub fn from_config(
+        cfg: &FileConfig,
+        local_root: &std::path::Path,
+    ) -> stoa_api::module::ModuleResult<Self> {
         match cfg.files.as_deref().filter(|f| !f.is_empty()) {
             None => Self::local(local_root),
             Some(url) => {
@@ -84,7 +87,7 @@ impl Storage {
     }
 
     /// A folder on this machine (created when missing).
-    pub fn local(root: &std::path::Path) -> Result<Self, String> {
+    pub fn local(root: &std::path::Path) -> stoa_api::module::ModuleResult<Self> {
         std::fs::create_dir_all(root)
             .map_err(|e| format!("cannot create the files folder {}: {e}", root.display()))?;
         let fs = object_store::local::LocalFileSystem::new_with_prefix(root)

@@ -114,8 +114,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                     public_url: ctx.config.public_url(),
                     brand: ctx.config.mail_brand_color.clone(),
                 },
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
             let mailer = match ctx.get::<dyn stoa_api::files::FileReader>() {
                 Some(files) => mailer.with_files(files),
                 None => mailer,
@@ -131,12 +130,10 @@ pub fn module() -> stoa_api::module::ModuleDef {
         .routes(|ctx| Ok(http::routes(ctx.need::<mail::Mailer>()?)))
         .job(
             stoa_api::module::JobDef::new(mail::JOB_DELIVER, |ctx, payload| async move {
-                let id = stoa_api::jobs::uuid_arg(&payload, "notification")
-                    .map_err(|e| e.to_string())?;
-                ctx.need::<mail::Mailer>()?
-                    .attempt(id)
-                    .await
-                    .map_err(|e| e.public_message())
+                let id = stoa_api::jobs::uuid_arg(&payload, "notification")?;
+                // Kept with the job as its public message (never a transport's details).
+                let attempt = ctx.need::<mail::Mailer>()?.attempt(id).await;
+                Ok(attempt.map_err(|e| stoa_kernel::Error::Unavailable(e.public_message()))?)
             })
             // The notification counts its own attempts and queues the next one after its backoff;
             // the queue's own retries cover a crash or a timeout in between.

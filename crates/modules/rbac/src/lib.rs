@@ -270,7 +270,7 @@ fn jwt_secret(config: &stoa_api::config::Config) -> Result<Vec<u8>, String> {
 }
 
 /// The account service for `ctx`'s configuration and store.
-fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
+fn start(ctx: &stoa_api::module::Context) -> stoa_api::module::ModuleResult<Auth> {
     let config = &ctx.config;
     if let Some(k) = &config.secret_key
         && k.len() < 32
@@ -294,8 +294,8 @@ fn start(ctx: &stoa_api::module::Context) -> Result<Auth, String> {
     cfg.hash_concurrency = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
     let key = cfg.jwt_secret.clone();
     let public_url = cfg.public_url.clone();
-    let mut auth =
-        Auth::new(ctx.store.clone(), cfg, (*mailer).clone()).map_err(|e| e.to_string())?;
+    let mut auth = Auth::new(ctx.store.clone(), cfg, (*mailer).clone())
+        .map_err(stoa_api::module::ModuleError::from)?;
     if let Some((issuer, client_id, client_secret, name)) = config.oidc() {
         let oidc = oidc_login::Oidc::new(
             oidc_login::OidcConfig {

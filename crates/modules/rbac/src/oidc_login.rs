@@ -171,7 +171,7 @@ impl Oidc {
         public_url: &str,
         key: &[u8],
         shared: Option<stoa_store::cluster::Shared>,
-    ) -> std::result::Result<Self, String> {
+    ) -> stoa_api::module::ModuleResult<Self> {
         // Exactly as configured: discovery requires the provider's `issuer` to equal it, and some
         // end with a slash (Auth0's do).
         let issuer =

@@ -167,7 +167,9 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 let id = |k: &str| {
                     p[k].as_str()
                         .and_then(|s| uuid::Uuid::parse_str(s).ok())
-                        .ok_or_else(|| format!("{k} is not an id"))
+                        .ok_or_else(|| {
+                            stoa_api::module::ModuleError::payload(format!("{k} is not an id"))
+                        })
                 };
                 chats
                     .answer(
@@ -177,7 +179,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                         p["lang"].as_str().unwrap_or("en"),
                     )
                     .await
-                    .map_err(|e| e.to_string())
+                    .map_err(Into::into)
             })
             .attempts(1)
             .timeout(std::time::Duration::from_secs(600)),
@@ -188,7 +190,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
                 let gone = chats
                     .sweep_uploads(UNSENT_KEPT)
                     .await
-                    .map_err(|e| e.to_string())?;
+                    .map_err(stoa_api::module::ModuleError::from)?;
                 if gone > 0 {
                     tracing::info!(files = gone, "chat uploads never sent were deleted");
                 }

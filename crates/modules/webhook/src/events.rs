@@ -166,7 +166,7 @@ fn val_json(v: &Val) -> Value {
 }
 
 impl Tap {
-    pub fn new(store: Store) -> std::result::Result<Self, String> {
+    pub fn new(store: Store) -> stoa_api::module::ModuleResult<Self> {
         Ok(Self {
             t: crate::Tables::of(&store)?,
             store,

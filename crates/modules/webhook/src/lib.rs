@@ -109,8 +109,8 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    pub(crate) fn of(store: &stoa_store::Store) -> std::result::Result<Self, String> {
-        let get = |k: &str| store.entity(k).map_err(|e| e.to_string());
+    pub(crate) fn of(store: &stoa_store::Store) -> stoa_api::module::ModuleResult<Self> {
+        let get = |k: &str| store.entity(k).map_err(stoa_api::module::ModuleError::from);
         Ok(Self {
             endpoint: get("webhook.endpoint")?,
             event: get("webhook.event")?,
@@ -168,14 +168,14 @@ pub fn module() -> stoa_api::module::ModuleDef {
             background: true,
             ..stoa_api::module::JobDef::new(service::PUMP_JOB, |ctx, payload| async move {
                 let hooks = ctx.need::<service::Hooks>()?;
-                hooks.pump_job(&payload).await.map_err(|e| e.to_string())
+                hooks.pump_job(&payload).await.map_err(Into::into)
             })
         })
         .job(stoa_api::module::JobDef::new(
             service::SWEEP_JOB,
             |ctx, _| async move {
                 let hooks = ctx.need::<service::Hooks>()?;
-                hooks.sweep().await.map_err(|e| e.to_string())
+                hooks.sweep().await.map_err(Into::into)
             },
         ))
         .schedule(

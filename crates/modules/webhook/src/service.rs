@@ -89,7 +89,7 @@ impl Hooks {
         settings: Settings,
         mailer: Arc<Mailer>,
         subjects: Arc<Subjects>,
-    ) -> std::result::Result<Self, String> {
+    ) -> stoa_api::module::ModuleResult<Self> {
         Ok(Self {
             t: crate::Tables::of(&store)?,
             store,

@@ -222,7 +222,7 @@ fn queue_module(log: Arc<Log>) -> ModuleDef {
                 let key = p["key"].as_str().unwrap_or_default().to_owned();
                 log.runs.lock().unwrap().push((key.clone(), Instant::now()));
                 if log.count(&key) < 3 {
-                    Err(format!("attempt {} fails", log.count(&key)))
+                    Err(format!("attempt {} fails", log.count(&key)).into())
                 } else {
                     Ok(())
                 }
@@ -238,10 +238,18 @@ fn queue_module(log: Arc<Log>) -> ModuleDef {
             async move {
                 let key = p["key"].as_str().unwrap_or_default().to_owned();
                 log.runs.lock().unwrap().push((key, Instant::now()));
-                Err("always broken".to_owned())
+                Err("always broken".into())
             }
         })
         .attempts(3)
+        .backoff(Duration::from_millis(10), Duration::from_millis(10)),
+    )
+    // Needs an id its payload does not carry: it can never run, so it is not retried.
+    .job(
+        JobDef::new("queue.malformed", move |_, p: Value| async move {
+            stoa_api::jobs::uuid_arg(&p, "order").map(drop)
+        })
+        .attempts(5)
         .backoff(Duration::from_millis(10), Duration::from_millis(10)),
     )
     // Records that it ran, slowly enough for two workers to overlap.
@@ -350,6 +358,24 @@ async fn queue(app: TestApp, log: Arc<Log>) {
     assert_eq!(row["attempts"], 3);
     assert_eq!(row["lastError"], "always broken");
     assert_eq!(log.count("broken"), 3);
+
+    // A payload the job can never run is buried at its first attempt, not retried.
+    let id = jobs::enqueue_now(db, &NewJob::now("queue.malformed", json!({"order": "x"})))
+        .await
+        .unwrap()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while job_row(&app, id).await["status"] != "dead" {
+        assert!(
+            Instant::now() < deadline,
+            "the malformed job was never buried"
+        );
+        runner.tick().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let row = job_row(&app, id).await;
+    assert_eq!(row["attempts"], 1, "{row}");
+    assert_eq!(row["lastError"], "the job's payload needs the uuid order");
 
     // A lease that ran out (a worker that died) lets another worker take the job over; the first
     // worker can then no longer settle it.

@@ -104,7 +104,7 @@ impl Billing {
 
     /// The scheduled check of an invoice still open after its webhook was expected: an error
     /// (retried later by the job queue, with back-off) while the provider has no answer yet.
-    pub async fn check_job(&self, payload: &Value) -> Result<()> {
+    pub async fn check_job(&self, payload: &Value) -> stoa_api::module::ModuleResult<()> {
         let id = stoa_api::jobs::uuid_arg(payload, "invoice")?;
         let Some(invoice) = self
             .store
@@ -120,7 +120,8 @@ impl Billing {
         } else {
             Err(Error::Unavailable(format!(
                 "invoice {id} is still open at its provider; asking again later"
-            )))
+            ))
+            .into())
         }
     }
 }

@@ -304,7 +304,7 @@ impl Billing {
         Ok(false)
     }
 
-    pub async fn process_job(&self, payload: &Value) -> Result<()> {
+    pub async fn process_job(&self, payload: &Value) -> stoa_api::module::ModuleResult<()> {
         let id = stoa_api::jobs::uuid_arg(payload, "id")?;
         let outcome = self.process(id).await?;
         tracing::info!(inbox = %id, outcome = ?outcome, "webhook processed");

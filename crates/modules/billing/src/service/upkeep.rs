@@ -139,7 +139,7 @@ impl Billing {
     /// so it happens once whoever gets there first; when applying fails, the entry is kept with
     /// its own job (this one ends), and a copy of the same webhook finds that entry waiting and
     /// applies it.
-    pub async fn dummy_pay(&self, payload: &Value) -> Result<()> {
+    pub async fn dummy_pay(&self, payload: &Value) -> stoa_api::module::ModuleResult<()> {
         let invoice = stoa_api::jobs::uuid_arg(payload, "invoice")?;
         let row = self.store.get(&self.e.invoice, invoice).await?;
         let token = row.text("providerId").unwrap_or_default();
