@@ -2,7 +2,7 @@ import { type QueryClient, QueryClientProvider, useQueryClient } from "@tanstack
 import { lazy, type ReactNode, StrictMode, Suspense, useEffect } from "react";
 import { useTranslation } from "@/i18n";
 import { Navigate, Outlet, type RouteObject, useLocation, useNavigate, useParams, useRoutes } from "react-router";
-import { meKey } from "./modules/rbac/session";
+import { meKey } from "./lib/session";
 import { setSessionLostHandler } from "./api/client";
 import { DEFAULT_LANGUAGE, isLanguage } from "./i18n";
 import { trackView } from "./lib/analytics";
@@ -10,8 +10,13 @@ import { ClientOnly, hydrationDone } from "./lib/client-only";
 import { type Live, LiveContext } from "./lib/live";
 import { LiveBridge } from "./lib/live-bridge";
 import { RegistryContext } from "./site/registry";
+import { registerSite } from "./site/slots";
 import { registry } from "./modules";
+import { siteParts } from "./modules/site";
 import { SitePage } from "./site/page";
+
+// Every module's part of the site (built-in screens, header buttons, live events), before anything renders.
+registerSite(...siteParts);
 
 const AdminApp = lazy(() => import("./admin-entry"));
 // The browser's alone, loaded after hydration: the toasts. (The live connection is not deferred:

@@ -10,7 +10,7 @@ import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router";
 import { AppProviders, AppRoutes } from "./app";
 import i18n, { isLanguage } from "./i18n";
-import { type Boot, setBoot } from "./site/boot";
+import { type Boot, setBoot } from "./lib/boot";
 import { Live } from "./lib/live";
 import { queryClientOptions } from "./query";
 

@@ -8,9 +8,10 @@ import { AppProviders, AppRoutes } from "./app";
 import { queryClientOptions } from "./query";
 import { Live } from "./lib/live";
 import { beginHydration } from "./lib/client-only";
-import { boot } from "./site/boot";
+import { boot } from "./lib/boot";
 import { preloadPage } from "./site/preload";
-import { followCounterWithoutLive } from "./commerce/counter";
+import { registry } from "./modules";
+import { followCounterWithoutLive } from "./modules/ecommerce/counter";
 
 const queryClient = new QueryClient(queryClientOptions);
 /** The one live connection of the app (public revalidation, chat events). */
@@ -40,7 +41,7 @@ if (root) {
   // once it is painted and the chunks of the parts it shows are here (`site/preload.ts`).
   if (root.firstElementChild) {
     void afterFirstPaint()
-      .then(() => preloadPage(boot))
+      .then(() => preloadPage(boot, registry))
       .catch(() => undefined)
       // As a transition, hydration yields to the browser every few milliseconds instead of
       // holding the main thread for the whole page (input stays responsive on slow phones).

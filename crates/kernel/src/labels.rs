@@ -98,6 +98,11 @@ struct File {
     field: BTreeMap<String, FieldWords>,
     #[serde(default)]
     value: BTreeMap<String, BTreeMap<String, Text>>,
+    /// Words of the variants a module adds to another module's entity
+    /// (`[variant."notification.template"]`: the kinds of its own mails), kept with the module
+    /// that adds them.
+    #[serde(default)]
+    variant: BTreeMap<String, BTreeMap<String, Text>>,
 }
 
 /// What an entity is called: one, many, what it is for, and where the admin lists it.
@@ -126,6 +131,8 @@ pub struct Words {
     entities: BTreeMap<(String, String), EntityWords>,
     fields: BTreeMap<String, FieldWords>,
     values: BTreeMap<String, BTreeMap<String, Text>>,
+    /// Entity key → contributed variant → its words.
+    variants: BTreeMap<String, BTreeMap<String, Text>>,
 }
 
 /// The shared words (fields and values that recur across modules).
@@ -162,6 +169,16 @@ impl Words {
         self.fields.extend(f.field);
         for (field, values) in f.value {
             self.values.entry(field).or_default().extend(values);
+        }
+        for (entity, values) in f.variant {
+            let known = self.variants.entry(entity.clone()).or_default();
+            for (v, t) in values {
+                if known.insert(v.clone(), t).is_some() {
+                    return Err(format!(
+                        "{module}'s words.toml names variant {v} of {entity} a second time"
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -224,8 +241,15 @@ impl Words {
         };
         let mut words = BTreeMap::new();
         for v in values {
+            let contributed = || {
+                (field == "variant")
+                    .then(|| self.variants.get(&format!("{module}.{entity}")))
+                    .flatten()
+                    .and_then(|m| m.get(*v))
+            };
             let found = own
                 .and_then(|o| o.value.get(*v))
+                .or_else(contributed)
                 .or_else(|| shared.and_then(|s| s.value.get(*v)))
                 .or_else(|| self.values.get(field).and_then(|m| m.get(*v)));
             if let Some(t) = found {
@@ -281,6 +305,17 @@ impl Words {
                     _ => out.push(format!("field {key}.{}: no words in en and ru", f.name)),
                 }
             }
+            if let Some(added) = self.variants.get(&key) {
+                let declared = e
+                    .field("variant")
+                    .map(|f| f.values.clone())
+                    .unwrap_or_default();
+                for v in added.keys().filter(|v| !declared.contains(&v.as_str())) {
+                    out.push(format!(
+                        "words for {key}.variant={v}, which is not a variant"
+                    ));
+                }
+            }
             if let Some(own) = own {
                 for (name, fw) in &own.field {
                     match e.field(name) {
@@ -306,6 +341,16 @@ impl Words {
         for (m, n) in self.entities.keys() {
             if !declared.contains(&(m.clone(), n.clone())) {
                 out.push(format!("words for {m}.{n}, which is not declared"));
+            }
+        }
+        for key in self.variants.keys() {
+            let found = key
+                .split_once('.')
+                .is_some_and(|(m, n)| declared.contains(&(m.to_owned(), n.to_owned())));
+            if !found {
+                out.push(format!(
+                    "words for variants of {key}, which is not declared"
+                ));
             }
         }
         out
@@ -424,5 +469,48 @@ draft = { en = "Draft", ru = "Черновик" }
             .add("blog", "[entity.article]\nen = \"A\"\nru = \"А\"\nen_many = \"As\"\nru_many = \"Ас\"\nfr = \"x\"\n")
             .expect_err("fr is not a key");
         assert!(e.contains("blog's words.toml"), "{e}");
+    }
+
+    #[test]
+    fn a_module_brings_the_words_of_the_variants_it_adds_to_another_s_entity() {
+        let e = model("blog", "article", "articles")
+            .field(text("title"))
+            .variants(&["default", "shop-mail"])
+            .build();
+        let mut w = words();
+        w.add(
+            "shop",
+            "[variant.\"blog.article\"]\nshop-mail = { en = \"Shop mail\", ru = \"Письмо магазина\" }\n",
+        )
+        .expect("parses");
+        let l = w
+            .field("blog", "article", "variant", &["shop-mail"])
+            .expect("words");
+        assert_eq!(l.values["shop-mail"].ru, "Письмо магазина");
+        assert!(!w.problems([&e]).iter().any(|p| p.contains("shop-mail")));
+        // Named twice, for a variant that is not there, or for an undeclared entity: refused.
+        assert!(
+            w.add(
+                "other",
+                "[variant.\"blog.article\"]\nshop-mail = { en = \"A\", ru = \"Б\" }\n"
+            )
+            .is_err()
+        );
+        w.add(
+            "other",
+            "[variant.\"blog.article\"]\nshop-malt = { en = \"A\", ru = \"Б\" }\n[variant.\"blog.ghost\"]\nx = { en = \"A\", ru = \"Б\" }\n",
+        )
+        .expect("parses");
+        let p = w.problems([&e]);
+        assert!(
+            p.contains(
+                &"words for blog.article.variant=shop-malt, which is not a variant".to_owned()
+            ),
+            "{p:?}"
+        );
+        assert!(
+            p.contains(&"words for variants of blog.ghost, which is not declared".to_owned()),
+            "{p:?}"
+        );
     }
 }

@@ -807,6 +807,12 @@ pub fn plain_widget(module: &'static str) -> Entity {
         .build()
 }
 
+/// The widget model every module with a face on the site declares (SPS's): a block of a page,
+/// with the content columns; a module adds the variants it renders and its own fields.
+pub fn widget_model(module: &'static str) -> EntityBuilder {
+    model(module, "widget", "widgets").content().tsd(false)
+}
+
 /// The attribute models ecommerce and social both declare (SPS's): an attribute — a value in one of
 /// five shapes — and the key that names and types it. `types`: the key types the module knows;
 /// `list_types`: whether the admin's lists show a key's type. (Their link is each module's, named

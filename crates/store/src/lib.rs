@@ -22,6 +22,7 @@ pub mod seed;
 pub mod service;
 pub mod sqlite_read;
 pub mod tap;
+pub mod typed;
 
 pub use db::{Backend, Db, DbOptions, Exec, Link, Nested, Tx};
 pub use read::{ListPlan, Reader, Total};

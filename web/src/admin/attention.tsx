@@ -4,7 +4,7 @@ import { useEditorT } from "@/admin/editor-i18n";
 import { api, entityRoute } from "@/api/client";
 import { entityName, type Meta, useMeta } from "@/api/meta";
 import type { components } from "@/api/schema";
-import { money } from "@/commerce/api";
+import { formatPrice } from "@/site/content";
 import { Card } from "@/ui/card";
 
 type Stats = components["schemas"]["EcommerceOrderStats"];
@@ -57,8 +57,11 @@ export function AttentionCard({ lang }: { lang: string }) {
   const stats = useQuery({ queryKey: ["admin", "order-stats", 31], queryFn: (): Promise<Stats> => api.get("/api/ecommerce/orders/stats", { params: { query: { days: 31 } } }) });
   const wait = useQuery({ queryKey: ["admin", "waiting"], enabled: !!meta.data, queryFn: () => waiting(meta.data!), staleTime: 30_000 });
   const p = stats.data ? periods(stats.data) : null;
-  const sums = (revenue: Map<string, number>) =>
-    [...revenue.entries()].map(([slug, v]) => money(String(v), stats.data?.currencies.find((c) => c.slug === slug), lang)).join(" · ") || "—";
+  const sum = (slug: string, v: number) => {
+    const currency = stats.data?.currencies.find((c) => c.slug === slug);
+    return currency ? formatPrice({ amount: String(v), currency }, lang) : "—";
+  };
+  const sums = (revenue: Map<string, number>) => [...revenue.entries()].map(([slug, v]) => sum(slug, v)).join(" · ") || "—";
   const name = (m: string, n: string) => {
     const e = meta.data?.entities.find((x) => x.module === m && x.name === n);
     return e ? entityName(e, lang, true) : "";

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment, useDeferredValue, useId, useState } from "react";
 import { useSearchParams } from "react-router";
 import { api } from "@/api/client";
-import { shortUserAgent } from "@/modules/rbac/user-agent";
+import { shortUserAgent } from "@/lib/user-agent";
 import { entityKey, findEntity, type Meta, useMeta } from "@/api/meta";
 import { Button } from "@/ui/button";
 import { Badge } from "@/ui/card";

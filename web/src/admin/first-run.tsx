@@ -4,7 +4,7 @@ import { Navigate, useLocation } from "react-router";
 import { useEditorT } from "@/admin/editor-i18n";
 import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
-import { meKey } from "@/modules/rbac/session";
+import { meKey } from "@/lib/session";
 import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { adminSignInUrl } from "./language";

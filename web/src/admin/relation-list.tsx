@@ -30,7 +30,7 @@ import { rowDetail, rowTitle } from "./schema";
 // they are in the content model; this is how an editor sees them.
 
 // The media library loads with its picker, not with every form.
-const MediaPicker = lazy(() => import("@/modules/file-storage/admin").then((m) => ({ default: m.MediaLibrary })));
+const MediaPicker = lazy(() => import("./media-library").then((m) => ({ default: m.MediaLibrary })));
 
 const FILES = "file-storage.file";
 /** Links shown as a list; a record with more gets the paged table instead (`overflow`). */

@@ -1,6 +1,6 @@
 import { en } from "./en";
 import { ru } from "./ru";
-import { boot } from "@/site/boot";
+import { boot } from "@/lib/boot";
 import { Translator, translationHook } from "@/lib/translate";
 
 export type { TFunction } from "@/lib/translate";

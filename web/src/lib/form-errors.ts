@@ -1,4 +1,4 @@
-import type { TFunction } from "@/i18n";
+import type { TFunction } from "./translate";
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import { ApiError } from "@/api/http";
 

@@ -1,37 +1,28 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { meKey, type Subject, useMe } from "@/modules/rbac/session";
-import { getUnread, unreadKey } from "@/social/api";
-import { applyChatEvent, type Followup } from "@/social/cache";
+import { meKey, type Subject, useMe } from "./session";
 import { connectQueries, type Live } from "./live";
 
-/** Refetches chat lists and the unread badge shortly after chat events (a burst refetches once). */
-export function followups(qc: QueryClient, subject: string, delay = 250) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let want: Followup = { chats: false, unread: false };
-  return {
-    add(f: Followup) {
-      want = { chats: want.chats || f.chats, unread: want.unread || f.unread };
-      if (timer !== undefined || !(want.chats || want.unread)) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        const w = want;
-        want = { chats: false, unread: false };
-        if (w.chats) void qc.invalidateQueries({ queryKey: ["social", subject, "chats"] });
-        if (w.unread) void qc.invalidateQueries({ queryKey: unreadKey(subject) });
-      }, delay);
-    },
-    cancel() {
-      clearTimeout(timer);
-      timer = undefined;
-    },
-  };
+/** What a module does with the live connection of the signed-in subject (the chats: their events
+ * land in the subject's chat caches). Registered with `followLive` (`site/slots.ts`). */
+export interface LiveFollower {
+  /** Starts following the connection for `subject`; returns the stop. */
+  follow(live: Live, qc: QueryClient, subject: string): () => void;
+  /** Before the connection reopens: a read only `subject` may make (see `LiveBridge`). */
+  beforeReconnect?(qc: QueryClient, subject: string): Promise<unknown>;
+}
+
+const followers: LiveFollower[] = [];
+
+/** Adds `f` to what the app does with the live connection of the signed-in subject (once each). */
+export function followLive(...f: LiveFollower[]) {
+  for (const x of f) if (!followers.includes(x)) followers.push(x);
 }
 
 /**
  * Runs the app's live connection for as long as the app is mounted: public data revalidates,
- * chat events land in the chat caches of the signed-in subject, and the connection is reopened
- * when the session changes (the server decides what a connection hears when it opens).
+ * the followers (`followLive`) hear the events of the signed-in subject, and the connection is
+ * reopened when the session changes (the server decides what a connection hears when it opens).
  */
 export function LiveBridge({ live }: { live: Live }) {
   const qc = useQueryClient();
@@ -44,7 +35,7 @@ export function LiveBridge({ live }: { live: Live }) {
     // read first refreshes the session (on 401), so the new connection is the subject's again.
     live.setBeforeReconnect(async () => {
       const id = qc.getQueryData<Subject | null>(meKey)?.id;
-      if (id) await qc.fetchQuery({ queryKey: unreadKey(id), queryFn: () => getUnread(id), staleTime: 0 }).catch(() => undefined);
+      if (id) await Promise.all(followers.map((f) => f.beforeReconnect?.(qc, id).catch(() => undefined)));
     });
     live.start();
     return () => {
@@ -64,13 +55,9 @@ export function LiveBridge({ live }: { live: Live }) {
 
   useEffect(() => {
     if (!subject) return;
-    const later = followups(qc, subject);
-    const off = live.on("*", (e) => {
-      if (e.type.startsWith("chat.")) later.add(applyChatEvent(qc, subject, e.type, e.data));
-    });
+    const stops = followers.map((f) => f.follow(live, qc, subject));
     return () => {
-      off();
-      later.cancel();
+      for (const stop of stops) stop();
     };
   }, [live, qc, subject]);
 

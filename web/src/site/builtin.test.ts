@@ -1,5 +1,10 @@
+import { siteParts } from "@/modules/site";
 import { BUILT_IN_ROUTES, builtInRoute, builtInScreen } from "./builtin";
 import routes from "./built-in-routes.json";
+import { registerSite } from "./slots";
+
+// The modules' screens, registered as the app does (`app.tsx`).
+registerSite(...siteParts);
 
 describe("built-in routes", () => {
   it("are one list of paths without a trailing slash (the server looks them up as such)", () => {

@@ -1,14 +1,10 @@
 import type { ReactElement } from "react";
 import { lazyPart, type Part } from "@/lib/lazy-part";
 import routes from "./built-in-routes.json";
+import { builtInScreens } from "./slots";
 
-// Each area's screens are a chunk of their own, out of the public entry (the server renders them at once).
-const Account = lazyPart(() => import("@/modules/rbac/built-in"));
-const Commerce = lazyPart(() => import("@/commerce/built-in"));
-const ChatsScreen = lazyPart(() => import("@/social/built-in"));
+// A chunk of its own, out of the public entry (the server renders it at once).
 const SearchScreen = lazyPart(() => import("./search"));
-
-const AUTH = "/rbac/subject/authentication";
 
 /**
  * The built-in routes: URLs the site shows a screen of its own for when no page claims them, so
@@ -17,20 +13,9 @@ const AUTH = "/rbac/subject/authentication";
  */
 export const BUILT_IN_ROUTES: ReadonlySet<string> = new Set(routes);
 
-/** The screen of each built-in route; a route not in `built-in-routes.json` has none. */
+/** The site's own built-in screen; the modules register theirs (`site/slots.ts`). A route not in
+ * `built-in-routes.json` has none. */
 const SCREENS: Record<string, ReactElement> = {
-  [`${AUTH}/select-method`]: <Account screen="select-method" />,
-  [`${AUTH}/email-and-password/registration`]: <Account screen="registration" />,
-  [`${AUTH}/email-and-password/forgot-password`]: <Account screen="forgot-password" />,
-  [`${AUTH}/email-and-password/reset-password`]: <Account screen="reset-password" />,
-  [`${AUTH}/logout`]: <Account screen="logout" />,
-  "/rbac/subject/verify-email": <Account screen="verify-email" />,
-  "/rbac/subjects/settings": <Account screen="settings" />,
-  "/ecommerce/checkout/success": <Commerce screen="checkout-success" />,
-  "/ecommerce/checkout/cancel": <Commerce screen="checkout-cancel" />,
-  "/ecommerce/orders": <Commerce screen="orders" />,
-  "/ecommerce/orders/*": <Commerce screen="order" />,
-  "/social/chats": <ChatsScreen />,
   "/search": <SearchScreen />,
 };
 
@@ -46,7 +31,7 @@ export function builtInRoute(url: string): string | undefined {
 
 export function builtInScreen(url: string): ReactElement | undefined {
   const route = builtInRoute(url);
-  return route ? SCREENS[route] : undefined;
+  return route ? (SCREENS[route] ?? builtInScreens[route]) : undefined;
 }
 
 /** Fetches the chunk of `url`'s built-in screen, when it has one (`site/preload.ts`). */

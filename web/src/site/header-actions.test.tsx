@@ -1,8 +1,8 @@
 import { screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import i18n from "@/i18n";
-import type { Subject } from "@/modules/rbac/session";
-import { emailIdentity, mount as mountAt, subjectWith } from "@/modules/rbac/test-utils";
+import type { Subject } from "@/lib/session";
+import { emailIdentity, mount as mountAt, subjectWith } from "@/test-session";
 import { AccountEntries, AccountEntryLink, accountEntryOf, AccountMenu } from "./header-actions";
 
 /** Renders `node` on a page at `url`, in that page's language. */

@@ -1,17 +1,17 @@
 import { Search } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link, useNavigate } from "react-router";
-import { isGuest, type Subject, useLogout, useMe } from "@/modules/rbac/session";
+import { isGuest, type Subject, useLogout, useMe } from "@/lib/session";
 import { useTranslation } from "@/i18n";
 import { useHydrated } from "@/lib/client-only";
 import { AUTH_PATH, useLink } from "./link";
+import { headerButtons } from "./slots";
 import { Button } from "@/ui/button";
 import { cn } from "@/ui/cn";
 
-// What a signed-in visitor sees in the header comes in chunks of its own, once the session is known.
-const LazyChatButton = lazy(() => import("@/social/chat-button"));
-const LazyCartButton = lazy(() => import("@/commerce/cart-button"));
-const LazyAccountMenu = lazy(() => import("@/modules/rbac/account-menu"));
+// What a signed-in visitor sees in the header comes in chunks of its own, once the session is
+// known: the account's menu, and the buttons the modules register (`site/slots.ts`).
+const LazyAccountMenu = lazy(() => import("./account-menu"));
 
 /** Where the account's entries lead (paths without the language). */
 export const ACCOUNT_PATHS = {
@@ -48,18 +48,22 @@ function When({ kinds, children, fallback = null }: { kinds: Session["kind"][]; 
 
 /** The chats button with the unread count (signed-in people; a guest has no chats). */
 export function ChatButton() {
+  const Chat = headerButtons.chat;
+  if (!Chat) return null;
   return (
     <When kinds={["person"]}>
-      <LazyChatButton />
+      <Chat />
     </When>
   );
 }
 
 /** The cart button and its sheet (signed-in people, and guests: their cart is theirs). */
 export function CartButton() {
+  const Cart = headerButtons.cart;
+  if (!Cart) return null;
   return (
     <When kinds={["person", "guest"]}>
-      <LazyCartButton />
+      <Cart />
     </When>
   );
 }

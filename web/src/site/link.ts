@@ -26,7 +26,7 @@ export function siteLink(target: string | null | undefined, lang: string): strin
   return localize(target, lang, LANGUAGES);
 }
 
-/** Where the account's sign-in screens are (`site/builtin.tsx`). */
+/** Where the account's sign-in screens are (`modules/rbac/site-part.tsx`). */
 export const AUTH_PATH = "/rbac/subject/authentication";
 
 /** The sign-in screen in `lang`, coming back to `back` (a path with its query) afterwards. */

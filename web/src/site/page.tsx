@@ -6,7 +6,7 @@ import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { type Bundle, firstImageBlock, type HostWidget } from "./content";
 import { RenderVariant } from "./registry";
-import { boot } from "./boot";
+import { boot } from "@/lib/boot";
 import { lazyPart } from "@/lib/lazy-part";
 import { MediaPriority } from "@/ui/media-priority";
 import { builtInScreen } from "./builtin";

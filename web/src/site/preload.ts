@@ -1,17 +1,17 @@
-import type { Boot } from "./boot";
+import type { Boot } from "@/lib/boot";
 import type { HostWidget } from "./content";
 import type { Part } from "@/lib/lazy-part";
-import { registry } from "@/modules";
+import type { Registry } from "./registry";
 import { preloadBuiltIn } from "./builtin";
 import { SiteShell } from "./page";
 
 /**
  * Fetches the chunks of the parts the server rendered into this page — the modules of its
- * widgets, its built-in screen — so the browser hydrates them in the same pass as the page (see
- * `lazyPart`). The website builder's widgets come too whenever a module does: articles and
- * products embed them.
+ * widgets (from the app's `registry`), its built-in screen — so the browser hydrates them in the
+ * same pass as the page (see `lazyPart`). The website builder's widgets come too whenever a
+ * module does: articles and products embed them.
  */
-export function preloadPage(boot: Boot | null): Promise<unknown> {
+export function preloadPage(boot: Boot | null, registry: Registry): Promise<unknown> {
   if (!boot) return Promise.resolve();
   const bundle = boot.bundle;
   const modules = new Set<string>();

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useWidgetsT } from "@/modules/widgets-i18n";
+import { useWidgetsT } from "./widgets-i18n";
 
 /** A Tiptap (ProseMirror) JSON node. */
 interface PmNode {

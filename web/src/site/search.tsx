@@ -4,7 +4,7 @@ import { useId } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { api } from "@/api/client";
 import type { components } from "@/api/schema";
-import { useScreenTitle } from "@/commerce/screen";
+import { useScreenTitle } from "./screen-title";
 import { chunkCatalogue } from "@/i18n/chunk";
 import { Button } from "@/ui/button";
 import { Input } from "@/ui/input";

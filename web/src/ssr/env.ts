@@ -3,7 +3,7 @@
  * (QuickJS: the language without the browser's or Node's globals). Timers never fire — a render
  * is synchronous and whatever a component schedules belongs to the browser.
  */
-import { DateTimeFormat, getCanonicalLocales, NumberFormat, PluralRules } from "./intl";
+import { DateTimeFormat, getCanonicalLocales, NumberFormat, PluralRules } from "@/lib/intl";
 
 const g = globalThis as Record<string, unknown>;
 

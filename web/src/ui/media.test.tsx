@@ -2,7 +2,7 @@ import { render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { type Bundle, firstImageBlock, hasImage, type HostWidget, type Link, type Rec } from "@/site/content";
 import { RegistryContext, type Registry } from "@/site/registry";
-import { StoredFile } from "@/modules/shared";
+import { StoredFile } from "@/site/blocks";
 import { PageView } from "@/site/page";
 import { fileKind, IMAGE_WIDTHS, isSizable, Media, MediaPriority, sizedUrl, srcSetOf } from "./media";
 

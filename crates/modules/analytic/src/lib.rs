@@ -21,7 +21,7 @@ pub fn declarations() -> Module {
                 .title("title")
                 .private()
                 .build(),
-            model(M, "widget", "widgets").content().tsd(false).build(),
+            stoa_kernel::model::widget_model(M).build(),
             // Daily counters: one row per day, metric and key (`2026-11-24|page|/about`).
             model(M, "count", "counts")
                 .field(text("bucket").required().unique().max_len(400))

@@ -46,9 +46,7 @@ pub fn declarations() -> Module {
                 .content()
                 .tsd(true)
                 .build(),
-            model(M, "widget", "widgets")
-                .content()
-                .tsd(false)
+            stoa_kernel::model::widget_model(M)
                 .variants(&[
                     "default",
                     "article-list-default",

@@ -60,9 +60,7 @@ pub fn declarations() -> Module {
                 .field(text("note").max_len(10_000).unsorted())
                 .private()
                 .build(),
-            model(M, "widget", "widgets")
-                .content()
-                .tsd(false)
+            stoa_kernel::model::widget_model(M)
                 .variants(&["default", "form-list-default"])
                 .build(),
             relation(

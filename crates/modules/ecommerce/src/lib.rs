@@ -6,6 +6,7 @@ pub mod mail;
 pub mod orders;
 pub mod owners;
 pub mod prices;
+pub mod rows;
 pub mod status;
 pub mod views;
 
@@ -137,9 +138,7 @@ pub fn declarations() -> Module {
                     .field(translations("shortDescription"))
                     .field(rich_text("description"))
                     .build(),
-                model(M, "widget", "widgets")
-                    .content()
-                    .tsd(false)
+                stoa_kernel::model::widget_model(M)
                     .field(text("anchor").max_len(200))
                     .variants(&[
                         "default",

@@ -31,6 +31,7 @@ use stoa_store::{Exec, Record, Store, repo};
 use uuid::Uuid;
 
 use crate::prices::{self, Price};
+use crate::rows::{ChangeRow, LineRow, OrderRow};
 use crate::status::{self, By};
 use crate::views::{
     AddToCart, Amount, CartGroup, CheckoutInvoice, CheckoutInvoices, CheckoutOrders,

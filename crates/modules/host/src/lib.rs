@@ -100,11 +100,7 @@ pub fn declarations() -> Module {
                 )
                 .publishable()
                 .build(),
-            model(M, "widget", "widgets")
-                .content()
-                .tsd(false)
-                .publishable()
-                .build(),
+            stoa_kernel::model::widget_model(M).publishable().build(),
             relation(
                 M,
                 "layouts-to-widgets",

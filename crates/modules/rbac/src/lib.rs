@@ -198,9 +198,7 @@ pub fn declarations() -> Module {
                 ("roleId", "rbac.role"),
             )
             .build(),
-            model(M, "widget", "widgets")
-                .content()
-                .tsd(false)
+            stoa_kernel::model::widget_model(M)
                 .variants(&[
                     "default",
                     "subject-authentication-email-and-password-forgot-password-form-default",

@@ -76,9 +76,7 @@ pub fn declarations() -> Module {
                     .field(int("aiTokensUsed").server_owned().required().default_int(0))
                     .field(text("aiMonth").server_owned().max_len(7))
                     .build(),
-                model(M, "widget", "widgets")
-                    .content()
-                    .tsd(false)
+                stoa_kernel::model::widget_model(M)
                     .variants(&["default", "chat-list-default", "profile-overview-default"])
                     .build(),
                 r(

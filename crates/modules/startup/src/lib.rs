@@ -10,7 +10,7 @@ pub fn declarations() -> Module {
     Module {
         name: M,
         words: include_str!("words.toml"),
-        entities: vec![model(M, "widget", "widgets").content().tsd(false).build()],
+        entities: vec![stoa_kernel::model::widget_model(M).build()],
     }
 }
 

@@ -16,7 +16,7 @@ import { useEditorT } from "../editor-i18n";
 import type { FileProps, WidgetProps } from "./types";
 
 // The media library loads with its picker, not with every form.
-const MediaPicker = lazy(() => import("@/modules/file-storage/admin").then((m) => ({ default: m.MediaLibrary })));
+const MediaPicker = lazy(() => import("../media-library").then((m) => ({ default: m.MediaLibrary })));
 
 /** The last segment of a URL (a stored file's name). */
 export function baseName(url: string): string {

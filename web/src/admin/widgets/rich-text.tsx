@@ -17,7 +17,7 @@ import { LanguageTabs } from "./language-tabs";
 import type { WidgetProps } from "./types";
 
 // The media library loads with the picker, not with every form.
-const MediaPicker = lazy(() => import("@/modules/file-storage/admin").then((m) => ({ default: m.MediaLibrary })));
+const MediaPicker = lazy(() => import("../media-library").then((m) => ({ default: m.MediaLibrary })));
 
 const EMPTY: JSONContent = { type: "doc", content: [{ type: "paragraph" }] };
 
@@ -223,7 +223,7 @@ function Toolbar({ editor, lang, label }: { editor: TiptapEditor; lang: string; 
                 lang={lang}
                 pick={(row) => {
                   const src = fileUrl(row);
-                  void import("@/modules/file-storage/admin").then(({ fileAltIn }) => {
+                  void import("../media-library").then(({ fileAltIn }) => {
                     if (src) chain().setImage({ src, alt: fileAltIn(row, lang) }).run();
                   });
                   setPicking(false);

@@ -8,8 +8,8 @@ import { formatNumber } from "@/lib/number";
 import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
-import { Block } from "../shared";
-import { useWidgetsT } from "../widgets-i18n";
+import { Block } from "@/site/blocks";
+import { useWidgetsT } from "@/site/widgets-i18n";
 
 function Counter({ value, label, testId }: { value: number | undefined; label: (n: number) => string; testId: string }) {
   const t = useWidgetsT();

@@ -8,7 +8,7 @@ import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
-import { useProviders } from "@/commerce/api";
+import { useProviders } from "@/modules/ecommerce/api";
 
 const INBOX = "/api/billing/webhooks";
 const STATUSES = ["received", "processed", "ignored", "rejected", "failed"] as const;

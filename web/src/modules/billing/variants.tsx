@@ -5,8 +5,8 @@ import { api } from "@/api/client";
 import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
-import { Block } from "../shared";
-import { useWidgetsT } from "../widgets-i18n";
+import { Block } from "@/site/blocks";
+import { useWidgetsT } from "@/site/widgets-i18n";
 
 /** A currency as a reader knows it: its sign and code (`₽ RUB`); the code alone without a sign. */
 export function currencyLabel(code: string, currencies: readonly { slug: string; symbol: string }[]): string {

@@ -4,9 +4,9 @@ import { Link } from "react-router";
 import { tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
 import { cn } from "@/ui/cn";
-import { Cover } from "../shared";
+import { Cover } from "@/site/blocks";
 import { authorOf, cardLayout, formatDate, publishedAt, readingMinutes } from "./article-meta";
-import { useWidgetsT } from "../widgets-i18n";
+import { useWidgetsT } from "@/site/widgets-i18n";
 
 export const articleUrl = (a: Rec, lang: string) => siteLink(`/blog/articles/${a.slug}`, lang);
 

@@ -8,7 +8,7 @@ import { api } from "@/api/client";
 import { tr, type Rec } from "@/site/content";
 import { relatedArticles, titledIn } from "./article-meta";
 import { ArticleMeta, articleUrl } from "./parts";
-import { useWidgetsT } from "../widgets-i18n";
+import { useWidgetsT } from "@/site/widgets-i18n";
 
 /** Articles shown under one. */
 const SHOWN = 3;

@@ -5,7 +5,7 @@ import { siteLink } from "@/site/link";
 import { RenderVariant, type VariantProps } from "@/site/registry";
 import { RichText, richOf } from "@/site/rich-text";
 import type { VariantKey, VariantsOf } from "@/site/variants";
-import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
+import { Block, Body, Card, Cover, ListGrid, Prices } from "@/site/blocks";
 import { listedArticles, orderedArticles, titledIn } from "./article-meta";
 import { ArticleCard, ArticleMeta } from "./parts";
 import { RelatedArticles } from "./related";

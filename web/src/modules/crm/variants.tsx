@@ -10,7 +10,7 @@ import { errorMessage, fieldMessage } from "@/lib/form-errors";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
 import { cn } from "@/ui/cn";
-import { Block } from "../shared";
+import { Block } from "@/site/blocks";
 
 type Values = Record<string, string>;
 

@@ -12,13 +12,13 @@ import { actorName, usePeople } from "@/admin/audit-parts";
 import { parseActor } from "@/admin/audit-diff";
 import { useTrustT } from "@/admin/trust-i18n";
 import { type Column, FilteredList, RelatedList, when } from "@/admin/list";
-import { money, type OrderDetails } from "@/commerce/api";
-import { StatusBadge } from "@/commerce/cart";
+import { money, type OrderDetails } from "./api";
+import { StatusBadge } from "./cart";
 import { Button } from "@/ui/button";
 import { Card } from "@/ui/card";
 import { DialogContent, Dialog } from "@/ui/dialog";
 import { Label, Select, Textarea } from "@/ui/input";
-import { useShopT } from "@/commerce/i18n";
+import { useShopT } from "./i18n";
 
 /** Every order status, in the order of the lifecycle. */
 export const ORDER_STATUSES = ["new", "paying", "approving", "packaging", "delivering", "delivered", "canceled"] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cardOffer, widgetOptions, type CardWidget } from "./card-donation";
-import type { Invoice, ProviderOffer } from "@/commerce/api";
+import type { Invoice, ProviderOffer } from "./api";
 
 const widget: CardWidget = { script: "https://widget.cloudpayments.ru/bundles/cloudpayments.js", publicId: "pk_1", global: "cp.CloudPayments" };
 const rub = { id: "c-rub", slug: "rub", symbol: "₽", title: "Рубль", isDefault: true };

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { toast } from "sonner";
-import { useMe } from "@/modules/rbac/session";
+import { useMe } from "@/lib/session";
 import { trackEvent } from "@/lib/analytics";
-import { accepts, buyNow, ensureSubject, useProviders, type Invoice, type ProviderOffer } from "@/commerce/api";
-import { emailRefused, ReceiptEmailField, useReceiptForm } from "@/commerce/receipt-email";
+import { accepts, buyNow, ensureSubject, useProviders, type Invoice, type ProviderOffer } from "./api";
+import { emailRefused, ReceiptEmailField, useReceiptForm } from "./receipt-email";
 import { formatPrice, tr, type Rec } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
-import { useShopT } from "@/commerce/i18n";
+import { useShopT } from "./i18n";
 import { QuantityStepper } from "./quantity";
 
 /** A provider's own card widget, as `/api/billing/providers` offers it. */

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { mount } from "@/modules/rbac/test-utils";
+import { mount } from "@/test-session";
 import type { Rec } from "@/site/content";
 import { reply, stubFetch } from "@/test-fetch";
 import { linksTo, quantityIn, requestedQuantity, TreeDonation } from "./donation";

@@ -5,17 +5,17 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import type { TFunction } from "@/i18n";
-import { buyNow, ensureSubject, needsEmail, paymentTarget, useProviders } from "@/commerce/api";
-import { emailRefused, ReceiptEmailField, useReceiptForm } from "@/commerce/receipt-email";
-import { AddToCart } from "@/commerce/cart";
-import { currencyChoices, type PaymentMethod } from "@/commerce/payment";
-import { useMe } from "@/modules/rbac/session";
+import { buyNow, ensureSubject, needsEmail, paymentTarget, useProviders } from "./api";
+import { emailRefused, ReceiptEmailField, useReceiptForm } from "./receipt-email";
+import { AddToCart } from "./cart";
+import { currencyChoices, type PaymentMethod } from "./payment";
+import { useMe } from "@/lib/session";
 import { trackEvent } from "@/lib/analytics";
 import { errorMessage } from "@/lib/form-errors";
 import { formatPrice, type Price, type Rec } from "@/site/content";
 import { cn } from "@/ui/cn";
 import { QuantityStepper } from "./quantity";
-import { useShopT } from "@/commerce/i18n";
+import { useShopT } from "./i18n";
 
 /** Who pays in a currency: '— Russian cards', '— Kazakh cards (TipTopPay)', '— foreign cards (Stripe)'. */
 function cardsOf(method: PaymentMethod, t: TFunction): string {

@@ -1,5 +1,5 @@
 import { screen } from "@testing-library/react";
-import { mount } from "@/modules/rbac/test-utils";
+import { mount } from "@/test-session";
 import { reply, stubFetch } from "@/test-fetch";
 import { variants } from "./variants";
 

@@ -2,14 +2,14 @@ import { linked, tr, type Rec } from "@/site/content";
 import { siteLink } from "@/site/link";
 import { RenderVariant, type VariantProps } from "@/site/registry";
 import type { VariantKey, VariantsOf } from "@/site/variants";
-import { Block, Body, Card, Cover, ListGrid, Prices } from "../shared";
-import { AddToCart, OrdersList } from "@/commerce/cart";
-import { SignInPrompt } from "@/commerce/screen";
-import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
+import { Block, Body, Card, Cover, ListGrid, Prices } from "@/site/blocks";
+import { AddToCart, OrdersList } from "./cart";
+import { SignInPrompt } from "./screen";
+import { AuthGate, GateSkeleton } from "@/site/gate";
 import { TreeDonation } from "./donation";
 import { CardDonation } from "./card-donation";
 import { ProductBuy } from "./product-buy";
-import { useShopT } from "@/commerce/i18n";
+import { useShopT } from "./i18n";
 
 const link = (kind: string, r: Rec, lang: string) => siteLink(`/ecommerce/${kind}/${r.slug}`, lang);
 

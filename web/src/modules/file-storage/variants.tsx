@@ -1,7 +1,7 @@
 import { linked } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
-import { Block, StoredFile } from "../shared";
+import { Block, StoredFile } from "@/site/blocks";
 
 function Files({ data, lang }: VariantProps) {
   return (

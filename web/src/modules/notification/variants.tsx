@@ -8,8 +8,8 @@ import { tr } from "@/site/content";
 import { siteLink } from "@/site/link";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
-import { Block } from "../shared";
-import { useWidgetsT } from "../widgets-i18n";
+import { Block } from "@/site/blocks";
+import { useWidgetsT } from "@/site/widgets-i18n";
 
 /** Whether visitors can subscribe (false until the server has a public subscription route). */
 export const SUBSCRIBE_OPEN = false;

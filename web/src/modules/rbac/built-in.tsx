@@ -12,7 +12,7 @@ const SCREENS = {
   "verify-email": VerifyEmailScreen,
 };
 
-/** The account's built-in screens (`site/builtin.tsx`), in a chunk of their own. */
+/** The account's built-in screens (`site-part.tsx`), in a chunk of their own. */
 export default function AccountScreen({ screen }: { screen: keyof typeof SCREENS }) {
   const Screen = SCREENS[screen];
   return <Screen />;

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { toast } from "sonner";
 import { reply, stubFetch } from "@/test-fetch";
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
-import { emailIdentity, mount, subjectWith } from "./test-utils";
+import { emailIdentity, mount, subjectWith } from "@/test-session";
 
 vi.mock("sonner", () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 

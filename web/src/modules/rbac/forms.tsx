@@ -13,21 +13,11 @@ import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { AuthCard, FieldError, TextField } from "./auth-card";
 import { useEmailT } from "./email-i18n";
-import { AuthGate, GateSkeleton } from "./gate";
+import { AuthGate, GateSkeleton } from "@/site/gate";
 import { type CredentialsForm, credentials, emailField, newPassword } from "./schemas";
 import { SecondFactorStep } from "./second-factor";
-import {
-  forgotPassword,
-  isEmailIdentity,
-  meKey,
-  register,
-  type ResetOutcome,
-  resetPassword,
-  safeRedirect,
-  secondFactorChallenge,
-  signIn,
-  sessionChanged,
-} from "./session";
+import { isEmailIdentity, meKey, sessionChanged } from "@/lib/session";
+import { forgotPassword, register, type ResetOutcome, resetPassword, safeRedirect, secondFactorChallenge, signIn } from "./auth";
 import { codeAddress, VerificationStep } from "./verification";
 import { oidcName } from "./methods";
 

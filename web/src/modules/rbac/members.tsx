@@ -10,8 +10,8 @@ import type { components } from "@/api/schema";
 import { tr } from "@/site/content";
 import { siteLink } from "@/site/link";
 import type { VariantProps } from "@/site/registry";
-import { Block } from "../shared";
-import { useWidgetsT } from "../widgets-i18n";
+import { Block } from "@/site/blocks";
+import { useWidgetsT } from "@/site/widgets-i18n";
 
 type Profile = components["schemas"]["SocialProfile"];
 

@@ -1,6 +1,6 @@
 //! Which sign-in methods the login screen offers.
 import { useHydrated } from "@/lib/client-only";
-import { boot } from "@/site/boot";
+import { boot } from "@/lib/boot";
 
 /** The wallet's provider (Sign-In with Ethereum). */
 export const WALLET_PROVIDER = "ethereum_virtual_machine";

@@ -5,41 +5,25 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "@/i18n";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { UserRound } from "lucide-react";
 import { z } from "zod";
 import { applyServerErrors, errorMessage } from "@/lib/form-errors";
 import { useFormStatus } from "@/lib/form-status";
 import { Button, buttonVariants } from "@/ui/button";
 import { Badge } from "@/ui/card";
 import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
-import { Dropdown, DropdownContent, DropdownItem, DropdownLabel, DropdownSeparator, DropdownTrigger } from "@/ui/dropdown";
 import { Input, Label } from "@/ui/input";
-import { boot } from "@/site/boot";
+import { boot } from "@/lib/boot";
 import { AuthCard, FieldError } from "./auth-card";
 import { AUTH_PATH, LoginForm, newPassword, useLink } from "./forms";
 import { TELEGRAM, TelegramLink } from "./telegram";
 import { ClientOnly } from "@/lib/client-only";
-import { AccountPlaceholder, LoginButton } from "@/site/header-actions";
 import { SecondFactorStep } from "./second-factor";
 import { SecuritySection } from "./security";
 import { useEmailT } from "./email-i18n";
-import { AuthGate } from "./gate";
+import { AuthGate } from "@/site/gate";
 import { oidcName, oidcStartUrl, useWalletOffered } from "./methods";
-import {
-  changePassword,
-  deleteIdentity,
-  displayName,
-  type Identity,
-  isEmailIdentity,
-  isSignedIn,
-  meKey,
-  safeRedirect,
-  sessionChanged,
-  type Subject,
-  unconfirmedEmail,
-  useLogout,
-  useMe,
-} from "./session";
+import { type Identity, isEmailIdentity, meKey, sessionChanged, type Subject, useLogout } from "@/lib/session";
+import { changePassword, deleteIdentity, safeRedirect, unconfirmedEmail } from "./auth";
 import { AddEmailSection, ChangeEmailDialog, VerifyDialog } from "./verification";
 
 const WalletButton = lazy(() => import("./wallet"));
@@ -144,41 +128,6 @@ export function LogoutScreen() {
     logout.mutate(undefined, { onSettled: () => void navigate("/", { replace: true }) });
   }, [logout, navigate]);
   return null;
-}
-
-/** The signed-in person's menu in the header: their name (never an id), then their account's places. */
-export function AccountMenu() {
-  const { t } = useTranslation();
-  const link = useLink();
-  const me = useMe();
-  const logout = useLogout();
-  const navigate = useNavigate();
-  if (me.isPending) return <AccountPlaceholder />;
-  const s = me.data;
-  // A guest (a checkout's subject) signs in like any visitor.
-  if (!isSignedIn(s)) return <LoginButton />;
-  const name = displayName(s, t("account.account"));
-  return (
-    <Dropdown modal={false}>
-      <DropdownTrigger asChild>
-        {/* The name shows from xl; below, the icon (the name is its label and its tooltip), so the
-            header keeps to one line at 1024 px with a long address. */}
-        <Button variant="outline" data-testid="account-menu" className="max-w-40 shrink-0 px-3 xl:px-4" title={name}>
-          <UserRound aria-hidden className="h-4 w-4 shrink-0" />
-          <span className="sr-only xl:hidden">{name}</span>
-          <span className="hidden min-w-0 truncate xl:block">{name}</span>
-        </Button>
-      </DropdownTrigger>
-      <DropdownContent>
-        <DropdownLabel className="px-2 py-1.5 text-sm font-medium [overflow-wrap:anywhere]">{name}</DropdownLabel>
-        <DropdownSeparator />
-        <DropdownItem onSelect={() => void navigate(link("/rbac/subjects/settings"))}>{t("account.settings")}</DropdownItem>
-        <DropdownItem onSelect={() => void navigate(link("/ecommerce/orders"))}>{t("commerce.myOrders")}</DropdownItem>
-        {s.admin ? <DropdownItem onSelect={() => void navigate("/admin")}>{t("account.admin")}</DropdownItem> : null}
-        <DropdownItem onSelect={() => logout.mutate(undefined, { onSettled: () => void navigate("/") })}>{t("account.logout")}</DropdownItem>
-      </DropdownContent>
-    </Dropdown>
-  );
 }
 
 function ChangePasswordDialog({ subject, identity }: { subject: Subject; identity: Identity }) {

@@ -7,7 +7,7 @@ import { Button } from "@/ui/button";
 import { Input, Label } from "@/ui/input";
 import { FieldError } from "./auth-card";
 import { useSecurityT } from "./security-i18n";
-import { signInSecondFactor } from "./session";
+import { signInSecondFactor } from "./auth";
 
 /** A typed code without spaces and dashes (apps show "123 456"; recovery codes may be grouped). */
 export function cleanCode(code: string, recovery: boolean): string {

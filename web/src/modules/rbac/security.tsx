@@ -16,8 +16,8 @@ import { Input, Label } from "@/ui/input";
 import { FieldError } from "./auth-card";
 import { cleanCode, codeProblem } from "./second-factor";
 import { useSecurityT } from "./security-i18n";
-import { meKey, type Subject } from "./session";
-import { shortUserAgent } from "./user-agent";
+import { meKey, type Subject } from "@/lib/session";
+import { shortUserAgent } from "@/lib/user-agent";
 
 // The QR code library loads only when someone turns two-factor sign-in on.
 const QRCodeSVG = lazy(() => import("qrcode.react").then((m) => ({ default: m.QRCodeSVG })));

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { queryClientOptions } from "@/query";
-import { type Subject } from "./session";
+import { type Subject } from "@/lib/session";
 import { fromRedirect, TELEGRAM_STATE, TELEGRAM_WIDGET, TelegramLink, telegramBody, telegramReturn, type TelegramUser, withoutTelegramFields } from "./telegram";
 
 const subject: Subject = {

@@ -7,7 +7,7 @@ import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
 import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
-import { meKey, type Subject } from "./session";
+import { meKey, type Subject } from "@/lib/session";
 
 /** The official Telegram Login Widget (https://core.telegram.org/widgets/login). */
 export const TELEGRAM_WIDGET = "https://telegram.org/js/telegram-widget.js?22";

@@ -1,7 +1,7 @@
 import { ForgotPasswordScreen, RegistrationScreen, ResetPasswordScreen } from "./forms";
 import { LogoutScreen, SelectMethodScreen, SettingsScreen } from "./screens";
 import type { VariantKey, VariantsOf } from "@/site/variants";
-import { SubjectProfileOverview, SubjectProfiles } from "@/social/profiles";
+import { SubjectProfileOverview, SubjectProfiles } from "@/modules/social/profiles";
 import { SubjectList, SubjectOverview } from "./members";
 
 /** Declared by the server, deliberately not rendered by the public site. */

@@ -4,8 +4,8 @@ import { toast } from "sonner";
 import i18n from "@/i18n";
 import { reply, stubFetch } from "@/test-fetch";
 import { SettingsScreen } from "./screens";
-import { meKey } from "./session";
-import { emailIdentity, mount, subjectWith } from "./test-utils";
+import { meKey } from "@/lib/session";
+import { emailIdentity, mount, subjectWith } from "@/test-session";
 import { AddEmailSection, VerificationStep } from "./verification";
 
 vi.mock("sonner", () => ({ toast: { success: vi.fn(), error: vi.fn() } }));

@@ -14,7 +14,8 @@ import { Dialog, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { FieldError, TextField } from "./auth-card";
 import { useEmailT } from "./email-i18n";
 import { type CredentialsForm, credentials, emailField } from "./schemas";
-import { addEmailIdentity, changeEmail, type Identity, isEmailIdentity, meKey, sendVerification, type Subject, verifyIdentity } from "./session";
+import { type Identity, isEmailIdentity, meKey, type Subject } from "@/lib/session";
+import { addEmailIdentity, changeEmail, sendVerification, verifyIdentity } from "./auth";
 
 /** The address an identity's code was mailed to: the one waiting to replace it, else its own. */
 export function codeAddress(i: Identity): string {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { reply, stubFetch } from "@/test-fetch";
-import { emailIdentity, mount, subjectWith } from "./test-utils";
+import { emailIdentity, mount, subjectWith } from "@/test-session";
 import { VerifyEmailScreen } from "./verify-email";
 
 vi.mock("sonner", () => ({ toast: { success: vi.fn(), error: vi.fn() } }));

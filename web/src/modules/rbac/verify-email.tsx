@@ -7,8 +7,8 @@ import { signInHref, useLink } from "@/site/link";
 import { buttonVariants } from "@/ui/button";
 import { AuthCard } from "./auth-card";
 import { useEmailT } from "./email-i18n";
-import { AuthGate, GateSkeleton } from "./gate";
-import type { Subject } from "./session";
+import { AuthGate, GateSkeleton } from "@/site/gate";
+import type { Subject } from "@/lib/session";
 import { codeAddress, VerificationStep } from "./verification";
 
 const SETTINGS = "/rbac/subjects/settings";

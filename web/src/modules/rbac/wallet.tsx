@@ -11,7 +11,8 @@ import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
 import { shortAddress } from "@/site/link";
 import { Button } from "@/ui/button";
-import { AUTH, secondFactorChallenge, sessionChanged } from "./session";
+import { AUTH, sessionChanged } from "@/lib/session";
+import { secondFactorChallenge } from "./auth";
 
 interface WalletProps {
   onSignedIn?: () => void;

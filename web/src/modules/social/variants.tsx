@@ -1,8 +1,8 @@
 import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
-import { ChatsApp } from "@/social/chat";
-import { Block, Body, Cover } from "../shared";
+import { ChatsApp } from "./chat";
+import { Block, Body, Cover } from "@/site/blocks";
 
 function ProfileOverview({ data, lang }: VariantProps) {
   const p = data._record;

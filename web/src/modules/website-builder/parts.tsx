@@ -3,7 +3,7 @@ import { useState, type ReactNode } from "react";
 import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
 import { filesOf, linked, tr, type Rec } from "@/site/content";
-import { StoredFile } from "../shared";
+import { StoredFile } from "@/site/blocks";
 import { siteLink } from "@/site/link";
 import { AccountEntryLink, accountEntryOf } from "@/site/header-actions";
 import type { DeclaredVariant } from "@/site/variants";

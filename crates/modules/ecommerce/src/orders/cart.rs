@@ -122,9 +122,10 @@ impl Commerce {
                 }
                 if let Some(line) = loaded
                     .lines_of(oid)
-                    .find(|l| l.uuid("productId") == Some(product))
+                    .filter_map(|l| LineRow::of(l).ok())
+                    .find(|l| l.product_id == product)
                 {
-                    let q = (line.int("quantity").unwrap_or(0) + qty).min(MAX_QUANTITY);
+                    let q = (line.quantity + qty).min(MAX_QUANTITY);
                     let mut tx = self.store.begin().await?;
                     let mut exec = tx.exec();
                     // The order must still be open (compare-and-set first: a checkout that has
@@ -137,7 +138,7 @@ impl Commerce {
                     repo::set_if(
                         &mut exec,
                         &self.e.line,
-                        Record::must_id(line)?,
+                        line.id,
                         &[("quantity", Val::Int(q))],
                         &[],
                     )
@@ -229,7 +230,7 @@ impl Commerce {
         order: Uuid,
         changes: &[(Uuid, i64)],
     ) -> Result<()> {
-        if row.text("status") != Some("new") {
+        if OrderRow::of(row)?.status != "new" {
             return Err(Error::conflict_field(
                 "status",
                 "only an order still in the cart (status new) can be changed",
@@ -273,7 +274,8 @@ impl Commerce {
             .lines_of(&[order])
             .await?
             .iter()
-            .map(|l| l.int("quantity").unwrap_or(0))
+            .filter_map(|l| LineRow::of(l).ok())
+            .map(|l| l.quantity)
             .sum())
     }
 
@@ -298,13 +300,13 @@ impl Commerce {
     pub async fn set_line(&self, order: Uuid, line: Uuid, body: &SetLine) -> Result<Record> {
         let n = quantity("quantity", Some(body.quantity))?;
         let row = self.store.get(&self.e.order, order).await?;
-        let l = self.store.get(&self.e.line, line).await?;
-        if l.uuid("orderId") != Some(order) {
+        let l = LineRow::of(&self.store.get(&self.e.line, line).await?)?;
+        if l.order_id != order {
             return Err(Error::not_found(format!(
                 "line {line} is not a line of order {order}"
             )));
         }
-        if row.text("type") != Some("cart") {
+        if OrderRow::of(&row)?.kind != "cart" {
             return Err(Error::conflict_field(
                 "status",
                 "only an order still in the cart (status new) can be changed",
@@ -317,7 +319,7 @@ impl Commerce {
     /// Deletes an open order of the subject (its lines and links cascade).
     pub async fn remove(&self, subject: Uuid, order: Uuid) -> Result<Record> {
         let row = self.owned(subject, order).await?;
-        if row.text("status") != Some("new") {
+        if OrderRow::of(&row)?.status != "new" {
             return Err(Error::conflict_field(
                 "status",
                 "only an order still in the cart (status new) can be deleted",

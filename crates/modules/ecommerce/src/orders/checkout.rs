@@ -116,13 +116,13 @@ impl Commerce {
             Picked::Open(rows) => rows,
         };
         for row in &rows {
-            let o = Record::must_id(row)?;
-            if row.text("status") != Some("new") || row.text("type") != Some("cart") {
+            let o = OrderRow::of(row)?;
+            if !o.in_cart() {
                 return Err(Error::conflict_field(
                     "ecommerceModule.orders",
                     format!(
-                        "order {o} is not in the cart any more (status {})",
-                        row.text("status").unwrap_or("?")
+                        "order {} is not in the cart any more (status {})",
+                        o.id, o.status
                     ),
                 ));
             }
@@ -154,7 +154,8 @@ impl Commerce {
                     ),
                     other => other,
                 })?;
-            let oid = Record::must_id(&row)?;
+            let placed = OrderRow::of(&row)?;
+            let oid = placed.id;
             let mut fields = Map::new();
             fields.insert("language".into(), json!(paying.language));
             if let Some(e) = &paying.email {
@@ -166,7 +167,7 @@ impl Commerce {
             self.store
                 .update_in(exec, &self.e.order, oid, &fields)
                 .await?;
-            let number = match row.int("number") {
+            let number = match placed.number {
                 Some(n) => n,
                 None => {
                     let n = stoa_store::counters::next(

@@ -24,11 +24,11 @@ impl Commerce {
         let changes = self.store.find(e, &q).await?.rows;
         let paid: Vec<(Uuid, String)> = changes
             .iter()
-            .filter(|c| matches!(c.text("to"), Some("approving" | "delivering")))
+            .filter_map(|c| ChangeRow::of(c).ok())
+            .filter(|c| matches!(c.to.as_str(), "approving" | "delivering"))
             .filter_map(|c| {
-                let at = c.text("createdAt")?;
-                (parse_timestamp(at)? >= since)
-                    .then(|| Some((c.uuid("orderId")?, at[..10].to_owned())))?
+                let at = c.created_at;
+                (parse_timestamp(&at)? >= since).then(|| (c.order_id, at[..10].to_owned()))
             })
             .collect();
         let ids: Vec<Val> = paid.iter().map(|(o, _)| Val::Uuid(*o)).collect();
@@ -185,7 +185,7 @@ impl Commerce {
         let loaded = self.load(vec![row]).await?;
         let base = self.view(&loaded, &loaded.orders[0]);
         let intent_ids = self.intents_of(order).await?;
-        let status = loaded.orders[0].text("status").unwrap_or("new");
+        let status = OrderRow::of(&loaded.orders[0])?.status;
         Ok(More {
             base,
             more: DetailsMore {
@@ -193,7 +193,7 @@ impl Commerce {
                 invoices: rows_of(self.billing.invoices_of(&intent_ids).await?),
                 status_changes: rows_of(self.history(order).await?),
                 next_statuses: status::ADMIN
-                    .next(status)
+                    .next(&status)
                     .into_iter()
                     .map(|s| Status(s.to_owned()))
                     .collect(),

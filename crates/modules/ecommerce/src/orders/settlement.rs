@@ -120,8 +120,8 @@ impl Commerce {
     /// delivering for a subscription); one that waited past the payment timeout is canceled; a
     /// delivering subscription whose period ended without a new payment is delivered.
     pub async fn check(&self, order: Uuid) -> Result<String> {
-        let row = self.store.get(&self.e.order, order).await?;
-        let status = row.text("status").unwrap_or_default().to_owned();
+        let row = OrderRow::of(&self.store.get(&self.e.order, order).await?)?;
+        let status = row.status;
         match status.as_str() {
             "paying" => {
                 let intent_ids = self.intents_of(order).await?;
@@ -150,7 +150,8 @@ impl Commerce {
                     return Ok("new".into());
                 }
                 let since = row
-                    .text("updatedAt")
+                    .updated_at
+                    .as_deref()
                     .and_then(parse_timestamp)
                     .unwrap_or_else(now);
                 if now() - since >= self.timeout {
@@ -211,13 +212,13 @@ impl Commerce {
             .await?;
         let of_product: HashSet<Uuid> = lines
             .iter()
-            .filter(|l| l.uuid("productId") == Some(product))
-            .filter_map(|l| l.uuid("orderId"))
+            .filter_map(|l| LineRow::of(l).ok())
+            .filter(|l| l.product_id == product)
+            .map(|l| l.order_id)
             .collect();
         let mut out = Vec::new();
         for order in of_product {
-            let row = self.store.get(&self.e.order, order).await?;
-            let status = row.text("status").unwrap_or_default().to_owned();
+            let status = OrderRow::of(&self.store.get(&self.e.order, order).await?)?.status;
             if !matches!(
                 status.as_str(),
                 "approving" | "packaging" | "delivering" | "canceled"

@@ -76,23 +76,31 @@ impl Commerce {
             .into_iter()
             .map(Val::Uuid)
             .collect();
-        let mut rows = self
+        let rows = self
             .store
             .find_in(&self.e.order, "id", &ids, ids.len() + 1)
             .await?;
-        rows.retain(|o| match which {
-            Which::All => true,
-            Which::History => o.text("type") == Some("history"),
-            Which::Cart => o.text("type") == Some("cart"),
-        });
-        rows.sort_by(|a, b| b.text("createdAt").cmp(&a.text("createdAt")));
-        Ok(rows)
+        let mut typed = Vec::with_capacity(rows.len());
+        for r in rows {
+            let o = OrderRow::of(&r)?;
+            let shown = match which {
+                Which::All => true,
+                Which::History => o.kind == "history",
+                Which::Cart => o.kind == "cart",
+            };
+            if shown {
+                typed.push((o.created_at, r));
+            }
+        }
+        // Newest first.
+        typed.sort_by(|a, b| b.0.cmp(&a.0));
+        Ok(typed.into_iter().map(|(_, r)| r).collect())
     }
 
     /// The subject's cart orders still open (`new`): what the cart shows and a checkout pays.
     pub async fn open_orders(&self, subject: Uuid) -> Result<Vec<Record>> {
         let mut rows = self.orders_of(subject, Which::Cart).await?;
-        rows.retain(|o| o.text("status") == Some("new"));
+        rows.retain(|o| OrderRow::of(o).is_ok_and(|o| o.status == "new"));
         Ok(rows)
     }
 
@@ -116,13 +124,12 @@ impl Commerce {
             .history(order)
             .await?
             .iter()
-            .filter_map(|c| {
-                Some(OrderStep {
-                    id: c.id()?,
-                    created_at: c.text("createdAt")?.to_owned(),
-                    from: c.text("from")?.to_owned(),
-                    to: c.text("to")?.to_owned(),
-                })
+            .filter_map(|c| ChangeRow::of(c).ok())
+            .map(|c| OrderStep {
+                id: c.id,
+                created_at: c.created_at,
+                from: c.from,
+                to: c.to,
             })
             .collect();
         Ok(More {
@@ -215,7 +222,8 @@ impl Commerce {
             .lines_of(&ids)
             .await?
             .iter()
-            .map(|l| l.int("quantity").unwrap_or(0))
+            .filter_map(|l| LineRow::of(l).ok())
+            .map(|l| l.quantity)
             .sum())
     }
 

@@ -146,11 +146,12 @@ impl Commerce {
             let oid = Record::must_id(o)?;
             let products: Vec<Uuid> = loaded
                 .lines_of(oid)
-                .filter_map(|l| l.uuid("productId"))
+                .filter_map(|l| LineRow::of(l).ok())
+                .map(|l| l.product_id)
                 .collect();
-            match o.text("status") {
-                Some("delivering") => grant_products.extend(products),
-                Some("paying" | "delivered") => revoke_products.extend(products),
+            match OrderRow::of(o)?.status.as_str() {
+                "delivering" => grant_products.extend(products),
+                "paying" | "delivered" => revoke_products.extend(products),
                 _ => {}
             }
         }

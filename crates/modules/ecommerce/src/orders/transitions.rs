@@ -61,8 +61,11 @@ impl Commerce {
             reason,
             overridden,
         } = mv;
-        let oid = Record::must_id(order)?;
-        let from = order.text("status").unwrap_or("new").to_owned();
+        let OrderRow {
+            id: oid,
+            status: from,
+            ..
+        } = OrderRow::of(order)?;
         if !overridden && !status::allowed(&from, to, By::System) {
             return Err(Error::conflict_field(
                 "status",
@@ -139,7 +142,7 @@ impl Commerce {
             return Err(Error::invalid_field("reason", "at most 2000 characters"));
         }
         let row = self.store.get(&self.e.order, order).await?;
-        if row.text("status") == Some(to) {
+        if OrderRow::of(&row)?.status == to {
             return Err(Error::conflict_field(
                 "status",
                 format!("the order is already '{to}'"),

@@ -1,3 +1,5 @@
+// The media library: the picker of every file field, rich text and file relation of the admin's
+// forms, hence the admin kit's; file-storage shows it as its files' screen (`admin-part.ts`).
 import { useQueryClient } from "@tanstack/react-query";
 import { FilePlay, FileText, Trash } from "lucide-react";
 import { useDeferredValue, useEffect, useId, useRef, useState } from "react";
@@ -7,10 +9,10 @@ import { entityClient, keys, type ListParams, type Row, useEntityDelete, useEnti
 import { ApiError } from "@/api/http";
 import { type EntityMeta, findEntity, type Meta, useMeta } from "@/api/meta";
 import { UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";
-import { EntityFormDialog } from "@/admin/table";
-import { baseName, UploadBar, uploadMessage } from "@/admin/widgets/file";
+import { EntityFormDialog } from "./table";
+import { baseName, UploadBar, uploadMessage } from "./widgets/file";
 import { fileUrl } from "@/site/content";
-import { Pager } from "@/admin/pager";
+import { Pager } from "./pager";
 import { Button } from "@/ui/button";
 import { ConfirmDialog } from "@/ui/dialog";
 import { DropZone } from "@/ui/drop-zone";

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Result } from "@/api/client";
 import type { components } from "@/api/schema";
 import { formatPrice, type Price } from "@/site/content";
-import { AUTH, meKey, useMe, type Subject } from "@/modules/rbac/session";
+import { AUTH, meKey, useMe, type Subject } from "@/lib/session";
 import type { TFunction } from "@/i18n";
 
 type Schemas = components["schemas"];

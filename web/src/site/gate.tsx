@@ -1,12 +1,13 @@
-// Gates for the account's screens: `AuthGate` shows its children to a visitor with a session only,
-// `Authorized` only to one the server lets call a route. Both show a skeleton while they ask.
+// Gates for the screens that need a session (the account's, the cart, the chats): `AuthGate` shows
+// its children to a visitor with a session only, `Authorized` only to one the server lets call a
+// route. Both show a skeleton while they ask.
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "@/i18n";
 import { useHydrated } from "@/lib/client-only";
 import { errorMessage } from "@/lib/form-errors";
 import { cn } from "@/ui/cn";
-import { type HttpMethod, isAuthorized, isGuest, type Subject, useMe } from "./session";
+import { type HttpMethod, isAuthorized, isGuest, type Subject, useMe } from "@/lib/session";
 
 /** A placeholder while the session is asked: announced as busy, a few pulsing bars. */
 export function GateSkeleton({ className }: { className?: string }) {

@@ -1,4 +1,4 @@
-import type { Bundle } from "./content";
+import type { components } from "@/api/schema";
 
 /** What the server put in the page (`<script id="stoa-page">`): read once, before the first render. */
 export interface Boot {
@@ -18,7 +18,9 @@ export interface Boot {
   lang: string;
   url: string;
   status: number;
-  bundle: Bundle | null;
+  /** The page's records as the server sent them (`HostPageBundle`), read by the site kit as its
+   * `Bundle` (`site/content.ts`). */
+  bundle: components["schemas"]["HostPageBundle"] | null;
 }
 
 function read(): Boot | null {

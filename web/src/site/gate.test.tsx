@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor } from "@testing-library/react";
 import i18n from "@/i18n";
 import { reply, stubFetch } from "@/test-fetch";
 import { AuthGate, Authorized } from "./gate";
-import { emailIdentity, mount, subjectWith } from "./test-utils";
+import { emailIdentity, mount, subjectWith } from "@/test-session";
 
 describe("AuthGate", () => {
   afterEach(() => vi.unstubAllGlobals());

@@ -6,15 +6,16 @@ import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { ApiError } from "@/api/http";
 import { errorMessage } from "@/lib/form-errors";
-import { GateSkeleton } from "@/modules/rbac/gate";
-import { useMe } from "@/modules/rbac/session";
+import { GateSkeleton } from "@/site/gate";
+import { useMe } from "@/lib/session";
 import { useHydrated } from "@/lib/client-only";
 import { siteLink } from "@/site/link";
 import { getOrder, isOrderId, money, orderKey, orderTitle, paymentState, type Order, type OrderPayment, type OwnerOrder } from "./api";
 import { lineTitle, StatusBadge } from "./cart";
 import { formatDateTime } from "./dates";
 import { followInterval } from "./follow";
-import { SignInPrompt, useScreenTitle } from "./screen";
+import { useScreenTitle } from "@/site/screen-title";
+import { SignInPrompt } from "./screen";
 import { useShopT } from "./i18n";
 
 /** The order id at the end of the current URL (`…/ecommerce/orders/{id}`), when it is one. */

@@ -1,26 +1,8 @@
-//! What the shop's own screens share: their title in the browser tab and the way they ask a
-//! visitor to sign in.
-import { useEffect } from "react";
+//! What the shop's own screens share: the way they ask a visitor to sign in.
 import { Link, useLocation, useParams } from "react-router";
 import { signInHref } from "@/site/link";
 import { cn } from "@/ui/cn";
 import { useShopT } from "./i18n";
-
-/**
- * Names the browser tab after the screen. The site route around a built-in screen titles the
- * tab once it has mounted (its effect runs after ours), so ours is set just after it.
- */
-export function useScreenTitle(title: string) {
-  useEffect(() => {
-    let live = true;
-    queueMicrotask(() => {
-      if (live) document.title = title;
-    });
-    return () => {
-      live = false;
-    };
-  }, [title]);
-}
 
 /** The sign-in screen, coming back to `to` (the current page by default) afterwards. */
 export function useSignInHref(to?: string): string {

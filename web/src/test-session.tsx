@@ -1,11 +1,12 @@
-// Shared by the account screens' unit tests: a query client (seeded with the signed-in subject)
-// and a router on a language-prefixed URL around what is rendered.
+// Shared by the unit tests of what asks who is signed in (the account screens, the header, the
+// cart): a query client (seeded with the signed-in subject) and a router on a language-prefixed
+// URL around what is rendered.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { queryClientOptions } from "@/query";
-import { type Identity, meKey, type Subject } from "./session";
+import { type Identity, meKey, type Subject } from "@/lib/session";
 
 export const emailIdentity = (over: Partial<Identity> = {}): Identity => ({
   id: "i1",

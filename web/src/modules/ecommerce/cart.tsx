@@ -4,8 +4,8 @@ import { isLanguage } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { X } from "lucide-react";
-import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
-import { useMe } from "@/modules/rbac/session";
+import { AuthGate, GateSkeleton } from "@/site/gate";
+import { useMe } from "@/lib/session";
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from "@/ui/dialog";
 import { trackEvent } from "@/lib/analytics";
 import { errorMessage } from "@/lib/form-errors";
@@ -37,7 +37,8 @@ import {
 import { formatDateTime } from "./dates";
 import { emailRefused, ReceiptEmailField, useReceiptForm } from "./receipt-email";
 import { anyPending, followInterval, SLOW_AFTER_MS } from "./follow";
-import { SignInPrompt, useScreenTitle } from "./screen";
+import { useScreenTitle } from "@/site/screen-title";
+import { SignInPrompt } from "./screen";
 import { useShopT } from "./i18n";
 
 export function lineTitle(o: Order["ordersToProducts"][number], lang: string): string {

@@ -4,8 +4,8 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useL
 import { useTranslation } from "@/i18n";
 import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { AuthGate, GateSkeleton } from "@/modules/rbac/gate";
-import { isSignedIn, useMe } from "@/modules/rbac/session";
+import { AuthGate, GateSkeleton } from "@/site/gate";
+import { isSignedIn, useMe } from "@/lib/session";
 import { fileUrl } from "@/site/content";
 import { errorMessage } from "@/lib/form-errors";
 import { fraction, UPLOAD_ACCEPT, type UploadProgress } from "@/api/upload";

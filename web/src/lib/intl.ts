@@ -1,9 +1,9 @@
 /**
- * The part of `Intl` the public site uses, for the server's engine (QuickJS has no `Intl`):
- * numbers (decimal, percent, the byte units) and plural rules in Russian and English, written to
- * give exactly what browsers give (CLDR), so hydration finds the same text. Dates are formatted
- * only in screens rendered in the browser. Public pages format their numbers with it in the browser
- * too (`lib/number.ts`).
+ * The part of `Intl` the public site uses, for the server's engine (QuickJS has no `Intl`;
+ * `ssr/env.ts` installs it there): numbers (decimal, percent, the byte units) and plural rules in
+ * Russian and English, written to give exactly what browsers give (CLDR), so hydration finds the
+ * same text. Dates are formatted only in screens rendered in the browser. Public pages format their
+ * numbers with it in the browser too (`lib/number.ts`).
  */
 
 export type NumberOptions = {

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "@/api/client";
 import type { components } from "@/api/schema";
 import { tr } from "@/site/content";
-import { useMe } from "@/modules/rbac/session";
+import { useMe } from "@/lib/session";
 import { multipartBody, upload, type UploadProgress } from "@/api/upload";
 
 /**

@@ -1,8 +1,10 @@
+// What the modules' public widgets are built of (their frame, stored files, cards, prices, rich
+// text): the site kit's, so a module's widgets need no other module.
 import { useTranslation } from "@/i18n";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { fileUrl, filesOf, formatPrice, tr, type Rec } from "@/site/content";
-import { RichText, richOf } from "@/site/rich-text";
+import { fileUrl, filesOf, formatPrice, tr, type Rec } from "./content";
+import { RichText, richOf } from "./rich-text";
 import { cn } from "@/ui/cn";
 import { Media } from "@/ui/media";
 

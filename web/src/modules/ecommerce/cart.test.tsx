@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { mount } from "@/modules/rbac/test-utils";
-import type { Subject } from "@/modules/rbac/session";
+import { mount } from "@/test-session";
+import type { Subject } from "@/lib/session";
 import { reply, stubFetch } from "@/test-fetch";
 import type { Order } from "./api";
 import { CartButton, CheckoutReturnScreen, MyOrdersScreen } from "./cart";

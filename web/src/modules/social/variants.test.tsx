@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { meKey } from "@/modules/rbac/session";
+import { meKey } from "@/lib/session";
 import { queryClientOptions } from "@/query";
 import { variants as rbac } from "@/modules/rbac/variants";
-import { variants as social } from "@/modules/social/variants";
+import { variants as social } from "./variants";
 import { chatsKey, profilesKey, unreadKey } from "./api";
 import { ChatButton } from "./chat";
 

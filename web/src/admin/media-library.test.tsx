@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import type { EntityMeta, Meta } from "@/api/meta";
 import { fileEntity, field } from "@/test-meta";
 import { installFakeXhr, sentRequest } from "@/test-xhr";
-import { fileAlt, fileName, MediaLibrary } from "./admin";
+import { fileAlt, fileName, MediaLibrary } from "./media-library";
 
 const f = field;
 

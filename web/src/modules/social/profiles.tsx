@@ -1,9 +1,9 @@
 import { useTranslation } from "@/i18n";
 import { Link } from "react-router";
-import { useMe } from "@/modules/rbac/session";
+import { useMe } from "@/lib/session";
 import { siteLink } from "@/site/link";
 import type { VariantProps } from "@/site/registry";
-import { Block } from "@/modules/shared";
+import { Block } from "@/site/blocks";
 import { type ProfileCard, profileName, useProfiles } from "./api";
 import { CreateProfileForm, SignInPrompt } from "./chat";
 

@@ -1,0 +1,2 @@
+/** The chats screen (`site-part.tsx`), in a chunk of its own. */
+export { ChatsScreen as default } from "./chat";

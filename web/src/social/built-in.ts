@@ -1,2 +1,0 @@
-/** The chats screen (`site/builtin.tsx`), in a chunk of its own. */
-export { ChatsScreen as default } from "./chat";
