@@ -20,5 +20,7 @@ for f in $( (if [ -n "$rev" ]; then git ls-tree -r --name-only "$rev" -- crates/
   if [ "$n" -gt 800 ]; then over=$((over + 1)); echo "  over 800: $f ($n)"; fi
 done
 echo "files over 800 lines: $over"
+# Functions over 80 lines (at the working tree only).
+if [ -z "$rev" ]; then python3 bench/fn-lengths.py; fi
 # The web's layers (at the working tree only: it reads web/src).
 if [ -z "$rev" ]; then node bench/web-seams.mjs; fi

@@ -182,7 +182,9 @@ impl Runner {
                 // A payload the job can never run is buried at once.
                 let retry = (again && job.attempts < def.max_attempts)
                     .then(|| now() + def.delay_after(job.attempts));
-                if retry.is_none() {
+                if !again {
+                    tracing::error!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job dead: its payload can never run");
+                } else if retry.is_none() {
                     tracing::error!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job dead after its last attempt");
                 } else {
                     tracing::warn!(job = %job.name, id = %job.id, attempt = job.attempts, error = %e, "job failed; will retry");

@@ -208,6 +208,7 @@ impl ModuleError {
 }
 
 /// A message built where a setting is read (`format!("STOA_FILES: …")`) is a setting to fix.
+/// (A job that fails with a message of its own is retried like any other failure.)
 impl From<String> for ModuleError {
     fn from(message: String) -> Self {
         ModuleError::Config(message)
@@ -228,7 +229,8 @@ type RoutesFn = Box<dyn Fn(&Context) -> ModuleResult<RouteBook<AppState>> + Send
 type SeedFn = Box<dyn for<'a> Fn(&'a Context) -> BoxFuture<'a, Result<()>> + Send + Sync>;
 type LayerFn = Box<dyn Fn(&Context, Router) -> ModuleResult<Router> + Send + Sync>;
 type SiteFn = Box<dyn Fn(&Context) -> ModuleResult<Router> + Send + Sync>;
-/// What a job runs: the context and the job's payload; an `Err` is retried.
+/// What a job runs: the context and the job's payload. An `Err` is retried while attempts are
+/// left, except [`ModuleError::Payload`] (a payload it can never run), which buries the job.
 pub type JobFn =
     Arc<dyn Fn(Arc<Context>, Value) -> BoxFuture<'static, ModuleResult<()>> + Send + Sync>;
 

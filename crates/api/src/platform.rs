@@ -91,7 +91,10 @@ pub async fn publish_due(store: &Store, payload: &Value) -> crate::module::Modul
         .ok_or_else(|| crate::module::ModuleError::payload("the job names no entity"))?;
     let id = crate::jobs::uuid_arg(payload, "id")?;
     let at = payload.get("at").and_then(Value::as_str);
-    let e = store.entity(key)?;
+    // An entity this site does not declare (a payload from another version) never will be.
+    let e = store
+        .entity(key)
+        .map_err(|_| crate::module::ModuleError::payload(format!("no entity {key} to publish")))?;
     let published: Result<()> = publish::with_drafts(async {
         let row = match store.get(&e, id).await {
             Ok(r) => r,

@@ -20,6 +20,7 @@ const MAX_HIT: usize = 4096;
 
 /// `shared`: the instances' counter table (PostgreSQL), so an address spread over them gains
 /// nothing.
+// long: the module's route table, one endpoint after another — read as one.
 pub fn routes(
     c: Arc<Collector>,
     own_host: String,

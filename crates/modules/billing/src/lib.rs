@@ -42,6 +42,7 @@ pub fn rbac_links() -> Module {
 }
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     Module {
         name: M,
@@ -159,6 +160,7 @@ pub fn declarations() -> Module {
 
 /// The module: declarations, the billing service (intents, invoices, providers, the webhook
 /// inbox), its routes and jobs.
+// long: the module's contract (declarations, services, routes, jobs, schedules), one entry after another.
 pub fn module() -> stoa_api::module::ModuleDef {
     use std::sync::Arc;
     use stoa_api::module::JobDef;

@@ -25,6 +25,7 @@ pub fn rbac_links() -> Module {
 }
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     Module {
         name: M,

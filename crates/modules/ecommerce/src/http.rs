@@ -274,6 +274,7 @@ const TAG: &str = "ecommerce";
 /// What a checkout can answer besides its invoices.
 const CHECKOUT_ERRORS: &[u16] = &[400, 401, 403, 404, 409, 422, 503];
 
+// long: the module's route table, one endpoint after another — read as one.
 pub fn routes(c: Arc<Commerce>) -> RouteBook<AppState> {
     // Bodies and untitled answers keep the names the document gave them (`SubjectCheckoutBody`,
     // …), which clients call.

@@ -59,6 +59,7 @@ pub fn rbac_links() -> Module {
 }
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     let r = |name: &'static str,
              l: (&'static str, &'static str),
@@ -288,6 +289,7 @@ pub fn declarations() -> Module {
 
 /// The module: declarations, carts, checkout and the order lifecycle (routes, the status guard
 /// on generic order edits, jobs and schedules), order emails, and prices in page bundles.
+// long: the module's contract (declarations, services, routes, jobs, schedules), one entry after another.
 pub fn module() -> stoa_api::module::ModuleDef {
     use std::sync::Arc;
     use std::time::Duration;

@@ -489,6 +489,8 @@ pub struct BuyNow {
     pub quantity: Option<i64>,
     pub store_id: Option<Uuid>,
     pub billing_module: Option<CurrencyPick>,
+    /// The currency to pay in (as `billingModule.currency.id`)
+    pub billing_module_currency_id: Option<Uuid>,
 }
 
 impl BuyNow {
@@ -511,7 +513,7 @@ impl BuyNow {
             quantity: self.quantity,
             store_id: self.store_id,
             billing_module: self.billing_module.clone(),
-            billing_module_currency_id: None,
+            billing_module_currency_id: self.billing_module_currency_id,
             comment: self.comment.clone(),
         }
     }

@@ -32,6 +32,7 @@ pub const EXTERNAL_MODULES: &[&str] = &[
 ];
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     let t = |n: &'static str| text(n).max_len(2000);
     Module {

@@ -12,6 +12,7 @@ use stoa_kernel::model::*;
 const M: &str = "notification";
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     Module {
         name: M,

@@ -35,6 +35,7 @@ pub const IDENTITY_PROVIDERS: &[&str] = &[
 ];
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     let s = |name: &'static str, right: (&'static str, &'static str)| {
         relation(M, name, ("subjectId", "rbac.subject"), right)

@@ -67,6 +67,7 @@ pub const FEATURE_VARIANTS: &[&str] = &[
 ];
 
 /// The entities and relations this module declares.
+// long: the module's entities, one after another — a table read as one, which splitting would scatter.
 pub fn declarations() -> Module {
     let to_file = |name: &'static str, left: (&'static str, &'static str)| {
         relation(M, name, left, ("fileStorageModuleFileId", FILE)).build()

@@ -711,6 +711,29 @@ async fn checkout(db: Db) {
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(identities(&app, &s).await.len(), 1);
+    // …in the currency the buyer names, whichever way it is named.
+    for body in [
+        json!({"provider": "dummy", "email": "buyer@example.com", "billingModuleCurrencyId": c.kzt}),
+        json!({"provider": "dummy", "email": "buyer@example.com", "billingModule": {"currency": {"id": c.kzt}}}),
+    ] {
+        let r = me
+            .post(
+                &format!(
+                    "/api/rbac/subjects/{s}/ecommerce-module/products/{}/checkout",
+                    c.tree
+                ),
+                &body,
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let invoice = &r.data()["billingModule"]["invoices"][0];
+        assert_eq!(
+            (invoice["currency"].as_str(), invoice["amount"].as_str()),
+            (Some("kzt"), Some("995")),
+            "{}",
+            r.text
+        );
+    }
 }
 dual_test!(checkout, db);
 
