@@ -19059,6 +19059,11 @@ export interface components {
                     id: string;
                 } | null;
             } | null;
+            /**
+             * Format: uuid
+             * @description The currency to pay in (as `billingModule.currency.id`)
+             */
+            billingModuleCurrencyId?: string | null;
             comment?: string | null;
             /**
              * Format: email
