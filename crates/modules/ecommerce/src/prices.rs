@@ -21,8 +21,10 @@ pub struct Price {
     pub currency: Currency,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// A currency as a price, a total or an order names it.
+#[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(title = "EcommerceCurrencyCard")]
 pub struct Currency {
     pub id: Uuid,
     pub slug: String,

@@ -89,37 +89,13 @@ impl InvoiceState {
 
 // ---- answers ----------------------------------------------------------------------------------
 
-/// A currency as a price, a total or an order names it.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(title = "EcommerceCurrencyCard")]
-pub struct CurrencyCard {
-    pub id: Uuid,
-    pub slug: String,
-    pub symbol: String,
-    pub title: String,
-    pub is_default: bool,
-}
-
-impl From<&Currency> for CurrencyCard {
-    fn from(c: &Currency) -> Self {
-        Self {
-            id: c.id,
-            slug: c.slug.clone(),
-            symbol: c.symbol.clone(),
-            title: c.title.clone(),
-            is_default: c.is_default,
-        }
-    }
-}
-
 /// An amount in a currency.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(title = "EcommerceMoney")]
 pub struct Money {
     pub total: Amount,
-    pub billing_module_currency: CurrencyCard,
+    pub billing_module_currency: Currency,
 }
 
 /// The product a line holds, as the cart shows it.
@@ -156,7 +132,7 @@ pub type LineView = Extended<EcommerceOrdersToProducts, LineMore>;
 )]
 pub struct OrderMore {
     pub orders_to_products: Vec<LineView>,
-    pub billing_module_currency: Option<CurrencyCard>,
+    pub billing_module_currency: Option<Currency>,
     /// Per currency the products are priced in
     pub total: Vec<Money>,
     /// What checkout charges in the order's currency
@@ -240,7 +216,7 @@ pub type OrderDetails = More<OrderView, DetailsMore>;
     description = "The open cart orders payable in one currency"
 )]
 pub struct CartGroup {
-    pub billing_module_currency: CurrencyCard,
+    pub billing_module_currency: Currency,
     pub total: Amount,
     pub orders: Vec<OrderView>,
 }
@@ -308,7 +284,7 @@ pub struct CurrencyFigure {
 pub struct OrderStats {
     pub days: Vec<DayFigure>,
     pub totals: Vec<CurrencyFigure>,
-    pub currencies: Vec<CurrencyCard>,
+    pub currencies: Vec<Currency>,
 }
 
 /// What the admins' list shows beside an order.
@@ -319,7 +295,7 @@ pub struct OrderSummary {
     pub id: Uuid,
     /// What checkout charges in the order's currency
     pub checkout_total: Option<Amount>,
-    pub billing_module_currency: Option<CurrencyCard>,
+    pub billing_module_currency: Option<Currency>,
     /// Per currency the products are priced in
     pub total: Vec<Money>,
     /// The latest invoice's payment provider

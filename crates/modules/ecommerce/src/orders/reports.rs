@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::views::{
-    CheckoutAttributes, CurrencyCard, CurrencyFigure, DayFigure, DetailsMore, OrderDetails,
-    OrderStats, OrderSummary, Status,
+    CheckoutAttributes, CurrencyFigure, DayFigure, DetailsMore, OrderDetails, OrderStats,
+    OrderSummary, Status,
 };
 
 impl Commerce {
@@ -38,7 +38,7 @@ impl Commerce {
             .await?;
         let loaded = self.load(orders).await?;
         let mut by_day: BTreeMap<(String, String), (i64, Decimal)> = BTreeMap::new();
-        let mut currencies: BTreeMap<String, CurrencyCard> = BTreeMap::new();
+        let mut currencies: BTreeMap<String, prices::Currency> = BTreeMap::new();
         for (oid, day) in &paid {
             let Some(c) = loaded.currency_of.get(oid).copied() else {
                 continue;
@@ -49,7 +49,7 @@ impl Commerce {
             let Some(cur) = loaded.currency(c) else {
                 continue;
             };
-            currencies.insert(cur.slug.clone(), cur.into());
+            currencies.insert(cur.slug.clone(), cur.clone());
             let e = by_day.entry((day.clone(), cur.slug.clone())).or_default();
             e.0 += 1;
             e.1 += amount;

@@ -32,7 +32,7 @@ impl Commerce {
                                 *t = t.checked_add(amount)?;
                                 Some(Money {
                                     total: Amount(amount),
-                                    billing_module_currency: (&p.currency).into(),
+                                    billing_module_currency: p.currency.clone(),
                                 })
                             })
                             .collect()
@@ -50,13 +50,13 @@ impl Commerce {
         let currency = l.currency_of.get(&oid).copied();
         let more = OrderMore {
             orders_to_products: lines,
-            billing_module_currency: currency.and_then(|c| l.currency(c)).map(Into::into),
+            billing_module_currency: currency.and_then(|c| l.currency(c)).cloned(),
             total: totals
                 .iter()
                 .filter_map(|(c, t)| {
                     Some(Money {
                         total: Amount(*t),
-                        billing_module_currency: l.currency(*c)?.into(),
+                        billing_module_currency: l.currency(*c)?.clone(),
                     })
                 })
                 .collect(),
@@ -248,7 +248,7 @@ impl Commerce {
             .into_iter()
             .filter_map(|(c, (t, orders))| {
                 Some(CartGroup {
-                    billing_module_currency: loaded.currency(c)?.into(),
+                    billing_module_currency: loaded.currency(c)?.clone(),
                     total: Amount(t),
                     orders,
                 })
