@@ -2,7 +2,7 @@
 // document (grouped by module, folded) against every role, each box a permission row for that
 // method and path linked to the role, and a `public` box for the row's flag. A toggle writes or
 // deletes those rows (`rbac.permission`, `rbac.roles-to-permissions`) and the server's policy
-// reads them at once. Below, what one subject may call, worked out by the server's own rules.
+// reads them at once. Below, what one subject may call: the server's answer (`GET /api/rbac/access`).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -16,7 +16,7 @@ import { ConfirmDialog } from "@/ui/dialog";
 import { Input } from "@/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/ui/tabs";
 import { useToolsT } from "./i18n";
-import { buildTable, decide, isRoot, type LinkRow, type Operation, operationsOf, type PermissionRow, permissionPath, routeKey } from "./permissions-logic";
+import { type Access, isRoot, type LinkRow, type Operation, operationsOf, type PermissionRow, type RouteAccess, routeKey } from "./permissions-logic";
 
 const PAGE = 100;
 /** Rows a group shows before "Show more". */
@@ -39,6 +39,12 @@ async function everyRow<T>(path: string): Promise<T[]> {
 }
 
 const ROWS = ["rbac", "permission-rows"] as const;
+const ACCESS = ["rbac", "access"] as const;
+
+/** What a subject (its roles) or, with no subject, a visitor may call, as the server decides it. */
+async function accessOf(subjectId: string | null): Promise<Access> {
+  return api.get("/api/rbac/access", { params: { query: subjectId ? { subjectId } : {} } });
+}
 
 interface Rows {
   perms: PermissionRow[];
@@ -52,6 +58,8 @@ function usePermissionData() {
     staleTime: Infinity,
   });
   const roles = useQuery({ queryKey: ["rbac", "roles-all"], queryFn: () => everyRow<Role>("/api/rbac/roles") });
+  // The visitor's answer names every route's permission path and the root roles.
+  const access = useQuery({ queryKey: [...ACCESS, "visitor"], queryFn: () => accessOf(null) });
   const rows = useQuery({
     queryKey: ROWS,
     queryFn: async (): Promise<Rows> => {
@@ -59,7 +67,7 @@ function usePermissionData() {
       return { perms, links };
     },
   });
-  return { ops, roles, rows };
+  return { ops, roles, rows, access };
 }
 
 /** A line of the matrix: a route of the document, or a permission row that matches none. */
@@ -75,14 +83,20 @@ interface Line {
   summary: string;
 }
 
-function linesOf(ops: Operation[], perms: PermissionRow[], otherLabel: string): Line[] {
+/** The server's answer for each route, by `METHOD path`. */
+function byRoute(access: Access): Map<string, RouteAccess> {
+  return new Map(access.routes.map((r) => [`${r.method} ${r.path}`, r]));
+}
+
+function linesOf(ops: Operation[], routes: Map<string, RouteAccess>, perms: PermissionRow[], otherLabel: string): Line[] {
   const out: Line[] = [];
   const seen = new Set<string>();
   for (const o of ops) {
-    const key = routeKey(o.method, o.path);
+    const r = routes.get(`${o.method} ${o.path}`);
+    const key = r?.key ?? routeKey(o.method, o.path);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ key, method: o.method, path: o.path, template: permissionPath(o.path), access: o.access, module: o.module, summary: o.summary });
+    out.push({ key, method: o.method, path: o.path, template: r?.permission ?? o.path, access: o.access, module: o.module, summary: o.summary });
   }
   for (const p of perms) {
     const key = routeKey(p.method, p.path);
@@ -95,8 +109,8 @@ function linesOf(ops: Operation[], perms: PermissionRow[], otherLabel: string): 
 
 export default function PermissionsScreen() {
   const tt = useToolsT();
-  const { ops, roles, rows } = usePermissionData();
-  const failed = ops.error ?? roles.error ?? rows.error;
+  const { ops, roles, rows, access } = usePermissionData();
+  const failed = ops.error ?? roles.error ?? rows.error ?? access.error;
   return (
     <section className="grid gap-4" aria-labelledby="permissions-title">
       <h1 id="permissions-title" className="text-xl font-semibold">
@@ -106,7 +120,7 @@ export default function PermissionsScreen() {
         <p role="alert" className="text-sm text-destructive">
           {failed instanceof ApiError ? failed.first : String(failed)}
         </p>
-      ) : !ops.data || !roles.data || !rows.data ? (
+      ) : !ops.data || !roles.data || !rows.data || !access.data ? (
         <p className="text-sm">{tt("perm.loading")}</p>
       ) : (
         <Tabs defaultValue="matrix" className="grid gap-4">
@@ -116,10 +130,10 @@ export default function PermissionsScreen() {
           </TabsList>
           {/* Both stay mounted (hidden when not chosen): a filter or a picked subject survives a switch. */}
           <TabsContent value="matrix" forceMount className="data-[state=inactive]:hidden">
-            <Matrix ops={ops.data} roles={roles.data} rows={rows.data} />
+            <Matrix ops={ops.data} roles={roles.data} rows={rows.data} access={access.data} />
           </TabsContent>
           <TabsContent value="subject" forceMount className="data-[state=inactive]:hidden">
-            <SubjectView ops={ops.data} roles={roles.data} rows={rows.data} />
+            <SubjectView ops={ops.data} roles={roles.data} />
           </TabsContent>
         </Tabs>
       )}
@@ -154,7 +168,7 @@ function useGroupsOpen(filter: string) {
   };
 }
 
-function Matrix({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; rows: Rows }) {
+function Matrix({ ops, roles, rows, access }: { ops: Operation[]; roles: Role[]; rows: Rows; access: Access }) {
   const { t } = useTranslation();
   const tt = useToolsT();
   // Opening a route that changes data to everyone is asked about first.
@@ -168,7 +182,7 @@ function Matrix({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; rows: R
   const [status, setStatus] = useState<"" | "saving" | "saved">("");
   const [error, setError] = useState("");
   const other = tt("perm.other");
-  const lines = useMemo(() => linesOf(ops, rows.perms, other), [ops, rows.perms, other]);
+  const lines = useMemo(() => linesOf(ops, byRoute(access), rows.perms, other), [ops, access, rows.perms, other]);
   const groups = useMemo(() => groupsOf(lines.filter((l) => matchesFilter(l, f))), [lines, f]);
   const open = useGroupsOpen(f);
   const index = useMemo(() => {
@@ -178,7 +192,7 @@ function Matrix({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; rows: R
     for (const l of rows.links) byPerm.set(l.permissionId, [...(byPerm.get(l.permissionId) ?? []), l]);
     return { byKey, byPerm };
   }, [rows]);
-  const rootRoles = useMemo(() => buildTable(rows.perms, rows.links).rootRoles, [rows]);
+  const rootRoles = useMemo(() => new Set(access.rootRoles), [access]);
   const total = groups.reduce((n, [, ls]) => n + ls.length, 0);
 
   const permsOf = (key: string) => index.byKey.get(key) ?? [];
@@ -202,6 +216,8 @@ function Matrix({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; rows: R
     try {
       await work();
       setStatus("saved");
+      // What subjects may call changed: the server answers again.
+      void qc.invalidateQueries({ queryKey: ACCESS });
     } catch (e) {
       const message = e instanceof ApiError ? e.first : String(e);
       setError(message);
@@ -435,7 +451,7 @@ async function findSubjects(q: string): Promise<Subject[]> {
   return [...out.values()];
 }
 
-function SubjectView({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; rows: Rows }) {
+function SubjectView({ ops, roles }: { ops: Operation[]; roles: Role[] }) {
   const tt = useToolsT();
   const searchId = useId();
   const filterId = useId();
@@ -446,27 +462,19 @@ function SubjectView({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; ro
   const f = useDeferredValue(filter.trim().toLowerCase());
   const found = useQuery({ queryKey: ["rbac", "find-subject", query], queryFn: () => findSubjects(query), enabled: query.length >= 2 });
   const held = useQuery({
-    queryKey: ["rbac", "subject-roles", subject?.id],
-    queryFn: async () =>
-      subject && subject.id !== "visitor"
-        ? (
-            await entityRoute<{ roleId: string }[]>("GET", "/api/rbac/subjects-to-roles", {
-              query: { filters: JSON.stringify({ and: [{ column: "subjectId", method: "eq", value: subject.id }] }), limit: 100 },
-            })
-          ).data.map((l) => l.roleId)
-        : [],
+    queryKey: [...ACCESS, subject?.id ?? ""],
+    queryFn: () => accessOf(subject && subject.id !== "visitor" ? subject.id : null),
     enabled: !!subject,
   });
-  const table = useMemo(() => buildTable(rows.perms, rows.links), [rows]);
   const allowed = useMemo(() => {
     if (!held.data) return null;
-    const r = held.data;
-    return ops.flatMap((o) => {
-      const v = decide(table, o.method, o.path, r, true);
-      return v.kind === "deny" ? [] : [{ op: o, verdict: v }];
+    const routes = byRoute(held.data);
+    return ops.flatMap((op) => {
+      const verdict = routes.get(`${op.method} ${op.path}`);
+      return verdict?.allowed ? [{ op, verdict }] : [];
     });
-  }, [ops, table, held.data]);
-  const admin = !!held.data?.some((r) => table.rootRoles.has(r));
+  }, [ops, held.data]);
+  const admin = !!held.data?.admin;
   const shown = allowed?.filter(({ op }) => !f || `${op.method} ${op.path} ${op.summary}`.toLowerCase().includes(f)) ?? [];
   const byModule = groupsOf(shown.map(({ op }) => ({ key: routeKey(op.method, op.path), method: op.method, path: op.path, template: op.path, access: op.access, module: op.module, summary: op.summary })));
   const verdictOf = new Map(shown.map(({ op, verdict }) => [`${op.method} ${op.path}`, verdict]));
@@ -503,7 +511,7 @@ function SubjectView({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; ro
         <section className="grid gap-3" aria-label={subject.label} data-testid="subject-can">
           <h2 className="text-lg font-semibold">{subject.label}</h2>
           <p className="text-sm">
-            {tt("perm.roles")}: {held.data.length ? held.data.map(roleName).join(", ") : tt("perm.noRoles")}
+            {tt("perm.roles")}: {held.data.roles.length ? held.data.roles.map(roleName).join(", ") : tt("perm.noRoles")}
           </p>
           {admin ? <p className="text-sm font-medium">{tt("perm.everything")}</p> : null}
           <div className="flex flex-wrap items-center gap-2">
@@ -537,11 +545,11 @@ function SubjectView({ ops, roles, rows }: { ops: Operation[]; roles: Role[]; ro
   );
 }
 
-function Why({ verdict, access, tt }: { verdict: ReturnType<typeof decide> | undefined; access: string | null; tt: TFunction }) {
-  if (!verdict || verdict.kind !== "allow") return null;
+function Why({ verdict, access, tt }: { verdict: RouteAccess | undefined; access: string | null; tt: TFunction }) {
+  if (!verdict?.allowed || !verdict.via) return null;
   return (
     <span className="font-sans text-neutral-700">
-      — {verdict.public ? tt("perm.viaPublic") : `${tt("perm.via")} ${verdict.rule}`}
+      — {verdict.public ? tt("perm.viaPublic") : `${tt("perm.via")} ${verdict.via}`}
       {access === "owner" ? ` · ${tt("perm.own")}` : ""}
     </span>
   );

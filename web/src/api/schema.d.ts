@@ -5822,6 +5822,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rbac/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin: what a subject (its roles), a role, or a visitor (neither) may call, route by route, decided by the permission table the server decides with, and the permission that lets them */
+        get: operations["rbacAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rbac/api-keys": {
         parameters: {
             query?: never;
@@ -16419,6 +16436,17 @@ export interface components {
             /** @enum {string} */
             variant?: "default";
         };
+        /** @description What the roles may call (`rbacAccess`). */
+        RbacAccess: {
+            /** @description One of the roles holds the root permission: everything is allowed */
+            admin: boolean;
+            /** @description The roles decided with: the subject's, the one asked about, or none for a visitor */
+            roles: string[];
+            /** @description The roles that hold the root permission */
+            rootRoles: string[];
+            /** @description Every route of the API, in the document's order */
+            routes: components["schemas"]["RbacRouteAccess"][];
+        };
         /** @description rbac.api-key (rbac_api_key) */
         RbacApiKey: {
             /** Format: date-time */
@@ -16900,6 +16928,34 @@ export interface components {
             roleId?: string;
             /** @enum {string} */
             variant?: "default";
+        };
+        /** @description One route of the API and whether the roles may call it. */
+        RbacRouteAccess: {
+            /**
+             * @description Who may call it before an admin changes the permissions
+             * @enum {string}
+             */
+            access: "public" | "signed-in" | "owner" | "admin";
+            /** @description The roles may call it */
+            allowed: boolean;
+            /**
+             * @description Method and shape: the routes and permission rows with the same key match the same requests
+             *     (`GET api/blog/articles/·`)
+             */
+            key: string;
+            /** @description Upper-case HTTP method */
+            method: string;
+            /** @description The route as the API document writes it (`/api/blog/articles/{id}`) */
+            path: string;
+            /**
+             * @description The path a permission row for this route is written with
+             *     (`/api/blog/articles/[blog.articles.id]`)
+             */
+            permission: string;
+            /** @description That permission is open to everyone */
+            public: boolean;
+            /** @description The permission (`METHOD path`) that lets them, when one does (not for an admin) */
+            via?: string | null;
         };
         /** @description The second step a sign-in needs (`authLogin`, `authWallet` answering 200). */
         RbacSecondFactorChallenge: {
@@ -69427,6 +69483,78 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rbacAccess: {
+        parameters: {
+            query?: {
+                /** @description The role to decide with */
+                roleId?: string;
+                /** @description The subject whose roles to decide with */
+                subjectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Admin: what a subject (its roles), a role, or a visitor (neither) may call, route by route, decided by the permission table the server decides with, and the permission that lets them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RbacAccess"];
+                    };
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid values */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -55,6 +55,9 @@ struct Hit {
     visitor: Option<[u8; 32]>,
 }
 
+/// Hits counted, by day, metric and key.
+type Counts = HashMap<(String, &'static str, String), i64>;
+
 struct Day {
     day: String,
     /// The day's salt: random, the same on every instance (kept in the shared state on
@@ -330,41 +333,52 @@ impl Collector {
             return Ok(0);
         }
         let new_visitor = self.visitors(&hits).await?;
-        let mut counts: HashMap<(String, &'static str, String), i64> = HashMap::new();
-        {
-            let mut d = self.day()?;
-            let mut bump = |day: &str, metric: &'static str, key: String| {
-                let key = if metric == "total" || day != d.day {
+        let counts = self.tally(&hits, &new_visitor)?;
+        self.write_counts(&counts).await?;
+        Ok(hits.len())
+    }
+
+    /// The counters `hits` bump, by day, metric and key (past [`KEYS_PER_DAY`] keys of a metric
+    /// today, under `(other)`); `new_visitor` says which hits are a visitor's first of the day.
+    fn tally(&self, hits: &[Hit], new_visitor: &[bool]) -> Result<Counts> {
+        let mut counts: Counts = HashMap::new();
+        let mut d = self.day()?;
+        let mut bump = |day: &str, metric: &'static str, key: String| {
+            let key = if metric == "total" || day != d.day {
+                key
+            } else {
+                let set = d.keys.entry(metric).or_default();
+                if set.contains(&key) || set.len() < KEYS_PER_DAY {
+                    set.insert(key.clone());
                     key
                 } else {
-                    let set = d.keys.entry(metric).or_default();
-                    if set.contains(&key) || set.len() < KEYS_PER_DAY {
-                        set.insert(key.clone());
-                        key
-                    } else {
-                        "(other)".to_owned()
-                    }
-                };
-                *counts.entry((day.to_owned(), metric, key)).or_default() += 1;
-            };
-            for (h, new_visitor) in hits.iter().zip(&new_visitor) {
-                match &h.event {
-                    None => {
-                        bump(&h.day, "total", "views".into());
-                        bump(&h.day, "page", h.path.clone());
-                        bump(&h.day, "device", h.device.into());
-                        bump(&h.day, "language", h.language.clone());
-                        if let Some(r) = &h.referrer {
-                            bump(&h.day, "referrer", r.clone());
-                        }
-                        if *new_visitor {
-                            bump(&h.day, "total", "visitors".into());
-                        }
-                    }
-                    Some(name) => bump(&h.day, "event", name.clone()),
+                    "(other)".to_owned()
                 }
+            };
+            *counts.entry((day.to_owned(), metric, key)).or_default() += 1;
+        };
+        for (h, new_visitor) in hits.iter().zip(new_visitor) {
+            match &h.event {
+                None => {
+                    bump(&h.day, "total", "views".into());
+                    bump(&h.day, "page", h.path.clone());
+                    bump(&h.day, "device", h.device.into());
+                    bump(&h.day, "language", h.language.clone());
+                    if let Some(r) = &h.referrer {
+                        bump(&h.day, "referrer", r.clone());
+                    }
+                    if *new_visitor {
+                        bump(&h.day, "total", "visitors".into());
+                    }
+                }
+                Some(name) => bump(&h.day, "event", name.clone()),
             }
         }
+        Ok(counts)
+    }
+
+    /// Adds `counts` to the stored daily counters, in one transaction.
+    async fn write_counts(&self, counts: &Counts) -> Result<()> {
         let e = self.store.entity("analytic.count")?;
         let idx = |f: &str| {
             e.field_index(f)
@@ -384,7 +398,7 @@ impl Collector {
         let mut tx = self.store.begin().await?;
         {
             let mut exec = tx.exec();
-            for ((d, m, k), n) in &counts {
+            for ((d, m, k), n) in counts {
                 let vals = [
                     (id, Val::Uuid(uuid::Uuid::now_v7())),
                     (created, Val::Timestamp(t)),
@@ -399,7 +413,7 @@ impl Collector {
             }
         }
         tx.commit().await?;
-        Ok(hits.len())
+        Ok(())
     }
 
     /// The admin dashboard for the last `days` days: views and visitors per day, top pages and

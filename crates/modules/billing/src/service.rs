@@ -30,6 +30,7 @@ use uuid::Uuid;
 use crate::provider::{
     Ack, Created, Event, Incoming, InvoiceRef, NewPayment, Outcome as Said, Provider,
 };
+use crate::rows::{CurrencyRow, IntentInvoiceRow, IntentRow, InvoiceRow, WebhookRow};
 
 /// A payment provider buyers may choose.
 #[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
@@ -151,7 +152,7 @@ pub struct Received {
 /// What a verified event may do to its invoice.
 enum Verdict {
     /// Pay this invoice.
-    Apply(Record),
+    Apply(InvoiceRow),
     /// Nothing to do (another event type, a declined attempt): acknowledged.
     Ignore(String),
     /// Refused: the error answered (4xx), and whether the admins are told.
@@ -378,14 +379,14 @@ struct Entry<'a> {
 /// invoice pays, all read before the transaction.
 struct Inline<'a> {
     event: &'a Event,
-    invoice: &'a Record,
+    invoice: InvoiceRow,
     payment: Payment,
 }
 
 /// The intents an invoice pays: their ids, and their rows oldest first.
 struct Payment {
     ids: Vec<Uuid>,
-    intents: Vec<Record>,
+    intents: Vec<IntentRow>,
 }
 
 /// What a status API said, kept as an inbox entry's body.
@@ -439,7 +440,7 @@ async fn run_listener(
     };
     tracing::warn!(job = l.job, invoice = %invoice, error = %e, "work on a payment failed in its transaction; it runs as a job");
     exec.end_nested(level, false).await?;
-    let ids: Vec<Uuid> = rows.iter().filter_map(|r| r.uuid("id")).collect();
+    let ids: Vec<Uuid> = rows.iter().filter_map(Record::id).collect();
     enqueue(
         exec,
         &NewJob::now(l.job, json!({"intents": ids})).dedupe(format!("{}:{invoice}", l.job)),

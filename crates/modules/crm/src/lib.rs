@@ -3,6 +3,7 @@
 
 pub mod http;
 pub mod requests;
+mod rows;
 pub mod views;
 
 use stoa_kernel::model::*;

@@ -14,6 +14,8 @@ use stoa_rbac::subjects::Subjects;
 use stoa_store::{Record, Store};
 use uuid::Uuid;
 
+use crate::rows::{FormInputRow, FormRequestRow, FormRow, InputRow, RequestRow};
+
 /// Longest value of one input, in characters.
 pub const MAX_VALUE: usize = 10_000;
 /// Most inputs a form may have that a request fills.
@@ -38,7 +40,7 @@ pub const ADMIN_ALERTS_PER_HOUR: u32 = 20;
 pub const RECEIPTS_PER_ADDRESS_PER_DAY: u32 = 3;
 
 /// The inputs of `form`, in the form's order.
-pub async fn inputs(store: &Store, form: Uuid) -> Result<Vec<Record>> {
+pub(crate) async fn inputs(store: &Store, form: Uuid) -> Result<Vec<InputRow>> {
     let links = store
         .find_in(
             &*store.entity("crm.forms-to-inputs")?,
@@ -47,21 +49,33 @@ pub async fn inputs(store: &Store, form: Uuid) -> Result<Vec<Record>> {
             MAX_INPUTS,
         )
         .await?;
-    let ids: Vec<Val> = links
+    let order: Vec<Uuid> = links
         .iter()
-        .filter_map(|l| l.uuid("inputId").map(Val::Uuid))
+        .filter_map(|l| FormInputRow::of(l).ok()?.input_id)
         .collect();
+    let ids: Vec<Val> = order.iter().copied().map(Val::Uuid).collect();
     let mut found = store
         .find_in(&*store.entity("crm.input")?, "id", &ids, MAX_INPUTS)
         .await?;
-    let order: Vec<Uuid> = links.iter().filter_map(|l| l.uuid("inputId")).collect();
     found.sort_by_key(|r| r.id().and_then(|id| order.iter().position(|x| *x == id)));
-    Ok(found)
+    found.iter().map(InputRow::of).collect()
 }
 
 /// The key a submitted value is sent under: the input's slug.
-fn key(input: &Record) -> &str {
-    input.text("slug").unwrap_or_default()
+fn key(input: &InputRow) -> &str {
+    input.slug.as_deref().unwrap_or_default()
+}
+
+/// An input's label in `lang`, else in English, else its key.
+fn label(input: &InputRow, lang: &str) -> String {
+    input
+        .label
+        .as_ref()
+        .and_then(|m| m.get(lang).or_else(|| m.get("en")))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .unwrap_or_else(|| key(input).to_owned())
 }
 
 fn as_text(v: &Value) -> Option<String> {
@@ -74,16 +88,16 @@ fn as_text(v: &Value) -> Option<String> {
     }
 }
 
-fn is_number_input(input: &Record) -> bool {
-    input.text("type") == Some("number") || input.text("variant") == Some("number-default")
+fn is_number_input(input: &InputRow) -> bool {
+    input.kind.as_deref() == Some("number") || input.variant.as_deref() == Some("number-default")
 }
 
-fn is_email_input(input: &Record) -> bool {
-    input.text("type") == Some("email")
+fn is_email_input(input: &InputRow) -> bool {
+    input.kind.as_deref() == Some("email")
 }
 
 /// The problem with `text` in `input`, if any (a value already known to be non-empty).
-fn problem(input: &Record, text: &str) -> Option<String> {
+fn problem(input: &InputRow, text: &str) -> Option<String> {
     if text.chars().count() > MAX_VALUE {
         return Some(format!("must be at most {MAX_VALUE} characters"));
     }
@@ -94,12 +108,9 @@ fn problem(input: &Record, text: &str) -> Option<String> {
         let Some(n) = text.parse::<f64>().ok().filter(|n| n.is_finite()) else {
             return Some("must be a number".into());
         };
-        let bound = |f: &str| {
-            input
-                .decimal(f)
-                .and_then(|d| d.to_string().parse::<f64>().ok())
-        };
-        match (bound("min"), bound("max")) {
+        let bound =
+            |d: Option<rust_decimal::Decimal>| d.and_then(|d| d.to_string().parse::<f64>().ok());
+        match (bound(input.min), bound(input.max)) {
             (Some(lo), Some(hi)) if n < lo || n > hi => {
                 return Some(format!("must be from {lo} to {hi}"));
             }
@@ -114,7 +125,10 @@ fn problem(input: &Record, text: &str) -> Option<String> {
 /// Checks `values` against the inputs: every required input filled, emails are addresses,
 /// numbers are numbers within the input's `min` and `max`, no value longer than [`MAX_VALUE`];
 /// keys that name no input are dropped.
-pub fn check(inputs: &[Record], values: &Map<String, Value>) -> Result<Map<String, Value>> {
+pub(crate) fn check(
+    inputs: &[InputRow],
+    values: &Map<String, Value>,
+) -> Result<Map<String, Value>> {
     let mut errors = FieldErrors::new();
     let mut out = Map::new();
     for input in inputs {
@@ -128,7 +142,7 @@ pub fn check(inputs: &[Record], values: &Map<String, Value>) -> Result<Map<Strin
             continue;
         };
         if text.is_empty() {
-            if input.bool("isRequired").unwrap_or(false) {
+            if input.is_required.unwrap_or(false) {
                 errors
                     .entry(k.to_owned())
                     .or_default()
@@ -222,7 +236,7 @@ impl Requests {
     ) -> Result<Submitted> {
         let store = &self.store;
         let forms = store.entity("crm.form")?;
-        let form_row = store.get(&forms, form).await?;
+        let form_row = FormRow::of(&store.get(&forms, form).await?)?;
         if values
             .get(HONEYPOT)
             .and_then(as_text)
@@ -244,7 +258,7 @@ impl Requests {
         }
         let sender = self.sender(subject, &inputs, &checked).await?;
         let mut tx = store.begin().await?;
-        let row = {
+        let (row, id) = {
             let mut exec = tx.exec();
             let mut input = Map::new();
             input.insert("payload".into(), payload);
@@ -257,13 +271,13 @@ impl Requests {
             store
                 .link_in(&mut exec, &link, ("formId", form), ("requestId", id))
                 .await?;
-            row
+            (row, id)
         };
         tx.commit().await?;
         // Requests are private: no public page shows them, so no page cache is cleared.
         tracing::info!(form = %form, "crm form request received");
         if let Err(e) = self
-            .tell(&form_row, &inputs, &checked, &row, sender, language)
+            .tell(&form_row, &inputs, &checked, id, sender, language)
             .await
         {
             // The request is stored; a notification that could not be written is logged.
@@ -275,86 +289,92 @@ impl Requests {
     /// Queues the admin alerts (email; Telegram when configured) and the sender's confirmation.
     async fn tell(
         &self,
-        form: &Record,
-        inputs: &[Record],
+        form: &FormRow,
+        inputs: &[InputRow],
         values: &Map<String, Value>,
-        request: &Record,
+        request: Uuid,
         sender: Option<String>,
         language: &str,
     ) -> Result<()> {
-        let label = |i: &Record, lang: &str| -> String {
-            let l = i.json("label");
-            l.as_ref()
-                .and_then(|m| m.get(lang).or_else(|| m.get("en")))
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .unwrap_or_else(|| key(i).to_owned())
-        };
-        let fields = |lang: &str| -> Vec<Value> {
-            inputs
-                .iter()
-                .filter_map(|i| {
-                    let v = values.get(key(i))?;
-                    Some(json!({"label": label(i, lang), "slug": key(i), "value": v}))
-                })
-                .collect()
-        };
-        let data = |lang: &str| {
-            json!({
-                "form": {
-                    "id": form.id(),
-                    "title": form.text("adminTitle"),
-                    "slug": form.text("slug"),
-                },
-                "request": {"id": request.id()},
-                "fields": fields(lang),
-                "adminUrl": format!("{}/admin/crm/request?edit={}", self.public_url, request.id().map(|i| i.to_string()).unwrap_or_default()),
-            })
-        };
-        let admin_lang = self.default_language.as_str();
         if self.alerts.check("all").await.is_err() {
             // A flood (or a busy day): one digest at the end of the hour instead of a mail per
             // request.
             self.digest().await?;
         } else {
-            // Each admin in the language they use on the site.
-            for (to, lang) in self.subjects.admin_recipients().await? {
-                let lang = lang.as_deref().unwrap_or(admin_lang);
+            self.alert_admins(|lang: &str| self.alert(form, inputs, values, request, lang))
+                .await?;
+        }
+        self.receipt(sender, form, language).await
+    }
+
+    /// What an admin alert about `request` holds, in `lang`: the form, the values under their
+    /// inputs' labels, and where to open it.
+    fn alert(
+        &self,
+        form: &FormRow,
+        inputs: &[InputRow],
+        values: &Map<String, Value>,
+        request: Uuid,
+        lang: &str,
+    ) -> Value {
+        let fields: Vec<Value> = inputs
+            .iter()
+            .filter_map(|i| {
+                let v = values.get(key(i))?;
+                Some(json!({"label": label(i, lang), "slug": key(i), "value": v}))
+            })
+            .collect();
+        json!({
+            "form": {
+                "id": form.id,
+                "title": form.admin_title,
+                "slug": form.slug,
+            },
+            "request": {"id": request},
+            "fields": fields,
+            "adminUrl": format!("{}/admin/crm/request?edit={request}", self.public_url),
+        })
+    }
+
+    /// Mails each admin the alert `data` makes in the language they use on the site, and sends
+    /// the admins' Telegram chats the one in the default language (when Telegram delivers).
+    async fn alert_admins(&self, data: impl Fn(&str) -> Value) -> Result<()> {
+        let admin_lang = self.default_language.as_str();
+        for (to, lang) in self.subjects.admin_recipients().await? {
+            let lang = lang.as_deref().unwrap_or(admin_lang);
+            self.mailer
+                .queue(Email {
+                    topic: "information",
+                    template_variant: ADMIN_EMAIL,
+                    to: &to,
+                    language: lang,
+                    data: data(lang),
+                    ..Default::default()
+                })
+                .await?;
+        }
+        if self.mailer.delivers_by(Channel::Telegram) {
+            let mut chats = self.subjects.admin_telegram_chats().await?;
+            if let Some(c) = &self.admin_chat
+                && !chats.contains(c)
+            {
+                chats.push(c.clone());
+            }
+            for chat in chats {
                 self.mailer
                     .queue(Email {
                         topic: "information",
-                        template_variant: ADMIN_EMAIL,
-                        to: &to,
-                        language: lang,
-                        data: data(lang),
+                        template_variant: ADMIN_TELEGRAM,
+                        to: &chat,
+                        language: admin_lang,
+                        data: data(admin_lang),
+                        channel: Channel::Telegram,
                         ..Default::default()
                     })
                     .await?;
             }
-            if self.mailer.delivers_by(Channel::Telegram) {
-                let mut chats = self.subjects.admin_telegram_chats().await?;
-                if let Some(c) = &self.admin_chat
-                    && !chats.contains(c)
-                {
-                    chats.push(c.clone());
-                }
-                for chat in chats {
-                    self.mailer
-                        .queue(Email {
-                            topic: "information",
-                            template_variant: ADMIN_TELEGRAM,
-                            to: &chat,
-                            language: admin_lang,
-                            data: data(admin_lang),
-                            channel: Channel::Telegram,
-                            ..Default::default()
-                        })
-                        .await?;
-                }
-            }
         }
-        self.receipt(sender, form, language).await
+        Ok(())
     }
 
     /// One mail to the admins at the end of this hour saying more requests came than were sent
@@ -395,7 +415,7 @@ impl Requests {
     async fn sender(
         &self,
         subject: Option<Uuid>,
-        inputs: &[Record],
+        inputs: &[InputRow],
         values: &Map<String, Value>,
     ) -> Result<Option<String>> {
         let typed = inputs.iter().filter(|i| is_email_input(i)).find_map(|i| {
@@ -416,14 +436,14 @@ impl Requests {
     /// The sender's confirmation. It carries none of what was sent (the address is whatever the
     /// visitor typed: the site must not relay a stranger's text to it), and one address gets at
     /// most [`RECEIPTS_PER_ADDRESS_PER_DAY`] a day.
-    async fn receipt(&self, sender: Option<String>, form: &Record, language: &str) -> Result<()> {
+    async fn receipt(&self, sender: Option<String>, form: &FormRow, language: &str) -> Result<()> {
         if let Some(to) = sender {
             if self.receipts.check(&to.to_lowercase()).await.is_err() {
-                tracing::info!(form = ?form.id(), "a form confirmation was not sent: its address had its share today");
+                tracing::info!(form = ?form.id, "a form confirmation was not sent: its address had its share today");
                 return Ok(());
             }
             // The form's title is the site's words; the values are not included.
-            let data = json!({"form": {"title": form.text("adminTitle")}});
+            let data = json!({"form": {"title": form.admin_title}});
             self.mailer
                 .queue(Email {
                     topic: "information",
@@ -449,58 +469,17 @@ impl Requests {
     ) -> Result<crate::views::ReplyResult> {
         let subject = subject.trim();
         let text = text.trim();
-        let mut errors = FieldErrors::new();
-        if subject.is_empty() || subject.chars().count() > MAX_REPLY_SUBJECT {
-            errors.entry("subject".into()).or_default().push(format!(
-                "write a subject of 1 to {MAX_REPLY_SUBJECT} characters"
-            ));
-        }
-        if text.is_empty() || text.chars().count() > MAX_REPLY_TEXT {
-            errors.entry("text".into()).or_default().push(format!(
-                "write an answer of 1 to {MAX_REPLY_TEXT} characters"
-            ));
-        }
-        if !errors.is_empty() {
-            return Err(Error::invalid_fields(errors));
-        }
+        check_reply(subject, text)?;
         let requests = self.store.entity("crm.request")?;
-        let row = self.store.get(&requests, request).await?;
-        let to = row
-            .text("email")
-            .filter(|e| is_email(e))
-            .ok_or_else(|| {
-                Error::invalid_field("email", "the sender left no email address to answer to")
-            })?
-            .to_owned();
+        let row = RequestRow::of(&self.store.get(&requests, request).await?)?;
+        let to = row.email.filter(|e| is_email(e)).ok_or_else(|| {
+            Error::invalid_field("email", "the sender left no email address to answer to")
+        })?;
         let language = row
-            .text("language")
-            .filter(|l| stoa_kernel::model::LANGUAGES.contains(l))
-            .unwrap_or(&self.default_language)
-            .to_owned();
-        let link = self.store.entity("crm.forms-to-requests")?;
-        let form = match self
-            .store
-            .find_by(&link, &[("requestId", Val::Uuid(request))], 1)
-            .await?
-            .first()
-            .and_then(|l| l.uuid("formId"))
-        {
-            Some(f) => self
-                .store
-                .get(&*self.store.entity("crm.form")?, f)
-                .await
-                .ok(),
-            None => None,
-        };
-        let title = form
-            .as_ref()
-            .and_then(|f| {
-                f.json("title")
-                    .and_then(|t| t.get(&language).and_then(Value::as_str).map(str::to_owned))
-                    .filter(|t| !t.is_empty())
-                    .or_else(|| f.text("adminTitle").map(str::to_owned))
-            })
-            .unwrap_or_default();
+            .language
+            .filter(|l| stoa_kernel::model::LANGUAGES.contains(&l.as_str()))
+            .unwrap_or_else(|| self.default_language.clone());
+        let title = self.form_title(request, &language).await?;
         self.mailer
             .queue(Email {
                 topic: "information",
@@ -511,7 +490,7 @@ impl Requests {
                 ..Default::default()
             })
             .await?;
-        let mut status = row.text("status").unwrap_or("new").to_owned();
+        let mut status = row.status.unwrap_or_else(|| "new".to_owned());
         if status == "new" {
             let mut m = Map::new();
             m.insert("status".into(), json!("in_progress"));
@@ -524,6 +503,59 @@ impl Requests {
             language,
             status,
         })
+    }
+
+    /// The title of the form `request` was sent through, in `language`, else its admin title;
+    /// empty when the form is gone.
+    async fn form_title(&self, request: Uuid, language: &str) -> Result<String> {
+        let link = self.store.entity("crm.forms-to-requests")?;
+        let links = self
+            .store
+            .find_by(&link, &[("requestId", Val::Uuid(request))], 1)
+            .await?;
+        let form_id = links
+            .first()
+            .map(FormRequestRow::of)
+            .transpose()?
+            .and_then(|l| l.form_id);
+        let form = match form_id {
+            Some(f) => self
+                .store
+                .get(&*self.store.entity("crm.form")?, f)
+                .await
+                .ok(),
+            None => None,
+        };
+        let Some(form) = form else {
+            return Ok(String::new());
+        };
+        let form = FormRow::of(&form)?;
+        Ok(form
+            .title
+            .and_then(|t| t.get(language).and_then(Value::as_str).map(str::to_owned))
+            .filter(|t| !t.is_empty())
+            .or(form.admin_title)
+            .unwrap_or_default())
+    }
+}
+
+/// 422 unless a reply's subject and text are each 1 to their most characters.
+fn check_reply(subject: &str, text: &str) -> Result<()> {
+    let mut errors = FieldErrors::new();
+    if subject.is_empty() || subject.chars().count() > MAX_REPLY_SUBJECT {
+        errors.entry("subject".into()).or_default().push(format!(
+            "write a subject of 1 to {MAX_REPLY_SUBJECT} characters"
+        ));
+    }
+    if text.is_empty() || text.chars().count() > MAX_REPLY_TEXT {
+        errors.entry("text".into()).or_default().push(format!(
+            "write an answer of 1 to {MAX_REPLY_TEXT} characters"
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::invalid_fields(errors))
     }
 }
 

@@ -286,6 +286,19 @@ const META_FIELDS: &[&str] = &[
 /// the record written in it is taken, else one written for any language (empty `language`),
 /// field by field over the defaults chosen the same way.
 async fn metadata(store: &Store, page: &Record, shown: Option<&Value>) -> Result<(Value, Value)> {
+    let (own, defaults) = metadata_records(store, page).await?;
+    let merged =
+        |lang: Option<&str>| -> Value { merged_metadata(page, shown, &own, &defaults, lang) };
+    let mut by_language = Map::new();
+    for l in stoa_kernel::model::LANGUAGES {
+        by_language.insert((*l).to_owned(), merged(Some(l)));
+    }
+    Ok((merged(None), Value::Object(by_language)))
+}
+
+/// The page's own metadata records, in the order it links them, and the site defaults (variant
+/// `primary`).
+async fn metadata_records(store: &Store, page: &Record) -> Result<(Vec<Record>, Vec<Record>)> {
     let meta = store.entity("host.metadata")?;
     let defaults = store
         .find_by(&meta, &[("variant", Val::Text("primary".into()))], 10)
@@ -302,73 +315,87 @@ async fn metadata(store: &Store, page: &Record, shown: Option<&Value>) -> Result
     let mut found = by_ids(store, &meta, &ids).await?;
     // In the order the page links them.
     let own: Vec<Record> = ids.iter().filter_map(|id| found.remove(id)).collect();
-    let merged = |lang: Option<&str>| -> Value {
-        let choose = |rows: &[Record]| -> Option<Record> {
-            let written_in = |r: &&Record, l: &str| r.text("language").unwrap_or_default() == l;
-            lang.and_then(|l| rows.iter().find(|r| written_in(r, l)))
-                .or_else(|| rows.iter().find(|r| written_in(r, "")))
-                .or_else(|| if lang.is_none() { rows.first() } else { None })
-                .cloned()
-        };
-        let (own, default) = (choose(&own), choose(&defaults));
-        let mut out = Map::new();
-        // The record the page shows gives the title and description, in the language asked
-        // for (else any), unless the page has metadata of its own in that language.
-        if let (Some(r), Some(l), true) = (shown, lang, own.is_none()) {
-            let text = |k: &str| -> Option<String> {
-                match &r[k] {
-                    Value::String(s) => Some(s.clone()),
-                    Value::Object(m) => m
-                        .get(l)
-                        .or_else(|| m.values().next())
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    _ => None,
-                }
-                .filter(|s| !s.trim().is_empty())
-            };
-            if let Some(t) = text("title") {
-                out.insert("title".into(), Value::String(t));
-            }
-            if let Some(d) = text("shortDescription").or_else(|| text("subtitle")) {
-                out.insert("description".into(), Value::String(d));
-            }
-        }
-        for f in META_FIELDS {
-            let pick = own
-                .as_ref()
-                .and_then(|r| r.text(f))
-                .filter(|s| !s.trim().is_empty())
-                .or_else(|| {
-                    default
-                        .as_ref()
-                        .and_then(|r| r.text(f))
-                        .filter(|s| !s.trim().is_empty())
-                });
-            if let Some(v) = pick
-                && !out.contains_key(*f)
-            {
-                out.insert((*f).to_owned(), Value::String(v.to_owned()));
-            }
-        }
-        if !out.contains_key("title") {
-            out.insert(
-                "title".into(),
-                Value::String(page.text("title").unwrap_or("Stoa").to_owned()),
-            );
-        }
-        if !out.contains_key("description")
-            && let Some(d) = page.text("description").filter(|d| !d.is_empty())
-        {
-            out.insert("description".into(), Value::String(d.to_owned()));
-        }
-        Value::Object(out)
-    };
-    let mut by_language = Map::new();
-    for l in stoa_kernel::model::LANGUAGES {
-        by_language.insert((*l).to_owned(), merged(Some(l)));
+    Ok((own, defaults))
+}
+
+/// The metadata record of `rows` for `lang`: the one written in it, else one written for any
+/// language (else, when no language is asked for, the first).
+fn metadata_for(rows: &[Record], lang: Option<&str>) -> Option<Record> {
+    let written_in = |r: &&Record, l: &str| r.text("language").unwrap_or_default() == l;
+    lang.and_then(|l| rows.iter().find(|r| written_in(r, l)))
+        .or_else(|| rows.iter().find(|r| written_in(r, "")))
+        .or_else(|| if lang.is_none() { rows.first() } else { None })
+        .cloned()
+}
+
+/// The metadata of the page in `lang` (`None`: any language): the record it shows, its own
+/// metadata over the `defaults`, field by field, and its title and description last.
+fn merged_metadata(
+    page: &Record,
+    shown: Option<&Value>,
+    own: &[Record],
+    defaults: &[Record],
+    lang: Option<&str>,
+) -> Value {
+    let (own, default) = (metadata_for(own, lang), metadata_for(defaults, lang));
+    let mut out = Map::new();
+    // The record the page shows gives the title and description, in the language asked
+    // for (else any), unless the page has metadata of its own in that language.
+    if let (Some(r), Some(l), true) = (shown, lang, own.is_none()) {
+        shown_texts(r, l, &mut out);
     }
-    Ok((merged(None), Value::Object(by_language)))
+    for f in META_FIELDS {
+        let pick = own
+            .as_ref()
+            .and_then(|r| r.text(f))
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| {
+                default
+                    .as_ref()
+                    .and_then(|r| r.text(f))
+                    .filter(|s| !s.trim().is_empty())
+            });
+        if let Some(v) = pick
+            && !out.contains_key(*f)
+        {
+            out.insert((*f).to_owned(), Value::String(v.to_owned()));
+        }
+    }
+    if !out.contains_key("title") {
+        out.insert(
+            "title".into(),
+            Value::String(page.text("title").unwrap_or("Stoa").to_owned()),
+        );
+    }
+    if !out.contains_key("description")
+        && let Some(d) = page.text("description").filter(|d| !d.is_empty())
+    {
+        out.insert("description".into(), Value::String(d.to_owned()));
+    }
+    Value::Object(out)
+}
+
+/// Puts into `out` the title and description of the record `r` a page shows, in language `l`
+/// (else any).
+fn shown_texts(r: &Value, l: &str, out: &mut Map<String, Value>) {
+    let text = |k: &str| -> Option<String> {
+        match &r[k] {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(m) => m
+                .get(l)
+                .or_else(|| m.values().next())
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            _ => None,
+        }
+        .filter(|s| !s.trim().is_empty())
+    };
+    if let Some(t) = text("title") {
+        out.insert("title".into(), Value::String(t));
+    }
+    if let Some(d) = text("shortDescription").or_else(|| text("subtitle")) {
+        out.insert("description".into(), Value::String(d));
+    }
 }
 
 /// Host widgets by id, each with its module widgets under `_externals`
@@ -451,33 +478,7 @@ pub async fn build(
         cut: false,
         children: HashMap::new(),
     };
-    let p2l = store
-        .find_in(
-            &*store.entity("host.pages-to-layouts")?,
-            "pageId",
-            &[Val::Uuid(pid)],
-            50,
-        )
-        .await?;
-    let layout_ids: Vec<Uuid> = p2l
-        .iter()
-        .filter(|l| l.text("variant") == Some("default"))
-        .filter_map(|l| l.uuid("layoutId"))
-        .collect();
-    let layout_e = store.entity("host.layout")?;
-    let layouts = by_ids(store, &layout_e, &layout_ids).await?;
-    let l2w = store
-        .find_in(
-            &*store.entity("host.layouts-to-widgets")?,
-            "layoutId",
-            &layout_ids
-                .iter()
-                .copied()
-                .map(Val::Uuid)
-                .collect::<Vec<_>>(),
-            MAX_LINKS,
-        )
-        .await?;
+    let layouts = page_layouts(store, pid).await?;
     let p2w = store
         .find_in(
             &*store.entity("host.pages-to-widgets")?,
@@ -486,42 +487,11 @@ pub async fn build(
             MAX_LINKS,
         )
         .await?;
-    let mut wanted: Vec<Uuid> = l2w
-        .iter()
-        .chain(p2w.iter())
-        .filter_map(|l| l.uuid("widgetId"))
-        .collect();
-    wanted.sort();
-    wanted.dedup();
+    let wanted = widget_ids(&layouts.links, &p2w);
     let widgets = host_widgets(&mut ctx, &wanted, &path).await?;
-    let pick = |links: &mut dyn Iterator<Item = &Record>| -> Vec<Value> {
-        links
-            .filter_map(|l| widgets.get(&l.uuid("widgetId")?).cloned())
-            .collect()
-    };
-    let layouts: Vec<Value> = layout_ids
-        .iter()
-        .filter_map(|id| {
-            let r = layouts.get(id)?;
-            let mut n = node(&layout_e, r);
-            let mine = |variant: &str| {
-                pick(&mut l2w.iter().filter(|l| {
-                    l.uuid("layoutId") == Some(*id) && l.text("variant") == Some(variant)
-                }))
-            };
-            n.insert("_before".into(), Value::Array(mine("default")));
-            n.insert("_after".into(), Value::Array(mine("additional")));
-            Some(Value::Object(n))
-        })
-        .collect();
-    let content = pick(&mut p2w.iter());
-    // A page that shows one record (an article, a product) is titled by it.
-    let shown = content.iter().find_map(|w| {
-        w["_externals"].as_array()?.iter().find_map(|x| {
-            let r = &x["widget"]["_record"];
-            r.is_object().then_some(r)
-        })
-    });
+    let layouts = layout_nodes(&layouts, &widgets);
+    let content = picked(&widgets, p2w.iter());
+    let shown = shown_record(&content);
     let (meta, meta_by_language) = metadata(store, &page, shown).await?;
     let mut out = json!({
         "page": node(&*store.entity("host.page")?, &page),
@@ -538,4 +508,102 @@ pub async fn build(
         tracing::warn!(url = %path, records = ctx.records, "page bundle cut at its record limit");
     }
     Ok(out)
+}
+
+/// A page's layouts (variant `default`) and their links to host widgets.
+struct PageLayouts {
+    entity: Arc<Entity>,
+    /// In the order the page links them.
+    ids: Vec<Uuid>,
+    rows: HashMap<Uuid, Record>,
+    /// Layouts-to-widgets rows.
+    links: Vec<Record>,
+}
+
+/// The layouts of page `pid` and their widget links.
+async fn page_layouts(store: &Store, pid: Uuid) -> Result<PageLayouts> {
+    let p2l = store
+        .find_in(
+            &*store.entity("host.pages-to-layouts")?,
+            "pageId",
+            &[Val::Uuid(pid)],
+            50,
+        )
+        .await?;
+    let ids: Vec<Uuid> = p2l
+        .iter()
+        .filter(|l| l.text("variant") == Some("default"))
+        .filter_map(|l| l.uuid("layoutId"))
+        .collect();
+    let entity = store.entity("host.layout")?;
+    let rows = by_ids(store, &entity, &ids).await?;
+    let links = store
+        .find_in(
+            &*store.entity("host.layouts-to-widgets")?,
+            "layoutId",
+            &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
+            MAX_LINKS,
+        )
+        .await?;
+    Ok(PageLayouts {
+        entity,
+        ids,
+        rows,
+        links,
+    })
+}
+
+/// The host widgets the layouts' and the page's links name, each once.
+fn widget_ids(l2w: &[Record], p2w: &[Record]) -> Vec<Uuid> {
+    let mut wanted: Vec<Uuid> = l2w
+        .iter()
+        .chain(p2w.iter())
+        .filter_map(|l| l.uuid("widgetId"))
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    wanted
+}
+
+/// The host widgets of `links`, in order (those not found left out).
+fn picked<'a>(
+    widgets: &HashMap<Uuid, Value>,
+    links: impl Iterator<Item = &'a Record>,
+) -> Vec<Value> {
+    links
+        .filter_map(|l| widgets.get(&l.uuid("widgetId")?).cloned())
+        .collect()
+}
+
+/// The layouts' nodes, each with its widgets before (`_before`) and after (`_after`) the page's.
+fn layout_nodes(layouts: &PageLayouts, widgets: &HashMap<Uuid, Value>) -> Vec<Value> {
+    layouts
+        .ids
+        .iter()
+        .filter_map(|id| {
+            let r = layouts.rows.get(id)?;
+            let mut n = node(&layouts.entity, r);
+            let mine = |variant: &str| {
+                picked(
+                    widgets,
+                    layouts.links.iter().filter(|l| {
+                        l.uuid("layoutId") == Some(*id) && l.text("variant") == Some(variant)
+                    }),
+                )
+            };
+            n.insert("_before".into(), Value::Array(mine("default")));
+            n.insert("_after".into(), Value::Array(mine("additional")));
+            Some(Value::Object(n))
+        })
+        .collect()
+}
+
+/// The record a page shows, when it shows one (an article, a product): it titles the page.
+fn shown_record(content: &[Value]) -> Option<&Value> {
+    content.iter().find_map(|w| {
+        w["_externals"].as_array()?.iter().find_map(|x| {
+            let r = &x["widget"]["_record"];
+            r.is_object().then_some(r)
+        })
+    })
 }

@@ -419,100 +419,143 @@ async fn find(
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (order, t) in targets.iter().enumerate() {
         let e = &t.entity;
-        let mut rows = Vec::new();
-        for l in lookups {
-            let mut fq = FindQuery::all();
-            fq.search = Some(l.clone());
-            fq.limit = CANDIDATES;
-            rows.extend(store.find(e, &fq).await?.rows);
-        }
-        for r in rows {
+        for r in candidates(store, e, lookups).await? {
             if let Some(id) = r.id()
                 && !seen.insert(format!("{}:{id}", e.key()))
             {
                 continue;
             }
-            let Some(path) = address(t, &r) else {
-                continue;
-            };
-            let fields: Map<String, Value> = match r.to_json() {
-                Value::Object(m) => m,
-                _ => continue,
-            };
-            let title = text_in(fields.get("title"), lang);
-            let title = if title.trim().is_empty() {
-                text_in(fields.get("adminTitle"), lang)
-            } else {
-                title
-            };
-            let title = cut(&title, MAX_TEXT / 8);
-            let body = snippet_fields(e)
-                .map(|f| cut(&text_in(fields.get(f.name), lang), MAX_BODY))
-                .filter(|s| !s.trim().is_empty())
-                .collect::<Vec<_>>()
-                // A subtitle and a text read as two parts, not one run-on sentence.
-                .join(" · ");
-            let body = cut(&body, MAX_BODY);
-            // A close spelling is looked for at the start of the text only: each word there is
-            // compared with each of the query's, which costs with the text's length.
-            let looked_at = if fuzzy {
-                cut(&body, MAX_TEXT)
-            } else {
-                body.clone()
-            };
-            // Every word of the query, somewhere in what the record holds (its searched fields too).
-            let all = format!(
-                "{title} {looked_at} {}",
-                stoa_store::ddl::search_columns(e)
-                    .iter()
-                    .filter_map(|c| e.fields.iter().find(|f| f.column == *c))
-                    .map(|f| {
-                        cut(&text_in(fields.get(f.name), lang), MAX_TEXT)
-                            + " "
-                            + &cut(&text_in(fields.get(f.name), "en"), MAX_TEXT)
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
-            .to_lowercase();
-            // The words as the record holds them: the query's stems, or the nearest spellings.
-            let held: Vec<String> = if fuzzy {
-                let found: Vec<String> = stems.iter().filter_map(|s| near(&all, s)).collect();
-                if found.len() < stems.len() {
-                    continue;
-                }
-                found
-            } else {
-                if !stems.iter().all(|s| all.contains(s.as_str())) {
-                    continue;
-                }
-                stems.to_vec()
-            };
-            let stems = &held;
-            let in_title = {
-                let t = title.to_lowercase();
-                stems.iter().all(|s| t.contains(s.as_str()))
-            };
-            let kind = words
-                .entity(e.module, e.name)
-                .map(|l| if lang == "ru" { l.one.ru } else { l.one.en })
-                .unwrap_or_else(|| e.name.to_owned());
-            hits.push((
-                u8::from(!in_title),
-                order,
-                Hit {
-                    entity: e.key(),
-                    kind,
-                    url: format!("/{lang}{}", if path == "/" { "" } else { path.as_str() }),
-                    title: marked(&title, stems, None),
-                    snippet: marked(&body, stems, Some(SNIPPET)),
-                },
-            ));
+            if let Some((in_title, hit)) = hit_of(t, &r, stems, lang, fuzzy, words) {
+                hits.push((u8::from(!in_title), order, hit));
+            }
         }
     }
     hits.sort_by_key(|(rank, order, _)| (*rank, *order));
     hits.truncate(MAX_RESULTS);
     Ok(hits.into_iter().map(|(_, _, v)| v).collect())
+}
+
+/// The rows of `e` the search index finds for each of `lookups` (at most [`CANDIDATES`] each).
+async fn candidates(store: &Store, e: &Entity, lookups: &[String]) -> Result<Vec<Record>> {
+    let mut rows = Vec::new();
+    for l in lookups {
+        let mut fq = FindQuery::all();
+        fq.search = Some(l.clone());
+        fq.limit = CANDIDATES;
+        rows.extend(store.find(e, &fq).await?.rows);
+    }
+    Ok(rows)
+}
+
+/// What record `r` of target `t` answers, and whether its title holds every word (`None`: it has
+/// no address on the site, or does not hold every one of `stems`).
+fn hit_of(
+    t: &Target,
+    r: &Record,
+    stems: &[String],
+    lang: &str,
+    fuzzy: bool,
+    words: &stoa_kernel::labels::Words,
+) -> Option<(bool, Hit)> {
+    let e = &t.entity;
+    let path = address(t, r)?;
+    let Value::Object(fields) = r.to_json() else {
+        return None;
+    };
+    let title = title_of(&fields, lang);
+    let body = body_of(e, &fields, lang);
+    // A close spelling is looked for at the start of the text only: each word there is
+    // compared with each of the query's, which costs with the text's length.
+    let looked_at = if fuzzy {
+        cut(&body, MAX_TEXT)
+    } else {
+        body.clone()
+    };
+    let all = searched_text(e, &fields, &title, &looked_at, lang);
+    let held = held_words(&all, stems, fuzzy)?;
+    let stems = &held;
+    let in_title = {
+        let t = title.to_lowercase();
+        stems.iter().all(|s| t.contains(s.as_str()))
+    };
+    let kind = words
+        .entity(e.module, e.name)
+        .map(|l| if lang == "ru" { l.one.ru } else { l.one.en })
+        .unwrap_or_else(|| e.name.to_owned());
+    Some((
+        in_title,
+        Hit {
+            entity: e.key(),
+            kind,
+            url: format!("/{lang}{}", if path == "/" { "" } else { path.as_str() }),
+            title: marked(&title, stems, None),
+            snippet: marked(&body, stems, Some(SNIPPET)),
+        },
+    ))
+}
+
+/// A record's title in `lang` (its admin title when it has none), cut short.
+fn title_of(fields: &Map<String, Value>, lang: &str) -> String {
+    let title = text_in(fields.get("title"), lang);
+    let title = if title.trim().is_empty() {
+        text_in(fields.get("adminTitle"), lang)
+    } else {
+        title
+    };
+    cut(&title, MAX_TEXT / 8)
+}
+
+/// A record's snippet text in `lang`: its snippet fields, cut short.
+fn body_of(e: &Entity, fields: &Map<String, Value>, lang: &str) -> String {
+    let body = snippet_fields(e)
+        .map(|f| cut(&text_in(fields.get(f.name), lang), MAX_BODY))
+        .filter(|s| !s.trim().is_empty())
+        .collect::<Vec<_>>()
+        // A subtitle and a text read as two parts, not one run-on sentence.
+        .join(" · ");
+    cut(&body, MAX_BODY)
+}
+
+/// Everything a record holds that the query's words are looked for in, lowercased: its title,
+/// `looked_at` of its snippet and its searched fields (in `lang` and English).
+fn searched_text(
+    e: &Entity,
+    fields: &Map<String, Value>,
+    title: &str,
+    looked_at: &str,
+    lang: &str,
+) -> String {
+    format!(
+        "{title} {looked_at} {}",
+        stoa_store::ddl::search_columns(e)
+            .iter()
+            .filter_map(|c| e.fields.iter().find(|f| f.column == *c))
+            .map(|f| {
+                cut(&text_in(fields.get(f.name), lang), MAX_TEXT)
+                    + " "
+                    + &cut(&text_in(fields.get(f.name), "en"), MAX_TEXT)
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+    .to_lowercase()
+}
+
+/// The words as the record's text `all` holds them: the query's stems, or with `fuzzy` the
+/// nearest spellings (`None`: one of them is missing).
+fn held_words(all: &str, stems: &[String], fuzzy: bool) -> Option<Vec<String>> {
+    if fuzzy {
+        let found: Vec<String> = stems.iter().filter_map(|s| near(all, s)).collect();
+        if found.len() < stems.len() {
+            return None;
+        }
+        Some(found)
+    } else {
+        if !stems.iter().all(|s| all.contains(s.as_str())) {
+            return None;
+        }
+        Some(stems.to_vec())
+    }
 }
 
 /// Searches one address may make in [`PER`] (a person types a few a minute).

@@ -151,24 +151,19 @@ fn body_schema(op: &Value) -> Option<(Value, bool)> {
     ))
 }
 
-fn tool(
-    doc: &Value,
-    reg: &Registry,
-    method: &str,
-    path: &str,
-    op: &Value,
-    verb: Verb,
-) -> Option<Tool> {
-    let name = op.get("operationId")?.as_str()?.to_owned();
-    let components = doc
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let mut props = Map::new();
-    let mut required = Vec::new();
-    let mut path_params = Vec::new();
-    let mut query = Vec::new();
+/// A tool's inputs from the operation's parameters: their schemas, which are required, and which
+/// go in the path and which in the query.
+#[derive(Default)]
+struct Inputs {
+    props: Map<String, Value>,
+    required: Vec<Value>,
+    path_params: Vec<String>,
+    query: Vec<Query>,
+}
+
+/// The operation's path and query parameters as tool inputs (others are left out).
+fn parameters(op: &Value) -> Inputs {
+    let mut inputs = Inputs::default();
     for p in op
         .get("parameters")
         .and_then(Value::as_array)
@@ -191,24 +186,40 @@ fn tool(
         }
         match at {
             "path" => {
-                path_params.push(n.to_owned());
-                required.push(json!(n));
+                inputs.path_params.push(n.to_owned());
+                inputs.required.push(json!(n));
             }
             "query" => {
                 if p.get("required").and_then(Value::as_bool) == Some(true) {
-                    required.push(json!(n));
+                    inputs.required.push(json!(n));
                 }
-                query.push(Query {
+                inputs.query.push(Query {
                     name: n.to_owned(),
                     json,
                 });
             }
             _ => continue,
         }
-        props.insert(n.to_owned(), s);
+        inputs.props.insert(n.to_owned(), s);
     }
-    let body = body_schema(op);
-    if let Some((s, req)) = &body {
+    inputs
+}
+
+/// The tool's input schema: the parameters `props`, the body as `data` and a write's
+/// `confirmation`, with the components they refer to made local `$defs`.
+fn input_schema(
+    doc: &Value,
+    mut props: Map<String, Value>,
+    mut required: Vec<Value>,
+    body: Option<&(Value, bool)>,
+    verb: Verb,
+) -> Value {
+    let components = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    if let Some((s, req)) = body {
         let mut s = s.clone();
         if let Some(o) = s.as_object_mut() {
             o.entry("description").or_insert(json!("The request body"));
@@ -235,51 +246,82 @@ fn tool(
     if !d.is_empty() {
         schema["$defs"] = Value::Object(d);
     }
-    let summary = op
-        .get("summary")
-        .and_then(Value::as_str)
-        .unwrap_or(&name)
-        .to_owned();
+    schema
+}
+
+/// The tool's title and what it says of its entity, in the content model's words (the summary
+/// and nothing when the operation names no entity).
+fn title_and_about(reg: &Registry, op: &Value, verb: Verb, summary: &str) -> (String, String) {
     let entity = op
         .get("x-entity")
         .and_then(Value::as_str)
         .and_then(|k| reg.entities().iter().find(|e| e.key() == k));
-    let (title, about) = match entity {
-        Some(e) => {
-            let label = reg.words().entity(e.module, e.name);
-            let one = label
-                .as_ref()
-                .and_then(|l| en(serde_json::to_value(&l.one).ok()))
-                .unwrap_or_else(|| e.name.to_owned());
-            let many = label
-                .as_ref()
-                .and_then(|l| en(serde_json::to_value(&l.many).ok()))
-                .unwrap_or_else(|| e.route.to_owned());
-            let help = label
-                .as_ref()
-                .and_then(|l| en(l.help.as_ref().and_then(|h| serde_json::to_value(h).ok())))
-                .unwrap_or_default();
-            let title = match verb {
-                Verb::Find => format!("Find {}", many.to_lowercase()),
-                Verb::Get => format!("Read one {}", one.to_lowercase()),
-                Verb::Create => format!("Create a {}", one.to_lowercase()),
-                Verb::Update => format!("Change a {}", one.to_lowercase()),
-                Verb::Delete => format!("Delete a {}", one.to_lowercase()),
-                Verb::Custom => summary.clone(),
-            };
-            (title, format!("{one} ({}): {help}", e.key()))
-        }
-        None => (summary.clone(), String::new()),
+    let Some(e) = entity else {
+        return (summary.to_owned(), String::new());
     };
-    let mut description = summary.clone();
+    let label = reg.words().entity(e.module, e.name);
+    let one = label
+        .as_ref()
+        .and_then(|l| en(serde_json::to_value(&l.one).ok()))
+        .unwrap_or_else(|| e.name.to_owned());
+    let many = label
+        .as_ref()
+        .and_then(|l| en(serde_json::to_value(&l.many).ok()))
+        .unwrap_or_else(|| e.route.to_owned());
+    let help = label
+        .as_ref()
+        .and_then(|l| en(l.help.as_ref().and_then(|h| serde_json::to_value(h).ok())))
+        .unwrap_or_default();
+    let title = match verb {
+        Verb::Find => format!("Find {}", many.to_lowercase()),
+        Verb::Get => format!("Read one {}", one.to_lowercase()),
+        Verb::Create => format!("Create a {}", one.to_lowercase()),
+        Verb::Update => format!("Change a {}", one.to_lowercase()),
+        Verb::Delete => format!("Delete a {}", one.to_lowercase()),
+        Verb::Custom => summary.to_owned(),
+    };
+    (title, format!("{one} ({}): {help}", e.key()))
+}
+
+/// The tool's description: the summary, what it says of its entity, and for a write how to
+/// confirm it.
+fn describe(summary: &str, about: &str, verb: Verb) -> String {
+    let mut description = summary.to_owned();
     if !about.is_empty() {
         description.push_str(". ");
-        description.push_str(&about);
+        description.push_str(about);
     }
     if verb.writes() {
         description.push(' ');
         description.push_str(CONFIRM_NOTE);
     }
+    description
+}
+
+fn tool(
+    doc: &Value,
+    reg: &Registry,
+    method: &str,
+    path: &str,
+    op: &Value,
+    verb: Verb,
+) -> Option<Tool> {
+    let name = op.get("operationId")?.as_str()?.to_owned();
+    let Inputs {
+        props,
+        required,
+        path_params,
+        query,
+    } = parameters(op);
+    let body = body_schema(op);
+    let schema = input_schema(doc, props, required, body.as_ref(), verb);
+    let summary = op
+        .get("summary")
+        .and_then(Value::as_str)
+        .unwrap_or(&name)
+        .to_owned();
+    let (title, about) = title_and_about(reg, op, verb, &summary);
+    let description = describe(&summary, &about, verb);
     let listed = json!({
         "name": name,
         "title": title,

@@ -4,6 +4,7 @@
 pub mod compose;
 pub mod http;
 pub mod mail;
+mod rows;
 pub mod telegram;
 pub mod views;
 

@@ -15,7 +15,7 @@ use lettre::message::header::ContentType;
 use lettre::message::{Attachment, Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde_json::{Map, Value, json};
-use stoa_kernel::value::{Val, format_timestamp, now, parse_timestamp};
+use stoa_kernel::value::{Val, format_timestamp, now};
 use stoa_kernel::{Error, Result};
 use stoa_store::jobs::{self, NewJob};
 use stoa_store::{Record, Store, repo};

@@ -325,88 +325,19 @@ async fn scoped<F: std::future::Future>(
 /// Establishes the caller and enforces the permission table, ownership and CSRF on every request.
 pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Next) -> Response {
     let mut c = Caller::default();
-    let headers = req.headers();
-    // One pass over the cookies: the access token, and whether any session cookie came.
-    let mut has_session_cookie = false;
-    let mut jwt_cookie = None;
-    for (name, value) in cookies(headers) {
-        has_session_cookie |= name == JWT_COOKIE || name == REFRESH_COOKIE;
-        if name == JWT_COOKIE {
-            jwt_cookie = Some(value);
-        }
+    let (has_session_cookie, jwt_cookie) = session_cookies(req.headers());
+    if let Err(e) = secret_key(&auth, req.headers(), &mut c) {
+        return error_response(&e);
     }
-    if let Some(k) = headers.get(SECRET_HEADER) {
-        match auth.secret_key_ok(k.to_str().unwrap_or("")) {
-            Some(true) => {
-                c.admin = true;
-                c.via = Via::SecretKey;
-            }
-            Some(false) => {
-                tracing::warn!(event = "secret_key_rejected", "wrong X-RBAC-SECRET-KEY");
-                return error_response(&Error::Unauthorized("the secret key is wrong".into()));
-            }
-            None => {}
-        }
-    }
-    if c.via == Via::Nothing {
-        if let Some(t) = bearer(headers).filter(|t| t.starts_with(crate::service::KEY_PREFIX)) {
-            match auth.verify_api_key(t).await {
-                Err(e) => return error_response(&e),
-                Ok(Some(k)) => {
-                    c.subject = Some(k.subject);
-                    c.key = Some(k.key);
-                    c.key_subject = Some(k.subject);
-                    c.via = Via::ApiKey;
-                }
-                Ok(None) => {
-                    return error_response(&Error::Unauthorized(
-                        "the API key is unknown, turned off or expired; ask an administrator for a new one"
-                            .into(),
-                    ));
-                }
-            }
-        } else if let Some(t) = bearer(headers) {
-            match auth.verify_access(t).await {
-                Err(e) => return error_response(&e),
-                Ok(Some(a)) => {
-                    c.subject = Some(a.subject);
-                    c.session = Some(a.session);
-                    c.second_factor = a.mfa;
-                    c.via = Via::Bearer;
-                }
-                Ok(None) => {
-                    return error_response(&Error::Unauthorized(
-                        "the access token is invalid or expired; refresh it or sign in again"
-                            .into(),
-                    ));
-                }
-            }
-        } else if let Some(t) = jwt_cookie {
-            match auth.verify_access(&t).await {
-                Err(e) => return error_response(&e),
-                Ok(Some(a)) => {
-                    c.subject = Some(a.subject);
-                    c.session = Some(a.session);
-                    c.second_factor = a.mfa;
-                    c.via = Via::Cookie;
-                }
-                // A stale cookie reads as signed out (the client refreshes).
-                Ok(None) => {}
-            }
-        }
+    if c.via == Via::Nothing
+        && let Err(e) = token_caller(&auth, req.headers(), jwt_cookie, &mut c).await
+    {
+        return error_response(&e);
     }
     let method = req.method().clone();
     let unsafe_method = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
-    if unsafe_method
-        && !matches!(c.via, Via::Bearer | Via::SecretKey | Via::ApiKey)
-        && !from_this_site(&auth, req.headers(), has_session_cookie)
-    {
-        tracing::info!(event = "csrf_rejected", method = %method, "write from another site refused");
-        return error_response(&Error::Forbidden(
-            "a write from a browser must come from this site (Origin header); other clients send \
-             an Authorization header"
-                .into(),
-        ));
+    if let Err(e) = same_site_write(&auth, req.headers(), &method, c.via, has_session_cookie) {
+        return error_response(&e);
     }
     let path = req.uri().path().to_owned();
     if let Err(e) = decide(&auth, &mut c, method.as_str(), &path).await {
@@ -427,8 +358,130 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         && (c.admin || c.via == Via::ApiKey || (c.subject.is_some() && account_security(&path))))
     .then(|| who_of(&c, &req));
     req.extensions_mut().insert(c);
-    // The log names the actor as people know them (one lookup, for recorded requests only).
-    let who = match (who, caller) {
+    let who = named(&auth, who, caller, key).await;
+    let run = async move {
+        match rails {
+            None => next.run(req).await,
+            Some(w) => match guarded(&auth, caller, &w, req, next).await {
+                Ok(r) => r,
+                Err(e) => error_response(&e),
+            },
+        }
+    };
+    let mut res = scoped(drafts, who, run).await;
+    if credentialed {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    res.into_response()
+}
+
+/// One pass over the cookies: whether any session cookie came, and the access token.
+fn session_cookies(headers: &HeaderMap) -> (bool, Option<String>) {
+    let mut has_session_cookie = false;
+    let mut jwt_cookie = None;
+    for (name, value) in cookies(headers) {
+        has_session_cookie |= name == JWT_COOKIE || name == REFRESH_COOKIE;
+        if name == JWT_COOKIE {
+            jwt_cookie = Some(value);
+        }
+    }
+    (has_session_cookie, jwt_cookie)
+}
+
+/// Makes `c` an admin when the secret key came and is right; a wrong one is refused.
+fn secret_key(auth: &Auth, headers: &HeaderMap, c: &mut Caller) -> Result<()> {
+    let Some(k) = headers.get(SECRET_HEADER) else {
+        return Ok(());
+    };
+    match auth.secret_key_ok(k.to_str().unwrap_or("")) {
+        Some(true) => {
+            c.admin = true;
+            c.via = Via::SecretKey;
+        }
+        Some(false) => {
+            tracing::warn!(event = "secret_key_rejected", "wrong X-RBAC-SECRET-KEY");
+            return Err(Error::Unauthorized("the secret key is wrong".into()));
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// Takes the caller into `c` from an API key, else a bearer access token, else the access
+/// cookie; a key or bearer token that does not hold is refused, a stale cookie is not.
+async fn token_caller(
+    auth: &Auth,
+    headers: &HeaderMap,
+    jwt_cookie: Option<String>,
+    c: &mut Caller,
+) -> Result<()> {
+    if let Some(t) = bearer(headers).filter(|t| t.starts_with(crate::service::KEY_PREFIX)) {
+        let Some(k) = auth.verify_api_key(t).await? else {
+            return Err(Error::Unauthorized(
+                "the API key is unknown, turned off or expired; ask an administrator for a new one"
+                    .into(),
+            ));
+        };
+        c.subject = Some(k.subject);
+        c.key = Some(k.key);
+        c.key_subject = Some(k.subject);
+        c.via = Via::ApiKey;
+    } else if let Some(t) = bearer(headers) {
+        let Some(a) = auth.verify_access(t).await? else {
+            return Err(Error::Unauthorized(
+                "the access token is invalid or expired; refresh it or sign in again".into(),
+            ));
+        };
+        c.subject = Some(a.subject);
+        c.session = Some(a.session);
+        c.second_factor = a.mfa;
+        c.via = Via::Bearer;
+    } else if let Some(t) = jwt_cookie {
+        // A stale cookie reads as signed out (the client refreshes).
+        if let Some(a) = auth.verify_access(&t).await? {
+            c.subject = Some(a.subject);
+            c.session = Some(a.session);
+            c.second_factor = a.mfa;
+            c.via = Via::Cookie;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a write from a browser on another site (the CSRF check): one without a bearer token,
+/// an API key or the secret key must come from this site.
+fn same_site_write(
+    auth: &Auth,
+    headers: &HeaderMap,
+    method: &Method,
+    via: Via,
+    has_session_cookie: bool,
+) -> Result<()> {
+    let unsafe_method = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+    if unsafe_method
+        && !matches!(via, Via::Bearer | Via::SecretKey | Via::ApiKey)
+        && !from_this_site(auth, headers, has_session_cookie)
+    {
+        tracing::info!(event = "csrf_rejected", method = %method, "write from another site refused");
+        return Err(Error::Forbidden(
+            "a write from a browser must come from this site (Origin header); other clients send \
+             an Authorization header"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `who` with the actor named as people know them: the subject's email and the API key's title
+/// (one lookup, for recorded requests only).
+async fn named(
+    auth: &Auth,
+    who: Option<stoa_store::audit::Who>,
+    caller: Option<Uuid>,
+    key: Option<Uuid>,
+) -> Option<stoa_store::audit::Who> {
+    match (who, caller) {
         (Some(mut w), None) if key.is_some() => {
             let title = auth.key_title(key.unwrap_or_default()).await;
             w.name = Some(format!("API key «{title}»"));
@@ -446,22 +499,7 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
             Some(w)
         }
         (w, _) => w,
-    };
-    let run = async move {
-        match rails {
-            None => next.run(req).await,
-            Some(w) => match guarded(&auth, caller, &w, req, next).await {
-                Ok(r) => r,
-                Err(e) => error_response(&e),
-            },
-        }
-    };
-    let mut res = scoped(drafts, who, run).await;
-    if credentialed {
-        res.headers_mut()
-            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
-    res.into_response()
 }
 
 #[cfg(test)]

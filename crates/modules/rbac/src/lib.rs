@@ -1,6 +1,7 @@
 //! rbac: subjects, identities, roles, permissions (route rules as data) and sessions.
 #![forbid(unsafe_code)]
 
+pub mod access;
 pub mod bodies;
 pub mod gate;
 pub mod http;
@@ -322,51 +323,75 @@ impl stoa_api::auth::AccountAdmin for Auth {
     }
 }
 
+/// Drops the rate-limit buckets of idle callers every 10 minutes, while the service lives.
+fn prune_limits(auth: &std::sync::Arc<Auth>) {
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let pruner = std::sync::Arc::downgrade(auth);
+        rt.spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(600));
+            loop {
+                tick.tick().await;
+                match pruner.upgrade() {
+                    Some(a) => a.limits.prune().await,
+                    None => return,
+                }
+            }
+        });
+    }
+}
+
+/// The first run: with no admin yet, the one-time setup code goes to the log (once the tables
+/// answer), for whoever opens /admin to make the first one.
+fn announce_setup_code(auth: &std::sync::Arc<Auth>, admin_url: String) {
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let first = std::sync::Arc::downgrade(auth);
+        rt.spawn(async move {
+            for _ in 0..60 {
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                let Some(auth) = first.upgrade() else { return };
+                match auth.setup_code().await {
+                    Ok(Some(code)) => {
+                        tracing::warn!(
+                            "no administrator yet: open {admin_url} and enter the setup code {code} to create the first one (or run `stoa admin create`)"
+                        );
+                        return;
+                    }
+                    Ok(None) => return,
+                    Err(_) => continue,
+                }
+            }
+        });
+    }
+}
+
+/// Keeps the assembled route book for what a role may call (`access`).
+async fn remember_routes(ctx: &stoa_api::module::Context) -> stoa_kernel::Result<()> {
+    if let Ok(auth) = ctx.need::<Auth>() {
+        let _ = auth.book.set(ctx.operations().to_vec());
+    }
+    Ok(())
+}
+
 /// The module: declarations, the account service, the account routes, the authorization layer
 /// around every API route, and the default roles and permissions (derived from the route book).
 pub fn module() -> stoa_api::module::ModuleDef {
     use std::sync::Arc;
     stoa_api::module::ModuleDef::new(declarations())
         // The kinds of this module's own mail templates.
-        .variants("notification.template", &["rbac-identity-linked", "rbac-verify-email", "rbac-email-changed", "rbac-identity-removed", "rbac-oidc-linked"])
+        .variants(
+            "notification.template",
+            &[
+                "rbac-identity-linked",
+                "rbac-verify-email",
+                "rbac-email-changed",
+                "rbac-identity-removed",
+                "rbac-oidc-linked",
+            ],
+        )
         .setup(|ctx| {
             let auth = Arc::new(start(ctx)?);
-            // Rate-limit buckets of idle callers are dropped every 10 minutes.
-            if let Ok(rt) = tokio::runtime::Handle::try_current() {
-                let pruner = Arc::downgrade(&auth);
-                rt.spawn(async move {
-                    let mut tick = tokio::time::interval(std::time::Duration::from_secs(600));
-                    loop {
-                        tick.tick().await;
-                        match pruner.upgrade() {
-                            Some(a) => a.limits.prune().await,
-                            None => return,
-                        }
-                    }
-                });
-            }
-            // The first run: with no admin yet, the one-time setup code goes to the log (once the
-            // tables answer), for whoever opens /admin to make the first one.
-            if let Ok(rt) = tokio::runtime::Handle::try_current() {
-                let first = Arc::downgrade(&auth);
-                let admin_url = format!("{}/admin", ctx.config.public_url());
-                rt.spawn(async move {
-                    for _ in 0..60 {
-                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                        let Some(auth) = first.upgrade() else { return };
-                        match auth.setup_code().await {
-                            Ok(Some(code)) => {
-                                tracing::warn!(
-                                    "no administrator yet: open {admin_url} and enter the setup code {code} to create the first one (or run `stoa admin create`)"
-                                );
-                                return;
-                            }
-                            Ok(None) => return,
-                            Err(_) => continue,
-                        }
-                    }
-                });
-            }
+            prune_limits(&auth);
+            announce_setup_code(&auth, format!("{}/admin", ctx.config.public_url()));
             ctx.provide(Arc::new(subjects::Subjects::new(ctx.store.clone())));
             ctx.provide::<dyn stoa_api::auth::AccountAdmin>(auth.clone());
             ctx.provide::<dyn stoa_api::auth::Identify>(auth.clone());
@@ -382,6 +407,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
             )))
         })
         .seed(|ctx| Box::pin(seed::seed(&ctx.store, ctx.operations())))
+        // Not a seed: the route book, for what a role may call (`access`).
+        .seed(|ctx| Box::pin(remember_routes(ctx)))
         // Not a seed: a look at every start whether bcrypt hashes are about (imported accounts).
         .seed(|ctx| {
             Box::pin(async move {

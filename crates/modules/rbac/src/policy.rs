@@ -26,6 +26,8 @@ struct Rule {
     segs: Option<Vec<Seg>>,
     roles: Vec<Uuid>,
     public: bool,
+    /// `METHOD path`, as the row writes it.
+    label: String,
 }
 
 /// One permission row as the table reads it.
@@ -52,6 +54,19 @@ pub enum Verdict {
     /// A matching permission is public or held by one of the caller's roles.
     Allow,
     Deny,
+}
+
+/// What the table says about a route and why, as the admin's screens show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// A role holds the root permission.
+    Admin,
+    /// The permission `METHOD path` grants it: open to everyone, or held by one of the roles.
+    Granted {
+        rule: String,
+        public: bool,
+    },
+    Denied,
 }
 
 fn parse(path: &str) -> Option<Vec<Seg>> {
@@ -81,6 +96,12 @@ fn parse(path: &str) -> Option<Vec<Seg>> {
 }
 
 fn matches(segs: &[Seg], path: &str) -> bool {
+    matches_as(segs, path, false)
+}
+
+/// Does a template match `path`? With `route`, `path` is itself a route template whose `{x}`
+/// segments stand for any value: only a dynamic segment (or a final `*`) matches them.
+fn matches_as(segs: &[Seg], path: &str, route: bool) -> bool {
     let mut it = path.trim_matches('/').split('/');
     for s in segs {
         match s {
@@ -90,6 +111,7 @@ fn matches(segs: &[Seg], path: &str) -> bool {
                 _ => return false,
             },
             Seg::Lit(l) => match it.next() {
+                Some(p) if route && p.starts_with('{') && p.ends_with('}') => return false,
                 Some(p) if p.eq_ignore_ascii_case(l) => {}
                 _ => return false,
             },
@@ -115,6 +137,7 @@ impl Table {
                 .map(|(r, _)| *r)
                 .collect();
             let segs = parse(path);
+            let label = format!("{} {path}", method.to_ascii_uppercase());
             if method == "*" && segs.is_none() {
                 // Only ever its roles' (never public: that would open everything).
                 t.root_roles.extend(roles.iter().copied());
@@ -125,6 +148,7 @@ impl Table {
                 segs,
                 roles,
                 public: *public,
+                label,
             });
         }
         t
@@ -153,6 +177,45 @@ impl Table {
             }
         }
         Verdict::Deny
+    }
+
+    /// The roles holding the root permission.
+    pub fn root_roles(&self) -> impl Iterator<Item = &Uuid> {
+        self.root_roles.iter()
+    }
+
+    /// What the table says about the route `method template` (as the route book writes it:
+    /// `/api/blog/articles/{id}`) for `roles`, and which permission decides: one open to
+    /// everyone before one a role holds. It allows exactly when [`Table::decide`] allows every
+    /// request of the route.
+    pub fn explain(&self, method: &str, template: &str, roles: &[Uuid]) -> Why {
+        if roles.iter().any(|r| self.root_roles.contains(r)) {
+            return Why::Admin;
+        }
+        let mut held = None;
+        for r in &self.rules {
+            if r.method != "*" && !r.method.eq_ignore_ascii_case(method) {
+                continue;
+            }
+            if let Some(segs) = &r.segs
+                && !matches_as(segs, template, true)
+            {
+                continue;
+            }
+            if r.public {
+                return Why::Granted {
+                    rule: r.label.clone(),
+                    public: true,
+                };
+            }
+            if held.is_none() && r.roles.iter().any(|x| roles.contains(x)) {
+                held = Some(Why::Granted {
+                    rule: r.label.clone(),
+                    public: false,
+                });
+            }
+        }
+        held.unwrap_or(Why::Denied)
     }
 }
 
@@ -298,5 +361,60 @@ mod tests {
         assert_eq!(t.decide("GET", "/api/x", &[user]), Verdict::Deny);
         let t = Table::build(&[perm(2, "GET", "/api/x", true)], &[]);
         assert_eq!(t.decide("GET", "/api/x", &[]), Verdict::Allow);
+    }
+
+    #[test]
+    fn a_route_is_explained_by_the_permission_that_opens_it() {
+        let (admin, user) = (id(1), id(2));
+        let perms = vec![
+            perm(10, "*", "*", false),
+            perm(11, "GET", "/api/blog/articles/[blog.articles.id]", true),
+            perm(12, "GET", "/api/blog/articles/[blog.articles.id]", false),
+            perm(
+                13,
+                "POST",
+                "/api/rbac/subjects/[rbac.subjects.id]/totp",
+                false,
+            ),
+            perm(14, "GET", "/api/blog/articles/drafts", false),
+            perm(15, "GET", "/assets/*", true),
+        ];
+        let links = vec![
+            (admin, id(10)),
+            (user, id(12)),
+            (user, id(13)),
+            (user, id(14)),
+        ];
+        let t = Table::build(&perms, &links);
+        let granted = |rule: &str, public| Why::Granted {
+            rule: rule.into(),
+            public,
+        };
+        assert_eq!(t.explain("DELETE", "/api/x/{id}", &[admin]), Why::Admin);
+        assert_eq!(t.root_roles().collect::<Vec<_>>(), vec![&admin]);
+        // The public permission explains it even for a role that holds another.
+        let articles = "GET /api/blog/articles/[blog.articles.id]";
+        assert_eq!(
+            t.explain("GET", "/api/blog/articles/{id}", &[user]),
+            granted(articles, true)
+        );
+        assert_eq!(
+            t.explain("post", "/api/rbac/subjects/{id}/totp", &[user]),
+            granted("POST /api/rbac/subjects/[rbac.subjects.id]/totp", false)
+        );
+        assert_eq!(
+            t.explain("POST", "/api/rbac/subjects/{id}/totp", &[]),
+            Why::Denied
+        );
+        // A literal segment of a permission never matches a route's `{x}`: the drafts
+        // permission does not open every article.
+        assert_eq!(
+            t.explain("GET", "/api/blog/{kind}/drafts", &[user]),
+            Why::Denied
+        );
+        assert_eq!(
+            t.explain("GET", "/assets/{*rest}", &[]),
+            granted("GET /assets/*", true)
+        );
     }
 }

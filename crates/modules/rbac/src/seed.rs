@@ -54,7 +54,7 @@ pub fn permission_path(path: &str) -> String {
 }
 
 /// Two templates match the same requests when they agree on every literal segment.
-fn shape(path: &str) -> String {
+pub(crate) fn shape(path: &str) -> String {
     path.trim_matches('/')
         .split('/')
         .map(|s| {

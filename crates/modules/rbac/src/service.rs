@@ -208,6 +208,8 @@ pub struct Auth {
     /// The first run's one-time code (while no account is an admin) and the lock that makes
     /// one first admin of two racing browsers.
     pub(crate) setup: (std::sync::Mutex<Option<String>>, tokio::sync::Mutex<()>),
+    /// Every route of the assembled API (known once the routes are built: set at start).
+    pub(crate) book: std::sync::OnceLock<Vec<stoa_api::routes::Operation>>,
 }
 
 pub(crate) fn idx(e: &Entity, name: &str) -> Result<usize> {
@@ -249,6 +251,7 @@ impl Auth {
             key_roles: RwLock::new(((u64::MAX, u64::MAX), HashMap::new())),
             live: RwLock::new((u64::MAX, HashMap::new())),
             rails: tokio::sync::Mutex::new(()),
+            book: std::sync::OnceLock::new(),
             setup: (
                 std::sync::Mutex::new(Some(admin::setup_code())),
                 tokio::sync::Mutex::new(()),

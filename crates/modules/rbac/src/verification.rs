@@ -248,13 +248,28 @@ impl Auth {
         if code.is_empty() || code.len() > 64 {
             return Err(wrong_code());
         }
-        let i = &self.e.identity;
-        // The try is spent before the code is compared, by compare-and-set: concurrent tries
-        // cannot all pass the count (a lost race is refused, not let through).
+        self.spend_try(identity, attempts).await?;
+        let stored = self.matching_code(&row, identity, &target, code).await?;
+        let old = row.text("email").map(str::to_owned);
+        let out = self
+            .confirm_address(identity, stored, attempts, pending.as_deref())
+            .await?;
+        if let (Some(new), Some(old)) = (&pending, &old) {
+            tracing::info!(subject = %subject, event = "email_changed", "email changed");
+            self.tell_email_change(old, new, true, ctx).await;
+        } else {
+            tracing::info!(subject = %subject, event = "email_verified", "email confirmed");
+        }
+        Ok(out)
+    }
+
+    /// Counts one try of a code on `identity` before the code is compared, by compare-and-set:
+    /// concurrent tries cannot all pass the count (a lost race is refused, not let through).
+    async fn spend_try(&self, identity: Uuid, attempts: i64) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let spent = repo::set_if(
             &mut tx.exec(),
-            i,
+            &self.e.identity,
             identity,
             &[("verifyAttempts", Val::Int(attempts + 1))],
             &[("verifyAttempts", Val::Int(attempts))],
@@ -267,13 +282,35 @@ impl Auth {
                 fields: Default::default(),
             });
         }
+        Ok(())
+    }
+
+    /// The stored code of `identity` when `code` is it, for `target`, and has not expired.
+    async fn matching_code(
+        &self,
+        row: &Record,
+        identity: Uuid,
+        target: &str,
+        code: &str,
+    ) -> Result<String> {
         let stored = self.secret_of(identity, "verifyCode").await?;
-        let live = ts(&row, "verifyExpiresAt").is_some_and(|x| x > now());
-        let presented = code_hash(identity, &target, code);
-        let Some(stored) = stored.filter(|s| live && tokens::same(s, &presented)) else {
-            return Err(wrong_code());
-        };
-        let old = row.text("email").map(str::to_owned);
+        let live = ts(row, "verifyExpiresAt").is_some_and(|x| x > now());
+        let presented = code_hash(identity, target, code);
+        stored
+            .filter(|s| live && tokens::same(s, &presented))
+            .ok_or_else(wrong_code)
+    }
+
+    /// Marks `identity` confirmed (at the `pending` address, when one waits) — only with the code
+    /// `stored` just checked, for the address it was mailed to: two requests cannot both spend
+    /// it, and a change of address since voids it.
+    async fn confirm_address(
+        &self,
+        identity: Uuid,
+        stored: String,
+        attempts: i64,
+        pending: Option<&str>,
+    ) -> Result<Record> {
         // The right code gives its own try back; wrong ones stay counted.
         let mut set = vec![
             ("verifiedAt", Val::Timestamp(now())),
@@ -282,17 +319,15 @@ impl Auth {
             ("verifyAttempts", Val::Int(attempts)),
             ("pendingEmail", Val::Null),
         ];
-        if let Some(new) = &pending {
-            set.push(("email", Val::Text(new.clone())));
+        if let Some(new) = pending {
+            set.push(("email", Val::Text(new.to_owned())));
             set.push(("login", Val::Text(crate::service::login_key(EMAIL, new))));
         }
         let mut tx = self.store.begin().await?;
-        // Only with the code just checked, for the address it was mailed to: two requests
-        // cannot both spend it, and a change of address since voids it.
-        let held = pending.clone().map_or(Val::Null, Val::Text);
+        let held = pending.map_or(Val::Null, |p| Val::Text(p.to_owned()));
         let out = repo::set_if(
             &mut tx.exec(),
-            i,
+            &self.e.identity,
             identity,
             &set,
             &[("verifyCode", Val::Text(stored)), ("pendingEmail", held)],
@@ -306,12 +341,6 @@ impl Auth {
         })?
         .ok_or_else(wrong_code)?;
         tx.commit().await?;
-        if let (Some(new), Some(old)) = (&pending, &old) {
-            tracing::info!(subject = %subject, event = "email_changed", "email changed");
-            self.tell_email_change(old, new, true, ctx).await;
-        } else {
-            tracing::info!(subject = %subject, event = "email_verified", "email confirmed");
-        }
         Ok(out)
     }
 

@@ -16,6 +16,7 @@ use stoa_store::tap::{BoxFuture, Change, WriteTap};
 use stoa_store::{Record, Store, repo};
 use uuid::Uuid;
 
+use crate::rows::EndpointRow;
 use crate::service::PUMP_JOB;
 
 /// What the active endpoints subscribe to, as of a change counter.
@@ -196,7 +197,8 @@ impl Tap {
             loaded: true,
             endpoints: rows
                 .iter()
-                .filter_map(|r| Some((r.id()?, patterns(r.text("events").unwrap_or_default()))))
+                .filter_map(|r| EndpointRow::of(r).ok())
+                .map(|e| (e.id, patterns(e.events.as_deref().unwrap_or_default())))
                 .collect(),
         });
         if let Ok(mut s) = self.subs.write() {

@@ -9,6 +9,7 @@
 
 pub mod events;
 pub mod http;
+mod rows;
 pub mod send;
 pub mod service;
 

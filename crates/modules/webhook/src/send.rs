@@ -65,21 +65,36 @@ pub struct Attempt<'a> {
 impl Attempt<'_> {
     pub async fn send(&self) -> Outcome {
         let started = Instant::now();
-        let failed = |error: String, status: Option<u16>, response: String| Outcome {
-            ok: false,
-            status,
-            error: Some(error),
-            response,
-            duration_ms: started.elapsed().as_millis() as i64,
+        let (client, url) = match self.client(started).await {
+            Ok(c) => c,
+            Err(refused) => return refused,
         };
-        let url = match stoa_api::outbound::check_url(self.url, self.allow, "url") {
-            Ok(u) => u,
-            Err(e) => return failed(message(&e), None, String::new()),
-        };
-        let addr = match stoa_api::outbound::public_address(&url, self.allow, "url").await {
-            Ok(a) => a,
-            Err(e) => return failed(message(&e), None, String::new()),
-        };
+        let t = time::OffsetDateTime::now_utc().unix_timestamp();
+        let sent = client
+            .post(url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header("Stoa-Signature", signature(self.secret, t, self.body))
+            .header("Stoa-Event-Id", self.event_id)
+            .header("Stoa-Event-Type", self.event_type)
+            .header("Stoa-Delivery-Attempt", self.attempt.to_string())
+            .body(self.body.to_vec())
+            .send()
+            .await;
+        match sent {
+            Ok(res) => answered(started, res).await,
+            Err(e) => failed(started, short(&e), None, String::new()),
+        }
+    }
+
+    /// A client for the endpoint and its checked URL, the connection pinned to the public address
+    /// it resolves to; the failed attempt saying why not, when it is not one to send to.
+    async fn client(&self, started: Instant) -> Result<(reqwest::Client, url::Url), Outcome> {
+        let refused = |why: String| failed(started, why, None, String::new());
+        let url = stoa_api::outbound::check_url(self.url, self.allow, "url")
+            .map_err(|e| refused(message(&e)))?;
+        let addr = stoa_api::outbound::public_address(&url, self.allow, "url")
+            .await
+            .map_err(|e| refused(message(&e)))?;
         let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
@@ -90,63 +105,66 @@ impl Attempt<'_> {
             // The connection goes to the checked address, never to a second lookup's answer.
             builder = builder.resolve(d, addr);
         }
-        let client = match builder.build() {
-            Ok(c) => c,
-            Err(e) => return failed(format!("could not make a client: {e}"), None, String::new()),
-        };
-        let t = time::OffsetDateTime::now_utc().unix_timestamp();
-        let sent = client
-            .post(url.clone())
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .header("Stoa-Signature", signature(self.secret, t, self.body))
-            .header("Stoa-Event-Id", self.event_id)
-            .header("Stoa-Event-Type", self.event_type)
-            .header("Stoa-Delivery-Attempt", self.attempt.to_string())
-            .body(self.body.to_vec())
-            .send()
-            .await;
-        let mut res = match sent {
-            Ok(r) => r,
-            Err(e) => return failed(short(&e), None, String::new()),
-        };
-        let status = res.status();
-        let mut read = Vec::new();
-        while read.len() < READ_AT_MOST {
-            match res.chunk().await {
-                Ok(Some(c)) => read.extend_from_slice(&c),
-                Ok(None) => break,
-                Err(e) => return failed(short(&e), Some(status.as_u16()), kept(&read)),
-            }
+        let client = builder
+            .build()
+            .map_err(|e| refused(format!("could not make a client: {e}")))?;
+        Ok((client, url))
+    }
+}
+
+/// A failed attempt begun at `started`.
+fn failed(started: Instant, error: String, status: Option<u16>, response: String) -> Outcome {
+    Outcome {
+        ok: false,
+        status,
+        error: Some(error),
+        response,
+        duration_ms: started.elapsed().as_millis() as i64,
+    }
+}
+
+/// What the endpoint's answer `res` to an attempt begun at `started` comes to: its first bytes
+/// read, a redirect or a status other than 2xx a failure.
+async fn answered(started: Instant, mut res: reqwest::Response) -> Outcome {
+    let status = res.status();
+    let mut read = Vec::new();
+    while read.len() < READ_AT_MOST {
+        match res.chunk().await {
+            Ok(Some(c)) => read.extend_from_slice(&c),
+            Ok(None) => break,
+            Err(e) => return failed(started, short(&e), Some(status.as_u16()), kept(&read)),
         }
-        let response = kept(&read);
-        if status.is_redirection() {
-            let to = res
-                .headers()
-                .get(reqwest::header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("nowhere");
-            return failed(
-                format!(
-                    "the endpoint answered {status} (to {to}); redirects are not followed, give the final address"
-                ),
-                Some(status.as_u16()),
-                response,
-            );
-        }
-        if !status.is_success() {
-            return failed(
-                format!("the endpoint answered {status}"),
-                Some(status.as_u16()),
-                response,
-            );
-        }
-        Outcome {
-            ok: true,
-            status: Some(status.as_u16()),
-            error: None,
+    }
+    let response = kept(&read);
+    if status.is_redirection() {
+        let to = res
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("nowhere");
+        return failed(
+            started,
+            format!(
+                "the endpoint answered {status} (to {to}); redirects are not followed, give the final address"
+            ),
+            Some(status.as_u16()),
             response,
-            duration_ms: started.elapsed().as_millis() as i64,
-        }
+        );
+    }
+    if !status.is_success() {
+        return failed(
+            started,
+            format!("the endpoint answered {status}"),
+            Some(status.as_u16()),
+            response,
+        );
+    }
+    Outcome {
+        ok: true,
+        status: Some(status.as_u16()),
+        error: None,
+        response,
+        duration_ms: started.elapsed().as_millis() as i64,
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use stoa_kernel::query::{FilterValue, FindQuery, Op};
+use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
 use stoa_notification::mail::{Email, Mailer};
@@ -22,7 +22,10 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use uuid::Uuid;
 
+use crate::rows::{DeliveryRow, EndpointRow, EventRow};
 use crate::send::{Attempt, Outcome};
+
+mod sweep;
 
 pub const PUMP_JOB: &str = "webhook.pump";
 pub const SWEEP_JOB: &str = "webhook.sweep";
@@ -77,10 +80,6 @@ enum Next {
 
 fn ts(t: OffsetDateTime) -> Val {
     Val::Timestamp(t)
-}
-
-fn parse_ts(s: Option<&str>) -> Option<OffsetDateTime> {
-    s.and_then(|s| OffsetDateTime::parse(s, &Rfc3339).ok())
 }
 
 impl Hooks {
@@ -168,12 +167,12 @@ impl Hooks {
         let Some(row) = repo::get(&mut exec, &self.t.endpoint, id).await? else {
             return Ok(None);
         };
-        if row.bool("isActive") != Some(true) {
+        let row = EndpointRow::of(&row)?;
+        if row.is_active != Some(true) {
             return Ok(None);
         }
-        let held_by = row.text("leasedBy").map(str::to_owned);
-        if held_by.is_some() && parse_ts(row.text("leasedUntil")).is_some_and(|until| until > now())
-        {
+        let held_by = row.leased_by;
+        if held_by.is_some() && row.leased_until.is_some_and(|until| until > now()) {
             return Ok(None);
         }
         let token = Uuid::new_v4().to_string();
@@ -221,13 +220,14 @@ impl Hooks {
     }
 
     /// The oldest pending delivery to `id`.
-    async fn head(&self, id: Uuid) -> Result<Option<Record>> {
+    async fn head(&self, id: Uuid) -> Result<Option<DeliveryRow>> {
         let q = FindQuery::all()
             .eq(&self.t.delivery, "endpointId", Val::Uuid(id))?
             .eq(&self.t.delivery, "status", Val::Text("pending".into()))?
             .sort(&self.t.delivery, "id", false)?
             .take(1);
-        Ok(self.store.find(&self.t.delivery, &q).await?.rows.pop())
+        let head = self.store.find(&self.t.delivery, &q).await?.rows.pop();
+        head.as_ref().map(DeliveryRow::of).transpose()
     }
 
     /// Sends up to a batch of due deliveries to `id`, oldest first, stopping at a failure.
@@ -235,13 +235,14 @@ impl Hooks {
         let Ok(endpoint) = self.store.get(&self.t.endpoint, id).await else {
             return Ok(Next::Stopped);
         };
+        let endpoint = EndpointRow::of(&endpoint)?;
         let secret = self.secret(id).await?;
-        let url = endpoint.text("url").unwrap_or_default().to_owned();
+        let url = endpoint.url.as_deref().unwrap_or_default();
         for _ in 0..BATCH {
             let Some(head) = self.head(id).await? else {
                 return Ok(Next::Idle);
             };
-            let due = parse_ts(head.text("nextAttemptAt")).unwrap_or_else(now);
+            let due = head.next_attempt_at.unwrap_or_else(now);
             if due > now() {
                 return Ok(Next::Wait(due));
             }
@@ -250,32 +251,18 @@ impl Hooks {
             if !self.renew(id, token).await? {
                 return Ok(Next::Stopped);
             }
-            let did = head.must_id()?;
-            let attempts = head.int("attempts").unwrap_or(0) + 1;
-            let event = head.uuid("eventId").unwrap_or_default();
-            let body = match self.store.get(&self.t.event, event).await {
-                Ok(e) => serde_json::to_vec(&e.json("payload").unwrap_or(Value::Null))
-                    .map_err(Error::internal)?,
-                Err(Error::NotFound { .. }) => {
-                    // Its event is gone (kept past STOA_HOOKS_KEEP_DAYS): nothing to send.
-                    self.finish(
-                        did,
-                        "failed",
-                        attempts,
-                        None,
-                        &fail("the event is no longer kept"),
-                    )
-                    .await?;
-                    continue;
-                }
-                Err(e) => return Err(e),
+            let did = head.id;
+            let attempts = head.attempts.unwrap_or(0) + 1;
+            let event = head.event_id.unwrap_or_default();
+            let Some(body) = self.body(did, event, attempts).await? else {
+                continue;
             };
             let outcome = Attempt {
-                url: &url,
+                url,
                 secret: &secret,
                 body: &body,
                 event_id: &event.to_string(),
-                event_type: head.text("type").unwrap_or_default(),
+                event_type: head.kind.as_deref().unwrap_or_default(),
                 attempt: attempts,
                 allow: &self.settings.allow,
                 timeout: self.settings.timeout,
@@ -283,45 +270,91 @@ impl Hooks {
             .send()
             .await;
             if outcome.ok {
-                self.finish(did, "delivered", attempts, None, &outcome)
-                    .await?;
-                let mut tx = self.bookkeeping().await?;
-                repo::set_if(
-                    &mut tx.exec(),
-                    &self.t.endpoint,
-                    id,
-                    &[("failingSince", Val::Null), ("lastDeliveryAt", ts(now()))],
-                    &[],
-                )
-                .await?;
-                tx.commit().await?;
+                self.delivered(id, did, attempts, &outcome).await?;
                 continue;
             }
-            let next = now() + self.backoff(attempts);
-            self.finish(did, "pending", attempts, Some(next), &outcome)
-                .await?;
-            tracing::info!(endpoint = %id, delivery = %did, attempts, error = outcome.error.as_deref().unwrap_or(""), "a webhook delivery failed; it is retried");
-            let since = parse_ts(endpoint.text("failingSince")).unwrap_or_else(now);
-            if now() - since >= self.settings.disable_after {
-                self.disable(id, &url, since, outcome.error.as_deref().unwrap_or(""))
-                    .await?;
-                return Ok(Next::Stopped);
-            }
-            if endpoint.text("failingSince").is_none() {
-                let mut tx = self.bookkeeping().await?;
-                repo::set_if(
-                    &mut tx.exec(),
-                    &self.t.endpoint,
-                    id,
-                    &[("failingSince", ts(since))],
-                    &[("failingSince", Val::Null)],
-                )
-                .await?;
-                tx.commit().await?;
-            }
-            return Ok(Next::Wait(next));
+            return self
+                .retry_or_disable(id, &endpoint, did, attempts, &outcome)
+                .await;
         }
         Ok(Next::More)
+    }
+
+    /// What delivery `did` sends: its event's payload; `None` when the event is no longer kept
+    /// (kept past STOA_HOOKS_KEEP_DAYS), the delivery then failed with nothing to send.
+    async fn body(&self, did: Uuid, event: Uuid, attempts: i64) -> Result<Option<Vec<u8>>> {
+        match self.store.get(&self.t.event, event).await {
+            Ok(e) => {
+                let payload = EventRow::of(&e)?.payload.unwrap_or(Value::Null);
+                serde_json::to_vec(&payload)
+                    .map(Some)
+                    .map_err(Error::internal)
+            }
+            Err(Error::NotFound { .. }) => {
+                self.finish(
+                    did,
+                    "failed",
+                    attempts,
+                    None,
+                    &fail("the event is no longer kept"),
+                )
+                .await?;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Records that delivery `did` to `id` arrived: the endpoint no longer failing.
+    async fn delivered(&self, id: Uuid, did: Uuid, attempts: i64, outcome: &Outcome) -> Result<()> {
+        self.finish(did, "delivered", attempts, None, outcome)
+            .await?;
+        let mut tx = self.bookkeeping().await?;
+        repo::set_if(
+            &mut tx.exec(),
+            &self.t.endpoint,
+            id,
+            &[("failingSince", Val::Null), ("lastDeliveryAt", ts(now()))],
+            &[],
+        )
+        .await?;
+        tx.commit().await
+    }
+
+    /// Records that attempt `attempts` of delivery `did` to `id` failed: it is tried again after
+    /// the backoff, and the endpoint is disabled once it has failed for too long.
+    async fn retry_or_disable(
+        &self,
+        id: Uuid,
+        endpoint: &EndpointRow,
+        did: Uuid,
+        attempts: i64,
+        outcome: &Outcome,
+    ) -> Result<Next> {
+        let next = now() + self.backoff(attempts);
+        self.finish(did, "pending", attempts, Some(next), outcome)
+            .await?;
+        tracing::info!(endpoint = %id, delivery = %did, attempts, error = outcome.error.as_deref().unwrap_or(""), "a webhook delivery failed; it is retried");
+        let since = endpoint.failing_since.unwrap_or_else(now);
+        if now() - since >= self.settings.disable_after {
+            let url = endpoint.url.as_deref().unwrap_or_default();
+            self.disable(id, url, since, outcome.error.as_deref().unwrap_or(""))
+                .await?;
+            return Ok(Next::Stopped);
+        }
+        if endpoint.failing_since.is_none() {
+            let mut tx = self.bookkeeping().await?;
+            repo::set_if(
+                &mut tx.exec(),
+                &self.t.endpoint,
+                id,
+                &[("failingSince", ts(since))],
+                &[("failingSince", Val::Null)],
+            )
+            .await?;
+            tx.commit().await?;
+        }
+        Ok(Next::Wait(next))
     }
 
     fn backoff(&self, attempts: i64) -> time::Duration {
@@ -459,16 +492,16 @@ impl Hooks {
 
     /// Sends delivery `id`'s event again, as a new delivery after the pending ones.
     pub async fn replay(&self, id: Uuid) -> Result<Record> {
-        let old = self.store.get(&self.t.delivery, id).await?;
-        let endpoint = old.uuid("endpointId").unwrap_or_default();
-        let event = old.uuid("eventId").unwrap_or_default();
+        let old = DeliveryRow::of(&self.store.get(&self.t.delivery, id).await?)?;
+        let endpoint = old.endpoint_id.unwrap_or_default();
+        let event = old.event_id.unwrap_or_default();
         let mut tx = self.store.begin().await?;
         let mut exec = tx.exec();
         let row = crate::events::write_delivery(
             &mut exec,
             &self.t.delivery,
             (endpoint, event),
-            old.text("type").unwrap_or_default(),
+            old.kind.as_deref().unwrap_or_default(),
             crate::events::Written::Pending(true),
         )
         .await?;
@@ -484,7 +517,7 @@ impl Hooks {
     /// Sends a `webhook.ping` event to `id` now and answers its delivery: delivered, or failed
     /// with why (a test is never retried).
     pub async fn test(&self, id: Uuid) -> Result<Record> {
-        let endpoint = self.store.get(&self.t.endpoint, id).await?;
+        let endpoint = EndpointRow::of(&self.store.get(&self.t.endpoint, id).await?)?;
         let secret = self.secret(id).await?;
         let event_id = Uuid::now_v7();
         let payload = json!({
@@ -492,13 +525,13 @@ impl Hooks {
             "type": PING,
             "createdAt": now().format(&Rfc3339).unwrap_or_default(),
             "entity": "webhook.endpoint",
-            "data": {"id": id, "url": endpoint.text("url")},
+            "data": {"id": id, "url": endpoint.url.as_deref()},
         });
         let body = serde_json::to_vec(&payload).map_err(Error::internal)?;
         // Sent first, written after with how it went: a test is never a pending delivery a
         // worker could pick up and retry, nor one that holds the real ones behind it.
         let outcome = Attempt {
-            url: endpoint.text("url").unwrap_or_default(),
+            url: endpoint.url.as_deref().unwrap_or_default(),
             secret: &secret,
             body: &body,
             event_id: &event_id.to_string(),
@@ -528,131 +561,6 @@ impl Hooks {
         .await?;
         tx.commit().await?;
         Ok(row)
-    }
-
-    /// The minute's upkeep (a bounded batch of each, so a run costs the same however much is
-    /// kept):
-    /// - an active endpoint whose oldest delivery is due gets a worker (one that died mid-batch
-    ///   left it, or a wake-up lost a race);
-    /// - deliveries of endpoints that are gone are removed;
-    /// - a delivery still waiting after `STOA_HOOKS_KEEP_DAYS` is given up (an endpoint left
-    ///   off cannot fill the disk);
-    /// - finished deliveries unchanged for that long are deleted, then the events left without
-    ///   any, scanning forward from where the last run stopped (so kept ones never stall it).
-    pub async fn sweep(&self) -> Result<()> {
-        let endpoints = self.store.all(&self.t.endpoint, 10_000).await?;
-        let minute = now().unix_timestamp() / 60;
-        for e in endpoints
-            .iter()
-            .filter(|e| e.bool("isActive") == Some(true))
-        {
-            let id = e.must_id()?;
-            let due = self
-                .head(id)
-                .await?
-                .and_then(|h| parse_ts(h.text("nextAttemptAt")))
-                .is_some_and(|at| at <= now());
-            if due {
-                let job = NewJob::now(PUMP_JOB, json!({"endpoint": id}))
-                    .dedupe(format!("{PUMP_JOB}:{id}:sweep:{minute}"));
-                let mut tx = self.store.begin().await?;
-                enqueue(&mut tx.exec(), &job).await?;
-                tx.commit().await?;
-            }
-        }
-        let ids: Vec<Val> = endpoints
-            .iter()
-            .filter_map(|e| e.id())
-            .map(Val::Uuid)
-            .collect();
-        let orphans = FindQuery::all();
-        let orphans = if ids.is_empty() {
-            orphans
-        } else {
-            orphans.filter(
-                &self.t.delivery,
-                "endpointId",
-                Op::NotInArray,
-                FilterValue::Many(ids),
-            )?
-        }
-        .take(500);
-        for d in self.store.find(&self.t.delivery, &orphans).await?.rows {
-            self.store.delete(&self.t.delivery, d.must_id()?).await?;
-        }
-        let cutoff = now() - self.settings.keep;
-        let stale = FindQuery::all()
-            .eq(&self.t.delivery, "status", Val::Text("pending".into()))?
-            .filter(
-                &self.t.delivery,
-                "createdAt",
-                Op::Lt,
-                FilterValue::One(ts(cutoff)),
-            )?
-            .sort(&self.t.delivery, "createdAt", false)?
-            .take(200);
-        for d in self.store.find(&self.t.delivery, &stale).await?.rows {
-            let attempts = d.int("attempts").unwrap_or(0);
-            let why = fail(&format!(
-                "not delivered within {} days (STOA_HOOKS_KEEP_DAYS); given up",
-                self.settings.keep.whole_days()
-            ));
-            self.finish(d.must_id()?, "failed", attempts, None, &why)
-                .await?;
-        }
-        let finished = FindQuery::all()
-            .filter(
-                &self.t.delivery,
-                "status",
-                Op::NotInArray,
-                FilterValue::Many(vec![Val::Text("pending".into())]),
-            )?
-            .filter(
-                &self.t.delivery,
-                "updatedAt",
-                Op::Lt,
-                FilterValue::One(ts(cutoff)),
-            )?
-            .take(500);
-        for d in self.store.find(&self.t.delivery, &finished).await?.rows {
-            self.store.delete(&self.t.delivery, d.must_id()?).await?;
-        }
-        let after = self.prune_after.lock().map(|a| *a).unwrap_or(None);
-        let mut old = FindQuery::all().filter(
-            &self.t.event,
-            "createdAt",
-            Op::Lt,
-            FilterValue::One(ts(cutoff)),
-        )?;
-        if let Some(a) = after {
-            old = old.filter(&self.t.event, "id", Op::Gt, FilterValue::One(Val::Uuid(a)))?;
-        }
-        let old = old.sort(&self.t.event, "id", false)?.take(200);
-        let events = self.store.find(&self.t.event, &old).await?.rows;
-        let last = if events.len() < 200 {
-            None
-        } else {
-            events.last().and_then(Record::id)
-        };
-        for event in events {
-            let id = event.must_id()?;
-            let any = FindQuery::all()
-                .eq(&self.t.delivery, "eventId", Val::Uuid(id))?
-                .take(1);
-            if self
-                .store
-                .find(&self.t.delivery, &any)
-                .await?
-                .rows
-                .is_empty()
-            {
-                self.store.delete(&self.t.event, id).await?;
-            }
-        }
-        if let Ok(mut a) = self.prune_after.lock() {
-            *a = last;
-        }
-        Ok(())
     }
 
     /// Checks an endpoint's `url` and `events` as written through the API.

@@ -614,3 +614,139 @@ async fn permissions_from_before_the_public_flag_are_migrated(app: TestApp) {
     );
 }
 dual_test!(permissions_from_before_the_public_flag_are_migrated);
+
+/// What `GET /api/rbac/access` says a visitor and a user may call is what the gate does: every
+/// route it denies is refused in the authorization matrix (`authz-matrix.tsv`, held against real
+/// calls by `matrix`), and every route it allows gets past the gate.
+async fn the_access_answer_is_the_gate_s(app: TestApp) {
+    let a = app.register("access-a@example.com").await;
+    let expected = std::fs::read_to_string(MATRIX).unwrap();
+    let cells: BTreeMap<(String, String), Vec<String>> = expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let cells = f[2..].iter().map(|s| (*s).to_owned()).collect();
+            ((f[0].to_owned(), f[1].to_owned()), cells)
+        })
+        .collect();
+    let visitor = app.get("/api/rbac/access").await;
+    assert_eq!(visitor.status, 200, "{}", visitor.text);
+    let user = app
+        .get(&format!("/api/rbac/access?subjectId={}", a.id))
+        .await;
+    assert_eq!(user.status, 200, "{}", user.text);
+    assert_eq!(visitor.data()["roles"], json!([]));
+    assert_eq!(visitor.data()["admin"], json!(false));
+    assert_eq!(user.data()["roles"].as_array().unwrap().len(), 1);
+    let mut wrong = Vec::new();
+    for (answer, column, who) in [(&visitor, 0, "a visitor"), (&user, 1, "a user")] {
+        let routes = answer.data()["routes"].as_array().unwrap().clone();
+        assert_eq!(
+            routes.len(),
+            app.operations.len(),
+            "every route is answered"
+        );
+        for r in &routes {
+            let (m, p) = (r["method"].as_str().unwrap(), r["path"].as_str().unwrap());
+            let Some(row) = cells.get(&(m.to_owned(), p.to_owned())) else {
+                continue;
+            };
+            let passed = row[column] == "ok";
+            let allowed = r["allowed"] == json!(true);
+            // A handler may refuse what the gate lets by (an admin-only branch); the gate never
+            // lets by what the table denies.
+            if !allowed && passed {
+                wrong.push(format!("{who}: {m} {p} is denied but was served"));
+            }
+            if allowed && r["via"].as_str().is_none_or(str::is_empty) {
+                wrong.push(format!("{who}: {m} {p} is allowed by no permission"));
+            }
+            // Refused by their handlers, not the gate: a refresh with no token, and the MCP
+            // server without an API key.
+            let by_handler = [
+                "POST /api/rbac/subjects/authentication/refresh",
+                "POST /mcp",
+            ];
+            if allowed && !passed && !by_handler.contains(&format!("{m} {p}").as_str()) {
+                wrong.push(format!(
+                    "{who}: {m} {p} is allowed but was refused ({})",
+                    row[column]
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let route = |answer: &stoa_testkit::Res, m: &str, p: &str| {
+        answer.data()["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["method"] == m && r["path"] == p)
+            .cloned()
+            .unwrap()
+    };
+    let articles = route(&visitor, "GET", "/api/blog/articles/{id}");
+    assert_eq!(articles["allowed"], json!(true));
+    assert_eq!(articles["public"], json!(true));
+    assert_eq!(
+        articles["permission"],
+        "/api/blog/articles/[blog.articles.id]"
+    );
+    assert_eq!(articles["access"], "public");
+    assert_eq!(
+        route(&visitor, "POST", "/api/blog/articles")["allowed"],
+        json!(false)
+    );
+    let totp = route(&user, "POST", "/api/rbac/subjects/{id}/totp");
+    assert_eq!(totp["allowed"], json!(true));
+    assert_eq!(totp["public"], json!(false));
+    assert_eq!(
+        totp["via"],
+        "POST /api/rbac/subjects/[rbac.subjects.id]/totp"
+    );
+    // The user role alone answers as the subject that holds only it.
+    let role = user.data()["roles"][0].as_str().unwrap().to_owned();
+    let by_role = app.get(&format!("/api/rbac/access?roleId={role}")).await;
+    assert_eq!(by_role.data()["routes"], user.data()["routes"]);
+    // The admin's own answer: everything, through the root permission.
+    let boss = app.admin_account("access-admin@example.com").await;
+    let admin = app
+        .as_account(&boss)
+        .get(&format!("/api/rbac/access?subjectId={}", boss.id))
+        .await;
+    assert_eq!(admin.status, 200, "{}", admin.text);
+    assert_eq!(admin.data()["admin"], json!(true));
+    let roots = admin.data()["rootRoles"].as_array().unwrap().clone();
+    assert!(
+        admin.data()["roles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| roots.contains(r))
+    );
+    assert!(
+        admin.data()["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["allowed"] == json!(true))
+    );
+    // Asked wrongly, or by someone who may not.
+    let both = app
+        .get(&format!(
+            "/api/rbac/access?subjectId={}&roleId={role}",
+            a.id
+        ))
+        .await;
+    assert_eq!(both.status, 422, "{}", both.text);
+    assert!(both.text.contains("roleId"), "{}", both.text);
+    let nobody = app
+        .get("/api/rbac/access?subjectId=01900000-0000-7000-8000-000000000000")
+        .await;
+    assert_eq!(nobody.status, 404, "{}", nobody.text);
+    assert_eq!(app.get("/api/rbac/access?subjectId=x").await.status, 400);
+    assert_eq!(app.as_account(&a).get("/api/rbac/access").await.status, 403);
+    assert_eq!(app.anon().get("/api/rbac/access").await.status, 401);
+}
+dual_test!(the_access_answer_is_the_gate_s);

@@ -8,7 +8,7 @@ import { api } from "@/api/client";
 import { ApiError } from "@/api/http";
 import { Button } from "@/ui/button";
 import { Dialog, DialogContent } from "@/ui/dialog";
-import { useProviders } from "@/modules/ecommerce/api";
+import { useProviders } from "./providers";
 
 const INBOX = "/api/billing/webhooks";
 const STATUSES = ["received", "processed", "ignored", "rejected", "failed"] as const;

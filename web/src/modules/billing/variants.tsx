@@ -6,6 +6,7 @@ import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
 import { Block } from "@/site/blocks";
+import { useProviders } from "./providers";
 import { useWidgetsT } from "@/site/widgets-i18n";
 
 /** A currency as a reader knows it: its sign and code (`₽ RUB`); the code alone without a sign. */
@@ -17,7 +18,7 @@ export function currencyLabel(code: string, currencies: readonly { slug: string;
 
 function PaymentMethods({ data, lang }: VariantProps) {
   const t = useWidgetsT();
-  const providers = useQuery({ queryKey: ["commerce", "providers"], queryFn: () => api.get("/api/billing/providers"), staleTime: 5 * 60_000 });
+  const providers = useProviders();
   const currencies = useQuery({ queryKey: ["commerce", "currencies"], queryFn: () => api.get("/api/billing/currencies", { params: { query: { limit: 50 } } }), staleTime: 5 * 60_000 });
   const subtitle = tr(data.subtitle, lang);
   const offers = providers.data ?? [];

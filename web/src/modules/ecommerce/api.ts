@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Result } from "@/api/client";
+import { api } from "@/api/client";
 import type { components } from "@/api/schema";
 import { formatPrice, type Price } from "@/site/content";
 import { AUTH, meKey, useMe, type Subject } from "@/lib/session";
@@ -96,26 +96,8 @@ export function buyNow(subject: string, product: string, body: BuyNowBody) {
   return api.post(`${BASE}/products/{productId}/checkout`, { params: { path: { id: subject, productId: product } }, body });
 }
 
-/** An enabled payment provider and the currencies it takes (empty: any). */
-export type ProviderOffer = Result<"get", "/api/billing/providers">[number];
-
-/** The payment providers the server allows, in its order. */
-export function useProviders() {
-  return useQuery({ queryKey: ["commerce", "providers"], queryFn: () => api.get("/api/billing/providers"), staleTime: 5 * 60_000 });
-}
-
-/** Does `offer` mail a receipt, so that checkout needs the buyer's email? Every real provider does;
- * the demo's dummy one does not. (A server that says so per provider, `needsEmail`, is believed.) */
-export function needsEmail(offer: ProviderOffer | undefined): boolean {
-  if (!offer) return false;
-  const said = (offer as { needsEmail?: unknown }).needsEmail;
-  return typeof said === "boolean" ? said : offer.provider !== "dummy";
-}
-
-/** Does `offer` take payments in `currency` (a slug)? */
-export function accepts(offer: ProviderOffer, currency: string | null | undefined): boolean {
-  return offer.currencies.length === 0 || (!!currency && offer.currencies.includes(currency.toLowerCase()));
-}
+// The payment providers are billing's (below this module): named here for the shop's screens.
+export { accepts, needsEmail, type ProviderOffer, useProviders } from "@/modules/billing/providers";
 
 /** The open cart in one currency: its orders and their total (computed by the server). */
 export type CartGroup = Schemas["EcommerceCartGroup"];

@@ -179,6 +179,46 @@ impl Provider for Stripe {
     }
 
     fn verify(&self, w: &Incoming<'_>, at: Option<OffsetDateTime>) -> Result<Event> {
+        self.check_signature(w, at)?;
+        let v = w.json()?;
+        Ok(event_of(
+            v["type"].as_str().unwrap_or_default(),
+            &v["data"]["object"],
+        ))
+    }
+
+    fn status<'a>(&'a self, invoice: &'a InvoiceRef) -> BoxFuture<'a, Result<Option<Event>>> {
+        Box::pin(async move {
+            if invoice.provider_id.is_empty() {
+                return Ok(None);
+            }
+            let v = self
+                .http
+                .json(
+                    "stripe",
+                    self.call(
+                        reqwest::Method::GET,
+                        &format!("/v1/checkout/sessions/{}", urlencode(&invoice.provider_id)),
+                    ),
+                )
+                .await?;
+            Ok(Some(session_event(&v)))
+        })
+    }
+
+    fn has_status(&self) -> bool {
+        true
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+impl Stripe {
+    /// The `Stripe-Signature` header: a v1 HMAC of `t.body` with the endpoint's secret, and (with
+    /// `at`) a timestamp within the tolerance.
+    fn check_signature(&self, w: &Incoming<'_>, at: Option<OffsetDateTime>) -> Result<()> {
         let header = w.need_header("Stripe-Signature")?;
         let mut t: Option<i64> = None;
         let mut v1: Vec<&str> = Vec::new();
@@ -214,87 +254,62 @@ impl Provider for Stripe {
                 )));
             }
         }
-        let v = w.json()?;
-        let kind = v["type"].as_str().unwrap_or_default();
-        let obj = &v["data"]["object"];
-        Ok(match kind {
-            "checkout.session.completed"
-            | "checkout.session.async_payment_succeeded"
-            | "checkout.session.async_payment_failed"
-            | "checkout.session.expired" => {
-                let mut e = session_event(obj);
-                if kind == "checkout.session.async_payment_failed" {
-                    e.outcome = Outcome::Failed("the asynchronous payment failed".into());
-                } else if kind == "checkout.session.completed" && e.outcome != Outcome::Paid {
-                    // Paid later by an asynchronous method: its own event follows.
-                    e.outcome = Outcome::Other(
-                        "the session completed unpaid; waiting for the asynchronous payment".into(),
-                    );
-                }
-                e
-            }
-            // `invoice.payment_succeeded` accompanies it for the same invoice: one is enough.
-            "invoice.paid" => {
-                let currency = obj["currency"].as_str().unwrap_or_default().to_lowercase();
-                let ours = uuid_of(obj.pointer("/parent/subscription_details/metadata/invoiceId"))
-                    .or_else(|| uuid_of(obj.pointer("/subscription_details/metadata/invoiceId")));
-                match obj["billing_reason"].as_str() {
-                    Some("subscription_create") => Event::about(
-                        ours,
-                        None,
-                        Outcome::Other(
-                            "the subscription's first invoice: its checkout session pays it".into(),
-                        ),
-                    ),
-                    _ if ours.is_none() => Event::about(
-                        None,
-                        None,
-                        Outcome::Other("an invoice of a subscription we did not start".into()),
-                    ),
-                    _ => {
-                        let mut e = Event::about(ours, None, Outcome::Paid).paid_amount(
-                            major_units(obj.get("amount_paid"), &currency),
-                            Some(&currency),
-                        );
-                        e.renewal = obj["id"].as_str().map(str::to_owned);
-                        e
-                    }
-                }
-            }
-            other => Event::about(
-                None,
-                None,
-                Outcome::Other(format!("event {other} is not used")),
-            ),
-        })
-    }
-
-    fn status<'a>(&'a self, invoice: &'a InvoiceRef) -> BoxFuture<'a, Result<Option<Event>>> {
-        Box::pin(async move {
-            if invoice.provider_id.is_empty() {
-                return Ok(None);
-            }
-            let v = self
-                .http
-                .json(
-                    "stripe",
-                    self.call(
-                        reqwest::Method::GET,
-                        &format!("/v1/checkout/sessions/{}", urlencode(&invoice.provider_id)),
-                    ),
-                )
-                .await?;
-            Ok(Some(session_event(&v)))
-        })
-    }
-
-    fn has_status(&self) -> bool {
-        true
+        Ok(())
     }
 }
 
-fn urlencode(s: &str) -> String {
-    form_urlencoded::byte_serialize(s.as_bytes()).collect()
+/// What an event of kind `kind` about `obj` (its `data.object`) means for our invoices.
+fn event_of(kind: &str, obj: &Value) -> Event {
+    match kind {
+        "checkout.session.completed"
+        | "checkout.session.async_payment_succeeded"
+        | "checkout.session.async_payment_failed"
+        | "checkout.session.expired" => {
+            let mut e = session_event(obj);
+            if kind == "checkout.session.async_payment_failed" {
+                e.outcome = Outcome::Failed("the asynchronous payment failed".into());
+            } else if kind == "checkout.session.completed" && e.outcome != Outcome::Paid {
+                // Paid later by an asynchronous method: its own event follows.
+                e.outcome = Outcome::Other(
+                    "the session completed unpaid; waiting for the asynchronous payment".into(),
+                );
+            }
+            e
+        }
+        // `invoice.payment_succeeded` accompanies it for the same invoice: one is enough.
+        "invoice.paid" => {
+            let currency = obj["currency"].as_str().unwrap_or_default().to_lowercase();
+            let ours = uuid_of(obj.pointer("/parent/subscription_details/metadata/invoiceId"))
+                .or_else(|| uuid_of(obj.pointer("/subscription_details/metadata/invoiceId")));
+            match obj["billing_reason"].as_str() {
+                Some("subscription_create") => Event::about(
+                    ours,
+                    None,
+                    Outcome::Other(
+                        "the subscription's first invoice: its checkout session pays it".into(),
+                    ),
+                ),
+                _ if ours.is_none() => Event::about(
+                    None,
+                    None,
+                    Outcome::Other("an invoice of a subscription we did not start".into()),
+                ),
+                _ => {
+                    let mut e = Event::about(ours, None, Outcome::Paid).paid_amount(
+                        major_units(obj.get("amount_paid"), &currency),
+                        Some(&currency),
+                    );
+                    e.renewal = obj["id"].as_str().map(str::to_owned);
+                    e
+                }
+            }
+        }
+        other => Event::about(
+            None,
+            None,
+            Outcome::Other(format!("event {other} is not used")),
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -10,13 +10,13 @@ impl Billing {
     pub async fn check(&self, id: Uuid) -> Result<Record> {
         let intent = self.store.get(&self.e.intent, id).await?;
         if matches!(
-            intent.text("status"),
+            IntentRow::of(&intent)?.status.as_deref(),
             Some("succeeded" | "canceled" | "failed")
         ) {
             return Ok(intent);
         }
-        for invoice in self.invoices_of(&[id]).await? {
-            if invoice.text("status") == Some("open") {
+        for invoice in self.invoice_rows(&[id]).await? {
+            if invoice.status.as_deref() == Some("open") {
                 self.check_invoice(&invoice).await?;
             }
         }
@@ -25,18 +25,18 @@ impl Billing {
 
     /// One open invoice against its provider's status API. Answers whether it is settled
     /// (paid, failed, or nothing more to ask).
-    pub async fn check_invoice(&self, invoice: &Record) -> Result<bool> {
-        let provider = invoice.text("provider").unwrap_or_default().to_owned();
+    pub(crate) async fn check_invoice(&self, invoice: &InvoiceRow) -> Result<bool> {
+        let provider = invoice.provider.clone().unwrap_or_default();
         let Some(adapter) = self.providers.get(provider.as_str()).cloned() else {
             return Ok(true);
         };
-        if !adapter.has_status() || invoice.text("status") != Some("open") {
+        if !adapter.has_status() || invoice.status.as_deref() != Some("open") {
             return Ok(true);
         }
-        let iid = Record::must_id(invoice)?;
+        let iid = invoice.id;
         let r = InvoiceRef {
             id: iid,
-            provider_id: invoice.text("providerId").unwrap_or_default().to_owned(),
+            provider_id: invoice.provider_id.clone().unwrap_or_default(),
         };
         let Some(mut event) = adapter.status(&r).await? else {
             return Ok(false);
@@ -59,17 +59,19 @@ impl Billing {
                 };
                 match self.assess(&provider, &event).await? {
                     Verdict::Apply(inv) => {
+                        let inv_id = inv.id;
+                        let payment = self.payment_of(&inv).await?;
                         e.inline = Some(Inline {
                             event: &event,
-                            invoice: &inv,
-                            payment: self.payment_of(&inv).await?,
+                            invoice: inv,
+                            payment,
                         });
                         self.record(
                             &e,
                             "received",
                             true,
                             "reported paid by the status API",
-                            inv.id(),
+                            Some(inv_id),
                             None,
                         )
                         .await?;
@@ -115,7 +117,7 @@ impl Billing {
         else {
             return Ok(());
         };
-        if self.check_invoice(&invoice).await? {
+        if self.check_invoice(&InvoiceRow::of(&invoice)?).await? {
             Ok(())
         } else {
             Err(Error::Unavailable(format!(

@@ -76,10 +76,25 @@ impl Billing {
                 return Err(e);
             }
         };
-        match self.assess(provider, &event).await? {
+        self.receive_verified(provider, &mut entry, &event, ack, queue)
+            .await
+    }
+
+    /// Writes verified webhook `entry` with what its `event` may do: `ignored` (acknowledged),
+    /// `rejected` (its error answered, the admins alerted when it says so), or `received` to be
+    /// applied (by its job when `queue`, otherwise as it is written).
+    async fn receive_verified<'a>(
+        &self,
+        provider: &str,
+        entry: &mut Entry<'a>,
+        event: &'a Event,
+        ack: Ack,
+        queue: bool,
+    ) -> Result<Received> {
+        match self.assess(provider, event).await? {
             Verdict::Ignore(why) => {
                 let (id, duplicate) = self
-                    .record(&entry, "ignored", true, &why, None, None)
+                    .record(entry, "ignored", true, &why, None, None)
                     .await?;
                 Ok(Received {
                     id,
@@ -92,13 +107,12 @@ impl Billing {
                 let why = e.public_message();
                 tracing::warn!(provider, reason = %why, "webhook refused");
                 let alert = alert.then(|| alert_of(provider, &why, event.invoice));
-                self.record(&entry, "rejected", true, &why, None, alert)
+                self.record(entry, "rejected", true, &why, None, alert)
                     .await?;
                 Err(e)
             }
             Verdict::Apply(invoice) => {
-                let (id, duplicate, pending) =
-                    self.accept(&mut entry, &event, &invoice, queue).await?;
+                let (id, duplicate, pending) = self.accept(entry, event, invoice, queue).await?;
                 Ok(Received {
                     id,
                     duplicate,
@@ -117,14 +131,16 @@ impl Billing {
         &self,
         entry: &mut Entry<'a>,
         event: &'a Event,
-        invoice: &'a Record,
+        invoice: InvoiceRow,
         queue: bool,
     ) -> Result<(Option<Uuid>, bool, Option<Uuid>)> {
+        let invoice_id = invoice.id;
         if !queue {
+            let payment = self.payment_of(&invoice).await?;
             entry.inline = Some(Inline {
                 event,
                 invoice,
-                payment: self.payment_of(invoice).await?,
+                payment,
             });
         }
         let (id, duplicate) = self
@@ -133,7 +149,7 @@ impl Billing {
                 "received",
                 true,
                 "verified; being applied",
-                invoice.id(),
+                Some(invoice_id),
                 None,
             )
             .await?;
@@ -171,35 +187,10 @@ impl Billing {
         invoice: Option<Uuid>,
         alert: Option<Value>,
     ) -> Result<(Option<Uuid>, bool)> {
-        stoa_api::metrics::Metrics::outcome(
-            &stoa_api::metrics::METRICS.webhooks,
-            entry.provider,
-            match status {
-                "received" => "received",
-                "ignored" => "ignored",
-                "rejected" => "rejected",
-                _ => "other",
-            },
-        );
-        let mut text = String::from_utf8_lossy(entry.body).into_owned();
-        if status == "rejected" && !verified && text.len() > REJECTED_BODY {
-            // Unverified junk costs its sender more than it costs the inbox.
-            let cut = (0..=REJECTED_BODY)
-                .rev()
-                .find(|i| text.is_char_boundary(*i))
-                .unwrap_or(0);
-            text.truncate(cut);
-            text.push_str(" …[cut]");
-        }
-        let headers: Map<String, Value> = if status == "rejected" && !verified {
-            rejected_headers(entry.headers)
-        } else {
-            entry
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), json!(v)))
-                .collect()
-        };
+        count_webhook(entry.provider, status);
+        let unverified = status == "rejected" && !verified;
+        let text = kept_body(entry.body, unverified);
+        let headers = entry_headers(entry.headers, unverified);
         let dedupe = if status == "rejected" {
             format!("{}:rejected:{}", entry.dedupe, Uuid::new_v4().simple())
         } else {
@@ -223,7 +214,7 @@ impl Billing {
             m
         };
         let mut tx = self.store.begin().await?;
-        let (id, duplicate) = {
+        let written = {
             let mut exec = tx.exec();
             match self
                 .store
@@ -232,49 +223,74 @@ impl Billing {
             {
                 Ok(r) => {
                     let id = Record::must_id(&r)?;
-                    if status == "received" {
-                        let applied = match &entry.inline {
-                            Some(i) => self.apply_nested(&mut exec, id, i).await?,
-                            None => false,
-                        };
-                        if !applied {
-                            enqueue(&mut exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id})))
-                                .await?;
-                        }
-                    }
-                    if let Some(mut a) = alert {
-                        a["inbox"] = json!(id);
-                        enqueue(&mut exec, &NewJob::now(JOB_ALERT, a)).await?;
-                    }
-                    (Some(id), false)
+                    self.after_write(&mut exec, entry, status, id, alert)
+                        .await?;
+                    Some(id)
                 }
                 // The same webhook is already in the inbox (or being written concurrently).
-                Err(Error::Conflict { .. }) => (None, true),
+                Err(Error::Conflict { .. }) => None,
                 Err(e) => return Err(e),
             }
         };
-        if duplicate {
+        let Some(id) = written else {
             drop(tx);
-            tracing::info!(provider = entry.provider, event = %entry.key, "duplicate webhook: acknowledged, no effect");
-            let copy = format!("{}:copy:{}", entry.dedupe, Uuid::new_v4().simple());
-            let mut tx = self.store.begin().await?;
-            let r = self
-                .store
-                .create_in(
-                    &mut tx.exec(),
-                    &self.e.webhook,
-                    &row(
-                        "ignored",
-                        "a copy of a webhook already received: acknowledged, no effect",
-                        &copy,
-                    ),
-                )
-                .await?;
-            tx.commit().await?;
-            return Ok((r.id(), true));
-        }
+            let copy = self.record_copy(entry, &row).await?;
+            return Ok((copy, true));
+        };
         tx.commit().await?;
-        Ok((id, false))
+        Ok((Some(id), false))
+    }
+
+    /// What goes with entry `id` in the transaction that writes it: when `received`, applying it
+    /// (or the job that does); the admins' `alert`, when given.
+    async fn after_write(
+        &self,
+        exec: &mut Exec<'_>,
+        entry: &Entry<'_>,
+        status: &str,
+        id: Uuid,
+        alert: Option<Value>,
+    ) -> Result<()> {
+        if status == "received" {
+            let applied = match &entry.inline {
+                Some(i) => self.apply_nested(exec, id, i).await?,
+                None => false,
+            };
+            if !applied {
+                enqueue(exec, &NewJob::now(JOB_WEBHOOK, json!({"id": id}))).await?;
+            }
+        }
+        if let Some(mut a) = alert {
+            a["inbox"] = json!(id);
+            enqueue(exec, &NewJob::now(JOB_ALERT, a)).await?;
+        }
+        Ok(())
+    }
+
+    /// Writes a copy of `entry`, already in the inbox, as `ignored` (`row` makes the row): the
+    /// copy's id.
+    async fn record_copy(
+        &self,
+        entry: &Entry<'_>,
+        row: impl Fn(&str, &str, &str) -> Map<String, Value>,
+    ) -> Result<Option<Uuid>> {
+        tracing::info!(provider = entry.provider, event = %entry.key, "duplicate webhook: acknowledged, no effect");
+        let copy = format!("{}:copy:{}", entry.dedupe, Uuid::new_v4().simple());
+        let mut tx = self.store.begin().await?;
+        let r = self
+            .store
+            .create_in(
+                &mut tx.exec(),
+                &self.e.webhook,
+                &row(
+                    "ignored",
+                    "a copy of a webhook already received: acknowledged, no effect",
+                    &copy,
+                ),
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(r.id())
     }
 
     /// Applies the entry `id` just written, inside a nested savepoint of its transaction;
@@ -287,7 +303,7 @@ impl Billing {
     ) -> Result<bool> {
         let level = exec.begin_nested().await?;
         let failed = match self
-            .apply_in(exec, id, i.event, i.invoice, &i.payment)
+            .apply_in(exec, id, i.event, &i.invoice, &i.payment)
             .await
         {
             Ok(outcome) => match exec.end_nested(level, true).await {
@@ -340,16 +356,13 @@ impl Billing {
     /// Verifies (the signature again; its timestamp was checked at receipt) and applies one
     /// inbox entry, once.
     pub async fn process(&self, id: Uuid) -> Result<Outcome> {
-        let row = self.store.get(&self.e.webhook, id).await?;
-        if row.text("status") != Some("received") {
+        let row = WebhookRow::of(&self.store.get(&self.e.webhook, id).await?)?;
+        if row.status.as_deref() != Some("received") {
             return Ok(Outcome::Skipped);
         }
-        let provider = row.text("provider").unwrap_or_default().to_owned();
-        let body = row.text("body").unwrap_or_default().as_bytes().to_vec();
-        let event = if row
-            .text("dedupeKey")
-            .is_some_and(|k| k.starts_with(STATUS_SOURCE))
-        {
+        let provider = row.provider.unwrap_or_default();
+        let body = row.body.unwrap_or_default().into_bytes();
+        let event = if row.dedupe_key.is_some_and(|k| k.starts_with(STATUS_SOURCE)) {
             // Written by our own status check (no provider is named so): the status API's
             // answer, read over TLS from the provider, is the proof.
             match serde_json::from_slice::<StatusEntry>(&body) {
@@ -362,7 +375,7 @@ impl Billing {
             }
         } else {
             let headers: Vec<(String, String)> = row
-                .json("headers")
+                .headers
                 .and_then(|h| h.as_object().cloned())
                 .unwrap_or_default()
                 .into_iter()
@@ -406,7 +419,7 @@ impl Billing {
         &self,
         provider: &str,
         event: &Event,
-    ) -> Result<Option<Record>> {
+    ) -> Result<Option<InvoiceRow>> {
         let (key, value) = match (event.invoice, &event.provider_id) {
             (Some(i), _) => ("id", Val::Uuid(i)),
             (None, Some(p)) => ("providerId", Val::Text(p.clone())),
@@ -420,17 +433,18 @@ impl Billing {
                 1,
             )
             .await?
-            .into_iter()
-            .next();
+            .first()
+            .map(InvoiceRow::of)
+            .transpose()?;
         // When the event names both, they must be the same payment (our reference may be
         // outside what the provider signs).
-        Ok(
-            found.filter(|inv| match (&event.provider_id, inv.text("providerId")) {
+        Ok(found.filter(
+            |inv| match (&event.provider_id, inv.provider_id.as_deref()) {
                 // An invoice the provider has not named yet is not this payment's (yet).
                 (Some(said), ours) => ours.is_some_and(|o| !o.is_empty() && o == said),
                 _ => true,
-            }),
-        )
+            },
+        ))
     }
 
     pub(super) async fn currency_slugs(&self, intents: &[Uuid]) -> Result<HashSet<String>> {
@@ -452,7 +466,7 @@ impl Billing {
             .find_in(&self.e.currency, "id", &cur, cur.len().max(1))
             .await?
             .iter()
-            .filter_map(|c| c.text("slug").map(str::to_lowercase))
+            .filter_map(|c| CurrencyRow::of(c).ok()?.slug.map(|s| s.to_lowercase()))
             .collect())
     }
 
@@ -475,7 +489,7 @@ impl Billing {
             ));
         };
         if let Some(t) = &event.token {
-            let expected = invoice.text("providerId").unwrap_or_default();
+            let expected = invoice.provider_id.as_deref().unwrap_or_default();
             if !crate::provider::sign::same(t, expected) {
                 return Ok(Verdict::Reject(
                     Error::Unauthorized("the proof does not match the invoice".into()),
@@ -483,7 +497,7 @@ impl Billing {
                 ));
             }
         }
-        let due = invoice.decimal("amount").unwrap_or_default();
+        let due = invoice.amount.unwrap_or_default();
         // Every real provider states what was paid; a payment that does not is not credited.
         if event.amount.is_none() && provider != "dummy" {
             return Ok(Verdict::Reject(
@@ -502,7 +516,7 @@ impl Billing {
                     format!(
                         "paid {}, but invoice {} is for {}",
                         paid.normalize(),
-                        invoice.id().unwrap_or_default(),
+                        invoice.id,
                         due.normalize()
                     ),
                 ),
@@ -510,7 +524,7 @@ impl Billing {
             ));
         }
         if let Some(c) = &event.currency {
-            let intents = self.intents_of_invoice(Record::must_id(&invoice)?).await?;
+            let intents = self.intents_of_invoice(invoice.id).await?;
             let slugs = self.currency_slugs(&intents).await?;
             if !slugs.contains(&c.to_lowercase()) {
                 let mut slugs: Vec<String> = slugs.into_iter().collect();
@@ -525,6 +539,45 @@ impl Billing {
             }
         }
         Ok(Verdict::Apply(invoice))
+    }
+}
+
+/// Counts a webhook written to the inbox in `status`, by provider.
+fn count_webhook(provider: &str, status: &str) {
+    stoa_api::metrics::Metrics::outcome(
+        &stoa_api::metrics::METRICS.webhooks,
+        provider,
+        match status {
+            "received" => "received",
+            "ignored" => "ignored",
+            "rejected" => "rejected",
+            _ => "other",
+        },
+    );
+}
+
+/// The text an inbox entry keeps of `body`: all of it, but of an `unverified` (rejected) one only
+/// its first [`REJECTED_BODY`] bytes.
+fn kept_body(body: &[u8], unverified: bool) -> String {
+    let mut text = String::from_utf8_lossy(body).into_owned();
+    if unverified && text.len() > REJECTED_BODY {
+        // Unverified junk costs its sender more than it costs the inbox.
+        let cut = (0..=REJECTED_BODY)
+            .rev()
+            .find(|i| text.is_char_boundary(*i))
+            .unwrap_or(0);
+        text.truncate(cut);
+        text.push_str(" …[cut]");
+    }
+    text
+}
+
+/// The headers an inbox entry keeps as JSON: an `unverified` (rejected) one's cut down.
+fn entry_headers(headers: &[(String, String)], unverified: bool) -> Map<String, Value> {
+    if unverified {
+        rejected_headers(headers)
+    } else {
+        headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect()
     }
 }
 

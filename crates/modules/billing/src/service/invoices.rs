@@ -207,8 +207,11 @@ impl Billing {
         email: Option<&str>,
     ) -> Result<Record> {
         let adapter = self.provider(provider)?;
-        let intent = self.store.get(&self.e.intent, id).await?;
-        let status = intent.text("status").unwrap_or("requires_payment_method");
+        let intent = IntentRow::of(&self.store.get(&self.e.intent, id).await?)?;
+        let status = intent
+            .status
+            .as_deref()
+            .unwrap_or("requires_payment_method");
         if matches!(status, "succeeded" | "canceled") {
             return Err(Error::conflict_field(
                 "status",
@@ -225,20 +228,7 @@ impl Billing {
                 format!("is required by the provider '{provider}'"),
             ));
         }
-        let earlier = self.invoices_of(&[id]).await?;
-        if let Some(busy) = earlier
-            .iter()
-            .find(|i| matches!(i.text("status"), Some("open" | "paid" | "draft")))
-        {
-            return Err(Error::conflict_field(
-                "invoice",
-                format!(
-                    "invoice {} of this intent is {}; a second one could charge twice",
-                    busy.id().unwrap_or_default(),
-                    busy.text("status").unwrap_or("?")
-                ),
-            ));
-        }
+        let earlier = self.earlier_invoices(id).await?;
         let currency = self
             .currency_slugs(&[id])
             .await?
@@ -248,14 +238,15 @@ impl Billing {
                 Error::conflict_field("currencyId", "the payment intent has no currency")
             })?;
         let amount = intent
-            .decimal("amount")
+            .amount
             .ok_or_else(|| Error::conflict_field("amount", "the payment intent has no amount"))?;
         let last = earlier.last();
-        let url = |k: &str| {
-            last.and_then(|i| i.text(k))
-                .map_or_else(|| format!("{}/", self.public_url), str::to_owned)
-        };
-        let (success, cancel) = (url("successUrl"), url("cancelUrl"));
+        let url =
+            |u: Option<&String>| u.map_or_else(|| format!("{}/", self.public_url), String::clone);
+        let (success, cancel) = (
+            url(last.and_then(|i| i.success_url.as_ref())),
+            url(last.and_then(|i| i.cancel_url.as_ref())),
+        );
         let mut tx = self.store.begin().await?;
         let invoice = self
             .draft_invoice(&mut tx.exec(), &[id], provider, amount, &success, &cancel)
@@ -271,34 +262,55 @@ impl Billing {
                 description: format!("Payment intent {id}"),
                 success_url: success,
                 cancel_url: cancel,
-                kind: intent.text("type").unwrap_or("one_off").to_owned(),
-                interval: intent.text("interval").map(str::to_owned),
+                kind: intent.kind.unwrap_or_else(|| "one_off".to_owned()),
+                interval: intent.interval,
             },
             provider,
         )
         .await
     }
 
+    /// The invoices of intent `id`, oldest first; 409 when one of them is open, paid or a draft
+    /// (another could charge twice).
+    async fn earlier_invoices(&self, id: Uuid) -> Result<Vec<InvoiceRow>> {
+        let earlier = self.invoice_rows(&[id]).await?;
+        if let Some(busy) = earlier
+            .iter()
+            .find(|i| matches!(i.status.as_deref(), Some("open" | "paid" | "draft")))
+        {
+            return Err(Error::conflict_field(
+                "invoice",
+                format!(
+                    "invoice {} of this intent is {}; a second one could charge twice",
+                    busy.id,
+                    busy.status.as_deref().unwrap_or("?")
+                ),
+            ));
+        }
+        Ok(earlier)
+    }
+
     /// When every invoice of `intents` is a draft older than `grace` (or failed) — a checkout
     /// cut off before the provider was asked — marks the drafts failed and answers true. An
     /// open or paid invoice, or a recent draft, answers false and changes nothing.
     pub async fn abandon_drafts(&self, intents: &[Uuid], grace: time::Duration) -> Result<bool> {
-        let invoices = self.invoices_of(intents).await?;
+        let invoices = self.invoice_rows(intents).await?;
         let cutoff = now() - grace;
-        let stale = |i: &Record| {
-            i.text("createdAt")
+        let stale = |i: &InvoiceRow| {
+            i.created_at
+                .as_deref()
                 .and_then(stoa_kernel::value::parse_timestamp)
                 .is_some_and(|t| t < cutoff)
         };
-        let drafts: Vec<&Record> = invoices
+        let drafts: Vec<&InvoiceRow> = invoices
             .iter()
-            .filter(|i| i.text("status") == Some("draft"))
+            .filter(|i| i.status.as_deref() == Some("draft"))
             .collect();
         if drafts.is_empty()
             || !drafts.iter().all(|i| stale(i))
             || invoices
                 .iter()
-                .any(|i| !matches!(i.text("status"), Some("draft" | "failed")))
+                .any(|i| !matches!(i.status.as_deref(), Some("draft" | "failed")))
         {
             return Ok(false);
         }
@@ -307,7 +319,7 @@ impl Billing {
             let failed = repo::set_if(
                 &mut tx.exec(),
                 &self.e.invoice,
-                Record::must_id(d)?,
+                d.id,
                 &[("status", Val::Text("failed".into()))],
                 &[("status", Val::Text("draft".into()))],
             )
@@ -346,7 +358,7 @@ impl Billing {
     pub(super) async fn invoice_links(
         &self,
         intents: &[Uuid],
-    ) -> Result<(Vec<Record>, Vec<Record>)> {
+    ) -> Result<(Vec<IntentInvoiceRow>, Vec<Record>)> {
         let vals: Vec<Val> = intents.iter().copied().map(Val::Uuid).collect();
         let links = self
             .store
@@ -356,10 +368,13 @@ impl Billing {
                 &vals,
                 intents.len().max(1) * 20,
             )
-            .await?;
+            .await?
+            .iter()
+            .map(IntentInvoiceRow::of)
+            .collect::<Result<Vec<_>>>()?;
         let ids: Vec<Val> = links
             .iter()
-            .filter_map(|l| l.uuid("invoiceId"))
+            .filter_map(|l| l.invoice_id)
             .collect::<HashSet<_>>()
             .into_iter()
             .map(Val::Uuid)
@@ -379,18 +394,32 @@ impl Billing {
         let mut out: Vec<(Uuid, Record)> = links
             .iter()
             .filter_map(|l| {
-                let invoice = by_id.get(&l.uuid("invoiceId")?)?;
-                Some((l.uuid("paymentIntentId")?, (*invoice).clone()))
+                let invoice = by_id.get(&l.invoice_id?)?;
+                Some((l.payment_intent_id?, (*invoice).clone()))
             })
             .collect();
-        out.sort_by(|a, b| a.1.text("createdAt").cmp(&b.1.text("createdAt")));
+        out.sort_by_cached_key(|(_, r)| created_at(r));
         Ok(out)
     }
 
     /// The invoices of `intents`, oldest first.
     pub async fn invoices_of(&self, intents: &[Uuid]) -> Result<Vec<Record>> {
         let (_, mut rows) = self.invoice_links(intents).await?;
-        rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+        rows.sort_by_cached_key(created_at);
         Ok(rows)
     }
+
+    /// The invoices of `intents` as typed rows, oldest first.
+    pub(super) async fn invoice_rows(&self, intents: &[Uuid]) -> Result<Vec<InvoiceRow>> {
+        self.invoices_of(intents)
+            .await?
+            .iter()
+            .map(InvoiceRow::of)
+            .collect()
+    }
+}
+
+/// When invoice row `r` was written: what invoices are listed by, oldest first.
+fn created_at(r: &Record) -> Option<String> {
+    InvoiceRow::of(r).ok().and_then(|i| i.created_at)
 }

@@ -18,7 +18,12 @@ impl Billing {
     /// Pays `invoice` for inbox entry `id` (a verified, assessed event): the entry is claimed,
     /// the invoice moves to paid once, and its intents succeed while the amount lasts. A
     /// subscription's renewal is recorded as a new paid invoice of the same intents.
-    pub(super) async fn apply(&self, id: Uuid, event: &Event, invoice: &Record) -> Result<Outcome> {
+    pub(super) async fn apply(
+        &self,
+        id: Uuid,
+        event: &Event,
+        invoice: &InvoiceRow,
+    ) -> Result<Outcome> {
         let payment = self.payment_of(invoice).await?;
         let mut tx = self.store.begin().await?;
         let outcome = self
@@ -32,10 +37,15 @@ impl Billing {
     }
 
     /// The intents `invoice` pays, oldest first (read before the paying transaction).
-    pub(super) async fn payment_of(&self, invoice: &Record) -> Result<Payment> {
-        let ids = self.intents_of_invoice(Record::must_id(invoice)?).await?;
-        let mut intents = self.intents(&ids).await?;
-        intents.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+    pub(super) async fn payment_of(&self, invoice: &InvoiceRow) -> Result<Payment> {
+        let ids = self.intents_of_invoice(invoice.id).await?;
+        let mut intents = self
+            .intents(&ids)
+            .await?
+            .iter()
+            .map(IntentRow::of)
+            .collect::<Result<Vec<_>>>()?;
+        intents.sort_by(|a, b| a.created_at.cmp(&b.created_at));
         Ok(Payment { ids, intents })
     }
 
@@ -45,13 +55,13 @@ impl Billing {
         exec: &mut Exec<'_>,
         id: Uuid,
         event: &Event,
-        invoice: &Record,
+        invoice: &InvoiceRow,
         payment: &Payment,
     ) -> Result<Outcome> {
-        let invoice_id = Record::must_id(invoice)?;
+        let invoice_id = invoice.id;
         let paid = event
             .amount
-            .unwrap_or_else(|| invoice.decimal("amount").unwrap_or_default());
+            .unwrap_or_else(|| invoice.amount.unwrap_or_default());
         // The inbox entry is claimed first: a concurrent run of the same entry stops here.
         if !self.claim_in(exec, id, invoice_id).await? {
             return Ok(Outcome::Skipped);
@@ -123,12 +133,13 @@ impl Billing {
         &self,
         exec: &mut Exec<'_>,
         id: Uuid,
-        invoice: &Record,
+        invoice: &InvoiceRow,
     ) -> Result<Outcome> {
-        let invoice_id = Record::must_id(invoice)?;
+        let invoice_id = invoice.id;
         // Read before this transaction: open/draft/failed then means paid meanwhile.
         let status = invoice
-            .text("status")
+            .status
+            .as_deref()
             .filter(|s| matches!(*s, "void" | "uncollectible"))
             .unwrap_or("paid");
         let why = if status == "paid" {
@@ -138,7 +149,7 @@ impl Billing {
                 "a payment arrived for invoice {invoice_id}, which is {status}; nothing was marked paid"
             );
             let mut alert = alert_of(
-                invoice.text("provider").unwrap_or_default(),
+                invoice.provider.as_deref().unwrap_or_default(),
                 &why,
                 Some(invoice_id),
             );
@@ -159,18 +170,18 @@ impl Billing {
     async fn succeed_in(
         &self,
         exec: &mut Exec<'_>,
-        intents: &[Record],
+        intents: &[IntentRow],
         paid: Decimal,
     ) -> Result<(Vec<Uuid>, Vec<Record>)> {
         let mut left = paid;
         let (mut succeeded, mut rows) = (Vec::new(), Vec::new());
         for it in intents {
-            let status = it.text("status").unwrap_or_default();
-            let amount = it.decimal("amount").unwrap_or_default();
+            let status = it.status.as_deref().unwrap_or_default();
+            let amount = it.amount.unwrap_or_default();
             if matches!(status, "succeeded" | "canceled") || amount > left {
                 continue;
             }
-            let iid = Record::must_id(it)?;
+            let iid = it.id;
             if let Some(row) = repo::set_if(
                 exec,
                 &self.e.intent,
@@ -194,12 +205,12 @@ impl Billing {
         &self,
         exec: &mut Exec<'_>,
         inbox: Uuid,
-        original: &Record,
+        original: &InvoiceRow,
         renewal: &str,
         paid: Decimal,
         intents: &[Uuid],
     ) -> Result<Outcome> {
-        let provider = original.text("provider").unwrap_or_default();
+        let provider = original.provider.as_deref().unwrap_or_default();
         let q = stoa_kernel::query::FindQuery::all()
             .eq(&self.e.invoice, "providerId", Val::Text(renewal.into()))?
             .eq(&self.e.invoice, "provider", Val::Text(provider.into()))?
@@ -211,8 +222,8 @@ impl Billing {
                     intents,
                     provider,
                     paid,
-                    original.text("successUrl").unwrap_or_default(),
-                    original.text("cancelUrl").unwrap_or_default(),
+                    original.success_url.as_deref().unwrap_or_default(),
+                    original.cancel_url.as_deref().unwrap_or_default(),
                 )
                 .await?;
             repo::set_if(

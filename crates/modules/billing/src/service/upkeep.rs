@@ -141,8 +141,8 @@ impl Billing {
     /// applies it.
     pub async fn dummy_pay(&self, payload: &Value) -> stoa_api::module::ModuleResult<()> {
         let invoice = stoa_api::jobs::uuid_arg(payload, "invoice")?;
-        let row = self.store.get(&self.e.invoice, invoice).await?;
-        let token = row.text("providerId").unwrap_or_default();
+        let row = InvoiceRow::of(&self.store.get(&self.e.invoice, invoice).await?)?;
+        let token = row.provider_id.unwrap_or_default();
         let body = json!({"data": {"id": invoice, "token": token, "status": "paid"}}).to_string();
         let received = self
             .receive_as(
@@ -165,12 +165,13 @@ impl Billing {
         let (links, invoices) = self.invoice_links(intents).await?;
         let paid: HashMap<Uuid, String> = invoices
             .iter()
-            .filter(|i| i.text("status") == Some("paid"))
-            .filter_map(|i| Some((i.id()?, i.text("updatedAt")?.to_owned())))
+            .filter_map(|i| InvoiceRow::of(i).ok())
+            .filter(|i| i.status.as_deref() == Some("paid"))
+            .filter_map(|i| Some((i.id, i.updated_at?)))
             .collect();
         let mut out: HashMap<Uuid, String> = HashMap::new();
         for l in &links {
-            let (Some(intent), Some(inv)) = (l.uuid("paymentIntentId"), l.uuid("invoiceId")) else {
+            let (Some(intent), Some(inv)) = (l.payment_intent_id, l.invoice_id) else {
                 continue;
             };
             if let Some(at) = paid.get(&inv) {

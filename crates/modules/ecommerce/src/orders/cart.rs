@@ -112,42 +112,82 @@ impl Commerce {
         if !self.subjects.exists(subject).await? {
             return Err(Error::not_found(format!("subject {subject} not found")));
         }
-        if !fresh {
-            let open: Vec<Record> = self.open_orders(subject).await?;
-            let loaded = self.load(open).await?;
-            for o in &loaded.orders {
-                let oid = Record::must_id(o)?;
-                if loaded.currency_of.get(&oid) != Some(&currency) {
-                    continue;
+        if !fresh && let Some(oid) = self.grow_open_line(subject, product, currency, qty).await? {
+            return Ok((oid, None));
+        }
+        let (order_row, line_row) = self
+            .new_cart_order(subject, product, qty, currency, store, comment)
+            .await?;
+        let oid = Record::must_id(&order_row)?;
+        let loaded = Loaded {
+            orders: vec![order_row],
+            lines: vec![line_row],
+            products: HashMap::from([(product, product_row)]),
+            prices: HashMap::from([(product, price_list)]),
+            currency_of: HashMap::from([(oid, currency)]),
+            // A view shows no intervals (a checkout reads them).
+            intervals: HashMap::new(),
+        };
+        Ok((oid, Some(loaded)))
+    }
+
+    /// Adds `qty` to the line holding `product` in one of `subject`'s open orders in `currency`;
+    /// the order grown, or `None` when no such line is (or its order was moved on meanwhile).
+    async fn grow_open_line(
+        &self,
+        subject: Uuid,
+        product: Uuid,
+        currency: Uuid,
+        qty: i64,
+    ) -> Result<Option<Uuid>> {
+        let open: Vec<Record> = self.open_orders(subject).await?;
+        let loaded = self.load(open).await?;
+        for o in &loaded.orders {
+            let oid = Record::must_id(o)?;
+            if loaded.currency_of.get(&oid) != Some(&currency) {
+                continue;
+            }
+            if let Some(line) = loaded
+                .lines_of(oid)
+                .filter_map(|l| LineRow::of(l).ok())
+                .find(|l| l.product_id == product)
+            {
+                let q = (line.quantity + qty).min(MAX_QUANTITY);
+                let mut tx = self.store.begin().await?;
+                let mut exec = tx.exec();
+                // The order must still be open (compare-and-set first: a checkout that has
+                // moved it on makes this a new order instead).
+                let still = self.lock_open(&mut exec, oid).await?;
+                if !still {
+                    drop(tx);
+                    break;
                 }
-                if let Some(line) = loaded
-                    .lines_of(oid)
-                    .filter_map(|l| LineRow::of(l).ok())
-                    .find(|l| l.product_id == product)
-                {
-                    let q = (line.quantity + qty).min(MAX_QUANTITY);
-                    let mut tx = self.store.begin().await?;
-                    let mut exec = tx.exec();
-                    // The order must still be open (compare-and-set first: a checkout that has
-                    // moved it on makes this a new order instead).
-                    let still = self.lock_open(&mut exec, oid).await?;
-                    if !still {
-                        drop(tx);
-                        break;
-                    }
-                    repo::set_if(
-                        &mut exec,
-                        &self.e.line,
-                        line.id,
-                        &[("quantity", Val::Int(q))],
-                        &[],
-                    )
-                    .await?;
-                    tx.commit().await?;
-                    return Ok((oid, None));
-                }
+                repo::set_if(
+                    &mut exec,
+                    &self.e.line,
+                    line.id,
+                    &[("quantity", Val::Int(q))],
+                    &[],
+                )
+                .await?;
+                tx.commit().await?;
+                return Ok(Some(oid));
             }
         }
+        Ok(None)
+    }
+
+    /// Writes a new cart order of `subject` with one line of `product`, in `currency` and at
+    /// `store` when one is named: the order's and the line's rows.
+    async fn new_cart_order(
+        &self,
+        subject: Uuid,
+        product: Uuid,
+        qty: i64,
+        currency: Uuid,
+        store: Option<Uuid>,
+        comment: Option<String>,
+    ) -> Result<(Record, Record)> {
         let mut tx = self.store.begin().await?;
         let (order_row, line_row) = {
             let mut exec = tx.exec();
@@ -185,17 +225,7 @@ impl Commerce {
             (order_row, line_row)
         };
         tx.commit().await?;
-        let oid = Record::must_id(&order_row)?;
-        let loaded = Loaded {
-            orders: vec![order_row],
-            lines: vec![line_row],
-            products: HashMap::from([(product, product_row)]),
-            prices: HashMap::from([(product, price_list)]),
-            currency_of: HashMap::from([(oid, currency)]),
-            // A view shows no intervals (a checkout reads them).
-            intervals: HashMap::new(),
-        };
-        Ok((oid, Some(loaded)))
+        Ok((order_row, line_row))
     }
 
     /// Sets line quantities of an open order (`ordersToProducts: [{id, quantity}]`); lines of

@@ -14,25 +14,7 @@ impl Commerce {
             .into_iter()
             .map(|(_, s)| s)
             .collect();
-        // Orders are private: the live channel's own watch tells only admins. The owner's open
-        // pages (the success page, the order's page) follow it, and a payment moves the public
-        // counters on every open page.
-        if let Some(h) = &self.hub {
-            if !owners.is_empty() {
-                h.publish(
-                    "revalidate",
-                    stoa_api::live::Audience::Subjects(owners.clone()),
-                    &json!({"entities": ["ecommerce.order"]}),
-                );
-            }
-            if paid {
-                h.publish(
-                    "revalidate",
-                    stoa_api::live::Audience::Everyone,
-                    &json!({"entities": ["ecommerce.paid-orders"]}),
-                );
-            }
-        }
+        self.revalidate_order(&owners, paid);
         if !status::mails(to) {
             return Ok(());
         }
@@ -45,15 +27,7 @@ impl Commerce {
             .text("language")
             .unwrap_or(&self.default_language)
             .to_owned();
-        let mut buyer = Vec::new();
-        for s in &owners {
-            buyer.extend(self.subjects.emails(*s).await?);
-        }
-        if let Some(e) = loaded.orders[0].text("email")
-            && !buyer.iter().any(|b| b == e)
-        {
-            buyer.insert(0, e.to_owned());
-        }
+        let buyer = self.buyer_addresses(&owners, &loaded.orders[0]).await?;
         let data = |lang: &str| {
             json!({
                 "order": view,
@@ -71,47 +45,100 @@ impl Commerce {
             e.event("checkout-completed", "/");
         }
         let attachments = if paid {
-            match self.receipt(order, &view, &language).await {
-                Ok(url) => vec![url],
-                Err(e) => {
-                    tracing::error!(%order, error = %e, "the receipt could not be made; the email goes without it");
-                    Vec::new()
-                }
-            }
+            self.receipt_attachments(order, &view, &language).await
         } else {
             Vec::new()
         };
         if let Some(to_addr) = buyer.first() {
-            self.mailer
-                .queue(Email {
-                    topic: "information",
-                    template_variant: BUYER_TEMPLATE,
-                    to: to_addr,
-                    language: &language,
-                    data: data(&language),
-                    secret: Value::Null,
-                    attachments,
-                    ..Default::default()
-                })
+            let data = data(&language);
+            self.queue_notice(BUYER_TEMPLATE, to_addr, &language, data, attachments)
                 .await?;
         }
         if to == "approving" || to == "delivering" && from == "paying" {
             for (a, lang) in self.subjects.admin_recipients().await? {
                 let lang = lang.as_deref().unwrap_or(&self.default_language);
-                self.mailer
-                    .queue(Email {
-                        topic: "information",
-                        template_variant: ADMIN_TEMPLATE,
-                        to: &a,
-                        language: lang,
-                        data: data(lang),
-                        secret: Value::Null,
-                        attachments: Vec::new(),
-                        ..Default::default()
-                    })
+                self.queue_notice(ADMIN_TEMPLATE, &a, lang, data(lang), Vec::new())
                     .await?;
             }
         }
+        Ok(())
+    }
+
+    /// Orders are private: the live channel's own watch tells only admins. The owner's open
+    /// pages (the success page, the order's page) follow it, and a payment moves the public
+    /// counters on every open page.
+    fn revalidate_order(&self, owners: &[Uuid], paid: bool) {
+        let Some(h) = &self.hub else {
+            return;
+        };
+        if !owners.is_empty() {
+            h.publish(
+                "revalidate",
+                stoa_api::live::Audience::Subjects(owners.to_vec()),
+                &json!({"entities": ["ecommerce.order"]}),
+            );
+        }
+        if paid {
+            h.publish(
+                "revalidate",
+                stoa_api::live::Audience::Everyone,
+                &json!({"entities": ["ecommerce.paid-orders"]}),
+            );
+        }
+    }
+
+    /// Where the buyer of `order` is mailed: its owners' addresses, the order's own email first.
+    async fn buyer_addresses(&self, owners: &[Uuid], order: &Record) -> Result<Vec<String>> {
+        let mut buyer = Vec::new();
+        for s in owners {
+            buyer.extend(self.subjects.emails(*s).await?);
+        }
+        if let Some(e) = order.text("email")
+            && !buyer.iter().any(|b| b == e)
+        {
+            buyer.insert(0, e.to_owned());
+        }
+        Ok(buyer)
+    }
+
+    /// The paid `order`'s receipt as its mail attaches it (none when it could not be made: the
+    /// mail goes without it).
+    async fn receipt_attachments(
+        &self,
+        order: Uuid,
+        view: &OrderView,
+        language: &str,
+    ) -> Vec<String> {
+        match self.receipt(order, view, language).await {
+            Ok(url) => vec![url],
+            Err(e) => {
+                tracing::error!(%order, error = %e, "the receipt could not be made; the email goes without it");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Queues an order notice (`template` with `data`) to `to`.
+    async fn queue_notice(
+        &self,
+        template: &str,
+        to: &str,
+        language: &str,
+        data: Value,
+        attachments: Vec<String>,
+    ) -> Result<()> {
+        self.mailer
+            .queue(Email {
+                topic: "information",
+                template_variant: template,
+                to,
+                language,
+                data,
+                secret: Value::Null,
+                attachments,
+                ..Default::default()
+            })
+            .await?;
         Ok(())
     }
 

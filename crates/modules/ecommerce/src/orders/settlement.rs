@@ -8,49 +8,11 @@ impl Commerce {
     /// succeeded (billing's [`PaidHook`]): a paying order goes to approving, or delivering when
     /// one of its intents is a subscription, as [`Self::check`] would move it a moment later.
     pub async fn intents_paid_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<()> {
-        let ids: Vec<Val> = paid
-            .iter()
-            .filter_map(|r| r.uuid("id"))
-            .map(Val::Uuid)
-            .collect();
-        let links = |field: &str, vals: Vec<Val>| -> Result<FindQuery> {
-            let n = vals.len() as u64 * 100 + 1;
-            Ok(FindQuery::all().any_of(&self.e.o2i, field, vals)?.take(n))
-        };
-        let q = links("billingModulePaymentIntentId", ids)?;
-        let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
-            .await?
-            .0
-            .iter()
-            .filter_map(|l| l.uuid("orderId"))
-            .collect();
-        orders.sort_unstable();
-        orders.dedup();
+        let orders = self.orders_paid_by_in(exec, paid).await?;
         if orders.is_empty() {
             return Ok(());
         }
-        // Every intent of those orders (a subscription's among them makes one delivering): the
-        // paid ones are at hand, any other is read once for all the orders.
-        let q = links("orderId", orders.iter().copied().map(Val::Uuid).collect())?;
-        let all = repo::find(exec, &self.e.o2i, &q).await?.0;
-        let mut intents: HashMap<Uuid, Record> = paid
-            .iter()
-            .filter_map(|r| Some((r.uuid("id")?, r.clone())))
-            .collect();
-        let other: Vec<Uuid> = all
-            .iter()
-            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
-            .filter(|i| !intents.contains_key(i))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        if !other.is_empty() {
-            for r in self.billing.intents_in(exec, &other).await? {
-                if let Some(id) = r.uuid("id") {
-                    intents.insert(id, r);
-                }
-            }
-        }
+        let (all, intents) = self.intents_of_orders_in(exec, paid, &orders).await?;
         let roles = self.owners.products_carry_roles_in(exec).await?;
         for oid in orders {
             let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
@@ -73,24 +35,94 @@ impl Commerce {
                         .cloned()
                 })
                 .collect();
-            let to = paid_to(&mine);
-            match self
-                .transition_in(exec, &row, Move::to(to, "payment"), roles)
-                .await
-            {
-                Ok(_) => {}
-                // Moved meanwhile (PostgreSQL: the timeout's cancel committed while this waited
-                // for the row): read again, so a cancel that won is not passed over in silence.
-                Err(Error::Conflict { .. }) => {
-                    let now = repo::get(exec, &self.e.order, oid).await?;
-                    if now.as_ref().and_then(|r| r.text("status")) == Some("canceled") {
-                        paid_after_cancel(oid);
-                    }
-                }
-                Err(e) => return Err(e),
-            }
+            self.move_paid_in(exec, &row, oid, &mine, roles).await?;
         }
         Ok(())
+    }
+
+    /// Orders-to-intents links whose `field` is one of `vals` (a hundred each at most).
+    fn o2i_query(&self, field: &str, vals: Vec<Val>) -> Result<FindQuery> {
+        let n = vals.len() as u64 * 100 + 1;
+        Ok(FindQuery::all().any_of(&self.e.o2i, field, vals)?.take(n))
+    }
+
+    /// The orders the intents `paid` pay, each once.
+    async fn orders_paid_by_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<Vec<Uuid>> {
+        let ids: Vec<Val> = paid
+            .iter()
+            .filter_map(|r| r.uuid("id"))
+            .map(Val::Uuid)
+            .collect();
+        let q = self.o2i_query("billingModulePaymentIntentId", ids)?;
+        let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
+            .await?
+            .0
+            .iter()
+            .filter_map(|l| l.uuid("orderId"))
+            .collect();
+        orders.sort_unstable();
+        orders.dedup();
+        Ok(orders)
+    }
+
+    /// Every intent of `orders` (a subscription's among them makes one delivering): their
+    /// orders-to-intents links, and the intents by id. The `paid` ones are at hand, any other is
+    /// read once for all the orders.
+    async fn intents_of_orders_in(
+        &self,
+        exec: &mut Exec<'_>,
+        paid: &[Record],
+        orders: &[Uuid],
+    ) -> Result<(Vec<Record>, HashMap<Uuid, Record>)> {
+        let q = self.o2i_query("orderId", orders.iter().copied().map(Val::Uuid).collect())?;
+        let all = repo::find(exec, &self.e.o2i, &q).await?.0;
+        let mut intents: HashMap<Uuid, Record> = paid
+            .iter()
+            .filter_map(|r| Some((r.uuid("id")?, r.clone())))
+            .collect();
+        let other: Vec<Uuid> = all
+            .iter()
+            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+            .filter(|i| !intents.contains_key(i))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        if !other.is_empty() {
+            for r in self.billing.intents_in(exec, &other).await? {
+                if let Some(id) = r.uuid("id") {
+                    intents.insert(id, r);
+                }
+            }
+        }
+        Ok((all, intents))
+    }
+
+    /// Moves the paying order `row` (`oid`) on, paid by its intents `mine`.
+    async fn move_paid_in(
+        &self,
+        exec: &mut Exec<'_>,
+        row: &Record,
+        oid: Uuid,
+        mine: &[Record],
+        roles: bool,
+    ) -> Result<()> {
+        let to = paid_to(mine);
+        match self
+            .transition_in(exec, row, Move::to(to, "payment"), roles)
+            .await
+        {
+            Ok(_) => Ok(()),
+            // Moved meanwhile (PostgreSQL: the timeout's cancel committed while this waited
+            // for the row): read again, so a cancel that won is not passed over in silence.
+            Err(Error::Conflict { .. }) => {
+                let now = repo::get(exec, &self.e.order, oid).await?;
+                if now.as_ref().and_then(|r| r.text("status")) == Some("canceled") {
+                    paid_after_cancel(oid);
+                }
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The orders paid by `intents` are checked (the job after a webhook: when the work in the

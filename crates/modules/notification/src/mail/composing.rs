@@ -1,6 +1,7 @@
 //! Composing: a template filled for a notification (previews, attachments), and handing it to its channel.
 
 use super::*;
+use crate::rows::{NotificationRow, NotificationTemplateRow, TemplateRow};
 
 impl Mailer {
     /// The subject and body `template` renders for `data` in `language` (the admin's preview).
@@ -14,10 +15,9 @@ impl Mailer {
             .store
             .get(&*self.store.entity("notification.template")?, template)
             .await?;
-        let subject = pick(&t.json("subject"), language)
-            .or_else(|| t.text("title").map(str::to_owned))
-            .unwrap_or_default();
-        let body = pick(&t.json("body"), language).unwrap_or_default();
+        let t = TemplateRow::of(&t)?;
+        let subject = pick(&t.subject, language).or(t.title).unwrap_or_default();
+        let body = pick(&t.body, language).unwrap_or_default();
         Ok(crate::views::TemplateRenderResult {
             subject: render(&subject, data)?,
             body: render(&body, data)?,
@@ -28,7 +28,12 @@ impl Mailer {
     /// `nid` as its recipient receives it. `reveal`: with its one-time secrets (a reset link, a
     /// code) — what delivery sends; without (`reveal = false`) each secret reads "(sent only to
     /// the recipient)".
-    pub async fn compose(&self, nid: Uuid, row: &Record, reveal: bool) -> Result<Composed> {
+    pub(crate) async fn compose(
+        &self,
+        nid: Uuid,
+        row: &NotificationRow,
+        reveal: bool,
+    ) -> Result<Composed> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
         let links = s
@@ -40,11 +45,14 @@ impl Mailer {
             .await?;
         let template_id = links
             .first()
-            .and_then(|l| l.uuid("templateId"))
+            .map(NotificationTemplateRow::of)
+            .transpose()?
+            .and_then(|l| l.template_id)
             .ok_or_else(|| Error::invalid_field("template", "the notification has no template"))?;
         let template = s
             .get(&*s.entity("notification.template")?, template_id)
             .await?;
+        let template = TemplateRow::of(&template)?;
         let secret = {
             let mut c = s.db.read().await?;
             repo::read_text(&mut c.exec(), &n, nid, &["secretData"])
@@ -53,9 +61,9 @@ impl Mailer {
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                 .unwrap_or(Value::Null)
         };
-        let to = row.text("reciever").unwrap_or_default().to_owned();
-        let language = row.text("language").unwrap_or("en").to_owned();
-        let mut data = row.json("data").unwrap_or_else(|| json!({}));
+        let to = row.reciever.clone().unwrap_or_default();
+        let language = row.language.clone().unwrap_or_else(|| "en".to_owned());
+        let mut data = row.data.clone().unwrap_or_else(|| json!({}));
         if let (Some(d), Value::Object(mut sec)) = (data.as_object_mut(), secret) {
             // A secret goes only to the address it was made for: an edited recipient gets none.
             if sec
@@ -74,9 +82,12 @@ impl Mailer {
             }
             d.extend(sec);
         }
-        let body_src = pick(&template.json("body"), &language).unwrap_or_default();
+        let body_src = pick(&template.body, &language).unwrap_or_default();
         let text = render(&body_src, &data)?;
-        let subject = row.text("title").unwrap_or("Notification").to_owned();
+        let subject = row
+            .title
+            .clone()
+            .unwrap_or_else(|| "Notification".to_owned());
         Ok(Composed {
             html: crate::compose::html(&text, &subject, &language, &self.look_in(&language).await),
             links: crate::compose::links(&text),
@@ -89,7 +100,12 @@ impl Mailer {
 
     /// Renders `row` and sends it by `channel` once: an email is MIME (UTF-8 text and HTML
     /// alternatives, the receipt attached).
-    pub(super) async fn deliver(&self, nid: Uuid, row: &Record, channel: Channel) -> Result<()> {
+    pub(super) async fn deliver(
+        &self,
+        nid: Uuid,
+        row: &NotificationRow,
+        channel: Channel,
+    ) -> Result<()> {
         let m = self.compose(nid, row, true).await?;
         match channel {
             Channel::Telegram => {
@@ -110,7 +126,7 @@ impl Mailer {
                     .to(to_box)
                     .subject(m.subject);
                 let alternative = MultiPart::alternative_plain_html(m.text, m.html);
-                let attachments = self.attachments(nid, &row.json("attachments")).await;
+                let attachments = self.attachments(nid, &row.attachments).await;
                 let message = if attachments.is_empty() {
                     builder.multipart(alternative)
                 } else {
@@ -140,13 +156,14 @@ impl Mailer {
             .store
             .get(&*self.store.entity("notification.notification")?, nid)
             .await?;
-        let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
+        let row = NotificationRow::of(&row)?;
+        let channel = Channel::parse(row.method.as_deref().unwrap_or("email")).unwrap_or_default();
         let delivers = self.delivers_by(channel);
         let m = self.compose(nid, &row, !delivers).await?;
         Ok(crate::views::MessageResult {
             message: m,
             delivered: delivers,
-            status: row.text("status").map(str::to_owned),
+            status: row.status,
         })
     }
 

@@ -1,6 +1,9 @@
 //! Delivery: one attempt at a queued notification, retries with backoff, resends, the due ones sent.
 
+use stoa_kernel::model::Entity;
+
 use super::*;
+use crate::rows::NotificationRow;
 
 impl Mailer {
     /// One delivery attempt of `nid`, as the delivery job runs it. A notification that is not
@@ -9,56 +12,76 @@ impl Mailer {
     /// the next attempt is queued after the backoff, until the last attempt marks the
     /// notification `failed` with the error.
     pub async fn attempt(&self, nid: Uuid) -> Result<()> {
-        let s = &self.store;
-        let n = s.entity("notification.notification")?;
-        let row = match s.get(&n, nid).await {
-            Ok(r) => r,
-            Err(Error::NotFound { .. }) => return Ok(()),
-            Err(e) => return Err(e),
+        let n = self.store.entity("notification.notification")?;
+        let Some(row) = self.due(&n, nid).await? else {
+            return Ok(());
         };
-        if row.text("status") != Some("new") {
-            return Ok(());
-        }
-        if row
-            .text("sendAfter")
-            .and_then(parse_timestamp)
-            .is_some_and(|t| t > now())
-        {
-            return Ok(());
-        }
-        let channel = Channel::parse(row.text("method").unwrap_or("email")).unwrap_or_default();
+        let channel = Channel::parse(row.method.as_deref().unwrap_or("email")).unwrap_or_default();
         if !self.delivers_by(channel) {
             // Never the body: it may hold a secret (a reset link). An admin reads it in the outbox.
-            tracing::info!(notification = %nid, channel = channel.as_str(), title = row.text("title").unwrap_or_default(),
-                to = row.text("reciever").unwrap_or_default(),
+            tracing::info!(notification = %nid, channel = channel.as_str(), title = row.title.as_deref().unwrap_or_default(),
+                to = row.reciever.as_deref().unwrap_or_default(),
                 "notification kept in the outbox (its channel is not configured): read it at {}/admin/notification/notification?open={nid}", self.public_url);
             return Ok(());
         }
-        let tried = row.int("attempts").unwrap_or(0);
+        let tried = row.attempts.unwrap_or(0);
+        if !self.claim(&n, nid, tried).await? {
+            return Ok(());
+        }
+        let outcome = self.deliver(nid, &row, channel).await;
+        let (input, retry_at) = self.after_attempt(nid, channel, tried, outcome);
+        self.record_attempt(&n, nid, tried, &input, retry_at).await
+    }
+
+    /// Notification `nid` when it is `new` and due; `None` when it is gone, sent, failed or not
+    /// due yet.
+    async fn due(&self, n: &Entity, nid: Uuid) -> Result<Option<NotificationRow>> {
+        let row = match self.store.get(n, nid).await {
+            Ok(r) => NotificationRow::of(&r)?,
+            Err(Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if row.status.as_deref() != Some("new") {
+            return Ok(None);
+        }
+        if row.send_after.is_some_and(|t| t > now()) {
+            return Ok(None);
+        }
+        Ok(Some(row))
+    }
+
+    /// Claims attempt `tried + 1` of `nid` by counting it: `false` when another runner counted
+    /// it first or the notification is no longer `new`.
+    async fn claim(&self, n: &Entity, nid: Uuid, tried: i64) -> Result<bool> {
         let idx = |f: &str| {
             n.field_index(f)
                 .ok_or_else(|| Error::internal(format!("notification.{f} is not declared")))
         };
-        let claimed = {
-            let mut tx = s.begin().await?;
-            let r = repo::update_if(
-                &mut tx.exec(),
-                &n,
-                nid,
-                &[(idx("attempts")?, Val::Int(tried + 1))],
-                &[
-                    (idx("attempts")?, Val::Int(tried)),
-                    (idx("status")?, Val::Text("new".into())),
-                ],
-            )
-            .await?;
-            tx.commit().await?;
-            r.is_some()
-        };
-        if !claimed {
-            return Ok(());
-        }
-        let outcome = self.deliver(nid, &row, channel).await;
+        let mut tx = self.store.begin().await?;
+        let r = repo::update_if(
+            &mut tx.exec(),
+            n,
+            nid,
+            &[(idx("attempts")?, Val::Int(tried + 1))],
+            &[
+                (idx("attempts")?, Val::Int(tried)),
+                (idx("status")?, Val::Text("new".into())),
+            ],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(r.is_some())
+    }
+
+    /// What attempt `tried + 1` of `nid` by `channel` came to, counted and logged: the fields it
+    /// writes, and when to try again (not after the last attempt).
+    fn after_attempt(
+        &self,
+        nid: Uuid,
+        channel: Channel,
+        tried: i64,
+        outcome: Result<()>,
+    ) -> (Map<String, Value>, Option<time::OffsetDateTime>) {
         let mut input = Map::new();
         let mut retry_at = None;
         match outcome {
@@ -91,19 +114,33 @@ impl Mailer {
                 }
             }
         }
+        (input, retry_at)
+    }
+
+    /// Writes what attempt `tried + 1` of `nid` came to (`input`); a sent notification's secret is
+    /// dropped, and the next attempt is queued at `retry_at` when given.
+    async fn record_attempt(
+        &self,
+        n: &Entity,
+        nid: Uuid,
+        tried: i64,
+        input: &Map<String, Value>,
+        retry_at: Option<time::OffsetDateTime>,
+    ) -> Result<()> {
+        let s = &self.store;
         let mut tx = s.begin().await?;
         {
             let mut exec = tx.exec();
-            s.update_in(&mut exec, &n, nid, &input).await?;
+            s.update_in(&mut exec, n, nid, input).await?;
             if input.get("status").and_then(Value::as_str) == Some("sent") {
                 // Sent: the secret (a reset link, a confirmation code) is not kept — only its
                 // names, so the outbox shows where it stood. A failed mail keeps it for an
                 // admin's retry, and only to the address it was made for.
-                let names = repo::read_text(&mut exec, &n, nid, &["secretData"])
+                let names = repo::read_text(&mut exec, n, nid, &["secretData"])
                     .await?
                     .and_then(|v| v.into_iter().next().flatten())
                     .map_or(Val::Null, |t| Val::Text(secret_names(&t)));
-                stoa_store::repo::set_if(&mut exec, &n, nid, &[("secretData", names)], &[]).await?;
+                stoa_store::repo::set_if(&mut exec, n, nid, &[("secretData", names)], &[]).await?;
             }
             if let Some(at) = retry_at {
                 jobs::enqueue(
@@ -115,8 +152,7 @@ impl Mailer {
                 .await?;
             }
         }
-        tx.commit().await?;
-        Ok(())
+        tx.commit().await
     }
 
     /// The wait after `failed` failed attempts: the base backoff, doubling, at most an hour.
@@ -132,8 +168,8 @@ impl Mailer {
     pub async fn resend(&self, nid: Uuid) -> Result<crate::views::SendResult> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
-        let row = s.get(&n, nid).await?;
-        let status = row.text("status").unwrap_or_default().to_owned();
+        let row = NotificationRow::of(&s.get(&n, nid).await?)?;
+        let status = row.status.unwrap_or_default();
         if !matches!(status.as_str(), "new" | "failed") {
             return Ok(crate::views::SendResult {
                 ok: true,
@@ -142,10 +178,7 @@ impl Mailer {
                 send_after: None,
             });
         }
-        let due = row
-            .text("sendAfter")
-            .and_then(parse_timestamp)
-            .unwrap_or_else(now);
+        let due = row.send_after.unwrap_or_else(now);
         let at = if status == "failed" || due < now() {
             now()
         } else {
@@ -196,11 +229,10 @@ impl Mailer {
         {
             let mut exec = tx.exec();
             for r in &due {
-                let id = Record::must_id(r)?;
-                let job = NewJob::now(JOB_DELIVER, json!({"notification": id})).dedupe(format!(
-                    "notification:{id}:due:{}",
-                    r.int("attempts").unwrap_or(0)
-                ));
+                let r = NotificationRow::of(r)?;
+                let id = r.id;
+                let job = NewJob::now(JOB_DELIVER, json!({"notification": id}))
+                    .dedupe(format!("notification:{id}:due:{}", r.attempts.unwrap_or(0)));
                 if jobs::enqueue(&mut exec, &job).await?.is_some() {
                     queued += 1;
                 }

@@ -221,3 +221,10 @@ pub(super) async fn api_key_token(auth: Arc<Auth>, x: In<ById>) -> Result<ApiKey
         token_prefix,
     })
 }
+
+pub(super) async fn access(
+    auth: Arc<Auth>,
+    x: In<Nothing, crate::access::Whose>,
+) -> Result<crate::access::AccessMap> {
+    auth.access(&x.query).await
+}

@@ -182,10 +182,26 @@ pub(super) async fn callback(auth: Arc<Auth>, x: In<Nothing, Callback>) -> Resul
     let signed = auth
         .oidc_sign_in(&oidc.cfg.issuer, &oidc.cfg.name, &claims, flow.link, &ctx)
         .await;
-    let mut to = match signed {
+    let mut to = match onward(&auth, h, &flow, signed)? {
+        Ok(to) => to,
+        Err(why) => return Ok(refuse(why)),
+    };
+    flow_cookie(to.headers_mut(), "", 0, secure(&auth, h));
+    Ok(to)
+}
+
+/// Where a sign-in's outcome sends the browser: on, signed in (or to the second step); else the
+/// refusal the sign-in screen explains (`Err`), or an error of ours.
+fn onward(
+    auth: &Auth,
+    h: &HeaderMap,
+    flow: &crate::oidc_login::Flow,
+    signed: Result<OidcOutcome>,
+) -> Result<std::result::Result<Redirect, &'static str>> {
+    Ok(Ok(match signed {
         Ok(OidcOutcome::SignedIn(SignIn::Done(t))) => {
             let mut to = Redirect::to(flow.redirect.clone());
-            session_cookies(&auth, h, &t, to.headers_mut());
+            session_cookies(auth, h, &t, to.headers_mut());
             to
         }
         Ok(OidcOutcome::SignedIn(SignIn::SecondFactor { challenge })) => {
@@ -200,18 +216,16 @@ pub(super) async fn callback(auth: Arc<Auth>, x: In<Nothing, Callback>) -> Resul
         }
         Ok(OidcOutcome::Linked) => Redirect::to(flow.redirect.clone()),
         Err(Error::Conflict { fields, .. }) if fields.contains_key("email") => {
-            return Ok(refuse("unconfirmed"));
+            return Ok(Err("unconfirmed"));
         }
         Err(Error::Conflict { fields, .. }) if fields.contains_key("provider") => {
-            return Ok(refuse("elsewhere"));
+            return Ok(Err("elsewhere"));
         }
-        Err(Error::TooManyRequests { .. }) => return Ok(refuse("busy")),
+        Err(Error::TooManyRequests { .. }) => return Ok(Err("busy")),
         // Two callbacks racing to make the same identity: the first signed in; the second is
         // told to start again (a browser navigation gets the sign-in screen, not a JSON page).
-        Err(Error::Conflict { .. }) => return Ok(refuse(Refusal::State.code())),
-        Err(Error::Unavailable(_)) => return Ok(refuse(Refusal::Provider.code())),
+        Err(Error::Conflict { .. }) => return Ok(Err(Refusal::State.code())),
+        Err(Error::Unavailable(_)) => return Ok(Err(Refusal::Provider.code())),
         Err(e) => return Err(e),
-    };
-    flow_cookie(to.headers_mut(), "", 0, secure(&auth, h));
-    Ok(to)
+    }))
 }

@@ -65,29 +65,10 @@ impl Auth {
         self.limits
             .account(&format!("identity-change:{subject}"))
             .await?;
-        let mut tx;
         let (provider, row) = match body {
             NewIdentity::Email { email, password } => {
-                let email = normalise_email("email", email)?;
-                password::check_new("password", password)?;
-                let current = self.identities(subject).await?;
-                // A password sign-in added next to another sign-in method would outlive a stolen
-                // session: it takes a recent sign-in.
-                if current.iter().any(Identity::signs_in) {
-                    self.require_recent_sign_in(own_session).await?;
-                }
-                if current.iter().any(|i| i.provider == Provider::Email) {
-                    return Err(Error::Conflict {
-                        message:
-                            "this account already has an email identity; change its email instead"
-                                .into(),
-                        fields: Default::default(),
-                    });
-                }
-                let hash = self.hasher.hash(password).await?;
-                tx = self.store.begin().await?;
                 let row = self
-                    .create_identity(&mut tx.exec(), subject, EMAIL, &email, Some(hash), false)
+                    .add_email_identity(subject, email, password, own_session)
                     .await?;
                 (Provider::Email, row)
             }
@@ -96,40 +77,16 @@ impl Auth {
                 signature,
                 address,
             } => {
-                self.require_confirmed_email(subject).await?;
-                if self
-                    .identities(subject)
-                    .await?
-                    .iter()
-                    .any(Identity::signs_in)
-                {
-                    self.require_recent_sign_in(own_session).await?;
-                }
-                let addr = self.verify_wallet(message, signature, address).await?;
-                tx = self.store.begin().await?;
                 let row = self
-                    .create_identity(&mut tx.exec(), subject, WALLET, &addr, None, true)
+                    .link_wallet(subject, message, signature, address, own_session)
                     .await?;
                 (Provider::Wallet, row)
             }
             NewIdentity::Telegram(login) => {
-                self.require_confirmed_email(subject).await?;
-                let Some(token) = &self.cfg.telegram_bot_token else {
-                    return Err(Error::invalid_field(
-                        "provider",
-                        "this site has no Telegram bot to link accounts with",
-                    ));
-                };
-                let id =
-                    crate::telegram_login::verify(&login.fields(), token, now().unix_timestamp())?;
-                tx = self.store.begin().await?;
-                let row = self
-                    .create_identity(&mut tx.exec(), subject, TELEGRAM, &id, None, true)
-                    .await?;
+                let row = self.link_telegram(subject, login).await?;
                 (Provider::Telegram, row)
             }
         };
-        tx.commit().await?;
         if provider == Provider::Email {
             if let Some(email) = row.text("email") {
                 self.send_verification(&row, email, false, ctx).await?;
@@ -137,6 +94,88 @@ impl Auth {
         } else {
             self.tell_linked(subject, provider, &row, ctx).await;
         }
+        Ok(row)
+    }
+
+    /// Adds an email-and-password identity (unconfirmed) to `subject`, which has none yet.
+    async fn add_email_identity(
+        &self,
+        subject: Uuid,
+        email: &str,
+        password: &str,
+        own_session: Option<Uuid>,
+    ) -> Result<Record> {
+        let email = normalise_email("email", email)?;
+        password::check_new("password", password)?;
+        let current = self.identities(subject).await?;
+        // A password sign-in added next to another sign-in method would outlive a stolen
+        // session: it takes a recent sign-in.
+        if current.iter().any(Identity::signs_in) {
+            self.require_recent_sign_in(own_session).await?;
+        }
+        if current.iter().any(|i| i.provider == Provider::Email) {
+            return Err(Error::Conflict {
+                message: "this account already has an email identity; change its email instead"
+                    .into(),
+                fields: Default::default(),
+            });
+        }
+        let hash = self.hasher.hash(password).await?;
+        self.insert_identity(subject, EMAIL, &email, Some(hash), false)
+            .await
+    }
+
+    /// Links the wallet that signed `message` to `subject` (a confirmed account).
+    async fn link_wallet(
+        &self,
+        subject: Uuid,
+        message: &str,
+        signature: &str,
+        address: &str,
+        own_session: Option<Uuid>,
+    ) -> Result<Record> {
+        self.require_confirmed_email(subject).await?;
+        if self
+            .identities(subject)
+            .await?
+            .iter()
+            .any(Identity::signs_in)
+        {
+            self.require_recent_sign_in(own_session).await?;
+        }
+        let addr = self.verify_wallet(message, signature, address).await?;
+        self.insert_identity(subject, WALLET, &addr, None, true)
+            .await
+    }
+
+    /// Links the Telegram account the Login Widget signed for to `subject` (a confirmed account).
+    async fn link_telegram(&self, subject: Uuid, login: &bodies::TelegramLogin) -> Result<Record> {
+        self.require_confirmed_email(subject).await?;
+        let Some(token) = &self.cfg.telegram_bot_token else {
+            return Err(Error::invalid_field(
+                "provider",
+                "this site has no Telegram bot to link accounts with",
+            ));
+        };
+        let id = crate::telegram_login::verify(&login.fields(), token, now().unix_timestamp())?;
+        self.insert_identity(subject, TELEGRAM, &id, None, true)
+            .await
+    }
+
+    /// Writes an identity of `subject`, in a transaction of its own.
+    async fn insert_identity(
+        &self,
+        subject: Uuid,
+        provider: &str,
+        key: &str,
+        hash: Option<String>,
+        verified: bool,
+    ) -> Result<Record> {
+        let mut tx = self.store.begin().await?;
+        let row = self
+            .create_identity(&mut tx.exec(), subject, provider, key, hash, verified)
+            .await?;
+        tx.commit().await?;
         Ok(row)
     }
 
@@ -212,29 +251,8 @@ impl Auth {
             bodies::Method::Email => stoa_notification::mail::Channel::Email,
             bodies::Method::Telegram => stoa_notification::mail::Channel::Telegram,
         };
-        // `data` may come as a JSON string (as the original sends it) or as an object.
-        let data = match &delivery.data {
-            Some(Value::String(s)) => serde_json::from_str(s).map_err(|_| {
-                Error::invalid_field("notification.notification.data", "is not JSON")
-            })?,
-            Some(v @ Value::Object(_)) => v.clone(),
-            None | Some(Value::Null) => json!({}),
-            Some(_) => {
-                return Err(Error::invalid_field(
-                    "notification.notification.data",
-                    "must be an object",
-                ));
-            }
-        };
-        let send_after = match delivery.send_after.as_deref() {
-            Some(t) => Some(parse_timestamp(t).ok_or_else(|| {
-                Error::invalid_field(
-                    "notification.notification.sendAfter",
-                    "must be a time (RFC 3339)",
-                )
-            })?),
-            None => None,
-        };
+        let data = notification_data(delivery.data.as_ref())?;
+        let send_after = send_after_of(delivery.send_after.as_deref())?;
         self.mailer
             .check_setup(
                 topic,
@@ -242,27 +260,10 @@ impl Auth {
                 ["notification.topic.slug", "notification.template.variant"],
             )
             .await?;
-        let targets = match channel {
-            stoa_notification::mail::Channel::Email => self.subjects.emails(subject).await?,
-            stoa_notification::mail::Channel::Telegram => {
-                self.subjects.telegram_chats(&[subject]).await?
-            }
-        };
-        if targets.is_empty() {
-            return Err(Error::invalid_field(
-                "notification.notification.method",
-                format!("the account has no {} to send to", channel.as_str()),
-            ));
-        }
-        let known = match &body.language {
-            Some(_) => None,
-            None => self.subjects.language_of(subject).await?,
-        };
-        let language = body
-            .language
-            .as_deref()
-            .or(known.as_deref())
-            .unwrap_or("en");
+        let targets = self.notify_targets(subject, channel).await?;
+        let language = self
+            .notify_language(subject, body.language.as_deref())
+            .await?;
         let mut ids = Vec::new();
         for to in &targets {
             ids.push(
@@ -271,7 +272,7 @@ impl Auth {
                         topic,
                         template_variant: template,
                         to,
-                        language,
+                        language: &language,
                         data: data.clone(),
                         channel,
                         send_after,
@@ -284,6 +285,38 @@ impl Auth {
             queued: ids.len(),
             notifications: ids,
         })
+    }
+
+    /// Where a notification to `subject` goes on `channel`: its addresses or Telegram chats
+    /// (refused when it has none).
+    async fn notify_targets(
+        &self,
+        subject: Uuid,
+        channel: stoa_notification::mail::Channel,
+    ) -> Result<Vec<String>> {
+        let targets = match channel {
+            stoa_notification::mail::Channel::Email => self.subjects.emails(subject).await?,
+            stoa_notification::mail::Channel::Telegram => {
+                self.subjects.telegram_chats(&[subject]).await?
+            }
+        };
+        if targets.is_empty() {
+            return Err(Error::invalid_field(
+                "notification.notification.method",
+                format!("the account has no {} to send to", channel.as_str()),
+            ));
+        }
+        Ok(targets)
+    }
+
+    /// The language a notification to `subject` is written in: the one asked for, else the
+    /// account's, else English.
+    async fn notify_language(&self, subject: Uuid, asked: Option<&str>) -> Result<String> {
+        let known = match asked {
+            Some(_) => None,
+            None => self.subjects.language_of(subject).await?,
+        };
+        Ok(asked.or(known.as_deref()).unwrap_or("en").to_owned())
     }
 
     /// `{password, newPassword}` changes the password (other sessions are revoked);
@@ -474,5 +507,32 @@ impl Auth {
         self.subject_of(identity)
             .await?
             .ok_or_else(|| Error::not_found(format!("rbac.identity {identity} not found")))
+    }
+}
+
+/// A notification's `data`: a JSON string (as the original sends it) or an object.
+fn notification_data(data: Option<&Value>) -> Result<Value> {
+    match data {
+        Some(Value::String(s)) => serde_json::from_str(s)
+            .map_err(|_| Error::invalid_field("notification.notification.data", "is not JSON")),
+        Some(v @ Value::Object(_)) => Ok(v.clone()),
+        None | Some(Value::Null) => Ok(json!({})),
+        Some(_) => Err(Error::invalid_field(
+            "notification.notification.data",
+            "must be an object",
+        )),
+    }
+}
+
+/// When a notification may be sent (`None`: now).
+fn send_after_of(raw: Option<&str>) -> Result<Option<OffsetDateTime>> {
+    match raw {
+        Some(t) => Ok(Some(parse_timestamp(t).ok_or_else(|| {
+            Error::invalid_field(
+                "notification.notification.sendAfter",
+                "must be a time (RFC 3339)",
+            )
+        })?)),
+        None => Ok(None),
     }
 }

@@ -288,8 +288,57 @@ impl Chats {
             return Ok(());
         };
         let lang = if lang == "ru" { "ru" } else { "en" };
-        let Some(me) = self.first(PROFILE, &[("id", Val::Uuid(profile))]).await? else {
+        let Some(me) = self.assistant_in(chat, profile).await? else {
             return Ok(());
+        };
+        if self.ai_rate.check(&profile.to_string()).await.is_err() {
+            tracing::info!(%profile, %chat, "an AI profile answered its most this minute: not answering");
+            return Ok(());
+        }
+        let month = this_month();
+        let budget = me.int("aiMonthlyTokens").unwrap_or(0);
+        let Some(history) = self.history_up_to(chat, message).await? else {
+            return Ok(());
+        };
+        let messages = self.conversation(&me, profile, lang, &history).await?;
+        // The budget: what the question reads (about four characters a token) and the longest
+        // answer asked for are set aside before asking; the service's count settles it after.
+        let read = tokens_read(&messages);
+        let max_tokens = MAX_ANSWER_TOKENS.min(budget.saturating_sub(read));
+        let reserved = read + max_tokens;
+        if max_tokens < 16
+            || !self
+                .count_tokens(profile, &month, reserved, Some(budget))
+                .await?
+        {
+            return self.say_out_of_budget(profile, chat, lang, &history).await;
+        }
+        // Placed now, after the message answered: the members see it being written.
+        let (link, placeholder) = self.write_as(profile, chat, "…").await?;
+        let body = json!({
+            "model": svc.model,
+            "messages": messages,
+            "stream": true,
+            "stream_options": {"include_usage": true},
+            "max_tokens": max_tokens,
+        });
+        let started = Instant::now();
+        let mut got = Streamed::default();
+        let outcome = self.stream(svc, &body, chat, &placeholder, &mut got).await;
+        let spent = spent_tokens(&got, outcome.is_ok(), read);
+        self.count_tokens(profile, &month, spent - reserved, None)
+            .await?;
+        if let Err(why) = &outcome {
+            tracing::warn!(%profile, %chat, error = %why, ms = started.elapsed().as_millis() as u64, "the AI service did not answer");
+        }
+        let kept = kept_answer(outcome.is_ok(), got.text.trim(), lang);
+        self.settle(chat, link, &kept).await
+    }
+
+    /// `profile` when it is an AI profile still a member of `chat` (`None`: it does not answer).
+    async fn assistant_in(&self, chat: Uuid, profile: Uuid) -> Result<Option<Record>> {
+        let Some(me) = self.first(PROFILE, &[("id", Val::Uuid(profile))]).await? else {
+            return Ok(None);
         };
         let still_member = self
             .first(
@@ -302,18 +351,16 @@ impl Chats {
             .await?
             .is_some();
         if me.text("variant") != Some(AI) || !still_member {
-            return Ok(());
+            return Ok(None);
         }
-        if self.ai_rate.check(&profile.to_string()).await.is_err() {
-            tracing::info!(%profile, %chat, "an AI profile answered its most this minute: not answering");
-            return Ok(());
-        }
-        let month = this_month();
-        let budget = me.int("aiMonthlyTokens").unwrap_or(0);
-        // The context: the chat's newest messages up to the one answered, oldest first (a
-        // message deleted before its answer began is not answered).
+        Ok(Some(me))
+    }
+
+    /// The context: the chat's newest messages up to the one answered, oldest first (`None`: a
+    /// message deleted before its answer began is not answered).
+    async fn history_up_to(&self, chat: Uuid, message: Uuid) -> Result<Option<Vec<ChatMessage>>> {
         let Ok(asked) = self.link_of(chat, message).await else {
-            return Ok(());
+            return Ok(None);
         };
         let e = self.store.entity(IN_CHAT)?;
         let q = FindQuery::all()
@@ -328,40 +375,29 @@ impl Chats {
             .take(HISTORY);
         let mut links = self.store.find(&e, &q).await?.rows;
         links.reverse();
-        let history = self.messages_of(&links).await?;
+        Ok(Some(self.messages_of(&links).await?))
+    }
+
+    /// The messages asked of the service: the profile's instructions, then `history` by author.
+    async fn conversation(
+        &self,
+        me: &Record,
+        profile: Uuid,
+        lang: &str,
+        history: &[ChatMessage],
+    ) -> Result<Vec<Value>> {
         let names = {
             let ids: Vec<Uuid> = history.iter().filter_map(|m| m.more.profile_id).collect();
             self.profile_cards(&ids).await?
         };
-        let name_of = |p: Uuid| -> String {
-            names
-                .get(&p)
-                .and_then(|c| {
-                    c.title.0[lang]
-                        .as_str()
-                        .or_else(|| c.title.0["en"].as_str())
-                        .or(c.admin_title.as_deref())
-                })
-                .unwrap_or("?")
-                .to_owned()
-        };
-        let prompt = me
-            .json("aiPrompt")
-            .and_then(|p| {
-                p.get(lang)
-                    .or_else(|| p.get("en"))
-                    .and_then(Value::as_str)
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| says(lang, "prompt").to_owned());
+        let name_of = |p: Uuid| name_in(&names, p, lang);
+        let prompt = instructions(me, lang);
         let mut messages = vec![json!({"role": "system", "content": format!(
             "{prompt}\n\nYou are {} in this chat. Answer in {}.",
             name_of(profile),
             if lang == "ru" { "Russian" } else { "English" }
         )})];
-        for m in &history {
+        for m in history {
             let author = m.more.profile_id;
             let text = m.row["description"].as_str().unwrap_or_default();
             if text.is_empty() {
@@ -373,70 +409,27 @@ impl Chats {
                 None => json!({"role": "user", "content": text}),
             });
         }
-        // The budget: what the question reads (about four characters a token) and the longest
-        // answer asked for are set aside before asking; the service's count settles it after.
-        let read: usize = messages
+        Ok(messages)
+    }
+
+    /// Says in the chat that the budget is spent — once: not again while it is the assistant's
+    /// last word there.
+    async fn say_out_of_budget(
+        &self,
+        profile: Uuid,
+        chat: Uuid,
+        lang: &str,
+        history: &[ChatMessage],
+    ) -> Result<()> {
+        let last_own = history
             .iter()
-            .map(|m| m["content"].as_str().map_or(0, str::len))
-            .sum();
-        let read = i64::try_from(read / 4 + 1).unwrap_or(i64::MAX);
-        let max_tokens = MAX_ANSWER_TOKENS.min(budget.saturating_sub(read));
-        let reserved = read + max_tokens;
-        if max_tokens < 16
-            || !self
-                .count_tokens(profile, &month, reserved, Some(budget))
-                .await?
-        {
-            // Said once: not again while it is the assistant's last word in the chat.
-            let last_own = history
-                .iter()
-                .rev()
-                .find(|m| m.more.profile_id == Some(profile))
-                .and_then(|m| m.row["description"].as_str());
-            if last_own != Some(says("en", "budget")) && last_own != Some(says("ru", "budget")) {
-                self.write_as(profile, chat, says(lang, "budget")).await?;
-            }
-            return Ok(());
+            .rev()
+            .find(|m| m.more.profile_id == Some(profile))
+            .and_then(|m| m.row["description"].as_str());
+        if last_own != Some(says("en", "budget")) && last_own != Some(says("ru", "budget")) {
+            self.write_as(profile, chat, says(lang, "budget")).await?;
         }
-        // Placed now, after the message answered: the members see it being written.
-        let (link, placeholder) = self.write_as(profile, chat, "…").await?;
-        let body = json!({
-            "model": svc.model,
-            "messages": messages,
-            "stream": true,
-            "stream_options": {"include_usage": true},
-            "max_tokens": max_tokens,
-        });
-        let started = Instant::now();
-        let mut got = Streamed::default();
-        let outcome = self.stream(svc, &body, chat, &placeholder, &mut got).await;
-        let text = got.text.trim().to_owned();
-        // Without the service's count: about four characters a token, both ways.
-        let tokens = got
-            .tokens
-            .unwrap_or_else(|| read + i64::try_from(got.text.len() / 4).unwrap_or(i64::MAX));
-        // Settled: what was set aside becomes what was spent (nothing when nothing came back).
-        let spent = if outcome.is_ok() || !text.is_empty() {
-            tokens
-        } else {
-            0
-        };
-        self.count_tokens(profile, &month, spent - reserved, None)
-            .await?;
-        let kept = match outcome {
-            Ok(()) if text.is_empty() => says(lang, "empty").to_owned(),
-            Ok(()) => text,
-            Err(why) => {
-                tracing::warn!(%profile, %chat, error = %why, ms = started.elapsed().as_millis() as u64, "the AI service did not answer");
-                if text.is_empty() {
-                    says(lang, "down").to_owned()
-                } else {
-                    format!("{text}\n\n{}", says(lang, "down"))
-                }
-            }
-        };
-        let kept: String = kept.chars().take(MAX_MESSAGE).collect();
-        self.settle(chat, link, &kept).await
+        Ok(())
     }
 
     /// Streams the answer into `got`, pushing the text so far to the members; an error says why
@@ -520,6 +513,67 @@ impl Chats {
             budget: me.int("aiMonthlyTokens").unwrap_or(0),
         })
     }
+}
+
+/// The name of profile `p` among `names`, in `lang` (else English, else its admin title).
+fn name_in(names: &HashMap<Uuid, ProfileCard>, p: Uuid, lang: &str) -> String {
+    names
+        .get(&p)
+        .and_then(|c| {
+            c.title.0[lang]
+                .as_str()
+                .or_else(|| c.title.0["en"].as_str())
+                .or(c.admin_title.as_deref())
+        })
+        .unwrap_or("?")
+        .to_owned()
+}
+
+/// The AI profile's own instructions in `lang` (else English, else the default prompt).
+fn instructions(me: &Record, lang: &str) -> String {
+    me.json("aiPrompt")
+        .and_then(|p| {
+            p.get(lang)
+                .or_else(|| p.get("en"))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| says(lang, "prompt").to_owned())
+}
+
+/// The tokens `messages` read, at about four characters a token.
+fn tokens_read(messages: &[Value]) -> i64 {
+    let read: usize = messages
+        .iter()
+        .map(|m| m["content"].as_str().map_or(0, str::len))
+        .sum();
+    i64::try_from(read / 4 + 1).unwrap_or(i64::MAX)
+}
+
+/// What an answer spent: the service's count, else about four characters a token both ways
+/// (nothing when nothing came back).
+fn spent_tokens(got: &Streamed, ok: bool, read: i64) -> i64 {
+    let tokens = got
+        .tokens
+        .unwrap_or_else(|| read + i64::try_from(got.text.len() / 4).unwrap_or(i64::MAX));
+    if ok || !got.text.trim().is_empty() {
+        tokens
+    } else {
+        0
+    }
+}
+
+/// The message an answer leaves: its text, or says it came back empty or the service is down.
+fn kept_answer(ok: bool, text: &str, lang: &str) -> String {
+    let kept = match (ok, text.is_empty()) {
+        (true, true) => says(lang, "empty").to_owned(),
+        (true, false) => text.to_owned(),
+        (false, true) => says(lang, "down").to_owned(),
+        (false, false) => format!("{text}\n\n{}", says(lang, "down")),
+    };
+    kept.chars().take(MAX_MESSAGE).collect()
 }
 
 #[cfg(test)]

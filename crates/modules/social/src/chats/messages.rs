@@ -10,6 +10,12 @@ impl Chats {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
+        let parts = self.message_parts(&ids).await?;
+        Ok(links.iter().filter_map(|link| parts.view(link)).collect())
+    }
+
+    /// The rows the views of messages `ids` are made of: messages, authors, reactions, files.
+    async fn message_parts(&self, ids: &[Uuid]) -> Result<MessageParts> {
         let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
         let rows = self
             .store
@@ -42,83 +48,29 @@ impl Chats {
                 ids.len() * MAX_FILES,
             )
             .await?;
+        let file_rows = self.attached_files(&files).await?;
+        Ok(MessageParts {
+            rows,
+            authors,
+            reactions,
+            files,
+            file_rows,
+        })
+    }
+
+    /// The file-storage rows of messages-to-files links `files`.
+    async fn attached_files(&self, files: &[Record]) -> Result<Vec<Record>> {
         let file_ids: Vec<Val> = files
             .iter()
             .filter_map(|f| f.uuid("fileStorageModuleFileId").map(Val::Uuid))
             .collect();
-        let file_rows = if file_ids.is_empty() {
-            Vec::new()
-        } else {
-            // Attachments are hidden files: members read them here, nobody lists them.
-            let files = self.store.entity(FILE)?;
-            stoa_store::publish::with_drafts(self.store.find_in(
-                &files,
-                "id",
-                &file_ids,
-                file_ids.len(),
-            ))
-            .await?
-        };
-        let mut out = Vec::new();
-        for link in links {
-            let Some(id) = link.uuid("messageId") else {
-                continue;
-            };
-            let Some(row) = rows.iter().find(|r| r.id() == Some(id)) else {
-                continue;
-            };
-            let Some(chat_id) = link.uuid("chatId") else {
-                continue;
-            };
-            let profile_id = authors
-                .iter()
-                .find(|a| a.uuid("messageId") == Some(id))
-                .and_then(|a| a.uuid("profileId"));
-            let mut counts: Vec<(String, Vec<Uuid>)> = Vec::new();
-            for r in reactions.iter().filter(|r| r.uuid("messageId") == Some(id)) {
-                let (Some(e), Some(p)) = (r.text("emoji"), r.uuid("profileId")) else {
-                    continue;
-                };
-                match counts.iter_mut().find(|(k, _)| k == e) {
-                    Some((_, ps)) => ps.push(p),
-                    None => counts.push((e.to_owned(), vec![p])),
-                }
-            }
-            let reactions = counts
-                .into_iter()
-                .map(|(emoji, profile_ids)| ReactionCount {
-                    emoji,
-                    count: profile_ids.len(),
-                    profile_ids,
-                })
-                .collect();
-            let files = files
-                .iter()
-                .filter(|f| f.uuid("messageId") == Some(id))
-                .filter_map(|f| {
-                    let fid = f.uuid("fileStorageModuleFileId")?;
-                    let r = file_rows.iter().find(|r| r.id() == Some(fid))?;
-                    Some(MessageFile {
-                        id: fid,
-                        file: r.text("file").map(str::to_owned),
-                        mime_type: r.text("mimeType").map(str::to_owned),
-                        size: r.int("size"),
-                        admin_title: r.text("adminTitle").map(str::to_owned),
-                    })
-                })
-                .collect();
-            out.push(Extended::new(
-                row.to_json(),
-                InChat {
-                    chat_id,
-                    position: link.int("orderIndex").unwrap_or(0),
-                    profile_id,
-                    reactions,
-                    files,
-                },
-            ));
+        if file_ids.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        // Attachments are hidden files: members read them here, nobody lists them.
+        let e = self.store.entity(FILE)?;
+        let found = self.store.find_in(&e, "id", &file_ids, file_ids.len());
+        stoa_store::publish::with_drafts(found).await
     }
 
     /// The view of the message of chats-to-messages `link` (404 when it was deleted meanwhile).
@@ -191,5 +143,83 @@ impl Chats {
             .first(AUTHOR, &[("messageId", Val::Uuid(message))])
             .await?
             .and_then(|a| a.uuid("profileId")))
+    }
+}
+
+/// The rows some messages' views are made of, read together.
+struct MessageParts {
+    rows: Vec<Record>,
+    authors: Vec<Record>,
+    reactions: Vec<Record>,
+    files: Vec<Record>,
+    file_rows: Vec<Record>,
+}
+
+impl MessageParts {
+    /// The view of the message of chats-to-messages `link` (`None` when its rows are missing).
+    fn view(&self, link: &Record) -> Option<ChatMessage> {
+        let id = link.uuid("messageId")?;
+        let row = self.rows.iter().find(|r| r.id() == Some(id))?;
+        let chat_id = link.uuid("chatId")?;
+        let profile_id = self
+            .authors
+            .iter()
+            .find(|a| a.uuid("messageId") == Some(id))
+            .and_then(|a| a.uuid("profileId"));
+        Some(Extended::new(
+            row.to_json(),
+            InChat {
+                chat_id,
+                position: link.int("orderIndex").unwrap_or(0),
+                profile_id,
+                reactions: self.reactions_on(id),
+                files: self.files_of(id),
+            },
+        ))
+    }
+
+    /// The reactions on message `id`: each emoji with who left it, in first-left order.
+    fn reactions_on(&self, id: Uuid) -> Vec<ReactionCount> {
+        let mut counts: Vec<(String, Vec<Uuid>)> = Vec::new();
+        for r in self
+            .reactions
+            .iter()
+            .filter(|r| r.uuid("messageId") == Some(id))
+        {
+            let (Some(e), Some(p)) = (r.text("emoji"), r.uuid("profileId")) else {
+                continue;
+            };
+            match counts.iter_mut().find(|(k, _)| k == e) {
+                Some((_, ps)) => ps.push(p),
+                None => counts.push((e.to_owned(), vec![p])),
+            }
+        }
+        counts
+            .into_iter()
+            .map(|(emoji, profile_ids)| ReactionCount {
+                emoji,
+                count: profile_ids.len(),
+                profile_ids,
+            })
+            .collect()
+    }
+
+    /// The files attached to message `id`.
+    fn files_of(&self, id: Uuid) -> Vec<MessageFile> {
+        self.files
+            .iter()
+            .filter(|f| f.uuid("messageId") == Some(id))
+            .filter_map(|f| {
+                let fid = f.uuid("fileStorageModuleFileId")?;
+                let r = self.file_rows.iter().find(|r| r.id() == Some(fid))?;
+                Some(MessageFile {
+                    id: fid,
+                    file: r.text("file").map(str::to_owned),
+                    mime_type: r.text("mimeType").map(str::to_owned),
+                    size: r.int("size"),
+                    admin_title: r.text("adminTitle").map(str::to_owned),
+                })
+            })
+            .collect()
     }
 }
