@@ -10,7 +10,7 @@ g() { if [ -n "$rev" ]; then git grep -E "$1" "$rev" -- crates/modules; else git
 count() { g "$1" | grep -v '/tests/' | wc -l; }
 echo "hand-written object schemas (json!({\"type\": \"object\"…)): $(count 'json!\(\{"type": "object"')"
 echo "&Map parameters: $(count ': &(serde_json::)?Map<String, Value>')"
-echo "reads by column name (.text/.int/.uuid/.json/.bool(\"…\")): $(count '\.(text|int|uuid|json|bool|decimal|timestamp)\("')"
+echo "reads by column name (.text/.int/.uuid/.json/.bool(\"…\") with one argument; a form builder's .text(\"Field\", v) and a declaration's ..int(\"number\") are not): $(count '[^.]\.(text|int|uuid|json|bool|decimal|timestamp)\("[^"]*"\)')"
 echo "Result<_, String>: $(count 'Result<[^<>]*, String>')"
 echo "typed routes (.endpoint(…) and .endpoint_replying(…)): $(count '\.endpoint(_replying)?\(')"
 echo "custom(…) operations: $(count '\bcustom\($')"

@@ -10,6 +10,8 @@
 //!         id: Uuid = "id",
 //!         status: String = "status",
 //!         number: Option<i64> = "number",
+//!         // The whole record, when the row is also answered as it is.
+//!         record: stoa_store::Record = "*",
 //!     }
 //! }
 //! let order = OrderRow::of(&record)?;
@@ -100,6 +102,13 @@ macro_rules! fields {
 
 fields!(String, Uuid, i64, bool, Decimal, Value, OffsetDateTime);
 
+/// The whole record, for a row that is also answered as it is (column `"*"`).
+impl Field for Record {
+    fn read(r: &Record, _entity: &str, _column: &str) -> Result<Self> {
+        Ok(r.clone())
+    }
+}
+
 /// What [`typed_row!`] declares: the entity a row type reads, and the columns it reads.
 pub trait TypedRow: Sized {
     /// The entity's key (`ecommerce.order`).
@@ -153,7 +162,7 @@ pub fn undeclared<T: TypedRow>(e: &stoa_kernel::model::Entity) -> Vec<&'static s
     T::COLUMNS
         .iter()
         .copied()
-        .filter(|c| *c != "id" && !e.fields.iter().any(|f| f.name == *c))
+        .filter(|c| *c != "id" && *c != "*" && !e.fields.iter().any(|f| f.name == *c))
         .filter(|c| !matches!(*c, "createdAt" | "updatedAt"))
         .collect()
 }

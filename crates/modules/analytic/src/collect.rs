@@ -431,18 +431,27 @@ impl Collector {
         let mut per_day: std::collections::BTreeMap<String, (i64, i64)> = (0..days)
             .map(|i| (day_of(now() - time::Duration::days(days - 1 - i)), (0, 0)))
             .collect();
-        let mut sums: HashMap<&str, HashMap<String, i64>> = HashMap::new();
+        let mut sums: HashMap<String, HashMap<String, i64>> = HashMap::new();
         for r in &rows {
-            let (Some(d), Some(m), Some(k)) = (r.text("day"), r.text("metric"), r.text("key"))
+            let crate::rows::CountRow {
+                day: Some(d),
+                metric: Some(m),
+                key: Some(k),
+                value,
+            } = crate::rows::CountRow::of(r)?
             else {
                 continue;
             };
-            let n = r.int("value").unwrap_or(0);
-            match (m, k) {
-                ("total", "views") => per_day.entry(d.to_owned()).or_default().0 += n,
-                ("total", "visitors") => per_day.entry(d.to_owned()).or_default().1 += n,
+            let n = value.unwrap_or(0);
+            match (m.as_str(), k.as_str()) {
+                ("total", "views") => per_day.entry(d).or_default().0 += n,
+                ("total", "visitors") => per_day.entry(d).or_default().1 += n,
                 (m @ ("page" | "referrer" | "device" | "language" | "event"), k) => {
-                    *sums.entry(m).or_default().entry(k.to_owned()).or_default() += n;
+                    *sums
+                        .entry(m.to_owned())
+                        .or_default()
+                        .entry(k.to_owned())
+                        .or_default() += n;
                 }
                 _ => {}
             }

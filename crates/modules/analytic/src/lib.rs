@@ -4,6 +4,7 @@
 
 pub mod collect;
 pub mod http;
+mod rows;
 
 use stoa_kernel::model::*;
 

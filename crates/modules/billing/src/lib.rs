@@ -5,7 +5,7 @@ pub mod guards;
 pub mod http;
 pub mod mail;
 pub mod provider;
-mod rows;
+pub mod rows;
 pub mod service;
 
 use stoa_kernel::model::*;

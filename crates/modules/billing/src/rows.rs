@@ -1,5 +1,6 @@
 //! The records the billing logic reads, as typed rows: each field named once with its column (a
-//! test holds them against the declarations).
+//! test holds them against the declarations). Public: a module above billing that is handed
+//! billing's records (ecommerce: intents, invoices, currencies) reads them through these.
 
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -15,6 +16,8 @@ stoa_store::typed_row! {
         provider_id: Option<String> = "providerId",
         amount: Option<Decimal> = "amount",
         success_url: Option<String> = "successUrl",
+        /// The provider's page the payer pays on.
+        payment_url: Option<String> = "paymentUrl",
         cancel_url: Option<String> = "cancelUrl",
         created_at: Option<String> = "createdAt",
         updated_at: Option<String> = "updatedAt",
@@ -46,9 +49,13 @@ stoa_store::typed_row! {
 }
 
 stoa_store::typed_row! {
-    /// A currency, as a payment's is checked.
+    /// A currency, as a payment's is checked and a price shows it.
     pub struct CurrencyRow for "billing.currency" {
+        id: Uuid = "id",
         slug: Option<String> = "slug",
+        symbol: Option<String> = "symbol",
+        title: Option<String> = "title",
+        is_default: Option<bool> = "isDefault",
     }
 }
 

@@ -652,7 +652,7 @@ pub async fn update_received_as(store: &Store, name: &str) -> Result<()> {
     {
         let mut exec = tx.exec();
         for row in rows {
-            if row.json("body") == Some(old_received_body()) {
+            if stoa_notification::rows::TemplateRow::of(&row)?.body == Some(old_received_body()) {
                 let mut m = Map::new();
                 m.insert("body".into(), new.clone());
                 store

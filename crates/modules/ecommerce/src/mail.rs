@@ -64,8 +64,9 @@ pub async fn update_templates(store: &stoa_store::Store) -> stoa_kernel::Result<
                 )?
                 .take(10);
             for row in stoa_store::repo::find(&mut exec, &template, &q).await?.0 {
-                if row.json("body").as_ref() == Some(&old["body"])
-                    && row.json("subject").as_ref() == Some(&old["subject"])
+                let words = stoa_notification::rows::TemplateRow::of(&row)?;
+                if words.body.as_ref() == Some(&old["body"])
+                    && words.subject.as_ref() == Some(&old["subject"])
                 {
                     let mut m = serde_json::Map::new();
                     m.insert("body".into(), new["body"].clone());

@@ -31,7 +31,7 @@ use stoa_store::{Exec, Record, Store, repo};
 use uuid::Uuid;
 
 use crate::prices::{self, Price};
-use crate::rows::{ChangeRow, LineRow, OrderRow};
+use crate::rows::{ChangeRow, LineRow, OrderCurrencyRow, OrderRow, ProductRow};
 use crate::status::{self, By};
 use crate::views::{
     AddToCart, Amount, CartGroup, CheckoutInvoice, CheckoutInvoices, CheckoutOrders,
@@ -176,18 +176,16 @@ pub enum Picked {
 /// One order with everything a cart, a checkout and an email show.
 struct Loaded {
     orders: Vec<Record>,
-    lines: Vec<Record>,
-    products: HashMap<Uuid, Record>,
+    lines: Vec<LineRow>,
+    products: HashMap<Uuid, ProductRow>,
     prices: HashMap<Uuid, Vec<Price>>,
     currency_of: HashMap<Uuid, Uuid>,
     intervals: HashMap<Uuid, String>,
 }
 
 impl Loaded {
-    fn lines_of(&self, order: Uuid) -> impl Iterator<Item = &Record> {
-        self.lines
-            .iter()
-            .filter(move |l| l.uuid("orderId") == Some(order))
+    fn lines_of(&self, order: Uuid) -> impl Iterator<Item = &LineRow> {
+        self.lines.iter().filter(move |l| l.order_id == order)
     }
 
     fn price(&self, product: Uuid, currency: Uuid) -> Option<Decimal> {
@@ -218,7 +216,7 @@ impl Loaded {
         let mut any = false;
         for l in self.lines_of(order) {
             any = true;
-            let p = l.uuid("productId").unwrap_or_default();
+            let p = l.product_id.unwrap_or_default();
             let product = self.products.get(&p).ok_or_else(|| {
                 Error::invalid_field("productId", format!("product {p} no longer exists"))
             })?;
@@ -230,15 +228,15 @@ impl Loaded {
                     "billingModuleCurrencyId",
                     format!(
                         "the product '{}' has no price in {cur}",
-                        product.text("slug").unwrap_or_default()
+                        product.slug.as_deref().unwrap_or_default()
                     ),
                 )
             })?;
             amount = price
-                .checked_mul(Decimal::from(l.int("quantity").unwrap_or(1)))
+                .checked_mul(Decimal::from(l.quantity))
                 .and_then(|x| amount.checked_add(x))
                 .ok_or_else(|| Error::invalid_field("quantity", "the total is too large"))?;
-            let t = product.text("type").unwrap_or("one_off").to_owned();
+            let t = product.kind.clone().unwrap_or_else(|| "one_off".into());
             match &kind {
                 Some(k) if *k != t => {
                     return Err(Error::invalid_field(
@@ -341,7 +339,7 @@ impl Commerce {
     }
 
     /// The lines of `orders`, read through a transaction.
-    async fn lines_in(&self, exec: &mut Exec<'_>, orders: &[Uuid]) -> Result<Vec<Record>> {
+    async fn lines_in(&self, exec: &mut Exec<'_>, orders: &[Uuid]) -> Result<Vec<LineRow>> {
         let q = FindQuery::all()
             .any_of(
                 &self.e.line,
@@ -349,15 +347,23 @@ impl Commerce {
                 orders.iter().copied().map(Val::Uuid).collect(),
             )?
             .take(u64::try_from(orders.len() * 50 + 1).unwrap_or(u64::MAX));
-        Ok(repo::find(exec, &self.e.line, &q).await?.0)
+        repo::find(exec, &self.e.line, &q)
+            .await?
+            .0
+            .iter()
+            .map(LineRow::of)
+            .collect()
     }
 
     /// The lines of `orders` (at most 50 an order).
-    async fn lines_of(&self, orders: &[Uuid]) -> Result<Vec<Record>> {
+    async fn lines_of(&self, orders: &[Uuid]) -> Result<Vec<LineRow>> {
         let ids: Vec<Val> = orders.iter().copied().map(Val::Uuid).collect();
         self.store
             .find_in(&self.e.line, "orderId", &ids, ids.len() * 50 + 1)
-            .await
+            .await?
+            .iter()
+            .map(LineRow::of)
+            .collect()
     }
 
     async fn load(&self, orders: Vec<Record>) -> Result<Loaded> {
@@ -366,7 +372,7 @@ impl Commerce {
         let lines = self.lines_of(&order_ids).await?;
         let product_ids: Vec<Uuid> = lines
             .iter()
-            .filter_map(|l| l.uuid("productId"))
+            .filter_map(|l| l.product_id)
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
@@ -376,7 +382,7 @@ impl Commerce {
         let mut intervals = HashMap::new();
         for (id, l) in listings {
             if let Some(p) = &l.product {
-                products.insert(id, p.clone());
+                products.insert(id, ProductRow::of(p)?);
             }
             if !l.prices.is_empty() {
                 prices.insert(id, l.prices.clone());
@@ -390,8 +396,9 @@ impl Commerce {
             .find_in(&self.e.o2c, "orderId", &ids, ids.len() * 2 + 1)
             .await?
             .iter()
-            .filter_map(|l| Some((l.uuid("orderId")?, l.uuid("billingModuleCurrencyId")?)))
-            .collect();
+            .map(OrderCurrencyRow::of)
+            .filter_map(|l| l.map(|l| Some((l.order_id?, l.currency_id?))).transpose())
+            .collect::<Result<_>>()?;
         Ok(Loaded {
             orders,
             lines,
@@ -490,10 +497,11 @@ pub fn status_title(status: &str, lang: &str) -> &'static str {
 /// Where a paid order goes, given its intents: delivering when one is a subscription, approving
 /// otherwise.
 fn paid_to(intents: &[Record]) -> &'static str {
-    if intents
-        .iter()
-        .any(|i| i.text("type") == Some("subscription"))
-    {
+    let subscription = |i: &Record| {
+        stoa_billing::rows::IntentRow::of(i)
+            .is_ok_and(|i| i.kind.as_deref() == Some("subscription"))
+    };
+    if intents.iter().any(subscription) {
         "delivering"
     } else {
         "approving"

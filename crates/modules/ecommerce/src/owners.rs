@@ -121,7 +121,10 @@ impl Owners {
             .find_in(&e, "ecommerceModuleOrderId", &vals, orders.len().max(1) * 4)
             .await?
             .iter()
-            .filter_map(|r| Some((r.uuid("ecommerceModuleOrderId")?, r.uuid("subjectId")?)))
+            .filter_map(|r| {
+                let r = crate::rows::OrderOwnerRow::of(r).ok()?;
+                Some((r.order_id?, r.subject_id?))
+            })
             .collect())
     }
 }

@@ -12,6 +12,10 @@ use stoa_kernel::value::Val;
 use stoa_store::{Record, Store};
 use uuid::Uuid;
 
+use crate::rows::{
+    AttributeCurrencyRow, AttributeRow, KeyAttributeRow, ProductAttributeRow, StoreProductRow,
+};
+
 /// One price of a product.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -80,11 +84,9 @@ async fn keyed_attributes(
         )
         .await?
         .iter()
-        .filter(|l| {
-            l.uuid("attributeKeyId")
-                .is_some_and(|k| key_ids.contains(&k))
-        })
-        .filter_map(|l| l.uuid("attributeId"))
+        .filter_map(|l| KeyAttributeRow::of(l).ok())
+        .filter(|l| l.key_id.is_some_and(|k| key_ids.contains(&k)))
+        .filter_map(|l| l.attribute_id)
         .collect::<HashSet<_>>()
         .into_iter()
         .map(Val::Uuid)
@@ -104,7 +106,10 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
     }
     let attrs: HashMap<Uuid, Decimal> = rows
         .iter()
-        .filter_map(|a| Some((a.id()?, a.decimal("number")?)))
+        .filter_map(|a| {
+            let a = AttributeRow::of(a).ok()?;
+            Some((a.id, a.number?))
+        })
         .collect();
     let priced_vals: Vec<Val> = attrs.keys().copied().map(Val::Uuid).collect();
     let a2c = store
@@ -125,24 +130,29 @@ pub async fn of(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid, Vec<Pr
         .await?
         .iter()
         .filter_map(|c| {
+            let c = stoa_billing::rows::CurrencyRow::of(c).ok()?;
             Some((
-                c.id()?,
+                c.id,
                 Currency {
-                    id: c.id()?,
-                    slug: c.text("slug").unwrap_or_default().to_owned(),
-                    symbol: c.text("symbol").unwrap_or_default().to_owned(),
-                    title: c.text("title").unwrap_or_default().to_owned(),
-                    is_default: c.bool("isDefault").unwrap_or(false),
+                    id: c.id,
+                    slug: c.slug.unwrap_or_default(),
+                    symbol: c.symbol.unwrap_or_default(),
+                    title: c.title.unwrap_or_default(),
+                    is_default: c.is_default.unwrap_or(false),
                 },
             ))
         })
         .collect();
     let currency_of: HashMap<Uuid, Uuid> = a2c
         .iter()
-        .filter_map(|l| Some((l.uuid("attributeId")?, l.uuid("billingModuleCurrencyId")?)))
+        .filter_map(|l| {
+            let l = AttributeCurrencyRow::of(l).ok()?;
+            Some((l.attribute_id?, l.currency_id?))
+        })
         .collect();
     for link in &p2a {
-        let (Some(product), Some(attr)) = (link.uuid("productId"), link.uuid("attributeId")) else {
+        let link = ProductAttributeRow::of(link)?;
+        let (Some(product), Some(attr)) = (link.product_id, link.attribute_id) else {
             continue;
         };
         let (Some(amount), Some(currency)) = (
@@ -332,7 +342,11 @@ async fn selling_stores(store: &Store, ids: &[Uuid]) -> Result<HashMap<Uuid, Vec
     let cut = links.len() >= cap;
     let mut out: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
     let add = |out: &mut HashMap<Uuid, Vec<Uuid>>, l: &Record| {
-        if let (Some(p), Some(s)) = (l.uuid("productId"), l.uuid("storeId")) {
+        if let Ok(StoreProductRow {
+            product_id: Some(p),
+            store_id: Some(s),
+        }) = StoreProductRow::of(l)
+        {
             let v = out.entry(p).or_default();
             if v.len() < 2 && !v.contains(&s) {
                 v.push(s);
@@ -501,7 +515,8 @@ pub async fn intervals(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid,
     let values: HashMap<Uuid, String> = rows
         .iter()
         .filter_map(|a| {
-            let m = a.json("string")?;
+            let a = AttributeRow::of(a).ok()?;
+            let m = a.string?;
             let v = m
                 .get("en")
                 .and_then(|v| v.as_str())
@@ -512,12 +527,14 @@ pub async fn intervals(store: &Store, products: &[Uuid]) -> Result<HashMap<Uuid,
                 v.as_str(),
                 "minute" | "hour" | "day" | "week" | "month" | "year"
             )
-            .then(|| (a.id(), v))
-            .and_then(|(id, v)| Some((id?, v)))
+            .then_some((a.id, v))
         })
         .collect();
     for l in &p2a {
-        if let (Some(p), Some(a)) = (l.uuid("productId"), l.uuid("attributeId"))
+        if let ProductAttributeRow {
+            product_id: Some(p),
+            attribute_id: Some(a),
+        } = ProductAttributeRow::of(l)?
             && let Some(v) = values.get(&a)
         {
             out.insert(p, v.clone());

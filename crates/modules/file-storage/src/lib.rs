@@ -6,6 +6,7 @@
 pub mod fetch;
 mod http;
 pub mod render;
+pub mod rows;
 pub mod service;
 pub mod sizes;
 pub mod sniff;

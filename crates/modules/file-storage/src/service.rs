@@ -274,7 +274,7 @@ impl Files {
     pub async fn url_of(&self, id: uuid::Uuid) -> Result<Option<String>> {
         let e = self.store.entity("file-storage.file")?;
         match self.store.get(&e, id).await {
-            Ok(r) => Ok(r.text("file").map(str::to_owned)),
+            Ok(r) => Ok(crate::rows::FileRow::of(&r)?.file),
             Err(Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(e),
         }

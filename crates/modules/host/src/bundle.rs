@@ -21,7 +21,14 @@ use stoa_kernel::{Error, Result};
 use stoa_store::{Record, Store};
 use uuid::Uuid;
 
+use crate::rows::{
+    ExternalRow, LayoutWidgetRow, MetadataRow, PageLayoutRow, PageMetadataRow, PageRow,
+    PageWidgetRow, typed, with_rows,
+};
+
 type Node = Map<String, Value>;
+/// A metadata record with its typed row (its tags are read by name, [`META_FIELDS`]).
+type Meta = (MetadataRow, Record);
 
 /// Depth of relation trees below a module widget.
 const DEPTH: u8 = 6;
@@ -285,8 +292,13 @@ const META_FIELDS: &[&str] = &[
 /// The page's metadata over the site defaults: `(any language, per language)`. For each language
 /// the record written in it is taken, else one written for any language (empty `language`),
 /// field by field over the defaults chosen the same way.
-async fn metadata(store: &Store, page: &Record, shown: Option<&Value>) -> Result<(Value, Value)> {
-    let (own, defaults) = metadata_records(store, page).await?;
+async fn metadata(
+    store: &Store,
+    pid: Uuid,
+    page: &PageRow,
+    shown: Option<&Value>,
+) -> Result<(Value, Value)> {
+    let (own, defaults) = metadata_records(store, pid).await?;
     let merged =
         |lang: Option<&str>| -> Value { merged_metadata(page, shown, &own, &defaults, lang) };
     let mut by_language = Map::new();
@@ -296,45 +308,47 @@ async fn metadata(store: &Store, page: &Record, shown: Option<&Value>) -> Result
     Ok((merged(None), Value::Object(by_language)))
 }
 
-/// The page's own metadata records, in the order it links them, and the site defaults (variant
-/// `primary`).
-async fn metadata_records(store: &Store, page: &Record) -> Result<(Vec<Record>, Vec<Record>)> {
+/// The own metadata records of page `pid`, in the order it links them, and the site defaults
+/// (variant `primary`).
+async fn metadata_records(store: &Store, pid: Uuid) -> Result<(Vec<Meta>, Vec<Meta>)> {
     let meta = store.entity("host.metadata")?;
     let defaults = store
         .find_by(&meta, &[("variant", Val::Text("primary".into()))], 10)
         .await?;
-    let links = store
-        .find_in(
-            &*store.entity("host.pages-to-metadata")?,
-            "pageId",
-            &[Val::Uuid(page.id().unwrap_or_default())],
-            10,
-        )
-        .await?;
-    let ids: Vec<Uuid> = links.iter().filter_map(|l| l.uuid("metadataId")).collect();
+    let links: Vec<PageMetadataRow> = typed(
+        &store
+            .find_in(
+                &*store.entity("host.pages-to-metadata")?,
+                "pageId",
+                &[Val::Uuid(pid)],
+                10,
+            )
+            .await?,
+    )?;
+    let ids: Vec<Uuid> = links.iter().filter_map(|l| l.metadata_id).collect();
     let mut found = by_ids(store, &meta, &ids).await?;
     // In the order the page links them.
     let own: Vec<Record> = ids.iter().filter_map(|id| found.remove(id)).collect();
-    Ok((own, defaults))
+    Ok((with_rows(own)?, with_rows(defaults)?))
 }
 
 /// The metadata record of `rows` for `lang`: the one written in it, else one written for any
 /// language (else, when no language is asked for, the first).
-fn metadata_for(rows: &[Record], lang: Option<&str>) -> Option<Record> {
-    let written_in = |r: &&Record, l: &str| r.text("language").unwrap_or_default() == l;
+fn metadata_for(rows: &[Meta], lang: Option<&str>) -> Option<Record> {
+    let written_in = |r: &&Meta, l: &str| r.0.language.as_deref().unwrap_or_default() == l;
     lang.and_then(|l| rows.iter().find(|r| written_in(r, l)))
         .or_else(|| rows.iter().find(|r| written_in(r, "")))
         .or_else(|| if lang.is_none() { rows.first() } else { None })
-        .cloned()
+        .map(|(_, r)| r.clone())
 }
 
 /// The metadata of the page in `lang` (`None`: any language): the record it shows, its own
 /// metadata over the `defaults`, field by field, and its title and description last.
 fn merged_metadata(
-    page: &Record,
+    page: &PageRow,
     shown: Option<&Value>,
-    own: &[Record],
-    defaults: &[Record],
+    own: &[Meta],
+    defaults: &[Meta],
     lang: Option<&str>,
 ) -> Value {
     let (own, default) = (metadata_for(own, lang), metadata_for(defaults, lang));
@@ -364,11 +378,11 @@ fn merged_metadata(
     if !out.contains_key("title") {
         out.insert(
             "title".into(),
-            Value::String(page.text("title").unwrap_or("Stoa").to_owned()),
+            Value::String(page.title.as_deref().unwrap_or("Stoa").to_owned()),
         );
     }
     if !out.contains_key("description")
-        && let Some(d) = page.text("description").filter(|d| !d.is_empty())
+        && let Some(d) = page.description.as_deref().filter(|d| !d.is_empty())
     {
         out.insert("description".into(), Value::String(d.to_owned()));
     }
@@ -404,19 +418,21 @@ async fn host_widgets(ctx: &mut Ctx<'_>, ids: &[Uuid], url: &str) -> Result<Hash
     let store = ctx.store;
     let hw = store.entity("host.widget")?;
     let rows = by_ids(store, &hw, ids).await?;
-    let ext = store
-        .find_in(
-            &*store.entity("host.widgets-to-external-widgets")?,
-            "widgetId",
-            &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
-            MAX_LINKS,
-        )
-        .await?;
+    let ext: Vec<(ExternalRow, Record)> = with_rows(
+        store
+            .find_in(
+                &*store.entity("host.widgets-to-external-widgets")?,
+                "widgetId",
+                &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
+                MAX_LINKS,
+            )
+            .await?,
+    )?;
     // Module widgets, one query per module.
     let mut by_module: HashMap<String, Vec<Uuid>> = HashMap::new();
-    for l in &ext {
-        if let (Some(m), Some(id)) = (l.text("externalModule"), l.uuid("externalWidgetId")) {
-            by_module.entry(m.to_owned()).or_default().push(id);
+    for (l, _) in &ext {
+        if let (Some(m), Some(id)) = (&l.external_module, l.external_widget_id) {
+            by_module.entry(m.clone()).or_default().push(id);
         }
     }
     let mut widgets: HashMap<(String, Uuid), Node> = HashMap::new();
@@ -444,11 +460,11 @@ async fn host_widgets(ctx: &mut Ctx<'_>, ids: &[Uuid], url: &str) -> Result<Hash
         let mut n = node(&hw, &r);
         let externals: Vec<Value> = ext
             .iter()
-            .filter(|l| l.uuid("widgetId") == Some(id))
-            .filter_map(|l| {
-                let module = l.text("externalModule")?.to_owned();
-                let w = widgets.get(&(module.clone(), l.uuid("externalWidgetId")?))?;
-                let mut link = node(&link_entity, l);
+            .filter(|(l, _)| l.widget_id == Some(id))
+            .filter_map(|(l, row)| {
+                let module = l.external_module.clone()?;
+                let w = widgets.get(&(module.clone(), l.external_widget_id?))?;
+                let mut link = node(&link_entity, row);
                 link.insert("module".into(), Value::String(module));
                 link.insert("widget".into(), Value::Object(w.clone()));
                 Some(Value::Object(link))
@@ -468,7 +484,7 @@ pub async fn build(
     parts: &[Arc<dyn stoa_api::module::BundlePart>],
 ) -> Result<Value> {
     let path = crate::pages::normalise(url)?;
-    let page = crate::pages::find_by_url(store, &path).await?;
+    let (page_row, page) = crate::pages::find_page(store, &path).await?;
     let pid = page
         .id()
         .ok_or_else(|| Error::internal("page without id"))?;
@@ -479,20 +495,22 @@ pub async fn build(
         children: HashMap::new(),
     };
     let layouts = page_layouts(store, pid).await?;
-    let p2w = store
-        .find_in(
-            &*store.entity("host.pages-to-widgets")?,
-            "pageId",
-            &[Val::Uuid(pid)],
-            MAX_LINKS,
-        )
-        .await?;
+    let p2w: Vec<PageWidgetRow> = typed(
+        &store
+            .find_in(
+                &*store.entity("host.pages-to-widgets")?,
+                "pageId",
+                &[Val::Uuid(pid)],
+                MAX_LINKS,
+            )
+            .await?,
+    )?;
     let wanted = widget_ids(&layouts.links, &p2w);
     let widgets = host_widgets(&mut ctx, &wanted, &path).await?;
     let layouts = layout_nodes(&layouts, &widgets);
-    let content = picked(&widgets, p2w.iter());
+    let content = picked(&widgets, p2w.iter().map(|l| l.widget_id));
     let shown = shown_record(&content);
-    let (meta, meta_by_language) = metadata(store, &page, shown).await?;
+    let (meta, meta_by_language) = metadata(store, pid, &page_row, shown).await?;
     let mut out = json!({
         "page": node(&*store.entity("host.page")?, &page),
         "url": path,
@@ -517,34 +535,38 @@ struct PageLayouts {
     ids: Vec<Uuid>,
     rows: HashMap<Uuid, Record>,
     /// Layouts-to-widgets rows.
-    links: Vec<Record>,
+    links: Vec<LayoutWidgetRow>,
 }
 
 /// The layouts of page `pid` and their widget links.
 async fn page_layouts(store: &Store, pid: Uuid) -> Result<PageLayouts> {
-    let p2l = store
-        .find_in(
-            &*store.entity("host.pages-to-layouts")?,
-            "pageId",
-            &[Val::Uuid(pid)],
-            50,
-        )
-        .await?;
+    let p2l: Vec<PageLayoutRow> = typed(
+        &store
+            .find_in(
+                &*store.entity("host.pages-to-layouts")?,
+                "pageId",
+                &[Val::Uuid(pid)],
+                50,
+            )
+            .await?,
+    )?;
     let ids: Vec<Uuid> = p2l
         .iter()
-        .filter(|l| l.text("variant") == Some("default"))
-        .filter_map(|l| l.uuid("layoutId"))
+        .filter(|l| l.variant.as_deref() == Some("default"))
+        .filter_map(|l| l.layout_id)
         .collect();
     let entity = store.entity("host.layout")?;
     let rows = by_ids(store, &entity, &ids).await?;
-    let links = store
-        .find_in(
-            &*store.entity("host.layouts-to-widgets")?,
-            "layoutId",
-            &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
-            MAX_LINKS,
-        )
-        .await?;
+    let links: Vec<LayoutWidgetRow> = typed(
+        &store
+            .find_in(
+                &*store.entity("host.layouts-to-widgets")?,
+                "layoutId",
+                &ids.iter().copied().map(Val::Uuid).collect::<Vec<_>>(),
+                MAX_LINKS,
+            )
+            .await?,
+    )?;
     Ok(PageLayouts {
         entity,
         ids,
@@ -554,24 +576,25 @@ async fn page_layouts(store: &Store, pid: Uuid) -> Result<PageLayouts> {
 }
 
 /// The host widgets the layouts' and the page's links name, each once.
-fn widget_ids(l2w: &[Record], p2w: &[Record]) -> Vec<Uuid> {
+fn widget_ids(l2w: &[LayoutWidgetRow], p2w: &[PageWidgetRow]) -> Vec<Uuid> {
     let mut wanted: Vec<Uuid> = l2w
         .iter()
-        .chain(p2w.iter())
-        .filter_map(|l| l.uuid("widgetId"))
+        .map(|l| l.widget_id)
+        .chain(p2w.iter().map(|l| l.widget_id))
+        .flatten()
         .collect();
     wanted.sort();
     wanted.dedup();
     wanted
 }
 
-/// The host widgets of `links`, in order (those not found left out).
-fn picked<'a>(
+/// The host widgets of links naming `widget_ids`, in order (those not found left out).
+fn picked(
     widgets: &HashMap<Uuid, Value>,
-    links: impl Iterator<Item = &'a Record>,
+    widget_ids: impl Iterator<Item = Option<Uuid>>,
 ) -> Vec<Value> {
-    links
-        .filter_map(|l| widgets.get(&l.uuid("widgetId")?).cloned())
+    widget_ids
+        .filter_map(|id| widgets.get(&id?).cloned())
         .collect()
 }
 
@@ -586,9 +609,13 @@ fn layout_nodes(layouts: &PageLayouts, widgets: &HashMap<Uuid, Value>) -> Vec<Va
             let mine = |variant: &str| {
                 picked(
                     widgets,
-                    layouts.links.iter().filter(|l| {
-                        l.uuid("layoutId") == Some(*id) && l.text("variant") == Some(variant)
-                    }),
+                    layouts
+                        .links
+                        .iter()
+                        .filter(|l| {
+                            l.layout_id == Some(*id) && l.variant.as_deref() == Some(variant)
+                        })
+                        .map(|l| l.widget_id),
                 )
             };
             n.insert("_before".into(), Value::Array(mine("default")));

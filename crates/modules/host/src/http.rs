@@ -62,9 +62,9 @@ pub fn routes(store: Arc<Store>) -> RouteBook<AppState> {
             |s: Arc<Store>, _: In| async move {
                 let urls = pages::all_pages(&s)
                     .await?
-                    .iter()
+                    .into_iter()
                     .map(|p| PageUrl {
-                        url: p.text("url").unwrap_or_default().to_owned(),
+                        url: p.url.unwrap_or_default(),
                     })
                     .collect();
                 Ok(PageUrlsResult { urls })

@@ -8,6 +8,7 @@ pub mod drafts;
 pub mod http;
 pub mod pages;
 pub mod publish;
+mod rows;
 pub mod search;
 
 use stoa_kernel::model::*;

@@ -12,6 +12,8 @@ use stoa_kernel::value::Val;
 use stoa_kernel::{Error, Result};
 use stoa_store::{Record, Store};
 
+use crate::rows::{PageRow, with_rows};
+
 /// Longest URL looked up.
 pub const MAX_URL: usize = 2000;
 
@@ -189,25 +191,39 @@ async fn matches(store: &Store, template: &str, url: &[&str]) -> Result<bool> {
 }
 
 /// Every page, in a stable order (static templates before dynamic ones, then by id).
-pub async fn all_pages(store: &Store) -> Result<Vec<Record>> {
+pub(crate) async fn all_pages(store: &Store) -> Result<Vec<PageRow>> {
     pages_up_to(store, usize::MAX).await
 }
 
 /// At most `cap` pages, in [`all_pages`]' order.
-pub async fn pages_up_to(store: &Store, cap: usize) -> Result<Vec<Record>> {
-    let mut out = store.all(&*store.entity("host.page")?, cap).await?;
-    out.sort_by_key(|p| p.text("url").unwrap_or_default().contains('['));
+pub(crate) async fn pages_up_to(store: &Store, cap: usize) -> Result<Vec<PageRow>> {
+    Ok(page_records(store, cap)
+        .await?
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect())
+}
+
+/// At most `cap` pages with their records, in [`all_pages`]' order.
+async fn page_records(store: &Store, cap: usize) -> Result<Vec<(PageRow, Record)>> {
+    let mut out = with_rows::<PageRow>(store.all(&*store.entity("host.page")?, cap).await?)?;
+    out.sort_by_key(|(p, _)| p.url.as_deref().unwrap_or_default().contains('['));
     Ok(out)
 }
 
 /// The page `url` shows.
 pub async fn find_by_url(store: &Store, url: &str) -> Result<Record> {
+    Ok(find_page(store, url).await?.1)
+}
+
+/// The page `url` shows, with its record.
+pub(crate) async fn find_page(store: &Store, url: &str) -> Result<(PageRow, Record)> {
     let path = normalise(url)?;
     let wanted = segments(&path);
-    for page in all_pages(store).await? {
-        let template = page.text("url").unwrap_or_default();
+    for (page, record) in page_records(store, usize::MAX).await? {
+        let template = page.url.as_deref().unwrap_or_default();
         if matches(store, template, &wanted).await? {
-            return Ok(page);
+            return Ok((page, record));
         }
     }
     Err(Error::not_found(format!("Page with url {path} not found")))
@@ -216,12 +232,12 @@ pub async fn find_by_url(store: &Store, url: &str) -> Result<Record> {
 /// The part of `url` at the template segment containing `segment` (`blog.articles.slug`);
 /// pagination defaults to `"1"`. `None` when the page or the segment is not there.
 pub async fn segment_value(store: &Store, url: &str, segment: &str) -> Result<Option<String>> {
-    let page = match find_by_url(store, url).await {
-        Ok(p) => p,
+    let page = match find_page(store, url).await {
+        Ok((p, _)) => p,
         Err(Error::NotFound { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
-    let template = page.text("url").unwrap_or_default();
+    let template = page.url.as_deref().unwrap_or_default();
     let t = segments(template);
     let path = normalise(url)?;
     let u = segments(&path);
@@ -266,7 +282,7 @@ async fn field_values(store: &Store, e: &Entity, field: &str, cap: usize) -> Res
 pub async fn concrete_urls(store: &Store, cap: usize) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for page in all_pages(store).await? {
-        let template = page.text("url").unwrap_or_default().to_owned();
+        let template = page.url.unwrap_or_default();
         let mut urls: Vec<String> = vec![String::new()];
         for seg in segments(&template).into_iter().map(parse_segment) {
             let room = cap.saturating_sub(out.len()).max(1);
@@ -339,7 +355,7 @@ pub async fn feed_entries(
         return Ok(None);
     };
     for page in all_pages(store).await? {
-        let template = page.text("url").unwrap_or_default().to_owned();
+        let template = page.url.unwrap_or_default();
         let segs: Vec<Segment<'_>> = segments(&template).into_iter().map(parse_segment).collect();
         let dynamic: Vec<&Segment<'_>> = segs
             .iter()

@@ -17,6 +17,8 @@ use stoa_kernel::{Error, Result};
 use stoa_store::Store;
 use uuid::Uuid;
 
+use crate::rows::{WidgetRow, typed};
+
 /// Most widgets one page publish takes along.
 const MAX_WIDGETS: usize = 500;
 
@@ -66,7 +68,7 @@ pub fn routes(store: Arc<Store>) -> RouteBook<AppState> {
 }
 
 /// The unpublished widgets page `id` shows.
-async fn unpublished_widgets(store: &Store, id: Uuid) -> Result<Vec<stoa_store::Record>> {
+async fn unpublished_widgets(store: &Store, id: Uuid) -> Result<Vec<WidgetRow>> {
     let p2w = store.entity("host.pages-to-widgets")?;
     let p2l = store.entity("host.pages-to-layouts")?;
     let l2w = store.entity("host.layouts-to-widgets")?;
@@ -86,11 +88,10 @@ async fn unpublished_widgets(store: &Store, id: Uuid) -> Result<Vec<stoa_store::
         }
     }
     let vals: Vec<_> = ids.into_iter().map(stoa_kernel::value::Val::Uuid).collect();
-    Ok(store
-        .find_in(&widget, "id", &vals, MAX_WIDGETS)
-        .await?
+    let found: Vec<WidgetRow> = typed(&store.find_in(&widget, "id", &vals, MAX_WIDGETS).await?)?;
+    Ok(found
         .into_iter()
-        .filter(|w| w.text(STATUS) != Some(PUBLISHED))
+        .filter(|w| w.status.as_deref() != Some(PUBLISHED))
         .collect())
 }
 
@@ -115,8 +116,9 @@ pub async fn publish_at(
             let names: Vec<String> = drafts
                 .iter()
                 .map(|w| {
-                    w.text("adminTitle")
-                        .or(w.text("slug"))
+                    w.admin_title
+                        .as_deref()
+                        .or(w.slug.as_deref())
                         .unwrap_or("a widget")
                         .to_owned()
                 })
@@ -146,10 +148,10 @@ pub async fn publish_at(
             let mut widgets = Vec::with_capacity(drafts.len());
             for w in &drafts {
                 // Already going live before the page: left as it is.
-                if at.is_some() && w.text(STATUS) == Some(SCHEDULED) && earlier(w, at) {
+                if at.is_some() && w.status.as_deref() == Some(SCHEDULED) && earlier(w, at) {
                     continue;
                 }
-                let wid = w.must_id()?;
+                let wid = w.id;
                 // Published meanwhile (by another admin): scheduling must not take it offline.
                 if at.is_some() {
                     let now = stoa_store::repo::read_text(&mut exec, &widget, wid, &[STATUS])
@@ -169,11 +171,11 @@ pub async fn publish_at(
     .await
 }
 
-/// Whether record `w`'s publication time comes before `at` (both as the store writes them).
-fn earlier(w: &stoa_store::Record, at: Option<&str>) -> bool {
+/// Whether widget `w`'s publication time comes before `at` (both as the store writes them).
+fn earlier(w: &WidgetRow, at: Option<&str>) -> bool {
     // As the store reads a time: RFC 3339, or a bare date (midnight UTC).
     let parse = stoa_kernel::value::parse_timestamp;
-    match (w.text(PUBLISH_AT).and_then(parse), at.and_then(parse)) {
+    match (w.publish_at.as_deref().and_then(parse), at.and_then(parse)) {
         (Some(mine), Some(page)) => mine <= page,
         _ => false,
     }
@@ -184,9 +186,15 @@ mod tests {
     use super::*;
     use stoa_store::record::{Cell, Record};
 
+    /// A widget as publishing reads it from a row of `cells` (and an id).
+    fn widget(mut cells: Vec<(&'static str, Cell)>) -> WidgetRow {
+        cells.push(("id", Cell::Text(Uuid::nil().to_string())));
+        WidgetRow::of(&Record(cells)).expect("a widget row")
+    }
+
     #[test]
     fn a_widget_going_live_sooner_is_told_by_the_times_the_store_reads() {
-        let w = Record(vec![(
+        let w = widget(vec![(
             PUBLISH_AT,
             Cell::Text("2030-01-01T10:00:00Z".into()),
         )]);
@@ -200,6 +208,6 @@ mod tests {
         );
         assert!(earlier(&w, Some("2030-01-01T10:00:00Z")));
         assert!(!earlier(&w, Some("not a time")));
-        assert!(!earlier(&Record(vec![]), Some("2030-01-02")));
+        assert!(!earlier(&widget(vec![]), Some("2030-01-02")));
     }
 }

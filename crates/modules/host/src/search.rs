@@ -28,6 +28,7 @@ use stoa_kernel::{Error, Result};
 use stoa_store::{Record, Store};
 
 use crate::pages::{Segment, parse_segment, segments};
+use crate::rows::PageRow;
 
 /// Most characters of a query.
 pub const MAX_QUERY: usize = 100;
@@ -94,7 +95,7 @@ async fn find_targets(store: &Store) -> Result<Vec<Target>> {
         template: None,
     }];
     for p in crate::pages::pages_up_to(store, MAX_PAGES).await? {
-        let url = p.text("url").unwrap_or_default();
+        let url = p.url.as_deref().unwrap_or_default();
         let records: Vec<_> = segments(url)
             .into_iter()
             .map(parse_segment)
@@ -297,27 +298,29 @@ fn marked(text: &str, stems: &[String], window: Option<usize>) -> Vec<Part> {
 }
 
 /// A record's address on the site (without the language), or `None` when it has none.
-fn address(t: &Target, r: &Record) -> Option<String> {
-    match &t.template {
-        None => {
-            let url = r.text("url")?;
-            (!url.contains('[') && !NOT_RESULTS.contains(&url)).then(|| url.to_owned())
-        }
-        Some(template) => {
-            let mut out = String::new();
-            for seg in segments(template) {
-                out.push('/');
-                match parse_segment(seg) {
-                    Segment::Static(s) => out.push_str(s),
-                    Segment::Record { field, .. } => {
-                        out.push_str(r.get(field)?.as_str()?);
-                    }
-                    Segment::Pagination { .. } => return None,
-                }
+fn address(t: &Target, r: &Record) -> Result<Option<String>> {
+    let Some(template) = &t.template else {
+        // A page, at its own URL.
+        let url = PageRow::of(r)?.url;
+        return Ok(url.filter(|u| !u.contains('[') && !NOT_RESULTS.contains(&u.as_str())));
+    };
+    Ok(template_address(template, r))
+}
+
+/// The address of record `r` under page URL template `template` (`None`: it has none).
+fn template_address(template: &str, r: &Record) -> Option<String> {
+    let mut out = String::new();
+    for seg in segments(template) {
+        out.push('/');
+        match parse_segment(seg) {
+            Segment::Static(s) => out.push_str(s),
+            Segment::Record { field, .. } => {
+                out.push_str(r.get(field)?.as_str()?);
             }
-            Some(if out.is_empty() { "/".into() } else { out })
+            Segment::Pagination { .. } => return None,
         }
     }
+    Some(if out.is_empty() { "/".into() } else { out })
 }
 
 /// The shortest word looked up with a typo (its halves must be trigrams).
@@ -425,7 +428,7 @@ async fn find(
             {
                 continue;
             }
-            if let Some((in_title, hit)) = hit_of(t, &r, stems, lang, fuzzy, words) {
+            if let Some((in_title, hit)) = hit_of(t, &r, stems, lang, fuzzy, words)? {
                 hits.push((u8::from(!in_title), order, hit));
             }
         }
@@ -456,11 +459,13 @@ fn hit_of(
     lang: &str,
     fuzzy: bool,
     words: &stoa_kernel::labels::Words,
-) -> Option<(bool, Hit)> {
+) -> Result<Option<(bool, Hit)>> {
     let e = &t.entity;
-    let path = address(t, r)?;
+    let Some(path) = address(t, r)? else {
+        return Ok(None);
+    };
     let Value::Object(fields) = r.to_json() else {
-        return None;
+        return Ok(None);
     };
     let title = title_of(&fields, lang);
     let body = body_of(e, &fields, lang);
@@ -472,7 +477,9 @@ fn hit_of(
         body.clone()
     };
     let all = searched_text(e, &fields, &title, &looked_at, lang);
-    let held = held_words(&all, stems, fuzzy)?;
+    let Some(held) = held_words(&all, stems, fuzzy) else {
+        return Ok(None);
+    };
     let stems = &held;
     let in_title = {
         let t = title.to_lowercase();
@@ -482,7 +489,7 @@ fn hit_of(
         .entity(e.module, e.name)
         .map(|l| if lang == "ru" { l.one.ru } else { l.one.en })
         .unwrap_or_else(|| e.name.to_owned());
-    Some((
+    Ok(Some((
         in_title,
         Hit {
             entity: e.key(),
@@ -491,7 +498,7 @@ fn hit_of(
             title: marked(&title, stems, None),
             snippet: marked(&body, stems, Some(SNIPPET)),
         },
-    ))
+    )))
 }
 
 /// A record's title in `lang` (its admin title when it has none), cut short.

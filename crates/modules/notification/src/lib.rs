@@ -4,7 +4,7 @@
 pub mod compose;
 pub mod http;
 pub mod mail;
-mod rows;
+pub mod rows;
 pub mod telegram;
 pub mod views;
 

@@ -322,8 +322,9 @@ impl Mailer {
             Err(e) => return Err(e),
         };
         let (topic_id, template_id) = (Record::must_id(&topic)?, Record::must_id(&template)?);
-        let subject = pick(&template.json("subject"), email.language)
-            .or_else(|| template.text("title").map(str::to_owned))
+        let words = crate::rows::TemplateRow::of(&template)?;
+        let subject = pick(&words.subject, email.language)
+            .or(words.title)
             .unwrap_or_else(|| "Notification".to_owned());
         let subject = render(&subject, &email.data).unwrap_or(subject);
         let n = s.entity("notification.notification")?;

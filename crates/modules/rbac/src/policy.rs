@@ -12,6 +12,8 @@ use stoa_kernel::Result;
 use stoa_store::Store;
 use uuid::Uuid;
 
+use crate::rows::{PermissionRow, RolePermissionRow, read_all};
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Seg {
     Lit(String),
@@ -265,19 +267,19 @@ impl Policy {
         let pe = self.store.entity(KEYS[0])?;
         let le = self.store.entity(KEYS[1])?;
         let mut perms = Vec::new();
-        for r in all(&self.store, &pe).await? {
-            if let (Some(id), Some(m), Some(p)) = (r.id(), r.text("method"), r.text("path")) {
+        for r in read_all::<PermissionRow>(&all(&self.store, &pe).await?)? {
+            if let (Some(method), Some(path)) = (r.method, r.path) {
                 perms.push(Perm {
-                    id,
-                    method: m.to_owned(),
-                    path: p.to_owned(),
-                    public: r.bool("public").unwrap_or(false),
+                    id: r.id,
+                    method,
+                    path,
+                    public: r.public.unwrap_or(false),
                 });
             }
         }
         let mut links = Vec::new();
-        for r in all(&self.store, &le).await? {
-            if let (Some(role), Some(p)) = (r.uuid("roleId"), r.uuid("permissionId")) {
+        for r in read_all::<RolePermissionRow>(&all(&self.store, &le).await?)? {
+            if let (Some(role), Some(p)) = (r.role_id, r.permission_id) {
                 links.push((role, p));
             }
         }

@@ -1,15 +1,159 @@
 //! The rows the account flows reason about, as types: an identity (its provider an enum, its
 //! address, account and confirmation as fields) and a session as its owner sees it. The
-//! permission row is [`crate::policy::Perm`]. A typed identity still answers with its record, so
-//! the wire shape stays the declared `RbacIdentity` and never gains a secret.
+//! permission table's row is [`crate::policy::Perm`]. A typed identity still answers with its
+//! record, so the wire shape stays the declared `RbacIdentity` and never gains a secret.
+//!
+//! Underneath, the records rbac reads are typed rows (each field named once with its column; a
+//! test holds them against the declarations). Never a secret column: those are read apart.
 
 use schemars::JsonSchema;
 use serde::{Serialize, Serializer};
+use serde_json::Value;
 use stoa_kernel::{Error, Result};
 use stoa_store::Record;
+use stoa_store::typed::TypedRow;
+use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::service::{ADDRESS, EMAIL, OIDC, TELEGRAM, WALLET};
+
+/// Each of `rows` as typed row `T` (an internal error when one lacks a column `T` needs).
+pub fn read_all<T: TypedRow>(rows: &[Record]) -> Result<Vec<T>> {
+    rows.iter().map(T::of).collect()
+}
+
+stoa_store::typed_row! {
+    /// An `rbac.identity` as the account flows read it (never its secrets).
+    pub struct IdentityRow for "rbac.identity" {
+        id: Uuid = "id",
+        provider: Option<String> = "provider",
+        email: Option<String> = "email",
+        /// A wallet's address, a Telegram user id, an OIDC account's label.
+        account: Option<String> = "account",
+        /// When the address was proved (absent or NULL: never).
+        verified_at: Option<String> = "verifiedAt",
+        /// An address waiting for its code to replace `email`.
+        pending_email: Option<String> = "pendingEmail",
+        verify_expires_at: Option<OffsetDateTime> = "verifyExpiresAt",
+        verify_attempts: Option<i64> = "verifyAttempts",
+        reset_expires_at: Option<OffsetDateTime> = "resetExpiresAt",
+        reset_attempts: Option<i64> = "resetAttempts",
+    }
+}
+
+impl IdentityRow {
+    /// Was the address proved?
+    pub fn confirmed(&self) -> bool {
+        self.verified_at.is_some()
+    }
+
+    /// Wrong confirmation codes sent so far.
+    pub fn verify_attempts(&self) -> i64 {
+        self.verify_attempts.unwrap_or(0)
+    }
+}
+
+stoa_store::typed_row! {
+    /// An `rbac.subject` (never its second factor's secrets).
+    pub struct SubjectRow for "rbac.subject" {
+        id: Uuid = "id",
+        /// When two-factor sign-in was turned on (absent or NULL: off).
+        totp_enabled_at: Option<String> = "totpEnabledAt",
+        /// The language the person last used on the site.
+        language: Option<String> = "language",
+    }
+}
+
+stoa_store::typed_row! {
+    /// An `rbac.session` (never its token hashes).
+    pub struct SessionRow for "rbac.session" {
+        id: Uuid = "id",
+        subject_id: Option<Uuid> = "subjectId",
+        expires_at: Option<OffsetDateTime> = "expiresAt",
+        /// When it was signed out (absent or NULL: it was not).
+        revoked_at: Option<String> = "revokedAt",
+        last_used_at: Option<String> = "lastUsedAt",
+        user_agent: Option<String> = "userAgent",
+        ip: Option<String> = "ip",
+        /// `secondFactor`: the sign-in passed a second factor.
+        options: Option<Value> = "options",
+        created_at: Option<String> = "createdAt",
+    }
+}
+
+impl SessionRow {
+    /// Did the sign-in that opened it pass a second factor?
+    pub fn second_factor(&self) -> bool {
+        self.options
+            .as_ref()
+            .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
+            .unwrap_or(false)
+    }
+}
+
+stoa_store::typed_row! {
+    /// An `rbac.role`.
+    pub struct RoleRow for "rbac.role" {
+        id: Uuid = "id",
+        slug: Option<String> = "slug",
+    }
+}
+
+stoa_store::typed_row! {
+    /// An `rbac.permission`: a route rule.
+    pub struct PermissionRow for "rbac.permission" {
+        id: Uuid = "id",
+        method: Option<String> = "method",
+        path: Option<String> = "path",
+        public: Option<bool> = "public",
+    }
+}
+
+stoa_store::typed_row! {
+    /// An `rbac.api-key` (never its token's hash).
+    pub struct ApiKeyRow for "rbac.api-key" {
+        id: Uuid = "id",
+        title: Option<String> = "title",
+        subject_id: Option<Uuid> = "subjectId",
+        is_active: Option<bool> = "isActive",
+        expires_at: Option<OffsetDateTime> = "expiresAt",
+        last_used_at: Option<OffsetDateTime> = "lastUsedAt",
+    }
+}
+
+stoa_store::typed_row! {
+    /// A link of a subject to an identity.
+    pub struct SubjectIdentityRow for "rbac.subjects-to-identities" {
+        id: Uuid = "id",
+        subject_id: Option<Uuid> = "subjectId",
+        identity_id: Option<Uuid> = "identityId",
+    }
+}
+
+stoa_store::typed_row! {
+    /// A role a subject holds.
+    pub struct SubjectRoleRow for "rbac.subjects-to-roles" {
+        id: Uuid = "id",
+        subject_id: Option<Uuid> = "subjectId",
+        role_id: Option<Uuid> = "roleId",
+    }
+}
+
+stoa_store::typed_row! {
+    /// A permission a role holds.
+    pub struct RolePermissionRow for "rbac.roles-to-permissions" {
+        role_id: Option<Uuid> = "roleId",
+        permission_id: Option<Uuid> = "permissionId",
+    }
+}
+
+stoa_store::typed_row! {
+    /// A role an API key is given.
+    pub struct KeyRoleRow for "rbac.api-keys-to-roles" {
+        api_key_id: Option<Uuid> = "apiKeyId",
+        role_id: Option<Uuid> = "roleId",
+    }
+}
 
 /// How an identity proves who it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,22 +230,25 @@ impl TryFrom<Record> for Identity {
     type Error = Error;
 
     fn try_from(row: Record) -> Result<Self> {
-        let provider = row
-            .text("provider")
+        let t = IdentityRow::of(&row)?;
+        let provider = t
+            .provider
+            .as_deref()
             .and_then(Provider::parse)
             .ok_or_else(|| {
                 Error::internal(format!(
                     "rbac.identity {:?} has an unknown provider {:?}",
-                    row.id(),
-                    row.text("provider")
+                    Some(t.id),
+                    t.provider
                 ))
             })?;
+        let confirmed = t.confirmed();
         Ok(Self {
-            id: row.must_id()?,
+            id: t.id,
             provider,
-            email: row.text("email").map(str::to_owned),
-            account: row.text("account").map(str::to_owned),
-            confirmed: row.text("verifiedAt").is_some(),
+            email: t.email,
+            account: t.account,
+            confirmed,
             row,
         })
     }
@@ -135,6 +282,36 @@ pub struct SessionView {
 mod tests {
     use super::*;
     use stoa_store::record::Cell;
+    use stoa_store::typed::undeclared;
+
+    fn check<T: TypedRow>() {
+        let m = crate::declarations();
+        let e = m
+            .entities
+            .iter()
+            .find(|e| e.key() == T::ENTITY)
+            .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
+        assert!(
+            undeclared::<T>(e).is_empty(),
+            "{}: {:?}",
+            T::ENTITY,
+            undeclared::<T>(e)
+        );
+    }
+
+    #[test]
+    fn every_typed_row_reads_declared_columns() {
+        check::<IdentityRow>();
+        check::<SubjectRow>();
+        check::<SessionRow>();
+        check::<RoleRow>();
+        check::<PermissionRow>();
+        check::<ApiKeyRow>();
+        check::<SubjectIdentityRow>();
+        check::<SubjectRoleRow>();
+        check::<RolePermissionRow>();
+        check::<KeyRoleRow>();
+    }
 
     fn row(provider: &str) -> Record {
         Record(vec![

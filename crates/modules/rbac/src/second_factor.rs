@@ -17,13 +17,14 @@
 //! computes codes from it) in a secret field, which no endpoint serialises.
 
 use rand::RngCore;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use stoa_kernel::value::{Val, now};
 use stoa_kernel::{Error, Result};
-use stoa_store::{Record, repo};
+use stoa_store::repo;
 use totp_rs::{Algorithm, Secret, TOTP};
 use uuid::Uuid;
 
+use crate::rows::{SessionRow, SubjectRow, read_all};
 use crate::service::{Auth, Ctx, Tokens};
 use crate::tokens;
 
@@ -151,12 +152,9 @@ impl Auth {
 
     /// Whether `subject` signs in with a second factor.
     pub async fn second_factor_enabled(&self, subject: Uuid) -> Result<bool> {
-        Ok(
-            stoa_store::publish::with_drafts(self.store.get(&self.e.subject, subject))
-                .await?
-                .text("totpEnabledAt")
-                .is_some(),
-        )
+        let row =
+            stoa_store::publish::with_drafts(self.store.get(&self.e.subject, subject)).await?;
+        Ok(SubjectRow::of(&row)?.totp_enabled_at.is_some())
     }
 
     /// What `/me` says about the caller's second factor.
@@ -443,39 +441,32 @@ impl Auth {
         subject: Uuid,
         current: Option<Uuid>,
     ) -> Result<Vec<crate::rows::SessionView>> {
-        let rows = self
-            .store
-            .find_by(
-                &self.e.session,
-                &[("subjectId", Val::Uuid(subject)), ("revokedAt", Val::Null)],
-                200,
-            )
-            .await?;
+        let rows: Vec<SessionRow> = read_all(
+            &self
+                .store
+                .find_by(
+                    &self.e.session,
+                    &[("subjectId", Val::Uuid(subject)), ("revokedAt", Val::Null)],
+                    200,
+                )
+                .await?,
+        )?;
         let t = now();
         let mut out: Vec<crate::rows::SessionView> = rows
-            .iter()
-            .filter(|r| {
-                r.text("expiresAt")
-                    .and_then(stoa_kernel::value::parse_timestamp)
-                    .is_some_and(|x| x > t)
-            })
-            .filter_map(|r| {
-                let id = r.id()?;
-                let created_at = r.text("createdAt").unwrap_or_default().to_owned();
-                Some(crate::rows::SessionView {
-                    id,
-                    last_used_at: r
-                        .text("lastUsedAt")
-                        .map_or_else(|| created_at.clone(), str::to_owned),
+            .into_iter()
+            .filter(|r| r.expires_at.is_some_and(|x| x > t))
+            .map(|r| {
+                let second_factor = r.second_factor();
+                let created_at = r.created_at.unwrap_or_default();
+                crate::rows::SessionView {
+                    id: r.id,
+                    last_used_at: r.last_used_at.unwrap_or_else(|| created_at.clone()),
                     created_at,
-                    user_agent: r.text("userAgent").map(str::to_owned),
-                    ip: r.text("ip").map(str::to_owned),
-                    second_factor: r
-                        .json("options")
-                        .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
-                        .unwrap_or(false),
-                    current: Some(id) == current,
-                })
+                    user_agent: r.user_agent,
+                    ip: r.ip,
+                    second_factor,
+                    current: Some(r.id) == current,
+                }
             })
             .collect();
         // Timestamps are written in one fixed format, so their text sorts as their time.
@@ -486,14 +477,17 @@ impl Auth {
     /// Ends session `sid` of `subject` at once (its access tokens stop working on their next
     /// request, its refresh token at once).
     pub async fn revoke_session(&self, subject: Uuid, sid: Uuid) -> Result<()> {
-        let row: Record = match self.store.get(&self.e.session, sid).await {
-            Ok(r) if r.uuid("subjectId") == Some(subject) => r,
-            Ok(_) | Err(Error::NotFound { .. }) => {
+        let row = match self.store.get(&self.e.session, sid).await {
+            Ok(r) => SessionRow::of(&r)?,
+            Err(Error::NotFound { .. }) => {
                 return Err(Error::not_found(format!("rbac.session {sid} not found")));
             }
             Err(e) => return Err(e),
         };
-        if row.text("revokedAt").is_none() {
+        if row.subject_id != Some(subject) {
+            return Err(Error::not_found(format!("rbac.session {sid} not found")));
+        }
+        if row.revoked_at.is_none() {
             self.revoke(sid).await?;
             let mut tx = self.store.begin().await?;
             record(&mut tx.exec(), subject, "a session was signed out", &[]).await?;

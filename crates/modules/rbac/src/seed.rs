@@ -14,6 +14,8 @@ use stoa_kernel::model::Entity;
 use stoa_kernel::value::{Val, fields};
 use stoa_store::Store;
 
+use crate::rows::{PermissionRow, RolePermissionRow, read_all};
+
 pub const SEED: &str = "rbac.defaults.v1";
 /// The `guest` role: held by anonymous subjects (a visitor's cart before any sign-in).
 pub const GUEST_SEED: &str = "rbac.guest.v1";
@@ -66,6 +68,19 @@ pub(crate) fn shape(path: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+impl PermissionRow {
+    /// `(METHOD, shape of the path)`: what a default grant is matched against.
+    fn key(&self) -> (String, String) {
+        (
+            self.method
+                .as_deref()
+                .unwrap_or_default()
+                .to_ascii_uppercase(),
+            shape(self.path.as_deref().unwrap_or_default()),
+        )
+    }
 }
 
 /// `(method, permission path, access)` of every operation that needs a permission row (admin
@@ -171,17 +186,11 @@ async fn grants(store: &Store, ops: &[Operation]) -> Result<usize> {
     let link = store.entity("rbac.roles-to-permissions")?;
     let role = store.entity("rbac.role")?;
     // Rows that already exist (written by an earlier release, or by an admin) are kept as they are.
-    let have: HashSet<(String, String)> = store
-        .all(&perm, usize::MAX)
-        .await?
-        .iter()
-        .map(|p| {
-            (
-                p.text("method").unwrap_or_default().to_ascii_uppercase(),
-                shape(p.text("path").unwrap_or_default()),
-            )
-        })
-        .collect();
+    let have: HashSet<(String, String)> =
+        read_all::<PermissionRow>(&store.all(&perm, usize::MAX).await?)?
+            .iter()
+            .map(PermissionRow::key)
+            .collect();
     let user = store
         .find_by(&role, &[("slug", Val::Text("user".into()))], 1)
         .await?
@@ -250,23 +259,18 @@ async fn public_flag(store: &Store, ops: &[Operation]) -> Result<()> {
         .filter(|(_, _, a)| *a == Access::Public)
         .map(|(m, p, _)| (m, shape(&p)))
         .collect();
-    let held: HashSet<uuid::Uuid> = store
-        .all(&link, usize::MAX)
-        .await?
-        .iter()
-        .filter_map(|l| l.uuid("permissionId"))
-        .collect();
+    let held: HashSet<uuid::Uuid> =
+        read_all::<RolePermissionRow>(&store.all(&link, usize::MAX).await?)?
+            .iter()
+            .filter_map(|l| l.permission_id)
+            .collect();
     let mut tx = store.begin().await?;
     let mut opened = 0;
     {
         let mut exec = tx.exec();
-        for p in store.all(&perm, usize::MAX).await? {
-            let Some(id) = p.id() else { continue };
-            let key = (
-                p.text("method").unwrap_or_default().to_ascii_uppercase(),
-                shape(p.text("path").unwrap_or_default()),
-            );
-            if !held.contains(&id) && public.contains(&key) {
+        for p in read_all::<PermissionRow>(&store.all(&perm, usize::MAX).await?)? {
+            let id = p.id;
+            if !held.contains(&id) && public.contains(&p.key()) {
                 store
                     .update_in(&mut exec, &perm, id, &fields(json!({"public": true})))
                     .await?;

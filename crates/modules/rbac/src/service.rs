@@ -217,10 +217,6 @@ pub(crate) fn idx(e: &Entity, name: &str) -> Result<usize> {
         .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))
 }
 
-pub(crate) fn ts(r: &Record, name: &str) -> Option<OffsetDateTime> {
-    r.text(name).and_then(parse_timestamp)
-}
-
 pub use stoa_kernel::value::normalise_email;
 
 fn wrong_credentials() -> Error {

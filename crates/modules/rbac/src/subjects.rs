@@ -13,6 +13,8 @@ use stoa_kernel::{Error, Result};
 use stoa_store::{Exec, Store};
 use uuid::Uuid;
 
+use crate::rows::{IdentityRow, SubjectIdentityRow, SubjectRoleRow, SubjectRow, read_all};
+
 /// Role ids by slug, and the change counter of `rbac.role` they were read at.
 type RoleIds = (u64, HashMap<&'static str, Option<Uuid>>);
 
@@ -87,13 +89,12 @@ impl Subjects {
         let links = FindQuery::all()
             .eq(&s2i, "subjectId", Val::Uuid(subject))?
             .take(100);
-        let ids: Vec<Val> = stoa_store::repo::find(exec, &s2i, &links)
-            .await?
-            .0
-            .iter()
-            .filter_map(|l| l.uuid("identityId"))
-            .map(Val::Uuid)
-            .collect();
+        let ids: Vec<Val> =
+            read_all::<SubjectIdentityRow>(&stoa_store::repo::find(exec, &s2i, &links).await?.0)?
+                .iter()
+                .filter_map(|l| l.identity_id)
+                .map(Val::Uuid)
+                .collect();
         if !ids.is_empty() {
             let same = FindQuery::all()
                 .any_of(&identity, "id", ids)?
@@ -134,39 +135,35 @@ impl Subjects {
     pub async fn first_emails(&self, subjects: &[Uuid]) -> Result<HashMap<Uuid, String>> {
         let link = self.store.entity("rbac.subjects-to-identities")?;
         let vals: Vec<Val> = subjects.iter().copied().map(Val::Uuid).collect();
-        let links = self
-            .store
-            .find_in(&link, "subjectId", &vals, subjects.len().max(1) * 8)
-            .await?;
+        let links: Vec<SubjectIdentityRow> = read_all(
+            &self
+                .store
+                .find_in(&link, "subjectId", &vals, subjects.len().max(1) * 8)
+                .await?,
+        )?;
         let ids: Vec<Val> = links
             .iter()
-            .filter_map(|l| l.uuid("identityId"))
+            .filter_map(|l| l.identity_id)
             .map(Val::Uuid)
             .collect();
-        let identities = self
-            .store
-            .find_in(
-                &*self.store.entity("rbac.identity")?,
-                "id",
-                &ids,
-                ids.len().max(1),
-            )
-            .await?;
+        let identities: Vec<IdentityRow> = read_all(
+            &self
+                .store
+                .find_in(
+                    &*self.store.entity("rbac.identity")?,
+                    "id",
+                    &ids,
+                    ids.len().max(1),
+                )
+                .await?,
+        )?;
         let email: HashMap<Uuid, String> = identities
             .iter()
-            .filter_map(|r| {
-                Some((
-                    r.id()?,
-                    r.text("email").filter(|e| !e.is_empty())?.to_lowercase(),
-                ))
-            })
+            .filter_map(|r| Some((r.id, lower_email(r)?)))
             .collect();
         let mut out = HashMap::new();
         for l in &links {
-            if let (Some(s), Some(e)) = (
-                l.uuid("subjectId"),
-                l.uuid("identityId").and_then(|i| email.get(&i)),
-            ) {
+            if let (Some(s), Some(e)) = (l.subject_id, l.identity_id.and_then(|i| email.get(&i))) {
                 out.entry(s).or_insert_with(|| e.clone());
             }
         }
@@ -180,19 +177,13 @@ impl Subjects {
             .identity_rows(subjects, cap)
             .await?
             .iter()
-            .filter_map(|r| r.text("email"))
-            .filter(|e| !e.is_empty())
-            .map(str::to_lowercase)
+            .filter_map(lower_email)
             .filter(|e| seen.insert(e.clone()))
             .collect())
     }
 
     /// The identities of `subjects` (at most `cap`).
-    async fn identity_rows(
-        &self,
-        subjects: &[Uuid],
-        cap: usize,
-    ) -> Result<Vec<stoa_store::Record>> {
+    async fn identity_rows(&self, subjects: &[Uuid], cap: usize) -> Result<Vec<IdentityRow>> {
         let identities = self
             .store
             .linked(
@@ -204,9 +195,12 @@ impl Subjects {
             )
             .await?;
         let vals: Vec<Val> = identities.iter().copied().map(Val::Uuid).collect();
-        self.store
-            .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, cap)
-            .await
+        read_all(
+            &self
+                .store
+                .find_in(&*self.store.entity("rbac.identity")?, "id", &vals, cap)
+                .await?,
+        )
     }
 
     /// The subjects holding the `admin` role (at most 100).
@@ -236,41 +230,49 @@ impl Subjects {
     pub async fn admin_recipients(&self) -> Result<Vec<(String, Option<String>)>> {
         let holders = self.admins().await?;
         let ids: Vec<Val> = holders.iter().copied().map(Val::Uuid).collect();
-        let language: HashMap<Uuid, String> = self
-            .store
-            .find_in(&*self.store.entity("rbac.subject")?, "id", &ids, ids.len())
-            .await?
-            .iter()
-            .filter_map(|r| Some((r.id()?, r.text("language")?.to_owned())))
+        let subjects: Vec<SubjectRow> = read_all(
+            &self
+                .store
+                .find_in(&*self.store.entity("rbac.subject")?, "id", &ids, ids.len())
+                .await?,
+        )?;
+        let language: HashMap<Uuid, String> = subjects
+            .into_iter()
+            .filter_map(|r| Some((r.id, r.language?)))
             .collect();
-        let links = self
-            .store
-            .find_in(
-                &*self.store.entity("rbac.subjects-to-identities")?,
-                "subjectId",
-                &ids,
-                1000,
-            )
-            .await?;
+        let links: Vec<SubjectIdentityRow> = read_all(
+            &self
+                .store
+                .find_in(
+                    &*self.store.entity("rbac.subjects-to-identities")?,
+                    "subjectId",
+                    &ids,
+                    1000,
+                )
+                .await?,
+        )?;
         let owner: HashMap<Uuid, Uuid> = links
             .iter()
-            .filter_map(|l| Some((l.uuid("identityId")?, l.uuid("subjectId")?)))
+            .filter_map(|l| Some((l.identity_id?, l.subject_id?)))
             .collect();
         let identity_ids: Vec<Val> = owner.keys().copied().map(Val::Uuid).collect();
+        let identities: Vec<IdentityRow> = read_all(
+            &self
+                .store
+                .find_in(
+                    &*self.store.entity("rbac.identity")?,
+                    "id",
+                    &identity_ids,
+                    1000,
+                )
+                .await?,
+        )?;
         let mut seen = HashSet::new();
-        Ok(self
-            .store
-            .find_in(
-                &*self.store.entity("rbac.identity")?,
-                "id",
-                &identity_ids,
-                1000,
-            )
-            .await?
+        Ok(identities
             .iter()
             .filter_map(|r| {
-                let email = r.text("email").filter(|e| !e.is_empty())?.to_lowercase();
-                let subject = owner.get(&r.id()?)?;
+                let email = lower_email(r)?;
+                let subject = owner.get(&r.id)?;
                 seen.insert(email.clone())
                     .then(|| (email, language.get(subject).cloned()))
             })
@@ -284,7 +286,7 @@ impl Subjects {
             .get(&*self.store.entity("rbac.subject")?, subject)
             .await
         {
-            Ok(r) => Ok(r.text("language").map(str::to_owned)),
+            Ok(r) => Ok(SubjectRow::of(&r)?.language),
             Err(Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(e),
         }
@@ -296,11 +298,10 @@ impl Subjects {
         Ok(self
             .identity_rows(subjects, 1000)
             .await?
-            .iter()
-            .filter(|r| r.text("provider") == Some(crate::service::TELEGRAM))
-            .filter_map(|r| r.text("account"))
+            .into_iter()
+            .filter(|r| r.provider.as_deref() == Some(crate::service::TELEGRAM))
+            .filter_map(|r| r.account)
             .filter(|a| !a.is_empty())
-            .map(str::to_owned)
             .filter(|a| seen.insert(a.clone()))
             .collect())
     }
@@ -320,11 +321,13 @@ impl Subjects {
         revoke: &HashSet<Uuid>,
     ) -> Result<(usize, usize)> {
         let s2r = self.store.entity("rbac.subjects-to-roles")?;
-        let have = self
-            .store
-            .find_by(&s2r, &[("subjectId", Val::Uuid(subject))], 1000)
-            .await?;
-        let held: HashSet<Uuid> = have.iter().filter_map(|r| r.uuid("roleId")).collect();
+        let have: Vec<SubjectRoleRow> = read_all(
+            &self
+                .store
+                .find_by(&s2r, &[("subjectId", Val::Uuid(subject))], 1000)
+                .await?,
+        )?;
+        let held: HashSet<Uuid> = have.iter().filter_map(|r| r.role_id).collect();
         let mut tx = self.store.begin().await?;
         let (mut added, mut removed) = (0, 0);
         {
@@ -336,11 +339,11 @@ impl Subjects {
                 added += 1;
             }
             for link in &have {
-                let (Some(id), Some(role)) = (link.id(), link.uuid("roleId")) else {
+                let Some(role) = link.role_id else {
                     continue;
                 };
                 if revoke.contains(&role) && !grant.contains(&role) {
-                    stoa_store::repo::delete(&mut exec, &s2r, id).await?;
+                    stoa_store::repo::delete(&mut exec, &s2r, link.id).await?;
                     removed += 1;
                 }
             }
@@ -348,4 +351,12 @@ impl Subjects {
         tx.commit().await?;
         Ok((added, removed))
     }
+}
+
+/// An identity's address, lower-case (none when it has none, or an empty one).
+fn lower_email(r: &IdentityRow) -> Option<String> {
+    r.email
+        .as_deref()
+        .filter(|e| !e.is_empty())
+        .map(str::to_lowercase)
 }

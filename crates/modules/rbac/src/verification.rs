@@ -25,7 +25,8 @@ use stoa_notification::mail::Email;
 use stoa_store::{Exec, Record, repo};
 use uuid::Uuid;
 
-use crate::service::{Auth, Ctx, EMAIL, Provider, ts};
+use crate::rows::{IdentityRow, SubjectIdentityRow, SubjectRow, read_all};
+use crate::service::{Auth, Ctx, EMAIL, Provider};
 use crate::tokens;
 
 /// The confirmation mail (a code, and a link to the page that takes it).
@@ -92,10 +93,6 @@ fn code_hash(id: Uuid, to: &str, code: &str) -> String {
     tokens::sha256_hex(&format!("{}.{to}.{code}", id.simple()))
 }
 
-fn confirmed(r: &Record) -> bool {
-    r.text("verifiedAt").is_some()
-}
-
 fn wrong_code() -> Error {
     Error::invalid_field(
         "code",
@@ -122,12 +119,12 @@ impl Auth {
     /// for one address never confirms another, however requests interleave.
     pub(crate) async fn send_verification(
         &self,
-        identity: &Record,
+        identity: &IdentityRow,
         to: &str,
         change: bool,
         ctx: &Ctx,
     ) -> Result<Record> {
-        let id = Record::must_id(identity)?;
+        let id = identity.id;
         self.limits.account(&format!("verify-mail-to:{to}")).await?;
         let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
         let mut set = vec![
@@ -135,8 +132,9 @@ impl Auth {
             ("verifyExpiresAt", Val::Timestamp(now() + VERIFY_TTL)),
         ];
         let held = identity
-            .text("pendingEmail")
-            .map_or(Val::Null, |p| Val::Text(p.to_owned()));
+            .pending_email
+            .as_ref()
+            .map_or(Val::Null, |p| Val::Text(p.clone()));
         let expect = if change {
             set.push(("pendingEmail", Val::Text(to.to_owned())));
             vec![]
@@ -193,9 +191,9 @@ impl Auth {
         ctx: &Ctx,
     ) -> Result<crate::views::SentTo> {
         let row = self.owned_email_identity(subject, identity).await?;
-        let to = match (row.text("pendingEmail"), row.text("email")) {
-            (Some(p), _) => p.to_owned(),
-            (None, Some(e)) if !confirmed(&row) => e.to_owned(),
+        let to = match (&row.pending_email, &row.email) {
+            (Some(p), _) => p.clone(),
+            (None, Some(e)) if !row.confirmed() => e.clone(),
             _ => {
                 return Err(Error::Conflict {
                     message: "this address is already confirmed".into(),
@@ -203,7 +201,7 @@ impl Auth {
                 });
             }
         };
-        if row.int("verifyAttempts").unwrap_or(0) >= VERIFY_ATTEMPTS {
+        if row.verify_attempts() >= VERIFY_ATTEMPTS {
             return Err(closed());
         }
         self.limits
@@ -226,8 +224,8 @@ impl Auth {
         ctx: &Ctx,
     ) -> Result<Record> {
         let row = self.owned_email_identity(subject, identity).await?;
-        let pending = row.text("pendingEmail").map(str::to_owned);
-        if pending.is_none() && confirmed(&row) {
+        let pending = row.pending_email.clone();
+        if pending.is_none() && row.confirmed() {
             return Err(Error::Conflict {
                 message: "this address is already confirmed".into(),
                 fields: Default::default(),
@@ -236,11 +234,11 @@ impl Auth {
         self.limits.account(&format!("verify:{identity}")).await?;
         let target = pending
             .clone()
-            .or_else(|| row.text("email").map(str::to_owned))
+            .or_else(|| row.email.clone())
             .unwrap_or_default();
         // Every try counts against the address, from whichever account or identity it comes.
         self.limits.code_tried(&target).await?;
-        let attempts = row.int("verifyAttempts").unwrap_or(0);
+        let attempts = row.verify_attempts();
         if attempts >= VERIFY_ATTEMPTS {
             return Err(closed());
         }
@@ -250,7 +248,7 @@ impl Auth {
         }
         self.spend_try(identity, attempts).await?;
         let stored = self.matching_code(&row, identity, &target, code).await?;
-        let old = row.text("email").map(str::to_owned);
+        let old = row.email.clone();
         let out = self
             .confirm_address(identity, stored, attempts, pending.as_deref())
             .await?;
@@ -288,13 +286,13 @@ impl Auth {
     /// The stored code of `identity` when `code` is it, for `target`, and has not expired.
     async fn matching_code(
         &self,
-        row: &Record,
+        row: &IdentityRow,
         identity: Uuid,
         target: &str,
         code: &str,
     ) -> Result<String> {
         let stored = self.secret_of(identity, "verifyCode").await?;
-        let live = ts(row, "verifyExpiresAt").is_some_and(|x| x > now());
+        let live = row.verify_expires_at.is_some_and(|x| x > now());
         let presented = code_hash(identity, target, code);
         stored
             .filter(|s| live && tokens::same(s, &presented))
@@ -348,12 +346,12 @@ impl Auth {
     /// waits for its code; the current one is told.
     pub(crate) async fn request_email_change(
         &self,
-        row: &Record,
+        row: &IdentityRow,
         email: &str,
         ctx: &Ctx,
     ) -> Result<Record> {
-        let id = Record::must_id(row)?;
-        if row.text("email") == Some(email) {
+        let id = row.id;
+        if row.email.as_deref() == Some(email) {
             return Err(Error::invalid_field(
                 "email",
                 "is already this account's address",
@@ -365,12 +363,12 @@ impl Auth {
                 "is already registered by another account",
             ));
         }
-        if row.int("verifyAttempts").unwrap_or(0) >= VERIFY_ATTEMPTS {
+        if row.verify_attempts() >= VERIFY_ATTEMPTS {
             return Err(closed());
         }
         self.limits.account(&format!("verify-mail:{id}")).await?;
         let out = self.send_verification(row, email, true, ctx).await?;
-        if let Some(old) = row.text("email") {
+        if let Some(old) = &row.email {
             self.tell_email_change(old, email, false, ctx).await;
         }
         Ok(out)
@@ -395,7 +393,7 @@ impl Auth {
         }
     }
 
-    async fn owned_email_identity(&self, subject: Uuid, identity: Uuid) -> Result<Record> {
+    async fn owned_email_identity(&self, subject: Uuid, identity: Uuid) -> Result<IdentityRow> {
         let found = self.owned_identity(subject, identity).await?;
         if found.provider != Provider::Email {
             return Err(Error::invalid_field(
@@ -403,7 +401,7 @@ impl Auth {
                 "only email-and-password identities are confirmed by mail",
             ));
         }
-        Ok(found.row)
+        IdentityRow::of(&found.row)
     }
 
     /// Inside a reset's transaction, once its code was accepted for `identity` (the row after the
@@ -413,9 +411,9 @@ impl Auth {
         &self,
         exec: &mut Exec<'_>,
         subject: Uuid,
-        identity: &Record,
+        identity: &IdentityRow,
     ) -> Result<Cleared> {
-        let id = Record::must_id(identity)?;
+        let id = identity.id;
         let mut out = Cleared {
             removed: Vec::new(),
             second_factor: false,
@@ -428,49 +426,17 @@ impl Auth {
             ("verifyExpiresAt", Val::Null),
             ("verifyAttempts", Val::Int(0)),
         ];
-        if confirmed(identity) {
+        if identity.confirmed() {
             repo::set_if(exec, i, id, &cleared, &[]).await?;
             return Ok(out);
         }
-        // Every other identity, page after page (the list is never cut at a page).
-        loop {
-            let links = FindQuery::all()
-                .eq(&self.e.s2i, "subjectId", Val::Uuid(subject))?
-                .filter(
-                    &self.e.s2i,
-                    "identityId",
-                    stoa_kernel::query::Op::Ne,
-                    stoa_kernel::query::FilterValue::One(Val::Uuid(id)),
-                )?
-                .take(1000);
-            let others: Vec<(Uuid, Uuid)> = repo::find(exec, &self.e.s2i, &links)
-                .await?
-                .0
-                .iter()
-                .filter_map(|l| Some((l.id()?, l.uuid("identityId")?)))
-                .collect();
-            if others.is_empty() {
-                break;
-            }
-            for (link, other) in others {
-                match repo::delete(exec, i, other).await? {
-                    Some(gone) if out.removed.len() < 100 => {
-                        out.removed.push(crate::views::RemovedIdentity {
-                            provider: gone.text("provider").map(str::to_owned),
-                            email: gone.text("email").map(str::to_owned),
-                            account: gone.text("account").map(str::to_owned),
-                        })
-                    }
-                    Some(_) => {}
-                    // A link whose identity is gone: drop the link itself.
-                    None => {
-                        repo::delete(exec, &self.e.s2i, link).await?;
-                    }
-                }
-            }
-        }
-        let before = repo::get(exec, &self.e.subject, subject).await?;
-        out.second_factor = before.is_some_and(|s| s.text("totpEnabledAt").is_some());
+        self.remove_other_identities(exec, subject, id, &mut out.removed)
+            .await?;
+        let before = repo::get(exec, &self.e.subject, subject)
+            .await?
+            .map(|s| SubjectRow::of(&s))
+            .transpose()?;
+        out.second_factor = before.is_some_and(|s| s.totp_enabled_at.is_some());
         repo::set_if(
             exec,
             &self.e.subject,
@@ -486,5 +452,54 @@ impl Auth {
             tracing::warn!(%subject, removed = out.removed.len(), second_factor = out.second_factor, "a first proof of the address removed what was added before it");
         }
         Ok(out)
+    }
+
+    /// Removes every identity of `subject` but `id`, page after page (the list is never cut at a
+    /// page), noting the first hundred in `removed`.
+    async fn remove_other_identities(
+        &self,
+        exec: &mut Exec<'_>,
+        subject: Uuid,
+        id: Uuid,
+        removed: &mut Vec<crate::views::RemovedIdentity>,
+    ) -> Result<()> {
+        let i = &self.e.identity;
+        loop {
+            let links = FindQuery::all()
+                .eq(&self.e.s2i, "subjectId", Val::Uuid(subject))?
+                .filter(
+                    &self.e.s2i,
+                    "identityId",
+                    stoa_kernel::query::Op::Ne,
+                    stoa_kernel::query::FilterValue::One(Val::Uuid(id)),
+                )?
+                .take(1000);
+            let others: Vec<(Uuid, Uuid)> =
+                read_all::<SubjectIdentityRow>(&repo::find(exec, &self.e.s2i, &links).await?.0)?
+                    .iter()
+                    .filter_map(|l| Some((l.id, l.identity_id?)))
+                    .collect();
+            if others.is_empty() {
+                break;
+            }
+            for (link, other) in others {
+                match repo::delete(exec, i, other).await? {
+                    Some(gone) if removed.len() < 100 => {
+                        let gone = IdentityRow::of(&gone)?;
+                        removed.push(crate::views::RemovedIdentity {
+                            provider: gone.provider,
+                            email: gone.email,
+                            account: gone.account,
+                        });
+                    }
+                    Some(_) => {}
+                    // A link whose identity is gone: drop the link itself.
+                    None => {
+                        repo::delete(exec, &self.e.s2i, link).await?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -30,6 +30,10 @@ use stoa_store::cluster::Shared;
 use stoa_store::{Record, Store, repo};
 use uuid::Uuid;
 
+use crate::rows::{
+    AssistantRow, AttachmentRow, AuthorRow, ChatRow, LinkRow, MemberRow, OwnFileRow, ProfileRow,
+    ReactionRow, typed,
+};
 use crate::views::{
     AiState, ChatMember, ChatMessage, ChatState, ChatView, Deleted, IdRef, InChat, MessageFile,
     MessageText, NewChat, NewMessage, NewProfile, ProfileCard, Reaction, ReactionCount, ReadMark,
@@ -221,26 +225,40 @@ impl Chats {
     }
 
     /// The membership row of `profile` in `chat` (404 when it is not a member).
-    async fn member(&self, subject: Uuid, profile: Uuid, chat: Uuid) -> Result<Record> {
+    async fn member(&self, subject: Uuid, profile: Uuid, chat: Uuid) -> Result<MemberRow> {
         self.owned(subject, profile).await?;
-        self.first(
-            MEMBERS,
-            &[
-                ("profileId", Val::Uuid(profile)),
-                ("chatId", Val::Uuid(chat)),
-            ],
-        )
-        .await?
-        .ok_or_else(not_found)
+        let row = self
+            .first(
+                MEMBERS,
+                &[
+                    ("profileId", Val::Uuid(profile)),
+                    ("chatId", Val::Uuid(chat)),
+                ],
+            )
+            .await?
+            .ok_or_else(not_found)?;
+        MemberRow::of(&row)
     }
 
     /// The member profiles of each of `chats`.
-    async fn members_of(&self, chats: &[Uuid]) -> Result<Vec<Record>> {
+    async fn members_of(&self, chats: &[Uuid]) -> Result<Vec<MemberRow>> {
         let e = self.store.entity(MEMBERS)?;
         let vals: Vec<Val> = chats.iter().copied().map(Val::Uuid).collect();
-        self.store
+        let rows = self
+            .store
             .find_in(&e, "chatId", &vals, chats.len().max(1) * MAX_MEMBERS)
-            .await
+            .await?;
+        typed(&rows)
+    }
+
+    /// The memberships of `profile` (at most `cap`).
+    async fn memberships(&self, profile: Uuid, cap: usize) -> Result<Vec<MemberRow>> {
+        let e = self.store.entity(MEMBERS)?;
+        let rows = self
+            .store
+            .find_in(&e, "profileId", &[Val::Uuid(profile)], cap)
+            .await?;
+        typed(&rows)
     }
 
     /// The subjects who should hear about `chat`: the owners of its member profiles.
@@ -249,7 +267,7 @@ impl Chats {
             .members_of(&[chat])
             .await?
             .iter()
-            .filter_map(|m| m.uuid("profileId"))
+            .filter_map(|m| m.profile_id)
             .collect();
         Ok(Audience::Subjects(
             self.owners.profile_owners(&profiles).await?,
@@ -267,36 +285,36 @@ impl Chats {
     async fn profile_cards(&self, ids: &[Uuid]) -> Result<HashMap<Uuid, ProfileCard>> {
         let e = self.store.entity(PROFILE)?;
         let vals: Vec<Val> = ids.iter().copied().map(Val::Uuid).collect();
-        Ok(self
+        let rows = self
             .store
             .find_in(&e, "id", &vals, ids.len().max(1))
-            .await?
-            .iter()
-            .filter_map(|p| {
-                let id = p.id()?;
-                Some((
-                    id,
+            .await?;
+        Ok(typed::<ProfileRow>(&rows)?
+            .into_iter()
+            .map(|p| {
+                (
+                    p.id,
                     ProfileCard {
-                        id,
-                        slug: p.text("slug").map(str::to_owned),
-                        admin_title: p.text("adminTitle").map(str::to_owned),
-                        title: Row::new(p.json("title").unwrap_or(Value::Null)),
-                        variant: p.text("variant").map(str::to_owned),
+                        id: p.id,
+                        slug: p.slug,
+                        admin_title: p.admin_title,
+                        title: Row::new(p.title.unwrap_or(Value::Null)),
+                        variant: p.variant,
                     },
-                ))
+                )
             })
             .collect())
     }
 
     /// Links of `chat` after position `after` (at most `cap`), newest last.
-    async fn links_after(&self, chat: Uuid, after: i64, cap: u64) -> Result<Vec<Record>> {
+    async fn links_after(&self, chat: Uuid, after: i64, cap: u64) -> Result<Vec<LinkRow>> {
         let e = self.store.entity(IN_CHAT)?;
         let q = FindQuery::all()
             .eq(&e, "chatId", Val::Uuid(chat))?
             .filter(&e, "orderIndex", Op::Gt, FilterValue::One(Val::Int(after)))?
             .sort(&e, "orderIndex", false)?
             .take(cap);
-        Ok(self.store.find(&e, &q).await?.rows)
+        typed(&self.store.find(&e, &q).await?.rows)
     }
 
     /// How many messages of `chat` lie after `last_read` (capped at [`UNREAD_CAP`]).
@@ -305,13 +323,19 @@ impl Chats {
     }
 
     /// The newest message link of `chat`.
-    async fn last_link(&self, chat: Uuid) -> Result<Option<Record>> {
+    async fn last_link(&self, chat: Uuid) -> Result<Option<LinkRow>> {
         let e = self.store.entity(IN_CHAT)?;
         let q = FindQuery::all()
             .eq(&e, "chatId", Val::Uuid(chat))?
             .sort(&e, "orderIndex", true)?
             .take(1);
-        Ok(self.store.find(&e, &q).await?.rows.into_iter().next())
+        self.store
+            .find(&e, &q)
+            .await?
+            .rows
+            .first()
+            .map(LinkRow::of)
+            .transpose()
     }
 
     /// Chats as a member sees them: each chat with its members (profile cards with their read
@@ -321,17 +345,17 @@ impl Chats {
     async fn views(
         &self,
         chats: &[Record],
-        mine: &[Record],
-        members: &[Record],
+        mine: &[MemberRow],
+        members: &[MemberRow],
     ) -> Result<Vec<ChatView>> {
         let mut base = Vec::new();
         let mut last_links = Vec::new();
         for chat in chats {
             let id = Record::must_id(chat)?;
-            let Some(me) = mine.iter().find(|m| m.uuid("chatId") == Some(id)) else {
+            let Some(me) = mine.iter().find(|m| m.chat_id == Some(id)) else {
                 continue;
             };
-            let last_read = me.int("lastRead").unwrap_or(0);
+            let last_read = me.last_read.unwrap_or(0);
             let unread = self.unread_in(id, last_read).await?;
             if let Some(l) = self.last_link(id).await? {
                 last_links.push(l);
@@ -344,16 +368,16 @@ impl Chats {
             .into_iter()
             .map(|m| (m.more.chat_id, m))
             .collect();
-        let profiles: Vec<Uuid> = members.iter().filter_map(|m| m.uuid("profileId")).collect();
+        let profiles: Vec<Uuid> = members.iter().filter_map(|m| m.profile_id).collect();
         let cards = self.profile_cards(&profiles).await?;
         Ok(base
             .into_iter()
             .map(|(chat, id, last_read, unread)| {
                 let members = members
                     .iter()
-                    .filter(|m| m.uuid("chatId") == Some(id))
+                    .filter(|m| m.chat_id == Some(id))
                     .filter_map(|m| {
-                        let p = m.uuid("profileId")?;
+                        let p = m.profile_id?;
                         let card = cards.get(&p).cloned().unwrap_or_else(|| ProfileCard {
                             id: p,
                             slug: None,
@@ -363,7 +387,7 @@ impl Chats {
                         });
                         Some(ChatMember {
                             card,
-                            last_read: m.int("lastRead").unwrap_or(0),
+                            last_read: m.last_read.unwrap_or(0),
                         })
                     })
                     .collect();
@@ -384,12 +408,8 @@ impl Chats {
     /// and unread count.
     pub async fn list(&self, subject: Uuid, profile: Uuid) -> Result<Vec<ChatView>> {
         self.owned(subject, profile).await?;
-        let links = self.store.entity(MEMBERS)?;
-        let mine = self
-            .store
-            .find_in(&links, "profileId", &[Val::Uuid(profile)], MAX_CHATS)
-            .await?;
-        let ids: Vec<Uuid> = mine.iter().filter_map(|m| m.uuid("chatId")).collect();
+        let mine = self.memberships(profile, MAX_CHATS).await?;
+        let ids: Vec<Uuid> = mine.iter().filter_map(|m| m.chat_id).collect();
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -494,36 +514,29 @@ impl Chats {
 
     /// The untitled chat of exactly `a` and `b`, if there is one.
     async fn direct_chat(&self, a: Uuid, b: Uuid) -> Result<Option<Uuid>> {
-        let e = self.store.entity(MEMBERS)?;
         let of_a: Vec<Uuid> = self
-            .store
-            .find_in(&e, "profileId", &[Val::Uuid(a)], MAX_CHATS * 5)
+            .memberships(a, MAX_CHATS * 5)
             .await?
             .iter()
-            .filter_map(|m| m.uuid("chatId"))
+            .filter_map(|m| m.chat_id)
             .collect();
         let of_b: HashSet<Uuid> = self
-            .store
-            .find_in(&e, "profileId", &[Val::Uuid(b)], MAX_CHATS * 5)
+            .memberships(b, MAX_CHATS * 5)
             .await?
             .iter()
-            .filter_map(|m| m.uuid("chatId"))
+            .filter_map(|m| m.chat_id)
             .collect();
         let both: Vec<Uuid> = of_a.into_iter().filter(|c| of_b.contains(c)).collect();
         if both.is_empty() {
             return Ok(None);
         }
         let members = self.members_of(&both).await?;
-        let chats = self.rows(CHAT, &both).await?;
+        let chats: Vec<ChatRow> = typed(&self.rows(CHAT, &both).await?)?;
         Ok(both.into_iter().find(|c| {
-            members
-                .iter()
-                .filter(|m| m.uuid("chatId") == Some(*c))
-                .count()
-                == 2
+            members.iter().filter(|m| m.chat_id == Some(*c)).count() == 2
                 && chats
                     .iter()
-                    .any(|r| r.id() == Some(*c) && r.text("title").is_none_or(|t| t.is_empty()))
+                    .any(|r| r.id == *c && r.title.as_deref().is_none_or(str::is_empty))
         }))
     }
 }

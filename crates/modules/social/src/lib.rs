@@ -4,6 +4,7 @@
 pub mod chats;
 pub mod http;
 pub mod owners;
+mod rows;
 pub mod views;
 
 use stoa_kernel::model::*;

@@ -121,8 +121,8 @@ impl Commerce {
         let oid = Record::must_id(&order_row)?;
         let loaded = Loaded {
             orders: vec![order_row],
-            lines: vec![line_row],
-            products: HashMap::from([(product, product_row)]),
+            lines: vec![LineRow::of(&line_row)?],
+            products: HashMap::from([(product, ProductRow::of(&product_row)?)]),
             prices: HashMap::from([(product, price_list)]),
             currency_of: HashMap::from([(oid, currency)]),
             // A view shows no intervals (a checkout reads them).
@@ -147,11 +147,7 @@ impl Commerce {
             if loaded.currency_of.get(&oid) != Some(&currency) {
                 continue;
             }
-            if let Some(line) = loaded
-                .lines_of(oid)
-                .filter_map(|l| LineRow::of(l).ok())
-                .find(|l| l.product_id == product)
-            {
+            if let Some(line) = loaded.lines_of(oid).find(|l| l.product_id == Some(product)) {
                 let q = (line.quantity + qty).min(MAX_QUANTITY);
                 let mut tx = self.store.begin().await?;
                 let mut exec = tx.exec();
@@ -304,7 +300,6 @@ impl Commerce {
             .lines_of(&[order])
             .await?
             .iter()
-            .filter_map(|l| LineRow::of(l).ok())
             .map(|l| l.quantity)
             .sum())
     }

@@ -23,10 +23,9 @@ impl Commerce {
         };
         let loaded = self.load(vec![row]).await?;
         let view = self.view(&loaded, &loaded.orders[0]);
-        let language = loaded.orders[0]
-            .text("language")
-            .unwrap_or(&self.default_language)
-            .to_owned();
+        let language = OrderRow::of(&loaded.orders[0])?
+            .language
+            .unwrap_or_else(|| self.default_language.clone());
         let buyer = self.buyer_addresses(&owners, &loaded.orders[0]).await?;
         let data = |lang: &str| {
             json!({
@@ -93,10 +92,10 @@ impl Commerce {
         for s in owners {
             buyer.extend(self.subjects.emails(*s).await?);
         }
-        if let Some(e) = order.text("email")
-            && !buyer.iter().any(|b| b == e)
+        if let Some(e) = OrderRow::of(order)?.email
+            && !buyer.contains(&e)
         {
-            buyer.insert(0, e.to_owned());
+            buyer.insert(0, e);
         }
         Ok(buyer)
     }
@@ -201,8 +200,8 @@ impl Commerce {
         );
         input.insert("variant".into(), json!("receipt-default"));
         self.store.create(&link, &input).await?;
-        row.text("file")
-            .map(str::to_owned)
+        stoa_file_storage::rows::FileRow::of(&row)?
+            .file
             .ok_or_else(|| Error::internal("a generated file without a URL"))
     }
 }

@@ -115,8 +115,9 @@ impl Commerce {
             .find_in(&self.e.o2i, "orderId", &vals, orders.len().max(1) * 20)
             .await?
             .iter()
-            .filter_map(|l| Some((l.uuid("orderId")?, l.uuid("billingModulePaymentIntentId")?)))
-            .collect();
+            .map(crate::rows::OrderIntentRow::of)
+            .filter_map(|l| l.map(|l| Some((l.order_id?, l.intent_id?))).transpose())
+            .collect::<Result<_>>()?;
         let intents: Vec<Uuid> = intent_of
             .iter()
             .map(|(_, i)| *i)
@@ -156,22 +157,23 @@ impl Commerce {
                     .iter()
                     .rev()
                     .find(|(i, _)| its.contains(i))
-                    .map(|(_, r)| r);
+                    .and_then(|(_, r)| stoa_billing::rows::InvoiceRow::of(r).ok());
                 let subject = owners.get(&id).copied();
-                let email = o
-                    .text("email")
+                let email = OrderRow::of(o)
+                    .ok()
+                    .and_then(|o| o.email)
                     .filter(|e| !e.is_empty())
-                    .map(str::to_owned)
                     .or_else(|| subject.and_then(|s| emails.get(&s).cloned()));
                 OrderSummary {
                     id,
                     checkout_total: v.more.checkout_total,
                     billing_module_currency: v.more.billing_module_currency,
                     total: v.more.total,
-                    provider: latest.and_then(|r| r.text("provider")).map(str::to_owned),
                     payment_status: latest
-                        .and_then(|r| r.text("status"))
+                        .as_ref()
+                        .and_then(|r| r.status.as_deref())
                         .and_then(InvoiceState::of),
+                    provider: latest.and_then(|r| r.provider),
                     subject_id: subject,
                     email,
                 }
@@ -204,9 +206,7 @@ impl Commerce {
     /// Line totals (every currency the product is priced in).
     pub async fn line_total(&self, line: Uuid) -> Result<Vec<Money>> {
         let l = self.store.get(&self.e.line, line).await?;
-        let order = l
-            .uuid("orderId")
-            .ok_or_else(|| Error::internal("line without order"))?;
+        let order = LineRow::of(&l)?.order_id;
         let loaded = self
             .load(vec![self.store.get(&self.e.order, order).await?])
             .await?;

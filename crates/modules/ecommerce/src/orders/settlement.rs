@@ -1,6 +1,9 @@
 //! Settlement: orders moving on when their intents are paid, status checks against billing, subscriptions' roles.
 
+use stoa_billing::rows::IntentRow;
+
 use super::*;
+use crate::rows::OrderIntentRow;
 use crate::views::{Enforced, Enforcement, Status};
 
 impl Commerce {
@@ -18,9 +21,9 @@ impl Commerce {
             let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
                 continue;
             };
-            match row.text("status") {
-                Some("paying") => {}
-                Some("canceled") => {
+            match OrderRow::of(&row)?.status.as_str() {
+                "paying" => {}
+                "canceled" => {
                     paid_after_cancel(oid);
                     continue;
                 }
@@ -28,12 +31,8 @@ impl Commerce {
             }
             let mine: Vec<Record> = all
                 .iter()
-                .filter(|l| l.uuid("orderId") == Some(oid))
-                .filter_map(|l| {
-                    intents
-                        .get(&l.uuid("billingModulePaymentIntentId")?)
-                        .cloned()
-                })
+                .filter(|l| l.order_id == Some(oid))
+                .filter_map(|l| intents.get(&l.intent_id?).cloned())
                 .collect();
             self.move_paid_in(exec, &row, oid, &mine, roles).await?;
         }
@@ -48,18 +47,15 @@ impl Commerce {
 
     /// The orders the intents `paid` pay, each once.
     async fn orders_paid_by_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<Vec<Uuid>> {
-        let ids: Vec<Val> = paid
-            .iter()
-            .filter_map(|r| r.uuid("id"))
-            .map(Val::Uuid)
-            .collect();
+        let ids: Vec<Val> = paid.iter().filter_map(Record::id).map(Val::Uuid).collect();
         let q = self.o2i_query("billingModulePaymentIntentId", ids)?;
         let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
             .await?
             .0
             .iter()
-            .filter_map(|l| l.uuid("orderId"))
-            .collect();
+            .map(OrderIntentRow::of)
+            .filter_map(|l| l.map(|l| l.order_id).transpose())
+            .collect::<Result<_>>()?;
         orders.sort_unstable();
         orders.dedup();
         Ok(orders)
@@ -73,23 +69,28 @@ impl Commerce {
         exec: &mut Exec<'_>,
         paid: &[Record],
         orders: &[Uuid],
-    ) -> Result<(Vec<Record>, HashMap<Uuid, Record>)> {
+    ) -> Result<(Vec<OrderIntentRow>, HashMap<Uuid, Record>)> {
         let q = self.o2i_query("orderId", orders.iter().copied().map(Val::Uuid).collect())?;
-        let all = repo::find(exec, &self.e.o2i, &q).await?.0;
+        let all = repo::find(exec, &self.e.o2i, &q)
+            .await?
+            .0
+            .iter()
+            .map(OrderIntentRow::of)
+            .collect::<Result<Vec<_>>>()?;
         let mut intents: HashMap<Uuid, Record> = paid
             .iter()
-            .filter_map(|r| Some((r.uuid("id")?, r.clone())))
+            .filter_map(|r| Some((r.id()?, r.clone())))
             .collect();
         let other: Vec<Uuid> = all
             .iter()
-            .filter_map(|l| l.uuid("billingModulePaymentIntentId"))
+            .filter_map(|l| l.intent_id)
             .filter(|i| !intents.contains_key(i))
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
         if !other.is_empty() {
             for r in self.billing.intents_in(exec, &other).await? {
-                if let Some(id) = r.uuid("id") {
+                if let Some(id) = r.id() {
                     intents.insert(id, r);
                 }
             }
@@ -116,7 +117,8 @@ impl Commerce {
             // for the row): read again, so a cancel that won is not passed over in silence.
             Err(Error::Conflict { .. }) => {
                 let now = repo::get(exec, &self.e.order, oid).await?;
-                if now.as_ref().and_then(|r| r.text("status")) == Some("canceled") {
+                let now = now.as_ref().map(OrderRow::of).transpose()?;
+                if now.is_some_and(|o| o.status == "canceled") {
                     paid_after_cancel(oid);
                 }
                 Ok(())
@@ -158,10 +160,10 @@ impl Commerce {
             "paying" => {
                 let intent_ids = self.intents_of(order).await?;
                 let intents = self.billing.intents(&intent_ids).await?;
-                if intents
-                    .iter()
-                    .any(|i| i.text("status") == Some("succeeded"))
-                {
+                let succeeded = |i: &Record| {
+                    IntentRow::of(i).is_ok_and(|i| i.status.as_deref() == Some("succeeded"))
+                };
+                if intents.iter().any(succeeded) {
                     let to = paid_to(&intents);
                     self.transition(order, Move::to(to, "payment")).await?;
                     return Ok(to.into());
@@ -227,10 +229,11 @@ impl Commerce {
         let paid = self.billing.paid_at(&intent_ids).await?;
         Ok(intents
             .iter()
-            .filter(|i| i.text("type") == Some("subscription"))
+            .filter_map(|i| IntentRow::of(i).ok())
+            .filter(|i| i.kind.as_deref() == Some("subscription"))
             .filter_map(|i| {
-                let start = paid.get(&i.id()?).and_then(|s| parse_timestamp(s))?;
-                period_end(start, i.text("interval")?)
+                let start = paid.get(&i.id).and_then(|s| parse_timestamp(s))?;
+                period_end(start, i.interval.as_deref()?)
             })
             .max())
     }
@@ -244,8 +247,7 @@ impl Commerce {
             .await?;
         let of_product: HashSet<Uuid> = lines
             .iter()
-            .filter_map(|l| LineRow::of(l).ok())
-            .filter(|l| l.product_id == product)
+            .filter(|l| l.product_id == Some(product))
             .map(|l| l.order_id)
             .collect();
         let mut out = Vec::new();

@@ -12,14 +12,14 @@ impl Commerce {
         let lines: Vec<LineView> = l
             .lines_of(oid)
             .map(|line| {
-                let pid = line.uuid("productId").unwrap_or_default();
-                let q = Decimal::from(line.int("quantity").unwrap_or(1));
+                let pid = line.product_id.unwrap_or_default();
+                let q = Decimal::from(line.quantity);
                 let product = l.products.get(&pid).map(|p| ProductCard {
                     id: pid,
-                    slug: p.text("slug").map(str::to_owned),
-                    title: p.json("title").map(Row::new),
-                    kind: p.text("type").map(str::to_owned),
-                    admin_title: p.text("adminTitle").map(str::to_owned),
+                    slug: p.slug.clone(),
+                    title: p.title.clone().map(Row::new),
+                    kind: p.kind.clone(),
+                    admin_title: p.admin_title.clone(),
                 });
                 let line_totals: Vec<Money> = l
                     .prices
@@ -39,7 +39,7 @@ impl Commerce {
                     })
                     .unwrap_or_default();
                 LineView::new(
-                    line.to_json(),
+                    line.record.to_json(),
                     LineMore {
                         product,
                         total: line_totals,
@@ -154,17 +154,18 @@ impl Commerce {
             .await?
             .iter()
             .filter_map(|i| {
-                let status = InvoiceState::of(i.text("status").unwrap_or("draft"))?;
+                let i = stoa_billing::rows::InvoiceRow::of(i).ok()?;
+                let status = InvoiceState::of(i.status.as_deref().unwrap_or("draft"))?;
                 let url = i
-                    .text("paymentUrl")
+                    .payment_url
                     .filter(|u| status == InvoiceState::Open && !u.is_empty());
                 Some(Payment {
-                    id: i.id()?,
+                    id: i.id,
                     status,
-                    provider: i.text("provider").map(str::to_owned),
-                    amount: Amount(i.decimal("amount").unwrap_or_default()),
-                    created_at: i.text("createdAt").map(str::to_owned),
-                    payment_url: url.map(str::to_owned),
+                    provider: i.provider,
+                    amount: Amount(i.amount.unwrap_or_default()),
+                    created_at: i.created_at,
+                    payment_url: url,
                 })
             })
             .collect())
@@ -188,7 +189,9 @@ impl Commerce {
             .await?;
         match existing
             .first()
-            .and_then(|r| r.uuid("fileStorageModuleFileId"))
+            .map(crate::rows::OrderFileRow::of)
+            .transpose()?
+            .and_then(|r| r.file_id)
         {
             Some(fid) => self.files.url_of(fid).await,
             None => Ok(None),
@@ -201,7 +204,7 @@ impl Commerce {
             .store
             .find_by(&self.e.change, &[("orderId", Val::Uuid(order))], 200)
             .await?;
-        rows.sort_by(|a, b| a.text("createdAt").cmp(&b.text("createdAt")));
+        rows.sort_by_cached_key(|r| ChangeRow::of(r).ok().map(|c| c.created_at));
         Ok(rows)
     }
 
@@ -218,13 +221,7 @@ impl Commerce {
     pub async fn quantity(&self, subject: Uuid) -> Result<i64> {
         let rows: Vec<Record> = self.open_orders(subject).await?;
         let ids: Vec<Uuid> = rows.iter().filter_map(Record::id).collect();
-        Ok(self
-            .lines_of(&ids)
-            .await?
-            .iter()
-            .filter_map(|l| LineRow::of(l).ok())
-            .map(|l| l.quantity)
-            .sum())
+        Ok(self.lines_of(&ids).await?.iter().map(|l| l.quantity).sum())
     }
 
     /// Totals of the open cart per currency (each order counted in its own currency).

@@ -144,11 +144,7 @@ impl Commerce {
         let mut revoke_products = Vec::new();
         for o in &loaded.orders {
             let oid = Record::must_id(o)?;
-            let products: Vec<Uuid> = loaded
-                .lines_of(oid)
-                .filter_map(|l| LineRow::of(l).ok())
-                .map(|l| l.product_id)
-                .collect();
+            let products: Vec<Uuid> = loaded.lines_of(oid).filter_map(|l| l.product_id).collect();
             match OrderRow::of(o)?.status.as_str() {
                 "delivering" => grant_products.extend(products),
                 "paying" | "delivered" => revoke_products.extend(products),

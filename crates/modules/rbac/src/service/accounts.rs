@@ -2,6 +2,7 @@
 //! start with.
 
 use super::*;
+use crate::rows::{IdentityRow, RoleRow, SubjectIdentityRow, read_all};
 
 impl Auth {
     /// The identity of `provider` for `key` (an address, a wallet), by its unique login.
@@ -9,17 +10,17 @@ impl Auth {
         &self,
         provider: &str,
         key: &str,
-    ) -> Result<Option<Record>> {
-        Ok(self
-            .store
+    ) -> Result<Option<IdentityRow>> {
+        self.store
             .find_by(
                 &self.e.identity,
                 &[("login", Val::Text(login_key(provider, key)))],
                 1,
             )
             .await?
-            .into_iter()
-            .next())
+            .first()
+            .map(IdentityRow::of)
+            .transpose()
     }
 
     pub(crate) async fn subject_of(&self, identity: Uuid) -> Result<Option<Uuid>> {
@@ -28,7 +29,9 @@ impl Auth {
             .find_by(&self.e.s2i, &[("identityId", Val::Uuid(identity))], 1)
             .await?
             .first()
-            .and_then(|r| r.uuid("subjectId")))
+            .map(SubjectIdentityRow::of)
+            .transpose()?
+            .and_then(|r| r.subject_id))
     }
 
     /// Replaces identity `identity`'s bcrypt hash `old` by an argon2id hash of `password` (just
@@ -88,28 +91,30 @@ impl Auth {
 
     /// The roles a new account gets: those open to registration, narrowed to `requested` slugs.
     pub(super) async fn registration_roles(&self, requested: &[String]) -> Result<Vec<Uuid>> {
-        let open = self
-            .store
-            .find_by(
-                &self.e.role,
-                &[("availableOnRegistration", Val::Bool(true))],
-                1000,
-            )
-            .await?;
+        let open: Vec<RoleRow> = read_all(
+            &self
+                .store
+                .find_by(
+                    &self.e.role,
+                    &[("availableOnRegistration", Val::Bool(true))],
+                    1000,
+                )
+                .await?,
+        )?;
         if requested.is_empty() {
-            return open.iter().map(Record::must_id).collect();
+            return Ok(open.iter().map(|r| r.id).collect());
         }
         let mut out = Vec::new();
         for slug in requested {
             let r = open
                 .iter()
-                .find(|r| r.text("slug") == Some(slug.as_str()))
+                .find(|r| r.slug.as_deref() == Some(slug.as_str()))
                 .ok_or_else(|| {
                     Error::Forbidden(format!(
                         "the role '{slug}' cannot be chosen at registration"
                     ))
                 })?;
-            out.push(Record::must_id(r)?);
+            out.push(r.id);
         }
         Ok(out)
     }
@@ -274,15 +279,12 @@ impl Auth {
         self.limits.before_sign_in(&ctx.ip, &account).await?;
         let identity = self.identity_by_login(EMAIL, &email).await?;
         let stored = match &identity {
-            Some(i) => self.secret_of(Record::must_id(i)?, "password").await?,
+            Some(i) => self.secret_of(i.id, "password").await?,
             None => None,
         };
         let ok = self.hasher.verify(password, stored.clone()).await?;
         let subject = match (&identity, ok) {
-            (Some(i), true) => self
-                .subject_of(Record::must_id(i)?)
-                .await?
-                .map(|s| (s, Record::must_id(i))),
+            (Some(i), true) => self.subject_of(i.id).await?.map(|s| (s, i.id)),
             _ => None,
         };
         let Some((subject, identity)) = subject else {
@@ -291,7 +293,6 @@ impl Auth {
             return Err(wrong_credentials());
         };
         self.limits.succeeded(&ctx.ip, &account).await;
-        let identity = identity?;
         // A password brought from the original system (bcrypt) is kept as argon2id from now on.
         let stored = match stored {
             Some(old) if password::is_legacy(&old) => {

@@ -4,6 +4,7 @@
 //! in (any identity but a typed address) is an account of its own and keeps what it has.
 
 use super::*;
+use crate::rows::{IdentityRow, SubjectIdentityRow, read_all};
 
 /// The subject's links that move: those their owners declare `follows_guest` (orders, payments,
 /// products, profiles, topics, articles — whichever modules are installed); its roles, sessions
@@ -32,24 +33,23 @@ impl Auth {
         let links = stoa_kernel::query::FindQuery::all()
             .eq(&self.e.s2i, "subjectId", Val::Uuid(subject))?
             .take(100);
-        let ids: Vec<Val> = repo::find(exec, &self.e.s2i, &links)
-            .await?
-            .0
-            .iter()
-            .filter_map(|l| l.uuid("identityId"))
-            .map(Val::Uuid)
-            .collect();
+        let ids: Vec<Val> =
+            read_all::<SubjectIdentityRow>(&repo::find(exec, &self.e.s2i, &links).await?.0)?
+                .iter()
+                .filter_map(|l| l.identity_id)
+                .map(Val::Uuid)
+                .collect();
         if ids.is_empty() {
             return Ok(true);
         }
         let q = stoa_kernel::query::FindQuery::all()
             .any_of(&self.e.identity, "id", ids)?
             .take(100);
-        Ok(repo::find(exec, &self.e.identity, &q)
-            .await?
-            .0
-            .iter()
-            .all(|i| i.text("provider") == Some(ADDRESS)))
+        Ok(
+            read_all::<IdentityRow>(&repo::find(exec, &self.e.identity, &q).await?.0)?
+                .iter()
+                .all(|i| i.provider.as_deref() == Some(ADDRESS)),
+        )
     }
 
     /// Moves `guest`'s things to `account` (nothing when `guest` is not a guest). A link the

@@ -2,17 +2,20 @@
 //! deleting an account's ways to sign in; mail to an account's addresses.
 
 use super::*;
+use crate::rows::{IdentityRow, SessionRow, SubjectIdentityRow, read_all};
 
 impl Auth {
     /// The identities linked to `subject`.
     pub async fn identities(&self, subject: Uuid) -> Result<Vec<Identity>> {
-        let links = self
-            .store
-            .find_by(&self.e.s2i, &[("subjectId", Val::Uuid(subject))], 1000)
-            .await?;
+        let links: Vec<SubjectIdentityRow> = read_all(
+            &self
+                .store
+                .find_by(&self.e.s2i, &[("subjectId", Val::Uuid(subject))], 1000)
+                .await?,
+        )?;
         let mut out = Vec::with_capacity(links.len());
         for l in links {
-            if let Some(id) = l.uuid("identityId") {
+            if let Some(id) = l.identity_id {
                 match self.store.get(&self.e.identity, id).await {
                     Ok(r) => out.push(Identity::try_from(r)?),
                     Err(Error::NotFound { .. }) => {}
@@ -87,12 +90,13 @@ impl Auth {
                 (Provider::Telegram, row)
             }
         };
+        let identity = IdentityRow::of(&row)?;
         if provider == Provider::Email {
-            if let Some(email) = row.text("email") {
-                self.send_verification(&row, email, false, ctx).await?;
+            if let Some(email) = &identity.email {
+                self.send_verification(&identity, email, false, ctx).await?;
             }
         } else {
-            self.tell_linked(subject, provider, &row, ctx).await;
+            self.tell_linked(subject, provider, &identity, ctx).await;
         }
         Ok(row)
     }
@@ -185,7 +189,7 @@ impl Auth {
         &self,
         subject: Uuid,
         provider: Provider,
-        identity: &Record,
+        identity: &IdentityRow,
         ctx: &Ctx,
     ) {
         let what = if provider == Provider::Wallet {
@@ -193,7 +197,7 @@ impl Auth {
         } else {
             "telegram"
         };
-        let data = json!({"kind": what, "account": identity.text("account"), "settingsUrl": self.settings_url(&ctx.language)});
+        let data = json!({"kind": what, "account": identity.account, "settingsUrl": self.settings_url(&ctx.language)});
         self.mail_security_notice(subject, LINKED_TEMPLATE, data, ctx)
             .await;
     }
@@ -346,7 +350,8 @@ impl Auth {
                 let email = normalise_email("email", email)?;
                 self.check_password(identity, "password", &body.password)
                     .await?;
-                self.request_email_change(&found.row, &email, ctx).await
+                self.request_email_change(&IdentityRow::of(&found.row)?, &email, ctx)
+                    .await
             }
         }
     }
@@ -466,8 +471,13 @@ impl Auth {
         let Some(sid) = session else {
             return Ok(());
         };
-        let row = self.store.get(&self.e.session, sid).await?;
-        if ts(&row, "createdAt").is_some_and(|t| t + RECENT_SIGN_IN > now()) {
+        let row = SessionRow::of(&self.store.get(&self.e.session, sid).await?)?;
+        if row
+            .created_at
+            .as_deref()
+            .and_then(parse_timestamp)
+            .is_some_and(|t| t + RECENT_SIGN_IN > now())
+        {
             return Ok(());
         }
         Err(Error::Forbidden(

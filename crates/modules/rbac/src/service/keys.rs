@@ -3,6 +3,7 @@
 //! from the key too. Only the token's SHA-256 is kept; the token is shown once, when made.
 
 use super::*;
+use crate::rows::{ApiKeyRow, KeyRoleRow, read_all};
 use rand::distr::{Alphanumeric, SampleString};
 
 /// Every API key token starts with this (and so is never mistaken for an access JWT).
@@ -39,8 +40,9 @@ impl Auth {
             .store
             .find_by(&self.e.key, &[("id", Val::Uuid(id))], 1)
             .await?
-            .into_iter()
-            .next()
+            .first()
+            .map(ApiKeyRow::of)
+            .transpose()?
         else {
             return Ok(None);
         };
@@ -53,14 +55,16 @@ impl Auth {
         };
         let hash = tokens::sha256_hex(token);
         let matches = stored.is_some_and(|h| tokens::same(&h, &hash));
-        let active = row.bool("isActive").unwrap_or(false);
-        let current = ts(&row, "expiresAt").is_none_or(|at| at > now());
-        let (true, true, true, Some(subject)) = (matches, active, current, row.uuid("subjectId"))
-        else {
+        let active = row.is_active.unwrap_or(false);
+        let current = row.expires_at.is_none_or(|at| at > now());
+        let (true, true, true, Some(subject)) = (matches, active, current, row.subject_id) else {
             tracing::info!(event = "api_key_rejected", key = %id, "an API key was refused");
             return Ok(None);
         };
-        if ts(&row, "lastUsedAt").is_none_or(|at| now() - at > USE_NOTED_EVERY) {
+        if row
+            .last_used_at
+            .is_none_or(|at| now() - at > USE_NOTED_EVERY)
+        {
             // Bookkeeping: a failure to note the use never refuses the call.
             let e = &self.e.key;
             if let Ok(mut tx) = self.store.db.begin().await {
@@ -105,14 +109,16 @@ impl Auth {
 
     async fn key_roles_read(&self, key: Uuid, subject: Uuid) -> Result<Arc<Vec<Uuid>>> {
         let held = self.roles_of(subject).await?;
-        let given = self
-            .store
-            .find_by(&self.e.k2r, &[("apiKeyId", Val::Uuid(key))], 1000)
-            .await?;
+        let given: Vec<KeyRoleRow> = read_all(
+            &self
+                .store
+                .find_by(&self.e.k2r, &[("apiKeyId", Val::Uuid(key))], 1000)
+                .await?,
+        )?;
         Ok(Arc::new(
             given
                 .iter()
-                .filter_map(|r| r.uuid("roleId"))
+                .filter_map(|r| r.role_id)
                 .filter(|r| held.contains(r))
                 .collect(),
         ))
@@ -127,9 +133,9 @@ impl Auth {
         {
             Ok(rows) => rows
                 .first()
-                .and_then(|r| r.text("title"))
-                .unwrap_or_default()
-                .to_owned(),
+                .and_then(|r| ApiKeyRow::of(r).ok())
+                .and_then(|k| k.title)
+                .unwrap_or_default(),
             Err(_) => String::new(),
         }
     }

@@ -59,7 +59,7 @@ impl Auth {
             .or_else(|| claims.name.clone())
             .unwrap_or_else(|| claims.subject.clone());
         if let Some(i) = self.identity_by_login(OIDC, &key).await?
-            && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
+            && let Some(subject) = self.subject_of(i.id).await?
         {
             return match link {
                 Some(l) if l != subject => Err(Error::conflict_field(
@@ -71,8 +71,7 @@ impl Auth {
                     self.limits.succeeded(&ctx.ip, &account).await;
                     tracing::info!(subject = %subject, event = "login", provider = OIDC, "OIDC sign-in accepted");
                     Ok(OidcOutcome::SignedIn(
-                        self.first_factor_passed(subject, ctx, (Record::must_id(&i)?, None))
-                            .await?,
+                        self.first_factor_passed(subject, ctx, (i.id, None)).await?,
                     ))
                 }
             };
@@ -85,7 +84,7 @@ impl Auth {
         if let Some(email) = &claims.email
             && let Some(i) = self.identity_by_login(EMAIL, email).await?
         {
-            if i.text("verifiedAt").is_none() {
+            if !i.confirmed() {
                 return Err(Error::conflict_field(
                     "email",
                     format!(
@@ -93,7 +92,7 @@ impl Auth {
                     ),
                 ));
             }
-            let Some(subject) = self.subject_of(Record::must_id(&i)?).await? else {
+            let Some(subject) = self.subject_of(i.id).await? else {
                 return Err(Error::internal("an email identity without its account"));
             };
             let row = self
@@ -111,8 +110,7 @@ impl Auth {
             .await?;
         // What the account page shows for it: the address, else the name (not issuer#subject).
         if let Some(i) = self.identity_by_login(OIDC, &key).await? {
-            self.describe_oidc(Record::must_id(&i)?, &label, claims)
-                .await?;
+            self.describe_oidc(i.id, &label, claims).await?;
         }
         tracing::info!(subject = %t.subject, event = "registration", provider = OIDC, "account registered");
         Ok(OidcOutcome::SignedIn(SignIn::Done(t)))

@@ -1,6 +1,7 @@
 //! Password reset: the mailed link and the reset itself.
 
 use super::*;
+use crate::rows::IdentityRow;
 
 impl Auth {
     /// Always answers the same; the mail goes out in the background when the account exists.
@@ -21,7 +22,7 @@ impl Auth {
         let Some(identity) = self.identity_by_login(EMAIL, email).await? else {
             return Ok(());
         };
-        let id = Record::must_id(&identity)?;
+        let id = identity.id;
         let secret = tokens::random_token();
         let code = format!("{}.{secret}", id.simple());
         let i = &self.e.identity;
@@ -69,14 +70,7 @@ impl Auth {
         password: &str,
         confirmation: &str,
     ) -> Result<crate::views::ResetOutcome> {
-        password::check_len("password", password)?;
-        if password != confirmation {
-            return Err(Error::invalid_field(
-                "passwordConfirmation",
-                "does not match the password",
-            ));
-        }
-        password::check_new("password", password)?;
+        new_password(password, confirmation)?;
         let bad = || {
             Error::bad_field(
                 "code",
@@ -88,13 +82,13 @@ impl Auth {
         self.limits.account(&format!("reset:{id}")).await?;
         let i = &self.e.identity;
         let row = match self.store.get(i, id).await {
-            Ok(r) => r,
+            Ok(r) => IdentityRow::of(&r)?,
             Err(Error::NotFound { .. }) => return Err(bad()),
             Err(e) => return Err(e),
         };
         let stored = self.secret_of(id, "code").await?.ok_or_else(bad)?;
-        let attempts = row.int("resetAttempts").unwrap_or(0);
-        if attempts >= RESET_ATTEMPTS || ts(&row, "resetExpiresAt").is_none_or(|x| x <= now()) {
+        let attempts = row.reset_attempts.unwrap_or(0);
+        if attempts >= RESET_ATTEMPTS || row.reset_expires_at.is_none_or(|x| x <= now()) {
             return Err(bad());
         }
         if !tokens::same(&stored, &tokens::sha256_hex(code)) {
@@ -131,7 +125,9 @@ impl Auth {
             let Some(done) = done else {
                 return Err(bad());
             };
-            let cleared = self.address_proved(&mut exec, subject, &done).await?;
+            let cleared = self
+                .address_proved(&mut exec, subject, &IdentityRow::of(&done)?)
+                .await?;
             self.revoke_all(&mut exec, subject, None).await?;
             cleared
         };
@@ -145,4 +141,16 @@ impl Auth {
     }
 
     // ---- wallet --------------------------------------------------------------------------
+}
+
+/// A new password as a reset sets it: long enough, confirmed, and not a common one.
+fn new_password(password: &str, confirmation: &str) -> Result<()> {
+    password::check_len("password", password)?;
+    if password != confirmation {
+        return Err(Error::invalid_field(
+            "passwordConfirmation",
+            "does not match the password",
+        ));
+    }
+    password::check_new("password", password)
 }

@@ -2,6 +2,7 @@
 //! sessions, refresh-token rotation with reuse detection, and revocation.
 
 use super::*;
+use crate::rows::{SessionRow, SubjectRoleRow, read_all};
 
 impl Auth {
     /// The subject and session of a valid access token whose session is live; `None` for a token
@@ -31,13 +32,13 @@ impl Auth {
             return Ok(*owner == subject && *expires > now());
         }
         let row = match self.store.get(&self.e.session, sid).await {
-            Ok(r) => r,
+            Ok(r) => SessionRow::of(&r)?,
             Err(Error::NotFound { .. }) => return Ok(false),
             Err(e) => return Err(e),
         };
-        let expires = ts(&row, "expiresAt");
-        let live = row.uuid("subjectId") == Some(subject)
-            && row.text("revokedAt").is_none()
+        let expires = row.expires_at;
+        let live = row.subject_id == Some(subject)
+            && row.revoked_at.is_none()
             && expires.is_some_and(|x| x > now());
         if live && let (Some(expires), Ok(mut g)) = (expires, self.live.write()) {
             if g.0 != v || g.1.len() >= 100_000 {
@@ -57,15 +58,13 @@ impl Auth {
         {
             return Ok(r.clone());
         }
-        let rows = self
-            .store
-            .find_by(&self.e.s2r, &[("subjectId", Val::Uuid(subject))], 1000)
-            .await?;
-        let roles = Arc::new(
-            rows.iter()
-                .filter_map(|r| r.uuid("roleId"))
-                .collect::<Vec<_>>(),
-        );
+        let rows: Vec<SubjectRoleRow> = read_all(
+            &self
+                .store
+                .find_by(&self.e.s2r, &[("subjectId", Val::Uuid(subject))], 1000)
+                .await?,
+        )?;
+        let roles = Arc::new(rows.iter().filter_map(|r| r.role_id).collect::<Vec<_>>());
         if let Ok(mut g) = self.roles.write() {
             if g.0 != v || g.1.len() > 100_000 {
                 *g = (v, HashMap::new());
@@ -221,14 +220,14 @@ impl Auth {
         };
         let s = &self.e.session;
         let row = match self.store.get(s, sid).await {
-            Ok(r) => r,
+            Ok(r) => SessionRow::of(&r)?,
             Err(Error::NotFound { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let Some(subject) = row.uuid("subjectId") else {
+        let Some(subject) = row.subject_id else {
             return Ok(None);
         };
-        if row.text("revokedAt").is_some() || ts(&row, "expiresAt").is_none_or(|x| x <= now()) {
+        if row.revoked_at.is_some() || row.expires_at.is_none_or(|x| x <= now()) {
             return Ok(None);
         }
         let Some(secrets) = ({
@@ -237,10 +236,7 @@ impl Auth {
         }) else {
             return Ok(None);
         };
-        let mfa = row
-            .json("options")
-            .and_then(|o| o.get("secondFactor").and_then(Value::as_bool))
-            .unwrap_or(false);
+        let mfa = row.second_factor();
         Ok(Some(Presented {
             sid,
             subject,

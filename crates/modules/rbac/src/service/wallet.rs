@@ -54,12 +54,10 @@ impl Auth {
         };
         self.limits.succeeded(&ctx.ip, &account).await;
         if let Some(i) = self.identity_by_login(WALLET, &addr).await?
-            && let Some(subject) = self.subject_of(Record::must_id(&i)?).await?
+            && let Some(subject) = self.subject_of(i.id).await?
         {
             tracing::info!(subject = %subject, event = "login", provider = WALLET, "wallet accepted");
-            return self
-                .first_factor_passed(subject, ctx, (Record::must_id(&i)?, None))
-                .await;
+            return self.first_factor_passed(subject, ctx, (i.id, None)).await;
         }
         let roles = self.registration_roles(&[]).await?;
         let t = self

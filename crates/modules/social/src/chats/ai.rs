@@ -176,7 +176,7 @@ impl Chats {
             .members_of(&[chat])
             .await?
             .iter()
-            .filter_map(|m| m.uuid("profileId"))
+            .filter_map(|m| m.profile_id)
             .filter(|p| *p != author)
             .collect();
         if members.is_empty() {
@@ -184,13 +184,11 @@ impl Chats {
         }
         let e = self.store.entity(PROFILE)?;
         let vals: Vec<Val> = members.iter().copied().map(Val::Uuid).collect();
-        let assistants: Vec<Uuid> = self
-            .store
-            .find_in(&e, "id", &vals, members.len())
-            .await?
-            .iter()
-            .filter(|p| p.text("variant") == Some(AI))
-            .filter_map(Record::id)
+        let found = self.store.find_in(&e, "id", &vals, members.len()).await?;
+        let assistants: Vec<Uuid> = typed::<AssistantRow>(&found)?
+            .into_iter()
+            .filter(|p| p.variant.as_deref() == Some(AI))
+            .map(|p| p.id)
             .collect();
         if assistants.is_empty() {
             return Ok(());
@@ -215,7 +213,7 @@ impl Chats {
         profile: Uuid,
         chat: Uuid,
         text: &str,
-    ) -> Result<(Record, ChatMessage)> {
+    ) -> Result<(LinkRow, ChatMessage)> {
         let mut tx = self.store.begin().await?;
         let (_, link) = self
             .message_in(&mut tx.exec(), chat, profile, text, position_now())
@@ -226,9 +224,9 @@ impl Chats {
     }
 
     /// Keeps `text` as the message of `link` and tells the members.
-    async fn settle(&self, chat: Uuid, link: Record, text: &str) -> Result<()> {
+    async fn settle(&self, chat: Uuid, link: LinkRow, text: &str) -> Result<()> {
         let id = link
-            .uuid("messageId")
+            .message_id
             .ok_or_else(|| Error::internal("a message link without its message"))?;
         self.rewrite(chat, link, id, json!({"description": text}))
             .await?;
@@ -250,11 +248,11 @@ impl Chats {
             return Err(Error::internal("social.profile has no AI budget fields"));
         };
         for _ in 0..16 {
-            let Some(row) = self.first(PROFILE, &[("id", Val::Uuid(profile))]).await? else {
+            let Some(row) = self.assistant(profile).await? else {
                 return Ok(false);
             };
-            let stored = row.int("aiTokensUsed").unwrap_or(0);
-            let used = if row.text("aiMonth") == Some(month) {
+            let stored = row.ai_tokens_used.unwrap_or(0);
+            let used = if row.ai_month.as_deref() == Some(month) {
                 stored
             } else {
                 0
@@ -296,7 +294,7 @@ impl Chats {
             return Ok(());
         }
         let month = this_month();
-        let budget = me.int("aiMonthlyTokens").unwrap_or(0);
+        let budget = me.ai_monthly_tokens.unwrap_or(0);
         let Some(history) = self.history_up_to(chat, message).await? else {
             return Ok(());
         };
@@ -335,9 +333,18 @@ impl Chats {
         self.settle(chat, link, &kept).await
     }
 
+    /// Profile `profile` as the AI participant reads it (`None`: there is no such profile).
+    async fn assistant(&self, profile: Uuid) -> Result<Option<AssistantRow>> {
+        self.first(PROFILE, &[("id", Val::Uuid(profile))])
+            .await?
+            .as_ref()
+            .map(AssistantRow::of)
+            .transpose()
+    }
+
     /// `profile` when it is an AI profile still a member of `chat` (`None`: it does not answer).
-    async fn assistant_in(&self, chat: Uuid, profile: Uuid) -> Result<Option<Record>> {
-        let Some(me) = self.first(PROFILE, &[("id", Val::Uuid(profile))]).await? else {
+    async fn assistant_in(&self, chat: Uuid, profile: Uuid) -> Result<Option<AssistantRow>> {
+        let Some(me) = self.assistant(profile).await? else {
             return Ok(None);
         };
         let still_member = self
@@ -350,7 +357,7 @@ impl Chats {
             )
             .await?
             .is_some();
-        if me.text("variant") != Some(AI) || !still_member {
+        if me.variant.as_deref() != Some(AI) || !still_member {
             return Ok(None);
         }
         Ok(Some(me))
@@ -369,11 +376,11 @@ impl Chats {
                 &e,
                 "orderIndex",
                 Op::Lte,
-                FilterValue::One(Val::Int(asked.int("orderIndex").unwrap_or(i64::MAX))),
+                FilterValue::One(Val::Int(asked.order_index.unwrap_or(i64::MAX))),
             )?
             .sort(&e, "orderIndex", true)?
             .take(HISTORY);
-        let mut links = self.store.find(&e, &q).await?.rows;
+        let mut links: Vec<LinkRow> = typed(&self.store.find(&e, &q).await?.rows)?;
         links.reverse();
         Ok(Some(self.messages_of(&links).await?))
     }
@@ -381,7 +388,7 @@ impl Chats {
     /// The messages asked of the service: the profile's instructions, then `history` by author.
     async fn conversation(
         &self,
-        me: &Record,
+        me: &AssistantRow,
         profile: Uuid,
         lang: &str,
         history: &[ChatMessage],
@@ -495,22 +502,22 @@ impl Chats {
     /// this month's tokens against the budget.
     pub async fn ai_state(&self, profile: Uuid) -> Result<AiState> {
         let me = self
-            .first(PROFILE, &[("id", Val::Uuid(profile))])
+            .assistant(profile)
             .await?
             .ok_or_else(|| Error::not_found("no such profile"))?;
         let month = this_month();
-        let used = if me.text("aiMonth") == Some(month.as_str()) {
-            me.int("aiTokensUsed").unwrap_or(0)
+        let used = if me.ai_month.as_deref() == Some(month.as_str()) {
+            me.ai_tokens_used.unwrap_or(0)
         } else {
             0
         };
         Ok(AiState {
-            assistant: me.text("variant") == Some(AI),
+            assistant: me.variant.as_deref() == Some(AI),
             configured: self.ai.is_some(),
             model: self.ai.as_ref().map(|s| s.model.clone()),
             month,
             used,
-            budget: me.int("aiMonthlyTokens").unwrap_or(0),
+            budget: me.ai_monthly_tokens.unwrap_or(0),
         })
     }
 }
@@ -530,8 +537,9 @@ fn name_in(names: &HashMap<Uuid, ProfileCard>, p: Uuid, lang: &str) -> String {
 }
 
 /// The AI profile's own instructions in `lang` (else English, else the default prompt).
-fn instructions(me: &Record, lang: &str) -> String {
-    me.json("aiPrompt")
+fn instructions(me: &AssistantRow, lang: &str) -> String {
+    me.ai_prompt
+        .as_ref()
         .and_then(|p| {
             p.get(lang)
                 .or_else(|| p.get("en"))

@@ -5,8 +5,8 @@ use super::*;
 impl Chats {
     /// Message views (author, position, reactions, files) for chats-to-messages `links`, in the
     /// links' order.
-    pub(super) async fn messages_of(&self, links: &[Record]) -> Result<Vec<ChatMessage>> {
-        let ids: Vec<Uuid> = links.iter().filter_map(|l| l.uuid("messageId")).collect();
+    pub(super) async fn messages_of(&self, links: &[LinkRow]) -> Result<Vec<ChatMessage>> {
+        let ids: Vec<Uuid> = links.iter().filter_map(|l| l.message_id).collect();
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -21,33 +21,39 @@ impl Chats {
             .store
             .find_in(&*self.store.entity(MESSAGE)?, "id", &vals, ids.len())
             .await?;
-        let authors = self
-            .store
-            .find_in(
-                &*self.store.entity(AUTHOR)?,
-                "messageId",
-                &vals,
-                ids.len() * 2,
-            )
-            .await?;
-        let reactions = self
-            .store
-            .find_in(
-                &*self.store.entity(REACTION)?,
-                "messageId",
-                &vals,
-                ids.len() * MAX_MEMBERS * 4,
-            )
-            .await?;
-        let files = self
-            .store
-            .find_in(
-                &*self.store.entity(FILES)?,
-                "messageId",
-                &vals,
-                ids.len() * MAX_FILES,
-            )
-            .await?;
+        let authors: Vec<AuthorRow> = typed(
+            &self
+                .store
+                .find_in(
+                    &*self.store.entity(AUTHOR)?,
+                    "messageId",
+                    &vals,
+                    ids.len() * 2,
+                )
+                .await?,
+        )?;
+        let reactions: Vec<ReactionRow> = typed(
+            &self
+                .store
+                .find_in(
+                    &*self.store.entity(REACTION)?,
+                    "messageId",
+                    &vals,
+                    ids.len() * MAX_MEMBERS * 4,
+                )
+                .await?,
+        )?;
+        let files: Vec<AttachmentRow> = typed(
+            &self
+                .store
+                .find_in(
+                    &*self.store.entity(FILES)?,
+                    "messageId",
+                    &vals,
+                    ids.len() * MAX_FILES,
+                )
+                .await?,
+        )?;
         let file_rows = self.attached_files(&files).await?;
         Ok(MessageParts {
             rows,
@@ -59,10 +65,10 @@ impl Chats {
     }
 
     /// The file-storage rows of messages-to-files links `files`.
-    async fn attached_files(&self, files: &[Record]) -> Result<Vec<Record>> {
+    async fn attached_files(&self, files: &[AttachmentRow]) -> Result<Vec<Record>> {
         let file_ids: Vec<Val> = files
             .iter()
-            .filter_map(|f| f.uuid("fileStorageModuleFileId").map(Val::Uuid))
+            .filter_map(|f| f.file_id.map(Val::Uuid))
             .collect();
         if file_ids.is_empty() {
             return Ok(Vec::new());
@@ -74,7 +80,7 @@ impl Chats {
     }
 
     /// The view of the message of chats-to-messages `link` (404 when it was deleted meanwhile).
-    pub(super) async fn message(&self, link: Record) -> Result<ChatMessage> {
+    pub(super) async fn message(&self, link: LinkRow) -> Result<ChatMessage> {
         self.messages_of(&[link])
             .await?
             .pop()
@@ -103,7 +109,7 @@ impl Chats {
         let mut skip: Option<(i64, Uuid)> = None;
         if let Some(b) = before {
             let at = self.link_of(chat, b).await?;
-            let pos = at.int("orderIndex").unwrap_or(0);
+            let pos = at.order_index.unwrap_or(0);
             q = q.filter(&e, "orderIndex", Op::Lte, FilterValue::One(Val::Int(pos)))?;
             skip = Some((pos, b));
         }
@@ -112,11 +118,10 @@ impl Chats {
             .sort(&e, "orderIndex", true)?
             .sort(&e, "messageId", true)?
             .take(limit + 16);
-        let mut links = self.store.find(&e, &q).await?.rows;
+        let mut links: Vec<LinkRow> = typed(&self.store.find(&e, &q).await?.rows)?;
         if let Some((pos, b)) = skip {
             links.retain(|l| {
-                l.int("orderIndex") != Some(pos)
-                    || l.uuid("messageId").is_some_and(|m| m < b && m != b)
+                l.order_index != Some(pos) || l.message_id.is_some_and(|m| m < b && m != b)
             });
         }
         links.truncate(limit as usize);
@@ -125,52 +130,60 @@ impl Chats {
     }
 
     /// The chats-to-messages link of `message` in `chat` (404 when the message is not in it).
-    pub(super) async fn link_of(&self, chat: Uuid, message: Uuid) -> Result<Record> {
-        self.first(
-            IN_CHAT,
-            &[
-                ("chatId", Val::Uuid(chat)),
-                ("messageId", Val::Uuid(message)),
-            ],
-        )
-        .await?
-        .ok_or_else(|| Error::not_found("no such message in this chat"))
+    pub(super) async fn link_of(&self, chat: Uuid, message: Uuid) -> Result<LinkRow> {
+        let link = self
+            .first(
+                IN_CHAT,
+                &[
+                    ("chatId", Val::Uuid(chat)),
+                    ("messageId", Val::Uuid(message)),
+                ],
+            )
+            .await?
+            .ok_or_else(|| Error::not_found("no such message in this chat"))?;
+        LinkRow::of(&link)
     }
 
     /// The author profile of `message`.
     pub(super) async fn author(&self, message: Uuid) -> Result<Option<Uuid>> {
-        Ok(self
+        let author = self
             .first(AUTHOR, &[("messageId", Val::Uuid(message))])
-            .await?
-            .and_then(|a| a.uuid("profileId")))
+            .await?;
+        Ok(author
+            .as_ref()
+            .map(AuthorRow::of)
+            .transpose()?
+            .and_then(|a| a.profile_id))
     }
 }
 
 /// The rows some messages' views are made of, read together.
 struct MessageParts {
+    /// The messages, as they are answered.
     rows: Vec<Record>,
-    authors: Vec<Record>,
-    reactions: Vec<Record>,
-    files: Vec<Record>,
+    authors: Vec<AuthorRow>,
+    reactions: Vec<ReactionRow>,
+    files: Vec<AttachmentRow>,
+    /// File storage's rows of the attached files.
     file_rows: Vec<Record>,
 }
 
 impl MessageParts {
     /// The view of the message of chats-to-messages `link` (`None` when its rows are missing).
-    fn view(&self, link: &Record) -> Option<ChatMessage> {
-        let id = link.uuid("messageId")?;
+    fn view(&self, link: &LinkRow) -> Option<ChatMessage> {
+        let id = link.message_id?;
         let row = self.rows.iter().find(|r| r.id() == Some(id))?;
-        let chat_id = link.uuid("chatId")?;
+        let chat_id = link.chat_id?;
         let profile_id = self
             .authors
             .iter()
-            .find(|a| a.uuid("messageId") == Some(id))
-            .and_then(|a| a.uuid("profileId"));
+            .find(|a| a.message_id == Some(id))
+            .and_then(|a| a.profile_id);
         Some(Extended::new(
             row.to_json(),
             InChat {
                 chat_id,
-                position: link.int("orderIndex").unwrap_or(0),
+                position: link.order_index.unwrap_or(0),
                 profile_id,
                 reactions: self.reactions_on(id),
                 files: self.files_of(id),
@@ -181,12 +194,8 @@ impl MessageParts {
     /// The reactions on message `id`: each emoji with who left it, in first-left order.
     fn reactions_on(&self, id: Uuid) -> Vec<ReactionCount> {
         let mut counts: Vec<(String, Vec<Uuid>)> = Vec::new();
-        for r in self
-            .reactions
-            .iter()
-            .filter(|r| r.uuid("messageId") == Some(id))
-        {
-            let (Some(e), Some(p)) = (r.text("emoji"), r.uuid("profileId")) else {
+        for r in self.reactions.iter().filter(|r| r.message_id == Some(id)) {
+            let (Some(e), Some(p)) = (r.emoji.as_deref(), r.profile_id) else {
                 continue;
             };
             match counts.iter_mut().find(|(k, _)| k == e) {
@@ -208,16 +217,17 @@ impl MessageParts {
     fn files_of(&self, id: Uuid) -> Vec<MessageFile> {
         self.files
             .iter()
-            .filter(|f| f.uuid("messageId") == Some(id))
+            .filter(|f| f.message_id == Some(id))
             .filter_map(|f| {
-                let fid = f.uuid("fileStorageModuleFileId")?;
+                let fid = f.file_id?;
                 let r = self.file_rows.iter().find(|r| r.id() == Some(fid))?;
+                let r = stoa_file_storage::rows::FileRow::of(r).ok()?;
                 Some(MessageFile {
                     id: fid,
-                    file: r.text("file").map(str::to_owned),
-                    mime_type: r.text("mimeType").map(str::to_owned),
-                    size: r.int("size"),
-                    admin_title: r.text("adminTitle").map(str::to_owned),
+                    file: r.file,
+                    mime_type: r.mime_type,
+                    size: r.size,
+                    admin_title: r.admin_title,
                 })
             })
             .collect()

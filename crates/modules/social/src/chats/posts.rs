@@ -29,7 +29,7 @@ impl Chats {
         let members = self.store.entity(MEMBERS)?;
         let file_e = self.store.entity(FILES)?;
         let own_e = self.store.entity(OWN_FILES)?;
-        let member_id = Record::must_id(&me)?;
+        let member_id = me.id;
         let position = position_now();
         let mut tx = self.store.begin().await?;
         let link = {
@@ -79,7 +79,7 @@ impl Chats {
     }
 
     /// Tells `chat`'s members of its new message (`link`): the message's view.
-    pub(super) async fn announce(&self, chat: Uuid, link: Record) -> Result<ChatMessage> {
+    pub(super) async fn announce(&self, chat: Uuid, link: LinkRow) -> Result<ChatMessage> {
         let view = self.message(link).await?;
         self.tell(
             chat,
@@ -99,7 +99,7 @@ impl Chats {
         profile: Uuid,
         text: &str,
         position: i64,
-    ) -> Result<(Uuid, Record)> {
+    ) -> Result<(Uuid, LinkRow)> {
         let row = self
             .store
             .create_in(
@@ -124,11 +124,11 @@ impl Chats {
                 &obj(json!({"profileId": profile, "messageId": id, "isRead": true})),
             )
             .await?;
-        Ok((id, link))
+        Ok((id, LinkRow::of(&link)?))
     }
 
     /// The message `message` of `chat`, which `profile` must have written.
-    pub(super) async fn own(&self, profile: Uuid, chat: Uuid, message: Uuid) -> Result<Record> {
+    pub(super) async fn own(&self, profile: Uuid, chat: Uuid, message: Uuid) -> Result<LinkRow> {
         let link = self.link_of(chat, message).await?;
         if self.author(message).await? != Some(profile) {
             return Err(Error::Forbidden(
@@ -167,7 +167,7 @@ impl Chats {
     pub(super) async fn rewrite(
         &self,
         chat: Uuid,
-        link: Record,
+        link: LinkRow,
         message: Uuid,
         fields: Value,
     ) -> Result<ChatMessage> {
@@ -222,23 +222,25 @@ impl Chats {
         let link = self.link_of(chat, message).await?;
         self.rate.check(&subject.to_string()).await?;
         let e = self.store.entity(REACTION)?;
-        let mine = self
-            .store
-            .find_by(
-                &e,
-                &[
-                    ("messageId", Val::Uuid(message)),
-                    ("profileId", Val::Uuid(profile)),
-                ],
-                MAX_REACTIONS as u64 + 1,
-            )
-            .await?;
+        let mine: Vec<ReactionRow> = typed(
+            &self
+                .store
+                .find_by(
+                    &e,
+                    &[
+                        ("messageId", Val::Uuid(message)),
+                        ("profileId", Val::Uuid(profile)),
+                    ],
+                    MAX_REACTIONS as u64 + 1,
+                )
+                .await?,
+        )?;
         match mine
             .iter()
-            .find(|r| r.text("emoji") == Some(emoji.as_str()))
+            .find(|r| r.emoji.as_deref() == Some(emoji.as_str()))
         {
             Some(r) => {
-                self.store.delete(&e, Record::must_id(r)?).await?;
+                self.store.delete(&e, r.id).await?;
             }
             None => {
                 if mine.len() >= MAX_REACTIONS {
@@ -276,20 +278,20 @@ impl Chats {
     ) -> Result<ReadMark> {
         let me = self.member(subject, profile, chat).await?;
         let to = match body.message_id {
-            Some(m) => self.link_of(chat, m).await?.int("orderIndex").unwrap_or(0),
+            Some(m) => self.link_of(chat, m).await?.order_index.unwrap_or(0),
             None => self
                 .last_link(chat)
                 .await?
-                .and_then(|l| l.int("orderIndex"))
+                .and_then(|l| l.order_index)
                 .unwrap_or(0),
         };
-        let was = me.int("lastRead").unwrap_or(0);
+        let was = me.last_read.unwrap_or(0);
         if to > was {
             let members = self.store.entity(MEMBERS)?;
             let idx = members
                 .field_index("lastRead")
                 .ok_or_else(|| Error::internal("profiles-to-chats.lastRead is not declared"))?;
-            let id = Record::must_id(&me)?;
+            let id = me.id;
             // Only forward, even against a concurrent mark: the old value is the condition.
             let mut tx = self.store.begin().await?;
             repo::update_if(

@@ -55,12 +55,15 @@ impl Chats {
         let profiles = self.owners.profiles(subject, 20).await?;
         let e = self.store.entity(MEMBERS)?;
         let vals: Vec<Val> = profiles.iter().copied().map(Val::Uuid).collect();
-        let memberships = if vals.is_empty() {
+        let memberships: Vec<MemberRow> = if vals.is_empty() {
             Vec::new()
         } else {
-            self.store
-                .find_in(&e, "profileId", &vals, MAX_CHATS)
-                .await?
+            typed(
+                &self
+                    .store
+                    .find_in(&e, "profileId", &vals, MAX_CHATS)
+                    .await?,
+            )?
         };
         let mut total = 0u64;
         let mut chats = 0u64;
@@ -68,8 +71,8 @@ impl Chats {
             if total >= UNREAD_CAP {
                 break;
             }
-            let Some(c) = m.uuid("chatId") else { continue };
-            let n = self.unread_in(c, m.int("lastRead").unwrap_or(0)).await?;
+            let Some(c) = m.chat_id else { continue };
+            let n = self.unread_in(c, m.last_read.unwrap_or(0)).await?;
             if n > 0 {
                 chats += 1;
             }

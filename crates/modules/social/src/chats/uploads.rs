@@ -52,11 +52,12 @@ impl Chats {
         let q = FindQuery::all()
             .eq(&own, "profileId", Val::Uuid(profile))?
             .any_of(&own, FILE_ID, vals.clone())?;
-        let links =
-            stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, files.len() * 2))
-                .await?;
-        let mine: HashSet<Uuid> = links.iter().filter_map(|l| l.uuid(FILE_ID)).collect();
-        let spent: Vec<Uuid> = links.iter().filter_map(Record::id).collect();
+        let links: Vec<OwnFileRow> = typed(
+            &stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, files.len() * 2))
+                .await?,
+        )?;
+        let mine: HashSet<Uuid> = links.iter().filter_map(|l| l.file_id).collect();
+        let spent: Vec<Uuid> = links.iter().map(|l| l.id).collect();
         // What the caller may read as it is (an admin reads hidden files too), before the one
         // read that sees every file.
         let sees_hidden = stoa_store::publish::drafts_visible();
@@ -93,12 +94,13 @@ impl Chats {
             FilterValue::One(Val::Timestamp(cutoff)),
         )?;
         // Links to hidden files are themselves hidden from every reader but the module.
-        let links =
-            stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, SWEEP_BATCH))
-                .await?;
+        let links: Vec<OwnFileRow> = typed(
+            &stoa_store::publish::with_drafts(self.store.find_in_query(&own, q, SWEEP_BATCH))
+                .await?,
+        )?;
         let mut gone = 0;
         for l in &links {
-            let Some(file) = l.uuid(FILE_ID) else {
+            let Some(file) = l.file_id else {
                 continue;
             };
             // Only an upload (a hidden file) is deleted, and its upload link with it (the
