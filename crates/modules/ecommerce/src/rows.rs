@@ -145,10 +145,12 @@ mod tests {
     use super::*;
 
     fn check<T: TypedRow>() {
-        let m = crate::declarations();
+        // Its own entities, and the links it declares under rbac's name.
+        let (m, links) = (crate::declarations(), crate::rbac_links());
         let e = m
             .entities
             .iter()
+            .chain(&links.entities)
             .find(|e| e.key() == T::ENTITY)
             .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
         assert!(

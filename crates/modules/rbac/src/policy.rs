@@ -109,6 +109,8 @@ fn matches_as(segs: &[Seg], path: &str, route: bool) -> bool {
         match s {
             Seg::Rest => return true,
             Seg::Param => match it.next() {
+                // A route's catch-all (`{*rest}`) can be many segments: one never covers it.
+                Some(p) if route && p.starts_with("{*") => return false,
                 Some(p) if !p.is_empty() => {}
                 _ => return false,
             },
@@ -417,6 +419,16 @@ mod tests {
         assert_eq!(
             t.explain("GET", "/assets/{*rest}", &[]),
             granted("GET /assets/*", true)
+        );
+        // A one-segment permission does not open a catch-all route (`/files/a/b` would not match).
+        let files = Table::build(
+            &[perm(20, "GET", "/files/[file-storage.files.key]", true)],
+            &[],
+        );
+        assert_eq!(files.explain("GET", "/files/{*key}", &[]), Why::Denied);
+        assert_eq!(
+            files.explain("GET", "/files/{key}", &[]),
+            granted("GET /files/[file-storage.files.key]", true)
         );
     }
 }
