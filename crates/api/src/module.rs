@@ -99,6 +99,35 @@ pub trait EventSink: Send + Sync {
     fn event(&self, name: &str, path: &str);
 }
 
+/// The longest page URL a request may name.
+pub const MAX_PAGE_URL: usize = 2000;
+
+/// The path of a requested URL: no query or fragment, no empty segments (`//blog/` → `/blog`),
+/// `index` → `/`. Pages match by segments, so every spelling of one path comes out the same —
+/// and caches keyed on it get one entry per page, whatever the raw request.
+pub fn page_path(url: &str) -> stoa_kernel::Result<String> {
+    if url.len() > MAX_PAGE_URL {
+        return Err(stoa_kernel::Error::bad_field(
+            "url",
+            format!("must be at most {MAX_PAGE_URL} characters"),
+        ));
+    }
+    let raw = url.split(['?', '#']).next().unwrap_or_default().trim();
+    let mut path = String::with_capacity(raw.len() + 1);
+    for seg in raw.split('/').filter(|s| !s.is_empty()) {
+        path.push('/');
+        path.push_str(seg);
+    }
+    if path.is_empty() {
+        path.push('/');
+    }
+    Ok(if path == "/index" {
+        "/".to_owned()
+    } else {
+        path
+    })
+}
+
 /// A page bundle's metadata in `lang` (the page's, over the site defaults, in that language),
 /// else its language-neutral metadata.
 pub fn bundle_meta<'a>(bundle: &'a Value, lang: &str) -> &'a Value {

@@ -38,10 +38,10 @@ pub fn share_image(place: &Place<'_>, title: &str, site: &str) -> Option<String>
     } else {
         place.path.trim_matches('/')
     };
-    if !stoa_file_storage::service::safe_key(page) {
+    if !stoa_api::files::safe_key(page) {
         return None;
     }
-    let v = stoa_file_storage::service::share_version(place.lang, title, site);
+    let v = stoa_api::files::share_version(place.lang, title, site);
     Some(format!(
         "{}/files/share/{}/{page}.png?v={v}",
         place.base.trim_end_matches('/'),

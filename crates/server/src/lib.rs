@@ -346,12 +346,11 @@ pub async fn seed_demo(config: &Config) -> anyhow::Result<usize> {
     // The images go to the configured file storage too (an S3 bucket when one is set).
     let files = p
         .ctx
-        .need::<stoa_file_storage::Files>()
+        .need::<dyn stoa_api::files::SiteFiles>()
         .map_err(anyhow::Error::msg)?;
-    if files.storage.backend != "disk" {
+    if !files.on_disk() {
         for (name, bytes) in stoa_site::demo::images() {
             files
-                .storage
                 .put(&format!("demo/{name}"), bytes::Bytes::from_static(bytes))
                 .await
                 .map_err(|e| anyhow::anyhow!("storing the demo images failed: {e}"))?;
@@ -443,7 +442,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
         pages,
         files: p
             .ctx
-            .need::<stoa_file_storage::Files>()
+            .need::<dyn stoa_api::files::SiteFiles>()
             .map_err(anyhow::Error::msg)?,
         public_url: config.public_url(),
         default_language: default_language(config)?,

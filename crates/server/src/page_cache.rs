@@ -33,7 +33,7 @@ impl Key {
             lang,
             page,
             // The host's normal form (bundles carry it already; a bundle made elsewhere may not).
-            url: stoa_host::pages::normalise(url).ok()?,
+            url: stoa_api::module::page_path(url).ok()?,
             ssr: true,
         })
     }

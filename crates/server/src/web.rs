@@ -28,7 +28,7 @@ pub struct Site {
     /// The pages (host composes them).
     pub pages: Arc<dyn Pages>,
     /// Stored files (share images are kept there).
-    pub files: Arc<stoa_file_storage::Files>,
+    pub files: Arc<dyn stoa_api::files::SiteFiles>,
     pub public_url: String,
     pub default_language: &'static str,
     /// The Telegram bot's username, for the Login Widget.

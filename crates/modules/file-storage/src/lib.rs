@@ -72,6 +72,34 @@ pub fn declarations() -> Module {
     }
 }
 
+/// The files the site's server asks for: share images and the files the platform brings.
+struct SiteShelf(Arc<Files>);
+
+impl stoa_api::files::SiteFiles for SiteShelf {
+    fn share<'a>(
+        &'a self,
+        lang: &'a str,
+        title: &'a str,
+        site: &'a str,
+        client: Option<std::net::IpAddr>,
+        headers: &'a axum::http::HeaderMap,
+    ) -> stoa_api::module::BoxFuture<'a, axum::response::Response> {
+        Box::pin(self.0.share(lang, title, site, client, headers))
+    }
+
+    fn on_disk(&self) -> bool {
+        self.0.storage.backend == "disk"
+    }
+
+    fn put<'a>(
+        &'a self,
+        key: &'a str,
+        bytes: bytes::Bytes,
+    ) -> stoa_api::module::BoxFuture<'a, stoa_kernel::Result<()>> {
+        Box::pin(self.0.storage.put(key, bytes))
+    }
+}
+
 /// The module: the file service (uploads for the generic API, reads for mail), `/files/…`,
 /// create-from-url, generate, and a daily sweep of stored objects no row uses.
 pub fn module() -> stoa_api::module::ModuleDef {
@@ -83,6 +111,7 @@ pub fn module() -> stoa_api::module::ModuleDef {
             let files = Arc::new(Files::new(storage, ctx.store.clone(), &ctx.config)?);
             ctx.provide::<dyn stoa_api::files::Uploads>(files.clone());
             ctx.provide::<dyn stoa_api::files::FileReader>(files.clone());
+            ctx.provide::<dyn stoa_api::files::SiteFiles>(Arc::new(SiteShelf(files.clone())));
             ctx.provide(files);
             Ok(())
         })

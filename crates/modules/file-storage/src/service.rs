@@ -151,18 +151,7 @@ pub fn key_of_url(url: &str) -> Option<&str> {
     url.strip_prefix("/files/").filter(|k| safe_key(k))
 }
 
-/// Segments of letters, digits, `.-_` only, none hidden, none empty: nothing outside the root.
-pub fn safe_key(path: &str) -> bool {
-    !path.is_empty()
-        && path.len() <= 512
-        && path.split('/').all(|seg| {
-            !seg.is_empty()
-                && !seg.starts_with('.')
-                && seg
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_')
-        })
-}
+pub use stoa_api::files::{safe_key, share_id, share_version};
 
 impl Files {
     pub fn new(
@@ -478,17 +467,6 @@ impl Files {
             .await?;
         Ok(made.map(|b| (vkey, b)))
     }
-}
-
-fn share_id(lang: &str, title: &str, site: &str) -> String {
-    hex::encode(Sha256::digest(
-        format!("{lang}\n{title}\n{site}").as_bytes(),
-    ))
-}
-
-/// A short version of a share image's inputs, for its URL (`?v=`).
-pub fn share_version(lang: &str, title: &str, site: &str) -> String {
-    share_id(lang, title, site)[..12].to_owned()
 }
 
 fn now_secs() -> i64 {

@@ -15,7 +15,7 @@ use stoa_store::{Record, Store};
 use crate::rows::{PageRow, with_rows};
 
 /// Longest URL looked up.
-pub const MAX_URL: usize = 2000;
+pub use stoa_api::module::MAX_PAGE_URL as MAX_URL;
 
 /// One segment of a page URL template.
 #[derive(Debug, PartialEq, Eq)]
@@ -65,31 +65,7 @@ pub fn parse_segment(s: &str) -> Segment<'_> {
     }
 }
 
-/// The path of a requested URL: no query or fragment, no empty segments (`//blog/` → `/blog`),
-/// `index` → `/`. Pages match by segments, so every spelling of one path comes out the same —
-/// and caches keyed on it get one entry per page, whatever the raw request.
-pub fn normalise(url: &str) -> Result<String> {
-    if url.len() > MAX_URL {
-        return Err(Error::bad_field(
-            "url",
-            format!("must be at most {MAX_URL} characters"),
-        ));
-    }
-    let raw = url.split(['?', '#']).next().unwrap_or_default().trim();
-    let mut path = String::with_capacity(raw.len() + 1);
-    for seg in raw.split('/').filter(|s| !s.is_empty()) {
-        path.push('/');
-        path.push_str(seg);
-    }
-    if path.is_empty() {
-        path.push('/');
-    }
-    Ok(if path == "/index" {
-        "/".to_owned()
-    } else {
-        path
-    })
-}
+pub use stoa_api::module::page_path as normalise;
 
 pub(crate) fn entity_by_route<'s>(
     store: &'s Store,

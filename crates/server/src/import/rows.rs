@@ -436,7 +436,7 @@ pub fn file_key(address: &str) -> Option<(String, String)> {
         && name
             .split('/')
             .all(|s| !s.is_empty() && s != ".." && s != ".")
-        && stoa_file_storage::service::safe_key(&key);
+        && stoa_api::files::safe_key(&key);
     ok.then(|| (name.to_owned(), key))
 }
 
