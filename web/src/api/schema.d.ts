@@ -17731,7 +17731,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            variant: "default" | "subject-authentication-email-and-password-forgot-password-form-default" | "subject-authentication-select-method-default" | "subject-authentication-email-and-password-registration-form-default" | "subject-authentication-email-and-password-reset-password-form-default" | "subject-overview-default" | "subject-list-default" | "subject-list-social-module-profile-default" | "subject-identity-settings-default" | "subject-authentication-logout-action-default" | "subject-overview-ecommerce-module-product-list-default" | "subject-overview-social-module-profile-overview-default";
+            variant: "default" | "subject-authentication-email-and-password-forgot-password-form-default" | "subject-authentication-select-method-default" | "subject-authentication-email-and-password-registration-form-default" | "subject-authentication-email-and-password-reset-password-form-default" | "subject-overview-default" | "subject-list-default" | "subject-identity-settings-default" | "subject-authentication-logout-action-default" | "subject-overview-ecommerce-module-product-list-default" | "subject-list-social-module-profile-default" | "subject-overview-social-module-profile-overview-default";
         };
         RbacWidgetCreate: {
             adminTitle?: string;
@@ -17741,7 +17741,7 @@ export interface components {
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
-            variant?: "default" | "subject-authentication-email-and-password-forgot-password-form-default" | "subject-authentication-select-method-default" | "subject-authentication-email-and-password-registration-form-default" | "subject-authentication-email-and-password-reset-password-form-default" | "subject-overview-default" | "subject-list-default" | "subject-list-social-module-profile-default" | "subject-identity-settings-default" | "subject-authentication-logout-action-default" | "subject-overview-ecommerce-module-product-list-default" | "subject-overview-social-module-profile-overview-default";
+            variant?: "default" | "subject-authentication-email-and-password-forgot-password-form-default" | "subject-authentication-select-method-default" | "subject-authentication-email-and-password-registration-form-default" | "subject-authentication-email-and-password-reset-password-form-default" | "subject-overview-default" | "subject-list-default" | "subject-identity-settings-default" | "subject-authentication-logout-action-default" | "subject-overview-ecommerce-module-product-list-default" | "subject-list-social-module-profile-default" | "subject-overview-social-module-profile-overview-default";
         };
         /** @description Filters of rbac.widget (the `filters` query parameter as JSON): every condition must hold. */
         RbacWidgetFilters: {
@@ -17775,7 +17775,7 @@ export interface components {
             subtitle?: components["schemas"]["Translations"];
             title?: components["schemas"]["Translations"];
             /** @enum {string} */
-            variant?: "default" | "subject-authentication-email-and-password-forgot-password-form-default" | "subject-authentication-select-method-default" | "subject-authentication-email-and-password-registration-form-default" | "subject-authentication-email-and-password-reset-password-form-default" | "subject-overview-default" | "subject-list-default" | "subject-list-social-module-profile-default" | "subject-identity-settings-default" | "subject-authentication-logout-action-default" | "subject-overview-ecommerce-module-product-list-default" | "subject-overview-social-module-profile-overview-default";
+            variant?: "default" | "subject-authentication-email-and-password-forgot-password-form-default" | "subject-authentication-select-method-default" | "subject-authentication-email-and-password-registration-form-default" | "subject-authentication-email-and-password-reset-password-form-default" | "subject-overview-default" | "subject-list-default" | "subject-identity-settings-default" | "subject-authentication-logout-action-default" | "subject-overview-ecommerce-module-product-list-default" | "subject-list-social-module-profile-default" | "subject-overview-social-module-profile-overview-default";
         };
         ReadyResult: {
             status: string;

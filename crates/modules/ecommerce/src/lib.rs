@@ -309,6 +309,11 @@ pub fn module() -> stoa_api::module::ModuleDef {
             "notification.template",
             &["generate-email-ecommerce-order-status-changed-admin"],
         )
+        // An account's products on rbac's account widget.
+        .variants(
+            "rbac.widget",
+            &["subject-overview-ecommerce-module-product-list-default"],
+        )
         .links(rbac_links())
         .setup(|ctx| {
             let c = Arc::new(orders::Commerce::new(ctx)?);

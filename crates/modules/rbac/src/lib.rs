@@ -200,6 +200,8 @@ pub fn declarations() -> Module {
                 ("roleId", "rbac.role"),
             )
             .build(),
+            // Modules above rbac add the variants that show their records of an account
+            // (social's profiles, ecommerce's products), with `ModuleDef::variants`.
             stoa_kernel::model::widget_model(M)
                 .variants(&[
                     "default",
@@ -209,11 +211,8 @@ pub fn declarations() -> Module {
                     "subject-authentication-email-and-password-reset-password-form-default",
                     "subject-overview-default",
                     "subject-list-default",
-                    "subject-list-social-module-profile-default",
                     "subject-identity-settings-default",
                     "subject-authentication-logout-action-default",
-                    "subject-overview-ecommerce-module-product-list-default",
-                    "subject-overview-social-module-profile-overview-default",
                 ])
                 .build(),
             relation(

@@ -147,6 +147,14 @@ pub fn declarations() -> Module {
 /// The module: its declarations and the chats of subjects' profiles.
 pub fn module() -> stoa_api::module::ModuleDef {
     stoa_api::module::ModuleDef::new(declarations())
+        // Profiles on rbac's account widgets.
+        .variants(
+            "rbac.widget",
+            &[
+                "subject-list-social-module-profile-default",
+                "subject-overview-social-module-profile-overview-default",
+            ],
+        )
         .links(rbac_links())
         .setup(|ctx| {
             let chats = chats::Chats::new(
