@@ -156,6 +156,47 @@ macro_rules! typed_row {
     };
 }
 
+/// Every one of `records` as typed row `T` (an internal error at the first that lacks a column
+/// `T` needs).
+pub fn rows<T: TypedRow>(records: &[Record]) -> Result<Vec<T>> {
+    records.iter().map(T::of).collect()
+}
+
+/// Each of `records` with its typed row, for records also answered as they are.
+pub fn with_rows<T: TypedRow>(records: Vec<Record>) -> Result<Vec<(T, Record)>> {
+    records
+        .into_iter()
+        .map(|r| -> Result<(T, Record)> { Ok((T::of(&r)?, r)) })
+        .collect()
+}
+
+/// For a module's tests: panics unless one of `modules` declares `T`'s entity with every column
+/// `T` reads.
+pub fn assert_declared<T: TypedRow>(modules: &[&stoa_kernel::model::Module]) {
+    let e = modules
+        .iter()
+        .flat_map(|m| &m.entities)
+        .find(|e| e.key() == T::ENTITY)
+        .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
+    let missing = undeclared::<T>(e);
+    assert!(missing.is_empty(), "{}: {missing:?}", T::ENTITY);
+}
+
+/// The test that holds a module's typed rows against its declarations (a column the entity does
+/// not declare fails it): `stoa_store::rows_declared!([crate::declarations()], OrderRow, LineRow);`
+#[macro_export]
+macro_rules! rows_declared {
+    ([$($module:expr),+ $(,)?], $($row:ty),+ $(,)?) => {
+        #[cfg(test)]
+        #[test]
+        fn every_typed_row_reads_declared_columns() {
+            let modules = [$($module),+];
+            let modules: Vec<&stoa_kernel::model::Module> = modules.iter().collect();
+            $($crate::typed::assert_declared::<$row>(&modules);)+
+        }
+    };
+}
+
 /// The columns of typed row `T` that entity `e` does not declare (empty when it reads only
 /// what is there): what a module's test checks of each of its typed rows.
 pub fn undeclared<T: TypedRow>(e: &stoa_kernel::model::Entity) -> Vec<&'static str> {

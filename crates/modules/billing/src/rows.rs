@@ -67,33 +67,11 @@ stoa_store::typed_row! {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use stoa_store::typed::{TypedRow, undeclared};
-
-    use super::*;
-
-    fn check<T: TypedRow>() {
-        let m = crate::declarations();
-        let e = m
-            .entities
-            .iter()
-            .find(|e| e.key() == T::ENTITY)
-            .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
-        assert!(
-            undeclared::<T>(e).is_empty(),
-            "{}: {:?}",
-            T::ENTITY,
-            undeclared::<T>(e)
-        );
-    }
-
-    #[test]
-    fn every_typed_row_reads_declared_columns() {
-        check::<InvoiceRow>();
-        check::<IntentRow>();
-        check::<WebhookRow>();
-        check::<CurrencyRow>();
-        check::<IntentInvoiceRow>();
-    }
-}
+stoa_store::rows_declared!(
+    [crate::declarations()],
+    InvoiceRow,
+    IntentRow,
+    WebhookRow,
+    CurrencyRow,
+    IntentInvoiceRow,
+);

@@ -138,43 +138,19 @@ stoa_store::typed_row! {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use stoa_store::typed::{TypedRow, undeclared};
-
-    use super::*;
-
-    fn check<T: TypedRow>() {
-        // Its own entities, and the links it declares under rbac's name.
-        let (m, links) = (crate::declarations(), crate::rbac_links());
-        let e = m
-            .entities
-            .iter()
-            .chain(&links.entities)
-            .find(|e| e.key() == T::ENTITY)
-            .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
-        assert!(
-            undeclared::<T>(e).is_empty(),
-            "{}: {:?}",
-            T::ENTITY,
-            undeclared::<T>(e)
-        );
-    }
-
-    #[test]
-    fn every_typed_row_reads_declared_columns() {
-        check::<OrderRow>();
-        check::<LineRow>();
-        check::<ChangeRow>();
-        check::<ProductRow>();
-        check::<OrderCurrencyRow>();
-        check::<OrderIntentRow>();
-        check::<OrderFileRow>();
-        check::<OrderOwnerRow>();
-        check::<AttributeRow>();
-        check::<KeyAttributeRow>();
-        check::<ProductAttributeRow>();
-        check::<AttributeCurrencyRow>();
-        check::<StoreProductRow>();
-    }
-}
+stoa_store::rows_declared!(
+    [crate::declarations(), crate::rbac_links()],
+    OrderRow,
+    LineRow,
+    ChangeRow,
+    ProductRow,
+    OrderCurrencyRow,
+    OrderIntentRow,
+    OrderFileRow,
+    OrderOwnerRow,
+    AttributeRow,
+    KeyAttributeRow,
+    ProductAttributeRow,
+    AttributeCurrencyRow,
+    StoreProductRow,
+);

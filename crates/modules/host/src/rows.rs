@@ -1,9 +1,6 @@
 //! The records the host logic reads, as typed rows: each field named once with its column (a test
 //! holds them against the declarations).
 
-use stoa_kernel::Result;
-use stoa_store::Record;
-use stoa_store::typed::TypedRow;
 use uuid::Uuid;
 
 stoa_store::typed_row! {
@@ -79,48 +76,19 @@ stoa_store::typed_row! {
 }
 
 /// The typed rows of `records`; an internal error when one lacks a column its row needs.
-pub fn typed<T: TypedRow>(records: &[Record]) -> Result<Vec<T>> {
-    records.iter().map(T::of).collect()
-}
+pub use stoa_store::typed::rows as typed;
 
 /// Each of `records` with its typed row, for records also answered as they are.
-pub fn with_rows<T: TypedRow>(records: Vec<Record>) -> Result<Vec<(T, Record)>> {
-    records
-        .into_iter()
-        .map(|r| -> Result<(T, Record)> { Ok((T::of(&r)?, r)) })
-        .collect()
-}
+pub use stoa_store::typed::with_rows;
 
-#[cfg(test)]
-mod tests {
-    use stoa_store::typed::undeclared;
-
-    use super::*;
-
-    fn check<T: TypedRow>() {
-        let m = crate::declarations();
-        let e = m
-            .entities
-            .iter()
-            .find(|e| e.key() == T::ENTITY)
-            .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
-        assert!(
-            undeclared::<T>(e).is_empty(),
-            "{}: {:?}",
-            T::ENTITY,
-            undeclared::<T>(e)
-        );
-    }
-
-    #[test]
-    fn every_typed_row_reads_declared_columns() {
-        check::<PageRow>();
-        check::<WidgetRow>();
-        check::<MetadataRow>();
-        check::<PageMetadataRow>();
-        check::<PageLayoutRow>();
-        check::<LayoutWidgetRow>();
-        check::<PageWidgetRow>();
-        check::<ExternalRow>();
-    }
-}
+stoa_store::rows_declared!(
+    [crate::declarations()],
+    PageRow,
+    WidgetRow,
+    MetadataRow,
+    PageMetadataRow,
+    PageLayoutRow,
+    LayoutWidgetRow,
+    PageWidgetRow,
+    ExternalRow,
+);

@@ -11,16 +11,13 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 use stoa_kernel::{Error, Result};
 use stoa_store::Record;
-use stoa_store::typed::TypedRow;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::service::{ADDRESS, EMAIL, OIDC, TELEGRAM, WALLET};
 
 /// Each of `rows` as typed row `T` (an internal error when one lacks a column `T` needs).
-pub fn read_all<T: TypedRow>(rows: &[Record]) -> Result<Vec<T>> {
-    rows.iter().map(T::of).collect()
-}
+pub use stoa_store::typed::rows as read_all;
 
 stoa_store::typed_row! {
     /// An `rbac.identity` as the account flows read it (never its secrets).
@@ -278,40 +275,24 @@ pub struct SessionView {
     pub current: bool,
 }
 
+stoa_store::rows_declared!(
+    [crate::declarations()],
+    IdentityRow,
+    SubjectRow,
+    SessionRow,
+    RoleRow,
+    PermissionRow,
+    ApiKeyRow,
+    SubjectIdentityRow,
+    SubjectRoleRow,
+    RolePermissionRow,
+    KeyRoleRow,
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use stoa_store::record::Cell;
-    use stoa_store::typed::undeclared;
-
-    fn check<T: TypedRow>() {
-        let m = crate::declarations();
-        let e = m
-            .entities
-            .iter()
-            .find(|e| e.key() == T::ENTITY)
-            .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
-        assert!(
-            undeclared::<T>(e).is_empty(),
-            "{}: {:?}",
-            T::ENTITY,
-            undeclared::<T>(e)
-        );
-    }
-
-    #[test]
-    fn every_typed_row_reads_declared_columns() {
-        check::<IdentityRow>();
-        check::<SubjectRow>();
-        check::<SessionRow>();
-        check::<RoleRow>();
-        check::<PermissionRow>();
-        check::<ApiKeyRow>();
-        check::<SubjectIdentityRow>();
-        check::<SubjectRoleRow>();
-        check::<RolePermissionRow>();
-        check::<KeyRoleRow>();
-    }
 
     fn row(provider: &str) -> Record {
         Record(vec![

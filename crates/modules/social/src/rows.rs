@@ -94,43 +94,17 @@ stoa_store::typed_row! {
 }
 
 /// The typed rows of `records`; an internal error when one lacks a column its row needs.
-pub fn typed<T: stoa_store::typed::TypedRow>(
-    records: &[stoa_store::Record],
-) -> stoa_kernel::Result<Vec<T>> {
-    records.iter().map(T::of).collect()
-}
+pub use stoa_store::typed::rows as typed;
 
-#[cfg(test)]
-mod tests {
-    use stoa_store::typed::{TypedRow, undeclared};
-
-    use super::*;
-
-    fn check<T: TypedRow>() {
-        let m = crate::declarations();
-        let e = m
-            .entities
-            .iter()
-            .find(|e| e.key() == T::ENTITY)
-            .unwrap_or_else(|| panic!("{} is not declared", T::ENTITY));
-        assert!(
-            undeclared::<T>(e).is_empty(),
-            "{}: {:?}",
-            T::ENTITY,
-            undeclared::<T>(e)
-        );
-    }
-
-    #[test]
-    fn every_typed_row_reads_declared_columns() {
-        check::<ProfileRow>();
-        check::<AssistantRow>();
-        check::<ChatRow>();
-        check::<MemberRow>();
-        check::<LinkRow>();
-        check::<AuthorRow>();
-        check::<ReactionRow>();
-        check::<AttachmentRow>();
-        check::<OwnFileRow>();
-    }
-}
+stoa_store::rows_declared!(
+    [crate::declarations()],
+    ProfileRow,
+    AssistantRow,
+    ChatRow,
+    MemberRow,
+    LinkRow,
+    AuthorRow,
+    ReactionRow,
+    AttachmentRow,
+    OwnFileRow,
+);
