@@ -4,6 +4,7 @@ import type { Part } from "@/lib/lazy-part";
 import type { Registry } from "./registry";
 import { preloadBuiltIn } from "./builtin";
 import { SiteShell } from "./page";
+import { addedBy } from "./slots";
 
 /**
  * Fetches the chunks of the parts the server rendered into this page — the modules of its
@@ -16,7 +17,7 @@ export function preloadPage(boot: Boot | null, registry: Registry): Promise<unkn
   const bundle = boot.bundle;
   const modules = new Set<string>();
   const add = (widgets: HostWidget[] | undefined) => {
-    for (const w of widgets ?? []) for (const e of w._externals ?? []) modules.add(e.module);
+    for (const w of widgets ?? []) for (const e of w._externals ?? []) modules.add(addedBy(e.module, String(e.widget.variant ?? "default")));
   };
   add(bundle?.widgets);
   for (const layout of bundle?.layouts ?? []) {

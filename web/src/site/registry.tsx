@@ -1,6 +1,7 @@
 import { createContext, useContext, type ComponentType } from "react";
 import { useTranslation } from "@/i18n";
 import type { Rec } from "./content";
+import { addedBy } from "./slots";
 
 /** What a variant component gets: its record and the page's language and path. */
 export interface VariantProps {
@@ -71,12 +72,14 @@ export function RenderVariant({ module, entity, data, lang, url }: VariantProps 
   const registry = useContext(RegistryContext);
   const variant = data.variant ?? "default";
   const key = entity ? `${entity}:${variant}` : variant;
-  const variants = registry[module];
+  // A variant a higher module added to this widget is that module's to render.
+  const owner = entity ? module : addedBy(module, variant);
+  const variants = registry[owner];
   if (typeof variants === "function") {
     const Part = variants;
-    return <Part module={module} variant={key} data={data} lang={lang} url={url} />;
+    return <Part module={owner} variant={key} data={data} lang={lang} url={url} />;
   }
   const C = variants?.[key];
-  if (!C) return <UnknownVariant module={module} variant={key} />;
+  if (!C) return <UnknownVariant module={owner} variant={key} />;
   return <C data={data} lang={lang} url={url} />;
 }

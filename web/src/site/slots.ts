@@ -18,6 +18,18 @@ export interface SitePart {
   header?: Partial<Record<HeaderButton, ComponentType>>;
   /** What the module does with the live connection of the signed-in subject. */
   live?: LiveFollower;
+  /** Variants this module adds to a lower module's widget and renders in its own part:
+   * widget's module → its variants (`{rbac: ["subject-list-social-module-profile-default"]}`). */
+  adds?: { by: string; to: Record<string, readonly string[]> };
+}
+
+/** Module → variant of its widget → the module that added it and renders it. */
+const added: Record<string, Record<string, string>> = {};
+
+/** The module whose part renders `variant` of a `module` widget: the one that added it, else
+ * `module`. */
+export function addedBy(module: string, variant: string): string {
+  return added[module]?.[variant] ?? module;
 }
 
 /** Built-in route → the screen a module registered for it (`site/builtin.tsx` reads it). */
@@ -31,5 +43,8 @@ export function registerSite(...parts: SitePart[]) {
     Object.assign(builtInScreens, p.screens);
     Object.assign(headerButtons, p.header);
     if (p.live) followLive(p.live);
+    for (const [module, variants] of Object.entries(p.adds?.to ?? {})) {
+      for (const v of variants) (added[module] ??= {})[v] = p.adds!.by;
+    }
   }
 }

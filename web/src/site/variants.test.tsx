@@ -3,7 +3,8 @@ import i18n from "@/i18n";
 import { notRendered as rbacNotRendered, variants as rbac } from "@/modules/rbac/variants";
 import { variants as crm } from "@/modules/crm/variants";
 import { RegistryContext, RenderVariant, variantsPart, type Registry } from "./registry";
-import type { DeclaredVariant, VariantKey, VariantsOf } from "./variants";
+import { addedBy, registerSite } from "./slots";
+import type { AddedBy, DeclaredVariant, VariantKey, VariantsOf } from "./variants";
 
 const Shown = () => <p>shown</p>;
 const widget = (variant: string) => ({ id: "w", _entity: "test.widget", variant });
@@ -15,6 +16,26 @@ function renderWith(registry: Registry, module: string, variant: string, entity?
     </RegistryContext.Provider>,
   );
 }
+
+describe("a variant a higher module adds to a lower one's widget", () => {
+  afterEach(cleanup);
+
+  it("is rendered by the part of the module that added it, and only that variant", () => {
+    registerSite({ adds: { by: "high", to: { low: ["list-high-module-things-default"] } } });
+    expect(addedBy("low", "list-high-module-things-default")).toBe("high");
+    expect(addedBy("low", "default")).toBe("low");
+    expect(addedBy("other", "list-high-module-things-default")).toBe("other");
+    const registry: Registry = {
+      low: variantsPart({ default: () => <p>low's own</p> }),
+      high: variantsPart({ "list-high-module-things-default": () => <p>high's things</p> }),
+    };
+    renderWith(registry, "low", "list-high-module-things-default");
+    expect(screen.getByText("high's things")).toBeInTheDocument();
+    cleanup();
+    renderWith(registry, "low", "default");
+    expect(screen.getByText("low's own")).toBeInTheDocument();
+  });
+});
 
 describe("an unknown variant", () => {
   afterEach(async () => {
@@ -86,8 +107,11 @@ describe("a module's variants map, typed against the server's declared variants"
   it("holds for the modules' own maps, and fails for one missing a declared variant", () => {
     expectTypeOf<DeclaredVariant<"crm", "widget">>().toEqualTypeOf<"default" | "form-list-default">();
     expectTypeOf(crm).toExtend<VariantsOf<"crm">>();
-    type RbacMap = VariantsOf<"rbac", never, (typeof rbacNotRendered)[number]>;
+    type RbacMap = VariantsOf<"rbac", never, (typeof rbacNotRendered)[number], AddedBy<"rbac", "social" | "ecommerce">>;
     expectTypeOf(rbac).toExtend<RbacMap>();
+    // The variants social and ecommerce add to rbac's widget are theirs, not in rbac's map.
+    expectTypeOf<AddedBy<"rbac", "social">>().toEqualTypeOf<"subject-list-social-module-profile-default" | "subject-overview-social-module-profile-overview-default">();
+    expect(Object.keys(rbac)).not.toContain("subject-list-social-module-profile-default");
     expectTypeOf<Omit<typeof rbac, "subject-list-default">>().not.toExtend<RbacMap>();
     expect(Object.keys(rbac)).not.toContain("default");
   });

@@ -39,7 +39,15 @@ export type VariantKey<M extends string, Entities extends string = never> =
  * export const variants = { … } satisfies VariantsOf<"blog", never, (typeof notRendered)[number]>;
  * ```
  */
-export type VariantsOf<M extends string, Entities extends string = never, NotRendered extends VariantKey<M, Entities> = never> = Record<
-  Exclude<VariantKey<M, Entities>, NotRendered>,
+export type VariantsOf<M extends string, Entities extends string = never, NotRendered extends VariantKey<M, Entities> = never, Others extends VariantKey<M, Entities> = never> = Record<
+  Exclude<VariantKey<M, Entities>, NotRendered | Others>,
   Variant
 >;
+
+/**
+ * The variants of module `M`'s widget that module `By` adds (the server's `ModuleDef::variants`;
+ * the original names them after it: `subject-list-social-module-profile-default`). `By` renders
+ * them in its own part and says so in its site part (`SitePart.adds`); `M`'s map leaves them out
+ * (`VariantsOf`'s `Others`).
+ */
+export type AddedBy<M extends string, By extends string> = Extract<DeclaredVariant<M, "widget">, `${string}-${By}-module-${string}`>;

@@ -1,5 +1,5 @@
 import { variantsPart } from "@/site/registry";
-import { notRendered, variants } from "./variants";
+import { notRendered, rbacNotRendered, variants } from "./variants";
 
 /** This module's variants in a chunk of their own, loaded by the pages that show them (`modules/index.ts`). */
-export default variantsPart(variants, notRendered);
+export default variantsPart(variants, [...notRendered, ...rbacNotRendered]);

@@ -1,6 +1,7 @@
 import { lazy } from "react";
 import { lazyPart } from "@/lib/lazy-part";
 import type { SitePart } from "@/site/slots";
+import { rbacAdded } from "./added";
 
 // The shop's screens are a chunk of their own, out of the public entry (the server renders them at
 // once); the cart button too, loaded once the session is known.
@@ -16,4 +17,5 @@ export const sitePart: SitePart = {
     "/ecommerce/orders/*": <Commerce screen="order" />,
   },
   header: { cart: CartButton },
+  adds: { by: "ecommerce", to: { rbac: rbacAdded } },
 };

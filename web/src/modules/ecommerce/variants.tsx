@@ -123,6 +123,10 @@ function OrderList({ data, lang }: VariantProps) {
 /** Declared by the server, deliberately not rendered by the public site. */
 export const notRendered = [] as const satisfies readonly VariantKey<"ecommerce">[];
 
+/** The variant ecommerce adds to rbac's account widget, deliberately not shown: subjects are
+ * private, so the public bundle has no subject to list the products of. */
+export { rbacAdded as rbacNotRendered } from "./added";
+
 /** Every declared variant of ecommerce widgets but `notRendered`. */
 export const variants = {
   default: ProductList,

@@ -1,6 +1,7 @@
 import { lazy } from "react";
 import { lazyPart } from "@/lib/lazy-part";
 import type { SitePart } from "@/site/slots";
+import { rbacAdded } from "./added";
 import { chatEvents } from "./live";
 
 // The chats screen is a chunk of its own, out of the public entry (the server renders it at once);
@@ -13,4 +14,5 @@ export const sitePart: SitePart = {
   screens: { "/social/chats": <ChatsScreen /> },
   header: { chat: ChatButton },
   live: chatEvents,
+  adds: { by: "social", to: { rbac: rbacAdded } },
 };

@@ -3,8 +3,7 @@ import { render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { meKey } from "@/lib/session";
 import { queryClientOptions } from "@/query";
-import { variants as rbac } from "@/modules/rbac/variants";
-import { variants as social } from "./variants";
+import { rbacVariants as rbac, variants as social } from "./variants";
 import { chatsKey, profilesKey, unreadKey } from "./api";
 import { ChatButton } from "./chat";
 

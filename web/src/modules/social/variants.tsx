@@ -1,7 +1,10 @@
 import { tr } from "@/site/content";
 import type { VariantProps } from "@/site/registry";
+import type { Variant } from "@/site/registry";
 import type { VariantsOf } from "@/site/variants";
+import type { rbacAdded } from "./added";
 import { ChatsApp } from "./chat";
+import { SubjectProfileOverview, SubjectProfiles } from "./profiles";
 import { Block, Body, Cover } from "@/site/blocks";
 
 function ProfileOverview({ data, lang }: VariantProps) {
@@ -39,3 +42,9 @@ export const variants = {
   "profile-overview-default": ProfileOverview,
   "chat-list-default": ChatList,
 } satisfies VariantsOf<"social">;
+
+/** The variants social adds to rbac's account widget (declared by social on the server). */
+export const rbacVariants = {
+  "subject-list-social-module-profile-default": SubjectProfiles,
+  "subject-overview-social-module-profile-overview-default": SubjectProfileOverview,
+} satisfies Record<(typeof rbacAdded)[number], Variant>;
