@@ -16,8 +16,9 @@ use axum::Router;
 use axum::routing::MethodRouter;
 use serde_json::Value;
 
-/// Who may call a route before an admin changes the permissions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Who may call a route before an admin changes the permissions (written as [`Access::as_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Access {
     /// Anyone, signed in or not.
     Public,

@@ -16931,10 +16931,7 @@ export interface components {
         };
         /** @description One route of the API and whether the roles may call it. */
         RbacRouteAccess: {
-            /**
-             * @description Who may call it before an admin changes the permissions
-             * @enum {string}
-             */
+            /** @description Who may call it before an admin changes the permissions */
             access: "public" | "signed-in" | "owner" | "admin";
             /** @description The roles may call it */
             allowed: boolean;

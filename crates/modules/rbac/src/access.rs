@@ -23,27 +23,6 @@ pub struct Whose {
     pub role_id: Option<Uuid>,
 }
 
-/// Who may call a route before an admin changes the permissions.
-#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum DefaultAccess {
-    Public,
-    SignedIn,
-    Owner,
-    Admin,
-}
-
-impl From<stoa_api::Access> for DefaultAccess {
-    fn from(a: stoa_api::Access) -> Self {
-        match a {
-            stoa_api::Access::Public => Self::Public,
-            stoa_api::Access::SignedIn => Self::SignedIn,
-            stoa_api::Access::Owner => Self::Owner,
-            stoa_api::Access::Admin => Self::Admin,
-        }
-    }
-}
-
 /// One route of the API and whether the roles may call it.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -54,7 +33,7 @@ pub struct RouteAccess {
     /// The route as the API document writes it (`/api/blog/articles/{id}`)
     pub path: String,
     /// Who may call it before an admin changes the permissions
-    pub access: DefaultAccess,
+    pub access: stoa_api::Access,
     /// The path a permission row for this route is written with
     /// (`/api/blog/articles/[blog.articles.id]`)
     pub permission: String,
@@ -127,7 +106,7 @@ impl Auth {
                 RouteAccess {
                     method: o.method,
                     path: o.path.clone(),
-                    access: o.access.into(),
+                    access: o.access,
                     permission: permission_path(&o.path),
                     key: key(o.method, &o.path),
                     allowed,
