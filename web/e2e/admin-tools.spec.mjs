@@ -3,7 +3,7 @@
 // through a real browser against a real server.
 import { readFileSync } from "node:fs";
 import Papa from "papaparse";
-import { ADMIN, expect, openAdvanced, screen, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, axeFindings, expect, openAdvanced, screen, signIn, watchedContext } from "./harness.mjs";
 
 const ARTICLES = "/api/blog/articles";
 
@@ -345,6 +345,56 @@ export const adminToolsSpecs = [
         const rows = (await call(page, "GET", `/api/rbac/permissions?filters=${filters(key)}`)).json.data;
         for (const r of rows) if (!r.public) await call(page, "PATCH", `/api/rbac/permissions/${r.id}`, { public: true });
         await visitor.close();
+      }
+    },
+  ],
+  [
+    "admin tools: what a visitor may call is the server's answer, read in en and ru at 1366 and 390 px, reached with the keyboard alone",
+    async (stack) => {
+      const WORDS = {
+        en: { tab: "What can this subject do", visitor: "A visitor who is not signed in", roles: "Roles: no roles", may: /May call \d+ routes/, via: "public", language: "Language" },
+        ru: { tab: "Что может этот субъект", visitor: "Посетитель без входа", roles: "Роли: нет ролей", may: /Может вызвать/, via: "публично", language: "Язык" },
+      };
+      for (const [view, viewport] of [["desktop", { width: 1366, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+        const w = await watchedContext(stack, { viewport });
+        const { page } = w;
+        try {
+          await signIn(page, ADMIN, "/admin");
+          await page.waitForURL(/\/admin$/);
+          await page.goto("/admin/permissions");
+          for (const lang of ["en", "ru"]) {
+            const t = WORDS[lang];
+            if (lang === "ru") await page.getByRole("combobox", { name: WORDS.en.language }).selectOption("ru");
+            await page.getByRole("heading", { name: lang === "ru" ? "Роли и права" : "Roles and permissions" }).waitFor();
+            // The keyboard alone: the tab, then the visitor, each taken with Enter.
+            await page.getByRole("tab", { name: t.tab }).focus();
+            await page.keyboard.press("Enter");
+            await page.getByRole("button", { name: t.visitor }).focus();
+            await page.keyboard.press("Enter");
+            const section = page.getByTestId("subject-can");
+            await section.getByText(t.may).waitFor();
+            await section.getByText(t.roles).waitFor();
+            const text = await section.textContent();
+            expect(!/[0-9a-f]{8}-[0-9a-f]{4}-/.test(text), `${lang}/${view}: no id on the subject's view`);
+            const groups = (await section.locator("summary").allTextContents()).map((g) => g.split("·")[0].trim());
+            const slugs = groups.filter((g) => /^[a-z][a-z.-]*$/.test(g));
+            expect(groups.length > 5 && !slugs.length, `${lang}/${view}: groups named by their module's words, not ${slugs.join(", ")}`);
+            // A group opens from its summary with Enter (it stays open across the language switch).
+            const group = section.locator("details").first();
+            if (!(await group.evaluate((d) => d.open))) {
+              await group.locator("summary").focus();
+              await page.keyboard.press("Enter");
+            }
+            await section.getByText(`— ${t.via}`).first().waitFor();
+            const width = await page.evaluate(() => document.documentElement.scrollWidth);
+            expect(width <= viewport.width, `${lang}/${view}: the page is ${width} px wide`);
+            const axe = await axeFindings(page);
+            expect(!axe.length, `${lang}/${view}: ${axe.join("; ")}`);
+            await screen(page, `admin-tools-visitor-may-${lang}-${view}`);
+          }
+        } finally {
+          await w.context.close();
+        }
       }
     },
   ],

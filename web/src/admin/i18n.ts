@@ -128,6 +128,20 @@ export const toolsEn: Catalogue = {
     pick: "Pick",
     openWrite: "Let everyone, signed in or not, call {{route}}?",
     openConfirm: "Make public",
+    // The platform's own routes, grouped by their first segment (a module's group takes the
+    // module's name from /api/meta).
+    group: {
+      docs: "API documentation",
+      health: "Liveness",
+      live: "Live updates",
+      mcp: "AI agents (MCP)",
+      meta: "Content model",
+      metrics: "Metrics",
+      openapijson: "API description",
+      platform: "Platform",
+      ready: "Readiness",
+      revalidation: "Page cache",
+    },
   },
 };
 
@@ -248,6 +262,18 @@ export const toolsRu: Catalogue = {
     pick: "Выбрать",
     openWrite: "Разрешить всем, с входом и без, вызывать {{route}}?",
     openConfirm: "Сделать публичным",
+    group: {
+      docs: "Документация API",
+      health: "Проверка работы",
+      live: "Живые обновления",
+      mcp: "ИИ-агенты (MCP)",
+      meta: "Модель данных",
+      metrics: "Метрики",
+      openapijson: "Описание API",
+      platform: "Платформа",
+      ready: "Готовность",
+      revalidation: "Кэш страниц",
+    },
   },
 };
 

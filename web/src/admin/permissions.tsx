@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { api, entityRoute } from "@/api/client";
+import { moduleName, useMeta } from "@/api/meta";
 import { entityClient } from "@/api/entities";
 import { ApiError } from "@/api/http";
 import type { TFunction } from "@/i18n";
@@ -139,6 +140,22 @@ export default function PermissionsScreen() {
       )}
     </section>
   );
+}
+
+/** A group's name in words: its module's (`/api/meta`), or the platform's own routes' (`perm.group`);
+ * never the path segment it is keyed by. */
+function useGroupName(): (group: string) => string {
+  const meta = useMeta();
+  const tt = useToolsT();
+  const { i18n } = useTranslation();
+  return (group) => {
+    if (meta.data?.moduleLabels[group]) return moduleName(meta.data, group, i18n.language);
+    const id = group.replace(/[^a-z]/g, "");
+    if (!id || id !== group.replace(/\./g, "")) return group;
+    const key = `perm.group.${id}`;
+    const words = tt(key);
+    return typeof words === "string" && words !== key ? words : group;
+  };
 }
 
 /** Groups lines by module (sorted), keeping each group's order. */
@@ -327,6 +344,7 @@ const box = "size-4 cursor-pointer accent-neutral-900 disabled:cursor-wait";
 
 function Group({ module, lines, roles, rootRoles, open, onOpen, note, cell }: { module: string; lines: Line[]; roles: Role[]; rootRoles: Set<string>; open: boolean; onOpen: (o: boolean) => void; note: string; cell: CellOps }) {
   const tt = useToolsT();
+  const groupName = useGroupName();
   const [limit, setLimit] = useState(GROUP_ROWS);
   return (
     <details
@@ -339,13 +357,13 @@ function Group({ module, lines, roles, rootRoles, open, onOpen, note, cell }: { 
       data-module={module}
     >
       <summary className="cursor-pointer px-3 py-2 text-sm font-medium">
-        {module} <span className="font-normal text-neutral-700">· {tt("perm.routes", { count: lines.length })}</span>
+        {groupName(module)} <span className="font-normal text-neutral-700">· {tt("perm.routes", { count: lines.length })}</span>
         {note ? <span className="font-normal text-neutral-700"> · {note}</span> : null}
       </summary>
       {open ? (
         <div className="relative overflow-x-auto border-t border-border">
           <table className="w-full text-sm">
-            <caption className="sr-only">{module}</caption>
+            <caption className="sr-only">{groupName(module)}</caption>
             <thead className="bg-muted text-left">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">
@@ -453,6 +471,7 @@ async function findSubjects(q: string): Promise<Subject[]> {
 
 function SubjectView({ ops, roles }: { ops: Operation[]; roles: Role[] }) {
   const tt = useToolsT();
+  const groupName = useGroupName();
   const searchId = useId();
   const filterId = useId();
   const [q, setQ] = useState("");
@@ -527,7 +546,7 @@ function SubjectView({ ops, roles }: { ops: Operation[]; roles: Role[] }) {
             {byModule.map(([module, ls]) => (
               <details key={module} className="rounded-md border border-border" open={!!f}>
                 <summary className="cursor-pointer px-3 py-2 text-sm font-medium">
-                  {module} <span className="font-normal text-neutral-700">· {tt("perm.routes", { count: ls.length })}</span>
+                  {groupName(module)} <span className="font-normal text-neutral-700">· {tt("perm.routes", { count: ls.length })}</span>
                 </summary>
                 <ul className="grid gap-0.5 border-t border-border px-3 py-2 font-mono text-xs">
                   {ls.map((l) => (
