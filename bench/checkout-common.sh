@@ -13,9 +13,10 @@ export BASE="http://127.0.0.1:$PORT"
 # Admin rights for the setup and the audit: a per-run server-to-server secret key.
 export KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
 DIR=$(mktemp -d)
-pid="" cpid="" db=""
+pid="" cpid="" db="" spid=""
 cleanup() {
   [ -n "$cpid" ] && kill "$cpid" 2>/dev/null || true
+  [ -n "$spid" ] && kill "$spid" 2>/dev/null || true
   [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
   [ -n "$db" ] && psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
   rm -rf "$DIR"
@@ -29,6 +30,19 @@ server_env() {
   senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG=warn STOA_SECRET_KEY="$KEY"
     STOA_PAYMENT_PROVIDERS=dummy STOA_DUMMY_WEBHOOK_DELAY="$DELAY"
     STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000 STOA_WEBHOOK_RATE=1000000)
+  # Mail goes through SMTP when a sink listens (see start_smtp_sink).
+  [ -n "${SMTP_URL:-}" ] && senv+=(STOA_SMTP_URL="$SMTP_URL")
+  return 0
+}
+
+# Starts bench/smtp-sink.mjs (SMTP on $1, its counts over HTTP on $1+1) and exports SMTP_URL
+# and SMTP_STATUS for the server and the client.
+start_smtp_sink() {
+  node bench/smtp-sink.mjs "$1" "$(($1 + 1))" &
+  spid=$!
+  export SMTP_URL="smtp://127.0.0.1:$1" SMTP_STATUS="http://127.0.0.1:$(($1 + 1))/"
+  for _ in $(seq 1 50); do curl -fs "$SMTP_STATUS" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  echo "the SMTP sink did not start" >&2; exit 1
 }
 
 # Migrates database $1 (log $2, truncated).

@@ -310,6 +310,7 @@ async function bench() {
   const writesBefore = await writes();
   const cpuBefore = serverCpu();
   const clientBefore = process.cpuUsage();
+  const sinkBefore = env.SMTP_STATUS ? await (await fetch(env.SMTP_STATUS)).json() : null;
   const acks = await load({ kill: false });
   const client = process.cpuUsage(clientBefore); // the load only, not the wait for the payments
   log(`load done: ${stats.acked} checkouts acknowledged in ${((stats.loadEnd - stats.started) / 1000).toFixed(1)} s; waiting for the payments`);
@@ -387,6 +388,21 @@ async function bench() {
     s.serverCpuMsPerCheckoutInAll = ((cpuAll - cpuBefore) * 1000) / Math.max(1, stats.acked);
     log(`${left === 0 ? 'all background work (receipts, mail) done' : `gave up waiting with ${left} jobs left`} ${doneAfter.toFixed(1)} s after the start: `
       + `${s.fullyProcessedPerSecond.toFixed(1)} checkouts fully processed/s, ${s.serverCpuMsPerCheckoutInAll.toFixed(1)} ms of server CPU per checkout in all`);
+    s.afterLoadSeconds = doneAfter - loadS;
+    log(`the background work was done ${s.afterLoadSeconds.toFixed(1)} s after the load's end`);
+  }
+  if (env.SMTP_STATUS) {
+    // What reached the mail server: every paid order's mail, each with its receipt attached.
+    const sink = await (await fetch(env.SMTP_STATUS)).json();
+    const got = sink.messages - (sinkBefore?.messages ?? 0);
+    const attached = sink.withAttachment - (sinkBefore?.withAttachment ?? 0);
+    s.mail = { messages: got, withReceipt: attached, connections: sink.connections - (sinkBefore?.connections ?? 0),
+      megabytes: (sink.bytes - (sinkBefore?.bytes ?? 0)) / 1e6, sinkCpuMsPerMail: (sink.cpuMs - (sinkBefore?.cpuMs ?? 0)) / Math.max(1, got) };
+    log(`mail: ${got} messages over SMTP (${attached} with the receipt attached; ${stats.acked} orders paid), `
+      + `${s.mail.megabytes.toFixed(1)} MB over ${s.mail.connections} connections; the sink spent ${s.mail.sinkCpuMsPerMail.toFixed(2)} ms of CPU a message`);
+    // One mail per paid order (the bench's buyers are the only recipients): more is a mail sent
+    // twice, fewer one lost or still queued.
+    if (got !== stats.acked || attached !== stats.acked) log(`MAIL MISMATCH: ${got} messages, ${attached} with a receipt, for ${stats.acked} paid orders`);
   }
   if (env.RESULT) writeFileSync(env.RESULT, JSON.stringify(s, null, 2));
   if (errors) log('errors:', JSON.stringify(stats.errors));

@@ -25,7 +25,10 @@
 # server's CPU per checkout in all (BACKGROUND=0 skips this wait).
 # The dummy webhook is delayed STOA_DUMMY_WEBHOOK_DELAY s (0 here); the anonymous-init rate limit is
 # raised so it does not limit the load. Other STOA_* variables in the environment reach the server
-# (e.g. STOA_DB_MAX_CONNECTIONS=64). Server logs and JSON summaries (with the jobs behind the
+# (e.g. STOA_DB_MAX_CONNECTIONS=64). The mail is sent for real, over SMTP to a local sink
+# (bench/smtp-sink.mjs, which only counts what arrives; the client checks every paid order's
+# mail arrived with its receipt attached); SMTP=0 keeps it in the outbox instead, as a server
+# without STOA_SMTP_URL does. Server logs and JSON summaries (with the jobs behind the
 # payments, by name and status) go to bench/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +40,7 @@ DELAY=${STOA_DUMMY_WEBHOOK_DELAY:-0}
 PORT=${PORT:-18092}
 # shellcheck source=bench/checkout-common.sh
 . bench/checkout-common.sh
+[ "${SMTP:-1}" = 0 ] || start_smtp_sink "$((PORT + 10))"
 
 run() {
   local backend=$1 url=$2 stamp; stamp=$(date -u +%Y%m%dT%H%M%SZ)

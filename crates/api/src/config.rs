@@ -221,6 +221,11 @@ pub struct Config {
     /// the pool's connections and 64 starved the requests.
     #[arg(long, env = "STOA_JOB_CONCURRENCY")]
     pub job_concurrency: Option<usize>,
+    /// Seconds the oldest due background job (a receipt, a mail) may wait before the server warns
+    /// that background work falls behind (`stoa_job_lag_seconds` on /metrics shows it always);
+    /// 0: never warn.
+    #[arg(long, env = "STOA_JOB_LAG_ALERT", default_value_t = 60)]
+    pub job_lag_alert: u64,
     /// Most threads the server keeps for blocking work (SQLite statements, password hashing, file
     /// and image work), each ended after 2 s idle. Default: four per core. Every kind of blocking
     /// work has its own, smaller cap; this one keeps SQLite's hand-offs (`block_in_place`) from
@@ -628,6 +633,7 @@ impl Config {
             form_rate: 10,
             chat_rate: 60,
             job_concurrency: None,
+            job_lag_alert: 60,
             blocking_threads: None,
             providers: ProviderConfig::defaults(),
             files: FileConfig::defaults(),

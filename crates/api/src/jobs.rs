@@ -60,6 +60,8 @@ pub struct Runner {
     /// The jobs running now: lease token and the latest their lease may be renewed to (what
     /// `run` renews).
     running: Mutex<HashMap<uuid::Uuid, (String, time::OffsetDateTime)>>,
+    /// How long the oldest due background job may wait before `run` warns (zero: never).
+    pub lag_alert: Duration,
 }
 
 /// What one tick did.
@@ -91,6 +93,7 @@ impl Runner {
             finished: std::sync::OnceLock::new(),
             lease: RENEWED_LEASE,
             running: Mutex::new(HashMap::new()),
+            lag_alert: Duration::from_secs(60),
         }
     }
 
@@ -250,6 +253,7 @@ impl Runner {
         tokio::spawn(settle(self.ctx.store.db.clone(), queue));
         let me = Arc::new(self);
         tokio::spawn(renew(Arc::downgrade(&me)));
+        tokio::spawn(watch_lag(Arc::downgrade(&me)));
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
         // Background jobs never hold more than an eighth of the slots (at least one).
         let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 8).max(1)));
@@ -306,6 +310,51 @@ impl Runner {
                 () = wake.notified(), if !full => {}
                 () = tokio::time::sleep(me.poll) => {}
             }
+        }
+    }
+}
+
+/// How often [`watch_lag`] reads the lag.
+const LAG_EVERY: Duration = Duration::from_secs(5);
+
+/// Reads how far each class of jobs is behind every [`LAG_EVERY`] while the runner runs (the
+/// `stoa_job_lag_seconds` gauges between scrapes), and warns once when the background work's
+/// lag passes [`Runner::lag_alert`], then once when it is back under half of it. Payments are
+/// foreground jobs and are claimed first: background work never slows them, so its lag is what
+/// grows under a spike, and what an operator is told about.
+async fn watch_lag(runner: std::sync::Weak<Runner>) {
+    let m = &crate::metrics::METRICS;
+    let mut alerting = false;
+    loop {
+        tokio::time::sleep(LAG_EVERY).await;
+        let Some(r) = runner.upgrade() else {
+            return;
+        };
+        let alert = r.lag_alert.as_secs_f64();
+        m.job_lag_alert.set(alert);
+        let lag = match jobs::lag(&r.ctx.store.db).await {
+            Ok(lag) => lag,
+            Err(e) => {
+                tracing::warn!(error = %e, "the job lag could not be read");
+                continue;
+            }
+        };
+        for (state, s) in lag {
+            m.job_lag
+                .get_or_create(&crate::metrics::StateLabels { state })
+                .set(s);
+        }
+        let behind = lag[1].1;
+        if alert > 0.0 && !alerting && behind > alert {
+            alerting = true;
+            tracing::warn!(
+                lag_s = behind.round(),
+                alert_s = alert,
+                "background work (receipts, mail) is falling behind: its oldest due job has waited longer than STOA_JOB_LAG_ALERT"
+            );
+        } else if alerting && behind < alert / 2.0 {
+            alerting = false;
+            tracing::info!(lag_s = behind.round(), "background work has caught up");
         }
     }
 }

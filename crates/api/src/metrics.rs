@@ -69,6 +69,10 @@ pub struct Metrics {
     pub jobs: Family<OutcomeLabels, Counter>,
     pub db_connections: Family<StateLabels, Gauge>,
     pub job_queue: Family<StateLabels, Gauge>,
+    /// Seconds the oldest due job of a class has waited (`state` = foreground, background).
+    pub job_lag: Family<StateLabels, Gauge<f64, std::sync::atomic::AtomicU64>>,
+    /// The background lag the server warns above (`STOA_JOB_LAG_ALERT`; 0: never).
+    pub job_lag_alert: Gauge<f64, std::sync::atomic::AtomicU64>,
     /// SQLite: write transactions and commits (`Db::sqlite_writes`, brought up to date at scrape).
     pub sqlite_writes: Family<StateLabels, Counter>,
     /// SQLite: seconds the one writer connection was held (`Db::sqlite_writes`; one series,
@@ -91,6 +95,8 @@ impl Metrics {
         let jobs = Family::<OutcomeLabels, Counter>::default();
         let db_connections = Family::<StateLabels, Gauge>::default();
         let job_queue = Family::<StateLabels, Gauge>::default();
+        let job_lag = Family::<StateLabels, Gauge<f64, std::sync::atomic::AtomicU64>>::default();
+        let job_lag_alert = Gauge::<f64, std::sync::atomic::AtomicU64>::default();
         let sqlite_writes = Family::<StateLabels, Counter>::default();
         let sqlite_writer_busy =
             Family::<StateLabels, Counter<f64, std::sync::atomic::AtomicU64>>::default();
@@ -136,6 +142,16 @@ impl Metrics {
             job_queue.clone(),
         );
         registry.register(
+            "job_lag_seconds",
+            "Seconds the oldest due job of each class has waited (state=foreground: payments and orders; state=background: receipts, mail); alert when background stays above job_lag_alert_seconds",
+            job_lag.clone(),
+        );
+        registry.register(
+            "job_lag_alert_seconds",
+            "The background lag above which the server warns (STOA_JOB_LAG_ALERT; 0: never)",
+            job_lag_alert.clone(),
+        );
+        registry.register(
             "db_sqlite_writes",
             "SQLite write transactions (state=transactions) and the group commits that made them durable (state=commits); their ratio is the writers per fsync",
             sqlite_writes.clone(),
@@ -154,6 +170,8 @@ impl Metrics {
             jobs,
             db_connections,
             job_queue,
+            job_lag,
+            job_lag_alert,
             sqlite_writes,
             sqlite_writer_busy,
             registry,
@@ -241,6 +259,14 @@ pub async fn scrape(store: &stoa_store::Store) -> String {
             }
         }
         Err(e) => tracing::warn!(error = %e, "the job queue could not be counted for metrics"),
+    }
+    match stoa_store::jobs::lag(&store.db).await {
+        Ok(lag) => {
+            for (state, s) in lag {
+                m.job_lag.get_or_create(&StateLabels { state }).set(s);
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "the job lag could not be read for metrics"),
     }
     m.render()
 }

@@ -511,6 +511,7 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
             stoa_store::Backend::Postgres => 16,
         })
         .max(1);
+    runner.lag_alert = Duration::from_secs(config.job_lag_alert);
     p.phases.mark("site");
     p.phases.log();
     Ok(App {

@@ -439,6 +439,31 @@ pub async fn depth(db: &Db) -> Result<Vec<(&'static str, i64)>> {
     Ok(out)
 }
 
+/// How long the oldest due job of each class has waited, in seconds (0 when none waits):
+/// `foreground` (priority 0: payments, their orders) and `background` (priority 1: receipts,
+/// mail). For metrics and the lag alert; the oldest queued job of a class, by the status index.
+pub async fn lag(db: &Db) -> Result<[(&'static str, f64); 2]> {
+    let t = now();
+    let mut c = db.read().await?;
+    let mut out = [("foreground", 0.0), ("background", 0.0)];
+    for (priority, slot) in (0i64..).zip(out.iter_mut()) {
+        let q = FindQuery::all()
+            .eq(&JOB, "status", Val::Text("queued".into()))?
+            .eq(&JOB, "priority", Val::Int(priority))?
+            .sort(&JOB, "runAt", false)?
+            .take(1);
+        let (rows, _) = crate::repo::find(&mut c.exec(), &JOB, &q).await?;
+        if let Some(at) = rows
+            .first()
+            .and_then(|r| r.text("runAt"))
+            .and_then(stoa_kernel::value::parse_timestamp)
+        {
+            slot.1 = (t - at).as_seconds_f64().max(0.0);
+        }
+    }
+    Ok(out)
+}
+
 /// Deletes at most `limit` finished jobs last updated before `before` (dead ones stay for an
 /// admin to see), in one short transaction; returns how many. Callers repeat it while it deletes
 /// a whole batch, so a large backlog never holds the writer for long.

@@ -476,6 +476,17 @@ impl TestApp {
     }
 
     /// Runs due jobs until none is due (at most 50 rounds); the number of jobs run.
+    /// One pass of the job runner (at most its concurrency of due jobs); how many ran.
+    pub async fn tick_jobs(&self) -> usize {
+        let Some(r) = &self.jobs else {
+            panic!("tick_jobs needs an app started with manual jobs")
+        };
+        match r.tick().await {
+            Ok(t) => t.ran,
+            Err(e) => panic!("job tick: {e}"),
+        }
+    }
+
     pub async fn drain_jobs(&self) -> usize {
         let Some(r) = &self.jobs else {
             panic!("drain_jobs needs an app started with manual jobs")

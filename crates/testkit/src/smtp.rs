@@ -102,6 +102,8 @@ pub struct Sink {
     pub refused_at: Arc<Mutex<Vec<tokio::time::Instant>>>,
     /// When each accepted mail arrived.
     pub accepted_at: Arc<Mutex<Vec<tokio::time::Instant>>>,
+    /// Connections made to it (a sender that keeps its connections makes few).
+    pub connections: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Sink {
@@ -120,6 +122,8 @@ impl Sink {
         tokio::spawn(async move {
             while let Ok((sock, _)) = listener.accept().await {
                 let s = s.clone();
+                s.connections
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 tokio::spawn(async move {
                     let _ = s.session(sock).await;
                 });

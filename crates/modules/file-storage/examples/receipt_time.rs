@@ -1,25 +1,41 @@
-//! Times one receipt (the 1485 × 1050 template, rendered and encoded as PNG), single-threaded:
-//! `cargo run --release -p stoa-file-storage --example receipt_time`. Figures in
-//! docs/benchmarks.md ("The receipt").
+//! Times one receipt (the 1485 × 1050 template as PNG), single-threaded, both ways: from its
+//! prepared first layer (what a paid order gets) and in one rendering (every layer each time, as
+//! every receipt was made before): `cargo run --release -p stoa-file-storage --example
+//! receipt_time`. Figures in docs/benchmarks.md ("The receipt").
 use std::time::Instant;
 
 fn main() -> Result<(), stoa_kernel::Error> {
     let data = serde_json::json!({"language": "ru", "site": {"name": "forplanet.org"},
         "paidAt": "2026-11-27 21:00 UTC",
-        "ecommerce": {"order": {"id": "0192f0a4-1111-7000-8000-000000000001",
+        "ecommerce": {"order": {"id": "0192f0a4-1111-7000-8000-000000000001", "number": 4242,
         "email": "b1@example.com", "billingModuleCurrency": {"symbol": "₽"}, "checkoutTotal": "199",
         "ordersToProducts": [{"quantity": 1, "product": {"title": {"en": "tree", "ru": "дерево"}},
             "total": [{"total": "199", "billingModuleCurrency": {"symbol": "₽"}}]}]}}});
     let variant = stoa_file_storage::render::RECEIPT;
     let n = 40;
-    for _ in 0..3 {
-        let t = Instant::now();
-        let mut size = 0;
-        for _ in 0..n {
-            size = stoa_file_storage::render::png(variant, 1485, 1050, &data)?.len();
+    type Render = fn(&str, u32, u32, &serde_json::Value) -> Result<Vec<u8>, stoa_kernel::Error>;
+    let ways: [(&str, Render); 2] = [
+        ("from the prepared layer", stoa_file_storage::render::png),
+        (
+            "in one rendering",
+            stoa_file_storage::render::png_in_one_rendering,
+        ),
+    ];
+    // `receipt_time prepared`: only the first way (for a profiler).
+    let only = std::env::args().nth(1);
+    for (way, render) in ways {
+        if only.is_some() && !way.contains(only.as_deref().unwrap_or_default()) {
+            continue;
         }
-        let ms = t.elapsed().as_secs_f64() * 1000.0 / f64::from(n);
-        println!("{ms:.2} ms per receipt, {size} bytes");
+        for _ in 0..3 {
+            let t = Instant::now();
+            let mut size = 0;
+            for _ in 0..n {
+                size = render(variant, 1485, 1050, &data)?.len();
+            }
+            let ms = t.elapsed().as_secs_f64() * 1000.0 / f64::from(n);
+            println!("{way}: {ms:.2} ms per receipt, {size} bytes");
+        }
     }
     Ok(())
 }

@@ -2,6 +2,13 @@
 //! escaped) and rendered to PNG by `resvg` with the DejaVu fonts shipped in the binary, so
 //! Cyrillic and Latin text look the same on every machine. Nothing outside the template is
 //! loaded: external images and system fonts are off.
+//!
+//! A template is a stack of layers painted in order. When its first layer is the same for many
+//! images (a receipt's background and labels in one language) and the image is asked at the
+//! template's own size, that layer is prepared once and only the others are drawn per image
+//! ([`layered`]).
+
+mod layered;
 
 use std::sync::{Arc, OnceLock};
 
@@ -20,11 +27,12 @@ pub const RECEIPT_FOR_PLANET: &str = "generate-template-ecommerce-order-receipt-
 /// A page's share image (Open Graph, 1200 × 630).
 pub const OPENGRAPH: &str = "generate-template-opengraph-image-default";
 
-/// A file template this server renders: its variant, the SVG template it uses, its default size.
+/// A file template this server renders: its variant, the SVG templates of its layers (painted in
+/// order, the same canvas each), its default size.
 #[derive(Clone, Copy, Debug)]
 pub struct Template {
     pub variant: &'static str,
-    name: &'static str,
+    layers: &'static [&'static str],
     pub width: u32,
     pub height: u32,
 }
@@ -33,19 +41,19 @@ pub struct Template {
 pub const TEMPLATES: &[Template] = &[
     Template {
         variant: RECEIPT,
-        name: "receipt",
+        layers: RECEIPT_LAYERS,
         width: 1485,
         height: 1050,
     },
     Template {
         variant: RECEIPT_FOR_PLANET,
-        name: "receipt",
+        layers: RECEIPT_LAYERS,
         width: 1485,
         height: 1050,
     },
     Template {
         variant: OPENGRAPH,
-        name: "opengraph",
+        layers: &["opengraph"],
         width: 1200,
         height: 630,
     },
@@ -54,7 +62,10 @@ pub const TEMPLATES: &[Template] = &[
 /// Largest side of a generated image.
 pub const MAX_SIDE: u32 = 4000;
 
-const RECEIPT_SVG: &str = include_str!("../templates/receipt.svg");
+/// A receipt: what every order in a language shares, then the order's own text.
+const RECEIPT_LAYERS: &[&str] = &["receipt.base", "receipt.order"];
+const RECEIPT_BASE_SVG: &str = include_str!("../templates/receipt.base.svg");
+const RECEIPT_ORDER_SVG: &str = include_str!("../templates/receipt.order.svg");
 const OPENGRAPH_SVG: &str = include_str!("../templates/opengraph.svg");
 
 fn fontdb() -> Arc<usvg::fontdb::Database> {
@@ -100,7 +111,8 @@ fn env() -> &'static Environment<'static> {
                 t
             }
         });
-        let _ = env.add_template("receipt", RECEIPT_SVG);
+        let _ = env.add_template("receipt.base", RECEIPT_BASE_SVG);
+        let _ = env.add_template("receipt.order", RECEIPT_ORDER_SVG);
         let _ = env.add_template("opengraph", OPENGRAPH_SVG);
         env
     })
@@ -126,33 +138,89 @@ pub fn template_of(variant: &str) -> Result<&'static Template> {
         })
 }
 
-/// Renders `variant` with `data` to a PNG of `width` × `height`.
+/// Renders `variant` with `data` to a PNG of `width` × `height`: at the template's own size
+/// with its first layer prepared once ([`layered`]), else in one rendering.
 pub fn png(variant: &str, width: u32, height: u32, data: &Value) -> Result<Vec<u8>> {
+    let (t, layers) = layers_of(variant, width, height, data)?;
+    if let [base, rest @ ..] = layers.as_slice()
+        && !rest.is_empty()
+        && (width, height) == (t.width, t.height)
+    {
+        let trees = rest
+            .iter()
+            .map(|l| tree_of(l.as_bytes()))
+            .collect::<Result<Vec<_>>>()?;
+        if let Some(png) = layered::png(base, &trees, width, height, |svg| tree_of(svg.as_bytes()))?
+        {
+            return Ok(png);
+        }
+    }
+    whole(&layers, width, height)
+}
+
+/// Renders `variant` in one rendering, every layer each time (what [`png`] does at another size;
+/// public for the tests and `examples/receipt_time.rs`, which compare the two).
+pub fn png_in_one_rendering(
+    variant: &str,
+    width: u32,
+    height: u32,
+    data: &Value,
+) -> Result<Vec<u8>> {
+    let (_, layers) = layers_of(variant, width, height, data)?;
+    whole(&layers, width, height)
+}
+
+fn whole(layers: &[String], width: u32, height: u32) -> Result<Vec<u8>> {
+    let trees = layers
+        .iter()
+        .map(|l| tree_of(l.as_bytes()))
+        .collect::<Result<Vec<_>>>()?;
+    trees_to_png(&trees, width, height)
+}
+
+/// The template of `variant` and its layers filled in with `data`, at `width` × `height`.
+fn layers_of(
+    variant: &str,
+    width: u32,
+    height: u32,
+    data: &Value,
+) -> Result<(&'static Template, Vec<String>)> {
     if !(16..=MAX_SIDE).contains(&width) || !(16..=MAX_SIDE).contains(&height) {
         return Err(Error::invalid_field(
             "width",
             format!("width and height must be between 16 and {MAX_SIDE}"),
         ));
     }
-    let name = template_of(variant)?.name;
-    let tpl = env()
-        .get_template(name)
-        .map_err(|e| Error::internal(format!("template {name}: {e}")))?;
+    let t = template_of(variant)?;
     let mut ctx = data.clone();
     if let Some(o) = ctx.as_object_mut() {
         o.insert("width".into(), width.into());
         o.insert("height".into(), height.into());
     }
-    let svg = tpl
-        .render(minijinja::Value::from_serialize(&ctx))
-        .map_err(|e| {
-            Error::invalid_field("data", format!("the template cannot use this data: {e}"))
-        })?;
-    svg_to_png(svg.as_bytes(), width, height)
+    let ctx = minijinja::Value::from_serialize(&ctx);
+    let layers = t
+        .layers
+        .iter()
+        .map(|name| {
+            env()
+                .get_template(name)
+                .map_err(|e| Error::internal(format!("template {name}: {e}")))?
+                .render(&ctx)
+                .map_err(|e| {
+                    Error::invalid_field("data", format!("the template cannot use this data: {e}"))
+                })
+        })
+        .collect::<Result<Vec<String>>>()?;
+    Ok((t, layers))
 }
 
 /// Rasterises an SVG document to `width` × `height` with the shipped fonts only.
 pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
+    trees_to_png(&[tree_of(svg)?], width, height)
+}
+
+/// An SVG document parsed with the shipped fonts only, nothing loaded from outside.
+fn tree_of(svg: &[u8]) -> Result<usvg::Tree> {
     let opts = usvg::Options {
         fontdb: fontdb(),
         font_family: "DejaVu Sans".into(),
@@ -162,23 +230,29 @@ pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
         },
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_data(svg, &opts)
-        .map_err(|e| Error::internal(format!("the template is not valid SVG: {e}")))?;
-    let size = tree.size();
-    let t = resvg::tiny_skia::Transform::from_scale(
-        width as f32 / size.width(),
-        height as f32 / size.height(),
-    );
+    usvg::Tree::from_data(svg, &opts)
+        .map_err(|e| Error::internal(format!("the template is not valid SVG: {e}")))
+}
+
+/// Paints `layers` in order, each scaled to `width` × `height`, and encodes the image.
+fn trees_to_png(layers: &[usvg::Tree], width: u32, height: u32) -> Result<Vec<u8>> {
     let n = (width as usize) * (height as usize);
     let mut buf = Buffers::take(n * 4);
     let ints = resvg::tiny_skia::IntSize::from_wh(width, height)
         .ok_or_else(|| Error::internal("cannot allocate the image"))?;
     let mut pixmap = resvg::tiny_skia::Pixmap::from_vec(std::mem::take(&mut buf.0), ints)
         .ok_or_else(|| Error::internal("cannot allocate the image"))?;
-    resvg::render(&tree, t, &mut pixmap.as_mut());
+    for tree in layers {
+        let size = tree.size();
+        let t = resvg::tiny_skia::Transform::from_scale(
+            width as f32 / size.width(),
+            height as f32 / size.height(),
+        );
+        resvg::render(tree, t, &mut pixmap.as_mut());
+    }
     // An opaque image (a receipt's background covers it) is the same premultiplied or not: its
     // colour channels are encoded as they are, a quarter less to filter and deflate.
-    if !rgb_of_opaque(pixmap.data(), &mut buf.1) {
+    if !layered::rgb_of(pixmap.data(), &mut buf.1) {
         return encode_png(
             &pixmap.take_demultiplied(),
             width,
@@ -190,26 +264,6 @@ pub fn svg_to_png(svg: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
     buf.0 = pixmap.take();
     buf.give_back();
     png
-}
-
-/// Writes the colour channels of premultiplied RGBA `pixels` to `rgb` and says whether every
-/// pixel was opaque. `rgb` is reused as it is when it has the right length (every byte is
-/// written), and the pixels go as fixed-size arrays (no bounds checks): the per-pixel slice loop
-/// over a freshly zeroed `rgb` took 2.3 of a receipt's 10 ms (`cargo run --release -p
-/// stoa-file-storage --example receipt_time`).
-fn rgb_of_opaque(pixels: &[u8], rgb: &mut Vec<u8>) -> bool {
-    let (px, _) = pixels.as_chunks::<4>();
-    if rgb.len() != px.len() * 3 {
-        rgb.clear();
-        rgb.resize(px.len() * 3, 0);
-    }
-    let (out, _) = rgb.as_chunks_mut::<3>();
-    let mut alpha = u8::MAX;
-    for (o, p) in out.iter_mut().zip(px) {
-        *o = [p[0], p[1], p[2]];
-        alpha &= p[3];
-    }
-    alpha == u8::MAX
 }
 
 /// The pixel buffers of a rendering (RGBA, then RGB), kept between renderings: a receipt's are
@@ -311,6 +365,56 @@ mod tests {
                 .map(|e| e.status()),
             Some(422)
         );
+    }
+
+    fn receipt_data(lang: &str, lines: usize) -> Value {
+        let line = json!({"quantity": 3, "product": {"title": {"ru": "Дерево у реки", "en": "A tree by the river"}},
+            "total": [{"total": "1500", "billingModuleCurrency": {"symbol": "₽"}}]});
+        json!({"language": lang, "site": {"name": "Для планеты"}, "paidAt": "2026-11-30 17:00 UTC",
+            "ecommerce": {"order": {"id": "0198a0b1-0000-7000-8000-000000000001", "number": 1042,
+            "email": "b@example.com", "checkoutTotal": "1500", "billingModuleCurrency": {"symbol": "₽"},
+            "ordersToProducts": vec![line; lines]}}})
+    }
+
+    #[test]
+    fn a_receipt_from_its_prepared_layer_is_the_receipt_rendered_in_one() {
+        for (lang, lines) in [("ru", 1), ("en", 1), ("ru", 9), ("en", 0)] {
+            let data = receipt_data(lang, lines);
+            let fast = png(RECEIPT, 1485, 1050, &data).expect("layered");
+            // Twice: the second one comes from the kept layer.
+            assert_eq!(png(RECEIPT, 1485, 1050, &data).ok().as_ref(), Some(&fast));
+            let slow = png_in_one_rendering(RECEIPT, 1485, 1050, &data).expect("whole");
+            let (a, b) = (
+                image::load_from_memory(&fast).expect("decodes").to_rgb8(),
+                image::load_from_memory(&slow).expect("decodes").to_rgb8(),
+            );
+            assert_eq!(a.dimensions(), b.dimensions());
+            let differ = a.pixels().zip(b.pixels()).filter(|(x, y)| x != y).count();
+            assert_eq!(differ, 0, "{lang}, {lines} lines: {differ} pixels differ");
+            // And it is a receipt of this order: not the bare first layer.
+            let other = receipt_data(if lang == "ru" { "en" } else { "ru" }, lines);
+            assert_ne!(png(RECEIPT, 1485, 1050, &other).ok(), Some(fast.clone()));
+        }
+    }
+
+    #[test]
+    fn a_receipt_redraws_only_the_bands_of_its_text() {
+        let (_, layers) = layers_of(RECEIPT, 1485, 1050, &receipt_data("ru", 1)).expect("layers");
+        let order = tree_of(layers[1].as_bytes()).expect("parses");
+        let dirty = layered::dirty_bands(std::slice::from_ref(&order), 1485, 1050);
+        let n = dirty.iter().filter(|d| **d).count();
+        // The order's number, its date, the email, one line and the total: a fifth of the rows.
+        assert!(n * 5 <= dirty.len(), "{n} of {} bands redrawn", dirty.len());
+        assert!(n >= 5, "{n} bands: the text is not all redrawn");
+    }
+
+    #[test]
+    fn another_size_is_rendered_in_one() {
+        let data = receipt_data("ru", 2);
+        let img = png(RECEIPT, 742, 525, &data)
+            .ok()
+            .and_then(|b| image::load_from_memory(&b).ok());
+        assert_eq!(img.map(|i| (i.width(), i.height())), Some((742, 525)));
     }
 
     /// A 4 × 2 SVG rendered, decoded again, and checked to be stored as `colour`.

@@ -229,11 +229,25 @@ impl Files {
 
     /// Creates a `file-storage.file` row for `stored` with the admin's `fields`.
     pub async fn record(&self, stored: Stored, fields: &Map<String, Value>) -> Result<Record> {
+        let mut tx = self.store.begin().await?;
+        let row = self.record_in(&mut tx.exec(), stored, fields).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// [`Self::record`] in the caller's transaction (a receipt's row commits with its order's
+    /// link and mail).
+    pub async fn record_in(
+        &self,
+        exec: &mut stoa_store::db::Exec<'_>,
+        stored: Stored,
+        fields: &Map<String, Value>,
+    ) -> Result<Record> {
         let e = self.store.entity("file-storage.file")?;
         let mut input = fields.clone();
         input.insert("file".into(), json!(stored.url));
         input.extend(stored.meta);
-        self.store.create(&e, &input).await
+        self.store.create_in(exec, &e, &input).await
     }
 
     /// Downloads `url` (safely) and keeps it as a file row.
@@ -252,11 +266,22 @@ impl Files {
         fields: &Map<String, Value>,
         pace: Pace,
     ) -> Result<Record> {
-        let bytes = self.render(variant, size, data, pace).await?;
-        let stored = self
-            .keep("file", Bytes::from(bytes), Some(&format!("{variant}.png")))
-            .await?;
+        let stored = self.generate_file(variant, size, data, pace).await?;
         self.record(stored, fields).await
+    }
+
+    /// Renders the file template `variant` with `data` and stores the PNG, without its row (the
+    /// caller writes it with [`Self::record_in`]).
+    pub async fn generate_file(
+        &self,
+        variant: &str,
+        size: (u32, u32),
+        data: Value,
+        pace: Pace,
+    ) -> Result<Stored> {
+        let bytes = self.render(variant, size, data, pace).await?;
+        self.keep("file", Bytes::from(bytes), Some(&format!("{variant}.png")))
+            .await
     }
 
     /// The URL a file row holds.

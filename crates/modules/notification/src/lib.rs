@@ -134,7 +134,8 @@ pub fn module() -> stoa_api::module::ModuleDef {
             stoa_api::module::JobDef::new(mail::JOB_DELIVER, |ctx, payload| async move {
                 let id = stoa_api::jobs::uuid_arg(&payload, "notification")?;
                 // Kept with the job as its public message (never a transport's details).
-                let attempt = ctx.need::<mail::Mailer>()?.attempt(id).await;
+                let expected = payload.get("attempt").and_then(serde_json::Value::as_i64);
+                let attempt = ctx.need::<mail::Mailer>()?.attempt(id, expected).await;
                 Ok(attempt.map_err(|e| stoa_kernel::Error::Unavailable(e.public_message()))?)
             })
             // The notification counts its own attempts and queues the next one after its backoff;

@@ -69,6 +69,20 @@ impl Channel {
 /// The job that delivers one notification.
 pub const JOB_DELIVER: &str = "notification.deliver";
 
+/// The delivery job of attempt `attempt + 1` of notification `nid`: it sends only while the
+/// notification has had exactly `attempt` attempts, so a mail another delivery took along
+/// ([`Mailer::attempt`]) is not sent again by its own job.
+pub(crate) fn deliver_job(nid: Uuid, attempt: i64) -> NewJob {
+    NewJob::now(
+        JOB_DELIVER,
+        json!({"notification": nid, "attempt": attempt}),
+    )
+}
+
+/// Connections to the mail server kept open and used at once (lettre's pool): mail is sent over
+/// them one message after another instead of a connection (and a TLS handshake) per message.
+const SMTP_CONNECTIONS: u32 = 8;
+
 /// One notification to queue (an email unless `channel` says otherwise).
 #[derive(Default)]
 pub struct Email<'a> {
@@ -93,6 +107,9 @@ pub struct Email<'a> {
 pub struct Mailer {
     store: Store,
     transport: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    /// At most [`SMTP_CONNECTIONS`] sends at once: beyond its size the pool opens a connection
+    /// for one message and drops it.
+    sending: std::sync::Arc<tokio::sync::Semaphore>,
     from: Mailbox,
     /// Reads attachments (file-storage).
     files: Option<std::sync::Arc<dyn stoa_api::files::FileReader>>,
@@ -226,6 +243,9 @@ impl Mailer {
                 AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
                     .map_err(|e| Error::bad_request(format!("STOA_SMTP_URL is not usable: {e}")))?
                     .timeout(Some(Duration::from_secs(15)))
+                    .pool_config(
+                        lettre::transport::smtp::PoolConfig::new().max_size(SMTP_CONNECTIONS),
+                    )
                     .build(),
             ),
             _ => None,
@@ -237,6 +257,7 @@ impl Mailer {
         Ok(Self {
             store,
             transport,
+            sending: std::sync::Arc::new(tokio::sync::Semaphore::new(SMTP_CONNECTIONS as usize)),
             from,
             files: None,
             telegram,
@@ -307,7 +328,17 @@ impl Mailer {
     /// Writes the notification (linked to its topic and template) in one transaction and hands it
     /// to delivery in the background. Returns the notification id.
     pub async fn queue(&self, email: Email<'_>) -> Result<Uuid> {
-        let s = &self.store;
+        let ready = self.prepare(email).await?;
+        let mut tx = self.store.begin().await?;
+        let id = self.write_in(&mut tx.exec(), ready).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// What [`Mailer::queue`] reads before it writes (the topic, the template, the subject in the
+    /// mail's language): a caller that writes the notification with its own rows, in its own
+    /// transaction ([`Mailer::write_in`]), reads it first, so the transaction holds no reads.
+    pub async fn prepare(&self, email: Email<'_>) -> Result<Prepared> {
         let (topic, template) = match self.setup(email.topic, email.template_variant).await {
             Ok(x) => x,
             Err(Error::NotFound { message, .. }) => {
@@ -327,7 +358,6 @@ impl Mailer {
             .or(words.title)
             .unwrap_or_else(|| "Notification".to_owned());
         let subject = render(&subject, &email.data).unwrap_or(subject);
-        let n = s.entity("notification.notification")?;
         let send_after = email.send_after.unwrap_or_else(now);
         let mut input = Map::new();
         input.insert("status".into(), json!("new"));
@@ -340,49 +370,63 @@ impl Mailer {
         if !email.attachments.is_empty() {
             input.insert("attachments".into(), json!(email.attachments));
         }
-        let mut tx = s.begin().await?;
-        let row = {
-            let mut exec = tx.exec();
-            let row = s.create_in(&mut exec, &n, &input).await?;
-            let nid = Record::must_id(&row)?;
-            let secret = n
-                .field_index("secretData")
-                .ok_or_else(|| Error::internal("notification.secretData is not declared"))?;
-            repo::update_if(
-                &mut exec,
-                &n,
-                nid,
-                &[(secret, Val::Text(bound_secret(email.secret, email.to)))],
-                &[],
-            )
-            .await?;
-            s.link_in(
-                &mut exec,
-                &*s.entity("notification.notifications-to-templates")?,
-                ("notificationId", nid),
-                ("templateId", template_id),
-            )
-            .await?;
-            s.link_in(
-                &mut exec,
-                &*s.entity("notification.topics-to-notifications")?,
-                ("topicId", topic_id),
-                ("notificationId", nid),
-            )
-            .await?;
-            // Delivered by the queue, at its time: the notification and its job commit together.
-            jobs::enqueue(
-                &mut exec,
-                &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
-                    .at(send_after)
-                    .dedupe(format!("notification:{nid}:queued")),
-            )
-            .await?;
-            row
-        };
-        tx.commit().await?;
-        Record::must_id(&row)
+        Ok(Prepared {
+            input,
+            secret: bound_secret(email.secret, email.to),
+            topic_id,
+            template_id,
+            send_after,
+        })
     }
+
+    /// Writes a [`Prepared`] notification with its links and its delivery job in the caller's
+    /// transaction: delivered once that transaction commits. Returns the notification id.
+    pub async fn write_in(
+        &self,
+        exec: &mut stoa_store::db::Exec<'_>,
+        ready: Prepared,
+    ) -> Result<Uuid> {
+        let s = &self.store;
+        let n = s.entity("notification.notification")?;
+        let row = s.create_in(exec, &n, &ready.input).await?;
+        let nid = Record::must_id(&row)?;
+        let secret = n
+            .field_index("secretData")
+            .ok_or_else(|| Error::internal("notification.secretData is not declared"))?;
+        repo::update_if(exec, &n, nid, &[(secret, Val::Text(ready.secret))], &[]).await?;
+        s.link_in(
+            exec,
+            &*s.entity("notification.notifications-to-templates")?,
+            ("notificationId", nid),
+            ("templateId", ready.template_id),
+        )
+        .await?;
+        s.link_in(
+            exec,
+            &*s.entity("notification.topics-to-notifications")?,
+            ("topicId", ready.topic_id),
+            ("notificationId", nid),
+        )
+        .await?;
+        // Delivered by the queue, at its time: the notification and its job commit together.
+        jobs::enqueue(
+            exec,
+            &deliver_job(nid, 0)
+                .at(ready.send_after)
+                .dedupe(format!("notification:{nid}:queued")),
+        )
+        .await?;
+        Ok(nid)
+    }
+}
+
+/// A notification read and ready to write ([`Mailer::prepare`], [`Mailer::write_in`]).
+pub struct Prepared {
+    input: Map<String, Value>,
+    secret: String,
+    topic_id: Uuid,
+    template_id: Uuid,
+    send_after: time::OffsetDateTime,
 }
 
 impl std::fmt::Debug for Mailer {

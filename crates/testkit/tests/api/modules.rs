@@ -444,6 +444,24 @@ async fn queue(app: TestApp, log: Arc<Log>) {
         names(jobs::claim(db, &classes, 1, 10).await.unwrap()),
         vec!["class.mail".to_owned()]
     );
+    // How far each class is behind: the oldest due queued job's wait (what /metrics shows and the
+    // lag alert reads). A mail due half a minute ago puts background work 30 s behind.
+    let late = stoa_kernel::value::now() - time::Duration::seconds(30);
+    jobs::enqueue_now(db, &NewJob::now("class.mail", json!({"late": 1})).at(late))
+        .await
+        .unwrap();
+    let lag = jobs::lag(db).await.unwrap();
+    assert_eq!((lag[0].0, lag[1].0), ("foreground", "background"));
+    assert!((29.0..120.0).contains(&lag[1].1), "{lag:?}");
+    assert!(lag[0].1 < lag[1].1, "{lag:?}");
+    assert_eq!(
+        names(jobs::claim(db, &classes, 1, 10).await.unwrap()),
+        vec!["class.mail".to_owned()]
+    );
+    assert!(
+        jobs::lag(db).await.unwrap()[1].1 < 29.0,
+        "claimed: no longer behind"
+    );
     assert!(
         !jobs::finish(db, &lost[0]).await.unwrap(),
         "the old lease cannot settle the job"

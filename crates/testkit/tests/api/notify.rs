@@ -197,6 +197,38 @@ async fn a_mail_that_keeps_failing_is_failed_then_resent(db: Db) {
 }
 dual_test!(a_mail_that_keeps_failing_is_failed_then_resent, db);
 
+async fn a_burst_of_mail_goes_out_together_each_once(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    let n = 24;
+    for i in 0..n {
+        queue(&app, &format!("burst{i}@example.com"), None).await;
+    }
+    // One pass of the runner runs a few delivery jobs; each takes the other due mails along.
+    let ran = app.tick_jobs().await;
+    assert!((1..n).contains(&ran), "{ran} jobs in one pass");
+    assert_eq!(sink.mails().len(), n, "one pass sent the whole burst");
+    // The other jobs find theirs sent: nothing goes twice.
+    app.drain_jobs().await;
+    let mails = sink.mails();
+    assert_eq!(mails.len(), n, "each once");
+    for i in 0..n {
+        let to = format!("burst{i}@example.com");
+        assert_eq!(
+            mails.iter().filter(|m| m.to.contains(&to)).count(),
+            1,
+            "{to}"
+        );
+        let row = outbox(&app, &to).await;
+        assert_eq!(row["status"], "sent", "{row}");
+        assert_eq!(row["attempts"], 1, "{row}");
+    }
+    // Over the transport's kept connections, not one connection a mail.
+    let c = sink.connections.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(c <= 8, "{c} connections for {n} mails");
+}
+dual_test!(a_burst_of_mail_goes_out_together_each_once, db);
+
 async fn send_after_is_honoured(db: Db) {
     let sink = Sink::start().await;
     let app = app(db, &sink, 5, None).await;

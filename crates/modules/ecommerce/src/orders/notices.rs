@@ -43,24 +43,52 @@ impl Commerce {
         if paid && let Some(e) = &self.events {
             e.event("checkout-completed", "/");
         }
-        let attachments = if paid {
-            self.receipt_attachments(order, &view, &language).await
+        let receipt = if paid {
+            self.receipt_made(order, &view, &language).await
         } else {
-            Vec::new()
+            None
         };
+        // Everything read first; then the receipt's row and link and every mail are written in
+        // one transaction (a retry of this job never finds half of them).
+        let mut notices = Vec::new();
+        let attachments = receipt
+            .as_ref()
+            .map(|r| vec![r.url.clone()])
+            .unwrap_or_default();
         if let Some(to_addr) = buyer.first() {
-            let data = data(&language);
-            self.queue_notice(BUYER_TEMPLATE, to_addr, &language, data, attachments)
-                .await?;
+            notices.push(
+                self.notice(
+                    BUYER_TEMPLATE,
+                    to_addr,
+                    &language,
+                    data(&language),
+                    attachments,
+                )
+                .await?,
+            );
         }
         if to == "approving" || to == "delivering" && from == "paying" {
             for (a, lang) in self.subjects.admin_recipients().await? {
                 let lang = lang.as_deref().unwrap_or(&self.default_language);
-                self.queue_notice(ADMIN_TEMPLATE, &a, lang, data(lang), Vec::new())
-                    .await?;
+                notices.push(
+                    self.notice(ADMIN_TEMPLATE, &a, lang, data(lang), Vec::new())
+                        .await?,
+                );
             }
         }
-        Ok(())
+        let mut tx = self.store.begin().await?;
+        {
+            let mut exec = tx.exec();
+            if let Some(r) = receipt
+                && let Some(made) = r.made
+            {
+                self.link_receipt_in(&mut exec, order, made).await?;
+            }
+            for n in notices {
+                self.mailer.write_in(&mut exec, n).await?;
+            }
+        }
+        tx.commit().await
     }
 
     /// Orders are private: the live channel's own watch tells only admins. The owner's open
@@ -100,34 +128,38 @@ impl Commerce {
         Ok(buyer)
     }
 
-    /// The paid `order`'s receipt as its mail attaches it (none when it could not be made: the
-    /// mail goes without it).
-    async fn receipt_attachments(
-        &self,
-        order: Uuid,
-        view: &OrderView,
-        language: &str,
-    ) -> Vec<String> {
-        match self.receipt(order, view, language).await {
-            Ok(url) => vec![url],
+    /// The paid `order`'s receipt as its mail attaches it: the one it has, or one made now whose
+    /// row and link the caller writes ([`Self::link_receipt_in`]). `None` when it could not be
+    /// made: the mail goes without it.
+    async fn receipt_made(&self, order: Uuid, view: &OrderView, language: &str) -> Option<Receipt> {
+        let made = match self.receipt_url(order).await {
+            Ok(Some(url)) => return Some(Receipt { url, made: None }),
+            Ok(None) => self.make_receipt(order, view, language).await,
+            Err(e) => Err(e),
+        };
+        match made {
+            Ok((stored, fields)) => Some(Receipt {
+                url: stored.url.clone(),
+                made: Some((stored, fields)),
+            }),
             Err(e) => {
                 tracing::error!(%order, error = %e, "the receipt could not be made; the email goes without it");
-                Vec::new()
+                None
             }
         }
     }
 
-    /// Queues an order notice (`template` with `data`) to `to`.
-    async fn queue_notice(
+    /// An order notice (`template` with `data`) to `to`, read and ready to write.
+    async fn notice(
         &self,
         template: &str,
         to: &str,
         language: &str,
         data: Value,
         attachments: Vec<String>,
-    ) -> Result<()> {
+    ) -> Result<stoa_notification::mail::Prepared> {
         self.mailer
-            .queue(Email {
+            .prepare(Email {
                 topic: "information",
                 template_variant: template,
                 to,
@@ -137,21 +169,32 @@ impl Commerce {
                 attachments,
                 ..Default::default()
             })
-            .await?;
-        Ok(())
+            .await
     }
 
     /// The order's receipt (`orders-to-file-storage-module-files`, variant `receipt-default`):
     /// rendered from the order once, in its language, with the site's receipt template (the
     /// 'for planet' one when the site has it), and linked to the order. Returns its URL.
     pub async fn receipt(&self, order: Uuid, view: &OrderView, language: &str) -> Result<String> {
-        use stoa_file_storage::render::{RECEIPT, RECEIPT_FOR_PLANET, template_of};
         if let Some(url) = self.receipt_url(order).await? {
             return Ok(url);
         }
-        let link = self
-            .store
-            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let made = self.make_receipt(order, view, language).await?;
+        let url = made.0.url.clone();
+        let mut tx = self.store.begin().await?;
+        self.link_receipt_in(&mut tx.exec(), order, made).await?;
+        tx.commit().await?;
+        Ok(url)
+    }
+
+    /// The receipt of `order` rendered and stored, with the fields of its row still to write.
+    async fn make_receipt(
+        &self,
+        order: Uuid,
+        view: &OrderView,
+        language: &str,
+    ) -> Result<(stoa_api::files::Stored, Map<String, Value>)> {
+        use stoa_file_storage::render::{RECEIPT, RECEIPT_FOR_PLANET, template_of};
         let variant = if self.files.has_template(RECEIPT_FOR_PLANET).await? {
             RECEIPT_FOR_PLANET
         } else {
@@ -182,16 +225,29 @@ impl Commerce {
         let mut fields = Map::new();
         fields.insert("alt".into(), json!(alt));
         let t = template_of(variant)?;
-        let row = self
+        let stored = self
             .files
-            .generate(
+            .generate_file(
                 variant,
                 (t.width, t.height),
                 data,
-                &fields,
                 stoa_file_storage::service::Pace::Background,
             )
             .await?;
+        Ok((stored, fields))
+    }
+
+    /// Writes a made receipt's file row and links it to `order`, in the caller's transaction.
+    async fn link_receipt_in(
+        &self,
+        exec: &mut stoa_store::db::Exec<'_>,
+        order: Uuid,
+        (stored, fields): (stoa_api::files::Stored, Map<String, Value>),
+    ) -> Result<()> {
+        let link = self
+            .store
+            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let row = self.files.record_in(exec, stored, &fields).await?;
         let mut input = Map::new();
         input.insert("orderId".into(), json!(order));
         input.insert(
@@ -199,9 +255,13 @@ impl Commerce {
             json!(Record::must_id(&row)?),
         );
         input.insert("variant".into(), json!("receipt-default"));
-        self.store.create(&link, &input).await?;
-        stoa_file_storage::rows::FileRow::of(&row)?
-            .file
-            .ok_or_else(|| Error::internal("a generated file without a URL"))
+        self.store.create_in(exec, &link, &input).await?;
+        Ok(())
     }
+}
+
+/// A paid order's receipt for its mail: its URL, and when it was made now, what is left to write.
+struct Receipt {
+    url: String,
+    made: Option<(stoa_api::files::Stored, Map<String, Value>)>,
 }

@@ -141,6 +141,11 @@ impl Mailer {
                     builder.multipart(parts)
                 }
                 .map_err(|e| Error::internal(format!("building the email: {e}")))?;
+                let _connection = self
+                    .sending
+                    .acquire()
+                    .await
+                    .map_err(|_| Error::Unavailable("shutting down".into()))?;
                 transport.send(message).await.map(|_| ()).map_err(|e| {
                     Error::Unavailable(format!("the mail server refused the email: {e}"))
                 })

@@ -5,17 +5,43 @@ use stoa_kernel::model::Entity;
 use super::*;
 use crate::rows::NotificationRow;
 
+/// Most other due emails one delivery takes along ([`Mailer::attempt`]).
+const TAKE_ALONG: u64 = 31;
+/// Emails of one batch sent at once (each over one of the transport's kept connections).
+const SENDING_AT_ONCE: usize = 4;
+
+/// What one attempt came to, to be written ([`Mailer::record_attempts`]).
+struct Attempted {
+    nid: Uuid,
+    tried: i64,
+    input: Map<String, Value>,
+    retry_at: Option<time::OffsetDateTime>,
+}
+
 impl Mailer {
     /// One delivery attempt of `nid`, as the delivery job runs it. A notification that is not
     /// `new`, not yet due, or whose channel is not configured is left alone. An attempt is claimed
     /// by counting it first (so two runners never send one notification twice); after a failure
     /// the next attempt is queued after the backoff, until the last attempt marks the
     /// notification `failed` with the error.
-    pub async fn attempt(&self, nid: Uuid) -> Result<()> {
+    ///
+    /// An email takes along the other emails already due (at most [`TAKE_ALONG`], oldest first):
+    /// they are claimed in one transaction, sent over the transport's kept connections, a few at
+    /// a time, and their outcomes written in one more. Their own jobs then find them sent. So a
+    /// queue that falls behind (a burst of paid orders) is drained in ever larger batches, two
+    /// write transactions a batch instead of two a mail.
+    ///
+    /// `expected`: the attempts the job was queued after (a job queued before jobs said so:
+    /// whatever the notification has). A notification that had more meanwhile was taken along by
+    /// another delivery, which sends it or queues its next attempt.
+    pub async fn attempt(&self, nid: Uuid, expected: Option<i64>) -> Result<()> {
         let n = self.store.entity("notification.notification")?;
         let Some(row) = self.due(&n, nid).await? else {
             return Ok(());
         };
+        if expected.is_some_and(|k| row.attempts.unwrap_or(0) != k) {
+            return Ok(());
+        }
         let channel = Channel::parse(row.method.as_deref().unwrap_or("email")).unwrap_or_default();
         if !self.delivers_by(channel) {
             // Never the body: it may hold a secret (a reset link). An admin reads it in the outbox.
@@ -24,13 +50,41 @@ impl Mailer {
                 "notification kept in the outbox (its channel is not configured): read it at {}/admin/notification/notification?open={nid}", self.public_url);
             return Ok(());
         }
-        let tried = row.attempts.unwrap_or(0);
-        if !self.claim(&n, nid, tried).await? {
-            return Ok(());
+        let mut batch = vec![row];
+        if channel == Channel::Email {
+            batch.extend(self.due_along(&n, nid).await?);
         }
-        let outcome = self.deliver(nid, &row, channel).await;
-        let (input, retry_at) = self.after_attempt(nid, channel, tried, outcome);
-        self.record_attempt(&n, nid, tried, &input, retry_at).await
+        // Claimed in id order: two batches that overlap never wait on each other's rows in turn
+        // (PostgreSQL would call that a deadlock).
+        batch.sort_by_key(|r| r.id);
+        let claimed = self.claim(&n, &batch).await?;
+        let mine: Vec<&NotificationRow> = batch
+            .iter()
+            .zip(claimed)
+            .filter_map(|(row, ok)| ok.then_some(row))
+            .collect();
+        let mut done = Vec::with_capacity(mine.len());
+        for some in mine.chunks(SENDING_AT_ONCE) {
+            let mut sends = Vec::with_capacity(some.len());
+            for row in some {
+                sends.push(self.attempt_one(row, channel));
+            }
+            done.extend(futures::future::join_all(sends).await);
+        }
+        self.record_attempts(&n, &done).await
+    }
+
+    /// Sends one claimed notification and says what to write about it.
+    async fn attempt_one(&self, row: &NotificationRow, channel: Channel) -> Attempted {
+        let outcome = self.deliver(row.id, row, channel).await;
+        let tried = row.attempts.unwrap_or(0);
+        let (input, retry_at) = self.after_attempt(row.id, channel, tried, outcome);
+        Attempted {
+            nid: row.id,
+            tried,
+            input,
+            retry_at,
+        }
     }
 
     /// Notification `nid` when it is `new` and due; `None` when it is gone, sent, failed or not
@@ -50,27 +104,62 @@ impl Mailer {
         Ok(Some(row))
     }
 
-    /// Claims attempt `tried + 1` of `nid` by counting it: `false` when another runner counted
-    /// it first or the notification is no longer `new`.
-    async fn claim(&self, n: &Entity, nid: Uuid, tried: i64) -> Result<bool> {
+    /// Other emails due now and never tried (`new`, their time come, no attempt yet: one that
+    /// failed waits for its own next attempt, after its backoff), oldest first, at most
+    /// [`TAKE_ALONG`]: through the status and `sendAfter` list indexes.
+    async fn due_along(&self, n: &Entity, nid: Uuid) -> Result<Vec<NotificationRow>> {
+        use stoa_kernel::query::{FilterValue, FindQuery, Op};
+        let q = FindQuery::all()
+            .eq(n, "status", Val::Text("new".into()))?
+            .eq(n, "method", Val::Text(Channel::Email.as_str().into()))?
+            .eq(n, "attempts", Val::Int(0))?
+            .filter(
+                n,
+                "sendAfter",
+                Op::Lte,
+                FilterValue::One(Val::Timestamp(now())),
+            )?
+            .sort(n, "sendAfter", false)?
+            .take(TAKE_ALONG + 1);
+        let page = self.store.find(n, &q).await?;
+        page.rows
+            .iter()
+            .map(NotificationRow::of)
+            .filter(|r| r.as_ref().map_or(true, |r| r.id != nid))
+            .take(TAKE_ALONG as usize)
+            .collect()
+    }
+
+    /// Claims the next attempt of each of `rows` by counting it, in one transaction: `false` for
+    /// one that another runner counted first or that is no longer `new`.
+    async fn claim(&self, n: &Entity, rows: &[NotificationRow]) -> Result<Vec<bool>> {
         let idx = |f: &str| {
             n.field_index(f)
                 .ok_or_else(|| Error::internal(format!("notification.{f} is not declared")))
         };
+        let (attempts, status) = (idx("attempts")?, idx("status")?);
         let mut tx = self.store.begin().await?;
-        let r = repo::update_if(
-            &mut tx.exec(),
-            n,
-            nid,
-            &[(idx("attempts")?, Val::Int(tried + 1))],
-            &[
-                (idx("attempts")?, Val::Int(tried)),
-                (idx("status")?, Val::Text("new".into())),
-            ],
-        )
-        .await?;
+        let mut claimed = Vec::with_capacity(rows.len());
+        {
+            let mut exec = tx.exec();
+            for row in rows {
+                let tried = row.attempts.unwrap_or(0);
+                let r = repo::update_if(
+                    &mut exec,
+                    n,
+                    row.id,
+                    &[(attempts, Val::Int(tried + 1))],
+                    &[
+                        (attempts, Val::Int(tried)),
+                        (status, Val::Text("new".into())),
+                    ],
+                )
+                .await?;
+                claimed.push(r.is_some());
+            }
+        }
         tx.commit().await?;
-        Ok(r.is_some())
+        Ok(claimed)
     }
 
     /// What attempt `tried + 1` of `nid` by `channel` came to, counted and logged: the fields it
@@ -117,39 +206,39 @@ impl Mailer {
         (input, retry_at)
     }
 
-    /// Writes what attempt `tried + 1` of `nid` came to (`input`); a sent notification's secret is
-    /// dropped, and the next attempt is queued at `retry_at` when given.
-    async fn record_attempt(
-        &self,
-        n: &Entity,
-        nid: Uuid,
-        tried: i64,
-        input: &Map<String, Value>,
-        retry_at: Option<time::OffsetDateTime>,
-    ) -> Result<()> {
+    /// Writes what each attempt came to (its `input`), in one transaction: a sent
+    /// notification's secret is dropped, and the next attempt is queued at `retry_at` when given.
+    async fn record_attempts(&self, n: &Entity, done: &[Attempted]) -> Result<()> {
+        if done.is_empty() {
+            return Ok(());
+        }
         let s = &self.store;
         let mut tx = s.begin().await?;
         {
             let mut exec = tx.exec();
-            s.update_in(&mut exec, n, nid, input).await?;
-            if input.get("status").and_then(Value::as_str) == Some("sent") {
-                // Sent: the secret (a reset link, a confirmation code) is not kept — only its
-                // names, so the outbox shows where it stood. A failed mail keeps it for an
-                // admin's retry, and only to the address it was made for.
-                let names = repo::read_text(&mut exec, n, nid, &["secretData"])
-                    .await?
-                    .and_then(|v| v.into_iter().next().flatten())
-                    .map_or(Val::Null, |t| Val::Text(secret_names(&t)));
-                stoa_store::repo::set_if(&mut exec, n, nid, &[("secretData", names)], &[]).await?;
-            }
-            if let Some(at) = retry_at {
-                jobs::enqueue(
-                    &mut exec,
-                    &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
-                        .at(at)
-                        .dedupe(format!("notification:{nid}:attempt:{}", tried + 1)),
-                )
-                .await?;
+            for a in done {
+                let nid = a.nid;
+                s.update_in(&mut exec, n, nid, &a.input).await?;
+                if a.input.get("status").and_then(Value::as_str) == Some("sent") {
+                    // Sent: the secret (a reset link, a confirmation code) is not kept — only its
+                    // names, so the outbox shows where it stood. A failed mail keeps it for an
+                    // admin's retry, and only to the address it was made for.
+                    let names = repo::read_text(&mut exec, n, nid, &["secretData"])
+                        .await?
+                        .and_then(|v| v.into_iter().next().flatten())
+                        .map_or(Val::Null, |t| Val::Text(secret_names(&t)));
+                    stoa_store::repo::set_if(&mut exec, n, nid, &[("secretData", names)], &[])
+                        .await?;
+                }
+                if let Some(at) = a.retry_at {
+                    jobs::enqueue(
+                        &mut exec,
+                        &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                            .at(at)
+                            .dedupe(format!("notification:{nid}:attempt:{}", a.tried + 1)),
+                    )
+                    .await?;
+                }
             }
         }
         tx.commit().await
@@ -194,7 +283,7 @@ impl Mailer {
             s.update_in(&mut exec, &n, nid, &input).await?;
             jobs::enqueue(
                 &mut exec,
-                &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                &deliver_job(nid, 0)
                     .at(at)
                     .dedupe(format!("notification:{nid}:resend:{}", Uuid::now_v7())),
             )
@@ -231,7 +320,7 @@ impl Mailer {
             for r in &due {
                 let r = NotificationRow::of(r)?;
                 let id = r.id;
-                let job = NewJob::now(JOB_DELIVER, json!({"notification": id}))
+                let job = deliver_job(id, r.attempts.unwrap_or(0))
                     .dedupe(format!("notification:{id}:due:{}", r.attempts.unwrap_or(0)));
                 if jobs::enqueue(&mut exec, &job).await?.is_some() {
                     queued += 1;
