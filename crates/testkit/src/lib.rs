@@ -475,7 +475,6 @@ impl TestApp {
         );
     }
 
-    /// Runs due jobs until none is due (at most 50 rounds); the number of jobs run.
     /// One pass of the job runner (at most its concurrency of due jobs); how many ran.
     pub async fn tick_jobs(&self) -> usize {
         let Some(r) = &self.jobs else {
@@ -487,6 +486,7 @@ impl TestApp {
         }
     }
 
+    /// Runs due jobs until none is due (at most 50 rounds); the number of jobs run.
     pub async fn drain_jobs(&self) -> usize {
         let Some(r) = &self.jobs else {
             panic!("drain_jobs needs an app started with manual jobs")
