@@ -21,6 +21,11 @@ fn main() -> Result<(), stoa_kernel::Error> {
             stoa_file_storage::render::png_in_one_rendering,
         ),
     ];
+    // RECEIPT_PNG=path: the receipt as a paid order gets it, to look at.
+    if let Ok(path) = std::env::var("RECEIPT_PNG") {
+        let png = stoa_file_storage::render::png(variant, 1485, 1050, &data)?;
+        std::fs::write(&path, png).map_err(|e| stoa_kernel::Error::internal(e.to_string()))?;
+    }
     // `receipt_time prepared`: only the first way (for a profiler).
     let only = std::env::args().nth(1);
     for (way, render) in ways {
