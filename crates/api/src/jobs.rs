@@ -253,6 +253,9 @@ impl Runner {
         tokio::spawn(settle(self.ctx.store.db.clone(), queue));
         let me = Arc::new(self);
         tokio::spawn(renew(Arc::downgrade(&me)));
+        crate::metrics::METRICS
+            .job_lag_alert
+            .set(me.lag_alert.as_secs_f64());
         tokio::spawn(watch_lag(Arc::downgrade(&me)));
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
         // Background jobs never hold more than an eighth of the slots (at least one).
@@ -331,7 +334,6 @@ async fn watch_lag(runner: std::sync::Weak<Runner>) {
             return;
         };
         let alert = r.lag_alert.as_secs_f64();
-        m.job_lag_alert.set(alert);
         let lag = match jobs::lag(&r.ctx.store.db).await {
             Ok(lag) => lag,
             Err(e) => {

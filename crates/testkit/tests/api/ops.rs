@@ -311,6 +311,10 @@ async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
         r#"stoa_db_connections{state="in_use"}"#,
         r#"stoa_job_queue{state="queued"}"#,
         r#"stoa_job_queue{state="dead"}"#,
+        // How far each class of jobs is behind, and the background lag the server warns above.
+        r#"stoa_job_lag_seconds{state="foreground"}"#,
+        r#"stoa_job_lag_seconds{state="background"}"#,
+        "stoa_job_lag_alert_seconds 60",
     ] {
         assert!(after.contains(series), "{series} in {after}");
     }
