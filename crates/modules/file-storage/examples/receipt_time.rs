@@ -23,6 +23,11 @@ fn main() -> Result<(), stoa_kernel::Error> {
     ];
     // RECEIPT_PNG=path: the receipt as a paid order gets it, to look at.
     if let Ok(path) = std::env::var("RECEIPT_PNG") {
+        // RECEIPT_LANG=en: the same order's receipt in English.
+        let mut data = data.clone();
+        if let Ok(lang) = std::env::var("RECEIPT_LANG") {
+            data["language"] = serde_json::json!(lang);
+        }
         let png = stoa_file_storage::render::png(variant, 1485, 1050, &data)?;
         std::fs::write(&path, png).map_err(|e| stoa_kernel::Error::internal(e.to_string()))?;
     }
