@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Load benchmark of the generic API (issue 2): a release `stoa` with 1 000 seeded blog articles;
-# wrk on GET /api/blog/articles?limit=100 and GET /api/blog/articles/{id}, 2 threads,
+# Load benchmark of the generic API (issues 2 and 52): a release `stoa` with 1 000 seeded blog
+# articles; wrk on GET /api/blog/articles?limit=100 and GET /api/blog/articles/{id}, 2 threads,
 # 32 connections, 20 s each, anonymous and then signed in (a bearer token, issue 17 build 5).
-# Runs on SQLite and on PostgreSQL.
+# Side by side in one run, nginx (Debian package; installed when missing) serves the same bytes
+# as static files: the share of nginx is the figure issue 52 asks for. Runs on SQLite and on
+# PostgreSQL.
 #
 #   bench/api.sh                 # both backends (PostgreSQL at BENCH_POSTGRES_URL or the local server)
 #   bench/api.sh sqlite          # one backend
@@ -21,10 +23,63 @@ PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 # shellcheck source=bench/wrk-common.sh
 . bench/wrk-common.sh
 
+NPORT=${NPORT:-18091}
+if ! command -v nginx >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then apt-get install -y nginx-light >/dev/null 2>&1 || apt-get install -y nginx >/dev/null; else sudo apt-get install -y nginx >/dev/null; fi
+fi
+
 base="http://127.0.0.1:$PORT"
 pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; }
+npid=""
+DIR=$(mktemp -d)
+# nginx's workers run as another user: they may pass through the folder to www/, not list it.
+chmod 711 "$DIR"
+mkdir -p "$DIR/www"
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  [ -n "$npid" ] && kill "$npid" 2>/dev/null || true
+  rm -rf "$DIR"
+}
 trap cleanup EXIT
+
+cat >"$DIR/nginx.conf" <<NGINX
+worker_processes 2;
+daemon off;
+pid $DIR/nginx.pid;
+error_log $DIR/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  default_type application/json;
+  server {
+    listen 127.0.0.1:$NPORT;
+    root $DIR/www;
+  }
+}
+NGINX
+nginx -c "$DIR/nginx.conf" -p "$DIR" &
+npid=$!
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# wrk's requests/s and p50/p99 latency as "rps|p50|p99|requests". A run with any answer other
+# than 2xx or 3xx measures nothing: it stops the script.
+bench_row() { # NAME URL [HEADER]
+  local name=$1 url=$2 hdr=${3:-} out
+  if [ -n "$hdr" ]; then
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "$hdr" "$url")
+  else
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$url")
+  fi
+  if grep -q "Non-2xx" <<<"$out"; then
+    echo "$name answered errors to $url: $(grep Non-2xx <<<"$out")" >&2
+    exit 1
+  fi
+  awk '/Requests\/sec/ {rps=$2} $1=="50%" {p50=$2} $1=="99%" {p99=$2} /requests in/ {n=$1} END {print rps "|" p50 "|" p99 "|" n}' <<<"$out"
+}
 
 wait_ready() {
   for _ in $(seq 1 100); do curl -fs "$base/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
@@ -53,26 +108,48 @@ run() {
   local backend=$1 url=$2
   local stamp; stamp=$(date -u +%Y%m%dT%H%M%SZ)
   local file="$OUT/api-$backend-$stamp.txt"
-  DATABASE_URL="$url" STOA_ADDR="127.0.0.1:$PORT" STOA_LOG=warn STOA_SECRET_KEY="$KEY" STOA_DATA_DIR="$OUT" "$BIN" serve >"$OUT/server-$backend.log" 2>&1 &
+  DATABASE_URL="$url" STOA_ADDR="127.0.0.1:$PORT" STOA_LOG=warn STOA_SECRET_KEY="$KEY" STOA_DATA_DIR="$DIR" "$BIN" serve >"$OUT/server-$backend.log" 2>&1 &
   pid=$!
   wait_ready
   seed
   local count; count=$(curl -fs "$base/api/blog/articles?limit=1&count=true" -D - -o /dev/null | tr -d '\r' | awk -F': ' 'tolower($1)=="x-total-count"{print $2}')
   local id; id=$(curl -fs "$base/api/blog/articles?limit=1&offset=500" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+  # The same bytes as static files for nginx; both servers must answer them byte for byte.
+  curl -fs "$base/api/blog/articles?limit=100" -o "$DIR/www/list.json"
+  curl -fs "$base/api/blog/articles/$id" -o "$DIR/www/one.json"
+  for f in list one; do
+    curl -fs "http://127.0.0.1:$NPORT/$f.json" -o "$DIR/nginx-$f.json"
+    cmp -s "$DIR/nginx-$f.json" "$DIR/www/$f.json" || { echo "nginx does not serve the bytes of $f.json" >&2; exit 1; }
+  done
+  local jwt; jwt=$(curl -fs -H 'content-type: application/json' -d '{"login":"bench-user@example.com","password":"bench-password-123"}' "$base/api/rbac/subjects/authentication/email-and-password/registration" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["jwt"])')
   {
-    echo "# $backend — $count articles — $(date -u) — wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency"
-    echo "## GET /api/blog/articles?limit=100"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$base/api/blog/articles?limit=100"
-    echo "## GET /api/blog/articles/{id}"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$base/api/blog/articles/$id"
-    # The same two as a signed-in user (a bearer access token: its session is checked per request).
-    local jwt; jwt=$(curl -fs -H 'content-type: application/json' -d '{"login":"bench-user@example.com","password":"bench-password-123"}' "$base/api/rbac/subjects/authentication/email-and-password/registration" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["jwt"])')
-    echo "## signed in: GET /api/blog/articles?limit=100"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $jwt" "$base/api/blog/articles?limit=100"
-    echo "## signed in: GET /api/blog/articles/{id}"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $jwt" "$base/api/blog/articles/$id"
-    echo "## server RSS after the run: $(ps -o rss= -p "$pid" | awk '{printf "%.1f MiB", $1/1024}')"
-  } | tee "$file" | grep -E '^#|Requests/sec|  (50|99)%|Non-2xx|Socket errors'
+    echo "# $backend — $count articles — $(git rev-parse --short HEAD) — $(date -u) — wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
+    echo "list of 100: $(stat -c %s "$DIR/www/list.json") bytes; by id: $(stat -c %s "$DIR/www/one.json") bytes"
+    echo
+    echo "| request | server | req/s | p50 | p99 | share of nginx | stoa CPU per request |"
+    echo "|---|---|---:|---:|---:|---:|---:|"
+    local name path nrps np50 np99 srps sp50 sp99 sreqs t0 t1 cpu share
+    for pair in "list of 100|/api/blog/articles?limit=100|list.json" "by id|/api/blog/articles/$id|one.json"; do
+      IFS='|' read -r name path static <<<"$pair"
+      IFS='|' read -r nrps np50 np99 _ <<<"$(bench_row nginx "http://127.0.0.1:$NPORT/$static")"
+      t0=$(cpu_ticks "$pid")
+      IFS='|' read -r srps sp50 sp99 sreqs <<<"$(bench_row stoa "$base$path")"
+      t1=$(cpu_ticks "$pid")
+      cpu=$(awk -v t="$((t1 - t0))" -v n="$sreqs" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f µs", t / hz / n * 1e6 }')
+      share=$(awk -v a="$srps" -v b="$nrps" 'BEGIN { printf "%.0f %%", a / b * 100 }')
+      echo "| $name, anonymous | nginx (static file) | $nrps | $np50 | $np99 | | |"
+      echo "| $name, anonymous | stoa | $srps | $sp50 | $sp99 | **$share** | $cpu |"
+      # The same as a signed-in user (a bearer access token: its session is checked per request).
+      t0=$(cpu_ticks "$pid")
+      IFS='|' read -r srps sp50 sp99 sreqs <<<"$(bench_row stoa "$base$path" "Authorization: Bearer $jwt")"
+      t1=$(cpu_ticks "$pid")
+      cpu=$(awk -v t="$((t1 - t0))" -v n="$sreqs" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f µs", t / hz / n * 1e6 }')
+      share=$(awk -v a="$srps" -v b="$nrps" 'BEGIN { printf "%.0f %%", a / b * 100 }')
+      echo "| $name, signed in | stoa | $srps | $sp50 | $sp99 | $share | $cpu |"
+    done
+    echo
+    echo "server RSS after the run: $(ps -o rss= -p "$pid" | awk '{printf "%.1f MiB", $1/1024}')"
+  } | tee "$file"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 }
 

@@ -84,6 +84,10 @@ pub struct Config {
     /// Bytes of finished, compressed public pages kept in memory.
     #[arg(long, env = "STOA_PAGE_CACHE_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub page_cache_bytes: usize,
+    /// Bytes of visitors' API answers kept in memory (public reads asked without credentials,
+    /// answered before routing while what they were read from is unchanged; 0 turns it off).
+    #[arg(long, env = "STOA_API_CACHE_BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub api_cache_bytes: usize,
     /// The site's public origin (`https://shop.example.com`): Sign-In with Ethereum domain, reset
     /// links, same-origin checks, and `Secure` cookies when https. Default: `http://` + STOA_ADDR.
     #[arg(long, env = "STOA_PUBLIC_URL")]
@@ -596,6 +600,7 @@ impl Config {
             ssr_engines: 2,
             ssr_budget_ms: 250,
             page_cache_bytes: 64 * 1024 * 1024,
+            api_cache_bytes: 16 * 1024 * 1024,
             public_url: None,
             jwt_secret: None,
             access_token_ttl: 900,

@@ -2,6 +2,7 @@
 //! every declared entity, `/api/meta`, OpenAPI and the API reference page.
 #![forbid(unsafe_code)]
 
+pub mod answers;
 pub mod auth;
 pub mod body;
 pub mod call;

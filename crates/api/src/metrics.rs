@@ -113,7 +113,7 @@ impl Metrics {
         );
         registry.register(
             "cache_lookups",
-            "Lookups in the server's caches (page, file) by result (hit, miss)",
+            "Lookups in the server's caches (page, bundle, file, api: visitors' API answers) by result (hit, miss)",
             cache.clone(),
         );
         registry.register(

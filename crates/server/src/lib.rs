@@ -318,6 +318,8 @@ pub struct App {
     rules: Arc<stoa_api::later::Later<stoa_api::strict::Rules>>,
     /// Connections one address may hold, and the proxies exempt from it.
     connections: listener::Bounds,
+    /// Visitors' API answers, sent before routing.
+    pub answers: Option<Arc<stoa_api::answers::Answers>>,
 }
 
 /// The configured default language, which must be one of the site's languages.
@@ -514,8 +516,10 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
     runner.lag_alert = Duration::from_secs(config.job_lag_alert);
     p.phases.mark("site");
     p.phases.log();
+    let answers = stoa_api::answers::Answers::new(p.store.clone(), config.api_cache_bytes);
     Ok(App {
         router,
+        answers,
         store: p.store,
         ctx: p.ctx,
         operations,
@@ -581,7 +585,10 @@ pub async fn serve(
     let router = app.router;
     axum::serve(
         listener::Bounded::new(listener, app.connections),
-        listener::WithPeer(router),
+        listener::WithPeer {
+            router,
+            answers: app.answers,
+        },
     )
     .with_graceful_shutdown(shutdown)
     .await?;

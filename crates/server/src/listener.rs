@@ -13,6 +13,8 @@ use axum::Router;
 use axum::extract::{ConnectInfo, Request};
 use axum::response::Response;
 use axum::serve::{IncomingStream, Listener};
+use futures::future::Either;
+use stoa_api::answers::Lookup;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -242,9 +244,13 @@ impl AsyncWrite for Counted {
 }
 
 /// Makes the service of each connection: the router, with the peer's address on every request
-/// (as `ConnectInfo<SocketAddr>`, which the client-address layer reads).
+/// (as `ConnectInfo<SocketAddr>`, which the client-address layer reads), and visitors' answers
+/// kept by [`stoa_api::answers`] sent before routing.
 #[derive(Clone)]
-pub struct WithPeer(pub Router);
+pub struct WithPeer {
+    pub router: Router,
+    pub answers: Option<Arc<stoa_api::answers::Answers>>,
+}
 
 impl<'a> tower::Service<IncomingStream<'a, Bounded>> for WithPeer {
     type Response = Peer;
@@ -257,7 +263,8 @@ impl<'a> tower::Service<IncomingStream<'a, Bounded>> for WithPeer {
 
     fn call(&mut self, s: IncomingStream<'a, Bounded>) -> Self::Future {
         std::future::ready(Ok(Peer {
-            router: self.0.clone(),
+            router: self.router.clone(),
+            answers: self.answers.clone(),
             addr: *s.remote_addr(),
         }))
     }
@@ -267,13 +274,19 @@ impl<'a> tower::Service<IncomingStream<'a, Bounded>> for WithPeer {
 #[derive(Clone)]
 pub struct Peer {
     router: Router,
+    answers: Option<Arc<stoa_api::answers::Answers>>,
     addr: SocketAddr,
 }
+
+type Collecting = std::pin::Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
 impl tower::Service<Request> for Peer {
     type Response = Response;
     type Error = Infallible;
-    type Future = axum::routing::future::RouteFuture<Infallible>;
+    type Future = Either<
+        Either<std::future::Ready<Result<Response, Infallible>>, Collecting>,
+        axum::routing::future::RouteFuture<Infallible>,
+    >;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         Poll::Ready(Ok(()))
@@ -282,7 +295,26 @@ impl tower::Service<Request> for Peer {
     fn call(&mut self, mut req: Request) -> Self::Future {
         req.extensions_mut().insert(ConnectInfo(self.addr));
         put_as_patch(&mut req);
-        tower::Service::call(&mut self.router, req)
+        if let Some(answers) = &self.answers {
+            match answers.lookup(&req) {
+                Lookup::Hit(res) => {
+                    let res = crate::middleware::answered(&req, res);
+                    return Either::Left(Either::Left(std::future::ready(Ok(res))));
+                }
+                Lookup::Miss(key) => {
+                    let handle = tower::Service::call(&mut self.router, req);
+                    let collect = answers.clone().collect(key, async move {
+                        match handle.await {
+                            Ok(res) => res,
+                            Err(never) => match never {},
+                        }
+                    });
+                    return Either::Left(Either::Right(Box::pin(async move { Ok(collect.await) })));
+                }
+                Lookup::Pass => {}
+            }
+        }
+        Either::Right(tower::Service::call(&mut self.router, req))
     }
 }
 

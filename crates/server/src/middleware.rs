@@ -123,16 +123,58 @@ fn valid_request_id(v: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-/// Assigns the request id (a sane incoming `x-request-id` is kept), scopes it for the handler,
-/// echoes it, and logs one line per request.
-async fn request_context(req: Request, next: Next) -> Response {
-    let rid = req
-        .headers()
+/// The request's id: a sane incoming `x-request-id`, else a new one.
+fn request_id(req: &Request) -> String {
+    req.headers()
         .get(&X_REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .filter(|v| valid_request_id(v))
         .map(str::to_owned)
-        .unwrap_or_else(|| uuid::Uuid::now_v7().simple().to_string());
+        .unwrap_or_else(|| uuid::Uuid::now_v7().simple().to_string())
+}
+
+/// What every answer gets on its way out: its request id echoed, the request counted in the
+/// metrics under its route's template, one log line.
+fn finish(rid: &str, method: &str, path: &str, route: &str, started: Instant, res: &mut Response) {
+    if let Ok(v) = HeaderValue::from_str(rid) {
+        res.headers_mut().insert(X_REQUEST_ID, v);
+    }
+    let status = res.status().as_u16();
+    let took = started.elapsed();
+    let ms = took.as_secs_f64() * 1000.0;
+    stoa_api::metrics::METRICS.request(method, route, status, took);
+    // The path is logged as a field, so input cannot forge a log line.
+    if status >= 500 {
+        tracing::warn!(request_id = %rid, %method, path = %path, status, ms, "request");
+    } else {
+        tracing::info!(request_id = %rid, %method, path = %path, status, ms, "request");
+    }
+}
+
+/// An answer kept by [`stoa_api::answers`], sent without going through the router: it gets what
+/// [`request_context`] gives every answer (the other layers' headers were kept with it).
+pub(crate) fn answered(req: &Request, mut res: Response) -> Response {
+    let started = Instant::now();
+    let rid = request_id(req);
+    let route = res
+        .extensions()
+        .get::<stoa_api::answers::Route>()
+        .map(|r| r.0.clone());
+    finish(
+        &rid,
+        req.method().as_str(),
+        req.uri().path(),
+        route.as_deref().unwrap_or("(unmatched)"),
+        started,
+        &mut res,
+    );
+    res
+}
+
+/// Assigns the request id (a sane incoming `x-request-id` is kept), scopes it for the handler,
+/// echoes it, and logs one line per request.
+async fn request_context(req: Request, next: Next) -> Response {
+    let rid = request_id(&req);
     let method = req.method().clone();
     // A parsed URI shares its bytes: cloning it copies no text.
     let uri = req.uri().clone();
@@ -142,6 +184,9 @@ async fn request_context(req: Request, next: Next) -> Response {
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .cloned();
+    if let Some(r) = &route {
+        stoa_api::answers::route(r.as_str());
+    }
     let started = Instant::now();
     // Path plus query, measured without formatting the URI on every request.
     let uri_len = req.uri().path().len() + req.uri().query().map_or(0, |q| q.len() + 1);
@@ -157,12 +202,7 @@ async fn request_context(req: Request, next: Next) -> Response {
     } else {
         REQUEST_ID.scope(rid.clone(), next.run(req)).await
     };
-    if let Ok(v) = HeaderValue::from_str(&rid) {
-        res.headers_mut().insert(X_REQUEST_ID, v);
-    }
     let status = res.status().as_u16();
-    let took = started.elapsed();
-    let ms = took.as_secs_f64() * 1000.0;
     let route = route.as_ref().map_or(
         if status < 400 {
             "(site)"
@@ -171,13 +211,7 @@ async fn request_context(req: Request, next: Next) -> Response {
         },
         axum::extract::MatchedPath::as_str,
     );
-    stoa_api::metrics::METRICS.request(method.as_str(), route, status, took);
-    // The path is logged as a field, so input cannot forge a log line.
-    if status >= 500 {
-        tracing::warn!(request_id = %rid, %method, path = %path, status, ms, "request");
-    } else {
-        tracing::info!(request_id = %rid, %method, path = %path, status, ms, "request");
-    }
+    finish(&rid, method.as_str(), path, route, started, &mut res);
     res
 }
 

@@ -288,6 +288,18 @@ impl Store {
         self.links.get(e.table.as_str()).map_or(&[], Vec::as_slice)
     }
 
+    /// The entities a read of `e` made here reads: `e`, and the entities of its references that
+    /// must be visible (a visitor's read of a link table). What a cache of its answers keys on.
+    pub fn read_keys(&self, e: &Entity) -> Vec<String> {
+        let mut keys = vec![e.key()];
+        for (i, _) in self.hidden_refs(e) {
+            if let Some(t) = e.fields.get(*i).and_then(|f| f.target) {
+                keys.push(t.to_owned());
+            }
+        }
+        keys
+    }
+
     /// The change counter of `key` (`module.entity`).
     pub fn version(&self, key: &str) -> u64 {
         self.versions

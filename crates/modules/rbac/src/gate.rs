@@ -340,8 +340,17 @@ pub async fn authorize(State(auth): State<Arc<Auth>>, mut req: Request, next: Ne
         return error_response(&e);
     }
     let path = req.uri().path().to_owned();
+    // A visitor's answer may be kept for the next visitor: it depends on the permission table;
+    // anyone else's is theirs.
+    let anonymous = c.via == Via::Nothing && !has_session_cookie;
+    if anonymous && stoa_api::answers::collecting() {
+        auth.policy.depends();
+    }
     if let Err(e) = decide(&auth, &mut c, method.as_str(), &path).await {
         return error_response(&e);
+    }
+    if !anonymous || c.admin {
+        stoa_api::answers::personal();
     }
     if let Err(e) = second_factor_gate(&auth, &mut c, method.as_str(), &path).await {
         return error_response(&e);

@@ -245,6 +245,14 @@ impl Policy {
         }
     }
 
+    /// Tells a visitor's answer being kept ([`stoa_api::answers`]) that the verdict comes from
+    /// these tables as they are now: call before deciding.
+    pub fn depends(&self) {
+        for k in KEYS {
+            stoa_api::answers::depends_on(&self.store, k);
+        }
+    }
+
     fn versions(&self) -> [u64; 2] {
         KEYS.map(|k| self.store.version(k))
     }

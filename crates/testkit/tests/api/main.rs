@@ -5,6 +5,7 @@ mod abuse;
 mod admin_content;
 mod ai_chat;
 mod analytics;
+mod answers;
 mod auth;
 mod authz;
 mod backup;
