@@ -74,7 +74,10 @@ pub fn choose(accept: &str) -> Encoding {
     }
 }
 
-/// Compresses `raw` both ways (gzip level 9, brotli quality 9: made once, sent many times).
+/// Compresses `raw` both ways (gzip level 9, brotli quality 7: made once, sent many times).
+/// Brotli's quality 9 made the demo home page (149 KB) 0.6 % smaller than quality 7, in 17 ms
+/// instead of 7.5, and allocated a 33 MB hash table for it (quality 7: ~12 MB at the peak),
+/// which the allocator then held at rest.
 pub fn pack(raw: Bytes) -> Packed {
     let etag = etag(&raw);
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
@@ -85,8 +88,9 @@ pub fn pack(raw: Bytes) -> Packed {
         .unwrap_or_else(|_| raw.clone());
     let mut br = Vec::new();
     let params = brotli::enc::BrotliEncoderParams {
-        quality: 9,
+        quality: 7,
         lgwin: 22,
+        size_hint: raw.len(),
         ..Default::default()
     };
     let br = match brotli::BrotliCompress(&mut &raw[..], &mut br, &params) {

@@ -4,8 +4,8 @@
 //! budget is interrupted, and an engine that failed that way is rebuilt before its next page.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -49,6 +49,8 @@ pub struct Options {
     pub queue: usize,
     /// Memory one engine may use.
     pub memory: usize,
+    /// How long an engine waits for a page before it ends (and gives its memory back).
+    pub idle: Duration,
 }
 
 impl Default for Options {
@@ -58,12 +60,17 @@ impl Default for Options {
             budget: Duration::from_millis(250),
             queue: 64,
             memory: 128 << 20,
+            idle: Duration::from_secs(60),
         }
     }
 }
 
 /// Each engine's "the script is loaded" (or why not).
 type Ready = Receiver<Result<(), String>>;
+
+/// How much longer than its budget a page may wait when no engine has loaded yet: the first
+/// page after a start (or after the engines ended idle) waits for one to load.
+const FIRST_LOAD: Duration = Duration::from_secs(5);
 
 struct Job {
     /// The page's boot data as JSON, and the requested path.
@@ -73,11 +80,34 @@ struct Job {
 }
 
 /// The pool. Cheap to share (`Arc`); dropping the last handle stops the engines.
+///
+/// Engines start when pages need them, not with the server: the first page starts one, and
+/// another starts (one at a time, up to [`Options::engines`]) when a page finds every engine
+/// started so far busy. An engine with no page for [`Options::idle`] ends, and gives its memory
+/// back (each holds ~12 MB with the site's script loaded).
 pub struct Renderer {
-    tx: Mutex<Option<SyncSender<Job>>>,
+    tx: Arc<Mutex<Option<SyncSender<Job>>>>,
     budget: Duration,
     renders: AtomicU64,
     failures: AtomicU64,
+    pool: Arc<Pool>,
+}
+
+/// What the engine threads share.
+struct Pool {
+    rx: Mutex<Receiver<Job>>,
+    source: Arc<String>,
+    script: String,
+    memory: usize,
+    most: usize,
+    idle: Duration,
+    /// Engines started and not ended (loading or loaded).
+    started: AtomicUsize,
+    /// Of those, the ones that finished loading (or failed to).
+    settled: AtomicUsize,
+    /// Pages sent and not answered yet.
+    waiting: AtomicUsize,
+    next_id: AtomicUsize,
 }
 
 /// One engine: a runtime, its context with the script loaded, and the deadline its interrupt
@@ -197,16 +227,17 @@ fn describe(ctx: &rquickjs::Ctx<'_>, e: rquickjs::Error) -> String {
 }
 
 impl Renderer {
-    /// Starts the engines with the script at `script` and waits until each has loaded it.
+    /// Starts every engine with the script at `script` and waits until each has loaded it.
     /// `Ok(None)` when there is no script (the web UI is not built, or was built without its server
     /// entry): pages are then rendered in the browser only. An error when the script is there but
     /// does not load.
     pub fn start(script: &Path, options: Options) -> Result<Option<Arc<Self>>, String> {
         let engines = options.engines.max(1);
-        let Some((renderer, ready)) = Self::spawn(script, options)? else {
+        let Some(renderer) = Self::pool(script, options)? else {
             return Ok(None);
         };
         for _ in 0..engines {
+            let ready = renderer.pool.grow(&renderer.tx)?;
             match ready.recv() {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
@@ -219,100 +250,71 @@ impl Renderer {
         Ok(Some(renderer))
     }
 
-    /// [`Renderer::start`] without the wait: the engines load the script on their threads while
-    /// the server starts (loading it is most of a cold start), and pages asked for meanwhile wait
-    /// in the queue for the first engine that is ready (within their budget). A script that does
-    /// not load is logged, the renderer closes, and pages render in the browser.
+    /// The pool without its engines: the first page starts one (and waits for it to load the
+    /// script), more start as pages find them busy. A script that does not load is logged when
+    /// the first engine tries, the renderer closes, and pages render in the browser.
     pub fn launch(script: &Path, options: Options) -> Result<Option<Arc<Self>>, String> {
-        let engines = options.engines.max(1);
-        let Some((renderer, ready)) = Self::spawn(script, options)? else {
-            return Ok(None);
-        };
-        let (watched, name) = (renderer.clone(), script.display().to_string());
-        std::thread::Builder::new()
-            .name("stoa-render-start".to_owned())
-            .spawn(move || {
-                for _ in 0..engines {
-                    match ready.recv() {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => {
-                            tracing::error!(script = %name, error = %e, "the server script does not load: public pages render in the browser");
-                            watched.close();
-                            return;
-                        }
-                        Err(_) => return,
-                    }
-                }
-                tracing::debug!(script = %name, engines, "render engines ready");
-            })
-            .map_err(|e| format!("starting a render engine: {e}"))?;
-        Ok(Some(renderer))
+        Self::pool(script, options)
     }
 
-    /// Reads the script and starts the engine threads; each reports on the returned channel once
-    /// it has loaded the script (or failed to).
-    fn spawn(script: &Path, options: Options) -> Result<Option<(Arc<Self>, Ready)>, String> {
+    /// Reads the script; no engine runs yet.
+    fn pool(script: &Path, options: Options) -> Result<Option<Arc<Self>>, String> {
         let source = match std::fs::read_to_string(script) {
             Ok(s) => Arc::new(s),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("{}: {e}", script.display())),
         };
         let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(options.queue.max(1));
-        let rx = Arc::new(Mutex::new(rx));
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
-        // The engines load one after another: each waits until the one before it has loaded (or
-        // failed to), so at most one competes with the rest of the start for the CPU; the first
-        // page needs only the first engine.
-        let mut before: Option<Receiver<()>> = None;
-        for i in 0..options.engines.max(1) {
-            let (rx, source, ready) = (rx.clone(), source.clone(), ready_tx.clone());
-            let (loaded, next) = std::sync::mpsc::channel::<()>();
-            let after = before.replace(next);
-            let memory = options.memory;
-            std::thread::Builder::new()
-                .name(format!("stoa-render-{i}"))
-                .stack_size(16 << 20)
-                .spawn(move || {
-                    if let Some(after) = after {
-                        // Err: the one before ended without a word; load anyway.
-                        let _ = after.recv();
-                    }
-                    run(&rx, &source, memory, &ready, loaded)
-                })
-                .map_err(|e| format!("starting a render engine: {e}"))?;
-        }
-        Ok(Some((
-            Arc::new(Self {
-                tx: Mutex::new(Some(tx)),
-                budget: options.budget,
-                renders: AtomicU64::new(0),
-                failures: AtomicU64::new(0),
+        Ok(Some(Arc::new(Self {
+            tx: Arc::new(Mutex::new(Some(tx))),
+            budget: options.budget,
+            renders: AtomicU64::new(0),
+            failures: AtomicU64::new(0),
+            pool: Arc::new(Pool {
+                rx: Mutex::new(rx),
+                source,
+                script: script.display().to_string(),
+                memory: options.memory,
+                most: options.engines.max(1),
+                idle: options.idle,
+                started: AtomicUsize::new(0),
+                settled: AtomicUsize::new(0),
+                waiting: AtomicUsize::new(0),
+                next_id: AtomicUsize::new(0),
             }),
-            ready_rx,
-        )))
+        })))
     }
 
     /// Renders one page: `StoaSsr.render(boot, path)` with the page's boot data (JSON, what the
     /// browser reads from `<script id="stoa-page">`) and the requested path (`/ru/blog`).
     pub async fn render(&self, boot: String, path: String) -> Result<String, RenderError> {
         let (reply, rx) = oneshot::channel();
+        // No engine loaded yet: this page waits for one to load, once.
+        let first = self.pool.settled.load(Ordering::SeqCst) == 0;
         let job = Job {
             input: (boot, path),
-            deadline: Instant::now() + self.budget,
+            deadline: Instant::now()
+                + self.budget
+                + if first { FIRST_LOAD } else { Duration::ZERO },
             reply,
         };
+        let waiting = self.pool.waiting.fetch_add(1, Ordering::SeqCst) + 1;
         let sent = match self.tx.lock() {
             Ok(g) => match g.as_ref() {
                 Some(tx) => tx.try_send(job),
-                None => return Err(RenderError::Closed),
+                None => Err(TrySendError::Disconnected(job)),
             },
-            Err(_) => return Err(RenderError::Closed),
+            Err(_) => Err(TrySendError::Disconnected(job)),
         };
         let out = match sent {
-            Ok(()) => rx.await.unwrap_or(Err(RenderError::Closed)),
+            Ok(()) => {
+                self.pool.wanted(waiting, &self.tx);
+                rx.await.unwrap_or(Err(RenderError::Closed))
+            }
             Err(TrySendError::Full(_)) => Err(RenderError::Busy),
             Err(TrySendError::Disconnected(_)) => Err(RenderError::Closed),
         };
+        self.pool.waiting.fetch_sub(1, Ordering::SeqCst);
         self.renders.fetch_add(1, Ordering::Relaxed);
         if out.is_err() {
             self.failures.fetch_add(1, Ordering::Relaxed);
@@ -328,6 +330,11 @@ impl Renderer {
         )
     }
 
+    /// Engines running now (loading or loaded).
+    pub fn engines(&self) -> usize {
+        self.pool.started.load(Ordering::SeqCst)
+    }
+
     /// Stops the engines once the pages in the queue are done.
     pub fn close(&self) {
         if let Ok(mut g) = self.tx.lock() {
@@ -336,39 +343,112 @@ impl Renderer {
     }
 }
 
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl Pool {
+    /// After a page was queued with `waiting` pages in flight: starts an engine when none runs,
+    /// or when more pages wait than engines run and none is loading (one at a time, so a burst
+    /// never loads every engine at once on a small machine).
+    fn wanted(self: &Arc<Self>, waiting: usize, tx: &Arc<Mutex<Option<SyncSender<Job>>>>) {
+        let started = self.started.load(Ordering::SeqCst);
+        let loading = started > self.settled.load(Ordering::SeqCst);
+        if started == 0 || (waiting > started && started < self.most && !loading) {
+            let _ = self.grow(tx);
+        }
+    }
+
+    /// Starts one engine (unless [`Options::engines`] already run); it says on the returned
+    /// channel once it has loaded the script (or failed to).
+    fn grow(self: &Arc<Self>, tx: &Arc<Mutex<Option<SyncSender<Job>>>>) -> Result<Ready, String> {
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+        let mut n = self.started.load(Ordering::SeqCst);
+        loop {
+            if n >= self.most {
+                return Ok(ready_rx);
+            }
+            match self
+                .started
+                .compare_exchange(n, n + 1, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => break,
+                Err(now) => n = now,
+            }
+        }
+        let (pool, tx) = (self.clone(), tx.clone());
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        std::thread::Builder::new()
+            .name(format!("stoa-render-{id}"))
+            .stack_size(16 << 20)
+            .spawn(move || run(&pool, &tx, &ready_tx))
+            .map_err(|e| {
+                self.started.fetch_sub(1, Ordering::SeqCst);
+                format!("starting a render engine: {e}")
+            })?;
+        Ok(ready_rx)
+    }
+
+    /// The next page, or `None` when this engine should end: the pool is closed, or no page came
+    /// for [`Options::idle`] (and none came while it was ending).
+    fn next(&self) -> Option<Job> {
+        let got = match self.rx.lock() {
+            Ok(r) => r.recv_timeout(self.idle),
+            Err(_) => return None,
+        };
+        match got {
+            Ok(j) => Some(j),
+            Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => {
+                // Counted out first, then a last look: a page sent meanwhile either is seen
+                // here, or its sender sees no engine and starts one.
+                self.started.fetch_sub(1, Ordering::SeqCst);
+                let late = self.rx.lock().ok().and_then(|r| r.try_recv().ok());
+                if late.is_some() {
+                    self.started.fetch_add(1, Ordering::SeqCst);
+                } else {
+                    self.settled.fetch_sub(1, Ordering::SeqCst);
+                    tracing::debug!(script = %self.script, "a render engine ended idle");
+                }
+                late
+            }
+        }
+    }
+}
+
 fn run(
-    rx: &Mutex<Receiver<Job>>,
-    source: &str,
-    memory: usize,
+    pool: &Pool,
+    tx: &Mutex<Option<SyncSender<Job>>>,
     ready: &std::sync::mpsc::Sender<Result<(), String>>,
-    loaded: std::sync::mpsc::Sender<()>,
 ) {
-    let built = Engine::new(source, memory);
-    // The next engine may load now (dropping the sender tells it too).
-    drop(loaded);
+    let built = Engine::new(&pool.source, pool.memory);
+    pool.settled.fetch_add(1, Ordering::SeqCst);
     let mut engine = match built {
         Ok(e) => {
             let _ = ready.send(Ok(()));
             Some(e)
         }
         Err(e) => {
+            tracing::error!(script = %pool.script, error = %e, "the server script does not load: public pages render in the browser");
+            // Closed: no page waits for an engine that cannot be built.
+            if let Ok(mut g) = tx.lock() {
+                g.take();
+            }
+            while let Some(job) = pool.rx.lock().ok().and_then(|r| r.try_recv().ok()) {
+                let _ = job.reply.send(Err(RenderError::Closed));
+            }
             let _ = ready.send(Err(e));
             return;
         }
     };
-    loop {
-        let job = match rx.lock() {
-            Ok(r) => match r.recv() {
-                Ok(j) => j,
-                Err(_) => return,
-            },
-            Err(_) => return,
-        };
+    while let Some(job) = pool.next() {
         if job.reply.is_closed() {
             continue;
         }
         if engine.is_none() {
-            engine = Engine::new(source, memory)
+            engine = Engine::new(&pool.source, pool.memory)
                 .map_err(|e| tracing::error!(error = %e, "rebuilding a render engine failed"))
                 .ok();
         }
@@ -509,31 +589,86 @@ mod tests {
         );
     }
 
-    /// `launch` returns before the engines have loaded the script: a page asked for at once
-    /// waits for them; a script that does not load closes the renderer, and pages are refused
-    /// (they then render in the browser) instead of waiting.
+    /// `launch` starts no engine: the first page starts one and waits for it to load the script;
+    /// a script that does not load closes the renderer, and pages are refused (they then render
+    /// in the browser) instead of waiting.
     #[tokio::test]
-    async fn launched_engines_serve_pages_asked_for_while_they_load() {
+    async fn launched_engines_start_with_the_first_page() {
         let Ok(Some(r)) = Renderer::launch(&script("launch", SCRIPT), opts(2, 2_000)) else {
             panic!("the pool did not launch");
         };
+        assert_eq!(r.engines(), 0, "nothing runs before a page is asked for");
         assert_eq!(
             r.render(r#"{"text":"first"}"#.into(), String::new()).await,
             Ok("<p>first</p>".into())
         );
+        assert_eq!(r.engines(), 1, "one page, one engine");
         let Ok(Some(bad)) = Renderer::launch(&script("launch-bad", "var x = ;"), opts(2, 2_000))
         else {
-            panic!("a script that is there launches (and fails on its threads)");
+            panic!("a script that is there launches (and fails when a page needs it)");
         };
         let started = Instant::now();
         assert_eq!(
             bad.render(r#"{"text":"x"}"#.into(), String::new()).await,
             Err(RenderError::Closed)
         );
-        assert!(started.elapsed() < Duration::from_secs(1));
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert_eq!(
+            bad.render(r#"{"text":"y"}"#.into(), String::new()).await,
+            Err(RenderError::Closed),
+            "closed for good"
+        );
         assert!(matches!(
             Renderer::launch(Path::new("/nonexistent/stoa/render.js"), opts(1, 100)),
             Ok(None)
         ));
+    }
+
+    /// A second engine starts when a page finds the first busy; engines with no page for their
+    /// idle time end, and the next page starts one again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engines_grow_with_the_load_and_end_idle() {
+        let Ok(Some(r)) = Renderer::launch(
+            &script("grow", SCRIPT),
+            Options {
+                idle: Duration::from_millis(300),
+                ..opts(2, 400)
+            },
+        ) else {
+            panic!("the pool did not launch");
+        };
+        assert_eq!(
+            r.render(r#"{"text":"a"}"#.into(), String::new()).await,
+            Ok("<p>a</p>".into())
+        );
+        assert_eq!(r.engines(), 1);
+        // The one engine is held by a page that runs past its budget: the next page starts another.
+        let r2 = r.clone();
+        let slow =
+            tokio::spawn(async move { r2.render(r#"{"loop":true}"#.into(), String::new()).await });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(
+            r.render(r#"{"text":"b"}"#.into(), String::new()).await,
+            Ok("<p>b</p>".into()),
+            "served by a second engine while the first is busy"
+        );
+        assert_eq!(r.engines(), 2);
+        assert_eq!(slow.await.ok(), Some(Err(RenderError::Timeout)));
+        // Idle past 300 ms: both end.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while r.engines() > 0 {
+            assert!(
+                Instant::now() < deadline,
+                "{} engines still run",
+                r.engines()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(
+            r.render(r#"{"text":"c"}"#.into(), String::new()).await,
+            Ok("<p>c</p>".into()),
+            "the next page starts one again"
+        );
+        assert_eq!(r.engines(), 1);
     }
 }
