@@ -37,7 +37,8 @@ use crate::pack::Encoding;
 
 /// The largest body kept (larger answers are read each time).
 pub const LARGEST: usize = 512 * 1024;
-/// Bodies smaller than this are sent as they are (as the compression layer does).
+/// Bodies smaller than this are sent as they are (as the compression layer does: it compresses
+/// from this size on).
 const COMPRESS_ABOVE: usize = 1024;
 
 /// What the request's handling said of its answer.
@@ -130,8 +131,16 @@ struct Weigh;
 
 impl quick_cache::Weighter<String, Arc<Answer>> for Weigh {
     fn weight(&self, k: &String, v: &Arc<Answer>) -> u64 {
-        // The compressed copies, when made, add at most about half again.
-        (k.len() + v.raw.len() + v.raw.len() / 2 + 256) as u64
+        // The compressed copies, when made, add at most about half again; the headers (the
+        // security policy alone is ~500 bytes), the dependencies and the entry itself are
+        // counted as they are, plus the table's own share.
+        let headers: usize = v
+            .headers
+            .iter()
+            .map(|(n, x)| n.as_str().len() + x.len() + 64)
+            .sum();
+        let deps: usize = v.deps.iter().map(|(d, _)| d.len() + 48).sum();
+        (k.len() + v.raw.len() + v.raw.len() / 2 + headers + deps + 512) as u64
     }
 }
 
@@ -217,7 +226,8 @@ impl Answers {
         match crate::pack::choose(accept.to_str().ok()?) {
             // `identity;q=0` and the like: the compression layer decides (406).
             Encoding::Identity => None,
-            _ if len <= COMPRESS_ABOVE => Some(Encoding::Identity),
+            // The compression layer compresses from 1 KB on (`SizeAbove` is inclusive).
+            _ if len < COMPRESS_ABOVE => Some(Encoding::Identity),
             e => Some(e),
         }
     }
@@ -267,12 +277,24 @@ impl Answers {
                 (res, c)
             })
             .await;
+        let stored = |v: &HeaderValue| {
+            let v = v.as_bytes();
+            v.windows(8).any(|w| w.eq_ignore_ascii_case(b"no-store"))
+                || v.windows(7).any(|w| w.eq_ignore_ascii_case(b"private"))
+        };
         if let Some(body) = c.body
             && !c.personal
             && !c.deps.is_empty()
             && res.status() == StatusCode::OK
             && body.len() <= LARGEST
             && !res.headers().contains_key(header::SET_COOKIE)
+            // What the layers said must not be kept (the gate's `no-store` on accounts' routes).
+            && !res.headers().get_all(header::CACHE_CONTROL).iter().any(stored)
+            // The body sent is the one offered (a nested call on this task offered another).
+            && res
+                .headers()
+                .get(header::CONTENT_LENGTH)
+                .is_none_or(|l| l.as_bytes() == body.len().to_string().as_bytes())
         {
             let mut headers = HeaderMap::with_capacity(res.headers().len());
             for (k, v) in res.headers() {
@@ -283,7 +305,9 @@ impl Answers {
             self.cache.insert(
                 key,
                 Arc::new(Answer {
-                    raw: body,
+                    // A copy of its own size: the handler's buffer was reserved for the most
+                    // rows the query allowed (an empty page of `limit=1000` held 512 KB).
+                    raw: Bytes::copy_from_slice(&body),
                     gzip: OnceLock::new(),
                     br: OnceLock::new(),
                     headers,
@@ -368,6 +392,30 @@ mod tests {
         assert_eq!(Answers::encoding(&h("gzip, br"), 5000), Some(Encoding::Br));
         assert_eq!(Answers::encoding(&h("gzip"), 500), Some(Encoding::Identity));
         assert_eq!(Answers::encoding(&h("identity;q=0"), 5000), None);
+    }
+
+    /// An entry weighs what it holds: an empty page still counts its headers and dependencies,
+    /// so many small answers cannot hold more than the bound says.
+    #[test]
+    fn an_entry_weighs_its_headers_and_dependencies_too() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; img-src 'self' data: blob:; script-src 'self'",
+            ),
+        );
+        let a = Arc::new(Answer {
+            raw: Bytes::from_static(b"{\"data\":[]}"),
+            gzip: OnceLock::new(),
+            br: OnceLock::new(),
+            headers,
+            route: None,
+            deps: vec![("blog.article".into(), 3), ("rbac.permission".into(), 1)],
+            made: Instant::now(),
+        });
+        let w = quick_cache::Weighter::weight(&Weigh, &"/api/blog/articles?limit=1000".into(), &a);
+        assert!(w > 700, "{w}");
     }
 
     #[test]

@@ -42,7 +42,9 @@ impl Encoding {
 /// The best encoding `accept` (an `Accept-Encoding` value) allows: brotli, then gzip, else none.
 /// An encoding with `q=0` is refused; `*` allows both.
 pub fn choose(accept: &str) -> Encoding {
-    let (mut br, mut gzip) = (false, false);
+    // For br and gzip: named with q > 0 (Some(true)), named with q = 0 (Some(false)), or not
+    // named; `*` stands for those not named (RFC 9110 §12.5.3).
+    let (mut br, mut gzip, mut star) = (None, None, false);
     for part in accept.split(',') {
         let mut it = part.split(';');
         let name = it.next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -52,22 +54,16 @@ pub fn choose(accept: &str) -> Encoding {
                 .and_then(|q| q.trim().parse::<f32>().ok())
                 .is_some_and(|q| q <= 0.0)
         });
-        if refused {
-            continue;
-        }
         match name.as_str() {
-            "br" => br = true,
-            "gzip" | "x-gzip" => gzip = true,
-            "*" => {
-                br = true;
-                gzip = true;
-            }
+            "br" => br = Some(!refused),
+            "gzip" | "x-gzip" => gzip = Some(!refused),
+            "*" => star = !refused,
             _ => {}
         }
     }
-    if br {
+    if br.unwrap_or(star) {
         Encoding::Br
-    } else if gzip {
+    } else if gzip.unwrap_or(star) {
         Encoding::Gzip
     } else {
         Encoding::Identity
@@ -243,6 +239,10 @@ mod tests {
         assert_eq!(choose("identity"), Encoding::Identity);
         assert_eq!(choose("*"), Encoding::Br);
         assert_eq!(choose("GZIP ; q=0.5"), Encoding::Gzip);
+        // `*` stands for what is not named: a refused brotli stays refused.
+        assert_eq!(choose("br;q=0, *"), Encoding::Gzip);
+        assert_eq!(choose("*, br;q=0, gzip;q=0"), Encoding::Identity);
+        assert_eq!(choose("*;q=0, gzip"), Encoding::Gzip);
     }
 
     #[test]

@@ -296,9 +296,10 @@ impl tower::Service<Request> for Peer {
         req.extensions_mut().insert(ConnectInfo(self.addr));
         put_as_patch(&mut req);
         if let Some(answers) = &self.answers {
+            let started = std::time::Instant::now();
             match answers.lookup(&req) {
                 Lookup::Hit(res) => {
-                    let res = crate::middleware::answered(&req, res);
+                    let res = crate::middleware::answered(&req, res, started);
                     return Either::Left(Either::Left(std::future::ready(Ok(res))));
                 }
                 Lookup::Miss(key) => {

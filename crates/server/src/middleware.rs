@@ -153,8 +153,7 @@ fn finish(rid: &str, method: &str, path: &str, route: &str, started: Instant, re
 
 /// An answer kept by [`stoa_api::answers`], sent without going through the router: it gets what
 /// [`request_context`] gives every answer (the other layers' headers were kept with it).
-pub(crate) fn answered(req: &Request, mut res: Response) -> Response {
-    let started = Instant::now();
+pub(crate) fn answered(req: &Request, mut res: Response, started: Instant) -> Response {
     let rid = request_id(req);
     let route = res
         .extensions()

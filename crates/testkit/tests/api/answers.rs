@@ -97,6 +97,14 @@ async fn answers_follow_every_change(app: TestApp) {
     .unwrap();
     assert_eq!(text, first_list.2, "decoded, the same");
 
+    // What the layers mark `no-store` (accounts' routes) is never kept.
+    let roles = app.anon().get("/api/rbac/roles").await;
+    assert_eq!(roles.status, 200, "{}", roles.text);
+    assert_eq!(roles.header("cache-control"), Some("no-store"));
+    let before = lookups(&app, "hit").await;
+    assert_eq!(app.anon().get("/api/rbac/roles").await.status, 200);
+    assert_eq!(lookups(&app, "hit").await, before, "no-store: read again");
+
     // An edit shows at once.
     let r = app
         .patch(&one, &json!({"title": {"en": "Second", "ru": "Вторая"}}))
