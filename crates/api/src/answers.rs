@@ -264,6 +264,28 @@ impl Answers {
         Lookup::Miss(key.to_owned())
     }
 
+    /// The kept answer at `key` (a request's path and query) as its handler made it — the body
+    /// and the handler's own headers — for a caller who went the long way and whose answer is
+    /// the visitors' (signed in, not an admin): the gate has let them in; what they read is the
+    /// same rows.
+    pub fn reuse(&self, key: &str) -> Option<Response> {
+        let a = self.cache.get(key)?;
+        if !self.fresh(&a) {
+            return None;
+        }
+        let mut res = Response::new(Body::from(a.raw.clone()));
+        for (k, v) in &a.headers {
+            if k == header::CONTENT_TYPE
+                || k.as_str().starts_with("x-total-count")
+                || k == "x-next-cursor"
+            {
+                res.headers_mut().append(k.clone(), v.clone());
+            }
+        }
+        crate::metrics::METRICS.cache_lookup("api", true);
+        Some(res)
+    }
+
     /// Runs `handle` (the request's whole way through the layers) collecting what it says of
     /// its answer, and keeps the answer under `key` when it may.
     pub async fn collect<F>(self: Arc<Self>, key: String, handle: F) -> Response

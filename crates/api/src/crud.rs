@@ -28,6 +28,9 @@ pub struct AppState {
     pub uploads: Option<Arc<dyn crate::files::Uploads>>,
     /// Searches one client address may run at once ([`searches`]).
     pub searches: Arc<crate::rate::PerAddress>,
+    /// Visitors' kept answers ([`crate::answers`]): reads that are a visitor's (not an admin's)
+    /// but came with credentials are answered from them too.
+    pub answers: Option<Arc<crate::answers::Answers>>,
 }
 
 /// Two searches at once per client address (the next waits its turn, 429 after 10 s): a search
@@ -95,8 +98,14 @@ async fn find(
     e: Arc<Entity>,
     raw: Option<String>,
     client: Option<crate::rate::ClientIp>,
+    uri: &axum::http::Uri,
 ) -> ApiResult<Response> {
     let q = FindQuery::parse(&e, raw.as_deref().unwrap_or(""))?;
+    if q.search.is_none()
+        && let Some(res) = kept(&state, uri)
+    {
+        return Ok(res);
+    }
     let _turn = match (&q.search, client) {
         (Some(_), Some(ip)) => Some(state.searches.turn(ip.0).await?),
         _ => None,
@@ -125,14 +134,35 @@ async fn find(
     Ok(res)
 }
 
-async fn get_one(state: AppState, e: Arc<Entity>, id: String) -> ApiResult<Response> {
+async fn get_one(
+    state: AppState,
+    e: Arc<Entity>,
+    id: String,
+    uri: &axum::http::Uri,
+) -> ApiResult<Response> {
     let id = parse_id(&id)?;
+    if let Some(res) = kept(&state, uri) {
+        return Ok(res);
+    }
     let keep = depends(&state.store, &e);
     let body = bytes::Bytes::from(state.store.get_json(&e, id).await?);
     if keep {
         crate::answers::offer(body.clone());
     }
     Ok(json_bytes(StatusCode::OK, body))
+}
+
+/// The visitors' kept answer to this request, for a caller whose answer is theirs but who came
+/// with credentials (a signed-in reader; the gate has let them in). Never for an admin's read
+/// (drafts), nor for a request that could have been answered before routing.
+fn kept(state: &AppState, uri: &axum::http::Uri) -> Option<Response> {
+    if stoa_store::publish::drafts_visible() || crate::answers::collecting() {
+        return None;
+    }
+    state
+        .answers
+        .as_ref()?
+        .reuse(uri.path_and_query()?.as_str())
 }
 
 /// When this read may be kept for visitors ([`crate::answers`]): names what it reads, before
@@ -260,8 +290,10 @@ pub fn entity_routes(
         get(
             move |State(s): State<AppState>,
                   RawQuery(q): RawQuery,
-                  ip: Option<axum::Extension<crate::rate::ClientIp>>| {
-                find(s, x.clone(), q, ip.map(|i| i.0))
+                  ip: Option<axum::Extension<crate::rate::ClientIp>>,
+                  uri: axum::extract::OriginalUri| {
+                let x = x.clone();
+                async move { find(s, x, q, ip.map(|i| i.0), &uri.0).await }
             },
         ),
         ops::find(&e),
@@ -271,7 +303,14 @@ pub fn entity_routes(
         read,
         "GET",
         &item,
-        get(move |State(s): State<AppState>, Path(id): Path<String>| get_one(s, x.clone(), id)),
+        get(
+            move |State(s): State<AppState>,
+                  Path(id): Path<String>,
+                  uri: axum::extract::OriginalUri| {
+                let x = x.clone();
+                async move { get_one(s, x, id, &uri.0).await }
+            },
+        ),
         ops::get(&e),
     );
     if e.ops.create {

@@ -261,6 +261,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
         searches: stoa_api::crud::searches(),
+        answers: stoa_api::answers::Answers::new(store.clone(), config.api_cache_bytes),
     };
     let book = routes(&state, &modules, &ctx)?;
     phases.mark("routes");
@@ -390,6 +391,7 @@ pub async fn build(config: &Config) -> anyhow::Result<App> {
 pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Result<App> {
     let mut p = prepare_with(config, modules).await?;
     let operations = p.ctx.operations().to_vec();
+    let answers = p.state.answers.clone();
     let api = p
         .modules
         .layer(&p.ctx, p.api.with_state(p.state))
@@ -516,7 +518,6 @@ pub async fn build_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::Res
     runner.lag_alert = Duration::from_secs(config.job_lag_alert);
     p.phases.mark("site");
     p.phases.log();
-    let answers = stoa_api::answers::Answers::new(p.store.clone(), config.api_cache_bytes);
     Ok(App {
         router,
         answers,

@@ -1,8 +1,8 @@
 //! Visitors' answers kept by the server (`stoa_api::answers`): a second anonymous read is served
 //! from memory with the same bytes and headers, and every write that changes what a visitor
 //! may read shows at the next read — edits, unpublishing, deletes, a link's other side going
-//! back to draft, the permission table — while admins and signed-in callers never get a kept
-//! answer.
+//! back to draft, the permission table. Signed-in readers get the visitors' kept answer once the
+//! gate has let them in; admins never do.
 
 use serde_json::{Value, json};
 use stoa_testkit::{TestApp, dual_test};
@@ -161,16 +161,43 @@ async fn answers_follow_every_change(app: TestApp) {
     assert_eq!(app.delete(&one).await.status, 200);
     assert_eq!(visitor(&app, &one).await.0, 404, "deleted");
 
-    // A signed-in reader gets the visitor's answer, never a kept one of someone else's.
+    // A signed-in reader's answer is the visitors': after the gate has let them in, it comes
+    // from the kept one (same bytes), with the credentialed answer's `no-store`; an admin's
+    // never does (drafts).
+    let anon = visitor(&app, list).await;
     let user = app.register("kept-reader@example.com").await;
     let before = lookups(&app, "hit").await;
     let r = app.as_account(&user).get(list).await;
     assert_eq!(r.status, 200);
+    assert_eq!(r.text, anon.2, "the visitors' answer");
+    assert_eq!(r.header("cache-control"), Some("no-store"));
+    assert_eq!(
+        r.header("x-total-count"),
+        anon.1
+            .iter()
+            .find(|(k, _)| k == "x-total-count")
+            .map(|(_, v)| v.as_str())
+    );
     assert_eq!(
         lookups(&app, "hit").await,
-        before,
-        "credentials go the long way"
+        before + 1,
+        "served from the kept answer"
     );
+    assert_eq!(app.get(list).await.status, 200);
+    assert_eq!(
+        lookups(&app, "hit").await,
+        before + 1,
+        "an admin reads afresh"
+    );
+    // A bad token is refused before anything is served.
+    let bad = app
+        .plain
+        .get(app.url(list))
+        .bearer_auth("not-a-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 401);
 }
 dual_test!(answers_follow_every_change);
 
