@@ -24,8 +24,8 @@ PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 . bench/wrk-common.sh
 
 NPORT=${NPORT:-18091}
-if ! command -v nginx >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then apt-get install -y nginx-light >/dev/null 2>&1 || apt-get install -y nginx >/dev/null; else sudo apt-get install -y nginx >/dev/null; fi
+# shellcheck source=bench/nginx-common.sh
+. bench/nginx-common.sh
 fi
 
 base="http://127.0.0.1:$PORT"
@@ -42,24 +42,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$DIR/nginx.conf" <<NGINX
-worker_processes 2;
-daemon off;
-pid $DIR/nginx.pid;
-error_log $DIR/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:$NPORT;
-    root $DIR/www;
-  }
-}
-NGINX
+nginx_conf "$DIR" "$NPORT" application/json
 nginx -c "$DIR/nginx.conf" -p "$DIR" &
 npid=$!
 

@@ -20,8 +20,8 @@ PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 # shellcheck source=bench/wrk-common.sh
 . bench/wrk-common.sh
 [ -f web/dist/server/render.js ] || { echo "build the web UI first: make web" >&2; exit 1; }
-if ! command -v nginx >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then apt-get install -y nginx-light >/dev/null 2>&1 || apt-get install -y nginx >/dev/null; else sudo apt-get install -y nginx >/dev/null; fi
+# shellcheck source=bench/nginx-common.sh
+. bench/nginx-common.sh
 fi
 KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
 DIR=$(mktemp -d)
@@ -82,26 +82,7 @@ raw=$(stat -c %s "$DIR/www/ru/index.html")
 gz=$(curl -fs -H 'Accept-Encoding: gzip' "$base/ru/" | wc -c)
 rendered=$(grep -c 'data-variant="content-block-for-planet-heading"' "$DIR/www/ru/index.html" || true)
 echo "page: $raw bytes, $gz bytes gzip (stoa's), server-rendered blocks present: $rendered"
-cat >"$DIR/nginx.conf" <<EOF
-worker_processes 2;
-daemon off;
-pid $DIR/nginx.pid;
-error_log $DIR/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  gzip_static on;
-  default_type text/html;
-  server {
-    listen 127.0.0.1:$NPORT;
-    root $DIR/www;
-    location / { try_files \$uri \$uri/index.html =404; }
-  }
-}
-EOF
+nginx_conf "$DIR" "$NPORT" text/html "gzip_static on;" "location / { try_files \$uri \$uri/index.html =404; }"
 nginx -c "$DIR/nginx.conf" -p "$DIR" &
 npid=$!
 sleep 0.5
