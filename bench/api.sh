@@ -26,7 +26,6 @@ PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 NPORT=${NPORT:-18091}
 # shellcheck source=bench/nginx-common.sh
 . bench/nginx-common.sh
-fi
 
 base="http://127.0.0.1:$PORT"
 pid=""

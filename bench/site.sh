@@ -22,7 +22,6 @@ PG_ADMIN=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 [ -f web/dist/server/render.js ] || { echo "build the web UI first: make web" >&2; exit 1; }
 # shellcheck source=bench/nginx-common.sh
 . bench/nginx-common.sh
-fi
 KEY="bench-$(date +%s)-$$-0123456789abcdef0123456789"
 DIR=$(mktemp -d)
 # nginx's workers run as another user: mktemp's 0700 folder made every nginx answer a 404 (the
