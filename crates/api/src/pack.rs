@@ -76,29 +76,34 @@ pub fn choose(accept: &str) -> Encoding {
 /// which the allocator then held at rest.
 pub fn pack(raw: Bytes) -> Packed {
     let etag = etag(&raw);
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    let gzip = gz
-        .write_all(&raw)
-        .and_then(|_| gz.finish())
-        .map(Bytes::from)
-        .unwrap_or_else(|_| raw.clone());
-    let mut br = Vec::new();
-    let params = brotli::enc::BrotliEncoderParams {
-        quality: 7,
-        lgwin: 22,
-        size_hint: raw.len(),
-        ..Default::default()
-    };
-    let br = match brotli::BrotliCompress(&mut &raw[..], &mut br, &params) {
-        Ok(_) => Bytes::from(br),
-        Err(_) => raw.clone(),
-    };
+    let gzip = gzip(&raw, 9).unwrap_or_else(|| raw.clone());
+    let br = brotli(&raw, 7).unwrap_or_else(|| raw.clone());
     Packed {
         raw,
         gzip,
         br,
         etag,
     }
+}
+
+/// `raw` gzipped at `level` (0–9); `None` if the encoder failed.
+pub fn gzip(raw: &[u8], level: u32) -> Option<Bytes> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
+    gz.write_all(raw).ok()?;
+    gz.finish().ok().map(Bytes::from)
+}
+
+/// `raw` in brotli at `quality` (0–11, 4 MB window); `None` if the encoder failed.
+pub fn brotli(raw: &[u8], quality: i32) -> Option<Bytes> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality,
+        lgwin: 22,
+        size_hint: raw.len(),
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &raw[..], &mut out, &params).ok()?;
+    Some(Bytes::from(out))
 }
 
 /// A strong ETag for `bytes`: the first 16 bytes of their SHA-256, hex, quoted.
@@ -260,6 +265,21 @@ mod tests {
         assert!(p.br.len() < raw.len() / 10 && p.gzip.len() < raw.len() / 10);
         assert_eq!(p.etag, etag(&raw));
         assert_eq!(p.etag.len(), 34);
+    }
+
+    /// The levels the kept API answers use (`crate::answers`) decode to the original too.
+    #[test]
+    fn compressed_bodies_decode_to_the_original() {
+        let raw = Bytes::from("{\"data\":[{\"title\":\"Статья\"}]}".repeat(100));
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&gzip(&raw, 6).expect("gzip")[..])
+            .read_to_end(&mut out)
+            .expect("gunzip");
+        assert_eq!(out, raw);
+        let mut out = Vec::new();
+        brotli::BrotliDecompress(&mut &brotli(&raw, 5).expect("brotli")[..], &mut out)
+            .expect("unbrotli");
+        assert_eq!(out, raw);
     }
 
     #[test]
