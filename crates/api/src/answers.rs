@@ -197,17 +197,9 @@ impl Answers {
             return None;
         }
         let h = req.headers();
-        if h.contains_key(header::AUTHORIZATION)
-            || h.contains_key("x-rbac-secret-key")
-            || h.contains_key(header::CONTENT_LENGTH)
+        if h.contains_key(header::CONTENT_LENGTH)
             || h.contains_key(header::TRANSFER_ENCODING)
-        {
-            return None;
-        }
-        // Session cookies (rbac's `rbac.subject.*`): the caller may be someone.
-        if h.get_all(header::COOKIE)
-            .iter()
-            .any(|v| v.as_bytes().windows(5).any(|w| w == b"rbac."))
+            || crate::auth::has_credentials(h)
         {
             return None;
         }

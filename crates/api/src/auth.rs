@@ -3,6 +3,27 @@
 
 use uuid::Uuid;
 
+/// The header that carries the server-to-server secret key.
+pub const SECRET_KEY_HEADER: &str = "x-rbac-secret-key";
+/// The cookie that carries a browser's access token.
+pub const JWT_COOKIE: &str = "rbac.subject.jwt";
+/// The cookie that carries a browser's refresh token.
+pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
+
+/// Whether `headers` carry anything that may name a caller: an `Authorization`, the secret key,
+/// or a session cookie. A request without any is a visitor's whoever sends it (what may be
+/// answered for everyone: `crate::answers`).
+pub fn has_credentials(headers: &axum::http::HeaderMap) -> bool {
+    headers.contains_key(axum::http::header::AUTHORIZATION)
+        || headers.contains_key(SECRET_KEY_HEADER)
+        || headers.get_all(axum::http::header::COOKIE).iter().any(|v| {
+            let v = v.as_bytes();
+            [JWT_COOKIE, REFRESH_COOKIE]
+                .iter()
+                .any(|c| v.windows(c.len()).any(|w| w == c.as_bytes()))
+        })
+}
+
 /// How the caller proved who they are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Via {

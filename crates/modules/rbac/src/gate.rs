@@ -17,9 +17,10 @@ use uuid::Uuid;
 use crate::policy::Verdict;
 use crate::service::Auth;
 
-pub const JWT_COOKIE: &str = "rbac.subject.jwt";
-pub const REFRESH_COOKIE: &str = "rbac.subject.refresh";
-pub(crate) const SECRET_HEADER: &str = "x-rbac-secret-key";
+// The credentials' names are the API's (`stoa_api::auth`): what may be answered for everyone
+// is decided by the same names.
+pub(crate) use stoa_api::auth::SECRET_KEY_HEADER as SECRET_HEADER;
+pub use stoa_api::auth::{JWT_COOKIE, REFRESH_COOKIE};
 
 /// Every `(name, value)` of the request's `Cookie` headers.
 pub(crate) fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (String, String)> + '_ {
