@@ -13,7 +13,7 @@
 //! An answer is kept only when it was offered, is a 200 without cookies, and is not personal.
 //! It is good while every change counter it named is where it was (the store counts every
 //! committed write, and other instances' writes as they are told) and for at most
-//! [`Answers::ttl`], the safety net for writes nobody told this process of (another process on
+//! [`TTL`], the safety net for writes nobody told this process of (another process on
 //! the same SQLite file). The headers kept are the final answer's (security headers, totals,
 //! cursors), less those made per request; the request id, the metrics and the log line are made
 //! per request as the layers make them, and the body is compressed on first need, once.
@@ -34,6 +34,8 @@ use stoa_store::Store;
 
 use crate::pack::Encoding;
 
+/// How long the server trusts a kept answer without a change counted here.
+pub const TTL: Duration = Duration::from_secs(5);
 /// The largest body kept (larger answers are read each time).
 pub const LARGEST: usize = 512 * 1024;
 /// Bodies smaller than this are sent as they are (as the compression layer does: it compresses
@@ -145,7 +147,7 @@ pub struct Answers {
     store: Store,
     cache: quick_cache::sync::Cache<String, Arc<Answer>, Weigh>,
     /// Longest an answer is trusted without a change counted here.
-    pub ttl: Duration,
+    ttl: Duration,
 }
 
 /// What the caller of [`Answers::lookup`] does next.
@@ -168,8 +170,8 @@ fn per_request(name: &header::HeaderName) -> bool {
 }
 
 impl Answers {
-    /// Keeps up to `bytes` of answers (0: none).
-    pub fn new(store: Store, bytes: usize) -> Option<Arc<Self>> {
+    /// Keeps up to `bytes` of answers (0: none), each trusted for at most `ttl`.
+    pub fn new(store: Store, bytes: usize, ttl: Duration) -> Option<Arc<Self>> {
         (bytes > 0).then(|| {
             Arc::new(Self {
                 store,
@@ -179,7 +181,7 @@ impl Answers {
                     bytes as u64,
                     Weigh,
                 ),
-                ttl: Duration::from_secs(5),
+                ttl,
             })
         })
     }

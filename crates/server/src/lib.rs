@@ -261,7 +261,11 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         },
         uploads: ctx.get::<dyn stoa_api::files::Uploads>(),
         searches: stoa_api::crud::searches(),
-        answers: stoa_api::answers::Answers::new(store.clone(), config.api_cache_bytes),
+        answers: stoa_api::answers::Answers::new(
+            store.clone(),
+            config.api_cache_bytes,
+            stoa_api::answers::TTL,
+        ),
     };
     let book = routes(&state, &modules, &ctx)?;
     phases.mark("routes");

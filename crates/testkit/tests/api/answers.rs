@@ -201,24 +201,46 @@ async fn answers_follow_every_change(app: TestApp) {
 }
 dual_test!(answers_follow_every_change);
 
-/// A public read withdrawn in the permission table is refused at the next read, kept or not.
-async fn a_withdrawn_permission_is_not_served_from_memory(app: TestApp) {
-    let path = "/api/blog/categories?limit=5";
-    assert_eq!(app.anon().get(path).await.status, 200);
-    assert_eq!(app.anon().get(path).await.status, 200);
-    let perm = app
-        .rows_where("/api/rbac/permissions", "path", "/api/blog/categories")
-        .await
-        .into_iter()
-        .find(|p| p["method"] == "GET")
-        .expect("the public read's permission");
-    let r = app
-        .delete(&format!(
-            "/api/rbac/permissions/{}",
-            perm["id"].as_str().unwrap()
-        ))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(app.anon().get(path).await.status, 401);
+/// The mechanism alone, with a short trust: an answer kept with its counters is a hit until a
+/// counted change, and until its time is up even without one.
+async fn kept_answers_end_with_a_counted_change_or_their_time(app: TestApp) {
+    use axum::body::Body;
+    use stoa_api::answers::{self, Answers, Lookup};
+    let kept = Answers::new(
+        app.store.clone(),
+        1 << 20,
+        std::time::Duration::from_millis(400),
+    )
+    .expect("a cache");
+    let req = || {
+        axum::http::Request::builder()
+            .uri("/api/blog/articles?limit=1")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let fill = |key: String| {
+        let store = app.store.clone();
+        kept.clone().collect(key, async move {
+            answers::depends_on(&store, "blog.article");
+            answers::offer(axum::body::Bytes::from_static(b"{\"data\":[]}"));
+            axum::response::Response::new(Body::from("{\"data\":[]}"))
+        })
+    };
+    let Lookup::Miss(key) = kept.lookup(&req()) else {
+        panic!("nothing kept yet")
+    };
+    fill(key).await;
+    assert!(matches!(kept.lookup(&req()), Lookup::Hit(_)), "kept");
+    app.store.touch(&app.store.entity("blog.article").unwrap());
+    let Lookup::Miss(key) = kept.lookup(&req()) else {
+        panic!("a counted change ends it")
+    };
+    fill(key).await;
+    assert!(matches!(kept.lookup(&req()), Lookup::Hit(_)), "kept again");
+    tokio::time::sleep(std::time::Duration::from_millis(450)).await;
+    assert!(
+        matches!(kept.lookup(&req()), Lookup::Miss(_)),
+        "past its time, read again"
+    );
 }
-dual_test!(a_withdrawn_permission_is_not_served_from_memory);
+dual_test!(kept_answers_end_with_a_counted_change_or_their_time);

@@ -189,6 +189,9 @@ async fn permission_changes_apply_at_once(app: TestApp) {
             "/api/rbac/permissions?filters[and][0][column]=method&filters[and][0][method]=eq&filters[and][0][value]={m}&filters[and][1][column]=path&filters[and][1][method]=eq&filters[and][1][value]={path}"
         )
     };
+    // Twice: the second is a visitor's kept answer (stoa_api::answers), which must not
+    // outlive the permission either.
+    assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
     assert_eq!(app.anon().get("/api/blog/articles").await.status, 200);
     let rows = app.get(&find("GET", "/api/blog/articles")).await;
     let id = rows.data()[0]["id"].as_str().unwrap().to_owned();
