@@ -86,7 +86,6 @@ struct Job {
 /// started so far busy. An engine with no page for [`Options::idle`] ends, and gives its memory
 /// back (each holds ~12 MB with the site's script loaded).
 pub struct Renderer {
-    tx: Arc<Mutex<Option<SyncSender<Job>>>>,
     budget: Duration,
     renders: AtomicU64,
     failures: AtomicU64,
@@ -95,6 +94,9 @@ pub struct Renderer {
 
 /// What the engine threads share.
 struct Pool {
+    /// Where pages are sent; `None` once closed (by the renderer, or by an engine that could
+    /// not load the script).
+    tx: Mutex<Option<SyncSender<Job>>>,
     rx: Mutex<Receiver<Job>>,
     source: Arc<String>,
     script: String,
@@ -237,7 +239,7 @@ impl Renderer {
             return Ok(None);
         };
         for _ in 0..engines {
-            let ready = renderer.pool.grow(&renderer.tx)?;
+            let ready = renderer.pool.grow()?;
             match ready.recv() {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
@@ -266,11 +268,11 @@ impl Renderer {
         };
         let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(options.queue.max(1));
         Ok(Some(Arc::new(Self {
-            tx: Arc::new(Mutex::new(Some(tx))),
             budget: options.budget,
             renders: AtomicU64::new(0),
             failures: AtomicU64::new(0),
             pool: Arc::new(Pool {
+                tx: Mutex::new(Some(tx)),
                 rx: Mutex::new(rx),
                 source,
                 script: script.display().to_string(),
@@ -299,7 +301,7 @@ impl Renderer {
             reply,
         };
         let waiting = self.pool.waiting.fetch_add(1, Ordering::SeqCst) + 1;
-        let sent = match self.tx.lock() {
+        let sent = match self.pool.tx.lock() {
             Ok(g) => match g.as_ref() {
                 Some(tx) => tx.try_send(job),
                 None => Err(TrySendError::Disconnected(job)),
@@ -308,7 +310,7 @@ impl Renderer {
         };
         let out = match sent {
             Ok(()) => {
-                self.pool.wanted(waiting, &self.tx);
+                self.pool.wanted(waiting);
                 rx.await.unwrap_or(Err(RenderError::Closed))
             }
             Err(TrySendError::Full(_)) => Err(RenderError::Busy),
@@ -337,9 +339,7 @@ impl Renderer {
 
     /// Stops the engines once the pages in the queue are done.
     pub fn close(&self) {
-        if let Ok(mut g) = self.tx.lock() {
-            g.take();
-        }
+        self.pool.close();
     }
 }
 
@@ -350,20 +350,27 @@ impl Drop for Renderer {
 }
 
 impl Pool {
+    /// No more pages: engines end once the queue is empty.
+    fn close(&self) {
+        if let Ok(mut g) = self.tx.lock() {
+            g.take();
+        }
+    }
+
     /// After a page was queued with `waiting` pages in flight: starts an engine when none runs,
     /// or when more pages wait than engines run and none is loading (one at a time, so a burst
     /// never loads every engine at once on a small machine).
-    fn wanted(self: &Arc<Self>, waiting: usize, tx: &Arc<Mutex<Option<SyncSender<Job>>>>) {
+    fn wanted(self: &Arc<Self>, waiting: usize) {
         let started = self.started.load(Ordering::SeqCst);
         let loading = started > self.settled.load(Ordering::SeqCst);
         if started == 0 || (waiting > started && started < self.most && !loading) {
-            let _ = self.grow(tx);
+            let _ = self.grow();
         }
     }
 
     /// Starts one engine (unless [`Options::engines`] already run); it says on the returned
     /// channel once it has loaded the script (or failed to).
-    fn grow(self: &Arc<Self>, tx: &Arc<Mutex<Option<SyncSender<Job>>>>) -> Result<Ready, String> {
+    fn grow(self: &Arc<Self>) -> Result<Ready, String> {
         let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
         let mut n = self.started.load(Ordering::SeqCst);
         loop {
@@ -378,12 +385,12 @@ impl Pool {
                 Err(now) => n = now,
             }
         }
-        let (pool, tx) = (self.clone(), tx.clone());
+        let pool = self.clone();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         std::thread::Builder::new()
             .name(format!("stoa-render-{id}"))
             .stack_size(16 << 20)
-            .spawn(move || run(&pool, &tx, &ready_tx))
+            .spawn(move || run(&pool, &ready_tx))
             .map_err(|e| {
                 self.started.fetch_sub(1, Ordering::SeqCst);
                 format!("starting a render engine: {e}")
@@ -418,11 +425,7 @@ impl Pool {
     }
 }
 
-fn run(
-    pool: &Pool,
-    tx: &Mutex<Option<SyncSender<Job>>>,
-    ready: &std::sync::mpsc::Sender<Result<(), String>>,
-) {
+fn run(pool: &Pool, ready: &std::sync::mpsc::Sender<Result<(), String>>) {
     let built = Engine::new(&pool.source, pool.memory);
     pool.settled.fetch_add(1, Ordering::SeqCst);
     let mut engine = match built {
@@ -433,9 +436,7 @@ fn run(
         Err(e) => {
             tracing::error!(script = %pool.script, error = %e, "the server script does not load: public pages render in the browser");
             // Closed: no page waits for an engine that cannot be built.
-            if let Ok(mut g) = tx.lock() {
-                g.take();
-            }
+            pool.close();
             while let Some(job) = pool.rx.lock().ok().and_then(|r| r.try_recv().ok()) {
                 let _ = job.reply.send(Err(RenderError::Closed));
             }
