@@ -212,8 +212,15 @@ async fn a_burst_of_mail_goes_out_together_each_once(db: Db) {
     for i in 0..n {
         queue(&app, &format!("burst{i}@example.com"), None).await;
     }
-    // One pass runs one delivery job, and it takes the other due mails along.
-    assert_eq!(app.tick_jobs().await, 1);
+    // One pass runs one job. The first delivery job takes the other due mails along; a schedule
+    // that fell due meanwhile (a loaded machine: seen on PostgreSQL beside the whole suite) may
+    // take a pass before it.
+    for _ in 0..5 {
+        assert_eq!(app.tick_jobs().await, 1);
+        if !sink.mails().is_empty() {
+            break;
+        }
+    }
     assert_eq!(sink.mails().len(), n, "one delivery sent the whole burst");
     // The other jobs find theirs sent: nothing goes twice.
     app.drain_jobs().await;
