@@ -2,7 +2,8 @@
 # Footprint of a release `stoa` (issue 17, build 2) on SQLite with the demo site:
 #   1. cold start: process start to the first 200 of GET /ready on an existing database, RUNS times
 #      (median and spread), polled every millisecond from Python;
-#   2. idle memory: VmRSS 5 s after start, and what holds it (smaps_rollup: anonymous against
+#   2. idle memory: RssAnon at rest (no page) 5 and REST (15) s after start; VmRSS 5 s after one
+#      page, and what holds it (smaps_rollup: anonymous against
 #      file-backed; the largest mappings);
 #   3. under load: wrk by id and list on the API (as bench/api.sh, DURATION each) then VmHWM and VmRSS.
 #
@@ -52,6 +53,18 @@ for _ in range(runs):
 times.sort()
 print(f"median {statistics.median(times):.0f} ms, min {times[0]:.0f} ms, max {times[-1]:.0f} ms ({', '.join(f'{t:.0f}' for t in times)})")
 PY
+
+# At rest: no request but /ready, RssAnon 5 s and REST s after start (the store's idle
+# connections and the checkpointer's let go after 5–10 s of quiet).
+REST=${REST:-15}
+"$BIN" serve >"$DIR/server.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do curl -fs "$base/ready" >/dev/null 2>&1 && break; sleep 0.05; done
+sleep 5
+at5=$(awk '/RssAnon/{print $2}' "/proc/$pid/status")
+sleep $((REST - 5))
+echo "## at rest (no page): RssAnon $((at5 / 1024)) MB at 5 s, $(( $(awk '/RssAnon/{print $2}' "/proc/$pid/status") / 1024 )) MB at $REST s"
+kill "$pid"; wait "$pid" 2>/dev/null || true
 
 "$BIN" serve >"$DIR/server.log" 2>&1 &
 pid=$!

@@ -1,6 +1,6 @@
 # Shared by the wrk benchmarks (sourced): the release binary (built when missing), the results
 # folder, and wrk (installed from Debian when missing).
-BIN=./target/release/stoa
+BIN=${STOA_BIN:-./target/release/stoa}
 OUT=bench/results
 mkdir -p "$OUT"
 

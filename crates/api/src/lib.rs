@@ -49,8 +49,12 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     // Serialised once: the registry does not change while the server runs.
     let mut meta = serde_json::to_vec(&json!({"data": meta::meta(&reg)})).unwrap_or_default();
     meta.shrink_to_fit();
-    // Compressed (gzip and brotli, with an ETag) by the first request, then sent as they are.
+    // Kept gzipped (with an ETag), packed on a blocking thread beside the start.
     let meta = Arc::new(pack::Lazy::new(bytes::Bytes::from(meta)));
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let m = meta.clone();
+        rt.spawn_blocking(move || m.settle());
+    }
     let meta_doc = openapi::operation(
         None,
         "meta".into(),
@@ -70,7 +74,7 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
         "/api/meta",
         get(move |headers: axum::http::HeaderMap| {
             let m = meta.clone();
-            async move { pack::respond(&*m.get().await, &headers, "application/json") }
+            async move { m.respond(&headers, "application/json").await }
         }),
         meta_doc,
     );
@@ -89,8 +93,8 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
 /// request for it before then waits for it.
 pub fn with_openapi<S: Clone + Send + Sync + 'static>(
     book: RouteBook<S>,
-) -> (RouteBook<S>, Arc<later::Later<pack::Lazy>>) {
-    let doc: Arc<later::Later<pack::Lazy>> = Arc::default();
+) -> (RouteBook<S>, Arc<later::Later<Arc<pack::Lazy>>>) {
+    let doc: Arc<later::Later<Arc<pack::Lazy>>> = Arc::default();
     let d = doc.clone();
     let op = json!({"operationId": "openapi", "summary": "This document (OpenAPI 3.1)", "x-hidden": true, "responses": {"200": {"description": "OpenAPI document", "content": {"application/json": {}}}}});
     let book = book.add(
@@ -101,7 +105,7 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
             let d = d.clone();
             async move {
                 match d.get().await {
-                    Some(doc) => pack::respond(&*doc.get().await, &headers, "application/json"),
+                    Some(doc) => doc.respond(&headers, "application/json").await,
                     None => error::error_response(&later::not_ready("the API description")),
                 }
             }
@@ -112,9 +116,9 @@ pub fn with_openapi<S: Clone + Send + Sync + 'static>(
 }
 
 /// The OpenAPI document of `operations` (for a server at `servers`), kept in `slot` as bytes
-/// compressed on first use; the document itself is returned for the request rules.
+/// to be packed ([`pack::Lazy::settle`]); the document itself is returned for the request rules.
 pub fn describe(
-    slot: &later::Later<pack::Lazy>,
+    slot: &later::Later<Arc<pack::Lazy>>,
     registry: &stoa_kernel::registry::Registry,
     operations: &[routes::Operation],
     servers: &[String],
@@ -124,6 +128,6 @@ pub fn describe(
     // once by the first (the compression layer took ~40 ms per request for gzip alone).
     let mut text = serde_json::to_vec(&document).unwrap_or_default();
     text.shrink_to_fit();
-    slot.set(pack::Lazy::new(bytes::Bytes::from(text)));
+    slot.set(Arc::new(pack::Lazy::new(bytes::Bytes::from(text))));
     document
 }

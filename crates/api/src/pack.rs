@@ -143,16 +143,21 @@ impl Packed {
     /// The ETag of the body in `encoding`: each encoding is its own representation (caches
     /// that keep several by `Vary: Accept-Encoding` must not mix them up).
     pub fn etag_for(&self, encoding: Encoding) -> String {
-        match encoding {
-            Encoding::Identity => self.etag.clone(),
-            Encoding::Gzip => format!("{}-gz\"", self.etag.trim_end_matches('"')),
-            Encoding::Br => format!("{}-br\"", self.etag.trim_end_matches('"')),
-        }
+        etag_for(&self.etag, encoding)
     }
 
     /// Bytes held, all encodings together.
     pub fn weight(&self) -> usize {
         self.raw.len() + self.gzip.len() + self.br.len() + self.etag.len()
+    }
+}
+
+/// The ETag `etag` (quoted) of the body in `encoding`.
+fn etag_for(etag: &str, encoding: Encoding) -> String {
+    match encoding {
+        Encoding::Identity => etag.to_owned(),
+        Encoding::Gzip => format!("{}-gz\"", etag.trim_end_matches('"')),
+        Encoding::Br => format!("{}-br\"", etag.trim_end_matches('"')),
     }
 }
 
@@ -170,17 +175,32 @@ pub fn accepted(headers: &HeaderMap) -> Encoding {
 /// body in the best encoding it accepts, as `content_type`, revalidated on each use (`no-cache`).
 pub fn respond(packed: &Packed, headers: &HeaderMap, content_type: &'static str) -> Response {
     let encoding = accepted(headers);
-    let etag = HeaderValue::from_str(&packed.etag_for(encoding)).ok();
+    answer(headers, &packed.etag, encoding, content_type, || {
+        Body::from(packed.body(encoding).clone())
+    })
+}
+
+/// The answer with the ETag `etag` (the content's, quoted) for `encoding`: `304` when the
+/// request's `If-None-Match` names it in any encoding, else `body()` as `content_type`,
+/// revalidated on each use (`no-cache`).
+fn answer(
+    headers: &HeaderMap,
+    etag: &str,
+    encoding: Encoding,
+    content_type: &'static str,
+    body: impl FnOnce() -> Body,
+) -> Response {
+    let tag = HeaderValue::from_str(&etag_for(etag, encoding)).ok();
     let has_it = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|inm| matches(inm, &packed.etag));
-    let mut res = if has_it && etag.is_some() {
+        .is_some_and(|inm| matches(inm, etag));
+    let mut res = if has_it && tag.is_some() {
         let mut res = Response::new(Body::empty());
         *res.status_mut() = StatusCode::NOT_MODIFIED;
         res
     } else {
-        let mut res = Response::new(Body::from(packed.body(encoding).clone()));
+        let mut res = Response::new(body());
         let h = res.headers_mut();
         h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
         if let Some(v) = encoding.header() {
@@ -189,7 +209,7 @@ pub fn respond(packed: &Packed, headers: &HeaderMap, content_type: &'static str)
         res
     };
     let h = res.headers_mut();
-    if let Some(e) = etag {
+    if let Some(e) = tag {
         h.insert(header::ETAG, e);
     }
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
@@ -197,36 +217,179 @@ pub fn respond(packed: &Packed, headers: &HeaderMap, content_type: &'static str)
     res
 }
 
-/// Bytes packed on first use rather than when they are made: for large documents built at
-/// start (the OpenAPI document, `/api/meta`), whose compression would otherwise lengthen the
-/// start.
+/// A large document made once at start (the OpenAPI document, 2.2 MB; `/api/meta`), kept
+/// gzip-compressed: its raw bytes are held only until [`Lazy::settle`] packs it (on a blocking
+/// thread beside the start, or for the first request that comes before), a tenth of the memory at
+/// rest. Brotli is made from the gzip by the first request that prefers it; a request that accepts
+/// neither gets the gzip inflated as it is sent, 64 KB at a time.
 pub struct Lazy {
-    raw: Bytes,
-    packed: tokio::sync::OnceCell<Arc<Packed>>,
+    raw: std::sync::Mutex<Option<Bytes>>,
+    kept: std::sync::OnceLock<Kept>,
+    br: tokio::sync::OnceCell<Option<Bytes>>,
 }
+
+/// A [`Lazy`] document once packed.
+struct Kept {
+    /// The gzip of the document, or the document itself when `gzipped` is false (the encoder
+    /// failed, or the document was empty).
+    bytes: Bytes,
+    gzipped: bool,
+    /// The document's strong ETag, quoted.
+    etag: String,
+}
+
+/// How long one chunk of an inflated identity answer is.
+const INFLATE_CHUNK: usize = 64 * 1024;
 
 impl Lazy {
     pub fn new(raw: Bytes) -> Self {
         Self {
-            raw,
-            packed: tokio::sync::OnceCell::new(),
+            raw: std::sync::Mutex::new(Some(raw)),
+            kept: std::sync::OnceLock::new(),
+            br: tokio::sync::OnceCell::new(),
         }
     }
 
-    /// The packed bytes, compressed on a blocking thread by the first caller (the others wait).
-    pub async fn get(&self) -> Arc<Packed> {
-        self.packed
-            .get_or_init(|| async {
-                let raw = self.raw.clone();
-                match tokio::task::spawn_blocking(move || pack(raw)).await {
-                    Ok(p) => Arc::new(p),
-                    // The blocking pool is gone (shutting down): compress here.
-                    Err(_) => Arc::new(pack(self.raw.clone())),
-                }
+    /// Packs the document now, if not done yet, and lets its raw bytes go. Blocks for the
+    /// compression (~30 ms for the OpenAPI document): call it on a blocking thread.
+    pub fn settle(&self) {
+        self.packed();
+    }
+
+    fn packed(&self) -> &Kept {
+        self.kept.get_or_init(|| {
+            let raw = self
+                .raw
+                .lock()
+                .map(|mut r| r.take())
+                .unwrap_or_default()
+                .unwrap_or_default();
+            let etag = etag(&raw);
+            match gzip(&raw, 9) {
+                Some(gz) if !raw.is_empty() => Kept {
+                    bytes: gz,
+                    gzipped: true,
+                    etag,
+                },
+                _ => Kept {
+                    bytes: raw,
+                    gzipped: false,
+                    etag,
+                },
+            }
+        })
+    }
+
+    /// The packed document, packed on a blocking thread by the first caller when
+    /// [`Lazy::settle`] has not run yet.
+    async fn kept(self: &Arc<Self>) -> &Kept {
+        if self.kept.get().is_none() {
+            let me = self.clone();
+            if tokio::task::spawn_blocking(move || me.settle())
+                .await
+                .is_err()
+            {
+                // The blocking pool is gone (shutting down): pack here.
+                self.settle();
+            }
+        }
+        self.packed()
+    }
+
+    /// The brotli form, made once from the gzip on a blocking thread; `None` when it cannot be
+    /// (the document is not gzipped, or an encoder failed).
+    async fn brotli(self: &Arc<Self>) -> Option<Bytes> {
+        let me = self.clone();
+        self.br
+            .get_or_init(|| async move {
+                tokio::task::spawn_blocking(move || {
+                    use std::io::Read;
+                    let kept = me.packed();
+                    if !kept.gzipped {
+                        return None;
+                    }
+                    let mut raw = Vec::new();
+                    flate2::read::GzDecoder::new(&kept.bytes[..])
+                        .read_to_end(&mut raw)
+                        .ok()?;
+                    brotli(&raw, 7)
+                })
+                .await
+                .ok()
+                .flatten()
             })
             .await
             .clone()
     }
+
+    /// The document as the answer to a request with `headers`, as [`respond`] answers with a
+    /// [`Packed`] body: `304` when the client has it, else the best encoding it accepts.
+    pub async fn respond(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+        content_type: &'static str,
+    ) -> Response {
+        let kept = self.kept().await;
+        let mut encoding = if kept.gzipped {
+            accepted(headers)
+        } else {
+            Encoding::Identity
+        };
+        let br = match encoding {
+            Encoding::Br => self.brotli().await,
+            _ => None,
+        };
+        if encoding == Encoding::Br && br.is_none() {
+            // No brotli to send: gzip when the client takes it, else the document itself.
+            encoding = match choose(&format!(
+                "{}, br;q=0",
+                headers
+                    .get(header::ACCEPT_ENCODING)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+            )) {
+                Encoding::Gzip => Encoding::Gzip,
+                _ => Encoding::Identity,
+            };
+        }
+        let body = move || match (encoding, br) {
+            (Encoding::Br, Some(br)) => Body::from(br),
+            (Encoding::Identity, _) if kept.gzipped => inflating(kept.bytes.clone()),
+            _ => Body::from(kept.bytes.clone()),
+        };
+        answer(headers, &kept.etag, encoding, content_type, body)
+    }
+}
+
+/// The gzip `gz` inflated as the body is sent, [`INFLATE_CHUNK`] at a time (the whole document is
+/// never held: a slow reader holds one chunk).
+fn inflating(gz: Bytes) -> Body {
+    use std::io::Read;
+    let mut inflate = flate2::read::GzDecoder::new(bytes::Buf::reader(gz));
+    let mut failed = false;
+    let chunks = std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let mut buf = vec![0u8; INFLATE_CHUNK];
+        let mut n = 0;
+        while n < buf.len() {
+            match inflate.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) => {
+                    failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        buf.truncate(n);
+        Some(Ok(Bytes::from(buf)))
+    });
+    Body::from_stream(futures::stream::iter(chunks))
 }
 
 #[cfg(test)]

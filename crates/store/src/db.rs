@@ -361,6 +361,15 @@ pub fn is_postgres(url: &str) -> bool {
 }
 
 impl Db {
+    /// Whether the SQLite checkpointer holds its connection open now.
+    #[cfg(test)]
+    pub(crate) fn checkpointer_open(&self) -> bool {
+        match self {
+            Db::Sqlite { read, .. } => read.checkpointer_open(),
+            Db::Postgres(_) => false,
+        }
+    }
+
     /// Connects, creating the SQLite file (and its folder) when needed, and checks the durability
     /// settings QUALITY.md asks for.
     pub async fn connect(opts: &DbOptions) -> Result<Self, String> {

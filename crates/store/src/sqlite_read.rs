@@ -24,7 +24,8 @@ use crate::record::{CellRef, Record, write_object};
 
 pub struct Readers {
     path: PathBuf,
-    idle: Mutex<Vec<Reader>>,
+    /// Least recently used first: a read takes the last one.
+    idle: Arc<Mutex<Vec<Reader>>>,
     /// Reads running at once (cheap ones; a long read gives its permit back, see [`Gate`]).
     permits: Arc<Semaphore>,
     gate: Arc<Gate>,
@@ -40,6 +41,42 @@ pub struct Readers {
 struct Reader {
     conn: Connection,
     watch: Arc<Mutex<Option<Run>>>,
+    /// When it was last given back.
+    since: Instant,
+    /// Its prepared statements were let go while it was idle ([`tidy`]).
+    flushed: bool,
+}
+
+/// A reader idle this long is closed, unless it is the only one left, which lets its prepared
+/// statements go instead: each connection holds the parsed schema (~1 MB with the demo's 128
+/// entities) and up to 512 statements, which an idle server need not keep (issue 52).
+const READER_IDLE: Duration = if cfg!(test) {
+    Duration::from_millis(300)
+} else {
+    Duration::from_secs(10)
+};
+
+/// Closes the readers idle past [`READER_IDLE`] but the most recently used one, and lets that
+/// one's prepared statements go. Run by the checkpoint thread between checkpoints.
+fn tidy(idle: &Mutex<Vec<Reader>>) {
+    let gone = {
+        let Ok(mut idle) = idle.lock() else { return };
+        let stale = idle
+            .iter()
+            .take(idle.len().saturating_sub(1))
+            .take_while(|r| r.since.elapsed() >= READER_IDLE)
+            .count();
+        if let Some(last) = idle.last_mut()
+            && !last.flushed
+            && last.since.elapsed() >= READER_IDLE
+        {
+            last.conn.flush_prepared_statement_cache();
+            last.flushed = true;
+        }
+        idle.drain(..stale).collect::<Vec<_>>()
+    };
+    // Closed outside the lock.
+    drop(gone);
 }
 
 /// The read running on a connection, as its progress handler sees it.
@@ -295,6 +332,9 @@ impl Turn<'_> {
         if !self.readers.permits.is_closed()
             && let Ok(mut idle) = self.readers.idle.lock()
         {
+            let mut reader = reader;
+            reader.since = Instant::now();
+            reader.flushed = false;
             idle.push(reader);
         }
     }
@@ -312,7 +352,7 @@ impl Readers {
         let max = max.max(1);
         Self {
             path,
-            idle: Mutex::new(Vec::new()),
+            idle: Arc::new(Mutex::new(Vec::new())),
             permits: Arc::new(Semaphore::new(max)),
             gate: Arc::new(Gate {
                 state: Mutex::new((0, 0)),
@@ -330,8 +370,27 @@ impl Readers {
     /// Checkpoints the WAL from a thread of its own from now on (see `checkpoint.rs`).
     pub fn checkpoint(&self) {
         if let Ok(mut c) = self.checkpointer.lock() {
-            c.get_or_insert_with(|| crate::checkpoint::Checkpointer::start(self.path.clone()));
+            let idle = Arc::downgrade(&self.idle);
+            c.get_or_insert_with(|| {
+                crate::checkpoint::Checkpointer::start(
+                    self.path.clone(),
+                    Box::new(move || {
+                        if let Some(idle) = idle.upgrade() {
+                            tidy(&idle);
+                        }
+                    }),
+                )
+            });
         }
+    }
+
+    /// Whether the checkpointer holds its connection open now.
+    #[cfg(test)]
+    pub(crate) fn checkpointer_open(&self) -> bool {
+        self.checkpointer
+            .lock()
+            .map(|c| c.as_ref().is_some_and(|c| c.is_open()))
+            .unwrap_or(false)
     }
 
     /// `(state, count)` for metrics: reader connections open and idle, reads running (short
@@ -357,7 +416,12 @@ impl Readers {
         let (w, gate, permits) = (watch.clone(), self.gate.clone(), self.permits.clone());
         conn.progress_handler(CHECK_EVERY, Some(move || check(&w, &gate, &permits)))
             .map_err(err)?;
-        Ok(Reader { conn, watch })
+        Ok(Reader {
+            conn,
+            watch,
+            since: Instant::now(),
+            flushed: false,
+        })
     }
 
     /// `point`: the query is a bounded point lookup (primary key), cheaper to run on the worker
@@ -639,6 +703,45 @@ mod tests {
         c.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER)")
             .expect("schema");
         Arc::new(Readers::new(path, max, budget))
+    }
+
+    /// Readers idle past READER_IDLE are closed but the last used, whose statements go instead;
+    /// one used since stays; reads go on afterwards.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn idle_readers_are_let_go_but_one() {
+        let r = readers(3, Duration::from_secs(5)).await;
+        let prepared = |reader: &Reader| {
+            reader
+                .conn
+                .prepare_cached("SELECT n FROM t")
+                .map(drop)
+                .expect("prepare");
+        };
+        for _ in 0..3 {
+            let reader = r.open_reader().expect("open");
+            prepared(&reader);
+            r.idle.lock().expect("idle").push(reader);
+        }
+        tidy(&r.idle);
+        assert_eq!(
+            r.idle.lock().expect("idle").len(),
+            3,
+            "none idle long enough yet"
+        );
+        tokio::time::sleep(READER_IDLE + Duration::from_millis(50)).await;
+        tidy(&r.idle);
+        {
+            let idle = r.idle.lock().expect("idle");
+            assert_eq!(idle.len(), 1, "one reader kept");
+            assert!(idle[0].flushed, "the kept reader let its statements go");
+        }
+        // Used again: a second reader opened beside it stays while fresh.
+        assert!(r.ping().await);
+        let fresh = r.open_reader().expect("open");
+        r.idle.lock().expect("idle").push(fresh);
+        tidy(&r.idle);
+        assert_eq!(r.idle.lock().expect("idle").len(), 2);
+        assert!(r.ping().await);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
