@@ -2,9 +2,9 @@
 //! again by anyone without credentials is answered from memory, before routing and the layers,
 //! while nothing it was read from has changed.
 //!
-//! How an answer gets in: the connection's service ([`Answers::lookup`], then [`Answers::collect`]) runs a request that could
-//! be served from here (a `GET` under `/api/` with no body and no credentials) inside a
-//! collector. Whatever decides the answer says so as it goes:
+//! How an answer gets in: the connection's service ([`Answers::lookup`], then
+//! [`Answers::collect`]) runs a request that could be served from here (a `GET` under `/api/`
+//! with no body and no credentials) inside a collector. Whatever decides the answer says so as it goes:
 //! - authorization names the tables its verdict came from ([`depends_on`]);
 //! - the handler names the entities it reads, *before* it reads them (so a write that commits
 //!   meanwhile leaves the entry already stale), and offers its body ([`offer`]);
@@ -307,7 +307,7 @@ impl Answers {
             && res
                 .headers()
                 .get(header::CONTENT_LENGTH)
-                .is_none_or(|l| l.as_bytes() == body.len().to_string().as_bytes())
+                .is_none_or(|l| l.to_str().ok().and_then(|l| l.parse().ok()) == Some(body.len()))
         {
             let mut headers = HeaderMap::with_capacity(res.headers().len());
             for (k, v) in res.headers() {

@@ -42,6 +42,15 @@ impl Encoding {
 /// The best encoding `accept` (an `Accept-Encoding` value) allows: brotli, then gzip, else none.
 /// An encoding with `q=0` is refused; `*` allows both.
 pub fn choose(accept: &str) -> Encoding {
+    match allowed(accept) {
+        (true, _) => Encoding::Br,
+        (false, true) => Encoding::Gzip,
+        (false, false) => Encoding::Identity,
+    }
+}
+
+/// Whether `accept` allows `(brotli, gzip)`.
+fn allowed(accept: &str) -> (bool, bool) {
     // For br and gzip: named with q > 0 (Some(true)), named with q = 0 (Some(false)), or not
     // named; `*` stands for those not named (RFC 9110 §12.5.3).
     let (mut br, mut gzip, mut star) = (None, None, false);
@@ -61,13 +70,7 @@ pub fn choose(accept: &str) -> Encoding {
             _ => {}
         }
     }
-    if br.unwrap_or(star) {
-        Encoding::Br
-    } else if gzip.unwrap_or(star) {
-        Encoding::Gzip
-    } else {
-        Encoding::Identity
-    }
+    (br.unwrap_or(star), gzip.unwrap_or(star))
 }
 
 /// Compresses `raw` both ways (gzip level 9, brotli quality 7: made once, sent many times).
@@ -261,8 +264,8 @@ impl Lazy {
             let raw = self
                 .raw
                 .lock()
-                .map(|mut r| r.take())
-                .unwrap_or_default()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
                 .unwrap_or_default();
             let etag = etag(&raw);
             match gzip(&raw, 9) {
@@ -330,28 +333,23 @@ impl Lazy {
         content_type: &'static str,
     ) -> Response {
         let kept = self.kept().await;
-        let mut encoding = if kept.gzipped {
-            accepted(headers)
+        let (takes_br, takes_gzip) = allowed(
+            headers
+                .get(header::ACCEPT_ENCODING)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default(),
+        );
+        let br = if takes_br && kept.gzipped {
+            self.brotli().await
         } else {
-            Encoding::Identity
+            None
         };
-        let br = match encoding {
-            Encoding::Br => self.brotli().await,
-            _ => None,
+        // Without brotli to send: gzip when the client takes it, else the document itself.
+        let encoding = match (&br, takes_gzip && kept.gzipped) {
+            (Some(_), _) => Encoding::Br,
+            (None, true) => Encoding::Gzip,
+            (None, false) => Encoding::Identity,
         };
-        if encoding == Encoding::Br && br.is_none() {
-            // No brotli to send: gzip when the client takes it, else the document itself.
-            encoding = match choose(&format!(
-                "{}, br;q=0",
-                headers
-                    .get(header::ACCEPT_ENCODING)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or_default()
-            )) {
-                Encoding::Gzip => Encoding::Gzip,
-                _ => Encoding::Identity,
-            };
-        }
         let body = move || match (encoding, br) {
             (Encoding::Br, Some(br)) => Body::from(br),
             (Encoding::Identity, _) if kept.gzipped => inflating(kept.bytes.clone()),
@@ -428,6 +426,75 @@ mod tests {
         assert!(p.br.len() < raw.len() / 10 && p.gzip.len() < raw.len() / 10);
         assert_eq!(p.etag, etag(&raw));
         assert_eq!(p.etag.len(), 34);
+    }
+
+    /// A packed document lets its raw bytes go, and every encoding it answers in (the identity
+    /// one inflated as it is sent, over several chunks) decodes to the original; a `304` for a
+    /// client that has it in any encoding.
+    #[tokio::test]
+    async fn a_lazy_document_is_kept_gzipped_and_answers_in_every_encoding() {
+        let raw: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| format!("{{\"n\":{i}}},").into_bytes())
+            .collect();
+        assert!(raw.len() > 2 * INFLATE_CHUNK);
+        let doc = Arc::new(Lazy::new(Bytes::from(raw.clone())));
+        doc.settle();
+        assert!(
+            doc.raw.lock().expect("raw").is_none(),
+            "the raw bytes are let go"
+        );
+        let ask = |accept: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_str(accept).expect("header"),
+            );
+            h
+        };
+        let body = |res: Response| async move {
+            axum::body::to_bytes(res.into_body(), usize::MAX)
+                .await
+                .expect("body")
+        };
+        let mut etag = String::new();
+        for (accept, encoding) in [
+            ("identity", None),
+            ("gzip", Some("gzip")),
+            ("br, gzip", Some("br")),
+        ] {
+            let res = doc.respond(&ask(accept), "application/json").await;
+            assert_eq!(res.status(), StatusCode::OK, "{accept}");
+            assert_eq!(
+                res.headers()
+                    .get(header::CONTENT_ENCODING)
+                    .map(|v| v.to_str().expect("ascii")),
+                encoding,
+                "{accept}"
+            );
+            etag = res.headers()[header::ETAG]
+                .to_str()
+                .expect("etag")
+                .to_owned();
+            let got = body(res).await;
+            let mut out = Vec::new();
+            match encoding {
+                None => out = got.to_vec(),
+                Some("gzip") => {
+                    flate2::read::GzDecoder::new(&got[..])
+                        .read_to_end(&mut out)
+                        .expect("gunzip");
+                }
+                _ => brotli::BrotliDecompress(&mut &got[..], &mut out).expect("unbrotli"),
+            }
+            assert!(out == raw, "{accept}: the same document");
+        }
+        let mut again = ask("gzip");
+        again.insert(
+            header::IF_NONE_MATCH,
+            HeaderValue::from_str(&etag).expect("etag"),
+        );
+        let res = doc.respond(&again, "application/json").await;
+        assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
     }
 
     /// The levels the kept API answers use (`crate::answers`) decode to the original too.

@@ -388,6 +388,11 @@ impl Drop for Renderer {
 }
 
 impl Pool {
+    /// A new engine with the kept script loaded.
+    fn engine(&self) -> Result<Engine, String> {
+        Engine::new(&self.source.text()?, self.memory)
+    }
+
     /// No more pages: engines end once the queue is empty.
     fn close(&self) {
         if let Ok(mut g) = self.tx.lock() {
@@ -464,10 +469,7 @@ impl Pool {
 }
 
 fn run(pool: &Pool, ready: &std::sync::mpsc::Sender<Result<(), String>>) {
-    let built = pool
-        .source
-        .text()
-        .and_then(|s| Engine::new(&s, pool.memory));
+    let built = pool.engine();
     pool.settled.fetch_add(1, Ordering::SeqCst);
     let mut engine = match built {
         Ok(e) => {
@@ -491,9 +493,7 @@ fn run(pool: &Pool, ready: &std::sync::mpsc::Sender<Result<(), String>>) {
         }
         if engine.is_none() {
             engine = pool
-                .source
-                .text()
-                .and_then(|s| Engine::new(&s, pool.memory))
+                .engine()
                 .map_err(|e| tracing::error!(error = %e, "rebuilding a render engine failed"))
                 .ok();
         }

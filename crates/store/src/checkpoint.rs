@@ -169,46 +169,17 @@ fn run(path: &PathBuf, stop: &AtomicBool, open_now: &AtomicBool, tidy: &dyn Fn()
 mod tests {
     use crate::db::{Db, DbOptions, Link};
 
-    /// The database file grows with the committed pages only when something checkpoints the WAL:
-    /// the writer's own threshold ([`super::FALLBACK_PAGES`]) is far above what this writes, so
-    /// the growth is this thread's doing.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn committed_pages_reach_the_database_file_without_the_writer_checkpointing() {
+    /// A SQLite database in a fresh folder (the folder, the database and its file's path).
+    async fn fresh() -> (std::path::PathBuf, Db, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("stoa-ckpt-{}", uuid::Uuid::new_v4()));
         let db = Db::connect(&DbOptions::new(format!("sqlite://{}/t.db", dir.display())))
             .await
             .expect("connect");
-        let file = dir.join("t.db");
-        let before = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-        let mut tx = db.begin().await.expect("begin");
-        {
-            let e = tx.exec();
-            let Link::Sqlite(c) = e.link else {
-                panic!("sqlite")
-            };
-            c.execute_batch(
-                "CREATE TABLE t (b BLOB NOT NULL);
-                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
-                 INSERT INTO t SELECT randomblob(2000) FROM n;",
-            )
-            .expect("write");
-        }
-        tx.commit().await.expect("commit");
-        let mut grown = 0;
-        for _ in 0..50 {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-            grown = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-            if grown >= before + 1_000_000 {
-                break;
-            }
-        }
-        db.close().await;
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(
-            grown >= before + 1_000_000,
-            "the WAL was not checkpointed: the file went from {before} to {grown} bytes"
-        );
+        let file = dir.join("t.db").canonicalize().expect("the database file");
+        (dir, db, file)
     }
+
+    /// Commits `n` rows of 2 000 random bytes (a table `t` made on first use).
     async fn write_pages(db: &Db, n: u32) {
         let mut tx = db.begin().await.expect("begin");
         {
@@ -239,15 +210,28 @@ mod tests {
         now
     }
 
+    /// The database file grows with the committed pages only when something checkpoints the WAL:
+    /// the writer's own threshold ([`super::FALLBACK_PAGES`]) is far above what this writes, so
+    /// the growth is this thread's doing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn committed_pages_reach_the_database_file_without_the_writer_checkpointing() {
+        let (dir, db, file) = fresh().await;
+        let before = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+        write_pages(&db, 500).await;
+        let grown = grows_to(&file, before + 1_000_000).await;
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            grown >= before + 1_000_000,
+            "the WAL was not checkpointed: the file went from {before} to {grown} bytes"
+        );
+    }
+
     /// An idle checkpointer closes its connection (and the schema it parsed), and the next
     /// write to the WAL opens it again and is checkpointed like the first.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_idle_checkpointer_lets_its_connection_go_and_comes_back_for_the_next_write() {
-        let dir = std::env::temp_dir().join(format!("stoa-ckpt-{}", uuid::Uuid::new_v4()));
-        let db = Db::connect(&DbOptions::new(format!("sqlite://{}/t.db", dir.display())))
-            .await
-            .expect("connect");
-        let file = dir.join("t.db").canonicalize().expect("the database file");
+        let (dir, db, file) = fresh().await;
         write_pages(&db, 500).await;
         let first = grows_to(&file, 1_000_000).await;
         let open = || db.checkpointer_open();
