@@ -6,6 +6,7 @@
 # total and the live bytes by the innermost two frames of Stoa's or its libraries' code.
 #
 #   bench/heap-profile.sh            # prints the table; the raw profile stays in bench/results/
+#   REST=15 bench/heap-profile.sh    # at rest instead: no page, no list, REST s of idling
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,9 +29,13 @@ export STOA_SECRET_KEY="heap-$(date +%s)-0123456789abcdef0123456789" STOA_WEB_DI
 OUT=bench/results/heap-$(date -u +%Y%m%dT%H%M%SZ)
 heaptrack -o "$OUT" "$BIN" serve >"$DIR/heaptrack.log" 2>&1 &
 for _ in $(seq 1 300); do curl -fs "http://127.0.0.1:$PORT/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs -o /dev/null "http://127.0.0.1:$PORT/ru/" || true
-curl -fs -o /dev/null "http://127.0.0.1:$PORT/api/blog/articles?limit=10"
-sleep 3
+if [ -n "${REST:-}" ]; then
+  sleep "$REST"
+else
+  curl -fs -o /dev/null "http://127.0.0.1:$PORT/ru/" || true
+  curl -fs -o /dev/null "http://127.0.0.1:$PORT/api/blog/articles?limit=10"
+  sleep 3
+fi
 pkill -9 -x stoa-sysalloc
 for _ in $(seq 1 100); do [ -s "$OUT.zst" ] && ! pgrep -f "heaptrack.*$OUT" >/dev/null && break; sleep 0.2; done
 heaptrack_print -f "$OUT.zst" --flamegraph-cost-type leaked -F "$OUT.stacks" 2>/dev/null | grep -E 'peak heap|total memory leaked'
