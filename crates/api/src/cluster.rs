@@ -36,6 +36,11 @@ pub const LIVE: &str = "stoa_live";
 const INLINE: usize = 7_000;
 /// Live events waiting to be sent; past it one is dropped with a warning.
 const QUEUE: usize = 4_096;
+/// After sending changes, how long the sender gathers the next ones before it sends again. Each
+/// `NOTIFY` is a transaction of its own that PostgreSQL commits one at a time (its queue's lock
+/// is held through the commit): under a burst of writes, one per write was 4 commits a checkout
+/// (docs/benchmarks.md, 2026-12-01). The other instances hear of a change at most this much later.
+const TOUCH_PACE: Duration = Duration::from_millis(20);
 
 /// This instance's part in a cluster.
 pub struct Cluster {
@@ -205,6 +210,10 @@ async fn send_changes(
                 }
                 tracing::error!(error = %e, "changes were not sent to the other instances");
             }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(TOUCH_PACE) => {}
+            _ = stopped.changed() => return,
         }
     }
 }

@@ -1,10 +1,17 @@
-//! Numbers people read (an order's № 1042): one counter per name in `stoa_counters`, taken inside
-//! the caller's transaction, so a number is used exactly when the row that carries it commits.
+//! Numbers people read (an order's № 1042), taken inside the caller's transaction: each number
+//! once, increasing, at least a first one, and above every number the column already holds (a
+//! database restored without its counters, or rows numbered by hand, goes on above them instead
+//! of repeating one).
 //!
-//! Each step also looks at the largest number the column already holds: a database restored
-//! without its counters (or rows numbered by hand) goes on above them instead of repeating one.
-//! On PostgreSQL the counter's row stays locked until the caller commits: concurrent takers wait
-//! for each other, so numbers come in commit order without gaps from rollbacks of others.
+//! - **SQLite**: one counter row per name in `stoa_counters`. There is one writer, so numbers come
+//!   in commit order and a rolled-back transaction gives its number back.
+//! - **PostgreSQL**: one sequence per name (`stoa_counter_<name>`). A sequence is taken without a
+//!   lock that lasts until the taker commits: with a counter row, every concurrent checkout waited
+//!   for the one before it to commit (the row stayed locked through the rest of its transaction),
+//!   which held PostgreSQL's checkouts to one at a time (docs/benchmarks.md, 2026-12-01). The
+//!   price: a transaction that rolls back leaves a gap, and numbers follow the order they were
+//!   taken in, not the order of the commits — as order numbers do in most shops. Numbers stay
+//!   unique (the column's unique index) and increasing.
 
 use stoa_kernel::model::Entity;
 use stoa_kernel::{Error, Result};
@@ -16,18 +23,36 @@ use crate::names::q;
 const TABLE: &str =
     "CREATE TABLE IF NOT EXISTS stoa_counters (name TEXT PRIMARY KEY, n BIGINT NOT NULL)";
 
-/// Creates the counters' table (once per start; a module that numbers rows calls it in its seed).
-pub async fn ensure(db: &Db) -> Result<()> {
+/// The sequence behind counter `name` on PostgreSQL: `stoa_counter_` and the name with every
+/// character but a letter or digit made `_`.
+fn sequence(name: &str) -> String {
+    let mut s = String::from("stoa_counter_");
+    s.extend(name.chars().map(|c| {
+        if c.is_ascii_alphanumeric() {
+            c.to_ascii_lowercase()
+        } else {
+            '_'
+        }
+    }));
+    s
+}
+
+/// Creates what the counters `names` are kept in (once per start; a module that numbers rows
+/// calls it in its seed): the counters' table on SQLite, a sequence per name on PostgreSQL.
+pub async fn ensure(db: &Db, names: &[&str]) -> Result<()> {
     let mut tx = db.begin().await?;
     match &mut tx.exec().link {
         Link::Sqlite(c) => {
             c.execute_batch(TABLE).map_err(sqlite_err)?;
         }
         Link::Postgres(c) => {
-            sqlx::query(TABLE)
-                .execute(&mut **c)
-                .await
-                .map_err(pool_err)?;
+            for name in names {
+                let sql = format!("CREATE SEQUENCE IF NOT EXISTS {}", q(&sequence(name)));
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .execute(&mut **c)
+                    .await
+                    .map_err(pool_err)?;
+            }
         }
     }
     tx.commit().await
@@ -46,13 +71,17 @@ pub async fn next(
         .field(field)
         .map(|f| f.column.clone())
         .ok_or_else(|| Error::internal(format!("{} has no field {field}", entity.key())))?;
-    let floor = format!(
-        "(SELECT COALESCE(MAX({}) + 1, $2) FROM {})",
-        q(&column),
-        q(&entity.table)
-    );
+    // `p`: the placeholder of `first`.
+    let floor = |p: &str| {
+        format!(
+            "(SELECT COALESCE(MAX({}) + 1, {p}) FROM {})",
+            q(&column),
+            q(&entity.table)
+        )
+    };
     match &mut exec.link {
         Link::Sqlite(c) => {
+            let floor = floor("$2");
             let sql = format!(
                 "INSERT INTO stoa_counters (name, n) VALUES ($1, MAX($2, {floor})) \
                  ON CONFLICT (name) DO UPDATE SET n = MAX(stoa_counters.n + 1, excluded.n) RETURNING n"
@@ -62,12 +91,15 @@ pub async fn next(
                 .map_err(sqlite_err)
         }
         Link::Postgres(c) => {
+            // The sequence's next value, unless the column is ahead of it: then the sequence is
+            // moved up to the column (the column's `MAX` is one step down its unique index).
+            let seq = format!("'{}'", q(&sequence(name)));
+            let floor = floor("$1");
             let sql = format!(
-                "INSERT INTO stoa_counters (name, n) VALUES ($1, GREATEST($2, {floor})) \
-                 ON CONFLICT (name) DO UPDATE SET n = GREATEST(stoa_counters.n + 1, EXCLUDED.n) RETURNING n"
+                "SELECT CASE WHEN s.v >= f.n THEN s.v ELSE setval({seq}, f.n) END \
+                 FROM (SELECT nextval({seq}) AS v) s, (SELECT GREATEST($1, {floor}) AS n) f"
             );
             sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                .bind(name.to_owned())
                 .bind(first)
                 .fetch_one(&mut **c)
                 .await

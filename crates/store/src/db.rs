@@ -472,6 +472,30 @@ impl Db {
         })
     }
 
+    /// A write transaction whose loss in a crash of the database server costs nothing but a
+    /// repeat: the job runner's own bookkeeping (claims, leases, settles). On PostgreSQL it
+    /// commits without waiting for its WAL to reach the disk (`synchronous_commit = off`, set in
+    /// the same round trip as `BEGIN`): a crash may forget the last ~0.6 s of such commits, never
+    /// part of one, and never one a later synchronous commit depends on (the WAL is flushed in
+    /// order). A forgotten claim leaves its job queued; a forgotten settle leaves it to run again
+    /// after its lease, as a job whose process died does: jobs run at least once by design. Everything a person or a
+    /// provider is told happened commits synchronously ([`Db::begin`]). On SQLite it is
+    /// [`Db::begin`]: the one writer's commits are shared and always durable.
+    pub async fn begin_relaxed(&self) -> Result<Tx> {
+        match self {
+            Db::Sqlite { .. } => self.begin().await,
+            Db::Postgres(p) => p
+                .begin_with("BEGIN; SET LOCAL synchronous_commit = off")
+                .await
+                .map(|t| Tx {
+                    link: TxLink::Postgres(t),
+                    written: Written::default(),
+                    on_commit: None,
+                })
+                .map_err(pool_err),
+        }
+    }
+
     /// Connections by state, for metrics (`idle`, `in_use`; on SQLite the readers, and
     /// `waiting`: long reads queued for a slot).
     pub fn connections(&self) -> Vec<(&'static str, i64)> {

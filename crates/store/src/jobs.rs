@@ -305,7 +305,7 @@ pub async fn claim(
         .value(Alias::new("attempts"), col("attempts").add(1))
         .and_where(col("id").in_subquery(due))
         .returning(returning(&JOB));
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_relaxed().await?;
     let rows = fetch_all(&mut tx.exec(), &JOB, &s).await?;
     tx.commit().await?;
     Ok(rows
@@ -332,7 +332,7 @@ async fn settle(db: &Db, jobs: &[&Claimed], changes: &[(&str, Val)]) -> Result<V
     ];
     set.extend(changes.iter().cloned());
     let set = vals(&set);
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_relaxed().await?;
     let mut held = Vec::with_capacity(jobs.len());
     for job in jobs {
         let row = crate::repo::update_if(
@@ -368,7 +368,7 @@ pub async fn renew(
     lease: std::time::Duration,
 ) -> Result<usize> {
     let until = now() + lease;
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_relaxed().await?;
     let mut held = 0;
     for (id, token, deadline) in running {
         let row = crate::repo::update_if(

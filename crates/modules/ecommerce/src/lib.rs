@@ -332,7 +332,12 @@ pub fn module() -> stoa_api::module::ModuleDef {
             mail::templates,
         ))
         .seed(|ctx| Box::pin(mail::update_templates(&ctx.store)))
-        .seed(|ctx| Box::pin(stoa_store::counters::ensure(&ctx.store.db)))
+        .seed(|ctx| {
+            Box::pin(stoa_store::counters::ensure(
+                &ctx.store.db,
+                &[orders::ORDER_NUMBERS],
+            ))
+        })
         .job(JobDef::new(orders::JOB_PAID, |ctx, p| async move {
             let ids: Vec<uuid::Uuid> = p
                 .get("intents")

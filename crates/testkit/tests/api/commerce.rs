@@ -2154,6 +2154,38 @@ async fn concurrent_checkouts_number_orders_apart(db: Db) {
 }
 dual_test!(concurrent_checkouts_number_orders_apart, db);
 
+/// A number already in the column (a database restored without its counters, or a row numbered
+/// by hand) is never given again: the next checkout goes on above it, and the one after that
+/// one above again.
+async fn order_numbers_go_on_above_the_column(db: Db) {
+    let app = app(db, None, 3600, 3600).await;
+    let c = catalog(&app).await;
+    let first = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
+    assert_eq!(order_row(&app, &first.order).await["number"], 1001);
+    let sql = format!(
+        "UPDATE ecommerce_order SET number = 5000 WHERE id = '{}'",
+        first.order
+    );
+    let mut tx = app.store.db.begin().await.unwrap_or_else(|e| panic!("{e}"));
+    match tx.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c.execute_batch(&sql).map_err(|e| e.to_string()),
+        stoa_store::db::Link::Postgres(c) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+            .execute(&mut *c)
+            .await
+            .map(drop)
+            .map_err(|e| e.to_string()),
+    }
+    .unwrap_or_else(|e| panic!("{e}"));
+    tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
+    let mut numbers = Vec::new();
+    for _ in 0..2 {
+        let b = buy(&app, &c.tree, 1, json!({"provider": "dummy"})).await;
+        numbers.push(order_row(&app, &b.order).await["number"].as_i64());
+    }
+    assert_eq!(numbers, [Some(5001), Some(5002)]);
+}
+dual_test!(order_numbers_go_on_above_the_column, db);
+
 /// The admins' list of orders reads, for a page of orders at once, each one's total in its
 /// currency, the provider and state of its latest invoice and its buyer: the order's address,
 /// else the buyer's account's.
