@@ -284,7 +284,7 @@ async fn receive(
                     for key in parts {
                         if key == stoa_store::jobs::KEY {
                             // Another instance enqueued work: claim now, not at the next poll.
-                            stoa_store::jobs::wake().notify_one();
+                            stoa_store::jobs::wake_all();
                         }
                         store.changed_elsewhere(key);
                     }

@@ -263,25 +263,49 @@ impl Runner {
         let settled = Arc::new(tokio::sync::Notify::new());
         let names = me.renewed_leases();
         let wake = jobs::wake();
+        // Per class: whether a claim may find work — jobs of it became due since the last claim
+        // (`jobs::due_count`), the last claim filled every free slot, or the poll came round
+        // (work scheduled for later, a lease run out). A claim that found fewer jobs than it
+        // asked for clears it: the next claim of that class waits for a reason.
+        let mut maybe = [true; jobs::CLASSES];
+        let mut seen = [0; jobs::CLASSES];
+        // Ticks whatever else wakes the loop (a sleep restarted on every wake never ran out
+        // under load).
+        let mut poll = tokio::time::interval_at(tokio::time::Instant::now() + me.poll, me.poll);
+        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         tokio::pin!(stop);
         loop {
             if let Err(e) = me.enqueue_schedules().await {
                 tracing::error!(error = %e, "job runner could not enqueue schedules");
             }
             for (priority, class) in [(0, None), (1, Some(&quiet))] {
+                let count = jobs::due_count(priority);
+                if count != seen[priority] {
+                    seen[priority] = count;
+                    maybe[priority] = true;
+                }
                 let free = slots
                     .available_permits()
                     .min(class.map_or(usize::MAX, |q| q.available_permits()));
-                if free == 0 || names.is_empty() {
+                if free == 0 || names.is_empty() || !maybe[priority] {
                     continue;
                 }
-                let claimed = match jobs::claim(&me.ctx.store.db, &names, priority, free).await {
+                let p = i64::try_from(priority).unwrap_or(0);
+                let claimed = match jobs::claim(&me.ctx.store.db, &names, p, free).await {
                     Ok(c) => c,
                     Err(e) => {
                         tracing::error!(error = %e, "job runner could not claim jobs");
                         continue;
                     }
                 };
+                maybe[priority] = claimed.len() >= free;
+                crate::metrics::METRICS
+                    .job_claims
+                    .get_or_create(&crate::metrics::OutcomeLabels {
+                        kind: ["foreground", "background"][priority].to_owned(),
+                        outcome: if claimed.is_empty() { "empty" } else { "found" },
+                    })
+                    .inc();
                 for job in claimed {
                     let (Ok(permit), extra) = (
                         slots.clone().try_acquire_owned(),
@@ -311,7 +335,7 @@ impl Runner {
                     }
                 }
                 () = wake.notified(), if !full => {}
-                () = tokio::time::sleep(me.poll) => {}
+                _ = poll.tick() => maybe = [true; jobs::CLASSES],
             }
         }
     }

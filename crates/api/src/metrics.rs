@@ -67,6 +67,9 @@ pub struct Metrics {
     pub mail: Family<OutcomeLabels, Counter>,
     pub webhooks: Family<OutcomeLabels, Counter>,
     pub jobs: Family<OutcomeLabels, Counter>,
+    /// The runner's claims, by class (`kind`: foreground, background) and result (`outcome`:
+    /// found, empty).
+    pub job_claims: Family<OutcomeLabels, Counter>,
     pub db_connections: Family<StateLabels, Gauge>,
     pub job_queue: Family<StateLabels, Gauge>,
     /// Seconds the oldest due job of a class has waited (`state` = foreground, background).
@@ -93,6 +96,7 @@ impl Metrics {
         let mail = Family::<OutcomeLabels, Counter>::default();
         let webhooks = Family::<OutcomeLabels, Counter>::default();
         let jobs = Family::<OutcomeLabels, Counter>::default();
+        let job_claims = Family::<OutcomeLabels, Counter>::default();
         let db_connections = Family::<StateLabels, Gauge>::default();
         let job_queue = Family::<StateLabels, Gauge>::default();
         let job_lag = Family::<StateLabels, Gauge<f64, std::sync::atomic::AtomicU64>>::default();
@@ -132,6 +136,11 @@ impl Metrics {
             jobs.clone(),
         );
         registry.register(
+            "job_claims",
+            "The job runner's claims of due jobs, by class (kind=foreground, background) and result (outcome=found: at least one job; empty)",
+            job_claims.clone(),
+        );
+        registry.register(
             "db_connections",
             "Database connections by state (open, idle, in use; on SQLite the readers, and reads waiting behind long ones)",
             db_connections.clone(),
@@ -168,6 +177,7 @@ impl Metrics {
             mail,
             webhooks,
             jobs,
+            job_claims,
             db_connections,
             job_queue,
             job_lag,

@@ -87,8 +87,9 @@ pub struct Written {
     /// (table, key, deleted, changed): the table finds an entity already marked without building
     /// its key.
     keys: Vec<(String, String, bool, bool)>,
-    /// A job due now was enqueued: the runner is rung once the commit makes it claimable.
-    job_due: bool,
+    /// The classes of jobs due now enqueued here (bit = priority): the runner is rung once the
+    /// commit makes them claimable.
+    job_due: u8,
     /// Nested savepoints open now (see [`Exec::begin_nested`]).
     nested: u8,
     /// Hears the rows this transaction writes (see [`crate::tap`]).
@@ -289,12 +290,13 @@ impl<'a> Exec<'a> {
         self.written.as_deref().and_then(|w| w.tap.clone())
     }
 
-    /// A job due now was written here: the runner is rung when it can be claimed.
-    pub(crate) fn job_due(&mut self) {
+    /// A job of `priority` due now was written here: the runner is rung when it can be claimed.
+    pub(crate) fn job_due(&mut self, priority: i64) {
+        let bit = crate::jobs::class_bit(priority);
         match self.written.as_deref_mut() {
-            Some(w) => w.job_due = true,
+            Some(w) => w.job_due |= bit,
             // No transaction: the statement has committed.
-            None => jobs_due().notify_one(),
+            None => crate::jobs::due(bit),
         }
     }
 }
@@ -336,8 +338,8 @@ impl Tx {
             TxLink::Sqlite(t) => t.commit().await?,
             TxLink::Postgres(t) => t.commit().await.map_err(pool_err)?,
         }
-        if self.written.job_due {
-            jobs_due().notify_one();
+        if self.written.job_due != 0 {
+            crate::jobs::due(self.written.job_due);
         }
         if let Some(tell) = &self.on_commit {
             tell(&self.written);

@@ -73,9 +73,46 @@ pub fn entity() -> Entity {
 
 /// Rung when a job this process enqueued, due now, can be claimed (after the enqueuing
 /// transaction commits), and when another instance says it enqueued jobs (`stoa_api::cluster`),
-/// so the runner claims without waiting for its poll.
+/// so the runner claims without waiting for its poll. [`due_count`] says which class it was.
 pub fn wake() -> &'static tokio::sync::Notify {
     crate::db::jobs_due()
+}
+
+/// The classes of jobs (foreground 0, background 1) the runner tells apart.
+pub const CLASSES: usize = 2;
+
+/// How many times jobs of each class became due in this process ([`due`]): a runner claims a
+/// class when its count moved since it last looked (or on its poll), so a foreground job does
+/// not also cost a claim of background work that found nothing, and back.
+static DUE: [std::sync::atomic::AtomicU64; CLASSES] = [
+    std::sync::atomic::AtomicU64::new(0),
+    std::sync::atomic::AtomicU64::new(0),
+];
+
+/// The bit of `priority` in a set of classes.
+pub(crate) fn class_bit(priority: i64) -> u8 {
+    1 << priority.clamp(0, CLASSES as i64 - 1)
+}
+
+/// Jobs of the classes in `bits` became due: counted, and the runner rung.
+pub(crate) fn due(bits: u8) {
+    for (i, n) in DUE.iter().enumerate() {
+        if bits & (1 << i) != 0 {
+            n.fetch_add(1, std::sync::atomic::Ordering::Release);
+        }
+    }
+    crate::db::jobs_due().notify_one();
+}
+
+/// Jobs of every class may be due (another instance enqueued some): counted, and the runner rung.
+pub fn wake_all() {
+    due(u8::MAX);
+}
+
+/// How many times jobs of class `priority` became due in this process so far.
+pub fn due_count(priority: usize) -> u64 {
+    DUE.get(priority)
+        .map_or(0, |n| n.load(std::sync::atomic::Ordering::Acquire))
 }
 
 /// The job names whose rows are written as background work (priority 1): the runner sets them
@@ -167,6 +204,7 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
     }
     let id = Uuid::now_v7();
     let t = now();
+    let priority = priority_of(&job.name);
     let row = vals(&[
         ("id", Val::Uuid(id)),
         ("createdAt", Val::Timestamp(t)),
@@ -176,7 +214,7 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
         ("payload", Val::Json(job.payload.clone())),
         ("status", Val::Text("queued".into())),
         ("attempts", Val::Int(0)),
-        ("priority", Val::Int(priority_of(&job.name))),
+        ("priority", Val::Int(priority)),
         ("runAt", Val::Timestamp(job.run_at)),
         (
             "dedupeKey",
@@ -202,7 +240,7 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
     );
     let n = execute(exec, &JOB, &s).await?;
     if n == 1 && job.run_at <= t {
-        exec.job_due();
+        exec.job_due(priority);
     }
     Ok((n == 1).then_some(id))
 }

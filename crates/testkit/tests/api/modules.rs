@@ -786,6 +786,57 @@ async fn jobs_ending_together_are_settled_together(db: Db) {
 
 dual_test!(jobs_ending_together_are_settled_together, db);
 
+/// The runner claims the class a new job belongs to: foreground jobs enqueued one after another
+/// each wake it, and it does not also claim background work each time (a claim that finds
+/// nothing is a statement and, on PostgreSQL, a transaction of its own).
+async fn a_foreground_job_does_not_claim_background_work(db: Db) {
+    const N: usize = 12;
+    let claims = |kind: &str, outcome: &'static str| {
+        stoa_api::metrics::METRICS
+            .job_claims
+            .get_or_create(&stoa_api::metrics::OutcomeLabels {
+                kind: kind.to_owned(),
+                outcome,
+            })
+            .get()
+    };
+    let module = ModuleDef::new(Module {
+        name: "classes",
+        words: "",
+        entities: vec![],
+    })
+    .job(JobDef::new("classes.now", |_ctx, _payload: Value| async {
+        Ok(())
+    }));
+    let Some(app) = stoa_testkit::spawn_app_manual(db, |_| {}).await else {
+        return;
+    };
+    let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
+    let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
+    runner.poll = Duration::from_secs(120);
+    let running = Background::start(runner);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let empty_before = claims("background", "empty");
+    for i in 0..N {
+        jobs::enqueue_now(&app.store.db, &NewJob::now("classes.now", json!({"i": i})))
+            .await
+            .unwrap();
+        // One at a time: each job its own wake.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let rows = jobs_reaching(&app, "classes.now", "done").await;
+    running.stop().await;
+    assert_eq!(rows.len(), N);
+    assert!(claims("foreground", "found") >= 1, "the jobs were claimed");
+    let empty = claims("background", "empty") - empty_before;
+    assert!(
+        empty <= 1,
+        "{empty} claims of background work for {N} foreground jobs enqueued one by one"
+    );
+}
+
+dual_test!(a_foreground_job_does_not_claim_background_work, db);
+
 /// The rows of the jobs named `name`, once every one of them has status `status` (at most 30 s).
 async fn jobs_reaching(app: &TestApp, name: &str, status: &str) -> Vec<stoa_store::record::Record> {
     let e = app.store.entity(jobs::KEY).unwrap();
