@@ -35,11 +35,11 @@ for (const [name, fn] of specs) {
   } catch (e) {
     failed += 1;
     console.log(`  ✗ ${name}\n    ${String(e?.stack ?? e).split("\n").slice(0, 8).join("\n    ")}`);
-    const pages = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.donor, state.words, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
+    const pages = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.donor, state.words, state.words2, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean).map((w) => w.page);
     for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}/failure-${failed}-${i}.png` }).catch(() => undefined);
   }
 }
-const problems = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.words, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean).flatMap((w) => w.problems).concat(s_problems, auditProblems);
+const problems = [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.words, state.words2, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean).flatMap((w) => w.problems).concat(s_problems, auditProblems);
 for (const p of problems) console.log(`  ✗ ${p}`);
 await stack.stop();
 console.log(`${specs.length - failed}/${specs.length} end-to-end specs passed, ${problems.length} browser problems, ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);
