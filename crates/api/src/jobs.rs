@@ -278,7 +278,7 @@ impl Runner {
             if let Err(e) = me.enqueue_schedules().await {
                 tracing::error!(error = %e, "job runner could not enqueue schedules");
             }
-            for (priority, class) in [(0, None), (1, Some(&quiet))] {
+            for (priority, class) in [(0_usize, None), (1, Some(&quiet))] {
                 let count = jobs::due_count(priority);
                 if count != seen[priority] {
                     seen[priority] = count;
@@ -290,14 +290,14 @@ impl Runner {
                 if free == 0 || names.is_empty() || !maybe[priority] {
                     continue;
                 }
-                let p = i64::try_from(priority).unwrap_or(0);
-                let claimed = match jobs::claim(&me.ctx.store.db, &names, p, free).await {
-                    Ok(c) => c,
-                    Err(e) => {
-                        tracing::error!(error = %e, "job runner could not claim jobs");
-                        continue;
-                    }
-                };
+                let claimed =
+                    match jobs::claim(&me.ctx.store.db, &names, priority as i64, free).await {
+                        Ok(c) => c,
+                        Err(e) => {
+                            tracing::error!(error = %e, "job runner could not claim jobs");
+                            continue;
+                        }
+                    };
                 maybe[priority] = claimed.len() >= free;
                 crate::metrics::METRICS
                     .job_claims

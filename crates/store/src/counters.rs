@@ -18,13 +18,13 @@ use stoa_kernel::{Error, Result};
 
 use crate::db::{Db, Exec, Link};
 use crate::errors::{pool_err, sqlite_err};
-use crate::names::q;
+use crate::names::{ident, q};
 
 const TABLE: &str =
     "CREATE TABLE IF NOT EXISTS stoa_counters (name TEXT PRIMARY KEY, n BIGINT NOT NULL)";
 
 /// The sequence behind counter `name` on PostgreSQL: `stoa_counter_` and the name with every
-/// character but a letter or digit made `_`.
+/// character but a letter or digit made `_`, kept within PostgreSQL's identifier length.
 fn sequence(name: &str) -> String {
     let mut s = String::from("stoa_counter_");
     s.extend(name.chars().map(|c| {
@@ -34,7 +34,7 @@ fn sequence(name: &str) -> String {
             '_'
         }
     }));
-    s
+    ident(&s)
 }
 
 /// Creates what the counters `names` are kept in (once per start; a module that numbers rows

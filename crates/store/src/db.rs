@@ -148,13 +148,6 @@ const NESTED: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// Rung when a job due now becomes claimable: after the commit of the transaction that enqueued
-/// it, or at once for a write outside a transaction (see `jobs::wake`).
-pub(crate) fn jobs_due() -> &'static tokio::sync::Notify {
-    static DUE: tokio::sync::Notify = tokio::sync::Notify::const_new();
-    &DUE
-}
-
 /// The connection a query runs on (a pool connection or a transaction's).
 pub enum Link<'a> {
     Sqlite(&'a mut rusqlite::Connection),
@@ -311,6 +304,15 @@ impl Conn {
 }
 
 impl Tx {
+    /// A transaction just begun on `link`, nothing written yet.
+    fn over(link: TxLink) -> Self {
+        Self {
+            link,
+            written: Written::default(),
+            on_commit: None,
+        }
+    }
+
     pub fn exec(&mut self) -> Exec<'_> {
         Exec {
             link: match &mut self.link {
@@ -467,11 +469,7 @@ impl Db {
             Db::Sqlite { group, .. } => group.begin().await.map(TxLink::Sqlite),
             Db::Postgres(p) => p.begin().await.map(TxLink::Postgres).map_err(pool_err),
         }
-        .map(|link| Tx {
-            link,
-            written: Written::default(),
-            on_commit: None,
-        })
+        .map(Tx::over)
     }
 
     /// A write transaction whose loss in a crash of the database server costs nothing but a
@@ -489,11 +487,7 @@ impl Db {
             Db::Postgres(p) => p
                 .begin_with("BEGIN; SET LOCAL synchronous_commit = off")
                 .await
-                .map(|t| Tx {
-                    link: TxLink::Postgres(t),
-                    written: Written::default(),
-                    on_commit: None,
-                })
+                .map(|t| Tx::over(TxLink::Postgres(t)))
                 .map_err(pool_err),
         }
     }

@@ -75,7 +75,8 @@ pub fn entity() -> Entity {
 /// transaction commits), and when another instance says it enqueued jobs (`stoa_api::cluster`),
 /// so the runner claims without waiting for its poll. [`due_count`] says which class it was.
 pub fn wake() -> &'static tokio::sync::Notify {
-    crate::db::jobs_due()
+    static RUNG: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    &RUNG
 }
 
 /// The classes of jobs (foreground 0, background 1) the runner tells apart.
@@ -101,7 +102,7 @@ pub(crate) fn due(bits: u8) {
             n.fetch_add(1, std::sync::atomic::Ordering::Release);
         }
     }
-    crate::db::jobs_due().notify_one();
+    wake().notify_one();
 }
 
 /// Jobs of every class may be due (another instance enqueued some): counted, and the runner rung.

@@ -251,6 +251,40 @@ async fn sqlite_runs_with_the_durability_settings() {
     assert!(busy >= 5000, "busy_timeout {busy}");
 }
 
+/// PostgreSQL's `synchronous_commit` policy (docs/deployment.md): a transaction of the store waits
+/// for its flush; only the job runner's bookkeeping (`begin_relaxed`) does not, and the setting
+/// ends with it, so the connection's next transaction waits again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_commits_wait_for_the_flush_but_the_runners_bookkeeping() {
+    let Some(app) = stoa_testkit::spawn_app(stoa_testkit::Db::Postgres).await else {
+        eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    async fn setting(tx: &mut stoa_store::db::Tx) -> String {
+        let stoa_store::db::Link::Postgres(c) = tx.exec().link else {
+            panic!("not postgres")
+        };
+        sqlx::query_scalar("SHOW synchronous_commit")
+            .fetch_one(&mut *c)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+    let db = &app.store.db;
+    for round in 0..2 {
+        let mut tx = db.begin().await.unwrap_or_else(|e| panic!("{e}"));
+        let store = setting(&mut tx).await;
+        tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = db.begin_relaxed().await.unwrap_or_else(|e| panic!("{e}"));
+        let bookkeeping = setting(&mut tx).await;
+        tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (store.as_str(), bookkeeping.as_str()),
+            ("on", "off"),
+            "(a store transaction, the runner's bookkeeping), round {round}"
+        );
+    }
+}
+
 /// The value of the sample `line` starts with, or 0 when it is absent.
 pub(crate) fn sample(text: &str, series: &str) -> f64 {
     text.lines()
