@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
@@ -26,5 +27,8 @@ export default defineConfig({
     setupFiles: ["./src/test-setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
+    // One worker a core (Vitest's default leaves one core free: on CI's two, the files ran one
+    // at a time, each paying for its own jsdom).
+    maxWorkers: availableParallelism(),
   },
 });

@@ -4,11 +4,14 @@
 // - a page-bundle field renamed or removed (src/site/content.ts, checked by
 //   src/site/content.types.test.ts), or a new required one (the records the tests build).
 // Run by `make test` after the type check.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
 
 /** `text` with `from` replaced by `to` at its first place after `anchor`. */
 function after(text, anchor, from, to) {
@@ -30,40 +33,56 @@ const cases = [
 ];
 
 const here = fileURLToPath(new URL("..", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "stoa-kind-check-"));
-let bad = 0;
-try {
-  for (const f of ["src", "tsconfig.json"]) cpSync(join(here, f), join(dir, f), { recursive: true });
-  for (const f of ["tsconfig.app.json", "tsconfig.node.json", "vite.config.ts", "e2e"]) {
-    try {
-      cpSync(join(here, f), join(dir, f), { recursive: true });
-    } catch {
-      // optional
+const text = readFileSync(join(here, "src/api/schema.d.ts"), "utf8");
+
+/** A copy of the project with `c`'s change made, checked by `tsc`: the files where it fails. */
+async function check(c) {
+  const dir = mkdtempSync(join(tmpdir(), "stoa-kind-check-"));
+  try {
+    for (const f of ["src", "tsconfig.json"]) cpSync(join(here, f), join(dir, f), { recursive: true });
+    for (const f of ["tsconfig.app.json", "tsconfig.node.json", "vite.config.ts", "e2e"]) {
+      try {
+        cpSync(join(here, f), join(dir, f), { recursive: true });
+      } catch {
+        // optional
+      }
     }
-  }
-  symlinkSync(join(here, "node_modules"), join(dir, "node_modules"), "dir");
-  const schema = join(dir, "src/api/schema.d.ts");
-  const text = readFileSync(schema, "utf8");
-  for (const c of cases) {
-    writeFileSync(schema, c.edit(text));
+    symlinkSync(join(here, "node_modules"), join(dir, "node_modules"), "dir");
+    writeFileSync(join(dir, "src/api/schema.d.ts"), c.edit(text));
     let project = "tsconfig.json";
     if (c.files) {
       project = "tsconfig.check.json";
       writeFileSync(join(dir, project), JSON.stringify({ extends: "./tsconfig.json", include: [], files: c.files }));
     }
-    let output = "";
     try {
-      execFileSync(join(here, "node_modules/.bin/tsc"), ["--noEmit", "-p", project], { cwd: dir, stdio: "pipe" });
-      console.error(`kind-check: tsc accepted ${c.name}`);
-      bad++;
-      continue;
+      await run(join(here, "node_modules/.bin/tsc"), ["--noEmit", "-p", project], { cwd: dir });
+      return null;
     } catch (e) {
-      output = `${e.stdout ?? ""}`;
+      const output = `${e.stdout ?? ""}`;
+      return [...new Set(output.split("\n").filter((l) => l.includes("error TS")).map((l) => l.split("(")[0]))];
     }
-    const where = [...new Set(output.split("\n").filter((l) => l.includes("error TS")).map((l) => l.split("(")[0]))];
-    console.log(`kind-check: ${c.name} fails tsc in ${where.join(", ")}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+}
+
+// The cases are independent: each checks its own copy, as many at once as there are cores.
+const results = new Array(cases.length);
+let next = 0;
+async function worker() {
+  while (next < cases.length) {
+    const i = next++;
+    results[i] = await check(cases[i]);
+  }
+}
+await Promise.all(Array.from({ length: Math.min(availableParallelism(), cases.length) }, worker));
+let bad = 0;
+for (const [i, c] of cases.entries()) {
+  if (results[i] === null) {
+    console.error(`kind-check: tsc accepted ${c.name}`);
+    bad++;
+  } else {
+    console.log(`kind-check: ${c.name} fails tsc in ${results[i].join(", ")}`);
+  }
 }
 if (bad) process.exit(1);
