@@ -73,6 +73,22 @@ describe("a chat's history", () => {
     expect(withNewest(old, [msg("d", 40)], 2)).toEqual({ messages: [msg("d", 40)], hasMore: false });
     expect(withNewest(undefined, page, 2).hasMore).toBe(true);
   });
+
+  it("a refetch that was out while a live message came keeps that message, and only that one", () => {
+    const atStart: MessageList = { messages: [msg("a", 10), msg("gone", 20)], hasMore: false };
+    // While the request was out: "live" arrived by an event; the server had read the page before.
+    const now: MessageList = { messages: [...atStart.messages, msg("live", 30)], hasMore: false };
+    const page = [msg("a", 10)];
+    expect(withNewest(now, page, 50, atStart).messages.map((m) => m.id)).toEqual(["a", "live"]);
+    // A full page, older history kept before it, the live one after it.
+    const long: MessageList = { messages: [msg("old", 5), msg("a", 10), msg("b", 20), msg("live", 30)], hasMore: true };
+    const start: MessageList = { messages: long.messages.slice(0, 3), hasMore: true };
+    expect(withNewest(long, [msg("a", 10), msg("b", 20)], 2, start).messages.map((m) => m.id)).toEqual(["old", "a", "b", "live"]);
+    // The page already holds it: once.
+    expect(withNewest(now, [msg("a", 10), msg("live", 30)], 50, atStart).messages.map((m) => m.id)).toEqual(["a", "live"]);
+    // Without the cache at the start nothing is taken for live: the page decides.
+    expect(withNewest(now, page, 50).messages.map((m) => m.id)).toEqual(["a"]);
+  });
 });
 
 describe("the chat list", () => {

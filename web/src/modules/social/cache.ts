@@ -40,16 +40,21 @@ export function prependOlder(list: MessageList, older: readonly Message[], limit
 }
 
 /**
- * The newest `page` of a chat (a refetch) over what was loaded before: older history that was
- * loaded stays (when the page is full, so the history goes on before it); the page replaces the
- * range it covers, so an edit or a deletion there shows.
+ * The newest `page` of a chat (a refetch) over what is cached now: older history that was loaded
+ * stays (when the page is full, so the history goes on before it); the page replaces the range it
+ * covers, so an edit or a deletion there shows. `atStart` is the cache when the request left:
+ * a message cached since then came by a live event while the request was out, and stays when it
+ * is newer than the page (the server read the page before that message was written).
  */
-export function withNewest(old: MessageList | undefined, page: readonly Message[], limit: number): MessageList {
+export function withNewest(old: MessageList | undefined, page: readonly Message[], limit: number, atStart?: MessageList): MessageList {
   const full = page.length >= limit;
-  if (!old || !full || page.length === 0) return { messages: [...page].sort(order), hasMore: full };
+  const newest = page.at(-1)?.position ?? -Infinity;
+  const before = atStart && new Set(atStart.messages.map((m) => m.id));
+  const arrived = before ? (old?.messages ?? []).filter((m) => !before.has(m.id) && m.position > newest) : [];
+  if (!old || !full || page.length === 0) return { messages: [...page, ...arrived].sort(order), hasMore: full };
   const first = page[0]!.position;
   const kept = old.messages.filter((m) => m.position < first);
-  return { messages: [...kept, ...page].sort(order), hasMore: kept.length ? old.hasMore : true };
+  return { messages: [...kept, ...page, ...arrived].sort(order), hasMore: kept.length ? old.hasMore : true };
 }
 
 /** When a chat was last active (its newest message, else its start), for the list's order. */

@@ -588,7 +588,12 @@ function ChatView({ subject, profile, chatId, listed, listReady, onBack }: { sub
   const chat = listed ?? one.data;
   const q = useQuery({
     queryKey: key,
-    queryFn: async () => withNewest(qc.getQueryData<MessageList>(key), await getMessages(subject, profile, chatId), PAGE),
+    // The cache is read again when the answer is in: a live message merged meanwhile is kept.
+    queryFn: async () => {
+      const atStart = qc.getQueryData<MessageList>(key);
+      const page = await getMessages(subject, profile, chatId);
+      return withNewest(qc.getQueryData<MessageList>(key), page, PAGE, atStart);
+    },
     enabled: !!chat,
   });
   const messages = q.data?.messages ?? [];
