@@ -27,7 +27,7 @@ trap cleanup EXIT
 # rate limits raised out of the way (every client posts from 127.0.0.1). `env` execs the server,
 # so `$!` of `env … &` is the server itself (what kill must reach).
 server_env() {
-  senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG=warn STOA_SECRET_KEY="$KEY"
+  senv=(DATABASE_URL="$1" STOA_ADDR="127.0.0.1:$PORT" STOA_DATA_DIR="$DIR" STOA_LOG="${STOA_LOG:-warn}" STOA_SECRET_KEY="$KEY"
     STOA_PAYMENT_PROVIDERS=dummy STOA_DUMMY_WEBHOOK_DELAY="$DELAY"
     STOA_AUTH_RATE_BURST=1000000 STOA_AUTH_RATE_WINDOW=1 STOA_AUTH_ACCOUNT_RATE=1000000 STOA_WEBHOOK_RATE=1000000)
   # Mail goes through SMTP when a sink listens (see start_smtp_sink).
