@@ -202,6 +202,28 @@ async fn sessions_are_listed_and_revoking_one_ends_it_at_once(app: TestApp) {
         .get(&format!("/api/rbac/subjects/{}/sessions", a.id))
         .await;
     assert_eq!(list.data().as_array().unwrap().len(), 1);
+    // A session is known live from its sign-in (no read on its first request); one revoked
+    // before it was ever used is refused all the same.
+    let spare = app.login("phones@example.com", PASSWORD).await;
+    let list = me
+        .get(&format!("/api/rbac/subjects/{}/sessions", a.id))
+        .await;
+    let rows = list.data().as_array().unwrap().clone();
+    assert_eq!(rows.len(), 2, "{}", list.text);
+    let spare_sid = rows.iter().find(|r| r["current"] == false).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = me
+        .delete(&format!("/api/rbac/subjects/{}/sessions/{spare_sid}", a.id))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = app.bearer(&spare.jwt).get(&format!("{AUTH}/me")).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let list = me
+        .get(&format!("/api/rbac/subjects/{}/sessions", a.id))
+        .await;
+    assert_eq!(list.data().as_array().unwrap().len(), 1);
     // Someone else's sessions are not yours to see or end.
     let b = app.register("stranger@example.com").await;
     let r = app

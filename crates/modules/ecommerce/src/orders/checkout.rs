@@ -144,8 +144,35 @@ impl Commerce {
     ) -> Result<HashMap<Uuid, i64>> {
         let mut numbers = HashMap::new();
         for o in &loaded.orders {
+            // The buyer's fields, the number (taken first when the order has none: a checkout
+            // that fails after leaves a gap on PostgreSQL, as any failed checkout does) and the
+            // status, in one statement.
+            let number = match OrderRow::of(o)?.number {
+                Some(n) => n,
+                None => {
+                    stoa_store::counters::next(
+                        exec,
+                        ORDER_NUMBERS,
+                        &self.e.order,
+                        "number",
+                        FIRST_ORDER_NUMBER,
+                    )
+                    .await?
+                }
+            };
+            let mut extra = vec![
+                ("language", Val::Text(paying.language.clone())),
+                ("number", Val::Int(number)),
+                ("updatedAt", Val::Timestamp(now())),
+            ];
+            if let Some(e) = &paying.email {
+                extra.push(("email", Val::Text(e.clone())));
+            }
+            if let Some(c) = &paying.comment {
+                extra.push(("comment", Val::Text(c.clone())));
+            }
             let row = self
-                .transition_in(exec, o, Move::to("paying", actor), roles)
+                .transition_with(exec, o, Move::to("paying", actor), roles, extra)
                 .await
                 .map_err(|e| match e {
                     Error::Conflict { .. } => Error::conflict_field(
@@ -154,35 +181,7 @@ impl Commerce {
                     ),
                     other => other,
                 })?;
-            let placed = OrderRow::of(&row)?;
-            let oid = placed.id;
-            let mut fields = Map::new();
-            fields.insert("language".into(), json!(paying.language));
-            if let Some(e) = &paying.email {
-                fields.insert("email".into(), json!(e));
-            }
-            if let Some(c) = &paying.comment {
-                fields.insert("comment".into(), json!(c));
-            }
-            self.store
-                .update_in(exec, &self.e.order, oid, &fields)
-                .await?;
-            let number = match placed.number {
-                Some(n) => n,
-                None => {
-                    let n = stoa_store::counters::next(
-                        exec,
-                        ORDER_NUMBERS,
-                        &self.e.order,
-                        "number",
-                        FIRST_ORDER_NUMBER,
-                    )
-                    .await?;
-                    let set = [("number", Val::Int(n))];
-                    repo::set_if(exec, &self.e.order, oid, &set, &[]).await?;
-                    n
-                }
-            };
+            let oid = OrderRow::of(&row)?.id;
             numbers.insert(oid, number);
             // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
             // the transaction go through it: a second pooled connection per checkout would

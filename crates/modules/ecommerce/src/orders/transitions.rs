@@ -55,6 +55,20 @@ impl Commerce {
         mv: Move<'_>,
         roles: bool,
     ) -> Result<Record> {
+        self.transition_with(exec, order, mv, roles, Vec::new())
+            .await
+    }
+
+    /// [`Self::transition_in`], with `extra` fields written in the same statement as the status
+    /// (the checkout's buyer, language and number: one round trip, not four).
+    pub(super) async fn transition_with(
+        &self,
+        exec: &mut Exec<'_>,
+        order: &Record,
+        mv: Move<'_>,
+        roles: bool,
+        extra: Vec<(&str, Val)>,
+    ) -> Result<Record> {
         let Move {
             to,
             actor,
@@ -78,6 +92,7 @@ impl Commerce {
         } else if to == "new" {
             set.push(("type", Val::Text("cart".into())));
         }
+        set.extend(extra);
         let row = repo::set_if(
             exec,
             &self.e.order,

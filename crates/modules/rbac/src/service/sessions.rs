@@ -85,13 +85,40 @@ impl Auth {
 
     // ---- sessions ------------------------------------------------------------------------
 
+    /// Remembers session `sid` of `subject`, just written, as live (see [`Auth::session_live`]),
+    /// so the first request it signs costs no read. `v` is `rbac.session`'s version read before
+    /// the session's transaction committed: a revocation can only reach the row after that
+    /// commit, and moves the version past `v`, so the entry can never outlive one.
+    pub(super) fn remember_session(
+        &self,
+        v: u64,
+        sid: Uuid,
+        subject: Uuid,
+        expires: OffsetDateTime,
+    ) {
+        if let Ok(mut g) = self.live.write() {
+            if g.0 != v {
+                if self.store.rows_changed_version("rbac.session") != v {
+                    return;
+                }
+                *g = (v, HashMap::new());
+            }
+            if g.1.len() >= 100_000 {
+                g.1.clear();
+            }
+            g.1.insert(sid, (subject, expires));
+        }
+    }
+
+    /// Writes a new session of `subject` in `exec`'s transaction: its id, refresh token and
+    /// expiry.
     pub(crate) async fn start_session(
         &self,
         exec: &mut Exec<'_>,
         subject: Uuid,
         ctx: &Ctx,
         mfa: bool,
-    ) -> Result<(Uuid, String)> {
+    ) -> Result<(Uuid, String, OffsetDateTime)> {
         let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
         let ua: Option<String> = ctx
             .user_agent
@@ -138,7 +165,7 @@ impl Auth {
             )
             .await?;
         }
-        Ok((sid, token))
+        Ok((sid, token, expires))
     }
 
     pub(crate) fn tokens(
@@ -185,10 +212,12 @@ impl Auth {
                 return Err(wrong_credentials());
             }
         }
-        let (sid, refresh) = self
+        let (sid, refresh, expires) = self
             .start_session(&mut tx.exec(), subject, ctx, mfa)
             .await?;
+        let v = self.store.rows_changed_version("rbac.session");
         tx.commit().await?;
+        self.remember_session(v, sid, subject, expires);
         self.tokens(subject, sid, refresh, mfa)
     }
 
