@@ -844,6 +844,30 @@ pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> R
     Ok(row)
 }
 
+/// Inserts the row `vals` unless its unique field `key` holds the same value in another row
+/// (`INSERT … ON CONFLICT (key) DO NOTHING`): `None` then, and nothing written. A generated slug
+/// is tried this way, one statement where a check and an insert were two.
+pub async fn insert_unless_taken(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    vals: &[(usize, Val)],
+    key: usize,
+) -> Result<Option<Record>> {
+    let mut s = insert_statement(e, vals, exec.backend())?;
+    s.on_conflict(
+        OnConflict::column(Alias::new(e.fields[key].column.as_str()))
+            .do_nothing()
+            .to_owned(),
+    );
+    s.returning(returning(e));
+    let Some(row) = fetch_one(exec, e, &s).await? else {
+        return Ok(None);
+    };
+    exec.inserted(e);
+    crate::tap::tell(exec, e, crate::tap::Change::Created(&row)).await?;
+    Ok(Some(row))
+}
+
 /// Inserts the row `vals`, or — when its unique field `key` is taken — adds the new row's
 /// `counter` to the existing row's (`INSERT … ON CONFLICT (key) DO UPDATE SET counter = counter +
 /// excluded.counter`): a counter bumped in one statement, whoever else bumps it. Returns the

@@ -656,9 +656,15 @@ impl Store {
                 None => vals.push((*i, v.clone())),
             }
         }
-        self.fresh_generated_slugs(exec, e, input, &mut vals)
-            .await?;
-        let row = match repo::insert(exec, e, &vals).await {
+        let inserted = match generated_slug(e, input, &vals) {
+            Some(slot) => insert_fresh_slug(exec, e, &mut vals, slot).await,
+            None => {
+                self.fresh_generated_slugs(exec, e, input, &mut vals)
+                    .await?;
+                repo::insert(exec, e, &vals).await
+            }
+        };
+        let row = match inserted {
             Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
                 .explain_missing_reference(exec, e, &vals)
                 .await
@@ -926,4 +932,40 @@ fn check_bulk(n: usize) -> Result<()> {
 fn rand_suffix() -> String {
     let id = Uuid::new_v4().simple().to_string();
     id[..6].to_owned()
+}
+
+/// The place in `vals` of the one slug the store generates for this row (a unique field with a
+/// random default, not given in `input`), when there is exactly one.
+fn generated_slug(e: &Entity, input: &Map<String, Json>, vals: &[(usize, Val)]) -> Option<usize> {
+    let mut slots = vals.iter().enumerate().filter(|(_, (i, _))| {
+        let f = &e.fields[*i];
+        f.unique
+            && f.default == DefaultValue::RandomSlug
+            && input.get(f.name).is_none_or(Json::is_null)
+    });
+    let (slot, _) = slots.next()?;
+    slots.next().is_none().then_some(slot)
+}
+
+/// Inserts `vals` with the generated slug at `slot`, drawing another when it is taken (the
+/// insert skips a taken slug rather than fail), so a random clash never reaches the client as a
+/// 409 it did not cause.
+async fn insert_fresh_slug(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    vals: &mut [(usize, Val)],
+    slot: usize,
+) -> Result<Record> {
+    for attempt in 0..=20 {
+        if let Some(row) = repo::insert_unless_taken(exec, e, vals, vals[slot].0).await? {
+            return Ok(row);
+        }
+        let base = words::random_slug();
+        vals[slot].1 = Val::Text(if attempt < 3 {
+            base
+        } else {
+            format!("{base}-{}", rand_suffix())
+        });
+    }
+    Err(Error::internal("could not generate a unique slug"))
 }

@@ -356,3 +356,37 @@ async fn concurrent_writers_all_succeed(app: TestApp) {
     assert_eq!(r.header("x-total-count"), Some("40"));
 }
 dual_test!(concurrent_writers_all_succeed);
+
+/// A slug the store generates is drawn again when another row holds it (the insert skips a
+/// taken slug rather than fail); a slug the caller gives that is taken is refused, not redrawn.
+async fn a_generated_slug_that_is_taken_is_drawn_again(app: TestApp) {
+    use stoa_kernel::value::Val;
+    let store = &app.store;
+    let e = store.entity("rbac.subject").unwrap();
+    let first = store.create(&e, &serde_json::Map::new()).await.unwrap();
+    let taken = first.text("slug").unwrap().to_owned();
+    assert!(stoa_kernel::words::is_made_up(&taken), "{taken}");
+    let slot = e.field_index("slug").unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let row = store
+        .create_with_in(
+            &mut tx.exec(),
+            &e,
+            &serde_json::Map::new(),
+            &[(slot, Val::Text(taken.clone()))],
+        )
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let drawn = row.text("slug").unwrap();
+    assert_ne!(drawn, taken);
+    assert!(stoa_kernel::words::is_made_up(drawn), "{drawn}");
+    let given: serde_json::Map<String, Value> =
+        serde_json::from_value(json!({ "slug": taken })).unwrap();
+    let err = store.create(&e, &given).await.unwrap_err();
+    assert!(
+        matches!(err, stoa_kernel::Error::Conflict { .. }),
+        "{err:?}"
+    );
+}
+dual_test!(a_generated_slug_that_is_taken_is_drawn_again);
