@@ -834,14 +834,26 @@ fn insert_statement(
 }
 
 pub async fn insert(exec: &mut Exec<'_>, e: &Entity, vals: &[(usize, Val)]) -> Result<Record> {
-    let mut s = insert_statement(e, vals, exec.backend())?;
-    s.returning(returning(e));
-    let row = fetch_one(exec, e, &s)
+    let s = insert_statement(e, vals, exec.backend())?;
+    inserted(exec, e, s)
         .await?
-        .ok_or_else(|| Error::internal("insert returned no row"))?;
+        .ok_or_else(|| Error::internal("insert returned no row"))
+}
+
+/// Runs insert `s`, returning the row it wrote (none when its `ON CONFLICT` skipped it), recorded
+/// in `exec` and told to its tap.
+async fn inserted(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    mut s: sea_query::InsertStatement,
+) -> Result<Option<Record>> {
+    s.returning(returning(e));
+    let Some(row) = fetch_one(exec, e, &s).await? else {
+        return Ok(None);
+    };
     exec.inserted(e);
     crate::tap::tell(exec, e, crate::tap::Change::Created(&row)).await?;
-    Ok(row)
+    Ok(Some(row))
 }
 
 /// Inserts the row `vals` unless its unique field `key` holds the same value in another row
@@ -859,13 +871,7 @@ pub async fn insert_unless_taken(
             .do_nothing()
             .to_owned(),
     );
-    s.returning(returning(e));
-    let Some(row) = fetch_one(exec, e, &s).await? else {
-        return Ok(None);
-    };
-    exec.inserted(e);
-    crate::tap::tell(exec, e, crate::tap::Change::Created(&row)).await?;
-    Ok(Some(row))
+    inserted(exec, e, s).await
 }
 
 /// Inserts the row `vals`, or — when its unique field `key` is taken — adds the new row's

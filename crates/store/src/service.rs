@@ -658,11 +658,7 @@ impl Store {
         }
         let inserted = match generated_slug(e, input, &vals) {
             Some(slot) => insert_fresh_slug(exec, e, &mut vals, slot).await,
-            None => {
-                self.fresh_generated_slugs(exec, e, input, &mut vals)
-                    .await?;
-                repo::insert(exec, e, &vals).await
-            }
+            None => repo::insert(exec, e, &vals).await,
         };
         let row = match inserted {
             Err(Error::Invalid { message, fields }) if fields.is_empty() => Err(self
@@ -673,39 +669,6 @@ impl Store {
         }?;
         after_write(exec, e, None, Some(&row), Some(input)).await?;
         Ok(row)
-    }
-
-    /// Generated slugs are checked against the table (and regenerated) so a random clash never
-    /// reaches the client as a 409 it did not cause.
-    async fn fresh_generated_slugs(
-        &self,
-        exec: &mut Exec<'_>,
-        e: &Entity,
-        input: &Map<String, Json>,
-        vals: &mut [(usize, Val)],
-    ) -> Result<()> {
-        for (i, v) in vals.iter_mut() {
-            let f = &e.fields[*i];
-            if !(f.unique && f.default == DefaultValue::RandomSlug)
-                || input.get(f.name).is_some_and(|x| !x.is_null())
-            {
-                continue;
-            }
-            let mut attempt = 0;
-            while repo::exists(exec, e, *i, v).await? {
-                attempt += 1;
-                let base = words::random_slug();
-                *v = Val::Text(if attempt < 4 {
-                    base
-                } else {
-                    format!("{base}-{}", rand_suffix())
-                });
-                if attempt > 20 {
-                    return Err(Error::internal("could not generate a unique slug"));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// SQLite does not say which foreign key failed: find the reference that points nowhere.
@@ -934,17 +897,15 @@ fn rand_suffix() -> String {
     id[..6].to_owned()
 }
 
-/// The place in `vals` of the one slug the store generates for this row (a unique field with a
-/// random default, not given in `input`), when there is exactly one.
+/// The place in `vals` of the slug the store generates for this row: the unique field with a
+/// random default (`slug_field`, one an entity at most), when `input` does not give it.
 fn generated_slug(e: &Entity, input: &Map<String, Json>, vals: &[(usize, Val)]) -> Option<usize> {
-    let mut slots = vals.iter().enumerate().filter(|(_, (i, _))| {
+    vals.iter().position(|(i, _)| {
         let f = &e.fields[*i];
         f.unique
             && f.default == DefaultValue::RandomSlug
             && input.get(f.name).is_none_or(Json::is_null)
-    });
-    let (slot, _) = slots.next()?;
-    slots.next().is_none().then_some(slot)
+    })
 }
 
 /// Inserts `vals` with the generated slug at `slot`, drawing another when it is taken (the

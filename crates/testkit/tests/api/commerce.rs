@@ -491,11 +491,13 @@ async fn checkout(db: Db) {
         assert_eq!(r.status, 422, "{body}: {}", r.text);
         assert!(r.text.contains(field), "{}", r.text);
     }
-    assert_eq!(order_row(&app, &order).await["status"], json!("new"));
+    let cart = order_row(&app, &order).await;
+    assert_eq!(cart["status"], json!("new"));
+    assert!(cart["number"].is_null(), "{cart}");
     let r = me
         .post(
             &format!("{}/checkout", orders(&s)),
-            &json!({"provider": "dummy", "email": "Buyer@Example.com", "amount": "1", "language": "en", "ecommerceModule": {"orders": [{"id": order}]}}),
+            &json!({"provider": "dummy", "email": "Buyer@Example.com", "amount": "1", "language": "en", "comment": "  ring twice ", "ecommerceModule": {"orders": [{"id": order}]}}),
         )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
@@ -527,6 +529,19 @@ async fn checkout(db: Db) {
         (o["status"].as_str(), o["type"].as_str()),
         (Some("paying"), Some("cart"))
     );
+    // The buyer's address, language and comment, a number and the time of the change: written
+    // with the status.
+    assert_eq!(
+        (&o["email"], &o["language"], &o["comment"]),
+        (
+            &json!("buyer@example.com"),
+            &json!("en"),
+            &json!("ring twice")
+        ),
+        "{o}"
+    );
+    assert!(o["number"].as_i64().is_some_and(|n| n >= 1001), "{o}");
+    assert_ne!(o["updatedAt"], cart["updatedAt"], "{o}");
     // Deanonymised: the guest's email became an identity of provider `email`…
     assert_eq!(
         identities(&app, &s).await,

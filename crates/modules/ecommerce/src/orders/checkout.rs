@@ -147,7 +147,8 @@ impl Commerce {
             // The buyer's fields, the number (taken first when the order has none: a checkout
             // that fails after leaves a gap on PostgreSQL, as any failed checkout does) and the
             // status, in one statement.
-            let number = match OrderRow::of(o)?.number {
+            let placed = OrderRow::of(o)?;
+            let number = match placed.number {
                 Some(n) => n,
                 None => {
                     stoa_store::counters::next(
@@ -171,8 +172,7 @@ impl Commerce {
             if let Some(c) = &paying.comment {
                 extra.push(("comment", Val::Text(c.clone())));
             }
-            let row = self
-                .transition_with(exec, o, Move::to("paying", actor), roles, extra)
+            self.transition_with(exec, o, Move::to("paying", actor), roles, extra)
                 .await
                 .map_err(|e| match e {
                     Error::Conflict { .. } => Error::conflict_field(
@@ -181,7 +181,7 @@ impl Commerce {
                     ),
                     other => other,
                 })?;
-            let oid = OrderRow::of(&row)?.id;
+            let oid = placed.id;
             numbers.insert(oid, number);
             // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
             // the transaction go through it: a second pooled connection per checkout would

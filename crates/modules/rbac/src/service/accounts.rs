@@ -182,7 +182,7 @@ impl Auth {
         ctx: &Ctx,
     ) -> Result<Tokens> {
         let mut tx = self.store.begin().await?;
-        let (subject, sid, refresh, expires) = {
+        let opened = {
             let mut exec = tx.exec();
             let row = self
                 .store
@@ -217,14 +217,10 @@ impl Auth {
                     )
                     .await?;
             }
-            let (sid, refresh, expires) =
-                self.start_session(&mut exec, subject, ctx, false).await?;
-            (subject, sid, refresh, expires)
+            self.start_session(&mut exec, subject, ctx, false).await?
         };
-        let v = self.store.rows_changed_version("rbac.session");
         tx.commit().await?;
-        self.remember_session(v, sid, subject, expires);
-        self.tokens(subject, sid, refresh, false)
+        self.signed_in(opened)
     }
 
     pub async fn register(

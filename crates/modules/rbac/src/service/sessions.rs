@@ -40,13 +40,22 @@ impl Auth {
         let live = row.subject_id == Some(subject)
             && row.revoked_at.is_none()
             && expires.is_some_and(|x| x > now());
-        if live && let (Some(expires), Ok(mut g)) = (expires, self.live.write()) {
+        if live && let Some(expires) = expires {
+            self.keep_live(v, sid, subject, expires);
+        }
+        Ok(live)
+    }
+
+    /// Keeps session `sid` of `subject` as live until `expires`, for version `v` of
+    /// `rbac.session` — read before the session was known live (its row read, or its
+    /// transaction committed), so any change after that moves the version past `v`.
+    fn keep_live(&self, v: u64, sid: Uuid, subject: Uuid, expires: OffsetDateTime) {
+        if let Ok(mut g) = self.live.write() {
             if g.0 != v || g.1.len() >= 100_000 {
                 *g = (v, HashMap::new());
             }
             g.1.insert(sid, (subject, expires));
         }
-        Ok(live)
     }
 
     /// The caller's role ids (cached until subjects-to-roles changes).
@@ -85,40 +94,18 @@ impl Auth {
 
     // ---- sessions ------------------------------------------------------------------------
 
-    /// Remembers session `sid` of `subject`, just written, as live (see [`Auth::session_live`]),
-    /// so the first request it signs costs no read. `v` is `rbac.session`'s version read before
-    /// the session's transaction committed: a revocation can only reach the row after that
-    /// commit, and moves the version past `v`, so the entry can never outlive one.
-    pub(super) fn remember_session(
-        &self,
-        v: u64,
-        sid: Uuid,
-        subject: Uuid,
-        expires: OffsetDateTime,
-    ) {
-        if let Ok(mut g) = self.live.write() {
-            if g.0 != v {
-                if self.store.rows_changed_version("rbac.session") != v {
-                    return;
-                }
-                *g = (v, HashMap::new());
-            }
-            if g.1.len() >= 100_000 {
-                g.1.clear();
-            }
-            g.1.insert(sid, (subject, expires));
-        }
-    }
-
-    /// Writes a new session of `subject` in `exec`'s transaction: its id, refresh token and
-    /// expiry.
+    /// Writes a new session of `subject` in `exec`'s transaction; once that commits,
+    /// [`Auth::signed_in`] gives its tokens.
     pub(crate) async fn start_session(
         &self,
         exec: &mut Exec<'_>,
         subject: Uuid,
         ctx: &Ctx,
         mfa: bool,
-    ) -> Result<(Uuid, String, OffsetDateTime)> {
+    ) -> Result<Opened> {
+        // Read before the commit: a revocation can only reach the row after it (see
+        // `keep_live`).
+        let version = self.store.rows_changed_version("rbac.session");
         let expires = now() + Duration::from_secs(u64::try_from(self.cfg.refresh_ttl).unwrap_or(0));
         let ua: Option<String> = ctx
             .user_agent
@@ -165,7 +152,21 @@ impl Auth {
             )
             .await?;
         }
-        Ok((sid, token, expires))
+        Ok(Opened {
+            subject,
+            sid,
+            refresh: token,
+            expires,
+            mfa,
+            version,
+        })
+    }
+
+    /// The tokens of a session [`Auth::start_session`] wrote, its transaction committed; the
+    /// session is known live from here, so its first request costs no read.
+    pub(crate) fn signed_in(&self, o: Opened) -> Result<Tokens> {
+        self.keep_live(o.version, o.sid, o.subject, o.expires);
+        self.tokens(o.subject, o.sid, o.refresh, o.mfa)
     }
 
     pub(crate) fn tokens(
@@ -212,13 +213,11 @@ impl Auth {
                 return Err(wrong_credentials());
             }
         }
-        let (sid, refresh, expires) = self
+        let opened = self
             .start_session(&mut tx.exec(), subject, ctx, mfa)
             .await?;
-        let v = self.store.rows_changed_version("rbac.session");
         tx.commit().await?;
-        self.remember_session(v, sid, subject, expires);
-        self.tokens(subject, sid, refresh, mfa)
+        self.signed_in(opened)
     }
 
     /// After a correct first factor: a session, or — when the account has two-factor sign-in —
@@ -387,4 +386,15 @@ struct Presented {
     current: String,
     /// The hashes of its spent tokens (a reuse revokes the session).
     spent: String,
+}
+
+/// A session written by [`Auth::start_session`] in a transaction not yet committed.
+pub(crate) struct Opened {
+    subject: Uuid,
+    sid: Uuid,
+    refresh: String,
+    expires: OffsetDateTime,
+    mfa: bool,
+    /// `rbac.session`'s version before the session's transaction committed.
+    version: u64,
 }
