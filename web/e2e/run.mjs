@@ -82,9 +82,13 @@ for (const u of [...units.values()].sort((a, b) => b.seconds - a.seconds)) {
 }
 for (const g of groups) g.files.sort((a, b) => chosen.indexOf(a) - chosen.indexOf(b));
 
-/** The browser contexts a group's specs opened (kept in its state). */
+/** Whether `v` is a browser context the harness opened (its page and the problems it saw). */
+const isContext = (v) => Boolean(v) && typeof v === "object" && "page" in v && Array.isArray(v.problems);
+
+/** Every browser context a group's specs kept in its state, at its top or one level down (the
+ * chat's, by name): a new spec file's contexts are screenshotted and checked without a list here. */
 function contexts(state) {
-  return [state.w, state.a, state.linker, state.user, state.site, state.mobile, state.tools, state.toolsMobile, state.audit, state.totp, state.donor, state.words, state.words2, state.editor, state.hooks, state.hooksMobile, state.oidc, state.oidcPhone, ...Object.values(state.chat ?? {})].filter(Boolean);
+  return Object.values(state).flatMap((v) => (isContext(v) ? [v] : v && typeof v === "object" ? Object.values(v).filter(isContext) : []));
 }
 
 const started = Date.now();
