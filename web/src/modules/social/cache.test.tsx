@@ -180,6 +180,39 @@ describe("the composer", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("clears as a message leaves: what is typed while it is on its way is kept and sent after it, in order", async () => {
+    const sent: string[] = [];
+    const answers: ((ok: boolean) => void)[] = [];
+    const onSend = (t: string) =>
+      new Promise<boolean>((resolve) => {
+        sent.push(t);
+        answers.push(resolve);
+      });
+    render(<Composer pending={false} onSend={onSend} />);
+    const box = screen.getByRole("textbox", { name: "Message" });
+    await userEvent.type(box, "first{Enter}");
+    expect(box).toHaveValue("");
+    expect(sent).toEqual(["first"]);
+    // The first is still on its way: the second is accepted, and waits for it.
+    await userEvent.type(box, "second{Enter}");
+    expect(box).toHaveValue("");
+    expect(sent).toEqual(["first"]);
+    await userEvent.type(box, "still typing");
+    answers[0]?.(true);
+    await vi.waitFor(() => expect(sent).toEqual(["first", "second"]));
+    // The first's answer did not wipe what is being typed.
+    expect(box).toHaveValue("still typing");
+    // A message that fails does not overwrite new words; into an empty box it comes back.
+    answers[1]?.(false);
+    await new Promise((settled) => setTimeout(settled, 20));
+    expect(box).toHaveValue("still typing");
+    await userEvent.clear(box);
+    await userEvent.type(box, "third{Enter}");
+    await vi.waitFor(() => expect(sent).toEqual(["first", "second", "third"]));
+    answers[2]?.(false);
+    await vi.waitFor(() => expect(box).toHaveValue("third"));
+  });
+
   it("uploads attachments with progress, sends their ids (words optional), and drops a failed one", async () => {
     const sent: [string, string[]][] = [];
     let finish: (() => void) | undefined;

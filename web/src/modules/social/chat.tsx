@@ -473,15 +473,27 @@ export function Composer({
   const picker = useRef<HTMLInputElement>(null);
   const uploading = files.some((f) => !f.file);
   const ready = files.flatMap((f) => (f.file ? [f.file.id] : []));
-  const canSend = !pending && !uploading && (text.trim().length > 0 || ready.length > 0);
+  // Sends wait for the one before them, so messages keep the order they were written in.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const canSend = !uploading && (text.trim().length > 0 || ready.length > 0);
+  // The box is cleared as the message leaves, so what is typed next while it is on its way is
+  // neither refused nor wiped when the server answers. A message that fails comes back into the
+  // box (with its files) unless something new has been written there meanwhile; the toast says why.
   const submit = () => {
     if (!canSend) return;
-    void onSend(text.trim(), ready).then((ok) => {
-      if (ok) {
-        setText("");
-        setFiles([]);
-      }
-    });
+    const body = text.trim();
+    const ids = ready;
+    const kept = files;
+    setText("");
+    setFiles([]);
+    queue.current = queue.current
+      .then(() => onSend(body, ids))
+      .catch(() => false)
+      .then((ok) => {
+        if (ok) return;
+        setText((now) => (now === "" ? body : now));
+        setFiles((now) => (now.length === 0 ? kept : now));
+      });
   };
   const attach = (list: FileList | null) => {
     if (!list || !onUpload) return;
