@@ -5,7 +5,8 @@
 #   2. idle memory: RssAnon at rest (no page) 5 and REST (15) s after start; VmRSS 5 s after one
 #      page, and what holds it (smaps_rollup: anonymous against
 #      file-backed; the largest mappings);
-#   3. under load: wrk by id and list on the API (as bench/api.sh, DURATION each) then VmHWM and VmRSS.
+#   3. under load: wrk by id and list on the API (as bench/api.sh, DURATION each) then VmHWM and VmRSS,
+#      and VmRSS and RssAnon 5 s after the load.
 #
 #   bench/footprint.sh
 #   RUNS=10 DURATION=20s bench/footprint.sh
@@ -83,3 +84,6 @@ echo "## under load: wrk -t2 -c32 -d$DURATION by id, then list (limit 100)"
 wrk -t2 -c32 -d"$DURATION" "$base/api/blog/articles/$id" | grep -E 'Requests/sec'
 wrk -t2 -c32 -d"$DURATION" "$base/api/blog/articles?limit=100" | grep -E 'Requests/sec'
 grep -E 'VmRSS|VmHWM' "/proc/$pid/status" | tr -s ' \t' ' '
+# What the server keeps once the load is over.
+sleep 5
+echo "## 5 s after the load: $(grep -E 'VmRSS|RssAnon' "/proc/$pid/status" | tr -s ' \t' ' ' | paste -sd ' ')"
