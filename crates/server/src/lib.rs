@@ -95,6 +95,7 @@ fn routes(
     state: &AppState,
     modules: &Modules,
     ctx: &Context,
+    phases: &mut Phases,
 ) -> anyhow::Result<RouteBook<AppState>> {
     let ok = |id: &str, summary: &str| {
         let status = json!({"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]});
@@ -147,12 +148,20 @@ fn routes(
                 json!({"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text): requests by route and status with latency histograms, database connections, job queue and outcomes, cache lookups, notification and webhook outcomes. Admins only; STOA_METRICS_ADDR serves them unauthenticated on a private address", "tags": ["platform"], "x-hidden": true, "responses": responses})
             },
         )
-        .merge(modules.routes(ctx).map_err(anyhow::Error::msg)?)
+        ;
+    // The start's longest step; its parts are logged apart so a regression shows where it is.
+    let own = modules.routes(ctx).map_err(anyhow::Error::msg)?;
+    phases.mark("routes: modules");
+    let generic = stoa_api::api_routes(state);
+    phases.mark("routes: generic API");
+    let book = book
+        .merge(own)
         .merge(stoa_api::live::routes(
             ctx.need::<stoa_api::live::Hub>()
                 .map_err(anyhow::Error::msg)?,
         ))
-        .merge(stoa_api::api_routes(state));
+        .merge(generic);
+    phases.mark("routes: merged");
     Ok(book)
 }
 
@@ -267,8 +276,7 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
             stoa_api::answers::TTL,
         ),
     };
-    let book = routes(&state, &modules, &ctx)?;
-    phases.mark("routes");
+    let book = routes(&state, &modules, &ctx, &mut phases)?;
     let (book, slot) = stoa_api::with_openapi(book);
     let (api, operations) = book.into_parts();
     let rules: Arc<stoa_api::later::Later<stoa_api::strict::Rules>> = Arc::default();
