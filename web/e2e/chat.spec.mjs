@@ -1,7 +1,7 @@
 // Chats and the live connection end to end: two people chat and see each other within a second,
 // a third person hears nothing, a page that went offline catches up, and an admin's edit shows on
 // an open public page without a reload.
-import { ADMIN, expect, screen, SECRET_KEY, signIn, watchedContext } from "./harness.mjs";
+import { ADMIN, axeFindings, expect, screen, SECRET_KEY, signIn, watchedContext } from "./harness.mjs";
 import { makePng } from "./media.spec.mjs";
 
 const AUTH = "/en/rbac/subject/authentication";
@@ -224,6 +224,22 @@ export const chatSpecs = [
       await screen(page, "chat-mobile-chat");
       await page.getByRole("button", { name: "Back to chats" }).click();
       await item.waitFor();
+      // The same chat in Russian: a message written and sent from the keyboard alone leaves the box
+      // empty at once; read at 390 px and at 1366 px.
+      await page.goto("/ru/social/chats");
+      await page.getByTestId("chat-item").filter({ hasText: "Alice Chat" }).click();
+      await message(page, "And a second one").waitFor();
+      const composer = page.getByTestId("composer");
+      await composer.focus();
+      await page.keyboard.type("Привет с телефона");
+      await page.keyboard.press("Enter");
+      expect((await composer.inputValue()) === "", "the box is empty as the message leaves");
+      await message(page, "Привет с телефона").waitFor();
+      await screen(page, "chat-mobile-chat-ru");
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await screen(page, "chat-conversation-ru");
+      const axe = await axeFindings(page);
+      expect(axe.length === 0, `axe on the Russian chat: ${axe.join("; ")}`);
       await s.chat.phone.context.close();
     },
   ],

@@ -103,7 +103,7 @@ fn routes(
         responses.insert("200".into(), stoa_api::openapi::ok("OK", status));
         json!({"operationId": id, "summary": summary, "tags": ["platform"], "responses": responses})
     };
-    let book = RouteBook::new()
+    let platform = RouteBook::new()
         .add(
             Access::Public,
             "GET",
@@ -147,14 +147,13 @@ fn routes(
                 // (generators know no OpenMetrics type); docs/deployment.md describes it.
                 json!({"operationId": "metrics", "summary": "Prometheus metrics (OpenMetrics text): requests by route and status with latency histograms, database connections, job queue and outcomes, cache lookups, notification and webhook outcomes. Admins only; STOA_METRICS_ADDR serves them unauthenticated on a private address", "tags": ["platform"], "x-hidden": true, "responses": responses})
             },
-        )
-        ;
+        );
     // The start's longest step; its parts are logged apart so a regression shows where it is.
     let own = modules.routes(ctx).map_err(anyhow::Error::msg)?;
     phases.mark("routes: modules");
     let generic = stoa_api::api_routes(state);
     phases.mark("routes: generic API");
-    let book = book
+    let book = platform
         .merge(own)
         .merge(stoa_api::live::routes(
             ctx.need::<stoa_api::live::Hub>()

@@ -188,11 +188,13 @@ describe("the composer", () => {
         sent.push(t);
         answers.push(resolve);
       });
-    render(<Composer pending={false} onSend={onSend} />);
+    const { rerender } = render(<Composer pending={false} onSend={onSend} />);
     const box = screen.getByRole("textbox", { name: "Message" });
     await userEvent.type(box, "first{Enter}");
     expect(box).toHaveValue("");
     expect(sent).toEqual(["first"]);
+    // As in the chat: the parent marks its send pending until the server answers.
+    rerender(<Composer pending onSend={onSend} />);
     // The first is still on its way: the second is accepted, and waits for it.
     await userEvent.type(box, "second{Enter}");
     expect(box).toHaveValue("");
@@ -200,6 +202,7 @@ describe("the composer", () => {
     await userEvent.type(box, "still typing");
     answers[0]?.(true);
     await vi.waitFor(() => expect(sent).toEqual(["first", "second"]));
+    rerender(<Composer pending={false} onSend={onSend} />);
     // The first's answer did not wipe what is being typed.
     expect(box).toHaveValue("still typing");
     // A message that fails does not overwrite new words; into an empty box it comes back.
