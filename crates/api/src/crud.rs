@@ -283,7 +283,7 @@ pub fn entity_routes(
     let item = format!("{base}/{{id}}");
     let mut book = book;
     let x = e.clone();
-    book = book.add(
+    book = book.add_later(
         read,
         "GET",
         &base,
@@ -296,10 +296,13 @@ pub fn entity_routes(
                 async move { find(s, x, q, ip.map(|i| i.0), &uri.0).await }
             },
         ),
-        ops::find(&e),
+        {
+            let e = e.clone();
+            move || ops::find(&e)
+        },
     );
     let x = e.clone();
-    book = book.add(
+    book = book.add_later(
         read,
         "GET",
         &item,
@@ -311,21 +314,27 @@ pub fn entity_routes(
                 async move { get_one(s, x, id, &uri.0).await }
             },
         ),
-        ops::get(&e),
+        {
+            let e = e.clone();
+            move || ops::get(&e)
+        },
     );
     if e.ops.create {
         let x = e.clone();
-        book = book.add(
+        book = book.add_later(
             Access::Admin,
             "POST",
             &base,
             post(move |State(s): State<AppState>, req: Request| create(s, x.clone(), req)),
-            ops::create(&e),
+            {
+                let e = e.clone();
+                move || ops::create(&e)
+            },
         );
     }
     if e.ops.update {
         let x = e.clone();
-        book = book.add(
+        book = book.add_later(
             Access::Admin,
             "PATCH",
             &item,
@@ -334,47 +343,62 @@ pub fn entity_routes(
                     update(s, x.clone(), id, req)
                 },
             ),
-            ops::update(&e),
+            {
+                let e = e.clone();
+                move || ops::update(&e)
+            },
         );
     }
     if e.ops.delete {
         let x = e.clone();
-        book = book.add(
+        book = book.add_later(
             Access::Admin,
             "DELETE",
             &item,
             delete(move |State(s): State<AppState>, Path(id): Path<String>| {
                 remove(s, x.clone(), id)
             }),
-            ops::delete(&e),
+            {
+                let e = e.clone();
+                move || ops::delete(&e)
+            },
         );
     }
     if e.ops.find_or_create {
         let x = e.clone();
-        book = book.add(
+        book = book.add_later(
             Access::Admin,
             "POST",
             &format!("{base}/find-or-create"),
             post(move |State(s): State<AppState>, req: Request| find_or_create(s, x.clone(), req)),
-            ops::find_or_create(&e),
+            {
+                let e = e.clone();
+                move || ops::find_or_create(&e)
+            },
         );
     }
     if e.ops.bulk {
         let x = e.clone();
-        book = book.add(
+        book = book.add_later(
             Access::Admin,
             "POST",
             &format!("{base}/bulk"),
             post(move |State(s): State<AppState>, req: Request| bulk_create(s, x.clone(), req)),
-            ops::bulk_create(&e),
+            {
+                let e = e.clone();
+                move || ops::bulk_create(&e)
+            },
         );
         let x = e.clone();
-        book = book.add(
+        book = book.add_later(
             Access::Admin,
             "PATCH",
             &format!("{base}/bulk"),
             patch(move |State(s): State<AppState>, req: Request| bulk_update(s, x.clone(), req)),
-            ops::bulk_update(&e),
+            {
+                let e = e.clone();
+                move || ops::bulk_update(&e)
+            },
         );
     }
     book

@@ -794,7 +794,7 @@ pub fn document(
         if op.doc.get("x-hidden").and_then(Value::as_bool) == Some(true) {
             continue;
         }
-        let mut doc = op.doc.clone();
+        let mut doc = op.document();
         finish_operation(&mut doc, op.access, &mut schemas);
         let entry = paths.entry(op.path.clone()).or_insert_with(|| json!({}));
         entry[op.method.to_ascii_lowercase()] = doc;

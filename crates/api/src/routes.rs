@@ -42,17 +42,35 @@ impl Access {
     }
 }
 
-#[derive(Clone, Debug)]
+/// An operation object made when the OpenAPI document is (off the start path), not when the
+/// route is registered: the generic routes' 900-odd objects were most of the start's route step.
+pub type MakeDoc = std::sync::Arc<dyn Fn() -> Value + Send + Sync>;
+
+#[derive(Clone)]
 pub struct Operation {
     /// Upper-case HTTP method.
     pub method: &'static str,
     /// OpenAPI-style path (`/api/blog/articles/{id}`), the same syntax axum routes use.
     pub path: String,
-    /// The OpenAPI operation object; once the document is built, only its `x-hidden` mark
-    /// ([`Operation::outline`]).
+    /// The OpenAPI operation object given at registration (`Null` for one made later,
+    /// [`RouteBook::add_later`]); once the document is built, only its `x-hidden` mark
+    /// ([`Operation::outline`]). The whole object is [`Operation::document`].
     pub doc: Value,
     /// Who may call it by default.
     pub access: Access,
+    make: Option<MakeDoc>,
+}
+
+impl std::fmt::Debug for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Operation")
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .field("access", &self.access)
+            .field("doc", &self.doc)
+            .field("later", &self.make.is_some())
+            .finish()
+    }
 }
 
 impl Operation {
@@ -64,6 +82,16 @@ impl Operation {
             path: self.path.clone(),
             doc: self.outline_doc(),
             access: self.access,
+            make: None,
+        }
+    }
+
+    /// The whole OpenAPI operation object, with its `x-access` mark (made now if it was
+    /// registered with [`RouteBook::add_later`]).
+    pub fn document(&self) -> Value {
+        match &self.make {
+            Some(make) => marked(make(), self.access),
+            None => self.doc.clone(),
         }
     }
 
@@ -84,6 +112,13 @@ pub const AGENT: &str = "x-agent";
 /// `doc` marked worth an agent's time ([`AGENT`]).
 pub fn for_agents(mut doc: Value) -> Value {
     doc[AGENT] = Value::Bool(true);
+    doc
+}
+
+fn marked(mut doc: Value, access: Access) -> Value {
+    if let Some(o) = doc.as_object_mut() {
+        o.insert("x-access".into(), Value::String(access.as_str().into()));
+    }
     doc
 }
 
@@ -120,14 +155,30 @@ impl<S: Clone + Send + Sync + 'static> RouteBook<S> {
         self.ops.push(Operation {
             method,
             path: path.to_owned(),
-            doc: {
-                let mut doc = doc;
-                if let Some(o) = doc.as_object_mut() {
-                    o.insert("x-access".into(), Value::String(access.as_str().into()));
-                }
-                doc
-            },
+            doc: marked(doc, access),
             access,
+            make: None,
+        });
+        self
+    }
+
+    /// [`RouteBook::add`] with an operation object made only when the OpenAPI document is (never
+    /// hidden: `x-hidden` is read before the document is made).
+    pub fn add_later(
+        mut self,
+        access: Access,
+        method: &'static str,
+        path: &str,
+        handler: MethodRouter<S>,
+        make: impl Fn() -> Value + Send + Sync + 'static,
+    ) -> Self {
+        self.router = self.router.route(path, handler);
+        self.ops.push(Operation {
+            method,
+            path: path.to_owned(),
+            doc: Value::Null,
+            access,
+            make: Some(std::sync::Arc::new(make)),
         });
         self
     }
