@@ -30,6 +30,11 @@ impl<T> Later<T> {
         self.ready.send_replace(true);
     }
 
+    /// The maker failed (and logged why): whoever waits is answered at once, without a value.
+    pub fn fail(&self) {
+        self.ready.send_replace(true);
+    }
+
     /// The value, if made.
     pub fn now(&self) -> Option<&T> {
         self.value.get()
@@ -44,6 +49,23 @@ impl<T> Later<T> {
         let mut rx = self.ready.subscribe();
         let _ = tokio::time::timeout(PATIENCE, rx.wait_for(|ready| *ready)).await;
         self.value.get()
+    }
+}
+
+/// Runs `make` (the maker of `what`), logging a panic instead of letting it end the thread in
+/// silence: `None` then, and the caller [`Later::fail`]s what it was making.
+pub fn guarded<R>(what: &str, make: impl FnOnce() -> R) -> Option<R> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)) {
+        Ok(r) => Some(r),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!(what, panic = %why, "making it failed: requests for it get a 503");
+            None
+        }
     }
 }
 
@@ -69,5 +91,19 @@ mod tests {
         assert_eq!(waiter.await.unwrap(), Some(7));
         later.set(8);
         assert_eq!(later.get().await, Some(&7), "set once");
+    }
+
+    #[tokio::test]
+    async fn a_failed_maker_answers_waiters_at_once() {
+        let later = Arc::new(Later::<u32>::default());
+        let l = later.clone();
+        let waiter = tokio::spawn(async move { l.get().await.copied() });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let made = guarded("a value", || -> u32 { panic!("broken") });
+        assert_eq!(made, None);
+        later.fail();
+        let got = tokio::time::timeout(Duration::from_secs(1), waiter).await;
+        assert_eq!(got.expect("answered at once").unwrap(), None);
+        assert_eq!(later.get().await, None, "and so is the next one");
     }
 }

@@ -52,18 +52,27 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     let meta: Arc<later::Later<Arc<pack::Lazy>>> = Arc::default();
     let make = {
         let (meta, reg) = (meta.clone(), reg.clone());
-        move || {
-            let mut bytes =
-                serde_json::to_vec(&json!({"data": meta::meta(&reg)})).unwrap_or_default();
-            bytes.shrink_to_fit();
-            let packed = Arc::new(pack::Lazy::new(bytes::Bytes::from(bytes)));
+        move |pack: bool| {
+            let made = later::guarded("the entity description (/api/meta)", || {
+                let mut bytes =
+                    serde_json::to_vec(&json!({"data": meta::meta(&reg)})).unwrap_or_default();
+                bytes.shrink_to_fit();
+                Arc::new(pack::Lazy::new(bytes::Bytes::from(bytes)))
+            });
+            let Some(packed) = made else {
+                meta.fail();
+                return;
+            };
             meta.set(packed.clone());
-            packed.settle();
+            if pack {
+                packed.settle();
+            }
         }
     };
     match tokio::runtime::Handle::try_current() {
-        Ok(rt) => drop(rt.spawn_blocking(make)),
-        Err(_) => make(),
+        Ok(rt) => drop(rt.spawn_blocking(move || make(true))),
+        // No runtime (a test): made now, packed by its first request.
+        Err(_) => make(false),
     }
     let meta_doc = openapi::operation(
         None,

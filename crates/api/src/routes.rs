@@ -90,7 +90,17 @@ impl Operation {
     /// registered with [`RouteBook::add_later`]).
     pub fn document(&self) -> Value {
         match &self.make {
-            Some(make) => marked(make(), self.access),
+            Some(make) => {
+                let doc = make();
+                // Read before the document is made: a later object cannot hide its route.
+                debug_assert!(
+                    doc.get("x-hidden").is_none(),
+                    "{} {}",
+                    self.method,
+                    self.path
+                );
+                marked(doc, self.access)
+            }
             None => self.doc.clone(),
         }
     }

@@ -293,10 +293,19 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
     let servers = [ctx.config.public_url()];
     tokio::task::spawn_blocking(move || {
         let t = std::time::Instant::now();
-        let document = stoa_api::describe(&slot, &registry, &operations, &servers);
+        // A panic here (an operation object's maker) is logged and fails the API's requests
+        // with a 503 at once, instead of leaving them to wait in silence.
+        let made = stoa_api::later::guarded("the API description", || {
+            let document = stoa_api::describe(&slot, &registry, &operations, &servers);
+            stoa_api::strict::rules(&document)
+        });
         drop(operations);
-        rules.set(stoa_api::strict::rules(&document));
-        drop(document);
+        let Some(made) = made else {
+            rules.fail();
+            slot.fail();
+            return;
+        };
+        rules.set(made);
         tracing::info!(ms = t.elapsed().as_millis() as u64, "API described");
         // Then its bytes are gzipped, and the raw 2.2 MB let go (idle memory, issue 52).
         if let Some(doc) = slot.now() {
