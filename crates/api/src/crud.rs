@@ -281,6 +281,11 @@ pub fn entity_routes(
     };
     let base = collection_path(&e);
     let item = format!("{base}/{{id}}");
+    // Each operation object is made when the OpenAPI document is, not at start.
+    let later = |e: &Arc<Entity>, op: fn(&Entity) -> Value| {
+        let e = e.clone();
+        move || op(&e)
+    };
     let mut book = book;
     let x = e.clone();
     book = book.add_later(
@@ -296,10 +301,7 @@ pub fn entity_routes(
                 async move { find(s, x, q, ip.map(|i| i.0), &uri.0).await }
             },
         ),
-        {
-            let e = e.clone();
-            move || ops::find(&e)
-        },
+        later(&e, ops::find),
     );
     let x = e.clone();
     book = book.add_later(
@@ -314,10 +316,7 @@ pub fn entity_routes(
                 async move { get_one(s, x, id, &uri.0).await }
             },
         ),
-        {
-            let e = e.clone();
-            move || ops::get(&e)
-        },
+        later(&e, ops::get),
     );
     if e.ops.create {
         let x = e.clone();
@@ -326,10 +325,7 @@ pub fn entity_routes(
             "POST",
             &base,
             post(move |State(s): State<AppState>, req: Request| create(s, x.clone(), req)),
-            {
-                let e = e.clone();
-                move || ops::create(&e)
-            },
+            later(&e, ops::create),
         );
     }
     if e.ops.update {
@@ -343,10 +339,7 @@ pub fn entity_routes(
                     update(s, x.clone(), id, req)
                 },
             ),
-            {
-                let e = e.clone();
-                move || ops::update(&e)
-            },
+            later(&e, ops::update),
         );
     }
     if e.ops.delete {
@@ -358,10 +351,7 @@ pub fn entity_routes(
             delete(move |State(s): State<AppState>, Path(id): Path<String>| {
                 remove(s, x.clone(), id)
             }),
-            {
-                let e = e.clone();
-                move || ops::delete(&e)
-            },
+            later(&e, ops::delete),
         );
     }
     if e.ops.find_or_create {
@@ -371,10 +361,7 @@ pub fn entity_routes(
             "POST",
             &format!("{base}/find-or-create"),
             post(move |State(s): State<AppState>, req: Request| find_or_create(s, x.clone(), req)),
-            {
-                let e = e.clone();
-                move || ops::find_or_create(&e)
-            },
+            later(&e, ops::find_or_create),
         );
     }
     if e.ops.bulk {
@@ -384,10 +371,7 @@ pub fn entity_routes(
             "POST",
             &format!("{base}/bulk"),
             post(move |State(s): State<AppState>, req: Request| bulk_create(s, x.clone(), req)),
-            {
-                let e = e.clone();
-                move || ops::bulk_create(&e)
-            },
+            later(&e, ops::bulk_create),
         );
         let x = e.clone();
         book = book.add_later(
@@ -395,10 +379,7 @@ pub fn entity_routes(
             "PATCH",
             &format!("{base}/bulk"),
             patch(move |State(s): State<AppState>, req: Request| bulk_update(s, x.clone(), req)),
-            {
-                let e = e.clone();
-                move || ops::bulk_update(&e)
-            },
+            later(&e, ops::bulk_update),
         );
     }
     book

@@ -35,6 +35,28 @@ impl<T> Later<T> {
         self.ready.send_replace(true);
     }
 
+    /// Makes the value of `what` with `make` and sets it. A panic in `make` is logged instead of
+    /// ending the thread in silence, and the value [`Later::fail`]s: its requests get a 503 at
+    /// once rather than after waiting in vain.
+    pub fn make(&self, what: &str, make: impl FnOnce() -> T) -> Option<&T> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)) {
+            Ok(v) => {
+                self.set(v);
+                self.now()
+            }
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                tracing::error!(what, panic = %why, "making it failed: requests for it get a 503");
+                self.fail();
+                None
+            }
+        }
+    }
+
     /// The value, if made.
     pub fn now(&self) -> Option<&T> {
         self.value.get()
@@ -49,23 +71,6 @@ impl<T> Later<T> {
         let mut rx = self.ready.subscribe();
         let _ = tokio::time::timeout(PATIENCE, rx.wait_for(|ready| *ready)).await;
         self.value.get()
-    }
-}
-
-/// Runs `make` (the maker of `what`), logging a panic instead of letting it end the thread in
-/// silence: `None` then, and the caller [`Later::fail`]s what it was making.
-pub fn guarded<R>(what: &str, make: impl FnOnce() -> R) -> Option<R> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)) {
-        Ok(r) => Some(r),
-        Err(panic) => {
-            let why = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            tracing::error!(what, panic = %why, "making it failed: requests for it get a 503");
-            None
-        }
     }
 }
 
@@ -99,9 +104,7 @@ mod tests {
         let l = later.clone();
         let waiter = tokio::spawn(async move { l.get().await.copied() });
         tokio::time::sleep(Duration::from_millis(20)).await;
-        let made = guarded("a value", || -> u32 { panic!("broken") });
-        assert_eq!(made, None);
-        later.fail();
+        assert_eq!(later.make("a value", || panic!("broken")), None);
         let got = tokio::time::timeout(Duration::from_secs(1), waiter).await;
         assert_eq!(got.expect("answered at once").unwrap(), None);
         assert_eq!(later.get().await, None, "and so is the next one");

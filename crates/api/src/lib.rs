@@ -52,27 +52,24 @@ pub fn api_routes(state: &AppState) -> RouteBook<AppState> {
     let meta: Arc<later::Later<Arc<pack::Lazy>>> = Arc::default();
     let make = {
         let (meta, reg) = (meta.clone(), reg.clone());
-        move |pack: bool| {
-            let made = later::guarded("the entity description (/api/meta)", || {
+        move || {
+            meta.make("the entity description (/api/meta)", || {
                 let mut bytes =
                     serde_json::to_vec(&json!({"data": meta::meta(&reg)})).unwrap_or_default();
                 bytes.shrink_to_fit();
                 Arc::new(pack::Lazy::new(bytes::Bytes::from(bytes)))
-            });
-            let Some(packed) = made else {
-                meta.fail();
-                return;
-            };
-            meta.set(packed.clone());
-            if pack {
-                packed.settle();
-            }
+            })
+            .cloned()
         }
     };
     match tokio::runtime::Handle::try_current() {
-        Ok(rt) => drop(rt.spawn_blocking(move || make(true))),
+        Ok(rt) => drop(rt.spawn_blocking(move || {
+            if let Some(m) = make() {
+                m.settle();
+            }
+        })),
         // No runtime (a test): made now, packed by its first request.
-        Err(_) => make(false),
+        Err(_) => drop(make()),
     }
     let meta_doc = openapi::operation(
         None,

@@ -44,7 +44,7 @@ impl Access {
 
 /// An operation object made when the OpenAPI document is (off the start path), not when the
 /// route is registered: the generic routes' 900-odd objects were most of the start's route step.
-pub type MakeDoc = std::sync::Arc<dyn Fn() -> Value + Send + Sync>;
+type MakeDoc = std::sync::Arc<dyn Fn() -> Value + Send + Sync>;
 
 #[derive(Clone)]
 pub struct Operation {
@@ -206,5 +206,43 @@ impl<S: Clone + Send + Sync + 'static> RouteBook<S> {
 
     pub fn into_parts(self) -> (Router<S>, Vec<Operation>) {
         (self.router, self.ops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use serde_json::json;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_later_operation_is_made_only_when_the_document_asks_and_carries_its_access() {
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let book: RouteBook<()> = RouteBook::new().add_later(
+            Access::Admin,
+            "POST",
+            "/things",
+            get(|| async { "ok" }),
+            || {
+                MADE.fetch_add(1, Ordering::SeqCst);
+                json!({"summary": "Make a thing"})
+            },
+        );
+        let op = &book.operations()[0];
+        assert_eq!(MADE.load(Ordering::SeqCst), 0, "not made at registration");
+        assert_eq!(op.doc, Value::Null);
+        assert_eq!(
+            op.document(),
+            json!({"summary": "Make a thing", "x-access": "admin"})
+        );
+        assert_eq!(MADE.load(Ordering::SeqCst), 1);
+        let outline = op.outline();
+        assert_eq!(
+            outline.document(),
+            Value::Null,
+            "the outline lets the maker go"
+        );
+        assert_eq!(MADE.load(Ordering::SeqCst), 1);
     }
 }

@@ -295,17 +295,17 @@ pub async fn prepare_with(config: &Config, modules: Vec<ModuleDef>) -> anyhow::R
         let t = std::time::Instant::now();
         // A panic here (an operation object's maker) is logged and fails the API's requests
         // with a 503 at once, instead of leaving them to wait in silence.
-        let made = stoa_api::later::guarded("the API description", || {
-            let document = stoa_api::describe(&slot, &registry, &operations, &servers);
-            stoa_api::strict::rules(&document)
-        });
+        let made = rules
+            .make("the API description", || {
+                let document = stoa_api::describe(&slot, &registry, &operations, &servers);
+                stoa_api::strict::rules(&document)
+            })
+            .is_some();
         drop(operations);
-        let Some(made) = made else {
-            rules.fail();
+        if !made {
             slot.fail();
             return;
-        };
-        rules.set(made);
+        }
         tracing::info!(ms = t.elapsed().as_millis() as u64, "API described");
         // Then its bytes are gzipped, and the raw 2.2 MB let go (idle memory, issue 52).
         if let Some(doc) = slot.now() {
