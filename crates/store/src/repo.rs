@@ -724,6 +724,48 @@ pub async fn find(
     Ok((rows, total))
 }
 
+/// The rows of `e` whose field `by` holds what `by` holds in a row whose field `via` is one of
+/// `vals` — on a link table, every link of the rows that `vals` link to (the other intents of
+/// the orders an intent pays) — in one statement where a read of the matching links and then of
+/// their rows' links were two. At most `cap` rows, in no particular order.
+pub async fn find_siblings(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    via: &str,
+    vals: &[Val],
+    by: &str,
+    cap: u64,
+) -> Result<Vec<Record>> {
+    let field = |name: &str| {
+        e.field_index(name)
+            .map(|i| &e.fields[i])
+            .ok_or_else(|| Error::internal(format!("{} has no field {name}", e.key())))
+    };
+    let (via, by) = (field(via)?, field(by)?);
+    if vals.is_empty() {
+        return Ok(Vec::new());
+    }
+    let b = exec.backend();
+    let table = Alias::new(e.table.as_str());
+    let mut inner = Query::select();
+    inner
+        .from(table.clone())
+        .column(Alias::new(by.column.as_str()))
+        .and_where(
+            col(&via.column).is_in(vals.iter().map(|v| Expr::val(to_value(via.kind, v, b)))),
+        );
+    let mut s = Query::select();
+    s.from(table)
+        .columns(
+            select_columns(e)
+                .into_iter()
+                .map(|f| Alias::new(f.column.as_str())),
+        )
+        .and_where(col(&by.column).in_subquery(inner))
+        .limit(cap);
+    fetch_all(exec, e, &s).await
+}
+
 /// The capped count of `query` inside a transaction (see [`count_statement`]); lists read
 /// through [`Reader::total`](crate::Reader::total), which also estimates big tables on PostgreSQL.
 pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {

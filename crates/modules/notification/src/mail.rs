@@ -9,6 +9,7 @@
 mod composing;
 mod delivery;
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use lettre::message::header::ContentType;
@@ -123,7 +124,27 @@ pub struct Mailer {
     /// The site's pages: a mail is headed with the site's name in its language (host provides
     /// them; set once everything is set up, see [`Mailer::set_site`]).
     site: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<dyn stoa_api::module::Pages>>>,
+    /// Topics and templates as last read, while their tables are unchanged (see [`Setups`]).
+    setups: std::sync::Arc<std::sync::Mutex<Setups>>,
 }
+
+/// The topics (by slug) and templates (by variant and by id) a mail is written and composed
+/// with, kept while the store's change counters of both tables stand still — which a write
+/// anywhere in the cluster moves — so a paid order's mail reads neither again. At most
+/// [`SETUPS_KEPT`] of each.
+#[derive(Default)]
+struct Setups {
+    versions: (u64, u64),
+    topics: HashMap<String, Record>,
+    templates: HashMap<String, Record>,
+    by_id: HashMap<Uuid, Record>,
+}
+
+/// Most topics and templates [`Setups`] keeps of each kind.
+const SETUPS_KEPT: usize = 256;
+
+const TOPIC: &str = "notification.topic";
+const TEMPLATE: &str = "notification.template";
 
 /// A notification as its recipient receives it.
 #[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
@@ -137,6 +158,9 @@ pub struct Composed {
     pub language: String,
     /// The absolute links it carries, in order.
     pub links: Vec<String>,
+    /// The one-time secrets as kept (JSON text), `None` when it has none: what is left of them
+    /// once the mail is sent is their names ([`secret_names`]).
+    pub kept_secret: Option<String>,
 }
 
 /// Topic slugs and template variants the platform's own mail is written with (the reset mail,
@@ -270,7 +294,54 @@ impl Mailer {
             },
             public_url: config.public_url.trim_end_matches('/').to_owned(),
             site: Default::default(),
+            setups: Default::default(),
         })
+    }
+
+    /// The change counters [`Setups`] is kept by.
+    fn setup_versions(&self) -> (u64, u64) {
+        (self.store.version(TOPIC), self.store.version(TEMPLATE))
+    }
+
+    /// The kept row `pick` finds, when the tables are as they were at `versions`.
+    fn kept_setup(
+        &self,
+        versions: (u64, u64),
+        pick: impl FnOnce(&Setups) -> Option<&Record>,
+    ) -> Option<Record> {
+        let kept = self.setups.lock().ok()?;
+        (kept.versions == versions).then(|| pick(&kept).cloned())?
+    }
+
+    /// Keeps `row` (read after the counters stood at `versions`; a write that moved them since
+    /// makes the next lookup read again).
+    fn keep_setup(&self, versions: (u64, u64), put: impl FnOnce(&mut Setups)) {
+        if let Ok(mut kept) = self.setups.lock() {
+            if kept.versions != versions
+                || kept.topics.len() >= SETUPS_KEPT
+                || kept.templates.len() >= SETUPS_KEPT
+                || kept.by_id.len() >= SETUPS_KEPT
+            {
+                *kept = Setups {
+                    versions,
+                    ..Setups::default()
+                };
+            }
+            put(&mut kept);
+        }
+    }
+
+    /// Template `id` (kept while the templates are unchanged, see [`Setups`]).
+    pub(crate) async fn template(&self, id: Uuid) -> Result<Record> {
+        let v = self.setup_versions();
+        if let Some(r) = self.kept_setup(v, |k| k.by_id.get(&id)) {
+            return Ok(r);
+        }
+        let row = self.store.get(&*self.store.entity(TEMPLATE)?, id).await?;
+        self.keep_setup(v, |k| {
+            k.by_id.insert(id, row.clone());
+        });
+        Ok(row)
     }
 
     /// Heads mail with the site's name as its pages give it, in each mail's language (else the
@@ -301,9 +372,28 @@ impl Mailer {
     /// `NotFound` naming the one that is missing.
     async fn setup(&self, topic: &str, variant: &str) -> Result<(Record, Record)> {
         let s = &self.store;
-        let topic = one(s, "notification.topic", "slug", topic).await?;
-        let template = one(s, "notification.template", "variant", variant).await?;
-        Ok((topic, template))
+        let v = self.setup_versions();
+        let topic_row = match self.kept_setup(v, |k| k.topics.get(topic)) {
+            Some(r) => r,
+            None => {
+                let r = one(s, TOPIC, "slug", topic).await?;
+                self.keep_setup(v, |k| {
+                    k.topics.insert(topic.to_owned(), r.clone());
+                });
+                r
+            }
+        };
+        let template = match self.kept_setup(v, |k| k.templates.get(variant)) {
+            Some(r) => r,
+            None => {
+                let r = one(s, TEMPLATE, "variant", variant).await?;
+                self.keep_setup(v, |k| {
+                    k.templates.insert(variant.to_owned(), r.clone());
+                });
+                r
+            }
+        };
+        Ok((topic_row, template))
     }
 
     /// Checks that topic `slug` and template `variant` exist before queueing what a caller named:
@@ -388,12 +478,14 @@ impl Mailer {
     ) -> Result<Uuid> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
-        let row = s.create_in(exec, &n, &ready.input).await?;
-        let nid = Record::must_id(&row)?;
         let secret = n
             .field_index("secretData")
             .ok_or_else(|| Error::internal("notification.secretData is not declared"))?;
-        repo::update_if(exec, &n, nid, &[(secret, Val::Text(ready.secret))], &[]).await?;
+        // The secret column is written by the insert itself (no input may name it).
+        let row = s
+            .create_with_in(exec, &n, &ready.input, &[(secret, Val::Text(ready.secret))])
+            .await?;
+        let nid = Record::must_id(&row)?;
         s.link_in(
             exec,
             &*s.entity("notification.notifications-to-templates")?,
@@ -596,7 +688,7 @@ pub async fn seed(store: &Store) -> Result<()> {
 const SECRET_FOR: &str = "_for";
 
 /// A kept secret (JSON text) with its values gone: each name reads [`HIDDEN`].
-fn secret_names(kept: &str) -> String {
+pub(crate) fn secret_names(kept: &str) -> String {
     match serde_json::from_str::<Value>(kept) {
         Ok(Value::Object(m)) => Value::Object(
             m.into_iter()

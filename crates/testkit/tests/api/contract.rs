@@ -390,3 +390,87 @@ async fn a_generated_slug_that_is_taken_is_drawn_again(app: TestApp) {
     );
 }
 dual_test!(a_generated_slug_that_is_taken_is_drawn_again);
+
+/// `repo::find_siblings`: the links of the rows the given values link to, in one read — every
+/// role of the subjects holding role A, and nothing of a subject without it.
+async fn siblings_are_the_links_of_the_rows_linked_to_the_values(app: TestApp) {
+    use stoa_kernel::value::Val;
+    let store = &app.store;
+    let subject = store.entity("rbac.subject").unwrap();
+    let role = store.entity("rbac.role").unwrap();
+    let link = store.entity("rbac.subjects-to-roles").unwrap();
+    let new = |title: &str| {
+        serde_json::from_value::<serde_json::Map<String, Value>>(json!({ "title": title })).unwrap()
+    };
+    let mut subjects = Vec::new();
+    for _ in 0..2 {
+        let s = store
+            .create(&subject, &serde_json::Map::new())
+            .await
+            .unwrap();
+        subjects.push(s.id().unwrap());
+    }
+    let mut roles = Vec::new();
+    for t in ["siblings a", "siblings b", "siblings c"] {
+        roles.push(store.create(&role, &new(t)).await.unwrap().id().unwrap());
+    }
+    let mut tx = store.begin().await.unwrap();
+    for (s, r) in [(0, 0), (0, 1), (1, 2)] {
+        store
+            .link_in(
+                &mut tx.exec(),
+                &link,
+                ("subjectId", subjects[s]),
+                ("roleId", roles[r]),
+            )
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let mut exec = tx.exec();
+    let found = |rows: Vec<stoa_store::Record>| {
+        let mut pairs: Vec<_> = rows
+            .iter()
+            .map(|l| (l.uuid("subjectId").unwrap(), l.uuid("roleId").unwrap()))
+            .collect();
+        pairs.sort();
+        pairs
+    };
+    let rows = stoa_store::repo::find_siblings(
+        &mut exec,
+        &link,
+        "roleId",
+        &[Val::Uuid(roles[0])],
+        "subjectId",
+        10,
+    )
+    .await
+    .unwrap();
+    let mut want = vec![(subjects[0], roles[0]), (subjects[0], roles[1])];
+    want.sort();
+    assert_eq!(found(rows), want);
+    let none = stoa_store::repo::find_siblings(&mut exec, &link, "roleId", &[], "subjectId", 10)
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+    let capped = stoa_store::repo::find_siblings(
+        &mut exec,
+        &link,
+        "roleId",
+        &[Val::Uuid(roles[0]), Val::Uuid(roles[2])],
+        "subjectId",
+        2,
+    )
+    .await
+    .unwrap();
+    assert_eq!(capped.len(), 2);
+    let err = stoa_store::repo::find_siblings(&mut exec, &link, "nope", &[], "subjectId", 1)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, stoa_kernel::Error::Internal(m) if m.contains("nope")),
+        "{err:?}"
+    );
+}
+dual_test!(siblings_are_the_links_of_the_rows_linked_to_the_values);

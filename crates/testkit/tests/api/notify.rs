@@ -827,3 +827,36 @@ async fn a_typed_routes_document_is_its_types() {
         .await;
     assert_eq!(r.status, 404, "{}", r.text);
 }
+
+/// The mailer keeps topics and templates between mails (a paid order's mail reads neither):
+/// a template an admin edits is the next mail's, subject and body.
+async fn an_edited_template_is_the_next_mails(db: Db) {
+    let sink = Sink::start().await;
+    let app = app(db, &sink, 5, None).await;
+    app.drain_jobs().await;
+    queue(&app, "before@example.com", None).await;
+    assert!(until(&app, 10, async || sink.mails().len() == 1).await);
+    let first = sink.mails()[0].raw.clone();
+    assert!(!first.contains("Edited subject"), "{first}");
+    let path = "/api/notification/templates";
+    let rows = app.rows_where(path, "variant", "reset-password").await;
+    let id = rows[0]["id"].as_str().expect("id").to_owned();
+    let r = app
+        .patch(
+            &format!("{path}/{id}"),
+            &json!({"subject": {"en": "Edited subject"}, "body": {"en": "Edited body {{ resetUrl }}"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    queue(&app, "after@example.com", None).await;
+    assert!(until(&app, 10, async || sink.mails().len() == 2).await);
+    let second = sink
+        .mails()
+        .into_iter()
+        .find(|m| m.to.iter().any(|t| t.contains("after@example.com")))
+        .expect("the second mail")
+        .raw;
+    assert!(second.contains("Edited subject"), "{second}");
+    assert!(second.contains("Edited body"), "{second}");
+}
+dual_test!(an_edited_template_is_the_next_mails, db);

@@ -183,9 +183,15 @@ impl Commerce {
                 })?;
             let oid = placed.id;
             numbers.insert(oid, number);
-            // Links to intents of an earlier, abandoned checkout are replaced. (Reads inside
-            // the transaction go through it: a second pooled connection per checkout would
-            // let concurrent checkouts exhaust the pool waiting on each other.)
+            // Links to intents of an earlier, abandoned checkout are replaced. An order without
+            // a number was never placed, so no checkout linked it to an intent (the number and
+            // the links commit together): nothing to look for — one read less for most
+            // checkouts. (Reads inside the transaction go through it: a second pooled
+            // connection per checkout would let concurrent checkouts exhaust the pool waiting
+            // on each other.)
+            if placed.number.is_none() {
+                continue;
+            }
             let stale = FindQuery::all()
                 .eq(&self.e.o2i, "orderId", Val::Uuid(oid))?
                 .take(100);

@@ -11,11 +11,10 @@ impl Commerce {
     /// succeeded (billing's [`PaidHook`]): a paying order goes to approving, or delivering when
     /// one of its intents is a subscription, as [`Self::check`] would move it a moment later.
     pub async fn intents_paid_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<()> {
-        let orders = self.orders_paid_by_in(exec, paid).await?;
+        let (orders, all, intents) = self.orders_paid_by_in(exec, paid).await?;
         if orders.is_empty() {
             return Ok(());
         }
-        let (all, intents) = self.intents_of_orders_in(exec, paid, &orders).await?;
         let roles = self.owners.products_carry_roles_in(exec).await?;
         for oid in orders {
             let Some(row) = repo::get(exec, &self.e.order, oid).await? else {
@@ -39,48 +38,39 @@ impl Commerce {
         Ok(())
     }
 
-    /// Orders-to-intents links whose `field` is one of `vals` (a hundred each at most).
-    fn o2i_query(&self, field: &str, vals: Vec<Val>) -> Result<FindQuery> {
-        let n = vals.len() as u64 * 100 + 1;
-        Ok(FindQuery::all().any_of(&self.e.o2i, field, vals)?.take(n))
-    }
-
-    /// The orders the intents `paid` pay, each once.
-    async fn orders_paid_by_in(&self, exec: &mut Exec<'_>, paid: &[Record]) -> Result<Vec<Uuid>> {
-        let ids: Vec<Val> = paid.iter().filter_map(Record::id).map(Val::Uuid).collect();
-        let q = self.o2i_query("billingModulePaymentIntentId", ids)?;
-        let mut orders: Vec<Uuid> = repo::find(exec, &self.e.o2i, &q)
-            .await?
-            .0
-            .iter()
-            .map(OrderIntentRow::of)
-            .filter_map(|l| l.map(|l| l.order_id).transpose())
-            .collect::<Result<_>>()?;
-        orders.sort_unstable();
-        orders.dedup();
-        Ok(orders)
-    }
-
-    /// Every intent of `orders` (a subscription's among them makes one delivering): their
-    /// orders-to-intents links, and the intents by id. The `paid` ones are at hand, any other is
-    /// read once for all the orders.
-    async fn intents_of_orders_in(
+    /// The orders the intents `paid` pay (each once), every orders-to-intents link of those
+    /// orders (a subscription's intent among them makes one delivering), and their intents by
+    /// id: the links in one read, the `paid` intents at hand, any other read once for all.
+    async fn orders_paid_by_in(
         &self,
         exec: &mut Exec<'_>,
         paid: &[Record],
-        orders: &[Uuid],
-    ) -> Result<(Vec<OrderIntentRow>, HashMap<Uuid, Record>)> {
-        let q = self.o2i_query("orderId", orders.iter().copied().map(Val::Uuid).collect())?;
-        let all = repo::find(exec, &self.e.o2i, &q)
-            .await?
-            .0
-            .iter()
-            .map(OrderIntentRow::of)
-            .collect::<Result<Vec<_>>>()?;
+    ) -> Result<(Vec<Uuid>, Vec<OrderIntentRow>, HashMap<Uuid, Record>)> {
+        let ids: Vec<Val> = paid.iter().filter_map(Record::id).map(Val::Uuid).collect();
+        let cap = ids.len() as u64 * 100 + 1;
+        let all = repo::find_siblings(
+            exec,
+            &self.e.o2i,
+            "billingModulePaymentIntentId",
+            &ids,
+            "orderId",
+            cap,
+        )
+        .await?
+        .iter()
+        .map(OrderIntentRow::of)
+        .collect::<Result<Vec<_>>>()?;
         let mut intents: HashMap<Uuid, Record> = paid
             .iter()
             .filter_map(|r| Some((r.id()?, r.clone())))
             .collect();
+        let mut orders: Vec<Uuid> = all
+            .iter()
+            .filter(|l| l.intent_id.is_some_and(|i| intents.contains_key(&i)))
+            .filter_map(|l| l.order_id)
+            .collect();
+        orders.sort_unstable();
+        orders.dedup();
         let other: Vec<Uuid> = all
             .iter()
             .filter_map(|l| l.intent_id)
@@ -95,7 +85,7 @@ impl Commerce {
                 }
             }
         }
-        Ok((all, intents))
+        Ok((orders, all, intents))
     }
 
     /// Moves the paying order `row` (`oid`) on, paid by its intents `mine`.

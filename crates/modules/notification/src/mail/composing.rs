@@ -49,18 +49,18 @@ impl Mailer {
             .transpose()?
             .and_then(|l| l.template_id)
             .ok_or_else(|| Error::invalid_field("template", "the notification has no template"))?;
-        let template = s
-            .get(&*s.entity("notification.template")?, template_id)
-            .await?;
+        let template = self.template(template_id).await?;
         let template = TemplateRow::of(&template)?;
-        let secret = {
+        let kept_secret = {
             let mut c = s.db.read().await?;
             repo::read_text(&mut c.exec(), &n, nid, &["secretData"])
                 .await?
                 .and_then(|v| v.into_iter().next().flatten())
-                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .unwrap_or(Value::Null)
         };
+        let secret = kept_secret
+            .as_deref()
+            .and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .unwrap_or(Value::Null);
         let to = row.reciever.clone().unwrap_or_default();
         let language = row.language.clone().unwrap_or_else(|| "en".to_owned());
         let mut data = row.data.clone().unwrap_or_else(|| json!({}));
@@ -95,18 +95,32 @@ impl Mailer {
             subject,
             text,
             language,
+            kept_secret,
         })
     }
 
     /// Renders `row` and sends it by `channel` once: an email is MIME (UTF-8 text and HTML
-    /// alternatives, the receipt attached).
+    /// alternatives, the receipt attached). Answers its secret as kept (the JSON text, `None`
+    /// when it has none), read for the composing, so a sent mail's record needs no second read.
     pub(super) async fn deliver(
         &self,
         nid: Uuid,
         row: &NotificationRow,
         channel: Channel,
+    ) -> Result<Option<String>> {
+        let mut m = self.compose(nid, row, true).await?;
+        let kept = m.kept_secret.take();
+        self.send(nid, row, channel, m).await.map(|()| kept)
+    }
+
+    /// Sends the composed `m` of `row` by `channel` once.
+    async fn send(
+        &self,
+        nid: Uuid,
+        row: &NotificationRow,
+        channel: Channel,
+        m: Composed,
     ) -> Result<()> {
-        let m = self.compose(nid, row, true).await?;
         match channel {
             Channel::Telegram => {
                 let Some(t) = &self.telegram else {

@@ -16,6 +16,8 @@ struct Attempted {
     tried: i64,
     input: Map<String, Value>,
     retry_at: Option<time::OffsetDateTime>,
+    /// Sent: the secret as it was kept (JSON text; `None` when it had none).
+    sent: Option<Option<String>>,
 }
 
 impl Mailer {
@@ -78,12 +80,14 @@ impl Mailer {
     async fn attempt_one(&self, row: &NotificationRow, channel: Channel) -> Attempted {
         let outcome = self.deliver(row.id, row, channel).await;
         let tried = row.attempts.unwrap_or(0);
-        let (input, retry_at) = self.after_attempt(row.id, channel, tried, outcome);
+        let sent = outcome.as_ref().ok().cloned();
+        let (input, retry_at) = self.after_attempt(row.id, channel, tried, outcome.map(|_| ()));
         Attempted {
             nid: row.id,
             tried,
             input,
             retry_at,
+            sent,
         }
     }
 
@@ -218,17 +222,28 @@ impl Mailer {
             let mut exec = tx.exec();
             for a in done {
                 let nid = a.nid;
-                s.update_in(&mut exec, n, nid, &a.input).await?;
-                if a.input.get("status").and_then(Value::as_str) == Some("sent") {
+                match &a.sent {
                     // Sent: the secret (a reset link, a confirmation code) is not kept — only its
-                    // names, so the outbox shows where it stood. A failed mail keeps it for an
-                    // admin's retry, and only to the address it was made for.
-                    let names = repo::read_text(&mut exec, n, nid, &["secretData"])
-                        .await?
-                        .and_then(|v| v.into_iter().next().flatten())
-                        .map_or(Val::Null, |t| Val::Text(secret_names(&t)));
-                    stoa_store::repo::set_if(&mut exec, n, nid, &[("secretData", names)], &[])
-                        .await?;
+                    // names, so the outbox shows where it stood — in the statement that marks it
+                    // sent. A failed mail keeps it for an admin's retry, and only to the address
+                    // it was made for.
+                    Some(kept) => {
+                        let names = kept
+                            .as_deref()
+                            .map_or(Val::Null, |t| Val::Text(secret_names(t)));
+                        let set = [
+                            ("status", Val::Text("sent".into())),
+                            ("error", Val::Null),
+                            ("updatedAt", Val::Timestamp(now())),
+                            ("secretData", names),
+                        ];
+                        repo::set_if(&mut exec, n, nid, &set, &[])
+                            .await?
+                            .ok_or_else(|| Error::not_found(format!("notification {nid}")))?;
+                    }
+                    None => {
+                        s.update_in(&mut exec, n, nid, &a.input).await?;
+                    }
                 }
                 if let Some(at) = a.retry_at {
                     jobs::enqueue(
