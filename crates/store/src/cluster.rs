@@ -20,9 +20,10 @@ pub const EVENTS: &str = "stoa_shared_events";
 
 /// Creates the shared tables (PostgreSQL; nothing on SQLite).
 pub async fn prepare(db: &Db) -> Result<()> {
-    let Db::Postgres(pool) = db else {
+    let Db::Postgres(pg) = db else {
         return Ok(());
     };
+    let pool = pg.pool();
     for sql in [
         format!(
             "CREATE UNLOGGED TABLE IF NOT EXISTS {COUNTERS} (key TEXT PRIMARY KEY, started TIMESTAMPTZ NOT NULL, n INTEGER NOT NULL, until TIMESTAMPTZ NOT NULL)"
@@ -70,7 +71,9 @@ impl Shared {
     /// `Some` on PostgreSQL.
     pub fn of(db: &Db) -> Option<Self> {
         match db {
-            Db::Postgres(pool) => Some(Self { pool: pool.clone() }),
+            Db::Postgres(pg) => Some(Self {
+                pool: pg.pool().clone(),
+            }),
             Db::Sqlite { .. } => None,
         }
     }

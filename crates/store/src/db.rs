@@ -52,7 +52,59 @@ pub enum Db {
         read: Arc<Readers>,
         group: Arc<Group>,
     },
-    Postgres(PgPool),
+    Postgres(Pg),
+}
+
+/// PostgreSQL's connections: the pool every store operation uses (what it derefs to), and a
+/// few connections whose sessions commit without waiting for the WAL's flush, for the job
+/// runner's bookkeeping ([`Db::relaxed`]).
+#[derive(Clone, Debug)]
+pub struct Pg {
+    pool: PgPool,
+    relaxed: PgPool,
+}
+
+/// Connections of [`Pg::relaxed`]: the runner claims from one loop, settles from one task and
+/// renews leases from another, so three never wait on each other. They are opened on first use,
+/// on top of `STOA_DB_MAX_CONNECTIONS`.
+const RELAXED_CONNECTIONS: u32 = 3;
+
+impl std::ops::Deref for Pg {
+    type Target = PgPool;
+    fn deref(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+impl Pg {
+    /// The pool every store operation uses.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+/// Where [`Db::relaxed`] writes: on PostgreSQL a connection of the relaxed pool, each statement
+/// its own transaction committed without waiting for the flush; on SQLite a write transaction.
+pub enum Relaxed {
+    Sqlite(Tx),
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl Relaxed {
+    pub fn exec(&mut self) -> Exec<'_> {
+        match self {
+            Relaxed::Sqlite(t) => t.exec(),
+            Relaxed::Postgres(c) => Exec::untracked(Link::Postgres(c)),
+        }
+    }
+
+    /// Ends it: commits SQLite's transaction (PostgreSQL's statements committed as they ran).
+    pub async fn done(self) -> Result<()> {
+        match self {
+            Relaxed::Sqlite(t) => t.commit().await,
+            Relaxed::Postgres(_) => Ok(()),
+        }
+    }
 }
 
 /// A connection from either backend, for reads.
@@ -383,13 +435,17 @@ impl Db {
                 .map_err(|e| format!("DATABASE_URL: {e}"))?
                 // Every statement stops at the request timeout (migrations lift it for themselves).
                 .options([("statement_timeout", timeout_ms.to_string())]);
+            let relaxed = PgPoolOptions::new()
+                .max_connections(RELAXED_CONNECTIONS)
+                .acquire_timeout(opts.acquire_timeout)
+                .connect_lazy_with(o.clone().options([("synchronous_commit", "off")]));
             let pool = PgPoolOptions::new()
                 .max_connections(opts.max_connections.unwrap_or(16))
                 .acquire_timeout(opts.acquire_timeout)
                 .connect_with(o)
                 .await
                 .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
-            return Ok(Db::Postgres(pool));
+            return Ok(Db::Postgres(Pg { pool, relaxed }));
         }
         let file = sqlite_path(&opts.url);
         let path = file.to_str().unwrap_or_default();
@@ -472,22 +528,26 @@ impl Db {
         .map(Tx::over)
     }
 
-    /// A write transaction whose loss in a crash of the database server costs nothing but a
-    /// repeat: the job runner's own bookkeeping (claims, leases, settles). On PostgreSQL it
-    /// commits without waiting for its WAL to reach the disk (`synchronous_commit = off`, set in
-    /// the same round trip as `BEGIN`): a crash may forget the last ~0.6 s of such commits, never
-    /// part of one, and never one a later synchronous commit depends on (the WAL is flushed in
-    /// order). A forgotten claim leaves its job queued; a forgotten settle leaves it to run again
-    /// after its lease, as a job whose process died does: jobs run at least once by design. Everything a person or a
-    /// provider is told happened commits synchronously ([`Db::begin`]). On SQLite it is
-    /// [`Db::begin`]: the one writer's commits are shared and always durable.
-    pub async fn begin_relaxed(&self) -> Result<Tx> {
+    /// Writes whose loss in a crash of the database server costs nothing but a repeat: the job
+    /// runner's own bookkeeping (claims, leases, settles), each write one statement. On
+    /// PostgreSQL each statement is its own transaction on a connection of the relaxed pool,
+    /// whose session commits without waiting for its WAL to reach the disk
+    /// (`synchronous_commit = off`): one round trip a claim or a settle, where `BEGIN; SET
+    /// LOCAL …`, the statement and `COMMIT` were three. A crash may forget the last ~0.6 s of
+    /// such commits, never part of one, and never one a later synchronous commit depends on
+    /// (the WAL is flushed in order). A forgotten claim leaves its job queued; a forgotten
+    /// settle leaves it to run again after its lease, as a job whose process died does: jobs
+    /// run at least once by design. Everything a person or a provider is told happened commits
+    /// synchronously ([`Db::begin`]). On SQLite it is a write transaction ([`Db::begin`]): the
+    /// one writer's commits are shared and always durable. End it with [`Relaxed::done`].
+    pub async fn relaxed(&self) -> Result<Relaxed> {
         match self {
-            Db::Sqlite { .. } => self.begin().await,
+            Db::Sqlite { .. } => self.begin().await.map(Relaxed::Sqlite),
             Db::Postgres(p) => p
-                .begin_with("BEGIN; SET LOCAL synchronous_commit = off")
+                .relaxed
+                .acquire()
                 .await
-                .map(|t| Tx::over(TxLink::Postgres(t)))
+                .map(Relaxed::Postgres)
                 .map_err(pool_err),
         }
     }
@@ -540,7 +600,10 @@ impl Db {
                 read.close();
                 group.close().await
             }
-            Db::Postgres(p) => p.close().await,
+            Db::Postgres(p) => {
+                p.relaxed.close().await;
+                p.pool.close().await
+            }
         }
     }
 }

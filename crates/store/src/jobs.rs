@@ -344,9 +344,9 @@ pub async fn claim(
         .value(Alias::new("attempts"), col("attempts").add(1))
         .and_where(col("id").in_subquery(due))
         .returning(returning(&JOB));
-    let mut tx = db.begin_relaxed().await?;
+    let mut tx = db.relaxed().await?;
     let rows = fetch_all(&mut tx.exec(), &JOB, &s).await?;
-    tx.commit().await?;
+    tx.done().await?;
     Ok(rows
         .iter()
         .filter_map(|r| {
@@ -371,7 +371,7 @@ async fn settle(db: &Db, jobs: &[&Claimed], changes: &[(&str, Val)]) -> Result<V
     ];
     set.extend(changes.iter().cloned());
     let set = vals(&set);
-    let mut tx = db.begin_relaxed().await?;
+    let mut tx = db.relaxed().await?;
     let mut held = Vec::with_capacity(jobs.len());
     for job in jobs {
         let row = crate::repo::update_if(
@@ -384,7 +384,7 @@ async fn settle(db: &Db, jobs: &[&Claimed], changes: &[(&str, Val)]) -> Result<V
         .await?;
         held.push(row.is_some());
     }
-    tx.commit().await?;
+    tx.done().await?;
     Ok(held)
 }
 
@@ -407,7 +407,7 @@ pub async fn renew(
     lease: std::time::Duration,
 ) -> Result<usize> {
     let until = now() + lease;
-    let mut tx = db.begin_relaxed().await?;
+    let mut tx = db.relaxed().await?;
     let mut held = 0;
     for (id, token, deadline) in running {
         let row = crate::repo::update_if(
@@ -423,7 +423,7 @@ pub async fn renew(
         .await?;
         held += usize::from(row.is_some());
     }
-    tx.commit().await?;
+    tx.done().await?;
     Ok(held)
 }
 

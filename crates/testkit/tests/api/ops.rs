@@ -252,17 +252,18 @@ async fn sqlite_runs_with_the_durability_settings() {
 }
 
 /// PostgreSQL's `synchronous_commit` policy (docs/deployment.md): a transaction of the store waits
-/// for its flush; only the job runner's bookkeeping (`begin_relaxed`) does not, and the setting
-/// ends with it: the next store transaction on the very connection it ran on waits again.
+/// for its flush; only the job runner's bookkeeping (`Db::relaxed`) does not. Its statements run
+/// on connections of their own, each its own transaction (committed as it ran: another
+/// connection sees it at once), and no store transaction ever runs on one of them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_commits_wait_for_the_flush_but_the_runners_bookkeeping() {
     let Some(app) = stoa_testkit::spawn_app(stoa_testkit::Db::Postgres).await else {
         eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
         return;
     };
-    /// The transaction's `synchronous_commit` and the server process of its connection.
-    async fn setting(tx: &mut stoa_store::db::Tx) -> (String, i32) {
-        let stoa_store::db::Link::Postgres(c) = tx.exec().link else {
+    /// The `synchronous_commit` in force and the server process of the connection.
+    async fn setting(exec: stoa_store::db::Exec<'_>) -> (String, i32) {
+        let stoa_store::db::Link::Postgres(c) = exec.link else {
             panic!("not postgres")
         };
         sqlx::query_as("SELECT current_setting('synchronous_commit'), pg_backend_pid()")
@@ -271,35 +272,54 @@ async fn postgres_commits_wait_for_the_flush_but_the_runners_bookkeeping() {
             .unwrap_or_else(|e| panic!("{e}"))
     }
     let db = &app.store.db;
+    let stoa_store::Db::Postgres(pg) = db else {
+        panic!("a PostgreSQL app");
+    };
+    let mut relaxed_pids = std::collections::HashSet::new();
     for round in 0..2 {
-        let mut tx = db.begin_relaxed().await.unwrap_or_else(|e| panic!("{e}"));
-        let (bookkeeping, pid) = setting(&mut tx).await;
-        tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
+        let mut r = db.relaxed().await.unwrap_or_else(|e| panic!("{e}"));
+        let (bookkeeping, pid) = setting(r.exec()).await;
         assert_eq!(
             bookkeeping, "off",
             "the runner's bookkeeping, round {round}"
         );
-        // The pool hands out its idle connections in turn: store transactions are opened and
-        // held until one runs on the connection the bookkeeping used (the test pool has 4).
-        let mut held = Vec::new();
-        let mut after = None;
-        while after.is_none() && held.len() < 4 {
-            let mut tx = db.begin().await.unwrap_or_else(|e| panic!("{e}"));
-            let (store, on) = setting(&mut tx).await;
-            assert_eq!(store, "on", "a store transaction, round {round}");
-            if on == pid {
-                after = Some(store);
-            }
-            held.push(tx);
+        relaxed_pids.insert(pid);
+        // Each statement commits as it runs: another connection sees the write before `done`.
+        let key = format!("relaxed-{round}");
+        {
+            let stoa_store::db::Link::Postgres(c) = r.exec().link else {
+                panic!("not postgres")
+            };
+            sqlx::query("INSERT INTO stoa_shared_values (key, value, until) VALUES ($1, 'x', now() + interval '1 minute')")
+                .bind(&key)
+                .execute(&mut *c)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
         }
-        assert_eq!(
-            after.as_deref(),
-            Some("on"),
-            "the next store transaction on the bookkeeping's connection, round {round}"
+        let seen: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM stoa_shared_values WHERE key = $1")
+                .bind(&key)
+                .fetch_one(pg.pool())
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(seen, 1, "committed as it ran, round {round}");
+        r.done().await.unwrap_or_else(|e| panic!("{e}"));
+    }
+    // Every store transaction waits for its flush, and none runs on a bookkeeping connection
+    // (the test pool has 4: all of them are opened and held).
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut tx = db.begin().await.unwrap_or_else(|e| panic!("{e}"));
+        let (store, pid) = setting(tx.exec()).await;
+        assert_eq!(store, "on", "a store transaction");
+        assert!(
+            !relaxed_pids.contains(&pid),
+            "a store transaction on a relaxed connection"
         );
-        for tx in held {
-            tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
-        }
+        held.push(tx);
+    }
+    for tx in held {
+        tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
@@ -491,9 +511,10 @@ async fn shared_state_forgets_what_expired() {
         eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
         return;
     };
-    let stoa_store::Db::Postgres(pool) = &app.store.db else {
+    let stoa_store::Db::Postgres(pg) = &app.store.db else {
         panic!("a PostgreSQL app");
     };
+    let pool = pg.pool();
     let shared = stoa_store::cluster::Shared::of(&app.store.db).expect("shared on PostgreSQL");
     let old = shared.put_event("old").await.unwrap();
     let fresh = shared.put_event("fresh").await.unwrap();
