@@ -65,9 +65,10 @@ pub struct Pg {
 }
 
 /// Connections of [`Pg::relaxed`]: the runner claims from one loop, settles from one task and
-/// renews leases from another, so three never wait on each other. They are opened on first use,
-/// on top of `STOA_DB_MAX_CONNECTIONS`.
-const RELAXED_CONNECTIONS: u32 = 3;
+/// renews leases from another; a failed job's retry is settled from its own task, so a burst of
+/// failures may wait a moment for one (none holds one while waiting for another). They are
+/// opened on first use, on top of `STOA_DB_MAX_CONNECTIONS`.
+const RELAXED_CONNECTIONS: u32 = 4;
 
 impl std::ops::Deref for Pg {
     type Target = PgPool;
@@ -83,26 +84,27 @@ impl Pg {
     }
 }
 
-/// Where [`Db::relaxed`] writes: on PostgreSQL a connection of the relaxed pool, each statement
-/// its own transaction committed without waiting for the flush; on SQLite a write transaction.
+/// Where [`Db::relaxed`] writes: a transaction (SQLite's, or several statements on a relaxed
+/// PostgreSQL connection), or a relaxed PostgreSQL connection whose one statement is its own
+/// transaction, committed as it runs.
 pub enum Relaxed {
-    Sqlite(Tx),
-    Postgres(PoolConnection<Postgres>),
+    Tx(Tx),
+    Each(PoolConnection<Postgres>),
 }
 
 impl Relaxed {
     pub fn exec(&mut self) -> Exec<'_> {
         match self {
-            Relaxed::Sqlite(t) => t.exec(),
-            Relaxed::Postgres(c) => Exec::untracked(Link::Postgres(c)),
+            Relaxed::Tx(t) => t.exec(),
+            Relaxed::Each(c) => Exec::untracked(Link::Postgres(c)),
         }
     }
 
-    /// Ends it: commits SQLite's transaction (PostgreSQL's statements committed as they ran).
+    /// Ends it: commits the transaction (a lone statement committed as it ran).
     pub async fn done(self) -> Result<()> {
         match self {
-            Relaxed::Sqlite(t) => t.commit().await,
-            Relaxed::Postgres(_) => Ok(()),
+            Relaxed::Tx(t) => t.commit().await,
+            Relaxed::Each(_) => Ok(()),
         }
     }
 }
@@ -538,16 +540,24 @@ impl Db {
     /// (the WAL is flushed in order). A forgotten claim leaves its job queued; a forgotten
     /// settle leaves it to run again after its lease, as a job whose process died does: jobs
     /// run at least once by design. Everything a person or a provider is told happened commits
-    /// synchronously ([`Db::begin`]). On SQLite it is a write transaction ([`Db::begin`]): the
+    /// synchronously ([`Db::begin`]). `together`: several statements that must commit as one
+    /// (a batch of settles): a transaction on a relaxed connection, `BEGIN` and `COMMIT` the
+    /// batch's only extra round trips. On SQLite it is a write transaction ([`Db::begin`]): the
     /// one writer's commits are shared and always durable. End it with [`Relaxed::done`].
-    pub async fn relaxed(&self) -> Result<Relaxed> {
+    pub async fn relaxed(&self, together: bool) -> Result<Relaxed> {
         match self {
-            Db::Sqlite { .. } => self.begin().await.map(Relaxed::Sqlite),
+            Db::Sqlite { .. } => self.begin().await.map(Relaxed::Tx),
+            Db::Postgres(p) if together => p
+                .relaxed
+                .begin()
+                .await
+                .map(|t| Relaxed::Tx(Tx::over(TxLink::Postgres(t))))
+                .map_err(pool_err),
             Db::Postgres(p) => p
                 .relaxed
                 .acquire()
                 .await
-                .map(Relaxed::Postgres)
+                .map(Relaxed::Each)
                 .map_err(pool_err),
         }
     }

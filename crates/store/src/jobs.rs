@@ -344,7 +344,7 @@ pub async fn claim(
         .value(Alias::new("attempts"), col("attempts").add(1))
         .and_where(col("id").in_subquery(due))
         .returning(returning(&JOB));
-    let mut tx = db.relaxed().await?;
+    let mut tx = db.relaxed(false).await?;
     let rows = fetch_all(&mut tx.exec(), &JOB, &s).await?;
     tx.done().await?;
     Ok(rows
@@ -371,7 +371,7 @@ async fn settle(db: &Db, jobs: &[&Claimed], changes: &[(&str, Val)]) -> Result<V
     ];
     set.extend(changes.iter().cloned());
     let set = vals(&set);
-    let mut tx = db.relaxed().await?;
+    let mut tx = db.relaxed(jobs.len() > 1).await?;
     let mut held = Vec::with_capacity(jobs.len());
     for job in jobs {
         let row = crate::repo::update_if(
@@ -399,7 +399,7 @@ pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
 }
 
 /// Extends the leases of jobs still running here to `lease` from now, never past each one's
-/// deadline, in one transaction; only a job still running under its token (`(id, token,
+/// deadline (on PostgreSQL each renewal its own write); only a job still running under its token (`(id, token,
 /// deadline)`) is touched. Returns how many were.
 pub async fn renew(
     db: &Db,
@@ -407,7 +407,8 @@ pub async fn renew(
     lease: std::time::Duration,
 ) -> Result<usize> {
     let until = now() + lease;
-    let mut tx = db.relaxed().await?;
+    // Each renewal stands alone: no transaction around them.
+    let mut tx = db.relaxed(false).await?;
     let mut held = 0;
     for (id, token, deadline) in running {
         let row = crate::repo::update_if(

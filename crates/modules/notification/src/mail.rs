@@ -158,9 +158,6 @@ pub struct Composed {
     pub language: String,
     /// The absolute links it carries, in order.
     pub links: Vec<String>,
-    /// The one-time secrets as kept (JSON text), `None` when it has none: what is left of them
-    /// once the mail is sent is their names ([`secret_names`]).
-    pub kept_secret: Option<String>,
 }
 
 /// Topic slugs and template variants the platform's own mail is written with (the reset mail,

@@ -341,6 +341,9 @@ async fn the_outbox_hides_secrets_of_mail_that_is_sent(db: Db) {
     let text = m["text"].as_str().unwrap();
     assert!(text.contains("(sent only to the recipient)"), "{text}");
     assert!(!text.contains("verify-email?identity="), "{text}");
+    // Nowhere in the answer either (no field of it carries the secret as kept).
+    let whole = m.to_string();
+    assert!(!whole.contains("verify-email?identity="), "{whole}");
     // A Russian mail says so in Russian.
     let r = app
         .send(

@@ -277,7 +277,7 @@ async fn postgres_commits_wait_for_the_flush_but_the_runners_bookkeeping() {
     };
     let mut relaxed_pids = std::collections::HashSet::new();
     for round in 0..2 {
-        let mut r = db.relaxed().await.unwrap_or_else(|e| panic!("{e}"));
+        let mut r = db.relaxed(false).await.unwrap_or_else(|e| panic!("{e}"));
         let (bookkeeping, pid) = setting(r.exec()).await;
         assert_eq!(
             bookkeeping, "off",
@@ -305,6 +305,30 @@ async fn postgres_commits_wait_for_the_flush_but_the_runners_bookkeeping() {
         assert_eq!(seen, 1, "committed as it ran, round {round}");
         r.done().await.unwrap_or_else(|e| panic!("{e}"));
     }
+    // A batch of bookkeeping that must commit as one is a transaction on such a connection:
+    // unseen by another connection until it is done.
+    let mut r = db.relaxed(true).await.unwrap_or_else(|e| panic!("{e}"));
+    let (together, pid) = setting(r.exec()).await;
+    assert_eq!(together, "off", "a batch of bookkeeping");
+    relaxed_pids.insert(pid);
+    {
+        let stoa_store::db::Link::Postgres(c) = r.exec().link else {
+            panic!("not postgres")
+        };
+        sqlx::query("INSERT INTO stoa_shared_values (key, value, until) VALUES ('relaxed-batch', 'x', now() + interval '1 minute')")
+            .execute(&mut *c)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let count = async || -> i64 {
+        sqlx::query_scalar("SELECT count(*) FROM stoa_shared_values WHERE key = 'relaxed-batch'")
+            .fetch_one(pg.pool())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert_eq!(count().await, 0, "a batch is seen only once it is done");
+    r.done().await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(count().await, 1, "a batch done");
     // Every store transaction waits for its flush, and none runs on a bookkeeping connection
     // (the test pool has 4: all of them are opened and held).
     let mut held = Vec::new();

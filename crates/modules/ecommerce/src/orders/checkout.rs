@@ -172,7 +172,14 @@ impl Commerce {
             if let Some(c) = &paying.comment {
                 extra.push(("comment", Val::Text(c.clone())));
             }
-            self.transition_with(exec, o, Move::to("paying", actor), roles, extra)
+            // An order read without a number must still have none: then no checkout linked it
+            // to an intent (below), even one that committed since it was read.
+            let held: &[(&str, Val)] = if placed.number.is_none() {
+                &[("number", Val::Null)]
+            } else {
+                &[]
+            };
+            self.transition_with(exec, o, Move::to("paying", actor), roles, extra, held)
                 .await
                 .map_err(|e| match e {
                     Error::Conflict { .. } => Error::conflict_field(
@@ -185,8 +192,8 @@ impl Commerce {
             numbers.insert(oid, number);
             // Links to intents of an earlier, abandoned checkout are replaced. An order without
             // a number was never placed, so no checkout linked it to an intent (the number and
-            // the links commit together): nothing to look for — one read less for most
-            // checkouts. (Reads inside the transaction go through it: a second pooled
+            // the links commit together, and the compare-and-set above held it without one):
+            // nothing to look for — one read less for most checkouts. (Reads inside the transaction go through it: a second pooled
             // connection per checkout would let concurrent checkouts exhaust the pool waiting
             // on each other.)
             if placed.number.is_none() {

@@ -55,7 +55,7 @@ impl Commerce {
         mv: Move<'_>,
         roles: bool,
     ) -> Result<Record> {
-        self.transition_with(exec, order, mv, roles, Vec::new())
+        self.transition_with(exec, order, mv, roles, Vec::new(), &[])
             .await
     }
 
@@ -68,6 +68,7 @@ impl Commerce {
         mv: Move<'_>,
         roles: bool,
         extra: Vec<(&str, Val)>,
+        held: &[(&str, Val)],
     ) -> Result<Record> {
         let Move {
             to,
@@ -98,7 +99,7 @@ impl Commerce {
             &self.e.order,
             oid,
             &set,
-            &[("status", Val::Text(from.clone()))],
+            &[&[("status", Val::Text(from.clone()))], held].concat(),
         )
         .await?
         .ok_or_else(|| Error::conflict_field("status", "the order changed meanwhile; reload it"))?;

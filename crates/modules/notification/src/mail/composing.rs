@@ -34,6 +34,18 @@ impl Mailer {
         row: &NotificationRow,
         reveal: bool,
     ) -> Result<Composed> {
+        Ok(self.compose_kept(nid, row, reveal).await?.0)
+    }
+
+    /// [`Self::compose`], and the one-time secrets as kept (JSON text; `None` when it has
+    /// none): what is left of them once the mail is sent is their names ([`secret_names`]). Kept
+    /// apart from [`Composed`], which an admin's outbox shows.
+    async fn compose_kept(
+        &self,
+        nid: Uuid,
+        row: &NotificationRow,
+        reveal: bool,
+    ) -> Result<(Composed, Option<String>)> {
         let s = &self.store;
         let n = s.entity("notification.notification")?;
         let links = s
@@ -88,15 +100,15 @@ impl Mailer {
             .title
             .clone()
             .unwrap_or_else(|| "Notification".to_owned());
-        Ok(Composed {
+        let composed = Composed {
             html: crate::compose::html(&text, &subject, &language, &self.look_in(&language).await),
             links: crate::compose::links(&text),
             to,
             subject,
             text,
             language,
-            kept_secret,
-        })
+        };
+        Ok((composed, kept_secret))
     }
 
     /// Renders `row` and sends it by `channel` once: an email is MIME (UTF-8 text and HTML
@@ -108,8 +120,7 @@ impl Mailer {
         row: &NotificationRow,
         channel: Channel,
     ) -> Result<Option<String>> {
-        let mut m = self.compose(nid, row, true).await?;
-        let kept = m.kept_secret.take();
+        let (m, kept) = self.compose_kept(nid, row, true).await?;
         self.send(nid, row, channel, m).await.map(|()| kept)
     }
 
