@@ -61,11 +61,11 @@ impl Commerce {
         .map(OrderIntentRow::of)
         .collect::<Result<Vec<_>>>()?;
         if all.len() as u64 >= cap {
-            // A hundred links an intent is far beyond any checkout's: say so, and move the
-            // orders found (the job after the webhook checks every order paid by the intents).
+            // A hundred links an intent is far beyond any checkout's: the orders found move on,
+            // and the log says some may have been left for the order check.
             tracing::warn!(
                 links = all.len(),
-                "the paid intents' orders carry more links than read; some orders may move on only with the payment's check"
+                "the paid intents' orders carry more links than read; some orders may wait for the order check"
             );
         }
         let mut intents: HashMap<Uuid, Record> = paid
