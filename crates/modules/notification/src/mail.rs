@@ -135,12 +135,12 @@ pub struct Mailer {
 #[derive(Default)]
 struct Setups {
     versions: (u64, u64),
-    topics: HashMap<String, Record>,
-    templates: HashMap<String, Record>,
+    /// By (entity, the value of its key field): a topic by slug, a template by variant.
+    named: HashMap<(&'static str, String), Record>,
     by_id: HashMap<Uuid, Record>,
 }
 
-/// Most topics and templates [`Setups`] keeps of each kind.
+/// Most topics and templates [`Setups`] keeps of each kind (by key, and templates by id).
 const SETUPS_KEPT: usize = 256;
 
 const TOPIC: &str = "notification.topic";
@@ -315,8 +315,7 @@ impl Mailer {
     fn keep_setup(&self, versions: (u64, u64), put: impl FnOnce(&mut Setups)) {
         if let Ok(mut kept) = self.setups.lock() {
             if kept.versions != versions
-                || kept.topics.len() >= SETUPS_KEPT
-                || kept.templates.len() >= SETUPS_KEPT
+                || kept.named.len() >= 2 * SETUPS_KEPT
                 || kept.by_id.len() >= SETUPS_KEPT
             {
                 *kept = Setups {
@@ -326,6 +325,26 @@ impl Mailer {
             }
             put(&mut kept);
         }
+    }
+
+    /// The row of `entity` whose `field` is `value` (kept while the counters stand at `v`, see
+    /// [`Setups`]).
+    async fn kept_one(
+        &self,
+        v: (u64, u64),
+        entity: &'static str,
+        field: &str,
+        value: &str,
+    ) -> Result<Record> {
+        let key = (entity, value.to_owned());
+        if let Some(r) = self.kept_setup(v, |k| k.named.get(&key)) {
+            return Ok(r);
+        }
+        let r = one(&self.store, entity, field, value).await?;
+        self.keep_setup(v, |k| {
+            k.named.insert(key, r.clone());
+        });
+        Ok(r)
     }
 
     /// Template `id` (kept while the templates are unchanged, see [`Setups`]).
@@ -368,28 +387,9 @@ impl Mailer {
     /// The topic `slug` and the template `variant`, as [`Mailer::queue`] finds them: a
     /// `NotFound` naming the one that is missing.
     async fn setup(&self, topic: &str, variant: &str) -> Result<(Record, Record)> {
-        let s = &self.store;
         let v = self.setup_versions();
-        let topic_row = match self.kept_setup(v, |k| k.topics.get(topic)) {
-            Some(r) => r,
-            None => {
-                let r = one(s, TOPIC, "slug", topic).await?;
-                self.keep_setup(v, |k| {
-                    k.topics.insert(topic.to_owned(), r.clone());
-                });
-                r
-            }
-        };
-        let template = match self.kept_setup(v, |k| k.templates.get(variant)) {
-            Some(r) => r,
-            None => {
-                let r = one(s, TEMPLATE, "variant", variant).await?;
-                self.keep_setup(v, |k| {
-                    k.templates.insert(variant.to_owned(), r.clone());
-                });
-                r
-            }
-        };
+        let topic_row = self.kept_one(v, TOPIC, "slug", topic).await?;
+        let template = self.kept_one(v, TEMPLATE, "variant", variant).await?;
         Ok((topic_row, template))
     }
 
