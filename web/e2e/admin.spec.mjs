@@ -100,9 +100,16 @@ export const adminSpecs = [
       await items.first().filter({ hasText: "E2E second" }).waitFor();
       // The handle keeps the focus, so a second press would go on moving it.
       expect(await widgets.getByRole("button", { name: "Move “E2E second”" }).evaluate((b) => b === document.activeElement), "the moved item's handle keeps the focus");
+      // The list moves at once and saves the new order behind it: read until it is saved (5 s at most).
       const order = await page.evaluate(async (w) => {
-        const r = await fetch(`/api/host/pages-to-widgets?filters[and][0][column]=widgetId&filters[and][0][method]=eq&filters[and][0][value]=${w}`);
-        return (await r.json()).data[0].orderIndex;
+        let index;
+        for (let i = 0; i < 50; i += 1) {
+          const r = await fetch(`/api/host/pages-to-widgets?filters[and][0][column]=widgetId&filters[and][0][method]=eq&filters[and][0][value]=${w}`);
+          index = (await r.json()).data[0].orderIndex;
+          if (index === 0) break;
+          await new Promise((done) => setTimeout(done, 100));
+        }
+        return index;
       }, second);
       expect(order === 0, `the moved widget's orderIndex is 0, got ${order}`);
       await screen(page, "admin-page-with-widget");
