@@ -399,8 +399,8 @@ pub async fn finish(db: &Db, job: &Claimed) -> Result<bool> {
 }
 
 /// Extends the leases of jobs still running here to `lease` from now, never past each one's
-/// deadline (on PostgreSQL each renewal its own write); only a job still running under its token (`(id, token,
-/// deadline)`) is touched. Returns how many were.
+/// deadline (on PostgreSQL each renewal its own write); only a job still running under its
+/// token (`(id, token, deadline)`) is touched. Returns how many were.
 pub async fn renew(
     db: &Db,
     running: &[(Uuid, String, OffsetDateTime)],

@@ -131,17 +131,24 @@ pub struct Mailer {
 /// The topics (by slug) and templates (by variant and by id) a mail is written and composed
 /// with, kept while the store's change counters of both tables stand still — which a write
 /// anywhere in the cluster moves — so a paid order's mail reads neither again. At most
-/// [`SETUPS_KEPT`] of each.
+/// [`SETUPS_KEPT`] rows.
 #[derive(Default)]
 struct Setups {
     versions: (u64, u64),
-    /// By (entity, the value of its key field): a topic by slug, a template by variant.
-    named: HashMap<(&'static str, String), Record>,
-    by_id: HashMap<Uuid, Record>,
+    rows: HashMap<SetupKey, Record>,
 }
 
-/// Most topics and templates [`Setups`] keeps of each kind (by key, and templates by id).
-const SETUPS_KEPT: usize = 256;
+/// How a [`Setups`] row was found.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum SetupKey {
+    /// By (entity, the value of its key field): a topic by slug, a template by variant.
+    Named(&'static str, String),
+    /// A template by id.
+    Template(Uuid),
+}
+
+/// Most rows [`Setups`] keeps.
+const SETUPS_KEPT: usize = 512;
 
 const TOPIC: &str = "notification.topic";
 const TEMPLATE: &str = "notification.template";
@@ -295,69 +302,41 @@ impl Mailer {
         })
     }
 
-    /// The change counters [`Setups`] is kept by.
-    fn setup_versions(&self) -> (u64, u64) {
-        (self.store.version(TOPIC), self.store.version(TEMPLATE))
-    }
-
-    /// The kept row `pick` finds, when the tables are as they were at `versions`.
-    fn kept_setup(
+    /// The row found as `key`: kept (see [`Setups`]), or read by `read` and kept. The counters
+    /// are taken before the read, so a write that moves them meanwhile makes the next lookup
+    /// read again.
+    async fn kept(
         &self,
-        versions: (u64, u64),
-        pick: impl FnOnce(&Setups) -> Option<&Record>,
-    ) -> Option<Record> {
-        let kept = self.setups.lock().ok()?;
-        (kept.versions == versions).then(|| pick(&kept).cloned())?
-    }
-
-    /// Keeps `row` (read after the counters stood at `versions`; a write that moved them since
-    /// makes the next lookup read again).
-    fn keep_setup(&self, versions: (u64, u64), put: impl FnOnce(&mut Setups)) {
-        if let Ok(mut kept) = self.setups.lock() {
-            if kept.versions != versions
-                || kept.named.len() >= 2 * SETUPS_KEPT
-                || kept.by_id.len() >= SETUPS_KEPT
-            {
-                *kept = Setups {
-                    versions,
+        key: SetupKey,
+        read: impl std::future::Future<Output = Result<Record>>,
+    ) -> Result<Record> {
+        let v = (self.store.version(TOPIC), self.store.version(TEMPLATE));
+        if let Some(r) = self
+            .setups
+            .lock()
+            .ok()
+            .filter(|k| k.versions == v)
+            .and_then(|k| k.rows.get(&key).cloned())
+        {
+            return Ok(r);
+        }
+        let row = read.await?;
+        if let Ok(mut k) = self.setups.lock() {
+            if k.versions != v || k.rows.len() >= SETUPS_KEPT {
+                *k = Setups {
+                    versions: v,
                     ..Setups::default()
                 };
             }
-            put(&mut kept);
+            k.rows.insert(key, row.clone());
         }
-    }
-
-    /// The row of `entity` whose `field` is `value` (kept while the counters stand at `v`, see
-    /// [`Setups`]).
-    async fn kept_one(
-        &self,
-        v: (u64, u64),
-        entity: &'static str,
-        field: &str,
-        value: &str,
-    ) -> Result<Record> {
-        let key = (entity, value.to_owned());
-        if let Some(r) = self.kept_setup(v, |k| k.named.get(&key)) {
-            return Ok(r);
-        }
-        let r = one(&self.store, entity, field, value).await?;
-        self.keep_setup(v, |k| {
-            k.named.insert(key, r.clone());
-        });
-        Ok(r)
+        Ok(row)
     }
 
     /// Template `id` (kept while the templates are unchanged, see [`Setups`]).
     pub(crate) async fn template(&self, id: Uuid) -> Result<Record> {
-        let v = self.setup_versions();
-        if let Some(r) = self.kept_setup(v, |k| k.by_id.get(&id)) {
-            return Ok(r);
-        }
-        let row = self.store.get(&*self.store.entity(TEMPLATE)?, id).await?;
-        self.keep_setup(v, |k| {
-            k.by_id.insert(id, row.clone());
-        });
-        Ok(row)
+        let read = async { self.store.get(&*self.store.entity(TEMPLATE)?, id).await };
+        self.kept(SetupKey::Template(id), read).await
     }
 
     /// Heads mail with the site's name as its pages give it, in each mail's language (else the
@@ -387,9 +366,19 @@ impl Mailer {
     /// The topic `slug` and the template `variant`, as [`Mailer::queue`] finds them: a
     /// `NotFound` naming the one that is missing.
     async fn setup(&self, topic: &str, variant: &str) -> Result<(Record, Record)> {
-        let v = self.setup_versions();
-        let topic_row = self.kept_one(v, TOPIC, "slug", topic).await?;
-        let template = self.kept_one(v, TEMPLATE, "variant", variant).await?;
+        let s = &self.store;
+        let topic_row = self
+            .kept(
+                SetupKey::Named(TOPIC, topic.to_owned()),
+                one(s, TOPIC, "slug", topic),
+            )
+            .await?;
+        let template = self
+            .kept(
+                SetupKey::Named(TEMPLATE, variant.to_owned()),
+                one(s, TEMPLATE, "variant", variant),
+            )
+            .await?;
         Ok((topic_row, template))
     }
 

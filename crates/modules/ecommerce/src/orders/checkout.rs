@@ -193,9 +193,9 @@ impl Commerce {
             // Links to intents of an earlier, abandoned checkout are replaced. An order without
             // a number was never placed, so no checkout linked it to an intent (the number and
             // the links commit together, and the compare-and-set above held it without one):
-            // nothing to look for — one read less for most checkouts. (Reads inside the transaction go through it: a second pooled
-            // connection per checkout would let concurrent checkouts exhaust the pool waiting
-            // on each other.)
+            // nothing to look for — one read less for most checkouts. (Reads inside the
+            // transaction go through it: a second pooled connection per checkout would let
+            // concurrent checkouts exhaust the pool waiting on each other.)
             if placed.number.is_none() {
                 continue;
             }

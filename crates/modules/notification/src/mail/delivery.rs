@@ -14,10 +14,19 @@ const SENDING_AT_ONCE: usize = 4;
 struct Attempted {
     nid: Uuid,
     tried: i64,
-    input: Map<String, Value>,
-    retry_at: Option<time::OffsetDateTime>,
-    /// Sent: the secret as it was kept (JSON text; `None` when it had none).
-    sent: Option<Option<String>>,
+    came: Came,
+}
+
+/// How an attempt went.
+enum Came {
+    /// Sent, with the secret as it was kept (JSON text; `None` when it had none).
+    Sent(Option<String>),
+    /// Not sent: the fields to write (the error; `failed` after the last attempt), and when to
+    /// try again (not after the last attempt).
+    NotSent {
+        input: Map<String, Value>,
+        retry_at: Option<time::OffsetDateTime>,
+    },
 }
 
 impl Mailer {
@@ -80,14 +89,10 @@ impl Mailer {
     async fn attempt_one(&self, row: &NotificationRow, channel: Channel) -> Attempted {
         let outcome = self.deliver(row.id, row, channel).await;
         let tried = row.attempts.unwrap_or(0);
-        let sent = outcome.as_ref().ok().cloned();
-        let (input, retry_at) = self.after_attempt(row.id, channel, tried, outcome.map(|_| ()));
         Attempted {
             nid: row.id,
             tried,
-            input,
-            retry_at,
-            sent,
+            came: self.after_attempt(row.id, channel, tried, outcome),
         }
     }
 
@@ -166,29 +171,28 @@ impl Mailer {
         Ok(claimed)
     }
 
-    /// What attempt `tried + 1` of `nid` by `channel` came to, counted and logged: the fields it
-    /// writes, and when to try again (not after the last attempt).
+    /// What attempt `tried + 1` of `nid` by `channel` came to (`outcome`: the kept secret when
+    /// sent), counted and logged.
     fn after_attempt(
         &self,
         nid: Uuid,
         channel: Channel,
         tried: i64,
-        outcome: Result<()>,
-    ) -> (Map<String, Value>, Option<time::OffsetDateTime>) {
-        let mut input = Map::new();
-        let mut retry_at = None;
+        outcome: Result<Option<String>>,
+    ) -> Came {
         match outcome {
-            Ok(()) => {
+            Ok(secret) => {
                 stoa_api::metrics::Metrics::outcome(
                     &stoa_api::metrics::METRICS.mail,
                     channel.as_str(),
                     "sent",
                 );
-                input.insert("status".into(), json!("sent"));
-                input.insert("error".into(), Value::Null);
                 tracing::info!(notification = %nid, channel = channel.as_str(), attempt = tried + 1, "notification sent");
+                Came::Sent(secret)
             }
             Err(e) => {
+                let mut input = Map::new();
+                let mut retry_at = None;
                 let msg: String = e.public_message().chars().take(1000).collect();
                 input.insert("error".into(), json!(msg));
                 let last = tried + 1 >= i64::from(self.attempts);
@@ -205,13 +209,13 @@ impl Mailer {
                     tracing::warn!(notification = %nid, attempt = tried + 1, error = %msg, retry_in_s = wait.as_secs(), "notification not delivered; will retry");
                     retry_at = Some(now() + wait);
                 }
+                Came::NotSent { input, retry_at }
             }
         }
-        (input, retry_at)
     }
 
-    /// Writes what each attempt came to (its `input`), in one transaction: a sent
-    /// notification's secret is dropped, and the next attempt is queued at `retry_at` when given.
+    /// Writes what each attempt came to, in one transaction: a sent notification's secret is
+    /// dropped, and the next attempt is queued at `retry_at` when given.
     async fn record_attempts(&self, n: &Entity, done: &[Attempted]) -> Result<()> {
         if done.is_empty() {
             return Ok(());
@@ -222,12 +226,12 @@ impl Mailer {
             let mut exec = tx.exec();
             for a in done {
                 let nid = a.nid;
-                match &a.sent {
+                match &a.came {
                     // Sent: the secret (a reset link, a confirmation code) is not kept — only its
                     // names, so the outbox shows where it stood — in the statement that marks it
                     // sent. A failed mail keeps it for an admin's retry, and only to the address
                     // it was made for.
-                    Some(kept) => {
+                    Came::Sent(kept) => {
                         let names = kept
                             .as_deref()
                             .map_or(Val::Null, |t| Val::Text(secret_names(t)));
@@ -241,18 +245,18 @@ impl Mailer {
                             .await?
                             .ok_or_else(|| Error::not_found(format!("notification {nid}")))?;
                     }
-                    None => {
-                        s.update_in(&mut exec, n, nid, &a.input).await?;
+                    Came::NotSent { input, retry_at } => {
+                        s.update_in(&mut exec, n, nid, input).await?;
+                        if let Some(at) = retry_at {
+                            jobs::enqueue(
+                                &mut exec,
+                                &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
+                                    .at(*at)
+                                    .dedupe(format!("notification:{nid}:attempt:{}", a.tried + 1)),
+                            )
+                            .await?;
+                        }
                     }
-                }
-                if let Some(at) = a.retry_at {
-                    jobs::enqueue(
-                        &mut exec,
-                        &NewJob::now(JOB_DELIVER, json!({"notification": nid}))
-                            .at(at)
-                            .dedupe(format!("notification:{nid}:attempt:{}", a.tried + 1)),
-                    )
-                    .await?;
                 }
             }
         }
