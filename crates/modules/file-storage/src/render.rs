@@ -330,6 +330,30 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The tags of a TrueType file's table directory (numTables at byte 4, records of 16 bytes
+    /// from byte 12, each starting with its tag).
+    fn table_tags(font: &[u8]) -> Vec<[u8; 4]> {
+        let n = u16::from_be_bytes([font[4], font[5]]) as usize;
+        (0..n)
+            .map(|i| {
+                let at = 12 + 16 * i;
+                [font[at], font[at + 1], font[at + 2], font[at + 3]]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_shipped_fonts_kern_by_gpos_alone() {
+        // The legacy `kern` table was dropped (docs/dependencies.md): shaping gathered its
+        // pairs for every text run, and GPOS holds the same kerning, which is what is applied.
+        for font in [SANS, SANS_BOLD] {
+            let tags = table_tags(font);
+            assert!(tags.contains(b"GPOS"), "kerning comes from GPOS");
+            assert!(tags.contains(b"glyf") && tags.contains(b"cmap"));
+            assert!(!tags.contains(b"kern"), "the legacy kern table is back");
+        }
+    }
+
     #[test]
     fn receipts_render_at_their_size_with_cyrillic_text() {
         let data = json!({"language": "ru", "site": {"name": "Для планеты"}, "ecommerce": {"order": {
