@@ -27,6 +27,9 @@ pub fn uuid_arg(payload: &serde_json::Value, key: &str) -> crate::module::Module
 
 /// How long a settled job's slot may wait for others before the runner claims (see `run`).
 const CLAIM_COALESCE: Duration = Duration::from_millis(2);
+/// How long no foreground job may have run or been found before background work may take more
+/// than its share of the slots (see [`background_cap`]).
+const FOREGROUND_IDLE: Duration = Duration::from_millis(500);
 /// The most finished jobs marked done in one transaction.
 const SETTLE_MAX: usize = 256;
 /// While `run` runs, a claimed job is leased for this long at a time (at most its timeout and a
@@ -258,8 +261,12 @@ impl Runner {
             .set(me.lag_alert.as_secs_f64());
         tokio::spawn(watch_lag(Arc::downgrade(&me)));
         let slots = Arc::new(tokio::sync::Semaphore::new(me.concurrency));
-        // Background jobs never hold more than an eighth of the slots (at least one).
-        let quiet = Arc::new(tokio::sync::Semaphore::new((me.concurrency / 8).max(1)));
+        // Background jobs hold at most `background_cap` of the slots: the permits of `quiet`
+        // beyond the cap of the moment are left unused.
+        let most_quiet = background_cap(me.concurrency, true);
+        let quiet = Arc::new(tokio::sync::Semaphore::new(most_quiet));
+        let foreground_running = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut foreground_seen = std::time::Instant::now();
         let settled = Arc::new(tokio::sync::Notify::new());
         let names = me.renewed_leases();
         let wake = jobs::wake();
@@ -284,9 +291,17 @@ impl Runner {
                     seen[priority] = count;
                     maybe[priority] = true;
                 }
-                let free = slots
-                    .available_permits()
-                    .min(class.map_or(usize::MAX, |q| q.available_permits()));
+                if foreground_running.load(std::sync::atomic::Ordering::Relaxed) > 0 {
+                    foreground_seen = std::time::Instant::now();
+                }
+                let free = slots.available_permits().min(class.map_or(usize::MAX, |q| {
+                    let cap = background_cap(
+                        me.concurrency,
+                        foreground_seen.elapsed() >= FOREGROUND_IDLE,
+                    );
+                    let running = most_quiet - q.available_permits();
+                    cap.saturating_sub(running)
+                }));
                 if free == 0 || names.is_empty() || !maybe[priority] {
                     continue;
                 }
@@ -299,6 +314,9 @@ impl Runner {
                         }
                     };
                 maybe[priority] = claimed.len() >= free;
+                if priority == 0 && !claimed.is_empty() {
+                    foreground_seen = std::time::Instant::now();
+                }
                 crate::metrics::METRICS
                     .job_claims
                     .get_or_create(&crate::metrics::OutcomeLabels {
@@ -314,9 +332,16 @@ impl Runner {
                         break;
                     };
                     let (me, settled) = (me.clone(), settled.clone());
+                    let foreground = class.is_none().then(|| foreground_running.clone());
+                    if let Some(f) = &foreground {
+                        f.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
                     tokio::spawn(async move {
                         if let Err(e) = me.run_one(job).await {
                             tracing::error!(error = %e, "job runner could not settle a job");
+                        }
+                        if let Some(f) = foreground {
+                            f.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
                         }
                         drop((permit, extra));
                         settled.notify_one();
@@ -338,6 +363,22 @@ impl Runner {
                 _ = poll.tick() => maybe = [true; jobs::CLASSES],
             }
         }
+    }
+}
+
+/// The most background jobs (receipts, mail) [`Runner::run`] holds at once: an eighth of its
+/// slots (at least one) while foreground work (payments) ran or was found within
+/// [`FOREGROUND_IDLE`], so a burst of payments is not slowed by the work it causes; half of them
+/// once the foreground has been idle that long, so the work a burst left behind drains on the
+/// whole machine (an eighth kept the drain after `bench/checkout.sh`'s load to about one core of
+/// two). When payments come again, claims fall back to the eighth at once and the slots of the
+/// background jobs in flight come back as they end (each a few milliseconds of CPU).
+fn background_cap(concurrency: usize, foreground_idle: bool) -> usize {
+    let busy = (concurrency / 8).max(1);
+    if foreground_idle {
+        (concurrency / 2).max(busy)
+    } else {
+        busy
     }
 }
 
@@ -493,6 +534,21 @@ mod tests {
             payload: serde_json::Value::Null,
             attempts: 1,
             token: token.into(),
+        }
+    }
+
+    #[test]
+    fn background_work_takes_half_the_slots_only_while_the_foreground_is_idle() {
+        // SQLite's default: 8 while payments run, 32 after; PostgreSQL's: 2 and 8.
+        assert_eq!(background_cap(64, false), 8);
+        assert_eq!(background_cap(64, true), 32);
+        assert_eq!(background_cap(16, false), 2);
+        assert_eq!(background_cap(16, true), 8);
+        // Never none, and never less when idle.
+        for n in 1..40 {
+            assert!(background_cap(n, false) >= 1);
+            assert!(background_cap(n, true) >= background_cap(n, false));
+            assert!(background_cap(n, true) <= n);
         }
     }
 

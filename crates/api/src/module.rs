@@ -277,7 +277,8 @@ pub struct JobDef {
     pub timeout: Duration,
     /// Work nobody waits on (mail, receipts, alerts): claimed after the other jobs and with at
     /// most an eighth of the runner's slots while those keep it busy, so a burst of payments is
-    /// not slowed by the mail it causes (which catches up after).
+    /// not slowed by the mail it causes; it catches up after, on up to half of the slots once
+    /// the other jobs have been idle for half a second.
     pub background: bool,
     pub run: JobFn,
 }

@@ -837,6 +837,83 @@ async fn a_foreground_job_does_not_claim_background_work(db: Db) {
 
 dual_test!(a_foreground_job_does_not_claim_background_work, db);
 
+/// Background work (receipts, mail) gets an eighth of the runner's slots while a foreground job
+/// runs, and half of them once the foreground has been idle for a while: the work a burst of
+/// payments left behind drains on the whole machine, not on an eighth of it.
+async fn background_work_widens_once_the_foreground_is_idle(db: Db) {
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    const N: usize = 8;
+    let (at_once, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (a, m) = (at_once.clone(), most.clone());
+    let module = ModuleDef::new(Module {
+        name: "widen",
+        words: "",
+        entities: vec![],
+    })
+    .job(JobDef::new(
+        "widen.payment",
+        |_ctx, _payload: Value| async {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            Ok(())
+        },
+    ))
+    .job(
+        JobDef::new("widen.mail", move |_ctx, _payload: Value| {
+            let (a, m) = (a.clone(), m.clone());
+            async move {
+                m.fetch_max(a.fetch_add(1, SeqCst) + 1, SeqCst);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                a.fetch_sub(1, SeqCst);
+                Ok(())
+            }
+        })
+        .background(),
+    );
+    let Some(app) = stoa_testkit::spawn_app_manual(db, |_| {}).await else {
+        return;
+    };
+    let defs = stoa_api::module::Modules::new(vec![module]).jobs().unwrap();
+    // The runner knows the classes before the jobs are written (their priority comes from it).
+    let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
+    runner.concurrency = 16;
+    runner.poll = Duration::from_secs(120);
+    let enqueue = |name: &'static str, i: usize| {
+        let db = app.store.db.clone();
+        async move {
+            jobs::enqueue_now(&db, &NewJob::now(name, json!({"i": i})))
+                .await
+                .unwrap();
+        }
+    };
+    enqueue("widen.payment", 0).await;
+    for i in 0..N {
+        enqueue("widen.mail", i).await;
+    }
+    let running = Background::start(runner);
+    // While the payment runs (3 s; the mail takes 4 × 200 ms at two at a time): two of 16.
+    jobs_reaching(&app, "widen.mail", "done").await;
+    let busy = most.swap(0, SeqCst);
+    assert!(
+        (1..=2).contains(&busy),
+        "{busy} background jobs at once beside a running foreground job (an eighth of 16 is 2)"
+    );
+    // The payment done and the foreground idle for longer than the runner waits: up to half.
+    jobs_reaching(&app, "widen.payment", "done").await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    for i in N..2 * N {
+        enqueue("widen.mail", i).await;
+    }
+    jobs_reaching(&app, "widen.mail", "done").await;
+    running.stop().await;
+    let idle = most.load(SeqCst);
+    assert!(
+        (4..=8).contains(&idle),
+        "{idle} background jobs at once with the foreground idle (half of 16 is 8)"
+    );
+}
+
+dual_test!(background_work_widens_once_the_foreground_is_idle, db);
+
 /// The rows of the jobs named `name`, once every one of them has status `status` (at most 30 s).
 async fn jobs_reaching(app: &TestApp, name: &str, status: &str) -> Vec<stoa_store::record::Record> {
     let e = app.store.entity(jobs::KEY).unwrap();
