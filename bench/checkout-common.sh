@@ -21,24 +21,30 @@ DIR=$(mktemp -d)
 # behind the payments in a `perf` profile of a run started a minute after the last. A run's
 # figures then depended on what the machine had deleted before it; a fresh file system's don't.
 IMG=""
-if [ "${BENCH_FS:-own}" = own ] && [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null; then
-  IMG=$(mktemp --suffix=.img)
-  if truncate -s 16G "$IMG" && mkfs.ext4 -q -F "$IMG" && mount -o loop "$IMG" "$DIR"; then
-    echo "data on a fresh ext4 ($IMG at $DIR)" >&2
-  else
-    echo "no file system of its own (mount failed): data in $DIR" >&2; rm -f "$IMG"; IMG=""
-  fi
-fi
 pid="" cpid="" db="" spid=""
 cleanup() {
   [ -n "$cpid" ] && kill "$cpid" 2>/dev/null || true
   [ -n "$spid" ] && kill "$spid" 2>/dev/null || true
   [ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; } || true
   [ -n "$db" ] && psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
-  if [ -n "$IMG" ]; then umount "$DIR" || umount -l "$DIR"; rm -f "$IMG"; fi
-  rm -rf "$DIR"
+  if [ -n "$IMG" ]; then
+    { umount "$DIR" 2>/dev/null || umount -l "$DIR"; } || true
+    rm -f "$IMG"
+  fi
+  # Never below a mount point still mounted (the image's file system, if it would not go).
+  mountpoint -q "$DIR" || rm -rf "$DIR"
 }
 trap cleanup EXIT
+if [ "${BENCH_FS:-own}" = own ] && [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null; then
+  IMG=$(mktemp --suffix=.img)
+  # Inode tables and journal written now, not by ext4lazyinit in the background during the run.
+  if truncate -s 16G "$IMG" && mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$IMG" \
+    && mount -o loop "$IMG" "$DIR"; then
+    echo "data on a fresh ext4 ($IMG at $DIR)" >&2
+  else
+    echo "no file system of its own (mount failed): data in $DIR" >&2; rm -f "$IMG"; IMG=""
+  fi
+fi
 
 # The server's settings for database $1: the dummy provider, and the anonymous-init and webhook
 # rate limits raised out of the way (every client posts from 127.0.0.1). `env` execs the server,

@@ -332,18 +332,14 @@ impl Runner {
                         break;
                     };
                     let (me, settled) = (me.clone(), settled.clone());
-                    let foreground = class.is_none().then(|| foreground_running.clone());
-                    if let Some(f) = &foreground {
-                        f.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    }
+                    let foreground = class
+                        .is_none()
+                        .then(|| Counted::new(foreground_running.clone()));
                     tokio::spawn(async move {
                         if let Err(e) = me.run_one(job).await {
                             tracing::error!(error = %e, "job runner could not settle a job");
                         }
-                        if let Some(f) = foreground {
-                            f.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-                        }
-                        drop((permit, extra));
+                        drop((permit, extra, foreground));
                         settled.notify_one();
                     });
                 }
@@ -363,6 +359,23 @@ impl Runner {
                 _ = poll.tick() => maybe = [true; jobs::CLASSES],
             }
         }
+    }
+}
+
+/// One running job in a count, taken back when dropped (also when the task unwinds: a count
+/// left high would keep background work at its narrow share for the life of the process).
+struct Counted(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Counted {
+    fn new(count: Arc<std::sync::atomic::AtomicUsize>) -> Self {
+        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self(count)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

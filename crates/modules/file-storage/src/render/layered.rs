@@ -107,8 +107,8 @@ struct Scratch {
     pixels: Vec<u8>,
     rgb: Vec<u8>,
     filtered: Vec<u8>,
-    /// The deflater, reset for each segment: a new one allocates ~370 KB and zeroes its hash
-    /// table, and one per band of 8 rows was a tenth of a receipt's time.
+    /// The deflater, reset for each segment: a new one allocates ~370 KB, and one per band of
+    /// 8 rows was a tenth of a receipt's time.
     deflate: Option<flate2::Compress>,
 }
 
@@ -254,8 +254,12 @@ fn segment_with(rgb: &[u8], row: usize, sc: &mut Scratch) -> Result<Segment> {
     let mut out = Vec::with_capacity(filtered.len() / 16 + 64);
     loop {
         let done = c.total_in() as usize;
-        c.compress_vec(&filtered[done..], &mut out, flate2::FlushCompress::Sync)
-            .map_err(|e| Error::internal(format!("deflating the image: {e}")))?;
+        if let Err(e) = c.compress_vec(&filtered[done..], &mut out, flate2::FlushCompress::Sync) {
+            // A deflater stopped mid-block is not made whole by `reset` (zlib-rs keeps its
+            // open block): the next segment gets a new one.
+            sc.deflate = None;
+            return Err(Error::internal(format!("deflating the image: {e}")));
+        }
         if c.total_in() as usize == filtered.len() && out.len() < out.capacity() {
             break;
         }
