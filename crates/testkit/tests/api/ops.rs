@@ -415,7 +415,15 @@ async fn metrics_count_requests_for_admins(db: stoa_testkit::Db) {
         assert!(after.contains(series), "{series} in {after}");
     }
     // The registration's confirmation mail went through the job queue's runner: job outcomes.
-    assert!(after.contains("stoa_jobs_total{"), "{after}");
+    // The mail is background work, claimed after the jobs the start enqueued and counted once
+    // settled: read until it is there (at most 10 s).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut jobs_seen = after.clone();
+    while !jobs_seen.contains("stoa_jobs_total{") && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        jobs_seen = app.get("/metrics").await.text;
+    }
+    assert!(jobs_seen.contains("stoa_jobs_total{"), "{jobs_seen}");
     // SQLite's writes and the group commits that made them durable (none on PostgreSQL).
     let writes = r#"stoa_db_sqlite_writes_total{state="transactions"}"#;
     let commits = r#"stoa_db_sqlite_writes_total{state="commits"}"#;
