@@ -265,7 +265,6 @@ impl Runner {
         // beyond the cap of the moment are left unused.
         let most_quiet = background_cap(me.concurrency, true);
         let quiet = Arc::new(tokio::sync::Semaphore::new(most_quiet));
-        let foreground_running = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut foreground_seen = std::time::Instant::now();
         let settled = Arc::new(tokio::sync::Notify::new());
         let names = me.renewed_leases();
@@ -291,16 +290,15 @@ impl Runner {
                     seen[priority] = count;
                     maybe[priority] = true;
                 }
-                if foreground_running.load(std::sync::atomic::Ordering::Relaxed) > 0 {
+                // The permits tell who runs: a background job holds one of each semaphore, a
+                // foreground job one slot only (both given back when its task ends, or unwinds).
+                let background_running = most_quiet - quiet.available_permits();
+                if me.concurrency - slots.available_permits() > background_running {
                     foreground_seen = std::time::Instant::now();
                 }
-                let free = slots.available_permits().min(class.map_or(usize::MAX, |q| {
-                    let cap = background_cap(
-                        me.concurrency,
-                        foreground_seen.elapsed() >= FOREGROUND_IDLE,
-                    );
-                    let running = most_quiet - q.available_permits();
-                    cap.saturating_sub(running)
+                let free = slots.available_permits().min(class.map_or(usize::MAX, |_| {
+                    let idle = foreground_seen.elapsed() >= FOREGROUND_IDLE;
+                    background_cap(me.concurrency, idle).saturating_sub(background_running)
                 }));
                 if free == 0 || names.is_empty() || !maybe[priority] {
                     continue;
@@ -332,14 +330,11 @@ impl Runner {
                         break;
                     };
                     let (me, settled) = (me.clone(), settled.clone());
-                    let foreground = class
-                        .is_none()
-                        .then(|| Counted::new(foreground_running.clone()));
                     tokio::spawn(async move {
                         if let Err(e) = me.run_one(job).await {
                             tracing::error!(error = %e, "job runner could not settle a job");
                         }
-                        drop((permit, extra, foreground));
+                        drop((permit, extra));
                         settled.notify_one();
                     });
                 }
@@ -359,23 +354,6 @@ impl Runner {
                 _ = poll.tick() => maybe = [true; jobs::CLASSES],
             }
         }
-    }
-}
-
-/// One running job in a count, taken back when dropped (also when the task unwinds: a count
-/// left high would keep background work at its narrow share for the life of the process).
-struct Counted(Arc<std::sync::atomic::AtomicUsize>);
-
-impl Counted {
-    fn new(count: Arc<std::sync::atomic::AtomicUsize>) -> Self {
-        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Self(count)
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

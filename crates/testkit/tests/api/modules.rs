@@ -877,18 +877,22 @@ async fn background_work_widens_once_the_foreground_is_idle(db: Db) {
     let mut runner = Runner::new(app.ctx.clone(), defs, vec![]);
     runner.concurrency = 16;
     runner.poll = Duration::from_secs(120);
-    let enqueue = |name: &'static str, i: usize| {
-        let db = app.store.db.clone();
-        async move {
-            jobs::enqueue_now(&db, &NewJob::now(name, json!({"i": i})))
+    // Each batch in one transaction: one wake, one claim for all (not a claim per enqueue
+    // racing the jobs).
+    async fn enqueue(app: &TestApp, names: impl IntoIterator<Item = &'static str>) {
+        let mut tx = app.store.begin().await.unwrap();
+        for (i, name) in names.into_iter().enumerate() {
+            jobs::enqueue(&mut tx.exec(), &NewJob::now(name, json!({"i": i})))
                 .await
                 .unwrap();
         }
-    };
-    enqueue("widen.payment", 0).await;
-    for i in 0..N {
-        enqueue("widen.mail", i).await;
+        tx.commit().await.unwrap();
     }
+    enqueue(
+        &app,
+        std::iter::once("widen.payment").chain(["widen.mail"; N]),
+    )
+    .await;
     let running = Background::start(runner);
     // While the payment runs (3 s; the mail takes 4 × 200 ms at two at a time): two of 16.
     jobs_reaching(&app, "widen.mail", "done").await;
@@ -900,14 +904,7 @@ async fn background_work_widens_once_the_foreground_is_idle(db: Db) {
     // The payment done and the foreground idle for longer than the runner waits: up to half.
     jobs_reaching(&app, "widen.payment", "done").await;
     tokio::time::sleep(Duration::from_millis(800)).await;
-    // In one transaction: one wake, one claim for all (not a claim per enqueue racing the jobs).
-    let mut tx = app.store.begin().await.unwrap();
-    for i in N..2 * N {
-        jobs::enqueue(&mut tx.exec(), &NewJob::now("widen.mail", json!({"i": i})))
-            .await
-            .unwrap();
-    }
-    tx.commit().await.unwrap();
+    enqueue(&app, ["widen.mail"; N]).await;
     jobs_reaching(&app, "widen.mail", "done").await;
     running.stop().await;
     let idle = most.load(SeqCst);
