@@ -18,10 +18,12 @@ use std::sync::{Arc, Mutex};
 use resvg::{tiny_skia, usvg};
 use stoa_kernel::{Error, Result};
 
+use super::glyphs;
+
 /// Rows per band: smaller redraws less around each line of text (a line of 30 px text touches
 /// five bands of 8 rows, 40 rows, or three of 16, 48), larger deflates a little better.
 pub const BAND: u32 = 8;
-/// Kept first layers (a language and a site name each; a receipt's is 6.2 MB of pixels and
+/// Kept first layers (a language and a site name each; a receipt's is 4.7 MB of pixels and
 /// ~60 KB deflated): a bounded cache, the oldest dropped first.
 const KEPT: usize = 4;
 
@@ -29,8 +31,8 @@ const KEPT: usize = 4;
 struct Prepared {
     width: u32,
     height: u32,
-    /// Its pixels, premultiplied RGBA (opaque: the same as straight).
-    rgba: Vec<u8>,
+    /// Its pixels, RGB (it is opaque).
+    rgb: Vec<u8>,
     /// Per band: the filtered rows deflated as one raw segment, and their Adler-32 and length.
     bands: Vec<Segment>,
 }
@@ -65,32 +67,54 @@ pub fn png(
     // Per band: the redrawn run of bands starting there, as its last band and its segment.
     let mut segments: Vec<Option<(u32, Segment)>> =
         (0..prepared.bands.len()).map(|_| None).collect();
-    let stride = width as usize * 4;
     let row = width as usize * 3;
+    // Text the glyph module draws (a receipt's order layer) is blended straight onto the kept
+    // RGB rows; anything else is drawn by resvg on RGBA copies of them.
+    let glyphs = layers.iter().try_fold(Vec::new(), |mut all, tree| {
+        all.extend(glyphs::placed(tree, tiny_skia::Transform::identity())?);
+        Some(all)
+    });
     SCRATCH.with_borrow_mut(|sc| -> Result<()> {
         for (first, last) in runs(&dirty) {
             let y0 = first * BAND;
             let y1 = ((last + 1) * BAND).min(height);
             let rows = (y0 as usize)..(y1 as usize);
-            // The kept pixels of these rows, in a buffer this thread keeps (no zeroing, no
+            // The kept pixels of these rows, in buffers this thread keeps (no zeroing, no
             // page faults: they were a tenth of a receipt's time).
-            let mut px = std::mem::take(&mut sc.pixels);
-            px.clear();
-            px.extend_from_slice(&prepared.rgba[rows.start * stride..rows.end * stride]);
-            let size = tiny_skia::IntSize::from_wh(width, y1 - y0)
-                .ok_or_else(|| Error::internal("cannot allocate the image"))?;
-            let mut pixmap = tiny_skia::Pixmap::from_vec(px, size)
-                .ok_or_else(|| Error::internal("cannot allocate the image"))?;
-            let shift = tiny_skia::Transform::from_translate(0.0, -(y0 as f32));
-            for tree in layers {
-                resvg::render(tree, shift, &mut pixmap.as_mut());
+            let kept = &prepared.rgb[rows.start * row..rows.end * row];
+            let mut rgb = std::mem::take(&mut sc.rgb);
+            rgb.clear();
+            match &glyphs {
+                Some(glyphs) => {
+                    rgb.extend_from_slice(kept);
+                    for g in glyphs {
+                        glyphs::blend::<3>(&mut rgb, width as usize, rows.clone(), g);
+                    }
+                }
+                None => {
+                    let mut px = std::mem::take(&mut sc.pixels);
+                    px.clear();
+                    px.extend(
+                        kept.as_chunks::<3>()
+                            .0
+                            .iter()
+                            .flat_map(|&[r, g, b]| [r, g, b, 255]),
+                    );
+                    let size = tiny_skia::IntSize::from_wh(width, y1 - y0)
+                        .ok_or_else(|| Error::internal("cannot allocate the image"))?;
+                    let mut pixmap = tiny_skia::Pixmap::from_vec(px, size)
+                        .ok_or_else(|| Error::internal("cannot allocate the image"))?;
+                    let shift = tiny_skia::Transform::from_translate(0.0, -(y0 as f32));
+                    for tree in layers {
+                        resvg::render(tree, shift, &mut pixmap.as_mut());
+                    }
+                    rgb_of(pixmap.data(), &mut rgb);
+                    sc.pixels = pixmap.take();
+                }
             }
-            rgb_of(pixmap.data(), &mut sc.rgb);
-            sc.pixels = pixmap.take();
             // The run is one segment: its bands stand together in the stream, so its rows
             // may refer to each other; only its first row is filtered without the one above
             // and its deflate starts afresh (the kept bands around it know nothing of it).
-            let rgb = std::mem::take(&mut sc.rgb);
             let seg = segment_with(&rgb, row, sc);
             sc.rgb = rgb;
             segments[first as usize] = Some((last, seg?));
@@ -195,7 +219,7 @@ fn prepared(
     let p = Arc::new(Prepared {
         width,
         height,
-        rgba: pixmap.take(),
+        rgb,
         bands,
     });
     if let Ok(mut c) = cache().lock() {
