@@ -419,7 +419,7 @@ mod tests {
             // places within a pixel.
             let (changed, worst, far) = differences(&a, &b);
             assert!(
-                changed > 0 || lines == 0,
+                changed > 0,
                 "{lang}, {lines}: the order's text was drawn by resvg"
             );
             assert!(
@@ -432,10 +432,12 @@ mod tests {
         }
     }
 
-    /// Most a channel of glyph-drawn text may differ from resvg's (a glyph placed up to a
-    /// sixteenth of a pixel across from where resvg fills it, at an edge: 55–64 seen), and the
-    /// difference nine in ten differing pixels stay within (95 % seen).
-    const MOST: u8 = 80;
+    /// Most a channel of glyph-drawn text may differ from resvg's: a glyph placed up to a
+    /// sixteenth of a pixel across from where resvg fills it moves an edge past at most one of
+    /// the four places across a pixel tiny-skia samples, a quarter of the level (55 seen in
+    /// receipts, 64 in the test's text). And the difference nine in ten differing pixels stay
+    /// within (95 % seen).
+    const MOST: u8 = 64;
     const FAR: u8 = 32;
 
     /// Of two images: how many pixels differ, by how much at most (in any channel), and how
@@ -462,6 +464,7 @@ mod tests {
             <text x="12.9" y="150" font-size="40" font-weight="bold" fill="#1f5130" fill-opacity="0.5">Total: 1500 ₽ Итого</text>
             <text x="7" y="200" font-size="13" fill="#5b6b5f">and 3 more, и ещё 3 поз. — AVAWAY To</text>
             <text x="-5" y="290" font-size="60" fill="#000">Clipped at the edge</text>
+            <text x="470" y="20" font-size="40" fill="#0a4">Edge Жж</text>
         </svg>"##;
         let tree = tree_of(svg.as_bytes()).expect("parses");
         let draw = |glyphs: bool, shift: f32| {
@@ -503,6 +506,8 @@ mod tests {
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="5" y="40" font-size="30" stroke="#000" fill="#c03">Ab</text></svg>"##,
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="5" y="40" font-size="30" text-decoration="underline">Ab</text></svg>"##,
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="5" y="40" font-size="30" transform="rotate(10)">Ab</text></svg>"##,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="5" y="40" font-size="30" rotate="10">Ab</text></svg>"##,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><linearGradient id="g"><stop offset="0" stop-color="#000"/><stop offset="1" stop-color="#f00"/></linearGradient><text x="5" y="40" font-size="30" fill="url(#g)">Ab</text></svg>"##,
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><rect width="9" height="9"/><text x="5" y="40" font-size="30">Ab</text></svg>"##,
         ] {
             let tree = tree_of(svg.as_bytes()).expect("parses");

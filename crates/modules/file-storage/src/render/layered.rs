@@ -70,7 +70,7 @@ pub fn png(
     let row = width as usize * 3;
     // Text the glyph module draws (a receipt's order layer) is blended straight onto the kept
     // RGB rows; anything else is drawn by resvg on RGBA copies of them.
-    let glyphs = layers.iter().try_fold(Vec::new(), |mut all, tree| {
+    let spans = layers.iter().try_fold(Vec::new(), |mut all, tree| {
         all.extend(glyphs::placed(tree, tiny_skia::Transform::identity())?);
         Some(all)
     });
@@ -84,11 +84,11 @@ pub fn png(
             let kept = &prepared.rgb[rows.start * row..rows.end * row];
             let mut rgb = std::mem::take(&mut sc.rgb);
             rgb.clear();
-            match &glyphs {
-                Some(glyphs) => {
+            match &spans {
+                Some(spans) => {
                     rgb.extend_from_slice(kept);
-                    for g in glyphs {
-                        glyphs::blend::<3>(&mut rgb, width as usize, rows.clone(), g);
+                    for span in spans {
+                        glyphs::blend::<3>(&mut rgb, width as usize, rows.clone(), span);
                     }
                 }
                 None => {
