@@ -1,6 +1,7 @@
-//! Times one receipt (the 1485 × 1050 template as PNG), single-threaded, both ways: from its
-//! prepared first layer (what a paid order gets) and in one rendering (every layer each time, as
-//! every receipt was made before): `cargo run --release -p stoa-file-storage --example
+//! Times one receipt (the 1485 × 1050 template as PNG), single-threaded, each receipt another
+//! order's (its number and address): from its prepared first layer with its text elements kept
+//! (what a paid order gets), the same with its text parsed whole, and in one rendering (every
+//! layer each time, as every receipt was made before): `cargo run --release -p stoa-file-storage --example
 //! receipt_time`. Figures in docs/benchmarks.md ("The receipt").
 use std::time::Instant;
 
@@ -14,8 +15,12 @@ fn main() -> Result<(), stoa_kernel::Error> {
     let variant = stoa_file_storage::render::RECEIPT;
     let n = 40;
     type Render = fn(&str, u32, u32, &serde_json::Value) -> Result<Vec<u8>, stoa_kernel::Error>;
-    let ways: [(&str, Render); 2] = [
+    let ways: [(&str, Render); 3] = [
         ("from the prepared layer", stoa_file_storage::render::png),
+        (
+            "from the prepared layer, its text parsed whole",
+            stoa_file_storage::render::png_parsed_whole,
+        ),
         (
             "in one rendering",
             stoa_file_storage::render::png_in_one_rendering,
@@ -37,11 +42,21 @@ fn main() -> Result<(), stoa_kernel::Error> {
         if only.is_some() && !way.contains(only.as_deref().unwrap_or_default()) {
             continue;
         }
-        for _ in 0..3 {
+        for round in 0..3 {
+            // Each receipt of another order (its number and address), as in a run of payments.
+            let orders: Vec<_> = (0..n)
+                .map(|i| {
+                    let mut d = data.clone();
+                    let o = &mut d["ecommerce"]["order"];
+                    o["number"] = serde_json::json!(5000 + round * n + i);
+                    o["email"] = serde_json::json!(format!("b{}@example.com", round * n + i));
+                    d
+                })
+                .collect();
             let t = Instant::now();
             let mut size = 0;
-            for _ in 0..n {
-                size = render(variant, 1485, 1050, &data)?.len();
+            for d in &orders {
+                size = render(variant, 1485, 1050, d)?.len();
             }
             let ms = t.elapsed().as_secs_f64() * 1000.0 / f64::from(n);
             println!("{way}: {ms:.2} ms per receipt, {size} bytes");

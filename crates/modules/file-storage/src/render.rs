@@ -10,6 +10,7 @@
 
 mod glyphs;
 mod layered;
+mod pieces;
 
 use std::sync::{Arc, OnceLock};
 
@@ -142,17 +143,38 @@ pub fn template_of(variant: &str) -> Result<&'static Template> {
 /// Renders `variant` with `data` to a PNG of `width` × `height`: at the template's own size
 /// with its first layer prepared once ([`layered`]), else in one rendering.
 pub fn png(variant: &str, width: u32, height: u32, data: &Value) -> Result<Vec<u8>> {
+    png_with(variant, width, height, data, true)
+}
+
+/// [`png`] with the layers over the first parsed whole, never cut into their text elements
+/// ([`pieces`]; public for the tests and `examples/receipt_time.rs`, which compare the two).
+pub fn png_parsed_whole(variant: &str, width: u32, height: u32, data: &Value) -> Result<Vec<u8>> {
+    png_with(variant, width, height, data, false)
+}
+
+fn png_with(variant: &str, width: u32, height: u32, data: &Value, cut: bool) -> Result<Vec<u8>> {
     let (t, layers) = layers_of(variant, width, height, data)?;
     if let [base, rest @ ..] = layers.as_slice()
         && !rest.is_empty()
         && (width, height) == (t.width, t.height)
     {
-        let trees = rest
-            .iter()
-            .map(|l| tree_of(l.as_bytes()))
-            .collect::<Result<Vec<_>>>()?;
-        if let Some(png) = layered::png(base, &trees, width, height, |svg| tree_of(svg.as_bytes()))?
-        {
+        let parse = |svg: &str| tree_of(svg.as_bytes());
+        let cut = cut
+            .then(|| {
+                rest.iter()
+                    .map(|l| pieces::pieces(l, parse))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .flatten();
+        let layers = match cut {
+            Some(p) => layered::Layers::Pieces(p.into_iter().flatten().collect()),
+            None => layered::Layers::Trees(
+                rest.iter()
+                    .map(|l| tree_of(l.as_bytes()))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+        };
+        if let Some(png) = layered::png(base, &layers, width, height, parse)? {
             return Ok(png);
         }
     }
@@ -517,6 +539,30 @@ mod tests {
             resvg::render(&tree, Transform::identity(), &mut theirs.as_mut());
             assert!(ours.data().iter().any(|b| *b != 0), "{svg}: nothing drawn");
             assert!(ours == theirs, "{svg}: not drawn by resvg");
+        }
+    }
+
+    #[test]
+    fn a_receipt_from_its_pieces_is_the_receipt_from_its_trees() {
+        for (lang, lines) in [("ru", 1), ("en", 1), ("ru", 9), ("en", 0), ("ru", 1)] {
+            let data = receipt_data(lang, lines);
+            let whole = png_parsed_whole(RECEIPT, 1485, 1050, &data).expect("whole");
+            // The first drawing parses every element, the second keeps them, the third draws
+            // them from what was kept.
+            for round in 0..3 {
+                let cut = png(RECEIPT, 1485, 1050, &data).expect("cut");
+                assert!(
+                    cut == whole,
+                    "{lang}, {lines} lines, round {round}: not the same bytes"
+                );
+            }
+            // Another order's own text over the kept pieces of this one.
+            let mut other = data.clone();
+            other["ecommerce"]["order"]["number"] = json!(77);
+            other["ecommerce"]["order"]["email"] = json!("c@example.com");
+            let cut = png(RECEIPT, 1485, 1050, &other).expect("cut");
+            assert!(cut == png_parsed_whole(RECEIPT, 1485, 1050, &other).expect("whole"));
+            assert!(cut != whole, "the order's number and email were not drawn");
         }
     }
 

@@ -82,6 +82,13 @@ pub(super) struct Placed {
     rgba: [u8; 4],
 }
 
+impl Placed {
+    /// The bytes it holds.
+    pub(super) fn bytes(&self) -> usize {
+        self.alpha.len() + std::mem::size_of::<Self>()
+    }
+}
+
 /// Draws `tree` onto `pixmap` under `transform`: its text from the kept glyphs when the tree is
 /// only such text, otherwise by resvg.
 #[cfg(test)]

@@ -19,6 +19,14 @@ use resvg::{tiny_skia, usvg};
 use stoa_kernel::{Error, Result};
 
 use super::glyphs;
+use super::pieces::Piece;
+
+/// The layers drawn over the first: parsed whole, or as their text elements each drawn once
+/// ([`super::pieces`]).
+pub enum Layers {
+    Trees(Vec<usvg::Tree>),
+    Pieces(Vec<std::rc::Rc<Piece>>),
+}
 
 /// Rows per band: smaller redraws less around each line of text (a line of 30 px text touches
 /// five bands of 8 rows, 40 rows, or three of 16, 48), larger deflates a little better.
@@ -55,7 +63,7 @@ fn cache() -> &'static Cache {
 /// not opaque (the caller renders the whole image instead).
 pub fn png(
     base: &str,
-    layers: &[usvg::Tree],
+    layers: &Layers,
     width: u32,
     height: u32,
     parse: impl Fn(&str) -> Result<usvg::Tree>,
@@ -63,17 +71,30 @@ pub fn png(
     let Some(prepared) = prepared(base, width, height, parse)? else {
         return Ok(None);
     };
-    let dirty = dirty_bands(layers, width, height);
+    let dirty = match layers {
+        Layers::Trees(trees) => dirty_bands(trees, width, height),
+        Layers::Pieces(pieces) => bands_of(pieces.iter().filter_map(|p| p.bounds), width, height),
+    };
     // Per band: the redrawn run of bands starting there, as its last band and its segment.
     let mut segments: Vec<Option<(u32, Segment)>> =
         (0..prepared.bands.len()).map(|_| None).collect();
     let row = width as usize * 3;
     // Text the glyph module draws (a receipt's order layer) is blended straight onto the kept
     // RGB rows; anything else is drawn by resvg on RGBA copies of them.
-    let spans = layers.iter().try_fold(Vec::new(), |mut all, tree| {
-        all.extend(glyphs::placed(tree, tiny_skia::Transform::identity())?);
-        Some(all)
-    });
+    let placed;
+    let (spans, trees): (Option<Vec<&glyphs::Placed>>, &[usvg::Tree]) = match layers {
+        Layers::Trees(trees) => {
+            placed = trees.iter().try_fold(Vec::new(), |mut all, tree| {
+                all.extend(glyphs::placed(tree, tiny_skia::Transform::identity())?);
+                Some(all)
+            });
+            (placed.as_ref().map(|p| p.iter().collect()), trees)
+        }
+        Layers::Pieces(pieces) => (
+            Some(pieces.iter().flat_map(|p| p.spans.iter()).collect()),
+            &[],
+        ),
+    };
     SCRATCH.with_borrow_mut(|sc| -> Result<()> {
         for (first, last) in runs(&dirty) {
             let y0 = first * BAND;
@@ -105,7 +126,7 @@ pub fn png(
                     let mut pixmap = tiny_skia::Pixmap::from_vec(px, size)
                         .ok_or_else(|| Error::internal("cannot allocate the image"))?;
                     let shift = tiny_skia::Transform::from_translate(0.0, -(y0 as f32));
-                    for tree in layers {
+                    for tree in trees {
                         resvg::render(tree, shift, &mut pixmap.as_mut());
                     }
                     rgb_of(pixmap.data(), &mut rgb);
@@ -143,22 +164,33 @@ thread_local! {
 /// The bands (of [`BAND`] rows) the layers' drawing touches, with a pixel's margin for
 /// antialiasing.
 pub(super) fn dirty_bands(layers: &[usvg::Tree], width: u32, height: u32) -> Vec<bool> {
+    bands_of(
+        layers.iter().flat_map(|t| {
+            t.root()
+                .children()
+                .iter()
+                .map(|n| n.abs_stroke_bounding_box())
+        }),
+        width,
+        height,
+    )
+}
+
+/// The bands the drawings of extent `rects` touch, with a pixel's margin for antialiasing.
+fn bands_of(rects: impl Iterator<Item = tiny_skia::Rect>, width: u32, height: u32) -> Vec<bool> {
     let n = height.div_ceil(BAND) as usize;
     let mut dirty = vec![false; n];
-    for tree in layers {
-        for node in tree.root().children() {
-            let r = node.abs_stroke_bounding_box();
-            if r.right() < 0.0 || r.left() > width as f32 {
-                continue;
-            }
-            let top = (r.top() - 2.0).floor().max(0.0) as u32;
-            let bottom = ((r.bottom() + 2.0).ceil().max(0.0) as u32).min(height.saturating_sub(1));
-            if top > bottom {
-                continue;
-            }
-            for d in &mut dirty[(top / BAND) as usize..=(bottom / BAND) as usize] {
-                *d = true;
-            }
+    for r in rects {
+        if r.right() < 0.0 || r.left() > width as f32 {
+            continue;
+        }
+        let top = (r.top() - 2.0).floor().max(0.0) as u32;
+        let bottom = ((r.bottom() + 2.0).ceil().max(0.0) as u32).min(height.saturating_sub(1));
+        if top > bottom {
+            continue;
+        }
+        for d in &mut dirty[(top / BAND) as usize..=(bottom / BAND) as usize] {
+            *d = true;
         }
     }
     dirty
