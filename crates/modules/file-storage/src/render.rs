@@ -546,6 +546,15 @@ mod tests {
     fn a_receipt_from_its_pieces_is_the_receipt_from_its_trees() {
         for (lang, lines) in [("ru", 1), ("en", 1), ("ru", 9), ("en", 0), ("ru", 1)] {
             let data = receipt_data(lang, lines);
+            // The order layer is cut: one piece for each of its text elements, each with its
+            // glyphs (a receipt drawn from trees would pass the comparisons below as well).
+            let (_, layers) = layers_of(RECEIPT, 1485, 1050, &data).expect("layers");
+            let cut = pieces::pieces(&layers[1], |svg| tree_of(svg.as_bytes())).expect("cut");
+            assert_eq!(cut.len(), layers[1].matches("<text").count());
+            assert!(
+                cut.iter()
+                    .all(|p| p.bounds.is_some() && !p.spans.is_empty())
+            );
             let whole = png_parsed_whole(RECEIPT, 1485, 1050, &data).expect("whole");
             // The first drawing parses every element, the second keeps them, the third draws
             // them from what was kept.
@@ -556,6 +565,11 @@ mod tests {
                     "{lang}, {lines} lines, round {round}: not the same bytes"
                 );
             }
+            // And `png` drew it from the pieces (they are kept).
+            assert!(
+                pieces::kept() > 0,
+                "the receipt was not drawn from its pieces"
+            );
             // Another order's own text over the kept pieces of this one.
             let mut other = data.clone();
             other["ecommerce"]["order"]["number"] = json!(77);
@@ -564,6 +578,45 @@ mod tests {
             assert!(cut == png_parsed_whole(RECEIPT, 1485, 1050, &other).expect("whole"));
             assert!(cut != whole, "the order's number and email were not drawn");
         }
+    }
+
+    #[test]
+    fn repeated_elements_are_drawn_from_what_was_kept() {
+        use std::rc::Rc;
+        let parse = |s: &str| tree_of(s.as_bytes());
+        let data = receipt_data("ru", 1);
+        let cut = |d: &Value| {
+            let (_, l) = layers_of(RECEIPT, 1485, 1050, d).expect("layers");
+            pieces::pieces(&l[1], parse).expect("cut")
+        };
+        let (_, l) = layers_of(RECEIPT, 1485, 1050, &data).expect("layers");
+        let whole = tree_of(l[1].as_bytes()).expect("tree");
+        let rects: Vec<_> = whole
+            .root()
+            .children()
+            .iter()
+            .map(|n| n.abs_stroke_bounding_box())
+            .collect();
+        let (a, b, c) = (cut(&data), cut(&data), cut(&data));
+        // Each piece covers what its element covers in the whole layer.
+        assert_eq!(a.iter().filter_map(|p| p.bounds).collect::<Vec<_>>(), rects);
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| !Rc::ptr_eq(x, y)),
+            "kept when first seen"
+        );
+        assert!(
+            b.iter().zip(&c).all(|(x, y)| Rc::ptr_eq(x, y)),
+            "not drawn from the kept"
+        );
+        // Another order: its number and address drawn anew, the rest from what was kept.
+        let mut other = data.clone();
+        other["ecommerce"]["order"]["number"] = json!(77);
+        other["ecommerce"]["order"]["email"] = json!("c@example.com");
+        let d = cut(&other);
+        assert_eq!(
+            c.iter().zip(&d).filter(|(x, y)| !Rc::ptr_eq(x, y)).count(),
+            2
+        );
     }
 
     #[test]

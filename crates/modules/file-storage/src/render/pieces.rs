@@ -11,7 +11,8 @@
 //! what the element draws in the whole layer; the test
 //! `a_receipt_from_its_pieces_is_the_receipt_from_its_trees` in `render` holds the two to the
 //! byte. Each element's drawing (its glyph spans and its extent) is kept by the rendering
-//! thread once the same element has been seen twice, so an order's own text is never kept.
+//! thread once the same element has been seen twice, so an order's own text is never kept
+//! (`repeated_elements_are_drawn_from_what_was_kept`).
 //! Anything else (another element, a reference to one, a DOCTYPE, a namespace other than SVG's
 //! and XML's, text the glyph module does not draw) leaves the layer to be parsed whole.
 
@@ -24,13 +25,17 @@ use stoa_kernel::Result;
 
 use super::glyphs::{self, Placed};
 
-/// Bytes of kept spans per thread before the cache starts over (a receipt's repeated text is
-/// ~100 KB of coverage).
-const KEPT_BYTES: usize = 4 * 1024 * 1024;
+/// Bytes of kept spans per thread before the cache starts over (a receipt's repeated text in
+/// one language is ~100 KB of coverage; the threads that render are the two quiet ones and
+/// tokio's blocking threads while they live).
+const KEPT_BYTES: usize = 1024 * 1024;
 /// Elements remembered as seen once before the memory of them starts over.
 const SEEN_MOST: usize = 16 * 1024;
-/// Elements of a layer cut this way at most; more are parsed whole.
+/// Elements of a layer cut this way at most, and the longest element's source: a layer with
+/// more or longer ones is parsed whole (long text is likely to be more than the glyph module
+/// draws, and would be parsed twice).
 const ELEMENTS_MOST: usize = 256;
+const ELEMENT_BYTES_MOST: usize = 2048;
 
 /// One text element, drawn: its glyph spans, and what its drawing touches (usvg's stroke
 /// bounding box of it, as the layer's bands are found by).
@@ -87,6 +92,12 @@ pub(super) fn pieces(
         out.push(piece);
     }
     Some(out)
+}
+
+/// How many pieces this thread keeps.
+#[cfg(test)]
+pub(super) fn kept() -> usize {
+    KEPT.with_borrow(|k| k.pieces.len())
 }
 
 impl Kept {
@@ -150,7 +161,8 @@ fn documents(layer: &str) -> Option<Vec<String>> {
                 if child.tag_name().name() == "text"
                     && child.tag_name().namespace() == Some(SVG)
                     && child.descendants().all(plain)
-                    && out.len() < ELEMENTS_MOST =>
+                    && out.len() < ELEMENTS_MOST
+                    && child.range().len() <= ELEMENT_BYTES_MOST =>
             {
                 out.push(format!("{start}{}</svg>", &layer[child.range()]));
             }
@@ -178,10 +190,15 @@ fn plain(n: usvg::roxmltree::Node) -> bool {
     }
 }
 
+/// `v` as an attribute's value again (white space other than spaces as references: a parser
+/// turns literal ones into spaces).
 fn escaped(v: &str) -> String {
     v.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('"', "&quot;")
+        .replace('\t', "&#9;")
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
 }
 
 #[cfg(test)]
@@ -215,6 +232,7 @@ mod tests {
     #[test]
     fn only_layers_of_plain_text_are_cut() {
         let head = r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" font-family="A &amp; B">"#;
+        assert_eq!(escaped("a\tb\nc\r\"&<"), "a&#9;b&#10;c&#13;&quot;&amp;&lt;");
         let docs = documents(&format!(
             "{head}\n  <text x=\"1\" y=\"2\">a &lt; b</text><!-- c -->\n  <text x=\"3\" y=\"4\"><tspan>d</tspan></text></svg>"
         ))
@@ -237,5 +255,10 @@ mod tests {
         ] {
             assert_eq!(documents(whole), None, "{whole}");
         }
+        let long = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg"><text>{}</text></svg>"#,
+            "a".repeat(ELEMENT_BYTES_MOST)
+        );
+        assert_eq!(documents(&long), None, "a long element");
     }
 }
