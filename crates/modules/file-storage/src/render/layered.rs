@@ -43,6 +43,8 @@ struct Prepared {
     rgb: Vec<u8>,
     /// Per band: the filtered rows deflated as one raw segment, and their Adler-32 and length.
     bands: Vec<Segment>,
+    /// Per row: the filter it was given (a redrawn row takes its kept row's, unscored).
+    filters: Vec<u8>,
 }
 
 struct Segment {
@@ -136,7 +138,7 @@ pub fn png(
             // The run is one segment: its bands stand together in the stream, so its rows
             // may refer to each other; only its first row is filtered without the one above
             // and its deflate starts afresh (the kept bands around it know nothing of it).
-            let seg = segment_with(&rgb, row, sc);
+            let seg = segment_with(&rgb, row, Some(&prepared.filters[rows.clone()]), sc);
             sc.rgb = rgb;
             segments[first as usize] = Some((last, seg?));
         }
@@ -244,15 +246,22 @@ fn prepared(
         return Ok(None);
     }
     let row = width as usize * 3;
+    let mut sc = Scratch::default();
+    let mut filters = Vec::with_capacity(height as usize);
     let bands = rgb
         .chunks(row * BAND as usize)
-        .map(|b| segment(b, row))
+        .map(|b| {
+            let seg = segment_with(b, row, None, &mut sc)?;
+            filters.extend(sc.filtered.iter().step_by(row + 1));
+            Ok(seg)
+        })
         .collect::<Result<Vec<_>>>()?;
     let p = Arc::new(Prepared {
         width,
         height,
         rgb,
         bands,
+        filters,
     });
     if let Ok(mut c) = cache().lock() {
         if c.len() >= KEPT {
@@ -284,20 +293,25 @@ pub(crate) fn rgb_of(pixels: &[u8], rgb: &mut Vec<u8>) -> bool {
 }
 
 /// Rows of RGB (`row` bytes each; a band, or a run of redrawn bands), filtered (the first row
-/// without the one above) and deflated as a raw segment of its own (no reference to data before
-/// it) ending on a byte boundary, not final.
-fn segment(rgb: &[u8], row: usize) -> Result<Segment> {
-    segment_with(rgb, row, &mut Scratch::default())
-}
-
-/// [`segment`] with this thread's buffers.
-fn segment_with(rgb: &[u8], row: usize, sc: &mut Scratch) -> Result<Segment> {
+/// without the one above; each row as `filters` has it, or as its scores choose) and deflated as
+/// a raw segment of its own (no reference to data before it) ending on a byte boundary, not
+/// final, with this thread's buffers.
+fn segment_with(
+    rgb: &[u8],
+    row: usize,
+    filters: Option<&[u8]>,
+    sc: &mut Scratch,
+) -> Result<Segment> {
     let filtered = &mut sc.filtered;
     filtered.clear();
     filtered.reserve(rgb.len() + rgb.len() / row);
     let mut prev: Option<&[u8]> = None;
-    for cur in rgb.chunks(row) {
-        filter_row(prev, cur, filtered);
+    for (i, cur) in rgb.chunks(row).enumerate() {
+        let kind = match filters.and_then(|f| f.get(i)) {
+            Some(&k) => k,
+            None => chosen(prev, cur),
+        };
+        filter_row(kind, prev, cur, filtered);
         prev = Some(cur);
     }
     let c = match &mut sc.deflate {
@@ -328,23 +342,35 @@ fn segment_with(rgb: &[u8], row: usize, sc: &mut Scratch) -> Result<Segment> {
     })
 }
 
-/// Appends `cur` to `out` filtered (its type byte, then the row) with whichever of None, Sub and
-/// Up leaves the least sum of absolute differences (the usual heuristic; Sub and Up are what
-/// flat backgrounds and lines of text need, and Average and Paeth took most of the filtering
-/// time for a few per cent of size), Up only with a row above. The three scores are summed in
-/// one pass and only the chosen filter is written.
-fn filter_row(prev: Option<&[u8]>, cur: &[u8], out: &mut Vec<u8>) {
+/// The filter for `cur`: whichever of None, Sub and Up leaves the least sum of absolute
+/// differences (the usual heuristic; Sub and Up are what flat backgrounds and lines of text
+/// need, and Average and Paeth took most of the filtering time for a few per cent of size), Up
+/// only with a row above. The three scores are summed in one pass and only the chosen filter is
+/// written. A redrawn row takes its kept row's filter instead: text over a background filters
+/// much as the background does.
+fn chosen(prev: Option<&[u8]>, cur: &[u8]) -> u8 {
+    let (none, sub, up) = scores(prev, cur);
+    if up < sub && up < none && prev.is_some() {
+        2
+    } else if sub < none {
+        1
+    } else {
+        0
+    }
+}
+
+/// Appends `cur` to `out` filtered by `kind` (None 0, Sub 1, Up 2: its type byte, then the row);
+/// Up without a row above is Sub.
+fn filter_row(kind: u8, prev: Option<&[u8]>, cur: &[u8], out: &mut Vec<u8>) {
     const BPP: usize = 3;
     let n = cur.len();
-    let (none, sub, up) = scores(prev, cur);
     let start = out.len();
-    if up < sub
-        && up < none
+    if kind == 2
         && let Some(p) = prev
     {
         out.push(2);
         out.extend(cur.iter().zip(&p[..n]).map(|(&x, &b)| x.wrapping_sub(b)));
-    } else if sub < none {
+    } else if kind != 0 {
         out.push(1);
         out.extend_from_slice(&cur[..BPP]);
         out.extend(
@@ -496,6 +522,43 @@ mod tests {
             simd_adler32::adler32(&whole.as_slice())
         );
         assert_eq!(adler32_combine(1, y, b.len() as u64), y);
+    }
+
+    #[test]
+    fn rows_take_the_filters_they_are_given_and_come_back_whole() {
+        let row = 12;
+        let rgb: Vec<u8> = (0..row * 4).map(|i| (i * 37 % 251) as u8).collect();
+        let mut sc = Scratch::default();
+        // Up for the first row (none above) is Sub.
+        let seg = segment_with(&rgb, row, Some(&[2, 0, 1, 2]), &mut sc).expect("segment");
+        let kinds: Vec<u8> = sc.filtered.iter().step_by(row + 1).copied().collect();
+        assert_eq!(kinds, [1, 0, 1, 2]);
+        // Undone, the rows are the image again.
+        let mut inflated = Vec::with_capacity(sc.filtered.len());
+        flate2::Decompress::new(false)
+            .decompress_vec(&seg.deflated, &mut inflated, flate2::FlushDecompress::Sync)
+            .expect("inflates");
+        assert_eq!(inflated, sc.filtered);
+        let mut back: Vec<u8> = Vec::new();
+        for (i, f) in inflated.chunks(row + 1).enumerate() {
+            for j in 0..row {
+                let a = if j >= 3 { back[i * row + j - 3] } else { 0 };
+                let b = if i > 0 { back[(i - 1) * row + j] } else { 0 };
+                back.push(match f[0] {
+                    0 => f[1 + j],
+                    1 => f[1 + j].wrapping_add(a),
+                    _ => f[1 + j].wrapping_add(b),
+                });
+            }
+        }
+        assert_eq!(back, rgb);
+        // Without filters given, each row's scores choose.
+        segment_with(&rgb, row, None, &mut sc).expect("segment");
+        let mut prev = None;
+        for (i, cur) in rgb.chunks(row).enumerate() {
+            assert_eq!(sc.filtered[i * (row + 1)], chosen(prev, cur));
+            prev = Some(cur);
+        }
     }
 
     #[test]
