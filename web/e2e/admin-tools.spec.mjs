@@ -130,6 +130,9 @@ export const adminToolsSpecs = [
       }
 
       // The same file, imported as copies: the server gives them new slugs, everything else is equal.
+      // The export's notice goes first: fading out over the import's preview, axe would read it as
+      // low contrast (a fast machine reached the preview within the notice's four seconds).
+      await page.getByText("Exported 1000 rows").waitFor({ state: "detached", timeout: 15000 });
       await page.getByRole("button", { name: "Import CSV: articles" }).click();
       const dialog = page.getByRole("dialog", { name: "Import blog.article from CSV" });
       await dialog.getByLabel("Import as copies: leave out slug so the server makes new values").check();
