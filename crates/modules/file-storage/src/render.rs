@@ -439,15 +439,7 @@ mod tests {
             // The order's text is drawn from kept glyphs (render/glyphs.rs), resvg's whole
             // rendering fills each line's outlines: the same but for the rounding of glyphs'
             // places within a pixel.
-            let (changed, worst, far) = differences(&a, &b);
-            assert!(
-                changed > 0,
-                "{lang}, {lines}: the order's text was drawn by resvg"
-            );
-            assert!(
-                worst <= MOST && far * 10 <= changed,
-                "{lang}, {lines} lines: {changed} pixels differ, by up to {worst}, {far} by more than {FAR}"
-            );
+            within_rounding(&a, &b, &format!("{lang}, {lines} lines"));
             // And it is a receipt of this order: not the bare first layer.
             let other = receipt_data(if lang == "ru" { "en" } else { "ru" }, lines);
             assert_ne!(png(RECEIPT, 1485, 1050, &other).ok(), Some(fast.clone()));
@@ -461,6 +453,21 @@ mod tests {
     /// within (95 % seen).
     const MOST: u8 = 64;
     const FAR: u8 = 32;
+
+    /// That glyph-drawn `ours` differs from resvg's `theirs` (the glyphs drew it, not resvg),
+    /// and only within the rounding: by at most [`MOST`], nine in ten differing pixels by at
+    /// most [`FAR`].
+    fn within_rounding(ours: &image::RgbImage, theirs: &image::RgbImage, what: &str) {
+        let (changed, worst, far) = differences(ours, theirs);
+        assert!(
+            changed > 0,
+            "{what}: the text was drawn by resvg, not the glyphs"
+        );
+        assert!(
+            worst <= MOST && far * 10 <= changed,
+            "{what}: {changed} pixels differ, by up to {worst}, {far} by more than {FAR}"
+        );
+    }
 
     /// Of two images: how many pixels differ, by how much at most (in any channel), and how
     /// many by more than [`FAR`].
@@ -505,16 +512,12 @@ mod tests {
         };
         for shift in [0.0, -0.37, -8.0] {
             let (ours, theirs) = (draw(true, shift), draw(false, shift));
-            let (changed, worst, far) = differences(&ours, &theirs);
             let inked = theirs.pixels().filter(|p| p.0 != [255, 255, 255]).count();
             assert!(inked > 5_000, "{inked} pixels of text");
-            assert!(
-                changed > 0,
-                "shift {shift}: resvg drew the text, not the glyphs"
-            );
-            assert!(
-                worst <= MOST && far * 10 <= changed,
-                "shift {shift}: {changed} of {inked} pixels differ, by up to {worst}, {far} by more than {FAR}"
+            within_rounding(
+                &ours,
+                &theirs,
+                &format!("shift {shift}, {inked} pixels of text"),
             );
         }
         // A second drawing from the kept masks is the first.

@@ -509,6 +509,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn redrawn_rows_are_filtered_as_their_kept_rows() {
+        let (w, h) = (300u32, 100u32);
+        let base = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"><rect width="{w}" height="{h}" fill="#f4f1e8"/><rect x="0" y="40" width="150" height="30" fill="#1d2b21"/><circle cx="220" cy="50" r="40" fill="#c03"/></svg>"##
+        );
+        let parse = |svg: &str| super::super::tree_of(svg.as_bytes());
+        let text = parse(&format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"><text x="10" y="60" font-size="30" fill="#fff">Ab 12 Жж</text></svg>"##
+        ))
+        .expect("parses");
+        let png = png(&base, &Layers::Trees(vec![text]), w, h, parse)
+            .expect("renders")
+            .expect("opaque");
+        let kept = prepared(&base, w, h, parse)
+            .expect("prepared")
+            .expect("opaque");
+        // The image's rows as stored: the IDAT chunks inflated, a filter byte before each row.
+        let (mut at, mut idat) = (8, Vec::new());
+        while at + 8 <= png.len() {
+            let len = u32::from_be_bytes(png[at..at + 4].try_into().expect("4")) as usize;
+            if &png[at + 4..at + 8] == b"IDAT" {
+                idat.extend_from_slice(&png[at + 8..at + 8 + len]);
+            }
+            at += 12 + len;
+        }
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::ZlibDecoder::new(&idat[..]), &mut raw)
+            .expect("inflates");
+        let row = w as usize * 3 + 1;
+        assert_eq!(raw.len(), row * h as usize);
+        let filters: Vec<u8> = raw.iter().step_by(row).copied().collect();
+        assert_eq!(filters, kept.filters);
+        // And the text was drawn: the redrawn rows are not the kept ones.
+        assert_ne!(
+            image::load_from_memory(&png)
+                .expect("decodes")
+                .to_rgb8()
+                .into_raw(),
+            kept.rgb
+        );
+    }
+
+    #[test]
     fn checksums_combine_as_the_whole_one() {
         let a = b"the first band".to_vec();
         let b: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect();

@@ -190,12 +190,10 @@ fn plain(n: usvg::roxmltree::Node) -> bool {
     }
 }
 
-/// `v` as an attribute's value again (white space other than spaces as references: a parser
-/// turns literal ones into spaces).
+/// `v` as an attribute's value again: the project's markup escape, and white space other than
+/// spaces as references (a parser turns literal ones into spaces).
 fn escaped(v: &str) -> String {
-    v.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('"', "&quot;")
+    stoa_kernel::markup::escape(v)
         .replace('\t', "&#9;")
         .replace('\n', "&#10;")
         .replace('\r', "&#13;")
