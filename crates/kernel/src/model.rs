@@ -236,6 +236,11 @@ pub struct Entity {
     /// webhooks); see [`Signal`].
     #[serde(skip)]
     pub signals: Vec<Signal>,
+    /// Indexes over several fields, in order, for a lookup the module itself makes that no
+    /// one-column list index serves: a queue's due rows (`status` equal, then `sendAfter` in
+    /// order). Each ends with `id`, as list indexes do. See [`EntityBuilder::lookup`].
+    #[serde(skip)]
+    pub lookups: Vec<&'static [&'static str]>,
 }
 
 /// A named event a write of an entity is, declared with the entity: `<module>.<entity>.<name>`
@@ -635,6 +640,7 @@ fn common(
         publishable: false,
         hideable: false,
         signals: Vec::new(),
+        lookups: Vec::new(),
         ops: Ops {
             create: true,
             update: true,
@@ -728,6 +734,15 @@ impl EntityBuilder {
         self
     }
 
+    /// An index over `fields` (then `id`) for a lookup the module makes: equality on the
+    /// leading fields, a range or an order on the last. Without it such a lookup walks the index
+    /// of one field, or the whole table, and its cost grows with every row the table ever kept
+    /// (see [`Entity::lookups`]). The fields are checked by [`Self::build`].
+    pub fn lookup(mut self, fields: &'static [&'static str]) -> Self {
+        self.entity.lookups.push(fields);
+        self
+    }
+
     /// See [`Entity::private`].
     pub fn private(mut self) -> Self {
         self.entity.private = true;
@@ -789,6 +804,21 @@ impl EntityBuilder {
     }
 
     pub fn build(mut self) -> Entity {
+        for fields in &self.entity.lookups {
+            assert!(
+                fields.len() >= 2,
+                "{}: a lookup index takes two fields or more (one is a list index)",
+                self.entity.key()
+            );
+            for f in *fields {
+                let column = self.entity.field(f).filter(|f| !f.kind.is_json());
+                assert!(
+                    column.is_some(),
+                    "{}: the lookup index names {f}, which is not a column of it",
+                    self.entity.key()
+                );
+            }
+        }
         let variants = self.entity.variants.clone();
         if let Some(v) = self.entity.fields.iter_mut().find(|f| f.name == "variant") {
             v.values = variants;

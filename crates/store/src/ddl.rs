@@ -133,7 +133,25 @@ fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
             }
         }
     }
+    for fields in &e.lookups {
+        let mut cols: Vec<String> = fields
+            .iter()
+            .filter_map(|f| e.field(f))
+            .map(|f| f.column.clone())
+            .collect();
+        cols.push("id".into());
+        out.push((lookup_index(e, &cols), false, cols));
+    }
     out
+}
+
+/// The prefix of a lookup index's name ([`Entity::lookups`]): it survives [`ident`]'s shortening,
+/// so the migrator knows one it no longer declares.
+const LOOKUP: &str = "lx_";
+
+/// The name of the lookup index over `cols` of `e`.
+fn lookup_index(e: &Entity, cols: &[String]) -> String {
+    ident(&format!("{LOOKUP}{}_{}", e.table, cols.join("_")))
 }
 
 /// The name of the list index `(column, id)` of field `f`.
@@ -433,11 +451,25 @@ fn search_index_dropped(e: &Entity, cols: &[String], b: Backend, ex: &Existing) 
 struct Existing {
     columns: HashMap<String, HashSet<String>>,
     indexes: HashSet<String>,
+    /// The lookup indexes ([`LOOKUP`]) by table.
+    lookups: HashMap<String, Vec<String>>,
     /// SQLite: each trigger's statement, by name.
     triggers: HashMap<String, String>,
     /// PostgreSQL: pg_trgm is installed or can be.
     trigram: bool,
     trigram_installed: bool,
+}
+
+impl Existing {
+    /// Notes the indexes that exist, as (name, table) pairs.
+    fn note_indexes(&mut self, pairs: impl IntoIterator<Item = (String, String)>) {
+        for (name, table) in pairs {
+            if name.starts_with(LOOKUP) {
+                self.lookups.entry(table).or_default().push(name.clone());
+            }
+            self.indexes.insert(name);
+        }
+    }
 }
 
 async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
@@ -456,10 +488,10 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
                 ex.columns.entry(t).or_default().insert(c);
             }
             let indexes = pairs(
-                "SELECT name, name FROM sqlite_master WHERE type = 'index' AND name IS NOT NULL",
+                "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name IS NOT NULL",
             )
             .map_err(sqlite_err)?;
-            ex.indexes = indexes.into_iter().map(|(n, _)| n).collect();
+            ex.note_indexes(indexes);
             ex.triggers = pairs("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
                 .map_err(sqlite_err)?
                 .into_iter()
@@ -479,12 +511,12 @@ async fn existing(exec: &mut Exec<'_>) -> Result<Existing> {
                     .insert(r.get("c"));
             }
             let rows = sqlx::query(
-                "SELECT indexname::text AS n FROM pg_indexes WHERE schemaname = current_schema()",
+                "SELECT indexname::text AS n, tablename::text AS t FROM pg_indexes WHERE schemaname = current_schema()",
             )
             .fetch_all(&mut **c)
             .await
             .map_err(pool_err)?;
-            ex.indexes = rows.iter().map(|r| r.get::<String, _>("n")).collect();
+            ex.note_indexes(rows.iter().map(|r| (r.get("n"), r.get("t"))));
             let row = sqlx::query(
                 "SELECT (SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm') AS available, (SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm') AS installed",
             )
@@ -583,6 +615,12 @@ async fn plan_on(exec: &mut Exec<'_>, reg: &Registry) -> Result<Vec<String>> {
             let name = list_index(&e, f);
             if ex.indexes.contains(&name) && !declared.iter().any(|ix| ix.0 == name) {
                 out.push(format!("DROP INDEX IF EXISTS {}", q(&name)));
+            }
+        }
+        // So is a lookup index no longer declared: its lookup is gone or changed.
+        for name in ex.lookups.get(&e.table).into_iter().flatten() {
+            if !declared.iter().any(|ix| &ix.0 == name) {
+                out.push(format!("DROP INDEX IF EXISTS {}", q(name)));
             }
         }
         let search = search_index(&e, b, &ex);

@@ -41,6 +41,11 @@ pub fn declarations() -> Module {
                 .field(text("secretData").secret())
                 .field(timestamp("sendAfter").required().default_now().list())
                 .field(int("attempts").required().default_int(0))
+                // The emails a delivery takes along: new, never tried, due, oldest first. Read
+                // through the index, it stops at the batch; through any one field's, it read
+                // every notification ever sent (every mail, 18 % of the server's CPU in a burst
+                // of paid orders, and growing with the outbox).
+                .lookup(&["status", "method", "attempts", "sendAfter"])
                 .title("title")
                 .private()
                 .build(),

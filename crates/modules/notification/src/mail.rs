@@ -9,6 +9,8 @@
 mod composing;
 mod delivery;
 
+pub use delivery::due_along_query;
+
 use std::collections::HashMap;
 use std::time::Duration;
 

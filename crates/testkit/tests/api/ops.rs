@@ -1324,3 +1324,112 @@ async fn migrated_then_planned(app: &TestApp) -> Vec<String> {
         .await
         .expect("plan")
 }
+
+/// The outbox's due mails, as a delivery takes them along, are read through the notification's
+/// lookup index (status, method, attempts, `sendAfter`, id), which both backends build: on
+/// SQLite the plan searches that index and needs no sort, so the read stops at the batch
+/// however many mails were sent before (through the `method` list index, its first plan, it read
+/// every notification ever kept). A lookup index an older declaration made and this one no
+/// longer names is dropped by the next migration; the declared one stays.
+async fn due_mails_are_read_through_their_lookup_index(db: stoa_testkit::Db) {
+    let app = stoa_testkit::spawn_app(db).await.expect("app");
+    let n = app
+        .store
+        .entity("notification.notification")
+        .expect("entity");
+    // Longer than PostgreSQL's 63 bytes: shortened as every generated name is.
+    let declared = stoa_store::names::ident(
+        "lx_notification_notification_status_method_attempts_send_after_id",
+    );
+    let declared = declared.as_str();
+    let older = "lx_notification_notification_status_send_after_id";
+    let columns = |name: &str| {
+        let name = name.to_owned();
+        let db = app.store.db.clone();
+        async move {
+            let mut c = db.read().await.expect("read");
+            match c.exec().link {
+                stoa_store::db::Link::Sqlite(c) => {
+                    let mut st = c
+                        .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
+                        .expect("prepare");
+                    st.query_map([&name], |r| r.get::<_, String>(0))
+                        .expect("query")
+                        .collect::<Result<Vec<_>, _>>()
+                        .expect("columns")
+                }
+                stoa_store::db::Link::Postgres(c) => {
+                    let def: Option<String> =
+                        sqlx::query_scalar("SELECT indexdef FROM pg_indexes WHERE indexname = $1")
+                            .bind(&name)
+                            .fetch_optional(&mut *c)
+                            .await
+                            .expect("indexdef");
+                    def.and_then(|d| {
+                        let inner = d.rsplit_once('(')?.1.trim_end_matches(')').to_owned();
+                        Some(inner.split(", ").map(str::to_owned).collect())
+                    })
+                    .unwrap_or_default()
+                }
+            }
+        }
+    };
+    assert_eq!(
+        columns(declared).await,
+        ["status", "method", "attempts", "send_after", "id"],
+        "the lookup index is built with its columns in order"
+    );
+    if let stoa_store::Db::Sqlite { read, .. } = &app.store.db {
+        let q =
+            stoa_notification::mail::due_along_query(&n, stoa_kernel::value::now()).expect("query");
+        let plan = app.store.db.plan(&n, &q).await.expect("plan");
+        let (sql, values) = stoa_store::repo::sql(&plan.rows, stoa_store::Backend::Sqlite);
+        let steps = read
+            .rows(&n, &format!("EXPLAIN QUERY PLAN {sql}"), &values, |r| {
+                r.get::<_, String>(3)
+                    .map_err(|e| stoa_kernel::Error::internal(e.to_string()))
+            })
+            .await
+            .expect("explain");
+        assert!(
+            steps.iter().any(|s| s.contains(declared)),
+            "searched through the lookup index: {steps:?}"
+        );
+        assert!(
+            !steps.iter().any(|s| s.contains("TEMP B-TREE")),
+            "read in the index's order, not sorted: {steps:?}"
+        );
+    }
+    // An older declaration's lookup index goes; the declared one is not planned again.
+    let mut tx = app.store.db.begin().await.expect("begin");
+    let make = format!(
+        r#"CREATE INDEX "{older}" ON "notification_notification" ("status", "send_after", "id")"#
+    );
+    match tx.exec().link {
+        stoa_store::db::Link::Sqlite(c) => c.execute_batch(&make).expect("older index"),
+        stoa_store::db::Link::Postgres(c) => {
+            sqlx::query(sqlx::AssertSqlSafe(make))
+                .execute(&mut *c)
+                .await
+                .expect("older index");
+        }
+    }
+    tx.commit().await.expect("commit");
+    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan");
+    let dropped = format!(r#"DROP INDEX IF EXISTS "{older}""#);
+    assert!(plan.contains(&dropped), "{dropped} missing from {plan:?}");
+    assert!(
+        !plan.iter().any(|s| s.contains(declared)),
+        "the declared index is kept: {plan:?}"
+    );
+    let again = migrated_then_planned(&app).await;
+    assert!(
+        !again.iter().any(|s| s.contains("lx_")),
+        "dropped once: {again:?}"
+    );
+    assert!(columns(older).await.is_empty(), "the older index is gone");
+    assert_eq!(columns(declared).await.len(), 5, "the declared one stays");
+}
+dual_test!(due_mails_are_read_through_their_lookup_index, db);

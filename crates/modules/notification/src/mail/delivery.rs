@@ -1,6 +1,7 @@
 //! Delivery: one attempt at a queued notification, retries with backoff, resends, the due ones sent.
 
 use stoa_kernel::model::Entity;
+use stoa_kernel::query::{FilterValue, FindQuery, Op};
 
 use super::*;
 use crate::rows::NotificationRow;
@@ -27,6 +28,25 @@ enum Came {
         input: Map<String, Value>,
         retry_at: Option<time::OffsetDateTime>,
     },
+}
+
+/// The emails a delivery takes along at `at` ([`Mailer::attempt`]): `new`, by email, never
+/// tried, due, oldest first, one more than [`TAKE_ALONG`] (the delivery's own may be among them).
+/// The notification's lookup index (status, method, attempts, `sendAfter`) serves it to the
+/// batch's end, however many mails the outbox has sent.
+pub fn due_along_query(n: &Entity, at: time::OffsetDateTime) -> Result<FindQuery> {
+    Ok(FindQuery::all()
+        .eq(n, "status", Val::Text("new".into()))?
+        .eq(n, "method", Val::Text(Channel::Email.as_str().into()))?
+        .eq(n, "attempts", Val::Int(0))?
+        .filter(
+            n,
+            "sendAfter",
+            Op::Lte,
+            FilterValue::One(Val::Timestamp(at)),
+        )?
+        .sort(n, "sendAfter", false)?
+        .take(TAKE_ALONG + 1))
 }
 
 impl Mailer {
@@ -115,22 +135,9 @@ impl Mailer {
 
     /// Other emails due now and never tried (`new`, their time come, no attempt yet: one that
     /// failed waits for its own next attempt, after its backoff), oldest first, at most
-    /// [`TAKE_ALONG`]: through the status and `sendAfter` list indexes.
+    /// [`TAKE_ALONG`] ([`due_along_query`]).
     async fn due_along(&self, n: &Entity, nid: Uuid) -> Result<Vec<NotificationRow>> {
-        use stoa_kernel::query::{FilterValue, FindQuery, Op};
-        let q = FindQuery::all()
-            .eq(n, "status", Val::Text("new".into()))?
-            .eq(n, "method", Val::Text(Channel::Email.as_str().into()))?
-            .eq(n, "attempts", Val::Int(0))?
-            .filter(
-                n,
-                "sendAfter",
-                Op::Lte,
-                FilterValue::One(Val::Timestamp(now())),
-            )?
-            .sort(n, "sendAfter", false)?
-            .take(TAKE_ALONG + 1);
-        let page = self.store.find(n, &q).await?;
+        let page = self.store.find(n, &due_along_query(n, now())?).await?;
         page.rows
             .iter()
             .map(NotificationRow::of)
