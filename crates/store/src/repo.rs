@@ -334,7 +334,7 @@ fn conditions(e: &Entity, query: &FindQuery, b: Backend, plan: SearchPlan) -> Co
     all
 }
 
-fn base_select(e: &Entity) -> SelectStatement {
+pub(crate) fn base_select(e: &Entity) -> SelectStatement {
     let mut s = Query::select();
     s.from(Alias::new(e.table.as_str()));
     for f in select_columns(e) {
@@ -532,15 +532,22 @@ pub fn find_statement_with(
         s.order_by(Alias::new("order_index"), SqOrder::Asc);
     }
     // uuid v7 ids are time-ordered: a stable, index-backed tiebreaker, walked the way the first
-    // sort key is (so `(column, id)` indexes serve descending sorts too).
-    s.order_by(
-        Alias::new("id"),
-        if id_desc(query) {
-            SqOrder::Desc
-        } else {
-            SqOrder::Asc
-        },
-    );
+    // sort key is (so `(column, id)` indexes serve descending sorts too). Not twice: SQLite
+    // sorts a list ordered by `id, id` in a temporary tree, even one an index walks by id.
+    let by_id = query
+        .order
+        .last()
+        .is_some_and(|o| o.path.is_none() && e.fields.get(o.field).is_some_and(|f| f.name == "id"));
+    if !by_id {
+        s.order_by(
+            Alias::new("id"),
+            if id_desc(query) {
+                SqOrder::Desc
+            } else {
+                SqOrder::Asc
+            },
+        );
+    }
     if let Some(after) = &query.after {
         s.and_where(keyset(e, query, after, b));
     }

@@ -81,6 +81,9 @@ pub fn declarations() -> Module {
                         .default_text("dummy")
                         .list(),
                 )
+                // A provider's webhook finds its invoice by the provider's reference and the
+                // provider: through either list index alone it read every invoice of the provider.
+                .lookup(&["providerId", "provider"])
                 .private()
                 .build(),
             model(M, "payment-intent", "payment-intents")

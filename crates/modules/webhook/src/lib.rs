@@ -94,6 +94,9 @@ pub fn declarations() -> Module {
                 .field(text("response").max_len(2000))
                 .field(int("durationMs"))
                 .field(boolean("isReplay").required().default_bool(false))
+                // An endpoint's queue, oldest first (`head`): through the status index it walked
+                // every endpoint's pending deliveries, a disabled endpoint's whole backlog too.
+                .lookup(&["endpointId", "status"])
                 .title("type")
                 .private()
                 .read_only()

@@ -1433,3 +1433,91 @@ async fn due_mails_are_read_through_their_lookup_index(db: stoa_testkit::Db) {
     assert_eq!(columns(declared).await.len(), 5, "the declared one stays");
 }
 dual_test!(due_mails_are_read_through_their_lookup_index, db);
+
+/// SQLite's plan of `sql` (with `values`) on a reader: its steps' descriptions.
+async fn sqlite_plan(
+    app: &TestApp,
+    e: &stoa_kernel::model::Entity,
+    sql: &str,
+    values: &sea_query_sqlx::SqlxValues,
+) -> Vec<String> {
+    let stoa_store::Db::Sqlite { read, .. } = &app.store.db else {
+        panic!("sqlite")
+    };
+    read.rows(e, &format!("EXPLAIN QUERY PLAN {sql}"), values, |r| {
+        r.get::<_, String>(3)
+            .map_err(|e| stoa_kernel::Error::internal(e.to_string()))
+    })
+    .await
+    .expect("explain")
+}
+
+/// The lookups a provider's webhook, an endpoint's delivery queue and the job lag gauge make
+/// are read through an index that serves all their conditions and their order: a search, no
+/// scan, no sort. Through the one-field indexes SQLite chose before, each read grew with the
+/// table (every invoice of a provider, every endpoint's pending deliveries, every queued job).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn module_lookups_are_planned_through_indexes_that_serve_them() {
+    use stoa_kernel::query::FindQuery;
+    use stoa_kernel::value::Val;
+    let app = stoa_testkit::spawn_app(stoa_testkit::Db::Sqlite)
+        .await
+        .expect("sqlite app");
+    let bounded = |what: &str, steps: &[String], index: &str| {
+        assert!(
+            steps
+                .iter()
+                .any(|s| s.starts_with("SEARCH") && s.contains(index)),
+            "{what}: searched through {index}: {steps:?}"
+        );
+        assert!(
+            !steps
+                .iter()
+                .any(|s| s.starts_with("SCAN") || s.contains("TEMP B-TREE")),
+            "{what}: no scan, no sort: {steps:?}"
+        );
+    };
+    let planned = |e: std::sync::Arc<stoa_kernel::model::Entity>, q: FindQuery| {
+        let app = &app;
+        async move {
+            let plan = app.store.db.plan(&e, &q).await.expect("plan");
+            let (sql, values) = stoa_store::repo::sql(&plan.rows, stoa_store::Backend::Sqlite);
+            sqlite_plan(app, &e, &sql, &values).await
+        }
+    };
+    let invoice = app.store.entity("billing.invoice").expect("invoice");
+    // As the inbox finds a webhook's invoice (`Store::find_by`).
+    let q = FindQuery::all()
+        .take(1)
+        .eq(&invoice, "providerId", Val::Text("pi_3Q1x2y3z4".into()))
+        .and_then(|q| q.eq(&invoice, "provider", Val::Text("stripe".into())))
+        .expect("query");
+    bounded(
+        "an invoice by its provider's reference",
+        &planned(invoice, q).await,
+        "lx_billing_invoice_provider_id_provider_id",
+    );
+    let delivery = app.store.entity("webhook.delivery").expect("delivery");
+    // As the endpoint's queue reads its head.
+    let q = FindQuery::all()
+        .eq(&delivery, "endpointId", Val::Uuid(uuid::Uuid::new_v4()))
+        .and_then(|q| q.eq(&delivery, "status", Val::Text("pending".into())))
+        .and_then(|q| q.sort(&delivery, "id", false))
+        .expect("query")
+        .take(1);
+    bounded(
+        "an endpoint's oldest pending delivery",
+        &planned(delivery, q).await,
+        "lx_webhook_delivery_endpoint_id_status_id",
+    );
+    let job = stoa_store::jobs::entity();
+    let (sql, values) = stoa_store::repo::sql(
+        &stoa_store::jobs::lag_statement(1),
+        stoa_store::Backend::Sqlite,
+    );
+    bounded(
+        "the oldest queued job of a class",
+        &sqlite_plan(&app, &job, &sql, &values).await,
+        "ix_platform_job_ready",
+    );
+}
