@@ -968,6 +968,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_lookup_names_two_columns_or_more() {
+        let e = model("t", "thing", "things")
+            .field(text("state").list())
+            .field(timestamp("due"))
+            .lookup(&["state", "due"])
+            .build();
+        assert_eq!(e.lookups, vec![&["state", "due"][..]]);
+        let built = |fields: &'static [&'static str]| {
+            std::panic::catch_unwind(|| {
+                model("t", "thing", "things")
+                    .field(text("state").list())
+                    .field(json("data"))
+                    .lookup(fields)
+                    .build()
+            })
+            .is_ok()
+        };
+        assert!(!built(&["state"]), "one field is a list index");
+        assert!(!built(&["state", "missing"]), "an undeclared field");
+        assert!(!built(&["state", "data"]), "a JSON field");
+        assert!(built(&["state", "createdAt"]));
+    }
+
+    #[test]
     fn a_signal_fires_on_the_moves_it_names_only() {
         let paid = Signal::moved("paid", "status", &["paying"], &["approving", "delivering"]);
         assert!(paid.moves(Some("paying"), Some("approving")));
