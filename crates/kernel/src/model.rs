@@ -810,11 +810,16 @@ impl EntityBuilder {
                 "{}: a lookup index takes two fields or more (one is a list index)",
                 self.entity.key()
             );
-            for f in *fields {
+            for (i, f) in fields.iter().enumerate() {
                 let column = self.entity.field(f).filter(|f| !f.kind.is_json());
                 assert!(
                     column.is_some(),
                     "{}: the lookup index names {f}, which is not a column of it",
+                    self.entity.key()
+                );
+                assert!(
+                    *f != "id" && !fields[..i].contains(f),
+                    "{}: the lookup index names {f} twice (`id` comes last by itself)",
                     self.entity.key()
                 );
             }
@@ -988,6 +993,8 @@ mod tests {
         assert!(!built(&["state"]), "one field is a list index");
         assert!(!built(&["state", "missing"]), "an undeclared field");
         assert!(!built(&["state", "data"]), "a JSON field");
+        assert!(!built(&["state", "state"]), "a field twice");
+        assert!(!built(&["state", "id"]), "id, which every lookup ends with");
         assert!(built(&["state", "createdAt"]));
     }
 

@@ -149,9 +149,10 @@ fn indexes(e: &Entity) -> Vec<(String, bool, Vec<String>)> {
 /// so the migrator knows one it no longer declares.
 const LOOKUP: &str = "lx_";
 
-/// The name of the lookup index over `cols` of `e`.
+/// The name of the lookup index over `cols` of `e`: the columns joined by a double underscore,
+/// which no column name holds, so another list of columns never gets the same name.
 fn lookup_index(e: &Entity, cols: &[String]) -> String {
-    ident(&format!("{LOOKUP}{}_{}", e.table, cols.join("_")))
+    ident(&format!("{LOOKUP}{}__{}", e.table, cols.join("__")))
 }
 
 /// The name of the list index `(column, id)` of field `f`.
@@ -740,6 +741,7 @@ mod tests {
                 .field(translations("title").list())
                 .field(text("note"))
                 .field(reference("ownerId", "t.owner"))
+                .lookup(&["kind", "due"])
                 .build(),
             relation(
                 "t",

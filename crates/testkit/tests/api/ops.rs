@@ -1339,10 +1339,10 @@ async fn due_mails_are_read_through_their_lookup_index(db: stoa_testkit::Db) {
         .expect("entity");
     // Longer than PostgreSQL's 63 bytes: shortened as every generated name is.
     let declared = stoa_store::names::ident(
-        "lx_notification_notification_status_method_attempts_send_after_id",
+        "lx_notification_notification__status__method__attempts__send_after__id",
     );
     let declared = declared.as_str();
-    let older = "lx_notification_notification_status_send_after_id";
+    let older = "lx_notification_notification__status__send_after__id";
     let columns = |name: &str| {
         let name = name.to_owned();
         let db = app.store.db.clone();
@@ -1495,7 +1495,7 @@ async fn module_lookups_are_planned_through_indexes_that_serve_them() {
     bounded(
         "an invoice by its provider's reference",
         &planned(invoice, q).await,
-        "lx_billing_invoice_provider_id_provider_id",
+        "lx_billing_invoice__provider_id__provider__id",
     );
     let delivery = app.store.entity("webhook.delivery").expect("delivery");
     // As the endpoint's queue reads its head.
@@ -1508,7 +1508,7 @@ async fn module_lookups_are_planned_through_indexes_that_serve_them() {
     bounded(
         "an endpoint's oldest pending delivery",
         &planned(delivery, q).await,
-        "lx_webhook_delivery_endpoint_id_status_id",
+        "lx_webhook_delivery__endpoint_id__status__id",
     );
     let job = stoa_store::jobs::entity();
     let (sql, values) = stoa_store::repo::sql(
