@@ -1155,23 +1155,12 @@ async fn a_list_index_no_longer_declared_is_dropped(db: stoa_testkit::Db) {
         "ix_rbac_session_variant_list",
         "ix_rbac_session_user_agent_list",
     ];
-    let mut tx = app.store.db.begin().await.expect("begin");
-    for (name, col) in old.iter().zip(["variant", "user_agent"]) {
-        let sql = format!(r#"CREATE INDEX "{name}" ON "rbac_session" ("{col}", "id")"#);
-        match tx.exec().link {
-            stoa_store::db::Link::Sqlite(c) => c.execute_batch(&sql).expect("index"),
-            stoa_store::db::Link::Postgres(c) => {
-                sqlx::raw_sql(sqlx::AssertSqlSafe(sql.clone()))
-                    .execute(&mut *c)
-                    .await
-                    .expect("index");
-            }
-        }
-    }
-    tx.commit().await.expect("commit");
-    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
-        .await
-        .expect("plan");
+    let made: Vec<String> = old
+        .iter()
+        .zip(["variant", "user_agent"])
+        .map(|(name, col)| format!(r#"CREATE INDEX "{name}" ON "rbac_session" ("{col}", "id")"#))
+        .collect();
+    let plan = planned_after(&app, &made).await;
     for name in old {
         let w = format!(r#"DROP INDEX IF EXISTS "{name}""#);
         assert!(plan.contains(&w), "{w} missing from {plan:?}");
@@ -1316,6 +1305,18 @@ async fn articles_found(app: &TestApp, term: &str) -> String {
 }
 
 /// Migrates `app`'s database, then answers what `migrate` would still run.
+/// The migration plan once `made` (statements an older schema ran) have run and committed.
+async fn planned_after(app: &TestApp, made: &[String]) -> Vec<String> {
+    let mut tx = app.store.db.begin().await.expect("begin");
+    for sql in made {
+        stoa_store::ddl::run(&mut tx.exec(), sql).await.expect(sql);
+    }
+    tx.commit().await.expect("commit");
+    stoa_store::ddl::plan(&app.store.db, &app.registry)
+        .await
+        .expect("plan")
+}
+
 async fn migrated_then_planned(app: &TestApp) -> Vec<String> {
     stoa_store::ddl::migrate(&app.store.db, &app.registry)
         .await
@@ -1379,18 +1380,12 @@ async fn due_mails_are_read_through_their_lookup_index(db: stoa_testkit::Db) {
         ["status", "method", "attempts", "send_after", "id"],
         "the lookup index is built with its columns in order"
     );
-    if let stoa_store::Db::Sqlite { read, .. } = &app.store.db {
+    if db == stoa_testkit::Db::Sqlite {
         let q =
             stoa_notification::mail::due_along_query(&n, stoa_kernel::value::now()).expect("query");
         let plan = app.store.db.plan(&n, &q).await.expect("plan");
         let (sql, values) = stoa_store::repo::sql(&plan.rows, stoa_store::Backend::Sqlite);
-        let steps = read
-            .rows(&n, &format!("EXPLAIN QUERY PLAN {sql}"), &values, |r| {
-                r.get::<_, String>(3)
-                    .map_err(|e| stoa_kernel::Error::internal(e.to_string()))
-            })
-            .await
-            .expect("explain");
+        let steps = sqlite_plan(&app, &n, &sql, &values).await;
         assert!(
             steps.iter().any(|s| s.contains(declared)),
             "searched through the lookup index: {steps:?}"
@@ -1401,23 +1396,13 @@ async fn due_mails_are_read_through_their_lookup_index(db: stoa_testkit::Db) {
         );
     }
     // An older declaration's lookup index goes; the declared one is not planned again.
-    let mut tx = app.store.db.begin().await.expect("begin");
-    let make = format!(
-        r#"CREATE INDEX "{older}" ON "notification_notification" ("status", "send_after", "id")"#
-    );
-    match tx.exec().link {
-        stoa_store::db::Link::Sqlite(c) => c.execute_batch(&make).expect("older index"),
-        stoa_store::db::Link::Postgres(c) => {
-            sqlx::query(sqlx::AssertSqlSafe(make))
-                .execute(&mut *c)
-                .await
-                .expect("older index");
-        }
-    }
-    tx.commit().await.expect("commit");
-    let plan = stoa_store::ddl::plan(&app.store.db, &app.registry)
-        .await
-        .expect("plan");
+    let plan = planned_after(
+        &app,
+        &[format!(
+            r#"CREATE INDEX "{older}" ON "notification_notification" ("status", "send_after", "id")"#
+        )],
+    )
+    .await;
     let dropped = format!(r#"DROP INDEX IF EXISTS "{older}""#);
     assert!(plan.contains(&dropped), "{dropped} missing from {plan:?}");
     assert!(
