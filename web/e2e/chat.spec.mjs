@@ -25,9 +25,27 @@ async function liveContext(stack, opts = {}) {
           constructor(url, init) {
             super(url, init);
             window.e2eLiveUrls = [...(window.e2eLiveUrls ?? []), String(url)];
-            for (const t of types) this.addEventListener(t, (e) => window.e2eLive.push({ type: t, data: e.data, at: Date.now() }));
+            const n = window.e2eLiveUrls.length;
+            trace({ what: "new", n, url: String(url) });
+            this.addEventListener("open", () => trace({ what: "open", n }));
+            this.addEventListener("error", () => trace({ what: "error", n, readyState: this.readyState }));
+            this.close = () => {
+              trace({ what: "close", n });
+              super.close();
+            };
+            for (const t of types)
+              this.addEventListener(t, (e) => {
+                window.e2eLive.push({ type: t, data: e.data, at: Date.now() });
+                trace({ what: t, n, id: e.lastEventId, data: String(e.data).slice(0, 60) });
+              });
           }
         };
+        // What the connection went through, for a failure's message: each source by its number,
+        // its opening, errors and closing, its events, and the window's online and offline.
+        window.e2eTrace = [];
+        const trace = (x) => window.e2eTrace.push({ at: Date.now() % 100_000, onLine: navigator.onLine, ...x });
+        window.addEventListener("online", () => trace({ what: "window online" }));
+        window.addEventListener("offline", () => trace({ what: "window offline" }));
       }, LIVE_EVENTS);
     },
   });
@@ -193,7 +211,7 @@ export const chatSpecs = [
       await message(bob, "Sent while you were offline")
         .waitFor({ timeout: 5000 })
         .catch(async (e) => {
-          const state = await bob.evaluate(() => ({ online: navigator.onLine, urls: window.e2eLiveUrls, last: window.e2eLive.slice(-5) }));
+          const state = await bob.evaluate(() => ({ online: navigator.onLine, urls: window.e2eLiveUrls, trace: window.e2eTrace.slice(-20), shown: document.querySelector("[data-testid=messages]")?.innerText.slice(-300) }));
           throw new Error(`${e.message}\n${JSON.stringify(state)}`);
         });
       await message(bob, "And a second one").waitFor();
