@@ -144,6 +144,9 @@ pub fn declarations() -> Module {
                 })
                 .field(text("tokenHash").secret())
                 .field(text("spentHashes").secret())
+                // An account's live sessions (its list; "sign out everywhere else"), read
+                // without the expired and revoked ones of every earlier sign-in.
+                .lookup(&["subjectId", "revokedAt", "expiresAt"])
                 .private()
                 .build(),
             // Accounts are listed to admins only (the original listed every account to anyone).

@@ -441,20 +441,10 @@ impl Auth {
         subject: Uuid,
         current: Option<Uuid>,
     ) -> Result<Vec<crate::rows::SessionView>> {
-        let rows: Vec<SessionRow> = read_all(
-            &self
-                .store
-                .find_by(
-                    &self.e.session,
-                    &[("subjectId", Val::Uuid(subject)), ("revokedAt", Val::Null)],
-                    200,
-                )
-                .await?,
-        )?;
-        let t = now();
+        let q = live_sessions_query(&self.e.session, subject, now())?;
+        let rows: Vec<SessionRow> = read_all(&self.store.find(&self.e.session, &q).await?.rows)?;
         let mut out: Vec<crate::rows::SessionView> = rows
             .into_iter()
-            .filter(|r| r.expires_at.is_some_and(|x| x > t))
             .map(|r| {
                 let second_factor = r.second_factor();
                 let created_at = r.created_at.unwrap_or_default();
@@ -496,6 +486,34 @@ impl Auth {
         Ok(())
     }
 }
+
+/// The live sessions of `subject` at `at` (neither revoked nor expired), at most
+/// [`SESSIONS_LISTED`]: read through the session's lookup index, so neither the expired sessions
+/// of years of sign-ins nor the revoked ones are read. Filtering the expired ones out after
+/// reading the first 200 of all showed an account signed in more than 200 times no session,
+/// not even the one asking.
+pub fn live_sessions_query(
+    session: &stoa_kernel::model::Entity,
+    subject: Uuid,
+    at: time::OffsetDateTime,
+) -> Result<stoa_kernel::query::FindQuery> {
+    use stoa_kernel::query::{FilterValue, FindQuery, Op};
+    Ok(FindQuery::all()
+        .eq(session, "subjectId", Val::Uuid(subject))?
+        .eq(session, "revokedAt", Val::Null)?
+        .filter(
+            session,
+            "expiresAt",
+            Op::Gt,
+            FilterValue::One(Val::Timestamp(at)),
+        )?
+        // The index's own order, so nothing is sorted (the list is shown by last use).
+        .sort(session, "expiresAt", true)?
+        .take(SESSIONS_LISTED))
+}
+
+/// How many live sessions an account's list shows.
+pub const SESSIONS_LISTED: u64 = 200;
 
 /// An account-security event in the audit log, when the request is recorded.
 async fn record(

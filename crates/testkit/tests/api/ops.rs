@@ -1495,6 +1495,19 @@ async fn module_lookups_are_planned_through_indexes_that_serve_them() {
         &planned(delivery, q).await,
         "lx_webhook_delivery__endpoint_id__status__id",
     );
+    let session = app.store.entity("rbac.session").expect("session");
+    // An account's list of its live sessions.
+    let q = stoa_rbac::second_factor::live_sessions_query(
+        &session,
+        uuid::Uuid::new_v4(),
+        time::OffsetDateTime::now_utc(),
+    )
+    .expect("query");
+    bounded(
+        "an account's live sessions",
+        &planned(session, q).await,
+        "lx_rbac_session__subject_id__revoked_at__expires_at__id",
+    );
     let job = stoa_store::jobs::entity();
     let (sql, values) = stoa_store::repo::sql(
         &stoa_store::jobs::lag_statement(1),

@@ -243,6 +243,44 @@ async fn sessions_are_listed_and_revoking_one_ends_it_at_once(app: TestApp) {
 }
 dual_test!(sessions_are_listed_and_revoking_one_ends_it_at_once);
 
+/// An account signed in on many devices over the years keeps every expired session's row. Its
+/// list shows the live ones all the same: it once read the first 200 not revoked, oldest first,
+/// and dropped the expired among them, so it showed nothing, not even the asking session.
+async fn the_list_of_sessions_reaches_past_years_of_expired_ones(app: TestApp) {
+    use stoa_kernel::value::Val;
+    // Ids made before the account's own session, so they come first in id order.
+    let old: Vec<uuid::Uuid> = (0..250).map(|_| uuid::Uuid::now_v7()).collect();
+    let a = app.register("years@example.com").await;
+    let session = app.store.entity("rbac.session").unwrap();
+    let expired = time::OffsetDateTime::now_utc() - time::Duration::days(3);
+    let row = json!({
+        "subjectId": a.id,
+        "expiresAt": expired.format(&time::format_description::well_known::Rfc3339).unwrap(),
+    });
+    let mut tx = app.store.begin().await.unwrap();
+    for id in old {
+        app.store
+            .create_with_in(
+                &mut tx.exec(),
+                &session,
+                row.as_object().unwrap(),
+                &[(0, Val::Uuid(id))],
+            )
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let list = app
+        .bearer(&a.jwt)
+        .get(&format!("/api/rbac/subjects/{}/sessions", a.id))
+        .await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    let rows = list.data().as_array().unwrap().clone();
+    assert_eq!(rows.len(), 1, "only the live session: {}", list.text);
+    assert_eq!(rows[0]["current"], true, "{}", list.text);
+}
+dual_test!(the_list_of_sessions_reaches_past_years_of_expired_ones);
+
 async fn required_admin_2fa_sends_an_admin_to_enrolment(db: stoa_testkit::Db) {
     let app = stoa_testkit::spawn_app_with(db, |c| c.admin_2fa = "required".into())
         .await
