@@ -13,7 +13,12 @@ const PEOPLE = {
 };
 const LIVE_EVENTS = ["hello", "reset", "revalidate", "chat.created", "chat.message", "chat.message.edited", "chat.message.deleted", "chat.reaction", "chat.read"];
 
-/** A context whose pages record every live event their `EventSource` receives (`window.e2eLive`). */
+/**
+ * A context whose pages log what their live connection goes through (`window.e2eLive`): each
+ * `EventSource` by its number (`n`): made (`new`, with its URL), `open`, `error`, `close`, and
+ * every event it receives (`type`, `id`, `data`); and the window's `online` and `offline`. The
+ * specs read the events from it, and a failure prints it.
+ */
 async function liveContext(stack, opts = {}) {
   return watchedContext(stack, {
     ...opts,
@@ -21,31 +26,24 @@ async function liveContext(stack, opts = {}) {
       await context.addInitScript((types) => {
         const Native = window.EventSource;
         window.e2eLive = [];
+        const log = (x) => window.e2eLive.push({ at: Date.now(), onLine: navigator.onLine, ...x });
         window.EventSource = class extends Native {
           constructor(url, init) {
             super(url, init);
             window.e2eLiveUrls = [...(window.e2eLiveUrls ?? []), String(url)];
-            const n = window.e2eLiveUrls.length;
-            trace({ what: "new", n, url: String(url) });
-            this.addEventListener("open", () => trace({ what: "open", n }));
-            this.addEventListener("error", () => trace({ what: "error", n, readyState: this.readyState }));
-            this.close = () => {
-              trace({ what: "close", n });
-              super.close();
-            };
-            for (const t of types)
-              this.addEventListener(t, (e) => {
-                window.e2eLive.push({ type: t, data: e.data, at: Date.now() });
-                trace({ what: t, n, id: e.lastEventId, data: String(e.data).slice(0, 60) });
-              });
+            this.n = window.e2eLiveUrls.length;
+            log({ type: "new", n: this.n, url: String(url) });
+            this.addEventListener("open", () => log({ type: "open", n: this.n }));
+            this.addEventListener("error", () => log({ type: "error", n: this.n, readyState: this.readyState }));
+            for (const t of types) this.addEventListener(t, (e) => log({ type: t, n: this.n, id: e.lastEventId, data: e.data }));
+          }
+          close() {
+            log({ type: "close", n: this.n });
+            super.close();
           }
         };
-        // What the connection went through, for a failure's message: each source by its number,
-        // its opening, errors and closing, its events, and the window's online and offline.
-        window.e2eTrace = [];
-        const trace = (x) => window.e2eTrace.push({ at: Date.now() % 100_000, onLine: navigator.onLine, ...x });
-        window.addEventListener("online", () => trace({ what: "window online" }));
-        window.addEventListener("offline", () => trace({ what: "window offline" }));
+        window.addEventListener("online", () => log({ type: "online" }));
+        window.addEventListener("offline", () => log({ type: "offline" }));
       }, LIVE_EVENTS);
     },
   });
@@ -211,7 +209,11 @@ export const chatSpecs = [
       await message(bob, "Sent while you were offline")
         .waitFor({ timeout: 5000 })
         .catch(async (e) => {
-          const state = await bob.evaluate(() => ({ online: navigator.onLine, urls: window.e2eLiveUrls, trace: window.e2eTrace.slice(-20), shown: document.querySelector("[data-testid=messages]")?.innerText.slice(-300) }));
+          const state = await bob.evaluate(() => ({
+            online: navigator.onLine,
+            live: window.e2eLive.slice(-20).map((x) => ({ ...x, data: x.data?.slice(0, 60) })),
+            shown: document.querySelector("[data-testid=messages]")?.innerText.slice(-300),
+          }));
           throw new Error(`${e.message}\n${JSON.stringify(state)}`);
         });
       await message(bob, "And a second one").waitFor();

@@ -488,10 +488,10 @@ impl Auth {
 }
 
 /// The live sessions of `subject` at `at` (neither revoked nor expired), at most
-/// [`SESSIONS_LISTED`]: read through the session's lookup index, so neither the expired sessions
-/// of years of sign-ins nor the revoked ones are read. Filtering the expired ones out after
-/// reading the first 200 of all showed an account signed in more than 200 times no session,
-/// not even the one asking.
+/// `SESSIONS_LISTED` (200), read through the session's lookup index: neither the expired
+/// sessions of years of sign-ins nor the revoked ones are read. Filtering the expired ones out
+/// after reading the first 200 of all showed an account signed in more than 200 times no
+/// session, not even the one asking.
 pub fn live_sessions_query(
     session: &stoa_kernel::model::Entity,
     subject: Uuid,
@@ -513,7 +513,7 @@ pub fn live_sessions_query(
 }
 
 /// How many live sessions an account's list shows.
-pub const SESSIONS_LISTED: u64 = 200;
+const SESSIONS_LISTED: u64 = 200;
 
 /// An account-security event in the audit log, when the request is recorded.
 async fn record(

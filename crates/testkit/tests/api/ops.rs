@@ -1304,7 +1304,6 @@ async fn articles_found(app: &TestApp, term: &str) -> String {
     r.text
 }
 
-/// Migrates `app`'s database, then answers what `migrate` would still run.
 /// The migration plan once `made` (statements an older schema ran) have run and committed.
 async fn planned_after(app: &TestApp, made: &[String]) -> Vec<String> {
     let mut tx = app.store.db.begin().await.expect("begin");
@@ -1317,6 +1316,7 @@ async fn planned_after(app: &TestApp, made: &[String]) -> Vec<String> {
         .expect("plan")
 }
 
+/// Migrates `app`'s database, then answers what `migrate` would still run.
 async fn migrated_then_planned(app: &TestApp) -> Vec<String> {
     stoa_store::ddl::migrate(&app.store.db, &app.registry)
         .await

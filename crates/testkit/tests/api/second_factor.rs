@@ -255,7 +255,7 @@ async fn the_list_of_sessions_reaches_past_years_of_expired_ones(app: TestApp) {
     let expired = time::OffsetDateTime::now_utc() - time::Duration::days(3);
     let row = json!({
         "subjectId": a.id,
-        "expiresAt": expired.format(&time::format_description::well_known::Rfc3339).unwrap(),
+        "expiresAt": stoa_kernel::value::format_timestamp(expired),
     });
     let mut tx = app.store.begin().await.unwrap();
     for id in old {
