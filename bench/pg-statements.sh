@@ -2,7 +2,8 @@
 # PostgreSQL's statements behind COUNT checkouts by one client (bench/checkout.sh): turns on
 # PostgreSQL's statement log (`log_min_duration_statement = 0`, which needs a superuser on the
 # local server), runs the checkouts, turns it off again, and counts the executed statements by
-# their first 60 characters (the executions of prepared statements and the simple queries; not
+# their first WIDTH characters (60 unless set; wider tells apart statements that begin alike:
+# `WIDTH=200 bench/pg-statements.sh …`) (the executions of prepared statements and the simple queries; not
 # their parse and bind steps). Setup, migration and the background jobs that ran meanwhile are
 # counted too; compare two builds by their difference.
 #
@@ -24,5 +25,5 @@ trap 'psql "$URL" -qAtc "ALTER SYSTEM RESET log_min_duration_statement" -c "SELE
 STOA_BIN=$BIN COUNT=${COUNT:-100} CLIENTS=1 BACKGROUND=0 bench/checkout.sh postgres 2>&1 | grep "^| postgres"
 counts="$OUT/pg-statements-$(basename "$BIN").txt"
 tail -c +"$((off + 1))" "$LOG" | grep -E "LOG:  duration: [0-9.]+ ms  (statement|execute)" |
-  sed -E 's/.*ms  (statement|execute [^:]*): //' | cut -c1-60 | sort | uniq -c | sort -rn >"$counts"
+  sed -E 's/.*ms  (statement|execute [^:]*): //' | cut -c1-${WIDTH:-60} | sort | uniq -c | sort -rn >"$counts"
 awk '{s += $1} END {print "statements:", s}' "$counts"

@@ -541,7 +541,10 @@ pub async fn watch_store(store: stoa_store::Store, hub: std::sync::Weak<Hub>, ev
         // Private: declared so, or a relation touching private records (who wrote in which chat).
         .map(|e| (e.key(), !store.registry.publicly_readable(e)))
         .collect();
-    let mut seen: Vec<u64> = keys.iter().map(|(k, _)| store.version(k)).collect();
+    let mut seen: Vec<(u64, u64)> = keys
+        .iter()
+        .map(|(k, _)| (store.version(k), store.seen_version(k)))
+        .collect();
     let mut any = store.any_version();
     loop {
         tokio::time::sleep(every).await;
@@ -555,10 +558,13 @@ pub async fn watch_store(store: stoa_store::Store, hub: std::sync::Weak<Hub>, ev
         any = now;
         let (mut public, mut private) = (Vec::new(), Vec::new());
         for (i, (key, is_private)) in keys.iter().enumerate() {
-            let v = store.version(key);
+            let v = (store.version(key), store.seen_version(key));
             if v != seen[i] {
+                // A public entity whose change no visitor may see (a hidden file written, a
+                // draft): only administrators' pages show it.
+                let visitors_see = v.1 != seen[i].1;
                 seen[i] = v;
-                if *is_private {
+                if *is_private || !visitors_see {
                     private.push(key.as_str());
                 } else {
                     public.push(key.as_str());

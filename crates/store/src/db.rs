@@ -134,13 +134,13 @@ enum TxLink {
 pub type OnCommit = Arc<dyn Fn(&Written) + Send + Sync>;
 
 /// The entities a transaction wrote, by key (`module.entity`), whether rows were deleted from
-/// them (a delete cascades to what references them), and whether rows it did not insert itself
-/// changed (an update or a delete; see [`Written::keys`]).
+/// them (a delete cascades to what references them), whether rows it did not insert itself
+/// changed (an update or a delete), and whether visitors may see what changed (see
+/// [`Written::keys`]).
 #[derive(Default)]
 pub struct Written {
-    /// (table, key, deleted, changed): the table finds an entity already marked without building
-    /// its key.
-    keys: Vec<(String, String, bool, bool)>,
+    /// Each written entity: the table finds one already marked without building its key.
+    keys: Vec<Mark>,
     /// The classes of jobs due now enqueued here (bit = priority): the runner is rung once the
     /// commit makes them claimable.
     job_due: u8,
@@ -150,25 +150,54 @@ pub struct Written {
     tap: Option<Arc<dyn crate::tap::WriteTap>>,
 }
 
+/// What a transaction wrote to one entity.
+struct Mark {
+    table: String,
+    key: String,
+    /// Rows were deleted.
+    deleted: bool,
+    /// Rows that were there before changed (updated or deleted).
+    changed: bool,
+    /// A visitor may see the change: anything but inserts of rows visitors cannot read (a
+    /// hidden file, a draft).
+    seen: bool,
+}
+
 impl Written {
     /// `e` was written: rows deleted (`deleted`), or, when `changed`, rows updated or deleted;
-    /// otherwise only inserted.
-    pub(crate) fn mark(&mut self, e: &stoa_kernel::model::Entity, deleted: bool, changed: bool) {
-        match self.keys.iter_mut().find(|(t, _, _, _)| *t == e.table) {
-            Some((_, _, d, c)) => {
-                *d |= deleted;
-                *c |= changed || deleted;
+    /// otherwise only inserted, rows a visitor may read unless `seen` is false.
+    pub(crate) fn mark(
+        &mut self,
+        e: &stoa_kernel::model::Entity,
+        deleted: bool,
+        changed: bool,
+        seen: bool,
+    ) {
+        let changed = changed || deleted;
+        let seen = seen || changed;
+        match self.keys.iter_mut().find(|m| m.table == e.table) {
+            Some(m) => {
+                m.deleted |= deleted;
+                m.changed |= changed;
+                m.seen |= seen;
             }
-            None => self
-                .keys
-                .push((e.table.clone(), e.key(), deleted, changed || deleted)),
+            None => self.keys.push(Mark {
+                table: e.table.clone(),
+                key: e.key(),
+                deleted,
+                changed,
+                seen,
+            }),
         }
     }
 
-    /// Each written key, whether rows were deleted from it, and whether rows that were there
-    /// before changed (false when the transaction only inserted rows).
-    pub fn keys(&self) -> impl Iterator<Item = (&str, bool, bool)> {
-        self.keys.iter().map(|(_, k, d, c)| (k.as_str(), *d, *c))
+    /// Each written key, whether rows were deleted from it, whether rows that were there
+    /// before changed (false when the transaction only inserted rows), and whether a visitor
+    /// may see the change (false when it only inserted rows visitors cannot read).
+    pub fn keys(&self) -> impl Iterator<Item = (&str, bool, bool, bool)> {
+        self.keys
+            .iter()
+            .map(|m| (m.key.as_str(), m.deleted, m.changed, m.seen))
     }
 }
 
@@ -246,14 +275,15 @@ impl<'a> Exec<'a> {
     /// inserted by a statement that may also update (an upsert).
     pub(crate) fn wrote(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
         if let Some(w) = self.written.as_deref_mut() {
-            w.mark(e, deleted, true);
+            w.mark(e, deleted, true, true);
         }
     }
 
-    /// Records that a row of `e` was inserted here (and nothing else changed in it).
-    pub(crate) fn inserted(&mut self, e: &stoa_kernel::model::Entity) {
+    /// Records that a row of `e` was inserted here (and nothing else changed in it); `seen`:
+    /// visitors may read it.
+    pub(crate) fn inserted(&mut self, e: &stoa_kernel::model::Entity, seen: bool) {
         if let Some(w) = self.written.as_deref_mut() {
-            w.mark(e, false, false);
+            w.mark(e, false, false, seen);
         }
     }
 

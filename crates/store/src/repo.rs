@@ -900,9 +900,19 @@ async fn inserted(
     let Some(row) = fetch_one(exec, e, &s).await? else {
         return Ok(None);
     };
-    exec.inserted(e);
+    exec.inserted(e, visible(e, &row));
     crate::tap::tell(exec, e, crate::tap::Change::Created(&row)).await?;
     Ok(Some(row))
+}
+
+/// Whether visitors may read `row` of `e` (the entity's visibility rule, when it has one: a
+/// hidden file or a draft is not theirs to read).
+fn visible(e: &Entity, row: &Record) -> bool {
+    match e.visible_when() {
+        Some((field, Val::Bool(b))) => row.bool(field) == Some(b),
+        Some((field, Val::Text(t))) => row.text(field) == Some(t.as_str()),
+        _ => true,
+    }
 }
 
 /// Inserts the row `vals` unless its unique field `key` holds the same value in another row

@@ -64,28 +64,35 @@ struct Counters {
     /// Changes to rows that existed (updates and deletes; inserts do not move it): caches of
     /// rows that only an update or a delete can make stale.
     rows: AtomicU64,
+    /// Changes a visitor may see: all but inserts of rows visitors cannot read (a hidden file,
+    /// a draft).
+    seen: AtomicU64,
     /// Visitors may read the entity.
     public: bool,
 }
 
 impl Versions {
-    /// `key` changed here (`rows`: rows that existed changed, not only new ones): bump its
-    /// counters and tell the other instances.
-    fn touch(&self, key: &str, rows: bool) {
-        self.bump(key, rows);
+    /// `key` changed here (`rows`: rows that existed changed, not only new ones; `seen`: a
+    /// visitor may see the change): bump its counters and tell the other instances (which count
+    /// every change as seen).
+    fn touch(&self, key: &str, rows: bool, seen: bool) {
+        self.bump(key, rows, seen);
         if let Some(tell) = self.elsewhere.get() {
             tell(key);
         }
     }
 
-    fn bump(&self, key: &str, rows: bool) {
+    fn bump(&self, key: &str, rows: bool, seen: bool) {
         if let Some(c) = self.each.get(key) {
             c.all.fetch_add(1, Ordering::AcqRel);
             if rows {
                 c.rows.fetch_add(1, Ordering::AcqRel);
             }
-            if c.public {
-                self.public.fetch_add(1, Ordering::AcqRel);
+            if seen {
+                c.seen.fetch_add(1, Ordering::AcqRel);
+                if c.public {
+                    self.public.fetch_add(1, Ordering::AcqRel);
+                }
             }
         }
         self.any.fetch_add(1, Ordering::AcqRel);
@@ -221,6 +228,7 @@ impl Store {
                     let counters = Counters {
                         all: AtomicU64::new(0),
                         rows: AtomicU64::new(0),
+                        seen: AtomicU64::new(0),
                         public: registry.publicly_readable(e),
                     };
                     (e.key(), counters)
@@ -259,11 +267,11 @@ impl Store {
         let on_commit: crate::db::OnCommit = {
             let versions = versions.clone();
             Arc::new(move |w: &crate::db::Written| {
-                for (key, deleted, changed) in w.keys() {
-                    versions.touch(key, changed);
+                for (key, deleted, changed, seen) in w.keys() {
+                    versions.touch(key, changed, seen);
                     if deleted {
                         for r in cascades.get(key).into_iter().flatten() {
-                            versions.touch(r, true);
+                            versions.touch(r, true, true);
                         }
                     }
                 }
@@ -308,6 +316,15 @@ impl Store {
             .map_or(0, |c| c.all.load(Ordering::Acquire))
     }
 
+    /// The counter of committed changes to `key` a visitor may see: every change but inserts of
+    /// rows visitors cannot read (a hidden file, a draft). What tells open pages to refetch.
+    pub fn seen_version(&self, key: &str) -> u64 {
+        self.versions
+            .each
+            .get(key)
+            .map_or(0, |c| c.seen.load(Ordering::Acquire))
+    }
+
     /// The counter of committed changes to rows of `key` that already existed: updates and
     /// deletes (cascades included) move it, inserts do not. A cache of rows that only an update
     /// or a delete can make stale (a live session: revoked, or gone) keys on this, so the steady
@@ -339,7 +356,7 @@ impl Store {
     /// [`Db::begin`] or another process's database): writes through [`Store::begin`] and the
     /// store's own methods count themselves.
     pub fn touch(&self, e: &Entity) {
-        self.versions.touch(&e.key(), true);
+        self.versions.touch(&e.key(), true, true);
     }
 
     /// A write transaction whose commit bumps the change counters of every entity it wrote
@@ -366,7 +383,7 @@ impl Store {
     /// Another instance changed `key` (`module.entity`): caches built from it here are stale.
     pub fn changed_elsewhere(&self, key: &str) {
         // Whether it only inserted is not said: every counter moves.
-        self.versions.bump(key, true);
+        self.versions.bump(key, true, true);
     }
 
     /// Another instance may have changed anything (its messages were lost): every cache is stale.
@@ -374,6 +391,7 @@ impl Store {
         for c in self.versions.each.values() {
             c.all.fetch_add(1, Ordering::AcqRel);
             c.rows.fetch_add(1, Ordering::AcqRel);
+            c.seen.fetch_add(1, Ordering::AcqRel);
         }
         self.versions.public.fetch_add(1, Ordering::AcqRel);
         self.versions.any.fetch_add(1, Ordering::AcqRel);

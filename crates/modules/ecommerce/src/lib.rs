@@ -333,6 +333,12 @@ pub fn module() -> stoa_api::module::ModuleDef {
         ))
         .seed(|ctx| Box::pin(mail::update_templates(&ctx.store)))
         .seed(|ctx| {
+            Box::pin(async move {
+                let c = commerce(ctx).map_err(|e| stoa_kernel::Error::internal(e.to_string()))?;
+                c.hide_old_receipts().await
+            })
+        })
+        .seed(|ctx| {
             Box::pin(stoa_store::counters::ensure(
                 &ctx.store.db,
                 &[orders::ORDER_NUMBERS],

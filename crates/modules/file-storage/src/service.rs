@@ -287,11 +287,37 @@ impl Files {
     /// The URL a file row holds.
     pub async fn url_of(&self, id: uuid::Uuid) -> Result<Option<String>> {
         let e = self.store.entity("file-storage.file")?;
-        match self.store.get(&e, id).await {
+        // A hidden file's too (a receipt): the module that linked it decides who sees it.
+        match stoa_store::publish::with_drafts(self.store.get(&e, id)).await {
             Ok(r) => Ok(crate::rows::FileRow::of(&r)?.file),
             Err(Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// Hides the file rows `ids` from visitors (their lists and reads by id), in one
+    /// transaction; returns how many were shown before. What a module that keeps private files
+    /// here (receipts) hides its older rows with.
+    pub async fn hide(&self, ids: &[uuid::Uuid]) -> Result<u64> {
+        let e = self.store.entity("file-storage.file")?;
+        let (id, hidden) = e
+            .field_index("id")
+            .zip(e.field_index(stoa_kernel::model::HIDDEN))
+            .ok_or_else(|| Error::internal("file-storage.file.hidden is not declared"))?;
+        let mut tx = self.store.begin().await?;
+        let mut n = 0;
+        for f in ids {
+            n += stoa_store::repo::update_where(
+                &mut tx.exec(),
+                &e,
+                &[(hidden, Val::Bool(true))],
+                &[(id, Val::Uuid(*f)), (hidden, Val::Bool(false))],
+                None,
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(n)
     }
 
     /// Has the site a file row standing for the template `variant` (DOMAIN: templates are file

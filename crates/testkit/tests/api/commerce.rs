@@ -579,7 +579,15 @@ async fn checkout(db: Db) {
         Value::Null,
         "no receipt before payment"
     );
+    // The payment, its receipt and its mail change nothing a visitor reads: no public cache
+    // (pages, feeds, the sitemap) is cleared by an order.
+    let public = app.store.public_version();
     app.drain_jobs().await;
+    assert_eq!(
+        app.store.public_version(),
+        public,
+        "a paid order cleared the public caches"
+    );
     let o = order_row(&app, &order).await;
     assert_eq!(
         (o["status"].as_str(), o["type"].as_str()),
@@ -663,6 +671,55 @@ async fn checkout(db: Db) {
         stored.as_ref(),
         receipt.body.as_slice(),
         "the mailed receipt is the stored one"
+    );
+    // The receipt (the buyer's email, items and amount) is the buyer's: its row is hidden, so
+    // neither a visitor nor another account finds it in the file list or reads it by id.
+    assert_eq!(file.data()["hidden"], json!(true), "{}", file.text);
+    let fid = links[0]["fileStorageModuleFileId"].as_str().unwrap();
+    let other = app.register("other@example.com").await;
+    for who in [app.anon(), app.as_account(&other)] {
+        let listed = who.get("/api/file-storage/files?limit=100").await;
+        assert_eq!(listed.status, 200, "{}", listed.text);
+        assert!(
+            !listed.text.contains(fid) && !listed.text.contains("buyer@example.com"),
+            "the receipt is listed: {}",
+            listed.text
+        );
+        let one = who.get(&format!("/api/file-storage/files/{fid}")).await;
+        assert_eq!(one.status, 404, "{}", one.text);
+    }
+    // A receipt written before receipts were hidden (shown, its seed not run) is hidden at the
+    // next start, and the buyer's order still links it.
+    app.write_raw(
+        "file-storage.file",
+        fid.parse().unwrap(),
+        &[("hidden", stoa_kernel::value::Val::Bool(false))],
+    )
+    .await;
+    assert_eq!(
+        app.anon()
+            .get(&format!("/api/file-storage/files/{fid}"))
+            .await
+            .status,
+        200
+    );
+    let mut tx = app.store.begin().await.unwrap();
+    stoa_store::seed::unmark(&mut tx.exec(), "ecommerce.receipts-hidden.v1")
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let commerce = app.ctx.need::<stoa_ecommerce::orders::Commerce>().unwrap();
+    commerce.hide_old_receipts().await.unwrap();
+    assert_eq!(
+        app.anon()
+            .get(&format!("/api/file-storage/files/{fid}"))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        me.get(&format!("{}/{order}", orders(&s))).await.data()["receiptUrl"],
+        file.data()["file"]
     );
     let number = order_row(&app, &order).await["number"].as_i64().unwrap();
     assert!(

@@ -187,6 +187,39 @@ impl Commerce {
         Ok(url)
     }
 
+    /// Hides the receipts written before receipts were hidden (once): their file rows were in
+    /// the public file list, the buyer's email and order on the image behind them.
+    pub async fn hide_old_receipts(&self) -> Result<()> {
+        const NAME: &str = "ecommerce.receipts-hidden.v1";
+        if stoa_store::seed::applied(&self.store.db, NAME).await? {
+            return Ok(());
+        }
+        let link = self
+            .store
+            .entity("ecommerce.orders-to-file-storage-module-files")?;
+        let q = stoa_kernel::query::FindQuery::all().eq(
+            &link,
+            "variant",
+            Val::Text("receipt-default".into()),
+        )?;
+        let mut walk = self.store.walk(&link, q, 500, usize::MAX);
+        let mut hidden = 0;
+        while let Some(page) = walk.next().await? {
+            let ids: Vec<Uuid> = page
+                .iter()
+                .map(crate::rows::OrderFileRow::of)
+                .filter_map(|r| r.ok()?.file_id)
+                .collect();
+            hidden += self.files.hide(&ids).await?;
+        }
+        if hidden > 0 {
+            tracing::info!(hidden, "older receipts hidden from the public file list");
+        }
+        let mut tx = self.store.begin().await?;
+        stoa_store::seed::mark(&mut tx.exec(), NAME).await?;
+        tx.commit().await
+    }
+
     /// The receipt of `order` rendered and stored, with the fields of its row still to write.
     async fn make_receipt(
         &self,
@@ -224,6 +257,10 @@ impl Commerce {
         };
         let mut fields = Map::new();
         fields.insert("alt".into(), json!(alt));
+        // The buyer's email, items and amount: the file's row is hidden from the public file
+        // list (its URL reaches only the buyer, through the order and the mail) and, being
+        // hidden, leaves the public caches as they were.
+        fields.insert(stoa_kernel::model::HIDDEN.into(), json!(true));
         let t = template_of(variant)?;
         let stored = self
             .files
