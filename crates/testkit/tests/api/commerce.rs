@@ -696,13 +696,8 @@ async fn checkout(db: Db) {
         &[("hidden", stoa_kernel::value::Val::Bool(false))],
     )
     .await;
-    assert_eq!(
-        app.anon()
-            .get(&format!("/api/file-storage/files/{fid}"))
-            .await
-            .status,
-        200
-    );
+    let by_id = format!("/api/file-storage/files/{fid}");
+    assert_eq!(app.anon().get(&by_id).await.status, 200);
     let mut tx = app.store.begin().await.unwrap();
     stoa_store::seed::unmark(&mut tx.exec(), "ecommerce.receipts-hidden.v1")
         .await
@@ -710,13 +705,7 @@ async fn checkout(db: Db) {
     tx.commit().await.unwrap();
     let commerce = app.ctx.need::<stoa_ecommerce::orders::Commerce>().unwrap();
     commerce.hide_old_receipts().await.unwrap();
-    assert_eq!(
-        app.anon()
-            .get(&format!("/api/file-storage/files/{fid}"))
-            .await
-            .status,
-        404
-    );
+    assert_eq!(app.anon().get(&by_id).await.status, 404);
     assert_eq!(
         me.get(&format!("{}/{order}", orders(&s))).await.data()["receiptUrl"],
         file.data()["file"]
@@ -2172,6 +2161,13 @@ async fn open_pages_follow_a_payment(db: Db) {
     assert!(
         visitor.revalidated("ecommerce.paid-orders", wait).await,
         "an anonymous page hears that the counters moved"
+    );
+    // The receipt written with the payment is hidden: no visitor's page is told to refetch files.
+    assert!(
+        !visitor
+            .revalidated("file-storage.file", std::time::Duration::from_secs(1))
+            .await,
+        "a visitor's page heard of the buyer's receipt"
     );
     assert!(
         buyer.revalidated("ecommerce.order", wait).await,
