@@ -91,10 +91,32 @@ pub async fn next(
                 .map_err(sqlite_err)
         }
         Link::Postgres(c) => {
-            // The sequence's next value, unless the column is ahead of it: then the sequence is
-            // moved up to the column (the column's `MAX` is one step down its unique index).
+            // The sequence's next value, unless the column is ahead of it (a new sequence, a
+            // database restored without its counters): then the sequence is moved up to the
+            // column (the column's `MAX` is one step down its unique index).
             let seq = format!("'{}'", q(&sequence(name)));
             let floor = floor("$1");
+            let sql = format!(
+                "SELECT s.v, f.n FROM (SELECT nextval({seq}) AS v) s, (SELECT GREATEST($1, {floor}) AS n) f"
+            );
+            let (v, n): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(first)
+                .fetch_one(&mut **c)
+                .await
+                .map_err(pool_err)?;
+            if v >= n {
+                return Ok(v);
+            }
+            // Behind the column. Two takers that both read the sequence behind would both move
+            // it to the same floor and take the same number (six first checkouts at once did):
+            // the move is made under a lock held until this transaction ends, so the next taker
+            // behind reads the floor with this one's number in it. Takers ahead of the column
+            // take no lock; a move sets the sequence above every number they took.
+            sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+                .bind(sequence(name))
+                .execute(&mut **c)
+                .await
+                .map_err(pool_err)?;
             let sql = format!(
                 "SELECT CASE WHEN s.v >= f.n THEN s.v ELSE setval({seq}, f.n) END \
                  FROM (SELECT nextval({seq}) AS v) s, (SELECT GREATEST($1, {floor}) AS n) f"
@@ -105,5 +127,82 @@ pub async fn next(
                 .await
                 .map_err(pool_err)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::DbOptions;
+    use stoa_kernel::model::{int, model};
+
+    /// Takers that start together on a sequence behind the column (a new one) each get their
+    /// own number: the column's `MAX` is made slow (many rows to scan, no index), so every
+    /// taker reads the sequence before any of them moves it.
+    #[tokio::test]
+    async fn postgres_takers_behind_the_column_take_numbers_apart() {
+        let Ok(url) = std::env::var("STOA_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+            return;
+        };
+        let db = Db::connect(&DbOptions::new(url)).await.expect("connect");
+        let tag = uuid::Uuid::new_v4().simple().to_string();
+        let mut e = model("countertest", "numbered", "numbered")
+            .field(int("number"))
+            .build();
+        e.table = format!("{}_{}", e.table, &tag[..12]);
+        let column = e.field("number").expect("number").column.clone();
+        let name = format!("test-{tag}");
+        ensure(&db, &[&name]).await.expect("sequence");
+        {
+            let mut tx = db.begin().await.expect("begin");
+            let Link::Postgres(c) = &mut tx.exec().link else {
+                panic!("a PostgreSQL connection");
+            };
+            let sql = format!(
+                "CREATE TABLE {t} ({col} BIGINT); \
+                 INSERT INTO {t} ({col}) SELECT NULL FROM generate_series(1, 300000)",
+                t = q(&e.table),
+                col = q(&column)
+            );
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut **c)
+                .await
+                .expect("table");
+            tx.commit().await.expect("commit");
+        }
+        let (db, e, name) = (&db, &e, name.as_str());
+        // Every transaction open first (the pool's connections made), then all take at once.
+        let txs: Vec<_> = futures::future::join_all((0..8).map(|_| db.begin()))
+            .await
+            .into_iter()
+            .map(|t| t.expect("begin"))
+            .collect();
+        let taken: Vec<i64> = futures::future::join_all(txs.into_iter().map(|mut tx| async move {
+            let n = next(&mut tx.exec(), name, e, "number", 1001)
+                .await
+                .expect("next");
+            tx.commit().await.expect("commit");
+            n
+        }))
+        .await;
+        let mut sorted = taken.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut tx = db.begin().await.expect("begin");
+        if let Link::Postgres(c) = &mut tx.exec().link {
+            let sql = format!(
+                "DROP TABLE {}; DROP SEQUENCE {}",
+                q(&e.table),
+                q(&sequence(name))
+            );
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut **c)
+                .await
+                .expect("drop");
+        }
+        tx.commit().await.expect("commit");
+        assert_eq!(sorted.len(), 8, "numbers taken twice: {taken:?}");
+        assert!(sorted[0] >= 1001, "{taken:?}");
     }
 }
