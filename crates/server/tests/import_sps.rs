@@ -256,8 +256,17 @@ async fn check_first_report(report: &Value, sps: &PgDb) {
     // Stoa's own roles take the SPS ones of the same slug.
     assert!(n(&table(report, "sps_rc_role")["merged"]) >= 2, "{report}");
     assert!(n(&table(report, "sps_rc_role")["created"]) >= 1, "{report}");
-    // Three files copied; the absolute URL that cannot be read is kept with a warning.
-    assert_eq!(n(&report["filesCopied"]), 3, "{report}");
+    // Five files copied; the absolute URL that cannot be read is kept with a warning.
+    assert_eq!(n(&report["filesCopied"]), 5, "{report}");
+    // The receipt and the chat photo only an order and a message link are hidden; the oak
+    // photo an order links as its attachment stays public (pages show it), and is named.
+    assert_eq!(n(&report["filesHidden"]), 2, "{report}");
+    let order_files = table(report, "sps_ee_os_to_fe_se_me_fs_b06")["warnings"].to_string();
+    assert!(
+        order_files.contains("00000000-0000-4000-8000-049000000003")
+            && order_files.contains("stays public"),
+        "{order_files}"
+    );
     let warnings = table(report, "sps_f_s_file")["warnings"].to_string();
     assert!(
         warnings.contains("cdn.example.com/missing.png"),
@@ -278,6 +287,7 @@ async fn check_first_report(report: &Value, sps: &PgDb) {
 /// A second run: nothing written, every row unchanged or skipped again for the same reason.
 fn check_second_report(first: &Value, second: &Value) {
     assert_eq!(written(second), 0, "{second}");
+    assert_eq!(n(&second["filesHidden"]), 0, "hidden already: {second}");
     for (a, b) in tables(first).iter().zip(tables(second)) {
         assert_eq!(
             skipped_reasons(a),
@@ -385,6 +395,23 @@ fn check_served(target: &Target) -> Served {
     // A file copied from --files is served from Stoa's storage.
     let (status, body) = http(s.1, "GET", "/files/sps/young-oak.png", None);
     assert_eq!(status, 200, "{body}");
+    // A visitor reads a public file's row, not a buyer's receipt or a chat's photo.
+    let file =
+        |id: &str| format!("/api/file-storage/files/00000000-0000-4000-8000-04900000000{id}");
+    let (status, body) = http(s.1, "GET", &file("2"), None);
+    assert_eq!(status, 200, "{body}");
+    for private in ["5", "6"] {
+        let (status, body) = http(s.1, "GET", &file(private), None);
+        assert_eq!(status, 404, "a visitor read file {private}: {body}");
+    }
+    let (status, body) = http(s.1, "GET", "/api/file-storage/files?limit=100", None);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains("young-oak")
+            && !body.contains("receipt-1001")
+            && !body.contains("chat-photo"),
+        "{body}"
+    );
     // The start saw the imported bcrypt hashes: from the first check on, every check pays for
     // both kinds (the equal-timing rule), not only after an imported account is met.
     let log = std::fs::read_to_string(target.dir.join("serve.log")).unwrap_or_default();
@@ -558,7 +585,7 @@ async fn a_run_killed_halfway_resumes_to_the_same_end() {
     assert!(!out.status.success(), "the run was meant to die halfway");
     let resumed = killed.import(&sps.url, &[]);
     let created: u64 = tables(&resumed).iter().map(|t| n(&t["created"])).sum();
-    assert!(created > 0 && n(&resumed["filesCopied"]) <= 3, "{resumed}");
+    assert!(created > 0 && n(&resumed["filesCopied"]) <= 5, "{resumed}");
     let unchanged: u64 = tables(&resumed).iter().map(|t| n(&t["unchanged"])).sum();
     assert!(
         unchanged >= 100,
@@ -640,7 +667,7 @@ async fn files_come_from_an_s3_bucket() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report: Value = serde_json::from_slice(&out.stdout).expect("report");
-    assert_eq!(n(&report["filesCopied"]), 3, "{report}");
+    assert_eq!(n(&report["filesCopied"]), 5, "{report}");
     let copied = std::fs::read(target.dir.join("files/sps/young-oak.png")).expect("copied");
     assert_eq!(
         copied,

@@ -14,6 +14,7 @@
 //! under the same slug (or method and path) are merged into Stoa's record: the SPS id is mapped
 //! to it, so links to them follow.
 
+mod private;
 pub mod report;
 mod rows;
 mod source;
@@ -182,6 +183,10 @@ pub async fn run(
     }
     drop(importer.dry_tx.take());
     report.files_copied = importer.files_copied;
+    // Receipts and chat attachments were public rows in SPS: hidden once every link is in.
+    if !opts.dry_run {
+        report.files_hidden = private::hide(&store, &importer.target, &mut report).await?;
+    }
     for key in &importer.written {
         if let Ok(e) = store.entity(key) {
             store.touch(&e);
@@ -440,9 +445,13 @@ impl Importer {
                         "password: a change in SPS after the first import is not carried over; Stoa keeps the account's current password",
                     );
                 }
+                // Nor is the hidden flag: SPS has none, and Stoa's (a receipt's) stays.
                 let vals: Vec<(usize, Val)> = vals
                     .into_iter()
-                    .filter(|(i, _)| e.fields[*i].name != "id" && !e.fields[*i].secret)
+                    .filter(|(i, _)| {
+                        let f = &e.fields[*i];
+                        f.name != "id" && !f.secret && f.name != stoa_kernel::model::HIDDEN
+                    })
                     .collect();
                 stoa_store::repo::update(exec, e, sps_id, &vals)
                     .await

@@ -51,6 +51,8 @@ pub struct Report {
     pub tables: Vec<Table>,
     /// Files copied into Stoa's storage.
     pub files_copied: u64,
+    /// Files only orders or chat messages link (receipts, attachments), hidden from visitors.
+    pub files_hidden: u64,
 }
 
 impl Report {
@@ -124,11 +126,12 @@ impl fmt::Display for Report {
         writeln!(f)?;
         write!(
             f,
-            "{} rows read, {} written, {} skipped, {} files copied{}",
+            "{} rows read, {} written, {} skipped, {} files copied, {} private files hidden{}",
             self.read(),
             self.written(),
             self.skipped(),
             self.files_copied,
+            self.files_hidden,
             if self.dry_run {
                 " (dry run: nothing was written)"
             } else {

@@ -114,7 +114,7 @@ INSERT INTO sps_ee_category (id, created_at, updated_at, title, description, adm
 INSERT INTO sps_ee_order (id, created_at, updated_at, status, type, comment, receipt) VALUES
     ('00000000-0000-4000-8000-018000000001', '2024-05-05 09:18:42', '2024-05-06 12:22:42', 'new', 'cart', DEFAULT, DEFAULT),
     ('00000000-0000-4000-8000-018000000002', '2024-05-07 01:25:55', '2024-05-09 04:30:55', 'paying', 'cart', DEFAULT, DEFAULT),
-    ('00000000-0000-4000-8000-018000000003', '2024-05-08 17:32:08', '2024-05-11 20:38:08', 'approving', 'history', 'Please plant it near the river / Посадите у реки, пожалуйста', '/file-storage/static/young-oak.png'),
+    ('00000000-0000-4000-8000-018000000003', '2024-05-08 17:32:08', '2024-05-11 20:38:08', 'approving', 'history', 'Please plant it near the river / Посадите у реки, пожалуйста', '/file-storage/static/receipt-1001.png'),
     ('00000000-0000-4000-8000-018000000004', '2024-05-10 09:39:21', '2024-05-14 12:46:21', 'packaging', 'history', DEFAULT, '/file-storage/static/young-oak.png'),
     ('00000000-0000-4000-8000-018000000005', '2024-05-12 01:46:34', '2024-05-17 04:54:34', 'delivering', 'history', DEFAULT, DEFAULT),
     ('00000000-0000-4000-8000-018000000006', '2024-05-13 17:53:47', '2024-05-19 21:02:47', 'delivered', 'history', DEFAULT, DEFAULT),
@@ -296,7 +296,9 @@ INSERT INTO sps_f_s_file (id, created_at, updated_at, file, admin_title, alt, cl
     ('00000000-0000-4000-8000-049000000001', '2024-09-29 01:34:46', '2024-10-07 05:16:46', '/file-storage/static/for-planet-logo.png', 'For Planet logo', 'For Planet logo', 'h-8 w-auto', 'flex items-center', 4, 3, 81, 'png', 'image/png', DEFAULT),
     ('00000000-0000-4000-8000-049000000002', '2024-09-30 17:41:59', '2024-10-09 21:24:59', '/file-storage/static/young-oak.png', 'Young oak seedling', 'A young oak seedling', DEFAULT, DEFAULT, 2, 2, 83, 'png', 'image/png', DEFAULT),
     ('00000000-0000-4000-8000-049000000003', '2024-10-02 09:48:12', '2024-10-03 13:32:12', '/file-storage/static/forest-hero.webp', 'Forest hero image', 'Pine forest at dawn', 'object-cover', DEFAULT, 6, 4, 62, 'webp', 'image/webp', DEFAULT),
-    ('00000000-0000-4000-8000-049000000004', '2024-10-04 01:55:25', '2024-10-06 05:40:25', 'https://cdn.example.com/missing.png', 'Missing open graph image', 'Open graph image', DEFAULT, DEFAULT, 1200, 630, 48213, 'png', 'image/png', 'generate-template-opengraph-image-default');
+    ('00000000-0000-4000-8000-049000000004', '2024-10-04 01:55:25', '2024-10-06 05:40:25', 'https://cdn.example.com/missing.png', 'Missing open graph image', 'Open graph image', DEFAULT, DEFAULT, 1200, 630, 48213, 'png', 'image/png', 'generate-template-opengraph-image-default'),
+    ('00000000-0000-4000-8000-049000000005', '2025-03-06 09:39:20', '2025-03-06 09:39:20', '/file-storage/static/receipt-1001.png', 'Receipt for order 1001', 'Receipt for order 1001', DEFAULT, DEFAULT, 3, 2, 73, 'png', 'image/png', DEFAULT),
+    ('00000000-0000-4000-8000-049000000006', '2025-07-09 09:24:30', '2025-07-09 09:24:30', '/file-storage/static/chat-photo.png', 'Photo sent in a chat', 'A seedling in a pot', DEFAULT, DEFAULT, 2, 3, 73, 'png', 'image/png', DEFAULT);
 
 -- file-storage widget (model)
 INSERT INTO sps_f_s_widget (id, created_at, updated_at, title, subtitle, description, admin_title, slug, variant) VALUES
@@ -487,7 +489,7 @@ INSERT INTO sps_ee_os_to_bg_me_pt_is_cvb (id, created_at, updated_at, order_inde
 
 -- ecommerce orders-to-file-storage-module-files (relation)
 INSERT INTO sps_ee_os_to_fe_se_me_fs_b06 (id, created_at, updated_at, order_index, class_name, or_id, fe_se_me_fe_id, variant) VALUES
-    ('00000000-0000-4000-8000-082000000001', '2025-03-06 09:39:21', '2025-03-10 13:16:21', 0, NULL, '00000000-0000-4000-8000-018000000003', '00000000-0000-4000-8000-049000000002', 'receipt-default'),
+    ('00000000-0000-4000-8000-082000000001', '2025-03-06 09:39:21', '2025-03-10 13:16:21', 0, NULL, '00000000-0000-4000-8000-018000000003', '00000000-0000-4000-8000-049000000005', 'receipt-default'),
     ('00000000-0000-4000-8000-082000000002', '2025-03-08 01:46:34', '2025-03-13 05:24:34', 1, NULL, '00000000-0000-4000-8000-018000000004', '00000000-0000-4000-8000-049000000003', 'attachment-default');
 
 -- ecommerce orders-to-products (relation)
@@ -640,7 +642,7 @@ INSERT INTO sl_cs_to_ms_e6r (id, created_at, updated_at, order_index, class_name
 
 -- social messages-to-file-storage-module-files (relation)
 INSERT INTO sl_ms_to_fe_se_me_fs_3v0 (id, created_at, updated_at, order_index, class_name, me_id, fe_se_me_fe_id) VALUES
-    ('00000000-0000-4000-8000-108000000001', '2025-07-09 09:24:36', '2025-07-16 12:36:36', 0, NULL, '00000000-0000-4000-8000-031000000002', '00000000-0000-4000-8000-049000000002');
+    ('00000000-0000-4000-8000-108000000001', '2025-07-09 09:24:36', '2025-07-16 12:36:36', 0, NULL, '00000000-0000-4000-8000-031000000002', '00000000-0000-4000-8000-049000000006');
 
 -- social profiles-to-attributes (relation)
 INSERT INTO sl_ps_to_as_v06 (id, created_at, updated_at, order_index, class_name, pe_id, ae_id) VALUES
