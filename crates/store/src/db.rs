@@ -467,6 +467,7 @@ impl Db {
                 .map_err(|e| format!("DATABASE_URL: {e}"))?
                 // Every statement stops at the request timeout (migrations lift it for themselves).
                 .options([("statement_timeout", timeout_ms.to_string())]);
+            let o = without_tls_on_loopback(o, &opts.url, std::env::var_os("PGSSLMODE").is_some());
             let relaxed = PgPoolOptions::new()
                 .max_connections(RELAXED_CONNECTIONS)
                 .acquire_timeout(opts.acquire_timeout)
@@ -696,10 +697,59 @@ fn open_writer(path: &str) -> Result<rusqlite::Connection, String> {
     Ok(c)
 }
 
+/// PostgreSQL on this host, over TCP to a loopback address, and no `sslmode` asked for (in the
+/// URL or `PGSSLMODE`): no TLS. The default (`prefer`) took TLS whenever the server offered it
+/// (Debian's does), so every round trip to a server on the same machine was encrypted and
+/// decrypted on both sides (5 % of the server's CPU in a checkout's profile, and as much in
+/// PostgreSQL's processes) for traffic that never leaves the kernel. Any other host keeps the
+/// default; `sslmode=require` (or stricter) in the URL keeps TLS on loopback too.
+fn without_tls_on_loopback(o: PgConnectOptions, url: &str, env_mode: bool) -> PgConnectOptions {
+    let asked = env_mode || url.to_ascii_lowercase().contains("sslmode=");
+    let host = o.get_host().trim_start_matches('[').trim_end_matches(']');
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if asked || !loopback || o.get_socket().is_some() {
+        return o;
+    }
+    o.ssl_mode(sqlx::postgres::PgSslMode::Disable)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use stoa_kernel::Error;
+
+    #[test]
+    fn tls_is_left_out_only_on_loopback_when_nobody_asked_for_it() {
+        use sqlx::postgres::PgSslMode;
+        let mode = |url: &str, env: bool| {
+            let o = PgConnectOptions::from_str(url).expect("url");
+            let d = o.get_ssl_mode();
+            (without_tls_on_loopback(o, url, env).get_ssl_mode(), d)
+        };
+        for url in [
+            "postgres://u@127.0.0.1:5432/d",
+            "postgres://u@localhost/d",
+            "postgres://u@[::1]:5432/d",
+        ] {
+            assert!(matches!(mode(url, false).0, PgSslMode::Disable), "{url}");
+            // PGSSLMODE set: as asked (the default read it).
+            let (m, d) = mode(url, true);
+            assert_eq!(format!("{m:?}"), format!("{d:?}"), "{url}");
+        }
+        for url in [
+            "postgres://u@db.example.com/d",
+            "postgres://u@10.0.0.5/d",
+            "postgres://u@127.0.0.1/d?sslmode=require",
+            "postgres://u@localhost/d?sslmode=verify-full",
+        ] {
+            let (m, d) = mode(url, false);
+            assert_eq!(format!("{m:?}"), format!("{d:?}"), "{url}");
+            assert!(!matches!(m, PgSslMode::Disable), "{url}");
+        }
+    }
 
     /// PostgreSQL stops a statement at the query timeout, and the client reads a clear 503.
     #[tokio::test]
