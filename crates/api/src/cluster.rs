@@ -199,17 +199,16 @@ async fn send_changes(
             Ok(mut k) => k.drain().collect(),
             Err(_) => return,
         };
-        for payload in change_payloads(&instance, &keys) {
+        let payloads = change_payloads(&instance, &keys);
+        if shared.is_closed() {
+            return;
+        }
+        if let Err(e) = shared.notify_all(TOUCH, &payloads).await {
+            // The pool closed while this was sent: the server is stopping, not failing.
             if shared.is_closed() {
                 return;
             }
-            if let Err(e) = shared.notify(TOUCH, &payload).await {
-                // The pool closed while this was sent: the server is stopping, not failing.
-                if shared.is_closed() {
-                    return;
-                }
-                tracing::error!(error = %e, "changes were not sent to the other instances");
-            }
+            tracing::error!(error = %e, "changes were not sent to the other instances");
         }
         tokio::select! {
             () = tokio::time::sleep(TOUCH_PACE) => {}
@@ -235,28 +234,42 @@ async fn prune_events(shared: Shared, mut stopped: watch::Receiver<bool>) {
     }
 }
 
+/// Live events sent in one statement at most.
+const EVENT_BATCH: usize = 64;
+
 async fn send_events(shared: Shared, instance: String, mut rx: mpsc::Receiver<Outgoing>) {
-    while let Some(o) = rx.recv().await {
-        let body = json!({
-            "i": instance,
-            "k": o.kind,
-            "a": audience_json(&o.audience),
-            "d": o.data,
-        })
-        .to_string();
-        let payload = if body.len() <= INLINE {
-            body
-        } else {
+    while let Some(first) = rx.recv().await {
+        // What queued meanwhile goes with it: one statement for a burst (a paid order tells the
+        // buyer, the admins and the counters' pages at once).
+        let mut batch = vec![first];
+        while batch.len() < EVENT_BATCH {
+            match rx.try_recv() {
+                Ok(o) => batch.push(o),
+                Err(_) => break,
+            }
+        }
+        let mut payloads = Vec::with_capacity(batch.len());
+        for o in &batch {
+            let body = json!({
+                "i": instance,
+                "k": o.kind,
+                "a": audience_json(&o.audience),
+                "d": o.data,
+            })
+            .to_string();
+            if body.len() <= INLINE {
+                payloads.push(body);
+                continue;
+            }
             match shared.put_event(&body).await {
-                Ok(id) => json!({"i": instance, "ref": id}).to_string(),
+                Ok(id) => payloads.push(json!({"i": instance, "ref": id}).to_string()),
                 Err(e) => {
                     tracing::error!(error = %e, kind = o.kind, "a live event was not sent to the other instances");
-                    continue;
                 }
             }
-        };
-        if let Err(e) = shared.notify(LIVE, &payload).await {
-            tracing::error!(error = %e, kind = o.kind, "a live event was not sent to the other instances");
+        }
+        if let Err(e) = shared.notify_all(LIVE, &payloads).await {
+            tracing::error!(error = %e, events = payloads.len(), "live events were not sent to the other instances");
         }
     }
 }

@@ -253,12 +253,24 @@ impl Shared {
 
     /// Sends `payload` on `channel` to every listening instance (this one included).
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<()> {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(channel)
-            .bind(payload)
-            .execute(&self.pool)
-            .await
-            .map_err(db_error)?;
+        self.notify_all(channel, &[payload.to_owned()]).await
+    }
+
+    /// Sends each of `payloads` on `channel`, in order, in one statement: one round trip and
+    /// one transaction for a burst of events, where one each took a connection from the pool
+    /// the requests use (PostgreSQL delivers identical payloads of one transaction once).
+    pub async fn notify_all(&self, channel: &str, payloads: &[String]) -> Result<()> {
+        if payloads.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(
+            "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, i) ORDER BY i",
+        )
+        .bind(channel)
+        .bind(payloads)
+        .execute(&self.pool)
+        .await
+        .map_err(db_error)?;
         Ok(())
     }
 
@@ -358,5 +370,42 @@ impl SingleUse {
             .lock()
             .map_err(|_| Error::internal("single-use tokens poisoned"))?;
         Ok(m.remove(&key).is_some_and(|at| at.elapsed() < self.ttl))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::DbOptions;
+
+    /// A burst sent in one statement arrives whole and in order; identical payloads of one
+    /// burst arrive once.
+    #[tokio::test]
+    async fn a_burst_of_notifications_arrives_in_order() {
+        let Ok(url) = std::env::var("STOA_TEST_POSTGRES_URL") else {
+            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+            return;
+        };
+        let db = Db::connect(&DbOptions::new(url)).await.expect("connect");
+        let shared = Shared::of(&db).expect("PostgreSQL");
+        let channel = format!("t_{}", uuid::Uuid::new_v4().simple());
+        let mut l = shared.listen(&[&channel]).await.expect("listen");
+        let sent: Vec<String> = (0..40).map(|i| format!("event {i}")).collect();
+        let mut burst = sent.clone();
+        burst.insert(5, "event 4".into());
+        shared.notify_all(&channel, &burst).await.expect("notify");
+        shared.notify_all(&channel, &[]).await.expect("nothing");
+        shared.notify(&channel, "last").await.expect("notify");
+        let mut heard = Vec::new();
+        while heard.len() < sent.len() + 1 {
+            let n = tokio::time::timeout(Duration::from_secs(5), l.recv())
+                .await
+                .expect("in time")
+                .expect("a notification");
+            heard.push(n.payload().to_owned());
+        }
+        let mut want = sent;
+        want.push("last".into());
+        assert_eq!(heard, want);
     }
 }
