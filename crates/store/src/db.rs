@@ -467,17 +467,40 @@ impl Db {
                 .map_err(|e| format!("DATABASE_URL: {e}"))?
                 // Every statement stops at the request timeout (migrations lift it for themselves).
                 .options([("statement_timeout", timeout_ms.to_string())]);
-            let o = without_tls_on_loopback(o, &opts.url, std::env::var_os("PGSSLMODE").is_some());
+            let pool_of = |o: PgConnectOptions| {
+                PgPoolOptions::new()
+                    .max_connections(opts.max_connections.unwrap_or(16))
+                    .acquire_timeout(opts.acquire_timeout)
+                    .connect_with(o)
+            };
+            let plain = without_tls_on_loopback(
+                o.clone(),
+                &opts.url,
+                std::env::var_os("PGSSLMODE").is_some(),
+            );
+            // A server that takes only TLS connections (`hostssl` alone in pg_hba.conf) refuses
+            // the plain one: then TLS as the default would have it (libpq's `sslmode=allow`;
+            // sqlx's `Allow` does not fall back).
+            let (pool, o) = match pool_of(plain.clone()).await {
+                Ok(pool) => (pool, plain),
+                Err(e)
+                    if !matches!(o.get_ssl_mode(), sqlx::postgres::PgSslMode::Disable)
+                        && matches!(plain.get_ssl_mode(), sqlx::postgres::PgSslMode::Disable) =>
+                {
+                    tracing::info!(error = %e, "PostgreSQL refused a connection without TLS on loopback; connecting with TLS");
+                    (
+                        pool_of(o.clone())
+                            .await
+                            .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?,
+                        o,
+                    )
+                }
+                Err(e) => return Err(format!("cannot connect to PostgreSQL: {e}")),
+            };
             let relaxed = PgPoolOptions::new()
                 .max_connections(RELAXED_CONNECTIONS)
                 .acquire_timeout(opts.acquire_timeout)
-                .connect_lazy_with(o.clone().options([("synchronous_commit", "off")]));
-            let pool = PgPoolOptions::new()
-                .max_connections(opts.max_connections.unwrap_or(16))
-                .acquire_timeout(opts.acquire_timeout)
-                .connect_with(o)
-                .await
-                .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+                .connect_lazy_with(o.options([("synchronous_commit", "off")]));
             return Ok(Db::Postgres(Pg { pool, relaxed }));
         }
         let file = sqlite_path(&opts.url);
@@ -702,7 +725,8 @@ fn open_writer(path: &str) -> Result<rusqlite::Connection, String> {
 /// (Debian's does), so every round trip to a server on the same machine was encrypted and
 /// decrypted on both sides (5 % of the server's CPU in a checkout's profile, and as much in
 /// PostgreSQL's processes) for traffic that never leaves the kernel. Any other host keeps the
-/// default; `sslmode=require` (or stricter) in the URL keeps TLS on loopback too.
+/// default; `sslmode=require` (or stricter) in the URL keeps TLS on loopback too, and a server
+/// that refuses the plain connection gets the default's (see [`Db::connect`]).
 fn without_tls_on_loopback(o: PgConnectOptions, url: &str, env_mode: bool) -> PgConnectOptions {
     let asked = env_mode || url.to_ascii_lowercase().contains("sslmode=");
     let host = o.get_host().trim_start_matches('[').trim_end_matches(']');
