@@ -110,19 +110,26 @@ pub async fn next(
             // Behind the column. Two takers that both read the sequence behind would both move
             // it to the same floor and take the same number (six first checkouts at once did):
             // the move is made under a lock held until this transaction ends, so the next taker
-            // behind reads the floor with this one's number in it. Takers ahead of the column
-            // take no lock; a move sets the sequence above every number they took.
+            // behind reads the floor with this one's number in it. The floor is read first, so
+            // the move is one short statement: a taker without the lock takes a number at or
+            // above the floor only from the sequence, which a move never sets back.
             sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
                 .bind(sequence(name))
                 .execute(&mut **c)
                 .await
                 .map_err(pool_err)?;
+            let n: i64 =
+                sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT GREATEST($1, {floor})")))
+                    .bind(first)
+                    .fetch_one(&mut **c)
+                    .await
+                    .map_err(pool_err)?;
             let sql = format!(
-                "SELECT CASE WHEN s.v >= f.n THEN s.v ELSE setval({seq}, f.n) END \
-                 FROM (SELECT nextval({seq}) AS v) s, (SELECT GREATEST($1, {floor}) AS n) f"
+                "SELECT CASE WHEN s.v >= $1 THEN s.v ELSE setval({seq}, $1) END \
+                 FROM (SELECT nextval({seq}) AS v) s"
             );
             sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                .bind(first)
+                .bind(n)
                 .fetch_one(&mut **c)
                 .await
                 .map_err(pool_err)

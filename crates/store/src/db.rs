@@ -483,8 +483,10 @@ impl Db {
             // sqlx's `Allow` does not fall back).
             let (pool, o) = match pool_of(plain.clone()).await {
                 Ok(pool) => (pool, plain),
-                Err(e)
-                    if !matches!(o.get_ssl_mode(), sqlx::postgres::PgSslMode::Disable)
+                // 28000: pg_hba.conf refused this connection (a server down is not a reason).
+                Err(sqlx::Error::Database(e))
+                    if e.code().as_deref() == Some("28000")
+                        && !matches!(o.get_ssl_mode(), sqlx::postgres::PgSslMode::Disable)
                         && matches!(plain.get_ssl_mode(), sqlx::postgres::PgSslMode::Disable) =>
                 {
                     tracing::info!(error = %e, "PostgreSQL refused a connection without TLS on loopback; connecting with TLS");
@@ -728,7 +730,13 @@ fn open_writer(path: &str) -> Result<rusqlite::Connection, String> {
 /// default; `sslmode=require` (or stricter) in the URL keeps TLS on loopback too, and a server
 /// that refuses the plain connection gets the default's (see [`Db::connect`]).
 fn without_tls_on_loopback(o: PgConnectOptions, url: &str, env_mode: bool) -> PgConnectOptions {
-    let asked = env_mode || url.to_ascii_lowercase().contains("sslmode=");
+    // Any TLS setting in the URL (`sslmode`, sqlx's `ssl-mode`, `sslrootcert`, …, percent-encoded
+    // or not) counts as asked, and so does a URL this cannot read.
+    let asked = env_mode
+        || url::Url::parse(url).map_or(true, |u| {
+            u.query_pairs()
+                .any(|(k, _)| k.to_ascii_lowercase().starts_with("ssl"))
+        });
     let host = o.get_host().trim_start_matches('[').trim_end_matches(']');
     let loopback = host.eq_ignore_ascii_case("localhost")
         || host
@@ -768,6 +776,9 @@ mod tests {
             "postgres://u@10.0.0.5/d",
             "postgres://u@127.0.0.1/d?sslmode=require",
             "postgres://u@localhost/d?sslmode=verify-full",
+            "postgres://u@127.0.0.1/d?ssl-mode=verify-full",
+            "postgres://u@127.0.0.1/d?%73slmode=require",
+            "postgres://u@127.0.0.1/d?sslrootcert=/etc/ca.pem",
         ] {
             let (m, d) = mode(url, false);
             assert_eq!(format!("{m:?}"), format!("{d:?}"), "{url}");
