@@ -183,15 +183,37 @@ pub async fn run(
     }
     drop(importer.dry_tx.take());
     report.files_copied = importer.files_copied;
-    // Receipts and chat attachments were public rows in SPS: hidden once every link is in.
-    if !opts.dry_run {
-        report.files_hidden = private::hide(&store, &importer.target, &mut report).await?;
-    }
+    // Receipts and chat attachments were public rows in SPS: hidden once every link is in
+    // (the links this and earlier runs imported: the ledger as it is now).
+    let hidden = if opts.dry_run {
+        Ok(0)
+    } else {
+        match Ledger::load(&store).await {
+            Ok(ledger) => {
+                let imported = |key: &str| -> HashSet<Uuid> {
+                    ledger
+                        .rows
+                        .iter()
+                        .filter(|((e, _), _)| e == key)
+                        .map(|(_, (stoa, _))| *stoa)
+                        .collect()
+                };
+                private::hide(&store, &importer.target, &imported, &mut report).await
+            }
+            Err(e) => Err(e),
+        }
+    };
     for key in &importer.written {
         if let Ok(e) = store.entity(key) {
             store.touch(&e);
         }
     }
+    if hidden.as_ref().is_ok_and(|n| *n > 0)
+        && let Ok(e) = store.entity("file-storage.file")
+    {
+        store.touch(&e);
+    }
+    report.files_hidden = hidden?;
     source.close().await;
     store.db.close().await;
     Ok(report)

@@ -642,7 +642,8 @@ INSERT INTO sl_cs_to_ms_e6r (id, created_at, updated_at, order_index, class_name
 
 -- social messages-to-file-storage-module-files (relation)
 INSERT INTO sl_ms_to_fe_se_me_fs_3v0 (id, created_at, updated_at, order_index, class_name, me_id, fe_se_me_fe_id) VALUES
-    ('00000000-0000-4000-8000-108000000001', '2025-07-09 09:24:36', '2025-07-16 12:36:36', 0, NULL, '00000000-0000-4000-8000-031000000002', '00000000-0000-4000-8000-049000000006');
+    ('00000000-0000-4000-8000-108000000001', '2025-07-09 09:24:36', '2025-07-16 12:36:36', 0, NULL, '00000000-0000-4000-8000-031000000002', '00000000-0000-4000-8000-049000000006'),
+    ('00000000-0000-4000-8000-108000000002', '2025-07-09 09:25:01', '2025-07-16 12:36:40', 1, NULL, '00000000-0000-4000-8000-031000000002', '00000000-0000-4000-8000-049000000002');
 
 -- social profiles-to-attributes (relation)
 INSERT INTO sl_ps_to_as_v06 (id, created_at, updated_at, order_index, class_name, pe_id, ae_id) VALUES
