@@ -376,17 +376,14 @@ impl SingleUse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::DbOptions;
 
     /// A burst sent in one statement arrives whole and in order; identical payloads of one
     /// burst arrive once.
     #[tokio::test]
     async fn a_burst_of_notifications_arrives_in_order() {
-        let Ok(url) = std::env::var("STOA_TEST_POSTGRES_URL") else {
-            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        let Some(db) = crate::db::testing::postgres().await else {
             return;
         };
-        let db = Db::connect(&DbOptions::new(url)).await.expect("connect");
         let shared = Shared::of(&db).expect("PostgreSQL");
         let channel = format!("t_{}", uuid::Uuid::new_v4().simple());
         let mut l = shared.listen(&[&channel]).await.expect("listen");

@@ -140,7 +140,6 @@ pub async fn next(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::DbOptions;
     use stoa_kernel::model::{int, model};
 
     /// Takers that start together on a sequence behind the column (a new one) each get their
@@ -148,11 +147,9 @@ mod tests {
     /// taker reads the sequence before any of them moves it.
     #[tokio::test]
     async fn postgres_takers_behind_the_column_take_numbers_apart() {
-        let Ok(url) = std::env::var("STOA_TEST_POSTGRES_URL") else {
-            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        let Some(db) = crate::db::testing::postgres().await else {
             return;
         };
-        let db = Db::connect(&DbOptions::new(url)).await.expect("connect");
         let tag = uuid::Uuid::new_v4().simple().to_string();
         let mut e = model("countertest", "numbered", "numbered")
             .field(int("number"))

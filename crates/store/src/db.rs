@@ -748,6 +748,29 @@ fn without_tls_on_loopback(o: PgConnectOptions, url: &str, env_mode: bool) -> Pg
     o.ssl_mode(sqlx::postgres::PgSslMode::Disable)
 }
 
+/// What the store's own PostgreSQL tests connect to.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// `STOA_TEST_POSTGRES_URL`, or `None` (the test says it is skipped and passes).
+    pub(crate) fn postgres_url() -> Option<String> {
+        let url = std::env::var("STOA_TEST_POSTGRES_URL").ok();
+        if url.is_none() {
+            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        }
+        url
+    }
+
+    /// A store on that server, or `None`.
+    pub(crate) async fn postgres() -> Option<super::Db> {
+        let url = postgres_url()?;
+        Some(
+            super::Db::connect(&super::DbOptions::new(url))
+                .await
+                .expect("connect"),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,8 +812,7 @@ mod tests {
     /// PostgreSQL stops a statement at the query timeout, and the client reads a clear 503.
     #[tokio::test]
     async fn postgres_statements_stop_at_the_query_timeout() {
-        let Ok(url) = std::env::var("STOA_TEST_POSTGRES_URL") else {
-            eprintln!("skipped: STOA_TEST_POSTGRES_URL is not set");
+        let Some(url) = testing::postgres_url() else {
             return;
         };
         let mut opts = DbOptions::new(url);
