@@ -251,12 +251,8 @@ impl Shared {
         Ok(row.map(|(b,)| b))
     }
 
-    /// Sends `payload` on `channel` to every listening instance (this one included).
-    pub async fn notify(&self, channel: &str, payload: &str) -> Result<()> {
-        self.notify_all(channel, &[payload.to_owned()]).await
-    }
-
-    /// Sends each of `payloads` on `channel`, in order, in one statement: one round trip and
+    /// Sends each of `payloads` on `channel` to every listening instance (this one included),
+    /// in order, in one statement: one round trip and
     /// one transaction for a burst of events, where one each took a connection from the pool
     /// the requests use (PostgreSQL delivers identical payloads of one transaction once).
     pub async fn notify_all(&self, channel: &str, payloads: &[String]) -> Result<()> {
@@ -392,7 +388,10 @@ mod tests {
         burst.insert(5, "event 4".into());
         shared.notify_all(&channel, &burst).await.expect("notify");
         shared.notify_all(&channel, &[]).await.expect("nothing");
-        shared.notify(&channel, "last").await.expect("notify");
+        shared
+            .notify_all(&channel, &["last".into()])
+            .await
+            .expect("notify");
         let mut heard = Vec::new();
         while heard.len() < sent.len() + 1 {
             let n = tokio::time::timeout(Duration::from_secs(5), l.recv())

@@ -184,7 +184,8 @@ pub async fn run(
     drop(importer.dry_tx.take());
     report.files_copied = importer.files_copied;
     // Receipts and chat attachments were public rows in SPS: hidden once every link is in
-    // (the links this and earlier runs imported: the ledger as it is now).
+    // (the links this and earlier runs imported: the ledger as it is now). Files::hide writes
+    // through the store, which counts the change itself.
     let hidden = if opts.dry_run {
         Ok(0)
     } else {
@@ -207,11 +208,6 @@ pub async fn run(
         if let Ok(e) = store.entity(key) {
             store.touch(&e);
         }
-    }
-    if hidden.as_ref().is_ok_and(|n| *n > 0)
-        && let Ok(e) = store.entity("file-storage.file")
-    {
-        store.touch(&e);
     }
     report.files_hidden = hidden?;
     source.close().await;

@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use stoa_kernel::model::Kind;
 use stoa_kernel::query::FindQuery;
 use stoa_kernel::value::Val;
 use stoa_store::Store;
@@ -77,20 +76,13 @@ pub async fn hide(
 async fn linked_publicly(store: &Store, ids: &BTreeSet<Uuid>) -> anyhow::Result<BTreeSet<Uuid>> {
     let vals: Vec<Val> = ids.iter().map(|id| Val::Uuid(*id)).collect();
     let mut found = BTreeSet::new();
-    for e in store.registry.entities() {
-        let key = e.key();
-        if key == FILE || PRIVATE_LINKS.contains(&key.as_str()) {
+    for (e, field) in store.registry.referencing(FILE) {
+        if PRIVATE_LINKS.contains(&e.key().as_str()) {
             continue;
         }
-        for f in &e.fields {
-            if f.kind != Kind::Reference || f.target != Some(FILE) {
-                continue;
-            }
-            let rows =
-                stoa_store::publish::with_drafts(store.find_in(e, f.name, &vals, usize::MAX))
-                    .await?;
-            found.extend(rows.iter().filter_map(|r| r.uuid(f.name)));
-        }
+        let rows =
+            stoa_store::publish::with_drafts(store.find_in(&e, field, &vals, usize::MAX)).await?;
+        found.extend(rows.iter().filter_map(|r| r.uuid(field)));
     }
     Ok(found)
 }
