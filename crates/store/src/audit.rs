@@ -101,6 +101,11 @@ pub fn declarations(mut m: Module) -> Module {
 static AUDIT: std::sync::LazyLock<Entity> = std::sync::LazyLock::new(entity);
 
 /// Entities never recorded: the log itself and the job queue.
+/// Whether a write of `e` now goes into the audit trail (an actor is set, and `e` is recorded).
+pub(crate) fn heard(e: &Entity) -> bool {
+    current().is_some() && recorded(e)
+}
+
 fn recorded(e: &Entity) -> bool {
     e.module != "platform"
 }

@@ -79,6 +79,7 @@ pub async fn next(
             q(&entity.table)
         )
     };
+    exec.settle().await?;
     match &mut exec.link {
         Link::Sqlite(c) => {
             let floor = floor("$2");

@@ -148,6 +148,15 @@ pub struct Written {
     nested: u8,
     /// Hears the rows this transaction writes (see [`crate::tap`]).
     tap: Option<Arc<dyn crate::tap::WriteTap>>,
+    /// Inserts held for the transaction's next statement (PostgreSQL; see [`Exec::hold`]).
+    held: Vec<Held>,
+}
+
+/// An insert whose row nobody reads back, held on PostgreSQL until the transaction's next
+/// statement, which sends it along (see [`Exec::hold`]).
+pub(crate) struct Held {
+    pub(crate) entity: Arc<stoa_kernel::model::Entity>,
+    pub(crate) insert: sea_query::InsertStatement,
 }
 
 /// What a transaction wrote to one entity.
@@ -271,6 +280,72 @@ impl<'a> Exec<'a> {
         }
     }
 
+    /// Holds `insert` (a row of `entity`, its statement without `RETURNING`) to be sent with this
+    /// transaction's next statement, when that can be done: on PostgreSQL, in a transaction. The
+    /// held inserts go out as data-modifying `WITH` parts of the next insert into another table
+    /// ([`crate::repo`]), or on their own, in one statement, before any other statement, a
+    /// savepoint or the commit ([`Self::settle`]): the round trips of a transaction's link rows
+    /// are saved. A held insert's failure (a reference to nothing) fails the statement that
+    /// carries it, so only rows whose failure the caller would not answer otherwise are held.
+    /// Only where [`Self::can_hold`].
+    pub(crate) fn hold(
+        &mut self,
+        entity: Arc<stoa_kernel::model::Entity>,
+        insert: sea_query::InsertStatement,
+    ) {
+        debug_assert!(self.can_hold(), "an insert held where it cannot be");
+        if let Some(w) = self.written.as_deref_mut() {
+            w.mark(&entity, false, false, true);
+            w.held.push(Held { entity, insert });
+        }
+    }
+
+    /// Whether inserts can be held here: on PostgreSQL, in a transaction (SQLite's statements
+    /// cost no round trip; outside a transaction each statement commits on its own).
+    pub(crate) fn can_hold(&self) -> bool {
+        matches!(self.link, Link::Postgres(_)) && self.written.is_some()
+    }
+
+    /// The inserts held here so far, taken to be sent.
+    pub(crate) fn take_held(&mut self) -> Vec<Held> {
+        self.written
+            .as_deref_mut()
+            .map(|w| std::mem::take(&mut w.held))
+            .unwrap_or_default()
+    }
+
+    /// Whether inserts are held here, and none of them into `table`.
+    pub(crate) fn held_apart_from(&self, table: &str) -> bool {
+        self.written
+            .as_deref()
+            .is_some_and(|w| !w.held.is_empty() && w.held.iter().all(|h| h.entity.table != table))
+    }
+
+    /// Sends the held inserts, in one statement, before a statement that cannot carry them.
+    /// Every statement on a transaction's connection comes after this: the store's own do.
+    pub async fn settle(&mut self) -> Result<()> {
+        let held = self.take_held();
+        let Some((last, before)) = held.split_last() else {
+            return Ok(());
+        };
+        let Link::Postgres(c) = &mut self.link else {
+            return Err(stoa_kernel::Error::internal("inserts held on SQLite"));
+        };
+        let (sql, values) = if before.is_empty() {
+            crate::repo::build(&last.insert, Backend::Postgres)
+        } else {
+            crate::repo::build(
+                &crate::repo::with_held(before, last.insert.clone()),
+                Backend::Postgres,
+            )
+        };
+        sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
+            .execute(&mut **c)
+            .await
+            .map(drop)
+            .map_err(|x| crate::repo::held_error(&held, &last.entity, x))
+    }
+
     /// Records that rows of `e` were written (`deleted`: removed) here: updated, deleted, or
     /// inserted by a statement that may also update (an upsert).
     pub(crate) fn wrote(&mut self, e: &stoa_kernel::model::Entity, deleted: bool) {
@@ -308,6 +383,8 @@ impl<'a> Exec<'a> {
             }
         };
         let (begin, _, _) = NESTED[level as usize - 1];
+        // Held inserts belong to the level around the savepoint.
+        self.settle().await?;
         self.run_bare(&[begin]).await?;
         self.set_nested(level);
         Ok(Nested(level))
@@ -327,8 +404,14 @@ impl<'a> Exec<'a> {
         }
         let (_, release, rollback) = NESTED[level.0 as usize - 1];
         let ended = if keep {
-            self.run_bare(&[release]).await
+            match self.settle().await {
+                Ok(()) => self.run_bare(&[release]).await,
+                Err(e) => Err(e),
+            }
         } else {
+            // Every insert held now was held inside this level (a savepoint's start and end
+            // send what is held): undone with it, unsent.
+            drop(self.take_held());
             self.run_bare(&[rollback, release]).await
         };
         if ended.is_ok() || !keep {
@@ -419,7 +502,8 @@ impl Tx {
         self
     }
 
-    pub async fn commit(self) -> Result<()> {
+    pub async fn commit(mut self) -> Result<()> {
+        self.exec().settle().await?;
         match self.link {
             TxLink::Sqlite(t) => t.commit().await?,
             TxLink::Postgres(t) => t.commit().await.map_err(pool_err)?,

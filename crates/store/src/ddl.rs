@@ -706,6 +706,7 @@ pub async fn migrate(db: &Db, reg: &Registry) -> Result<Vec<String>> {
 /// Runs `sql` (one or more statements, no rows back) on either backend: the migrator's DDL, and
 /// what a test sets up as an older schema left it.
 pub async fn run(exec: &mut Exec<'_>, sql: &str) -> Result<()> {
+    exec.settle().await?;
     match &mut exec.link {
         // DDL and index builds can take a while: off the worker's other tasks.
         Link::Sqlite(c) => {

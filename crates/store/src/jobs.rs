@@ -10,7 +10,7 @@
 //!
 //! See ADR 0009 for why this is not an external crate.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use sea_query::{
     Alias, Condition, Expr, ExprTrait, LockBehavior, LockType, OnConflict, Order, Query,
@@ -42,7 +42,7 @@ pub const KEY: &str = "platform.job";
 
 /// The declaration, built once: every statement below is built from it through the repository,
 /// so values bind and rows decode the way they do for every other entity.
-static JOB: LazyLock<Entity> = LazyLock::new(entity);
+static JOB: LazyLock<Arc<Entity>> = LazyLock::new(|| Arc::new(entity()));
 
 /// `platform.job`: one row per piece of background work.
 pub fn entity() -> Entity {
@@ -197,6 +197,34 @@ fn val(name: &str, v: Val, b: Backend) -> sea_query::Value {
 /// dedupe key exists (`ON CONFLICT DO NOTHING`: a conflict must not abort the caller's
 /// transaction, as a failed insert would on PostgreSQL).
 pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> {
+    let (s, id, priority, due) = insert(job, exec.backend())?;
+    let n = execute(exec, &JOB, &s).await?;
+    if n == 1 && due {
+        exec.job_due(priority);
+    }
+    Ok((n == 1).then_some(id))
+}
+
+/// [`enqueue`] for a caller that does not ask whether a job with the same dedupe key was
+/// already there: on PostgreSQL the insert is held and sent with the transaction's next
+/// statement ([`Exec::hold`]), saving its round trip. The runner is rung at the commit even when
+/// the dedupe key skipped the job (a claim that finds nothing more).
+pub async fn enqueue_later(exec: &mut Exec<'_>, job: &NewJob) -> Result<()> {
+    let (s, _, priority, due) = insert(job, exec.backend())?;
+    if exec.can_hold() {
+        exec.hold(Arc::clone(&JOB), s);
+    } else {
+        execute(exec, &JOB, &s).await?;
+    }
+    if due {
+        exec.job_due(priority);
+    }
+    Ok(())
+}
+
+/// The insert of `job` (`ON CONFLICT (dedupe_key) DO NOTHING`), its id and priority, and whether
+/// it is due now.
+fn insert(job: &NewJob, b: Backend) -> Result<(sea_query::InsertStatement, Uuid, i64, bool)> {
     if job.name.is_empty() || job.name.len() > 200 {
         return Err(Error::bad_field(
             "name",
@@ -222,7 +250,6 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
             job.dedupe_key.clone().map_or(Val::Null, Val::Text),
         ),
     ]);
-    let b = exec.backend();
     let mut s = Query::insert();
     s.into_table(Alias::new(TABLE));
     s.columns(
@@ -239,11 +266,7 @@ pub async fn enqueue(exec: &mut Exec<'_>, job: &NewJob) -> Result<Option<Uuid>> 
             .do_nothing()
             .to_owned(),
     );
-    let n = execute(exec, &JOB, &s).await?;
-    if n == 1 && job.run_at <= t {
-        exec.job_due(priority);
-    }
-    Ok((n == 1).then_some(id))
+    Ok((s, id, priority, job.run_at <= t))
 }
 
 /// Writes `job` in its own transaction.

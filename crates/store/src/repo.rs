@@ -5,8 +5,9 @@
 use rust_decimal::prelude::ToPrimitive;
 use sea_query::extension::postgres::PgExpr;
 use sea_query::{
-    Alias, Condition, Expr, ExprTrait, LikeExpr, OnConflict, Order as SqOrder,
-    PostgresQueryBuilder, Query, SelectStatement, SqliteQueryBuilder, Value,
+    Alias, CommonTableExpression, Condition, Expr, ExprTrait, LikeExpr, OnConflict,
+    Order as SqOrder, PostgresQueryBuilder, Query, SelectStatement, SqliteQueryBuilder,
+    SubQueryStatement, Value, WithClause, WithQuery,
 };
 use sea_query_sqlx::{SqlxBinder, SqlxValues};
 use serde_json::value::RawValue;
@@ -18,7 +19,7 @@ use stoa_kernel::value::{Val, format_timestamp};
 use stoa_kernel::{Error, Result};
 use uuid::Uuid;
 
-use crate::db::{Backend, Exec, Link};
+use crate::db::{Backend, Exec, Held, Link};
 use crate::names::q;
 use crate::sqlite_read::{select_columns, sqlite_rows};
 
@@ -60,6 +61,36 @@ pub(crate) fn build<S: SqlxBinder>(stmt: &S, b: Backend) -> (String, SqlxValues)
     match b {
         Backend::Sqlite => stmt.build_sqlx(SqliteQueryBuilder),
         Backend::Postgres => stmt.build_sqlx(PostgresQueryBuilder),
+    }
+}
+
+/// `main` with the inserts `held` before it as data-modifying `WITH` parts (PostgreSQL runs
+/// each exactly once, whether or not anything reads it; they see the statement's snapshot, so
+/// `main` is never one that reads their tables).
+pub(crate) fn with_held(held: &[Held], main: impl Into<SubQueryStatement>) -> WithQuery {
+    let mut with = WithClause::new();
+    for (i, h) in held.iter().enumerate() {
+        with.cte(
+            CommonTableExpression::new()
+                .query(h.insert.clone())
+                .table_name(Alias::new(format!("held_{i}")))
+                .to_owned(),
+        );
+    }
+    with.query(main)
+}
+
+/// The error of a statement that carried the inserts `held`: a refusal of one of their tables
+/// is told as theirs (the field of a held link row), anything else as `e`'s.
+pub(crate) fn held_error(held: &[Held], e: &Entity, err: sqlx::Error) -> Error {
+    let table = err
+        .as_database_error()
+        .and_then(|d| d.try_downcast_ref::<sqlx::postgres::PgDatabaseError>())
+        .and_then(|d| d.table())
+        .map(str::to_owned);
+    match table.and_then(|t| held.iter().find(|h| h.entity.table == t)) {
+        Some(h) => db_error(&h.entity, err),
+        None => db_error(e, err),
     }
 }
 
@@ -484,6 +515,17 @@ pub(crate) async fn fetch_all<S: SqlxBinder>(
     e: &Entity,
     stmt: &S,
 ) -> Result<Vec<Record>> {
+    exec.settle().await?;
+    fetch_all_now(exec, e, stmt, &[]).await
+}
+
+/// [`fetch_all`] of a statement that carries the inserts `held` (their errors are theirs).
+async fn fetch_all_now<S: SqlxBinder>(
+    exec: &mut Exec<'_>,
+    e: &Entity,
+    stmt: &S,
+    held: &[Held],
+) -> Result<Vec<Record>> {
     let (sql, values) = build(stmt, exec.backend());
     let cols = select_columns(e);
     match &mut exec.link {
@@ -494,9 +536,25 @@ pub(crate) async fn fetch_all<S: SqlxBinder>(
             let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
                 .fetch_all(&mut **c)
                 .await
-                .map_err(|x| db_error(e, x))?;
+                .map_err(|x| held_error(held, e, x))?;
             rows.iter().map(|r| decode_pg(e, &cols, r)).collect()
         }
+    }
+}
+
+/// [`fetch_all`] of `stmt`, an insert into `e` or an update of `e`'s rows by their own columns,
+/// which reads no other table: it carries the held inserts (as `WITH` parts) when none of them
+/// is into `e`'s table, so it reads nothing they write, its `ON CONFLICT` and `RETURNING` are
+/// its own, and the foreign keys, checked at the statement's end, see every row.
+async fn fetch_carrying<S>(exec: &mut Exec<'_>, e: &Entity, stmt: S) -> Result<Vec<Record>>
+where
+    S: SqlxBinder + Into<SubQueryStatement>,
+{
+    if exec.held_apart_from(&e.table) {
+        let held = exec.take_held();
+        fetch_all_now(exec, e, &with_held(&held, stmt), &held).await
+    } else {
+        fetch_all(exec, e, &stmt).await
     }
 }
 
@@ -776,6 +834,7 @@ pub async fn find_siblings(
 /// The capped count of `query` inside a transaction (see [`count_statement`]); lists read
 /// through [`Reader::total`](crate::Reader::total), which also estimates big tables on PostgreSQL.
 pub async fn count(exec: &mut Exec<'_>, e: &Entity, query: &FindQuery) -> Result<u64> {
+    exec.settle().await?;
     let b = exec.backend();
     let (sql, values) = build(&count_statement(e, query, b), b);
     let n: i64 = match &mut exec.link {
@@ -868,7 +927,7 @@ pub async fn exists(exec: &mut Exec<'_>, e: &Entity, field: usize, value: &Val) 
 }
 
 /// `INSERT INTO e (…) VALUES (…)` of `vals`.
-fn insert_statement(
+pub(crate) fn insert_statement(
     e: &Entity,
     vals: &[(usize, Val)],
     b: Backend,
@@ -897,7 +956,7 @@ async fn inserted(
     mut s: sea_query::InsertStatement,
 ) -> Result<Option<Record>> {
     s.returning(returning(e));
-    let Some(row) = fetch_one(exec, e, &s).await? else {
+    let Some(row) = fetch_carrying(exec, e, s).await?.into_iter().next() else {
         return Ok(None);
     };
     exec.inserted(e, visible(e, &row));
@@ -1013,6 +1072,7 @@ pub async fn read_text(
     }
     s.and_where(col("id").eq(id_value(id, b)));
     let (sql, values) = build(&s, b);
+    exec.settle().await?;
     match &mut exec.link {
         Link::Sqlite(c) => Ok(sqlite_rows(c, e, &sql, &values, 1, |r| {
             (0..fields.len())
@@ -1069,7 +1129,7 @@ pub async fn update_if(
     s.and_where(col("id").eq(id_value(id, b)));
     s.cond_where(equal_to(e, expect, b));
     s.returning(returning(e));
-    let row = fetch_one(exec, e, &s).await?;
+    let row = fetch_carrying(exec, e, s).await?.into_iter().next();
     let row = written(exec, e, false, row)?;
     if let Some(row) = &row {
         let change = crate::tap::Change::Updated {
@@ -1109,6 +1169,7 @@ pub(crate) async fn execute<S: SqlxBinder>(
     e: &Entity,
     stmt: &S,
 ) -> Result<u64> {
+    exec.settle().await?;
     let (sql, values) = build(stmt, exec.backend());
     let n = match &mut exec.link {
         Link::Sqlite(c) => {

@@ -9,6 +9,7 @@ use crate::db::{Db, Exec, Link};
 use crate::errors::{pool_err, sqlite_err};
 
 async fn run(exec: &mut Exec<'_>, sql: &str, name: Option<&str>) -> Result<u64> {
+    exec.settle().await?;
     let stamp = format_timestamp(now());
     match &mut exec.link {
         Link::Sqlite(c) => {

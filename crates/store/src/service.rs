@@ -468,6 +468,48 @@ impl Store {
         self.create_in(exec, link, &input).await
     }
 
+    /// [`Self::link_in`] for a link row the caller never reads back (see [`Self::create_later`]).
+    pub async fn link_later(
+        &self,
+        exec: &mut Exec<'_>,
+        link: &Entity,
+        a: (&str, Uuid),
+        b: (&str, Uuid),
+    ) -> Result<()> {
+        let mut input = Map::new();
+        input.insert(a.0.to_owned(), Json::String(a.1.to_string()));
+        input.insert(b.0.to_owned(), Json::String(b.1.to_string()));
+        self.create_later(exec, link, &input).await
+    }
+
+    /// [`Self::create_in`] for a row the caller never reads back. On PostgreSQL it is held and
+    /// sent with the transaction's next statement ([`Exec::hold`]), which saves its round trip;
+    /// a reference to nothing then fails that statement, or the commit, instead of this call.
+    /// Written at once, as `create_in` writes it, where something reads the new row (a guard,
+    /// the audit trail, a write tap, a schedule, a generated slug) and on SQLite.
+    pub async fn create_later(
+        &self,
+        exec: &mut Exec<'_>,
+        e: &Entity,
+        input: &Map<String, Json>,
+    ) -> Result<()> {
+        let holdable = exec.can_hold()
+            && self.guards.get(&e.key()).is_none()
+            && !e.publishable
+            && e.visible_when().is_none()
+            && !crate::audit::heard(e)
+            && exec.tap().is_none_or(|t| !t.wants(e));
+        if holdable && let Some(shared) = self.registry.by_key(&e.key()) {
+            let vals = prepare_create(e, input)?;
+            if generated_slug(e, input, &vals).is_none() {
+                let insert = repo::insert_statement(e, &vals, exec.backend())?;
+                exec.hold(shared.clone(), insert);
+                return Ok(());
+            }
+        }
+        self.create_in(exec, e, input).await.map(drop)
+    }
+
     /// The rows of `q`, page by page, at most `cap` of them.
     pub async fn find_in_query(&self, e: &Entity, q: FindQuery, cap: usize) -> Result<Vec<Record>> {
         let mut out = Vec::new();

@@ -88,14 +88,13 @@ impl Owners {
     pub async fn link_order(&self, exec: &mut Exec<'_>, subject: Uuid, order: Uuid) -> Result<()> {
         let e = self.store.entity(ORDERS)?;
         self.store
-            .link_in(
+            .link_later(
                 exec,
                 &e,
                 ("subjectId", subject),
                 ("ecommerceModuleOrderId", order),
             )
-            .await?;
-        Ok(())
+            .await
     }
 
     /// The ids of the orders `subject` placed (newest links last), at most [`MAX_ORDERS`].

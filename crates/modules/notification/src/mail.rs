@@ -474,14 +474,16 @@ impl Mailer {
             .create_with_in(exec, &n, &ready.input, &[(secret, Val::Text(ready.secret))])
             .await?;
         let nid = Record::must_id(&row)?;
-        s.link_in(
+        // The links and the job go out with the caller's next statement or its commit
+        // (PostgreSQL): one statement, not three.
+        s.link_later(
             exec,
             &*s.entity("notification.notifications-to-templates")?,
             ("notificationId", nid),
             ("templateId", ready.template_id),
         )
         .await?;
-        s.link_in(
+        s.link_later(
             exec,
             &*s.entity("notification.topics-to-notifications")?,
             ("topicId", ready.topic_id),
@@ -489,7 +491,7 @@ impl Mailer {
         )
         .await?;
         // Delivered by the queue, at its time: the notification and its job commit together.
-        jobs::enqueue(
+        jobs::enqueue_later(
             exec,
             &deliver_job(nid, 0)
                 .at(ready.send_after)

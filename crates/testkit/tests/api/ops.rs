@@ -1519,3 +1519,139 @@ async fn module_lookups_are_planned_through_indexes_that_serve_them() {
         "ix_platform_job_ready",
     );
 }
+
+/// Rows of `table` whose `subject_id` is `subject`, read straight on `exec`'s connection: what
+/// the transaction has sent so far (nothing held is sent by this read).
+async fn sent_rows(exec: &mut stoa_store::db::Exec<'_>, table: &str, subject: uuid::Uuid) -> i64 {
+    let sql = format!("SELECT COUNT(*) FROM {table} WHERE subject_id = '{subject}'");
+    match &mut exec.link {
+        stoa_store::db::Link::Sqlite(c) => c
+            .query_row(&sql, [], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("{e}")),
+        stoa_store::db::Link::Postgres(c) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .fetch_one(&mut **c)
+            .await
+            .unwrap_or_else(|e| panic!("{e}")),
+    }
+}
+
+dual_test!(held_link_rows_go_out_with_the_next_statement, db);
+/// A link row the caller never reads back (`Store::link_later`) is held on PostgreSQL and goes
+/// out with the transaction's next insert into another table, as a `WITH` part of it, or on its
+/// own before a read, a savepoint or the commit; on SQLite it is written at once. Either way
+/// every row is there after the commit, a savepoint rolled back takes its held rows with it
+/// unsent, and a held row that references nothing fails the statement that carries it with the
+/// link's own field named (a 4xx), never a 500.
+async fn held_link_rows_go_out_with_the_next_statement(db: stoa_testkit::Db) {
+    let app = stoa_testkit::spawn_app(db).await.expect("app");
+    let s = &app.store;
+    let subject_e = s.entity("rbac.subject").expect("subject");
+    let s2r = s.entity("rbac.subjects-to-roles").expect("link");
+    let roles: Vec<uuid::Uuid> = s
+        .all(&s.entity("rbac.role").expect("role"), 10)
+        .await
+        .expect("roles")
+        .iter()
+        .filter_map(|r| r.id())
+        .collect();
+    assert!(roles.len() >= 2, "the seeds make roles: {roles:?}");
+    let empty = serde_json::Map::new();
+    let subject = s.create(&subject_e, &empty).await.expect("subject");
+    let subject = subject.id().expect("id");
+    let pg = db == stoa_testkit::Db::Postgres;
+    let table = s2r.table.clone();
+
+    let mut tx = s.begin().await.expect("begin");
+    {
+        let mut exec = tx.exec();
+        s.link_later(
+            &mut exec,
+            &s2r,
+            ("subjectId", subject),
+            ("roleId", roles[0]),
+        )
+        .await
+        .expect("held");
+        assert_eq!(
+            sent_rows(&mut exec, &table, subject).await,
+            if pg { 0 } else { 1 },
+            "held on PostgreSQL, written at once on SQLite"
+        );
+        // An insert into another table carries it.
+        s.create_in(&mut exec, &subject_e, &empty)
+            .await
+            .expect("the carrying insert");
+        assert_eq!(
+            sent_rows(&mut exec, &table, subject).await,
+            1,
+            "sent with the insert"
+        );
+        // A savepoint rolled back takes what was held inside it, unsent.
+        let level = exec.begin_nested().await.expect("savepoint");
+        s.link_later(
+            &mut exec,
+            &s2r,
+            ("subjectId", subject),
+            ("roleId", roles[1]),
+        )
+        .await
+        .expect("held");
+        exec.end_nested(level, false).await.expect("rolled back");
+        // Held before the commit, sent by it.
+        s.link_later(
+            &mut exec,
+            &s2r,
+            ("subjectId", subject),
+            ("roleId", roles[1]),
+        )
+        .await
+        .expect("held");
+    }
+    tx.commit().await.expect("commit");
+    let kept = s
+        .find_by(
+            &s2r,
+            &[("subjectId", stoa_kernel::value::Val::Uuid(subject))],
+            10,
+        )
+        .await
+        .expect("links");
+    let mut kept: Vec<_> = kept.iter().filter_map(|r| r.uuid("roleId")).collect();
+    kept.sort();
+    let mut want = vec![roles[0], roles[1]];
+    want.sort();
+    assert_eq!(kept, want, "each link once: the rolled-back one not at all");
+
+    // A held row that references nothing: its field is named where it fails.
+    let nowhere = uuid::Uuid::now_v7();
+    let mut tx = s.begin().await.expect("begin");
+    let failed = {
+        let mut exec = tx.exec();
+        match s
+            .link_later(&mut exec, &s2r, ("subjectId", subject), ("roleId", nowhere))
+            .await
+        {
+            Err(e) => Err(e),
+            Ok(()) => s.create_in(&mut exec, &subject_e, &empty).await.map(drop),
+        }
+    };
+    drop(tx);
+    let err = failed.expect_err("a link to no role is refused");
+    assert_eq!(err.status(), 422, "{err:?}");
+    assert!(
+        format!("{err:?}").contains("roleId"),
+        "the link's field is named: {err:?}"
+    );
+    assert_eq!(
+        s.find_by(
+            &s2r,
+            &[("subjectId", stoa_kernel::value::Val::Uuid(subject))],
+            10
+        )
+        .await
+        .expect("links")
+        .len(),
+        2,
+        "nothing of the failed transaction stays"
+    );
+}

@@ -21,8 +21,9 @@ impl Billing {
             )
             .await?;
         let id = Record::must_id(&row)?;
+        // Sent with the caller's next insert (PostgreSQL).
         self.store
-            .link_in(
+            .link_later(
                 exec,
                 &self.e.i2c,
                 ("paymentIntentId", id),
@@ -58,9 +59,10 @@ impl Billing {
             )
             .await?;
         let id = Record::must_id(&row)?;
+        // Sent with the caller's next insert or update of another table (PostgreSQL).
         for i in intents {
             self.store
-                .link_in(
+                .link_later(
                     exec,
                     &self.e.i2i,
                     ("paymentIntentId", *i),

@@ -204,8 +204,9 @@ impl Commerce {
                     &fields(json!({"orderId": oid, "productId": product, "quantity": qty})),
                 )
                 .await?;
+            // The links go out with the commit (PostgreSQL): one statement, not three.
             self.store
-                .link_in(
+                .link_later(
                     &mut exec,
                     &self.e.o2c,
                     ("orderId", oid),
@@ -214,7 +215,7 @@ impl Commerce {
                 .await?;
             if let Some(s) = store {
                 self.store
-                    .link_in(&mut exec, &self.e.s2o, ("storeId", s), ("orderId", oid))
+                    .link_later(&mut exec, &self.e.s2o, ("storeId", s), ("orderId", oid))
                     .await?;
             }
             self.owners.link_order(&mut exec, subject, oid).await?;

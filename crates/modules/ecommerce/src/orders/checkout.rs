@@ -242,8 +242,9 @@ impl Commerce {
                 .await?;
             for oid in members {
                 let link = ("billingModulePaymentIntentId", intent);
+                // Sent with the invoice's insert (PostgreSQL).
                 self.store
-                    .link_in(exec, &self.e.o2i, ("orderId", *oid), link)
+                    .link_later(exec, &self.e.o2i, ("orderId", *oid), link)
                     .await?;
             }
             let cur = loaded

@@ -292,8 +292,8 @@ impl Commerce {
             json!(Record::must_id(&row)?),
         );
         input.insert("variant".into(), json!("receipt-default"));
-        self.store.create_in(exec, &link, &input).await?;
-        Ok(())
+        // Sent with the notice's next insert (PostgreSQL).
+        self.store.create_later(exec, &link, &input).await
     }
 }
 

@@ -207,9 +207,10 @@ impl Auth {
                 )
                 .await?;
             }
+            // Sent with the session's insert (PostgreSQL).
             for r in roles {
                 self.store
-                    .link_in(
+                    .link_later(
                         &mut exec,
                         &self.e.s2r,
                         ("subjectId", subject),
